@@ -1,0 +1,73 @@
+// Builds dist/: TypeScript with tsc, then the grammar recipe. Skips both when dist/ is newer than every
+// input, so `npm test` right after a build starts at once.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+/** Written after a successful build; its mtime is the build's time. */
+const stamp = join(dist, '.build-stamp');
+/** The directories tsconfig.json compiles. */
+const sourceDirs = ['compiler', 'runtime', 'host', 'cli', 'test', 'bench'];
+const sourceFile = /\.(ts|ohm)$/;
+const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs'];
+
+/** Yields `dir` and everything below it as `{ path, isDirectory }`. */
+function* walk(dir) {
+  if (!existsSync(dir)) return;
+  yield { path: dir, isDirectory: true };
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield { path, isDirectory: false };
+  }
+}
+
+/** Newest mtime among the inputs. Directories count: their mtime changes when a file is added or removed. */
+function newestInput() {
+  let newest = 0;
+  const consider = (path) => { newest = Math.max(newest, statSync(path).mtimeMs); };
+  for (const dir of sourceDirs) {
+    for (const { path, isDirectory } of walk(join(root, dir))) {
+      if (isDirectory || sourceFile.test(path)) consider(path);
+    }
+  }
+  for (const file of buildInputs) if (existsSync(join(root, file))) consider(join(root, file));
+  return newest;
+}
+
+/** Removes compiled files whose .ts source is gone, so a deleted test cannot keep running from dist/. */
+function pruneOrphans() {
+  const compiled = /(\.d)?\.(js|ts)(\.map)?$/;
+  for (const dir of sourceDirs) {
+    for (const { path, isDirectory } of walk(join(dist, dir))) {
+      if (isDirectory || !compiled.test(path)) continue;
+      const source = join(root, relative(dist, path)).replace(compiled, '.ts');
+      if (!existsSync(source)) rmSync(path);
+    }
+  }
+}
+
+function run(label, args) {
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`build: ${label} failed`);
+    process.exit(1);
+  }
+}
+
+const started = new Date();
+if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
+  console.log('build: dist is up to date');
+} else {
+  run('tsc', ['node_modules/typescript/bin/tsc', '-p', '.']);
+  // After tsc and before the grammar step, which writes its own file into dist/compiler/grammar.
+  pruneOrphans();
+  run('grammar recipe', ['scripts/build-grammar.mjs']);
+  // Stamped with the start time: a source saved while tsc ran is newer and triggers the next build.
+  writeFileSync(stamp, started.toISOString() + '\n');
+  utimesSync(stamp, started, started);
+  console.log(`build: tsc + grammar recipe in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);
+}
