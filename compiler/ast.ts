@@ -1,0 +1,114 @@
+// The remap syntax tree: the plain data that `parse` hands to `check`.
+// Every node carries a byte span [start, end) into the UTF-8 source, as VRL reports them.
+
+export type Span = readonly [start: number, end: number];
+
+export type Program = { type: 'Program'; span: Span; exprs: Expr[] };
+
+export type Expr =
+  | Literal
+  | Template
+  | ArrayLit
+  | ObjectLit
+  | Query
+  | Variable
+  | Call
+  | Unary
+  | Binary
+  | Assign
+  | If
+  | Block
+  | Group
+  | Abort
+  | Return;
+
+/** A literal's value. Strings are text as written after escapes; bytes come later, at codegen. */
+export type LiteralValue =
+  | { kind: 'string'; value: string }
+  | { kind: 'integer'; value: bigint }
+  | { kind: 'float'; value: number }
+  | { kind: 'boolean'; value: boolean }
+  | { kind: 'null' }
+  | { kind: 'timestamp'; text: string }
+  | { kind: 'regex'; pattern: string; flags: string };
+
+export type Literal = { type: 'Literal'; span: Span; value: LiteralValue };
+
+/** A string with `{{ expr }}` segments. */
+export type Template = { type: 'Template'; span: Span; parts: Array<string | Expr> };
+
+export type ArrayLit = { type: 'Array'; span: Span; items: Expr[] };
+
+export type ObjectEntry = { key: string; keySpan: Span; value: Expr };
+export type ObjectLit = { type: 'Object'; span: Span; entries: ObjectEntry[] };
+
+export type PathSegment =
+  | { kind: 'field'; name: string; quoted: boolean; span: Span }
+  | { kind: 'index'; index: number; span: Span }
+  /** `.(a | b)`: the first of the fields that exists. */
+  | { kind: 'coalesce'; fields: string[]; span: Span };
+
+/** What a query starts from. */
+export type QueryTarget =
+  | { kind: 'event' }
+  | { kind: 'metadata' }
+  | { kind: 'variable'; name: string; span: Span }
+  /** A container expression followed by a path: `parse_json!(.a).b`, `[1, 2][0]`. */
+  | { kind: 'expr'; expr: Expr };
+
+/** A path read: `.`, `.a.b[0]`, `%meta`, `x.a`, `f!().a`. */
+export type Query = { type: 'Query'; span: Span; target: QueryTarget; path: PathSegment[] };
+
+export type Variable = { type: 'Variable'; span: Span; name: string };
+
+export type Argument = { name?: string; nameSpan?: Span; value: Expr; span: Span };
+
+export type Closure = { span: Span; params: Array<{ name: string; span: Span }>; body: Block };
+
+export type Call = {
+  type: 'Call';
+  span: Span;
+  name: string;
+  nameSpan: Span;
+  /** Trailing `!`: abort the program when the call fails. */
+  abort: boolean;
+  args: Argument[];
+  closure?: Closure;
+};
+
+export type Unary = { type: 'Unary'; span: Span; op: '!'; opSpan: Span; operand: Expr };
+
+export type BinaryOp =
+  | '*' | '/' | '%' | '+' | '-'
+  | '<' | '<=' | '>' | '>='
+  | '==' | '!='
+  | '&&' | '||'
+  | '??';
+
+export type Binary = { type: 'Binary'; span: Span; op: BinaryOp; opSpan: Span; left: Expr; right: Expr };
+
+/** What can be assigned to: `_`, an event or metadata path, a variable (with a path). */
+export type AssignTarget =
+  | { kind: 'noop'; span: Span }
+  | { kind: 'query'; query: Query };
+
+export type Assign = {
+  type: 'Assign';
+  span: Span;
+  op: '=' | '|=';
+  opSpan: Span;
+  target: AssignTarget;
+  /** Two-target form `ok, err = expr`. */
+  errorTarget?: AssignTarget;
+  value: Expr;
+};
+
+export type If = { type: 'If'; span: Span; predicate: Expr; then: Block; else?: Block | If };
+
+export type Block = { type: 'Block'; span: Span; exprs: Expr[] };
+
+export type Group = { type: 'Group'; span: Span; expr: Expr };
+
+export type Abort = { type: 'Abort'; span: Span; message?: Expr };
+
+export type Return = { type: 'Return'; span: Span; value: Expr };

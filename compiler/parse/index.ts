@@ -1,0 +1,30 @@
+// Parses remap source into the AST of ../ast.ts, or into the syntax diagnostic VRL would report.
+// Like VRL, only the first syntax error is reported.
+
+import type { Program } from '../ast.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { buildProgram, type Issue } from './build.js';
+import { explainFailure } from './explain.js';
+import { grammar } from './grammar.js';
+import { byteOffsets } from './offsets.js';
+
+export interface ParseResult {
+  /** Present when there are no diagnostics. */
+  program?: Program;
+  diagnostics: Diagnostic[];
+}
+
+export function parse(source: string): ParseResult {
+  const byte = byteOffsets(source);
+  const match = grammar.match(source);
+  if (match.failed()) return { diagnostics: [explainFailure(source, match, byte)] };
+  const { program, issues } = buildProgram(match, byte, byte(source.length));
+  if (issues.length === 0) return { program, diagnostics: [] };
+  // A lexical error (E202) stops VRL's parser at once; other problems are reported in source order.
+  const rank = (issue: Issue) => [issue.diagnostic.code === 202 ? 0 : 1, issue.at] as const;
+  const first = issues.reduce((best, issue) => {
+    const [a, b] = [rank(issue), rank(best)];
+    return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? issue : best;
+  });
+  return { diagnostics: [first.diagnostic] };
+}
