@@ -1,0 +1,21 @@
+import { defineFunction } from './define.js';
+import { K, BYTES } from '../check/kind.js';
+
+export default defineFunction({
+  name: 'decode_gzip',
+  category: 'Codec',
+  description: 'Decompresses gzip data.',
+  parameters: [
+    { name: 'value', kinds: K.Bytes, required: true },
+  ],
+  fallible: true,
+  returns: BYTES,
+  backing: { kind: 'host', library: 'node:zlib' },
+  examples: [
+    {
+      title: 'Decode Gzip data',
+      source: 'decode_gzip!(decode_base64!("H4sIAB8BymMAAyvISU0sTlVISU3OT0lVyE0FAJsZ870QAAAA"))',
+      returns: '"please decode me"',
+    },
+  ],
+});

@@ -1,0 +1,21 @@
+import { defineFunction } from './define.js';
+import { K, BYTES } from '../check/kind.js';
+
+export default defineFunction({
+  name: 'decode_zstd',
+  category: 'Codec',
+  description: 'Decompresses Zstandard data.',
+  parameters: [
+    { name: 'value', kinds: K.Bytes, required: true },
+  ],
+  fallible: true,
+  returns: BYTES,
+  backing: { kind: 'host', library: '@bokuweb/zstd-wasm' },
+  examples: [
+    {
+      title: 'Decode Zstd data',
+      source: 'decode_zstd!(decode_base64!("KLUv/QBY/QEAYsQOFKClbQBedqXsb96EWDax/f/F/z+gNU4ZTInaUeAj82KqPFjUzKqhcfDqAIsLvAsnY1bI/N2mHzDixRQA"))',
+      returns: '"you_have_successfully_decoded_me.congratulations.you_are_breathtaking."',
+    },
+  ],
+});

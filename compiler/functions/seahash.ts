@@ -1,0 +1,16 @@
+import { defineFunction } from './define.js';
+import { K, INTEGER } from '../check/kind.js';
+
+export default defineFunction({
+  name: 'seahash',
+  category: 'Cryptography',
+  description: 'Computes the SeaHash of a string, as a signed 64-bit integer.',
+  parameters: [
+    { name: 'value', kinds: K.Bytes, required: true },
+  ],
+  returns: INTEGER,
+  examples: [
+    { title: 'Calculate seahash', source: 'seahash("foobar")', returns: '5348458858952426560' },
+    { title: 'Calculate negative seahash', source: 'seahash("bar")', returns: '-2796170501982571315' },
+  ],
+});

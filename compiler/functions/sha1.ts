@@ -1,0 +1,15 @@
+import { defineFunction } from './define.js';
+import { K, BYTES } from '../check/kind.js';
+
+export default defineFunction({
+  name: 'sha1',
+  category: 'Cryptography',
+  description: 'Computes the SHA-1 digest of a string, as lowercase hex.',
+  parameters: [
+    { name: 'value', kinds: K.Bytes, required: true },
+  ],
+  returns: BYTES,
+  examples: [
+    { title: 'Calculate sha1 hash', source: 'sha1("foo")', returns: '"0beec7b5ea3f0fdbc95d0dd47f3c5bc275da8a33"' },
+  ],
+});
