@@ -1,0 +1,28 @@
+// Every documented example of upstream VRL compiles (parse + check) without errors, as VRL documents.
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compile } from '../../../runtime/index.js';
+
+const FILE = path.resolve('../shared/conformance/functions.jsonl');
+
+test('every conformance example source compiles', async () => {
+  if (!fs.existsSync(FILE)) {
+    console.log(`  (skipped: ${FILE} not present)`);
+    return;
+  }
+  const cases = fs.readFileSync(FILE, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { function: string; title: string; source: string });
+  const failures: string[] = [];
+  for (const c of cases) {
+    try {
+      await compile(c.source, { timezone: 'UTC' });
+    } catch (e) {
+      failures.push(`${c.function} / ${c.title}\n${(e as Error).message}`);
+    }
+  }
+  assert.ok(cases.length >= 600, `read ${cases.length} cases`);
+  assert.is(failures.length, 0, `${failures.length} of ${cases.length} failed to compile:\n\n${failures.slice(0, 10).join('\n\n')}`);
+});
+
+test.run();
