@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// The `svc` executable: parses the command line with cac and hands over to one command module per
+// subcommand. Usage errors exit with status 2.
+
+import { readFileSync } from 'node:fs';
+import { cac, type Command } from 'cac';
+import { EXIT_USAGE, UsageError } from './usage.js';
+import { registerVrl, VRL_HELP } from './vrl.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const cli = cac('svc');
+cli.usage('[options] [command]');
+cli.option('--color <when>', 'When to use ANSI colors: always, auto or never (env SVC_COLOR; default: auto)');
+cli.version(version, '-V, --version');
+
+const extraHelp = new Map<Command, { title: string; body: string }>([[registerVrl(cli), VRL_HELP]]);
+cli.help((sections) => {
+  const extra = cli.matchedCommand && extraHelp.get(cli.matchedCommand);
+  return extra ? [...sections, extra] : sections;
+});
+
+// cac reports its own usage errors (unknown option, missing value) by throwing a CACError.
+const isUsageError = (error: unknown) =>
+  error instanceof UsageError || (error instanceof Error && error.name === 'CACError');
+
+try {
+  cli.parse(process.argv, { run: false });
+  if (cli.matchedCommand) {
+    await cli.runMatchedCommand();
+  } else if (!cli.options.help && !cli.options.version) {
+    if (cli.args.length > 0) throw new UsageError(`unknown command '${cli.args[0]}'`);
+    cli.globalCommand.checkUnknownOptions();
+    // Without a subcommand svc starts the pipeline, which this version does not have: show what it offers.
+    cli.outputHelp();
+  }
+} catch (error) {
+  if (!isUsageError(error)) throw error;
+  process.stderr.write(`svc: ${(error as Error).message}\n`);
+  process.exitCode = EXIT_USAGE;
+}

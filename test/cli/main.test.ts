@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+
+function svc(args: string[]) {
+  const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: root, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+for (const flag of ['--version', '-V']) {
+  test(`${flag} prints the package version`, () => {
+    const { status, stdout } = svc([flag]);
+    assert.ok(stdout.startsWith(`svc/${version} `), stdout);
+    assert.is(status, 0);
+  });
+}
+
+test('--help lists the vrl command and the --color option', () => {
+  const { status, stdout } = svc(['--help']);
+  assert.match(stdout, /^\s+vrl \[program\]\s+Check a remap program/m);
+  assert.match(stdout, /--color <when>/);
+  assert.is(status, 0);
+});
+
+test('without a subcommand svc prints its help and exits 0', () => {
+  const { status, stdout, stderr } = svc([]);
+  assert.is(stdout, svc(['--help']).stdout);
+  assert.is(stderr, '');
+  assert.is(status, 0);
+});
+
+test('an unknown command is a usage error', () => {
+  const { status, stderr } = svc(['frobnicate']);
+  assert.is(stderr, "svc: unknown command 'frobnicate'\n");
+  assert.is(status, 2);
+});
+
+test('an unknown root option is a usage error', () => {
+  const { status, stderr } = svc(['--frobnicate']);
+  assert.is(stderr, 'svc: Unknown option `--frobnicate`\n');
+  assert.is(status, 2);
+});
+
+test.run();
