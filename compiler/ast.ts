@@ -83,7 +83,9 @@ export type BinaryOp =
   | '<' | '<=' | '>' | '>='
   | '==' | '!='
   | '&&' | '||'
-  | '??';
+  | '??'
+  /** Object merge. */
+  | '|';
 
 export type Binary = { type: 'Binary'; span: Span; op: BinaryOp; opSpan: Span; left: Expr; right: Expr };
 

@@ -423,8 +423,17 @@ class Checker {
     const left = this.expr(e.left);
     const right = this.expr(e.right);
     if (!left || !right) return undefined;
+    if (e.op === '|') return this.merge(e, left, right);
     const { kind, fallible } = operatorType(e.op, left.kind, right.kind, this.constantOf(e.right));
     return { kind, fallible: fallible || left.fallible || right.fallible };
+  }
+
+  /** `a | b`: both sides must be objects; fields of `b` win. */
+  private merge(e: ast.Binary, left: TypeDef, right: TypeDef): TypeDef | undefined {
+    const nonObjects = [[e.left, left], [e.right, right]] as const;
+    const spans = nonObjects.filter(([, td]) => !isExactly(td.kind, K.Object)).map(([side]) => side.span);
+    if (spans.length) return this.report(msg.mergeNonObject(...spans));
+    return { kind: mergeObjects(left.kind, right.kind), fallible: left.fallible || right.fallible };
   }
 
   // ---- assignment -----------------------------------------------------------------------------------
@@ -637,6 +646,8 @@ export function operatorType(op: ast.BinaryOp, l: Kind, r: Kind, rightConstant?:
       return { kind: bothNumeric ? numeric(l, r) : union(INTEGER, FLOAT), fallible: !(bothNumeric && isNonZero(rightConstant)) };
     case '??':
       return { kind: union(l, r), fallible: false };
+    case '|':
+      return { kind: mergeObjects(l, r), fallible: !(isExactly(l, K.Object) && isExactly(r, K.Object)) };
   }
 }
 

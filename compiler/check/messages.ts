@@ -205,8 +205,8 @@ export const unnecessaryCoalesce = (lhs: Span, op: Span, rhs: Span): Diagnostic 
     secondary(op, 'remove this error coalescing operation'),
   ]);
 
-export const mergeNonObject = (span: Span): Diagnostic =>
-  diagnostic(652, 'only objects can be merged', [primary(span, 'this expression must resolve to an object')]);
+export const mergeNonObject = (...spans: Span[]): Diagnostic =>
+  diagnostic(652, 'only objects can be merged', spans.map((span) => primary(span, 'this expression must resolve to an object')));
 
 export const nonBooleanNegation = (opSpan: Span, exprSpan: Span, kind: Kind): Diagnostic =>
   diagnostic(660, 'non-boolean negation', [

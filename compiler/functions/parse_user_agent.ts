@@ -42,7 +42,7 @@ export default defineFunction({
     'Extracts browser, operating system and device information from a user agent string. `fast` (the default) and `reliable` give family and version; `enriched` adds version parts, brand and model.',
   parameters: [
     { name: 'value', kinds: K.Bytes, required: true },
-    { name: 'mode', kinds: K.Bytes, required: false, default: 'fast', enum: ['enriched', 'fast', 'reliable'] },
+    { name: 'mode', kinds: K.Bytes, required: false, default: 'fast', enum: ['fast', 'reliable', 'enriched'] },
   ],
   returns: (call) => (constantString(call.args.mode) === 'enriched' ? ENRICHED : BASIC),
   backing: { kind: 'host', library: 'woothee' },

@@ -46,8 +46,9 @@ const PRECEDENCE: Readonly<Record<BinaryOp, number>> = {
   '&&': 2, '||': 2,
   '==': 3, '!=': 3,
   '<': 4, '<=': 4, '>': 4, '>=': 4,
-  '+': 5, '-': 5,
-  '*': 6, '/': 6, '%': 6,
+  '|': 5,
+  '+': 6, '-': 6,
+  '*': 7, '/': 7, '%': 7,
 };
 const isComparison = (op: BinaryOp): boolean => PRECEDENCE[op] === 3 || PRECEDENCE[op] === 4;
 

@@ -94,7 +94,7 @@ const EXPECTED_BY_DESCRIPTION: Readonly<Record<string, readonly string[]>> = {
   _: ['_'],
   'function call': ['function call'],
   if: ['if'], else: ['else'], abort: ['abort'], return: ['return'],
-  'binary operator': ['+', '*', '-', '/', '%', '<', '<=', '>', '>=', '==', '!=', '&&', '||', '??'],
+  'binary operator': ['|', '+', '*', '-', '/', '%', '<', '<=', '>', '>=', '==', '!=', '&&', '||', '??'],
   'assignment operator': ['=', '|='],
   'path literal': ['path literal'],
   'path field': ['path field', 'string literal'],
@@ -117,6 +117,13 @@ const EXPECTED_ORDER: readonly string[] = [
   '>', '>=', '==', '!=', '&&', '||', '??', '_', '!', '[', '{', '(', ']', '}', ')', '->',
 ];
 
+/** Tokens that can start an expression. The grammar's first-character guards hide most of them from ohm's
+ * failure list, so where an expression could start (a path root or a call was expected) all are listed. */
+const EXPRESSION_START: readonly string[] = [
+  'identifier', 'string literal', 'raw string literal', 'integer literal', 'float literal', 'regex literal',
+  'timestamp literal', 'function call', 'path literal', 'null', 'true', 'false', '!', '[', '{', '(',
+];
+
 function expectedTokens(failures: Failure[]): string[] {
   const expected = new Set<string>();
   for (const failure of failures) {
@@ -128,6 +135,7 @@ function expectedTokens(failures: Failure[]): string[] {
       for (const token of EXPECTED_BY_DESCRIPTION[text] ?? []) expected.add(token);
     }
   }
+  if (expected.has('path literal') && expected.has('function call')) for (const token of EXPRESSION_START) expected.add(token);
   const rank = (token: string) => EXPECTED_ORDER.indexOf(token);
   return [...expected].sort((a, b) => rank(a) - rank(b)).map((token) => `"${token}"`);
 }

@@ -91,7 +91,8 @@ test('parameters match the upstream signatures exactly', () => {
   for (const sig of defined) {
     const def = lookupFunction(sig.name)!;
     const actual = def.parameters.map((p) => ({
-      name: p.name, required: p.required, kinds: p.kinds, default: p.default, enum: p.enum,
+      // Order is ours to choose (diagnostics list values as upstream's source does); the set must match.
+      name: p.name, required: p.required, kinds: p.kinds, default: p.default, enum: p.enum && [...p.enum].sort(),
     }));
     const expected = sig.arguments.map((a) => {
       const extra = EXAMPLE_ONLY_ENUM_VALUES[sig.name]?.[a.name] ?? [];

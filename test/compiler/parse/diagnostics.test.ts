@@ -13,7 +13,7 @@ function only(source: string): Diagnostic {
 const labels = (d: Diagnostic) => d.labels.map((l) => [l.primary ? 'primary' : 'secondary', l.span, l.message]);
 const primaryLabel = (d: Diagnostic) => labels(d)[0];
 
-const AFTER_OPERAND = 'expected one of: ";", "\\n", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??"';
+const AFTER_OPERAND = 'expected one of: ";", "\\n", "|", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??"';
 
 test('E203: the unexpected token, named as VRL names it, with the expected tokens', () => {
   const d = only('1 -1');
@@ -69,7 +69,7 @@ test('E203: token kinds and spans', () => {
 test('E203: expected tokens inside argument lists and closures', () => {
   assert.equal(labels(only('abs(1 2)'))[1], [
     'secondary', [6, 7],
-    'expected one of: "\\n", ",", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??", ")"',
+    'expected one of: "\\n", "|", ",", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??", ")"',
   ]);
   assert.equal(labels(only('f(x) -> |a| 1'))[1], ['secondary', [12, 13], 'expected one of: "\\n", "{"']);
 });
@@ -90,7 +90,7 @@ test('E204: unexpected end of program, after the last token', () => {
   assert.is(d.message, 'syntax error');
   assert.equal(primaryLabel(d), ['primary', [7, 7], 'unexpected end of program']);
   assert.equal(primaryLabel(only('x = 1 + \n ')), ['primary', [9, 9], 'unexpected end of program']);
-  assert.equal(labels(only('abs(1'))[1], ['secondary', [5, 5], 'expected one of: "\\n", ",", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??", ")"']);
+  assert.equal(labels(only('abs(1'))[1], ['secondary', [5, 5], 'expected one of: "\\n", "|", ",", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??", ")"']);
   assert.is(only('return').code, 204);
   assert.is(only('if true { 1').code, 204);
 });

@@ -77,6 +77,14 @@ test('comparison binds looser than arithmetic and tighter than equality', () => 
   assert.is(shape('true != 1 <= 2'), '(!= true (<= 1 2))');
 });
 
+test('object merge | binds looser than + and tighter than comparison; |= stays an assignment', () => {
+  assert.is(shape('a | b + c'), '(| a (+ b c))');
+  assert.is(shape('1 < a | b'), '(< 1 (| a b))');
+  assert.is(shape('a | b | c'), '(| (| a b) c)');
+  assert.is(shape('x |= a | b'), '(|= x (| a b))');
+  assert.is(shape('a || b'), '(|| a b)');
+});
+
 test('&& and || share one level, left-associative, looser than equality', () => {
   assert.is(shape('true || true && false'), '(&& (|| true true) false)');
   assert.is(shape('false && true || true'), '(|| (&& false true) true)');
