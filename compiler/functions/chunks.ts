@@ -1,4 +1,5 @@
 import { defineFunction, type CallInfo, type ArgumentError } from './define.js';
+import { invalidArgument } from './support/arguments.js';
 import { K, BYTES, arrayOf } from '../check/kind.js';
 import { constantInteger } from './support/rules.js';
 
@@ -6,11 +7,7 @@ import { constantInteger } from './support/rules.js';
 function validateChunkSize(call: CallInfo): ArgumentError | undefined {
   const size = constantInteger(call.args.chunk_size);
   if (size === undefined || size >= 1n) return undefined;
-  return {
-    code: 403,
-    message: 'invalid argument',
-    labels: ['invalid argument "chunk_size"', `received: ${size}`, 'error: "chunk_size" must be at least 1 byte'],
-  };
+  return invalidArgument('chunk_size', String(size), '"chunk_size" must be at least 1 byte');
 }
 
 export default defineFunction({

@@ -1,18 +1,13 @@
 import { defineFunction } from './define.js';
-import { K, ANY, objectOf, arrayOf } from '../check/kind.js';
+import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
+import { ANY, objectOf, arrayOf } from '../check/kind.js';
 
 export default defineFunction({
   name: 'find_enrichment_table_records',
   category: 'Enrichment',
   description:
     'Returns the rows of the enrichment table `table` that match every field of `condition`, as objects limited to the `select` fields when given. Matching can ignore case, use a `wildcard` value, or test a date field against a `from`/`to` range.',
-  parameters: [
-    { name: 'table', kinds: K.Bytes, required: true, literal: true },
-    { name: 'condition', kinds: K.Object, required: true },
-    { name: 'select', kinds: K.Array, required: false },
-    { name: 'case_sensitive', kinds: K.Boolean, required: false, default: 'true', literal: true },
-    { name: 'wildcard', kinds: K.Bytes, required: false },
-  ],
+  parameters: ENRICHMENT_LOOKUP_PARAMETERS,
   fallible: true,
   returns: arrayOf(objectOf(ANY)),
   pure: false,

@@ -1,18 +1,13 @@
 import { defineFunction } from './define.js';
-import { K, ANY, objectOf } from '../check/kind.js';
+import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
+import { ANY, objectOf } from '../check/kind.js';
 
 export default defineFunction({
   name: 'get_enrichment_table_record',
   category: 'Enrichment',
   description:
     'Returns the single row of the enrichment table `table` that matches every field of `condition`, limited to the `select` fields when given; fails when no row or several rows match.',
-  parameters: [
-    { name: 'table', kinds: K.Bytes, required: true, literal: true },
-    { name: 'condition', kinds: K.Object, required: true },
-    { name: 'select', kinds: K.Array, required: false },
-    { name: 'case_sensitive', kinds: K.Boolean, required: false, default: 'true', literal: true },
-    { name: 'wildcard', kinds: K.Bytes, required: false },
-  ],
+  parameters: ENRICHMENT_LOOKUP_PARAMETERS,
   fallible: true,
   returns: objectOf(ANY),
   pure: false,

@@ -2,32 +2,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupFunction } from '../../../compiler/functions/index.js';
-import type { ArgInfo, CallInfo, Constant, FunctionDef } from '../../../compiler/functions/define.js';
+import { def, arg, str, int, float, regex, call, fallible, returns } from './calls.js';
 import {
   ANY, BOOLEAN, BYTES, FLOAT, INTEGER, NULL, REGEX, TIMESTAMP,
   arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union, type Kind,
 } from '../../../compiler/check/kind.js';
 
-const def = (name: string): FunctionDef => {
-  const found = lookupFunction(name);
-  if (!found) throw new Error(`no function ${name}`);
-  return found;
-};
-const arg = (kind: Kind, constant?: Constant): ArgInfo => ({ kind, constant, span: [0, 0], text: '' });
-const str = (value: string): ArgInfo => arg(BYTES, { kind: 'string', value });
-const int = (value: bigint): ArgInfo => arg(INTEGER, { kind: 'integer', value });
-const float = (value: number): ArgInfo => arg(FLOAT, { kind: 'float', value });
-const regex = (pattern: string): ArgInfo => arg(REGEX, { kind: 'regex', pattern, flags: '' });
-const call = (args: Record<string, ArgInfo>): CallInfo => ({ args });
-
-const fallible = (name: string, c: CallInfo): boolean => {
-  const f = def(name).fallible;
-  return typeof f === 'function' ? f(c) : f;
-};
-const returns = (name: string, c: CallInfo = call({})): Kind => {
-  const r = def(name).returns;
-  return typeof r === 'function' ? r(c) : r;
-};
 const fieldNames = (k: Kind): string[] => [...k.object!.known.keys()].sort();
 
 test('coercions fail only for kinds they cannot always convert', () => {

@@ -1,31 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lookupFunction } from '../../../compiler/functions/index.js';
-import type { ArgInfo, CallInfo, Constant, FunctionDef } from '../../../compiler/functions/define.js';
+import { def, arg, str, int, flag, call, fallible, returns } from './calls.js';
 import {
   ANY, BOOLEAN, BYTES, FLOAT, INTEGER, NULL,
-  arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union, type Kind,
+  arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union,
 } from '../../../compiler/check/kind.js';
-
-const def = (name: string): FunctionDef => {
-  const found = lookupFunction(name);
-  if (!found) throw new Error(`no function ${name}`);
-  return found;
-};
-const arg = (kind: Kind, constant?: Constant): ArgInfo => ({ kind, constant, span: [0, 0], text: '' });
-const str = (value: string): ArgInfo => arg(BYTES, { kind: 'string', value });
-const int = (value: bigint): ArgInfo => arg(INTEGER, { kind: 'integer', value });
-const flag = (value: boolean): ArgInfo => arg(BOOLEAN, { kind: 'boolean', value });
-const call = (args: Record<string, ArgInfo>, closureReturns?: Kind): CallInfo => ({ args, closureReturns });
-
-const fallible = (name: string, c: CallInfo): boolean => {
-  const f = def(name).fallible;
-  return typeof f === 'function' ? f(c) : f;
-};
-const returns = (name: string, c: CallInfo): Kind => {
-  const r = def(name).returns;
-  return typeof r === 'function' ? r(c) : r;
-};
 
 test('type assertions are infallible only on values already of their kind, and narrow to it', () => {
   assert.not.ok(fallible('array', call({ value: arg(arrayOf(INTEGER)) })));
