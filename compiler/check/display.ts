@@ -4,8 +4,11 @@
 import type * as ast from '../ast.js';
 
 export interface DisplayOptions {
-  /** Show the trailing `!` of calls (VRL drops it where it prints compiled expressions). */
-  abort?: boolean;
+  /**
+   * Print as VRL prints a compiled expression, which is what its suggestions quote: calls without `!`,
+   * keyword names and closure, object keys sorted, floats and timestamps as values print.
+   */
+  compiled?: boolean;
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -32,14 +35,26 @@ export function displayQuery(q: ast.Query, options: DisplayOptions = {}): string
   }
 }
 
-function displayLiteral(v: ast.LiteralValue): string {
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A timestamp literal as a value prints: UTC, `Z`, 0/3/6/9 fractional digits. */
+function canonicalTimestamp(text: string): string {
+  const m = RFC3339.exec(text);
+  if (!m) return text;
+  const offset = /z/i.test(m[4]!) ? 'Z' : m[4]!;
+  const utc = new Date(`${m[1]}T${m[2]}${offset}`).toISOString().slice(0, 19);
+  const digits = (m[3] ?? '').replace(/0+$/, '');
+  return `${utc}${digits ? '.' + digits.padEnd(Math.ceil(digits.length / 3) * 3, '0') : ''}Z`;
+}
+
+function displayLiteral(v: ast.LiteralValue, compiled: boolean): string {
   switch (v.kind) {
     case 'string': return JSON.stringify(v.value);
     case 'integer': return v.value.toString();
-    case 'float': return Number.isInteger(v.value) ? v.value.toFixed(1) : String(v.value);
+    case 'float': return Number.isInteger(v.value) && !compiled ? v.value.toFixed(1) : String(v.value);
     case 'boolean': return String(v.value);
     case 'null': return 'null';
-    case 'timestamp': return `t'${v.text}'`;
+    case 'timestamp': return `t'${compiled ? canonicalTimestamp(v.text) : v.text}'`;
     // VRL prints a regex literal as its bare pattern.
     case 'regex': return v.pattern;
   }
@@ -53,22 +68,28 @@ function displayBlock(b: ast.Block, options: DisplayOptions): string {
   return `{\n${b.exprs.map((e) => `\t${display(e, options)}`).join('\n')}\n}`;
 }
 
-export function display(e: ast.Expr, options: DisplayOptions = { abort: true }): string {
+const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+export function display(e: ast.Expr, options: DisplayOptions = {}): string {
+  const compiled = options.compiled ?? false;
   switch (e.type) {
-    case 'Literal': return displayLiteral(e.value);
+    case 'Literal': return displayLiteral(e.value, compiled);
     case 'Template':
       return JSON.stringify(e.parts.map((p) => (typeof p === 'string' ? p : `{{ ${display(p, options)} }}`)).join(''));
     case 'Array': return `[${e.items.map((i) => display(i, options)).join(', ')}]`;
-    case 'Object':
-      return `{ ${e.entries.map((en) => `${JSON.stringify(en.key)}: ${display(en.value, options)}`).join(', ')} }`;
+    case 'Object': {
+      const entries = compiled ? [...e.entries].sort((a, b) => byteOrder(a.key, b.key)) : e.entries;
+      return `{ ${entries.map((en) => `${JSON.stringify(en.key)}: ${display(en.value, options)}`).join(', ')} }`;
+    }
     case 'Query': return displayQuery(e, options);
     case 'Variable': return e.name;
     case 'Call': {
+      if (compiled) return `${e.name}(${e.args.map((a) => display(a.value, options)).join(', ')})`;
       const args = e.args.map((a) => (a.name ? `${a.name}: ` : '') + display(a.value, options)).join(', ');
       const closure = e.closure
         ? ` -> |${e.closure.params.map((p) => p.name).join(', ')}| ${displayBlock(e.closure.body, options)}`
         : '';
-      return `${e.name}${e.abort && options.abort ? '!' : ''}(${args})${closure}`;
+      return `${e.name}${e.abort ? '!' : ''}(${args})${closure}`;
     }
     case 'Unary': return `!${display(e.operand, options)}`;
     case 'Binary': return `${display(e.left, options)} ${e.op} ${display(e.right, options)}`;

@@ -62,6 +62,8 @@ class Checker {
    */
   private unhandled: { span: Span; diagnostic?: Diagnostic } | null = null;
   private state = new TypeState();
+  /** Variables left undefined because their assigned value failed to check: VRL does not report them again. */
+  private failedTargets = new Set<string>();
 
   run(program: ast.Program): CheckResult {
     for (const e of program.exprs) this.statement(e);
@@ -179,6 +181,7 @@ class Checker {
   private variable(name: string, span: Span): TypeDef | undefined {
     const info = this.state.variable(name);
     if (!info) {
+      if (this.failedTargets.has(name)) return undefined;
       const guess = msg.closest(name, [...this.state.variableNames(), ...BUILTIN_IDENTS]);
       return this.report(msg.undefinedVariable(span, guess));
     }
@@ -252,13 +255,12 @@ class Checker {
       // A value of no kind at all (elements of an empty literal) passes any parameter, as in VRL.
       if (b.td.kind.bits !== 0 && !intersects(b.td.kind, expected)) {
         return this.report(msg.invalidArgumentType(
-          b.arg.value.span, b.arg.nameSpan ?? b.arg.value.span, param.name, b.td.kind, expected,
-          display(b.arg.value, { abort: false }), callText(e),
+          b.arg.value.span, b.arg.span, param.name, b.td.kind, expected, display(b.arg.value, COMPILED), callText(e),
         ));
       }
       if (!isSubset(b.td.kind, expected)) unverified ??= { arg: b.arg, param, kind: b.td.kind };
       const constant = this.constantOf(b.arg.value);
-      args[param.name] = { kind: b.td.kind, constant, span: b.arg.value.span, text: display(b.arg.value, { abort: false }) };
+      args[param.name] = { kind: b.td.kind, constant, span: b.arg.value.span, text: display(b.arg.value, COMPILED) };
     }
     const missing = params.findIndex((p) => p.required && !bound.has(p));
     if (missing >= 0) return this.report(msg.missingArgument(e.span, params[missing]!.name, missing));
@@ -266,6 +268,8 @@ class Checker {
     const call: { args: typeof args; closureReturns?: Kind } = { args };
     if (def.closure) {
       if (!e.closure) return this.report(msg.missingClosure(e.span, def.closure.example));
+      const input = params[0] && args[params[0].name];
+      if (input && !isSubset(input.kind, fromBits(params[0]!.kinds))) return this.report(msg.closureInputType(e.span, input.kind));
       const returns = this.closure(e, e.closure, def, call);
       if (!returns) return undefined;
       call.closureReturns = returns;
@@ -286,8 +290,9 @@ class Checker {
     if (unverified && !e.abort) {
       this.argumentHints.set(e, unverified);
       const { arg, param, kind: got } = unverified;
+      // Unlike a kind mismatch, which labels the whole argument, this one labels the keyword only.
       this.unverifiedArgument.set(e, msg.invalidArgumentType(arg.value.span, arg.nameSpan ?? arg.value.span, param.name, got,
-        fromBits(param.kinds), display(arg.value, { abort: false }), callText(e)));
+        fromBits(param.kinds), display(arg.value, COMPILED), callText(e)));
     }
     return { kind, fallible: fallible && !e.abort };
   }
@@ -368,10 +373,7 @@ class Checker {
     if (target?.type !== 'Query') return;
     if (target.target.kind === 'event') this.state.target = deleteAt(this.state.target, target.path);
     else if (target.target.kind === 'metadata') this.state.metadata = deleteAt(this.state.metadata, target.path);
-    else if (target.target.kind === 'variable') {
-      const info = this.state.variable(target.target.name);
-      if (info) this.state.setVariable(target.target.name, { ...info, kind: deleteAt(info.kind, target.path), constant: undefined });
-    }
+    // VRL keeps what it knew of a variable after `del` of one of its fields.
   }
 
   /** A value known at compile time: literals, containers of them, variables holding one. */
@@ -440,21 +442,26 @@ class Checker {
 
   private assign(e: ast.Assign): TypeDef | undefined {
     const value = this.expr(e.value);
-    if (!value) return undefined;
+    if (!value) {
+      for (const t of [e.target, e.errorTarget]) {
+        if (t?.kind === 'query' && t.query.target.kind === 'variable') this.failedTargets.add(t.query.target.name);
+      }
+      return undefined;
+    }
     const targetSpan = targetSpanOf(e.target);
     if (e.errorTarget) {
       this.unhandled = null;
       if (!value.fallible) {
-        const use = `${targetText(e.target)} = ${display(e.value, { abort: false })}`;
+        const use = `${targetText(e.target)} = ${display(e.value, COMPILED)}`;
         return this.report(msg.unnecessaryErrorAssignment(targetSpanOf(e.errorTarget), e.value.span, targetSpan, use));
       }
     } else if (value.fallible) {
       this.unhandled = null;
       const hint = e.value.type === 'Call' ? this.argumentHints.get(e.value) : undefined;
-      const suggestion = `${targetText(e.target)}, err = ${display(e.value, { abort: false })}`;
+      const suggestion = `${targetText(e.target)}, err = ${display(e.value, COMPILED)}`;
       return this.report(msg.unhandledFallibleAssignment(e.value.span, [targetSpan[0], e.opSpan[1]], suggestion, hint && {
         labels: [
-          `\`${display(hint.arg.value, { abort: false })}\` argument type is \`${describe(hint.kind)}\` and this function expected a parameter \`${hint.param.name}\` of type \`${describe(fromBits(hint.param.kinds))}\``,
+          `\`${display(hint.arg.value, COMPILED)}\` argument type is \`${describe(hint.kind)}\` and this function expected a parameter \`${hint.param.name}\` of type \`${describe(fromBits(hint.param.kinds))}\``,
           `update the expression to be infallible by adding a \`!\`: \`${callText({ ...(e.value as ast.Call), abort: true })}\``,
         ],
       }));
@@ -505,7 +512,7 @@ class Checker {
           const parentSpan: Span = [q.span[0], i === 0 ? (q.target.kind === 'variable' ? q.target.span[1] : q.span[0] + 1) : q.path[i - 1]!.span[1]];
           const parentText = displayQuery({ ...q, path: q.path.slice(0, i) });
           this.report(msg.invalidParentSegment(seg.span, parentSpan, readable(parent), seg.kind === 'index' ? 'array' : 'object',
-            parentText, display(e, { abort: false })));
+            parentText, display(e, COMPILED)));
           return false;
         }
       }
@@ -588,10 +595,12 @@ function targetText(t: ast.AssignTarget): string {
   return t.kind === 'noop' ? '_' : displayQuery(t.query);
 }
 
-/** How VRL prints the call in its notes: the call's own `!`, its arguments as compiled (values only). */
+/** VRL quotes programs in its suggestions as compiled expressions (see display.ts). */
+const COMPILED = { compiled: true } as const;
+
+/** How VRL prints a call in its notes: the call's own `!`, its arguments as compiled. */
 function callText(e: ast.Call): string {
-  const args = e.args.map((a) => display(a.value, { abort: false })).join(', ');
-  return `${e.name}${e.abort ? '!' : ''}(${args})`;
+  return `${e.name}${e.abort ? '!' : ''}(${e.args.map((a) => display(a.value, COMPILED)).join(', ')})`;
 }
 
 function mergeObjects(to: Kind, from: Kind): Kind {
@@ -624,7 +633,7 @@ export function operatorType(op: ast.BinaryOp, l: Kind, r: Kind, rightConstant?:
       return { kind: BOOLEAN, fallible: !comparable };
     }
     case '&&':
-      return { kind: BOOLEAN, fallible: !isExactly(l, K.Boolean) };
+      return { kind: BOOLEAN, fallible: !isSubset(l, fromBits(K.Boolean | K.Null)) };
     case '||':
       return { kind: union(l, r), fallible: false };
     case '+': {

@@ -130,6 +130,12 @@ export const closureArity = (nameSpan: Span, paramsSpan: Span, expected: number,
     secondary(paramsSpan, `but ${got} argument(s) are supplied`),
   ]);
 
+export const closureInputType = (callSpan: Span, kind: Kind): Diagnostic =>
+  diagnostic(121, 'type mismatch in closure parameter', [
+    primary(callSpan, 'the closure tied to this function call expects a different input value'),
+    secondary(callSpan, `expression has an inferred type of ${describe(kind)} where an array or object was expected`),
+  ]);
+
 export const closureReturnType = (span: Span, expected: Kind, got: Kind): Diagnostic =>
   diagnostic(122, 'type mismatch in closure return type', [
     primary(span, 'block returns invalid value type'),

@@ -138,13 +138,14 @@ function setField(root: Kind, name: string, value: Kind): Kind {
   return objectOf(current?.unknown, known);
 }
 
-/** The root kind after `del(path)`: the entry is gone, so reading it yields the collection's other entries. */
+/** The root kind after `del(path)`. */
 export function deleteAt(root: Kind, path: readonly PathSegment[]): Kind {
   if (path.length === 0) return objectOf(undefined);
   const [seg, ...rest] = path as [PathSegment, ...PathSegment[]];
   if (seg.kind === 'field' && root.object) {
     const known = new Map(root.object.known);
-    if (rest.length === 0) known.delete(seg.name);
+    // VRL reads a deleted field as `any` afterwards, whatever it knew of its parent.
+    if (rest.length === 0) known.set(seg.name, ANY);
     else if (known.has(seg.name)) known.set(seg.name, deleteAt(known.get(seg.name)!, rest));
     return { ...root, object: { known, unknown: root.object.unknown } };
   }

@@ -879,6 +879,96 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see language documentation at https://vrl.dev
   = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E121", "for_each(.a) -> |k, v| { null }",
+    `error[E121]: type mismatch in closure parameter
+  ┌─ :1:1
+  │
+1 │ for_each(.a) -> |k, v| { null }
+  │ ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  │ │
+  │ the closure tied to this function call expects a different input value
+  │ expression has an inferred type of any where an array or object was expected
+  │
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E110", "x = upcase(1)\nx",
+    `error[E110]: invalid argument type
+  ┌─ :1:12
+  │
+1 │ x = upcase(1)
+  │            ^
+  │            │
+  │            this expression resolves to the exact type integer
+  │            but the parameter "value" expects the exact type string
+  │
+  = try: ensuring an appropriate type at runtime
+  =
+  =     1 = string!(1)
+  =     upcase(1)
+  =
+  = try: coercing to an appropriate type and specifying a default value as a fallback in case coercion fails
+  =
+  =     1 = to_string(1) ?? "default"
+  =     upcase(1)
+  =
+  = see documentation about error handling at https://errors.vrl.dev/#handling
+  = learn more about error code 110 at https://errors.vrl.dev/110
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E105", "x = foo(1)\nx",
+    `error[E105]: call to undefined function
+  ┌─ :1:5
+  │
+1 │ x = foo(1)
+  │     ^^^
+  │     │
+  │     undefined function
+  │     did you mean "bool"?
+  │
+  = learn more about error code 105 at https://errors.vrl.dev/105
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E104", ".result, err = ends_with(\"a\", \"b\", case_sensitive: false)",
+    `error[E104]: unnecessary error assignment
+  ┌─ :1:10
+  │
+1 │ .result, err = ends_with("a", "b", case_sensitive: false)
+  │ -------  ^^^   ------------------------------------------ because this expression can't fail
+  │ │        │
+  │ │        this error assignment is unnecessary
+  │ use: .result = ends_with("a", "b", false)
+  │
+  = see documentation about error handling at https://errors.vrl.dev/#handling
+  = learn more about error code 104 at https://errors.vrl.dev/104
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E110", "get!(value: 1, path: [0])",
+    `error[E110]: invalid argument type
+  ┌─ :1:13
+  │
+1 │ get!(value: 1, path: [0])
+  │      -------^
+  │      │      │
+  │      │      this expression resolves to the exact type integer
+  │      but the parameter "value" expects one of array or object
+  │
+  = learn more about error code 110 at https://errors.vrl.dev/110
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E104", ".r, err = encode_json({\"b\": 1, \"a\": t'2021-01-01T00:00:00+00:00'})",
+    `error[E104]: unnecessary error assignment
+  ┌─ :1:5
+  │
+1 │ .r, err = encode_json({"b": 1, "a": t'2021-01-01T00:00:00+00:00'})
+  │ --  ^^^   -------------------------------------------------------- because this expression can't fail
+  │ │   │
+  │ │   this error assignment is unnecessary
+  │ use: .r = encode_json({ "a": t'2021-01-01T00:00:00Z', "b": 1 })
+  │
+  = see documentation about error handling at https://errors.vrl.dev/#handling
+  = learn more about error code 104 at https://errors.vrl.dev/104
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
 ];
 
 /** The first diagnostic's code and the rendered text: errors from the rejection, else the warnings. */

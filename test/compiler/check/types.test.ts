@@ -47,6 +47,8 @@ test('branches join: a variable set in one branch has either kind afterwards', (
 
 test('a failed assignment leaves its variable undefined, as in VRL', () => {
   assert.equal(errors('x = 10 / .a\nx'), [103, 701]);
+  // When the value itself did not check, later uses of the variable are not reported again.
+  assert.equal(errors('x = upcase(1)\nx'), [110]);
 });
 
 test('variables introduced in a block end with it', () => {
@@ -76,6 +78,7 @@ test('arithmetic and comparison kinds', () => {
   assert.equal(errors('x = 1 < "a"'), [103]);
   assert.equal(errors('x = .a && true'), [103]);
   assert.equal(errors('x = true && .a\nx'), []);
+  assert.equal(errors('x = null && true\nx'), []);
 });
 
 test('object merge with | keeps the known fields of both sides', () => {
