@@ -64,15 +64,21 @@ class Checker {
   private state = new TypeState();
   /** Variables left undefined because their assigned value failed to check: VRL does not report them again. */
   private failedTargets = new Set<string>();
+  /** E900 warnings for dropped values, reported with the unused variables once the program checks. */
+  private unusedValues: Diagnostic[] = [];
 
   run(program: ast.Program): CheckResult {
-    for (const e of program.exprs) this.statement(e);
+    program.exprs.forEach((e, i) => {
+      this.statement(e);
+      if (i < program.exprs.length - 1) this.checkUsed(e);
+    });
     const errors = this.diagnostics.filter((d) => d.severity === 'error');
     // Like VRL, a failed compilation reports its errors only.
     if (errors.length > 0) this.diagnostics = errors;
     else {
+      this.diagnostics.push(...this.unusedValues);
       for (const d of this.declarations) {
-        if (!d.read && !d.name.startsWith('_')) this.diagnostics.push(msg.unusedVariable(d.span, d.name));
+        if (!d.read && !d.name.startsWith('_')) this.diagnostics.push(msg.unused(d.span, `variable \`${d.name}\``));
       }
     }
     const warnings = this.diagnostics.filter((d) => d.severity === 'warning');
@@ -82,6 +88,13 @@ class Checker {
   private report(d: Diagnostic): undefined {
     this.diagnostics.push(d);
     return undefined;
+  }
+
+  /** A statement whose value is dropped: a literal there (or leading an operation) does nothing (E900). */
+  private checkUsed(e: ast.Expr): void {
+    let first = e;
+    while (first.type === 'Binary') first = first.left;
+    if (first.type === 'Literal') this.unusedValues.push(msg.unused(first.span, `literal \`${display(first)}\``));
   }
 
   /** A root expression: an error it leaves unhandled is reported here. */

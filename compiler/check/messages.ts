@@ -226,8 +226,9 @@ export function undefinedVariable(span: Span, guess: string | undefined): Diagno
   return diagnostic(701, 'call to undefined variable', labels);
 }
 
-export const unusedVariable = (span: Span, name: string): Diagnostic =>
-  diagnostic(900, `unused variable \`${name}\``, [primary(span, 'help: use the result of this expression or remove it')],
+/** E900 for a variable never read or a value never used (`what` is e.g. "variable `x`", "literal `1`"). */
+export const unused = (span: Span, what: string): Diagnostic =>
+  diagnostic(900, `unused ${what}`, [primary(span, 'help: use the result of this expression or remove it')],
     [basic('this expression has no side-effects')]);
 
 /** Levenshtein distance over code points. */

@@ -969,6 +969,49 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = learn more about error code 104 at https://errors.vrl.dev/104
   = see language documentation at https://vrl.dev
   = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E205", "for = 1",
+    `error[E205]: reserved keyword
+  ┌─ :1:1
+  │
+1 │ for = 1
+  │ ^^^
+  │ │
+  │ this identifier name is reserved for future use in the language
+  │ use a different name instead
+  │
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E205", "array = 1",
+    `error[E205]: reserved keyword
+  ┌─ :1:1
+  │
+1 │ array = 1
+  │ ^^^^^
+  │ │
+  │ this identifier name is reserved for future use in the language
+  │ use a different name instead
+  │
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E202", ".a = s'abc",
+    `error[E202]: syntax error
+  ┌─ :1:1
+  │
+1 │ .a = s'abc
+  │ ^^^^^^^^^^ unexpected error: invalid literal
+  │
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E900", "\"foo\"\n.a = 1",
+    `warning[E900]: unused literal \`"foo"\`
+  ┌─ :1:1
+  │
+1 │ "foo"
+  │ ^^^^^ help: use the result of this expression or remove it
+  │
+  = this expression has no side-effects
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
 ];
 
 /** The first diagnostic's code and the rendered text: errors from the rejection, else the warnings. */
