@@ -392,9 +392,7 @@ class Checker {
   /** A value known at compile time: literals, containers of them, variables holding one. */
   private constantOf(e: ast.Expr): Constant | undefined {
     switch (e.type) {
-      case 'Literal': return e.value.kind === 'string' || e.value.kind === 'integer' || e.value.kind === 'float'
-        || e.value.kind === 'boolean' || e.value.kind === 'null' || e.value.kind === 'timestamp' || e.value.kind === 'regex'
-        ? e.value : undefined;
+      case 'Literal': return e.value;
       case 'Template': return e.parts.every((p) => typeof p === 'string') ? { kind: 'string', value: e.parts.join('') } : undefined;
       case 'Group': return this.constantOf(e.expr);
       case 'Array': {

@@ -1,18 +1,12 @@
 // The shape of a remap function definition. One file per function in this directory exports one
 // `FunctionDef` built with `defineFunction`; `index.ts` collects them into the registry.
 
-import type { Span } from '../ast.js';
+import type { LiteralValue, Span } from '../ast.js';
 import type { Kind } from '../check/kind.js';
 
 /** A value known at compile time (a literal argument, or an array/object of literals). */
 export type Constant =
-  | { kind: 'string'; value: string }
-  | { kind: 'integer'; value: bigint }
-  | { kind: 'float'; value: number }
-  | { kind: 'boolean'; value: boolean }
-  | { kind: 'null' }
-  | { kind: 'timestamp'; text: string }
-  | { kind: 'regex'; pattern: string; flags: string }
+  | LiteralValue
   | { kind: 'array'; items: Constant[] }
   | { kind: 'object'; fields: Map<string, Constant> };
 
