@@ -11,7 +11,7 @@ import {
   BOOLEAN, BYTES, FLOAT, INTEGER, K, NEVER, NULL, REGEX, TIMESTAMP, describe, exactArray, exactObject,
   fromBits, intersects, isAny, isExactly, isSubset, objectOf, readable, union, type Kind,
 } from './kind.js';
-import { display, displayQuery } from './display.js';
+import { display, displayQuery, displayTarget } from './display.js';
 import * as msg from './messages.js';
 import { validateRegex } from '../regex.js';
 import { TypeState, assignAt, deleteAt, kindAt, rejectsSegment, type Declaration } from './state.js';
@@ -110,7 +110,7 @@ class Checker {
   private expr(e: ast.Expr): TypeDef | undefined {
     const td = this.exprInner(e);
     if (!td) return undefined;
-    if (td.fallible && !this.unhandled) this.unhandled = { span: e.span, diagnostic: this.unverifiedArgument.get(e) };
+    if (td.fallible && !this.unhandled) this.unhandled = { span: e.span, diagnostic: this.unverifiedError(e) };
     this.types.set(e, td);
     return td;
   }
@@ -300,20 +300,25 @@ class Checker {
       this.report(msg.abortInfallible(e.nameSpan, [e.nameSpan[1], e.nameSpan[1] + 1]));
     }
     const kind = typeof def.returns === 'function' ? def.returns(call) : def.returns;
-    if (unverified && !e.abort) {
-      this.argumentHints.set(e, unverified);
-      const { arg, param, kind: got } = unverified;
-      // Unlike a kind mismatch, which labels the whole argument, this one labels the keyword only.
-      this.unverifiedArgument.set(e, msg.invalidArgumentType(arg.value.span, arg.nameSpan ?? arg.value.span, param.name, got,
-        fromBits(param.kinds), display(arg.value, COMPILED), callText(e)));
-    }
+    if (unverified && !e.abort) this.unverified.set(e, unverified);
     return { kind, fallible: fallible && !e.abort };
   }
 
-  /** Why a call is fallible when an argument's kind can't be verified (shown in E103). */
-  private argumentHints = new Map<ast.Call, { arg: ast.Argument; param: Parameter; kind: Kind }>();
-  /** What an unhandled call with an argument of unverified kind reports (E110 rather than E100). */
-  private unverifiedArgument = new Map<ast.Expr, Diagnostic>();
+  /**
+   * Calls that are fallible because an argument's kind can't be verified: unhandled they report E110 rather
+   * than E100, assigned they explain E103 (the first such argument).
+   */
+  private unverified = new Map<ast.Expr, { arg: ast.Argument; param: Parameter; kind: Kind }>();
+
+  /** The E110 an unhandled call with an argument of unverified kind reports. */
+  private unverifiedError(e: ast.Expr): Diagnostic | undefined {
+    const found = this.unverified.get(e);
+    if (!found || e.type !== 'Call') return undefined;
+    const { arg, param, kind } = found;
+    // Unlike a kind mismatch, which labels the whole argument, this one labels the keyword only.
+    return msg.invalidArgumentType(arg.value.span, arg.nameSpan ?? arg.value.span, param.name, kind,
+      fromBits(param.kinds), display(arg.value, COMPILED), callText(e));
+  }
 
   /** Parameters that take a path, not a value (VRL's E400, wrapped in E610). */
   private expectPaths(def: FunctionDef, bound: Map<Parameter, { arg: ast.Argument }>) {
@@ -437,7 +442,7 @@ class Checker {
     const right = this.expr(e.right);
     if (!left || !right) return undefined;
     if (e.op === '|') return this.merge(e, left, right);
-    const { kind, fallible } = operatorType(e.op, left.kind, right.kind, this.constantOf(e.right));
+    const { kind, fallible } = operatorType(e.op as ArithmeticOrLogic, left.kind, right.kind, this.constantOf(e.right));
     return { kind, fallible: fallible || left.fallible || right.fallible };
   }
 
@@ -463,13 +468,13 @@ class Checker {
     if (e.errorTarget) {
       this.unhandled = null;
       if (!value.fallible) {
-        const use = `${targetText(e.target)} = ${display(e.value, COMPILED)}`;
+        const use = `${displayTarget(e.target)} = ${display(e.value, COMPILED)}`;
         return this.report(msg.unnecessaryErrorAssignment(targetSpanOf(e.errorTarget), e.value.span, targetSpan, use));
       }
     } else if (value.fallible) {
       this.unhandled = null;
-      const hint = e.value.type === 'Call' ? this.argumentHints.get(e.value) : undefined;
-      const suggestion = `${targetText(e.target)}, err = ${display(e.value, COMPILED)}`;
+      const hint = this.unverified.get(e.value);
+      const suggestion = `${displayTarget(e.target)}, err = ${display(e.value, COMPILED)}`;
       return this.report(msg.unhandledFallibleAssignment(e.value.span, [targetSpan[0], e.opSpan[1]], suggestion, hint && {
         labels: [
           `\`${display(hint.arg.value, COMPILED)}\` argument type is \`${describe(hint.kind)}\` and this function expected a parameter \`${hint.param.name}\` of type \`${describe(fromBits(hint.param.kinds))}\``,
@@ -602,10 +607,6 @@ function targetSpanOf(t: ast.AssignTarget): Span {
   return t.kind === 'noop' ? t.span : t.query.span;
 }
 
-function targetText(t: ast.AssignTarget): string {
-  return t.kind === 'noop' ? '_' : displayQuery(t.query);
-}
-
 /** VRL quotes programs in its suggestions as compiled expressions (see display.ts). */
 const COMPILED = { compiled: true } as const;
 
@@ -632,7 +633,10 @@ function numeric(l: Kind, r: Kind): Kind {
 }
 
 /** Result kind and fallibility of a binary operator, as VRL's type rules give them. */
-export function operatorType(op: ast.BinaryOp, l: Kind, r: Kind, rightConstant?: Constant): TypeDef {
+/** Operators typed by their operand kinds alone (`??` and `|` are checked by `coalesce` and `merge`). */
+type ArithmeticOrLogic = Exclude<ast.BinaryOp, '??' | '|'>;
+
+export function operatorType(op: ArithmeticOrLogic, l: Kind, r: Kind, rightConstant?: Constant): TypeDef {
   const bothNumeric = isSubset(l, fromBits(NUMERIC)) && isSubset(r, fromBits(NUMERIC)) && l.bits !== 0 && r.bits !== 0;
   switch (op) {
     case '==':
@@ -664,10 +668,6 @@ export function operatorType(op: ast.BinaryOp, l: Kind, r: Kind, rightConstant?:
       return { kind: FLOAT, fallible: !(bothNumeric && isNonZero(rightConstant)) };
     case '%':
       return { kind: bothNumeric ? numeric(l, r) : union(INTEGER, FLOAT), fallible: !(bothNumeric && isNonZero(rightConstant)) };
-    case '??':
-      return { kind: union(l, r), fallible: false };
-    case '|':
-      return { kind: mergeObjects(l, r), fallible: !(isExactly(l, K.Object) && isExactly(r, K.Object)) };
   }
 }
 

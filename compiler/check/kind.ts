@@ -73,7 +73,6 @@ export const exactObject = (fields: Record<string, Kind>): Kind => objectOf(unde
 /** An array with exactly these items. */
 export const exactArray = (items: readonly Kind[]): Kind => arrayOf(undefined, items);
 
-export const has = (k: Kind, bits: number): boolean => (k.bits & bits) !== 0;
 /** True when k is exactly these primitive bits (and nothing else). */
 export const isExactly = (k: Kind, bits: number): boolean => k.bits === bits;
 export const isAny = (k: Kind): boolean => (k.bits & ANY_BITS) === ANY_BITS;

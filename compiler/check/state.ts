@@ -88,10 +88,11 @@ export class TypeState {
   }
 }
 
-function sameConstant(a: Constant, b: Constant): boolean {
-  return JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : v))
-    === JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : v));
-}
+/** Constants hold bigints and Maps, which JSON.stringify needs spelled out to compare them. */
+const constantKey = (c: Constant): string =>
+  JSON.stringify(c, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : v));
+
+const sameConstant = (a: Constant, b: Constant): boolean => constantKey(a) === constantKey(b);
 
 /** Kind found at a path (may include `undefined` where the path may not exist). */
 export function kindAt(root: Kind, path: readonly PathSegment[]): Kind {

@@ -1,7 +1,7 @@
 // Type rules shared by several function definitions: argument lookups, type assertions, and the
 // result kinds of functions that keep or reshape their argument's collection.
 
-import type { ArgInfo, CallInfo, Constant } from '../define.js';
+import type { ArgInfo, CallInfo } from '../define.js';
 import {
   K, ANY, BYTES, INTEGER, UNDEFINED,
   arrayOf, elementsOf, fromBits, isAny, isSubset, objectOf, only, union, without,
@@ -137,24 +137,6 @@ export function mergedObject(to: Kind, from: Kind, deep: boolean): Kind {
   }
   const unknown = a.unknown && b.unknown ? union(a.unknown, b.unknown) : a.unknown ?? b.unknown;
   return objectOf(unknown, known);
-}
-
-/** A compile-time value as VRL prints it in messages (`received: 0`). */
-export function displayConstant(c: Constant): string {
-  switch (c.kind) {
-    case 'string': return JSON.stringify(c.value);
-    case 'integer': return c.value.toString();
-    case 'float': return Number.isInteger(c.value) ? c.value.toFixed(1) : String(c.value);
-    case 'boolean': return String(c.value);
-    case 'null': return 'null';
-    case 'timestamp': return `t'${c.text}'`;
-    case 'regex': return `r'${c.pattern}'`;
-    case 'array': return `[${c.items.map(displayConstant).join(', ')}]`;
-    case 'object':
-      return c.fields.size === 0
-        ? '{}'
-        : `{ ${[...c.fields].map(([k, v]) => `${JSON.stringify(k)}: ${displayConstant(v)}`).join(', ')} }`;
-  }
 }
 
 /** Whether an optional boolean flag (default false) may be true: given and not a literal false. */
