@@ -1,4 +1,4 @@
-// Builds dist/: TypeScript with tsc, then the grammar recipe. Skips both when dist/ is newer than every
+// Builds dist/: the AssemblyScript stdlib with asc, TypeScript with tsc, then the grammar recipe. Skips both when dist/ is newer than every
 // input, so `npm test` right after a build starts at once.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ const dist = join(root, 'dist');
 /** Written after a successful build; its mtime is the build's time. */
 const stamp = join(dist, '.build-stamp');
 /** The directories tsconfig.json compiles. */
-const sourceDirs = ['compiler', 'runtime', 'host', 'cli', 'test', 'bench'];
+const sourceDirs = ['compiler', 'runtime', 'host', 'cli', 'test', 'bench', 'stdlib-as'];
 const sourceFile = /\.(ts|ohm)$/;
 const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs'];
 
@@ -62,6 +62,10 @@ const started = new Date();
 if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
   console.log('build: dist is up to date');
 } else {
+  run('asc', [
+    'node_modules/assemblyscript/bin/asc.js', 'stdlib-as/index.ts', '-o', 'dist/stdlib.wasm',
+    '--runtime', 'stub', '-O3', '--noAssert', '--debug', '--initialMemory', '2',
+  ]);
   run('tsc', ['node_modules/typescript/bin/tsc', '-p', '.']);
   // After tsc and before the grammar step, which writes its own file into dist/compiler/grammar.
   pruneOrphans();

@@ -1,0 +1,210 @@
+// The binary value codec of docs/abi.md §1, TS side (the AS side is stdlib-as/codec/binary.ts; both are
+// tested against test/vectors/values.json).
+
+import { Regex, Timestamp, type RemapValue } from './values.js';
+
+const enum Wire {
+  Null = 0,
+  False = 1,
+  True = 2,
+  Int = 3,
+  Float = 4,
+  Bytes = 5,
+  Timestamp = 6,
+  Regex = 7,
+  Array = 8,
+  Object = 9,
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const encoder = new TextEncoder();
+
+/** A growable byte buffer for encoding. */
+export class ByteWriter {
+  bytes = new Uint8Array(256);
+  view = new DataView(this.bytes.buffer);
+  length = 0;
+
+  reserve(n: number): number {
+    const at = this.length;
+    if (at + n > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, at + n));
+      grown.set(this.bytes.subarray(0, at));
+      this.bytes = grown;
+      this.view = new DataView(grown.buffer);
+    }
+    this.length = at + n;
+    return at;
+  }
+  u8(x: number): void {
+    this.bytes[this.reserve(1)] = x;
+  }
+  u16(x: number): void {
+    this.view.setUint16(this.reserve(2), x, true);
+  }
+  u32(x: number): void {
+    this.view.setUint32(this.reserve(4), x, true);
+  }
+  raw(b: Uint8Array): void {
+    this.bytes.set(b, this.reserve(b.length));
+  }
+  /** u32 length then the bytes. */
+  sized(b: Uint8Array): void {
+    this.u32(b.length);
+    this.raw(b);
+  }
+  finish(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** Appends the encoding of a JS value (integral numbers are integers, as for input events). */
+export function encodeValue(w: ByteWriter, value: unknown): void {
+  if (value === null || value === undefined) return w.u8(Wire.Null);
+  switch (typeof value) {
+    case 'boolean':
+      return w.u8(value ? Wire.True : Wire.False);
+    case 'bigint':
+      w.u8(Wire.Int);
+      return w.view.setBigInt64(w.reserve(8), value, true);
+    case 'number':
+      if (Number.isInteger(value) && Number.isSafeInteger(value) && !Object.is(value, -0)) {
+        w.u8(Wire.Int);
+        return w.view.setBigInt64(w.reserve(8), BigInt(value), true);
+      }
+      if (Number.isNaN(value)) throw new TypeError('NaN is not a remap value');
+      w.u8(Wire.Float);
+      return w.view.setFloat64(w.reserve(8), value, true);
+    case 'string':
+      w.u8(Wire.Bytes);
+      return w.sized(encoder.encode(value));
+  }
+  if (value instanceof Uint8Array) {
+    w.u8(Wire.Bytes);
+    return w.sized(value);
+  }
+  if (value instanceof Timestamp) {
+    w.u8(Wire.Timestamp);
+    return w.view.setBigInt64(w.reserve(8), value.nanos, true);
+  }
+  if (value instanceof Date) return encodeValue(w, Timestamp.fromDate(value));
+  if (value instanceof Regex) {
+    w.u8(Wire.Regex);
+    return w.sized(encoder.encode(value.pattern));
+  }
+  if (Array.isArray(value)) {
+    w.u8(Wire.Array);
+    w.u32(value.length);
+    const sizeAt = w.reserve(4);
+    for (const item of value) encodeValue(w, item);
+    return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [encoder.encode(k), v] as const)
+      .sort(([a], [b]) => Buffer.compare(a, b));
+    w.u8(Wire.Object);
+    w.u32(entries.length);
+    const sizeAt = w.reserve(4);
+    for (const [key, v] of entries) {
+      w.sized(key);
+      encodeValue(w, v);
+    }
+    return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
+  }
+  throw new TypeError(`cannot encode ${typeof value} as a remap value`);
+}
+
+export function encode(value: unknown): Uint8Array {
+  const w = new ByteWriter();
+  encodeValue(w, value);
+  return w.finish();
+}
+
+/** Reads encoded values from a byte array. */
+export class ByteReader {
+  readonly view: DataView;
+  constructor(readonly bytes: Uint8Array, public at = 0) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  u8(): number {
+    return this.bytes[this.at++]!;
+  }
+  u16(): number {
+    const x = this.view.getUint16(this.at, true);
+    this.at += 2;
+    return x;
+  }
+  u32(): number {
+    const x = this.view.getUint32(this.at, true);
+    this.at += 4;
+    return x;
+  }
+  take(n: number): Uint8Array {
+    const b = this.bytes.subarray(this.at, this.at + n);
+    this.at += n;
+    return b;
+  }
+  /** A u32 length, then that many bytes. */
+  sized(): Uint8Array {
+    return this.take(this.u32());
+  }
+  value(): RemapValue {
+    const tag = this.u8();
+    switch (tag) {
+      case Wire.Null: return null;
+      case Wire.False: return false;
+      case Wire.True: return true;
+      case Wire.Int: {
+        const x = this.view.getBigInt64(this.at, true);
+        this.at += 8;
+        return x;
+      }
+      case Wire.Float: {
+        const x = this.view.getFloat64(this.at, true);
+        this.at += 8;
+        return x;
+      }
+      case Wire.Timestamp: {
+        const x = this.view.getBigInt64(this.at, true);
+        this.at += 8;
+        return new Timestamp(x);
+      }
+      case Wire.Bytes: return bytesToValue(this.sized());
+      case Wire.Regex: return new Regex(Buffer.from(this.sized()).toString('utf8'));
+      case Wire.Array: {
+        const count = this.u32();
+        this.at += 4;
+        const items: RemapValue[] = new Array(count);
+        for (let i = 0; i < count; i++) items[i] = this.value();
+        return items;
+      }
+      case Wire.Object: {
+        const count = this.u32();
+        this.at += 4;
+        const out: Record<string, RemapValue> = {};
+        for (let i = 0; i < count; i++) {
+          const key = Buffer.from(this.sized()).toString('utf8');
+          // defineProperty: a `__proto__` key is data, not the prototype.
+          Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+        }
+        return out;
+      }
+    }
+    throw new Error(`bad value tag ${tag} at byte ${this.at - 1}`);
+  }
+}
+
+/** A string when the bytes are valid UTF-8, else a copy of the bytes. */
+function bytesToValue(bytes: Uint8Array): string | Uint8Array {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return bytes.slice();
+  }
+}
+
+export function decode(bytes: Uint8Array): RemapValue {
+  return new ByteReader(bytes).value();
+}

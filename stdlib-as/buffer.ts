@@ -1,0 +1,67 @@
+// A growable byte buffer in the arena, for encoders and functions that build strings.
+
+import { alloc, Value, newBytes } from './value';
+
+/** Buffer state lives in a 12-byte arena record: data address, length, capacity. */
+export type Buffer = usize;
+
+export function bufferNew(capacity: usize): Buffer {
+  const b = alloc(12);
+  const cap: usize = capacity < 16 ? 16 : capacity;
+  store<u32>(b, <u32>alloc(cap));
+  store<u32>(b, 0, 4);
+  store<u32>(b, <u32>cap, 8);
+  return b;
+}
+
+// @ts-ignore: decorator
+@inline export function bufferData(b: Buffer): usize {
+  return <usize>load<u32>(b);
+}
+// @ts-ignore: decorator
+@inline export function bufferLength(b: Buffer): usize {
+  return <usize>load<u32>(b, 4);
+}
+
+/** Makes room for `n` more bytes; returns the address where they go (the length already counts them). */
+export function bufferReserve(b: Buffer, n: usize): usize {
+  const len = bufferLength(b);
+  const cap = <usize>load<u32>(b, 8);
+  if (len + n > cap) {
+    let grown = cap << 1;
+    if (grown < len + n) grown = len + n;
+    const data = alloc(grown);
+    memory.copy(data, bufferData(b), len);
+    store<u32>(b, <u32>data);
+    store<u32>(b, <u32>grown, 8);
+  }
+  store<u32>(b, <u32>(len + n), 4);
+  return bufferData(b) + len;
+}
+
+// @ts-ignore: decorator
+@inline export function bufferByte(b: Buffer, byte: u8): void {
+  store<u8>(bufferReserve(b, 1), byte);
+}
+
+export function bufferBytes(b: Buffer, ptr: usize, len: usize): void {
+  memory.copy(bufferReserve(b, len), ptr, len);
+}
+
+/** Appends an ASCII string literal. */
+export function bufferAscii(b: Buffer, text: string): void {
+  const n = <usize>text.length;
+  const out = bufferReserve(b, n);
+  const src = changetype<usize>(text);
+  for (let i: usize = 0; i < n; i++) store<u8>(out + i, <u8>load<u16>(src + (i << 1)));
+}
+
+/** Drops bytes after `len` (to undo a partial write). */
+export function bufferTruncate(b: Buffer, len: usize): void {
+  store<u32>(b, <u32>len, 4);
+}
+
+/** The content as a byte string value (shares the buffer's memory). */
+export function bufferToBytes(b: Buffer): Value {
+  return newBytes(bufferData(b), bufferLength(b));
+}

@@ -1,0 +1,70 @@
+// Run-time checks of argument kinds, for calls whose argument kinds the compiler could not verify.
+// The message is VRL's: `expected string, got integer`.
+
+import { Value, tagOf } from '../value';
+import { fail } from '../error';
+import { bufferNew, bufferAscii, bufferData, bufferLength, Buffer } from '../buffer';
+
+/** Kind bits, the same as the compiler's `K` (compiler/check/kind.ts). */
+export const enum KindBit {
+  Bytes = 1,
+  Integer = 2,
+  Float = 4,
+  Boolean = 8,
+  Timestamp = 16,
+  Regex = 32,
+  Null = 64,
+  Array = 128,
+  Object = 256,
+}
+
+/** Indexed by `Tag`. */
+const BIT_OF_TAG: StaticArray<u16> = [
+  KindBit.Null, KindBit.Boolean, KindBit.Integer, KindBit.Float, KindBit.Bytes, KindBit.Timestamp,
+  KindBit.Regex, KindBit.Array, KindBit.Object,
+];
+
+export function kindBitOf(v: Value): u32 {
+  return <u32>unchecked(BIT_OF_TAG[<i32>tagOf(v)]);
+}
+
+/** True when `v` is one of `mask`'s kinds; otherwise records VRL's message and returns false. */
+export function expectKinds(v: Value, mask: u32): bool {
+  if ((kindBitOf(v) & mask) != 0) return true;
+  const b = bufferNew(48);
+  bufferAscii(b, 'expected ');
+  writeKinds(b, mask);
+  bufferAscii(b, ', got ');
+  writeKinds(b, kindBitOf(v));
+  fail(bufferData(b), bufferLength(b));
+  return false;
+}
+
+/** `string, array or object`: kind names in VRL's order. */
+export function writeKinds(b: Buffer, mask: u32): void {
+  let count = 0;
+  for (let bit: u32 = 1; bit <= KindBit.Object; bit <<= 1) if (mask & bit) count++;
+  let written = 0;
+  for (let bit: u32 = 1; bit <= KindBit.Object; bit <<= 1) {
+    if (!(mask & bit)) continue;
+    if (written > 0) bufferAscii(b, written == count - 1 ? ' or ' : ', ');
+    bufferAscii(b, kindName(bit));
+    written++;
+  }
+}
+
+export function kindName(bit: u32): string {
+  switch (bit) {
+    case KindBit.Bytes: return 'string';
+    case KindBit.Integer: return 'integer';
+    case KindBit.Float: return 'float';
+    case KindBit.Boolean: return 'boolean';
+    case KindBit.Timestamp: return 'timestamp';
+    case KindBit.Regex: return 'regex';
+    case KindBit.Null: return 'null';
+    case KindBit.Array: return 'array';
+    case KindBit.Object: return 'object';
+  }
+  return 'never';
+}
+

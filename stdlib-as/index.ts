@@ -1,0 +1,38 @@
+// Entry of stdlib.wasm: re-exports the functions the code generator and the host use (docs/abi.md §5, §8).
+// Each module below exports its own entry points; the linker keeps only the ABI exports.
+
+import { Value } from './value';
+import { encodeToArena, encodedSize, decodeValue } from './codec/binary';
+
+// Arena (ABI exports).
+export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor } from './value';
+
+// Building and reading values (the code generator's constants, closures and iteration).
+export {
+  NULL as value_null, TRUE as value_true, FALSE as value_false, tagOf as value_tag,
+  newInt as new_int, newFloat as new_float, newTimestamp as new_timestamp, copyBytes as copy_bytes,
+  newArray as new_array, arrayPush as array_push, arrayLen as array_len, arrayGet as array_get,
+  newObject as new_object, objectSet as object_set, objectLen as object_len, objectValue as object_value,
+  objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, share as value_share,
+} from './value';
+export { compileRegex as new_regex } from './regex';
+
+// Errors.
+export {
+  errorMessagePtr as error_ptr, errorMessageLen as error_len, errorMessage as error_message, fail as fail,
+  setOutcome as set_outcome,
+} from './error';
+
+// Host-backed remap functions.
+export { hostCall as host_call } from './host';
+
+// Value transfer for the host and the tests: encode/decode one value (docs/abi.md §1).
+export function value_decode(ptr: usize): Value {
+  return decodeValue(ptr);
+}
+export function value_encode(v: Value): usize {
+  return encodeToArena(v);
+}
+export function value_encoded_size(v: Value): usize {
+  return encodedSize(v);
+}

@@ -1,0 +1,376 @@
+// The remap value model in linear memory. A `Value` is the address of a 16-byte record:
+//
+//   +0 u8  tag      (Tag below)
+//   +1 u8  flags    (SHARED: the record is reachable from more than one place; writers copy it first)
+//   +4 u32 a        Bytes: length · Array/Object: count · Regex: host regex id
+//   +8 u64 b        Int: i64 · Float: f64 · Timestamp: i64 ns · Bool: 0/1
+//                   Bytes: u32 data address at +8 · Regex: pattern address at +8, pattern length at +12
+//                   Array/Object: u32 capacity at +8, u32 items address at +12
+//
+// Array items are `Value`s (4 bytes each). Object entries are 12 bytes (key address, key length, value),
+// kept sorted by key bytes (VRL's BTreeMap order). Null/true/false are static records; everything else
+// lives in the arena. Address 0 is never a value: functions return 0 to signal an error (see error.ts).
+//
+// No managed AssemblyScript objects (`new`, String, Array<T>, Map) may be created: the module runs under
+// `--runtime stub` and the arena below owns the heap.
+
+export type Value = usize;
+
+export const enum Tag {
+  Null = 0,
+  Bool = 1,
+  Int = 2,
+  Float = 3,
+  Bytes = 4,
+  Timestamp = 5,
+  Regex = 6,
+  Array = 7,
+  Object = 8,
+}
+
+export const SHARED: u8 = 1;
+export const RECORD_SIZE: usize = 16;
+export const ENTRY_SIZE: usize = 12;
+
+// ---- arena ---------------------------------------------------------------------------------------------
+
+let arenaTop: usize = (__heap_base + 15) & ~15;
+let arenaEnd: usize = <usize>memory.size() << 16;
+/** Arena address below which allocations survive `arenaReset` (program constants, variable slots). */
+let arenaFloor: usize = (__heap_base + 15) & ~15;
+
+/** Bump-allocates `size` bytes, 8-byte aligned, growing memory as needed. Never returns 0. */
+// @ts-ignore: decorator
+@inline
+export function alloc(size: usize): usize {
+  const ptr = arenaTop;
+  const top = (ptr + size + 7) & ~7;
+  if (top > arenaEnd) return allocSlow(ptr, top);
+  arenaTop = top;
+  return ptr;
+}
+
+function allocSlow(ptr: usize, top: usize): usize {
+  const pages = <i32>(((top - arenaEnd + 0xffff) >> 16) + (arenaEnd >> 17)); // grow by at least half again
+  if (memory.grow(pages) < 0) {
+    if (memory.grow(<i32>((top - arenaEnd + 0xffff) >> 16)) < 0) unreachable();
+  }
+  arenaEnd = <usize>memory.size() << 16;
+  arenaTop = top;
+  return ptr;
+}
+
+/** Keeps everything allocated so far across resets (called once the program's constants are built). */
+export function arenaSetFloor(): void {
+  arenaFloor = arenaTop;
+}
+
+/** Frees everything allocated since the floor was set: called after each batch. */
+export function arenaReset(): void {
+  arenaTop = arenaFloor;
+}
+
+export function arenaUsed(): usize {
+  return arenaTop - arenaFloor;
+}
+
+// ---- records -------------------------------------------------------------------------------------------
+
+const STATIC = memory.data(48, 16);
+export const NULL: Value = STATIC;
+export const FALSE: Value = STATIC + 16;
+export const TRUE: Value = STATIC + 32;
+store<u8>(FALSE, Tag.Bool);
+store<u8>(TRUE, Tag.Bool);
+store<u64>(TRUE, 1, 8);
+
+// @ts-ignore: decorator
+@inline export function tagOf(v: Value): Tag {
+  return <Tag>load<u8>(v);
+}
+
+// @ts-ignore: decorator
+@inline function record(tag: Tag): Value {
+  const v = alloc(RECORD_SIZE);
+  store<u64>(v, <u64>tag);
+  return v;
+}
+
+// @ts-ignore: decorator
+@inline export function newBool(b: bool): Value {
+  return b ? TRUE : FALSE;
+}
+// @ts-ignore: decorator
+@inline export function boolOf(v: Value): bool {
+  return v == TRUE;
+}
+
+export function newInt(n: i64): Value {
+  const v = record(Tag.Int);
+  store<i64>(v, n, 8);
+  return v;
+}
+// @ts-ignore: decorator
+@inline export function intOf(v: Value): i64 {
+  return load<i64>(v, 8);
+}
+
+/** A float; the caller guarantees `f` is not NaN (VRL has no NaN values). */
+export function newFloat(f: f64): Value {
+  const v = record(Tag.Float);
+  store<f64>(v, f, 8);
+  return v;
+}
+// @ts-ignore: decorator
+@inline export function floatOf(v: Value): f64 {
+  return load<f64>(v, 8);
+}
+
+export function newTimestamp(ns: i64): Value {
+  const v = record(Tag.Timestamp);
+  store<i64>(v, ns, 8);
+  return v;
+}
+// @ts-ignore: decorator
+@inline export function timestampOf(v: Value): i64 {
+  return load<i64>(v, 8);
+}
+
+/** A byte string pointing at `len` bytes at `ptr` (not copied: they must outlive the batch). */
+export function newBytes(ptr: usize, len: usize): Value {
+  const v = record(Tag.Bytes);
+  store<u32>(v, <u32>len, 4);
+  store<u32>(v, <u32>ptr, 8);
+  return v;
+}
+/** A byte string of `len` uninitialised bytes, for the caller to fill through `bytesPtr`. */
+export function allocBytes(len: usize): Value {
+  return newBytes(alloc(len), len);
+}
+export function copyBytes(ptr: usize, len: usize): Value {
+  const v = allocBytes(len);
+  memory.copy(bytesPtr(v), ptr, len);
+  return v;
+}
+// @ts-ignore: decorator
+@inline export function bytesPtr(v: Value): usize {
+  return <usize>load<u32>(v, 8);
+}
+// @ts-ignore: decorator
+@inline export function bytesLen(v: Value): usize {
+  return <usize>load<u32>(v, 4);
+}
+
+/** A regex value: `id` is the host's compiled regex, the pattern is kept for display and encoding. */
+export function newRegex(id: u32, patternPtr: usize, patternLen: usize): Value {
+  const v = record(Tag.Regex);
+  store<u32>(v, id, 4);
+  store<u32>(v, <u32>patternPtr, 8);
+  store<u32>(v, <u32>patternLen, 12);
+  return v;
+}
+// @ts-ignore: decorator
+@inline export function regexId(v: Value): u32 {
+  return load<u32>(v, 4);
+}
+// @ts-ignore: decorator
+@inline export function regexPatternPtr(v: Value): usize {
+  return <usize>load<u32>(v, 8);
+}
+// @ts-ignore: decorator
+@inline export function regexPatternLen(v: Value): usize {
+  return <usize>load<u32>(v, 12);
+}
+
+// ---- sharing -------------------------------------------------------------------------------------------
+
+// @ts-ignore: decorator
+@inline export function isShared(v: Value): bool {
+  return (load<u8>(v, 1) & SHARED) != 0;
+}
+
+/** Marks a value read out of a path or variable: whoever writes into it later must copy it first. */
+// @ts-ignore: decorator
+@inline export function share(v: Value): Value {
+  if (load<u8>(v) >= <u8>Tag.Array) store<u8>(v, load<u8>(v, 1) | SHARED, 1);
+  return v;
+}
+
+// ---- arrays --------------------------------------------------------------------------------------------
+
+export function newArray(capacity: usize): Value {
+  const v = record(Tag.Array);
+  const cap: usize = capacity < 4 ? 4 : capacity;
+  store<u32>(v, <u32>cap, 8);
+  store<u32>(v, <u32>alloc(cap << 2), 12);
+  return v;
+}
+// @ts-ignore: decorator
+@inline export function arrayLen(a: Value): usize {
+  return <usize>load<u32>(a, 4);
+}
+// @ts-ignore: decorator
+@inline export function arrayItems(a: Value): usize {
+  return <usize>load<u32>(a, 12);
+}
+// @ts-ignore: decorator
+@inline export function arrayGet(a: Value, i: usize): Value {
+  return load<u32>(arrayItems(a) + (i << 2));
+}
+// @ts-ignore: decorator
+@inline export function arraySet(a: Value, i: usize, v: Value): void {
+  store<u32>(arrayItems(a) + (i << 2), <u32>v);
+}
+/** Appends in place: only for arrays the caller owns (fresh, or copied because shared). */
+export function arrayPush(a: Value, v: Value): void {
+  const len = arrayLen(a);
+  const cap = <usize>load<u32>(a, 8);
+  if (len == cap) {
+    const items = alloc(cap << 3);
+    memory.copy(items, arrayItems(a), len << 2);
+    store<u32>(a, <u32>(cap << 1), 8);
+    store<u32>(a, <u32>items, 12);
+  }
+  store<u32>(arrayItems(a) + (len << 2), <u32>v);
+  store<u32>(a, <u32>(len + 1), 4);
+}
+/** Shrinks the length (items beyond it are forgotten). */
+// @ts-ignore: decorator
+@inline export function arrayTruncate(a: Value, len: usize): void {
+  store<u32>(a, <u32>len, 4);
+}
+
+// ---- objects -------------------------------------------------------------------------------------------
+
+export function newObject(capacity: usize): Value {
+  const v = record(Tag.Object);
+  const cap: usize = capacity < 4 ? 4 : capacity;
+  store<u32>(v, <u32>cap, 8);
+  store<u32>(v, <u32>alloc(cap * ENTRY_SIZE), 12);
+  return v;
+}
+// @ts-ignore: decorator
+@inline export function objectLen(o: Value): usize {
+  return <usize>load<u32>(o, 4);
+}
+// @ts-ignore: decorator
+@inline function entryAt(o: Value, i: usize): usize {
+  return <usize>load<u32>(o, 12) + i * ENTRY_SIZE;
+}
+// @ts-ignore: decorator
+@inline export function objectKeyPtr(o: Value, i: usize): usize {
+  return <usize>load<u32>(entryAt(o, i));
+}
+// @ts-ignore: decorator
+@inline export function objectKeyLen(o: Value, i: usize): usize {
+  return <usize>load<u32>(entryAt(o, i), 4);
+}
+// @ts-ignore: decorator
+@inline export function objectValue(o: Value, i: usize): Value {
+  return load<u32>(entryAt(o, i), 8);
+}
+// @ts-ignore: decorator
+@inline export function objectSetValueAt(o: Value, i: usize, v: Value): void {
+  store<u32>(entryAt(o, i), <u32>v, 8);
+}
+
+/** Byte-wise comparison of two byte strings: negative, zero or positive. */
+export function compareBytes(a: usize, aLen: usize, b: usize, bLen: usize): i32 {
+  const n = aLen < bLen ? aLen : bLen;
+  for (let i: usize = 0; i < n; i++) {
+    const x = <i32>load<u8>(a + i);
+    const y = <i32>load<u8>(b + i);
+    if (x != y) return x - y;
+  }
+  return aLen < bLen ? -1 : aLen > bLen ? 1 : 0;
+}
+
+/**
+ * Binary search for a key. Returns its index when present, otherwise `-(insertion index) - 1`.
+ */
+export function objectFind(o: Value, key: usize, keyLen: usize): isize {
+  let lo: isize = 0;
+  let hi: isize = <isize>objectLen(o) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareBytes(objectKeyPtr(o, mid), objectKeyLen(o, mid), key, keyLen);
+    if (c == 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -lo - 1;
+}
+
+/** The value under `key`, or 0 when absent. */
+export function objectGet(o: Value, key: usize, keyLen: usize): Value {
+  const i = objectFind(o, key, keyLen);
+  return i >= 0 ? objectValue(o, i) : 0;
+}
+
+/** Inserts or replaces in place (the caller owns `o`). The key bytes are referenced, not copied. */
+export function objectSet(o: Value, key: usize, keyLen: usize, v: Value): void {
+  let i = objectFind(o, key, keyLen);
+  if (i >= 0) {
+    objectSetValueAt(o, i, v);
+    return;
+  }
+  const at = <usize>(-i - 1);
+  const len = objectLen(o);
+  const cap = <usize>load<u32>(o, 8);
+  let entries = <usize>load<u32>(o, 12);
+  if (len == cap) {
+    const grown = alloc(cap * 2 * ENTRY_SIZE);
+    memory.copy(grown, entries, len * ENTRY_SIZE);
+    entries = grown;
+    store<u32>(o, <u32>(cap << 1), 8);
+    store<u32>(o, <u32>entries, 12);
+  }
+  const slot = entries + at * ENTRY_SIZE;
+  memory.copy(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
+  store<u32>(slot, <u32>key);
+  store<u32>(slot, <u32>keyLen, 4);
+  store<u32>(slot, <u32>v, 8);
+  store<u32>(o, <u32>(len + 1), 4);
+}
+
+/** Removes `key` in place; returns the removed value or 0. */
+export function objectRemove(o: Value, key: usize, keyLen: usize): Value {
+  const i = objectFind(o, key, keyLen);
+  if (i < 0) return 0;
+  const removed = objectValue(o, i);
+  const len = objectLen(o);
+  const slot = entryAt(o, i);
+  memory.copy(slot, slot + ENTRY_SIZE, (len - 1 - <usize>i) * ENTRY_SIZE);
+  store<u32>(o, <u32>(len - 1), 4);
+  return removed;
+}
+
+/**
+ * A shallow copy the caller owns. Children become reachable from two containers, so they are marked shared.
+ */
+export function cloneShallow(v: Value): Value {
+  const tag = tagOf(v);
+  if (tag == Tag.Array) {
+    const len = arrayLen(v);
+    const copy = newArray(len);
+    memory.copy(arrayItems(copy), arrayItems(v), len << 2);
+    store<u32>(copy, <u32>len, 4);
+    for (let i: usize = 0; i < len; i++) share(arrayGet(copy, i));
+    return copy;
+  }
+  if (tag == Tag.Object) {
+    const len = objectLen(v);
+    const copy = newObject(len);
+    memory.copy(<usize>load<u32>(copy, 12), <usize>load<u32>(v, 12), len * ENTRY_SIZE);
+    store<u32>(copy, <u32>len, 4);
+    for (let i: usize = 0; i < len; i++) share(objectValue(copy, i));
+    return copy;
+  }
+  return v;
+}
+
+/** `v` itself when the caller may write into it, else a shallow copy. */
+// @ts-ignore: decorator
+@inline export function owned(v: Value): Value {
+  return isShared(v) ? cloneShallow(v) : v;
+}
