@@ -36,3 +36,4 @@ export function value_encode(v: Value): usize {
 export function value_encoded_size(v: Value): usize {
   return encodedSize(v);
 }
+export * from './functions/index';

@@ -1,0 +1,6 @@
+// Host-backed remap functions by name (definitions with `backing: host` in compiler/functions/). A compiled
+// module lists the ones it calls in its `svc` custom section; the host binds them by these names.
+
+import type { HostFunction } from '../host-imports.js';
+
+export const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {};
