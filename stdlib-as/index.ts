@@ -13,15 +13,17 @@ export {
   newInt as new_int, newFloat as new_float, newTimestamp as new_timestamp, copyBytes as copy_bytes,
   newArray as new_array, arrayPush as array_push, arrayLen as array_len, arrayGet as array_get,
   newObject as new_object, objectSet as object_set, objectLen as object_len, objectValue as object_value,
-  objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, share as value_share,
+  objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, objectKey as object_key, share as value_share,
+  bytesPtr as bytes_ptr, bytesLen as bytes_len,
 } from './value';
 export { compileRegex as new_regex } from './regex';
 
 // Errors.
 export {
   errorMessagePtr as error_ptr, errorMessageLen as error_len, errorMessage as error_message, fail as fail,
-  setOutcome as set_outcome,
+  setOutcome as set_outcome, currentOutcome as current_outcome, errorPrefix as error_prefix, failValue as fail_value,
 } from './error';
+export { is_falsy, op_and } from './logic';
 
 // Host-backed remap functions.
 export { hostCall as host_call } from './host';
