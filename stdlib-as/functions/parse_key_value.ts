@@ -175,14 +175,12 @@ function element(at: usize): isize {
         next = <isize>end;
       }
     }
-    if (next < 0) {
-      const end = undelimited(at, fdPtr, fdLen);
-      if (tokenEnd == tokenStart) return elementError(1, at, 'Verify', 0, '');
-      next = <isize>end;
-    }
+    if (next < 0) next = <isize>undelimited(at, fdPtr, fdLen);
   } else if (next < 0) {
     next = <isize>undelimited(at, kvPtr, kvLen);
   }
+  // Whichever way it was read, a key is not empty.
+  if (tokenEnd == tokenStart) return elementError(1, at, 'Verify', 0, '');
   keyStart = tokenStart;
   keyEnd = tokenEnd;
   keyEscaped = tokenEscaped;
