@@ -22,10 +22,22 @@ export interface StdlibSymbols {
 export interface Generated {
   constants: Uint8Array;
   hostFunctions: string[];
+  /** Top-level variables and their slots (the REPL reads them back after a run). */
+  variables: Array<[name: string, slot: number]>;
+}
+
+export interface GenerateOptions {
+  /**
+   * Variables defined before the program starts, given slots 0… in this order; their slots keep what the
+   * host stored in them instead of being reset (the REPL carries variables between lines).
+   */
+  predefined?: readonly string[];
 }
 
 /** Internal names of what the generator adds to the module. */
 export const INIT_FUNCTION = 'svc_init';
+/** Returns the address of the variable slots (exported for the REPL). */
+export const VARIABLES_FUNCTION = 'svc_variables';
 const BLOB = 'svc_blob';
 const CONSTS = 'svc_consts';
 const VARS = 'svc_vars';
@@ -65,8 +77,9 @@ export function generateProgram(
   std: StdlibSymbols,
   /** Internal name the program function must have (the stdlib calls it by this name). */
   programName: string,
+  options: GenerateOptions = {},
 ): Generated {
-  return new Generator(b, m, types, std).program(program, programName);
+  return new Generator(b, m, types, std).program(program, programName, options.predefined ?? []);
 }
 
 class Generator {
@@ -91,13 +104,14 @@ class Generator {
     this.i32 = b.i32;
   }
 
-  program(program: ast.Program, name: string): Generated {
+  program(program: ast.Program, name: string, predefined: readonly string[]): Generated {
     const m = this.m;
+    for (const variable of predefined) this.defineSlot(variable);
     this.fn = new FunctionState(0, this.i32);
     const result = this.fn.local();
     const body = this.sequence(program.exprs);
     const slotReset: ExpressionRef[] = [];
-    for (let i = 0; i < this.slots; i++) slotReset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
+    for (let i = predefined.length; i < this.slots; i++) slotReset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
     m.addFunction(name, this.b.none, this.i32, this.fn.locals, m.block(null, [
       ...slotReset,
       m.block(this.fn.uncaught, [m.local.set(result, body), m.return(m.local.get(result, this.i32))]),
@@ -105,7 +119,7 @@ class Generator {
       m.return(m.i32.const(0)),
     ], this.b.none));
     this.init();
-    return { constants: this.pool.finish(), hostFunctions: this.hostFunctions };
+    return { constants: this.pool.finish(), hostFunctions: this.hostFunctions, variables: [...this.scopes[0]!] };
   }
 
   /** `svc_init(blob)`: decode the constants, reserve variable slots, keep both across arena resets. */
@@ -122,6 +136,7 @@ class Generator {
       m.global.set(VARS, this.call('alloc', [m.i32.const(Math.max(4, this.slots * 4))])),
       this.call('arena_set_floor', [], this.b.none),
     ], this.b.none));
+    m.addFunction(VARIABLES_FUNCTION, this.b.none, i32, [], m.global.get(VARS, i32));
   }
 
   // ---- helpers ---------------------------------------------------------------------------------------
