@@ -528,6 +528,7 @@ class Generator {
     const closure = e.closure!;
     const input = this.expr(args.get('value')!);
     switch (def.name) {
+      case 'replace_with': return this.replaceWith(input, args, closure);
       case 'for_each': return this.iterate(input, closure, 'for_each');
       case 'filter': return this.iterate(input, closure, 'filter');
       case 'map_values':
@@ -601,6 +602,42 @@ class Generator {
         m.br(next),
       ]))]),
       get(result),
+    ], i32);
+  }
+
+  /** `replace_with`: the text between matches is kept, each match replaced by the closure's string. */
+  private replaceWith(input: ExpressionRef, args: Map<string, ast.Expr>, closure: ast.Closure): ExpressionRef {
+    const m = this.m;
+    const i32 = this.i32;
+    const get = (l: number) => m.local.get(l, i32);
+    const [text, matches, n, i, item, last, acc] = Array.from({ length: 7 }, () => this.fn.local());
+    const count = args.get('count');
+    const limit = count ? m.i32.wrap(m.i64.load(8, 8, this.expr(count))) : m.i32.const(-1);
+    let slots: number[] = [];
+    const body = this.closureBody(closure, (s) => { slots = s; });
+    const offset = (index: number) => m.i32.wrap(m.i64.load(8, 8, this.call('array_get', [get(item), m.i32.const(index)])));
+    const append = (piece: ExpressionRef) => m.local.set(acc, this.checked(this.call('op_add', [get(acc), piece])));
+    const exit = this.fn.label('done');
+    const next = this.fn.label('next');
+    return m.block(null, [
+      m.local.set(text, input),
+      m.local.set(matches, this.call('regex_matches', [get(text), this.expr(args.get('pattern')!), limit])),
+      m.local.set(n, this.call('array_len', [get(matches)])),
+      m.local.set(acc, this.bytesConstant('')),
+      m.local.set(last, m.i32.const(0)),
+      m.local.set(i, m.i32.const(0)),
+      m.block(exit, [m.loop(next, m.block(null, [
+        m.br(exit, m.i32.ge_u(get(i), get(n))),
+        m.local.set(item, this.call('array_get', [get(matches), get(i)])),
+        append(this.call('bytes_slice', [get(text), get(last), offset(0)])),
+        slots[0] !== undefined ? this.storeSlot(slots[0], this.call('array_get', [get(item), m.i32.const(2)])) : m.nop(),
+        append(body),
+        m.local.set(last, offset(1)),
+        m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
+        m.br(next),
+      ]))]),
+      append(this.call('bytes_slice', [get(text), get(last), this.call('bytes_len', [get(text)])])),
+      get(acc),
     ], i32);
   }
 
