@@ -374,3 +374,8 @@ export function cloneShallow(v: Value): Value {
 @inline export function owned(v: Value): Value {
   return isShared(v) ? cloneShallow(v) : v;
 }
+
+/** The key of entry `i` as a byte string value (pointing at the key bytes). */
+export function objectKey(o: Value, i: usize): Value {
+  return newBytes(objectKeyPtr(o, i), objectKeyLen(o, i));
+}

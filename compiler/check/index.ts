@@ -671,7 +671,7 @@ export function operatorType(op: ArithmeticOrLogic, l: Kind, r: Kind, rightConst
   }
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Why a timestamp literal is not RFC 3339 (VRL parses them with chrono's RFC 3339 parser), or undefined. */
 export function timestampProblem(text: string): string | undefined {

@@ -19,13 +19,13 @@ export const enum KindBit {
 }
 
 /** Indexed by `Tag`. */
-const BIT_OF_TAG: StaticArray<u16> = [
+const BIT_OF_TAG: StaticArray<u32> = [
   KindBit.Null, KindBit.Boolean, KindBit.Integer, KindBit.Float, KindBit.Bytes, KindBit.Timestamp,
   KindBit.Regex, KindBit.Array, KindBit.Object,
 ];
 
 export function kindBitOf(v: Value): u32 {
-  return <u32>unchecked(BIT_OF_TAG[<i32>tagOf(v)]);
+  return unchecked(BIT_OF_TAG[<i32>tagOf(v)]);
 }
 
 /** True when `v` is one of `mask`'s kinds; otherwise records VRL's message and returns false. */
@@ -43,9 +43,9 @@ export function expectKinds(v: Value, mask: u32): bool {
 /** `string, array or object`: kind names in VRL's order. */
 export function writeKinds(b: Buffer, mask: u32): void {
   let count = 0;
-  for (let bit: u32 = 1; bit <= KindBit.Object; bit <<= 1) if (mask & bit) count++;
+  for (let bit: u32 = 1; bit <= <u32>KindBit.Object; bit <<= 1) if (mask & bit) count++;
   let written = 0;
-  for (let bit: u32 = 1; bit <= KindBit.Object; bit <<= 1) {
+  for (let bit: u32 = 1; bit <= <u32>KindBit.Object; bit <<= 1) {
     if (!(mask & bit)) continue;
     if (written > 0) bufferAscii(b, written == count - 1 ? ' or ' : ', ');
     bufferAscii(b, kindName(bit));
