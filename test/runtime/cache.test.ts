@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,6 @@ function withCacheDir(body: (dir: string) => void): void {
   } finally {
     if (saved === undefined) delete process.env.SVC_CACHE_DIR;
     else process.env.SVC_CACHE_DIR = saved;
-    chmodSync(dir, 0o700);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -86,21 +85,10 @@ test('the cache directory is created when missing', () => {
   });
 });
 
-test('an unwritable cache directory is ignored', () => {
+test('a cache directory that cannot be created is ignored', () => {
   withCacheDir((dir) => {
-    chmodSync(dir, 0o500);
-    const key = cacheKey(parts);
-    writeCached(key, new Uint8Array([1]));
-    process.env.SVC_CACHE_DIR = join(dir, 'missing', 'below', 'readonly');
-    writeCached(key, new Uint8Array([1]));
-    // As root the directory stays writable; either way nothing throws and reads are consistent.
-    const read = readCached(key);
-    assert.ok(read === undefined || read.length === 1);
-  });
-  withCacheDir((dir) => {
-    // A file where the directory should be.
     writeFileSync(join(dir, 'file'), '');
-    process.env.SVC_CACHE_DIR = join(dir, 'file');
+    process.env.SVC_CACHE_DIR = join(dir, 'file', 'below');
     writeCached(cacheKey(parts), new Uint8Array([1]));
     assert.is(readCached(cacheKey(parts)), undefined);
   });
