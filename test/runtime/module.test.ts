@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import initWabt from 'wabt';
 import { ABI_VERSION } from '../../runtime/batch.js';
-import { ndjsonChunks, readModuleInfo, RemapInstance } from '../../runtime/module.js';
+import { NDJSON_CHUNK_BYTES, ndjsonChunks, readModuleInfo, RemapInstance } from '../../runtime/module.js';
 
 /** LEB128 of an unsigned integer. */
 function leb(n: number): number[] {
@@ -14,9 +15,9 @@ function leb(n: number): number[] {
   return out;
 }
 
-/** An empty wasm module with the given custom sections. */
-function emptyModule(sections: Record<string, string | Uint8Array> = {}): Uint8Array {
-  const bytes = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+/** Appends custom sections to a wasm binary (by default an empty module). */
+function emptyModule(sections: Record<string, string | Uint8Array> = {}, wasm = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]): Uint8Array {
+  const bytes = [...wasm];
   for (const [name, content] of Object.entries(sections)) {
     const body = [...leb(Buffer.byteLength(name)), ...Buffer.from(name), ...Buffer.from(content)];
     bytes.push(0, ...leb(body.length), ...body);
@@ -67,6 +68,102 @@ test('a module without the ABI exports is refused, listing them', () => {
     () => new RemapInstance(withInfo({})),
     /the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_ndjson, output_len, errors_ptr, errors_len, arena_used/,
   );
+});
+
+// A stand-in for a compiled module that implements the ABI's plumbing: a bump arena above 1024,
+// `run_batch` echoes its input (and traps on a first byte 0xff), `run_ndjson` echoes its input and reports
+// an error "bad" on line 1, `svc_init` keeps the constants' address, which `run_batch` returns for input "C".
+const FAKE_WAT = `(module
+  (memory (export "memory") 1)
+  (global $top (mut i32) (i32.const 1024))
+  (global $floor (mut i32) (i32.const 1024))
+  (global $outLen (mut i32) (i32.const 0))
+  (global $constants (mut i32) (i32.const 0))
+  (data (i32.const 16) "\\01\\00\\00\\00\\03\\00\\00\\00bad")
+  (func (export "alloc") (param $n i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $top))
+    (global.set $top (i32.add (local.get $p) (local.get $n)))
+    (if (i32.gt_u (global.get $top) (i32.shl (memory.size) (i32.const 16)))
+      (then (drop (memory.grow (i32.add (i32.const 1)
+        (i32.shr_u (i32.sub (global.get $top) (i32.shl (memory.size) (i32.const 16))) (i32.const 16)))))))
+    (local.get $p))
+  (func (export "reset") (global.set $top (global.get $floor)))
+  (func (export "svc_init") (param $constants i32)
+    (global.set $constants (local.get $constants))
+    (global.set $floor (global.get $top)))
+  (func (export "arena_used") (result i32) (i32.sub (global.get $top) (global.get $floor)))
+  (func (export "output_len") (result i32) (global.get $outLen))
+  (func (export "errors_ptr") (result i32) (i32.const 16))
+  (func (export "errors_len") (result i32) (i32.const 11))
+  (func (export "run_batch") (param $p i32) (param $n i32) (result i32)
+    (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0xff)) (then unreachable))
+    (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0x43)) (then
+      (global.set $outLen (i32.const 5))
+      (return (global.get $constants))))
+    (global.set $outLen (local.get $n))
+    (local.get $p))
+  (func (export "run_ndjson") (param $p i32) (param $n i32) (param $flags i32) (result i32)
+    (global.set $outLen (local.get $n))
+    (local.get $p)))`;
+
+const wabt = await initWabt();
+const fakeWasm = [...wabt.parseWat('fake.wat', FAKE_WAT).toBinary({}).buffer];
+const fake = () => new RemapInstance(emptyModule({ svc: JSON.stringify(info), 'svc.constants': 'const' }, fakeWasm));
+
+test('runBatch copies the input in, the output out, and frees the arena', () => {
+  const instance = fake();
+  const input = new Uint8Array([1, 2, 3, 4, 5]);
+  const output = instance.runBatch(input);
+  assert.equal(output, input);
+  assert.is(instance.arenaUsed(), 0);
+  assert.equal(instance.runBatch(new Uint8Array([9])), new Uint8Array([9]));
+});
+
+test('the constants section is in memory when svc_init runs, and stays there', () => {
+  const instance = fake();
+  instance.runBatch(new Uint8Array(100_000));
+  assert.is(Buffer.from(instance.runBatch(Buffer.from('C'))).toString(), 'const');
+});
+
+test('inputs larger than the memory make it grow', () => {
+  const input = new Uint8Array(300_000).map((_, i) => i % 251);
+  assert.equal(fake().runBatch(input), input);
+});
+
+test('a trap is a bug: it propagates as a WebAssembly.RuntimeError that says so, and the arena is freed', () => {
+  const instance = fake();
+  assert.throws(
+    () => instance.runBatch(new Uint8Array([0xff, 1])),
+    (error: Error) =>
+      error instanceof WebAssembly.RuntimeError &&
+      /^run_batch failed inside the remap module \(a bug in svc, not a remap error\): unreachable/.test(error.message),
+  );
+  assert.is(instance.arenaUsed(), 0);
+  assert.equal(instance.runBatch(new Uint8Array([1])), new Uint8Array([1]));
+});
+
+test('runNdjson returns the output and the errors with their line in the whole input', () => {
+  const result = fake().runNdjson(Buffer.from('{"a":1}\n{"a":2}\n'), 0);
+  assert.is(result.output.toString(), '{"a":1}\n{"a":2}\n');
+  assert.equal(result.errors, [{ line: 1, message: 'bad' }]);
+});
+
+test('runNdjson runs large inputs in pieces, numbering lines across them', () => {
+  const line = JSON.stringify({ pad: 'x'.repeat(1000) }) + '\n';
+  const lineCount = Math.ceil((2.5 * NDJSON_CHUNK_BYTES) / line.length);
+  const input = Buffer.from(line.repeat(lineCount));
+  const instance = fake();
+  const result = instance.runNdjson(input, 0);
+  assert.ok(result.output.equals(input));
+  const firstLines = [...ndjsonChunks(input, NDJSON_CHUNK_BYTES)].map((c) => c.firstLine);
+  assert.is(firstLines.length, 3);
+  assert.equal(result.errors, firstLines.map((first) => ({ line: first + 1, message: 'bad' })));
+  assert.is(instance.arenaUsed(), 0);
+});
+
+test('runNdjson on empty input outputs nothing', () => {
+  assert.equal(fake().runNdjson(new Uint8Array(0), 0), { output: Buffer.alloc(0), errors: [] });
 });
 
 const text = (chunks: Iterable<{ bytes: Uint8Array; firstLine: number }>) =>
