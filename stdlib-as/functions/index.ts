@@ -29,3 +29,4 @@ export * from './string';
 export * from './timestamp';
 export * from './uuid_v4';
 export * from './values';
+export * from './to_regex';
