@@ -1,7 +1,7 @@
 // The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { translateRegex } from '../compiler/regex.js';
+import { translateRegex, validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import type { RemapValue } from './values.js';
 
@@ -26,6 +26,8 @@ export function hostImports(
 ): WebAssembly.Imports {
   const regexes: RegExp[] = [];
   const regexIds = new Map<string, number>();
+  /** Why the last `regex` call returned -1. */
+  let regexError = '';
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** Copies `data` into the arena and returns its address. */
@@ -58,6 +60,11 @@ export function hostImports(
         const pattern = text(ptr, len);
         let id = regexIds.get(pattern);
         if (id === undefined) {
+          const problem = validateRegex(pattern);
+          if (problem !== undefined) {
+            regexError = problem;
+            return -1;
+          }
           const { source, flags } = translateRegex(pattern);
           id = regexes.push(new RegExp(source, flags)) - 1;
           regexIds.set(pattern, id);
@@ -68,6 +75,11 @@ export function hostImports(
         const input = text(ptr, len);
         const reply = new ByteWriter();
         encodeValue(reply, regexMatches(regexes[id]!, input, limit));
+        return writeBack(reply.finish());
+      },
+      regex_error(): number {
+        const reply = new ByteWriter();
+        reply.sized(Buffer.from(regexError));
         return writeBack(reply.finish());
       },
       regex_match(id: number, ptr: number, len: number): number {

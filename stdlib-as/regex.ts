@@ -3,10 +3,15 @@
 
 import { Value, newRegex, regexId, bytesPtr, bytesLen } from './value';
 import { decodeValue } from './codec/binary';
+import { fail } from './error';
 
 // @ts-ignore: decorator
 @external("svc_host", "regex")
 declare function hostRegex(ptr: usize, len: usize): i32;
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_error")
+declare function hostRegexError(): usize;
 
 // @ts-ignore: decorator
 @external("svc_host", "regex_match")
@@ -15,6 +20,16 @@ declare function hostRegexMatch(id: u32, ptr: usize, len: usize): i32;
 /** A regex value for the pattern bytes (validated at compile time or by the caller). */
 export function compileRegex(ptr: usize, len: usize): Value {
   return newRegex(<u32>hostRegex(ptr, len), ptr, len);
+}
+
+/** A regex value for pattern bytes compiled at run time, or 0 with the host's reason when they are invalid. */
+export function compileRegexChecked(ptr: usize, len: usize): Value {
+  const id = hostRegex(ptr, len);
+  if (id < 0) {
+    const reply = hostRegexError();
+    return fail(reply + 4, <usize>load<u32>(reply));
+  }
+  return newRegex(<u32>id, ptr, len);
 }
 
 export function regexMatches(re: Value, ptr: usize, len: usize): bool {
