@@ -1,7 +1,7 @@
 // The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { translateRegex } from '../compiler/regex.js';
+import { translateRegex, validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import { rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
 import type { RemapValue } from './values.js';
@@ -35,6 +35,8 @@ export function hostImports(
   /** Global twins of `regexes`, made on first use, for iterating over matches. */
   const globalRegexes: RegExp[] = [];
   const regexIds = new Map<string, number>();
+  /** Why the last `regex` call returned -1. */
+  let regexError = '';
   const compileRegex = (pattern: string): number => {
     let id = regexIds.get(pattern);
     if (id === undefined) {
@@ -78,7 +80,26 @@ export function hostImports(
         return writeBack(reply.finish());
       },
       regex(ptr: number, len: number): number {
-        return compileRegex(text(ptr, len));
+        const pattern = text(ptr, len);
+        if (!regexIds.has(pattern)) {
+          const problem = validateRegex(pattern);
+          if (problem !== undefined) {
+            regexError = problem;
+            return -1;
+          }
+        }
+        return compileRegex(pattern);
+      },
+      regex_matches(id: number, ptr: number, len: number, limit: number): number {
+        const input = text(ptr, len);
+        const reply = new ByteWriter();
+        encodeValue(reply, regexMatches(regexes[id]!, input, limit));
+        return writeBack(reply.finish());
+      },
+      regex_error(): number {
+        const reply = new ByteWriter();
+        reply.sized(Buffer.from(regexError));
+        return writeBack(reply.finish());
       },
       regex_match(id: number, ptr: number, len: number): number {
         const re = regexes[id]!;
@@ -116,6 +137,28 @@ export function hostImports(
       },
     },
   };
+}
+
+/**
+ * `[start, end, match]` per match with UTF-8 byte offsets; `match` holds `string`, `captures` (the groups
+ * after the whole match, null when a group did not take part) and each named group.
+ */
+function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  const out: RemapValue[] = [];
+  let byteAt = 0;
+  let charAt = 0;
+  for (const m of input.matchAll(global)) {
+    if (limit >= 0 && out.length >= limit) break;
+    byteAt += Buffer.byteLength(input.slice(charAt, m.index));
+    charAt = m.index!;
+    const start = byteAt;
+    const end = start + Buffer.byteLength(m[0]);
+    const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
+    for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
+    out.push([BigInt(start), BigInt(end), match]);
+  }
+  return out;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];
