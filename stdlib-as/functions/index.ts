@@ -30,3 +30,5 @@ export * from './timestamp';
 export * from './uuid_v4';
 export * from './values';
 export * from './to_regex';
+export { fn_parse_json } from './parse_json';
+export { fn_encode_json } from './encode_json';
