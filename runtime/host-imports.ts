@@ -1,7 +1,7 @@
 // The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { translateRegex } from '../compiler/regex.js';
+import { translateRegex, validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import type { RemapValue } from './values.js';
 
@@ -26,6 +26,8 @@ export function hostImports(
 ): WebAssembly.Imports {
   const regexes: RegExp[] = [];
   const regexIds = new Map<string, number>();
+  /** Why the last `regex` call returned -1. */
+  let regexError = '';
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** Copies `data` into the arena and returns its address. */
@@ -58,11 +60,27 @@ export function hostImports(
         const pattern = text(ptr, len);
         let id = regexIds.get(pattern);
         if (id === undefined) {
+          const problem = validateRegex(pattern);
+          if (problem !== undefined) {
+            regexError = problem;
+            return -1;
+          }
           const { source, flags } = translateRegex(pattern);
           id = regexes.push(new RegExp(source, flags)) - 1;
           regexIds.set(pattern, id);
         }
         return id;
+      },
+      regex_matches(id: number, ptr: number, len: number, limit: number): number {
+        const input = text(ptr, len);
+        const reply = new ByteWriter();
+        encodeValue(reply, regexMatches(regexes[id]!, input, limit));
+        return writeBack(reply.finish());
+      },
+      regex_error(): number {
+        const reply = new ByteWriter();
+        reply.sized(Buffer.from(regexError));
+        return writeBack(reply.finish());
       },
       regex_match(id: number, ptr: number, len: number): number {
         const re = regexes[id]!;
@@ -84,6 +102,28 @@ export function hostImports(
       },
     },
   };
+}
+
+/**
+ * `[start, end, match]` per match with UTF-8 byte offsets; `match` holds `string`, `captures` (the groups
+ * after the whole match, null when a group did not take part) and each named group.
+ */
+function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  const out: RemapValue[] = [];
+  let byteAt = 0;
+  let charAt = 0;
+  for (const m of input.matchAll(global)) {
+    if (limit >= 0 && out.length >= limit) break;
+    byteAt += Buffer.byteLength(input.slice(charAt, m.index));
+    charAt = m.index!;
+    const start = byteAt;
+    const end = start + Buffer.byteLength(m[0]);
+    const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
+    for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
+    out.push([BigInt(start), BigInt(end), match]);
+  }
+  return out;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];
