@@ -19,9 +19,9 @@ export {
   newArray as new_array, arrayPush as array_push, arrayLen as array_len, arrayGet as array_get,
   newObject as new_object, objectSet as object_set, objectLen as object_len, objectValue as object_value,
   objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, objectKey as object_key, share as value_share,
-  bytesPtr as bytes_ptr, bytesLen as bytes_len,
+  bytesPtr as bytes_ptr, bytesLen as bytes_len, bytesSlice as bytes_slice,
 } from './value';
-export { compileRegex as new_regex } from './regex';
+export { compileRegex as new_regex, regexFindAll as regex_matches } from './regex';
 
 // Errors.
 export {

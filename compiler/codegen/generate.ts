@@ -22,10 +22,22 @@ export interface StdlibSymbols {
 export interface Generated {
   constants: Uint8Array;
   hostFunctions: string[];
+  /** Top-level variables and their slots (the REPL reads them back after a run). */
+  variables: Array<[name: string, slot: number]>;
+}
+
+export interface GenerateOptions {
+  /**
+   * Variables defined before the program starts, given slots 0… in this order; their slots keep what the
+   * host stored in them instead of being reset (the REPL carries variables between lines).
+   */
+  predefined?: readonly string[];
 }
 
 /** Internal names of what the generator adds to the module. */
 export const INIT_FUNCTION = 'svc_init';
+/** Returns the address of the variable slots (exported for the REPL). */
+export const VARIABLES_FUNCTION = 'svc_variables';
 const BLOB = 'svc_blob';
 const CONSTS = 'svc_consts';
 const VARS = 'svc_vars';
@@ -65,8 +77,9 @@ export function generateProgram(
   std: StdlibSymbols,
   /** Internal name the program function must have (the stdlib calls it by this name). */
   programName: string,
+  options: GenerateOptions = {},
 ): Generated {
-  return new Generator(b, m, types, std).program(program, programName);
+  return new Generator(b, m, types, std).program(program, programName, options.predefined ?? []);
 }
 
 class Generator {
@@ -91,13 +104,14 @@ class Generator {
     this.i32 = b.i32;
   }
 
-  program(program: ast.Program, name: string): Generated {
+  program(program: ast.Program, name: string, predefined: readonly string[]): Generated {
     const m = this.m;
+    for (const variable of predefined) this.defineSlot(variable);
     this.fn = new FunctionState(0, this.i32);
     const result = this.fn.local();
     const body = this.sequence(program.exprs);
     const slotReset: ExpressionRef[] = [];
-    for (let i = 0; i < this.slots; i++) slotReset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
+    for (let i = predefined.length; i < this.slots; i++) slotReset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
     m.addFunction(name, this.b.none, this.i32, this.fn.locals, m.block(null, [
       ...slotReset,
       m.block(this.fn.uncaught, [m.local.set(result, body), m.return(m.local.get(result, this.i32))]),
@@ -105,7 +119,7 @@ class Generator {
       m.return(m.i32.const(0)),
     ], this.b.none));
     this.init();
-    return { constants: this.pool.finish(), hostFunctions: this.hostFunctions };
+    return { constants: this.pool.finish(), hostFunctions: this.hostFunctions, variables: [...this.scopes[0]!] };
   }
 
   /** `svc_init(blob)`: decode the constants, reserve variable slots, keep both across arena resets. */
@@ -122,6 +136,7 @@ class Generator {
       m.global.set(VARS, this.call('alloc', [m.i32.const(Math.max(4, this.slots * 4))])),
       this.call('arena_set_floor', [], this.b.none),
     ], this.b.none));
+    m.addFunction(VARIABLES_FUNCTION, this.b.none, i32, [], m.global.get(VARS, i32));
   }
 
   // ---- helpers ---------------------------------------------------------------------------------------
@@ -513,6 +528,7 @@ class Generator {
     const closure = e.closure!;
     const input = this.expr(args.get('value')!);
     switch (def.name) {
+      case 'replace_with': return this.replaceWith(input, args, closure);
       case 'for_each': return this.iterate(input, closure, 'for_each');
       case 'filter': return this.iterate(input, closure, 'filter');
       case 'map_values':
@@ -586,6 +602,42 @@ class Generator {
         m.br(next),
       ]))]),
       get(result),
+    ], i32);
+  }
+
+  /** `replace_with`: the text between matches is kept, each match replaced by the closure's string. */
+  private replaceWith(input: ExpressionRef, args: Map<string, ast.Expr>, closure: ast.Closure): ExpressionRef {
+    const m = this.m;
+    const i32 = this.i32;
+    const get = (l: number) => m.local.get(l, i32);
+    const [text, matches, n, i, item, last, acc] = Array.from({ length: 7 }, () => this.fn.local());
+    const count = args.get('count');
+    const limit = count ? m.i32.wrap(m.i64.load(8, 8, this.expr(count))) : m.i32.const(-1);
+    let slots: number[] = [];
+    const body = this.closureBody(closure, (s) => { slots = s; });
+    const offset = (index: number) => m.i32.wrap(m.i64.load(8, 8, this.call('array_get', [get(item), m.i32.const(index)])));
+    const append = (piece: ExpressionRef) => m.local.set(acc, this.checked(this.call('op_add', [get(acc), piece])));
+    const exit = this.fn.label('done');
+    const next = this.fn.label('next');
+    return m.block(null, [
+      m.local.set(text, input),
+      m.local.set(matches, this.call('regex_matches', [get(text), this.expr(args.get('pattern')!), limit])),
+      m.local.set(n, this.call('array_len', [get(matches)])),
+      m.local.set(acc, this.bytesConstant('')),
+      m.local.set(last, m.i32.const(0)),
+      m.local.set(i, m.i32.const(0)),
+      m.block(exit, [m.loop(next, m.block(null, [
+        m.br(exit, m.i32.ge_u(get(i), get(n))),
+        m.local.set(item, this.call('array_get', [get(matches), get(i)])),
+        append(this.call('bytes_slice', [get(text), get(last), offset(0)])),
+        slots[0] !== undefined ? this.storeSlot(slots[0], this.call('array_get', [get(item), m.i32.const(2)])) : m.nop(),
+        append(body),
+        m.local.set(last, offset(1)),
+        m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
+        m.br(next),
+      ]))]),
+      append(this.call('bytes_slice', [get(text), get(last), this.call('bytes_len', [get(text)])])),
+      get(acc),
     ], i32);
   }
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
 import { loadBinaryen, moduleFeatures, type Binaryen, type BinaryenModule } from './binaryen.js';
-import { generateProgram, INIT_FUNCTION, type StdlibSymbols } from './generate.js';
+import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
 
 export const ABI_VERSION = 1;
 export const INFO_SECTION = 'svc';
@@ -16,14 +16,18 @@ export const CONSTANTS_SECTION = 'svc.constants';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
 const ABI_EXPORTS = ['alloc', 'reset', 'run_batch', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len', 'arena_used'];
+/** Added in REPL mode, to carry variables between lines. */
+const REPL_EXPORTS = ['value_decode', 'value_encode', 'value_encoded_size'];
 
 export interface LinkInput {
   program: ast.Program;
   types: CheckResult;
   /** Recorded in the module's `svc` section. */
-  info: { source: string; options: object; compiler: string };
+  info: { source: string; options: object; compiler: string; warnings: readonly object[] };
   /** Keep function names (for `--emit-wasm` text). */
   names?: boolean;
+  /** REPL mode: these variables come from earlier lines; export what the host needs to move values. */
+  predefined?: readonly string[];
 }
 
 export interface Linked {
@@ -42,13 +46,17 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
   try {
     const symbols = stdlibSymbols(b, m);
     const programName = removeProgramImport(b, m);
-    const generated = generateProgram(b, m, input.program, input.types, symbols, programName);
+    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined });
     for (let i = m.getNumExports() - 1; i >= 0; i--) {
       const name = b.getExportInfo(m.getExportByIndex(i)).name;
       if (name !== 'memory') m.removeExport(name);
     }
     for (const name of ABI_EXPORTS) m.addFunctionExport(symbols.fn(name), name);
     m.addFunctionExport(INIT_FUNCTION, INIT_FUNCTION);
+    if (input.predefined) {
+      for (const name of REPL_EXPORTS) m.addFunctionExport(symbols.fn(name), name);
+      m.addFunctionExport(VARIABLES_FUNCTION, VARIABLES_FUNCTION);
+    }
 
     b.setOptimizeLevel(3);
     b.setShrinkLevel(0);
@@ -57,7 +65,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
     m.optimize();
     if (!m.validate()) throw new Error('internal: the linked module does not validate');
 
-    const info = { abi: ABI_VERSION, ...input.info, hostFunctions: generated.hostFunctions };
+    const info = { abi: ABI_VERSION, ...input.info, hostFunctions: generated.hostFunctions, variables: generated.variables };
     m.addCustomSection(INFO_SECTION, Buffer.from(JSON.stringify(info)));
     m.addCustomSection(CONSTANTS_SECTION, generated.constants);
     const wasm = m.emitBinary();
