@@ -1,4 +1,5 @@
-// Character classes of UTF-8 text, by byte pattern (no decoding needed).
+// Character classes of UTF-8 text, and strings quoted the way Rust's Debug formatting quotes them.
+
 
 /**
  * Byte length of the character at `at` (before `end`) when it is Unicode White_Space (Rust's
@@ -21,3 +22,4 @@ export function whitespaceLength(at: usize, end: usize): usize {
   }
   return 0;
 }
+
