@@ -23,3 +23,17 @@ export function whitespaceLength(at: usize, end: usize): usize {
   return 0;
 }
 
+
+/** Whether the bytes are exactly the ASCII string literal. */
+export function equalsAscii(ptr: usize, len: usize, text: string): bool {
+  if (len != <usize>text.length) return false;
+  for (let i: usize = 0; i < len; i++) if (load<u8>(ptr + i) != <u8>text.charCodeAt(<i32>i)) return false;
+  return true;
+}
+
+/** Whether the bytes are the lower-case ASCII letters of `word`, in any case. */
+export function equalsWordIgnoreCase(ptr: usize, len: usize, word: string): bool {
+  if (len != <usize>word.length) return false;
+  for (let i: usize = 0; i < len; i++) if ((load<u8>(ptr + i) | 0x20) != <u8>word.charCodeAt(<i32>i)) return false;
+  return true;
+}

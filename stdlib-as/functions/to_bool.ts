@@ -3,6 +3,7 @@
 
 import { Value, Tag, TRUE, FALSE, tagOf, newBool, intOf, floatOf, bytesPtr, bytesLen } from '../value';
 import { parseIntBytes, numberParsed } from '../codec/number';
+import { equalsWordIgnoreCase } from '../text';
 import { failCoerce, failUnparsable } from './coerce';
 
 export function fn_to_bool(value: Value): Value {
@@ -17,23 +18,14 @@ export function fn_to_bool(value: Value): Value {
 }
 
 function parseBool(ptr: usize, len: usize): Value {
-  if (isWord(ptr, len, 'true') || isWord(ptr, len, 't') || isWord(ptr, len, 'yes') || isWord(ptr, len, 'y')) {
-    return TRUE;
-  }
-  if (isWord(ptr, len, 'false') || isWord(ptr, len, 'f') || isWord(ptr, len, 'no') || isWord(ptr, len, 'n')) {
-    return FALSE;
-  }
+  if (isAnyWord(ptr, len, 'true', 't', 'yes', 'y')) return TRUE;
+  if (isAnyWord(ptr, len, 'false', 'f', 'no', 'n')) return FALSE;
   const n = parseIntBytes(ptr, len);
   return numberParsed() ? newBool(n != 0) : failUnparsable('Invalid boolean value', ptr, len, '');
 }
 
-/** ASCII case-insensitive equality with a lower-case word. */
-function isWord(ptr: usize, len: usize, word: string): bool {
-  if (len != <usize>word.length) return false;
-  for (let i: usize = 0; i < len; i++) {
-    const c = load<u8>(ptr + i);
-    const lower = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-    if (lower != <u8>word.charCodeAt(<i32>i)) return false;
-  }
-  return true;
+/** `true`, `t`, `yes`, `y` (or the false ones) in any case. */
+function isAnyWord(ptr: usize, len: usize, word: string, initial: string, answer: string, answerInitial: string): bool {
+  return equalsWordIgnoreCase(ptr, len, word) || equalsWordIgnoreCase(ptr, len, initial)
+    || equalsWordIgnoreCase(ptr, len, answer) || equalsWordIgnoreCase(ptr, len, answerInitial);
 }
