@@ -1,9 +1,9 @@
-// The compiler driver: source text → parse → check → (later: codegen, link, emit). Each stage is a plain
+// The compiler driver: source text → parse → check → codegen + link (emit). Each stage is a plain
 // function over plain data; this module only sequences them and gathers diagnostics.
 
 import { parse } from './parse/index.js';
-import { check, type CheckResult } from './check/index.js';
-import { CompileError, type Diagnostic } from './diagnostics/diagnostic.js';
+import { check, type CheckContext, type CheckResult } from './check/index.js';
+import { CompileError, diagnostic, primary, type Diagnostic } from './diagnostics/diagnostic.js';
 import { renderDiagnostics } from './diagnostics/render.js';
 import type * as ast from './ast.js';
 
@@ -22,14 +22,50 @@ export interface CheckedProgram {
 }
 
 /** Runs the front end; throws `CompileError` (diagnostics and their rendered text) when the program has errors. */
-export function checkProgram(source: string, options: CompileOptions = {}): CheckedProgram {
+export function checkProgram(source: string, options: CompileOptions = {}, context: CheckContext = {}): CheckedProgram {
   const parsed = parse(source);
   if (!parsed.program || parsed.diagnostics.length > 0) {
     throw new CompileError(renderDiagnostics(source, parsed.diagnostics), parsed.diagnostics, []);
   }
-  const types = check(parsed.program);
+  const types = check(parsed.program, context);
   if (types.errors.length > 0) {
     throw new CompileError(renderDiagnostics(source, types.diagnostics), types.errors, types.warnings);
   }
   return { source, options, ast: parsed.program, types, warnings: types.warnings };
+}
+
+export interface ModuleOptions {
+  /** Keep function names in the binary (for reading its text form). */
+  names?: boolean;
+  /** Also return the module's text form. */
+  text?: boolean;
+  /** REPL mode: variables defined by earlier lines, in slot order (see `CheckContext.variables`). */
+  predefined?: readonly string[];
+}
+
+export interface CompiledModule {
+  wasm: Uint8Array;
+  text?: string;
+}
+
+/**
+ * Back end: code generation and linking with the stdlib into one optimized module. Loads binaryen on
+ * first use. A function without an implementation in this build is reported as E610 on its call.
+ */
+export async function emitModule(checked: CheckedProgram, compiler: string, options: ModuleOptions = {}): Promise<CompiledModule> {
+  const { link } = await import('./codegen/link.js');
+  const { MissingImplementation } = await import('./codegen/generate.js');
+  try {
+    return await link({
+      program: checked.ast,
+      types: checked.types,
+      info: { source: checked.source, options: checked.options, compiler, warnings: checked.warnings },
+      names: options.names,
+      predefined: options.predefined,
+    }, { text: options.text });
+  } catch (error) {
+    if (!(error instanceof MissingImplementation)) throw error;
+    const d = diagnostic(610, 'function compilation error', [primary(error.span, 'this function has no implementation in this build')]);
+    throw new CompileError(renderDiagnostics(checked.source, [d]), [d], []);
+  }
 }

@@ -46,7 +46,9 @@ export class ByteWriter {
     this.view.setUint32(this.reserve(4), x, true);
   }
   raw(b: Uint8Array): void {
-    this.bytes.set(b, this.reserve(b.length));
+    // Reserve first: it may replace `this.bytes`.
+    const at = this.reserve(b.length);
+    this.bytes.set(b, at);
   }
   /** u32 length then the bytes. */
   sized(b: Uint8Array): void {

@@ -71,6 +71,12 @@ export function hostImports(
         }
         return id;
       },
+      regex_matches(id: number, ptr: number, len: number, limit: number): number {
+        const input = text(ptr, len);
+        const reply = new ByteWriter();
+        encodeValue(reply, regexMatches(regexes[id]!, input, limit));
+        return writeBack(reply.finish());
+      },
       regex_error(): number {
         const reply = new ByteWriter();
         reply.sized(Buffer.from(regexError));
@@ -96,6 +102,28 @@ export function hostImports(
       },
     },
   };
+}
+
+/**
+ * `[start, end, match]` per match with UTF-8 byte offsets; `match` holds `string`, `captures` (the groups
+ * after the whole match, null when a group did not take part) and each named group.
+ */
+function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  const out: RemapValue[] = [];
+  let byteAt = 0;
+  let charAt = 0;
+  for (const m of input.matchAll(global)) {
+    if (limit >= 0 && out.length >= limit) break;
+    byteAt += Buffer.byteLength(input.slice(charAt, m.index));
+    charAt = m.index!;
+    const start = byteAt;
+    const end = start + Buffer.byteLength(m[0]);
+    const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
+    for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
+    out.push([BigInt(start), BigInt(end), match]);
+  }
+  return out;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];

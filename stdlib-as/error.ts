@@ -42,12 +42,7 @@ export function failWith(text: string): Value {
 
 /** Records `prefix` + the pending message (e.g. `unable to parse json: ` + detail); returns 0. */
 export function failPrefixed(text: string): Value {
-  const prefix = textBytes(text);
-  const n = bytesLen(prefix);
-  const out = alloc(n + messageLen);
-  memory.copy(out, bytesPtr(prefix), n);
-  memory.copy(out + n, messagePtr, messageLen);
-  return fail(out, n + messageLen);
+  return errorPrefix(textBytes(text));
 }
 
 /** UTF-8 bytes of an AssemblyScript string literal (static data, so no managed allocation happens). */
@@ -82,4 +77,18 @@ export function setOutcome(o: Outcome): void {
 }
 export function currentOutcome(): Outcome {
   return outcome;
+}
+
+/** Prepends `prefix` (a byte string value, e.g. `function call error for "f" at (0:9): `) to the pending message; returns 0. */
+export function errorPrefix(prefix: Value): Value {
+  const n = bytesLen(prefix);
+  const out = alloc(n + messageLen);
+  memory.copy(out, bytesPtr(prefix), n);
+  memory.copy(out + n, messagePtr, messageLen);
+  return fail(out, n + messageLen);
+}
+
+/** Records a byte string value as the message (`abort "reason"`); returns 0. */
+export function failValue(message: Value): Value {
+  return fail(bytesPtr(message), bytesLen(message));
 }

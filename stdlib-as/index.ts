@@ -3,6 +3,11 @@
 
 import { Value } from './value';
 import { encodeToArena, encodedSize, decodeValue } from './codec/binary';
+import { writeDisplay } from './codec/display';
+import { parseIntBytes, parseFloatBytes, numberParsed } from './codec/number';
+import { bufferNew, bufferToBytes } from './buffer';
+import { newInt, newFloat, bytesPtr, bytesLen } from './value';
+import { failWith } from './error';
 
 // Arena (ABI exports).
 export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor } from './value';
@@ -13,15 +18,17 @@ export {
   newInt as new_int, newFloat as new_float, newTimestamp as new_timestamp, copyBytes as copy_bytes,
   newArray as new_array, arrayPush as array_push, arrayLen as array_len, arrayGet as array_get,
   newObject as new_object, objectSet as object_set, objectLen as object_len, objectValue as object_value,
-  objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, share as value_share,
+  objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, objectKey as object_key, share as value_share,
+  bytesPtr as bytes_ptr, bytesLen as bytes_len, bytesSlice as bytes_slice,
 } from './value';
-export { compileRegex as new_regex } from './regex';
+export { compileRegex as new_regex, regexFindAll as regex_matches } from './regex';
 
 // Errors.
 export {
   errorMessagePtr as error_ptr, errorMessageLen as error_len, errorMessage as error_message, fail as fail,
-  setOutcome as set_outcome,
+  setOutcome as set_outcome, currentOutcome as current_outcome, errorPrefix as error_prefix, failValue as fail_value,
 } from './error';
+export { is_falsy, op_and } from './logic';
 
 // Host-backed remap functions.
 export { hostCall as host_call } from './host';
@@ -36,4 +43,22 @@ export function value_encode(v: Value): usize {
 export function value_encoded_size(v: Value): usize {
   return encodedSize(v);
 }
+
+// Text codecs, for the host and the tests.
+export function display_of(v: Value): Value {
+  const b = bufferNew(64);
+  writeDisplay(b, v);
+  return bufferToBytes(b);
+}
+/** The string `v` read as an integer (Rust's `i64::from_str`). */
+export function parse_int_text(v: Value): Value {
+  const n = parseIntBytes(bytesPtr(v), bytesLen(v));
+  return numberParsed() ? newInt(n) : failWith('invalid integer');
+}
+/** The string `v` read as a float (Rust's `f64::from_str`). */
+export function parse_float_text(v: Value): Value {
+  const f = parseFloatBytes(bytesPtr(v), bytesLen(v));
+  return numberParsed() && !isNaN(f) ? newFloat(f) : failWith('invalid float');
+}
+
 export * from './functions/index';

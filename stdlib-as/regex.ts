@@ -1,7 +1,8 @@
 // Regex values. Matching runs in the host's engine (docs/abi.md §6): the value keeps the host's id and
 // the pattern text for display and encoding.
 
-import { Value, newRegex, regexId } from './value';
+import { Value, newRegex, regexId, bytesPtr, bytesLen } from './value';
+import { decodeValue } from './codec/binary';
 import { fail } from './error';
 
 // @ts-ignore: decorator
@@ -33,4 +34,17 @@ export function compileRegexChecked(ptr: usize, len: usize): Value {
 
 export function regexMatches(re: Value, ptr: usize, len: usize): bool {
   return hostRegexMatch(regexId(re), ptr, len) != 0;
+}
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_matches")
+declare function hostRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): usize;
+
+/**
+ * The matches of `re` in a byte string, at most `limit` (all when negative), as an array of
+ * `[start, end, match]`: byte offsets and the object `replace_with` closures receive
+ * (`string`, `captures`, and one field per named group).
+ */
+export function regexFindAll(value: Value, re: Value, limit: i32): Value {
+  return decodeValue(hostRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
 }

@@ -147,6 +147,10 @@ export function newBytes(ptr: usize, len: usize): Value {
 export function allocBytes(len: usize): Value {
   return newBytes(alloc(len), len);
 }
+/** Bytes `start`..`end` of a byte string (shared, not copied). */
+export function bytesSlice(v: Value, start: usize, end: usize): Value {
+  return newBytes(bytesPtr(v) + start, end - start);
+}
 export function copyBytes(ptr: usize, len: usize): Value {
   const v = allocBytes(len);
   memory.copy(bytesPtr(v), ptr, len);
@@ -373,4 +377,9 @@ export function cloneShallow(v: Value): Value {
 // @ts-ignore: decorator
 @inline export function owned(v: Value): Value {
   return isShared(v) ? cloneShallow(v) : v;
+}
+
+/** The key of entry `i` as a byte string value (pointing at the key bytes). */
+export function objectKey(o: Value, i: usize): Value {
+  return newBytes(objectKeyPtr(o, i), objectKeyLen(o, i));
 }

@@ -46,9 +46,16 @@ const EXPRESSION_NAMES: Record<ast.Expr['type'], string> = {
 };
 const BUILTIN_IDENTS = ['null', 'true', 'false'];
 
+/** What is known before the program starts: the REPL carries the event and variables between lines. */
+export interface CheckContext {
+  target?: Kind;
+  /** Variables already defined, in slot order. */
+  variables?: ReadonlyMap<string, Kind>;
+}
+
 /** Checks a parsed program. */
-export function check(program: ast.Program): CheckResult {
-  return new Checker().run(program);
+export function check(program: ast.Program, context: CheckContext = {}): CheckResult {
+  return new Checker(context).run(program);
 }
 
 class Checker {
@@ -66,6 +73,13 @@ class Checker {
   private failedTargets = new Set<string>();
   /** E900 warnings for dropped values, reported with the unused variables once the program checks. */
   private unusedValues: Diagnostic[] = [];
+
+  constructor(context: CheckContext) {
+    if (context.target) this.state.target = context.target;
+    for (const [name, kind] of context.variables ?? []) {
+      this.state.defineLocal(name, { kind, declaration: { name, span: [0, 0], read: true } });
+    }
+  }
 
   run(program: ast.Program): CheckResult {
     program.exprs.forEach((e, i) => {
@@ -671,7 +685,7 @@ export function operatorType(op: ArithmeticOrLogic, l: Kind, r: Kind, rightConst
   }
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** Why a timestamp literal is not RFC 3339 (VRL parses them with chrono's RFC 3339 parser), or undefined. */
 export function timestampProblem(text: string): string | undefined {

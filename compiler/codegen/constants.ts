@@ -1,0 +1,126 @@
+// Values and path descriptors known at compile time. They are written into one blob (custom section
+// `svc.constants`, docs/abi.md §7) that the host copies into the module's memory before `svc_init`, which
+// decodes each value once; programs then refer to them by offset.
+
+import type { PathSegment } from '../ast.js';
+import type { Constant } from '../functions/define.js';
+import { ByteWriter, encodeValue } from '../../runtime/codec.js';
+import { Regex, Timestamp } from '../../runtime/values.js';
+import { RFC3339 } from '../check/index.js';
+
+const PATH_FIELD = 0;
+const PATH_INDEX = 1;
+const PATH_COALESCE = 2;
+
+export class ConstantPool {
+  private readonly blob = new ByteWriter();
+  private readonly offsets = new Map<string, number>();
+  /** Offsets of the encoded values, in the order `svc_init` decodes them. */
+  readonly values: number[] = [];
+
+  /** Offset of an encoded constant value (deduplicated). */
+  value(constant: Constant): number {
+    const js = toJs(constant);
+    const key = 'v' + keyOf(js);
+    let offset = this.offsets.get(key);
+    if (offset === undefined) {
+      offset = this.blob.length;
+      encodeValue(this.blob, js);
+      this.offsets.set(key, offset);
+      this.values.push(offset);
+    }
+    return offset;
+  }
+
+  /** Offset of a byte string constant. */
+  bytes(text: string): number {
+    return this.value({ kind: 'string', value: text });
+  }
+
+  /** Offset of a path descriptor (the layout stdlib-as/path.ts reads), 4-byte aligned. */
+  path(segments: readonly PathSegment[]): number {
+    const key = 'p' + JSON.stringify(segments.map(segmentKey));
+    let offset = this.offsets.get(key);
+    if (offset !== undefined) return offset;
+    this.align();
+    offset = this.blob.length;
+    const w = this.blob;
+    w.u32(segments.length);
+    for (const segment of segments) {
+      switch (segment.kind) {
+        case 'field':
+          w.u32(PATH_FIELD);
+          this.paddedBytes(segment.name);
+          break;
+        case 'index':
+          w.u32(PATH_INDEX);
+          w.view.setInt32(w.reserve(4), segment.index, true);
+          break;
+        case 'coalesce':
+          w.u32(PATH_COALESCE);
+          w.u32(segment.fields.length);
+          for (const field of segment.fields) this.paddedBytes(field);
+          break;
+      }
+    }
+    this.offsets.set(key, offset);
+    return offset;
+  }
+
+  finish(): Uint8Array {
+    return this.blob.finish().slice();
+  }
+
+  private paddedBytes(text: string): void {
+    this.blob.sized(Buffer.from(text, 'utf8'));
+    this.align();
+  }
+
+  private align(): void {
+    while (this.blob.length % 4 !== 0) this.blob.u8(0);
+  }
+}
+
+function segmentKey(s: PathSegment): unknown {
+  return s.kind === 'field' ? ['f', s.name] : s.kind === 'index' ? ['i', s.index] : ['c', s.fields];
+}
+
+/** The JS form the codec encodes (integers as bigint so they stay integers). */
+function toJs(c: Constant): unknown {
+  switch (c.kind) {
+    case 'string': return c.value;
+    case 'integer': return c.value;
+    case 'float': return c.value;
+    case 'boolean': return c.value;
+    case 'null': return null;
+    case 'timestamp': return new Timestamp(timestampNanos(c.text));
+    case 'regex': return new Regex(c.flags ? `(?${c.flags})${c.pattern}` : c.pattern);
+    case 'array': return c.items.map(toJs);
+    case 'object': return Object.fromEntries([...c.fields].map(([k, v]) => [k, toJs(v)]));
+  }
+}
+
+/** A key telling constants apart by kind and value (1 and 1.0 differ, as do "a" and r'a'). */
+function keyOf(js: unknown): string {
+  return JSON.stringify(js, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return { i: v.toString() };
+    if (typeof v === 'number') return { f: Object.is(v, -0) ? '-0' : v };
+    if (v instanceof Timestamp) return { t: v.nanos.toString() };
+    if (v instanceof Regex) return { r: v.pattern };
+    return v;
+  });
+}
+
+/** Nanoseconds since the epoch of a timestamp literal (already validated by the checker). */
+export function timestampNanos(text: string): bigint {
+  const m = RFC3339.exec(text);
+  if (!m) throw new Error(`invalid timestamp literal ${text}`);
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  const zone = m[8]!;
+  const offsetMinutes = /z/i.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  const fraction = BigInt((m[7] ?? '.').slice(1).padEnd(9, '0').slice(0, 9));
+  return (BigInt(date.getTime() / 1000) - BigInt(offsetMinutes * 60)) * 1_000_000_000n + fraction;
+}

@@ -1,0 +1,35 @@
+// Runs the upstream conformance suite (../shared/conformance/run.mjs) when it is present, prints its count
+// and compares it with the last recorded one (test/conformance-baseline.json). Fails only when the runner
+// cannot run or the count drops below the baseline; a higher count is recorded (outside CI), so the bar rises.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const runner = fileURLToPath(new URL('../../shared/conformance/run.mjs', import.meta.url));
+const baselineFile = fileURLToPath(new URL('../test/conformance-baseline.json', import.meta.url));
+
+if (!existsSync(runner)) {
+  console.log('conformance: ../shared/conformance is absent, skipped');
+  process.exit(0);
+}
+const result = spawnSync(process.execPath, [runner], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+const lastLine = (result.stdout ?? '').trim().split('\n').pop() ?? '';
+const match = /^(\d+) passed, (\d+) failed$/.exec(lastLine);
+if (result.status !== 0 || !match) {
+  process.stderr.write(result.stdout?.slice(-2000) ?? '');
+  process.stderr.write(result.stderr ?? '');
+  console.error(`conformance: the runner could not run (exit ${result.status})`);
+  process.exit(1);
+}
+const passed = Number(match[1]);
+const baseline = JSON.parse(readFileSync(baselineFile, 'utf8'));
+console.log(`conformance: ${lastLine} (recorded: ${baseline.passed} passed)`);
+if (passed < baseline.passed) {
+  console.error(`conformance: ${baseline.passed - passed} fewer examples pass than recorded`);
+  process.exit(1);
+}
+if (passed > baseline.passed && !process.env.CI) {
+  writeFileSync(baselineFile, JSON.stringify({ passed }, null, 2) + '\n');
+  console.log(`conformance: recorded the new count in test/conformance-baseline.json`);
+}

@@ -1,0 +1,75 @@
+// VRL's `Display` of values: what the `vrl` CLI prints for a result (`{ "a": [1, 2.0] }`, `t'…'`, `r'…'`).
+
+import {
+  Value, Tag, tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
+  arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue, TRUE,
+} from '../value';
+import { Buffer, bufferByte, bufferBytes, bufferAscii } from '../buffer';
+import { writeInt, writeFloat } from './number';
+import { writeRfc3339 } from './time';
+import { writeLossy } from './utf8';
+
+export function writeDisplay(b: Buffer, v: Value): void {
+  switch (tagOf(v)) {
+    case Tag.Null:
+      return bufferAscii(b, 'null');
+    case Tag.Bool:
+      return bufferAscii(b, v == TRUE ? 'true' : 'false');
+    case Tag.Int:
+      return writeInt(b, intOf(v));
+    case Tag.Float:
+      return writeFloat(b, floatOf(v));
+    case Tag.Bytes:
+      bufferByte(b, 0x22);
+      writeDisplayText(b, bytesPtr(v), bytesLen(v));
+      return bufferByte(b, 0x22);
+    case Tag.Timestamp:
+      bufferAscii(b, "t'");
+      writeRfc3339(b, timestampOf(v));
+      return bufferByte(b, 0x27);
+    case Tag.Regex:
+      bufferAscii(b, "r'");
+      bufferBytes(b, regexPatternPtr(v), regexPatternLen(v));
+      return bufferByte(b, 0x27);
+    case Tag.Array: {
+      bufferByte(b, 0x5b);
+      for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
+        if (i > 0) bufferAscii(b, ', ');
+        writeDisplay(b, arrayGet(v, i));
+      }
+      return bufferByte(b, 0x5d);
+    }
+    case Tag.Object: {
+      const n = objectLen(v);
+      if (n == 0) return bufferAscii(b, '{}');
+      bufferAscii(b, '{ ');
+      for (let i: usize = 0; i < n; i++) {
+        if (i > 0) bufferAscii(b, ', ');
+        // VRL quotes keys without escaping them.
+        bufferByte(b, 0x22);
+        writeLossy(b, objectKeyPtr(v, i), objectKeyLen(v, i));
+        bufferAscii(b, '": ');
+        writeDisplay(b, objectValue(v, i));
+      }
+      return bufferAscii(b, ' }');
+    }
+  }
+}
+
+/**
+ * A string's text as VRL displays it: lossy UTF-8 with `\`, `"` and newline escaped (every other character,
+ * tabs and control characters included, stays raw).
+ */
+function writeDisplayText(b: Buffer, ptr: usize, len: usize): void {
+  const end = ptr + len;
+  let run = ptr;
+  for (let at = ptr; at < end; at++) {
+    const c = load<u8>(at);
+    if (c != 0x5c && c != 0x22 && c != 0x0a) continue;
+    writeLossy(b, run, at - run);
+    bufferByte(b, 0x5c);
+    bufferByte(b, c == 0x0a ? 0x6e : c);
+    run = at + 1;
+  }
+  writeLossy(b, run, end - run);
+}

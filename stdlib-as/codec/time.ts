@@ -1,0 +1,90 @@
+// Calendar math (proleptic Gregorian, Howard Hinnant's days-from-civil algorithms) and timestamps as
+// RFC 3339 text the way VRL prints them.
+
+import { Buffer, bufferByte } from '../buffer';
+import { writeIntPadded } from './number';
+
+export const NANOS_PER_SECOND: i64 = 1_000_000_000;
+export const NANOS_PER_DAY: i64 = 86_400 * NANOS_PER_SECOND;
+
+/** Days since 1970-01-01 of the date `year`-`month`-`day` (month 1–12, day 1–31). */
+export function daysFromCivil(year: i64, month: i32, day: i32): i64 {
+  const y = month <= 2 ? year - 1 : year;
+  const era = (y >= 0 ? y : y - 399) / 400;
+  const yearOfEra = y - era * 400;
+  const dayOfYear = <i64>((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1);
+  const dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
+}
+
+/** Result of `civilFromDays`, read through civilYear/civilMonth/civilDay. */
+let year: i64 = 1970;
+let month: i32 = 1;
+let day: i32 = 1;
+
+// @ts-ignore: decorator
+@inline export function civilYear(): i64 {
+  return year;
+}
+// @ts-ignore: decorator
+@inline export function civilMonth(): i32 {
+  return month;
+}
+// @ts-ignore: decorator
+@inline export function civilDay(): i32 {
+  return day;
+}
+
+/** The date `days` after 1970-01-01, into civilYear()/civilMonth()/civilDay(). */
+export function civilFromDays(days: i64): void {
+  const z = days + 719468;
+  const era = (z >= 0 ? z : z - 146096) / 146097;
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
+  const dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+  const shiftedMonth = <i32>((5 * dayOfYear + 2) / 153); // March = 0
+  day = <i32>(dayOfYear - (153 * <i64>shiftedMonth + 2) / 5 + 1);
+  month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+}
+
+/** Floor division (towards negative infinity), for splitting times before the epoch. */
+// @ts-ignore: decorator
+@inline export function floorDiv(a: i64, b: i64): i64 {
+  const q = a / b;
+  return q * b > a ? q - 1 : q;
+}
+
+/**
+ * `2020-10-10T16:00:00.123Z`: chrono's `to_rfc3339_opts(SecondsFormat::AutoSi, true)`, with 0, 3, 6 or 9
+ * fractional digits as the nanoseconds need. i64 nanoseconds span the years 1677–2262, so the year always
+ * has four digits.
+ */
+export function writeRfc3339(b: Buffer, ns: i64): void {
+  const days = floorDiv(ns, NANOS_PER_DAY);
+  const nanosOfDay = ns - days * NANOS_PER_DAY;
+  civilFromDays(days);
+  writeIntPadded(b, year, 4);
+  bufferByte(b, 0x2d);
+  writeIntPadded(b, month, 2);
+  bufferByte(b, 0x2d);
+  writeIntPadded(b, day, 2);
+  bufferByte(b, 0x54);
+  const secondsOfDay = nanosOfDay / NANOS_PER_SECOND;
+  writeIntPadded(b, secondsOfDay / 3600, 2);
+  bufferByte(b, 0x3a);
+  writeIntPadded(b, secondsOfDay / 60 % 60, 2);
+  bufferByte(b, 0x3a);
+  writeIntPadded(b, secondsOfDay % 60, 2);
+  writeFraction(b, nanosOfDay % NANOS_PER_SECOND);
+  bufferByte(b, 0x5a);
+}
+
+/** `.123`, `.123456` or `.123456789` (AutoSi): the shortest of the three that is exact; nothing for 0. */
+export function writeFraction(b: Buffer, nanos: i64): void {
+  if (nanos == 0) return;
+  bufferByte(b, 0x2e);
+  if (nanos % 1_000_000 == 0) writeIntPadded(b, nanos / 1_000_000, 3);
+  else if (nanos % 1_000 == 0) writeIntPadded(b, nanos / 1_000, 6);
+  else writeIntPadded(b, nanos, 9);
+}
