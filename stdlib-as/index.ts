@@ -30,6 +30,14 @@ export {
 } from './error';
 export { is_falsy, op_and } from './logic';
 
+// Paths, operators and the program drivers.
+export { path_get, path_set, path_remove, path_exists } from './path';
+export {
+  op_add, op_sub, op_mul, op_div, op_rem, op_lt, op_le, op_gt, op_ge, op_eq, op_ne, op_merge, op_not, value_eq,
+  bool_test,
+} from './ops';
+export { event_cell, meta_cell, run_batch, output_len } from './run';
+
 // Host-backed remap functions.
 export { hostCall as host_call } from './host';
 

@@ -54,7 +54,7 @@ export class ConstantPool {
           break;
         case 'index':
           w.u32(PATH_INDEX);
-          w.view.setInt32(w.reserve(4), segment.index, true);
+          w.i32(segment.index);
           break;
         case 'coalesce':
           w.u32(PATH_COALESCE);
