@@ -9,9 +9,9 @@ import { value_eq } from '../ops';
 import { KindBit, expectKinds } from './args';
 
 export function fn_assert_eq(left: Value, right: Value, message: Value): Value {
-  if (message != 0 && !expectKinds(message, KindBit.Bytes)) return 0;
   if (value_eq(left, right)) return TRUE;
-  if (message != 0) return fail(bytesPtr(message), bytesLen(message));
+  // VRL looks at the message only when the assertion fails.
+  if (message != 0) return expectKinds(message, KindBit.Bytes) ? fail(bytesPtr(message), bytesLen(message)) : 0;
   const b = bufferNew(64);
   bufferAscii(b, 'assertion failed: ');
   writeDisplay(b, left);
