@@ -37,3 +37,5 @@ export * from './to_string';
 export * from './is_json';
 export * from './assert_eq';
 export * from './log';
+export { fn_parse_json } from './parse_json';
+export { fn_encode_json } from './encode_json';
