@@ -2,5 +2,8 @@
 // module lists the ones it calls in its `svc` custom section; the host binds them by these names.
 
 import type { HostFunction } from '../host-imports.js';
+import parse_regex from './parse_regex.js';
 
-export const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {};
+export const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {
+  parse_regex,
+};
