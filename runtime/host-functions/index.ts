@@ -6,4 +6,10 @@ import parse_regex from './parse_regex.js';
 
 export const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {
   parse_regex,
+import { format_timestamp } from './format_timestamp.js';
+import { parse_timestamp } from './parse_timestamp.js';
+
+export const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {
+  format_timestamp,
+  parse_timestamp,
 };

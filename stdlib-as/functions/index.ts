@@ -53,3 +53,6 @@ export { fn_truncate } from './truncate';
 export { fn_parse_int } from './parse_int';
 export { fn_parse_float } from './parse_float';
 export { fn_parse_key_value } from './parse_key_value';
+export * from './from_unix_timestamp';
+export * from './now';
+export * from './to_unix_timestamp';
