@@ -1,23 +1,22 @@
 // The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { translateRegex, validateRegex } from '../compiler/regex.js';
+import { validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
-import { rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
+import { newRegExp, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
 import type { RemapValue } from './values.js';
 
 /** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
-export type HostFunction = (args: RemapValue[], context: HostCallContext) => RemapValue;
+export type HostFunction = (args: RemapValue[], context: HostContext) => RemapValue;
 
 export interface HostContext {
   /** Time zone for functions that take one implicitly (compile option `timezone`). */
   timezone: string;
-}
-
-/** What a host function sees: the instance's context and its regex cache. */
-export interface HostCallContext extends HostContext {
-  /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
-  regex(pattern: string): RegExp;
+  /**
+   * The instance's RegExp for a Rust pattern, translated once (shared: leave it neither global nor sticky).
+   * `hostImports` provides it; a function called outside an instance translates the pattern itself.
+   */
+  regex?: (pattern: string) => RegExp;
 }
 
 /** What the imports need of the instance they serve, bound after instantiation. */
@@ -40,8 +39,7 @@ export function hostImports(
   const compileRegex = (pattern: string): number => {
     let id = regexIds.get(pattern);
     if (id === undefined) {
-      const { source, flags } = translateRegex(pattern);
-      id = regexes.push(new RegExp(source, flags)) - 1;
+      id = regexes.push(newRegExp(pattern)) - 1;
       regexIds.set(pattern, id);
     }
     return id;
@@ -50,7 +48,7 @@ export function hostImports(
     const re = regexes[id]!;
     return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
   };
-  const callContext: HostCallContext = { ...context, regex: (pattern) => regexes[compileRegex(pattern)]! };
+  const callContext: HostContext = { ...context, regex: (pattern) => regexes[compileRegex(pattern)]! };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** Copies `data` into the arena and returns its address. */
