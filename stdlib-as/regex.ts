@@ -47,6 +47,9 @@ declare function hostRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): 
  */
 export function regexFindAll(value: Value, re: Value, limit: i32): Value {
   return decodeValue(hostRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
+}
+
+// @ts-ignore: decorator
 @external("svc_host", "regex_split")
 declare function hostRegexSplit(id: u32, ptr: usize, len: usize, limit: i32): usize;
 
