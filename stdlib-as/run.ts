@@ -97,16 +97,14 @@ export function run_batch(ptr: usize, len: usize): usize {
     if (outcome == Outcome.Kept) {
       if (flags & RAW) {
         store<u32>(bufferReserve(out, 4), 1);
-        writeValue(out, load<u32>(meta_cell()));
-        writeValue(out, load<u32>(event_cell()));
+        writeCells(out);
       } else {
         writeEmitted(out, load<u32>(meta_cell()), load<u32>(event_cell()));
       }
       if (flags & RESULTS) writeValue(out, result);
     } else {
       writeMessage(out);
-      writeValue(out, load<u32>(meta_cell()));
-      writeValue(out, load<u32>(event_cell()));
+      writeCells(out);
     }
     // The buffer may have moved while growing: address the length through its current data.
     store<u32>(bufferData(out) + start, <u32>(bufferLength(out) - start - 4));
@@ -125,6 +123,12 @@ function writeMessage(out: Buffer): void {
 
 function writeValue(out: Buffer, v: Value): void {
   encodeValue(v, bufferReserve(out, encodedSize(v)));
+}
+
+/** `%` and `.` as they are now. */
+function writeCells(out: Buffer): void {
+  writeValue(out, load<u32>(meta_cell()));
+  writeValue(out, load<u32>(event_cell()));
 }
 
 /** The number of events `.` emits: one per array item, otherwise one. */
