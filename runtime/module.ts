@@ -6,6 +6,8 @@
 // splits larger inputs at line boundaries itself (NDJSON_CHUNK_BYTES).
 
 import { ABI_VERSION } from './batch.js';
+import { decode, encode } from './codec.js';
+import type { RemapValue } from './values.js';
 import { HOST_FUNCTIONS } from './host-functions/index.js';
 import { hostImports, type HostFunction, type InstanceRef } from './host-imports.js';
 
@@ -18,7 +20,10 @@ export interface ModuleInfo {
   options: { timezone?: string } & Record<string, unknown>;
   /** Host-backed functions, in the order of their numbers in `svc_host.call`. */
   hostFunctions: string[];
-  spans?: unknown;
+  /** Compile warnings, so a cached module reports them without compiling again. */
+  warnings?: unknown[];
+  /** Top-level variables and their slots. */
+  variables?: Array<[name: string, slot: number]>;
 }
 
 /** `runNdjson` runs its input in pieces of about this many bytes (whole lines; a longer line is one piece). */
@@ -63,6 +68,14 @@ interface ModuleExports {
   errors_ptr(): number;
   errors_len(): number;
   arena_used(): number;
+}
+
+/** Exported by modules compiled in REPL mode. */
+interface ReplExports {
+  svc_variables(): number;
+  value_decode(ptr: number): number;
+  value_encode(value: number): number;
+  value_encoded_size(value: number): number;
 }
 
 const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
@@ -130,6 +143,29 @@ export class RemapInstance {
       });
     }
     return { output: Buffer.concat(outputs), errors };
+  }
+
+  /**
+   * Runs a batch with the program's first variable slots holding `variables` (a module compiled in REPL
+   * mode, with predefined variables); returns the output and the values of slots `0..slots-1` afterwards.
+   */
+  runBatchWithVariables(input: Uint8Array, variables: readonly RemapValue[], slots: number): { output: Uint8Array; variables: RemapValue[] } {
+    const repl = this.exports as ModuleExports & ReplExports;
+    return this.inArena('run_batch', () => {
+      const base = repl.svc_variables();
+      variables.forEach((value, slot) => {
+        const address = repl.value_decode(this.copyIn(encode(value)));
+        new DataView(this.exports.memory.buffer).setUint32(base + slot * 4, address, true);
+      });
+      const out = this.exports.run_batch(this.copyIn(input), input.length);
+      const output = this.bytes(out, this.exports.output_len()).slice();
+      const after: RemapValue[] = [];
+      for (let slot = 0; slot < slots; slot++) {
+        const address = new DataView(this.exports.memory.buffer).getUint32(base + slot * 4, true);
+        after.push(decode(this.bytes(repl.value_encode(address), repl.value_encoded_size(address))));
+      }
+      return { output, variables: after };
+    });
   }
 
   /** Bytes allocated in the arena since the last reset. */

@@ -20,7 +20,7 @@ export class RemapRuntimeError extends Error {
 
 export class Program {
   constructor(
-    private readonly instance: RemapInstance,
+    private readonly instance: Pick<RemapInstance, 'runBatch' | 'runNdjson'>,
     /** Compile warnings (E620, E801, E900). */
     readonly warnings: readonly Diagnostic[] = [],
   ) {}

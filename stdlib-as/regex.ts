@@ -48,3 +48,27 @@ declare function hostRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): 
 export function regexFindAll(value: Value, re: Value, limit: i32): Value {
   return decodeValue(hostRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
 }
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_split")
+declare function hostRegexSplit(id: u32, ptr: usize, len: usize, limit: i32): usize;
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_replace")
+declare function hostRegexReplace(id: u32, ptr: usize, len: usize, withPtr: usize, withLen: usize, count: i32): usize;
+
+/**
+ * Splits the valid UTF-8 at `ptr` around the regex's matches, into at most `limit` (> 0) pieces. Returns
+ * the address of `u32 count`, then `count` pairs of u32 byte offsets (start, end) into the text.
+ */
+export function regexSplit(re: Value, ptr: usize, len: usize, limit: i32): usize {
+  return hostRegexSplit(regexId(re), ptr, len, limit);
+}
+
+/**
+ * The valid UTF-8 at `ptr` with the first `count` matches (all when negative) replaced by `with`, where
+ * `$1`, `$name`, `${name}` insert groups and `$$` a dollar. Returns the address of `u32 length`, then the bytes.
+ */
+export function regexReplace(re: Value, ptr: usize, len: usize, withPtr: usize, withLen: usize, count: i32): usize {
+  return hostRegexReplace(regexId(re), ptr, len, withPtr, withLen, count);
+}

@@ -4,7 +4,7 @@ import { K, BYTES } from '../check/kind.js';
 export default defineFunction({
   name: 'format_timestamp',
   category: 'Timestamp',
-  description: 'Writes a timestamp with a strftime-style format, in the given time zone or else the configured one.',
+  description: 'Writes a timestamp with a strftime-style format, in the given time zone or else in UTC.',
   parameters: [
     { name: 'value', kinds: K.Timestamp, required: true },
     { name: 'format', kinds: K.Bytes, required: true },
@@ -12,6 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
+  backing: { kind: 'host', library: 'Intl (time zones)' },
   examples: [
     {
       title: 'Format a timestamp (ISO8601/RFC 3339)',

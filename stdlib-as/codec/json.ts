@@ -247,6 +247,9 @@ function readString(): bool {
   const start = pos;
   let valid = true;
   while (pos < end) {
+    // Eight bytes at a time while none of them is a quote, a backslash, a control character or non-ASCII.
+    while (pos + 8 <= end && !hasSpecialByte(load<u64>(pos))) pos += 8;
+    if (pos == end) break;
     const c = load<u8>(pos);
     if (c == 0x22) {
       stringPtr = start;
@@ -268,6 +271,18 @@ function readString(): bool {
     }
   }
   return reject('EOF while parsing a string');
+}
+
+const ONES: u64 = 0x0101010101010101;
+const HIGH_BITS: u64 = 0x8080808080808080;
+
+/** Whether any byte of `word` is `"`, `\`, below 0x20 or above 0x7f (bit tricks for zero bytes). */
+// @ts-ignore: decorator
+@inline function hasSpecialByte(word: u64): bool {
+  const quote = word ^ (ONES * 0x22);
+  const backslash = word ^ (ONES * 0x5c);
+  const found = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) | (word - ONES * 0x20) | word;
+  return (found & HIGH_BITS) != 0;
 }
 
 /** failHere for bool-returning readers. */

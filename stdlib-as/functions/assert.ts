@@ -7,7 +7,8 @@ import { KindBit, expectKinds } from './args';
 
 export function fn_assert(condition: Value, message: Value): Value {
   if (!expectKinds(condition, KindBit.Boolean)) return 0;
-  if (message != 0 && !expectKinds(message, KindBit.Bytes)) return 0;
   if (condition == TRUE) return TRUE;
-  return message != 0 ? fail(bytesPtr(message), bytesLen(message)) : failWith('assertion failed');
+  // VRL looks at the message only when the assertion fails.
+  if (message == 0) return failWith('assertion failed');
+  return expectKinds(message, KindBit.Bytes) ? fail(bytesPtr(message), bytesLen(message)) : 0;
 }

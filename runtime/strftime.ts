@@ -1,0 +1,756 @@
+// chrono's strftime (the format language of VRL's parse_timestamp and format_timestamp): the same
+// specifiers, the same lenient parsing (whitespace and leading zeros optional, names in any case) and the
+// same error kinds, whose texts VRL shows after `Invalid timestamp "…": `.
+//
+// Times are seconds since the Unix epoch plus nanoseconds; dates are days since 1970-01-01.
+
+import { formatOffset, instantsOfLocal, type TimeZone } from './time-zones.js';
+
+// ---- format items (chrono's StrftimeItems) ----------------------------------------------------------
+
+const enum Pad { None, Zero, Space }
+
+type Numeric =
+  | 'year' | 'yearDiv100' | 'yearMod100' | 'isoYear' | 'isoYearMod100' | 'month' | 'day' | 'weekFromSun'
+  | 'weekFromMon' | 'isoWeek' | 'numDaysFromSun' | 'weekdayFromMon' | 'ordinal' | 'hour' | 'hour12'
+  | 'minute' | 'second' | 'nanosecond' | 'timestamp';
+
+type Fixed =
+  | 'shortMonthName' | 'longMonthName' | 'shortWeekdayName' | 'longWeekdayName' | 'lowerAmPm' | 'upperAmPm'
+  | 'fraction' | 'fraction3' | 'fraction6' | 'fraction9' | 'digits3' | 'digits6' | 'digits9'
+  | 'zoneName' | 'offset' | 'offsetColon' | 'offsetDoubleColon' | 'offsetTripleColon' | 'offsetPermissive'
+  | 'rfc3339' | 'offsetZulu';
+
+type Item =
+  | { kind: 'literal'; text: string }
+  | { kind: 'space' ; text: string }
+  | { kind: 'numeric'; field: Numeric; pad: Pad }
+  | { kind: 'fixed'; fixed: Fixed }
+  | { kind: 'error' };
+
+/** Digits read (parsing) and written (formatting, before padding) for each numeric field. */
+const WIDTH: Record<Numeric, number> = {
+  year: 4, yearDiv100: 2, yearMod100: 2, isoYear: 4, isoYearMod100: 2, month: 2, day: 2, weekFromSun: 2,
+  weekFromMon: 2, isoWeek: 2, numDaysFromSun: 1, weekdayFromMon: 1, ordinal: 3, hour: 2, hour12: 2,
+  minute: 2, second: 2, nanosecond: 9, timestamp: Infinity,
+};
+
+const num = (field: Numeric, pad = Pad.Zero): Item => ({ kind: 'numeric', field, pad });
+const fix = (fixed: Fixed): Item => ({ kind: 'fixed', fixed });
+const lit = (text: string): Item => ({ kind: 'literal', text });
+const space = (text: string): Item => ({ kind: 'space', text });
+const ERROR: Item = { kind: 'error' };
+
+const SPECIFIERS: Record<string, Item | Item[]> = {
+  A: fix('longWeekdayName'), B: fix('longMonthName'), C: num('yearDiv100'),
+  D: [num('month'), lit('/'), num('day'), lit('/'), num('yearMod100')],
+  F: [num('year'), lit('-'), num('month'), lit('-'), num('day')],
+  G: num('isoYear'), H: num('hour'), I: num('hour12'), M: num('minute'), P: fix('lowerAmPm'),
+  R: [num('hour'), lit(':'), num('minute')], S: num('second'),
+  T: [num('hour'), lit(':'), num('minute'), lit(':'), num('second')],
+  U: num('weekFromSun'), V: num('isoWeek'), W: num('weekFromMon'),
+  X: [num('hour'), lit(':'), num('minute'), lit(':'), num('second')],
+  Y: num('year'), Z: fix('zoneName'), a: fix('shortWeekdayName'), b: fix('shortMonthName'),
+  c: [fix('shortWeekdayName'), space(' '), fix('shortMonthName'), space(' '), num('day', Pad.Space), space(' '),
+    num('hour'), lit(':'), num('minute'), lit(':'), num('second'), space(' '), num('year')],
+  d: num('day'), e: num('day', Pad.Space), f: num('nanosecond'), g: num('isoYearMod100'),
+  h: fix('shortMonthName'), j: num('ordinal'), k: num('hour', Pad.Space), l: num('hour12', Pad.Space),
+  m: num('month'), n: space('\n'), p: fix('upperAmPm'),
+  r: [num('hour12'), lit(':'), num('minute'), lit(':'), num('second'), space(' '), fix('upperAmPm')],
+  s: num('timestamp', Pad.None), t: space('\t'), u: num('weekdayFromMon', Pad.None),
+  v: [num('day', Pad.Space), lit('-'), fix('shortMonthName'), lit('-'), num('year')],
+  w: num('numDaysFromSun', Pad.None), x: [num('month'), lit('/'), num('day'), lit('/'), num('yearMod100')],
+  y: num('yearMod100'), z: fix('offset'), '+': fix('rfc3339'), '%': lit('%'),
+};
+
+/** After `%` and an optional `.`: the fraction specifiers (`%.3f`, `%3f`...). */
+const FRACTIONS: Record<string, [Fixed, Fixed]> = {
+  f: ['fraction', 'fraction'], '3f': ['fraction3', 'digits3'], '6f': ['fraction6', 'digits6'], '9f': ['fraction9', 'digits9'],
+};
+
+const PADS: Record<string, Pad> = { '-': Pad.None, '0': Pad.Zero, _: Pad.Space };
+
+const isSpace = (c: string) => /\s/u.test(c);
+
+/** The items of a format string; an unknown or malformed specifier is an `error` item. */
+function strftimeItems(format: string): Item[] {
+  const items: Item[] = [];
+  const chars = [...format];
+  let i = 0;
+  while (i < chars.length) {
+    const c = chars[i]!;
+    if (c !== '%') {
+      const start = i;
+      const whitespace = isSpace(c);
+      while (i < chars.length && chars[i] !== '%' && isSpace(chars[i]!) === whitespace) i++;
+      const text = chars.slice(start, i).join('');
+      items.push(whitespace ? space(text) : lit(text));
+      continue;
+    }
+    i++;
+    const pad = PADS[chars[i] ?? ''];
+    if (pad !== undefined) i++;
+    const [item, length] = specifier(chars, i);
+    i += length;
+    if (pad === undefined) items.push(...(Array.isArray(item) ? item : [item]));
+    else items.push(!Array.isArray(item) && item.kind === 'numeric' ? num(item.field, pad) : ERROR);
+  }
+  return items;
+}
+
+/** The item of the specifier at `chars[i]` (after `%` and padding) and how many characters it spans. */
+function specifier(chars: string[], i: number): [Item | Item[], number] {
+  const c = chars[i];
+  if (c === undefined) return [ERROR, 0];
+  const rest = chars.slice(i + 1, i + 4).join('');
+  switch (c) {
+    case '#':
+      return rest.startsWith('z') ? [fix('offsetPermissive'), 2] : [ERROR, 1];
+    case ':':
+      if (rest.startsWith('::z')) return [fix('offsetTripleColon'), 4];
+      if (rest.startsWith(':z')) return [fix('offsetDoubleColon'), 3];
+      return rest.startsWith('z') ? [fix('offsetColon'), 2] : [ERROR, 1];
+    case '.': {
+      const key = rest.startsWith('f') ? 'f' : rest.slice(0, 2);
+      const fraction = FRACTIONS[key];
+      return fraction ? [fix(fraction[0]), 1 + key.length] : [ERROR, 1];
+    }
+    case '3': case '6': case '9': {
+      const fraction = FRACTIONS[c + rest.slice(0, 1)];
+      return fraction ? [fix(fraction[1]), 2] : [ERROR, 1];
+    }
+  }
+  return [SPECIFIERS[c] ?? ERROR, 1];
+}
+
+// ---- calendar ---------------------------------------------------------------------------------------
+
+const DAY = 86_400;
+/** chrono's NaiveDate range. */
+const MIN_YEAR = -262_144;
+const MAX_YEAR = 262_143;
+
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+interface Civil {
+  year: number;
+  month: number;
+  day: number;
+}
+
+function civilFromDays(days: number): Civil {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1 };
+}
+
+const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const mod = (a: number, b: number) => ((a % b) + b) % b;
+/** 0 = Sunday. */
+const weekdayFromSunday = (days: number) => mod(days + 4, 7);
+/** 0 = Monday. */
+const weekdayFromMonday = (days: number) => mod(days + 3, 7);
+
+function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (isLeap(year) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
+
+function fromYmd(year: number, month: number, day: number): number | undefined {
+  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  return daysFromCivil(year, month, day);
+}
+
+function fromYearOrdinal(year: number, ordinal: number): number | undefined {
+  if (year < MIN_YEAR || year > MAX_YEAR || ordinal < 1 || ordinal > (isLeap(year) ? 366 : 365)) return undefined;
+  return daysFromCivil(year, 1, 1) + ordinal - 1;
+}
+
+/** Everything strftime can print or check about a date. */
+interface DateFields extends Civil {
+  ordinal: number;
+  /** 0 = Sunday. */
+  weekday: number;
+  isoYear: number;
+  isoWeek: number;
+  weekFromSun: number;
+  weekFromMon: number;
+}
+
+function dateFields(days: number): DateFields {
+  const civil = civilFromDays(days);
+  const ordinal = days - daysFromCivil(civil.year, 1, 1) + 1;
+  const weekday = weekdayFromSunday(days);
+  const thursday = days - weekdayFromMonday(days) + 3;
+  const isoYear = civilFromDays(thursday).year;
+  const isoWeek = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1;
+  return {
+    ...civil, ordinal, weekday, isoYear, isoWeek,
+    weekFromSun: Math.floor((ordinal - weekday + 6) / 7),
+    weekFromMon: Math.floor((ordinal - weekdayFromMonday(days) + 6) / 7),
+  };
+}
+
+function isoWeeksIn(isoYear: number): number {
+  const jan1 = weekdayFromMonday(daysFromCivil(isoYear, 1, 1));
+  return jan1 === 3 || (jan1 === 2 && isLeap(isoYear)) ? 53 : 52;
+}
+
+// ---- formatting -------------------------------------------------------------------------------------
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+export class InvalidFormat extends Error {
+  constructor() {
+    super('invalid format');
+  }
+}
+
+/**
+ * A formatter for `format`, which prints an instant (nanoseconds since the epoch) in a zone. Throws
+ * `InvalidFormat` when the format has an unknown specifier: VRL checks the whole format before anything else.
+ */
+export function strftimeFormatter(format: string): (nanos: bigint, zone: TimeZone) => string {
+  const items = strftimeItems(format);
+  // `%#z` only parses.
+  if (items.some((item) => item.kind === 'error' || (item.kind === 'fixed' && item.fixed === 'offsetPermissive'))) {
+    throw new InvalidFormat();
+  }
+  return (nanos, zone) => formatItems(items, nanos, zone);
+}
+
+function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): string {
+  const utc = Number(floorDiv(nanos, 1_000_000_000n));
+  const nano = Number(nanos - BigInt(utc) * 1_000_000_000n);
+  const offset = zone.offsetAt(utc);
+  const local = utc + offset;
+  const days = Math.floor(local / DAY);
+  const date = dateFields(days);
+  const secondOfDay = local - days * DAY;
+  const hour = Math.floor(secondOfDay / 3600);
+  const time = { hour, minute: Math.floor(secondOfDay / 60) % 60, second: secondOfDay % 60, nano };
+
+  const numeric = (field: Numeric): number => {
+    switch (field) {
+      case 'year': return date.year;
+      case 'yearDiv100': return Math.floor(date.year / 100);
+      case 'yearMod100': return mod(date.year, 100);
+      case 'isoYear': return date.isoYear;
+      case 'isoYearMod100': return mod(date.isoYear, 100);
+      case 'month': return date.month;
+      case 'day': return date.day;
+      case 'weekFromSun': return date.weekFromSun;
+      case 'weekFromMon': return date.weekFromMon;
+      case 'isoWeek': return date.isoWeek;
+      case 'numDaysFromSun': return date.weekday;
+      case 'weekdayFromMon': return date.weekday === 0 ? 7 : date.weekday;
+      case 'ordinal': return date.ordinal;
+      case 'hour': return time.hour;
+      case 'hour12': return ((time.hour + 11) % 12) + 1;
+      case 'minute': return time.minute;
+      case 'second': return time.second;
+      case 'nanosecond': return time.nano;
+      case 'timestamp': return utc;
+    }
+  };
+  const fraction = (digits: number, dot: boolean) => (dot ? '.' : '') + String(Math.floor(nano / 10 ** (9 - digits))).padStart(digits, '0');
+
+  const fixed = (item: Fixed): string => {
+    switch (item) {
+      case 'shortMonthName': return MONTHS[date.month - 1]!.slice(0, 3);
+      case 'longMonthName': return MONTHS[date.month - 1]!;
+      case 'shortWeekdayName': return WEEKDAYS[date.weekday]!.slice(0, 3);
+      case 'longWeekdayName': return WEEKDAYS[date.weekday]!;
+      case 'lowerAmPm': return time.hour < 12 ? 'am' : 'pm';
+      case 'upperAmPm': return time.hour < 12 ? 'AM' : 'PM';
+      case 'fraction': return autoFraction(nano);
+      case 'fraction3': return fraction(3, true);
+      case 'fraction6': return fraction(6, true);
+      case 'fraction9': return fraction(9, true);
+      case 'digits3': return fraction(3, false);
+      case 'digits6': return fraction(6, false);
+      case 'digits9': return fraction(9, false);
+      case 'zoneName': return zone.abbreviation(utc);
+      case 'offset': return formatOffset(offset, true, false).slice(0, 5);
+      case 'offsetColon': return formatOffset(offset, true, true).slice(0, 6);
+      case 'offsetDoubleColon': return formatOffset(offset, true, true).slice(0, 6) + ':' + two(mod(Math.abs(offset), 60));
+      case 'offsetTripleColon': return formatOffset(offset, false, false);
+      case 'rfc3339':
+        return `${pad(date.year, 4, Pad.Zero)}-${two(date.month)}-${two(date.day)}T${two(time.hour)}:${two(time.minute)}:${two(time.second)}` +
+          `${autoFraction(nano)}${formatOffset(offset, true, true).slice(0, 6)}`;
+      case 'offsetPermissive':
+      case 'offsetZulu':
+        throw new InvalidFormat();
+    }
+  };
+
+  let out = '';
+  for (const item of items) {
+    if (item.kind === 'literal' || item.kind === 'space') out += item.text;
+    else if (item.kind === 'numeric') out += formatNumber(item.field, numeric(item.field), item.pad);
+    else if (item.kind === 'fixed') out += fixed(item.fixed);
+  }
+  return out;
+}
+
+function formatNumber(field: Numeric, value: number, padding: Pad): string {
+  const width = WIDTH[field];
+  // Years beyond 0–9999 carry a sign, as ISO 8601 wants.
+  if ((field === 'year' || field === 'isoYear') && (value < 0 || value > 9999)) {
+    return (value < 0 ? '-' : '+') + pad(Math.abs(value), width, padding);
+  }
+  return width === Infinity ? String(value) : pad(value, width, padding);
+}
+
+function pad(value: number, width: number, padding: Pad): string {
+  const text = String(Math.abs(value));
+  const sign = value < 0 ? '-' : '';
+  if (padding === Pad.None) return sign + text;
+  return padding === Pad.Zero ? sign + text.padStart(width - sign.length, '0') : (sign + text).padStart(width, ' ');
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** `.123`, `.123456`, `.123456789` or nothing: the shortest that is exact (chrono's `%.f`). */
+function autoFraction(nano: number): string {
+  if (nano === 0) return '';
+  if (nano % 1_000_000 === 0) return '.' + String(nano / 1_000_000).padStart(3, '0');
+  if (nano % 1_000 === 0) return '.' + String(nano / 1_000).padStart(6, '0');
+  return '.' + String(nano).padStart(9, '0');
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b < 0n ? q - 1n : q;
+}
+
+// ---- parsing ----------------------------------------------------------------------------------------
+
+/** chrono's ParseErrorKind, by its display text. */
+export const enum ParseErrorKind {
+  OutOfRange = 'input is out of range',
+  Impossible = 'no possible date and time matching input',
+  NotEnough = 'input is not enough for unique date and time',
+  Invalid = 'input contains invalid characters',
+  TooShort = 'premature end of input',
+  TooLong = 'trailing input',
+  BadFormat = 'bad or unsupported format string',
+}
+
+export class TimestampParseError extends Error {
+  constructor(readonly kind: ParseErrorKind) {
+    super(kind);
+  }
+}
+
+const fail = (kind: ParseErrorKind): never => {
+  throw new TimestampParseError(kind);
+};
+
+/** What the text said, field by field (chrono's `Parsed`); a field set twice must agree. */
+export class Parsed {
+  year?: number;
+  yearDiv100?: number;
+  yearMod100?: number;
+  isoYear?: number;
+  isoYearDiv100?: number;
+  isoYearMod100?: number;
+  month?: number;
+  weekFromSun?: number;
+  weekFromMon?: number;
+  isoWeek?: number;
+  /** 0 = Sunday. */
+  weekday?: number;
+  ordinal?: number;
+  day?: number;
+  hourDiv12?: number;
+  hourMod12?: number;
+  minute?: number;
+  second?: number;
+  nanosecond?: number;
+  timestamp?: number;
+  offset?: number;
+
+  set<K extends keyof Parsed>(field: K, value: number): void {
+    const old = this[field];
+    if (old === undefined) (this as Record<string, unknown>)[field] = value;
+    else if (old !== value) fail(ParseErrorKind.Impossible);
+  }
+
+  setNumeric(field: Numeric, value: number): void {
+    const nonNegative = () => value >= 0 || fail(ParseErrorKind.OutOfRange);
+    switch (field) {
+      case 'year':
+        if (Math.abs(value) > 2 ** 31 - 1) fail(ParseErrorKind.OutOfRange);
+        return this.set('year', value);
+      case 'yearDiv100': nonNegative(); return this.set('yearDiv100', value);
+      case 'yearMod100': nonNegative(); return this.set('yearMod100', value);
+      case 'isoYear': return this.set('isoYear', value);
+      case 'isoYearMod100': nonNegative(); return this.set('isoYearMod100', value);
+      case 'month': return this.set('month', value);
+      case 'day': return this.set('day', value);
+      case 'weekFromSun': return this.set('weekFromSun', value);
+      case 'weekFromMon': return this.set('weekFromMon', value);
+      case 'isoWeek': return this.set('isoWeek', value);
+      case 'numDaysFromSun':
+        if (value > 6) fail(ParseErrorKind.OutOfRange);
+        return this.set('weekday', value);
+      case 'weekdayFromMon':
+        if (value < 1 || value > 7) fail(ParseErrorKind.OutOfRange);
+        return this.set('weekday', value % 7);
+      case 'ordinal': return this.set('ordinal', value);
+      case 'hour':
+        this.set('hourDiv12', Math.floor(value / 12));
+        return this.set('hourMod12', value % 12);
+      case 'hour12':
+        if (value < 1 || value > 12) fail(ParseErrorKind.OutOfRange);
+        return this.set('hourMod12', value % 12);
+      case 'minute': return this.set('minute', value);
+      case 'second': return this.set('second', value);
+      case 'nanosecond': return this.set('nanosecond', value);
+      case 'timestamp': return this.set('timestamp', value);
+    }
+  }
+
+  /** chrono's `to_naive_date`: days since the epoch. */
+  toDate(): number {
+    const year = resolveYear(this.year, this.yearDiv100, this.yearMod100);
+    const isoYear = resolveYear(this.isoYear, this.isoYearDiv100, this.isoYearMod100);
+    let days: number | undefined;
+    if (year !== undefined && this.month !== undefined && this.day !== undefined) {
+      days = fromYmd(year, this.month, this.day) ?? fail(ParseErrorKind.OutOfRange);
+    } else if (year !== undefined && this.ordinal !== undefined) {
+      days = fromYearOrdinal(year, this.ordinal) ?? fail(ParseErrorKind.OutOfRange);
+    } else if (year !== undefined && this.weekday !== undefined && (this.weekFromSun ?? this.weekFromMon) !== undefined) {
+      const newYear = fromYearOrdinal(year, 1) ?? fail(ParseErrorKind.OutOfRange);
+      const fromSunday = this.weekFromSun !== undefined;
+      const week = fromSunday ? this.weekFromSun! : this.weekFromMon!;
+      const weekday = fromSunday ? this.weekday : mod(this.weekday - 1, 7);
+      const newYearWeekday = fromSunday ? weekdayFromSunday(newYear) : weekdayFromMonday(newYear);
+      const firstWeek = mod(7 - newYearWeekday, 7);
+      days = newYear + firstWeek + (week - 1) * 7 + weekday;
+      if (week > 53 || civilFromDays(days).year !== year) fail(ParseErrorKind.OutOfRange);
+    } else if (isoYear !== undefined && this.isoWeek !== undefined && this.weekday !== undefined) {
+      if (isoYear < MIN_YEAR || isoYear > MAX_YEAR || this.isoWeek < 1 || this.isoWeek > isoWeeksIn(isoYear)) fail(ParseErrorKind.OutOfRange);
+      const jan4 = daysFromCivil(isoYear, 1, 4);
+      days = jan4 - weekdayFromMonday(jan4) + (this.isoWeek - 1) * 7 + mod(this.weekday - 1, 7);
+    } else {
+      return fail(ParseErrorKind.NotEnough);
+    }
+    if (!this.agreesWith(dateFields(days))) fail(ParseErrorKind.Impossible);
+    return days;
+  }
+
+  /** Whether every date field given agrees with the date. */
+  private agreesWith(date: DateFields): boolean {
+    const agree = (given: number | undefined, actual: number | undefined) => given === undefined || given === actual;
+    const div = (y: number) => (y >= 0 ? Math.floor(y / 100) : undefined);
+    const rem = (y: number) => (y >= 0 ? y % 100 : undefined);
+    return agree(this.year, date.year) && agree(this.yearDiv100, div(date.year)) && agree(this.yearMod100, rem(date.year)) &&
+      agree(this.month, date.month) && agree(this.day, date.day) && agree(this.isoYear, date.isoYear) &&
+      agree(this.isoYearDiv100, div(date.isoYear)) && agree(this.isoYearMod100, rem(date.isoYear)) &&
+      agree(this.isoWeek, date.isoWeek) && agree(this.weekday, date.weekday) && agree(this.ordinal, date.ordinal) &&
+      agree(this.weekFromSun, date.weekFromSun) && agree(this.weekFromMon, date.weekFromMon);
+  }
+
+  /** chrono's `to_naive_time`: seconds of the day and nanoseconds (1e9 and more in a leap second). */
+  toTime(): [number, number] {
+    const hourDiv12 = this.hourDiv12 ?? fail(ParseErrorKind.NotEnough);
+    const hourMod12 = this.hourMod12 ?? fail(ParseErrorKind.NotEnough);
+    const minute = this.minute ?? fail(ParseErrorKind.NotEnough);
+    if (hourDiv12 > 1 || hourMod12 > 11 || minute > 59) fail(ParseErrorKind.OutOfRange);
+    let second = this.second ?? 0;
+    let nano = 0;
+    if (second === 60) [second, nano] = [59, 1_000_000_000];
+    else if (second > 60) fail(ParseErrorKind.OutOfRange);
+    if (this.nanosecond !== undefined) {
+      if (this.nanosecond > 999_999_999) fail(ParseErrorKind.OutOfRange);
+      if (this.second === undefined) fail(ParseErrorKind.NotEnough);
+      nano += this.nanosecond;
+    }
+    return [(hourDiv12 * 12 + hourMod12) * 3600 + minute * 60 + second, nano];
+  }
+
+  /** chrono's `to_naive_datetime_with_offset`: local seconds since the epoch and nanoseconds. */
+  toLocal(offset: number): [number, number] {
+    let date: number | TimestampParseError;
+    let time: [number, number] | TimestampParseError;
+    const attempt = <T>(f: () => T): T | TimestampParseError => {
+      try {
+        return f();
+      } catch (error) {
+        if (error instanceof TimestampParseError) return error;
+        throw error;
+      }
+    };
+    date = attempt(() => this.toDate());
+    time = attempt(() => this.toTime());
+    if (typeof date === 'number' && Array.isArray(time)) {
+      const local = date * DAY + time[0];
+      if (this.timestamp !== undefined) {
+        const timestamp = local - offset;
+        // A leap second may be read as the next second.
+        if (this.timestamp !== timestamp && !(time[1] >= 1_000_000_000 && this.timestamp === timestamp + 1)) {
+          fail(ParseErrorKind.Impossible);
+        }
+      }
+      return [local, time[1]];
+    }
+    if (this.timestamp === undefined) {
+      if (date instanceof TimestampParseError) throw date;
+      throw time as TimestampParseError;
+    }
+    for (const error of [date, time]) {
+      if (error instanceof TimestampParseError && error.kind === ParseErrorKind.OutOfRange) throw error;
+    }
+    for (const error of [date, time]) {
+      if (error instanceof TimestampParseError && error.kind === ParseErrorKind.Impossible) throw error;
+    }
+    // Rebuild the date and time from the timestamp, checking the fields that were given.
+    const local = this.timestamp + offset;
+    const days = Math.floor(local / DAY);
+    const secondOfDay = local - days * DAY;
+    if (days < daysFromCivil(MIN_YEAR, 1, 1) || days > daysFromCivil(MAX_YEAR, 12, 31)) fail(ParseErrorKind.OutOfRange);
+    const rebuilt = Object.assign(new Parsed(), this);
+    const civil = civilFromDays(days);
+    rebuilt.setNumeric('second', secondOfDay % 60);
+    rebuilt.setNumeric('year', civil.year);
+    rebuilt.setNumeric('ordinal', days - daysFromCivil(civil.year, 1, 1) + 1);
+    rebuilt.setNumeric('hour', Math.floor(secondOfDay / 3600));
+    rebuilt.setNumeric('minute', Math.floor(secondOfDay / 60) % 60);
+    date = rebuilt.toDate();
+    time = rebuilt.toTime();
+    return [date * DAY + time[0], time[1]];
+  }
+
+  /** chrono's `to_datetime`: the instant, when the text carried an offset (or a Unix timestamp). */
+  toInstantWithOffset(): bigint {
+    const offset = this.offset ?? (this.timestamp !== undefined ? 0 : fail(ParseErrorKind.NotEnough));
+    const [local, nano] = this.toLocal(offset);
+    if (Math.abs(offset) >= DAY) fail(ParseErrorKind.OutOfRange);
+    return toNanos(local - offset, nano);
+  }
+
+  /** chrono's `to_datetime_with_timezone`: the instant, reading the local time in `zone`. */
+  toInstantInZone(zone: TimeZone): bigint {
+    const guessedOffset = this.timestamp !== undefined ? zone.offsetAt(this.timestamp) : 0;
+    const [local, nano] = this.toLocal(guessedOffset);
+    const agrees = (instant: number) => this.offset === undefined || local - instant === this.offset;
+    const instants = instantsOfLocal(zone, local);
+    if (instants.length === 0) fail(ParseErrorKind.Impossible);
+    const matching = instants.filter(agrees);
+    if (matching.length === 0) fail(ParseErrorKind.Impossible);
+    if (matching.length > 1) fail(ParseErrorKind.NotEnough);
+    return toNanos(matching[0]!, nano);
+  }
+}
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/** Nanoseconds since the epoch; out of range beyond what i64 nanoseconds hold (years 1677–2262). */
+function toNanos(seconds: number, nano: number): bigint {
+  const nanos = BigInt(seconds) * 1_000_000_000n + BigInt(nano);
+  return nanos < I64_MIN || nanos > I64_MAX ? fail(ParseErrorKind.OutOfRange) : nanos;
+}
+
+function resolveYear(year: number | undefined, div: number | undefined, rem: number | undefined): number | undefined {
+  if (div === undefined && rem === undefined) return year;
+  if (year !== undefined && (rem === undefined || rem <= 99)) {
+    if (year < 0) fail(ParseErrorKind.OutOfRange);
+    return (div ?? Math.floor(year / 100)) === Math.floor(year / 100) && (rem ?? year % 100) === year % 100
+      ? year
+      : fail(ParseErrorKind.Impossible);
+  }
+  if (year === undefined && div !== undefined && rem !== undefined && rem <= 99) return div * 100 + rem;
+  if (year === undefined && div === undefined && rem !== undefined && rem <= 99) return rem + (rem < 70 ? 2000 : 1900);
+  if (year === undefined && rem === undefined) return fail(ParseErrorKind.NotEnough);
+  return fail(ParseErrorKind.OutOfRange);
+}
+
+/** Reads `text` with `format` into its fields (chrono's `format::parse`). */
+export function parseStrftime(text: string, format: string): Parsed {
+  const parsed = new Parsed();
+  const rest = parseItems(parsed, text, strftimeItems(format));
+  if (rest !== '') fail(ParseErrorKind.TooLong);
+  return parsed;
+}
+
+const trimStart = (s: string) => s.replace(/^\s+/u, '');
+const utf8Length = (s: string) => Buffer.byteLength(s);
+
+/** Parses `items` from the start of `s` into `parsed`; returns what is left. */
+function parseItems(parsed: Parsed, s: string, items: readonly Item[]): string {
+  for (const item of items) {
+    switch (item.kind) {
+      case 'literal':
+        if (utf8Length(s) < utf8Length(item.text)) fail(ParseErrorKind.TooShort);
+        if (!s.startsWith(item.text)) fail(ParseErrorKind.Invalid);
+        s = s.slice(item.text.length);
+        break;
+      case 'space':
+        s = trimStart(s);
+        break;
+      case 'numeric':
+        s = parseNumeric(parsed, trimStart(s), item.field);
+        break;
+      case 'fixed':
+        s = parseFixed(parsed, s, item.fixed);
+        break;
+      case 'error':
+        fail(ParseErrorKind.BadFormat);
+    }
+  }
+  return s;
+}
+
+function parseNumeric(parsed: Parsed, s: string, field: Numeric): string {
+  let value: number;
+  // Years may carry a sign, and then any number of digits.
+  if ((field === 'year' || field === 'isoYear') && (s[0] === '-' || s[0] === '+')) {
+    const negative = s[0] === '-';
+    [s, value] = scanNumber(s.slice(1), 1, Infinity);
+    if (negative) value = -value;
+  } else {
+    [s, value] = scanNumber(s, 1, WIDTH[field]);
+  }
+  parsed.setNumeric(field, value);
+  return s;
+}
+
+/** 1 to `max` ASCII digits (chrono's `scan::number`). */
+function scanNumber(s: string, min: number, max: number): [string, number] {
+  if (s.length < min) fail(ParseErrorKind.TooShort);
+  let i = 0;
+  let value = 0n;
+  while (i < max && i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) {
+    value = value * 10n + BigInt(s.charCodeAt(i) - 48);
+    if (value > I64_MAX) fail(ParseErrorKind.OutOfRange);
+    i++;
+  }
+  if (i < min) fail(ParseErrorKind.Invalid);
+  return [s.slice(i), Number(value)];
+}
+
+function parseFixed(parsed: Parsed, s: string, fixed: Fixed): string {
+  switch (fixed) {
+    case 'shortMonthName':
+    case 'longMonthName': {
+      const [rest, month] = scanName(s, MONTHS, fixed === 'longMonthName');
+      parsed.set('month', month + 1);
+      return rest;
+    }
+    case 'shortWeekdayName':
+    case 'longWeekdayName': {
+      const [rest, weekday] = scanName(s, WEEKDAYS, fixed === 'longWeekdayName');
+      parsed.set('weekday', weekday);
+      return rest;
+    }
+    case 'lowerAmPm':
+    case 'upperAmPm': {
+      if (utf8Length(s) < 2) fail(ParseErrorKind.TooShort);
+      const ampm = asciiLower(s.slice(0, 2));
+      parsed.set('hourDiv12', ampm === 'am' ? 0 : ampm === 'pm' ? 1 : fail(ParseErrorKind.Invalid));
+      return s.slice(2);
+    }
+    case 'fraction':
+    case 'fraction3':
+    case 'fraction6':
+    case 'fraction9': {
+      if (!s.startsWith('.')) return s;
+      const [rest, digits] = scanNumber(s.slice(1), 1, 9);
+      parsed.set('nanosecond', digits * 10 ** (9 - (s.length - 1 - rest.length)));
+      return rest.replace(/^[0-9]+/, ''); // digits beyond nanoseconds are ignored
+    }
+    case 'digits3':
+    case 'digits6':
+    case 'digits9': {
+      const width = Number(fixed.slice(-1));
+      const [rest, digits] = scanNumber(s, width, width);
+      parsed.set('nanosecond', digits * 10 ** (9 - width));
+      return rest;
+    }
+    case 'zoneName':
+      // chrono cannot read zone names: it skips the word.
+      return s.replace(/^\S+/u, '');
+    case 'offset':
+    case 'offsetColon':
+    case 'offsetDoubleColon':
+    case 'offsetTripleColon':
+    case 'offsetPermissive':
+    case 'offsetZulu': {
+      const [rest, offset] = scanOffset(trimStart(s), fixed);
+      parsed.set('offset', offset);
+      return rest;
+    }
+    case 'rfc3339':
+      return parseRfc3339(parsed, s);
+  }
+}
+
+/** A month or weekday name: its first three letters in any case, and with `long` the rest if present. */
+function scanName(s: string, names: readonly string[], long: boolean): [string, number] {
+  if (utf8Length(s) < 3) fail(ParseErrorKind.TooShort);
+  const head = asciiLower(s.slice(0, 3));
+  const index = names.findIndex((name) => name.slice(0, 3).toLowerCase() === head);
+  if (index < 0) fail(ParseErrorKind.Invalid);
+  const suffix = names[index]!.slice(3).toLowerCase();
+  const rest = s.slice(3);
+  return [long && asciiLower(rest.slice(0, suffix.length)) === suffix ? rest.slice(suffix.length) : rest, index];
+}
+
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) | 32));
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+
+/** `+hh:mm`, `+hhmm`, `+hh mm` (chrono's `scan::timezone_offset` and its `Z` and missing-minutes forms). */
+function scanOffset(s: string, fixed: Fixed): [string, number] {
+  if ((fixed === 'offsetPermissive' || fixed === 'offsetZulu') && (s[0] === 'Z' || s[0] === 'z')) return [s.slice(1), 0];
+  if (fixed === 'offsetZulu' && (s[0] === 'U' || s[0] === 'u')) {
+    return asciiLower(s.slice(1, 3)) === 'tc' ? [s.slice(3), 0] : fail(ParseErrorKind.Invalid);
+  }
+  if (s === '') fail(ParseErrorKind.TooShort);
+  if (s[0] !== '+' && s[0] !== '-') fail(ParseErrorKind.Invalid);
+  const negative = s[0] === '-';
+  s = s.slice(1);
+  if (utf8Length(s) < 2) fail(ParseErrorKind.TooShort);
+  if (!isDigit(s[0]) || !isDigit(s[1])) fail(ParseErrorKind.Invalid);
+  const hours = Number(s.slice(0, 2));
+  s = s.slice(2).replace(/^[:\s]+/u, '');
+  let minutes = 0;
+  if (utf8Length(s) >= 2) {
+    if (!isDigit(s[0]) || !isDigit(s[1])) fail(ParseErrorKind.Invalid);
+    if (s[0]! > '5') fail(ParseErrorKind.OutOfRange);
+    minutes = Number(s.slice(0, 2));
+    s = s.slice(2);
+  } else if (fixed !== 'offsetPermissive' || s !== '') {
+    fail(ParseErrorKind.TooShort);
+  }
+  const seconds = hours * 3600 + minutes * 60;
+  return [s, negative ? -seconds : seconds];
+}
+
+const RFC3339_DATE: Item[] = [num('year'), space(''), lit('-'), num('month'), space(''), lit('-'), num('day')];
+const RFC3339_TIME: Item[] = [
+  num('hour'), space(''), lit(':'), num('minute'), space(''), lit(':'), num('second'), fix('fraction'), space(''),
+  fix('offsetZulu'), space(''),
+];
+
+/** `%+`: RFC 3339, relaxed as chrono reads it (`T`, `t` or nothing between date and time). */
+function parseRfc3339(parsed: Parsed, s: string): string {
+  s = parseItems(parsed, s, RFC3339_DATE);
+  if (s === '') fail(ParseErrorKind.TooShort);
+  if (s[0] === 'T' || s[0] === 't') s = s.slice(1);
+  return parseItems(parsed, s, RFC3339_TIME);
+}

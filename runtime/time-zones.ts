@@ -1,0 +1,134 @@
+// Time zones as VRL's `TimeZone` (the process's local zone or a named IANA zone), with their rules from
+// Intl. Times here are seconds since the Unix epoch (numbers: every chrono date fits well within 2^53).
+
+/** A time zone: its offset and `%Z` name at any instant. */
+export interface TimeZone {
+  /** Seconds east of UTC at the instant `utcSeconds`. */
+  offsetAt(utcSeconds: number): number;
+  /** What `%Z` prints at the instant `utcSeconds`. */
+  abbreviation(utcSeconds: number): string;
+}
+
+/** UTC, what a timestamp is formatted in when no zone is given (chrono's `Utc`). */
+export const UTC: TimeZone = {
+  offsetAt: () => 0,
+  abbreviation: () => 'UTC',
+};
+
+/**
+ * VRL's `TimeZone::parse`: `""` and `"local"` are the process's zone, anything else must be an IANA name
+ * with its exact case (chrono-tz rejects `utc`); undefined when it is none of these.
+ */
+export function parseTimeZone(name: string): TimeZone | undefined {
+  if (name === '' || name === 'local') return localZone();
+  let zone = namedZones.get(name);
+  if (zone === undefined) {
+    const resolved = intlZoneName(name);
+    if (resolved === undefined) return undefined;
+    zone = resolved === 'UTC' ? UTC : new IntlZone(resolved, false);
+    namedZones.set(name, zone);
+  }
+  return zone;
+}
+
+/** Seconds east of UTC of the local wall-clock time `localSeconds`, or undefined when that time does not
+ * exist (a DST gap); the earlier instant when it is ambiguous. */
+export function offsetOfLocal(zone: TimeZone, localSeconds: number): number | undefined {
+  const instants = instantsOfLocal(zone, localSeconds);
+  return instants.length > 0 ? localSeconds - instants[0]! : undefined;
+}
+
+/**
+ * The instants (UTC seconds, ascending) whose wall-clock time in `zone` is `localSeconds`: none in a gap,
+ * two in an overlap (chrono's `LocalResult`).
+ */
+export function instantsOfLocal(zone: TimeZone, localSeconds: number): number[] {
+  const before = zone.offsetAt(localSeconds - DAY);
+  const after = zone.offsetAt(localSeconds + DAY);
+  const instants: number[] = [];
+  for (const offset of before === after ? [before] : [before, after]) {
+    const instant = localSeconds - offset;
+    if (zone.offsetAt(instant) === offset) instants.push(instant);
+  }
+  return instants.sort((a, b) => a - b);
+}
+
+const DAY = 86_400;
+const namedZones = new Map<string, TimeZone>();
+let local: TimeZone | undefined;
+
+/** The process's zone (TZ): chrono's `Local`, whose `%Z` is the offset. */
+function localZone(): TimeZone {
+  local ??= new IntlZone(new Intl.DateTimeFormat().resolvedOptions().timeZone, true);
+  return local;
+}
+
+/** The zone Intl resolves `name` to, when `name` is an IANA name as chrono-tz accepts it. */
+function intlZoneName(name: string): string | undefined {
+  if (/^[+-]/.test(name)) return undefined; // offsets are not zone names for chrono-tz
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+  // Intl matches names without regard to case; chrono-tz does not. An alias resolves to another name.
+  if (resolved.toLowerCase() === name.toLowerCase() && resolved !== name) return undefined;
+  return resolved;
+}
+
+class IntlZone implements TimeZone {
+  private readonly parts: Intl.DateTimeFormat;
+  private readonly names: Intl.DateTimeFormat;
+
+  constructor(name: string, private readonly offsetAsName: boolean) {
+    this.parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: name, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    this.names = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' });
+  }
+
+  offsetAt(utcSeconds: number): number {
+    const field: Record<string, string> = {};
+    for (const part of this.parts.formatToParts(utcSeconds * 1000)) field[part.type] = part.value;
+    const year = field.era === 'BC' ? 1 - Number(field.year) : Number(field.year);
+    const wall = Date.UTC(2000, Number(field.month) - 1, Number(field.day), Number(field.hour), Number(field.minute), Number(field.second));
+    // Date.UTC maps years 0–99 to 1900–1999: build the date in 2000 and move it by whole years.
+    const date = new Date(wall);
+    date.setUTCFullYear(year);
+    return Math.round(date.getTime() / 1000) - Math.floor(utcSeconds);
+  }
+
+  /**
+   * chrono-tz prints the tz database's abbreviation. Intl knows few of them: its own short name when it is
+   * one (EST, PDT, UTC), else the database's numeric form (`+04`, `+0530`).
+   */
+  abbreviation(utcSeconds: number): string {
+    const offset = this.offsetAt(utcSeconds);
+    if (this.offsetAsName) return formatOffset(offset, true, true);
+    const name = this.names.formatToParts(utcSeconds * 1000).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    if (/^[A-Z]{2,5}$/.test(name) && name !== 'GMT') return name;
+    if (offset === 0 && name === 'GMT') return 'GMT';
+    const minutes = Math.trunc(Math.abs(offset) / 60) % 60;
+    return formatOffset(offset, minutes !== 0, false);
+  }
+}
+
+/** `+hh`, `+hhmm` or `+hh:mm` (plus `:ss` when `colon` and the offset has seconds). */
+export function formatOffset(offset: number, withMinutes: boolean, colon: boolean): string {
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  const two = (n: number) => String(n).padStart(2, '0');
+  let text = sign + two(Math.floor(abs / 3600));
+  if (withMinutes) text += (colon ? ':' : '') + two(Math.floor(abs / 60) % 60);
+  if (colon && abs % 60 !== 0) text += ':' + two(abs % 60);
+  return text;
+}
+
+/** A zone argument by name; VRL's error when it names no zone. */
+export function namedTimeZone(name: string): TimeZone {
+  const zone = parseTimeZone(name);
+  if (zone === undefined) throw new Error(`unable to parse timezone: ${name}`);
+  return zone;
+}
