@@ -7,16 +7,17 @@ import { newRegExp, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js'
 import type { RemapValue } from './values.js';
 
 /** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
-export type HostFunction = (args: RemapValue[], context: HostContext) => RemapValue;
+export type HostFunction = (args: RemapValue[], context: HostCallContext) => RemapValue;
 
 export interface HostContext {
   /** Time zone for functions that take one implicitly (compile option `timezone`). */
   timezone: string;
-  /**
-   * The instance's RegExp for a Rust pattern, translated once (shared: leave it neither global nor sticky).
-   * `hostImports` provides it; a function called outside an instance translates the pattern itself.
-   */
-  regex?: (pattern: string) => RegExp;
+}
+
+/** What a host function sees: the instance's context and its regex cache. */
+export interface HostCallContext extends HostContext {
+  /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
+  regex(pattern: string): RegExp;
 }
 
 /** What the imports need of the instance they serve, bound after instantiation. */
@@ -48,7 +49,7 @@ export function hostImports(
     const re = regexes[id]!;
     return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
   };
-  const callContext: HostContext = { ...context, regex: (pattern) => regexes[compileRegex(pattern)]! };
+  const callContext: HostCallContext = { ...context, regex: (pattern) => regexes[compileRegex(pattern)]! };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** Copies `data` into the arena and returns its address. */

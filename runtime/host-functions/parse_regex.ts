@@ -1,6 +1,5 @@
 import type { HostFunction } from '../host-imports.js';
 import type { Regex, RemapValue } from '../values.js';
-import { newRegExp } from '../rust-regex.js';
 import { booleanArg, stringArg } from './args.js';
 
 /**
@@ -9,8 +8,7 @@ import { booleanArg, stringArg } from './args.js';
  */
 export const parse_regex: HostFunction = ([value, pattern, numericGroups], context) => {
   const text = stringArg(value!);
-  const source = (pattern as Regex).pattern;
-  const m = (context.regex?.(source) ?? newRegExp(source)).exec(text);
+  const m = context.regex((pattern as Regex).pattern).exec(text);
   if (!m) throw new Error('could not find any pattern matches');
   const groups: Record<string, RemapValue> = Object.create(null);
   if (booleanArg(numericGroups!, false)) {

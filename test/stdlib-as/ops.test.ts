@@ -191,6 +191,18 @@ test('| merges two objects shallowly, the right side winning; the operands stay 
   err('op_merge', { x: 1n }, 2n, "can't merge type integer into { x: integer }");
 });
 
+test('&& after a left side that is not falsy (logic.ts): booleans only, VRL\'s kinds in the error', () => {
+  assert.is(x.is_falsy!(arg(null)), 1);
+  assert.is(x.is_falsy!(arg(false)), 1);
+  assert.is(x.is_falsy!(arg(0n)), 0);
+  ok('op_and', true, true, true);
+  ok('op_and', true, false, false);
+  ok('op_and', true, null, false);
+  err('op_and', true, 's', "can't apply an AND to types boolean and string");
+  err('op_and', true, [1n], "can't apply an AND to types boolean and [integer]");
+  err('op_and', { k: 'v' }, true, "can't apply an AND to types { k: string } and boolean");
+});
+
 test('! and bool_test take booleans only', () => {
   assert.equal(op('op_not', true), { value: false });
   assert.equal(op('op_not', false), { value: true });
