@@ -8,6 +8,7 @@ import { Buffer, bufferByte, bufferBytes, bufferAscii } from '../buffer';
 import { writeInt, writeFloat } from './number';
 import { writeRfc3339 } from './time';
 import { writeLossy } from './utf8';
+import { displayPlainEnd, displayEscapeEnd } from './scan';
 
 export function writeDisplay(b: Buffer, v: Value): void {
   switch (tagOf(v)) {
@@ -62,14 +63,15 @@ export function writeDisplay(b: Buffer, v: Value): void {
  */
 function writeDisplayText(b: Buffer, ptr: usize, len: usize): void {
   const end = ptr + len;
+  const plainEnd = displayPlainEnd(ptr, end);
+  if (plainEnd == end) return bufferBytes(b, ptr, len);
   let run = ptr;
-  for (let at = ptr; at < end; at++) {
-    const c = load<u8>(at);
-    if (c != 0x5c && c != 0x22 && c != 0x0a) continue;
+  for (let at = displayEscapeEnd(plainEnd, end); at < end; at = displayEscapeEnd(at, end)) {
     writeLossy(b, run, at - run);
+    const c = load<u8>(at);
     bufferByte(b, 0x5c);
     bufferByte(b, c == 0x0a ? 0x6e : c);
-    run = at + 1;
+    run = ++at;
   }
   writeLossy(b, run, end - run);
 }
