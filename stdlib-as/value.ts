@@ -35,7 +35,12 @@ export const ENTRY_SIZE: usize = 12;
 // ---- arena ---------------------------------------------------------------------------------------------
 
 let arenaTop: usize = (__heap_base + 15) & ~15;
-let arenaEnd: usize = <usize>memory.size() << 16;
+/**
+ * Word-at-a-time readers (codec/scan.ts, compareBytes) may load up to this many bytes past the end of a
+ * value: the arena keeps them inside memory after everything it hands out.
+ */
+export const READ_SLACK: usize = 8;
+let arenaEnd: usize = (<usize>memory.size() << 16) - READ_SLACK;
 /** Arena address below which allocations survive `arenaReset` (program constants, variable slots). */
 let arenaFloor: usize = (__heap_base + 15) & ~15;
 
@@ -55,7 +60,7 @@ function allocSlow(ptr: usize, top: usize): usize {
   if (memory.grow(pages) < 0) {
     if (memory.grow(<i32>((top - arenaEnd + 0xffff) >> 16)) < 0) unreachable();
   }
-  arenaEnd = <usize>memory.size() << 16;
+  arenaEnd = (<usize>memory.size() << 16) - READ_SLACK;
   arenaTop = top;
   return ptr;
 }

@@ -43,28 +43,23 @@ const enum Escaped {
   return 0;
 }
 
-// @ts-ignore: decorator
-@inline function isEscaped(c: u8, escaped: Escaped): bool {
-  if (escaped == Escaped.Json) return c == 0x22 || c == 0x5c || c < 0x20;
-  if (escaped == Escaped.Display) return c == 0x22 || c == 0x5c || c == 0x0a;
-  return false;
-}
-
-/** The address of the first byte in [at, stop) that `escaped` escapes or, with `nonAscii`, that is not ASCII; or `stop`. */
+/**
+ * The address of the first byte in [at, stop) that `escaped` escapes or, with `nonAscii`, that is not ASCII;
+ * or `stop`. It reads whole words even at the end: bytes past `stop` are readable (READ_SLACK), and a byte
+ * they mark lands at `stop` or later (marks only spread upwards), so clamping the index to `stop` ignores it.
+ */
 // @ts-ignore: decorator
 @inline function scanTo(at: usize, stop: usize, escaped: Escaped, nonAscii: bool): usize {
-  while (at + 8 <= stop) {
+  while (at < stop) {
     const word = load<u64>(at);
     const found = escapedBytes(word, escaped) | (nonAscii ? bytesNonAscii(word) : 0);
-    if (found != 0) return at + <usize>(ctz(found) >> 3);
+    if (found != 0) {
+      const hit = at + <usize>(ctz(found) >> 3);
+      return hit < stop ? hit : stop;
+    }
     at += 8;
   }
-  while (at < stop) {
-    const c = load<u8>(at);
-    if (isEscaped(c, escaped) || (nonAscii && c >= 0x80)) break;
-    at++;
-  }
-  return at;
+  return stop;
 }
 
 /**

@@ -79,4 +79,34 @@ test('display escapes quotes, backslashes and newlines wherever they fall', () =
   }
 });
 
+test('strings that end where the arena ends are scanned within memory', () => {
+  const cases: [text: string, expected: unknown][] = [
+    ['"abc"', { value: 'abc' }],
+    ['"abcdefghij"', { value: 'abcdefghij' }],
+    ['"abc\\n"', { value: 'abc\n' }],
+    ['"abc', { error: 'unable to parse json: EOF while parsing a string at line 1 column 4' }],
+    ['"ab\u0001"', { error: 'unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column 4' }],
+  ];
+  for (const [text, expected] of cases) {
+    const v = stdlib.put('placeholder');
+    // Fill the arena up to its end without growing memory, and put the JSON text in its last bytes.
+    const size = wasm.memory.buffer.byteLength;
+    const rest = size - wasm.alloc!(0);
+    const ptr = wasm.alloc!(rest - 8) + rest - 8 - text.length;
+    assert.is(wasm.memory.buffer.byteLength, size, 'the arena keeps its slack without growing');
+    Buffer.from(wasm.memory.buffer).write(text, ptr, 'latin1');
+    const record = new DataView(wasm.memory.buffer);
+    record.setUint32(v + 4, text.length, true);
+    record.setUint32(v + 8, ptr, true);
+    const result = wasm.fn_parse_json!(v, 0, 0);
+    assert.equal(result === 0 ? { error: stdlib.error() } : { value: stdlib.get(result) }, expected, text);
+  }
+});
+
+test('the arena leaves eight readable bytes past everything it hands out', () => {
+  const size = wasm.memory.buffer.byteLength;
+  wasm.alloc!(size - wasm.alloc!(0) - 7);
+  assert.ok(wasm.memory.buffer.byteLength > size);
+});
+
 test.run();
