@@ -331,12 +331,13 @@ export function objectGet(o: Value, key: usize, keyLen: usize): Value {
 
 /** Inserts or replaces in place (the caller owns `o`). The key bytes are referenced, not copied. */
 export function objectSet(o: Value, key: usize, keyLen: usize, v: Value): void {
-  let i = objectFind(o, key, keyLen);
-  if (i >= 0) {
-    objectSetValueAt(o, i, v);
-    return;
-  }
-  const at = <usize>(-i - 1);
+  const i = objectFind(o, key, keyLen);
+  if (i >= 0) objectSetValueAt(o, i, v);
+  else objectInsertAt(o, <usize>(-i - 1), key, keyLen, v);
+}
+
+/** Inserts a key known to be absent at index `at` (from `objectFind`), in place. */
+export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v: Value): void {
   const len = objectLen(o);
   const cap = <usize>load<u32>(o, 8);
   let entries = <usize>load<u32>(o, 12);
@@ -358,11 +359,15 @@ export function objectSet(o: Value, key: usize, keyLen: usize, v: Value): void {
 /** Removes `key` in place; returns the removed value or 0. */
 export function objectRemove(o: Value, key: usize, keyLen: usize): Value {
   const i = objectFind(o, key, keyLen);
-  if (i < 0) return 0;
+  return i >= 0 ? objectRemoveAt(o, <usize>i) : 0;
+}
+
+/** Removes entry `i` in place; returns its value. */
+export function objectRemoveAt(o: Value, i: usize): Value {
   const removed = objectValue(o, i);
   const len = objectLen(o);
   const slot = entryAt(o, i);
-  memory.copy(slot, slot + ENTRY_SIZE, (len - 1 - <usize>i) * ENTRY_SIZE);
+  memory.copy(slot, slot + ENTRY_SIZE, (len - 1 - i) * ENTRY_SIZE);
   store<u32>(o, <u32>(len - 1), 4);
   return removed;
 }
