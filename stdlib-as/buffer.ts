@@ -1,6 +1,6 @@
 // A growable byte buffer in the arena, for encoders and functions that build strings.
 
-import { alloc, Value, newBytes } from './value';
+import { alloc, Value, newBytes, copyMemory } from './value';
 
 /** Buffer state lives in a 12-byte arena record: data address, length, capacity. */
 export type Buffer = usize;
@@ -48,7 +48,7 @@ function bufferGrow(b: Buffer, needed: usize): void {
 }
 
 export function bufferBytes(b: Buffer, ptr: usize, len: usize): void {
-  memory.copy(bufferReserve(b, len), ptr, len);
+  copyMemory(bufferReserve(b, len), ptr, len);
 }
 
 /** Appends an ASCII string literal. */

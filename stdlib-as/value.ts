@@ -79,6 +79,34 @@ export function arenaUsed(): usize {
   return arenaTop - arenaFloor;
 }
 
+/**
+ * `memory.copy` (overlapping ranges allowed) with short lengths done inline: the engine runs `memory.copy`
+ * as a call out of wasm, which costs more than moving the few bytes of a typical key or small string.
+ */
+export function copyMemory(dst: usize, src: usize, len: usize): void {
+  if (len > 16) {
+    memory.copy(dst, src, len);
+  } else if (len >= 8) {
+    // Two words that overlap when len < 16, both read before either is written.
+    const head = load<u64>(src);
+    const tail = load<u64>(src + len - 8);
+    store<u64>(dst, head);
+    store<u64>(dst + len - 8, tail);
+  } else if (len >= 4) {
+    const head = load<u32>(src);
+    const tail = load<u32>(src + len - 4);
+    store<u32>(dst, head);
+    store<u32>(dst + len - 4, tail);
+  } else if (len > 0) {
+    const first = load<u8>(src);
+    const middle = load<u8>(src + (len >> 1));
+    const last = load<u8>(src + len - 1);
+    store<u8>(dst, first);
+    store<u8>(dst + (len >> 1), middle);
+    store<u8>(dst + len - 1, last);
+  }
+}
+
 // ---- records -------------------------------------------------------------------------------------------
 
 const STATIC = memory.data(48, 16);
@@ -158,7 +186,7 @@ export function bytesSlice(v: Value, start: usize, end: usize): Value {
 }
 export function copyBytes(ptr: usize, len: usize): Value {
   const v = allocBytes(len);
-  memory.copy(bytesPtr(v), ptr, len);
+  copyMemory(bytesPtr(v), ptr, len);
   return v;
 }
 // @ts-ignore: decorator
@@ -349,7 +377,7 @@ export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v
     store<u32>(o, <u32>entries, 12);
   }
   const slot = entries + at * ENTRY_SIZE;
-  memory.copy(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
+  copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
   store<u32>(slot, <u32>key);
   store<u32>(slot, <u32>keyLen, 4);
   store<u32>(slot, <u32>v, 8);
@@ -367,7 +395,7 @@ export function objectRemoveAt(o: Value, i: usize): Value {
   const removed = objectValue(o, i);
   const len = objectLen(o);
   const slot = entryAt(o, i);
-  memory.copy(slot, slot + ENTRY_SIZE, (len - 1 - i) * ENTRY_SIZE);
+  copyMemory(slot, slot + ENTRY_SIZE, (len - 1 - i) * ENTRY_SIZE);
   store<u32>(o, <u32>(len - 1), 4);
   return removed;
 }

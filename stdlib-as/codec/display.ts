@@ -2,9 +2,9 @@
 
 import {
   Value, Tag, tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
-  arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue, TRUE,
+  arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue, TRUE, copyMemory,
 } from '../value';
-import { Buffer, bufferByte, bufferBytes, bufferAscii } from '../buffer';
+import { Buffer, bufferReserve, bufferByte, bufferBytes, bufferAscii } from '../buffer';
 import { writeInt, writeFloat } from './number';
 import { writeRfc3339 } from './time';
 import { writeLossy } from './utf8';
@@ -21,9 +21,7 @@ export function writeDisplay(b: Buffer, v: Value): void {
     case Tag.Float:
       return writeFloat(b, floatOf(v));
     case Tag.Bytes:
-      bufferByte(b, 0x22);
-      writeDisplayText(b, bytesPtr(v), bytesLen(v));
-      return bufferByte(b, 0x22);
+      return writeDisplayString(b, bytesPtr(v), bytesLen(v));
     case Tag.Timestamp:
       bufferAscii(b, "t'");
       writeRfc3339(b, timestampOf(v));
@@ -43,13 +41,8 @@ export function writeDisplay(b: Buffer, v: Value): void {
     case Tag.Object: {
       const n = objectLen(v);
       if (n == 0) return bufferAscii(b, '{}');
-      bufferAscii(b, '{ ');
       for (let i: usize = 0; i < n; i++) {
-        if (i > 0) bufferAscii(b, ', ');
-        // VRL quotes keys without escaping them.
-        bufferByte(b, 0x22);
-        writeLossy(b, objectKeyPtr(v, i), objectKeyLen(v, i));
-        bufferAscii(b, '": ');
+        writeDisplayKey(b, i == 0 ? 0x7b : 0x2c, objectKeyPtr(v, i), objectKeyLen(v, i));
         writeDisplay(b, objectValue(v, i));
       }
       return bufferAscii(b, ' }');
@@ -57,14 +50,35 @@ export function writeDisplay(b: Buffer, v: Value): void {
   }
 }
 
+/** `{ "key": ` (`lead` `{`) or `, "key": ` (`lead` `,`): VRL quotes keys without escaping them. */
+function writeDisplayKey(b: Buffer, lead: u8, ptr: usize, len: usize): void {
+  const open = bufferReserve(b, 3);
+  store<u8>(open, lead);
+  store<u8>(open, 0x20, 1);
+  store<u8>(open, 0x22, 2);
+  writeLossy(b, ptr, len);
+  const close = bufferReserve(b, 3);
+  store<u8>(close, 0x22);
+  store<u8>(close, 0x3a, 1);
+  store<u8>(close, 0x20, 2);
+}
+
 /**
- * A string's text as VRL displays it: lossy UTF-8 with `\`, `"` and newline escaped (every other character,
+ * A string as VRL displays it: quoted, lossy UTF-8 with `\`, `"` and newline escaped (every other character,
  * tabs and control characters included, stays raw).
  */
-function writeDisplayText(b: Buffer, ptr: usize, len: usize): void {
+function writeDisplayString(b: Buffer, ptr: usize, len: usize): void {
   const end = ptr + len;
   const plainEnd = displayPlainEnd(ptr, end);
-  if (plainEnd == end) return bufferBytes(b, ptr, len);
+  if (plainEnd == end) {
+    // Nothing to escape or validate (the common case): one copy between the quotes.
+    const out = bufferReserve(b, len + 2);
+    store<u8>(out, 0x22);
+    copyMemory(out + 1, ptr, len);
+    store<u8>(out + len + 1, 0x22);
+    return;
+  }
+  bufferByte(b, 0x22);
   let run = ptr;
   for (let at = displayEscapeEnd(plainEnd, end); at < end; at = displayEscapeEnd(at, end)) {
     writeLossy(b, run, at - run);
@@ -74,4 +88,5 @@ function writeDisplayText(b: Buffer, ptr: usize, len: usize): void {
     run = ++at;
   }
   writeLossy(b, run, end - run);
+  bufferByte(b, 0x22);
 }

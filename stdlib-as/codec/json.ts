@@ -4,7 +4,7 @@
 import {
   Value, Tag, NULL, TRUE, FALSE, alloc, tagOf, newInt, newFloat, newBytes, newArray, arrayPush, arrayLen,
   arrayGet, newObject, objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
-  timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
+  timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, copyMemory,
 } from '../value';
 import { fail } from '../error';
 import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength } from '../buffer';
@@ -555,7 +555,7 @@ export function writeJsonString(b: Buffer, ptr: usize, len: usize): void {
     // Nothing to escape or validate (the common case): one copy between the quotes.
     const out = bufferReserve(b, len + 2);
     store<u8>(out, 0x22);
-    memory.copy(out + 1, ptr, len);
+    copyMemory(out + 1, ptr, len);
     store<u8>(out + len + 1, 0x22);
     return;
   }
