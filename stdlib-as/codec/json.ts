@@ -279,7 +279,9 @@ function reject(message: string): bool {
 function readEscapedString(start: usize): bool {
   // Escapes only shrink the text, so the bytes up to the closing quote bound the decoded length.
   let close = pos;
-  while (close < end) {
+  while (true) {
+    close = jsonEscapeEnd(close, end);
+    if (close >= end) break;
     const c = load<u8>(close);
     if (c == 0x22) break;
     close += c == 0x5c ? 2 : 1;
@@ -288,7 +290,13 @@ function readEscapedString(start: usize): bool {
   memory.copy(out, start, pos - start);
   let w = out + (pos - start);
   let valid = true;
-  while (pos < end) {
+  while (true) {
+    // Plain runs between escapes move in one piece.
+    const plainEnd = jsonPlainEnd(pos, end);
+    copyMemory(w, pos, plainEnd - pos);
+    w += plainEnd - pos;
+    pos = plainEnd;
+    if (pos == end) break;
     const c = load<u8>(pos);
     if (c == 0x22) {
       stringPtr = out;
@@ -307,19 +315,14 @@ function readEscapedString(start: usize): bool {
       pos++;
       return reject('control character (\\u0000-\\u001F) found while parsing a string');
     }
-    if (c < 0x80) {
-      store<u8>(w++, c);
-      pos++;
-    } else {
-      let length = utf8Sequence(pos, end);
-      if (length < 0) {
-        valid = false;
-        length = -length;
-      }
-      memory.copy(w, pos, <usize>length);
-      w += <usize>length;
-      pos += <usize>length;
+    let length = utf8Sequence(pos, end);
+    if (length < 0) {
+      valid = false;
+      length = -length;
     }
+    copyMemory(w, pos, <usize>length);
+    w += <usize>length;
+    pos += <usize>length;
   }
   return reject('EOF while parsing a string');
 }

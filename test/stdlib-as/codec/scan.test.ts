@@ -45,11 +45,17 @@ test('parse_json reads escapes, control characters and UTF-8 wherever they fall'
       const text = withSpecial(length, at, special);
       const json = `{"${JSON.stringify(text).slice(1, -1)}":${JSON.stringify(text)}}`;
       assert.equal(stdlib.call('fn_parse_json', json), { value: { [text]: text } }, json);
+      // After an escape the rest of the string is decoded into a copy, by the same runs.
+      const escaped = `"\\t${JSON.stringify(text).slice(1, -1)}"`;
+      assert.equal(stdlib.call('fn_parse_json', escaped), { value: `\t${text}` }, escaped);
       if (special < ' ' && special !== '\n') {
         // Unescaped, a control character is an error at its own column (a newline moves to line 2).
         const raw = `"${text}"`;
         assert.equal(stdlib.call('fn_parse_json', raw), {
           error: `unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column ${at + 2}`,
+        }, raw);
+        assert.equal(stdlib.call('fn_parse_json', `"\\t${text}"`), {
+          error: `unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column ${at + 4}`,
         }, raw);
       }
     }
@@ -66,6 +72,10 @@ test('parse_json rejects invalid UTF-8 wherever it falls, unless lossy', () => {
     assert.equal(stdlib.call('fn_parse_json', new Uint8Array(bytes)), {
       value: bytes.subarray(1, -1).toString('utf8'),
     }, `${length} ${at} lossy`);
+    const escaped = Buffer.concat([Buffer.from('"\\t'), bytes.subarray(1)]);
+    assert.equal(stdlib.call('fn_parse_json', new Uint8Array(escaped), undefined, false), {
+      error: `unable to parse json: invalid unicode code point at line 1 column ${length + 4}`,
+    }, `${length} ${at} escaped`);
   }
 });
 
