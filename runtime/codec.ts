@@ -26,6 +26,9 @@ export class IntegralFloat {
   constructor(readonly value: number) {}
 }
 
+/** Strings up to this length are tried as ASCII first. */
+const SHORT_TEXT = 64;
+
 /** A growable byte buffer for encoding. */
 export class ByteWriter {
   bytes = Buffer.alloc(256);
@@ -84,9 +87,18 @@ export class ByteWriter {
   /** u32 length then the UTF-8 of `s`, encoded in place. */
   text(s: string): void {
     const at = this.reserve(4 + 3 * s.length);
-    const length = this.bytes.write(s, at + 4, 'utf8');
+    const length = s.length <= SHORT_TEXT && this.ascii(s, at + 4) ? s.length : this.bytes.write(s, at + 4, 'utf8');
     this.view.setUint32(at, length, true);
     this.length = at + 4 + length;
+  }
+  /** Copies `s` to `at` when it is ASCII (for short strings, cheaper than a call into the UTF-8 encoder). */
+  private ascii(s: string, at: number): boolean {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return false;
+      this.bytes[at + i] = c;
+    }
+    return true;
   }
   finish(): Uint8Array {
     return this.bytes.subarray(0, this.length);

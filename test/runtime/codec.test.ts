@@ -41,6 +41,28 @@ test('large values encode across buffer growth', () => {
   assert.equal(decode(encode(big)), big);
 });
 
+/** The keys of an encoded object whose values are all integers, in encoded order. */
+function encodedKeys(bytes: Uint8Array): Buffer[] {
+  const view = Buffer.from(bytes);
+  const keys: Buffer[] = [];
+  for (let at = 9, n = 0; n < view.readUInt32LE(1); n++) {
+    const length = view.readUInt32LE(at);
+    keys.push(view.subarray(at + 4, at + 4 + length));
+    at += 4 + length + 9;
+  }
+  return keys;
+}
+
+test('strings of any length and script encode as UTF-8; object keys sort by their UTF-8 bytes', () => {
+  const strings = ['', 'a', 'é', 'x'.repeat(64), 'x'.repeat(65), `${'x'.repeat(63)}é`, '😀', '\uE000', '\uFFFF', '9', '10'];
+  for (const s of strings) assert.equal(decode(encode(s)), s, s);
+  // A lone surrogate has no UTF-8: it becomes U+FFFD, as Buffer and TextEncoder write it.
+  assert.equal(decode(encode('a\uD800')), 'a\uFFFD');
+  const object = Object.fromEntries(strings.map((s, i) => [s, BigInt(i)]));
+  assert.equal(encodedKeys(encode(object)), strings.map((s) => Buffer.from(s)).sort(Buffer.compare));
+  assert.equal(encodedKeys(encode({ b: 1n, a: 2n, '10': 3n, '9': 4n })), ['10', '9', 'a', 'b'].map((s) => Buffer.from(s)));
+});
+
 test('NaN is refused', () => {
   assert.throws(() => encode(NaN), /NaN/);
 });
