@@ -7,6 +7,9 @@ import { NdjsonFlag } from './batch.js';
 import { cacheKey, compilerVersion, readCached, stdlibHash, writeCached } from './cache.js';
 import { readModuleInfo, RemapInstance } from './module.js';
 import { Program } from './program.js';
+import { HOST_FUNCTIONS } from './host-functions/index.js';
+
+const HOST_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(HOST_FUNCTIONS));
 
 export { CompileError } from '../compiler/diagnostics/diagnostic.js';
 export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/diagnostic.js';
@@ -46,7 +49,7 @@ export async function compileModule(
   // The front and back ends load ohm-js and binaryen: only when something is actually compiled.
   const { checkProgram, emitModule } = await import('../compiler/compile.js');
   const checked = checkProgram(source, options);
-  const compiled = await emitModule(checked, compilerVersion(), moduleOptions);
+  const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, hostFunctions: HOST_FUNCTION_NAMES });
   return { ...compiled, warnings: checked.warnings };
 }
 

@@ -27,6 +27,8 @@ export interface Generated {
 }
 
 export interface GenerateOptions {
+  /** Host-backed functions the runtime provides (others are reported as missing). */
+  hostFunctions?: ReadonlySet<string>;
   /**
    * Variables defined before the program starts, given slots 0… in this order; their slots keep what the
    * host stored in them instead of being reset (the REPL carries variables between lines).
@@ -79,7 +81,7 @@ export function generateProgram(
   programName: string,
   options: GenerateOptions = {},
 ): Generated {
-  return new Generator(b, m, types, std).program(program, programName, options.predefined ?? []);
+  return new Generator(b, m, types, std, options.hostFunctions ?? new Set()).program(program, programName, options.predefined ?? []);
 }
 
 class Generator {
@@ -100,6 +102,7 @@ class Generator {
     private readonly m: BinaryenModule,
     private readonly types: CheckResult,
     private readonly std: StdlibSymbols,
+    private readonly hostAvailable: ReadonlySet<string>,
   ) {
     this.i32 = b.i32;
   }
@@ -496,6 +499,7 @@ class Generator {
     const operands = def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
     let invoke: ExpressionRef;
     if (def.backing.kind === 'host') {
+      if (!this.hostAvailable.has(def.name)) throw new MissingImplementation(def.name, e.nameSpan);
       let index = this.hostFunctions.indexOf(def.name);
       if (index < 0) index = this.hostFunctions.push(def.name) - 1;
       const argv = this.fn.local();
