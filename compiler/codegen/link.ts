@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
+import { ABI_VERSION } from '../../runtime/batch.js';
 import { loadBinaryen, moduleFeatures, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
 
-export const ABI_VERSION = 1;
 export const INFO_SECTION = 'svc';
 export const CONSTANTS_SECTION = 'svc.constants';
 

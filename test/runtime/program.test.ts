@@ -19,6 +19,7 @@ function stubProgram(answer: (event: RemapValue) => OutputRecord) {
       return encodeOutput(events.map(({ event }) => answer(event as RemapValue)), flags);
     },
     runNdjson: (input: Uint8Array, flags: number) => ({ output: Buffer.from(input), errors: [{ line: flags, message: 'm' }] }),
+    memoryBytes: () => 65536,
   };
   return { program: new Program(instance, []), seen };
 }
