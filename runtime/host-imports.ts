@@ -3,6 +3,7 @@
 import { randomFillSync } from 'node:crypto';
 import { translateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
+import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from './values.js';
 
 /** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
@@ -25,6 +26,7 @@ export function hostImports(
   context: HostContext,
 ): WebAssembly.Imports {
   const regexes: RegExp[] = [];
+  let timezone: TimeZone | undefined;
   const regexIds = new Map<string, number>();
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
@@ -71,6 +73,10 @@ export function hostImports(
       },
       now(): bigint {
         return process.hrtime.bigint() - hrtimeOrigin + epochOrigin;
+      },
+      tz_offset(localSeconds: bigint): number {
+        timezone ??= namedTimeZone(context.timezone);
+        return offsetOfLocal(timezone, Number(localSeconds));
       },
       log(level: number, ptr: number, len: number): void {
         const line = text(ptr, len);

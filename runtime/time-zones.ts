@@ -31,11 +31,14 @@ export function parseTimeZone(name: string): TimeZone | undefined {
   return zone;
 }
 
-/** Seconds east of UTC of the local wall-clock time `localSeconds`, or undefined when that time does not
- * exist (a DST gap); the earlier instant when it is ambiguous. */
-export function offsetOfLocal(zone: TimeZone, localSeconds: number): number | undefined {
+/**
+ * Seconds east of UTC at the local wall-clock time `localSeconds`: the earlier instant's when the time is
+ * ambiguous, and in a DST gap the offset after the gap (the time moves forward by the gap's length).
+ */
+export function offsetOfLocal(zone: TimeZone, localSeconds: number): number {
   const instants = instantsOfLocal(zone, localSeconds);
-  return instants.length > 0 ? localSeconds - instants[0]! : undefined;
+  if (instants.length > 0) return localSeconds - instants[0]!;
+  return zone.offsetAt(localSeconds - zone.offsetAt(localSeconds - DAY));
 }
 
 /**
