@@ -2,13 +2,13 @@
 // not use the compile option here).
 
 import type { HostFunction } from '../host-imports.js';
+import { expectText, expectTimestamp } from '../kinds.js';
 import { strftimeFormatter } from '../strftime.js';
-import { lossyText } from '../text.js';
 import { namedTimeZone, UTC } from '../time-zones.js';
-import type { Timestamp } from '../values.js';
 
 export const format_timestamp: HostFunction = ([value, format, timezone]) => {
-  const formatter = strftimeFormatter(lossyText(format!));
-  const zone = timezone === null || timezone === undefined ? UTC : namedTimeZone(lossyText(timezone));
-  return formatter((value as Timestamp).nanos, zone);
+  const { nanos } = expectTimestamp(value!);
+  const formatter = strftimeFormatter(expectText(format!));
+  const zone = timezone === null || timezone === undefined ? UTC : namedTimeZone(expectText(timezone));
+  return formatter(nanos, zone);
 };

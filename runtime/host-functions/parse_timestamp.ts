@@ -2,6 +2,7 @@
 // or zone reads a fixed-offset time; any other reads local time in `timezone` (default: the compile option).
 
 import type { HostFunction } from '../host-imports.js';
+import { expectText, kindOf } from '../kinds.js';
 import { parseStrftime, TimestampParseError } from '../strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
@@ -9,9 +10,11 @@ import { Timestamp } from '../values.js';
 
 export const parse_timestamp: HostFunction = ([value, format, timezone], context) => {
   if (value instanceof Timestamp) return value;
-  if (typeof value !== 'string' && !(value instanceof Uint8Array)) throw new Error('unable to convert value to timestamp');
-  const pattern = lossyText(format!).trim();
-  const zone = namedTimeZone(timezone === null || timezone === undefined ? context.timezone : lossyText(timezone));
+  if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
+    throw new Error(`unable to convert ${kindOf(value!)} value to timestamp`);
+  }
+  const pattern = expectText(format!).trim();
+  const zone = namedTimeZone(timezone === null || timezone === undefined ? context.timezone : expectText(timezone));
   const text = lossyText(value);
   try {
     const parsed = parseStrftime(text, pattern);

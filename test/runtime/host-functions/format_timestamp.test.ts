@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { format_timestamp } from '../../../runtime/host-functions/format_timestamp.js';
-import { Timestamp } from '../../../runtime/values.js';
+import { Timestamp, type RemapValue } from '../../../runtime/values.js';
 
 function format(rfc3339: string, pattern: string, timezone: string | null = null): string {
   const [, whole, digits = ''] = /^([^.]*?)(?:\.(\d+))?Z$/.exec(rfc3339)!;
@@ -58,6 +58,19 @@ test('invalid formats fail before the time zone is read', () => {
   assert.is(format('2020-10-21T06:05:09Z', '%Y', 'Foo'), 'error: unable to parse timezone: Foo');
   assert.is(format('2020-10-21T06:05:09Z', 'abc é %%'), 'abc é %');
   assert.is(format('2020-10-21T06:05:09Z', ''), '');
+});
+
+test('argument kinds', () => {
+  const call = (args: RemapValue[]) => {
+    try {
+      return format_timestamp(args, { timezone: 'UTC' });
+    } catch (error) {
+      return `error: ${(error as Error).message}`;
+    }
+  };
+  assert.is(call(['2020', '%Y', null]), 'error: expected timestamp, got string');
+  assert.is(call([new Timestamp(0n), 1n, null]), 'error: expected string, got integer');
+  assert.is(call([new Timestamp(0n), '%Y', 1.5]), 'error: expected string, got float');
 });
 
 test.run();
