@@ -57,6 +57,7 @@ export function instantsOfLocal(zone: TimeZone, localSeconds: number): number[] 
 }
 
 const DAY = 86_400;
+const OFFSET_CACHE_SIZE = 4096;
 const namedZones = new Map<string, TimeZone>();
 let local: TimeZone | undefined;
 
@@ -83,6 +84,8 @@ function intlZoneName(name: string): string | undefined {
 class IntlZone implements TimeZone {
   private readonly parts: Intl.DateTimeFormat;
   private readonly names: Intl.DateTimeFormat;
+  /** Offsets by instant: syslog batches ask about the same few seconds over and over. */
+  private readonly offsets = new Map<number, number>();
 
   constructor(name: string, private readonly offsetAsName: boolean) {
     this.parts = new Intl.DateTimeFormat('en-US', {
@@ -93,14 +96,23 @@ class IntlZone implements TimeZone {
   }
 
   offsetAt(utcSeconds: number): number {
+    let offset = this.offsets.get(utcSeconds);
+    if (offset === undefined) {
+      if (this.offsets.size >= OFFSET_CACHE_SIZE) this.offsets.clear();
+      offset = this.computeOffset(utcSeconds);
+      this.offsets.set(utcSeconds, offset);
+    }
+    return offset;
+  }
+
+  private computeOffset(utcSeconds: number): number {
     const field: Record<string, string> = {};
     for (const part of this.parts.formatToParts(utcSeconds * 1000)) field[part.type] = part.value;
     const year = field.era === 'BC' ? 1 - Number(field.year) : Number(field.year);
-    const wall = Date.UTC(2000, Number(field.month) - 1, Number(field.day), Number(field.hour), Number(field.minute), Number(field.second));
-    // Date.UTC maps years 0–99 to 1900–1999: build the date in 2000 and move it by whole years.
-    const date = new Date(wall);
+    // Date.UTC maps years 0–99 to 1900–1999: build the date in 2000 and move it to its year.
+    const date = new Date(Date.UTC(2000, Number(field.month) - 1, Number(field.day), Number(field.hour), Number(field.minute), Number(field.second)));
     date.setUTCFullYear(year);
-    return Math.round(date.getTime() / 1000) - Math.floor(utcSeconds);
+    return date.getTime() / 1000 - utcSeconds;
   }
 
   /**

@@ -406,19 +406,20 @@ function unescape(at: usize, end: usize): Value {
 
 // ---- the result -----------------------------------------------------------------------------------------
 
+/** The fields in key order (each insertion lands at the end), then the elements, which replace fields. */
 function result(message: usize, end: usize): Value {
-  const o = newObject(10 + objectLen(elements));
-  objectSet(o, KEY_MESSAGE, 7, newBytes(message, end - message));
-  if (hostPtr != 0) objectSet(o, KEY_HOSTNAME, 8, newBytes(hostPtr, hostLen));
-  if (priority >= 0) {
-    objectSet(o, KEY_SEVERITY, 8, tableName(SEVERITY_NAMES, SEVERITY_ENDS, priority & 7));
-    if (priority >> 3 < 24) objectSet(o, KEY_FACILITY, 8, tableName(FACILITY_NAMES, FACILITY_ENDS, priority >> 3));
-  }
-  if (version >= 0) objectSet(o, KEY_VERSION, 7, newInt(version));
+  const o = newObject(9 + objectLen(elements));
   if (appPtr != 0) objectSet(o, KEY_APPNAME, 7, newBytes(appPtr, appLen));
+  if (priority >= 0 && priority >> 3 < 24) {
+    objectSet(o, KEY_FACILITY, 8, tableName(FACILITY_NAMES, FACILITY_ENDS, priority >> 3));
+  }
+  if (hostPtr != 0) objectSet(o, KEY_HOSTNAME, 8, newBytes(hostPtr, hostLen));
+  objectSet(o, KEY_MESSAGE, 7, newBytes(message, end - message));
   if (msgidPtr != 0) objectSet(o, KEY_MSGID, 5, newBytes(msgidPtr, msgidLen));
-  objectSet(o, KEY_TIMESTAMP, 9, newTimestamp(parsedTimestamp()));
   if (procPtr != 0) objectSet(o, KEY_PROCID, 6, procid(procPtr, procLen));
+  if (priority >= 0) objectSet(o, KEY_SEVERITY, 8, tableName(SEVERITY_NAMES, SEVERITY_ENDS, priority & 7));
+  objectSet(o, KEY_TIMESTAMP, 9, newTimestamp(parsedTimestamp()));
+  if (version >= 0) objectSet(o, KEY_VERSION, 7, newInt(version));
   for (let i: usize = 0, n = objectLen(elements); i < n; i++) {
     objectSet(o, objectKeyPtr(elements, i), objectKeyLen(elements, i), objectValue(elements, i));
   }
