@@ -1,59 +1,125 @@
-// `svc vrl`: compile a remap program and report its diagnostics on stderr. This version checks programs
-// only; `--input` and `--print-object` are part of the command's interface and take effect once programs run.
+// `svc vrl`: run a remap program on newline-delimited JSON events (through the batch path), print one line
+// per event, write or run precompiled modules, or start the interactive REPL when no program is given.
 
-import { access, readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { CAC, Command } from 'cac';
-import type { Diagnostic } from '../runtime/index.js';
+import type { Diagnostic, Program } from '../runtime/index.js';
 import { stringOption, useColor, UsageError } from './usage.js';
 
 /** Extra help text shown under `svc vrl --help`. */
 export const VRL_HELP = {
-  title: 'Status',
+  title: 'Output',
   body: [
-    '  This version checks programs without running them: warnings and errors go to stderr;',
-    '  exit status 0 when the program compiles, 1 when it has errors, 2 for a usage error.',
-    '  --input and --print-object are accepted; no events are read or printed yet.',
-    '  Without a program, the interactive mode is not available yet.',
+    '  One line per event on stdout: the result of the last expression, or the event with -o,',
+    '  in remap display form. A runtime error goes to stderr and the run goes on with the next event.',
+    '  Without --input the program runs once on the empty event {}; "-i -" reads stdin.',
+    '  Compile errors go to stderr with exit status 1. Without a program, an interactive REPL starts.',
   ].join('\n'),
 };
 
 export function registerVrl(cli: CAC): Command {
   return cli
-    .command('vrl [program]', 'Check a remap program and report its diagnostics')
+    .command('vrl [program]', 'Run a remap program on events, or start the remap REPL')
     .option('-p, --program <file>', 'Read the program from a file (instead of the argument)')
-    .option('-i, --input <file>', 'File of newline-delimited JSON events to run the program on (default: stdin)')
+    .option('-i, --input [file]', 'File of newline-delimited JSON events (stdin when empty or "-")')
     .option('-o, --print-object', 'Print the modified event instead of the result of the last expression')
     .option('--timezone <zone>', 'Time zone for timestamps without one: an IANA name or "local" (default: local)')
-    .example('  $ svc vrl \'.status = to_int!(.status)\'')
-    .example('  $ svc vrl --program examples/start.vrl')
+    .option('--emit-wasm [file]', 'Write the compiled module to a file, or print its text form to stdout')
+    .option('--module <file>', 'Run a module written by --emit-wasm instead of compiling a program')
+    .example('  $ svc vrl \'.status = to_int!(.status)\' -i events.ndjson')
+    .example('  $ svc vrl -o -p examples/start.vrl -i examples/start.ndjson')
+    .example('  $ svc vrl --emit-wasm out.wasm -p program.vrl && svc vrl --module out.wasm -i events.ndjson')
     .action(runVrl);
 }
 
 async function runVrl(programArgument: string | undefined, options: Record<string, unknown>): Promise<void> {
   const color = useColor(options.color, process.stderr);
   const programFile = stringOption(options.program, '--program');
-  const inputFile = stringOption(options.input, '--input');
+  const moduleFile = stringOption(options.module, '--module');
   const timezone = checkTimezone(stringOption(options.timezone, '--timezone'));
-  const source = await readProgram(programArgument, programFile);
-  if (inputFile !== undefined) await mustRead(inputFile, 'input file', (path) => access(path));
+  const emit = options.emitWasm;
+  if (moduleFile !== undefined && (programArgument !== undefined || programFile !== undefined)) {
+    throw new UsageError('give either a program or --module, not both');
+  }
+  if (moduleFile !== undefined && emit !== undefined) throw new UsageError('--emit-wasm needs a program, not --module');
 
   // Loaded here, not at the top: `svc --help` and `svc --version` need no compiler.
-  const { compile, CompileError, renderDiagnostics } = await import('../runtime/index.js');
-  const report = (diagnostics: readonly Diagnostic[]) => {
-    if (diagnostics.length === 0) return;
-    process.stderr.write(renderDiagnostics(source, [...diagnostics], { color }).trimEnd() + '\n');
-  };
-
-  try {
-    const program = await compile(source, { timezone });
-    const warnings = program.warnings.length;
-    report(program.warnings);
-    process.stderr.write(warnings ? `\nprogram compiles with ${warnings} warning${warnings > 1 ? 's' : ''}\n` : 'program compiles\n');
-  } catch (error) {
-    if (!(error instanceof CompileError)) throw error;
-    report([...error.diagnostics, ...error.warnings]);
-    process.exitCode = 1;
+  const runtime = await import('../runtime/index.js');
+  if (moduleFile === undefined && programArgument === undefined && programFile === undefined) {
+    if (emit !== undefined || options.input !== undefined) throw new UsageError('no program: pass its text as an argument or a file with --program <file>');
+    const { startRepl } = await import('./repl.js');
+    return startRepl({ timezone, color });
   }
+
+  let program: Program;
+  if (moduleFile !== undefined) {
+    const wasm = await mustRead(moduleFile, 'module file', (path) => readFile(path));
+    program = await runtime.loadProgram(wasm);
+  } else {
+    const source = await readProgram(programArgument, programFile);
+    const report = (diagnostics: readonly Diagnostic[]) => {
+      if (diagnostics.length === 0) return;
+      process.stderr.write(runtime.renderDiagnostics(source, [...diagnostics], { color }).trimEnd() + '\n');
+    };
+    try {
+      if (emit !== undefined) {
+        const toStdout = emit === true || emit === '-';
+        const compiled = await runtime.compileModule(source, { timezone }, { names: true, text: toStdout });
+        report(compiled.warnings);
+        if (toStdout) process.stdout.write(compiled.text!);
+        else await writeFile(String(emit), compiled.wasm);
+        return;
+      }
+      program = await runtime.compile(source, { timezone });
+      report(program.warnings);
+    } catch (error) {
+      if (!(error instanceof runtime.CompileError)) throw error;
+      report([...error.diagnostics, ...error.warnings]);
+      process.exitCode = 1;
+      return;
+    }
+  }
+
+  const flags = options.printObject ? runtime.NDJSON_PRINT_OBJECT : 0;
+  const input = options.input;
+  if (input === undefined) return runChunk(program, Buffer.from('{}\n'), flags);
+  const stream: Readable = input === true || input === '' || input === '-'
+    ? process.stdin
+    : await openInput(String(input));
+  await runStream(program, stream, flags);
+}
+
+/** Feeds the program whole lines, about a megabyte at a time, writing output as it comes. */
+async function runStream(program: Program, stream: Readable, flags: number): Promise<void> {
+  let pending: Buffer = Buffer.alloc(0);
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    const data = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    const end = data.lastIndexOf(10) + 1;
+    if (end === 0) {
+      pending = data;
+      continue;
+    }
+    await runChunk(program, data.subarray(0, end), flags);
+    pending = Buffer.from(data.subarray(end));
+  }
+  if (pending.length) await runChunk(program, pending, flags);
+}
+
+async function runChunk(program: Program, lines: Buffer, flags: number): Promise<void> {
+  const { output, errors } = program.runNdjson(lines, flags);
+  if (errors.length) process.stderr.write(errors.map((e) => e.message).join('\n') + '\n');
+  if (!process.stdout.write(output)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+}
+
+async function openInput(path: string): Promise<Readable> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  await mustRead(path, 'input file', () => new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  }));
+  return stream;
 }
 
 async function readProgram(argument: string | undefined, file: string | undefined): Promise<string> {
@@ -61,8 +127,7 @@ async function readProgram(argument: string | undefined, file: string | undefine
     throw new UsageError('give the program either as an argument or with --program, not both');
   }
   if (file !== undefined) return mustRead(file, 'program file', (path) => readFile(path, 'utf8'));
-  if (argument !== undefined) return argument;
-  throw new UsageError('no program: pass its text as an argument or a file with --program <file>');
+  return argument!;
 }
 
 /** Runs a file operation, turning its failure into a usage error that names the file. */

@@ -36,17 +36,34 @@ export class ByteWriter {
     this.length = at + n;
     return at;
   }
+  // Each writer reserves before it reads `this.bytes` or `this.view`: reserving may replace them.
   u8(x: number): void {
-    this.bytes[this.reserve(1)] = x;
+    const at = this.reserve(1);
+    this.bytes[at] = x;
   }
   u16(x: number): void {
-    this.view.setUint16(this.reserve(2), x, true);
+    const at = this.reserve(2);
+    this.view.setUint16(at, x, true);
   }
   u32(x: number): void {
-    this.view.setUint32(this.reserve(4), x, true);
+    const at = this.reserve(4);
+    this.view.setUint32(at, x, true);
+  }
+  i32(x: number): void {
+    const at = this.reserve(4);
+    this.view.setInt32(at, x, true);
+  }
+  i64(x: bigint): void {
+    const at = this.reserve(8);
+    this.view.setBigInt64(at, x, true);
+  }
+  f64(x: number): void {
+    const at = this.reserve(8);
+    this.view.setFloat64(at, x, true);
   }
   raw(b: Uint8Array): void {
-    this.bytes.set(b, this.reserve(b.length));
+    const at = this.reserve(b.length);
+    this.bytes.set(b, at);
   }
   /** u32 length then the bytes. */
   sized(b: Uint8Array): void {
@@ -66,15 +83,15 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
       return w.u8(value ? Wire.True : Wire.False);
     case 'bigint':
       w.u8(Wire.Int);
-      return w.view.setBigInt64(w.reserve(8), value, true);
+      return w.i64(value);
     case 'number':
       if (Number.isInteger(value) && Number.isSafeInteger(value) && !Object.is(value, -0)) {
         w.u8(Wire.Int);
-        return w.view.setBigInt64(w.reserve(8), BigInt(value), true);
+        return w.i64(BigInt(value));
       }
       if (Number.isNaN(value)) throw new TypeError('NaN is not a remap value');
       w.u8(Wire.Float);
-      return w.view.setFloat64(w.reserve(8), value, true);
+      return w.f64(value);
     case 'string':
       w.u8(Wire.Bytes);
       return w.sized(encoder.encode(value));
@@ -85,7 +102,7 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
   }
   if (value instanceof Timestamp) {
     w.u8(Wire.Timestamp);
-    return w.view.setBigInt64(w.reserve(8), value.nanos, true);
+    return w.i64(value.nanos);
   }
   if (value instanceof Date) return encodeValue(w, Timestamp.fromDate(value));
   if (value instanceof Regex) {

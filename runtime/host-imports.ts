@@ -1,17 +1,24 @@
 // The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { translateRegex } from '../compiler/regex.js';
+import { translateRegex, validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
+import { rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from './values.js';
 
 /** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
-export type HostFunction = (args: RemapValue[], context: HostContext) => RemapValue;
+export type HostFunction = (args: RemapValue[], context: HostCallContext) => RemapValue;
 
 export interface HostContext {
   /** Time zone for functions that take one implicitly (compile option `timezone`). */
   timezone: string;
+}
+
+/** What a host function sees: the instance's context and its regex cache. */
+export interface HostCallContext extends HostContext {
+  /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
+  regex(pattern: string): RegExp;
 }
 
 /** What the imports need of the instance they serve, bound after instantiation. */
@@ -27,7 +34,25 @@ export function hostImports(
 ): WebAssembly.Imports {
   const regexes: RegExp[] = [];
   let timezone: TimeZone | undefined;
+  /** Global twins of `regexes`, made on first use, for iterating over matches. */
+  const globalRegexes: RegExp[] = [];
   const regexIds = new Map<string, number>();
+  /** Why the last `regex` call returned -1. */
+  let regexError = '';
+  const compileRegex = (pattern: string): number => {
+    let id = regexIds.get(pattern);
+    if (id === undefined) {
+      const { source, flags } = translateRegex(pattern);
+      id = regexes.push(new RegExp(source, flags)) - 1;
+      regexIds.set(pattern, id);
+    }
+    return id;
+  };
+  const globalRegex = (id: number): RegExp => {
+    const re = regexes[id]!;
+    return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
+  };
+  const callContext: HostCallContext = { ...context, regex: (pattern) => regexes[compileRegex(pattern)]! };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** Copies `data` into the arena and returns its address. */
@@ -47,7 +72,7 @@ export function hostImports(
         const args = new ByteReader(bytes(ptr, len)).value() as RemapValue[];
         const reply = new ByteWriter();
         try {
-          const result = functions[fn]!(args, context);
+          const result = functions[fn]!(args, callContext);
           reply.u8(0);
           encodeValue(reply, result);
         } catch (error) {
@@ -60,16 +85,49 @@ export function hostImports(
         const pattern = text(ptr, len);
         let id = regexIds.get(pattern);
         if (id === undefined) {
+          const problem = validateRegex(pattern);
+          if (problem !== undefined) {
+            regexError = problem;
+            return -1;
+          }
           const { source, flags } = translateRegex(pattern);
           id = regexes.push(new RegExp(source, flags)) - 1;
           regexIds.set(pattern, id);
         }
         return id;
+        return compileRegex(text(ptr, len));
+      },
+      regex_matches(id: number, ptr: number, len: number, limit: number): number {
+        const input = text(ptr, len);
+        const reply = new ByteWriter();
+        encodeValue(reply, regexMatches(regexes[id]!, input, limit));
+        return writeBack(reply.finish());
+      },
+      regex_error(): number {
+        const reply = new ByteWriter();
+        reply.sized(Buffer.from(regexError));
+        return writeBack(reply.finish());
       },
       regex_match(id: number, ptr: number, len: number): number {
         const re = regexes[id]!;
         re.lastIndex = 0;
         return re.test(text(ptr, len)) ? 1 : 0;
+      },
+      regex_split(id: number, ptr: number, len: number, limit: number): number {
+        const input = text(ptr, len);
+        const bounds = rustSplit(globalRegex(id), input, limit);
+        const offsets = new Utf8Offsets(input, len);
+        const reply = new ByteWriter();
+        reply.u32(bounds.length / 2);
+        // Pieces come in order and do not overlap, so their bounds increase.
+        for (const index of bounds) reply.u32(offsets.at(index));
+        return writeBack(reply.finish());
+      },
+      regex_replace(id: number, ptr: number, len: number, withPtr: number, withLen: number, count: number): number {
+        const replaced = Buffer.from(rustReplace(globalRegex(id), text(ptr, len), text(withPtr, withLen), count));
+        const reply = new ByteWriter();
+        reply.sized(replaced);
+        return writeBack(reply.finish());
       },
       now(): bigint {
         return process.hrtime.bigint() - hrtimeOrigin + epochOrigin;
@@ -90,6 +148,28 @@ export function hostImports(
       },
     },
   };
+}
+
+/**
+ * `[start, end, match]` per match with UTF-8 byte offsets; `match` holds `string`, `captures` (the groups
+ * after the whole match, null when a group did not take part) and each named group.
+ */
+function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  const out: RemapValue[] = [];
+  let byteAt = 0;
+  let charAt = 0;
+  for (const m of input.matchAll(global)) {
+    if (limit >= 0 && out.length >= limit) break;
+    byteAt += Buffer.byteLength(input.slice(charAt, m.index));
+    charAt = m.index!;
+    const start = byteAt;
+    const end = start + Buffer.byteLength(m[0]);
+    const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
+    for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
+    out.push([BigInt(start), BigInt(end), match]);
+  }
+  return out;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];

@@ -1,16 +1,58 @@
-// The library API of svc's remap engine (see ../shared/conformance/README.md for the contract).
+// The library API of svc's remap engine (see ../shared/conformance/README.md for the contract): compile a
+// program to a wasm module (cached on disk), run it on JS values, batches or NDJSON, and display values.
 
-import { checkProgram, type CheckedProgram, type CompileOptions } from '../compiler/compile.js';
+import type { CompileOptions, ModuleOptions } from '../compiler/compile.js';
+import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import { NdjsonFlag } from './batch.js';
+import { cacheKey, compilerVersion, readCached, stdlibHash, writeCached } from './cache.js';
+import { readModuleInfo, RemapInstance } from './module.js';
+import { Program } from './program.js';
 
 export { CompileError } from '../compiler/diagnostics/diagnostic.js';
 export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/diagnostic.js';
 export { renderDiagnostics } from '../compiler/diagnostics/render.js';
-export type { CompileOptions, CheckedProgram };
+export type { CompileOptions, ModuleOptions };
+export { Program, RemapRuntimeError } from './program.js';
+export { RemapInstance, readModuleInfo, type ModuleInfo, type NdjsonOutput } from './module.js';
+export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type InputEvent, type OutputRecord } from './batch.js';
+export { Timestamp, Regex, type RemapValue } from './values.js';
+export { display } from './display.js';
+
+/** `runNdjson` flags: print `.` instead of the result; write emitted events as JSON instead of display text. */
+export const NDJSON_PRINT_OBJECT = NdjsonFlag.PRINT_OBJECT;
+export const NDJSON_JSON = NdjsonFlag.JSON;
 
 /**
- * Compiles a remap program. Resolves with the checked program (its `warnings` included); rejects with a
+ * Compiles a remap program into a runnable `Program` (its `warnings` included); rejects with a
  * `CompileError` whose `.diagnostics` lists the errors and whose `.message` is the rendered text.
+ * Compiled modules are cached on disk (see runtime/cache.ts): a cache hit loads neither the parser nor
+ * binaryen.
  */
-export async function compile(source: string, options: CompileOptions = {}): Promise<CheckedProgram> {
-  return checkProgram(source, options);
+export async function compile(source: string, options: CompileOptions = {}): Promise<Program> {
+  const key = cacheKey({ source, options, compilerVersion: compilerVersion(), stdlibHash: stdlibHash() });
+  const cached = readCached(key);
+  if (cached) return loadProgram(cached);
+  const { wasm, warnings } = await compileModule(source, options);
+  writeCached(key, wasm);
+  return new Program(new RemapInstance(wasm), warnings);
+}
+
+/** Compiles to the module's bytes (and text form when asked), for `svc vrl --emit-wasm`. */
+export async function compileModule(
+  source: string,
+  options: CompileOptions = {},
+  moduleOptions: ModuleOptions = {},
+): Promise<{ wasm: Uint8Array; text?: string; warnings: Diagnostic[] }> {
+  // The front and back ends load ohm-js and binaryen: only when something is actually compiled.
+  const { checkProgram, emitModule } = await import('../compiler/compile.js');
+  const checked = checkProgram(source, options);
+  const compiled = await emitModule(checked, compilerVersion(), moduleOptions);
+  return { ...compiled, warnings: checked.warnings };
+}
+
+/** A program from a module compiled earlier (`svc vrl --emit-wasm`, or the cache). */
+export function loadProgram(wasm: Uint8Array): Program {
+  const module = new WebAssembly.Module(wasm);
+  const { warnings } = readModuleInfo(module);
+  return new Program(new RemapInstance(module), (warnings ?? []) as Diagnostic[]);
 }

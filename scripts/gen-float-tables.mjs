@@ -1,5 +1,6 @@
 // Generates stdlib-as/codec/float-tables.ts: the 128-bit powers of five that Ryu's shortest float-to-decimal
-// conversion (stdlib-as/codec/number.ts) multiplies by. Run once: `node scripts/gen-float-tables.mjs`.
+// conversion multiplies by, and the 128-bit powers of ten of Eisel-Lemire's decimal-to-float conversion
+// (both in stdlib-as/codec/number.ts). Run once: `node scripts/gen-float-tables.mjs`.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -21,6 +22,19 @@ for (let i = 0n; i < 292n; i++) {
   pow5Inverse.push((1n << (bitLength(p) - 1n + BITS)) / p + 1n);
 }
 
+/** 10^e for e in [-342, 308], normalized to [2^127, 2^128) and rounded down. */
+const pow10 = [];
+for (let e = -342n; e <= 308n; e++) {
+  if (e >= 0n) {
+    const p = 10n ** e;
+    const shift = bitLength(p) - 128n;
+    pow10.push(shift >= 0n ? p >> shift : p << -shift);
+  } else {
+    const p = 10n ** -e;
+    pow10.push((1n << (127n + bitLength(p))) / p);
+  }
+}
+
 /** Low word then high word per entry. */
 const words = (table) => {
   const lines = [];
@@ -40,6 +54,11 @@ ${words(pow5)}
 /** floor(2^(bitlength(5^i) - 1 + 125) / 5^i) + 1, i < 292. */
 export const POW5_INV_SPLIT: StaticArray<u64> = [
 ${words(pow5Inverse)}
+];
+
+/** 10^e normalized to [2^127, 2^128), rounded down, e = -342 + i for i < 651. */
+export const POW10_128: StaticArray<u64> = [
+${words(pow10)}
 ];
 `;
 writeFileSync(fileURLToPath(new URL('../stdlib-as/codec/float-tables.ts', import.meta.url)), out);

@@ -19,9 +19,9 @@ export {
   newArray as new_array, arrayPush as array_push, arrayLen as array_len, arrayGet as array_get,
   newObject as new_object, objectSet as object_set, objectLen as object_len, objectValue as object_value,
   objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, objectKey as object_key, share as value_share,
-  bytesPtr as bytes_ptr, bytesLen as bytes_len,
+  bytesPtr as bytes_ptr, bytesLen as bytes_len, bytesSlice as bytes_slice,
 } from './value';
-export { compileRegex as new_regex } from './regex';
+export { compileRegex as new_regex, regexFindAll as regex_matches } from './regex';
 
 // Errors.
 export {
@@ -29,6 +29,14 @@ export {
   setOutcome as set_outcome, currentOutcome as current_outcome, errorPrefix as error_prefix, failValue as fail_value,
 } from './error';
 export { is_falsy, op_and } from './logic';
+
+// Paths, operators and the program drivers.
+export { path_get, path_set, path_remove, path_exists } from './path';
+export {
+  op_add, op_sub, op_mul, op_div, op_rem, op_lt, op_le, op_gt, op_ge, op_eq, op_ne, op_merge, op_not, value_eq,
+  bool_test,
+} from './ops';
+export { event_cell, meta_cell, run_batch, run_ndjson, output_len, errors_ptr, errors_len } from './run';
 
 // Host-backed remap functions.
 export { hostCall as host_call } from './host';

@@ -4,19 +4,19 @@
 import { Value, NULL, FALSE, TRUE, Tag, tagOf } from './value';
 import { fail } from './error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from './buffer';
-import { kindBitOf, writeKinds } from './functions/args';
+import { writeValueKind } from './ops';
 
 export function is_falsy(v: Value): bool {
   return v == NULL || v == FALSE;
 }
 
-/** `l && r` once `l` is known not to be falsy. */
+/** `l && r` once `l` is known not to be falsy: a null right side counts as false. */
 export function op_and(l: Value, r: Value): Value {
-  if (tagOf(l) == Tag.Bool && tagOf(r) == Tag.Bool) return r == TRUE ? TRUE : FALSE;
+  if (l == TRUE && (r == NULL || tagOf(r) == Tag.Bool)) return r == TRUE ? TRUE : FALSE;
   const b = bufferNew(64);
   bufferAscii(b, "can't apply an AND to types ");
-  writeKinds(b, kindBitOf(l));
+  writeValueKind(b, l);
   bufferAscii(b, ' and ');
-  writeKinds(b, kindBitOf(r));
+  writeValueKind(b, r);
   return fail(bufferData(b), bufferLength(b));
 }

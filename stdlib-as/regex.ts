@@ -1,11 +1,17 @@
 // Regex values. Matching runs in the host's engine (docs/abi.md §6): the value keeps the host's id and
 // the pattern text for display and encoding.
 
-import { Value, newRegex, regexId } from './value';
+import { Value, newRegex, regexId, bytesPtr, bytesLen } from './value';
+import { decodeValue } from './codec/binary';
+import { fail } from './error';
 
 // @ts-ignore: decorator
 @external("svc_host", "regex")
 declare function hostRegex(ptr: usize, len: usize): i32;
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_error")
+declare function hostRegexError(): usize;
 
 // @ts-ignore: decorator
 @external("svc_host", "regex_match")
@@ -16,6 +22,53 @@ export function compileRegex(ptr: usize, len: usize): Value {
   return newRegex(<u32>hostRegex(ptr, len), ptr, len);
 }
 
+/** A regex value for pattern bytes compiled at run time, or 0 with the host's reason when they are invalid. */
+export function compileRegexChecked(ptr: usize, len: usize): Value {
+  const id = hostRegex(ptr, len);
+  if (id < 0) {
+    const reply = hostRegexError();
+    return fail(reply + 4, <usize>load<u32>(reply));
+  }
+  return newRegex(<u32>id, ptr, len);
+}
+
 export function regexMatches(re: Value, ptr: usize, len: usize): bool {
   return hostRegexMatch(regexId(re), ptr, len) != 0;
+}
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_matches")
+declare function hostRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): usize;
+
+/**
+ * The matches of `re` in a byte string, at most `limit` (all when negative), as an array of
+ * `[start, end, match]`: byte offsets and the object `replace_with` closures receive
+ * (`string`, `captures`, and one field per named group).
+ */
+export function regexFindAll(value: Value, re: Value, limit: i32): Value {
+  return decodeValue(hostRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
+}
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_split")
+declare function hostRegexSplit(id: u32, ptr: usize, len: usize, limit: i32): usize;
+
+// @ts-ignore: decorator
+@external("svc_host", "regex_replace")
+declare function hostRegexReplace(id: u32, ptr: usize, len: usize, withPtr: usize, withLen: usize, count: i32): usize;
+
+/**
+ * Splits the valid UTF-8 at `ptr` around the regex's matches, into at most `limit` (> 0) pieces. Returns
+ * the address of `u32 count`, then `count` pairs of u32 byte offsets (start, end) into the text.
+ */
+export function regexSplit(re: Value, ptr: usize, len: usize, limit: i32): usize {
+  return hostRegexSplit(regexId(re), ptr, len, limit);
+}
+
+/**
+ * The valid UTF-8 at `ptr` with the first `count` matches (all when negative) replaced by `with`, where
+ * `$1`, `$name`, `${name}` insert groups and `$$` a dollar. Returns the address of `u32 length`, then the bytes.
+ */
+export function regexReplace(re: Value, ptr: usize, len: usize, withPtr: usize, withLen: usize, count: i32): usize {
+  return hostRegexReplace(regexId(re), ptr, len, withPtr, withLen, count);
 }

@@ -147,6 +147,10 @@ export function newBytes(ptr: usize, len: usize): Value {
 export function allocBytes(len: usize): Value {
   return newBytes(alloc(len), len);
 }
+/** Bytes `start`..`end` of a byte string (shared, not copied). */
+export function bytesSlice(v: Value, start: usize, end: usize): Value {
+  return newBytes(bytesPtr(v) + start, end - start);
+}
 export function copyBytes(ptr: usize, len: usize): Value {
   const v = allocBytes(len);
   memory.copy(bytesPtr(v), ptr, len);

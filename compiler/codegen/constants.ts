@@ -54,7 +54,7 @@ export class ConstantPool {
           break;
         case 'index':
           w.u32(PATH_INDEX);
-          w.view.setInt32(w.reserve(4), segment.index, true);
+          w.i32(segment.index);
           break;
         case 'coalesce':
           w.u32(PATH_COALESCE);
@@ -102,13 +102,16 @@ function toJs(c: Constant): unknown {
 
 /** A key telling constants apart by kind and value (1 and 1.0 differ, as do "a" and r'a'). */
 function keyOf(js: unknown): string {
-  return JSON.stringify(js, (_k, v: unknown) => {
-    if (typeof v === 'bigint') return { i: v.toString() };
-    if (typeof v === 'number') return { f: Object.is(v, -0) ? '-0' : v };
-    if (v instanceof Timestamp) return { t: v.nanos.toString() };
-    if (v instanceof Regex) return { r: v.pattern };
-    return v;
-  });
+  if (typeof js === 'bigint') return `i${js}`;
+  if (typeof js === 'number') return `f${Object.is(js, -0) ? '-0' : js}`;
+  if (typeof js === 'string') return `s${JSON.stringify(js)}`;
+  if (js instanceof Timestamp) return `t${js.nanos}`;
+  if (js instanceof Regex) return `r${JSON.stringify(js.pattern)}`;
+  if (Array.isArray(js)) return `[${js.map(keyOf).join(',')}]`;
+  if (js !== null && typeof js === 'object') {
+    return `{${Object.entries(js).map(([k, v]) => `${JSON.stringify(k)}:${keyOf(v)}`).join(',')}}`;
+  }
+  return String(js);
 }
 
 /** Nanoseconds since the epoch of a timestamp literal (already validated by the checker). */

@@ -481,7 +481,7 @@ class Generator {
     if (def.closure) return this.closureCall(def, e, args);
     if (def.name === 'del') return this.del(args);
     if (def.name === 'exists') {
-      const path = args.get('path') as ast.Query;
+      const path = args.get('field') as ast.Query;
       return this.boolValue(this.call('path_exists', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
     }
     // Arguments run in source order; the callee takes them in parameter order.
@@ -514,7 +514,7 @@ class Generator {
 
   /** `del(path, compact)`: removes through the path's cell; on an expression target only reads. */
   private del(args: Map<string, ast.Expr>): ExpressionRef {
-    const path = args.get('path') as ast.Query;
+    const path = args.get('target') as ast.Query;
     const cell = this.cellOf(path.target);
     if (!cell) return this.query(path);
     const compact = args.get('compact');
@@ -528,6 +528,7 @@ class Generator {
     const closure = e.closure!;
     const input = this.expr(args.get('value')!);
     switch (def.name) {
+      case 'replace_with': return this.replaceWith(input, args, closure);
       case 'for_each': return this.iterate(input, closure, 'for_each');
       case 'filter': return this.iterate(input, closure, 'filter');
       case 'map_values':
@@ -604,6 +605,42 @@ class Generator {
     ], i32);
   }
 
+  /** `replace_with`: the text between matches is kept, each match replaced by the closure's string. */
+  private replaceWith(input: ExpressionRef, args: Map<string, ast.Expr>, closure: ast.Closure): ExpressionRef {
+    const m = this.m;
+    const i32 = this.i32;
+    const get = (l: number) => m.local.get(l, i32);
+    const [text, matches, n, i, item, last, acc] = Array.from({ length: 7 }, () => this.fn.local());
+    const count = args.get('count');
+    const limit = count ? m.i32.wrap(m.i64.load(8, 8, this.expr(count))) : m.i32.const(-1);
+    let slots: number[] = [];
+    const body = this.closureBody(closure, (s) => { slots = s; });
+    const offset = (index: number) => m.i32.wrap(m.i64.load(8, 8, this.call('array_get', [get(item), m.i32.const(index)])));
+    const append = (piece: ExpressionRef) => m.local.set(acc, this.checked(this.call('op_add', [get(acc), piece])));
+    const exit = this.fn.label('done');
+    const next = this.fn.label('next');
+    return m.block(null, [
+      m.local.set(text, input),
+      m.local.set(matches, this.call('regex_matches', [get(text), this.expr(args.get('pattern')!), limit])),
+      m.local.set(n, this.call('array_len', [get(matches)])),
+      m.local.set(acc, this.bytesConstant('')),
+      m.local.set(last, m.i32.const(0)),
+      m.local.set(i, m.i32.const(0)),
+      m.block(exit, [m.loop(next, m.block(null, [
+        m.br(exit, m.i32.ge_u(get(i), get(n))),
+        m.local.set(item, this.call('array_get', [get(matches), get(i)])),
+        append(this.call('bytes_slice', [get(text), get(last), offset(0)])),
+        slots[0] !== undefined ? this.storeSlot(slots[0], this.call('array_get', [get(item), m.i32.const(2)])) : m.nop(),
+        append(body),
+        m.local.set(last, offset(1)),
+        m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
+        m.br(next),
+      ]))]),
+      append(this.call('bytes_slice', [get(text), get(last), this.call('bytes_len', [get(text)])])),
+      get(acc),
+    ], i32);
+  }
+
   /**
    * `map_values` / `map_keys`: a function of its own `(container, recursive) → container`, because the
    * recursive form calls itself on nested containers (after which map_values also maps the container).
@@ -636,21 +673,21 @@ class Generator {
         m.if(m.i32.eqz(get(mapped)), m.return(m.i32.const(0))),
         get(mapped),
       ], i32)));
-    const bindValue = slot !== undefined ? this.storeSlot(slot, get(value)) : m.nop();
-    const objectStep = kind === 'map_values'
-      ? m.block(null, [
-        bindValue,
-        m.local.set(mapped, body),
+    // The closure sees the value (map_values) or the key (map_keys); its result replaces that part.
+    const bind = slot === undefined ? m.nop() : this.storeSlot(slot, kind === 'map_values'
+      ? get(value)
+      : this.call('object_key', [get(c), get(i)]));
+    const store = kind === 'map_values'
+      ? m.if(get(isObject),
         this.call('object_set', [get(result), this.call('object_key_ptr', [get(c), get(i)]), this.call('object_key_len', [get(c), get(i)]), get(mapped)], this.b.none),
-      ])
-      : m.block(null, [
-        slot !== undefined ? this.storeSlot(slot, this.call('object_key', [get(c), get(i)])) : m.nop(),
-        m.local.set(mapped, body),
+        this.call('array_push', [get(result), get(mapped)], this.b.none))
+      : m.if(get(isObject),
         this.call('object_set', [get(result), this.call('bytes_ptr', [get(mapped)]), this.call('bytes_len', [get(mapped)]), get(value)], this.b.none),
-      ]);
-    const arrayStep = kind === 'map_values'
-      ? m.block(null, [bindValue, this.call('array_push', [get(result), body], this.b.none)])
-      : this.call('array_push', [get(result), get(value)], this.b.none);
+        this.call('array_push', [get(result), get(value)], this.b.none));
+    // map_keys runs its closure on object keys only; array items are only descended into.
+    const step = kind === 'map_values'
+      ? m.block(null, [bind, m.local.set(mapped, body), store])
+      : m.block(null, [m.if(get(isObject), m.block(null, [bind, m.local.set(mapped, body)])), store]);
     const exit = this.fn.label('done');
     const next = this.fn.label('next');
     const loop = m.block(exit, [m.loop(next, m.block(null, [
@@ -658,7 +695,7 @@ class Generator {
       m.local.set(value, this.call('value_share', [m.if(get(isObject),
         this.call('object_value', [get(c), get(i)]), this.call('array_get', [get(c), get(i)]))])),
       descend,
-      m.if(get(isObject), objectStep, arrayStep),
+      step,
       m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
       m.br(next),
     ]))]);

@@ -42,7 +42,7 @@ let stdlibBytes: Uint8Array | undefined;
 export async function link(input: LinkInput, options: { text?: boolean } = {}): Promise<Linked> {
   const b = await loadBinaryen();
   stdlibBytes ??= readFileSync(stdlibPath);
-  const m = b.readBinaryWithFeatures(stdlibBytes, moduleFeatures(b));
+  const m = (b.readBinary as (data: Uint8Array, features: number) => BinaryenModule)(stdlibBytes, moduleFeatures(b));
   try {
     const symbols = stdlibSymbols(b, m);
     const programName = removeProgramImport(b, m);

@@ -19,7 +19,6 @@ export default defineFunction({
   ],
   returns: NULL,
   pure: false,
-  backing: { kind: 'host', library: 'node:console' },
   examples: [
     { title: 'Log a message', source: 'log("Hello, World!", level: "info", rate_limit_secs: 60)', returns: 'null' },
     {

@@ -13,7 +13,6 @@ export default defineFunction({
     { name: 'count', kinds: K.Integer, required: false, default: '-1' },
   ],
   returns: BYTES,
-  backing: { kind: 'host', library: 'RegExp' },
   examples: [
     {
       title: 'Replace literal text',

@@ -12,7 +12,6 @@ export default defineFunction({
     { name: 'limit', kinds: K.Integer, required: false },
   ],
   returns: arrayOf(BYTES),
-  backing: { kind: 'host', library: 'RegExp' },
   examples: [
     {
       title: 'Split a string (no limit)',

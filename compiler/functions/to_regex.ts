@@ -11,7 +11,6 @@ export default defineFunction({
   ],
   fallible: true,
   returns: REGEX,
-  backing: { kind: 'host', library: 'RegExp' },
   examples: [
     { title: 'Coerce to a regex', source: 'to_regex!("^foo$")', returns: "r'^foo$'" },
   ],

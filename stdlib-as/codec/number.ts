@@ -1,9 +1,9 @@
 // Numbers as text: integers, floats as VRL displays them and as serde_json writes them, and parsing.
-// Floats are printed with their shortest round-trip digits (Ryu); parsing is exact (a fast path for short
-// mantissas and small exponents, the host's correctly rounded conversion otherwise).
+// Floats are printed with their shortest round-trip digits (Ryu); parsing is exact (Clinger's fast path,
+// then Eisel-Lemire, then the host's correctly rounded conversion for the rare cases both leave open).
 
 import { Buffer, bufferByte, bufferBytes, bufferAscii, bufferReserve } from '../buffer';
-import { POW5_SPLIT, POW5_INV_SPLIT } from './float-tables';
+import { POW5_SPLIT, POW5_INV_SPLIT, POW10_128 } from './float-tables';
 
 // @ts-ignore: decorator
 @external("svc_host", "parse_float")
@@ -306,12 +306,56 @@ export function decimalToFloat(
   mantissa: u64, exponent: i32, truncated: bool, negative: bool, text: usize, len: usize,
 ): f64 {
   if (mantissa == 0) return negative ? -0.0 : 0.0;
-  if (!truncated && mantissa <= (<u64>1 << 53) && exponent >= -22 && exponent <= 22) {
-    const m = <f64>mantissa;
-    const f = exponent < 0 ? m / unchecked(EXACT_POW10[-exponent]) : m * unchecked(EXACT_POW10[exponent]);
-    return negative ? -f : f;
+  if (!truncated) {
+    if (mantissa <= (<u64>1 << 53) && exponent >= -22 && exponent <= 22) {
+      const m = <f64>mantissa;
+      const f = exponent < 0 ? m / unchecked(EXACT_POW10[-exponent]) : m * unchecked(EXACT_POW10[exponent]);
+      return negative ? -f : f;
+    }
+    const bits = eiselLemire(mantissa, exponent);
+    if (bits != 0) return reinterpret<f64>(negative ? bits | (<u64>1 << 63) : bits);
   }
   return hostParseFloat(text, len);
+}
+
+/**
+ * Eisel-Lemire (as in Go's strconv): the bits of the float nearest to `mantissa × 10^exponent` for a
+ * non-zero mantissa, or 0 when the 128-bit product cannot decide the rounding or the result is subnormal
+ * or infinite.
+ */
+function eiselLemire(mantissa: u64, exponent: i32): u64 {
+  if (exponent < -342 || exponent > 308) return 0;
+  const zeros = clz<u64>(mantissa);
+  const man = mantissa << zeros;
+  const log2Pow10: i32 = (217706 * exponent) >> 16; // floor(exponent × log2(10)), in i32 (arithmetic shift)
+  let exp2 = <u64>(log2Pow10 + 64 + 1023) - zeros;
+  const index = (exponent + 342) << 1;
+  const powLow = unchecked(POW10_128[index]);
+  const powHigh = unchecked(POW10_128[index + 1]);
+  let high = mulHigh(man, powHigh);
+  let low = man * powHigh;
+  if ((high & 0x1ff) == 0x1ff && low + man < man) {
+    // The truncated power may be too small: widen with its low word.
+    const lowHigh = mulHigh(man, powLow);
+    const lowLow = man * powLow;
+    let mergedHigh = high;
+    const mergedLow = low + lowHigh;
+    if (mergedLow < low) mergedHigh++;
+    if ((mergedHigh & 0x1ff) == 0x1ff && mergedLow + 1 == 0 && lowLow + man < man) return 0;
+    high = mergedHigh;
+    low = mergedLow;
+  }
+  const top = high >> 63;
+  let bits = high >> (top + 9);
+  exp2 -= 1 ^ top;
+  if (low == 0 && (high & 0x1ff) == 0 && (bits & 3) == 1) return 0; // halfway: needs the exact digits
+  bits = (bits + (bits & 1)) >> 1;
+  if (bits >> 53 > 0) {
+    bits >>= 1;
+    exp2++;
+  }
+  if (exp2 - 1 >= 0x7fe) return 0;
+  return (exp2 << 52) | (bits & 0xfffffffffffff);
 }
 
 /** Mantissa scan state shared by the decimal readers: digits kept, dropped, and the decimal exponent. */

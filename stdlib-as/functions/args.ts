@@ -1,7 +1,7 @@
 // Run-time checks of argument kinds, for calls whose argument kinds the compiler could not verify.
 // The message is VRL's: `expected string, got integer`.
 
-import { Value, tagOf } from '../value';
+import { Value, TRUE, tagOf } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength, Buffer } from '../buffer';
 
@@ -38,6 +38,13 @@ export function expectKinds(v: Value, mask: u32): bool {
   writeKinds(b, kindBitOf(v));
   fail(bufferData(b), bufferLength(b));
   return false;
+}
+
+/** An optional boolean argument: `fallback` when absent (0), else 1 or 0; -1 (message pending) for a non-boolean. */
+export function optionalBool(v: Value, fallback: bool): i32 {
+  if (v == 0) return fallback ? 1 : 0;
+  if (!expectKinds(v, KindBit.Boolean)) return -1;
+  return v == TRUE ? 1 : 0;
 }
 
 /** `string, array or object`: kind names in VRL's order. */

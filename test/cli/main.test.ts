@@ -23,7 +23,7 @@ for (const flag of ['--version', '-V']) {
 
 test('--help lists the vrl command and the --color option', () => {
   const { status, stdout } = svc(['--help']);
-  assert.match(stdout, /^\s+vrl \[program\]\s+Check a remap program/m);
+  assert.match(stdout, /^\s+vrl \[program\]\s+Run a remap program/m);
   assert.match(stdout, /--color <when>/);
   assert.is(status, 0);
 });

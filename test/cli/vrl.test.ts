@@ -43,17 +43,75 @@ const UNNECESSARY_COALESCING = `error[E651]: unnecessary error coalescing operat
   = try your code in the VRL REPL, learn more at https://vrl.dev/examples
 `;
 
-test('a program that compiles exits 0 and says so on stderr', () => {
+test('without input the program runs once on {} and prints its result', () => {
   const { status, stdout, stderr } = svc(['vrl', '.status = 200\n.message = upcase("ok")']);
-  assert.is(stderr, 'program compiles\n');
-  assert.is(stdout, '');
+  assert.is(stdout, '"OK"\n');
+  assert.is(stderr, '');
   assert.is(status, 0);
 });
 
-test('the example program compiles', () => {
-  const { status, stderr } = svc(['vrl', '-p', 'examples/start.vrl']);
-  assert.is(stderr, 'program compiles\n');
+test('-o prints the event; -i runs every line of a file', () => {
+  const input = programFile('events.ndjson', '{"a":1}\n{"a":2,"b":"x"}\n\n{"a":3}\n');
+  const { status, stdout } = svc(['vrl', '-o', '-i', input, '.a = .a * 10']);
+  assert.is(stdout, '{ "a": 10 }\n{ "a": 20, "b": "x" }\n{ "a": 30 }\n');
   assert.is(status, 0);
+});
+
+test('a runtime error goes to stderr and the next events still run', () => {
+  const input = programFile('mixed.ndjson', '{"n":"1"}\n{"n":"x"}\n{"n":"3"}\n');
+  const { status, stdout, stderr } = svc(['vrl', '-i', input, 'to_int!(.n)']);
+  assert.is(stdout, '1\n3\n');
+  assert.is(stderr, 'function call error for "to_int" at (0:11): could not convert to integer: invalid digit found in string\n');
+  assert.is(status, 0);
+});
+
+test('-i - reads stdin', () => {
+  const result = spawnSync(process.execPath, [main, 'vrl', '-i', '-', '.x'], { cwd: root, encoding: 'utf8', input: '{"x":[1]}\n' });
+  assert.is(result.stdout, '[1]\n');
+});
+
+test('the example program runs on the example events', () => {
+  const { status, stdout, stderr } = svc(['vrl', '-o', '-p', 'examples/start.vrl', '-i', 'examples/start.ndjson']);
+  assert.is(stderr, '');
+  assert.is(stdout.trim().split('\n').length, 4);
+  assert.match(stdout, /"severity": "err"/);
+  assert.is(status, 0);
+});
+
+test('--emit-wasm writes a module that --module runs; without a file it prints the text form', () => {
+  const wasm = join(scratch, 'program.wasm');
+  assert.is(svc(['vrl', '--emit-wasm', wasm, '.b = .a + 1']).status, 0);
+  const input = programFile('one.ndjson', '{"a":41}\n');
+  const { status, stdout } = svc(['vrl', '-o', '--module', wasm, '-i', input]);
+  assert.is(stdout, '{ "a": 41, "b": 42 }\n');
+  assert.is(status, 0);
+  const text = svc(['vrl', '--emit-wasm', '.b = 1']);
+  assert.match(text.stdout, /^\(module/);
+  assert.match(text.stdout, /\(func \$svc_init/);
+  assert.match(text.stdout, /\(export "run_batch"/);
+});
+
+test('a module from an older ABI or not from svc is refused', () => {
+  const bogus = join(scratch, 'bogus.wasm');
+  writeFileSync(bogus, Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+  const { status, stderr } = svc(['vrl', '--module', bogus]);
+  assert.match(stderr, /not a compiled remap module/);
+  assert.is.not(status, 0);
+});
+
+test('the REPL keeps variables and the event between lines and answers help', () => {
+  const result = spawnSync(process.execPath, [main, 'vrl'], {
+    cwd: root,
+    encoding: 'utf8',
+    input: 'help\nx = 1\nx + 1\n.a = x\n.\nupcase(1)\nparse_json!("{")\nx\n',
+  });
+  const lines = result.stdout.split('\n');
+  assert.ok(lines[0]!.startsWith('Remap REPL'), lines[0]);
+  assert.ok(result.stdout.includes('1\n2\n1\n{ "a": 1 }\n'), result.stdout);
+  assert.ok(result.stdout.includes('error[E110]: invalid argument type'), result.stdout);
+  assert.ok(result.stdout.includes('error: function call error for "parse_json" at (0:16): unable to parse json: EOF while parsing an object at line 1 column 1'), result.stdout);
+  assert.ok(result.stdout.trimEnd().endsWith('\n1'), result.stdout);
+  assert.is(result.status, 0);
 });
 
 test('a program with an error prints the rendered diagnostic and exits 1', () => {
@@ -69,10 +127,10 @@ test('--program reads the program from a file', () => {
   assert.is(status, 1);
 });
 
-test('warnings are printed and the program still compiles', () => {
-  const { status, stderr } = svc(['vrl', '.a = to_string!(1)']);
+test('warnings are printed and the program still runs', () => {
+  const { status, stdout, stderr } = svc(['vrl', '.a = to_string!(1)']);
   assert.match(stderr, /^warning\[E620\]: can't abort infallible function$/m);
-  assert.match(stderr, /^program compiles with 1 warning\n$/m);
+  assert.is(stdout, '"1"\n');
   assert.is(status, 0);
 });
 
@@ -94,8 +152,8 @@ test('a program both as argument and file is a usage error', () => {
   assert.is(status, 2);
 });
 
-test('no program at all is a usage error', () => {
-  const { status, stderr } = svc(['vrl']);
+test('input without a program is a usage error', () => {
+  const { status, stderr } = svc(['vrl', '-i', 'examples/start.ndjson']);
   assert.is(stderr, 'svc: no program: pass its text as an argument or a file with --program <file>\n');
   assert.is(status, 2);
 });
@@ -132,10 +190,10 @@ test('an invalid --color is a usage error', () => {
 
 test('vrl --help documents every option and what this version does', () => {
   const { status, stdout } = svc(['vrl', '--help']);
-  for (const option of ['--program <file>', '--input <file>', '--print-object', '--timezone <zone>', '--color <when>']) {
+  for (const option of ['--program <file>', '--input [file]', '--print-object', '--timezone <zone>', '--emit-wasm [file]', '--module <file>', '--color <when>']) {
     assert.ok(stdout.includes(option), `help lacks ${option}`);
   }
-  assert.match(stdout, /checks programs without running them/);
+  assert.match(stdout, /A runtime error goes to stderr/);
   assert.is(status, 0);
 });
 

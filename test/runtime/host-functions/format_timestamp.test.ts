@@ -1,3 +1,4 @@
+import { hostContext } from '../../support/host-context.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { format_timestamp } from '../../../runtime/host-functions/format_timestamp.js';
@@ -7,7 +8,7 @@ function format(rfc3339: string, pattern: string, timezone: string | null = null
   const [, whole, digits = ''] = /^([^.]*?)(?:\.(\d+))?Z$/.exec(rfc3339)!;
   const nanos = BigInt(Date.parse(`${whole}Z`)) * 1_000_000n + BigInt(digits.padEnd(9, '0'));
   try {
-    return format_timestamp([new Timestamp(nanos), pattern, timezone], { timezone: 'Asia/Tokyo' }) as string;
+    return format_timestamp([new Timestamp(nanos), pattern, timezone], hostContext('Asia/Tokyo')) as string;
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
@@ -63,7 +64,7 @@ test('invalid formats fail before the time zone is read', () => {
 test('argument kinds', () => {
   const call = (args: RemapValue[]) => {
     try {
-      return format_timestamp(args, { timezone: 'UTC' });
+      return format_timestamp(args, hostContext('UTC'));
     } catch (error) {
       return `error: ${(error as Error).message}`;
     }

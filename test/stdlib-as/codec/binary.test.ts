@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
 import { Regex, Timestamp } from '../../../runtime/values.js';
+import { VECTORS, bytesOf, hexOf } from '../../support/vectors.js';
 
 const stdlib = new Stdlib();
 
@@ -12,6 +13,14 @@ test('values survive TS encode → AS decode → AS encode → TS decode', () =>
     new Timestamp(-1n), [], [1n, 'a', [null]], {}, { b: 1n, a: { c: [true] } }, new Regex('^a+(?P<x>b)$'),
   ];
   for (const v of values) assert.equal(stdlib.get(stdlib.put(v)), v);
+});
+
+test('each golden vector decodes and re-encodes byte for byte', () => {
+  const x = stdlib.exports;
+  for (const v of VECTORS) {
+    const value = x.value_decode!(stdlib.write(bytesOf(v.hex)));
+    assert.is(hexOf(stdlib.read(x.value_encode!(value), x.value_encoded_size!(value))), v.hex, v.name);
+  }
 });
 
 test('object keys come back sorted byte-wise', () => {

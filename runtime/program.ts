@@ -1,0 +1,51 @@
+// A compiled remap program as the library API hands it out (../shared/conformance/README.md): `run` on one
+// JS event, batch and NDJSON entry points for the host, and the compiler's warnings.
+
+import { BatchFlag, decodeOutput, encodeBatch } from './batch.js';
+import type { NdjsonOutput, RemapInstance } from './module.js';
+import type { RemapValue } from './values.js';
+import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+
+/** A runtime error or `abort`: the message is VRL's text; `event` is the event as it was when it stopped. */
+export class RemapRuntimeError extends Error {
+  override name = 'RemapRuntimeError';
+
+  constructor(
+    message: string,
+    readonly event: RemapValue,
+  ) {
+    super(message);
+  }
+}
+
+export class Program {
+  constructor(
+    private readonly instance: Pick<RemapInstance, 'runBatch' | 'runNdjson'>,
+    /** Compile warnings (E620, E801, E900). */
+    readonly warnings: readonly Diagnostic[] = [],
+  ) {}
+
+  /** Runs the program on a copy of `event`; throws `RemapRuntimeError` on a runtime error or `abort`. */
+  run(event: unknown): { result: RemapValue; event: RemapValue } {
+    const flags = BatchFlag.RESULTS | BatchFlag.RAW;
+    const [record] = decodeOutput(this.instance.runBatch(encodeBatch([{ event }], flags)));
+    switch (record?.outcome) {
+      case 'kept':
+        return { result: record.result ?? null, event: record.events[0]!.event };
+      case 'error':
+      case 'aborted':
+        throw new RemapRuntimeError(record.message, record.event);
+    }
+    throw new Error(`the module answered a single event with ${record ? `outcome "${record.outcome}"` : 'no record'}`);
+  }
+
+  /** Runs an input batch (docs/abi.md §2); returns the output batch. */
+  runBatch(input: Uint8Array): Uint8Array {
+    return this.instance.runBatch(input);
+  }
+
+  /** Runs newline-delimited JSON (docs/abi.md §3). */
+  runNdjson(input: Uint8Array, flags: number): NdjsonOutput {
+    return this.instance.runNdjson(input, flags);
+  }
+}

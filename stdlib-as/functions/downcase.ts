@@ -1,0 +1,9 @@
+import { Value } from '../value';
+import { expectKinds, KindBit } from './args';
+import { changeCase } from './case';
+
+/** `downcase(value)`: Rust's `to_lowercase` of the lossy UTF-8 text. */
+export function fn_downcase(value: Value): Value {
+  if (!expectKinds(value, KindBit.Bytes)) return 0;
+  return changeCase(value, false);
+}

@@ -1,0 +1,24 @@
+// `merge(to, from, deep)`: `to` with the fields of `from` added; `from` wins. With `deep`, fields that are
+// objects on both sides are merged the same way instead of replaced.
+
+import { Value, Tag, tagOf, cloneShallow, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectGet, objectSet, share } from '../value';
+import { KindBit, expectKinds, optionalBool } from './args';
+
+export function fn_merge(to: Value, from: Value, deep: Value): Value {
+  if (!expectKinds(to, KindBit.Object) || !expectKinds(from, KindBit.Object)) return 0;
+  const isDeep = optionalBool(deep, false);
+  return isDeep < 0 ? 0 : mergeObjects(to, from, isDeep == 1);
+}
+
+function mergeObjects(to: Value, from: Value, deep: bool): Value {
+  const merged = cloneShallow(to);
+  for (let i: usize = 0, n = objectLen(from); i < n; i++) {
+    const key = objectKeyPtr(from, i);
+    const keyLen = objectKeyLen(from, i);
+    let field = objectValue(from, i);
+    const existing = deep && tagOf(field) == Tag.Object ? objectGet(merged, key, keyLen) : 0;
+    field = existing != 0 && tagOf(existing) == Tag.Object ? mergeObjects(existing, field, true) : share(field);
+    objectSet(merged, key, keyLen, field);
+  }
+  return merged;
+}

@@ -1,0 +1,43 @@
+import { Value, Tag, tagOf, intOf, bytesPtr, bytesLen, newArray, arrayPush } from '../value';
+import { regexSplit } from '../regex';
+import { expectKinds, KindBit } from './args';
+import { lossy, bytesSlice, nextStringMatch } from './text';
+
+/**
+ * `split(value, pattern, limit)`: the pieces of the text between matches of a string or regex; with `limit`,
+ * at most that many, the last holding the unsplit rest (a negative limit gives none).
+ */
+export function fn_split(value: Value, pattern: Value, limit: Value): Value {
+  if (!expectKinds(value, KindBit.Bytes) || !expectKinds(pattern, KindBit.Bytes | KindBit.Regex)) return 0;
+  if (limit != 0 && !expectKinds(limit, KindBit.Integer)) return 0;
+  const text = lossy(value);
+  const ptr = bytesPtr(text);
+  const len = bytesLen(text);
+  const pieces: i64 = limit == 0 ? i64.MAX_VALUE : intOf(limit);
+  if (pieces <= 0) return newArray(0);
+  if (tagOf(pattern) == Tag.Regex) {
+    const reply = regexSplit(pattern, ptr, len, pieces > i32.MAX_VALUE ? i32.MAX_VALUE : <i32>pieces);
+    const count = <usize>load<u32>(reply);
+    const out = newArray(count);
+    for (let i: usize = 0; i < count; i++) {
+      const at = reply + 4 + (i << 3);
+      arrayPush(out, bytesSlice(text, <usize>load<u32>(at), <usize>load<u32>(at, 4)));
+    }
+    return out;
+  }
+  const pat = lossy(pattern);
+  const patPtr = bytesPtr(pat);
+  const patLen = bytesLen(pat);
+  const out = newArray(4);
+  let rest: usize = 0;
+  let matched = false;
+  for (let left = pieces; left > 1; left--) {
+    const start = nextStringMatch(ptr, len, rest, patPtr, patLen, matched);
+    if (start < 0) break;
+    arrayPush(out, bytesSlice(text, rest, <usize>start));
+    rest = <usize>start + patLen;
+    matched = true;
+  }
+  arrayPush(out, bytesSlice(text, rest, len));
+  return out;
+}

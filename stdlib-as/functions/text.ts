@@ -1,0 +1,167 @@
+// Text helpers of the string functions. VRL reads most string arguments with `try_bytes_utf8_lossy`, so
+// they first go through `lossy`; after that the bytes are valid UTF-8 and the decoders below trust them.
+
+import { Value, bytesPtr, bytesLen, newBytes } from '../value';
+import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferToBytes } from '../buffer';
+import { utf8Sequence, writeLossy } from '../codec/utf8';
+
+/** `v`'s bytes as valid UTF-8: `v` itself when they are, else a copy with U+FFFD for each invalid part. */
+export function lossy(v: Value): Value {
+  const ptr = bytesPtr(v);
+  const end = ptr + bytesLen(v);
+  for (let at = ptr; at < end; ) {
+    if (load<u8>(at) < 0x80) {
+      at++;
+      continue;
+    }
+    const length = utf8Sequence(at, end);
+    if (length < 0) {
+      const b = bufferNew(bytesLen(v) + 8);
+      writeLossy(b, ptr, bytesLen(v));
+      return bufferToBytes(b);
+    }
+    at += <usize>length;
+  }
+  return v;
+}
+
+/** A byte string sharing `v`'s bytes from `start` to `end`. */
+// @ts-ignore: decorator
+@inline export function bytesSlice(v: Value, start: usize, end: usize): Value {
+  return newBytes(bytesPtr(v) + start, end - start);
+}
+
+/** Index of the first `needle` in `hay` at or after `from`, or -1 (an empty needle matches at `from`). */
+export function findBytes(hay: usize, hayLen: usize, from: usize, needle: usize, needleLen: usize): isize {
+  if (needleLen == 0) return from <= hayLen ? <isize>from : -1;
+  if (needleLen > hayLen) return -1;
+  const first = load<u8>(needle);
+  const last = hayLen - needleLen;
+  for (let i = from; i <= last; i++) {
+    if (load<u8>(hay + i) == first && memory.compare(hay + i + 1, needle + 1, needleLen - 1) == 0) return <isize>i;
+  }
+  return -1;
+}
+
+/** True when the `needleLen` bytes at `needle` appear at `hay + at` (within `hayLen`). */
+// @ts-ignore: decorator
+@inline export function bytesAt(hay: usize, hayLen: usize, at: usize, needle: usize, needleLen: usize): bool {
+  return at + needleLen <= hayLen && memory.compare(hay + at, needle, needleLen) == 0;
+}
+
+// ---- code points of valid UTF-8 ------------------------------------------------------------------------
+
+/** Byte length of the UTF-8 sequence whose lead byte is `lead`. */
+// @ts-ignore: decorator
+@inline export function sequenceLength(lead: u32): usize {
+  return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
+/** The code point starting at `at`. */
+export function codePointAt(at: usize): u32 {
+  const lead = <u32>load<u8>(at);
+  if (lead < 0x80) return lead;
+  if (lead < 0xe0) return ((lead & 0x1f) << 6) | (<u32>load<u8>(at, 1) & 0x3f);
+  if (lead < 0xf0) {
+    return ((lead & 0x0f) << 12) | ((<u32>load<u8>(at, 1) & 0x3f) << 6) | (<u32>load<u8>(at, 2) & 0x3f);
+  }
+  return ((lead & 0x07) << 18) | ((<u32>load<u8>(at, 1) & 0x3f) << 12) | ((<u32>load<u8>(at, 2) & 0x3f) << 6) |
+    (<u32>load<u8>(at, 3) & 0x3f);
+}
+
+/** Start of the code point that ends just before `at`. */
+export function codePointStartBefore(at: usize): usize {
+  do at--;
+  while ((load<u8>(at) & 0xc0) == 0x80);
+  return at;
+}
+
+export function writeCodePoint(b: Buffer, c: u32): void {
+  if (c < 0x80) return bufferByte(b, <u8>c);
+  if (c < 0x800) {
+    bufferByte(b, <u8>(0xc0 | (c >> 6)));
+  } else {
+    if (c < 0x10000) {
+      bufferByte(b, <u8>(0xe0 | (c >> 12)));
+    } else {
+      bufferByte(b, <u8>(0xf0 | (c >> 18)));
+      bufferByte(b, <u8>(0x80 | ((c >> 12) & 0x3f)));
+    }
+    bufferByte(b, <u8>(0x80 | ((c >> 6) & 0x3f)));
+  }
+  bufferByte(b, <u8>(0x80 | (c & 0x3f)));
+}
+
+/** Rust's `char::is_whitespace` (Unicode White_Space). */
+export function isWhitespace(c: u32): bool {
+  if (c < 0x80) return c == 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
+    c == 0x202f || c == 0x205f || c == 0x3000;
+}
+
+/** Start of `str::trim_start` of the valid UTF-8 at [start, end). */
+export function trimStart(start: usize, end: usize): usize {
+  while (start < end && isWhitespace(codePointAt(start))) start += sequenceLength(load<u8>(start));
+  return start;
+}
+
+/** End of `str::trim_end` of the valid UTF-8 at [start, end). */
+export function trimEnd(start: usize, end: usize): usize {
+  while (end > start) {
+    const last = codePointStartBefore(end);
+    if (!isWhitespace(codePointAt(last))) break;
+    end = last;
+  }
+  return end;
+}
+
+// ---- Rust's `{:?}` of a string -------------------------------------------------------------------------
+
+const HEX = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
+
+/**
+ * The valid UTF-8 at `ptr` quoted as Rust's `Debug` for `str` writes it: `\"`, `\\`, `\n`, `\r`, `\t`, `\0`
+ * and other control characters as `\u{..}`.
+ */
+export function writeDebugQuoted(b: Buffer, ptr: usize, len: usize): void {
+  bufferByte(b, 0x22);
+  const end = ptr + len;
+  let run = ptr;
+  for (let at = ptr; at < end; ) {
+    const c = codePointAt(at);
+    const next = at + sequenceLength(<u32>load<u8>(at));
+    if (c >= 0x20 && c != 0x22 && c != 0x5c && c != 0x7f && !(c >= 0x80 && c < 0xa0)) {
+      at = next;
+      continue;
+    }
+    bufferBytes(b, run, at - run);
+    if (c == 0x22) bufferAscii(b, '\\"');
+    else if (c == 0x5c) bufferAscii(b, '\\\\');
+    else if (c == 0x0a) bufferAscii(b, '\\n');
+    else if (c == 0x0d) bufferAscii(b, '\\r');
+    else if (c == 0x09) bufferAscii(b, '\\t');
+    else if (c == 0) bufferAscii(b, '\\0');
+    else {
+      bufferAscii(b, '\\u{');
+      if (c >= 0x10) bufferByte(b, load<u8>(HEX + (c >> 4)));
+      bufferByte(b, load<u8>(HEX + (c & 15)));
+      bufferByte(b, 0x7d);
+    }
+    at = next;
+    run = at;
+  }
+  bufferBytes(b, run, end - run);
+  bufferByte(b, 0x22);
+}
+
+/**
+ * Start of the next match of the string `pat` in `text` from `from`, or -1: Rust's `str` matching, where an
+ * empty pattern matches at every character boundary (`matchedAtFrom`: it already matched at `from`).
+ */
+export function nextStringMatch(
+  text: usize, textLen: usize, from: usize, pat: usize, patLen: usize, matchedAtFrom: bool,
+): isize {
+  if (patLen > 0) return findBytes(text, textLen, from, pat, patLen);
+  if (!matchedAtFrom) return <isize>from;
+  return from < textLen ? <isize>(from + sequenceLength(<u32>load<u8>(text + from))) : -1;
+}

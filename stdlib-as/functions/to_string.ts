@@ -1,0 +1,43 @@
+// `to_string(value)`: strings as they are; numbers and booleans as Rust prints them (`1.5`, `1`, `-0`);
+// timestamps in RFC 3339; null as the empty string.
+
+import { Value, Tag, tagOf, intOf, floatOf, timestampOf, newBytes, TRUE } from '../value';
+import { bufferNew, bufferData, bufferLength, bufferTruncate, bufferToBytes, Buffer } from '../buffer';
+import { writeInt, writeFloat } from '../codec/number';
+import { writeRfc3339 } from '../codec/time';
+import { textBytes } from '../error';
+import { failCoerce } from './coerce';
+
+export function fn_to_string(value: Value): Value {
+  switch (tagOf(value)) {
+    case Tag.Bytes: return value;
+    case Tag.Bool: return textBytes(value == TRUE ? 'true' : 'false');
+    case Tag.Null: return newBytes(0, 0);
+    case Tag.Int: {
+      const b = bufferNew(20);
+      writeInt(b, intOf(value));
+      return bufferToBytes(b);
+    }
+    case Tag.Float: {
+      const b = bufferNew(24);
+      writeRustFloat(b, floatOf(value));
+      return bufferToBytes(b);
+    }
+    case Tag.Timestamp: {
+      const b = bufferNew(32);
+      writeRfc3339(b, timestampOf(value));
+      return bufferToBytes(b);
+    }
+  }
+  return failCoerce(value, 'string');
+}
+
+/** Rust's `f64` Display: VRL's float text without the `.0` it adds to whole numbers. */
+function writeRustFloat(b: Buffer, f: f64): void {
+  const start = bufferLength(b);
+  writeFloat(b, f);
+  const end = bufferLength(b);
+  if (end - start >= 2 && load<u8>(bufferData(b) + end - 2) == 0x2e && load<u8>(bufferData(b) + end - 1) == 0x30) {
+    bufferTruncate(b, end - 2);
+  }
+}

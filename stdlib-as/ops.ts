@@ -1,0 +1,345 @@
+// VRL's operators on values: arithmetic, comparison, equality, object merge and negation (`&&`/`||` are
+// in logic.ts). Each returns the result or 0 with VRL's runtime error text. Integer arithmetic wraps on
+// overflow, as VRL's does; a float result that would be NaN becomes 0.0 (VRL's `from_f64_or_zero`);
+// infinities stay.
+
+import {
+  Value, Tag, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
+  bytesLen, allocBytes, regexPatternPtr, regexPatternLen, arrayLen, arrayGet, objectLen, objectKeyPtr,
+  objectKeyLen, objectValue, objectSet, cloneShallow, share, compareBytes,
+} from './value';
+import { fail, failWith } from './error';
+import { Buffer, bufferNew, bufferAscii, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
+import { kindBitOf, kindName } from './functions/args';
+
+// ---- error messages ------------------------------------------------------------------------------------
+
+/**
+ * The kind of a value as VRL prints it in operator errors: `integer`, `[integer, string]`,
+ * `{ a: float, "b c": [null] }`; empty collections are `array` and `object`.
+ */
+export function writeValueKind(b: Buffer, v: Value): void {
+  const tag = tagOf(v);
+  if (tag == Tag.Array && arrayLen(v) > 0) {
+    bufferByte(b, 0x5b); // [
+    for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
+      if (i > 0) bufferAscii(b, ', ');
+      writeValueKind(b, arrayGet(v, i));
+    }
+    bufferByte(b, 0x5d); // ]
+    return;
+  }
+  if (tag == Tag.Object && objectLen(v) > 0) {
+    bufferAscii(b, '{ ');
+    for (let i: usize = 0, n = objectLen(v); i < n; i++) {
+      if (i > 0) bufferAscii(b, ', ');
+      writeField(b, objectKeyPtr(v, i), objectKeyLen(v, i));
+      bufferAscii(b, ': ');
+      writeValueKind(b, objectValue(v, i));
+    }
+    bufferAscii(b, ' }');
+    return;
+  }
+  bufferAscii(b, kindName(kindBitOf(v)));
+}
+
+/** A field name, quoted (without escapes) unless it matches VRL's `^[0-9]*[a-zA-Z_@][0-9a-zA-Z_@]*$`. */
+function writeField(b: Buffer, key: usize, len: usize): void {
+  let plain = false;
+  let i: usize = 0;
+  while (i < len && isDigit(load<u8>(key + i))) i++;
+  if (i < len && isWordStart(load<u8>(key + i))) {
+    plain = true;
+    for (i++; i < len; i++) {
+      const c = load<u8>(key + i);
+      if (!isDigit(c) && !isWordStart(c)) {
+        plain = false;
+        break;
+      }
+    }
+  }
+  if (!plain) bufferByte(b, 0x22);
+  bufferBytes(b, key, len);
+  if (!plain) bufferByte(b, 0x22);
+}
+
+// @ts-ignore: decorator
+@inline function isDigit(c: u8): bool {
+  return c >= 0x30 && c <= 0x39;
+}
+
+// @ts-ignore: decorator
+@inline function isWordStart(c: u8): bool {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c == 0x5f || c == 0x40;
+}
+
+/** Records `before` + kind of `x` + `between` + kind of `y` as the message; returns 0. */
+function failKinds(before: string, x: Value, between: string, y: Value): Value {
+  const b = bufferNew(64);
+  bufferAscii(b, before);
+  writeValueKind(b, x);
+  bufferAscii(b, between);
+  writeValueKind(b, y);
+  return fail(bufferData(b), bufferLength(b));
+}
+
+/** `expected <kind>, got <kind of v>` (VRL's `try_bytes`, `try_timestamp`, `try_boolean`). */
+function failExpected(expected: string, v: Value): Value {
+  const b = bufferNew(48);
+  bufferAscii(b, 'expected ');
+  bufferAscii(b, expected);
+  bufferAscii(b, ', got ');
+  writeValueKind(b, v);
+  return fail(bufferData(b), bufferLength(b));
+}
+
+// ---- arithmetic ----------------------------------------------------------------------------------------
+
+function floatResult(f: f64): Value {
+  return newFloat(f != f ? 0.0 : f);
+}
+
+// @ts-ignore: decorator
+@inline function isNumber(v: Value): bool {
+  const tag = tagOf(v);
+  return tag == Tag.Int || tag == Tag.Float;
+}
+
+/** A number as f64 (the caller checked `isNumber`). */
+// @ts-ignore: decorator
+@inline function toF64(v: Value): f64 {
+  return tagOf(v) == Tag.Int ? <f64>intOf(v) : floatOf(v);
+}
+
+/** A number as i64: floats truncate, as VRL's `try_into_i64` does (the caller checked `isNumber`). */
+// @ts-ignore: decorator
+@inline function toI64(v: Value): i64 {
+  return tagOf(v) == Tag.Int ? intOf(v) : <i64>floatOf(v);
+}
+
+const enum Arith {
+  Add,
+  Sub,
+  Mul,
+}
+
+/**
+ * `+ - *` on two numbers: an integer with a float gives a float, an integer on the left otherwise takes
+ * the right side as an integer (VRL's rule), a float on the left gives a float.
+ */
+function arithmetic(op: Arith, a: Value, b: Value): Value {
+  if (tagOf(a) == Tag.Int && tagOf(b) == Tag.Int) {
+    const x = intOf(a);
+    const y = intOf(b);
+    return newInt(op == Arith.Add ? x + y : op == Arith.Sub ? x - y : x * y);
+  }
+  const x = toF64(a);
+  const y = toF64(b);
+  return floatResult(op == Arith.Add ? x + y : op == Arith.Sub ? x - y : x * y);
+}
+
+export function op_add(a: Value, b: Value): Value {
+  const ta = tagOf(a);
+  const tb = tagOf(b);
+  if (isNumber(a) && isNumber(b)) return arithmetic(Arith.Add, a, b);
+  if (ta == Tag.Bytes && tb == Tag.Bytes) return concat(a, b);
+  if (ta == Tag.Bytes && tb == Tag.Null) return a;
+  if (ta == Tag.Null && tb == Tag.Bytes) return b;
+  return failKinds("can't add type ", b, ' to ', a);
+}
+
+function concat(a: Value, b: Value): Value {
+  const la = bytesLen(a);
+  const lb = bytesLen(b);
+  const out = allocBytes(la + lb);
+  memory.copy(bytesPtr(out), bytesPtr(a), la);
+  memory.copy(bytesPtr(out) + la, bytesPtr(b), lb);
+  return out;
+}
+
+export function op_sub(a: Value, b: Value): Value {
+  if (isNumber(a) && isNumber(b)) return arithmetic(Arith.Sub, a, b);
+  return failKinds("can't subtract type ", b, ' from ', a);
+}
+
+/** `*`: numbers, or a string repeated an integer number of times (none when negative), either side. */
+export function op_mul(a: Value, b: Value): Value {
+  if (isNumber(a) && isNumber(b)) return arithmetic(Arith.Mul, a, b);
+  if (tagOf(a) == Tag.Int && tagOf(b) == Tag.Bytes) return repeat(b, intOf(a));
+  if (tagOf(a) == Tag.Bytes && tagOf(b) == Tag.Int) return repeat(a, intOf(b));
+  return failKinds("can't multiply type ", a, ' by ', b);
+}
+
+function repeat(s: Value, times: i64): Value {
+  const len = bytesLen(s);
+  const count: u64 = times < 0 ? 0 : <u64>times;
+  const total = <u64>len * count;
+  if (total > <u64>u32.MAX_VALUE) unreachable(); // more than the 4 GiB a wasm32 memory holds
+  const out = allocBytes(<usize>total);
+  for (let at = bytesPtr(out), end = at + <usize>total; at < end; at += len) memory.copy(at, bytesPtr(s), len);
+  return out;
+}
+
+// @ts-ignore: decorator
+@inline function isZero(v: Value): bool {
+  const tag = tagOf(v);
+  return (tag == Tag.Int && intOf(v) == 0) || (tag == Tag.Float && floatOf(v) == 0.0);
+}
+
+/** `/` always gives a float. The right side is checked first: `"s" / 0` is a division by zero. */
+export function op_div(a: Value, b: Value): Value {
+  if (!isNumber(b)) return failKinds("can't divide type ", a, ' by ', b);
+  if (isZero(b)) return failWith("can't divide by zero");
+  if (!isNumber(a)) return failKinds("can't divide type ", a, ' by ', b);
+  return floatResult(toF64(a) / toF64(b));
+}
+
+/** `%`: two integers give an integer, a float on either side a float (with the dividend's sign, as in Rust). */
+export function op_rem(a: Value, b: Value): Value {
+  if (isZero(b)) return failWith("can't divide by zero");
+  if (isNumber(a) && isNumber(b)) {
+    if (tagOf(a) == Tag.Int && tagOf(b) == Tag.Int) return newInt(intOf(a) % intOf(b));
+    return floatResult(toF64(a) % toF64(b));
+  }
+  return failKinds("can't calculate remainder of type ", a, ' and ', b);
+}
+
+// ---- comparison ----------------------------------------------------------------------------------------
+
+const enum Cmp {
+  Lt,
+  Le,
+  Gt,
+  Ge,
+}
+
+/**
+ * `< <= > >=`: numbers (integers and floats mixed), strings byte-wise, timestamps. The errors are VRL's
+ * own, including its slips: `<`, `<=` and `>=` all say `can't compare a >= b`, and `>` says
+ * `can't calculate remainder of type a and b`. A string or timestamp on the left reports the right side
+ * as `expected string, got …`.
+ */
+function compare(op: Cmp, a: Value, b: Value): Value {
+  const ta = tagOf(a);
+  const tb = tagOf(b);
+  let order: i32;
+  if (isNumber(a) && isNumber(b)) {
+    if (ta == Tag.Int && tb == Tag.Int) {
+      const x = intOf(a);
+      const y = intOf(b);
+      order = x < y ? -1 : x > y ? 1 : 0;
+    } else {
+      const x = toF64(a);
+      const y = toF64(b);
+      order = x < y ? -1 : x > y ? 1 : 0;
+    }
+  } else if (ta == Tag.Bytes) {
+    if (tb != Tag.Bytes) return failExpected('string', b);
+    order = compareBytes(bytesPtr(a), bytesLen(a), bytesPtr(b), bytesLen(b));
+  } else if (ta == Tag.Timestamp) {
+    if (tb != Tag.Timestamp) return failExpected('timestamp', b);
+    const x = timestampOf(a);
+    const y = timestampOf(b);
+    order = x < y ? -1 : x > y ? 1 : 0;
+  } else if (op == Cmp.Gt) {
+    return failKinds("can't calculate remainder of type ", a, ' and ', b);
+  } else {
+    return failKinds("can't compare ", a, ' >= ', b);
+  }
+  switch (op) {
+    case Cmp.Lt: return newBool(order < 0);
+    case Cmp.Le: return newBool(order <= 0);
+    case Cmp.Gt: return newBool(order > 0);
+  }
+  return newBool(order >= 0);
+}
+
+export function op_lt(a: Value, b: Value): Value {
+  return compare(Cmp.Lt, a, b);
+}
+export function op_le(a: Value, b: Value): Value {
+  return compare(Cmp.Le, a, b);
+}
+export function op_gt(a: Value, b: Value): Value {
+  return compare(Cmp.Gt, a, b);
+}
+export function op_ge(a: Value, b: Value): Value {
+  return compare(Cmp.Ge, a, b);
+}
+
+// ---- equality ------------------------------------------------------------------------------------------
+
+/**
+ * Strict structural equality (Rust's `Value == Value`, what `assert_eq` uses): kinds must match, so
+ * `1` and `1.0` differ, also inside collections. Floats compare as numbers (`-0.0 == 0.0`), regexes by
+ * pattern.
+ */
+export function value_eq(a: Value, b: Value): bool {
+  if (a == b) return true;
+  const tag = tagOf(a);
+  if (tag != tagOf(b)) return false;
+  switch (tag) {
+    case Tag.Null: return true;
+    case Tag.Bool: return false; // the static records differ
+    case Tag.Int:
+    case Tag.Timestamp: return intOf(a) == intOf(b);
+    case Tag.Float: return floatOf(a) == floatOf(b);
+    case Tag.Bytes: return compareBytes(bytesPtr(a), bytesLen(a), bytesPtr(b), bytesLen(b)) == 0;
+    case Tag.Regex:
+      return compareBytes(regexPatternPtr(a), regexPatternLen(a), regexPatternPtr(b), regexPatternLen(b)) == 0;
+    case Tag.Array: {
+      const n = arrayLen(a);
+      if (n != arrayLen(b)) return false;
+      for (let i: usize = 0; i < n; i++) if (!value_eq(arrayGet(a, i), arrayGet(b, i))) return false;
+      return true;
+    }
+  }
+  const n = objectLen(a);
+  if (n != objectLen(b)) return false;
+  for (let i: usize = 0; i < n; i++) {
+    if (compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, i), objectKeyLen(b, i)) != 0) return false;
+    if (!value_eq(objectValue(a, i), objectValue(b, i))) return false;
+  }
+  return true;
+}
+
+/** `==`: like `value_eq`, except that an integer and a float compare as numbers at the top level. */
+function looseEq(a: Value, b: Value): bool {
+  const ta = tagOf(a);
+  const tb = tagOf(b);
+  if ((ta == Tag.Int && tb == Tag.Float) || (ta == Tag.Float && tb == Tag.Int)) return toF64(a) == toF64(b);
+  return value_eq(a, b);
+}
+
+export function op_eq(a: Value, b: Value): Value {
+  return newBool(looseEq(a, b));
+}
+export function op_ne(a: Value, b: Value): Value {
+  return newBool(!looseEq(a, b));
+}
+
+// ---- objects and booleans ------------------------------------------------------------------------------
+
+/** `a | b`: a new object with the fields of both; `b`'s win (shallow). */
+export function op_merge(a: Value, b: Value): Value {
+  if (tagOf(a) != Tag.Object || tagOf(b) != Tag.Object) return failKinds("can't merge type ", b, ' into ', a);
+  const merged = cloneShallow(a);
+  for (let i: usize = 0, n = objectLen(b); i < n; i++) {
+    objectSet(merged, objectKeyPtr(b, i), objectKeyLen(b, i), share(objectValue(b, i)));
+  }
+  return merged;
+}
+
+/** 1 for true, 0 for false; -1 for anything else, with VRL's `expected boolean, got …` pending. */
+export function bool_test(v: Value): i32 {
+  if (v == TRUE) return 1;
+  if (v == FALSE) return 0;
+  failExpected('boolean', v);
+  return -1;
+}
+
+export function op_not(a: Value): Value {
+  const t = bool_test(a);
+  if (t < 0) return 0;
+  return t == 0 ? TRUE : FALSE;
+}

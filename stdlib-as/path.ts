@@ -1,0 +1,260 @@
+// Paths into values: `.a.b[2]`, `%x`, `var.(a | b)`. The code generator describes a path as
+// position-independent bytes (compiler/codegen/constants.ts writes them):
+//
+//   u32 segment count; then per segment: u32 kind
+//     field:    u32 byte length, key bytes, zero padding to a multiple of 4
+//     index:    i32 index (negative counts from the end)
+//     coalesce: u32 n, then n × (u32 byte length, key bytes, padding to 4)
+//
+// A "key record" below is the address of one (u32 length, key bytes) pair. Writes go through a cell (the
+// u32 slot holding a root: `.`, `%` or a variable) and copy every shared container they pass through.
+
+import {
+  Value, Tag, NULL, ENTRY_SIZE, tagOf, share, owned, isShared, newArray, arrayLen, arrayItems, arrayGet,
+  arrayPush, arrayTruncate, newObject, objectLen, objectFind, objectGet, objectSet, objectRemove,
+} from './value';
+
+const enum Segment {
+  Field = 0,
+  Index = 1,
+  Coalesce = 2,
+}
+
+// @ts-ignore: decorator
+@inline function padded(len: usize): usize {
+  return (len + 3) & ~3;
+}
+
+// @ts-ignore: decorator
+@inline function keyLen(key: usize): usize {
+  return <usize>load<u32>(key);
+}
+
+// @ts-ignore: decorator
+@inline function keyBytes(key: usize): usize {
+  return key + 4;
+}
+
+/** The key record after `key`. */
+// @ts-ignore: decorator
+@inline function nextKey(key: usize): usize {
+  return key + 4 + padded(keyLen(key));
+}
+
+/** The segment after `seg`. */
+function nextSegment(seg: usize): usize {
+  switch (load<u32>(seg)) {
+    case Segment.Field: return nextKey(seg + 4);
+    case Segment.Index: return seg + 8;
+  }
+  let key = seg + 8;
+  for (let i: u32 = 0, n = load<u32>(seg + 4); i < n; i++) key = nextKey(key);
+  return key;
+}
+
+/**
+ * The key record a field or coalesce segment names in object `o` (any value): for a coalesce segment the
+ * first of its keys present in `o`, or 0 when none is.
+ */
+function presentKey(seg: usize, o: Value): usize {
+  if (load<u32>(seg) == Segment.Field) return seg + 4;
+  if (tagOf(o) != Tag.Object) return 0;
+  let key = seg + 8;
+  for (let i: u32 = 0, n = load<u32>(seg + 4); i < n; i++) {
+    if (objectFind(o, keyBytes(key), keyLen(key)) >= 0) return key;
+    key = nextKey(key);
+  }
+  return 0;
+}
+
+/** The key record a write through a field or coalesce segment uses: the present one, else the last one. */
+function writeKey(seg: usize, o: Value): usize {
+  const present = presentKey(seg, o);
+  if (present != 0) return present;
+  let key = seg + 8;
+  for (let i: u32 = 1, n = load<u32>(seg + 4); i < n; i++) key = nextKey(key);
+  return key;
+}
+
+/** Position of an index segment in an array of `len` items (negative when it falls before the start). */
+// @ts-ignore: decorator
+@inline function indexPosition(seg: usize, len: usize): i64 {
+  const index = <i64>load<i32>(seg + 4);
+  return index < 0 ? <i64>len + index : index;
+}
+
+/** The child `seg` selects in `v`, or 0 when there is none. */
+function child(v: Value, seg: usize): Value {
+  if (load<u32>(seg) == Segment.Index) {
+    if (tagOf(v) != Tag.Array) return 0;
+    const at = indexPosition(seg, arrayLen(v));
+    return at >= 0 && at < <i64>arrayLen(v) ? arrayGet(v, <usize>at) : 0;
+  }
+  if (tagOf(v) != Tag.Object) return 0;
+  const key = presentKey(seg, v);
+  return key == 0 ? 0 : objectGet(v, keyBytes(key), keyLen(key));
+}
+
+/** The value at `path` in `root`, or 0 when the path leads nowhere. */
+function lookup(root: Value, path: usize): Value {
+  let v = root;
+  let seg = path + 4;
+  for (let i: u32 = 0, n = load<u32>(path); i < n; i++) {
+    v = child(v, seg);
+    if (v == 0) return 0;
+    seg = nextSegment(seg);
+  }
+  return v;
+}
+
+/** The value at `path` in `root`; null when absent (a read of a missing path is null in VRL). */
+export function path_get(root: Value, path: usize): Value {
+  const v = lookup(root, path);
+  return v == 0 ? NULL : share(v);
+}
+
+export function path_exists(root: Value, path: usize): i32 {
+  return lookup(root, path) != 0 ? 1 : 0;
+}
+
+// ---- writes --------------------------------------------------------------------------------------------
+
+/** Address of the value slot of object entry `i` (stable until the object grows). */
+// @ts-ignore: decorator
+@inline function objectValueSlot(o: Value, i: usize): usize {
+  return <usize>load<u32>(o, 12) + i * ENTRY_SIZE + 8;
+}
+
+// @ts-ignore: decorator
+@inline function arrayItemSlot(a: Value, i: usize): usize {
+  return arrayItems(a) + (i << 2);
+}
+
+/** The value in `slot`, made writable: copied when shared and stored back. */
+function ownedAt(slot: usize): Value {
+  const v = load<u32>(slot);
+  const o = owned(v);
+  if (o != v) store<u32>(slot, o);
+  return o;
+}
+
+/**
+ * Makes the container in `slot` fit segment `seg` (an object or an array the caller may write, replacing
+ * anything else) and returns the slot of the child the segment selects, creating it (as null) if needed.
+ * Arrays grow with nulls; a negative index before the start prepends, as VRL does (`[1]`, `[-3]` →
+ * `[x, null, 1]`).
+ */
+function childSlot(slot: usize, seg: usize): usize {
+  const current = load<u32>(slot);
+  if (load<u32>(seg) != Segment.Index) {
+    let o: Value;
+    if (tagOf(current) == Tag.Object) {
+      o = ownedAt(slot);
+    } else {
+      o = newObject(0);
+      store<u32>(slot, o);
+    }
+    const key = writeKey(seg, o);
+    let i = objectFind(o, keyBytes(key), keyLen(key));
+    if (i < 0) {
+      objectSet(o, keyBytes(key), keyLen(key), NULL);
+      i = -i - 1;
+    }
+    return objectValueSlot(o, <usize>i);
+  }
+  const isArray = tagOf(current) == Tag.Array;
+  const len: usize = isArray ? arrayLen(current) : 0;
+  const at = indexPosition(seg, len);
+  if (at < 0) {
+    const a = newArray(len + <usize>-at);
+    for (let k: i64 = 0; k < -at; k++) arrayPush(a, NULL);
+    const shared = isArray && isShared(current);
+    for (let k: usize = 0; k < len; k++) {
+      const item = arrayGet(current, k);
+      arrayPush(a, shared ? share(item) : item);
+    }
+    store<u32>(slot, a);
+    return arrayItemSlot(a, 0);
+  }
+  let a: Value;
+  if (isArray) {
+    a = ownedAt(slot);
+  } else {
+    a = newArray(<usize>at + 1);
+    store<u32>(slot, a);
+  }
+  while (<i64>arrayLen(a) <= at) arrayPush(a, NULL);
+  return arrayItemSlot(a, <usize>at);
+}
+
+/** Stores `v` at `path` under the root in `cell`, creating what is missing (VRL's assignment). */
+export function path_set(cell: usize, path: usize, v: Value): void {
+  let slot = cell;
+  let seg = path + 4;
+  for (let i: u32 = 0, n = load<u32>(path); i < n; i++) {
+    slot = childSlot(slot, seg);
+    seg = nextSegment(seg);
+  }
+  store<u32>(slot, v);
+}
+
+/**
+ * Removes the value at `path` under the root in `cell` (`del`); returns it, or null when absent. With
+ * `compact`, containers left empty by the removal are removed from their parents too, up to the root.
+ * Removing the root itself leaves an empty object.
+ */
+export function path_remove(cell: usize, path: usize, compact: i32): Value {
+  const count = load<u32>(path);
+  if (count == 0) {
+    const root = load<u32>(cell);
+    store<u32>(cell, newObject(0));
+    return root;
+  }
+  if (lookup(load<u32>(cell), path) == 0) return NULL;
+  return removeBelow(cell, path + 4, count, compact != 0);
+}
+
+/** Removes along `left` segments from `seg` below the container in `slot`, which holds the path. */
+function removeBelow(slot: usize, seg: usize, left: u32, compact: bool): Value {
+  const container = ownedAt(slot);
+  const at = position(container, seg);
+  if (left == 1) return removeAt(container, seg, at);
+  const removed = removeBelow(childSlotAt(container, seg, at), nextSegment(seg), left - 1, compact);
+  if (compact && isEmptyContainer(childAt(container, seg, at))) removeAt(container, seg, at);
+  return removed;
+}
+
+/** Index of the entry or item `seg` selects in `container` (known to exist). */
+function position(container: Value, seg: usize): usize {
+  if (load<u32>(seg) == Segment.Index) return <usize>indexPosition(seg, arrayLen(container));
+  const key = presentKey(seg, container);
+  return <usize>objectFind(container, keyBytes(key), keyLen(key));
+}
+
+// @ts-ignore: decorator
+@inline function childSlotAt(container: Value, seg: usize, at: usize): usize {
+  return load<u32>(seg) == Segment.Index ? arrayItemSlot(container, at) : objectValueSlot(container, at);
+}
+
+// @ts-ignore: decorator
+@inline function childAt(container: Value, seg: usize, at: usize): Value {
+  return load<u32>(childSlotAt(container, seg, at));
+}
+
+function removeAt(container: Value, seg: usize, at: usize): Value {
+  if (load<u32>(seg) != Segment.Index) {
+    const key = presentKey(seg, container);
+    return objectRemove(container, keyBytes(key), keyLen(key));
+  }
+  const removed = arrayGet(container, at);
+  const len = arrayLen(container);
+  const slot = arrayItemSlot(container, at);
+  memory.copy(slot, slot + 4, (len - 1 - at) << 2);
+  arrayTruncate(container, len - 1);
+  return removed;
+}
+
+function isEmptyContainer(v: Value): bool {
+  const tag = tagOf(v);
+  return (tag == Tag.Array && arrayLen(v) == 0) || (tag == Tag.Object && objectLen(v) == 0);
+}

@@ -1,0 +1,203 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import initWabt from 'wabt';
+import { ABI_VERSION } from '../../runtime/batch.js';
+import { NDJSON_CHUNK_BYTES, ndjsonChunks, readModuleInfo, RemapInstance } from '../../runtime/module.js';
+
+/** LEB128 of an unsigned integer. */
+function leb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    const byte = n & 0x7f;
+    n >>>= 7;
+    out.push(n ? byte | 0x80 : byte);
+  } while (n);
+  return out;
+}
+
+/** Appends custom sections to a wasm binary (by default an empty module). */
+function emptyModule(sections: Record<string, string | Uint8Array> = {}, wasm = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]): Uint8Array {
+  const bytes = [...wasm];
+  for (const [name, content] of Object.entries(sections)) {
+    const body = [...leb(Buffer.byteLength(name)), ...Buffer.from(name), ...Buffer.from(content)];
+    bytes.push(0, ...leb(body.length), ...body);
+  }
+  return new Uint8Array(bytes);
+}
+
+const info = { abi: ABI_VERSION, compiler: '0.1.0', source: '.a = 1', options: { timezone: 'UTC' }, hostFunctions: [] };
+const withInfo = (fields: object) => emptyModule({ svc: JSON.stringify({ ...info, ...fields }) });
+
+test('readModuleInfo returns the svc section from bytes or a compiled module', () => {
+  const bytes = withInfo({ spans: [[0, 6]] });
+  assert.equal(readModuleInfo(bytes), { ...info, spans: [[0, 6]] });
+  assert.equal(readModuleInfo(new WebAssembly.Module(bytes)), { ...info, spans: [[0, 6]] });
+});
+
+test('readModuleInfo refuses modules without a well-formed svc section', () => {
+  assert.throws(() => readModuleInfo(emptyModule()), /not a compiled remap module: it has no "svc" custom section/);
+  assert.throws(() => readModuleInfo(emptyModule({ svc: '{' })), /"svc" section is not valid JSON/);
+  assert.throws(() => readModuleInfo(emptyModule({ svc: '[]' })), /malformed: no "abi" version/);
+  assert.throws(() => readModuleInfo(emptyModule({ svc: 'null' })), /malformed: not an object/);
+  assert.throws(() => readModuleInfo(withInfo({ compiler: 1 })), /malformed: no "compiler" version/);
+  assert.throws(() => readModuleInfo(withInfo({ source: undefined })), /malformed: no "source"/);
+  assert.throws(() => readModuleInfo(withInfo({ options: null })), /malformed: no "options" object/);
+  assert.throws(() => readModuleInfo(withInfo({ hostFunctions: [1] })), /"hostFunctions" is not a list of names/);
+  assert.throws(() => readModuleInfo(new Uint8Array([1, 2, 3])), WebAssembly.CompileError);
+});
+
+test('a module of another ABI version is refused, naming both versions', () => {
+  assert.throws(
+    () => new RemapInstance(withInfo({ abi: 2, compiler: '9.0.0' })),
+    (error: Error) =>
+      error.message === 'the module uses ABI version 2 (compiled by svc 9.0.0), but this svc runs ABI version 1: ' +
+        'compile the program again',
+  );
+});
+
+test('a module calling an unknown host function is refused', () => {
+  assert.throws(
+    () => new RemapInstance(withInfo({ hostFunctions: ['no_such_function'] })),
+    /the module calls host function "no_such_function", which this svc does not provide/,
+  );
+  assert.throws(() => new RemapInstance(withInfo({ hostFunctions: ['constructor'] })), /host function "constructor"/);
+});
+
+test('a module without the ABI exports is refused, listing them', () => {
+  assert.throws(
+    () => new RemapInstance(withInfo({})),
+    /the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_ndjson, output_len, errors_ptr, errors_len, arena_used/,
+  );
+});
+
+// A stand-in for a compiled module that implements the ABI's plumbing: a bump arena above 1024,
+// `run_batch` echoes its input (and traps on a first byte 0xff), `run_ndjson` echoes its input and reports
+// an error "bad" on line 1, `svc_init` keeps the constants' address, which `run_batch` returns for input "C".
+const FAKE_WAT = `(module
+  (memory (export "memory") 1)
+  (global $top (mut i32) (i32.const 1024))
+  (global $floor (mut i32) (i32.const 1024))
+  (global $outLen (mut i32) (i32.const 0))
+  (global $constants (mut i32) (i32.const 0))
+  (data (i32.const 16) "\\01\\00\\00\\00\\03\\00\\00\\00bad")
+  (func (export "alloc") (param $n i32) (result i32)
+    (local $p i32)
+    (local.set $p (global.get $top))
+    (global.set $top (i32.add (local.get $p) (local.get $n)))
+    (if (i32.gt_u (global.get $top) (i32.shl (memory.size) (i32.const 16)))
+      (then (drop (memory.grow (i32.add (i32.const 1)
+        (i32.shr_u (i32.sub (global.get $top) (i32.shl (memory.size) (i32.const 16))) (i32.const 16)))))))
+    (local.get $p))
+  (func (export "reset") (global.set $top (global.get $floor)))
+  (func (export "svc_init") (param $constants i32)
+    (global.set $constants (local.get $constants))
+    (global.set $floor (global.get $top)))
+  (func (export "arena_used") (result i32) (i32.sub (global.get $top) (global.get $floor)))
+  (func (export "output_len") (result i32) (global.get $outLen))
+  (func (export "errors_ptr") (result i32) (i32.const 16))
+  (func (export "errors_len") (result i32) (i32.const 11))
+  (func (export "run_batch") (param $p i32) (param $n i32) (result i32)
+    (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0xff)) (then unreachable))
+    (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0x43)) (then
+      (global.set $outLen (i32.const 5))
+      (return (global.get $constants))))
+    (global.set $outLen (local.get $n))
+    (local.get $p))
+  (func (export "run_ndjson") (param $p i32) (param $n i32) (param $flags i32) (result i32)
+    (global.set $outLen (local.get $n))
+    (local.get $p)))`;
+
+const wabt = await initWabt();
+const fakeWasm = [...wabt.parseWat('fake.wat', FAKE_WAT).toBinary({}).buffer];
+const fake = () => new RemapInstance(emptyModule({ svc: JSON.stringify(info), 'svc.constants': 'const' }, fakeWasm));
+
+test('runBatch copies the input in, the output out, and frees the arena', () => {
+  const instance = fake();
+  const input = new Uint8Array([1, 2, 3, 4, 5]);
+  const output = instance.runBatch(input);
+  assert.equal(output, input);
+  assert.is(instance.arenaUsed(), 0);
+  assert.equal(instance.runBatch(new Uint8Array([9])), new Uint8Array([9]));
+});
+
+test('the constants section is in memory when svc_init runs, and stays there', () => {
+  const instance = fake();
+  instance.runBatch(new Uint8Array(100_000));
+  assert.is(Buffer.from(instance.runBatch(Buffer.from('C'))).toString(), 'const');
+});
+
+test('inputs larger than the memory make it grow', () => {
+  const input = new Uint8Array(300_000).map((_, i) => i % 251);
+  assert.equal(fake().runBatch(input), input);
+});
+
+test('a trap is a bug: it propagates as a WebAssembly.RuntimeError that says so, and the arena is freed', () => {
+  const instance = fake();
+  assert.throws(
+    () => instance.runBatch(new Uint8Array([0xff, 1])),
+    (error: Error) =>
+      error instanceof WebAssembly.RuntimeError &&
+      /^run_batch failed inside the remap module \(a bug in svc, not a remap error\): unreachable/.test(error.message),
+  );
+  assert.is(instance.arenaUsed(), 0);
+  assert.equal(instance.runBatch(new Uint8Array([1])), new Uint8Array([1]));
+});
+
+test('runNdjson returns the output and the errors with their line in the whole input', () => {
+  const result = fake().runNdjson(Buffer.from('{"a":1}\n{"a":2}\n'), 0);
+  assert.is(result.output.toString(), '{"a":1}\n{"a":2}\n');
+  assert.equal(result.errors, [{ line: 1, message: 'bad' }]);
+});
+
+test('runNdjson runs large inputs in pieces, numbering lines across them', () => {
+  const line = JSON.stringify({ pad: 'x'.repeat(1000) }) + '\n';
+  const lineCount = Math.ceil((2.5 * NDJSON_CHUNK_BYTES) / line.length);
+  const input = Buffer.from(line.repeat(lineCount));
+  const instance = fake();
+  const result = instance.runNdjson(input, 0);
+  assert.ok(result.output.equals(input));
+  const firstLines = [...ndjsonChunks(input, NDJSON_CHUNK_BYTES)].map((c) => c.firstLine);
+  assert.is(firstLines.length, 3);
+  assert.equal(result.errors, firstLines.map((first) => ({ line: first + 1, message: 'bad' })));
+  assert.is(instance.arenaUsed(), 0);
+});
+
+test('runNdjson on empty input outputs nothing', () => {
+  assert.equal(fake().runNdjson(new Uint8Array(0), 0), { output: Buffer.alloc(0), errors: [] });
+});
+
+const text = (chunks: Iterable<{ bytes: Uint8Array; firstLine: number }>) =>
+  [...chunks].map(({ bytes, firstLine }) => [Buffer.from(bytes).toString(), firstLine]);
+
+test('ndjsonChunks keeps small inputs whole', () => {
+  assert.equal(text(ndjsonChunks(Buffer.from('{"a":1}\n{"a":2}\n'), 100)), [['{"a":1}\n{"a":2}\n', 0]]);
+  assert.equal(text(ndjsonChunks(Buffer.from('1\n2'), 3)), [['1\n2', 0]]);
+  assert.equal(text(ndjsonChunks(Buffer.from(''), 3)), []);
+});
+
+test('ndjsonChunks cuts after the last newline that fits, counting lines', () => {
+  assert.equal(text(ndjsonChunks(Buffer.from('aa\nbb\ncc\ndd'), 7)), [['aa\nbb\n', 0], ['cc\ndd', 2]]);
+  assert.equal(text(ndjsonChunks(Buffer.from('a\n\n\nb\nc\n'), 4)), [['a\n\n\n', 0], ['b\nc\n', 3]]);
+  assert.equal(text(ndjsonChunks(Buffer.from('ab\ncd\n'), 3)), [['ab\n', 0], ['cd\n', 1]]);
+});
+
+test('ndjsonChunks keeps a line longer than the limit whole', () => {
+  assert.equal(text(ndjsonChunks(Buffer.from('a\nlong line\nb\n'), 4)), [['a\n', 0], ['long line\n', 1], ['b\n', 2]]);
+  assert.equal(text(ndjsonChunks(Buffer.from('long line'), 4)), [['long line', 0]]);
+  assert.equal(text(ndjsonChunks(Buffer.from('long line\n'), 4)), [['long line\n', 0]]);
+});
+
+test('ndjsonChunks pieces put together are the input', () => {
+  const lines = Array.from({ length: 500 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(i % 37) }));
+  const input = Buffer.from(lines.join('\n') + '\n');
+  for (const max of [1, 10, 64, 1000, 100_000]) {
+    const chunks = [...ndjsonChunks(input, max)];
+    assert.equal(Buffer.concat(chunks.map((c) => c.bytes)), input);
+    for (const { bytes, firstLine } of chunks) {
+      assert.is(Buffer.from(bytes).toString().split('\n')[0], lines[firstLine]);
+      if (max >= 100) assert.ok(bytes.length <= max);
+    }
+  }
+});
+
+test.run();

@@ -1,0 +1,16 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Stdlib } from '../../support/stdlib.js';
+
+const stdlib = new Stdlib();
+
+test('string returns its argument when it is a string', () => {
+  assert.equal(stdlib.call('fn_string', 'a'), { value: 'a' });
+});
+
+test('string fails with VRL\'s type error otherwise', () => {
+  assert.equal(stdlib.call('fn_string', true), { error: 'expected string, got boolean' });
+  assert.equal(stdlib.call('fn_string', null), { error: 'expected string, got null' });
+});
+
+test.run();

@@ -1,0 +1,37 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Stdlib } from '../../support/stdlib.js';
+import { Regex, Timestamp } from '../../../runtime/values.js';
+
+const stdlib = new Stdlib();
+const toString = (value: unknown) => stdlib.call('fn_to_string', value);
+
+test('strings stay; booleans, integers and null become their text', () => {
+  assert.equal(toString('foo'), { value: 'foo' });
+  assert.equal(toString(true), { value: 'true' });
+  assert.equal(toString(false), { value: 'false' });
+  assert.equal(toString(52n), { value: '52' });
+  assert.equal(toString(-9223372036854775808n), { value: '-9223372036854775808' });
+  assert.equal(toString(null), { value: '' });
+});
+
+test('floats print as Rust prints an f64: shortest digits, no exponent, no `.0`', () => {
+  const cases: Array<[number, string]> = [
+    [52.2, '52.2'], [1.5, '1.5'], [-0, '-0'], [0.1 + 0.2, '0.30000000000000004'], [1e21, '1000000000000000000000'],
+    [1e-7, '0.0000001'], [123456789.123, '123456789.123'], [Infinity, 'inf'], [-Infinity, '-inf'],
+  ];
+  for (const [f, text] of cases) assert.equal(toString(f), { value: text }, text);
+});
+
+test('timestamps print in RFC 3339 with 0, 3, 6 or 9 fractional digits', () => {
+  assert.equal(toString(new Timestamp(1_577_836_800_000_000_000n)), { value: '2020-01-01T00:00:00Z' });
+  assert.equal(toString(new Timestamp(1_577_836_800_123_400_000n)), { value: '2020-01-01T00:00:00.123400Z' });
+});
+
+test('regexes and collections cannot be coerced', () => {
+  assert.equal(toString([]), { error: 'unable to coerce array into string' });
+  assert.equal(toString({}), { error: 'unable to coerce object into string' });
+  assert.equal(toString(new Regex('foo')), { error: 'unable to coerce regex into string' });
+});
+
+test.run();
