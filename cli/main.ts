@@ -20,12 +20,27 @@ cli.help((sections) => {
   return extra ? [...sections, extra] : sections;
 });
 
+/**
+ * `-i -` (stdin) as `--input=-`: cac's parser (mri) takes a lone `-` for an empty flag group and drops the
+ * argument after it.
+ */
+function joinStdinValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i + 1] === '-' && (argv[i] === '-i' || argv[i] === '--input')) {
+      out.push('--input=-');
+      i++;
+    } else out.push(argv[i]!);
+  }
+  return out;
+}
+
 // cac reports its own usage errors (unknown option, missing value) by throwing a CACError.
 const isUsageError = (error: unknown) =>
   error instanceof UsageError || (error instanceof Error && error.name === 'CACError');
 
 try {
-  cli.parse(process.argv, { run: false });
+  cli.parse(joinStdinValues(process.argv), { run: false });
   if (cli.matchedCommand) {
     await cli.runMatchedCommand();
   } else if (!cli.options.help && !cli.options.version) {

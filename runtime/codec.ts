@@ -19,6 +19,14 @@ const enum Wire {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 
+/**
+ * A float whose value may be integral (`42.0`): JS numbers that are integers encode as remap integers, so
+ * code that knows a value is a float (compile-time constants) wraps it in this.
+ */
+export class IntegralFloat {
+  constructor(readonly value: number) {}
+}
+
 /** A growable byte buffer for encoding. */
 export class ByteWriter {
   bytes = new Uint8Array(256);
@@ -99,6 +107,10 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
   if (value instanceof Uint8Array) {
     w.u8(Wire.Bytes);
     return w.sized(value);
+  }
+  if (value instanceof IntegralFloat) {
+    w.u8(Wire.Float);
+    return w.f64(value.value);
   }
   if (value instanceof Timestamp) {
     w.u8(Wire.Timestamp);

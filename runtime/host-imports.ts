@@ -1,9 +1,9 @@
 // The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { translateRegex, validateRegex } from '../compiler/regex.js';
+import { validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
-import { rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
+import { newRegExp, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from './values.js';
 
@@ -42,8 +42,7 @@ export function hostImports(
   const compileRegex = (pattern: string): number => {
     let id = regexIds.get(pattern);
     if (id === undefined) {
-      const { source, flags } = translateRegex(pattern);
-      id = regexes.push(new RegExp(source, flags)) - 1;
+      id = regexes.push(newRegExp(pattern)) - 1;
       regexIds.set(pattern, id);
     }
     return id;
@@ -83,19 +82,14 @@ export function hostImports(
       },
       regex(ptr: number, len: number): number {
         const pattern = text(ptr, len);
-        let id = regexIds.get(pattern);
-        if (id === undefined) {
+        if (!regexIds.has(pattern)) {
           const problem = validateRegex(pattern);
           if (problem !== undefined) {
             regexError = problem;
             return -1;
           }
-          const { source, flags } = translateRegex(pattern);
-          id = regexes.push(new RegExp(source, flags)) - 1;
-          regexIds.set(pattern, id);
         }
-        return id;
-        return compileRegex(text(ptr, len));
+        return compileRegex(pattern);
       },
       regex_matches(id: number, ptr: number, len: number, limit: number): number {
         const input = text(ptr, len);

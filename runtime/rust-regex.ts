@@ -1,6 +1,14 @@
 // The regex crate's semantics on JS RegExp, where the two engines differ: which matches an iteration
 // reports, how `$` references in a replacement expand, and UTF-8 byte offsets of UTF-16 positions.
 
+import { translateRegex } from '../compiler/regex.js';
+
+/** The JS RegExp for a Rust pattern (valid: checked at compile time or by the caller). */
+export function newRegExp(pattern: string): RegExp {
+  const { source, flags } = translateRegex(pattern);
+  return new RegExp(source, flags);
+}
+
 /** One past the code point starting at `index` (surrogate pairs are one character, as in Rust). */
 function nextCharIndex(text: string, index: number): number {
   const c = text.charCodeAt(index);

@@ -4,7 +4,7 @@
 
 import type { PathSegment } from '../ast.js';
 import type { Constant } from '../functions/define.js';
-import { ByteWriter, encodeValue } from '../../runtime/codec.js';
+import { ByteWriter, encodeValue, IntegralFloat } from '../../runtime/codec.js';
 import { Regex, Timestamp } from '../../runtime/values.js';
 import { RFC3339 } from '../check/index.js';
 
@@ -90,7 +90,7 @@ function toJs(c: Constant): unknown {
   switch (c.kind) {
     case 'string': return c.value;
     case 'integer': return c.value;
-    case 'float': return c.value;
+    case 'float': return new IntegralFloat(c.value);
     case 'boolean': return c.value;
     case 'null': return null;
     case 'timestamp': return new Timestamp(timestampNanos(c.text));
@@ -103,7 +103,7 @@ function toJs(c: Constant): unknown {
 /** A key telling constants apart by kind and value (1 and 1.0 differ, as do "a" and r'a'). */
 function keyOf(js: unknown): string {
   if (typeof js === 'bigint') return `i${js}`;
-  if (typeof js === 'number') return `f${Object.is(js, -0) ? '-0' : js}`;
+  if (js instanceof IntegralFloat) return `f${Object.is(js.value, -0) ? '-0' : js.value}`;
   if (typeof js === 'string') return `s${JSON.stringify(js)}`;
   if (js instanceof Timestamp) return `t${js.nanos}`;
   if (js instanceof Regex) return `r${JSON.stringify(js.pattern)}`;

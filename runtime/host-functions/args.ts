@@ -1,6 +1,7 @@
 // Run-time checks of argument kinds in host functions, for calls whose argument kinds the compiler could
 // not verify. The messages are VRL's: `expected string, got integer` (stdlib-as/functions/args.ts in AS).
 
+import { lossyText } from '../text.js';
 import { Regex, Timestamp, type RemapValue } from '../values.js';
 
 export function kindName(value: RemapValue): string {
@@ -23,8 +24,7 @@ function mismatch(expected: string, value: RemapValue): Error {
 
 /** A string argument's text, invalid UTF-8 replaced by U+FFFD (VRL's `try_bytes_utf8_lossy`). */
 export function stringArg(value: RemapValue): string {
-  if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  if (typeof value === 'string' || value instanceof Uint8Array) return lossyText(value);
   throw mismatch('string', value);
 }
 

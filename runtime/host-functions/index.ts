@@ -3,7 +3,7 @@
 
 import type { HostFunction } from '../host-imports.js';
 import { format_timestamp } from './format_timestamp.js';
-import parse_regex from './parse_regex.js';
+import { parse_regex } from './parse_regex.js';
 import { parse_timestamp } from './parse_timestamp.js';
 
 export const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {

@@ -6,7 +6,7 @@ import { booleanArg, stringArg } from './args.js';
  * `parse_regex(value, pattern, numeric_groups = false)`: the first match's named groups (null when they did
  * not take part), and with `numeric_groups` the participating groups numbered from 0 in order.
  */
-const parseRegex: HostFunction = ([value, pattern, numericGroups], context) => {
+export const parse_regex: HostFunction = ([value, pattern, numericGroups], context) => {
   const text = stringArg(value!);
   const m = context.regex((pattern as Regex).pattern).exec(text);
   if (!m) throw new Error('could not find any pattern matches');
@@ -18,5 +18,3 @@ const parseRegex: HostFunction = ([value, pattern, numericGroups], context) => {
   for (const [name, group] of Object.entries(m.groups ?? {})) groups[name] = group ?? null;
   return groups;
 };
-
-export default parseRegex;

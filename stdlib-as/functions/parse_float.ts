@@ -3,7 +3,8 @@ import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { parseFloatBytes, numberParsed } from '../codec/number';
 import { expectKinds, KindBit } from './args';
-import { lossy, writeDebugQuoted } from './text';
+import { writeDebugQuoted } from '../text';
+import { lossy } from './text';
 
 /** `parse_float(value)`: Rust's `f64::from_str` (`inf` included); NaN is refused. */
 export function fn_parse_float(value: Value): Value {

@@ -10,9 +10,9 @@ import { fail, failWith } from '../error';
 import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferToBytes } from '../buffer';
 import { writeInt } from '../codec/number';
 import { expectKinds, KindBit } from './args';
+import { equalsAscii } from '../text';
 import { lossy, findBytes, bytesAt, trimStart, trimEnd } from './text';
 
-const STRICT = memory.data<u8>([0x73, 0x74, 0x72, 0x69, 0x63, 0x74]);
 const DEFAULT_KEY_VALUE_DELIMITER = memory.data<u8>([0x3d]);
 const DEFAULT_FIELD_DELIMITER = memory.data<u8>([0x20]);
 const NEWLINE = memory.data<u8>([0x0a]);
@@ -48,7 +48,7 @@ export function fn_parse_key_value(
     fdPtr = bytesPtr(fd);
     fdLen = bytesLen(fd);
   }
-  strict = whitespace != 0 && bytesLen(whitespace) == 6 && memory.compare(bytesPtr(whitespace), STRICT, 6) == 0;
+  strict = whitespace != 0 && equalsAscii(bytesPtr(whitespace), bytesLen(whitespace), 'strict');
   standalone = acceptStandaloneKey == 0 || boolOf(acceptStandaloneKey);
 
   const result = newObject(8);

@@ -2,8 +2,9 @@
 // they first go through `lossy`; after that the bytes are valid UTF-8 and the decoders below trust them.
 
 import { Value, bytesPtr, bytesLen, newBytes } from '../value';
-import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferToBytes } from '../buffer';
+import { Buffer, bufferNew, bufferByte, bufferToBytes } from '../buffer';
 import { utf8Sequence, writeLossy } from '../codec/utf8';
+import { whitespaceLength } from '../text';
 
 /** `v`'s bytes as valid UTF-8: `v` itself when they are, else a copy with U+FFFD for each invalid part. */
 export function lossy(v: Value): Value {
@@ -92,16 +93,13 @@ export function writeCodePoint(b: Buffer, c: u32): void {
   bufferByte(b, <u8>(0x80 | (c & 0x3f)));
 }
 
-/** Rust's `char::is_whitespace` (Unicode White_Space). */
-export function isWhitespace(c: u32): bool {
-  if (c < 0x80) return c == 0x20 || (c >= 0x09 && c <= 0x0d);
-  return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
-    c == 0x202f || c == 0x205f || c == 0x3000;
-}
-
 /** Start of `str::trim_start` of the valid UTF-8 at [start, end). */
 export function trimStart(start: usize, end: usize): usize {
-  while (start < end && isWhitespace(codePointAt(start))) start += sequenceLength(load<u8>(start));
+  while (start < end) {
+    const length = whitespaceLength(start, end);
+    if (length == 0) break;
+    start += length;
+  }
   return start;
 }
 
@@ -109,49 +107,10 @@ export function trimStart(start: usize, end: usize): usize {
 export function trimEnd(start: usize, end: usize): usize {
   while (end > start) {
     const last = codePointStartBefore(end);
-    if (!isWhitespace(codePointAt(last))) break;
+    if (whitespaceLength(last, end) != end - last) break;
     end = last;
   }
   return end;
-}
-
-// ---- Rust's `{:?}` of a string -------------------------------------------------------------------------
-
-const HEX = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
-
-/**
- * The valid UTF-8 at `ptr` quoted as Rust's `Debug` for `str` writes it: `\"`, `\\`, `\n`, `\r`, `\t`, `\0`
- * and other control characters as `\u{..}`.
- */
-export function writeDebugQuoted(b: Buffer, ptr: usize, len: usize): void {
-  bufferByte(b, 0x22);
-  const end = ptr + len;
-  let run = ptr;
-  for (let at = ptr; at < end; ) {
-    const c = codePointAt(at);
-    const next = at + sequenceLength(<u32>load<u8>(at));
-    if (c >= 0x20 && c != 0x22 && c != 0x5c && c != 0x7f && !(c >= 0x80 && c < 0xa0)) {
-      at = next;
-      continue;
-    }
-    bufferBytes(b, run, at - run);
-    if (c == 0x22) bufferAscii(b, '\\"');
-    else if (c == 0x5c) bufferAscii(b, '\\\\');
-    else if (c == 0x0a) bufferAscii(b, '\\n');
-    else if (c == 0x0d) bufferAscii(b, '\\r');
-    else if (c == 0x09) bufferAscii(b, '\\t');
-    else if (c == 0) bufferAscii(b, '\\0');
-    else {
-      bufferAscii(b, '\\u{');
-      if (c >= 0x10) bufferByte(b, load<u8>(HEX + (c >> 4)));
-      bufferByte(b, load<u8>(HEX + (c & 15)));
-      bufferByte(b, 0x7d);
-    }
-    at = next;
-    run = at;
-  }
-  bufferBytes(b, run, end - run);
-  bufferByte(b, 0x22);
 }
 
 /**

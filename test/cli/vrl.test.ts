@@ -52,7 +52,7 @@ test('without input the program runs once on {} and prints its result', () => {
 
 test('-o prints the event; -i runs every line of a file', () => {
   const input = programFile('events.ndjson', '{"a":1}\n{"a":2,"b":"x"}\n\n{"a":3}\n');
-  const { status, stdout } = svc(['vrl', '-o', '-i', input, '.a = .a * 10']);
+  const { status, stdout } = svc(['vrl', '-o', '-i', input, '.a = to_int!(.a) * 10']);
   assert.is(stdout, '{ "a": 10 }\n{ "a": 20, "b": "x" }\n{ "a": 30 }\n');
   assert.is(status, 0);
 });
@@ -61,7 +61,7 @@ test('a runtime error goes to stderr and the next events still run', () => {
   const input = programFile('mixed.ndjson', '{"n":"1"}\n{"n":"x"}\n{"n":"3"}\n');
   const { status, stdout, stderr } = svc(['vrl', '-i', input, 'to_int!(.n)']);
   assert.is(stdout, '1\n3\n');
-  assert.is(stderr, 'function call error for "to_int" at (0:11): could not convert to integer: invalid digit found in string\n');
+  assert.is(stderr, 'function call error for "to_int" at (0:11): Invalid integer "x": invalid digit found in string\n');
   assert.is(status, 0);
 });
 
@@ -80,12 +80,12 @@ test('the example program runs on the example events', () => {
 
 test('--emit-wasm writes a module that --module runs; without a file it prints the text form', () => {
   const wasm = join(scratch, 'program.wasm');
-  assert.is(svc(['vrl', '--emit-wasm', wasm, '.b = .a + 1']).status, 0);
+  assert.is(svc(['vrl', '--emit-wasm', wasm, '.b = to_int!(.a) + 1']).status, 0);
   const input = programFile('one.ndjson', '{"a":41}\n');
   const { status, stdout } = svc(['vrl', '-o', '--module', wasm, '-i', input]);
   assert.is(stdout, '{ "a": 41, "b": 42 }\n');
   assert.is(status, 0);
-  const text = svc(['vrl', '--emit-wasm', '.b = 1']);
+  const text = svc(['vrl', '.b = 1', '--emit-wasm']);
   assert.match(text.stdout, /^\(module/);
   assert.match(text.stdout, /\(func \$svc_init/);
   assert.match(text.stdout, /\(export "run_batch"/);

@@ -1,8 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BatchFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord } from '../../runtime/batch.js';
+import { checkProgram, emitModule, type CompileOptions } from '../../compiler/compile.js';
+import {
+  BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
+} from '../../runtime/batch.js';
+import { NDJSON_CHUNK_BYTES, readModuleInfo, RemapInstance } from '../../runtime/module.js';
 import { Program, RemapRuntimeError } from '../../runtime/program.js';
-import type { RemapValue } from '../../runtime/values.js';
+import { Timestamp, type RemapValue } from '../../runtime/values.js';
 
 /** A stand-in instance: answers each input record with `answer(event)` and records the flags it got. */
 function stubProgram(answer: (event: RemapValue) => OutputRecord) {
@@ -62,6 +66,133 @@ test('runBatch and runNdjson pass through; warnings are kept', () => {
   assert.equal(seen, [0]);
   assert.equal(program.runNdjson(Buffer.from('x\n'), 2), { output: Buffer.from('x\n'), errors: [{ line: 2, message: 'm' }] });
   assert.equal(program.warnings, []);
+});
+
+// ---- compiled programs -----------------------------------------------------------------------------
+
+/** Compiles `source` with the code generator and linker; returns the module bytes and the Program. */
+async function compiled(source: string, options: CompileOptions = { timezone: 'UTC' }) {
+  const checked = checkProgram(source, options);
+  const { wasm } = await emitModule(checked, '0.1.0');
+  const instance = new RemapInstance(wasm);
+  return { wasm, instance, program: new Program(instance, checked.warnings) };
+}
+
+/** Catches what `fn` throws. */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return assert.unreachable('expected an exception');
+}
+
+test('a compiled program runs on JS events with the value mapping of the library API', async () => {
+  const { program } = await compiled(`.b = 1.5\n.c = [1, "x", null, true]\n.d = t'2020-10-10T16:00:00Z'\n.a`);
+  const input = { a: 1, nested: { keep: [1.25] } };
+  assert.equal(program.run(input), {
+    result: 1n,
+    event: { a: 1n, b: 1.5, c: [1n, 'x', null, true], d: new Timestamp(1602345600000000000n), nested: { keep: [1.25] } },
+  });
+  assert.equal(input, { a: 1, nested: { keep: [1.25] } });
+  assert.equal(program.run({ a: 'again' }).result, 'again');
+});
+
+test('run returns the target as the program left it, even when it is not an object', async () => {
+  const { program } = await compiled('. = [1, {"x": 2}]\n"done"');
+  assert.equal(program.run({}), { result: 'done', event: [1n, { x: 2n }] });
+});
+
+test('runtime errors and aborts throw RemapRuntimeError with the event as it was', async () => {
+  const { program } = await compiled('.a = 2\n.b = upcase!(.message)\nabort "stop"');
+  const error = thrown(() => program.run({ a: 1 })) as RemapRuntimeError;
+  assert.instance(error, RemapRuntimeError);
+  assert.is(error.message, 'function call error for "upcase" at (12:29): expected string, got null');
+  assert.equal(error.event, { a: 2n });
+  const aborted = thrown(() => program.run({ message: 'x' })) as RemapRuntimeError;
+  assert.is(aborted.message, 'stop');
+  assert.equal(aborted.event, { a: 2n, b: 'X', message: 'x' });
+});
+
+test('warnings are exposed', async () => {
+  const { program } = await compiled('"x"\n.a');
+  assert.equal(program.warnings.map((w) => w.code), [900]);
+});
+
+test('runBatch applies the emission rules per record, keeps metadata and kinds, and isolates errors', async () => {
+  const { program } = await compiled('%seen = true\nif .fail == true { abort }\n. = .out');
+  const input = encodeBatch(
+    [
+      { event: { out: { a: 1 } } },
+      { kind: 'metric', event: { out: [{ a: 1 }, 2, []] } },
+      { kind: 'trace', metadata: { m: 'x' }, event: { out: 'text' } },
+      { event: { out: [] } },
+      { event: { fail: true } },
+      { event: { out: null } },
+    ],
+    0,
+  );
+  assert.equal(decodeOutput(program.runBatch(input)), [
+    { kind: 'log', outcome: 'kept', events: [{ metadata: { seen: true }, event: { a: 1n } }] },
+    {
+      kind: 'metric', outcome: 'kept', events: [
+        { metadata: { seen: true }, event: { a: 1n } },
+        { metadata: { seen: true }, event: { message: 2n } },
+        { metadata: { seen: true }, event: { message: [] } },
+      ],
+    },
+    { kind: 'trace', outcome: 'kept', events: [{ metadata: { m: 'x', seen: true }, event: { message: 'text' } }] },
+    { kind: 'log', outcome: 'kept', events: [] },
+    { kind: 'log', outcome: 'aborted', message: 'aborted', metadata: { seen: true }, event: { fail: true } },
+    { kind: 'log', outcome: 'kept', events: [{ metadata: { seen: true }, event: { message: null } }] },
+  ]);
+});
+
+test('the arena is freed after every batch', async () => {
+  const { program, instance } = await compiled('.b = upcase(string!(.a))\n.c = [.b, .b]');
+  const input = encodeBatch(Array.from({ length: 100 }, (_, i) => ({ event: { a: `event ${i}` } })), 0);
+  const first = program.runBatch(input);
+  for (let i = 0; i < 200; i++) assert.equal(program.runBatch(input), first);
+  assert.is(instance.arenaUsed(), 0);
+});
+
+test('runNdjson prints results, objects or JSON events, and reports failing lines', async () => {
+  const { program } = await compiled('.n = int!(.n) + 1\n.n');
+  const input = Buffer.from('{"n":1}\n\n{"n":"x"}\nnot json\n{"n":41}\n');
+  const errors = [
+    { line: 2, message: 'function call error for "int" at (5:13): expected integer, got string' },
+    { line: 3, message: 'expected ident at line 1 column 2' },
+  ];
+  assert.equal(program.runNdjson(input, 0), { output: Buffer.from('2\n42\n'), errors });
+  assert.equal(program.runNdjson(input, NdjsonFlag.PRINT_OBJECT), { output: Buffer.from('{ "n": 2 }\n{ "n": 42 }\n'), errors });
+  assert.equal(program.runNdjson(input, NdjsonFlag.JSON), { output: Buffer.from('{"n":2}\n{"n":42}\n'), errors });
+});
+
+test('runNdjson numbers failing lines across the pieces of a large input', async () => {
+  const { program } = await compiled('.n = int!(.n)');
+  const lines = Array.from({ length: Math.ceil((2.5 * NDJSON_CHUNK_BYTES) / 40) }, (_, i) =>
+    i % 9973 === 5 ? '{"n":"bad"}' : JSON.stringify({ n: i, pad: 'x'.repeat(i % 20) }),
+  );
+  const { output, errors } = program.runNdjson(Buffer.from(lines.join('\n') + '\n'), NdjsonFlag.JSON);
+  const bad = lines.flatMap((line, i) => (line.includes('bad') ? [i] : []));
+  assert.equal(errors.map((e) => e.line), bad);
+  const outLines = output.toString().split('\n');
+  assert.is(outLines.length - 1, lines.length - bad.length);
+  assert.is(outLines[outLines.length - 2], lines[lines.length - 1], 'keys in the same (sorted) order: same JSON');
+});
+
+test('the module records its source, options and host functions, and runs in its time zone', async () => {
+  const source = 'parse_regex!(.t, r\'^(?P<y>\\d+)\')\nparse_timestamp!(.t, "%Y-%m-%d %H:%M")';
+  const { wasm } = await compiled(source, { timezone: 'Europe/Paris' });
+  const info = readModuleInfo(wasm);
+  assert.equal([info.abi, info.compiler, info.source, info.options], [1, '0.1.0', source, { timezone: 'Europe/Paris' }]);
+  assert.equal([...info.hostFunctions].sort(), ['parse_regex', 'parse_timestamp']);
+
+  const paris = await compiled('parse_timestamp!(.t, "%Y-%m-%d %H:%M")', { timezone: 'Europe/Paris' });
+  const utc = await compiled('parse_timestamp!(.t, "%Y-%m-%d %H:%M")', {});
+  assert.equal(paris.program.run({ t: '2020-01-01 12:00' }).result, new Timestamp(1577876400000000000n));
+  assert.equal(utc.program.run({ t: '2020-01-01 12:00' }).result, new Timestamp(1577880000000000000n));
 });
 
 test.run();
