@@ -3,17 +3,19 @@
 // data element as an object under its id (later elements and parameters win over earlier ones and over
 // header fields). Text values point into the input.
 //
-// Whitespace here is ASCII whitespace; nom's `space0`/`space1` are spaces and tabs.
+// Whitespace is Unicode White_Space (Rust's `char::is_whitespace`); nom's `space0`/`space1` are spaces and
+// tabs.
 
 import {
   Value, newObject, objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, newBytes, newInt,
   newTimestamp, bytesPtr, bytesLen,
 } from '../value';
 import { failWith } from '../error';
-import { bufferNew, bufferByte, bufferBytes, bufferData, bufferLength, bufferToBytes } from '../buffer';
-import { utf8Sequence, writeLossy } from '../codec/utf8';
+import { bufferNew, bufferByte, bufferBytes, bufferToBytes } from '../buffer';
+import { whitespaceLength } from '../text';
 import { parseRfc3339, parseBsdTimestamp, parsedTimestamp } from '../time-parse';
 import { KindBit, expectKinds } from './args';
+import { lossy, trimStart, trimEnd } from './text';
 
 const KEY_MESSAGE = memory.data<u8>([0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65]); // message
 const KEY_HOSTNAME = memory.data<u8>([0x68, 0x6f, 0x73, 0x74, 0x6e, 0x61, 0x6d, 0x65]); // hostname
@@ -85,16 +87,9 @@ function reset(): void {
 
 export function fn_parse_syslog(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;
-  let start = bytesPtr(value);
-  let end = start + bytesLen(value);
-  if (!isUtf8(start, end)) {
-    const lossy = bufferNew(end - start + 16);
-    writeLossy(lossy, start, end - start);
-    start = bufferData(lossy);
-    end = start + bufferLength(lossy);
-  }
-  while (start < end && isWhitespace(load<u8>(start))) start++;
-  while (end > start && isWhitespace(load<u8>(end - 1))) end--;
+  const text = lossy(value);
+  const start = trimStart(bytesPtr(text), bytesPtr(text) + bytesLen(text));
+  const end = trimEnd(start, bytesPtr(text) + bytesLen(text));
   reset();
   let message = parse5424(start, end);
   if (message == 0) {
@@ -108,26 +103,13 @@ export function fn_parse_syslog(value: Value): Value {
 // ---- characters -----------------------------------------------------------------------------------------
 
 // @ts-ignore: decorator
-@inline function isWhitespace(c: u8): bool {
-  return c == 0x20 || (c >= 0x09 && c <= 0x0d);
+@inline function isWhitespace(at: usize, end: usize): bool {
+  return whitespaceLength(at, end) != 0;
 }
 
 // @ts-ignore: decorator
 @inline function isDigit(c: u8): bool {
   return <u32>c - 0x30 < 10;
-}
-
-function isUtf8(at: usize, end: usize): bool {
-  while (at < end) {
-    if (load<u8>(at) < 0x80) {
-      at++;
-      continue;
-    }
-    const length = utf8Sequence(at, end);
-    if (length < 0) return false;
-    at += <usize>length;
-  }
-  return true;
 }
 
 /** Past spaces and tabs (nom's `space0`). */
@@ -138,7 +120,7 @@ function spaces(at: usize, end: usize): usize {
 
 /** End of the run of non-whitespace at `at`. */
 function wordEnd(at: usize, end: usize): usize {
-  while (at < end && !isWhitespace(load<u8>(at))) at++;
+  while (at < end && !isWhitespace(at, end)) at++;
   return at;
 }
 
@@ -233,7 +215,7 @@ function parse3164(start: usize, end: usize): usize {
     if (p == 0) return 0;
   }
   // The header fields follow one space; after anything else the rest is the message.
-  if (p + 1 < end && load<u8>(p) == 0x20 && !isWhitespace(load<u8>(p + 1))) p = parseHostAndTag(p + 1, end);
+  if (p + 1 < end && load<u8>(p) == 0x20 && !isWhitespace(p + 1, end)) p = parseHostAndTag(p + 1, end);
   p = spaces(p, end);
   const afterData = parseStructuredData(p, end);
   return afterData != 0 ? spaces(afterData, end) : p;
@@ -261,7 +243,7 @@ function parseHostAndTag(at: usize, end: usize): usize {
   const pidEnd = parsePidTag(at, end);
   if (pidEnd != 0) {
     const after = pidEnd < end && load<u8>(pidEnd) == COLON ? pidEnd + 1 : pidEnd;
-    if (after == end || isWhitespace(load<u8>(after))) {
+    if (after == end || isWhitespace(after, end)) {
       takeTag();
       return after;
     }
@@ -285,11 +267,11 @@ function takeTag(): void {
 /** `name[pid]` (the name may be empty) into tagPtr/pidPtr; returns the position after `]`, or 0. */
 function parsePidTag(at: usize, end: usize): usize {
   let p = at;
-  while (p < end && !isWhitespace(load<u8>(p)) && load<u8>(p) != OPEN && load<u8>(p) != COLON) p++;
+  while (p < end && !isWhitespace(p, end) && load<u8>(p) != OPEN && load<u8>(p) != COLON) p++;
   if (p >= end || load<u8>(p) != OPEN) return 0;
   const pid = p + 1;
   let q = pid;
-  while (q < end && !isWhitespace(load<u8>(q)) && load<u8>(q) != CLOSE) q++;
+  while (q < end && !isWhitespace(q, end) && load<u8>(q) != CLOSE) q++;
   if (q == pid || q >= end) return 0;
   tagPtr = at;
   tagLen = p - at;
@@ -304,11 +286,11 @@ function parsePidTag(at: usize, end: usize): usize {
  */
 function parseTag(at: usize, end: usize): usize {
   const pidEnd = parsePidTag(at, end);
-  if (pidEnd != 0 && (pidEnd == end || load<u8>(pidEnd) == COLON || isWhitespace(load<u8>(pidEnd)))) {
+  if (pidEnd != 0 && (pidEnd == end || load<u8>(pidEnd) == COLON || isWhitespace(pidEnd, end))) {
     return pidEnd < end && load<u8>(pidEnd) == COLON ? pidEnd + 1 : pidEnd;
   }
   let p = at;
-  while (p < end && !isWhitespace(load<u8>(p)) && load<u8>(p) != COLON) p++;
+  while (p < end && !isWhitespace(p, end) && load<u8>(p) != COLON) p++;
   if (p == at) return 0;
   tagPtr = at;
   tagLen = p - at;
@@ -343,7 +325,7 @@ function parseStructuredData(at: usize, end: usize): usize {
 function parseElement(at: usize, end: usize): usize {
   const id = at + 1;
   let p = id;
-  while (p < end && !isWhitespace(load<u8>(p)) && load<u8>(p) != CLOSE && load<u8>(p) != EQUALS) p++;
+  while (p < end && !isWhitespace(p, end) && load<u8>(p) != CLOSE && load<u8>(p) != EQUALS) p++;
   if (p == id) return 0;
   const idLen = p - id;
   const params = newObject(4);

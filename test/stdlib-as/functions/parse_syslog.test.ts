@@ -151,7 +151,7 @@ test('RFC 3164 local times are in the compile option time zone', () => {
   assert.is(stamp('2020-07-13T20:07:26Z'), '2020-07-13T20:07:26Z');
 });
 
-test('input: trimmed, lossy UTF-8, strings only', () => {
+test('input: trimmed, lossy UTF-8, Unicode whitespace, strings only', () => {
   assert.equal(parse(' \n<13>Feb 13 2020 20:07:26 host app: hi \r\n'), {
     appname: 'app', facility: 'user', hostname: 'host', message: 'hi', severity: 'notice', timestamp: '2020-02-13T20:07:26Z',
   });
@@ -159,6 +159,10 @@ test('input: trimmed, lossy UTF-8, strings only', () => {
   assert.equal(parse(invalid), {
     appname: 'a', facility: 'user', hostname: 'h\ufffd', message: 'm\ufffd', severity: 'notice', timestamp: '2020-02-13T20:07:26Z',
   });
+  assert.equal(parse('\u00a0<13>Feb 13 2020 20:07:26 h\u3000a: m\u2003'), {
+    facility: 'user', hostname: 'h', message: '\u3000a: m', severity: 'notice', timestamp: '2020-02-13T20:07:26Z',
+  }, 'Unicode whitespace ends words and is trimmed, but only spaces and tabs separate fields');
+  assert.is(parse('<13>1 2020-03-13T20:45:38Z h\u00a0x a p m - msg'), FAILED);
   assert.is(parse(''), FAILED);
   assert.is(parse('hello world'), FAILED);
   assert.is(parse('<13>hello world'), FAILED);
