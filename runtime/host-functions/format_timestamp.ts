@@ -2,13 +2,13 @@
 // not use the compile option here).
 
 import type { HostFunction } from '../host-imports.js';
-import { expectText, expectTimestamp } from '../kinds.js';
 import { strftimeFormatter } from '../strftime.js';
 import { namedTimeZone, UTC } from '../time-zones.js';
+import { stringArg, timestampArg } from './args.js';
 
 export const format_timestamp: HostFunction = ([value, format, timezone]) => {
-  const { nanos } = expectTimestamp(value!);
-  const formatter = strftimeFormatter(expectText(format!));
-  const zone = timezone === null || timezone === undefined ? UTC : namedTimeZone(expectText(timezone));
+  const { nanos } = timestampArg(value!);
+  const formatter = strftimeFormatter(stringArg(format!));
+  const zone = timezone === null || timezone === undefined ? UTC : namedTimeZone(stringArg(timezone));
   return formatter(nanos, zone);
 };

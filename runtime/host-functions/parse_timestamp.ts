@@ -2,19 +2,19 @@
 // or zone reads a fixed-offset time; any other reads local time in `timezone` (default: the compile option).
 
 import type { HostFunction } from '../host-imports.js';
-import { expectText, kindOf } from '../kinds.js';
 import { parseStrftime, TimestampParseError } from '../strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
 import { Timestamp } from '../values.js';
+import { kindName, stringArg } from './args.js';
 
 export const parse_timestamp: HostFunction = ([value, format, timezone], context) => {
   if (value instanceof Timestamp) return value;
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
-    throw new Error(`unable to convert ${kindOf(value!)} value to timestamp`);
+    throw new Error(`unable to convert ${kindName(value!)} value to timestamp`);
   }
-  const pattern = expectText(format!).trim();
-  const zone = namedTimeZone(timezone === null || timezone === undefined ? context.timezone : expectText(timezone));
+  const pattern = stringArg(format!).trim();
+  const zone = namedTimeZone(timezone === null || timezone === undefined ? context.timezone : stringArg(timezone));
   const text = lossyText(value);
   try {
     const parsed = parseStrftime(text, pattern);
