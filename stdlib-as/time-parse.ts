@@ -48,8 +48,8 @@ function daysInMonth(year: i64, month: i32): i32 {
 }
 
 /** Whether the fields make a date and time (second 60 is a leap second, as chrono allows for RFC 3339). */
-function validDateTime(year: i64, month: i32, day: i32, hour: i32, minute: i32, second: i32, maxSecond: i32): bool {
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 &&
+function validDateTime(year: i64, month: i32, day: i64, hour: i64, minute: i64, second: i64, maxSecond: i64): bool {
+  return month >= 1 && month <= 12 && day >= 1 && day <= <i64>daysInMonth(year, month) && hour <= 23 && minute <= 59 &&
     second <= maxSecond;
 }
 
@@ -167,12 +167,11 @@ export function parseBsdTimestamp(at: usize, end: usize): usize {
   if (second < 0) return 0;
   p = scanEnd;
   if (year < 0) year = currentYearFor(month);
-  if (day > 31 || hour > 23 || minute > 59 || second > 59) return 0;
-  if (!validDateTime(year, month, <i32>day, <i32>hour, <i32>minute, <i32>second, 59)) return 0;
-  if (year < 1677 || year > 2262) return 0;
-  const local = daysFromCivil(year, month, <i32>day) * 86_400 + hour * 3600 + minute * 60 + second;
-  const offset = <i64>hostTimeZoneOffset(local);
-  return setInstant(year, month, <i32>day, hour * 3600 + minute * 60 + second, offset, 0) ? p : 0;
+  // Years beyond i64 nanoseconds go first: the host's zone rules only know the years a JS Date holds.
+  if (year < 1677 || year > 2262 || !validDateTime(year, month, day, hour, minute, second, 59)) return 0;
+  const secondOfDay = hour * 3600 + minute * 60 + second;
+  const offset = <i64>hostTimeZoneOffset(daysFromCivil(year, month, <i32>day) * 86_400 + secondOfDay);
+  return setInstant(year, month, <i32>day, secondOfDay, offset, 0) ? p : 0;
 }
 
 /** syslog_loose's year for a date without one: this year, except December read in January. */
