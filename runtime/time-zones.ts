@@ -15,6 +15,12 @@ export const UTC: TimeZone = {
   abbreviation: () => 'UTC',
 };
 
+/** The tz database's GMT aliases of UTC (`GMT`, `Etc/GMT`, `Greenwich`), which it calls GMT. */
+const GMT: TimeZone = {
+  offsetAt: () => 0,
+  abbreviation: () => 'GMT',
+};
+
 /**
  * VRL's `TimeZone::parse`: `""` and `"local"` are the process's zone, anything else must be an IANA name
  * with its exact case (chrono-tz rejects `utc`); undefined when it is none of these.
@@ -25,7 +31,7 @@ export function parseTimeZone(name: string): TimeZone | undefined {
   if (zone === undefined) {
     const resolved = intlZoneName(name);
     if (resolved === undefined) return undefined;
-    zone = resolved === 'UTC' ? UTC : new IntlZone(resolved, false);
+    zone = resolved !== 'UTC' ? new IntlZone(resolved, false) : /GMT|Greenwich/.test(name) ? GMT : UTC;
     namedZones.set(name, zone);
   }
   return zone;

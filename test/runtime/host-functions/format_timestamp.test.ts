@@ -47,6 +47,8 @@ test('offsets and zone names', () => {
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'America/New_York'), 'EST');
   assert.is(format('2020-07-21T16:00:00Z', '%Z', 'America/New_York'), 'EDT');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'UTC'), 'UTC');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z %z', 'Etc/GMT'), 'GMT +0000');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Europe/London'), 'GMT');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'America/Sao_Paulo'), '-03');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Dubai'), '+04');
 });
