@@ -89,7 +89,8 @@ function intlZoneName(name: string): string | undefined {
 
 class IntlZone implements TimeZone {
   private readonly parts: Intl.DateTimeFormat;
-  private readonly names: Intl.DateTimeFormat;
+  private readonly shortNames: Intl.DateTimeFormat;
+  private readonly longNames: Intl.DateTimeFormat;
   /** Offsets by instant: syslog batches ask about the same few seconds over and over. */
   private readonly offsets = new Map<number, number>();
 
@@ -98,7 +99,8 @@ class IntlZone implements TimeZone {
       timeZone: name, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric',
       hour: 'numeric', minute: 'numeric', second: 'numeric',
     });
-    this.names = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' });
+    this.shortNames = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' });
+    this.longNames = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'long' });
   }
 
   offsetAt(utcSeconds: number): number {
@@ -122,19 +124,73 @@ class IntlZone implements TimeZone {
   }
 
   /**
-   * chrono-tz prints the tz database's abbreviation. Intl knows few of them: its own short name when it is
-   * one (EST, PDT, UTC), else the database's numeric form (`+04`, `+0530`).
+   * chrono-tz prints the tz database's abbreviation, which Intl does not know: the abbreviation of Intl's
+   * English name (ABBREVIATIONS), else Intl's short name when it is alphabetic (EST, PDT), else the
+   * database's numeric form (`+04`, `+0530`).
    */
   abbreviation(utcSeconds: number): string {
     const offset = this.offsetAt(utcSeconds);
     if (this.offsetAsName) return formatOffset(offset, true, true);
-    const name = this.names.formatToParts(utcSeconds * 1000).find((p) => p.type === 'timeZoneName')?.value ?? '';
-    if (/^[A-Z]{2,5}$/.test(name) && name !== 'GMT') return name;
-    if (offset === 0 && name === 'GMT') return 'GMT';
+    const abbreviation = ABBREVIATIONS[zoneName(this.longNames, utcSeconds)];
+    if (abbreviation !== undefined) return abbreviation;
+    const short = zoneName(this.shortNames, utcSeconds);
+    if (/^[A-Z]{2,5}$/.test(short)) return short;
     const minutes = Math.trunc(Math.abs(offset) / 60) % 60;
     return formatOffset(offset, minutes !== 0, false);
   }
 }
+
+function zoneName(format: Intl.DateTimeFormat, utcSeconds: number): string {
+  return format.formatToParts(utcSeconds * 1000).find((p) => p.type === 'timeZoneName')?.value ?? '';
+}
+
+/** tz database abbreviations by Intl's English zone name, where Intl's short name is `GMT+1`-like. */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  'American Samoa Standard Time': 'SST',
+  'Australian Central Daylight Time': 'ACDT',
+  'Australian Central Standard Time': 'ACST',
+  'Australian Eastern Daylight Time': 'AEDT',
+  'Australian Eastern Standard Time': 'AEST',
+  'Australian Western Standard Time': 'AWST',
+  'British Summer Time': 'BST',
+  'Central Africa Time': 'CAT',
+  'Central European Standard Time': 'CET',
+  'Central European Summer Time': 'CEST',
+  'Central Indonesia Time': 'WITA',
+  'Chamorro Standard Time': 'ChST',
+  'China Standard Time': 'CST',
+  'Cuba Daylight Time': 'CDT',
+  'Cuba Standard Time': 'CST',
+  'East Africa Time': 'EAT',
+  'Eastern European Standard Time': 'EET',
+  'Eastern European Summer Time': 'EEST',
+  'Eastern Indonesia Time': 'WIT',
+  'Greenwich Mean Time': 'GMT',
+  'Hawaii-Aleutian Daylight Time': 'HDT',
+  'Hawaii-Aleutian Standard Time': 'HST',
+  'Hong Kong Standard Time': 'HKT',
+  'India Standard Time': 'IST',
+  'Irish Standard Time': 'IST',
+  'Israel Daylight Time': 'IDT',
+  'Israel Standard Time': 'IST',
+  'Japan Standard Time': 'JST',
+  'Korean Standard Time': 'KST',
+  'Mexican Pacific Standard Time': 'MST',
+  'Moscow Standard Time': 'MSK',
+  'New Zealand Daylight Time': 'NZDT',
+  'New Zealand Standard Time': 'NZST',
+  'Newfoundland Daylight Time': 'NDT',
+  'Newfoundland Standard Time': 'NST',
+  'Pakistan Standard Time': 'PKT',
+  'Philippine Standard Time': 'PST',
+  'South Africa Standard Time': 'SAST',
+  'Taiwan Standard Time': 'CST',
+  'West Africa Time': 'WAT',
+  'Western European Standard Time': 'WET',
+  'Western European Summer Time': 'WEST',
+  'Western Indonesia Time': 'WIB',
+  'Yukon Time': 'MST',
+};
 
 /** `+hh`, `+hhmm` or `+hh:mm` (plus `:ss` when `colon` and the offset has seconds). */
 export function formatOffset(offset: number, withMinutes: boolean, colon: boolean): string {

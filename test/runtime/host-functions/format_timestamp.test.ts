@@ -50,6 +50,11 @@ test('offsets and zone names', () => {
   assert.is(format('2020-01-21T16:00:00Z', '%Z %z', 'Etc/GMT'), 'GMT +0000');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Europe/London'), 'GMT');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'America/Sao_Paulo'), '-03');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Europe/Berlin'), 'CET');
+  assert.is(format('2020-07-21T16:00:00Z', '%Z', 'Europe/Berlin'), 'CEST');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Taipei'), 'CST');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Kolkata'), 'IST');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Kathmandu'), '+0545');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Dubai'), '+04');
 });
 
