@@ -4,6 +4,7 @@ import { randomFillSync } from 'node:crypto';
 import { validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
+import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from './values.js';
 
 /** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
@@ -32,6 +33,7 @@ export function hostImports(
   context: HostContext,
 ): WebAssembly.Imports {
   const regexes: RegExp[] = [];
+  let timezone: TimeZone | undefined;
   /** Global twins of `regexes`, made on first use, for iterating over matches. */
   const globalRegexes: RegExp[] = [];
   const regexIds = new Map<string, number>();
@@ -123,6 +125,10 @@ export function hostImports(
       },
       now(): bigint {
         return process.hrtime.bigint() - hrtimeOrigin + epochOrigin;
+      },
+      tz_offset(localSeconds: bigint): number {
+        timezone ??= namedTimeZone(context.timezone);
+        return offsetOfLocal(timezone, Number(localSeconds));
       },
       log(level: number, ptr: number, len: number): void {
         const line = text(ptr, len);
