@@ -126,12 +126,12 @@ export class RemapInstance {
 
   /** Runs newline-delimited JSON (docs/abi.md §3), in pieces of whole lines when the input is large. */
   runNdjson(input: Uint8Array, flags: number): NdjsonOutput {
-    const outputs: Uint8Array[] = [];
+    const output = new OutputBytes();
     const errors: NdjsonOutput['errors'] = [];
     for (const { bytes, firstLine } of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
       this.inArena('run_ndjson', () => {
         const out = this.exports.run_ndjson(this.copyIn(bytes), bytes.length, flags);
-        outputs.push(this.bytes(out, this.exports.output_len()).slice());
+        output.append(this.bytes(out, this.exports.output_len()), (bytes.byteOffset - input.byteOffset + bytes.length) / input.length);
         const errorBytes = this.bytes(this.exports.errors_ptr(), this.exports.errors_len());
         const view = new DataView(errorBytes.buffer, errorBytes.byteOffset, errorBytes.byteLength);
         for (let at = 0; at < errorBytes.length; ) {
@@ -142,7 +142,7 @@ export class RemapInstance {
         }
       });
     }
-    return { output: Buffer.concat(outputs), errors };
+    return { output: output.bytes(), errors };
   }
 
   /**
@@ -210,6 +210,30 @@ function bindHostFunction(name: string): HostFunction {
     throw new Error(`the module calls host function "${name}", which this svc does not provide`);
   }
   return HOST_FUNCTIONS[name]!;
+}
+
+/** Output of the pieces of a run, copied out of module memory once, into a buffer sized by the first pieces. */
+class OutputBytes {
+  private buffer = Buffer.alloc(0);
+  private length = 0;
+
+  /** Appends `piece`, the output of the input up to fraction `done` (0 < done ≤ 1) of the whole. */
+  append(piece: Uint8Array, done: number): void {
+    const needed = this.length + piece.length;
+    if (needed > this.buffer.length) {
+      // Room for the rest of the output at the rate so far (all of it when this is the last piece).
+      const expected = Math.ceil(needed / done);
+      const grown = Buffer.allocUnsafe(done === 1 ? needed : Math.max(expected + (expected >> 3), 2 * this.buffer.length));
+      grown.set(this.buffer.subarray(0, this.length));
+      this.buffer = grown;
+    }
+    this.buffer.set(piece, this.length);
+    this.length = needed;
+  }
+
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
 }
 
 const NEWLINE = 0x0a;

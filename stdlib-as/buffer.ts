@@ -1,6 +1,6 @@
 // A growable byte buffer in the arena, for encoders and functions that build strings.
 
-import { alloc, Value, newBytes } from './value';
+import { alloc, Value, newBytes, copyMemory } from './value';
 
 /** Buffer state lives in a 12-byte arena record: data address, length, capacity. */
 export type Buffer = usize;
@@ -24,19 +24,22 @@ export function bufferNew(capacity: usize): Buffer {
 }
 
 /** Makes room for `n` more bytes; returns the address where they go (the length already counts them). */
-export function bufferReserve(b: Buffer, n: usize): usize {
+// @ts-ignore: decorator
+@inline export function bufferReserve(b: Buffer, n: usize): usize {
   const len = bufferLength(b);
-  const cap = <usize>load<u32>(b, 8);
-  if (len + n > cap) {
-    let grown = cap << 1;
-    if (grown < len + n) grown = len + n;
-    const data = alloc(grown);
-    memory.copy(data, bufferData(b), len);
-    store<u32>(b, <u32>data);
-    store<u32>(b, <u32>grown, 8);
-  }
+  if (len + n > <usize>load<u32>(b, 8)) bufferGrow(b, len + n);
   store<u32>(b, <u32>(len + n), 4);
   return bufferData(b) + len;
+}
+
+/** Moves the content to a larger block holding at least `needed` bytes. */
+function bufferGrow(b: Buffer, needed: usize): void {
+  let grown = <usize>load<u32>(b, 8) << 1;
+  if (grown < needed) grown = needed;
+  const data = alloc(grown);
+  memory.copy(data, bufferData(b), bufferLength(b));
+  store<u32>(b, <u32>data);
+  store<u32>(b, <u32>grown, 8);
 }
 
 // @ts-ignore: decorator
@@ -45,7 +48,7 @@ export function bufferReserve(b: Buffer, n: usize): usize {
 }
 
 export function bufferBytes(b: Buffer, ptr: usize, len: usize): void {
-  memory.copy(bufferReserve(b, len), ptr, len);
+  copyMemory(bufferReserve(b, len), ptr, len);
 }
 
 /** Appends an ASCII string literal. */

@@ -11,7 +11,7 @@
 
 import {
   Value, Tag, NULL, ENTRY_SIZE, tagOf, share, owned, isShared, newArray, arrayLen, arrayItems, arrayGet,
-  arrayPush, arrayTruncate, newObject, objectLen, objectFind, objectGet, objectSet, objectRemove,
+  arrayPush, arrayTruncate, newObject, objectLen, objectFind, objectGet, objectInsertAt, objectRemoveAt,
 } from './value';
 
 const enum Segment {
@@ -157,8 +157,8 @@ function childSlot(slot: usize, seg: usize): usize {
     const key = writeKey(seg, o);
     let i = objectFind(o, keyBytes(key), keyLen(key));
     if (i < 0) {
-      objectSet(o, keyBytes(key), keyLen(key), NULL);
       i = -i - 1;
+      objectInsertAt(o, <usize>i, keyBytes(key), keyLen(key), NULL);
     }
     return objectValueSlot(o, <usize>i);
   }
@@ -242,10 +242,7 @@ function position(container: Value, seg: usize): usize {
 }
 
 function removeAt(container: Value, seg: usize, at: usize): Value {
-  if (load<u32>(seg) != Segment.Index) {
-    const key = presentKey(seg, container);
-    return objectRemove(container, keyBytes(key), keyLen(key));
-  }
+  if (load<u32>(seg) != Segment.Index) return objectRemoveAt(container, at);
   const removed = arrayGet(container, at);
   const len = arrayLen(container);
   const slot = arrayItemSlot(container, at);

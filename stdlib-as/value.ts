@@ -35,7 +35,12 @@ export const ENTRY_SIZE: usize = 12;
 // ---- arena ---------------------------------------------------------------------------------------------
 
 let arenaTop: usize = (__heap_base + 15) & ~15;
-let arenaEnd: usize = <usize>memory.size() << 16;
+/**
+ * Word-at-a-time readers (codec/scan.ts, compareBytes) may load up to this many bytes past the end of a
+ * value: the arena keeps them inside memory after everything it hands out.
+ */
+export const READ_SLACK: usize = 8;
+let arenaEnd: usize = (<usize>memory.size() << 16) - READ_SLACK;
 /** Arena address below which allocations survive `arenaReset` (program constants, variable slots). */
 let arenaFloor: usize = (__heap_base + 15) & ~15;
 
@@ -55,7 +60,7 @@ function allocSlow(ptr: usize, top: usize): usize {
   if (memory.grow(pages) < 0) {
     if (memory.grow(<i32>((top - arenaEnd + 0xffff) >> 16)) < 0) unreachable();
   }
-  arenaEnd = <usize>memory.size() << 16;
+  arenaEnd = (<usize>memory.size() << 16) - READ_SLACK;
   arenaTop = top;
   return ptr;
 }
@@ -72,6 +77,34 @@ export function arenaReset(): void {
 
 export function arenaUsed(): usize {
   return arenaTop - arenaFloor;
+}
+
+/**
+ * `memory.copy` (overlapping ranges allowed) with short lengths done inline: the engine runs `memory.copy`
+ * as a call out of wasm, which costs more than moving the few bytes of a typical key or small string.
+ */
+export function copyMemory(dst: usize, src: usize, len: usize): void {
+  if (len > 16) {
+    memory.copy(dst, src, len);
+  } else if (len >= 8) {
+    // Two words that overlap when len < 16, both read before either is written.
+    const head = load<u64>(src);
+    const tail = load<u64>(src + len - 8);
+    store<u64>(dst, head);
+    store<u64>(dst + len - 8, tail);
+  } else if (len >= 4) {
+    const head = load<u32>(src);
+    const tail = load<u32>(src + len - 4);
+    store<u32>(dst, head);
+    store<u32>(dst + len - 4, tail);
+  } else if (len > 0) {
+    const first = load<u8>(src);
+    const middle = load<u8>(src + (len >> 1));
+    const last = load<u8>(src + len - 1);
+    store<u8>(dst, first);
+    store<u8>(dst + (len >> 1), middle);
+    store<u8>(dst + len - 1, last);
+  }
 }
 
 // ---- records -------------------------------------------------------------------------------------------
@@ -153,7 +186,7 @@ export function bytesSlice(v: Value, start: usize, end: usize): Value {
 }
 export function copyBytes(ptr: usize, len: usize): Value {
   const v = allocBytes(len);
-  memory.copy(bytesPtr(v), ptr, len);
+  copyMemory(bytesPtr(v), ptr, len);
   return v;
 }
 // @ts-ignore: decorator
@@ -281,10 +314,15 @@ export function newObject(capacity: usize): Value {
 /** Byte-wise comparison of two byte strings: negative, zero or positive. */
 export function compareBytes(a: usize, aLen: usize, b: usize, bLen: usize): i32 {
   const n = aLen < bLen ? aLen : bLen;
-  for (let i: usize = 0; i < n; i++) {
-    const x = <i32>load<u8>(a + i);
-    const y = <i32>load<u8>(b + i);
-    if (x != y) return x - y;
+  // Eight bytes at a time; the last word may run past the shorter string (READ_SLACK keeps that readable),
+  // so a difference found there only counts below `n`.
+  for (let i: usize = 0; i < n; i += 8) {
+    const x = load<u64>(a + i);
+    const y = load<u64>(b + i);
+    if (x == y) continue;
+    const at = i + <usize>(ctz(x ^ y) >> 3);
+    if (at >= n) break;
+    return <i32>load<u8>(a + at) - <i32>load<u8>(b + at);
   }
   return aLen < bLen ? -1 : aLen > bLen ? 1 : 0;
 }
@@ -295,6 +333,14 @@ export function compareBytes(a: usize, aLen: usize, b: usize, bLen: usize): i32 
 export function objectFind(o: Value, key: usize, keyLen: usize): isize {
   let lo: isize = 0;
   let hi: isize = <isize>objectLen(o) - 1;
+  // Keys often arrive in order (JSON written from sorted maps, fields added by name): one compare with the
+  // last key settles those.
+  if (hi >= 0) {
+    const c = compareBytes(objectKeyPtr(o, hi), objectKeyLen(o, hi), key, keyLen);
+    if (c < 0) return -(hi + 1) - 1;
+    if (c == 0) return hi;
+    hi--;
+  }
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const c = compareBytes(objectKeyPtr(o, mid), objectKeyLen(o, mid), key, keyLen);
@@ -313,12 +359,13 @@ export function objectGet(o: Value, key: usize, keyLen: usize): Value {
 
 /** Inserts or replaces in place (the caller owns `o`). The key bytes are referenced, not copied. */
 export function objectSet(o: Value, key: usize, keyLen: usize, v: Value): void {
-  let i = objectFind(o, key, keyLen);
-  if (i >= 0) {
-    objectSetValueAt(o, i, v);
-    return;
-  }
-  const at = <usize>(-i - 1);
+  const i = objectFind(o, key, keyLen);
+  if (i >= 0) objectSetValueAt(o, i, v);
+  else objectInsertAt(o, <usize>(-i - 1), key, keyLen, v);
+}
+
+/** Inserts a key known to be absent at index `at` (from `objectFind`), in place. */
+export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v: Value): void {
   const len = objectLen(o);
   const cap = <usize>load<u32>(o, 8);
   let entries = <usize>load<u32>(o, 12);
@@ -330,7 +377,7 @@ export function objectSet(o: Value, key: usize, keyLen: usize, v: Value): void {
     store<u32>(o, <u32>entries, 12);
   }
   const slot = entries + at * ENTRY_SIZE;
-  memory.copy(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
+  copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
   store<u32>(slot, <u32>key);
   store<u32>(slot, <u32>keyLen, 4);
   store<u32>(slot, <u32>v, 8);
@@ -340,11 +387,15 @@ export function objectSet(o: Value, key: usize, keyLen: usize, v: Value): void {
 /** Removes `key` in place; returns the removed value or 0. */
 export function objectRemove(o: Value, key: usize, keyLen: usize): Value {
   const i = objectFind(o, key, keyLen);
-  if (i < 0) return 0;
+  return i >= 0 ? objectRemoveAt(o, <usize>i) : 0;
+}
+
+/** Removes entry `i` in place; returns its value. */
+export function objectRemoveAt(o: Value, i: usize): Value {
   const removed = objectValue(o, i);
   const len = objectLen(o);
   const slot = entryAt(o, i);
-  memory.copy(slot, slot + ENTRY_SIZE, (len - 1 - <usize>i) * ENTRY_SIZE);
+  copyMemory(slot, slot + ENTRY_SIZE, (len - 1 - i) * ENTRY_SIZE);
   store<u32>(o, <u32>(len - 1), 4);
   return removed;
 }

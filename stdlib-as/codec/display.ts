@@ -2,12 +2,13 @@
 
 import {
   Value, Tag, tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
-  arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue, TRUE,
+  arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue, TRUE, copyMemory,
 } from '../value';
-import { Buffer, bufferByte, bufferBytes, bufferAscii } from '../buffer';
+import { Buffer, bufferReserve, bufferByte, bufferBytes, bufferAscii } from '../buffer';
 import { writeInt, writeFloat } from './number';
 import { writeRfc3339 } from './time';
 import { writeLossy } from './utf8';
+import { displayPlainEnd, displayEscapeEnd } from './scan';
 
 export function writeDisplay(b: Buffer, v: Value): void {
   switch (tagOf(v)) {
@@ -20,9 +21,7 @@ export function writeDisplay(b: Buffer, v: Value): void {
     case Tag.Float:
       return writeFloat(b, floatOf(v));
     case Tag.Bytes:
-      bufferByte(b, 0x22);
-      writeDisplayText(b, bytesPtr(v), bytesLen(v));
-      return bufferByte(b, 0x22);
+      return writeDisplayString(b, bytesPtr(v), bytesLen(v));
     case Tag.Timestamp:
       bufferAscii(b, "t'");
       writeRfc3339(b, timestampOf(v));
@@ -42,13 +41,8 @@ export function writeDisplay(b: Buffer, v: Value): void {
     case Tag.Object: {
       const n = objectLen(v);
       if (n == 0) return bufferAscii(b, '{}');
-      bufferAscii(b, '{ ');
       for (let i: usize = 0; i < n; i++) {
-        if (i > 0) bufferAscii(b, ', ');
-        // VRL quotes keys without escaping them.
-        bufferByte(b, 0x22);
-        writeLossy(b, objectKeyPtr(v, i), objectKeyLen(v, i));
-        bufferAscii(b, '": ');
+        writeDisplayKey(b, i == 0 ? 0x7b : 0x2c, objectKeyPtr(v, i), objectKeyLen(v, i));
         writeDisplay(b, objectValue(v, i));
       }
       return bufferAscii(b, ' }');
@@ -56,20 +50,43 @@ export function writeDisplay(b: Buffer, v: Value): void {
   }
 }
 
+/** `{ "key": ` (`lead` `{`) or `, "key": ` (`lead` `,`): VRL quotes keys without escaping them. */
+function writeDisplayKey(b: Buffer, lead: u8, ptr: usize, len: usize): void {
+  const open = bufferReserve(b, 3);
+  store<u8>(open, lead);
+  store<u8>(open, 0x20, 1);
+  store<u8>(open, 0x22, 2);
+  writeLossy(b, ptr, len);
+  const close = bufferReserve(b, 3);
+  store<u8>(close, 0x22);
+  store<u8>(close, 0x3a, 1);
+  store<u8>(close, 0x20, 2);
+}
+
 /**
- * A string's text as VRL displays it: lossy UTF-8 with `\`, `"` and newline escaped (every other character,
+ * A string as VRL displays it: quoted, lossy UTF-8 with `\`, `"` and newline escaped (every other character,
  * tabs and control characters included, stays raw).
  */
-function writeDisplayText(b: Buffer, ptr: usize, len: usize): void {
+function writeDisplayString(b: Buffer, ptr: usize, len: usize): void {
   const end = ptr + len;
+  const plainEnd = displayPlainEnd(ptr, end);
+  if (plainEnd == end) {
+    // Nothing to escape or validate (the common case): one copy between the quotes.
+    const out = bufferReserve(b, len + 2);
+    store<u8>(out, 0x22);
+    copyMemory(out + 1, ptr, len);
+    store<u8>(out + len + 1, 0x22);
+    return;
+  }
+  bufferByte(b, 0x22);
   let run = ptr;
-  for (let at = ptr; at < end; at++) {
-    const c = load<u8>(at);
-    if (c != 0x5c && c != 0x22 && c != 0x0a) continue;
+  for (let at = displayEscapeEnd(plainEnd, end); at < end; at = displayEscapeEnd(at, end)) {
     writeLossy(b, run, at - run);
+    const c = load<u8>(at);
     bufferByte(b, 0x5c);
     bufferByte(b, c == 0x0a ? 0x6e : c);
-    run = at + 1;
+    run = ++at;
   }
   writeLossy(b, run, end - run);
+  bufferByte(b, 0x22);
 }

@@ -4,15 +4,16 @@
 import {
   Value, Tag, NULL, TRUE, FALSE, alloc, tagOf, newInt, newFloat, newBytes, newArray, arrayPush, arrayLen,
   arrayGet, newObject, objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
-  timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
+  timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, copyMemory,
 } from '../value';
 import { fail } from '../error';
-import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength } from '../buffer';
+import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength } from '../buffer';
 import {
   writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat,
 } from './number';
 import { writeRfc3339 } from './time';
 import { utf8Sequence, writeLossy } from './utf8';
+import { jsonPlainEnd, jsonEscapeEnd } from './scan';
 
 // ---- parsing -------------------------------------------------------------------------------------------
 
@@ -246,9 +247,8 @@ function parseObject(): Value {
 function readString(): bool {
   const start = pos;
   let valid = true;
-  while (pos < end) {
-    // Eight bytes at a time while none of them is a quote, a backslash, a control character or non-ASCII.
-    while (pos + 8 <= end && !hasSpecialByte(load<u64>(pos))) pos += 8;
+  while (true) {
+    pos = jsonPlainEnd(pos, end);
     if (pos == end) break;
     const c = load<u8>(pos);
     if (c == 0x22) {
@@ -262,27 +262,11 @@ function readString(): bool {
       pos++;
       return reject('control character (\\u0000-\\u001F) found while parsing a string');
     }
-    if (c < 0x80) {
-      pos++;
-    } else {
-      const length = utf8Sequence(pos, end);
-      if (length < 0) valid = false;
-      pos += <usize>(length < 0 ? -length : length);
-    }
+    const length = utf8Sequence(pos, end);
+    if (length < 0) valid = false;
+    pos += <usize>(length < 0 ? -length : length);
   }
   return reject('EOF while parsing a string');
-}
-
-const ONES: u64 = 0x0101010101010101;
-const HIGH_BITS: u64 = 0x8080808080808080;
-
-/** Whether any byte of `word` is `"`, `\`, below 0x20 or above 0x7f (bit tricks for zero bytes). */
-// @ts-ignore: decorator
-@inline function hasSpecialByte(word: u64): bool {
-  const quote = word ^ (ONES * 0x22);
-  const backslash = word ^ (ONES * 0x5c);
-  const found = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) | (word - ONES * 0x20) | word;
-  return (found & HIGH_BITS) != 0;
 }
 
 /** failHere for bool-returning readers. */
@@ -565,31 +549,41 @@ const HEX = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x3
 
 /** A JSON string with serde_json's escapes; invalid UTF-8 becomes U+FFFD. */
 export function writeJsonString(b: Buffer, ptr: usize, len: usize): void {
-  bufferByte(b, 0x22);
   const stop = ptr + len;
+  const plainEnd = jsonPlainEnd(ptr, stop);
+  if (plainEnd == stop) {
+    // Nothing to escape or validate (the common case): one copy between the quotes.
+    const out = bufferReserve(b, len + 2);
+    store<u8>(out, 0x22);
+    copyMemory(out + 1, ptr, len);
+    store<u8>(out + len + 1, 0x22);
+    return;
+  }
+  bufferByte(b, 0x22);
   let run = ptr;
-  for (let at = ptr; at < stop; at++) {
-    const c = load<u8>(at);
-    if (c >= 0x20 && c != 0x22 && c != 0x5c) continue;
+  for (let at = jsonEscapeEnd(plainEnd, stop); at < stop; at = jsonEscapeEnd(at, stop)) {
     writeLossy(b, run, at - run);
-    run = at + 1;
-    bufferByte(b, 0x5c);
-    switch (c) {
-      case 0x22: case 0x5c: bufferByte(b, c); break;
-      case 0x08: bufferByte(b, 0x62); break;
-      case 0x0c: bufferByte(b, 0x66); break;
-      case 0x0a: bufferByte(b, 0x6e); break;
-      case 0x0d: bufferByte(b, 0x72); break;
-      case 0x09: bufferByte(b, 0x74); break;
-      default: {
-        bufferAscii(b, 'u00');
-        bufferByte(b, load<u8>(HEX + (c >> 4)));
-        bufferByte(b, load<u8>(HEX + (c & 15)));
-      }
-    }
+    writeEscape(b, load<u8>(at));
+    run = ++at;
   }
   writeLossy(b, run, stop - run);
   bufferByte(b, 0x22);
+}
+
+/** serde_json's escape of `"`, `\` or a control character. */
+function writeEscape(b: Buffer, c: u8): void {
+  bufferByte(b, 0x5c);
+  switch (c) {
+    case 0x22: case 0x5c: return bufferByte(b, c);
+    case 0x08: return bufferByte(b, 0x62);
+    case 0x0c: return bufferByte(b, 0x66);
+    case 0x0a: return bufferByte(b, 0x6e);
+    case 0x0d: return bufferByte(b, 0x72);
+    case 0x09: return bufferByte(b, 0x74);
+  }
+  bufferAscii(b, 'u00');
+  bufferByte(b, load<u8>(HEX + (c >> 4)));
+  bufferByte(b, load<u8>(HEX + (c & 15)));
 }
 
 /** `v` as JSON text (compact or pretty) in a fresh byte string. */

@@ -2,6 +2,7 @@
 // `String::from_utf8_lossy` does (one replacement per maximal invalid subpart).
 
 import { Buffer, bufferBytes } from '../buffer';
+import { asciiEnd } from './scan';
 
 /**
  * The sequence starting at `at` (before `end`): its length when it is valid UTF-8, otherwise minus the
@@ -44,21 +45,16 @@ export function writeReplacement(b: Buffer): void {
 export function writeLossy(b: Buffer, ptr: usize, len: usize): void {
   const end = ptr + len;
   let run = ptr;
-  let at = ptr;
-  while (at < end) {
-    if (load<u8>(at) < 0x80) {
-      at++;
-      continue;
-    }
+  for (let at = asciiEnd(ptr, end); at < end; at = asciiEnd(at, end)) {
     const length = utf8Sequence(at, end);
     if (length > 0) {
       at += <usize>length;
-    } else {
-      bufferBytes(b, run, at - run);
-      writeReplacement(b);
-      at += <usize>-length;
-      run = at;
+      continue;
     }
+    bufferBytes(b, run, at - run);
+    writeReplacement(b);
+    at += <usize>-length;
+    run = at;
   }
   bufferBytes(b, run, end - run);
 }
