@@ -39,7 +39,8 @@ const defined = signatures.filter((s) =>
   existsSync(fileURLToPath(new URL(`compiler/functions/${fileNameOf(s.name)}.ts`, root))));
 
 test('the registry is not empty and every upstream function with a file is found', () => {
-  assert.ok(defined.length > 0);
+  assert.ok(FUNCTIONS.length > 200);
+  if (hasConformance) assert.ok(defined.length > 200);
   for (const sig of defined) {
     const def = lookupFunction(sig.name);
     assert.ok(def, `${sig.name} does not resolve`);
