@@ -82,6 +82,11 @@ export class ByteWriter {
   finish(): Uint8Array {
     return this.bytes.subarray(0, this.length);
   }
+  /** Empties the writer, keeping its buffer (for writers reused per call). */
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
 }
 
 /** Appends the encoding of a JS value (integral numbers are integers, as for input events). */

@@ -60,6 +60,8 @@ export function hostImports(
     bytes(ptr, data.length).set(data);
     return ptr;
   };
+  /** One reply writer for every import: each reply is copied into the arena before the next call. */
+  const replies = new ByteWriter();
   return {
     env: {
       abort(_message: number, _file: number, line: number, column: number) {
@@ -69,7 +71,7 @@ export function hostImports(
     svc_host: {
       call(fn: number, ptr: number, len: number): number {
         const args = new ByteReader(bytes(ptr, len)).value() as RemapValue[];
-        const reply = new ByteWriter();
+        const reply = replies.reset();
         try {
           const result = functions[fn]!(args, callContext);
           reply.u8(0);
@@ -93,12 +95,12 @@ export function hostImports(
       },
       regex_matches(id: number, ptr: number, len: number, limit: number): number {
         const input = text(ptr, len);
-        const reply = new ByteWriter();
+        const reply = replies.reset();
         encodeValue(reply, regexMatches(globalRegex(id), input, limit));
         return writeBack(reply.finish());
       },
       regex_error(): number {
-        const reply = new ByteWriter();
+        const reply = replies.reset();
         reply.sized(Buffer.from(regexError));
         return writeBack(reply.finish());
       },
@@ -111,7 +113,7 @@ export function hostImports(
         const input = text(ptr, len);
         const bounds = rustSplit(globalRegex(id), input, limit);
         const offsets = new Utf8Offsets(input, len);
-        const reply = new ByteWriter();
+        const reply = replies.reset();
         reply.u32(bounds.length / 2);
         // Pieces come in order and do not overlap, so their bounds increase.
         for (const index of bounds) reply.u32(offsets.at(index));
@@ -119,7 +121,7 @@ export function hostImports(
       },
       regex_replace(id: number, ptr: number, len: number, withPtr: number, withLen: number, count: number): number {
         const replaced = Buffer.from(rustReplace(globalRegex(id), text(ptr, len), text(withPtr, withLen), count));
-        const reply = new ByteWriter();
+        const reply = replies.reset();
         reply.sized(replaced);
         return writeBack(reply.finish());
       },

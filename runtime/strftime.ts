@@ -72,8 +72,21 @@ const PADS: Record<string, Pad> = { '-': Pad.None, '0': Pad.Zero, _: Pad.Space }
 
 const isSpace = (c: string) => /\s/u.test(c);
 
-/** The items of a format string; an unknown or malformed specifier is an `error` item. */
+/** Formats seen so far: a program uses a few, once per event. */
+const itemsByFormat = new Map<string, Item[]>();
+
+/** The items of a format string (cached); an unknown or malformed specifier is an `error` item. */
 function strftimeItems(format: string): Item[] {
+  let items = itemsByFormat.get(format);
+  if (items === undefined) {
+    items = scanItems(format);
+    if (itemsByFormat.size > 1000) itemsByFormat.clear();
+    itemsByFormat.set(format, items);
+  }
+  return items;
+}
+
+function scanItems(format: string): Item[] {
   const items: Item[] = [];
   const chars = [...format];
   let i = 0;
@@ -188,7 +201,15 @@ interface DateFields extends Civil {
   weekFromMon: number;
 }
 
+/** The last day's fields: consecutive events mostly fall on the same day. */
+let lastDay: { days: number; fields: DateFields } | undefined;
+
 function dateFields(days: number): DateFields {
+  if (lastDay?.days !== days) lastDay = { days, fields: computeDateFields(days) };
+  return lastDay.fields;
+}
+
+function computeDateFields(days: number): DateFields {
   const civil = civilFromDays(days);
   const ordinal = days - daysFromCivil(civil.year, 1, 1) + 1;
   const weekday = weekdayFromSunday(days);
