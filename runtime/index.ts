@@ -4,7 +4,7 @@
 import type { CompileOptions, ModuleOptions } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { NdjsonFlag } from './batch.js';
-import { cacheKey, compilerVersion, readCached, stdlibHash, writeCached } from './cache.js';
+import { buildId, cacheKey, compilerVersion, readCached, writeCached } from './cache.js';
 import { readModuleInfo, RemapInstance } from './module.js';
 import { Program } from './program.js';
 import { HOST_FUNCTIONS } from './host-functions/index.js';
@@ -32,7 +32,7 @@ export const NDJSON_JSON = NdjsonFlag.JSON;
  * binaryen.
  */
 export async function compile(source: string, options: CompileOptions = {}): Promise<Program> {
-  const key = cacheKey({ source, options, compilerVersion: compilerVersion(), stdlibHash: stdlibHash() });
+  const key = cacheKey({ source, options, compilerVersion: compilerVersion(), build: buildId() });
   const cached = readCached(key);
   if (cached) return loadProgram(cached);
   const { wasm, warnings } = await compileModule(source, options);

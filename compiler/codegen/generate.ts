@@ -87,8 +87,6 @@ export function generateProgram(
 class Generator {
   private readonly i32: number;
   private readonly pool = new ConstantPool();
-  /** Constant index of each pool offset, in `svc_init`'s decode order. */
-  private readonly constIndex = new Map<number, number>();
   private readonly hostFunctions: string[] = [];
   private slots = 0;
   private scopes: Scope[] = [new Map()];
@@ -152,13 +150,8 @@ class Generator {
     return this.m.i32.const(n);
   }
 
-  /** The decoded constant at pool offset `offset`. */
-  private constant(offset: number): ExpressionRef {
-    let k = this.constIndex.get(offset);
-    if (k === undefined) {
-      k = this.pool.values.indexOf(offset);
-      this.constIndex.set(offset, k);
-    }
+  /** The decoded constant number `k` of the pool. */
+  private constant(k: number): ExpressionRef {
     return this.m.i32.load(k * 4, 4, this.m.global.get(CONSTS, this.i32));
   }
 
@@ -315,7 +308,7 @@ class Generator {
     ], this.i32);
   }
 
-  /** Pool offset of a literal container whose items are all literals. */
+  /** Pool index of a literal container whose items are all literals. */
   private constantOf(e: ast.Expr): number | undefined {
     const c = literalConstant(e);
     return c === undefined ? undefined : this.pool.value(c);
