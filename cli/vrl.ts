@@ -94,18 +94,23 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
 
 /** Feeds the program whole lines, about a megabyte at a time, writing output as it comes. */
 async function runStream(program: Program, stream: Readable, flags: number): Promise<void> {
-  let pending: Buffer = Buffer.alloc(0);
+  /** The start of a line whose newline has not arrived yet. */
+  let partial: Buffer = Buffer.alloc(0);
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const data = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    const end = data.lastIndexOf(10) + 1;
-    if (end === 0) {
-      pending = data;
+    const firstEnd = chunk.indexOf(10) + 1;
+    if (firstEnd === 0) {
+      partial = Buffer.concat([partial, chunk]);
       continue;
     }
-    await runChunk(program, data.subarray(0, end), flags);
-    pending = Buffer.from(data.subarray(end));
+    // The partial line runs on its own, completed by the chunk's first line, so the rest of the chunk runs
+    // where it is instead of being copied after it.
+    if (partial.length) await runChunk(program, Buffer.concat([partial, chunk.subarray(0, firstEnd)]), flags);
+    const start = partial.length ? firstEnd : 0;
+    const end = chunk.lastIndexOf(10) + 1;
+    if (end > start) await runChunk(program, chunk.subarray(start, end), flags);
+    partial = chunk.subarray(end);
   }
-  if (pending.length) await runChunk(program, pending, flags);
+  if (partial.length) await runChunk(program, partial, flags);
 }
 
 async function runChunk(program: Program, lines: Buffer, flags: number): Promise<void> {

@@ -18,7 +18,6 @@ const enum Wire {
 
 // ignoreBOM: a leading U+FEFF is part of the string, not a byte order mark to drop.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const encoder = new TextEncoder();
 
 /**
  * A float whose value may be integral (`42.0`): JS numbers that are integers encode as remap integers, so
@@ -30,20 +29,24 @@ export class IntegralFloat {
 
 /** A growable byte buffer for encoding. */
 export class ByteWriter {
-  bytes = new Uint8Array(256);
-  view = new DataView(this.bytes.buffer);
+  bytes = Buffer.alloc(256);
+  view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
   length = 0;
 
   reserve(n: number): number {
     const at = this.length;
     if (at + n > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, at + n));
+      const grown = Buffer.alloc(Math.max(this.bytes.length * 2, at + n));
       grown.set(this.bytes.subarray(0, at));
       this.bytes = grown;
-      this.view = new DataView(grown.buffer);
+      this.view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
     }
     this.length = at + n;
     return at;
+  }
+  /** Empties the writer to encode something else (what `finish` returned before is overwritten). */
+  clear(): void {
+    this.length = 0;
   }
   // Each writer reserves before it reads `this.bytes` or `this.view`: reserving may replace them.
   u8(x: number): void {
@@ -79,13 +82,15 @@ export class ByteWriter {
     this.u32(b.length);
     this.raw(b);
   }
+  /** u32 length then the UTF-8 of `s`, encoded in place. */
+  text(s: string): void {
+    const at = this.reserve(4 + 3 * s.length);
+    const length = this.bytes.write(s, at + 4, 'utf8');
+    this.view.setUint32(at, length, true);
+    this.length = at + 4 + length;
+  }
   finish(): Uint8Array {
     return this.bytes.subarray(0, this.length);
-  }
-  /** Empties the writer, keeping its buffer (for writers reused per call). */
-  reset(): this {
-    this.length = 0;
-    return this;
   }
 }
 
@@ -108,7 +113,7 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
       return w.f64(value);
     case 'string':
       w.u8(Wire.Bytes);
-      return w.sized(encoder.encode(value));
+      return w.text(value);
   }
   if (value instanceof Uint8Array) {
     w.u8(Wire.Bytes);
@@ -125,7 +130,7 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
   if (value instanceof Date) return encodeValue(w, Timestamp.fromDate(value));
   if (value instanceof Regex) {
     w.u8(Wire.Regex);
-    return w.sized(encoder.encode(value.pattern));
+    return w.text(value.pattern);
   }
   if (Array.isArray(value)) {
     w.u8(Wire.Array);
@@ -135,20 +140,28 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
     return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
   }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [encoder.encode(k), v] as const)
-      .sort(([a], [b]) => Buffer.compare(a, b));
+    const object = value as Record<string, unknown>;
+    const keys = sortedKeys(Object.keys(object).filter((key) => object[key] !== undefined));
     w.u8(Wire.Object);
-    w.u32(entries.length);
+    w.u32(keys.length);
     const sizeAt = w.reserve(4);
-    for (const [key, v] of entries) {
-      w.sized(key);
-      encodeValue(w, v);
+    for (const key of keys) {
+      w.text(key);
+      encodeValue(w, object[key]);
     }
     return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
   }
   throw new TypeError(`cannot encode ${typeof value} as a remap value`);
+}
+
+/**
+ * Keys in the order of their UTF-8 bytes. That is the order of JS strings (UTF-16 code units) unless a key
+ * holds a code unit from U+D800 up, where surrogate pairs sort below U+E000–U+FFFF in UTF-16 but above
+ * them in UTF-8.
+ */
+function sortedKeys(keys: string[]): string[] {
+  if (!keys.some((key) => /[\uD800-\uFFFF]/.test(key))) return keys.sort();
+  return keys.map((key) => [Buffer.from(key), key] as const).sort(([a], [b]) => Buffer.compare(a, b)).map(([, key]) => key);
 }
 
 export function encode(value: unknown): Uint8Array {

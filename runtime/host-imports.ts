@@ -54,14 +54,18 @@ export function hostImports(
   const callContext: HostCallContext = { ...context, regex: (pattern) => regexes[compileRegex(pattern)]! };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
+  /** One writer for every reply: each is copied into the arena before the next call can start. */
+  const replyWriter = new ByteWriter();
+  const newReply = () => {
+    replyWriter.clear();
+    return replyWriter;
+  };
   /** Copies `data` into the arena and returns its address. */
   const writeBack = (data: Uint8Array) => {
     const ptr = ref.alloc!(data.length);
     bytes(ptr, data.length).set(data);
     return ptr;
   };
-  /** One reply writer for every import: each reply is copied into the arena before the next call. */
-  const replies = new ByteWriter();
   return {
     env: {
       abort(_message: number, _file: number, line: number, column: number) {
@@ -71,7 +75,7 @@ export function hostImports(
     svc_host: {
       call(fn: number, ptr: number, len: number): number {
         const args = new ByteReader(bytes(ptr, len)).value() as RemapValue[];
-        const reply = replies.reset();
+        const reply = newReply();
         try {
           const result = functions[fn]!(args, callContext);
           reply.u8(0);
@@ -95,12 +99,12 @@ export function hostImports(
       },
       regex_matches(id: number, ptr: number, len: number, limit: number): number {
         const input = text(ptr, len);
-        const reply = replies.reset();
+        const reply = newReply();
         encodeValue(reply, regexMatches(globalRegex(id), input, limit));
         return writeBack(reply.finish());
       },
       regex_error(): number {
-        const reply = replies.reset();
+        const reply = newReply();
         reply.sized(Buffer.from(regexError));
         return writeBack(reply.finish());
       },
@@ -113,7 +117,7 @@ export function hostImports(
         const input = text(ptr, len);
         const bounds = rustSplit(globalRegex(id), input, limit);
         const offsets = new Utf8Offsets(input, len);
-        const reply = replies.reset();
+        const reply = newReply();
         reply.u32(bounds.length / 2);
         // Pieces come in order and do not overlap, so their bounds increase.
         for (const index of bounds) reply.u32(offsets.at(index));
@@ -121,7 +125,7 @@ export function hostImports(
       },
       regex_replace(id: number, ptr: number, len: number, withPtr: number, withLen: number, count: number): number {
         const replaced = Buffer.from(rustReplace(globalRegex(id), text(ptr, len), text(withPtr, withLen), count));
-        const reply = replies.reset();
+        const reply = newReply();
         reply.sized(replaced);
         return writeBack(reply.finish());
       },

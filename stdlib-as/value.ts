@@ -333,14 +333,6 @@ export function compareBytes(a: usize, aLen: usize, b: usize, bLen: usize): i32 
 export function objectFind(o: Value, key: usize, keyLen: usize): isize {
   let lo: isize = 0;
   let hi: isize = <isize>objectLen(o) - 1;
-  // Keys often arrive in order (JSON written from sorted maps, fields added by name): one compare with the
-  // last key settles those.
-  if (hi >= 0) {
-    const c = compareBytes(objectKeyPtr(o, hi), objectKeyLen(o, hi), key, keyLen);
-    if (c < 0) return -(hi + 1) - 1;
-    if (c == 0) return hi;
-    hi--;
-  }
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const c = compareBytes(objectKeyPtr(o, mid), objectKeyLen(o, mid), key, keyLen);
@@ -362,6 +354,19 @@ export function objectSet(o: Value, key: usize, keyLen: usize, v: Value): void {
   const i = objectFind(o, key, keyLen);
   if (i >= 0) objectSetValueAt(o, i, v);
   else objectInsertAt(o, <usize>(-i - 1), key, keyLen, v);
+}
+
+/**
+ * `objectSet` for builders whose keys tend to arrive sorted (JSON written from sorted maps, the binary
+ * codec): a key after the last one is appended after one compare instead of a search.
+ */
+export function objectSetInOrder(o: Value, key: usize, keyLen: usize, v: Value): void {
+  const len = objectLen(o);
+  if (len > 0 && compareBytes(objectKeyPtr(o, len - 1), objectKeyLen(o, len - 1), key, keyLen) >= 0) {
+    objectSet(o, key, keyLen, v);
+  } else {
+    objectInsertAt(o, len, key, keyLen, v);
+  }
 }
 
 /** Inserts a key known to be absent at index `at` (from `objectFind`), in place. */

@@ -2,7 +2,7 @@
 
 import {
   Value, Tag, NULL, TRUE, FALSE, alloc, newInt, newFloat, newTimestamp, newBytes, newRegex, newArray,
-  arrayPush, arrayLen, arrayGet, newObject, objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue,
+  arrayPush, arrayLen, arrayGet, newObject, objectSetInOrder, objectLen, objectKeyPtr, objectKeyLen, objectValue,
   tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
 } from '../value';
 import { compileRegex } from '../regex';
@@ -85,7 +85,7 @@ function decodeNext(): Value {
         const keyLen = <usize>load<u32>(cursor);
         const key = cursor + 4;
         cursor = key + keyLen;
-        objectSet(o, key, keyLen, decodeNext());
+        objectSetInOrder(o, key, keyLen, decodeNext());
       }
       return o;
     }

@@ -3,7 +3,7 @@
 
 import {
   Value, Tag, NULL, TRUE, FALSE, alloc, tagOf, newInt, newFloat, newBytes, newArray, arrayPush, arrayLen,
-  arrayGet, newObject, objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
+  arrayGet, newObject, objectSetInOrder, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
   timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, copyMemory,
 } from '../value';
 import { fail } from '../error';
@@ -224,7 +224,7 @@ function parseObject(): Value {
     pos++;
     const v = parseValue();
     if (v == 0) return 0;
-    objectSet(o, key, keyLen, v);
+    objectSetInOrder(o, key, keyLen, v);
     skipWhitespace();
     if (pos == end) return failPeek('EOF while parsing an object');
     const c = load<u8>(pos);

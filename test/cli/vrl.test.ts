@@ -65,6 +65,16 @@ test('a runtime error goes to stderr and the next events still run', () => {
   assert.is(status, 0);
 });
 
+test('lines that straddle the megabyte pieces a file is read in all run, in order', () => {
+  // Lines of odd lengths cross the piece boundaries at varying offsets; one line spans more than a piece.
+  const lines = Array.from({ length: 30000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(i % 97) }));
+  lines.splice(12345, 0, JSON.stringify({ i: -1, pad: 'y'.repeat(1.5 * 2 ** 20) }));
+  const input = programFile('large.ndjson', lines.join('\n'));
+  const { status, stdout } = svc(['vrl', '-i', input, 'length!(.pad)']);
+  assert.is(stdout, lines.map((line) => String((JSON.parse(line) as { pad: string }).pad.length)).join('\n') + '\n');
+  assert.is(status, 0);
+});
+
 test('-i - reads stdin', () => {
   const result = spawnSync(process.execPath, [main, 'vrl', '-i', '-', '.x'], { cwd: root, encoding: 'utf8', input: '{"x":[1]}\n' });
   assert.is(result.stdout, '[1]\n');

@@ -56,4 +56,15 @@ test('objects keep keys sorted and find them whatever order they arrive in', () 
   }
 });
 
+test('parsed JSON objects keep keys sorted whatever order they arrive in, the last duplicate winning', () => {
+  const parse = (text: string) => stdlib.call('fn_parse_json', text);
+  assert.equal(parse('{"a":1,"b":2,"c":3}'), { value: { a: 1n, b: 2n, c: 3n } });
+  assert.equal(parse('{"c":1,"b":2,"a":3,"bb":4}'), { value: { a: 3n, b: 2n, bb: 4n, c: 1n } });
+  assert.equal(parse('{"a":1,"b":2,"b":3,"a":4}'), { value: { a: 4n, b: 3n } });
+  const keys = strings().filter((key) => !key.includes('\u0000'));
+  const text = `{${[...keys].reverse().map((key) => `${JSON.stringify(key)}:1`).join(',')}}`;
+  const parsed = parse(text) as { value: Record<string, unknown> };
+  assert.equal(Object.keys(parsed.value), [...new Set(keys)].sort(order));
+});
+
 test.run();
