@@ -5,6 +5,7 @@
 //   node bench/front-end.mjs --print-program  print the generated program and exit
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { random } from './programs.mjs';
 
 const LINES = 1000;
 const SEED = 20240611;
@@ -15,18 +16,6 @@ const BAR_MS = 1000;
 
 const parseModule = new URL('../dist/compiler/parse/index.js', import.meta.url).href;
 const checkModule = new URL('../dist/compiler/check/index.js', import.meta.url).href;
-
-/** mulberry32: a small seeded generator, so every run measures the same program. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIELDS = ['message', 'status', 'host', 'service', 'user', 'path', 'method', 'duration', 'bytes', 'region',
   'level', 'trace_id', 'client_ip', 'agent', 'env', 'payload', 'labels', 'timestamp'];

@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CAC, Command } from 'cac';
 import type { Diagnostic, Program } from '../runtime/index.js';
+import { parseTimeZone } from '../runtime/time-zones.js';
 import { stringOption, useColor, UsageError } from './usage.js';
 
 /** Extra help text shown under `svc vrl --help`. */
@@ -145,11 +146,9 @@ async function mustRead<T>(path: string, what: string, operation: (path: string)
   }
 }
 
+/** A time zone as the remap functions read it (IANA names with their exact case, or "local"). */
 function checkTimezone(zone: string | undefined): string | undefined {
-  if (zone === undefined || zone === 'local') return zone;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-  } catch {
+  if (zone !== undefined && parseTimeZone(zone) === undefined) {
     throw new UsageError(`unknown time zone '${zone}': expected an IANA name such as Europe/Paris, or "local"`);
   }
   return zone;

@@ -41,6 +41,8 @@ export interface ModuleOptions {
   text?: boolean;
   /** REPL mode: variables defined by earlier lines, in slot order (see `CheckContext.variables`). */
   predefined?: readonly string[];
+  /** Host-backed functions the runtime that will run the module provides. */
+  hostFunctions?: ReadonlySet<string>;
 }
 
 export interface CompiledModule {
@@ -62,6 +64,7 @@ export async function emitModule(checked: CheckedProgram, compiler: string, opti
       info: { source: checked.source, options: checked.options, compiler, warnings: checked.warnings },
       names: options.names,
       predefined: options.predefined,
+      hostFunctions: options.hostFunctions ?? new Set(),
     }, { text: options.text });
   } catch (error) {
     if (!(error instanceof MissingImplementation)) throw error;

@@ -11,12 +11,13 @@ export interface CacheKeyParts {
   source: string;
   options: object;
   compilerVersion: string;
-  stdlibHash: string;
+  /** `buildId()`: the stdlib and compiler code that produced the module. */
+  build: string;
 }
 
 /** sha256 (hex) of the parts; options are keyed independently of their property order. */
 export function cacheKey(parts: CacheKeyParts): string {
-  const canonical = JSON.stringify([parts.source, sortKeys(parts.options), parts.compilerVersion, parts.stdlibHash]);
+  const canonical = JSON.stringify([parts.source, sortKeys(parts.options), parts.compilerVersion, parts.build]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -84,12 +85,12 @@ export function writeCached(key: string, bytes: Uint8Array): void {
   }
 }
 
-let stdlibDigest: string | undefined;
+let buildDigest: string | undefined;
 
-/** sha256 (hex) of dist/stdlib.wasm, computed once per process. */
-export function stdlibHash(): string {
-  stdlibDigest ??= createHash('sha256').update(readFileSync(new URL('../stdlib.wasm', import.meta.url))).digest('hex');
-  return stdlibDigest;
+/** dist/build-id (written by the build: sha256 of the stdlib and the compiler's code), read once per process. */
+export function buildId(): string {
+  buildDigest ??= readFileSync(new URL('../build-id', import.meta.url), 'utf8').trim();
+  return buildDigest;
 }
 
 let packageVersion: string | undefined;

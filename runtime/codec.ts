@@ -16,7 +16,8 @@ const enum Wire {
   Object = 9,
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a leading U+FEFF is part of the string, not a byte order mark to drop.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * A float whose value may be integral (`42.0`): JS numbers that are integers encode as remap integers, so

@@ -3,7 +3,8 @@
 import { randomFillSync } from 'node:crypto';
 import { validateRegex } from '../compiler/regex.js';
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
-import { newRegExp, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
+import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
+import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from './values.js';
 
 /** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
@@ -32,6 +33,7 @@ export function hostImports(
   context: HostContext,
 ): WebAssembly.Imports {
   const regexes: RegExp[] = [];
+  let timezone: TimeZone | undefined;
   /** Global twins of `regexes`, made on first use, for iterating over matches. */
   const globalRegexes: RegExp[] = [];
   const regexIds = new Map<string, number>();
@@ -98,7 +100,7 @@ export function hostImports(
       regex_matches(id: number, ptr: number, len: number, limit: number): number {
         const input = text(ptr, len);
         const reply = newReply();
-        encodeValue(reply, regexMatches(regexes[id]!, input, limit));
+        encodeValue(reply, regexMatches(globalRegex(id), input, limit));
         return writeBack(reply.finish());
       },
       regex_error(): number {
@@ -130,6 +132,10 @@ export function hostImports(
       now(): bigint {
         return process.hrtime.bigint() - hrtimeOrigin + epochOrigin;
       },
+      tz_offset(localSeconds: bigint): number {
+        timezone ??= namedTimeZone(context.timezone);
+        return offsetOfLocal(timezone, Number(localSeconds));
+      },
       log(level: number, ptr: number, len: number): void {
         const line = text(ptr, len);
         process.stderr.write(`${LOG_LEVELS[level] ?? 'info'}: ${line}\n`);
@@ -145,23 +151,18 @@ export function hostImports(
 }
 
 /**
- * `[start, end, match]` per match with UTF-8 byte offsets; `match` holds `string`, `captures` (the groups
- * after the whole match, null when a group did not take part) and each named group.
+ * `[start, end, match]` per match (the regex crate's `captures_iter`) with UTF-8 byte offsets; `match` holds
+ * `string`, `captures` (the groups after the whole match, null when a group did not take part) and each
+ * named group.
  */
 function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
-  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
   const out: RemapValue[] = [];
-  let byteAt = 0;
-  let charAt = 0;
-  for (const m of input.matchAll(global)) {
+  const offsets = new Utf8Offsets(input, Buffer.byteLength(input));
+  for (const m of rustMatches(re, input)) {
     if (limit >= 0 && out.length >= limit) break;
-    byteAt += Buffer.byteLength(input.slice(charAt, m.index));
-    charAt = m.index!;
-    const start = byteAt;
-    const end = start + Buffer.byteLength(m[0]);
     const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
     for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
-    out.push([BigInt(start), BigInt(end), match]);
+    out.push([BigInt(offsets.at(m.index)), BigInt(offsets.at(m.index + m[0].length)), match]);
   }
   return out;
 }

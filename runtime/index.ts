@@ -4,9 +4,12 @@
 import type { CompileOptions, ModuleOptions } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { NdjsonFlag } from './batch.js';
-import { cacheKey, compilerVersion, readCached, stdlibHash, writeCached } from './cache.js';
+import { buildId, cacheKey, compilerVersion, readCached, writeCached } from './cache.js';
 import { readModuleInfo, RemapInstance } from './module.js';
 import { Program } from './program.js';
+import { HOST_FUNCTIONS } from './host-functions/index.js';
+
+const HOST_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(HOST_FUNCTIONS));
 
 export { CompileError } from '../compiler/diagnostics/diagnostic.js';
 export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/diagnostic.js';
@@ -29,7 +32,7 @@ export const NDJSON_JSON = NdjsonFlag.JSON;
  * binaryen.
  */
 export async function compile(source: string, options: CompileOptions = {}): Promise<Program> {
-  const key = cacheKey({ source, options, compilerVersion: compilerVersion(), stdlibHash: stdlibHash() });
+  const key = cacheKey({ source, options, compilerVersion: compilerVersion(), build: buildId() });
   const cached = readCached(key);
   if (cached) return loadProgram(cached);
   const { wasm, warnings } = await compileModule(source, options);
@@ -46,7 +49,7 @@ export async function compileModule(
   // The front and back ends load ohm-js and binaryen: only when something is actually compiled.
   const { checkProgram, emitModule } = await import('../compiler/compile.js');
   const checked = checkProgram(source, options);
-  const compiled = await emitModule(checked, compilerVersion(), moduleOptions);
+  const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, hostFunctions: HOST_FUNCTION_NAMES });
   return { ...compiled, warnings: checked.warnings };
 }
 

@@ -168,6 +168,11 @@ export class RemapInstance {
     });
   }
 
+  /** Size of the module's linear memory (it grows to fit the largest batch, never shrinks). */
+  memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
   /** Bytes allocated in the arena since the last reset. */
   arenaUsed(): number {
     return this.exports.arena_used();

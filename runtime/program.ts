@@ -20,7 +20,7 @@ export class RemapRuntimeError extends Error {
 
 export class Program {
   constructor(
-    private readonly instance: Pick<RemapInstance, 'runBatch' | 'runNdjson'>,
+    private readonly instance: Pick<RemapInstance, 'runBatch' | 'runNdjson' | 'memoryBytes'>,
     /** Compile warnings (E620, E801, E900). */
     readonly warnings: readonly Diagnostic[] = [],
   ) {}
@@ -42,6 +42,11 @@ export class Program {
   /** Runs an input batch (docs/abi.md §2); returns the output batch. */
   runBatch(input: Uint8Array): Uint8Array {
     return this.instance.runBatch(input);
+  }
+
+  /** Size of the module's linear memory. */
+  memoryBytes(): number {
+    return this.instance.memoryBytes();
   }
 
   /** Runs newline-delimited JSON (docs/abi.md §3). */

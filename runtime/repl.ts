@@ -5,6 +5,7 @@ import { checkProgram, emitModule, type CompileOptions } from '../compiler/compi
 import { BOOLEAN, BYTES, FLOAT, INTEGER, NULL, REGEX, TIMESTAMP, exactArray, exactObject, type Kind } from '../compiler/check/kind.js';
 import { BatchFlag, decodeOutput, encodeBatch } from './batch.js';
 import { compilerVersion } from './cache.js';
+import { HOST_FUNCTIONS } from './host-functions/index.js';
 import { RemapInstance } from './module.js';
 import { RemapRuntimeError } from './program.js';
 import { Regex, Timestamp, type RemapValue } from './values.js';
@@ -27,7 +28,7 @@ export class ReplSession {
       target: kindOf(this.event),
       variables: new Map(names.map((name) => [name, kindOf(this.variables.get(name)!)])),
     });
-    const { wasm } = await emitModule(checked, compilerVersion(), { predefined: names });
+    const { wasm } = await emitModule(checked, compilerVersion(), { predefined: names, hostFunctions: new Set(Object.keys(HOST_FUNCTIONS)) });
     const instance = new RemapInstance(wasm);
     const slots = instance.info.variables ?? [];
     const input = encodeBatch([{ event: this.event }], BatchFlag.RESULTS | BatchFlag.RAW);

@@ -202,7 +202,15 @@ interface DateFields extends Civil {
   weekFromMon: number;
 }
 
+/** The last day's fields: consecutive events mostly fall on the same day. */
+let lastDay: { days: number; fields: DateFields } | undefined;
+
 function dateFields(days: number): DateFields {
+  if (lastDay?.days !== days) lastDay = { days, fields: computeDateFields(days) };
+  return lastDay.fields;
+}
+
+function computeDateFields(days: number): DateFields {
   const civil = civilFromDays(days);
   const ordinal = days - daysFromCivil(civil.year, 1, 1) + 1;
   const weekday = weekdayFromSunday(days);
@@ -380,7 +388,6 @@ export class Parsed {
   yearDiv100?: number;
   yearMod100?: number;
   isoYear?: number;
-  isoYearDiv100?: number;
   isoYearMod100?: number;
   month?: number;
   weekFromSun?: number;
@@ -442,7 +449,7 @@ export class Parsed {
   /** chrono's `to_naive_date`: days since the epoch. */
   toDate(): number {
     const year = resolveYear(this.year, this.yearDiv100, this.yearMod100);
-    const isoYear = resolveYear(this.isoYear, this.isoYearDiv100, this.isoYearMod100);
+    const isoYear = resolveYear(this.isoYear, undefined, this.isoYearMod100);
     let days: number | undefined;
     if (year !== undefined && this.month !== undefined && this.day !== undefined) {
       days = fromYmd(year, this.month, this.day) ?? fail(ParseErrorKind.OutOfRange);
@@ -475,7 +482,7 @@ export class Parsed {
     const rem = (y: number) => (y >= 0 ? y % 100 : undefined);
     return agree(this.year, date.year) && agree(this.yearDiv100, div(date.year)) && agree(this.yearMod100, rem(date.year)) &&
       agree(this.month, date.month) && agree(this.day, date.day) && agree(this.isoYear, date.isoYear) &&
-      agree(this.isoYearDiv100, div(date.isoYear)) && agree(this.isoYearMod100, rem(date.isoYear)) &&
+      agree(this.isoYearMod100, rem(date.isoYear)) &&
       agree(this.isoWeek, date.isoWeek) && agree(this.weekday, date.weekday) && agree(this.ordinal, date.ordinal) &&
       agree(this.weekFromSun, date.weekFromSun) && agree(this.weekFromMon, date.weekFromMon);
   }
@@ -500,54 +507,35 @@ export class Parsed {
 
   /** chrono's `to_naive_datetime_with_offset`: local seconds since the epoch and nanoseconds. */
   toLocal(offset: number): [number, number] {
-    let date: number | TimestampParseError;
-    let time: [number, number] | TimestampParseError;
-    const attempt = <T>(f: () => T): T | TimestampParseError => {
-      try {
-        return f();
-      } catch (error) {
-        if (error instanceof TimestampParseError) return error;
-        throw error;
-      }
-    };
-    date = attempt(() => this.toDate());
-    time = attempt(() => this.toTime());
-    if (typeof date === 'number' && Array.isArray(time)) {
+    const date = caught(() => this.toDate());
+    const time = caught(() => this.toTime());
+    if (!(date instanceof TimestampParseError) && !(time instanceof TimestampParseError)) {
       const local = date * DAY + time[0];
-      if (this.timestamp !== undefined) {
-        const timestamp = local - offset;
-        // A leap second may be read as the next second.
-        if (this.timestamp !== timestamp && !(time[1] >= 1_000_000_000 && this.timestamp === timestamp + 1)) {
-          fail(ParseErrorKind.Impossible);
-        }
+      // A Unix timestamp must agree; a leap second may be read as the next second.
+      const timestamp = local - offset;
+      if (this.timestamp !== undefined && this.timestamp !== timestamp && !(time[1] >= 1_000_000_000 && this.timestamp === timestamp + 1)) {
+        fail(ParseErrorKind.Impossible);
       }
       return [local, time[1]];
     }
-    if (this.timestamp === undefined) {
-      if (date instanceof TimestampParseError) throw date;
-      throw time as TimestampParseError;
-    }
-    for (const error of [date, time]) {
-      if (error instanceof TimestampParseError && error.kind === ParseErrorKind.OutOfRange) throw error;
-    }
-    for (const error of [date, time]) {
-      if (error instanceof TimestampParseError && error.kind === ParseErrorKind.Impossible) throw error;
-    }
-    // Rebuild the date and time from the timestamp, checking the fields that were given.
+    const errors = [date, time].filter((e): e is TimestampParseError => e instanceof TimestampParseError);
+    if (this.timestamp === undefined) throw errors[0];
+    // With a Unix timestamp, fields out of range or contradictory fail; missing ones come from it.
+    const decisive = errors.find((e) => e.kind === ParseErrorKind.OutOfRange) ?? errors.find((e) => e.kind === ParseErrorKind.Impossible);
+    if (decisive) throw decisive;
     const local = this.timestamp + offset;
     const days = Math.floor(local / DAY);
     const secondOfDay = local - days * DAY;
     if (days < daysFromCivil(MIN_YEAR, 1, 1) || days > daysFromCivil(MAX_YEAR, 12, 31)) fail(ParseErrorKind.OutOfRange);
     const rebuilt = Object.assign(new Parsed(), this);
-    const civil = civilFromDays(days);
+    const { year } = civilFromDays(days);
     rebuilt.setNumeric('second', secondOfDay % 60);
-    rebuilt.setNumeric('year', civil.year);
-    rebuilt.setNumeric('ordinal', days - daysFromCivil(civil.year, 1, 1) + 1);
+    rebuilt.setNumeric('year', year);
+    rebuilt.setNumeric('ordinal', days - daysFromCivil(year, 1, 1) + 1);
     rebuilt.setNumeric('hour', Math.floor(secondOfDay / 3600));
     rebuilt.setNumeric('minute', Math.floor(secondOfDay / 60) % 60);
-    date = rebuilt.toDate();
-    time = rebuilt.toTime();
-    return [date * DAY + time[0], time[1]];
+    const [secondOfRebuiltDay, nano] = rebuilt.toTime();
+    return [rebuilt.toDate() * DAY + secondOfRebuiltDay, nano];
   }
 
   /** chrono's `to_datetime`: the instant, when the text carried an offset (or a Unix timestamp). */
@@ -569,6 +557,16 @@ export class Parsed {
     if (matching.length === 0) fail(ParseErrorKind.Impossible);
     if (matching.length > 1) fail(ParseErrorKind.NotEnough);
     return toNanos(matching[0]!, nano);
+  }
+}
+
+/** The result of `f`, or the parse error it threw. */
+function caught<T>(f: () => T): T | TimestampParseError {
+  try {
+    return f();
+  } catch (error) {
+    if (error instanceof TimestampParseError) return error;
+    throw error;
   }
 }
 

@@ -15,6 +15,12 @@ export const UTC: TimeZone = {
   abbreviation: () => 'UTC',
 };
 
+/** The tz database's GMT aliases of UTC (`GMT`, `Etc/GMT`, `Greenwich`), which it calls GMT. */
+const GMT: TimeZone = {
+  offsetAt: () => 0,
+  abbreviation: () => 'GMT',
+};
+
 /**
  * VRL's `TimeZone::parse`: `""` and `"local"` are the process's zone, anything else must be an IANA name
  * with its exact case (chrono-tz rejects `utc`); undefined when it is none of these.
@@ -25,17 +31,20 @@ export function parseTimeZone(name: string): TimeZone | undefined {
   if (zone === undefined) {
     const resolved = intlZoneName(name);
     if (resolved === undefined) return undefined;
-    zone = resolved === 'UTC' ? UTC : new IntlZone(resolved, false);
+    zone = resolved !== 'UTC' ? new IntlZone(resolved, false) : /GMT|Greenwich/.test(name) ? GMT : UTC;
     namedZones.set(name, zone);
   }
   return zone;
 }
 
-/** Seconds east of UTC of the local wall-clock time `localSeconds`, or undefined when that time does not
- * exist (a DST gap); the earlier instant when it is ambiguous. */
-export function offsetOfLocal(zone: TimeZone, localSeconds: number): number | undefined {
+/**
+ * Seconds east of UTC at the local wall-clock time `localSeconds`: the earlier instant's when the time is
+ * ambiguous, and in a DST gap the offset after the gap (the time moves forward by the gap's length).
+ */
+export function offsetOfLocal(zone: TimeZone, localSeconds: number): number {
   const instants = instantsOfLocal(zone, localSeconds);
-  return instants.length > 0 ? localSeconds - instants[0]! : undefined;
+  if (instants.length > 0) return localSeconds - instants[0]!;
+  return zone.offsetAt(localSeconds - zone.offsetAt(localSeconds - DAY));
 }
 
 /**
@@ -54,6 +63,7 @@ export function instantsOfLocal(zone: TimeZone, localSeconds: number): number[] 
 }
 
 const DAY = 86_400;
+const OFFSET_CACHE_SIZE = 4096;
 const namedZones = new Map<string, TimeZone>();
 let local: TimeZone | undefined;
 
@@ -79,41 +89,108 @@ function intlZoneName(name: string): string | undefined {
 
 class IntlZone implements TimeZone {
   private readonly parts: Intl.DateTimeFormat;
-  private readonly names: Intl.DateTimeFormat;
+  private readonly shortNames: Intl.DateTimeFormat;
+  private readonly longNames: Intl.DateTimeFormat;
+  /** Offsets by instant: syslog batches ask about the same few seconds over and over. */
+  private readonly offsets = new Map<number, number>();
 
   constructor(name: string, private readonly offsetAsName: boolean) {
     this.parts = new Intl.DateTimeFormat('en-US', {
       timeZone: name, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric',
       hour: 'numeric', minute: 'numeric', second: 'numeric',
     });
-    this.names = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' });
+    this.shortNames = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' });
+    this.longNames = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'long' });
   }
 
   offsetAt(utcSeconds: number): number {
+    let offset = this.offsets.get(utcSeconds);
+    if (offset === undefined) {
+      if (this.offsets.size >= OFFSET_CACHE_SIZE) this.offsets.clear();
+      offset = this.computeOffset(utcSeconds);
+      this.offsets.set(utcSeconds, offset);
+    }
+    return offset;
+  }
+
+  private computeOffset(utcSeconds: number): number {
     const field: Record<string, string> = {};
     for (const part of this.parts.formatToParts(utcSeconds * 1000)) field[part.type] = part.value;
     const year = field.era === 'BC' ? 1 - Number(field.year) : Number(field.year);
-    const wall = Date.UTC(2000, Number(field.month) - 1, Number(field.day), Number(field.hour), Number(field.minute), Number(field.second));
-    // Date.UTC maps years 0–99 to 1900–1999: build the date in 2000 and move it by whole years.
-    const date = new Date(wall);
+    // Date.UTC maps years 0–99 to 1900–1999: build the date in 2000 and move it to its year.
+    const date = new Date(Date.UTC(2000, Number(field.month) - 1, Number(field.day), Number(field.hour), Number(field.minute), Number(field.second)));
     date.setUTCFullYear(year);
-    return Math.round(date.getTime() / 1000) - Math.floor(utcSeconds);
+    return date.getTime() / 1000 - utcSeconds;
   }
 
   /**
-   * chrono-tz prints the tz database's abbreviation. Intl knows few of them: its own short name when it is
-   * one (EST, PDT, UTC), else the database's numeric form (`+04`, `+0530`).
+   * chrono-tz prints the tz database's abbreviation, which Intl does not know: the abbreviation of Intl's
+   * English name (ABBREVIATIONS), else Intl's short name when it is alphabetic (EST, PDT), else the
+   * database's numeric form (`+04`, `+0530`).
    */
   abbreviation(utcSeconds: number): string {
     const offset = this.offsetAt(utcSeconds);
     if (this.offsetAsName) return formatOffset(offset, true, true);
-    const name = this.names.formatToParts(utcSeconds * 1000).find((p) => p.type === 'timeZoneName')?.value ?? '';
-    if (/^[A-Z]{2,5}$/.test(name) && name !== 'GMT') return name;
-    if (offset === 0 && name === 'GMT') return 'GMT';
+    const abbreviation = ABBREVIATIONS[zoneName(this.longNames, utcSeconds)];
+    if (abbreviation !== undefined) return abbreviation;
+    const short = zoneName(this.shortNames, utcSeconds);
+    if (/^[A-Z]{2,5}$/.test(short)) return short;
     const minutes = Math.trunc(Math.abs(offset) / 60) % 60;
     return formatOffset(offset, minutes !== 0, false);
   }
 }
+
+function zoneName(format: Intl.DateTimeFormat, utcSeconds: number): string {
+  return format.formatToParts(utcSeconds * 1000).find((p) => p.type === 'timeZoneName')?.value ?? '';
+}
+
+/** tz database abbreviations by Intl's English zone name, where Intl's short name is `GMT+1`-like. */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  'American Samoa Standard Time': 'SST',
+  'Australian Central Daylight Time': 'ACDT',
+  'Australian Central Standard Time': 'ACST',
+  'Australian Eastern Daylight Time': 'AEDT',
+  'Australian Eastern Standard Time': 'AEST',
+  'Australian Western Standard Time': 'AWST',
+  'British Summer Time': 'BST',
+  'Central Africa Time': 'CAT',
+  'Central European Standard Time': 'CET',
+  'Central European Summer Time': 'CEST',
+  'Central Indonesia Time': 'WITA',
+  'Chamorro Standard Time': 'ChST',
+  'China Standard Time': 'CST',
+  'Cuba Daylight Time': 'CDT',
+  'Cuba Standard Time': 'CST',
+  'East Africa Time': 'EAT',
+  'Eastern European Standard Time': 'EET',
+  'Eastern European Summer Time': 'EEST',
+  'Eastern Indonesia Time': 'WIT',
+  'Greenwich Mean Time': 'GMT',
+  'Hawaii-Aleutian Daylight Time': 'HDT',
+  'Hawaii-Aleutian Standard Time': 'HST',
+  'Hong Kong Standard Time': 'HKT',
+  'India Standard Time': 'IST',
+  'Irish Standard Time': 'IST',
+  'Israel Daylight Time': 'IDT',
+  'Israel Standard Time': 'IST',
+  'Japan Standard Time': 'JST',
+  'Korean Standard Time': 'KST',
+  'Mexican Pacific Standard Time': 'MST',
+  'Moscow Standard Time': 'MSK',
+  'New Zealand Daylight Time': 'NZDT',
+  'New Zealand Standard Time': 'NZST',
+  'Newfoundland Daylight Time': 'NDT',
+  'Newfoundland Standard Time': 'NST',
+  'Pakistan Standard Time': 'PKT',
+  'Philippine Standard Time': 'PST',
+  'South Africa Standard Time': 'SAST',
+  'Taiwan Standard Time': 'CST',
+  'West Africa Time': 'WAT',
+  'Western European Standard Time': 'WET',
+  'Western European Summer Time': 'WEST',
+  'Western Indonesia Time': 'WIB',
+  'Yukon Time': 'MST',
+};
 
 /** `+hh`, `+hhmm` or `+hh:mm` (plus `:ss` when `colon` and the offset has seconds). */
 export function formatOffset(offset: number, withMinutes: boolean, colon: boolean): string {

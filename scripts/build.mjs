@@ -1,7 +1,8 @@
 // Builds dist/: the AssemblyScript stdlib with asc, TypeScript with tsc, then the grammar recipe. Skips both when dist/ is newer than every
 // input, so `npm test` right after a build starts at once.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,6 +51,17 @@ function pruneOrphans() {
   }
 }
 
+/**
+ * dist/build-id: sha256 of what decides a compiled module — the stdlib and the compiler's code — so the
+ * module cache never serves a module built by another compiler (runtime/cache.ts keys on it).
+ */
+function writeBuildId() {
+  const hash = createHash('sha256').update(readFileSync(join(dist, 'stdlib.wasm')));
+  const compiled = [...walk(join(dist, 'compiler'))].filter((f) => !f.isDirectory && f.path.endsWith('.js'));
+  for (const { path } of compiled.sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(path.slice(dist.length)).update(readFileSync(path));
+  writeFileSync(join(dist, 'build-id'), hash.digest('hex') + '\n');
+}
+
 function run(label, args) {
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
@@ -70,6 +82,7 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
   // After tsc and before the grammar step, which writes its own file into dist/compiler/grammar.
   pruneOrphans();
   run('grammar recipe', ['scripts/build-grammar.mjs']);
+  writeBuildId();
   // Stamped with the start time: a source saved while tsc ran is newer and triggers the next build.
   writeFileSync(stamp, started.toISOString() + '\n');
   utimesSync(stamp, started, started);

@@ -13,7 +13,8 @@ if (!existsSync(runner)) {
   console.log('conformance: ../shared/conformance is absent, skipped');
   process.exit(0);
 }
-const result = spawnSync(process.execPath, [runner], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+// A generous per-case timeout: a loaded machine must not turn slow compiles into lost cases.
+const result = spawnSync(process.execPath, [runner, '--timeout', '60000'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
 const lastLine = (result.stdout ?? '').trim().split('\n').pop() ?? '';
 const match = /^(\d+) passed, (\d+) failed$/.exec(lastLine);
 if (result.status !== 0 || !match) {

@@ -28,13 +28,12 @@ export {
   errorMessagePtr as error_ptr, errorMessageLen as error_len, errorMessage as error_message, fail as fail,
   setOutcome as set_outcome, currentOutcome as current_outcome, errorPrefix as error_prefix, failValue as fail_value,
 } from './error';
-export { is_falsy, op_and } from './logic';
 
 // Paths, operators and the program drivers.
 export { path_get, path_set, path_remove, path_exists } from './path';
 export {
   op_add, op_sub, op_mul, op_div, op_rem, op_lt, op_le, op_gt, op_ge, op_eq, op_ne, op_merge, op_not, value_eq,
-  bool_test,
+  bool_test, is_falsy, op_and,
 } from './ops';
 export { event_cell, meta_cell, run_batch, run_ndjson, output_len, errors_ptr, errors_len } from './run';
 

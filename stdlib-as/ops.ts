@@ -4,7 +4,7 @@
 // infinities stay.
 
 import {
-  Value, Tag, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
+  Value, Tag, NULL, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
   bytesLen, allocBytes, regexPatternPtr, regexPatternLen, arrayLen, arrayGet, objectLen, objectKeyPtr,
   objectKeyLen, objectValue, objectSet, cloneShallow, share, compareBytes,
 } from './value';
@@ -342,4 +342,18 @@ export function op_not(a: Value): Value {
   const t = bool_test(a);
   if (t < 0) return 0;
   return t == 0 ? TRUE : FALSE;
+}
+
+// ---- logic ---------------------------------------------------------------------------------------------
+// `a || b` is `a` unless `a` is null or false; `a && b` is false when `a` is null or false, else both
+// sides must be booleans. The code generator short-circuits and calls these for the rest.
+
+export function is_falsy(v: Value): bool {
+  return v == NULL || v == FALSE;
+}
+
+/** `l && r` once `l` is known not to be falsy: a null right side counts as false. */
+export function op_and(l: Value, r: Value): Value {
+  if (l == TRUE && (r == NULL || tagOf(r) == Tag.Bool)) return r == TRUE ? TRUE : FALSE;
+  return failKinds("can't apply an AND to types ", l, ' and ', r);
 }

@@ -14,25 +14,25 @@ const PATH_COALESCE = 2;
 
 export class ConstantPool {
   private readonly blob = new ByteWriter();
-  private readonly offsets = new Map<string, number>();
-  /** Offsets of the encoded values, in the order `svc_init` decodes them. */
+  /** Index of each value (by key) in `values`, and offset of each path descriptor (by key). */
+  private readonly indexes = new Map<string, number>();
+  /** Offsets of the encoded values, in the order `svc_init` decodes them into its table. */
   readonly values: number[] = [];
 
-  /** Offset of an encoded constant value (deduplicated). */
+  /** Index of a constant value in the decoded table (deduplicated). */
   value(constant: Constant): number {
     const js = toJs(constant);
     const key = 'v' + keyOf(js);
-    let offset = this.offsets.get(key);
-    if (offset === undefined) {
-      offset = this.blob.length;
+    let index = this.indexes.get(key);
+    if (index === undefined) {
+      index = this.values.push(this.blob.length) - 1;
       encodeValue(this.blob, js);
-      this.offsets.set(key, offset);
-      this.values.push(offset);
+      this.indexes.set(key, index);
     }
-    return offset;
+    return index;
   }
 
-  /** Offset of a byte string constant. */
+  /** Index of a byte string constant. */
   bytes(text: string): number {
     return this.value({ kind: 'string', value: text });
   }
@@ -40,7 +40,7 @@ export class ConstantPool {
   /** Offset of a path descriptor (the layout stdlib-as/path.ts reads), 4-byte aligned. */
   path(segments: readonly PathSegment[]): number {
     const key = 'p' + JSON.stringify(segments.map(segmentKey));
-    let offset = this.offsets.get(key);
+    let offset = this.indexes.get(key);
     if (offset !== undefined) return offset;
     this.align();
     offset = this.blob.length;
@@ -63,7 +63,7 @@ export class ConstantPool {
           break;
       }
     }
-    this.offsets.set(key, offset);
+    this.indexes.set(key, offset);
     return offset;
   }
 

@@ -27,6 +27,8 @@ export interface Generated {
 }
 
 export interface GenerateOptions {
+  /** Host-backed functions the runtime provides (others are reported as missing). */
+  hostFunctions?: ReadonlySet<string>;
   /**
    * Variables defined before the program starts, given slots 0… in this order; their slots keep what the
    * host stored in them instead of being reset (the REPL carries variables between lines).
@@ -79,14 +81,12 @@ export function generateProgram(
   programName: string,
   options: GenerateOptions = {},
 ): Generated {
-  return new Generator(b, m, types, std).program(program, programName, options.predefined ?? []);
+  return new Generator(b, m, types, std, options.hostFunctions ?? new Set()).program(program, programName, options.predefined ?? []);
 }
 
 class Generator {
   private readonly i32: number;
   private readonly pool = new ConstantPool();
-  /** Constant index of each pool offset, in `svc_init`'s decode order. */
-  private readonly constIndex = new Map<number, number>();
   private readonly hostFunctions: string[] = [];
   private slots = 0;
   private scopes: Scope[] = [new Map()];
@@ -100,6 +100,7 @@ class Generator {
     private readonly m: BinaryenModule,
     private readonly types: CheckResult,
     private readonly std: StdlibSymbols,
+    private readonly hostAvailable: ReadonlySet<string>,
   ) {
     this.i32 = b.i32;
   }
@@ -149,13 +150,8 @@ class Generator {
     return this.m.i32.const(n);
   }
 
-  /** The decoded constant at pool offset `offset`. */
-  private constant(offset: number): ExpressionRef {
-    let k = this.constIndex.get(offset);
-    if (k === undefined) {
-      k = this.pool.values.indexOf(offset);
-      this.constIndex.set(offset, k);
-    }
+  /** The decoded constant number `k` of the pool. */
+  private constant(k: number): ExpressionRef {
     return this.m.i32.load(k * 4, 4, this.m.global.get(CONSTS, this.i32));
   }
 
@@ -312,7 +308,7 @@ class Generator {
     ], this.i32);
   }
 
-  /** Pool offset of a literal container whose items are all literals. */
+  /** Pool index of a literal container whose items are all literals. */
   private constantOf(e: ast.Expr): number | undefined {
     const c = literalConstant(e);
     return c === undefined ? undefined : this.pool.value(c);
@@ -496,6 +492,7 @@ class Generator {
     const operands = def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
     let invoke: ExpressionRef;
     if (def.backing.kind === 'host') {
+      if (!this.hostAvailable.has(def.name)) throw new MissingImplementation(def.name, e.nameSpan);
       let index = this.hostFunctions.indexOf(def.name);
       if (index < 0) index = this.hostFunctions.push(def.name) - 1;
       const argv = this.fn.local();

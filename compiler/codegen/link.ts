@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
+import { ABI_VERSION } from '../../runtime/batch.js';
 import { loadBinaryen, moduleFeatures, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
 
-export const ABI_VERSION = 1;
 export const INFO_SECTION = 'svc';
 export const CONSTANTS_SECTION = 'svc.constants';
 
@@ -28,6 +28,8 @@ export interface LinkInput {
   names?: boolean;
   /** REPL mode: these variables come from earlier lines; export what the host needs to move values. */
   predefined?: readonly string[];
+  /** Host-backed functions the runtime provides. */
+  hostFunctions: ReadonlySet<string>;
 }
 
 export interface Linked {
@@ -46,7 +48,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
   try {
     const symbols = stdlibSymbols(b, m);
     const programName = removeProgramImport(b, m);
-    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined });
+    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined, hostFunctions: input.hostFunctions });
     for (let i = m.getNumExports() - 1; i >= 0; i--) {
       const name = b.getExportInfo(m.getExportByIndex(i)).name;
       if (name !== 'memory') m.removeExport(name);

@@ -34,3 +34,8 @@ export function booleanArg(value: RemapValue, absent: boolean): boolean {
   if (typeof value === 'boolean') return value;
   throw mismatch('boolean', value);
 }
+
+export function timestampArg(value: RemapValue): Timestamp {
+  if (value instanceof Timestamp) return value;
+  throw mismatch('timestamp', value);
+}

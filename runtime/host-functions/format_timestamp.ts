@@ -3,12 +3,12 @@
 
 import type { HostFunction } from '../host-imports.js';
 import { strftimeFormatter } from '../strftime.js';
-import { lossyText } from '../text.js';
 import { namedTimeZone, UTC } from '../time-zones.js';
-import type { Timestamp } from '../values.js';
+import { stringArg, timestampArg } from './args.js';
 
 export const format_timestamp: HostFunction = ([value, format, timezone]) => {
-  const formatter = strftimeFormatter(lossyText(format!));
-  const zone = timezone === null || timezone === undefined ? UTC : namedTimeZone(lossyText(timezone));
-  return formatter((value as Timestamp).nanos, zone);
+  const { nanos } = timestampArg(value!);
+  const formatter = strftimeFormatter(stringArg(format!));
+  const zone = timezone === null || timezone === undefined ? UTC : namedTimeZone(stringArg(timezone));
+  return formatter(nanos, zone);
 };

@@ -6,12 +6,15 @@ import { parseStrftime, TimestampParseError } from '../strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
 import { Timestamp } from '../values.js';
+import { kindName, stringArg } from './args.js';
 
 export const parse_timestamp: HostFunction = ([value, format, timezone], context) => {
   if (value instanceof Timestamp) return value;
-  if (typeof value !== 'string' && !(value instanceof Uint8Array)) throw new Error('unable to convert value to timestamp');
-  const pattern = lossyText(format!).trim();
-  const zone = namedTimeZone(timezone === null || timezone === undefined ? context.timezone : lossyText(timezone));
+  if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
+    throw new Error(`unable to convert ${kindName(value!)} value to timestamp`);
+  }
+  const pattern = stringArg(format!).trim();
+  const zone = namedTimeZone(timezone === null || timezone === undefined ? context.timezone : stringArg(timezone));
   const text = lossyText(value);
   try {
     const parsed = parseStrftime(text, pattern);

@@ -55,4 +55,5 @@ export { fn_parse_float } from './parse_float';
 export { fn_parse_key_value } from './parse_key_value';
 export * from './from_unix_timestamp';
 export * from './now';
+export * from './parse_syslog';
 export * from './to_unix_timestamp';

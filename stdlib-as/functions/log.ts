@@ -6,15 +6,13 @@ import { Value, Tag, NULL, tagOf, intOf, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferData, bufferLength } from '../buffer';
 import { writeDisplay } from '../codec/display';
 import { equalsAscii } from '../text';
+import { hostNow } from '../clock';
 import { KindBit, expectKinds } from './args';
 
 // @ts-ignore: decorator
 @external("svc_host", "log")
 declare function hostLog(level: i32, ptr: usize, len: usize): void;
 
-// @ts-ignore: decorator
-@external("svc_host", "now")
-declare function hostNow(): i64;
 
 const enum Level {
   Trace = 0,

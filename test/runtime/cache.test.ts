@@ -1,15 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  cacheDir, cacheKey, compilerVersion, readCached, stdlibHash, writeCached, type CacheKeyParts,
+  buildId, cacheDir, cacheKey, compilerVersion, readCached, writeCached, type CacheKeyParts,
 } from '../../runtime/cache.js';
 
-const parts: CacheKeyParts = { source: '.a = 1', options: { timezone: 'UTC' }, compilerVersion: '0.1.0', stdlibHash: 'ab' };
+const parts: CacheKeyParts = { source: '.a = 1', options: { timezone: 'UTC' }, compilerVersion: '0.1.0', build: 'ab' };
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Runs `body` with SVC_CACHE_DIR set to a fresh directory, removed afterwards. */
@@ -35,7 +34,7 @@ test('cache keys are sha256 hex and change with every part', () => {
     { ...parts, options: { timezone: 'Europe/Paris' } },
     { ...parts, options: {} },
     { ...parts, compilerVersion: '0.1.1' },
-    { ...parts, stdlibHash: 'ac' },
+    { ...parts, build: 'ac' },
   ];
   const keys = new Set([key, ...variants.map(cacheKey)]);
   assert.is(keys.size, variants.length + 1);
@@ -99,10 +98,10 @@ test('keys that are not sha256 hex are refused (no paths outside the cache)', ()
   assert.throws(() => writeCached('ABC', new Uint8Array()), /not a cache key/);
 });
 
-test('stdlibHash is the sha256 of dist/stdlib.wasm; compilerVersion is package.json\'s', () => {
-  const expected = createHash('sha256').update(readFileSync(join(root, 'dist/stdlib.wasm'))).digest('hex');
-  assert.is(stdlibHash(), expected);
-  assert.is(stdlibHash(), expected);
+test('buildId is the one the build wrote; compilerVersion is package.json\'s', () => {
+  const expected = readFileSync(join(root, 'dist/build-id'), 'utf8').trim();
+  assert.match(expected, /^[0-9a-f]{64}$/);
+  assert.is(buildId(), expected);
   assert.is(compilerVersion(), JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
 });
 

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkProgram, emitModule, type CompileOptions } from '../../compiler/compile.js';
+import type { CompileOptions } from '../../compiler/compile.js';
+import { compileModule } from '../../runtime/index.js';
 import {
   BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
 } from '../../runtime/batch.js';
@@ -18,6 +19,7 @@ function stubProgram(answer: (event: RemapValue) => OutputRecord) {
       return encodeOutput(events.map(({ event }) => answer(event as RemapValue)), flags);
     },
     runNdjson: (input: Uint8Array, flags: number) => ({ output: Buffer.from(input), errors: [{ line: flags, message: 'm' }] }),
+    memoryBytes: () => 65536,
   };
   return { program: new Program(instance, []), seen };
 }
@@ -72,10 +74,9 @@ test('runBatch and runNdjson pass through; warnings are kept', () => {
 
 /** Compiles `source` with the code generator and linker; returns the module bytes and the Program. */
 async function compiled(source: string, options: CompileOptions = { timezone: 'UTC' }) {
-  const checked = checkProgram(source, options);
-  const { wasm } = await emitModule(checked, '0.1.0');
+  const { wasm, warnings } = await compileModule(source, options);
   const instance = new RemapInstance(wasm);
-  return { wasm, instance, program: new Program(instance, checked.warnings) };
+  return { wasm, instance, program: new Program(instance, warnings) };
 }
 
 /** Catches what `fn` throws. */

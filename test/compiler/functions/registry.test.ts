@@ -13,9 +13,12 @@ interface Signature {
   name: string;
   arguments: Array<{ name: string; required: boolean; type: string[]; default?: string; enum?: string[] }>;
 }
-const signatures: Signature[] = JSON.parse(readFileSync(new URL('signatures.json', conformance), 'utf8'));
+// Without ../shared/conformance (a clone elsewhere) the checks against upstream's signatures are skipped.
+const hasConformance = existsSync(fileURLToPath(conformance));
+if (!hasConformance) console.log(`  note: ${fileURLToPath(conformance)} not found; upstream signatures not checked`);
+const signatures: Signature[] = hasConformance ? JSON.parse(readFileSync(new URL('signatures.json', conformance), 'utf8')) : [];
 const exampleCounts = new Map<string, number>();
-for (const line of readFileSync(new URL('functions.jsonl', conformance), 'utf8').split('\n')) {
+for (const line of hasConformance ? readFileSync(new URL('functions.jsonl', conformance), 'utf8').split('\n') : []) {
   if (!line) continue;
   const name = (JSON.parse(line) as { function: string }).function;
   exampleCounts.set(name, (exampleCounts.get(name) ?? 0) + 1);
@@ -36,7 +39,8 @@ const defined = signatures.filter((s) =>
   existsSync(fileURLToPath(new URL(`compiler/functions/${fileNameOf(s.name)}.ts`, root))));
 
 test('the registry is not empty and every upstream function with a file is found', () => {
-  assert.ok(defined.length > 0);
+  assert.ok(FUNCTIONS.length > 200);
+  if (hasConformance) assert.ok(defined.length > 200);
   for (const sig of defined) {
     const def = lookupFunction(sig.name);
     assert.ok(def, `${sig.name} does not resolve`);

@@ -2,7 +2,7 @@ import { hostContext } from '../../support/host-context.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { format_timestamp } from '../../../runtime/host-functions/format_timestamp.js';
-import { Timestamp } from '../../../runtime/values.js';
+import { Timestamp, type RemapValue } from '../../../runtime/values.js';
 
 function format(rfc3339: string, pattern: string, timezone: string | null = null): string {
   const [, whole, digits = ''] = /^([^.]*?)(?:\.(\d+))?Z$/.exec(rfc3339)!;
@@ -47,7 +47,14 @@ test('offsets and zone names', () => {
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'America/New_York'), 'EST');
   assert.is(format('2020-07-21T16:00:00Z', '%Z', 'America/New_York'), 'EDT');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'UTC'), 'UTC');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z %z', 'Etc/GMT'), 'GMT +0000');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Europe/London'), 'GMT');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'America/Sao_Paulo'), '-03');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Europe/Berlin'), 'CET');
+  assert.is(format('2020-07-21T16:00:00Z', '%Z', 'Europe/Berlin'), 'CEST');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Taipei'), 'CST');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Kolkata'), 'IST');
+  assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Kathmandu'), '+0545');
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Dubai'), '+04');
 });
 
@@ -59,6 +66,19 @@ test('invalid formats fail before the time zone is read', () => {
   assert.is(format('2020-10-21T06:05:09Z', '%Y', 'Foo'), 'error: unable to parse timezone: Foo');
   assert.is(format('2020-10-21T06:05:09Z', 'abc é %%'), 'abc é %');
   assert.is(format('2020-10-21T06:05:09Z', ''), '');
+});
+
+test('argument kinds', () => {
+  const call = (args: RemapValue[]) => {
+    try {
+      return format_timestamp(args, hostContext('UTC'));
+    } catch (error) {
+      return `error: ${(error as Error).message}`;
+    }
+  };
+  assert.is(call(['2020', '%Y', null]), 'error: expected timestamp, got string');
+  assert.is(call([new Timestamp(0n), 1n, null]), 'error: expected string, got integer');
+  assert.is(call([new Timestamp(0n), '%Y', 1.5]), 'error: expected string, got float');
 });
 
 test.run();

@@ -21,7 +21,10 @@ test('upstream examples', () => {
 test('a timestamp passes through; other kinds fail', () => {
   const ts = new Timestamp(1_500_000_000_000_000_000n);
   assert.is(parse_timestamp([ts, '%Q', 'Nowhere'], hostContext('UTC')), ts);
-  assert.is(parse(5n, '%s'), 'error: unable to convert value to timestamp');
+  assert.is(parse(5n, '%s'), 'error: unable to convert integer value to timestamp');
+  assert.is(parse('2020', 1n as unknown as string), 'error: expected string, got integer');
+  assert.is(parse('2020', '%Y', 1n as unknown as string), 'error: expected string, got integer');
+  assert.is(parse(new Uint8Array([0x32, 0xff]), '%Y'), 'error: Invalid timestamp "2\u{fffd}": trailing input');
 });
 
 test('whitespace, leading zeros and signs are optional as in chrono', () => {
