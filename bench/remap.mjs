@@ -109,6 +109,8 @@ const rows = [];
 const notes = [];
 const jq = hasJq();
 if (!jq) notes.push('jq is not installed: its column is empty.');
+else notes.push(`jq: ${ONLY.filter((n) => !PROGRAMS[n].jq).join(', ') || 'none'} skipped (no reasonable jq filter for syslog or strftime parsing).`);
+notes.push('Where the time goes, and why S4/S5 are slower than hand-written JS: [performance.md](performance.md).');
 
 for (const name of ONLY) {
   const spec = PROGRAMS[name];
