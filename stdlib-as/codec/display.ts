@@ -4,7 +4,7 @@ import {
   Value, Tag, tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
   arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue, TRUE, copyMemory,
 } from '../value';
-import { Buffer, bufferReserve, bufferByte, bufferBytes, bufferAscii } from '../buffer';
+import { Buffer, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferQuoted } from '../buffer';
 import { writeInt, writeFloat } from './number';
 import { writeRfc3339 } from './time';
 import { writeLossy } from './utf8';
@@ -71,11 +71,7 @@ function writeDisplayString(b: Buffer, ptr: usize, len: usize): void {
   const end = ptr + len;
   const plainEnd = displayPlainEnd(ptr, end);
   if (plainEnd == end) {
-    // Nothing to escape or validate (the common case): one copy between the quotes.
-    const out = bufferReserve(b, len + 2);
-    store<u8>(out, 0x22);
-    copyMemory(out + 1, ptr, len);
-    store<u8>(out + len + 1, 0x22);
+    bufferQuoted(b, ptr, len);
     return;
   }
   bufferByte(b, 0x22);

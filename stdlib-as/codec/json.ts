@@ -7,7 +7,7 @@ import {
   timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, copyMemory,
 } from '../value';
 import { fail } from '../error';
-import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength } from '../buffer';
+import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferQuoted } from '../buffer';
 import {
   writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat,
 } from './number';
@@ -555,11 +555,7 @@ export function writeJsonString(b: Buffer, ptr: usize, len: usize): void {
   const stop = ptr + len;
   const plainEnd = jsonPlainEnd(ptr, stop);
   if (plainEnd == stop) {
-    // Nothing to escape or validate (the common case): one copy between the quotes.
-    const out = bufferReserve(b, len + 2);
-    store<u8>(out, 0x22);
-    copyMemory(out + 1, ptr, len);
-    store<u8>(out + len + 1, 0x22);
+    bufferQuoted(b, ptr, len);
     return;
   }
   bufferByte(b, 0x22);
