@@ -5,7 +5,7 @@
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
 import { K } from '../check/kind.js';
-import type { FunctionDef, Parameter } from '../functions/define.js';
+import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
 
@@ -760,16 +760,16 @@ function bindArguments(def: FunctionDef, call: ast.Call): Map<string, ast.Expr> 
 }
 
 /** The constant of a literal, or of an array/object literal made only of literals. */
-function literalConstant(e: ast.Expr): import('../functions/define.js').Constant | undefined {
+function literalConstant(e: ast.Expr): Constant | undefined {
   switch (e.type) {
     case 'Literal': return e.value;
     case 'Group': return literalConstant(e.expr);
     case 'Array': {
       const items = e.items.map(literalConstant);
-      return items.every((i) => i !== undefined) ? { kind: 'array', items: items as NonNullable<typeof items[0]>[] } : undefined;
+      return items.every((i) => i !== undefined) ? { kind: 'array', items: items as Constant[] } : undefined;
     }
     case 'Object': {
-      const fields = new Map<string, NonNullable<ReturnType<typeof literalConstant>>>();
+      const fields = new Map<string, Constant>();
       for (const entry of e.entries) {
         const v = literalConstant(entry.value);
         if (v === undefined) return undefined;
