@@ -108,11 +108,6 @@ export function hostImports(
         reply.sized(Buffer.from(regexError));
         return writeBack(reply.finish());
       },
-      regex_match(id: number, ptr: number, len: number): number {
-        const re = regexes[id]!;
-        re.lastIndex = 0;
-        return re.test(text(ptr, len)) ? 1 : 0;
-      },
       regex_split(id: number, ptr: number, len: number, limit: number): number {
         const input = text(ptr, len);
         const bounds = rustSplit(globalRegex(id), input, limit);

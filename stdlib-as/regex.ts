@@ -13,10 +13,6 @@ declare function hostRegex(ptr: usize, len: usize): i32;
 @external("svc_host", "regex_error")
 declare function hostRegexError(): usize;
 
-// @ts-ignore: decorator
-@external("svc_host", "regex_match")
-declare function hostRegexMatch(id: u32, ptr: usize, len: usize): i32;
-
 /** A regex value for the pattern bytes (validated at compile time or by the caller). */
 export function compileRegex(ptr: usize, len: usize): Value {
   return newRegex(<u32>hostRegex(ptr, len), ptr, len);
@@ -30,10 +26,6 @@ export function compileRegexChecked(ptr: usize, len: usize): Value {
     return fail(reply + 4, <usize>load<u32>(reply));
   }
   return newRegex(<u32>id, ptr, len);
-}
-
-export function regexMatches(re: Value, ptr: usize, len: usize): bool {
-  return hostRegexMatch(regexId(re), ptr, len) != 0;
 }
 
 // @ts-ignore: decorator

@@ -254,10 +254,6 @@ export function newArray(capacity: usize): Value {
 @inline export function arrayGet(a: Value, i: usize): Value {
   return load<u32>(arrayItems(a) + (i << 2));
 }
-// @ts-ignore: decorator
-@inline export function arraySet(a: Value, i: usize, v: Value): void {
-  store<u32>(arrayItems(a) + (i << 2), <u32>v);
-}
 /** Appends in place: only for arrays the caller owns (fresh, or copied because shared). */
 export function arrayPush(a: Value, v: Value): void {
   const len = arrayLen(a);
@@ -387,12 +383,6 @@ export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v
   store<u32>(slot, <u32>keyLen, 4);
   store<u32>(slot, <u32>v, 8);
   store<u32>(o, <u32>(len + 1), 4);
-}
-
-/** Removes `key` in place; returns the removed value or 0. */
-export function objectRemove(o: Value, key: usize, keyLen: usize): Value {
-  const i = objectFind(o, key, keyLen);
-  return i >= 0 ? objectRemoveAt(o, <usize>i) : 0;
 }
 
 /** Removes entry `i` in place; returns its value. */
