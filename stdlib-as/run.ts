@@ -3,6 +3,7 @@
 // generated function; it reads and writes the event and metadata through the cells below and returns its
 // result, or 0 when the event stopped (outcome Error or Aborted, message pending).
 
+import { bytesEqual } from './codec/scan';
 import { Value, Tag, tagOf, newObject, objectSet, arrayLen, arrayGet, share } from './value';
 import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
 import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
@@ -211,9 +212,7 @@ export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
 /** Address of the first newline in [at, stop), or `stop`: eight bytes at a time. */
 function lineEnd(at: usize, stop: usize): usize {
   while (at + 8 <= stop) {
-    const word = load<u64>(at) ^ 0x0a0a0a0a0a0a0a0a;
-    // The high bit of each byte that was a newline (a borrow can only mark bytes above the first one).
-    const found = (word - 0x0101010101010101) & ~word & 0x8080808080808080;
+    const found = bytesEqual(load<u64>(at), 0x0a);
     if (found != 0) return at + <usize>(ctz(found) >> 3);
     at += 8;
   }
