@@ -1,0 +1,113 @@
+// What a component type is to the host: its option schema and how to build it. One file per type under
+// host/components/{sources,transforms,sinks}/ exports one definition; host/components/registry.ts lists them.
+//
+// Events travel as batches (host/topology/batch.ts), never as one JS object per event. A source turns bytes
+// into batches, a transform turns a batch into batches on its outputs, a sink turns batches into bytes.
+
+import type { z } from 'zod';
+import type { EventBatch, EventKind } from '../topology/batch.js';
+import type { ComponentTelemetry } from '../telemetry/component.js';
+import type { Logger } from '../log.js';
+import type { GlobalOptions } from '../config/global.js';
+
+export type ComponentKind = 'source' | 'transform' | 'sink';
+
+/** An output port: `undefined` is the component's default output (named by its id), else `<id>.<name>`. */
+export interface OutputPort {
+  name: string | undefined;
+  /** Event kinds that can leave through it. */
+  kinds: readonly EventKind[];
+}
+
+/** Everything a component gets from the process, whatever its kind. */
+export interface ComponentEnv {
+  /** The component id (the key under `sources`/`transforms`/`sinks`). */
+  id: string;
+  globals: GlobalOptions;
+  log: Logger;
+  telemetry: ComponentTelemetry;
+  /** Events per batch a source should aim for (`--chunk-size-events`). */
+  chunkSize: number;
+  /** Cap on bytes after decompression (`--max-decompressed-size-bytes`). */
+  maxDecompressedSize: number;
+  /** Host name for `log_schema.host_key`. */
+  hostname: string;
+}
+
+interface DefinitionBase<Options> {
+  type: string;
+  /** One line for `svc list` and `svc generate`. */
+  description: string;
+  /** The component-specific options (common ones such as `inputs`, `buffer` are handled by the config layer). */
+  options: z.ZodType<Options>;
+}
+
+// ---- sources -------------------------------------------------------------------------------------------
+
+export interface SourceContext {
+  /** Hands a batch to every consumer of `output` (default output when undefined); resolves once they all
+   * accepted it, so awaiting it is the backpressure a source must honour before reading more. */
+  send(batch: EventBatch, output?: string): Promise<void>;
+  /** Aborted when the process shuts down: stop reading, send what was read, then return. */
+  shutdown: AbortSignal;
+}
+
+export interface Source {
+  /** Produces events until its input ends or `shutdown` aborts; resolves when it has sent everything. */
+  run(context: SourceContext): Promise<void>;
+}
+
+export interface SourceDefinition<Options = unknown> extends DefinitionBase<Options> {
+  kind: 'source';
+  outputs(options: Options): OutputPort[];
+  /** Prepares the source (opens files, binds sockets): a failure here stops the start-up before anything runs. */
+  build(options: Options, env: ComponentEnv): Promise<Source>;
+}
+
+// ---- transforms ----------------------------------------------------------------------------------------
+
+/** What one batch through a transform gave: batches per output, and what it cost. */
+export interface TransformResult {
+  outputs: Array<{ output: string | undefined; batch: EventBatch }>;
+  /** Events dropped on purpose (filter, sample, throttle) or not (remap errors with drop_on_error). */
+  discarded?: Array<{ count: number; intentional: boolean; reason: string }>;
+  errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
+}
+
+/** A transform's per-instance state; lives in a worker thread, so it gets no `ComponentEnv`. */
+export interface TransformRunner {
+  process(batch: EventBatch): TransformResult;
+}
+
+export interface TransformDefinition<Options = unknown, Plan = unknown> extends DefinitionBase<Options> {
+  kind: 'transform';
+  /** Event kinds it accepts. */
+  inputs(options: Options): readonly EventKind[];
+  outputs(options: Options, id: string): OutputPort[];
+  /**
+   * Runs on the main thread at start-up: compiles programs and checks what the schema cannot. The plan must
+   * survive `structuredClone` (plain data and `WebAssembly.Module`s), because `create` runs in a worker.
+   */
+  prepare(options: Options, env: ComponentEnv): Promise<Plan>;
+  create(plan: Plan): TransformRunner;
+}
+
+// ---- sinks ---------------------------------------------------------------------------------------------
+
+export interface Sink {
+  /** Delivers a batch; resolves when it is written (or given up on, counted as errors). */
+  write(batch: EventBatch): Promise<void>;
+  /** Flushes and releases everything; called once after the last `write`. */
+  close(): Promise<void>;
+  /** Resolves when the destination is reachable; rejects with the reason otherwise. */
+  healthcheck?(): Promise<void>;
+}
+
+export interface SinkDefinition<Options = unknown> extends DefinitionBase<Options> {
+  kind: 'sink';
+  inputs(options: Options): readonly EventKind[];
+  build(options: Options, env: ComponentEnv): Promise<Sink>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ComponentDefinition = SourceDefinition<any> | TransformDefinition<any, any> | SinkDefinition<any>;

@@ -1,0 +1,168 @@
+// The process's own logs: leveled, written to stderr as text or JSON, rate limited per message and
+// component (`--internal-log-rate-limit`), and broadcast to `internal_logs` sources (which apply their own
+// window, `--internal-logs-source-rate-limit`).
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+const LEVEL_RANK: Record<LogLevel | 'off', number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4, off: 5 };
+const LEVEL_COLOR: Record<LogLevel, string> = {
+  trace: '\x1b[35m',
+  debug: '\x1b[34m',
+  info: '\x1b[32m',
+  warn: '\x1b[33m',
+  error: '\x1b[31m',
+};
+
+export interface LogRecord {
+  timestamp: Date;
+  level: LogLevel;
+  /** Where it comes from, e.g. `svc::topology` or `svc::sources::file`. */
+  target: string;
+  message: string;
+  fields: Record<string, string | number | boolean>;
+}
+
+export interface LogOutputOptions {
+  level: LogLevel | 'off';
+  format: 'text' | 'json';
+  color: boolean;
+  /** Rate limit window in seconds for stderr; 0 disables it. */
+  rateLimitSecs: number;
+  /** Window for the `internal_logs` sources; undefined delivers every record. */
+  sourceRateLimitSecs?: number;
+  /** Add stack traces to logged errors (RUST_BACKTRACE or -v). */
+  backtraces: boolean;
+  write(line: string): void;
+}
+
+type Listener = (record: LogRecord) => void;
+
+/** Vector's windowed limiter: 1st occurrence passes, 2nd says it is suppressed, then silence until the
+ * window ends; the next occurrence after it first reports how many were suppressed. */
+class RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly windowMs: number) {}
+
+  /** The records to emit for an occurrence of `record` under `key`. */
+  admit(key: string, record: LogRecord, now: number): LogRecord[] {
+    if (this.windowMs <= 0) return [record];
+    const window = this.windows.get(key);
+    if (window === undefined || now - window.start >= this.windowMs) {
+      const suppressed = window ? window.count - 2 : 0;
+      this.windows.set(key, { start: now, count: 1 });
+      if (suppressed <= 0) return [record];
+      return [notice(record, `Internal log [${record.message}] has been suppressed ${suppressed} times.`), record];
+    }
+    window.count++;
+    if (window.count === 2) return [notice(record, `Internal log [${record.message}] is being suppressed to avoid flooding.`)];
+    return [];
+  }
+}
+
+function notice(record: LogRecord, message: string): LogRecord {
+  return { ...record, message, fields: { ...record.fields, internal_log_rate_limit: true } };
+}
+
+/** Where every logger writes: one per process. */
+export class LogHub {
+  private readonly listeners = new Set<Listener>();
+  private readonly stderrLimiter: RateLimiter;
+  private readonly sourceLimiter: RateLimiter | undefined;
+
+  constructor(readonly options: LogOutputOptions) {
+    this.stderrLimiter = new RateLimiter(options.rateLimitSecs * 1000);
+    this.sourceLimiter = options.sourceRateLimitSecs === undefined ? undefined : new RateLimiter(options.sourceRateLimitSecs * 1000);
+  }
+
+  logger(target: string, fields: LogRecord['fields'] = {}): Logger {
+    return new Logger(this, target, fields);
+  }
+
+  /** Receives every record at info level or above (what `internal_logs` sources emit), rate limited by
+   * the source window. Returns the function that unsubscribes. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  enabled(level: LogLevel): boolean {
+    return LEVEL_RANK[level] >= LEVEL_RANK[this.options.level];
+  }
+
+  publish(record: LogRecord, key: string): void {
+    const now = record.timestamp.getTime();
+    if (this.enabled(record.level)) {
+      for (const line of this.stderrLimiter.admit(key, record, now)) this.options.write(this.format(line));
+    }
+    if (this.listeners.size > 0) {
+      const delivered = this.sourceLimiter ? this.sourceLimiter.admit(key, record, now) : [record];
+      for (const one of delivered) for (const listener of this.listeners) listener(one);
+    }
+  }
+
+  format(record: LogRecord): string {
+    if (this.options.format === 'json') {
+      return JSON.stringify({
+        timestamp: record.timestamp.toISOString(),
+        level: record.level.toUpperCase(),
+        target: record.target,
+        message: record.message,
+        ...record.fields,
+      }) + '\n';
+    }
+    const level = record.level.toUpperCase().padStart(5);
+    const fields = Object.entries(record.fields)
+      .map(([key, value]) => `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : value}`)
+      .join(' ');
+    const coloredLevel = this.options.color ? `${LEVEL_COLOR[record.level]}${level}\x1b[0m` : level;
+    return `${record.timestamp.toISOString()} ${coloredLevel} ${record.target}: ${record.message}${fields ? ` ${fields}` : ''}\n`;
+  }
+}
+
+export class Logger {
+  constructor(
+    private readonly hub: LogHub,
+    readonly target: string,
+    private readonly fields: LogRecord['fields'],
+  ) {}
+
+  /** A logger with more fields (e.g. the component's id, kind and type). */
+  child(target: string, fields: LogRecord['fields'] = {}): Logger {
+    return new Logger(this.hub, target, { ...this.fields, ...fields });
+  }
+
+  trace(message: string, fields?: LogRecord['fields']): void {
+    this.log('trace', message, fields);
+  }
+  debug(message: string, fields?: LogRecord['fields']): void {
+    this.log('debug', message, fields);
+  }
+  info(message: string, fields?: LogRecord['fields']): void {
+    this.log('info', message, fields);
+  }
+  warn(message: string, fields?: LogRecord['fields']): void {
+    this.log('warn', message, fields);
+  }
+  /** Logs an error; with backtraces on, an Error's stack follows. */
+  error(message: string, fields?: LogRecord['fields'], error?: unknown): void {
+    const withStack = this.hub.options.backtraces && error instanceof Error && error.stack ? `${message}\n${error.stack}` : message;
+    this.log('error', withStack, fields);
+  }
+
+  private log(level: LogLevel, message: string, fields: LogRecord['fields'] = {}): void {
+    if (!this.hub.enabled(level) && LEVEL_RANK[level] < LEVEL_RANK.info) return;
+    const record: LogRecord = { timestamp: new Date(), level, target: this.target, message, fields: { ...this.fields, ...fields } };
+    // Rate limited per message text and component, as Vector keys on call site and component.
+    this.hub.publish(record, `${this.target}\0${String(this.fields.component_id ?? '')}\0${message}`);
+  }
+}
+
+/** Level from -v/-q counts and SVC_LOG (Vector's mapping: default info, -v debug, -vv trace, -q warn, -qq error, -qqq off). */
+export function logLevel(verbose: number, quiet: number, env: string | undefined): LogLevel | 'off' {
+  if (quiet > 0) return (['warn', 'error', 'off'] as const)[Math.min(quiet, 3) - 1]!;
+  if (verbose > 0) return verbose === 1 ? 'debug' : 'trace';
+  const fromEnv = env?.trim().toLowerCase();
+  if (fromEnv && fromEnv in LEVEL_RANK) return fromEnv as LogLevel | 'off';
+  return 'info';
+}

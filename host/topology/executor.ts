@@ -1,0 +1,121 @@
+// Where transforms run: in worker threads (`--threads N`), each transform pinned to one worker so the order
+// of its stream is kept, with batches transferred rather than copied; or inline on the main thread (unit
+// tests, `svc test`).
+
+import { Worker } from 'node:worker_threads';
+import type { TransformDefinition, TransformResult, TransformRunner } from '../components/component.js';
+import type { EventBatch } from './batch.js';
+
+export interface TransformExecutor {
+  /** Creates the transform's runner from its plan (in the worker that will run it). */
+  create(id: string, type: string, plan: unknown): Promise<void>;
+  process(id: string, batch: EventBatch): Promise<TransformResult>;
+  close(): Promise<void>;
+}
+
+export type TransformLookup = (type: string) => TransformDefinition;
+
+export class InlineExecutor implements TransformExecutor {
+  private readonly runners = new Map<string, TransformRunner>();
+
+  constructor(private readonly lookup: TransformLookup) {}
+
+  async create(id: string, type: string, plan: unknown): Promise<void> {
+    this.runners.set(id, this.lookup(type).create(plan));
+  }
+
+  async process(id: string, batch: EventBatch): Promise<TransformResult> {
+    return this.runners.get(id)!.process(batch);
+  }
+
+  async close(): Promise<void> {
+    this.runners.clear();
+  }
+}
+
+/** Messages to a worker. */
+export type WorkerRequest =
+  | { op: 'create'; seq: number; id: string; type: string; plan: unknown }
+  | { op: 'process'; seq: number; id: string; bytes: Uint8Array; count: number };
+
+/** Messages from a worker. */
+export type WorkerReply = { seq: number; result?: TransformResult; error?: string };
+
+/** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
+export function transferable(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
+}
+
+class WorkerThread {
+  private readonly worker: Worker;
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve(reply: WorkerReply): void; reject(error: Error): void }>();
+  private failure: Error | undefined;
+
+  constructor() {
+    this.worker = new Worker(new URL('./worker.js', import.meta.url));
+    this.worker.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.seq);
+      this.pending.delete(reply.seq);
+      waiting?.resolve(reply);
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`transform worker exited with code ${code}`)));
+  }
+
+  request(message: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.pending.set(message.seq, { resolve, reject });
+      this.worker.postMessage(message, transfer);
+    });
+  }
+
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  async terminate(): Promise<void> {
+    this.failure ??= new Error('transform worker stopped');
+    await this.worker.terminate();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
+
+export class WorkerExecutor implements TransformExecutor {
+  private readonly workers: WorkerThread[];
+  private readonly assignment = new Map<string, WorkerThread>();
+  private next = 0;
+
+  constructor(threads: number) {
+    this.workers = Array.from({ length: Math.max(1, threads) }, () => new WorkerThread());
+  }
+
+  async create(id: string, type: string, plan: unknown): Promise<void> {
+    // Round robin in topological order: consecutive transforms of a chain land on different workers.
+    const worker = this.workers[this.next++ % this.workers.length]!;
+    this.assignment.set(id, worker);
+    const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
+    if (reply.error !== undefined) throw new Error(reply.error);
+  }
+
+  async process(id: string, batch: EventBatch): Promise<TransformResult> {
+    const worker = this.assignment.get(id)!;
+    const bytes = transferable(batch.bytes);
+    const reply = await worker.request(
+      { op: 'process', seq: worker.nextSeq(), id, bytes, count: batch.count },
+      [bytes.buffer as ArrayBuffer],
+    );
+    if (reply.error !== undefined) throw new Error(reply.error);
+    return reply.result!;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+}

@@ -1,0 +1,242 @@
+// A running topology: every component built before anything starts, then one loop per transform and sink
+// pulling batches from its buffer, sources pushing into their consumers' buffers. Backpressure is the
+// buffers' `block`; shutdown stops the sources and lets everything already read drain through the sinks.
+
+import type { ComponentEnv, Sink, Source, TransformResult } from '../components/component.js';
+import type { Logger } from '../log.js';
+import { ComponentTelemetry } from '../telemetry/component.js';
+import type { MetricsRegistry } from '../telemetry/metrics.js';
+import type { EventBatch } from './batch.js';
+import { BatchBuffer, type BufferLimits } from './buffer.js';
+import type { TransformExecutor } from './executor.js';
+import { outputId, type ComponentSpec, type Graph } from './graph.js';
+import { Utilization } from './utilization.js';
+
+export interface TopologyOptions {
+  /** The buffer in front of each sink (`buffer.*` of its config). */
+  sinkBuffer(id: string): BufferLimits;
+  /** Events a transform's input buffer holds. */
+  transformBufferEvents: number;
+  /** Everything a component gets from the process, but its id, logger and telemetry. */
+  env: Omit<ComponentEnv, 'id' | 'log' | 'telemetry'>;
+  metrics: MetricsRegistry;
+  log: Logger;
+  executor: TransformExecutor;
+}
+
+export class BuildError extends Error {
+  constructor(readonly errors: string[]) {
+    super(errors.join('\n'));
+  }
+}
+
+interface Node {
+  spec: ComponentSpec;
+  telemetry: ComponentTelemetry;
+  log: Logger;
+  utilization: Utilization;
+  /** Input buffer of a transform or sink. */
+  buffer?: BatchBuffer;
+  /** Upstream components still producing into `buffer`. */
+  producers: Set<string>;
+  source?: Source;
+  sink?: Sink;
+}
+
+export class Topology {
+  private readonly nodes = new Map<string, Node>();
+  /** Consumers of each output id (`<id>` or `<id>.<port>`). */
+  private readonly consumers = new Map<string, Node[]>();
+  private readonly shutdown = new AbortController();
+  private running: Promise<void> | undefined;
+
+  private constructor(private readonly options: TopologyOptions) {}
+
+  /** Builds every component (sources, transform plans and runners, sinks); nothing runs yet. A failure
+   * anywhere releases what was built and rejects with every problem found. */
+  static async build(graph: Graph, options: TopologyOptions): Promise<Topology> {
+    const topology = new Topology(options);
+    const errors: string[] = [];
+    await Promise.all(
+      [...graph.components.values()].map(async (spec) => {
+        try {
+          await topology.buildNode(spec);
+        } catch (error) {
+          errors.push(`${spec.kind} "${spec.id}": ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    );
+    if (errors.length > 0) {
+      await topology.release();
+      throw new BuildError(errors);
+    }
+    for (const edge of graph.edges) {
+      const consumer = topology.nodes.get(edge.to)!;
+      consumer.producers.add(edge.from);
+      const key = outputId(edge.from, edge.output);
+      topology.consumers.set(key, [...(topology.consumers.get(key) ?? []), consumer]);
+    }
+    return topology;
+  }
+
+  /** Starts every loop; the promise resolves when all sources ended and everything drained. */
+  start(): Promise<void> {
+    this.running ??= this.runAll();
+    return this.running;
+  }
+
+  /** Stops the sources; what they already sent drains through the sinks. */
+  stop(): void {
+    this.shutdown.abort();
+  }
+
+  get stopping(): boolean {
+    return this.shutdown.signal.aborted;
+  }
+
+  private async buildNode(spec: ComponentSpec): Promise<void> {
+    const telemetry = new ComponentTelemetry(this.options.metrics, spec.id, spec.kind, spec.type);
+    const log = this.options.log.child(`svc::${spec.kind}s::${spec.type}`, {
+      component_kind: spec.kind,
+      component_type: spec.type,
+      component_id: spec.id,
+    });
+    const node: Node = { spec, telemetry, log, utilization: new Utilization(telemetry.utilization), producers: new Set() };
+    this.nodes.set(spec.id, node);
+    const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry };
+    const definition = spec.definition;
+    switch (definition.kind) {
+      case 'source':
+        node.source = await definition.build(spec.options, env);
+        return;
+      case 'transform': {
+        const plan = await definition.prepare(spec.options, env);
+        await this.options.executor.create(spec.id, spec.type, plan);
+        node.buffer = new BatchBuffer({ maxEvents: this.options.transformBufferEvents, whenFull: 'block' }, this.bufferObserver(node));
+        return;
+      }
+      case 'sink':
+        node.sink = await definition.build(spec.options, env);
+        node.buffer = new BatchBuffer(this.options.sinkBuffer(spec.id), this.bufferObserver(node));
+        return;
+    }
+  }
+
+  private bufferObserver(node: Node) {
+    const events = node.telemetry.gauge('buffer_events');
+    const bytes = node.telemetry.gauge('buffer_byte_size');
+    return {
+      changed(eventCount: number, byteCount: number) {
+        events.set(eventCount);
+        bytes.set(byteCount);
+      },
+      dropped: (batch: EventBatch) => {
+        node.telemetry.discarded(batch.count, false);
+        node.log.warn('Buffer is full: events dropped (when_full = drop_newest).', { count: batch.count });
+      },
+    };
+  }
+
+  private async runAll(): Promise<void> {
+    const loops: Array<Promise<void>> = [];
+    for (const node of this.nodes.values()) {
+      if (node.sink) loops.push(this.runSink(node, node.sink));
+      else if (node.buffer) loops.push(this.runTransform(node));
+    }
+    for (const node of this.nodes.values()) if (node.source) loops.push(this.runSource(node, node.source));
+    await Promise.all(loops);
+    await this.release();
+  }
+
+  private async runSource(node: Node, source: Source): Promise<void> {
+    try {
+      await source.run({ send: (batch, output) => this.send(node, output, batch), shutdown: this.shutdown.signal });
+    } catch (error) {
+      node.telemetry.error('reader_failed', 'receiving');
+      node.log.error(`Source failed: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+    } finally {
+      this.finished(node);
+    }
+  }
+
+  private async runTransform(node: Node): Promise<void> {
+    const buffer = node.buffer!;
+    for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
+      node.telemetry.received(batch.count, batch.bytes.byteLength);
+      const started = performance.now();
+      let result: TransformResult;
+      try {
+        result = await this.options.executor.process(node.spec.id, batch);
+      } catch (error) {
+        // The batch is lost, never the process: count it and go on with the next one.
+        node.telemetry.error('transform_failed', 'processing', batch.count);
+        node.telemetry.discarded(batch.count, false);
+        node.log.error(`Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+        continue;
+      } finally {
+        node.utilization.busy(started, performance.now());
+      }
+      for (const { count, intentional, reason } of result.discarded ?? []) {
+        node.telemetry.discarded(count, intentional);
+        if (!intentional) node.log.warn(`Events dropped: ${reason}`, { count });
+      }
+      for (const { count, errorType, stage, message } of result.errors ?? []) {
+        node.telemetry.error(errorType, stage, count);
+        node.log.error(message, { error_type: errorType, stage });
+      }
+      for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(node, output, out);
+    }
+    this.finished(node);
+  }
+
+  private async runSink(node: Node, sink: Sink): Promise<void> {
+    const buffer = node.buffer!;
+    for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
+      node.telemetry.received(batch.count, batch.bytes.byteLength);
+      const started = performance.now();
+      try {
+        await sink.write(batch);
+      } catch (error) {
+        node.telemetry.error('write_failed', 'sending', batch.count);
+        node.log.error(`Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+      } finally {
+        node.utilization.busy(started, performance.now());
+      }
+    }
+    try {
+      await sink.close();
+    } catch (error) {
+      node.log.error(`Sink failed to close: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+    }
+  }
+
+  /** Hands a batch to every consumer of the output; the first gets it as is, the others a copy, because a
+   * batch that goes to a worker is transferred away. */
+  private async send(node: Node, output: string | undefined, batch: EventBatch): Promise<void> {
+    node.telemetry.sent(output, batch.count, batch.bytes.byteLength);
+    const consumers = this.consumers.get(outputId(node.spec.id, output)) ?? [];
+    if (consumers.length === 0 && node.spec.kind === 'source') return;
+    await Promise.all(
+      consumers.map((consumer, i) => consumer.buffer!.push(i === 0 ? batch : { bytes: batch.bytes.slice(), count: batch.count })),
+    );
+  }
+
+  /** A component produces no more: buffers whose producers have all finished close, so their loops end. */
+  private finished(node: Node): void {
+    node.utilization.stop();
+    const notified = new Set<Node>();
+    for (const [key, consumers] of this.consumers) {
+      if (key !== node.spec.id && !key.startsWith(`${node.spec.id}.`)) continue;
+      for (const consumer of consumers) notified.add(consumer);
+    }
+    for (const consumer of notified) {
+      consumer.producers.delete(node.spec.id);
+      if (consumer.producers.size === 0) consumer.buffer!.close();
+    }
+  }
+
+  private async release(): Promise<void> {
+    for (const node of this.nodes.values()) node.utilization.stop();
+    await this.options.executor.close();
+  }
+}

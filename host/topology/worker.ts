@@ -1,0 +1,33 @@
+// A transform worker thread: creates the transforms it is given and runs batches through them, returning
+// the output batches as transferred buffers.
+
+import { parentPort } from 'node:worker_threads';
+import type { TransformRunner } from '../components/component.js';
+import { transformDefinition } from '../components/transforms/index.js';
+import { transferable, type WorkerReply, type WorkerRequest } from './executor.js';
+
+const runners = new Map<string, TransformRunner>();
+const port = parentPort!;
+
+port.on('message', (request: WorkerRequest) => {
+  let reply: WorkerReply;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    if (request.op === 'create') {
+      runners.set(request.id, transformDefinition(request.type).create(request.plan));
+      reply = { seq: request.seq };
+    } else {
+      const result = runners.get(request.id)!.process({ bytes: request.bytes, count: request.count });
+      for (const output of result.outputs) {
+        const bytes = transferable(output.batch.bytes);
+        output.batch = { bytes, count: output.batch.count };
+        // Two outputs may carry the same batch (a route matching everything): transfer it once.
+        if (!transfer.includes(bytes.buffer as ArrayBuffer)) transfer.push(bytes.buffer as ArrayBuffer);
+      }
+      reply = { seq: request.seq, result };
+    }
+  } catch (error) {
+    reply = { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(reply, transfer);
+});
