@@ -1,0 +1,141 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LogHub } from '../../../host/log.js';
+import { InlineExecutor } from '../../../host/topology/executor.js';
+import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
+import { Topology } from '../../../host/topology/run.js';
+import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
+import type { TransformDefinition } from '../../../host/components/component.js';
+import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
+
+const logLines: string[] = [];
+const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logLines.push(line) });
+
+async function topology(specs: ComponentSpec[], options: { maxEvents?: number; whenFull?: 'block' | 'drop_newest' } = {}) {
+  const metrics = new MetricsRegistry();
+  const graph = buildGraph(specs, 'strict');
+  const running = await Topology.build(graph, {
+    sinkBuffer: () => ({ maxEvents: options.maxEvents ?? 500, whenFull: options.whenFull ?? 'block' }),
+    transformBufferEvents: 100,
+    env: {
+      globals: { data_dir: '/tmp', timezone: 'UTC', wildcard_matching: 'strict', log_schema: { host_key: 'host', message_key: 'message', metadata_key: 'metadata', source_type_key: 'source_type', timestamp_key: 'timestamp' } },
+      chunkSize: 1000,
+      maxDecompressedSize: 1 << 20,
+      hostname: 'test-host',
+    },
+    metrics,
+    log: hub.logger('svc::test'),
+    executor: new InlineExecutor((type) => {
+      if (type !== 'split') throw new Error(type);
+      return splitTransform as TransformDefinition;
+    }),
+  });
+  return { running, metrics };
+}
+
+const n = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ n: from + i }));
+
+test('events flow source → transform → sinks, fanned out, through named outputs, and the run ends by itself', async () => {
+  const odd: unknown[] = [];
+  const even: unknown[] = [];
+  const all: unknown[] = [];
+  const { running, metrics } = await topology([
+    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]), options: {}, inputs: [] },
+    { id: 'split', kind: 'transform', type: 'split', definition: splitTransform, options: { split: true }, inputs: ['in'] },
+    { id: 'odd', kind: 'sink', type: 'collect', definition: collectSink(odd), options: {}, inputs: ['split'] },
+    { id: 'even', kind: 'sink', type: 'collect', definition: collectSink(even), options: {}, inputs: ['split.even'] },
+    { id: 'all', kind: 'sink', type: 'collect', definition: collectSink(all), options: {}, inputs: ['in'] },
+  ]);
+  await running.start();
+  assert.equal(odd, [{ n: 1n }, { n: 3n }, { n: 5n }, { n: 7n }]);
+  assert.equal(even, [{ n: 0n }, { n: 2n }, { n: 4n }, { n: 6n }]);
+  assert.is(all.length, 8);
+  assert.is(metrics.total('component_received_events_total', { component_id: 'split' }), 8);
+  assert.is(metrics.total('component_sent_events_total', { component_id: 'split', output: 'even' }), 4);
+  assert.is(metrics.total('component_sent_events_total', { component_id: 'split', output: '_default' }), 4);
+  assert.is(metrics.total('component_sent_events_total', { component_id: 'in' }), 8);
+  assert.is(metrics.total('component_received_events_total', { component_id: 'all' }), 8);
+});
+
+test('block: a slow sink holds the source back and nothing is lost', async () => {
+  const got: unknown[] = [];
+  const batches = Array.from({ length: 20 }, (_, i) => batchOf(n(i * 10, i * 10 + 10)));
+  const { running, metrics } = await topology(
+    [
+      { id: 'in', kind: 'source', type: 'list', definition: listSource(batches), options: {}, inputs: [] },
+      { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got, { delayMs: 2 }), options: {}, inputs: ['in'] },
+    ],
+    { maxEvents: 20 },
+  );
+  await running.start();
+  assert.equal(got, n(0, 200).map(({ n }) => ({ n: BigInt(n) })));
+  assert.is(metrics.total('component_discarded_events_total'), 0);
+});
+
+test('drop_newest: a slow sink loses whole batches, counted as discards', async () => {
+  const got: unknown[] = [];
+  const batches = Array.from({ length: 20 }, (_, i) => batchOf(n(i * 10, i * 10 + 10)));
+  const { running, metrics } = await topology(
+    [
+      { id: 'in', kind: 'source', type: 'list', definition: listSource(batches), options: {}, inputs: [] },
+      { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got, { delayMs: 5 }), options: {}, inputs: ['in'] },
+    ],
+    { maxEvents: 20, whenFull: 'drop_newest' },
+  );
+  await running.start();
+  const discarded = metrics.total('component_discarded_events_total', { component_id: 'out', intentional: 'false' });
+  assert.ok(discarded > 0);
+  assert.is(got.length + discarded, 200);
+});
+
+test('stop() ends a source that waits for shutdown, and what it sent drains', async () => {
+  const got: unknown[] = [];
+  const { running } = await topology([
+    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 3))], { untilShutdown: true }), options: {}, inputs: [] },
+    { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got, { delayMs: 5 }), options: {}, inputs: ['in'] },
+  ]);
+  const done = running.start();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  running.stop();
+  await done;
+  assert.is(got.length, 3);
+});
+
+test('a transform that throws loses that batch only, counted and logged', async () => {
+  const got: unknown[] = [];
+  const failing: TransformDefinition<object, null> = {
+    ...(splitTransform as unknown as TransformDefinition<object, null>),
+    create: () => ({
+      process(batch) {
+        if (batch.count === 2) throw new Error('boom');
+        return { outputs: [{ output: undefined, batch }] };
+      },
+    }),
+  };
+  const metrics = new MetricsRegistry();
+  const running = await Topology.build(
+    buildGraph(
+      [
+        { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 1)), batchOf(n(1, 3)), batchOf(n(3, 4))]), options: {}, inputs: [] },
+        { id: 't', kind: 'transform', type: 'split', definition: failing, options: {}, inputs: ['in'] },
+        { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got), options: {}, inputs: ['t'] },
+      ],
+      'strict',
+    ),
+    {
+      sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
+      transformBufferEvents: 100,
+      env: { globals: {} as never, chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h' },
+      metrics,
+      log: hub.logger('svc::test'),
+      executor: new InlineExecutor(() => failing as TransformDefinition),
+    },
+  );
+  logLines.length = 0;
+  await running.start();
+  assert.equal(got, [{ n: 0n }, { n: 3n }]);
+  assert.is(metrics.total('component_errors_total', { component_id: 't' }), 2);
+  assert.ok(logLines.some((line) => line.includes('Transform failed on a batch of 2 events: boom') && line.includes('component_id=t')));
+});
+
+test.run();
