@@ -90,6 +90,12 @@ export class Topology {
     this.shutdown.abort();
   }
 
+  /** The sink's healthcheck, when its type has one. */
+  sinkHealthcheck(id: string): (() => Promise<void>) | undefined {
+    const sink = this.nodes.get(id)?.sink;
+    return sink?.healthcheck ? () => sink.healthcheck!() : undefined;
+  }
+
   get stopping(): boolean {
     return this.shutdown.signal.aborted;
   }
