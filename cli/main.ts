@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The `svc` executable: parses the command line with cac and hands over to one command module per
-// subcommand. Usage errors exit with status 2.
+// subcommand; without one it starts the service. Usage errors exit with status 64.
 
 import { readFileSync } from 'node:fs';
 import { cac, type Command } from 'cac';
 import { EXIT_USAGE, UsageError } from './usage.js';
+import { registerService } from './service.js';
 import { registerVrl, VRL_HELP } from './vrl.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -15,6 +16,7 @@ cli.option('--color <when>', 'When to use ANSI colors: always, auto or never (en
 cli.version(version, '-V, --version');
 
 const extraHelp = new Map<Command, { title: string; body: string }>([[registerVrl(cli), VRL_HELP]]);
+registerService(cli, version);
 cli.help((sections) => {
   const extra = cli.matchedCommand && extraHelp.get(cli.matchedCommand);
   return extra ? [...sections, extra] : sections;
@@ -41,14 +43,7 @@ const isUsageError = (error: unknown) =>
 
 try {
   cli.parse(joinStdinValues(process.argv), { run: false });
-  if (cli.matchedCommand) {
-    await cli.runMatchedCommand();
-  } else if (!cli.options.help && !cli.options.version) {
-    if (cli.args.length > 0) throw new UsageError(`unknown command '${cli.args[0]}'`);
-    cli.globalCommand.checkUnknownOptions();
-    // Without a subcommand svc starts the pipeline, which this version does not have: show what it offers.
-    cli.outputHelp();
-  }
+  if (cli.matchedCommand && !cli.options.help && !cli.options.version) await cli.runMatchedCommand();
 } catch (error) {
   if (!isUsageError(error)) throw error;
   process.stderr.write(`svc: ${(error as Error).message}\n`);

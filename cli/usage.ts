@@ -1,11 +1,12 @@
-// What every command shares: usage errors (exit status 2), option values, and the `--color` choice.
+// What every command shares: usage errors (exit status 64), option values, and the `--color` choice.
 
-/** A command line the user must correct; reported as `svc: <message>` with exit status 2. */
+/** A command line the user must correct; reported as `svc: <message>` with exit status 64 (EX_USAGE). */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const EXIT_USAGE = 2;
+/** sysexits EX_USAGE, as Vector exits on a bad command line. */
+export const EXIT_USAGE = 64;
 
 /**
  * The text of an option that takes one value. cac (through mri) turns numeric-looking values into numbers

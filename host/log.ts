@@ -157,12 +157,3 @@ export class Logger {
     this.hub.publish(record, `${this.target}\0${String(this.fields.component_id ?? '')}\0${message}`);
   }
 }
-
-/** Level from -v/-q counts and SVC_LOG (Vector's mapping: default info, -v debug, -vv trace, -q warn, -qq error, -qqq off). */
-export function logLevel(verbose: number, quiet: number, env: string | undefined): LogLevel | 'off' {
-  if (quiet > 0) return (['warn', 'error', 'off'] as const)[Math.min(quiet, 3) - 1]!;
-  if (verbose > 0) return verbose === 1 ? 'debug' : 'trace';
-  const fromEnv = env?.trim().toLowerCase();
-  if (fromEnv && fromEnv in LEVEL_RANK) return fromEnv as LogLevel | 'off';
-  return 'info';
-}

@@ -9,7 +9,7 @@ import { transformDefinition } from './components/transforms/index.js';
 import { ConfigError } from './config/errors.js';
 import { loadConfig, type ConfigLocations } from './config/load.js';
 import { validateConfig, type ComponentConfig, type Config } from './config/schema.js';
-import type { Logger } from './log.js';
+import type { LogHub, Logger } from './log.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
 import { InlineExecutor, WorkerExecutor } from './topology/executor.js';
 import { buildGraph, TopologyError, type ComponentSpec } from './topology/graph.js';
@@ -29,6 +29,7 @@ export interface PipelineOptions {
   chunkSize: number;
   maxDecompressedSize: number;
   log: Logger;
+  logHub: LogHub;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -93,8 +94,9 @@ export async function buildPipeline(config: Config, options: PipelineOptions): P
         chunkSize: options.chunkSize,
         maxDecompressedSize: options.maxDecompressedSize,
         hostname: process.env.SVC_HOSTNAME || osHostname(),
+        metrics,
+        logHub: options.logHub,
       },
-      metrics,
       log: options.log,
       executor,
     });

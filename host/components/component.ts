@@ -7,7 +7,8 @@
 import type { z } from 'zod';
 import type { EventBatch, EventKind } from '../topology/batch.js';
 import type { ComponentTelemetry } from '../telemetry/component.js';
-import type { Logger } from '../log.js';
+import type { LogHub, Logger } from '../log.js';
+import type { MetricsRegistry } from '../telemetry/metrics.js';
 import type { GlobalOptions } from '../config/global.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink';
@@ -32,14 +33,19 @@ export interface ComponentEnv {
   maxDecompressedSize: number;
   /** Host name for `log_schema.host_key`. */
   hostname: string;
+  /** The process's metrics, for `internal_metrics`. */
+  metrics: MetricsRegistry;
+  /** The process's logs, for `internal_logs`. */
+  logHub: LogHub;
 }
 
 interface DefinitionBase<Options> {
   type: string;
   /** One line for `svc list` and `svc generate`. */
   description: string;
-  /** The component-specific options (common ones such as `inputs`, `buffer` are handled by the config layer). */
-  options: z.ZodType<Options>;
+  /** The component-specific options, a strict object (common ones such as `inputs`, `buffer` are handled by
+   * the config layer). */
+  options: z.ZodObject<z.ZodRawShape, z.core.$strict> & z.ZodType<Options>;
 }
 
 // ---- sources -------------------------------------------------------------------------------------------

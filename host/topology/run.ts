@@ -5,7 +5,6 @@
 import type { ComponentEnv, Sink, Source, TransformResult } from '../components/component.js';
 import type { Logger } from '../log.js';
 import { ComponentTelemetry } from '../telemetry/component.js';
-import type { MetricsRegistry } from '../telemetry/metrics.js';
 import type { EventBatch } from './batch.js';
 import { BatchBuffer, type BufferLimits } from './buffer.js';
 import type { TransformExecutor } from './executor.js';
@@ -19,7 +18,6 @@ export interface TopologyOptions {
   transformBufferEvents: number;
   /** Everything a component gets from the process, but its id, logger and telemetry. */
   env: Omit<ComponentEnv, 'id' | 'log' | 'telemetry'>;
-  metrics: MetricsRegistry;
   log: Logger;
   executor: TransformExecutor;
 }
@@ -101,7 +99,7 @@ export class Topology {
   }
 
   private async buildNode(spec: ComponentSpec): Promise<void> {
-    const telemetry = new ComponentTelemetry(this.options.metrics, spec.id, spec.kind, spec.type);
+    const telemetry = new ComponentTelemetry(this.options.env.metrics, spec.id, spec.kind, spec.type);
     const log = this.options.log.child(`svc::${spec.kind}s::${spec.type}`, {
       component_kind: spec.kind,
       component_type: spec.type,

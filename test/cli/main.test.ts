@@ -28,23 +28,23 @@ test('--help lists the vrl command and the --color option', () => {
   assert.is(status, 0);
 });
 
-test('without a subcommand svc prints its help and exits 0', () => {
-  const { status, stdout, stderr } = svc([]);
-  assert.is(stdout, svc(['--help']).stdout);
-  assert.is(stderr, '');
-  assert.is(status, 0);
+test('without a subcommand svc starts the service: without a config file that is a configuration error (78)', () => {
+  const { status, stdout, stderr } = svc(['--config', '/nonexistent/svc.yaml']);
+  assert.is(stdout, '');
+  assert.match(stderr, /ERROR svc: Configuration error: \/nonexistent\/svc\.yaml: could not read the file: ENOENT/);
+  assert.is(status, 78);
 });
 
 test('an unknown command is a usage error', () => {
   const { status, stderr } = svc(['frobnicate']);
   assert.is(stderr, "svc: unknown command 'frobnicate'\n");
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('an unknown root option is a usage error', () => {
   const { status, stderr } = svc(['--frobnicate']);
   assert.is(stderr, 'svc: Unknown option `--frobnicate`\n');
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test.run();

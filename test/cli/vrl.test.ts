@@ -147,31 +147,31 @@ test('warnings are printed and the program still runs', () => {
 test('a missing program file is a usage error', () => {
   const { status, stderr } = svc(['vrl', '-p', 'no/such/program.vrl']);
   assert.is(stderr, "svc: cannot read program file 'no/such/program.vrl': no such file\n");
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('a missing input file is a usage error', () => {
   const { status, stderr } = svc(['vrl', '-i', 'no/such/events.ndjson', '.']);
   assert.is(stderr, "svc: cannot read input file 'no/such/events.ndjson': no such file\n");
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('a program both as argument and file is a usage error', () => {
   const { status, stderr } = svc(['vrl', '-p', 'examples/start.vrl', '.a = 1']);
   assert.is(stderr, 'svc: give the program either as an argument or with --program, not both\n');
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('input without a program is a usage error', () => {
   const { status, stderr } = svc(['vrl', '-i', 'examples/start.ndjson']);
   assert.is(stderr, 'svc: no program: pass its text as an argument or a file with --program <file>\n');
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('an unknown time zone is a usage error', () => {
   const { status, stderr } = svc(['vrl', '--timezone', 'Mars/Olympus', '.']);
   assert.match(stderr, /^svc: unknown time zone 'Mars\/Olympus'/);
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('a known time zone is accepted', () => {
@@ -182,7 +182,7 @@ test('a known time zone is accepted', () => {
 test('an unknown option is a usage error', () => {
   const { status, stderr } = svc(['vrl', '--frobnicate', '.']);
   assert.is(stderr, 'svc: Unknown option `--frobnicate`\n');
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('colors: off when stderr is not a terminal, on with --color always or SVC_COLOR=always', () => {
@@ -195,7 +195,7 @@ test('colors: off when stderr is not a terminal, on with --color always or SVC_C
 test('an invalid --color is a usage error', () => {
   const { status, stderr } = svc(['vrl', '--color', 'sometimes', '.']);
   assert.is(stderr, "svc: invalid --color 'sometimes': expected one of always, auto, never\n");
-  assert.is(status, 2);
+  assert.is(status, 64);
 });
 
 test('vrl --help documents every option and what this version does', () => {

@@ -20,7 +20,7 @@ export function listSource(batches: EventBatch[], options: { kinds?: EventKind[]
     kind: 'source',
     type: 'list',
     description: 'test source',
-    options: z.object({}),
+    options: z.strictObject({}),
     outputs: () => [{ name: undefined, kinds: options.kinds ?? ['log'] }],
     build: async () => ({
       async run(context) {
@@ -38,7 +38,7 @@ export const splitTransform: TransformDefinition<{ split?: boolean }, { split: b
   kind: 'transform',
   type: 'split',
   description: 'test transform',
-  options: z.object({ split: z.boolean().optional() }),
+  options: z.strictObject({ split: z.boolean().optional() }),
   inputs: () => ['log'],
   outputs: (options) => [{ name: undefined, kinds: ['log'] }, ...(options.split ? [{ name: 'even', kinds: ['log'] as EventKind[] }] : [])],
   prepare: async (options) => ({ split: options.split ?? false }),
@@ -62,7 +62,7 @@ export function collectSink(into: unknown[], options: { kinds?: EventKind[]; del
     kind: 'sink',
     type: 'collect',
     description: 'test sink',
-    options: z.object({}),
+    options: z.strictObject({}),
     inputs: () => options.kinds ?? ['log', 'metric', 'trace'],
     build: async () => ({
       async write(batch) {

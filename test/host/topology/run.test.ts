@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { globalSchema } from '../../../host/config/global.js';
 import { LogHub } from '../../../host/log.js';
 import { InlineExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
@@ -17,13 +18,7 @@ async function topology(specs: ComponentSpec[], options: { maxEvents?: number; w
   const running = await Topology.build(graph, {
     sinkBuffer: () => ({ maxEvents: options.maxEvents ?? 500, whenFull: options.whenFull ?? 'block' }),
     transformBufferEvents: 100,
-    env: {
-      globals: { data_dir: '/tmp', timezone: 'UTC', wildcard_matching: 'strict', log_schema: { host_key: 'host', message_key: 'message', metadata_key: 'metadata', source_type_key: 'source_type', timestamp_key: 'timestamp' } },
-      chunkSize: 1000,
-      maxDecompressedSize: 1 << 20,
-      hostname: 'test-host',
-    },
-    metrics,
+    env: { globals: globalSchema.parse({}), chunkSize: 1000, maxDecompressedSize: 1 << 20, hostname: 'test-host', metrics, logHub: hub },
     log: hub.logger('svc::test'),
     executor: new InlineExecutor((type) => {
       if (type !== 'split') throw new Error(type);
@@ -125,8 +120,7 @@ test('a transform that throws loses that batch only, counted and logged', async 
     {
       sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
       transformBufferEvents: 100,
-      env: { globals: {} as never, chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h' },
-      metrics,
+      env: { globals: globalSchema.parse({}), chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h', metrics, logHub: hub },
       log: hub.logger('svc::test'),
       executor: new InlineExecutor(() => failing as TransformDefinition),
     },
