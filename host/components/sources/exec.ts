@@ -1,0 +1,137 @@
+// The `exec` source: runs a command on a schedule or keeps one running (respawned when it exits), and turns
+// its stdout (and stderr) into events through the codec module. A command that cannot start is a counted,
+// logged error, retried at the next run.
+
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { CodecModule } from '../../../runtime/codec-module.js';
+import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
+import { toBatch } from '../../topology/batch.js';
+import { codecDecodeOptions, decodingOptions, framingOptions } from '../support/decoding.js';
+import { sourceStamp } from '../support/stamp.js';
+
+const uint = () => z.number().int().nonnegative();
+
+const options = z.strictObject({
+  mode: z.enum(['scheduled', 'streaming']),
+  command: z.array(z.string()).min(1),
+  scheduled: z.strictObject({ exec_interval_secs: uint().default(60) }).default({ exec_interval_secs: 60 }),
+  streaming: z
+    .strictObject({ respawn_on_exit: z.boolean().default(true), respawn_interval_secs: uint().default(5) })
+    .default({ respawn_on_exit: true, respawn_interval_secs: 5 }),
+  environment: z.record(z.string(), z.string()).optional(),
+  clear_environment: z.boolean().default(false),
+  working_directory: z.string().optional(),
+  include_stderr: z.boolean().default(true),
+  maximum_buffer_size_bytes: z.number().int().positive().default(1000000),
+  decoding: decodingOptions,
+  framing: framingOptions,
+});
+
+export type ExecSourceOptions = z.infer<typeof options>;
+
+const SOURCE_TYPE = 'exec';
+
+class ExecSource implements Source {
+  private readonly decode: ReturnType<typeof codecDecodeOptions>;
+
+  constructor(
+    private readonly options: ExecSourceOptions,
+    private readonly env: ComponentEnv,
+    private readonly codec: CodecModule,
+  ) {
+    this.decode = codecDecodeOptions(options.decoding, options.framing);
+  }
+
+  async run(context: SourceContext): Promise<void> {
+    const { shutdown } = context;
+    while (!shutdown.aborted) {
+      const started = Date.now();
+      const ran = await this.runCommand(context);
+      let waitMs: number;
+      if (this.options.mode === 'scheduled') waitMs = this.options.scheduled.exec_interval_secs * 1000 - (Date.now() - started);
+      else if (!this.options.streaming.respawn_on_exit && ran) return;
+      else waitMs = this.options.streaming.respawn_interval_secs * 1000;
+      if (waitMs > 0) await sleep(waitMs, undefined, { signal: shutdown }).catch(() => undefined);
+    }
+  }
+
+  /** Runs the command once, to its end (or shutdown, which sends it SIGTERM). False when it did not start. */
+  private runCommand(context: SourceContext): Promise<boolean> {
+    const [program, ...args] = this.options.command as [string, ...string[]];
+    const environment = this.options.clear_environment ? { ...this.options.environment } : { ...process.env, ...this.options.environment };
+    return new Promise((resolve) => {
+      const child = spawn(program, args, {
+        cwd: this.options.working_directory,
+        env: environment,
+        stdio: ['ignore', 'pipe', this.options.include_stderr ? 'pipe' : 'ignore'],
+      });
+      const kill = () => child.kill('SIGTERM');
+      context.shutdown.addEventListener('abort', kill, { once: true });
+      let failed = false;
+      child.once('error', (error) => {
+        failed = true;
+        this.env.telemetry.error('command_failed', 'receiving');
+        this.env.log.error(`Unable to exec ${JSON.stringify(this.options.command.join(' '))}: ${error.message}`, { command: this.options.command.join(' ') });
+      });
+      const streams = [this.readStream(child.stdout!, 'stdout', child.pid, context)];
+      if (child.stderr) streams.push(this.readStream(child.stderr, 'stderr', child.pid, context));
+      const exited = new Promise<void>((done) => child.once('close', () => done()));
+      void Promise.all([...streams, exited]).then(() => {
+        context.shutdown.removeEventListener('abort', kill);
+        resolve(!failed);
+      });
+    });
+  }
+
+  /** Decodes a stream as it comes; bytes after the last complete frame wait for more (up to
+   * `maximum_buffer_size_bytes`, then they are a frame), and the rest is a frame at the end. */
+  private async readStream(stream: Readable, name: 'stdout' | 'stderr', pid: number | undefined, context: SourceContext): Promise<void> {
+    let held: Buffer = Buffer.alloc(0);
+    let discard = 0;
+    const emit = async (input: Buffer, eof: boolean): Promise<number> => {
+      const stamp = sourceStamp(this.env, SOURCE_TYPE, {
+        fields: [['command', this.options.command], ['pid', pid ?? null], ['data_stream', name]],
+      });
+      const result = this.codec.decode(input, { ...this.decode, stamp, eof, discard, messageKey: this.env.globals.log_schema.message_key });
+      discard = result.discard;
+      for (const { message } of result.errors) {
+        this.env.telemetry.error('parser_failed', 'processing');
+        this.env.log.error(`Failed decoding output of ${this.options.command.join(' ')}: ${message}`, { data_stream: name });
+      }
+      if (result.count > 0) await context.send(toBatch(result.batch));
+      return result.consumed;
+    };
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        this.env.telemetry.receivedRaw(chunk.length);
+        const input = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+        const consumed = await emit(input, false);
+        held = input.subarray(consumed);
+        if (held.length > this.options.maximum_buffer_size_bytes) {
+          await emit(held, true);
+          held = Buffer.alloc(0);
+        }
+      }
+    } catch (error) {
+      this.env.telemetry.error('reading_failed', 'receiving');
+      this.env.log.error(`Failed reading ${name} of ${this.options.command.join(' ')}: ${(error as Error).message}`);
+    }
+    if (held.length > 0) await emit(held, true);
+  }
+}
+
+const exec: SourceDefinition<ExecSourceOptions> = {
+  kind: 'source',
+  type: SOURCE_TYPE,
+  description: 'Collect output from a process running on the host.',
+  options,
+  outputs: () => [{ name: undefined, kinds: ['log', 'metric', 'trace'] }],
+  async build(options, env) {
+    return new ExecSource(options, env, new CodecModule({ timezone: env.globals.timezone }));
+  },
+};
+
+export default exec;

@@ -1,0 +1,353 @@
+// The `file` source: tails the files matching `include` (minus `exclude`), line by line, across renames,
+// rotations and truncations, and remembers how far it read each one (checkpoints) so a restart neither loses
+// nor repeats lines. Discovery runs every `glob_minimum_cooldown_ms`; reading polls, backing off while
+// nothing changes.
+
+import { open, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import picomatch from 'picomatch';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { CodecModule } from '../../../runtime/codec-module.js';
+import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
+import { toBatch, type EventBatch } from '../../topology/batch.js';
+import { sourceStamp } from '../support/stamp.js';
+import { Checkpoints } from './file/checkpoints.js';
+import { fingerprint } from './file/fingerprint.js';
+import { FileWatcher, type PendingLines } from './file/watcher.js';
+
+const uint = () => z.number().int().nonnegative();
+
+const options = z.strictObject({
+  include: z.array(z.string()).min(1),
+  exclude: z.array(z.string()).default([]),
+  glob_minimum_cooldown_ms: uint().default(1000),
+  read_from: z.enum(['beginning', 'end']).default('beginning'),
+  ignore_checkpoints: z.boolean().default(false),
+  ignore_older_secs: uint().optional(),
+  ignore_not_found: z.boolean().default(false),
+  fingerprint: z
+    .strictObject({
+      strategy: z.enum(['checksum', 'device_and_inode']).default('checksum'),
+      lines: z.number().int().positive().default(1),
+      ignored_header_bytes: uint().default(0),
+    })
+    .default({ strategy: 'checksum', lines: 1, ignored_header_bytes: 0 }),
+  max_line_bytes: z.number().int().positive().default(102400),
+  max_read_bytes: z.number().int().positive().default(2048),
+  line_delimiter: z.string().min(1).default('\n'),
+  oldest_first: z.boolean().default(false),
+  file_key: z.string().default('file'),
+  host_key: z.string().optional(),
+  offset_key: z.string().optional(),
+  data_dir: z.string().optional(),
+  remove_after_secs: uint().optional(),
+  rotate_wait_secs: uint().optional(),
+});
+
+export type FileSourceOptions = z.infer<typeof options>;
+
+/** Vector's checkpoint interval. */
+const CHECKPOINT_INTERVAL_MS = 1000;
+/** The longest pause between polls of files that do not change. */
+const MAX_IDLE_MS = 250;
+const SOURCE_TYPE = 'file';
+
+class FileSource implements Source {
+  private readonly watchers = new Map<string, FileWatcher>();
+  private readonly excluded: (path: string) => boolean;
+  private readonly delimiter: Buffer;
+  /** Files last modified before this (ms) are read from their end. */
+  private readonly ignoreBefore: number | undefined;
+
+  constructor(
+    private readonly options: FileSourceOptions,
+    private readonly env: ComponentEnv,
+    private readonly checkpoints: Checkpoints,
+    private readonly codec: CodecModule,
+  ) {
+    this.excluded = picomatch(options.exclude, { dot: true });
+    this.delimiter = Buffer.from(options.line_delimiter, 'utf8');
+    this.ignoreBefore = options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
+  }
+
+  async run(context: SourceContext): Promise<void> {
+    const { shutdown } = context;
+    try {
+      await this.discover(true);
+      let lastDiscovery = Date.now();
+      let lastCheckpoint = Date.now();
+      let idleMs = 1;
+      while (!shutdown.aborted) {
+        if (Date.now() - lastDiscovery >= this.options.glob_minimum_cooldown_ms) {
+          await this.discover(false);
+          lastDiscovery = Date.now();
+        }
+        const readSomething = await this.readRound(context);
+        if (Date.now() - lastCheckpoint >= CHECKPOINT_INTERVAL_MS) {
+          await this.saveCheckpoints();
+          lastCheckpoint = Date.now();
+        }
+        if (readSomething) {
+          idleMs = 1;
+          continue;
+        }
+        await sleep(idleMs, undefined, { signal: shutdown }).catch(() => undefined);
+        idleMs = Math.min(idleMs * 2, MAX_IDLE_MS, Math.max(1, this.options.glob_minimum_cooldown_ms));
+      }
+      // Shutdown: hand on every complete line already read.
+      for (const watcher of this.watchers.values()) await this.handOn(watcher, context);
+    } finally {
+      await this.saveCheckpoints();
+      for (const watcher of this.watchers.values()) await watcher.close().catch(() => undefined);
+      this.watchers.clear();
+    }
+  }
+
+  /** One turn over the files: each reads up to `max_read_bytes`; lines go on once a batch is full or the file
+   * is caught up. Returns whether any file had new bytes. */
+  private async readRound(context: SourceContext): Promise<boolean> {
+    let readSomething = false;
+    for (const watcher of this.readOrder()) {
+      if (context.shutdown.aborted) break;
+      let outcome;
+      try {
+        outcome = await watcher.read(
+          this.options.max_read_bytes,
+          (count) => this.oversize(watcher, count),
+          (bytes) => this.env.telemetry.receivedRaw(bytes),
+        );
+      } catch (error) {
+        this.env.telemetry.error('reading_failed', 'receiving');
+        this.env.log.error(`Failed reading file ${watcher.path}: ${(error as Error).message}`, { file: watcher.path });
+        watcher.dead = true;
+        continue;
+      }
+      if (outcome === 'truncated') this.env.log.info(`File ${watcher.path} was truncated: reading it from the start.`, { file: watcher.path });
+      if (outcome === 'data') readSomething = true;
+      const caughtUp = outcome !== 'data';
+      if (!watcher.findable) {
+        // Gone from the include patterns: read to its end (its last line too), or kept `rotate_wait_secs`.
+        const rotateWait = this.options.rotate_wait_secs;
+        const waitedEnough = rotateWait !== undefined && Date.now() - watcher.lastSeen >= rotateWait * 1000;
+        if (caughtUp) watcher.finish();
+        if (caughtUp || waitedEnough) watcher.dead = true;
+      }
+      if (caughtUp || watcher.pending.lines >= this.env.chunkSize) await this.handOn(watcher, context);
+      if (caughtUp && !watcher.dead) await this.removeIfDone(watcher);
+      if (readSomething && this.options.oldest_first) break;
+    }
+    for (const [fingerprintKey, watcher] of this.watchers) {
+      if (!watcher.dead) continue;
+      await this.handOn(watcher, context);
+      this.watchers.delete(fingerprintKey);
+      this.checkpoints.setDead(fingerprintKey);
+      await watcher.close().catch(() => undefined);
+    }
+    return readSomething;
+  }
+
+  private readOrder(): FileWatcher[] {
+    const watchers = [...this.watchers.values()];
+    return this.options.oldest_first ? watchers.sort((a, b) => a.created - b.created) : watchers;
+  }
+
+  /** Decodes the watcher's pending lines into batches, sends them, then records the checkpoint. */
+  private async handOn(watcher: FileWatcher, context: SourceContext): Promise<void> {
+    const pending = watcher.takePending();
+    for (const batch of this.batches(watcher.path, pending)) await context.send(batch);
+    this.checkpoints.set(watcher.fingerprint, pending.endPosition);
+  }
+
+  /** Lines → batches of up to `chunkSize` events, through the codec module: the lines are handed to it as
+   * length-delimited frames, stamped with the file (and, with `offset_key`, each line's offset). */
+  private *batches(path: string, pending: PendingLines): Generator<EventBatch> {
+    if (pending.lines === 0) return;
+    const fields: Array<[string, unknown]> = [[this.options.file_key, path]];
+    const stampFor = (offset?: number) =>
+      sourceStamp(this.env, SOURCE_TYPE, {
+        hostKey: this.options.host_key,
+        fields: offset === undefined || this.options.offset_key === undefined ? fields : [...fields, [this.options.offset_key, offset]],
+      });
+    const perLine = this.options.offset_key !== undefined;
+    let frames: Buffer[] = [];
+    let lines = 0;
+    const flush = (offset?: number): EventBatch | undefined => {
+      if (lines === 0) return undefined;
+      const input = Buffer.concat(frames);
+      frames = [];
+      lines = 0;
+      const result = this.codec.decode(input, {
+        framing: { method: 'length_delimited', max_frame_length: 0xffffffff },
+        codec: 'bytes',
+        messageKey: this.env.globals.log_schema.message_key,
+        stamp: stampFor(offset),
+        eof: true,
+      });
+      for (const { message } of result.errors) {
+        this.env.telemetry.error('parser_failed', 'processing');
+        this.env.log.error(`Failed decoding a line of ${path}: ${message}`, { file: path });
+      }
+      return result.count > 0 ? toBatch(result.batch) : undefined;
+    };
+    let merged: Uint8Array[] = [];
+    for (const { data, ranges, base } of pending.parts) {
+      for (let i = 0; i < ranges.length; i += 2) {
+        const start = ranges[i]!;
+        const end = ranges[i + 1]!;
+        const length = Buffer.allocUnsafe(4);
+        length.writeUInt32BE(end - start);
+        frames.push(length, data.subarray(start, end));
+        lines++;
+        if (perLine) {
+          const one = flush(base + start);
+          if (one) merged.push(one.bytes);
+          if (merged.length >= this.env.chunkSize) {
+            yield toBatch(concatBatches(merged));
+            merged = [];
+          }
+        } else if (lines >= this.env.chunkSize) {
+          const batch = flush();
+          if (batch) yield batch;
+        }
+      }
+    }
+    if (perLine) {
+      if (merged.length > 0) yield toBatch(concatBatches(merged));
+      return;
+    }
+    const last = flush();
+    if (last) yield last;
+  }
+
+  private oversize(watcher: FileWatcher, count: number): void {
+    this.env.telemetry.error('condition_failed', 'receiving', count);
+    this.env.log.warn(`Found line that exceeds max_line_bytes (${this.options.max_line_bytes}); discarding.`, { file: watcher.path, count });
+  }
+
+  /** `remove_after_secs`: a file read to its end and not written since is deleted. */
+  private async removeIfDone(watcher: FileWatcher): Promise<void> {
+    const after = this.options.remove_after_secs;
+    if (after === undefined || Date.now() - watcher.lastReadSuccess < after * 1000) return;
+    try {
+      await unlink(watcher.path);
+      this.env.log.info(`Removed file ${watcher.path} (remove_after_secs).`, { file: watcher.path });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.env.telemetry.error('deletion_failed', 'receiving');
+        this.env.log.error(`Failed removing file ${watcher.path}: ${(error as Error).message}`, { file: watcher.path });
+        return;
+      }
+    }
+    watcher.dead = true;
+  }
+
+  /** Finds the files to read (Vector's file server): a known fingerprint at a new path is the same file
+   * renamed (or, if its old path is still there, a duplicate: the most recently modified one is read); a new
+   * fingerprint is a new file, read from its checkpoint, or per `read_from` at start-up, else from the start. */
+  private async discover(startup: boolean): Promise<void> {
+    const found = (await glob(this.options.include, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false }))
+      .filter((path) => !this.excluded(path));
+    for (const watcher of this.watchers.values()) watcher.findable = false;
+    const now = Date.now();
+    for (const path of found) {
+      let handle;
+      try {
+        handle = await open(path, 'r');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && this.options.ignore_not_found) continue;
+        this.env.telemetry.error('reading_failed', 'receiving');
+        this.env.log.error(`Failed opening file ${path}: ${(error as Error).message}`, { file: path });
+        continue;
+      }
+      const stats = await handle.stat();
+      const key = await fingerprint(handle, stats, this.options.fingerprint, this.options.max_line_bytes * this.options.fingerprint.lines);
+      if (key === undefined) {
+        await handle.close();
+        continue;
+      }
+      const known = this.watchers.get(key);
+      if (known !== undefined) {
+        const foundThisRound = known.findable;
+        known.findable = true;
+        known.lastSeen = now;
+        if (known.path === path) await handle.close();
+        else if (!foundThisRound) {
+          this.env.log.info(`Watched file has been renamed: ${known.path} -> ${path}.`, { file: path });
+          await known.moveTo(path, handle, stats.dev, stats.ino);
+        } else {
+          this.env.log.info(`More than one file has the same fingerprint: ${known.path} and ${path}.`, { file: path });
+          const knownStats = await stat(known.path).catch(() => undefined);
+          if (knownStats !== undefined && knownStats.mtimeMs < stats.mtimeMs) {
+            this.env.log.info(`Switching to watch most recently modified file: ${path}.`, { file: path });
+            await known.moveTo(path, handle, stats.dev, stats.ino);
+          } else await handle.close();
+        }
+        continue;
+      }
+      // The same file with new first lines (rewritten in place): the watcher goes on under its new fingerprint.
+      const rewritten = [...this.watchers.values()].find((w) => w.path === path && w.dev === stats.dev && w.ino === stats.ino);
+      if (rewritten !== undefined) {
+        await handle.close();
+        this.watchers.delete(rewritten.fingerprint);
+        rewritten.fingerprint = key;
+        rewritten.findable = true;
+        rewritten.lastSeen = now;
+        this.watchers.set(key, rewritten);
+        continue;
+      }
+      const checkpoint = this.checkpoints.get(key);
+      const tooOld = this.ignoreBefore !== undefined && stats.mtimeMs < this.ignoreBefore;
+      let position: number;
+      if (tooOld) position = stats.size;
+      else if (checkpoint !== undefined) position = checkpoint <= stats.size ? checkpoint : 0;
+      else position = startup && this.options.read_from === 'end' ? stats.size : 0;
+      this.env.log.debug(`Watching file ${path} from byte ${position}.`, { file: path });
+      this.watchers.set(
+        key,
+        new FileWatcher(path, key, handle, stats.dev, stats.ino, stats.birthtimeMs || stats.mtimeMs, position, this.delimiter, this.options.max_line_bytes),
+      );
+    }
+  }
+
+  private async saveCheckpoints(): Promise<void> {
+    try {
+      await this.checkpoints.save();
+    } catch (error) {
+      this.env.telemetry.error('writing_failed', 'receiving');
+      this.env.log.error(`Failed writing checkpoints to ${this.checkpoints.directory}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Input batches one after the other as one: the first header with the summed count, then every record. */
+function concatBatches(batches: Uint8Array[]): Uint8Array {
+  const HEADER = 12;
+  const out = new Uint8Array(batches.reduce((size, batch) => size + batch.length - HEADER, HEADER));
+  out.set(batches[0]!.subarray(0, HEADER));
+  let at = HEADER;
+  let count = 0;
+  for (const batch of batches) {
+    out.set(batch.subarray(HEADER), at);
+    at += batch.length - HEADER;
+    count += toBatch(batch).count;
+  }
+  new DataView(out.buffer).setUint32(8, count, true);
+  return out;
+}
+
+const file: SourceDefinition<FileSourceOptions> = {
+  kind: 'source',
+  type: SOURCE_TYPE,
+  description: 'Collect logs from files.',
+  options,
+  outputs: () => [{ name: undefined, kinds: ['log'] }],
+  async build(options, env) {
+    const checkpoints = await Checkpoints.open(join(options.data_dir ?? env.globals.data_dir, env.id), options.ignore_checkpoints);
+    return new FileSource(options, env, checkpoints, new CodecModule({ timezone: env.globals.timezone }));
+  },
+};
+
+export default file;

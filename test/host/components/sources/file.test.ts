@@ -1,0 +1,188 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendFileSync, renameSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import file from '../../../../host/components/sources/file.js';
+import { Timestamp } from '../../../../runtime/values.js';
+import { pause, startSource } from '../../../support/source-harness.js';
+
+let dir = '';
+test.before.each(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-file-source-'));
+});
+test.after.each(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const fast = { glob_minimum_cooldown_ms: 20 };
+const messages = (events: Array<Record<string, unknown>>) => events.map((event) => event.message);
+
+test('reads existing files from the beginning, with Vector\'s fields, and follows appends', async () => {
+  const path = join(dir, 'a.log');
+  writeFileSync(path, 'one\ntwo\n');
+  const source = await startSource(file, { include: [join(dir, '*.log')], ...fast }, { dataDir: dir });
+  await source.waitFor(2);
+  appendFileSync(path, 'thr');
+  await pause(60);
+  appendFileSync(path, 'ee\n');
+  await source.waitFor(3);
+  await source.stop();
+  assert.equal(messages(source.events), ['one', 'two', 'three']);
+  const event = source.events[0]!;
+  assert.equal(Object.keys(event).sort(), ['file', 'host', 'message', 'source_type', 'timestamp']);
+  assert.is(event.file, path);
+  assert.is(event.host, 'test-host');
+  assert.is(event.source_type, 'file');
+  assert.instance(event.timestamp, Timestamp);
+  assert.is(source.metrics.total('component_received_bytes_total'), 14);
+});
+
+test('read_from end skips what is there at start-up; files found later are read from their start', async () => {
+  writeFileSync(join(dir, 'a.log'), 'old\n');
+  const source = await startSource(file, { include: [join(dir, '*.log')], read_from: 'end', ...fast }, { dataDir: dir });
+  await pause(60);
+  appendFileSync(join(dir, 'a.log'), 'new\n');
+  writeFileSync(join(dir, 'b.log'), 'b1\n');
+  await source.waitFor(2);
+  await source.stop();
+  assert.equal(messages(source.events).sort(), ['b1', 'new']);
+});
+
+test('include and exclude globs', async () => {
+  writeFileSync(join(dir, 'a.log'), 'a\n');
+  writeFileSync(join(dir, 'skip.log'), 'skip\n');
+  writeFileSync(join(dir, 'c.txt'), 'c\n');
+  const source = await startSource(file, { include: [join(dir, '*.log')], exclude: [join(dir, 'skip*')], ...fast }, { dataDir: dir });
+  await source.waitFor(1);
+  await pause(100);
+  await source.stop();
+  assert.equal(messages(source.events), ['a']);
+});
+
+test('line_delimiter, file_key, host_key and offset_key', async () => {
+  writeFileSync(join(dir, 'a.log'), 'x\r\ny\r\n');
+  const source = await startSource(
+    file,
+    { include: [join(dir, '*.log')], line_delimiter: '\r\n', file_key: 'path', host_key: '', offset_key: 'offset', ...fast },
+    { dataDir: dir },
+  );
+  await source.waitFor(2);
+  await source.stop();
+  assert.equal(source.events.map(({ message, path, offset, host }) => ({ message, path, offset, host })), [
+    { message: 'x', path: join(dir, 'a.log'), offset: 0n, host: undefined },
+    { message: 'y', path: join(dir, 'a.log'), offset: 3n, host: undefined },
+  ]);
+});
+
+test('lines longer than max_line_bytes are dropped and counted', async () => {
+  writeFileSync(join(dir, 'a.log'), 'short\nthis line is too long\nok\n');
+  const source = await startSource(file, { include: [join(dir, '*.log')], max_line_bytes: 10, ...fast }, { dataDir: dir });
+  await source.waitFor(2);
+  await source.stop();
+  assert.equal(messages(source.events), ['short', 'ok']);
+  assert.is(source.metrics.total('component_errors_total', { error_type: 'condition_failed', stage: 'receiving' }), 1);
+});
+
+test('rotation by rename: the old file is read to its end, the new one from its start; nothing lost or repeated', async () => {
+  const path = join(dir, 'app.log');
+  writeFileSync(path, 'old 1\n');
+  const source = await startSource(file, { include: [path], ...fast }, { dataDir: dir });
+  await source.waitFor(1);
+  renameSync(path, `${path}.1`);
+  appendFileSync(`${path}.1`, 'old 2\n');
+  writeFileSync(path, 'new 1\n');
+  await source.waitFor(3);
+  appendFileSync(path, 'new 2\n');
+  await source.waitFor(4);
+  await pause(100);
+  await source.stop();
+  assert.equal(messages(source.events).sort(), ['new 1', 'new 2', 'old 1', 'old 2']);
+});
+
+test('truncation: the file is read again from its start', async () => {
+  const path = join(dir, 'a.log');
+  writeFileSync(path, 'first line\nsecond line\n');
+  const source = await startSource(file, { include: [path], ...fast }, { dataDir: dir });
+  await source.waitFor(2);
+  truncateSync(path, 0);
+  await pause(60);
+  appendFileSync(path, 'first line\nafter\n');
+  await source.waitFor(4);
+  await pause(100);
+  await source.stop();
+  assert.equal(messages(source.events), ['first line', 'second line', 'first line', 'after']);
+});
+
+test('a restart goes on from the checkpoints: no line lost, none repeated', async () => {
+  const path = join(dir, 'a.log');
+  const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`);
+  writeFileSync(path, lines.slice(0, 1500).join('\n') + '\n');
+  const options = { include: [path], ...fast, max_read_bytes: 512 };
+  const first = await startSource(file, options, { dataDir: dir, chunkSize: 50 });
+  await first.waitFor(100);
+  await first.stop();
+  appendFileSync(path, lines.slice(1500).join('\n') + '\n');
+  const second = await startSource(file, options, { dataDir: dir, chunkSize: 50 });
+  await second.waitFor(2000 - first.events.length);
+  await pause(100);
+  await second.stop();
+  assert.ok(first.events.length < 2000, 'the first run was stopped mid-stream');
+  assert.equal([...messages(first.events), ...messages(second.events)], lines);
+});
+
+test('ignore_checkpoints reads from the start again', async () => {
+  const path = join(dir, 'a.log');
+  writeFileSync(path, 'a\nb\n');
+  const first = await startSource(file, { include: [path], ...fast }, { dataDir: dir });
+  await first.waitFor(2);
+  await first.stop();
+  const second = await startSource(file, { include: [path], ignore_checkpoints: true, ...fast }, { dataDir: dir });
+  await second.waitFor(2);
+  await second.stop();
+  assert.equal(messages(second.events), ['a', 'b']);
+});
+
+test('ignore_older_secs: files not modified for that long are tailed from their end', async () => {
+  const old = join(dir, 'old.log');
+  writeFileSync(old, 'ancient\n');
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(old, hourAgo, hourAgo);
+  writeFileSync(join(dir, 'fresh.log'), 'fresh\n');
+  const source = await startSource(file, { include: [join(dir, '*.log')], ignore_older_secs: 600, ...fast }, { dataDir: dir });
+  await source.waitFor(1);
+  appendFileSync(old, 'appended\n');
+  await source.waitFor(2);
+  await source.stop();
+  assert.equal(messages(source.events).sort(), ['appended', 'fresh']);
+});
+
+test('checksum fingerprint: two files starting with the same line are one file to it (the most recently modified is read)', async () => {
+  // Vector's behaviour: the checksum of the first `fingerprint.lines` lines identifies a file, so a second
+  // file with the same first line looks like the first one renamed or copied. Raise `fingerprint.lines` or
+  // `ignored_header_bytes` to tell such files apart.
+  const older = join(dir, 'a.log');
+  const newer = join(dir, 'b.log');
+  writeFileSync(older, 'same header\nfrom a\n');
+  writeFileSync(newer, 'same header\nfrom b\n');
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(older, past, past);
+  const source = await startSource(file, { include: [join(dir, '*.log')], ...fast }, { dataDir: dir });
+  await pause(150);
+  await source.stop();
+  assert.is(source.events.length, 2, JSON.stringify(source.events));
+  assert.ok(source.logs.some((record) => record.message.startsWith('More than one file has the same fingerprint')));
+
+  const distinct = await startSource(file, { include: [join(dir, '*.log')], fingerprint: { lines: 2 }, ...fast }, { dataDir: join(dir, 'other') });
+  await distinct.waitFor(4);
+  await distinct.stop();
+  assert.equal(messages(distinct.events).sort(), ['from a', 'from b', 'same header', 'same header']);
+});
+
+test('unknown options are errors', () => {
+  assert.throws(() => file.options.parse({ include: ['/x'], includ: [] }));
+  assert.throws(() => file.options.parse({}));
+});
+
+test.run();
