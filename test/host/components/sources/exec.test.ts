@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import exec from '../../../../host/components/sources/exec.js';
-import { pause, startSource } from '../../../support/source-harness.js';
+import { pause, startSource } from '../../support/source-harness.js';
 
 const node = process.execPath;
 

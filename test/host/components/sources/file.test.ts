@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import file from '../../../../host/components/sources/file.js';
 import { Timestamp } from '../../../../runtime/values.js';
-import { pause, startSource } from '../../../support/source-harness.js';
+import { pause, startSource } from '../../support/source-harness.js';
 
 let dir = '';
 test.before.each(async () => {

@@ -2,11 +2,12 @@
 // env with real telemetry and a logger that keeps the records, and a context whose `send` collects the
 // batches' events.
 
-import type { ComponentEnv, SourceDefinition } from '../../host/components/component.js';
-import { LogHub, type LogRecord } from '../../host/log.js';
-import { ComponentTelemetry } from '../../host/telemetry/component.js';
-import { MetricsRegistry } from '../../host/telemetry/metrics.js';
-import { decodeBatch } from '../../runtime/batch.js';
+import { globalSchema } from '../../../host/config/global.js';
+import type { ComponentEnv, SourceDefinition } from '../../../host/components/component.js';
+import { LogHub, type LogRecord } from '../../../host/log.js';
+import { ComponentTelemetry } from '../../../host/telemetry/component.js';
+import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
+import { decodeBatch } from '../../../runtime/batch.js';
 
 export interface RunningSource {
   events: Array<Record<string, unknown>>;
@@ -31,17 +32,14 @@ export async function startSource<Options>(
   const id = overrides.id ?? 'in';
   const env: ComponentEnv = {
     id,
-    globals: {
-      data_dir: overrides.dataDir ?? '/nonexistent',
-      timezone: 'UTC',
-      log_schema: { host_key: 'host', message_key: 'message', metadata_key: 'metadata', source_type_key: 'source_type', timestamp_key: 'timestamp' },
-      wildcard_matching: 'strict',
-    },
+    globals: globalSchema.parse({ data_dir: overrides.dataDir ?? '/nonexistent', timezone: 'UTC' }),
     log: hub.logger(`svc::sources::${definition.type}`, { component_id: id }),
     telemetry: new ComponentTelemetry(metrics, id, 'source', definition.type),
     chunkSize: overrides.chunkSize ?? 1000,
     maxDecompressedSize: 1 << 20,
     hostname: 'test-host',
+    metrics,
+    logHub: hub,
   };
   const source = await definition.build(definition.options.parse(rawOptions), env);
   const events: Array<Record<string, unknown>> = [];
