@@ -22,7 +22,7 @@ import { parseRfc3339, parsedTimestamp } from '../time-parse';
 import { equalsAscii } from '../text';
 import { fn_parse_syslog } from '../functions/parse_syslog';
 import {
-  Next, FrameError, framesStart, frameNext, frameError, framePtr, frameLen, framesConsumed, framesDiscard, EOF,
+  Next, FrameError, framesStart, frameNext, frameError, framePtr, frameLen, framesConsumed, framesDiscard,
 } from './frames';
 
 /** Decoders, in the order of runtime/codec-module.ts's table. */
