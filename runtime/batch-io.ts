@@ -60,12 +60,26 @@ export class BatchReader implements Iterable<RecordView> {
    * byte lengths and decodes only the value found.
    */
   readPath(value: Uint8Array, path: ValuePath): RemapValue | undefined {
+    return this.locate(value, path)?.value();
+  }
+
+  /** Like `readPath`, but the value found stays encoded: a view into `value` (its exact encoding). */
+  readPathEncoded(value: Uint8Array, path: ValuePath): Uint8Array | undefined {
+    const r = this.locate(value, path);
+    if (r === undefined) return undefined;
+    const start = r.at;
+    r.skip();
+    return value.subarray(start, r.at);
+  }
+
+  /** A reader at the value at `path`, or undefined when the path leads nowhere. */
+  private locate(value: Uint8Array, path: ValuePath): ByteReader | undefined {
     const r = new ByteReader(value);
     for (const segment of path) {
       const found = typeof segment === 'number' ? enterIndex(r, segment) : enterField(r, this.key(segment));
       if (!found) return undefined;
     }
-    return r.value();
+    return r;
   }
 
   /** Decodes one record (for tests, tap and unit-test output). */
@@ -113,6 +127,67 @@ function enterField(r: ByteReader, key: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * A copy of an encoded value with the encoded value `replacement` at the field path `path`, as Vector's
+ * insert does it: missing objects on the way are created, and a value on the way that is not an object is
+ * replaced by one. Only the objects on the path are rewritten; the rest is copied as bytes.
+ */
+export function withField(value: Uint8Array, path: readonly string[], replacement: Uint8Array): Uint8Array {
+  return editField(value, path, replacement);
+}
+
+/** A copy of an encoded value without the field at `path` (the value itself when there is none). */
+export function withoutField(value: Uint8Array, path: readonly string[]): Uint8Array {
+  return editField(value, path, undefined);
+}
+
+/** Sets (`replacement`) or removes (undefined) the field at `path` of an encoded value. */
+function editField(value: Uint8Array, path: readonly string[], replacement: Uint8Array | undefined): Uint8Array {
+  if (path.length === 0) return replacement ?? value;
+  const key = Buffer.from(path[0]!, 'utf8');
+  const r = new ByteReader(value);
+  const isObject = value.length > 0 && r.u8() === Wire.Object;
+  if (!isObject && replacement === undefined) return value;
+  const count = isObject ? r.u32() : 0;
+  if (isObject) r.u32(); // byte length
+  const entriesAt = r.at;
+  // Find the entry for `key`, or where it goes: keys are sorted byte-wise.
+  let insertAt = isObject ? value.length : 0;
+  let existing: { start: number; end: number } | undefined;
+  for (let i = 0; i < count; i++) {
+    const start = r.at;
+    const order = Buffer.compare(r.sized(), key);
+    if (order > 0) {
+      insertAt = start;
+      break;
+    }
+    r.skip();
+    if (order === 0) {
+      existing = { start, end: r.at };
+      insertAt = start;
+      break;
+    }
+  }
+  if (existing === undefined && replacement === undefined) return value;
+  const current = existing ? value.subarray(existing.start + 4 + key.length, existing.end) : EMPTY_OBJECT;
+  const child = path.length === 1 && replacement === undefined ? undefined : editField(current, path.slice(1), replacement);
+  const w = new ByteWriter();
+  w.u8(Wire.Object);
+  w.u32(count + (existing ? 0 : 1) - (child === undefined ? 1 : 0));
+  const lengthAt = w.reserve(4);
+  if (isObject) w.raw(value.subarray(entriesAt, insertAt));
+  if (child !== undefined) {
+    w.sized(key);
+    w.raw(child);
+  }
+  if (isObject) w.raw(value.subarray(existing ? existing.end : insertAt));
+  w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
+  return new Uint8Array(w.finish());
+}
+
+/** `{}`, encoded. */
+const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
+
 /** Builds an input batch record by record. */
 export class BatchWriter {
   private readonly w = new ByteWriter();
@@ -146,6 +221,15 @@ export class BatchWriter {
   appendWithMetadata(kind: EventKind, metadata: RemapValue, event: Uint8Array): void {
     writeRecord(this.w, kind, 0, () => {
       encodeValue(this.w, metadata);
+      this.w.raw(event);
+    });
+    this.records++;
+  }
+
+  /** Appends an event whose metadata and event are both given as encoded values. */
+  appendEncoded(kind: EventKind, metadata: Uint8Array, event: Uint8Array): void {
+    writeRecord(this.w, kind, 0, () => {
+      this.w.raw(metadata);
       this.w.raw(event);
     });
     this.records++;

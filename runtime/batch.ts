@@ -63,6 +63,7 @@ export interface BatchHeader {
 
 // ---- layout: the header and the fixed part of a record are written and read only here -----------------
 
+const FLAGS_OFFSET = 6;
 const COUNT_OFFSET = 8;
 
 export function writeHeader(w: ByteWriter, flags: number, count: number): void {
@@ -75,6 +76,13 @@ export function writeHeader(w: ByteWriter, flags: number, count: number): void {
 /** Sets the record count of the header `w` starts with (for writers that learn it at the end). */
 export function writeCount(w: ByteWriter, count: number): void {
   w.view.setUint32(COUNT_OFFSET, count, true);
+}
+
+/** A copy of a batch with other header flags (e.g. an input batch run for its results). */
+export function withFlags(batch: Uint8Array, flags: number): Uint8Array {
+  const copy = batch.slice();
+  new DataView(copy.buffer).setUint16(FLAGS_OFFSET, flags, true);
+  return copy;
 }
 
 /** Reads and checks a batch header. */
