@@ -5,11 +5,14 @@ import { parse } from './parse/index.js';
 import { check, type CheckContext, type CheckResult } from './check/index.js';
 import { CompileError, diagnostic, primary, type Diagnostic } from './diagnostics/diagnostic.js';
 import { renderDiagnostics } from './diagnostics/render.js';
+import { isExactly, K, NEVER, NULL } from './check/kind.js';
 import type * as ast from './ast.js';
 
 export interface CompileOptions {
   /** Time zone for functions that take one implicitly (parse_timestamp, format_timestamp...). */
   timezone?: string;
+  /** The program is a condition (`filter`, `route`, `exclude`): its result must be a boolean. */
+  condition?: boolean;
 }
 
 export interface CheckedProgram {
@@ -30,6 +33,12 @@ export function checkProgram(source: string, options: CompileOptions = {}, conte
   const types = check(parsed.program, context);
   if (types.errors.length > 0) {
     throw new CompileError(renderDiagnostics(source, types.diagnostics), types.errors, types.warnings);
+  }
+  const last = parsed.program.exprs.at(-1);
+  const result = last === undefined ? NULL : types.types.get(last)?.kind ?? NEVER;
+  if (options.condition && !isExactly(result, K.Boolean)) {
+    // Vector's message; it is not a diagnostic there either.
+    throw new CompileError('VRL conditions must return a boolean.', [], types.warnings);
   }
   return { source, options, ast: parsed.program, types, warnings: types.warnings };
 }

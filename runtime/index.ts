@@ -32,12 +32,27 @@ export const NDJSON_JSON = NdjsonFlag.JSON;
  * binaryen.
  */
 export async function compile(source: string, options: CompileOptions = {}): Promise<Program> {
+  const { module, warnings } = await compileToModule(source, options);
+  return new Program(new RemapInstance(module), warnings);
+}
+
+/**
+ * Compiles through the on-disk cache to a `WebAssembly.Module`, for hosts that instantiate it themselves
+ * (a pipeline compiles on its main thread and instantiates in worker threads). Rejects as `compile` does.
+ */
+export async function compileToModule(
+  source: string,
+  options: CompileOptions = {},
+): Promise<{ module: WebAssembly.Module; warnings: Diagnostic[] }> {
   const key = cacheKey({ source, options, compilerVersion: compilerVersion(), build: buildId() });
   const cached = readCached(key);
-  if (cached) return loadProgram(cached);
+  if (cached) {
+    const module = new WebAssembly.Module(cached);
+    return { module, warnings: (readModuleInfo(module).warnings ?? []) as Diagnostic[] };
+  }
   const { wasm, warnings } = await compileModule(source, options);
   writeCached(key, wasm);
-  return new Program(new RemapInstance(wasm), warnings);
+  return { module: new WebAssembly.Module(wasm), warnings };
 }
 
 /** Compiles to the module's bytes (and text form when asked), for `svc vrl --emit-wasm`. */

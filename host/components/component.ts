@@ -76,7 +76,8 @@ export interface SourceDefinition<Options = unknown> extends DefinitionBase<Opti
 export interface TransformResult {
   outputs: Array<{ output: string | undefined; batch: EventBatch }>;
   /** Events dropped on purpose (filter, sample, throttle) or not (remap errors with drop_on_error). */
-  discarded?: Array<{ count: number; intentional: boolean; reason: string }>;
+  /** `key`: also counted in `events_discarded_total` tagged with it (throttle's per-key option). */
+  discarded?: Array<{ count: number; intentional: boolean; reason: string; key?: string }>;
   errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
 }
 

@@ -66,6 +66,11 @@ export class ComponentTelemetry {
     this.counter('component_discarded_events_total', { intentional: String(intentional) }).increment(count);
   }
 
+  /** Vector's (deprecated) per-key discard counter, for components that opt into it. */
+  discardedForKey(key: string, count: number): void {
+    this.counter('events_discarded_total', { key }).increment(count);
+  }
+
   error(errorType: string, stage: string, count = 1): void {
     this.counter('component_errors_total', { error_type: errorType, stage }).increment(count);
   }

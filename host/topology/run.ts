@@ -180,8 +180,9 @@ export class Topology {
       } finally {
         node.utilization.busy(started, performance.now());
       }
-      for (const { count, intentional, reason } of result.discarded ?? []) {
+      for (const { count, intentional, reason, key } of result.discarded ?? []) {
         node.telemetry.discarded(count, intentional);
+        if (key !== undefined) node.telemetry.discardedForKey(key, count);
         if (!intentional) node.log.warn(`Events dropped: ${reason}`, { count });
       }
       for (const { count, errorType, stage, message } of result.errors ?? []) {

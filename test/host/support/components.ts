@@ -2,7 +2,10 @@
 // split them, and a sink that collects what reaches it.
 
 import { z } from 'zod';
-import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
+import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
+import { LogHub } from '../../../host/log.js';
+import { ComponentTelemetry } from '../../../host/telemetry/component.js';
+import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { EventBatch, EventKind } from '../../../host/topology/batch.js';
 import { decodeBatch, encodeBatch } from '../../../runtime/batch.js';
 
@@ -72,4 +75,29 @@ export function collectSink(into: unknown[], options: { kinds?: EventKind[]; del
       async close() {},
     }),
   };
+}
+
+/** A `ComponentEnv` for driving one component directly; `logs` collects what it logs. */
+export function componentEnv(id: string, logs: string[] = []): ComponentEnv {
+  const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logs.push(line) });
+  return {
+    id,
+    globals: {
+      data_dir: '/tmp',
+      timezone: 'UTC',
+      wildcard_matching: 'strict',
+      log_schema: { host_key: 'host', message_key: 'message', metadata_key: '.metadata', source_type_key: 'source_type', timestamp_key: 'timestamp' },
+    },
+    log: hub.logger(`svc::transforms::${id}`),
+    telemetry: new ComponentTelemetry(new MetricsRegistry(), id, 'transform', 'test'),
+    chunkSize: 1000,
+    maxDecompressedSize: 1 << 20,
+    hostname: 'h',
+  };
+}
+
+/** Prepares a transform from raw options (through its schema) and creates its runner inline. */
+export async function runnerOf<Options, Plan>(definition: TransformDefinition<Options, Plan>, rawOptions: unknown, env = componentEnv('t')) {
+  const plan = await definition.prepare(definition.options.parse(rawOptions), env);
+  return { plan, runner: definition.create(structuredClone(plan)) };
 }

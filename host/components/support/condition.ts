@@ -1,0 +1,85 @@
+// Vector's conditions (`filter.condition`, `route.*`, `exclude` of throttle and sample): a remap program
+// whose result must be a boolean (a plain string is its shorthand), or an event-kind test. A remap
+// condition runs over a whole batch in wasm and answers a bitmap; kind tests read each record's kind byte.
+
+import { z } from 'zod';
+import { BatchReader } from '../../../runtime/batch-io.js';
+import type { ChainFailure } from '../../../runtime/batch.js';
+import { RemapInstance } from '../../../runtime/index.js';
+import type { EventKind } from '../../topology/batch.js';
+import type { ComponentEnv, TransformResult } from '../component.js';
+import { compileProgram, failureErrors } from './remap-program.js';
+
+/** Condition types that test the event's kind. */
+const KIND_TESTS: Record<string, EventKind> = { is_log: 'log', is_metric: 'metric', is_trace: 'trace' };
+
+/** Query conditions need a remap function svc does not implement (match_datadog_query has no code yet). */
+const UNSUPPORTED_QUERY = (type: string) =>
+  `condition type "${type}" is not supported: it runs the remap function match_datadog_query, which this build does not implement`;
+
+const conditionObject = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('vrl'), source: z.string() }),
+  z.strictObject({ type: z.literal('is_log') }),
+  z.strictObject({ type: z.literal('is_metric') }),
+  z.strictObject({ type: z.literal('is_trace') }),
+  z.strictObject({ type: z.enum(['datadog_search', 'extsearch']), source: z.string() })
+    .superRefine((condition, context) => context.addIssue({ code: 'custom', message: UNSUPPORTED_QUERY(condition.type) })),
+]);
+
+/** A condition option: `{type, source}`, `{type: is_log}`..., or a remap expression as a plain string. */
+export const conditionSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { type: 'vrl', source: value } : value),
+  conditionObject,
+);
+
+export type ConditionConfig = z.output<typeof conditionSchema>;
+
+/** A prepared condition: plain data and a `WebAssembly.Module`, so it crosses to a worker. */
+export type ConditionPlan = { test: 'vrl'; module: WebAssembly.Module } | { test: 'kind'; kind: EventKind };
+
+/** Compiles a condition; `what` names it in errors (e.g. `route "errors"`). */
+export async function prepareCondition(config: ConditionConfig, env: ComponentEnv, what: string): Promise<ConditionPlan> {
+  if (config.type === 'vrl') {
+    const module = await compileProgram(config.source, { timezone: env.globals.timezone, condition: true }, env, what);
+    return { test: 'vrl', module };
+  }
+  const kind = KIND_TESTS[config.type];
+  if (kind === undefined) throw new Error(`${what}: ${UNSUPPORTED_QUERY(config.type)}`);
+  return { test: 'kind', kind };
+}
+
+export interface ConditionOutput {
+  /** Bit `i` (LSB first in byte `i >> 3`) is set when record `i` matches. */
+  bits: Uint8Array;
+  /** Records whose remap condition failed (they do not match). */
+  failures: ChainFailure[];
+}
+
+/** A condition ready to run, in the thread that runs the transform. */
+export class Condition {
+  private readonly instance: RemapInstance | undefined;
+
+  constructor(private readonly plan: ConditionPlan) {
+    this.instance = plan.test === 'vrl' ? new RemapInstance(plan.module) : undefined;
+  }
+
+  /** Evaluates the condition on every record of an input batch. */
+  evaluate(batch: Uint8Array): ConditionOutput {
+    if (this.instance) return this.instance.runCondition(batch);
+    const { kind } = this.plan as { kind: EventKind };
+    const reader = new BatchReader(batch);
+    const bits = new Uint8Array((reader.count + 7) >> 3);
+    for (const record of reader) if (record.kind === kind) bits[record.index >> 3]! |= 1 << (record.index & 7);
+    return { bits, failures: [] };
+  }
+}
+
+/** Whether record `index` is set in a condition bitmap. */
+export function isSet(bits: Uint8Array, index: number): boolean {
+  return (bits[index >> 3]! & (1 << (index & 7))) !== 0;
+}
+
+/** Failed conditions as Vector reports them: `script_failed` errors; the event counts as not matching. */
+export function conditionErrors(failures: readonly ChainFailure[]): NonNullable<TransformResult['errors']> {
+  return failureErrors(failures, 'script_failed', (message) => `VRL condition execution failed: ${message}`);
+}

@@ -1,0 +1,93 @@
+// `dedupe`: discards an event when an event with the same values of the matched fields (or of all fields
+// but the ignored ones) is among the last `cache.num_events` distinct ones seen (an LRU cache), optionally
+// only for `time_settings.max_age_ms`. Values are compared by their exact encoding: `1` and `1.0` differ,
+// and a field set to null differs from a missing one, as in Vector.
+
+import { z } from 'zod';
+import { BatchReader, BatchWriter, withoutField } from '../../../runtime/batch-io.js';
+import { parseFieldPath } from '../../config/template.js';
+import type { TransformDefinition, TransformRunner } from '../component.js';
+
+const REASON = 'Events have been found in cache for deduplication.';
+/** Stands for a missing field in a cache key: not a value tag, so it never equals an encoded value. */
+const MISSING = Buffer.from([0xff]);
+
+const options = z.strictObject({
+  fields: z.union([z.strictObject({ match: z.array(z.string()) }), z.strictObject({ ignore: z.array(z.string()) })]).optional(),
+  cache: z.strictObject({ num_events: z.number().int().positive().default(5000) }).default({ num_events: 5000 }),
+  time_settings: z.strictObject({ max_age_ms: z.number().int().nonnegative(), refresh_on_drop: z.boolean().default(false) }).optional(),
+});
+
+type DedupeOptions = z.output<typeof options>;
+
+interface DedupePlan {
+  /** Paths compared (`match`), or left out of the comparison (`ignore`). */
+  fields: { match: Array<Array<string | number>> } | { ignore: string[][] };
+  capacity: number;
+  maxAgeMs: number | undefined;
+  refreshOnDrop: boolean;
+}
+
+/** Milliseconds from a monotonic clock. */
+export type Clock = () => number;
+
+const dedupe: TransformDefinition<DedupeOptions, DedupePlan> = {
+  kind: 'transform',
+  type: 'dedupe',
+  description: 'Deduplicates events to reduce data volume by eliminating copies of data.',
+  options,
+  inputs: () => ['log'],
+  outputs: () => [{ name: undefined, kinds: ['log'] }],
+  async prepare(config, env) {
+    const { timestamp_key, host_key, message_key } = env.globals.log_schema;
+    const spec = config.fields ?? { match: [timestamp_key, host_key, message_key].filter((key) => key !== '') };
+    const paths = (texts: string[]) => texts.map((text) => {
+      const path = parseFieldPath(text);
+      if (path.metadata) throw new Error(`fields: "${text}" is a metadata path; dedupe compares event fields`);
+      return path.segments.map((segment) => ('field' in segment ? segment.field : segment.index));
+    });
+    const fields = 'match' in spec
+      ? { match: paths(spec.match) }
+      : { ignore: paths(spec.ignore).map((path) => {
+          if (path.some((segment) => typeof segment === 'number')) throw new Error('fields.ignore: paths with array indexes are not supported');
+          return path as string[];
+        }) };
+    return { fields, capacity: config.cache.num_events, maxAgeMs: config.time_settings?.max_age_ms, refreshOnDrop: config.time_settings?.refresh_on_drop ?? false };
+  },
+  create: (plan) => createDedupe(plan, () => performance.now()),
+};
+
+export default dedupe;
+
+/** The runner, on a given clock (tests drive a fake one). */
+export function createDedupe(plan: DedupePlan, now: Clock): TransformRunner {
+  /** Cache keys → when last stored; Map order is the LRU order (oldest first). */
+  const cache = new Map<string, number>();
+  const keyOf = (reader: BatchReader, event: Uint8Array): string => {
+    if ('match' in plan.fields) {
+      return Buffer.concat(plan.fields.match.map((path) => reader.readPathEncoded(event, path) ?? MISSING)).toString('latin1');
+    }
+    return Buffer.from(plan.fields.ignore.reduce(withoutField, event)).toString('latin1');
+  };
+  return {
+    process(batch) {
+      const time = now();
+      const reader = new BatchReader(batch.bytes);
+      const kept = new BatchWriter(reader.flags);
+      for (const { record, event } of reader) {
+        const key = keyOf(reader, event);
+        const stored = cache.get(key);
+        const duplicate = stored !== undefined && (plan.maxAgeMs === undefined || time - stored < plan.maxAgeMs);
+        cache.delete(key);
+        cache.set(key, duplicate && !plan.refreshOnDrop ? stored! : time);
+        if (cache.size > plan.capacity) cache.delete(cache.keys().next().value!);
+        if (!duplicate) kept.appendRaw(record);
+      }
+      const dropped = batch.count - kept.count;
+      return {
+        outputs: [{ output: undefined, batch: { bytes: kept.finish(), count: kept.count } }],
+        discarded: dropped > 0 ? [{ count: dropped, intentional: true, reason: REASON }] : [],
+      };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// `filter`: forwards the events that match its condition and discards the others (on purpose).
+
+import { z } from 'zod';
+import { splitByBitmap } from '../../../runtime/batch-io.js';
+import type { TransformDefinition } from '../component.js';
+import { Condition, conditionErrors, conditionSchema, prepareCondition, type ConditionPlan } from '../support/condition.js';
+
+const options = z.strictObject({ condition: conditionSchema });
+
+type FilterOptions = z.output<typeof options>;
+
+/** Vector's reason for the events a filter drops. */
+const DROPPED = 'Events matched filter condition.';
+
+const filter: TransformDefinition<FilterOptions, ConditionPlan> = {
+  kind: 'transform',
+  type: 'filter',
+  description: 'Filters events based on a set of conditions.',
+  options,
+  inputs: () => ['log', 'metric', 'trace'],
+  outputs: () => [{ name: undefined, kinds: ['log', 'metric', 'trace'] }],
+  prepare: (config, env) => prepareCondition(config.condition, env, 'condition'),
+  create(plan) {
+    const condition = new Condition(plan);
+    return {
+      process(batch) {
+        const { bits, failures } = condition.evaluate(batch.bytes);
+        const { matched, matchedCount, unmatchedCount } = splitByBitmap(batch.bytes, bits);
+        return {
+          outputs: [{ output: undefined, batch: { bytes: matched, count: matchedCount } }],
+          discarded: unmatchedCount > 0 ? [{ count: unmatchedCount, intentional: true, reason: DROPPED }] : [],
+          errors: conditionErrors(failures),
+        };
+      },
+    };
+  },
+};
+
+export default filter;

@@ -1,0 +1,75 @@
+// `route`: each event goes to the output of every route whose condition it matches (`<id>.<route>`), and
+// to `<id>._unmatched` when it matches none (or is discarded, with `reroute_unmatched: false`).
+
+import { z } from 'zod';
+import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
+import type { EventKind } from '../../topology/batch.js';
+import type { TransformDefinition, TransformResult } from '../component.js';
+import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+
+const UNMATCHED = '_unmatched';
+/** Output names a route may not take: the transform's own outputs. */
+const RESERVED = [UNMATCHED, '_default'];
+const ALL_KINDS: EventKind[] = ['log', 'metric', 'trace'];
+
+const options = z.strictObject({
+  route: z.record(z.string(), conditionSchema).superRefine((routes, context) => {
+    for (const name of Object.keys(routes)) {
+      if (RESERVED.includes(name)) {
+        context.addIssue({ code: 'custom', path: [name], message: `"${name}" is a reserved output name and cannot be a route id (reserved: ${RESERVED.join(', ')})` });
+      }
+    }
+  }),
+  reroute_unmatched: z.boolean().default(true),
+});
+
+type RouteOptions = z.output<typeof options>;
+
+interface RoutePlan {
+  routes: Array<{ name: string; condition: ConditionPlan }>;
+  rerouteUnmatched: boolean;
+}
+
+const route: TransformDefinition<RouteOptions, RoutePlan> = {
+  kind: 'transform',
+  type: 'route',
+  description: 'Splits a stream of events into multiple sub-streams based on a set of conditions.',
+  options,
+  inputs: () => ALL_KINDS,
+  outputs: (config) => [
+    ...Object.keys(config.route).map((name) => ({ name, kinds: ALL_KINDS })),
+    ...(config.reroute_unmatched ? [{ name: UNMATCHED, kinds: ALL_KINDS }] : []),
+  ],
+  async prepare(config, env) {
+    const routes = await Promise.all(
+      Object.entries(config.route).map(async ([name, condition]) => ({ name, condition: await prepareCondition(condition, env, `route "${name}"`) })),
+    );
+    return { routes, rerouteUnmatched: config.reroute_unmatched };
+  },
+  create(plan) {
+    const routes = plan.routes.map(({ name, condition }) => ({ name, condition: new Condition(condition) }));
+    return {
+      process(batch) {
+        const reader = new BatchReader(batch.bytes);
+        const results = routes.map(({ name, condition }) => ({ name, ...condition.evaluate(batch.bytes), writer: new BatchWriter(reader.flags) }));
+        const unmatched = new BatchWriter(reader.flags);
+        for (const { index, record } of reader) {
+          let matched = false;
+          for (const result of results) {
+            if (!isSet(result.bits, index)) continue;
+            result.writer.appendRaw(record);
+            matched = true;
+          }
+          if (!matched) unmatched.appendRaw(record);
+        }
+        const outputs: TransformResult['outputs'] = results.map(({ name, writer }) => ({ output: name, batch: { bytes: writer.finish(), count: writer.count } }));
+        const discarded: NonNullable<TransformResult['discarded']> = [];
+        if (plan.rerouteUnmatched) outputs.push({ output: UNMATCHED, batch: { bytes: unmatched.finish(), count: unmatched.count } });
+        else if (unmatched.count > 0) discarded.push({ count: unmatched.count, intentional: true, reason: 'Event did not match any route.' });
+        return { outputs, discarded, errors: results.flatMap(({ failures }) => conditionErrors(failures)) };
+      },
+    };
+  },
+};
+
+export default route;

@@ -1,0 +1,260 @@
+// Byte-level access to input batches (docs/abi.md §2) for the host: fan-out, routing and TS transforms that
+// read one field (throttle keys, dedupe fields, sample keys) walk records as views and decode only what
+// they read; writers append records verbatim. The layout itself lives in runtime/batch.ts.
+
+import {
+  decodeBatch, expectEnd, readHeader, readRecord, writeCount, writeHeader, writeInputRecord, writeRecord,
+  type EventKind, type InputEvent,
+} from './batch.js';
+import { ByteReader, ByteWriter, encodeValue, Wire } from './codec.js';
+import type { RemapValue } from './values.js';
+
+/** One record of an input batch, as views into the batch's bytes. */
+export interface RecordView {
+  index: number;
+  kind: EventKind;
+  /** The whole record: u32 length, then the record (what `BatchWriter.appendRaw` takes). */
+  record: Uint8Array;
+  /** The encoded metadata value. */
+  metadata: Uint8Array;
+  /** The encoded event value. */
+  event: Uint8Array;
+}
+
+/** A path into a value: object fields and array indexes (negative from the end). */
+export type ValuePath = ReadonlyArray<string | number>;
+
+/** Reads an input batch without decoding its events. */
+export class BatchReader implements Iterable<RecordView> {
+  readonly flags: number;
+  readonly count: number;
+  private readonly recordsAt: number;
+  /** UTF-8 of the field names `readPath` has looked up. */
+  private readonly keys = new Map<string, Buffer>();
+
+  /** Checks the header; records are checked as they are read. */
+  constructor(readonly bytes: Uint8Array) {
+    const r = new ByteReader(bytes);
+    ({ flags: this.flags, count: this.count } = readHeader(r));
+    this.recordsAt = r.at;
+  }
+
+  *[Symbol.iterator](): Iterator<RecordView> {
+    const r = new ByteReader(this.bytes, this.recordsAt);
+    for (let index = 0; index < this.count; index++) {
+      const start = r.at;
+      const { kind, metadata, event } = readRecord(r, index, (kind, _code, rest) => {
+        const metadataAt = rest.at;
+        rest.skip();
+        const metadata = rest.bytes.subarray(metadataAt, rest.at);
+        return { kind, metadata, event: rest.take(rest.bytes.length - rest.at) };
+      });
+      yield { index, kind, record: this.bytes.subarray(start, r.at), metadata, event };
+    }
+    expectEnd(r);
+  }
+
+  /**
+   * The value at `path` in an encoded value (a record's `metadata` or `event`), or `undefined` when the path
+   * leads nowhere (a missing field or index, or a container of the other kind). Walks containers by their
+   * byte lengths and decodes only the value found.
+   */
+  readPath(value: Uint8Array, path: ValuePath): RemapValue | undefined {
+    return this.locate(value, path)?.value();
+  }
+
+  /** Like `readPath`, but the value found stays encoded: a view into `value` (its exact encoding). */
+  readPathEncoded(value: Uint8Array, path: ValuePath): Uint8Array | undefined {
+    const r = this.locate(value, path);
+    if (r === undefined) return undefined;
+    const start = r.at;
+    r.skip();
+    return value.subarray(start, r.at);
+  }
+
+  /** A reader at the value at `path`, or undefined when the path leads nowhere. */
+  private locate(value: Uint8Array, path: ValuePath): ByteReader | undefined {
+    const r = new ByteReader(value);
+    for (const segment of path) {
+      const found = typeof segment === 'number' ? enterIndex(r, segment) : enterField(r, this.key(segment));
+      if (!found) return undefined;
+    }
+    return r;
+  }
+
+  /** Decodes one record (for tests, tap and unit-test output). */
+  decodeRecord(view: RecordView): Required<InputEvent> {
+    return { kind: view.kind, metadata: new ByteReader(view.metadata).value() as object, event: new ByteReader(view.event).value() };
+  }
+
+  /** Decodes every record. */
+  decodeAll(): Array<Required<InputEvent>> {
+    return decodeBatch(this.bytes).events;
+  }
+
+  private key(field: string): Buffer {
+    let key = this.keys.get(field);
+    if (key === undefined) {
+      key = Buffer.from(field, 'utf8');
+      this.keys.set(field, key);
+    }
+    return key;
+  }
+}
+
+/** Moves `r` from an array to its item `index`; false when `r` is not at an array or it has no such item. */
+function enterIndex(r: ByteReader, index: number): boolean {
+  if (r.u8() !== Wire.Array) return false;
+  const count = r.u32();
+  r.u32(); // byte length
+  const at = index < 0 ? count + index : index;
+  if (at < 0 || at >= count) return false;
+  for (let i = 0; i < at; i++) r.skip();
+  return true;
+}
+
+/** Moves `r` from an object to the value of `key`; false when `r` is not at an object or it has no such key. */
+function enterField(r: ByteReader, key: Uint8Array): boolean {
+  if (r.u8() !== Wire.Object) return false;
+  const count = r.u32();
+  r.u32(); // byte length
+  for (let i = 0; i < count; i++) {
+    const order = Buffer.compare(r.sized(), key);
+    if (order === 0) return true;
+    if (order > 0) return false; // keys are sorted byte-wise
+    r.skip();
+  }
+  return false;
+}
+
+/**
+ * A copy of an encoded value with the encoded value `replacement` at the field path `path`, as Vector's
+ * insert does it: missing objects on the way are created, and a value on the way that is not an object is
+ * replaced by one. Only the objects on the path are rewritten; the rest is copied as bytes.
+ */
+export function withField(value: Uint8Array, path: readonly string[], replacement: Uint8Array): Uint8Array {
+  return editField(value, path, replacement);
+}
+
+/** A copy of an encoded value without the field at `path` (the value itself when there is none). */
+export function withoutField(value: Uint8Array, path: readonly string[]): Uint8Array {
+  return editField(value, path, undefined);
+}
+
+/** Sets (`replacement`) or removes (undefined) the field at `path` of an encoded value. */
+function editField(value: Uint8Array, path: readonly string[], replacement: Uint8Array | undefined): Uint8Array {
+  if (path.length === 0) return replacement ?? value;
+  const key = Buffer.from(path[0]!, 'utf8');
+  const r = new ByteReader(value);
+  const isObject = value.length > 0 && r.u8() === Wire.Object;
+  if (!isObject && replacement === undefined) return value;
+  const count = isObject ? r.u32() : 0;
+  if (isObject) r.u32(); // byte length
+  const entriesAt = r.at;
+  // Find the entry for `key`, or where it goes: keys are sorted byte-wise.
+  let insertAt = isObject ? value.length : 0;
+  let existing: { start: number; end: number } | undefined;
+  for (let i = 0; i < count; i++) {
+    const start = r.at;
+    const order = Buffer.compare(r.sized(), key);
+    if (order > 0) {
+      insertAt = start;
+      break;
+    }
+    r.skip();
+    if (order === 0) {
+      existing = { start, end: r.at };
+      insertAt = start;
+      break;
+    }
+  }
+  if (existing === undefined && replacement === undefined) return value;
+  const current = existing ? value.subarray(existing.start + 4 + key.length, existing.end) : EMPTY_OBJECT;
+  const child = path.length === 1 && replacement === undefined ? undefined : editField(current, path.slice(1), replacement);
+  const w = new ByteWriter();
+  w.u8(Wire.Object);
+  w.u32(count + (existing ? 0 : 1) - (child === undefined ? 1 : 0));
+  const lengthAt = w.reserve(4);
+  if (isObject) w.raw(value.subarray(entriesAt, insertAt));
+  if (child !== undefined) {
+    w.sized(key);
+    w.raw(child);
+  }
+  if (isObject) w.raw(value.subarray(existing ? existing.end : insertAt));
+  w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
+  return new Uint8Array(w.finish());
+}
+
+/** `{}`, encoded. */
+const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+/** Builds an input batch record by record. */
+export class BatchWriter {
+  private readonly w = new ByteWriter();
+  private records = 0;
+
+  constructor(flags = 0) {
+    writeHeader(this.w, flags, 0);
+  }
+
+  get count(): number {
+    return this.records;
+  }
+
+  /** Appends a record as it is (u32 length + record, e.g. a `RecordView.record` or a failure's record). */
+  appendRaw(record: Uint8Array): void {
+    const length = record.length < 4 ? -1 : new DataView(record.buffer, record.byteOffset, 4).getUint32(0, true);
+    if (length !== record.length - 4) {
+      throw new Error(`appendRaw takes one whole record (u32 length + record); got ${record.length} bytes`);
+    }
+    this.w.raw(record);
+    this.records++;
+  }
+
+  /** Appends an event given as values. */
+  append(kind: EventKind, metadata: RemapValue, event: RemapValue): void {
+    writeInputRecord(this.w, kind, metadata, event);
+    this.records++;
+  }
+
+  /** Appends an event given as encoded bytes with new metadata (e.g. a rerouted event annotated). */
+  appendWithMetadata(kind: EventKind, metadata: RemapValue, event: Uint8Array): void {
+    writeRecord(this.w, kind, 0, () => {
+      encodeValue(this.w, metadata);
+      this.w.raw(event);
+    });
+    this.records++;
+  }
+
+  /** Appends an event whose metadata and event are both given as encoded values. */
+  appendEncoded(kind: EventKind, metadata: Uint8Array, event: Uint8Array): void {
+    writeRecord(this.w, kind, 0, () => {
+      this.w.raw(metadata);
+      this.w.raw(event);
+    });
+    this.records++;
+  }
+
+  /** The batch: an exact-size copy in an ArrayBuffer of its own (transferable to a worker). */
+  finish(): Uint8Array {
+    writeCount(this.w, this.records);
+    return new Uint8Array(this.w.finish());
+  }
+}
+
+/** Splits a batch by a condition bitmap (`runCondition`): records whose bit is set, and the others, in order. */
+export function splitByBitmap(
+  batch: Uint8Array,
+  bits: Uint8Array,
+): { matched: Uint8Array; unmatched: Uint8Array; matchedCount: number; unmatchedCount: number } {
+  const reader = new BatchReader(batch);
+  if (bits.length < (reader.count + 7) >> 3) {
+    throw new Error(`a bitmap of ${bits.length} bytes cannot cover a batch of ${reader.count} records`);
+  }
+  const matched = new BatchWriter(reader.flags);
+  const unmatched = new BatchWriter(reader.flags);
+  for (const { index, record } of reader) {
+    (bits[index >> 3]! & (1 << (index & 7)) ? matched : unmatched).appendRaw(record);
+  }
+  return { matched: matched.finish(), unmatched: unmatched.finish(), matchedCount: matched.count, unmatchedCount: unmatched.count };
+}

@@ -1,0 +1,38 @@
+// The transforms' plans cross to worker threads (structuredClone of modules) and give the same events there.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { transformDefinition } from '../../../../host/components/transforms/index.js';
+import { InlineExecutor, WorkerExecutor, type TransformExecutor } from '../../../../host/topology/executor.js';
+import { batchOf, componentEnv, eventsOf } from '../../support/components.js';
+
+const CHAIN: Array<[string, object]> = [
+  ['remap', { source: '.doubled = int!(.n) * 2' }],
+  ['filter', { condition: 'int!(.n) != 3' }],
+  ['route', { route: { small: 'int!(.n) < 5' } }],
+  ['sample', { rate: 2, sample_rate_key: '' }],
+  ['dedupe', { fields: { match: ['k'] } }],
+  ['throttle', { threshold: 100, window_secs: 1, key_field: '{{ k }}' }],
+];
+
+async function outputs(executor: TransformExecutor): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (const [type, options] of CHAIN) {
+    const definition = transformDefinition(type);
+    const plan = await definition.prepare(definition.options.parse(options), componentEnv(type));
+    await executor.create(type, type, plan);
+    const events = Array.from({ length: 10 }, (_, n) => ({ n, k: n % 4 }));
+    const result = await executor.process(type, batchOf(events));
+    results.push(result.outputs.map(({ output, batch }) => [output, eventsOf(batch)]), result.discarded);
+  }
+  await executor.close();
+  return results;
+}
+
+test('every transform gives the same events in 2 worker threads as inline', async () => {
+  const inline = await outputs(new InlineExecutor(transformDefinition));
+  const workers = await outputs(new WorkerExecutor(2));
+  assert.equal(workers, inline);
+});
+
+test.run();

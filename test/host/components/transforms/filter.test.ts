@@ -1,0 +1,40 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import filter from '../../../../host/components/transforms/filter.js';
+import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
+import { encodeBatch } from '../../../../runtime/batch.js';
+
+test('filter forwards matching events and counts the others as intentional discards', async () => {
+  const { runner } = await runnerOf(filter, { condition: '.level != "debug"' });
+  const result = runner.process(batchOf([{ level: 'debug' }, { level: 'info' }, { level: 'debug' }, { level: 'warn' }]));
+  assert.equal(eventsOf(result.outputs[0]!.batch), [{ level: 'info' }, { level: 'warn' }]);
+  assert.equal(result.discarded, [{ count: 2, intentional: true, reason: 'Events matched filter condition.' }]);
+  assert.equal(result.errors, []);
+});
+
+test('filter: a failing condition does not match and counts a script_failed error', async () => {
+  const { runner } = await runnerOf(filter, { condition: { type: 'vrl', source: 'to_int!(.n) > 1' } });
+  const result = runner.process(batchOf([{ n: 2 }, { n: 'x' }]));
+  assert.equal(eventsOf(result.outputs[0]!.batch), [{ n: 2n }]);
+  assert.is(result.errors![0]!.errorType, 'script_failed');
+});
+
+test('filter with a kind test reads the record kind', async () => {
+  const { runner } = await runnerOf(filter, { condition: { type: 'is_metric' } });
+  const bytes = encodeBatch([{ kind: 'log', event: { a: 1 } }, { kind: 'metric', event: { b: 2 } }], 0);
+  assert.equal(eventsOf(runner.process({ bytes, count: 2 }).outputs[0]!.batch), [{ b: 2n }]);
+});
+
+test('filter rejects a non-boolean condition with Vector\'s message, and unsupported query conditions', async () => {
+  try {
+    await runnerOf(filter, { condition: '.a' });
+    assert.unreachable();
+  } catch (error) {
+    assert.is((error as Error).message, 'condition: VRL conditions must return a boolean.');
+  }
+  const parsed = filter.options.safeParse({ condition: { type: 'datadog_search', source: 'a' } });
+  assert.not.ok(parsed.success);
+  assert.match(parsed.error!.issues[0]!.message, /condition type "datadog_search" is not supported/);
+});
+
+test.run();
