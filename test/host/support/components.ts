@@ -2,6 +2,7 @@
 // split them, and a sink that collects what reaches it.
 
 import { z } from 'zod';
+import { globalSchema } from '../../../host/config/global.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
 import { LogHub } from '../../../host/log.js';
 import { ComponentTelemetry } from '../../../host/telemetry/component.js';
@@ -80,19 +81,17 @@ export function collectSink(into: unknown[], options: { kinds?: EventKind[]; del
 /** A `ComponentEnv` for driving one component directly; `logs` collects what it logs. */
 export function componentEnv(id: string, logs: string[] = []): ComponentEnv {
   const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logs.push(line) });
+  const metrics = new MetricsRegistry();
   return {
     id,
-    globals: {
-      data_dir: '/tmp',
-      timezone: 'UTC',
-      wildcard_matching: 'strict',
-      log_schema: { host_key: 'host', message_key: 'message', metadata_key: '.metadata', source_type_key: 'source_type', timestamp_key: 'timestamp' },
-    },
+    globals: globalSchema.parse({ data_dir: '/tmp', timezone: 'UTC' }),
     log: hub.logger(`svc::transforms::${id}`),
-    telemetry: new ComponentTelemetry(new MetricsRegistry(), id, 'transform', 'test'),
+    telemetry: new ComponentTelemetry(metrics, id, 'transform', 'test'),
     chunkSize: 1000,
     maxDecompressedSize: 1 << 20,
     hostname: 'h',
+    metrics,
+    logHub: hub,
   };
 }
 
