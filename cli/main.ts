@@ -5,7 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { cac, type Command } from 'cac';
 import { EXIT_USAGE, UsageError } from './usage.js';
+import { registerGenerate } from './generate.js';
+import { registerGraph } from './graph.js';
+import { registerList } from './list.js';
 import { registerService } from './service.js';
+import { registerUnitTests } from './test.js';
+import { normalizeNoEnvironment, registerValidate } from './validate.js';
 import { registerVrl, VRL_HELP } from './vrl.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -16,6 +21,11 @@ cli.option('--color <when>', 'When to use ANSI colors: always, auto or never (en
 cli.version(version, '-V, --version');
 
 const extraHelp = new Map<Command, { title: string; body: string }>([[registerVrl(cli), VRL_HELP]]);
+registerGenerate(cli);
+registerGraph(cli);
+registerList(cli);
+registerUnitTests(cli);
+registerValidate(cli);
 registerService(cli, version);
 cli.help((sections) => {
   const extra = cli.matchedCommand && extraHelp.get(cli.matchedCommand);
@@ -42,7 +52,7 @@ const isUsageError = (error: unknown) =>
   error instanceof UsageError || (error instanceof Error && error.name === 'CACError');
 
 try {
-  cli.parse(joinStdinValues(process.argv), { run: false });
+  cli.parse(normalizeNoEnvironment(joinStdinValues(process.argv)), { run: false });
   if (cli.matchedCommand && !cli.options.help && !cli.options.version) await cli.runMatchedCommand();
 } catch (error) {
   if (!isUsageError(error)) throw error;

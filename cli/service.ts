@@ -2,14 +2,14 @@
 // table in host/config/options.ts (flags, SVC_* variables, defaults); this file only wires them into cac.
 
 import type { CAC, Command } from 'cac';
-import { ROOT_OPTIONS, resolveRootOptions, configLocations, type RootOptions } from '../host/config/options.js';
+import { ROOT_OPTIONS, resolveRootOptions, configLocations, type RootOptions, type RootOptionSpec } from '../host/config/options.js';
 import { LogHub } from '../host/log.js';
 import { UsageError } from './usage.js';
 
-/** Declares the root options on a command (the root command itself, or `run`). */
-export function withRootOptions(command: Command): Command {
+/** Declares the root options on a command (the root command itself, `run`, or those of them `only` keeps). */
+export function withRootOptions(command: Command, only: (spec: RootOptionSpec) => boolean = () => true): Command {
   for (const spec of ROOT_OPTIONS) {
-    if (spec.key === 'color') continue; // declared once on the CLI, shared with every command
+    if (spec.key === 'color' || !only(spec)) continue; // --color: declared once on the CLI, shared with every command
     const names = spec.short ? `${spec.short}, ${spec.flag}` : spec.flag;
     const value = spec.kind === 'uint' || spec.kind === 'enum' ? ' <value>' : spec.kind === 'paths' ? ' <paths>' : '';
     const env = spec.env ? ` (env ${spec.env})` : '';

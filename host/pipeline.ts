@@ -12,7 +12,7 @@ import { validateConfig, type ComponentConfig, type Config } from './config/sche
 import type { LogHub, Logger } from './log.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
 import { InlineExecutor, WorkerExecutor } from './topology/executor.js';
-import { buildGraph, TopologyError, type ComponentSpec } from './topology/graph.js';
+import { buildGraph, TopologyError, type ComponentSpec, type Graph } from './topology/graph.js';
 import { BuildError, Topology } from './topology/run.js';
 
 /** Vector's exit codes (sysexits). */
@@ -68,16 +68,23 @@ export interface BuiltPipeline {
   config: Config;
 }
 
-/** Builds every component of a validated configuration; throws ConfigError (graph or build problems). */
-export async function buildPipeline(config: Config, options: PipelineOptions): Promise<BuiltPipeline> {
-  let graph;
+/** The topology graph of a validated configuration; throws ConfigError with every graph problem. */
+export function pipelineGraph(config: Config, specs: ComponentSpec[] = componentSpecs(config)): Graph {
   try {
-    graph = buildGraph(componentSpecs(config), config.global.wildcard_matching);
+    return buildGraph(specs, config.global.wildcard_matching);
   } catch (error) {
     if (error instanceof TopologyError) throw new ConfigError(error.errors);
     throw error;
   }
-  for (const warning of graph.warnings) options.log.warn(warning);
+}
+
+/**
+ * Builds every component of a validated configuration; throws ConfigError (graph or build problems). The
+ * graph's warnings are logged, unless the caller built the graph and passes it (it reports them itself).
+ */
+export async function buildPipeline(config: Config, options: PipelineOptions, built?: Graph): Promise<BuiltPipeline> {
+  const graph = built ?? pipelineGraph(config);
+  if (!built) for (const warning of graph.warnings) options.log.warn(warning);
   const metrics = new MetricsRegistry();
   const executor = options.threads > 0 ? new WorkerExecutor(options.threads) : new InlineExecutor(transformDefinition);
   try {
@@ -107,17 +114,25 @@ export async function buildPipeline(config: Config, options: PipelineOptions): P
   }
 }
 
+/** The sink's healthcheck bounded by its `healthcheck.timeout`; undefined when disabled or the type has none. */
+export function sinkHealthcheck(built: BuiltPipeline, id: string): (() => Promise<void>) | undefined {
+  const sink = built.config.sinks.get(id);
+  const check = built.topology.sinkHealthcheck(id);
+  if (!sink?.healthcheck?.enabled || check === undefined) return undefined;
+  const timeoutMs = (sink.healthcheck.timeout ?? 10) * 1000;
+  return () => withTimeout(check(), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
+}
+
 /** Runs the sinks' healthchecks; returns the failures (already logged). */
 export async function runHealthchecks(built: BuiltPipeline, log: Logger): Promise<string[]> {
   if (!built.config.global.healthchecks.enabled) return [];
   const failures: string[] = [];
   await Promise.all(
     [...built.config.sinks.values()].map(async (sink) => {
-      const check = built.topology.sinkHealthcheck(sink.id);
-      if (!sink.healthcheck?.enabled || check === undefined) return;
-      const timeoutMs = (sink.healthcheck.timeout ?? 10) * 1000;
+      const check = sinkHealthcheck(built, sink.id);
+      if (check === undefined) return;
       try {
-        await withTimeout(check(), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
+        await check();
         log.info('Healthcheck passed.', { component_id: sink.id });
       } catch (error) {
         const message = `Healthcheck failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,0 +1,49 @@
+// `svc validate [paths...]`: checks a configuration and prints Vector's validation report.
+
+import type { CAC, Command } from 'cac';
+import { configLocations } from '../host/config/options.js';
+import { validate } from '../host/validate.js';
+import { configFileRootOptions, withConfigFileOptions } from './config-files.js';
+import { logHubFor } from './service.js';
+import { useColor } from './usage.js';
+
+/** Vector's (and the spec's) `-ne`, which a command-line parser reads as `-n -e`. */
+export function normalizeNoEnvironment(argv: readonly string[]): string[] {
+  if (!argv.includes('validate')) return [...argv];
+  return argv.map((arg) => (arg === '-ne' ? '--no-environment' : arg));
+}
+
+async function runValidate(paths: string[], parsed: Record<string, unknown>): Promise<number> {
+  const options = configFileRootOptions(paths, parsed);
+  // As Vector's validate, the service's own logs are one step quieter than the service's.
+  const hub = logHubFor(options, 1);
+  return validate({
+    locations: configLocations(options),
+    interpolate: !options.disableEnvVarInterpolation,
+    allowEmptyConfig: options.allowEmptyConfig,
+    requireHealthy: options.requireHealthy,
+    threads: 0,
+    chunkSize: options.chunkSizeEvents,
+    maxDecompressedSize: options.maxDecompressedSizeBytes,
+    log: hub.logger('svc'),
+    logHub: hub,
+    denyWarnings: parsed.denyWarnings === true,
+    noEnvironment: parsed.environment === false || parsed.noEnvironment === true,
+    skipHealthchecks: parsed.skipHealthchecks === true,
+    color: useColor(parsed.color, process.stdout),
+    write: (text) => process.stdout.write(text),
+  });
+}
+
+export function registerValidate(cli: CAC): Command {
+  const command = cli.command('validate [...paths]', 'Validate a configuration, then exit');
+  return withConfigFileOptions(command)
+    .option('-d, --deny-warnings', 'Fail validation on warnings')
+    .option('--no-environment', 'Only load and check the configuration: skip component and health checks (also -ne)')
+    .option('--skip-healthchecks', 'Skip health checks')
+    .action(async (paths: string[], parsed: Record<string, unknown>) => {
+      const code = await runValidate(paths, parsed);
+      // Built components (sockets, timers) must not keep the process alive.
+      process.exit(code);
+    });
+}
