@@ -29,7 +29,7 @@ export class GenerateError extends Error {
 }
 
 /** A required option without a default or example: written as a comment naming what it expects. */
-class Required {
+export class Required {
   constructor(readonly expects: string) {}
 }
 
@@ -93,6 +93,11 @@ function exampleValue(schema: Schema): unknown {
   }
 }
 
+/** A component's options as generated: defaults, examples, Required markers; optional ones left out. */
+export function componentExample(options: z.ZodObject): Record<string, unknown> {
+  return exampleTable(options.shape as Record<string, Schema>);
+}
+
 function exampleTable(shape: Record<string, Schema>): Record<string, unknown> {
   const table: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(shape)) {
@@ -139,7 +144,7 @@ export function generateConfig(expression: string, options: GenerateOptions): st
       components[name] = {
         type,
         ...(inputs ? { inputs } : {}),
-        ...exampleTable(schema.options.shape as Record<string, Schema>),
+        ...componentExample(schema.options),
         ...(kind === 'sink' ? { healthcheck: healthcheckSchema.parse({}), buffer: sinkBufferSchema.parse(undefined) } : {}),
       };
     });

@@ -1,0 +1,32 @@
+// Runs the built `svc` for CLI tests, in a scratch directory, without SVC_* variables from outside.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const main = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
+
+/** A fresh directory for one test file's configs. */
+export function scratchDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-cli-test-'));
+}
+
+/** Writes `text` to `dir/name`; returns the path. */
+export function writeConfig(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** Runs `svc args...` in `cwd`; stdout and stderr are not terminals, so there is no color. */
+export function svc(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')));
+  const result = spawnSync(process.execPath, [main, ...args], {
+    cwd: options.cwd ?? tmpdir(),
+    encoding: 'utf8',
+    env: { ...inherited, ...options.env },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
