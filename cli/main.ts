@@ -47,12 +47,30 @@ function joinStdinValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Boolean flags with a dash in their name, camelCased (`--skip-healthchecks` → `--skipHealthchecks`): cac
+ * tells its parser (mri) which options are boolean by their camelCase names, so `--skip-healthchecks path`
+ * would otherwise take `path` as the flag's value.
+ */
+function camelCaseBooleanFlags(argv: readonly string[]): string[] {
+  const flags = new Map<string, string>();
+  for (const command of [cli.globalCommand, ...cli.commands]) {
+    for (const option of command.options) {
+      if (!option.isBoolean || option.negated) continue;
+      for (const name of option.rawName.split(',').map((n) => n.trim())) {
+        if (/^--\w+-/.test(name)) flags.set(name, `--${option.names.at(-1)}`);
+      }
+    }
+  }
+  return argv.map((arg) => flags.get(arg) ?? arg);
+}
+
 // cac reports its own usage errors (unknown option, missing value) by throwing a CACError.
 const isUsageError = (error: unknown) =>
   error instanceof UsageError || (error instanceof Error && error.name === 'CACError');
 
 try {
-  cli.parse(normalizeNoEnvironment(joinStdinValues(process.argv)), { run: false });
+  cli.parse(camelCaseBooleanFlags(normalizeNoEnvironment(joinStdinValues(process.argv))), { run: false });
   if (cli.matchedCommand && !cli.options.help && !cli.options.version) await cli.runMatchedCommand();
 } catch (error) {
   if (!isUsageError(error)) throw error;

@@ -1,0 +1,83 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { scratchDir, svc, writeConfig } from './support/svc.js';
+
+const dir = scratchDir();
+const SOURCE = 'sources:\n  in:\n    type: exec\n    command: [echo, hi]\n    mode: scheduled\n';
+// No sink types are needed here: SVC_ALLOW_EMPTY_CONFIG lets a configuration without sinks load.
+const env = { SVC_ALLOW_EMPTY_CONFIG: 'true' };
+const config = writeConfig(dir, 'ok.yaml', `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: '.x = 1'\n`);
+
+test('validate prints the warnings, the component check and Validated under a rule as wide as the widest line', () => {
+  const { status, stdout, stderr } = svc(['validate', config], { env });
+  const title = `Loaded with warnings ["${config}"]`;
+  assert.is(stdout, [
+    title,
+    '-'.repeat(title.length),
+    '~ Transform "t" has no consumers',
+    '',
+    '√ Component configuration',
+    '-'.repeat(title.length),
+    `${' '.repeat(title.length - 9)}Validated`,
+    '',
+  ].join('\n'));
+  assert.is(stderr, '');
+  assert.is(status, 0);
+});
+
+for (const flag of ['--no-environment', '-ne']) {
+  test(`validate ${flag} only loads the configuration: a program that does not compile goes unnoticed`, () => {
+    const broken = writeConfig(dir, `broken${flag}.yaml`, `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: '.x = '\n`);
+    const { status, stdout } = svc(['validate', flag, broken], { env });
+    assert.not.match(stdout, /Component/);
+    assert.match(stdout, /\n +Validated\n$/);
+    assert.is(status, 0);
+  });
+}
+
+test('validate reports component errors under their title and exits 78', () => {
+  const broken = writeConfig(dir, 'broken.yaml', `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: 'upcase(1)'\n`);
+  const { status, stdout } = svc(['validate', '--skip-healthchecks', broken], { env });
+  assert.match(stdout, /\n\nComponent errors\n----------------\nx transform "t": /);
+  assert.match(stdout, /invalid argument type/);
+  assert.not.match(stdout, /Validated/);
+  assert.is(status, 78);
+});
+
+test('validate --deny-warnings turns the warnings into errors', () => {
+  const { status, stdout } = svc(['validate', '-d', config], { env });
+  const title = `Failed to load ["${config}"]`;
+  assert.is(stdout, `${title}\n${'-'.repeat(title.length)}\nx Transform "t" has no consumers\n\n`);
+  assert.is(status, 78);
+});
+
+test('validate lists every loading error at once, files given by format included', () => {
+  const bad = writeConfig(dir, 'bad.conf', '{"sources": {"in": {"type": "exec", "mode": "sometimes", "command": ["x"]}}, "sinks": {}}');
+  const { status, stdout } = svc(['validate', '--config-json', bad, '/nonexistent/svc.yaml']);
+  const title = `Failed to load ["/nonexistent/svc.yaml", "${bad}"]`;
+  assert.is(stdout, [
+    title,
+    '-'.repeat(title.length),
+    'x /nonexistent/svc.yaml: could not read the file: ENOENT: no such file or directory, open \'/nonexistent/svc.yaml\'',
+    '',
+    '',
+  ].join('\n'));
+  assert.is(status, 78);
+  const schema = svc(['validate', '--config-json', bad]);
+  assert.ok(schema.stdout.includes(`x ${bad}: sources.in: option "mode": expected one of "scheduled", "streaming", got "sometimes"\nx no sinks defined in the configuration\n`), schema.stdout);
+  assert.is(schema.status, 78);
+});
+
+test('validate without paths reads /etc/svc/svc.yaml', () => {
+  const { status, stdout } = svc(['validate']);
+  assert.match(stdout, /^Failed to load \["\/etc\/svc\/svc\.yaml"\]\n/);
+  assert.is(status, 78);
+});
+
+test('validate --color always paints the marks', () => {
+  const { stdout } = svc(['--color', 'always', 'validate', config], { env });
+  assert.ok(stdout.includes('\x1b[33m~\x1b[0m Transform "t" has no consumers'), stdout);
+  assert.ok(stdout.includes('\x1b[32mValidated\x1b[0m'), stdout);
+});
+
+test.run();
