@@ -4,7 +4,6 @@ import type { CAC, Command } from 'cac';
 import { ConfigError } from '../host/config/errors.js';
 import { configLocations } from '../host/config/options.js';
 import { EXIT, loadPipelineConfig } from '../host/pipeline.js';
-import { reportConfigErrors } from '../host/service.js';
 import { UnitTests } from '../host/unit-tests.js';
 import { configFileRootOptions, withConfigFileOptions } from './config-files.js';
 import { logHubFor } from './service.js';
@@ -26,7 +25,7 @@ async function runUnitTests(paths: string[], parsed: Record<string, unknown>): P
     tests = await UnitTests.build(config, { log, logHub: hub, chunkSize: options.chunkSizeEvents, maxDecompressedSize: options.maxDecompressedSizeBytes });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    reportConfigErrors(log, error);
+    log.error(`Failed to execute tests:\n${error.errors.join('\n')}.`);
     return EXIT.CONFIG;
   }
   if (tests.count === 0) {

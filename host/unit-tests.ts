@@ -94,7 +94,7 @@ export class UnitTests {
     for (const test of config.tests) {
       const problems: string[] = [];
       const prepared = await prepareTest(test, graph, config, codec, componentEnv(`test ${test.name}`), problems);
-      if (problems.length > 0) errors.push(`Failed to build test "${test.name}":\n${problems.map((p) => `  ${p}`).join('\n')}`);
+      if (problems.length > 0) errors.push(`Failed to build test "${test.name}":\n${problems.map((p) => `  ${p.replaceAll('\n', '\n  ')}`).join('\n')}`);
       else tests.push(prepared);
     }
     if (errors.length > 0) throw new ConfigError(errors);
