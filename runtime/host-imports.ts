@@ -1,11 +1,11 @@
 // The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { validateRegex } from '../compiler/regex.js';
-import { ByteReader, ByteWriter, encodeValue } from './codec.js';
-import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
+import { validateRegex } from '../abi/regex.js';
+import { ByteReader, ByteWriter, encodeValue } from '../abi/codec.js';
+import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
-import type { RemapValue } from './values.js';
+import type { RemapValue } from '../abi/values.js';
 
 /** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
 export type HostFunction = (args: RemapValue[], context: HostCallContext) => RemapValue;

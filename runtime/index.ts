@@ -3,9 +3,10 @@
 
 import type { CompileOptions, ModuleOptions } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { NdjsonFlag } from './batch.js';
+import { NdjsonFlag } from '../abi/batch.js';
 import { buildId, cacheKey, compilerVersion, readCached, writeCached } from './cache.js';
-import { readModuleInfo, RemapInstance } from './module.js';
+import { readModuleInfo } from '../abi/module-info.js';
+import { RemapInstance } from './module.js';
 import { Program } from './program.js';
 import { HOST_FUNCTIONS } from './host-functions/index.js';
 
@@ -16,9 +17,10 @@ export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/
 export { renderDiagnostics } from '../compiler/diagnostics/render.js';
 export type { CompileOptions, ModuleOptions };
 export { Program, RemapRuntimeError } from './program.js';
-export { RemapInstance, readModuleInfo, type ModuleInfo, type NdjsonOutput } from './module.js';
-export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type InputEvent, type OutputRecord } from './batch.js';
-export { Timestamp, Regex, type RemapValue } from './values.js';
+export { RemapInstance, type NdjsonOutput } from './module.js';
+export { readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
+export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type InputEvent, type OutputRecord } from '../abi/batch.js';
+export { Timestamp, Regex, type RemapValue } from '../abi/values.js';
 export { display } from './display.js';
 
 /** `runNdjson` flags: print `.` instead of the result; write emitted events as JSON instead of display text. */

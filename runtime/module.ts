@@ -5,56 +5,15 @@
 // grows to a few times the largest batch. Feed `runBatch` batches of at most a few MB (1–4 MB); `runNdjson`
 // splits larger inputs at line boundaries itself (NDJSON_CHUNK_BYTES).
 
-import { ABI_VERSION } from './batch.js';
-import { decode, encode } from './codec.js';
-import type { RemapValue } from './values.js';
+import { ABI_VERSION } from '../abi/batch.js';
+import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
+import { decode, encode } from '../abi/codec.js';
+import type { RemapValue } from '../abi/values.js';
 import { HOST_FUNCTIONS } from './host-functions/index.js';
 import { hostImports, type HostFunction, type InstanceRef } from './host-imports.js';
 
-/** The `svc` custom section. */
-export interface ModuleInfo {
-  abi: number;
-  /** Version of the svc that compiled the module. */
-  compiler: string;
-  source: string;
-  options: { timezone?: string } & Record<string, unknown>;
-  /** Host-backed functions, in the order of their numbers in `svc_host.call`. */
-  hostFunctions: string[];
-  /** Compile warnings, so a cached module reports them without compiling again. */
-  warnings?: unknown[];
-  /** Top-level variables and their slots. */
-  variables?: Array<[name: string, slot: number]>;
-}
-
 /** `runNdjson` runs its input in pieces of about this many bytes (whole lines; a longer line is one piece). */
 export const NDJSON_CHUNK_BYTES = 1 << 20;
-
-const SECTION = 'svc';
-/** Encoded constants of the program; `svc_init` decodes them in place, so they stay in memory. */
-const CONSTANTS_SECTION = 'svc.constants';
-
-/** Reads a compiled module's `svc` custom section; throws when the module has none or it is malformed. */
-export function readModuleInfo(module: Uint8Array | WebAssembly.Module): ModuleInfo {
-  const compiled = module instanceof WebAssembly.Module ? module : new WebAssembly.Module(module);
-  const [section] = WebAssembly.Module.customSections(compiled, SECTION);
-  if (!section) throw new Error(`not a compiled remap module: it has no "${SECTION}" custom section`);
-  let info: Partial<ModuleInfo>;
-  try {
-    info = JSON.parse(Buffer.from(section).toString('utf8')) as Partial<ModuleInfo>;
-  } catch (error) {
-    throw new Error(`the module's "${SECTION}" section is not valid JSON: ${(error as Error).message}`);
-  }
-  const malformed = (what: string) => new Error(`the module's "${SECTION}" section is malformed: ${what}`);
-  if (typeof info !== 'object' || info === null) throw malformed('not an object');
-  if (typeof info.abi !== 'number') throw malformed('no "abi" version');
-  if (typeof info.compiler !== 'string') throw malformed('no "compiler" version');
-  if (typeof info.source !== 'string') throw malformed('no "source"');
-  if (typeof info.options !== 'object' || info.options === null) throw malformed('no "options" object');
-  if (!Array.isArray(info.hostFunctions) || !info.hostFunctions.every((name) => typeof name === 'string')) {
-    throw malformed('"hostFunctions" is not a list of names');
-  }
-  return info as ModuleInfo;
-}
 
 /** The exports of docs/abi.md §5. */
 interface ModuleExports {

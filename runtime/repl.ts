@@ -3,12 +3,12 @@
 
 import { checkProgram, emitModule, type CompileOptions } from '../compiler/compile.js';
 import { BOOLEAN, BYTES, FLOAT, INTEGER, NULL, REGEX, TIMESTAMP, exactArray, exactObject, type Kind } from '../compiler/check/kind.js';
-import { BatchFlag, decodeOutput, encodeBatch } from './batch.js';
+import { BatchFlag, decodeOutput, encodeBatch } from '../abi/batch.js';
 import { compilerVersion } from './cache.js';
 import { HOST_FUNCTIONS } from './host-functions/index.js';
 import { RemapInstance } from './module.js';
 import { RemapRuntimeError } from './program.js';
-import { Regex, Timestamp, type RemapValue } from './values.js';
+import { Regex, Timestamp, type RemapValue } from '../abi/values.js';
 
 export class ReplSession {
   /** The event `.` as the last line left it. */

@@ -13,7 +13,7 @@ import {
 } from './kind.js';
 import { display, displayQuery, displayTarget } from './display.js';
 import * as msg from './messages.js';
-import { validateRegex } from '../regex.js';
+import { validateRegex } from '../../abi/regex.js';
 import { TypeState, assignAt, deleteAt, kindAt, rejectsSegment, type Declaration } from './state.js';
 
 export interface TypeDef {

@@ -7,12 +7,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
-import { ABI_VERSION } from '../../runtime/batch.js';
+import { ABI_VERSION } from '../../abi/batch.js';
+import { CONSTANTS_SECTION, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
 import { loadBinaryen, moduleFeatures, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
-
-export const INFO_SECTION = 'svc';
-export const CONSTANTS_SECTION = 'svc.constants';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
 const ABI_EXPORTS = ['alloc', 'reset', 'run_batch', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len', 'arena_used'];
@@ -23,7 +21,7 @@ export interface LinkInput {
   program: ast.Program;
   types: CheckResult;
   /** Recorded in the module's `svc` section. */
-  info: { source: string; options: object; compiler: string; warnings: readonly object[] };
+  info: Pick<ModuleInfo, 'source' | 'options' | 'compiler' | 'warnings'>;
   /** Keep function names (for `--emit-wasm` text). */
   names?: boolean;
   /** REPL mode: these variables come from earlier lines; export what the host needs to move values. */
@@ -67,7 +65,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
     m.optimize();
     if (!m.validate()) throw new Error('internal: the linked module does not validate');
 
-    const info = { abi: ABI_VERSION, ...input.info, hostFunctions: generated.hostFunctions, variables: generated.variables };
+    const info: ModuleInfo = { abi: ABI_VERSION, ...input.info, hostFunctions: generated.hostFunctions, variables: generated.variables };
     m.addCustomSection(INFO_SECTION, Buffer.from(JSON.stringify(info)));
     m.addCustomSection(CONSTANTS_SECTION, generated.constants);
     const wasm = m.emitBinary();

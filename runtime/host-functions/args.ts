@@ -2,7 +2,7 @@
 // not verify. The messages are VRL's: `expected string, got integer` (stdlib-as/functions/args.ts in AS).
 
 import { lossyText } from '../text.js';
-import { Regex, Timestamp, type RemapValue } from '../values.js';
+import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
 
 export function kindName(value: RemapValue): string {
   if (value === null) return 'null';

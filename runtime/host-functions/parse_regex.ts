@@ -1,5 +1,5 @@
 import type { HostFunction } from '../host-imports.js';
-import type { Regex, RemapValue } from '../values.js';
+import type { Regex, RemapValue } from '../../abi/values.js';
 import { booleanArg, stringArg } from './args.js';
 
 /**

@@ -5,7 +5,7 @@ import type { HostFunction } from '../host-imports.js';
 import { parseStrftime, TimestampParseError } from '../strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
-import { Timestamp } from '../values.js';
+import { Timestamp } from '../../abi/values.js';
 import { kindName, stringArg } from './args.js';
 
 export const parse_timestamp: HostFunction = ([value, format, timezone], context) => {

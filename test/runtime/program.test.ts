@@ -4,10 +4,11 @@ import type { CompileOptions } from '../../compiler/compile.js';
 import { compileModule } from '../../runtime/index.js';
 import {
   BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
-} from '../../runtime/batch.js';
-import { NDJSON_CHUNK_BYTES, readModuleInfo, RemapInstance } from '../../runtime/module.js';
+} from '../../abi/batch.js';
+import { readModuleInfo } from '../../abi/module-info.js';
+import { NDJSON_CHUNK_BYTES, RemapInstance } from '../../runtime/module.js';
 import { Program, RemapRuntimeError } from '../../runtime/program.js';
-import { Timestamp, type RemapValue } from '../../runtime/values.js';
+import { Timestamp, type RemapValue } from '../../abi/values.js';
 
 /** A stand-in instance: answers each input record with `answer(event)` and records the flags it got. */
 function stubProgram(answer: (event: RemapValue) => OutputRecord) {

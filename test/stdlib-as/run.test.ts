@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../support/stdlib.js';
-import { BatchFlag, NdjsonFlag, decodeOutput, encodeBatch, type InputEvent, type OutputRecord } from '../../runtime/batch.js';
-import type { RemapValue } from '../../runtime/values.js';
+import { BatchFlag, NdjsonFlag, decodeOutput, encodeBatch, type InputEvent, type OutputRecord } from '../../abi/batch.js';
+import type { RemapValue } from '../../abi/values.js';
 
 const { RESULTS, RAW } = BatchFlag;
 const ERROR = 1;

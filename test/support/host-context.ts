@@ -1,5 +1,5 @@
 // A host function's call context for tests that call host functions directly.
-import { translateRegex } from '../../compiler/regex.js';
+import { translateRegex } from '../../abi/regex.js';
 import type { HostCallContext } from '../../runtime/host-imports.js';
 
 export function hostContext(timezone = 'UTC'): HostCallContext {

@@ -3,9 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { decode, encode } from '../../runtime/codec.js';
+import { decode, encode } from '../../abi/codec.js';
 import { hostImports, type HostFunction, type InstanceRef } from '../../runtime/host-imports.js';
-import type { RemapValue } from '../../runtime/values.js';
+import type { RemapValue } from '../../abi/values.js';
 
 const wasmPath = fileURLToPath(new URL('../../stdlib.wasm', import.meta.url));
 const stdlibModule = new WebAssembly.Module(readFileSync(wasmPath));

@@ -4,7 +4,7 @@
 // bytes that are not UTF-8, `{"ts": "<nanoseconds>"}`, `{"regex": "<pattern>"}`, `{"object": {...}}`.
 
 import { readFileSync } from 'node:fs';
-import { Regex, Timestamp, type RemapValue } from '../../runtime/values.js';
+import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
 
 export interface Vector {
   name: string;

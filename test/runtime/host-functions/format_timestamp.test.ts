@@ -2,7 +2,7 @@ import { hostContext } from '../../support/host-context.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { format_timestamp } from '../../../runtime/host-functions/format_timestamp.js';
-import { Timestamp, type RemapValue } from '../../../runtime/values.js';
+import { Timestamp, type RemapValue } from '../../../abi/values.js';
 
 function format(rfc3339: string, pattern: string, timezone: string | null = null): string {
   const [, whole, digits = ''] = /^([^.]*?)(?:\.(\d+))?Z$/.exec(rfc3339)!;

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse_regex } from '../../../runtime/host-functions/parse_regex.js';
-import { Regex, type RemapValue } from '../../../runtime/values.js';
+import { Regex, type RemapValue } from '../../../abi/values.js';
 import { hostContext } from '../../support/host-context.js';
 
 function parse(value: RemapValue, pattern: string, numericGroups: RemapValue = null): RemapValue {

@@ -2,7 +2,7 @@ import { hostContext } from '../../support/host-context.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse_timestamp } from '../../../runtime/host-functions/parse_timestamp.js';
-import { Timestamp, type RemapValue } from '../../../runtime/values.js';
+import { Timestamp, type RemapValue } from '../../../abi/values.js';
 
 /** RFC 3339 text of the result, or the error message. */
 function parse(value: RemapValue, format: string, timezone: string | null = null, contextZone = 'UTC'): string {

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import { Timestamp } from '../../../runtime/values.js';
+import { Timestamp } from '../../../abi/values.js';
 
 test('now() is a timestamp from the host clock', () => {
   const before = BigInt(Date.now()) * 1_000_000n;

@@ -2,8 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   ABI_VERSION, BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
-} from '../../runtime/batch.js';
-import { Timestamp } from '../../runtime/values.js';
+} from '../../abi/batch.js';
+import { Timestamp } from '../../abi/values.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const bytesOf = (hexText: string) => new Uint8Array(Buffer.from(hexText.replace(/\s+/g, ''), 'hex'));
