@@ -7,6 +7,9 @@ import { CompileError, diagnostic, primary, type Diagnostic } from './diagnostic
 import { renderDiagnostics } from './diagnostics/render.js';
 import type * as ast from './ast.js';
 
+/** For the REPL: the kinds of the event and variables that earlier lines left. */
+export { kindOfValue } from './types/value-kind.js';
+
 export interface CompileOptions {
   /** Time zone for functions that take one implicitly (parse_timestamp, format_timestamp...). */
   timezone?: string;

@@ -4,7 +4,7 @@
 
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
-import { K } from '../check/kind.js';
+import { K } from '../types/kind.js';
 import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';

@@ -2,7 +2,7 @@
 // `FunctionDef` built with `defineFunction`; `index.ts` collects them into the registry.
 
 import type { LiteralValue, Span } from '../ast.js';
-import type { Kind } from '../check/kind.js';
+import type { Kind } from '../types/kind.js';
 
 /** A value known at compile time (a literal argument, or an array/object of literals). */
 export type Constant =

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, INTEGER, BOOLEAN, NULL, arrayOf, exactObject, union } from '../check/kind.js';
+import { K, BYTES, INTEGER, BOOLEAN, NULL, arrayOf, exactObject, union } from '../types/kind.js';
 
 const RECORD = exactObject({
   class: BYTES,

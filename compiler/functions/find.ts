@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, INTEGER, NULL, union } from '../check/kind.js';
+import { K, INTEGER, NULL, union } from '../types/kind.js';
 
 export default defineFunction({
   name: 'find',

@@ -1,6 +1,6 @@
 import { defineFunction } from './define.js';
 import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
-import { ANY, objectOf, arrayOf } from '../check/kind.js';
+import { ANY, objectOf, arrayOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'find_enrichment_table_records',

@@ -1,6 +1,6 @@
 import { defineFunction } from './define.js';
 import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
-import { ANY, objectOf } from '../check/kind.js';
+import { ANY, objectOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'get_enrichment_table_record',

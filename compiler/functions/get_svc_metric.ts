@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, NULL, union } from '../check/kind.js';
+import { K, NULL, union } from '../types/kind.js';
 import { SVC_METRIC } from './support/result-kinds.js';
 
 export default defineFunction({

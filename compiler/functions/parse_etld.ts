@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, BOOLEAN, exactObject } from '../check/kind.js';
+import { K, BYTES, BOOLEAN, exactObject } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_etld',

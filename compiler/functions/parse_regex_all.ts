@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, arrayOf } from '../check/kind.js';
+import { K, ANY_BITS, arrayOf } from '../types/kind.js';
 import { constantGroups, captureObject } from './support/regex-groups.js';
 
 export default defineFunction({

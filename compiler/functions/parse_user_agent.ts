@@ -1,7 +1,7 @@
 // `fast` uses woothee's rules; `reliable` falls back to, and `enriched` uses, the uap-core regexes.
 
 import { defineFunction } from './define.js';
-import { K, exactObject } from '../check/kind.js';
+import { K, exactObject } from '../types/kind.js';
 import { constantString } from './support/rules.js';
 import { STRING_OR_NULL } from './support/result-kinds.js';
 

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, BYTES, objectOf, union } from '../check/kind.js';
+import { K, ANY, BYTES, objectOf, union } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_xml',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, only } from '../check/kind.js';
+import { K, only } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({
