@@ -14,8 +14,8 @@ export interface ModuleInfo {
   source: string;
   /** The compile options. */
   options: { timezone?: string };
-  /** Host-backed functions, in the order of their numbers in `svc_host.call`. */
-  hostFunctions: string[];
+  /** JS-backed functions, in the order of their numbers in `svc_js.call`. */
+  jsFunctions: string[];
   /** Compile warnings, so a cached module reports them without compiling again. */
   warnings?: readonly unknown[];
   /** Top-level variables and their slots. */
@@ -39,8 +39,8 @@ export function readModuleInfo(module: Uint8Array | WebAssembly.Module): ModuleI
   if (typeof info.compiler !== 'string') throw malformed('no "compiler" version');
   if (typeof info.source !== 'string') throw malformed('no "source"');
   if (typeof info.options !== 'object' || info.options === null) throw malformed('no "options" object');
-  if (!Array.isArray(info.hostFunctions) || !info.hostFunctions.every((name) => typeof name === 'string')) {
-    throw malformed('"hostFunctions" is not a list of names');
+  if (!Array.isArray(info.jsFunctions) || !info.jsFunctions.every((name) => typeof name === 'string')) {
+    throw malformed('"jsFunctions" is not a list of names');
   }
   return info as ModuleInfo;
 }

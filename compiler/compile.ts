@@ -44,8 +44,8 @@ export interface ModuleOptions {
   text?: boolean;
   /** REPL mode: variables defined by earlier lines, in slot order (see `CheckContext.variables`). */
   predefined?: readonly string[];
-  /** Host-backed functions the runtime that will run the module provides. */
-  hostFunctions?: ReadonlySet<string>;
+  /** JS-backed functions the runtime that will run the module provides. */
+  jsFunctions?: ReadonlySet<string>;
 }
 
 export interface CompiledModule {
@@ -67,7 +67,7 @@ export async function emitModule(checked: CheckedProgram, compiler: string, opti
       info: { source: checked.source, options: checked.options, compiler, warnings: checked.warnings },
       names: options.names,
       predefined: options.predefined,
-      hostFunctions: options.hostFunctions ?? new Set(),
+      jsFunctions: options.jsFunctions ?? new Set(),
     }, { text: options.text });
   } catch (error) {
     if (!(error instanceof MissingImplementation)) throw error;

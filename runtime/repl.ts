@@ -5,8 +5,8 @@ import type { CompileOptions } from '../compiler/compile.js';
 import { BatchFlag, decodeOutput, encodeBatch } from '../abi/batch.js';
 import type { RemapValue } from '../abi/values.js';
 import { compilerVersion } from './cache.js';
-import { HOST_FUNCTIONS } from './host-functions/index.js';
-import { RemapInstance } from './module.js';
+import { JS_FUNCTION_NAMES } from './js-functions/index.js';
+import { loadInstance } from './module.js';
 import { RemapRuntimeError } from './program.js';
 
 export class ReplSession {
@@ -28,8 +28,8 @@ export class ReplSession {
       target: kindOfValue(this.event),
       variables: new Map(names.map((name) => [name, kindOfValue(this.variables.get(name)!)])),
     });
-    const { wasm } = await emitModule(checked, compilerVersion(), { predefined: names, hostFunctions: new Set(Object.keys(HOST_FUNCTIONS)) });
-    const instance = new RemapInstance(wasm);
+    const { wasm } = await emitModule(checked, compilerVersion(), { predefined: names, jsFunctions: JS_FUNCTION_NAMES });
+    const instance = loadInstance(wasm);
     const slots = instance.info.variables ?? [];
     const input = encodeBatch([{ event: this.event }], BatchFlag.RESULTS | BatchFlag.RAW);
     const run = instance.runBatchWithVariables(input, names.map((n) => this.variables.get(n)!), slots.length);

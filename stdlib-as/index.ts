@@ -37,8 +37,8 @@ export {
 } from './ops';
 export { event_cell, meta_cell, run_batch, run_ndjson, output_len, errors_ptr, errors_len } from './run';
 
-// Host-backed remap functions.
-export { hostCall as host_call } from './host';
+// JS-backed remap functions.
+export { jsCall as js_call } from './js';
 
 // Value transfer for the host and the tests: encode/decode one value (docs/abi.md §1).
 export function value_decode(ptr: usize): Value {

@@ -42,7 +42,8 @@ export function errors_len(): usize {
 }
 
 const HEADER_SIZE: usize = 12;
-const VERSION: u16 = 1;
+/** The ABI version (docs/abi.md), written into output batch headers. */
+const VERSION: u16 = 2;
 /** Batch flags (docs/abi.md §2). */
 const RESULTS: u16 = 1;
 const RAW: u16 = 2;

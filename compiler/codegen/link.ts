@@ -26,8 +26,8 @@ export interface LinkInput {
   names?: boolean;
   /** REPL mode: these variables come from earlier lines; export what the host needs to move values. */
   predefined?: readonly string[];
-  /** Host-backed functions the runtime provides. */
-  hostFunctions: ReadonlySet<string>;
+  /** JS-backed functions the runtime provides. */
+  jsFunctions: ReadonlySet<string>;
 }
 
 export interface Linked {
@@ -46,7 +46,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
   try {
     const symbols = stdlibSymbols(b, m);
     const programName = removeProgramImport(b, m);
-    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined, hostFunctions: input.hostFunctions });
+    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined, jsFunctions: input.jsFunctions });
     for (let i = m.getNumExports() - 1; i >= 0; i--) {
       const name = b.getExportInfo(m.getExportByIndex(i)).name;
       if (name !== 'memory') m.removeExport(name);
@@ -65,7 +65,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
     m.optimize();
     if (!m.validate()) throw new Error('internal: the linked module does not validate');
 
-    const info: ModuleInfo = { abi: ABI_VERSION, ...input.info, hostFunctions: generated.hostFunctions, variables: generated.variables };
+    const info: ModuleInfo = { abi: ABI_VERSION, ...input.info, jsFunctions: generated.jsFunctions, variables: generated.variables };
     m.addCustomSection(INFO_SECTION, Buffer.from(JSON.stringify(info)));
     m.addCustomSection(CONSTANTS_SECTION, generated.constants);
     const wasm = m.emitBinary();

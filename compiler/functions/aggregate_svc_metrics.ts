@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   returns: union(FLOAT, NULL),
   pure: false,
-  backing: { kind: 'host', library: 'svc:internal-metrics' },
+  backing: { kind: 'js', library: 'svc:internal-metrics' },
   examples: [
     {
       title: 'Sum a metric over all components',

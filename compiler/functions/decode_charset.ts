@@ -11,7 +11,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'iconv-lite' },
+  backing: { kind: 'js', library: 'iconv-lite' },
   examples: [
     {
       title: 'Decode EUC-KR string',

@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'lz4js' },
+  backing: { kind: 'js', library: 'lz4js' },
   examples: [
     {
       title: 'LZ4 block with prepended size',

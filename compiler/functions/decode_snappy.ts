@@ -10,7 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'snappyjs' },
+  backing: { kind: 'js', library: 'snappyjs' },
   examples: [
     {
       title: 'Decode Snappy data',

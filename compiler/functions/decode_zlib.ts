@@ -10,7 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'node:zlib' },
+  backing: { kind: 'js', library: 'node:zlib' },
   examples: [
     {
       title: 'Decode Zlib data',

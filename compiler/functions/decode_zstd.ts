@@ -10,7 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: '@bokuweb/zstd-wasm' },
+  backing: { kind: 'js', library: '@bokuweb/zstd-wasm' },
   examples: [
     {
       title: 'Decode Zstd data',

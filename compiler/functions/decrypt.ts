@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: '@noble/ciphers' },
+  backing: { kind: 'js', library: '@noble/ciphers' },
   examples: [
     {
       title: 'Decrypt value using AES-256-CFB',

@@ -12,7 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'node:crypto' },
+  backing: { kind: 'js', library: 'node:crypto' },
   examples: [
     {
       title: 'Decrypt IPv4 address with AES128',

@@ -75,8 +75,8 @@ export interface Example {
   mode?: 'type' | 'compile';
 }
 
-/** Where the runtime implementation lives: the AssemblyScript stdlib, or a host import backed by a library. */
-export type Backing = { kind: 'stdlib' } | { kind: 'host'; library: string };
+/** Where the runtime implementation lives: the AssemblyScript stdlib, or a JS function (runtime/js-functions/) backed by a library. */
+export type Backing = { kind: 'stdlib' } | { kind: 'js'; library: string };
 
 export interface FunctionDef {
   name: string;

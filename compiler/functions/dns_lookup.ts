@@ -49,7 +49,7 @@ export default defineFunction({
   fallible: true,
   returns: DNS_RESPONSE,
   pure: false,
-  backing: { kind: 'host', library: 'node:dns' },
+  backing: { kind: 'js', library: 'node:dns' },
   examples: [
     {
       title: 'Basic lookup',

@@ -11,7 +11,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'lz4js' },
+  backing: { kind: 'js', library: 'lz4js' },
   examples: [
     {
       title: 'Encode to Lz4',

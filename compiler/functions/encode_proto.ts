@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'protobufjs' },
+  backing: { kind: 'js', library: 'protobufjs' },
   examples: [
     {
       title: 'Encode to proto',

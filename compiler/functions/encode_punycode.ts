@@ -12,7 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'tr46' },
+  backing: { kind: 'js', library: 'tr46' },
   examples: [
     {
       title: 'Encode an internationalized domain name',

@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'node:crypto' },
+  backing: { kind: 'js', library: 'node:crypto' },
   examples: [
     {
       title: 'Encrypt IPv4 address with AES128',

@@ -11,7 +11,7 @@ export default defineFunction({
   fallible: true,
   returns: arrayOf(objectOf(ANY)),
   pure: false,
-  backing: { kind: 'host', library: 'svc:enrichment-tables' },
+  backing: { kind: 'js', library: 'svc:enrichment-tables' },
   examples: [
     { title: 'Exact match', source: 'find_enrichment_table_records!("users", {"surname": "Smith"})', mode: 'compile' },
     {

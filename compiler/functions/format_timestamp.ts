@@ -12,7 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'Intl (time zones)' },
+  backing: { kind: 'js', library: 'Intl (time zones)' },
   examples: [
     {
       title: 'Format a timestamp (ISO8601/RFC 3339)',

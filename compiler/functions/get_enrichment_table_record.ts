@@ -11,7 +11,7 @@ export default defineFunction({
   fallible: true,
   returns: objectOf(ANY),
   pure: false,
-  backing: { kind: 'host', library: 'svc:enrichment-tables' },
+  backing: { kind: 'js', library: 'svc:enrichment-tables' },
   examples: [
     { title: 'Look up a row by id', source: 'get_enrichment_table_record!("users", {"id": 1})', mode: 'compile' },
     {

@@ -12,7 +12,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'node:process' },
+  backing: { kind: 'js', library: 'node:process' },
   examples: [
     { title: 'Get an environment variable', source: 'get_env_var!("HOME")', mode: 'type', returns: '"/root"' },
   ],

@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   returns: union(SVC_METRIC, NULL),
   pure: false,
-  backing: { kind: 'host', library: 'svc:internal-metrics' },
+  backing: { kind: 'js', library: 'svc:internal-metrics' },
   examples: [
     {
       title: 'Utilization of one component',

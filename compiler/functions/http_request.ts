@@ -18,7 +18,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'node:http' },
+  backing: { kind: 'js', library: 'node:http' },
   examples: [
     {
       title: 'Basic HTTP request',

@@ -12,7 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: objectOf(ANY),
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Parse using Grok',

@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: (call) => captureObject(constantGroups(call.args.pattern)),
-  backing: { kind: 'host', library: 'JS RegExp' },
+  backing: { kind: 'js', library: 'JS RegExp' },
   examples: [
     {
       title: 'Parse using Regex (with capture groups)',

@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: TIMESTAMP,
-  backing: { kind: 'host', library: 'Intl (time zones)' },
+  backing: { kind: 'js', library: 'Intl (time zones)' },
   examples: [
     {
       title: 'Parse timestamp',

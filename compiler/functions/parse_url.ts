@@ -22,7 +22,7 @@ export default defineFunction({
     scheme: BYTES,
     username: BYTES,
   }),
-  backing: { kind: 'host', library: 'node:url' },
+  backing: { kind: 'js', library: 'node:url' },
   examples: [
     {
       title: 'Parse URL',

@@ -45,7 +45,7 @@ export default defineFunction({
     { name: 'mode', kinds: K.Bytes, required: false, default: 'fast', enum: ['fast', 'reliable', 'enriched'] },
   ],
   returns: (call) => (constantString(call.args.mode) === 'enriched' ? ENRICHED : BASIC),
-  backing: { kind: 'host', library: 'woothee' },
+  backing: { kind: 'js', library: 'woothee' },
   examples: [
     {
       title: 'Fast mode',

@@ -19,7 +19,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: union(BYTES, objectOf(ANY)),
-  backing: { kind: 'host', library: 'fast-xml-parser' },
+  backing: { kind: 'js', library: 'fast-xml-parser' },
   examples: [
     {
       title: 'Parse XML',

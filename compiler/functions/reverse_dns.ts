@@ -11,7 +11,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'node:dns' },
+  backing: { kind: 'js', library: 'node:dns' },
   examples: [
     { title: 'Example', source: 'reverse_dns!("127.0.0.1")', returns: '"localhost"' },
   ],

@@ -10,7 +10,7 @@ export default defineFunction({
     { name: 'segmentation', kinds: K.Bytes, required: false, default: 'byte', enum: ['byte', 'codepoint', 'grapheme'] },
   ],
   returns: FLOAT,
-  backing: { kind: 'host', library: 'Intl' },
+  backing: { kind: 'js', library: 'Intl' },
   examples: [
     {
       title: 'Simple byte segmentation example',

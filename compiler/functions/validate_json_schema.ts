@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BOOLEAN,
-  backing: { kind: 'host', library: 'ajv' },
+  backing: { kind: 'js', library: 'ajv' },
   examples: [
     {
       title: 'Payload contains a valid email',

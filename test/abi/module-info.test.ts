@@ -17,7 +17,7 @@ test('readModuleInfo refuses modules without a well-formed svc section', () => {
   assert.throws(() => readModuleInfo(withInfo({ compiler: 1 })), /malformed: no "compiler" version/);
   assert.throws(() => readModuleInfo(withInfo({ source: undefined })), /malformed: no "source"/);
   assert.throws(() => readModuleInfo(withInfo({ options: null })), /malformed: no "options" object/);
-  assert.throws(() => readModuleInfo(withInfo({ hostFunctions: [1] })), /"hostFunctions" is not a list of names/);
+  assert.throws(() => readModuleInfo(withInfo({ jsFunctions: [1] })), /"jsFunctions" is not a list of names/);
   assert.throws(() => readModuleInfo(new Uint8Array([1, 2, 3])), WebAssembly.CompileError);
 });
 

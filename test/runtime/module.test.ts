@@ -2,12 +2,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import initWabt from 'wabt';
 import { ABI_VERSION } from '../../abi/batch.js';
-import { NDJSON_CHUNK_BYTES, ndjsonChunks, RemapInstance } from '../../runtime/module.js';
+import { instantiate, loadInstance, loadModule, NDJSON_CHUNK_BYTES, ndjsonChunks } from '../../runtime/module.js';
+import { defaultServices } from '../../runtime/services.js';
 import { emptyModule, info, withInfo } from '../support/module-bytes.js';
 
 test('a module of another ABI version is refused, naming both versions', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({ abi: ABI_VERSION + 1, compiler: '9.0.0' })),
+    () => loadModule(withInfo({ abi: ABI_VERSION + 1, compiler: '9.0.0' })),
     (error: Error) =>
       error.message ===
         `the module uses ABI version ${ABI_VERSION + 1} (compiled by svc 9.0.0), but this svc runs ABI version ${ABI_VERSION}: ` +
@@ -15,17 +16,17 @@ test('a module of another ABI version is refused, naming both versions', () => {
   );
 });
 
-test('a module calling an unknown host function is refused', () => {
+test('a module calling an unknown JS function is refused', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({ hostFunctions: ['no_such_function'] })),
-    /the module calls host function "no_such_function", which this svc does not provide/,
+    () => loadInstance(withInfo({ jsFunctions: ['no_such_function'] })),
+    /the module calls JS function "no_such_function", which this svc does not provide/,
   );
-  assert.throws(() => new RemapInstance(withInfo({ hostFunctions: ['constructor'] })), /host function "constructor"/);
+  assert.throws(() => loadInstance(withInfo({ jsFunctions: ['constructor'] })), /JS function "constructor"/);
 });
 
 test('a module without the ABI exports is refused, listing them', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({})),
+    () => loadInstance(withInfo({})),
     /the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_ndjson, output_len, errors_ptr, errors_len, arena_used/,
   );
 });
@@ -69,7 +70,26 @@ const FAKE_WAT = `(module
 
 const wabt = await initWabt();
 const fakeWasm = [...wabt.parseWat('fake.wat', FAKE_WAT).toBinary({}).buffer];
-const fake = () => new RemapInstance(emptyModule({ svc: JSON.stringify(info), 'svc.constants': 'const' }, fakeWasm));
+const fakeModule = (fields: object = {}) =>
+  emptyModule({ svc: JSON.stringify({ ...info, ...fields }), 'svc.constants': 'const' }, fakeWasm);
+const fake = () => loadInstance(fakeModule());
+
+test('instantiate binds the JS functions the module names from the table it is given', () => {
+  const { module, info: loaded } = loadModule(fakeModule({ jsFunctions: ['f'] }));
+  const services = defaultServices(loaded);
+  const instance = instantiate(module, { functions: { f: () => null }, services });
+  assert.equal(instance.info.jsFunctions, ['f']);
+  assert.throws(() => instantiate(module, { functions: {}, services }), /the module calls JS function "f"/);
+});
+
+test('instances of one module have their own memory', () => {
+  const { module, info: loaded } = loadModule(fakeModule());
+  const options = { functions: {}, services: defaultServices(loaded) };
+  const [a, b] = [instantiate(module, options), instantiate(module, options)];
+  a.runBatch(new Uint8Array(200_000));
+  assert.ok(a.memoryBytes() > b.memoryBytes());
+  assert.is(Buffer.from(b.runBatch(Buffer.from('C'))).toString(), 'const');
+});
 
 test('runBatch copies the input in, the output out, and frees the arena', () => {
   const instance = fake();

@@ -23,7 +23,7 @@ export function emptyModule(sections: Record<string, string | Uint8Array> = {}, 
 }
 
 /** A well-formed `svc` section's content. */
-export const info = { abi: ABI_VERSION, compiler: '0.1.0', source: '.a = 1', options: { timezone: 'UTC' }, hostFunctions: [] };
+export const info = { abi: ABI_VERSION, compiler: '0.1.0', source: '.a = 1', options: { timezone: 'UTC' }, jsFunctions: [] };
 
 /** An empty module whose `svc` section is `info` with `fields` changed. */
 export const withInfo = (fields: object) => emptyModule({ svc: JSON.stringify({ ...info, ...fields }) });

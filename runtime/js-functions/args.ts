@@ -1,4 +1,4 @@
-// Run-time checks of argument kinds in host functions, for calls whose argument kinds the compiler could
+// Run-time checks of argument kinds in JS functions, for calls whose argument kinds the compiler could
 // not verify. The messages are VRL's: `expected string, got integer` (stdlib-as/functions/args.ts in AS).
 
 import { lossyText } from '../text.js';
