@@ -5,9 +5,9 @@
 import {
   decodeBatch, expectEnd, readHeader, readRecord, writeCount, writeHeader, writeInputRecord, writeRecord,
   type EventKind, type InputEvent,
-} from './batch.js';
-import { ByteReader, ByteWriter, encodeValue, Wire } from './codec.js';
-import type { RemapValue } from './values.js';
+} from '../abi/batch.js';
+import { ByteReader, ByteWriter, encodeValue, Wire } from '../abi/codec.js';
+import type { RemapValue } from '../abi/values.js';
 
 /** One record of an input batch, as views into the batch's bytes. */
 export interface RecordView {

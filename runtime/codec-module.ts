@@ -4,8 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { encode as encodeValue } from './codec.js';
-import { hostImports, type InstanceRef } from './host-imports.js';
+import { encode as encodeValue } from '../abi/codec.js';
+import { moduleImports, type InstanceRef } from './imports.js';
+import { stderrLog, systemClock } from './services.js';
 
 // ---- options --------------------------------------------------------------------------------------------
 
@@ -323,7 +324,7 @@ export class CodecModule {
   /** `timezone`: the zone of syslog timestamps without one (the global `timezone` option). */
   constructor(options: { timezone?: string } = {}) {
     const ref: InstanceRef = {};
-    const instance = new WebAssembly.Instance(codecWasm(), hostImports(ref, [], { timezone: options.timezone ?? 'UTC' }));
+    const instance = new WebAssembly.Instance(codecWasm(), moduleImports(ref, [], { now: systemClock, timezone: options.timezone ?? 'UTC', log: stderrLog }));
     this.exports = instance.exports as unknown as CodecExports;
     ref.memory = this.exports.memory;
     ref.alloc = this.exports.alloc;

@@ -79,6 +79,8 @@ export interface TransformResult {
   /** `key`: also counted in `events_discarded_total` tagged with it (throttle's per-key option). */
   discarded?: Array<{ count: number; intentional: boolean; reason: string; key?: string }>;
   errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
+  /** Remap `log()` calls made while processing the batch. */
+  logs?: Array<{ level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; message: string }>;
 }
 
 /** A transform's per-instance state; lives in a worker thread, so it gets no `ComponentEnv`. */

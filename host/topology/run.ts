@@ -189,6 +189,7 @@ export class Topology {
         node.telemetry.error(errorType, stage, count);
         node.log.error(message, { error_type: errorType, stage });
       }
+      for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
       for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(node, output, out);
     }
     this.finished(node);

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BatchReader, withField, withoutField } from '../../runtime/batch-io.js';
-import { encodeBatch } from '../../runtime/batch.js';
-import { decode, encode, IntegralFloat } from '../../runtime/codec.js';
+import { encodeBatch } from '../../abi/batch.js';
+import { decode, encode, IntegralFloat } from '../../abi/codec.js';
 
 test('withField inserts in key order, replaces, creates objects on the way, and copies the rest as bytes', () => {
   const event = encode({ b: 1, d: { x: new IntegralFloat(2) } });

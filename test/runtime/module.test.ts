@@ -1,71 +1,32 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import initWabt from 'wabt';
-import { ABI_VERSION } from '../../runtime/batch.js';
-import { NDJSON_CHUNK_BYTES, ndjsonChunks, readModuleInfo, RemapInstance } from '../../runtime/module.js';
-
-/** LEB128 of an unsigned integer. */
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    const byte = n & 0x7f;
-    n >>>= 7;
-    out.push(n ? byte | 0x80 : byte);
-  } while (n);
-  return out;
-}
-
-/** Appends custom sections to a wasm binary (by default an empty module). */
-function emptyModule(sections: Record<string, string | Uint8Array> = {}, wasm = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]): Uint8Array {
-  const bytes = [...wasm];
-  for (const [name, content] of Object.entries(sections)) {
-    const body = [...leb(Buffer.byteLength(name)), ...Buffer.from(name), ...Buffer.from(content)];
-    bytes.push(0, ...leb(body.length), ...body);
-  }
-  return new Uint8Array(bytes);
-}
-
-const info = { abi: ABI_VERSION, compiler: '0.1.0', source: '.a = 1', options: { timezone: 'UTC' }, hostFunctions: [] };
-const withInfo = (fields: object) => emptyModule({ svc: JSON.stringify({ ...info, ...fields }) });
-
-test('readModuleInfo returns the svc section from bytes or a compiled module', () => {
-  const bytes = withInfo({ spans: [[0, 6]] });
-  assert.equal(readModuleInfo(bytes), { ...info, spans: [[0, 6]] });
-  assert.equal(readModuleInfo(new WebAssembly.Module(bytes)), { ...info, spans: [[0, 6]] });
-});
-
-test('readModuleInfo refuses modules without a well-formed svc section', () => {
-  assert.throws(() => readModuleInfo(emptyModule()), /not a compiled remap module: it has no "svc" custom section/);
-  assert.throws(() => readModuleInfo(emptyModule({ svc: '{' })), /"svc" section is not valid JSON/);
-  assert.throws(() => readModuleInfo(emptyModule({ svc: '[]' })), /malformed: no "abi" version/);
-  assert.throws(() => readModuleInfo(emptyModule({ svc: 'null' })), /malformed: not an object/);
-  assert.throws(() => readModuleInfo(withInfo({ compiler: 1 })), /malformed: no "compiler" version/);
-  assert.throws(() => readModuleInfo(withInfo({ source: undefined })), /malformed: no "source"/);
-  assert.throws(() => readModuleInfo(withInfo({ options: null })), /malformed: no "options" object/);
-  assert.throws(() => readModuleInfo(withInfo({ hostFunctions: [1] })), /"hostFunctions" is not a list of names/);
-  assert.throws(() => readModuleInfo(new Uint8Array([1, 2, 3])), WebAssembly.CompileError);
-});
+import { ABI_VERSION } from '../../abi/batch.js';
+import { instantiate, loadInstance, loadModule, NDJSON_CHUNK_BYTES, ndjsonChunks } from '../../runtime/module.js';
+import { defaultServices } from '../../runtime/services.js';
+import { emptyModule, info, withInfo } from '../support/module-bytes.js';
 
 test('a module of another ABI version is refused, naming both versions', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({ abi: 2, compiler: '9.0.0' })),
+    () => loadModule(withInfo({ abi: ABI_VERSION + 1, compiler: '9.0.0' })),
     (error: Error) =>
-      error.message === 'the module uses ABI version 2 (compiled by svc 9.0.0), but this svc runs ABI version 1: ' +
+      error.message ===
+        `the module uses ABI version ${ABI_VERSION + 1} (compiled by svc 9.0.0), but this svc runs ABI version ${ABI_VERSION}: ` +
         'compile the program again',
   );
 });
 
-test('a module calling an unknown host function is refused', () => {
+test('a module calling an unknown JS function is refused', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({ hostFunctions: ['no_such_function'] })),
-    /the module calls host function "no_such_function", which this svc does not provide/,
+    () => loadInstance(withInfo({ jsFunctions: ['no_such_function'] })),
+    /the module calls JS function "no_such_function", which this svc does not provide/,
   );
-  assert.throws(() => new RemapInstance(withInfo({ hostFunctions: ['constructor'] })), /host function "constructor"/);
+  assert.throws(() => loadInstance(withInfo({ jsFunctions: ['constructor'] })), /JS function "constructor"/);
 });
 
 test('a module without the ABI exports is refused, listing them', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({})),
+    () => loadInstance(withInfo({})),
     new RegExp(
       'the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_chain, run_condition, run_ndjson, ' +
         'output_len, errors_ptr, errors_len, failures_ptr, failures_len, arena_used',
@@ -121,7 +82,26 @@ const FAKE_WAT = `(module
 
 const wabt = await initWabt();
 const fakeWasm = [...wabt.parseWat('fake.wat', FAKE_WAT).toBinary({}).buffer];
-const fake = () => new RemapInstance(emptyModule({ svc: JSON.stringify(info), 'svc.constants': 'const' }, fakeWasm));
+const fakeModule = (fields: object = {}) =>
+  emptyModule({ svc: JSON.stringify({ ...info, ...fields }), 'svc.constants': 'const' }, fakeWasm);
+const fake = () => loadInstance(fakeModule());
+
+test('instantiate binds the JS functions the module names from the table it is given', () => {
+  const { module, info: loaded } = loadModule(fakeModule({ jsFunctions: ['f'] }));
+  const services = defaultServices(loaded);
+  const instance = instantiate(module, { functions: { f: () => null }, services });
+  assert.equal(instance.info.jsFunctions, ['f']);
+  assert.throws(() => instantiate(module, { functions: {}, services }), /the module calls JS function "f"/);
+});
+
+test('instances of one module have their own memory', () => {
+  const { module, info: loaded } = loadModule(fakeModule());
+  const options = { functions: {}, services: defaultServices(loaded) };
+  const [a, b] = [instantiate(module, options), instantiate(module, options)];
+  a.runBatch(new Uint8Array(200_000));
+  assert.ok(a.memoryBytes() > b.memoryBytes());
+  assert.is(Buffer.from(b.runBatch(Buffer.from('C'))).toString(), 'const');
+});
 
 test('runBatch copies the input in, the output out, and frees the arena', () => {
   const instance = fake();

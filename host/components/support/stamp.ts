@@ -3,7 +3,7 @@
 // module inserts each one only where the event lacks it.
 
 import type { ComponentEnv } from '../component.js';
-import { Timestamp } from '../../../runtime/values.js';
+import { Timestamp } from '../../../abi/values.js';
 
 /** A `log_schema` key or a source's `*_key` option as a field name; `""` means "leave the field out". */
 function fieldName(key: string): string {

@@ -8,6 +8,7 @@ import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
 import { templateOption } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import { RemapLogs } from '../support/remap-program.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 
 const REASON = 'Rate limit exceeded.';
@@ -59,8 +60,9 @@ export default throttle;
 
 /** The runner, on a given clock (tests drive a fake one). */
 export function createThrottle(plan: ThrottlePlan, now: Clock): TransformRunner {
-  const key = plan.key && new Template(plan.key);
-  const exclude = plan.exclude && new Condition(plan.exclude);
+  const logs = new RemapLogs();
+  const key = plan.key && new Template(plan.key, logs);
+  const exclude = plan.exclude && new Condition(plan.exclude, logs);
   /** Per bucket, the theoretical arrival time: the bucket is full again once the clock reaches it. */
   const arrivals = new Map<string | undefined, number>();
   /** The most a bucket's arrival time may run ahead of the clock and still let an event through. */
@@ -104,7 +106,7 @@ export function createThrottle(plan: ThrottlePlan, now: Clock): TransformRunner 
         discarded.push({ count: batch.count - passed.count, intentional: true, reason: REASON });
       }
       const outputs = [{ output: undefined, batch: discarded.length === 0 ? batch : { bytes: passed.finish(), count: passed.count } }];
-      return { outputs, discarded, errors };
+      return { outputs, discarded, errors, logs: logs.take() };
     },
   };
 }

@@ -8,7 +8,7 @@ import { LogHub } from '../../../host/log.js';
 import { ComponentTelemetry } from '../../../host/telemetry/component.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { EventBatch, EventKind } from '../../../host/topology/batch.js';
-import { decodeBatch, encodeBatch } from '../../../runtime/batch.js';
+import { decodeBatch, encodeBatch } from '../../../abi/batch.js';
 
 export function batchOf(events: unknown[], kind: EventKind = 'log'): EventBatch {
   return { bytes: encodeBatch(events.map((event) => ({ kind, event })), 0), count: events.length };

@@ -7,7 +7,7 @@ import type { ComponentEnv, SourceDefinition } from '../../../host/components/co
 import { LogHub, type LogRecord } from '../../../host/log.js';
 import { ComponentTelemetry } from '../../../host/telemetry/component.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
-import { decodeBatch } from '../../../runtime/batch.js';
+import { decodeBatch } from '../../../abi/batch.js';
 
 export interface RunningSource {
   events: Array<Record<string, unknown>>;

@@ -1,14 +1,14 @@
 // parse_timestamp(value, format, timezone): VRL's `Conversion::Timestamp`. A format that mentions an offset
 // or zone reads a fixed-offset time; any other reads local time in `timezone` (default: the compile option).
 
-import type { HostFunction } from '../host-imports.js';
+import type { JsFunction } from '../imports.js';
 import { parseStrftime, TimestampParseError } from '../strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
-import { Timestamp } from '../values.js';
+import { Timestamp } from '../../abi/values.js';
 import { kindName, stringArg } from './args.js';
 
-export const parse_timestamp: HostFunction = ([value, format, timezone], context) => {
+export const parse_timestamp: JsFunction = ([value, format, timezone], context) => {
   if (value instanceof Timestamp) return value;
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
     throw new Error(`unable to convert ${kindName(value!)} value to timestamp`);

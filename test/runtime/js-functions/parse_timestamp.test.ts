@@ -1,13 +1,13 @@
-import { hostContext } from '../../support/host-context.js';
+import { jsContext } from '../../support/js-context.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parse_timestamp } from '../../../runtime/host-functions/parse_timestamp.js';
-import { Timestamp, type RemapValue } from '../../../runtime/values.js';
+import { parse_timestamp } from '../../../runtime/js-functions/parse_timestamp.js';
+import { Timestamp, type RemapValue } from '../../../abi/values.js';
 
 /** RFC 3339 text of the result, or the error message. */
 function parse(value: RemapValue, format: string, timezone: string | null = null, contextZone = 'UTC'): string {
   try {
-    return String(parse_timestamp([value, format, timezone], hostContext(contextZone)));
+    return String(parse_timestamp([value, format, timezone], jsContext(contextZone)));
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
@@ -20,7 +20,7 @@ test('upstream examples', () => {
 
 test('a timestamp passes through; other kinds fail', () => {
   const ts = new Timestamp(1_500_000_000_000_000_000n);
-  assert.is(parse_timestamp([ts, '%Q', 'Nowhere'], hostContext('UTC')), ts);
+  assert.is(parse_timestamp([ts, '%Q', 'Nowhere'], jsContext('UTC')), ts);
   assert.is(parse(5n, '%s'), 'error: unable to convert integer value to timestamp');
   assert.is(parse('2020', 1n as unknown as string), 'error: expected string, got integer');
   assert.is(parse('2020', '%Y', 1n as unknown as string), 'error: expected string, got integer');

@@ -1,12 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parse_regex } from '../../../runtime/host-functions/parse_regex.js';
-import { Regex, type RemapValue } from '../../../runtime/values.js';
-import { hostContext } from '../../support/host-context.js';
+import { parse_regex } from '../../../runtime/js-functions/parse_regex.js';
+import { Regex, type RemapValue } from '../../../abi/values.js';
+import { jsContext } from '../../support/js-context.js';
 
 function parse(value: RemapValue, pattern: string, numericGroups: RemapValue = null): RemapValue {
   try {
-    return { ...(parse_regex([value, new Regex(pattern), numericGroups], hostContext()) as object) };
+    return { ...(parse_regex([value, new Regex(pattern), numericGroups], jsContext()) as object) };
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }

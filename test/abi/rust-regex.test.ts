@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { expandReplacement, newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../../runtime/rust-regex.js';
+import { expandReplacement, newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../../abi/rust-regex.js';
 
 const global = (pattern: string) => new RegExp(newRegExp(pattern).source, `${newRegExp(pattern).flags}g`);
 const spans = (pattern: string, text: string) =>

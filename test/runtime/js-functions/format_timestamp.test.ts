@@ -1,14 +1,14 @@
-import { hostContext } from '../../support/host-context.js';
+import { jsContext } from '../../support/js-context.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { format_timestamp } from '../../../runtime/host-functions/format_timestamp.js';
-import { Timestamp, type RemapValue } from '../../../runtime/values.js';
+import { format_timestamp } from '../../../runtime/js-functions/format_timestamp.js';
+import { Timestamp, type RemapValue } from '../../../abi/values.js';
 
 function format(rfc3339: string, pattern: string, timezone: string | null = null): string {
   const [, whole, digits = ''] = /^([^.]*?)(?:\.(\d+))?Z$/.exec(rfc3339)!;
   const nanos = BigInt(Date.parse(`${whole}Z`)) * 1_000_000n + BigInt(digits.padEnd(9, '0'));
   try {
-    return format_timestamp([new Timestamp(nanos), pattern, timezone], hostContext('Asia/Tokyo')) as string;
+    return format_timestamp([new Timestamp(nanos), pattern, timezone], jsContext('Asia/Tokyo')) as string;
   } catch (error) {
     return `error: ${(error as Error).message}`;
   }
@@ -71,7 +71,7 @@ test('invalid formats fail before the time zone is read', () => {
 test('argument kinds', () => {
   const call = (args: RemapValue[]) => {
     try {
-      return format_timestamp(args, hostContext('UTC'));
+      return format_timestamp(args, jsContext('UTC'));
     } catch (error) {
       return `error: ${(error as Error).message}`;
     }

@@ -1,11 +1,11 @@
 // Batches of encoded events (docs/abi.md §2), host side: the input a compiled module's `run_batch` reads
-// and the output it writes. Values inside records use the binary codec of runtime/codec.ts.
+// and the output it writes. Values inside records use the binary codec of abi/codec.ts.
 
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import type { RemapValue } from './values.js';
 
 /** The module ABI this host speaks (docs/abi.md); the `svc` custom section of a module must match it. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** Flags of `run_batch` input (echoed in its output). */
 export const BatchFlag = {

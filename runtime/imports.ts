@@ -1,22 +1,23 @@
-// The imports a compiled module (or the bare stdlib) needs from the host: docs/abi.md §6.
+// The imports a compiled module (or the bare stdlib) needs from the JS side: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { validateRegex } from '../compiler/regex.js';
-import { ByteReader, ByteWriter, encodeValue } from './codec.js';
-import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from './rust-regex.js';
+import { validateRegex } from '../abi/regex.js';
+import { ByteReader, ByteWriter, encodeValue } from '../abi/codec.js';
+import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
-import type { RemapValue } from './values.js';
+import type { RemapValue } from '../abi/values.js';
+import { LOG_LEVELS, type InstanceServices } from './services.js';
 
-/** A host-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
-export type HostFunction = (args: RemapValue[], context: HostCallContext) => RemapValue;
+/** A JS-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
+export type JsFunction = (args: RemapValue[], context: JsCallContext) => RemapValue;
 
-export interface HostContext {
-  /** Time zone for functions that take one implicitly (compile option `timezone`). */
+/** JS-backed functions by name, as a module's `jsFunctions` names them. */
+export type JsFunctionTable = Readonly<Record<string, JsFunction>>;
+
+/** What a JS function sees: the instance's time zone and its regex cache. */
+export interface JsCallContext {
+  /** Time zone for functions that take one implicitly (`InstanceServices.timezone`). */
   timezone: string;
-}
-
-/** What a host function sees: the instance's context and its regex cache. */
-export interface HostCallContext extends HostContext {
   /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
   regex(pattern: string): RegExp;
 }
@@ -27,10 +28,10 @@ export interface InstanceRef {
   alloc?: (size: number) => number;
 }
 
-export function hostImports(
+export function moduleImports(
   ref: InstanceRef,
-  functions: readonly HostFunction[],
-  context: HostContext,
+  functions: readonly JsFunction[],
+  services: InstanceServices,
 ): WebAssembly.Imports {
   const regexes: RegExp[] = [];
   let timezone: TimeZone | undefined;
@@ -51,7 +52,7 @@ export function hostImports(
     const re = regexes[id]!;
     return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
   };
-  const callContext: HostCallContext = { ...context, regex: (pattern) => regexes[compileRegex(pattern)]! };
+  const callContext: JsCallContext = { timezone: services.timezone, regex: (pattern) => regexes[compileRegex(pattern)]! };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** One writer for every reply: each is copied into the arena before the next call can start. */
@@ -72,7 +73,7 @@ export function hostImports(
         throw new Error(`stdlib assertion failed at ${line}:${column}`);
       },
     },
-    svc_host: {
+    svc_js: {
       call(fn: number, ptr: number, len: number): number {
         const args = new ByteReader(bytes(ptr, len)).value() as RemapValue[];
         const reply = newReply();
@@ -125,15 +126,14 @@ export function hostImports(
         return writeBack(reply.finish());
       },
       now(): bigint {
-        return process.hrtime.bigint() - hrtimeOrigin + epochOrigin;
+        return services.now();
       },
       tz_offset(localSeconds: bigint): number {
-        timezone ??= namedTimeZone(context.timezone);
+        timezone ??= namedTimeZone(services.timezone);
         return offsetOfLocal(timezone, Number(localSeconds));
       },
       log(level: number, ptr: number, len: number): void {
-        const line = text(ptr, len);
-        process.stderr.write(`${LOG_LEVELS[level] ?? 'info'}: ${line}\n`);
+        services.log(LOG_LEVELS[level] ?? 'info', text(ptr, len));
       },
       random(ptr: number, len: number): void {
         randomFillSync(bytes(ptr, len));
@@ -161,7 +161,3 @@ function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
   }
   return out;
 }
-
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'];
-const hrtimeOrigin = process.hrtime.bigint();
-const epochOrigin = BigInt(Date.now()) * 1_000_000n;

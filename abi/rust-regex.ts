@@ -1,7 +1,7 @@
 // The regex crate's semantics on JS RegExp, where the two engines differ: which matches an iteration
 // reports, how `$` references in a replacement expand, and UTF-8 byte offsets of UTF-16 positions.
 
-import { translateRegex } from '../compiler/regex.js';
+import { translateRegex } from './regex.js';
 
 /** The JS RegExp for a Rust pattern (valid: checked at compile time or by the caller). */
 export function newRegExp(pattern: string): RegExp {

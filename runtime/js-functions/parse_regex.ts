@@ -1,12 +1,12 @@
-import type { HostFunction } from '../host-imports.js';
-import type { Regex, RemapValue } from '../values.js';
+import type { JsFunction } from '../imports.js';
+import type { Regex, RemapValue } from '../../abi/values.js';
 import { booleanArg, stringArg } from './args.js';
 
 /**
  * `parse_regex(value, pattern, numeric_groups = false)`: the first match's named groups (null when they did
  * not take part), and with `numeric_groups` the participating groups numbered from 0 in order.
  */
-export const parse_regex: HostFunction = ([value, pattern, numericGroups], context) => {
+export const parse_regex: JsFunction = ([value, pattern, numericGroups], context) => {
   const text = stringArg(value!);
   const m = context.regex((pattern as Regex).pattern).exec(text);
   if (!m) throw new Error('could not find any pattern matches');

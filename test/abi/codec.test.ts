@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decode, encode } from '../../runtime/codec.js';
+import { decode, encode } from '../../abi/codec.js';
 import { VECTORS, bytesOf, encodableFromJs, hexOf, valueOf } from '../support/vectors.js';
 
 test('the vectors cover every tag', () => {
