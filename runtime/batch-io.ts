@@ -152,7 +152,7 @@ export class BatchWriter {
   }
 
   /** The batch: an exact-size copy in an ArrayBuffer of its own (transferable to a worker). */
-  finish(): Uint8Array {
+  finish(): Uint8Array<ArrayBuffer> {
     writeCount(this.w, this.records);
     return new Uint8Array(this.w.finish());
   }
@@ -162,7 +162,7 @@ export class BatchWriter {
 export function splitByBitmap(
   batch: Uint8Array,
   bits: Uint8Array,
-): { matched: Uint8Array; unmatched: Uint8Array; matchedCount: number; unmatchedCount: number } {
+): { matched: Uint8Array<ArrayBuffer>; unmatched: Uint8Array<ArrayBuffer>; matchedCount: number; unmatchedCount: number } {
   const reader = new BatchReader(batch);
   if (bits.length < (reader.count + 7) >> 3) {
     throw new Error(`a bitmap of ${bits.length} bytes cannot cover a batch of ${reader.count} records`);
