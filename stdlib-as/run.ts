@@ -1,7 +1,8 @@
 // Program drivers: run the compiled program over a batch of encoded events (docs/abi.md §2, §4), in chain
-// or condition mode (§2.1, §2.2), or over newline-delimited JSON (§3). The program is the import `svc.program`, which the linker replaces with the
-// generated function; it reads and writes the event and metadata through the cells below and returns its
-// result, or 0 when the event stopped (outcome Error or Aborted, message pending).
+// or condition mode (§2.1, §2.2), or over newline-delimited JSON (§3). The program is the import
+// `svc.program`, which the linker replaces with the generated function; it reads and writes the event and
+// metadata through the cells below and returns its result, or 0 when the event stopped (outcome Error or
+// Aborted, message pending).
 
 import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader } from './batch-layout';
 import { bytesEqual } from './codec/scan';

@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import initWabt from 'wabt';
-import { ABI_VERSION } from '../../abi/batch.js';
+import { ABI_VERSION, ChainFlag, decodeBatch, encodeBatch, type InputEvent } from '../../abi/batch.js';
+import { BatchReader, BatchWriter, splitByBitmap } from '../../runtime/batch-io.js';
+import { compileModule } from '../../runtime/index.js';
 import { instantiate, loadInstance, loadModule, NDJSON_CHUNK_BYTES, ndjsonChunks } from '../../runtime/module.js';
 import { defaultServices } from '../../runtime/services.js';
 import { emptyModule, info, withInfo } from '../support/module-bytes.js';
@@ -190,6 +192,68 @@ test('ndjsonChunks pieces put together are the input', () => {
       if (max >= 100) assert.ok(bytes.length <= max);
     }
   }
+});
+
+// ---- chain and condition modes, on compiled programs ----------------------------------------------------
+
+const instanceOf = async (source: string) => loadInstance((await compileModule(source, { timezone: 'UTC' })).wasm);
+const batch = (events: InputEvent[]) => new Uint8Array(encodeBatch(events, 0));
+
+test('runChain: a chain of two programs passes batches on without decoding them in between', async () => {
+  const split = await instanceOf(`if .fan == true { . = [{ "i": .i, "part": 1 }, { "i": .i, "part": 2 }] } else { .one = true }
+%seen = true`);
+  const count = await instanceOf(`.n = int!(.i) * 10`);
+  const input = batch([{ event: { i: 1, fan: true }, kind: 'metric' }, { event: { i: 2 } }, { event: 'text' }]);
+  const first = split.runChain(input);
+  assert.is(first.count, 4);
+  const second = count.runChain(first.output);
+  assert.equal(second.count, 3);
+  assert.equal(decodeBatch(second.output).events, [
+    { kind: 'metric', metadata: { seen: true }, event: { i: 1n, part: 1n, n: 10n } },
+    { kind: 'metric', metadata: { seen: true }, event: { i: 1n, part: 2n, n: 10n } },
+    { kind: 'log', metadata: { seen: true }, event: { i: 2n, one: true, n: 20n } },
+  ]);
+  const [failure] = second.failures;
+  assert.equal([second.failures.length, failure!.index, failure!.outcome], [1, 3, 'error']);
+  assert.is(failure!.message, 'function call error for "int" at (5:13): expected integer, got null');
+  const rerouted = new BatchWriter();
+  rerouted.appendRaw(failure!.record!);
+  assert.equal(decodeBatch(rerouted.finish()).events, [
+    { kind: 'log', metadata: { seen: true }, event: { one: true } },
+  ]);
+  assert.is(split.arenaUsed(), 0);
+});
+
+test('runChain: errors and aborts hand back the record as it arrived; KEEP_* forward it in its place', async () => {
+  const instance = await instanceOf(`.changed = true
+if .mode == "abort" { abort "stop: " + string!(.mode) }
+.n = to_int!(.mode)`);
+  const input = batch(['1', 'abort', 'x', '2'].map((mode) => ({ event: { mode } })));
+  const records = [...new BatchReader(input)].map((r) => r.record);
+  const dropped = instance.runChain(input);
+  assert.equal(decodeBatch(dropped.output).events.map((e) => e.event), [{ mode: '1', changed: true, n: 1n }, { mode: '2', changed: true, n: 2n }]);
+  assert.equal(dropped.failures.map((f) => [f.index, f.outcome, f.record]), [[1, 'aborted', records[1]], [2, 'error', records[2]]]);
+  assert.is(dropped.failures[0]!.message, 'stop: abort');
+  const kept = instance.runChain(input, ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT);
+  assert.is(kept.count, 4);
+  const out = [...new BatchReader(kept.output)].map((r) => r.record);
+  assert.equal([out[1], out[2]], [records[1], records[2]]);
+  assert.equal(instance.runChain(input, ChainFlag.KEEP_ON_ABORT).count, 3);
+});
+
+test('runCondition: true sets the bit; false, other values, errors and aborts leave it clear', async () => {
+  const instance = await instanceOf(`if .v == "abort" { abort }
+if .v == "error" { to_int!(.v) > 0 } else { .v }`);
+  const values = [true, false, 'abort', 1, 'error', true, null, true, true, 'yes'];
+  const input = batch(values.map((v) => ({ event: { v } })));
+  const { bits, failures } = instance.runCondition(input);
+  assert.equal([...bits], [0b1010_0001, 0b0000_0001]);
+  assert.equal(failures.map(({ index, outcome, record }) => [index, outcome, record]), [[2, 'aborted', undefined], [4, 'error', undefined]]);
+  assert.is(failures[0]!.message, 'aborted');
+  const { matched, unmatchedCount } = splitByBitmap(input, bits);
+  assert.equal(decodeBatch(matched).events.map((e) => e.event), [{ v: true }, { v: true }, { v: true }, { v: true }]);
+  assert.is(unmatchedCount, 6);
+  assert.is(instance.arenaUsed(), 0);
 });
 
 test.run();
