@@ -15,6 +15,14 @@ export const BatchFlag = {
   RAW: 2,
 } as const;
 
+/** Flags of `run_chain` (docs/abi.md §2.1). */
+export const ChainFlag = {
+  /** Forward the original record of an event whose program hit a runtime error. */
+  KEEP_ON_ERROR: 1,
+  /** Forward the original record of an event whose program aborted. */
+  KEEP_ON_ABORT: 2,
+} as const;
+
 /** Flags of `run_ndjson`. */
 export const NdjsonFlag = {
   /** Print `.` instead of the program's result. */
@@ -55,11 +63,18 @@ export interface BatchHeader {
 
 // ---- layout: the header and the fixed part of a record are written and read only here -----------------
 
-function writeHeader(w: ByteWriter, flags: number, count: number): void {
+const COUNT_OFFSET = 8;
+
+export function writeHeader(w: ByteWriter, flags: number, count: number): void {
   for (const byte of MAGIC) w.u8(byte);
   w.u16(ABI_VERSION);
   w.u16(flags);
   w.u32(count);
+}
+
+/** Sets the record count of the header `w` starts with (for writers that learn it at the end). */
+export function writeCount(w: ByteWriter, count: number): void {
+  w.view.setUint32(COUNT_OFFSET, count, true);
 }
 
 /** Reads and checks a batch header. */
@@ -73,7 +88,7 @@ export function readHeader(r: ByteReader): BatchHeader {
 }
 
 /** Writes one length-prefixed record: `u8 kind, u8 code, u16 0`, then `body`. */
-function writeRecord(w: ByteWriter, kind: EventKind, code: number, body: () => void): void {
+export function writeRecord(w: ByteWriter, kind: EventKind, code: number, body: () => void): void {
   const lengthAt = w.reserve(4);
   w.u8(EVENT_KINDS.indexOf(kind));
   w.u8(code);
@@ -83,7 +98,7 @@ function writeRecord(w: ByteWriter, kind: EventKind, code: number, body: () => v
 }
 
 /** Reads one length-prefixed record: `body` gets a reader over the rest of the record and must consume it. */
-function readRecord<T>(r: ByteReader, index: number, body: (kind: EventKind, code: number, rest: ByteReader) => T): T {
+export function readRecord<T>(r: ByteReader, index: number, body: (kind: EventKind, code: number, rest: ByteReader) => T): T {
   const length = r.bytes.length - r.at < 4 ? -1 : r.u32();
   if (length < 4 || length > r.bytes.length - r.at) throw new Error(`batch record ${index} is truncated`);
   const record = new ByteReader(r.take(length));
@@ -105,13 +120,16 @@ function readRecord<T>(r: ByteReader, index: number, body: (kind: EventKind, cod
 export function encodeBatch(events: readonly InputEvent[], flags: number): Uint8Array {
   const w = new ByteWriter();
   writeHeader(w, flags, events.length);
-  for (const { kind = 'log', metadata = {}, event } of events) {
-    writeRecord(w, kind, 0, () => {
-      encodeValue(w, metadata);
-      encodeValue(w, event);
-    });
-  }
+  for (const { kind = 'log', metadata = {}, event } of events) writeInputRecord(w, kind, metadata, event);
   return w.finish();
+}
+
+/** Writes one input record. */
+export function writeInputRecord(w: ByteWriter, kind: EventKind, metadata: unknown, event: unknown): void {
+  writeRecord(w, kind, 0, () => {
+    encodeValue(w, metadata);
+    encodeValue(w, event);
+  });
 }
 
 /** Decodes an input batch (the inverse of `encodeBatch`, for tests and tools). */
@@ -183,6 +201,41 @@ export function encodeOutput(records: readonly OutputRecord[], flags: number): U
   return w.finish();
 }
 
-function expectEnd(r: ByteReader): void {
+// ---- failures of chain and condition mode (docs/abi.md §2.1, §2.2) ------------------------------------
+
+/** An input record whose program failed in `run_chain` or `run_condition`. */
+export interface ChainFailure {
+  /** Index of the record in the input batch. */
+  index: number;
+  outcome: 'error' | 'aborted';
+  message: string;
+  /** The input record as it arrived (u32 length + record, for `BatchWriter.appendRaw`); not for conditions. */
+  record?: Uint8Array;
+}
+
+/** Decodes a failures buffer; records are views into `bytes`. */
+export function decodeFailures(bytes: Uint8Array): ChainFailure[] {
+  const r = new ByteReader(bytes);
+  const failures: ChainFailure[] = [];
+  while (r.at < bytes.length) {
+    const index = r.u32();
+    const code = r.u8();
+    const outcome = OUTCOMES[code];
+    if (outcome !== 'error' && outcome !== 'aborted') throw new Error(`failure of record ${index} has outcome ${code}`);
+    r.u8();
+    r.u16();
+    const message = Buffer.from(r.sized()).toString('utf8');
+    const recordLength = r.u32();
+    if (recordLength === 0) {
+      failures.push({ index, outcome, message });
+    } else {
+      r.at -= 4;
+      failures.push({ index, outcome, message, record: r.take(4 + recordLength) });
+    }
+  }
+  return failures;
+}
+
+export function expectEnd(r: ByteReader): void {
   if (r.at !== r.bytes.length) throw new Error(`batch has ${r.bytes.length - r.at} bytes after its last record`);
 }

@@ -3,7 +3,8 @@
 
 import { Regex, Timestamp, type RemapValue } from './values.js';
 
-const enum Wire {
+/** Value tags (docs/abi.md §1). */
+export const enum Wire {
   Null = 0,
   False = 1,
   True = 2,
@@ -209,6 +210,31 @@ export class ByteReader {
   /** A u32 length, then that many bytes. */
   sized(): Uint8Array {
     return this.take(this.u32());
+  }
+  /** Moves past one value without decoding it: containers by their byte length. */
+  skip(): void {
+    const tag = this.u8();
+    switch (tag) {
+      case Wire.Null:
+      case Wire.False:
+      case Wire.True:
+        return;
+      case Wire.Int:
+      case Wire.Float:
+      case Wire.Timestamp:
+        this.at += 8;
+        return;
+      case Wire.Bytes:
+      case Wire.Regex:
+      case Wire.Array:
+      case Wire.Object: {
+        if (tag >= Wire.Array) this.at += 4; // the item count
+        const length = this.u32();
+        this.at += length;
+        return;
+      }
+    }
+    throw new Error(`bad value tag ${tag} at byte ${this.at - 1}`);
   }
   value(): RemapValue {
     const tag = this.u8();

@@ -5,8 +5,8 @@
 // grows to a few times the largest batch. Feed `runBatch` batches of at most a few MB (1–4 MB); `runNdjson`
 // splits larger inputs at line boundaries itself (NDJSON_CHUNK_BYTES).
 
-import { ABI_VERSION } from './batch.js';
-import { decode, encode } from './codec.js';
+import { ABI_VERSION, decodeFailures, readHeader, type ChainFailure } from './batch.js';
+import { ByteReader, decode, encode } from './codec.js';
 import type { RemapValue } from './values.js';
 import { HOST_FUNCTIONS } from './host-functions/index.js';
 import { hostImports, type HostFunction, type InstanceRef } from './host-imports.js';
@@ -63,10 +63,14 @@ interface ModuleExports {
   alloc(size: number): number;
   reset(): void;
   run_batch(ptr: number, len: number): number;
+  run_chain(ptr: number, len: number, flags: number): number;
+  run_condition(ptr: number, len: number): number;
   run_ndjson(ptr: number, len: number, flags: number): number;
   output_len(): number;
   errors_ptr(): number;
   errors_len(): number;
+  failures_ptr(): number;
+  failures_len(): number;
   arena_used(): number;
 }
 
@@ -79,8 +83,8 @@ interface ReplExports {
 }
 
 const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
-  'memory', 'svc_init', 'alloc', 'reset', 'run_batch', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len',
-  'arena_used',
+  'memory', 'svc_init', 'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len',
+  'errors_ptr', 'errors_len', 'failures_ptr', 'failures_len', 'arena_used',
 ];
 
 export interface NdjsonOutput {
@@ -88,6 +92,23 @@ export interface NdjsonOutput {
   output: Buffer;
   /** Lines that failed: 0-based line index in the whole input, and the message. */
   errors: Array<{ line: number; message: string }>;
+}
+
+/** What `runChain` returns. */
+export interface ChainOutput {
+  /** An input batch of the emitted events (and, with the KEEP_* flags, of the original failed records). */
+  output: Uint8Array;
+  /** Its record count. */
+  count: number;
+  failures: ChainFailure[];
+}
+
+/** What `runCondition` returns. */
+export interface ConditionOutput {
+  /** Bit `i` (LSB first in byte `i >> 3`) is set when record `i`'s condition is `true`. */
+  bits: Uint8Array;
+  /** Records whose condition failed (their bit is clear); without `record`. */
+  failures: ChainFailure[];
 }
 
 export class RemapInstance {
@@ -122,6 +143,32 @@ export class RemapInstance {
       const out = this.exports.run_batch(this.copyIn(input), input.length);
       return this.bytes(out, this.exports.output_len()).slice();
     });
+  }
+
+  /**
+   * Runs an input batch in chain mode (docs/abi.md §2.1): the output is itself an input batch, for the next
+   * component. `flags`: `ChainFlag`s.
+   */
+  runChain(input: Uint8Array, flags = 0): ChainOutput {
+    return this.inArena('run_chain', () => {
+      const out = this.exports.run_chain(this.copyIn(input), input.length, flags);
+      const output = this.bytes(out, this.exports.output_len()).slice();
+      return { output, count: readHeader(new ByteReader(output)).count, failures: this.failures() };
+    });
+  }
+
+  /** Runs the program as a condition on each record of an input batch (docs/abi.md §2.2). */
+  runCondition(input: Uint8Array): ConditionOutput {
+    return this.inArena('run_condition', () => {
+      const out = this.exports.run_condition(this.copyIn(input), input.length);
+      return { bits: this.bytes(out, this.exports.output_len()).slice(), failures: this.failures() };
+    });
+  }
+
+  /** The failures of the last `run_chain` or `run_condition`, copied out (none: nothing copied). */
+  private failures(): ChainFailure[] {
+    const length = this.exports.failures_len();
+    return length === 0 ? [] : decodeFailures(this.bytes(this.exports.failures_ptr(), length).slice());
   }
 
   /** Runs newline-delimited JSON (docs/abi.md §3), in pieces of whole lines when the input is large. */

@@ -35,7 +35,10 @@ export {
   op_add, op_sub, op_mul, op_div, op_rem, op_lt, op_le, op_gt, op_ge, op_eq, op_ne, op_merge, op_not, value_eq,
   bool_test, is_falsy, op_and,
 } from './ops';
-export { event_cell, meta_cell, run_batch, run_ndjson, output_len, errors_ptr, errors_len } from './run';
+export {
+  event_cell, meta_cell, run_batch, run_chain, run_condition, run_ndjson, output_len, errors_ptr, errors_len, failures_ptr,
+  failures_len,
+} from './run';
 
 // Host-backed remap functions.
 export { hostCall as host_call } from './host';

@@ -1,10 +1,10 @@
-// Program drivers: run the compiled program over a batch of encoded events (docs/abi.md §2, §4) or over
-// newline-delimited JSON (§3). The program is the import `svc.program`, which the linker replaces with the
+// Program drivers: run the compiled program over a batch of encoded events (docs/abi.md §2, §4), in chain
+// or condition mode (§2.1, §2.2), or over newline-delimited JSON (§3). The program is the import `svc.program`, which the linker replaces with the
 // generated function; it reads and writes the event and metadata through the cells below and returns its
 // result, or 0 when the event stopped (outcome Error or Aborted, message pending).
 
 import { bytesEqual } from './codec/scan';
-import { Value, Tag, tagOf, newObject, objectSet, arrayLen, arrayGet, share } from './value';
+import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share } from './value';
 import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
 import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
 import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/binary';
@@ -40,12 +40,25 @@ export function errors_ptr(): usize {
 export function errors_len(): usize {
   return errorsLength;
 }
+/** The failures buffer of the last `run_chain` or `run_condition`. */
+let failuresPtr: usize = 0;
+let failuresLength: usize = 0;
+
+export function failures_ptr(): usize {
+  return failuresPtr;
+}
+export function failures_len(): usize {
+  return failuresLength;
+}
 
 const HEADER_SIZE: usize = 12;
 const VERSION: u16 = 1;
 /** Batch flags (docs/abi.md §2). */
 const RESULTS: u16 = 1;
 const RAW: u16 = 2;
+/** `run_chain` flags (docs/abi.md §2.1): forward the original record of an event that failed that way. */
+const KEEP_ON_ERROR: i32 = 1;
+const KEEP_ON_ABORT: i32 = 2;
 /** NDJSON flags (docs/abi.md §3). */
 const PRINT_OBJECT: i32 = 1;
 const JSON_EVENTS: i32 = 2;
@@ -59,6 +72,12 @@ function runEvent(meta: Value, event: Value): Value {
   store<u32>(event_cell(), event);
   setOutcome(Outcome.Kept);
   return program();
+}
+
+/** Decodes the metadata and event of the input record at `record` and runs the program on them. */
+function runRecord(record: usize): Value {
+  const meta = decodeValue(record + 8);
+  return runEvent(meta, decodeValue(decodeCursor()));
 }
 
 /** The outcome of an event the program returned `result` for. */
@@ -85,9 +104,7 @@ export function run_batch(ptr: usize, len: usize): usize {
   for (let i: u32 = 0; i < count; i++) {
     const next = record + 4 + <usize>load<u32>(record);
     const kind = load<u8>(record, 4);
-    const meta = decodeValue(record + 8);
-    const event = decodeValue(decodeCursor());
-    const result = runEvent(meta, event);
+    const result = runRecord(record);
     const outcome = outcomeOf(result);
 
     const start = bufferLength(out);
@@ -141,18 +158,20 @@ function emittedCount(target: Value): usize {
  * Calls `write` for each event `target` (`.`) emits (docs/abi.md §4): an object is one event, an array
  * one per item, anything else (and a non-object item) `{ "message": v }`.
  */
-function emit(out: Buffer, meta: Value, target: Value, write: (out: Buffer, meta: Value, event: Value) => void): void {
+function emit(
+  out: Buffer, kind: u8, meta: Value, target: Value, write: (out: Buffer, kind: u8, meta: Value, event: Value) => void,
+): void {
   if (tagOf(target) != Tag.Array) {
-    write(out, meta, asEvent(target));
+    write(out, kind, meta, asEvent(target));
     return;
   }
-  for (let i: usize = 0, n = arrayLen(target); i < n; i++) write(out, meta, asEvent(arrayGet(target, i)));
+  for (let i: usize = 0, n = arrayLen(target); i < n; i++) write(out, kind, meta, asEvent(arrayGet(target, i)));
 }
 
 /** u32 count, then (metadata, event) per emitted event. */
 function writeEmitted(out: Buffer, meta: Value, target: Value): void {
   store<u32>(bufferReserve(out, 4), <u32>emittedCount(target));
-  emit(out, meta, target, (out: Buffer, meta: Value, event: Value): void => {
+  emit(out, 0, meta, target, (out: Buffer, _kind: u8, meta: Value, event: Value): void => {
     writeValue(out, meta);
     writeValue(out, event);
   });
@@ -163,6 +182,108 @@ function asEvent(v: Value): Value {
   const event = newObject(1);
   objectSet(event, MESSAGE, MESSAGE_LEN, v);
   return event;
+}
+
+// ---- chain and condition modes -------------------------------------------------------------------------
+
+/**
+ * Runs every record of the input batch at `ptr` and writes an input batch of the emitted events (docs/abi.md
+ * §2.1): the header of the input with the count of the output, then one record per emitted event, with the
+ * kind of the record it came from. A record whose program failed goes to the failures buffer, and with
+ * KEEP_ON_ERROR / KEEP_ON_ABORT also, unchanged, to the output in its place. Returns the output address
+ * (`output_len` bytes; `failures_ptr`, `failures_len` give the failures).
+ */
+export function run_chain(ptr: usize, len: usize, flags: i32): usize {
+  const count = load<u32>(ptr, 8);
+  const out = bufferNew(len + (len >> 2));
+  memory.copy(bufferReserve(out, HEADER_SIZE), ptr, HEADER_SIZE);
+  const failures = bufferNew(64);
+  let emitted: usize = 0;
+  let record = ptr + HEADER_SIZE;
+  for (let i: u32 = 0; i < count; i++) {
+    const size: usize = 4 + <usize>load<u32>(record);
+    const result = runRecord(record);
+    if (result != 0) {
+      const target: Value = load<u32>(event_cell());
+      emit(out, load<u8>(record, 4), load<u32>(meta_cell()), target, writeInputRecord);
+      emitted += emittedCount(target);
+    } else {
+      const outcome = outcomeOf(result);
+      writeFailure(failures, i, outcome, record, size);
+      if (flags & (outcome == Outcome.Error ? KEEP_ON_ERROR : KEEP_ON_ABORT)) {
+        bufferBytes(out, record, size);
+        emitted++;
+      }
+    }
+    record += size;
+  }
+  store<u32>(bufferData(out), <u32>emitted, 8);
+  outputLength = bufferLength(out);
+  setFailures(failures);
+  return bufferData(out);
+}
+
+/**
+ * Runs the program (a condition) on every record of the input batch at `ptr` and returns the address of a
+ * bitmap of `output_len` = ceil(count / 8) bytes (docs/abi.md §2.2): bit `i` (LSB first in byte `i >> 3`)
+ * is set when record `i`'s result is `true`. Errors and aborts leave the bit clear and go to the failures
+ * buffer, without the record. `len` is unused: the batch delimits itself (kept to match the other entries).
+ */
+export function run_condition(ptr: usize, len: usize): usize {
+  const count = load<u32>(ptr, 8);
+  const size = (<usize>count + 7) >> 3;
+  const bits = alloc(size);
+  memory.fill(bits, 0, size);
+  const failures = bufferNew(64);
+  let record = ptr + HEADER_SIZE;
+  for (let i: u32 = 0; i < count; i++) {
+    const result = runRecord(record);
+    if (result == TRUE) {
+      const byte = bits + (i >> 3);
+      store<u8>(byte, load<u8>(byte) | (<u8>1 << <u8>(i & 7)));
+    } else if (result == 0) {
+      writeFailure(failures, i, outcomeOf(result), 0, 0);
+    }
+    record += 4 + <usize>load<u32>(record);
+  }
+  outputLength = size;
+  setFailures(failures);
+  return bits;
+}
+
+/** One input record (docs/abi.md §2): u32 length, u8 kind, u8 0, u16 0, metadata, event. */
+function writeInputRecord(out: Buffer, kind: u8, meta: Value, event: Value): void {
+  const metaSize = encodedSize(meta);
+  const eventSize = encodedSize(event);
+  const at = bufferReserve(out, 8 + metaSize + eventSize);
+  store<u32>(at, <u32>(metaSize + eventSize + 4));
+  store<u8>(at, kind, 4);
+  store<u8>(at, 0, 5);
+  store<u16>(at, 0, 6);
+  encodeValue(event, encodeValue(meta, at + 8));
+}
+
+/**
+ * A failures entry: u32 input index, u8 outcome, u8 0, u16 0, the pending message (u32 length, bytes), then
+ * u32 length + the input record verbatim, or u32 0 when `record` is 0 (conditions).
+ */
+function writeFailure(failures: Buffer, index: u32, outcome: Outcome, record: usize, size: usize): void {
+  const head = bufferReserve(failures, 8);
+  store<u32>(head, index);
+  store<u8>(head, <u8>outcome, 4);
+  store<u8>(head, 0, 5);
+  store<u16>(head, 0, 6);
+  writeMessage(failures);
+  if (record == 0) {
+    store<u32>(bufferReserve(failures, 4), 0);
+  } else {
+    bufferBytes(failures, record, size);
+  }
+}
+
+function setFailures(failures: Buffer): void {
+  failuresPtr = bufferData(failures);
+  failuresLength = bufferLength(failures);
 }
 
 // ---- newline-delimited JSON ----------------------------------------------------------------------------
@@ -236,7 +357,7 @@ function writeLineError(errors: Buffer, line: u32): void {
 
 /** `.`'s emitted events, one JSON line each. */
 function writeJsonEvents(out: Buffer, target: Value): void {
-  emit(out, 0, target, (out: Buffer, _meta: Value, event: Value): void => {
+  emit(out, 0, 0, target, (out: Buffer, _kind: u8, _meta: Value, event: Value): void => {
     writeJson(out, event);
     bufferByte(out, 0x0a);
   });

@@ -15,7 +15,10 @@ export const INFO_SECTION = 'svc';
 export const CONSTANTS_SECTION = 'svc.constants';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
-const ABI_EXPORTS = ['alloc', 'reset', 'run_batch', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len', 'arena_used'];
+const ABI_EXPORTS = [
+  'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len',
+  'failures_ptr', 'failures_len', 'arena_used',
+];
 /** Added in REPL mode, to carry variables between lines. */
 const REPL_EXPORTS = ['value_decode', 'value_encode', 'value_encoded_size'];
 

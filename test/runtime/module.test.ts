@@ -66,13 +66,17 @@ test('a module calling an unknown host function is refused', () => {
 test('a module without the ABI exports is refused, listing them', () => {
   assert.throws(
     () => new RemapInstance(withInfo({})),
-    /the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_ndjson, output_len, errors_ptr, errors_len, arena_used/,
+    new RegExp(
+      'the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_chain, run_condition, run_ndjson, ' +
+        'output_len, errors_ptr, errors_len, failures_ptr, failures_len, arena_used',
+    ),
   );
 });
 
 // A stand-in for a compiled module that implements the ABI's plumbing: a bump arena above 1024,
 // `run_batch` echoes its input (and traps on a first byte 0xff), `run_ndjson` echoes its input and reports
-// an error "bad" on line 1, `svc_init` keeps the constants' address, which `run_batch` returns for input "C".
+// an error "bad" on line 1, `svc_init` keeps the constants' address, which `run_batch` returns for input "C";
+// `run_chain` and `run_condition` echo their input and report no failures.
 const FAKE_WAT = `(module
   (memory (export "memory") 1)
   (global $top (mut i32) (i32.const 1024))
@@ -96,6 +100,14 @@ const FAKE_WAT = `(module
   (func (export "output_len") (result i32) (global.get $outLen))
   (func (export "errors_ptr") (result i32) (i32.const 16))
   (func (export "errors_len") (result i32) (i32.const 11))
+  (func (export "failures_ptr") (result i32) (i32.const 0))
+  (func (export "failures_len") (result i32) (i32.const 0))
+  (func (export "run_chain") (param $p i32) (param $n i32) (param $flags i32) (result i32)
+    (global.set $outLen (local.get $n))
+    (local.get $p))
+  (func (export "run_condition") (param $p i32) (param $n i32) (result i32)
+    (global.set $outLen (local.get $n))
+    (local.get $p))
   (func (export "run_batch") (param $p i32) (param $n i32) (result i32)
     (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0xff)) (then unreachable))
     (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0x43)) (then

@@ -1,7 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../support/stdlib.js';
-import { BatchFlag, NdjsonFlag, decodeOutput, encodeBatch, type InputEvent, type OutputRecord } from '../../runtime/batch.js';
+import {
+  BatchFlag, ChainFlag, NdjsonFlag, decodeBatch, decodeFailures, decodeOutput, encodeBatch, type ChainFailure,
+  type InputEvent, type OutputRecord,
+} from '../../runtime/batch.js';
+import { BatchReader } from '../../runtime/batch-io.js';
 import type { RemapValue } from '../../runtime/values.js';
 
 const { RESULTS, RAW } = BatchFlag;
@@ -196,6 +200,134 @@ test('run_batch: memory stays flat over the same batch 1,000 times with resets',
   }
   assert.is(used.size, 1, 'arena_used');
   assert.is(sizes.size, 1, 'memory size');
+});
+
+// ---- run_chain and run_condition -----------------------------------------------------------------------
+
+function failures(s: Stdlib): ChainFailure[] {
+  return decodeFailures(s.read(s.exports.failures_ptr!(), s.exports.failures_len!()));
+}
+
+function runChain(s: Stdlib, input: Uint8Array, flags = 0): { output: Uint8Array; failures: ChainFailure[] } {
+  const out = s.exports.run_chain!(s.write(input), input.length, flags);
+  return { output: s.read(out, s.exports.output_len!()), failures: failures(s) };
+}
+
+function runCondition(s: Stdlib, input: Uint8Array): { bits: number[]; failures: ChainFailure[] } {
+  const out = s.exports.run_condition!(s.write(input), input.length);
+  return { bits: [...s.read(out, s.exports.output_len!())], failures: failures(s) };
+}
+
+/** A program that fails by `.mode` ("error", "abort"), else sets `.seen` and `%m` and returns `.mode`. */
+const byMode = () => withProgram((p) => {
+  const mode = p.s.get(p.get('mode'));
+  p.set(['changed'], true);
+  if (mode === 'error') return p.stop(ERROR, 'function call error for "f" at (0:3): bad');
+  if (mode === 'abort') return p.stop(ABORTED, 'aborted');
+  p.setMeta(['m'], 1n);
+  return p.get('mode');
+});
+
+test('run_chain: the output is an input batch of the emitted events, with their kinds and metadata', () => {
+  const targets: unknown[] = [[{ a: 1n }, 2n, [3n]], [], 'text', { o: {} }];
+  let next = 0;
+  const s = withProgram((p) => {
+    p.set([], targets[next++]);
+    p.setMeta(['i'], BigInt(next));
+    return p.s.put(null);
+  });
+  const kinds = ['metric', 'log', 'trace', 'log'] as const;
+  const input = encodeBatch(targets.map((_, i) => ({ kind: kinds[i], metadata: { k: 'v' }, event: {} })), RESULTS);
+  const { output, failures } = runChain(s, input);
+  assert.equal(decodeBatch(output), {
+    flags: RESULTS,
+    events: [
+      { kind: 'metric', metadata: { i: 1n, k: 'v' }, event: { a: 1n } },
+      { kind: 'metric', metadata: { i: 1n, k: 'v' }, event: { message: 2n } },
+      { kind: 'metric', metadata: { i: 1n, k: 'v' }, event: { message: [3n] } },
+      { kind: 'trace', metadata: { i: 3n, k: 'v' }, event: { message: 'text' } },
+      { kind: 'log', metadata: { i: 4n, k: 'v' }, event: { o: {} } },
+    ],
+  });
+  assert.equal(failures, []);
+});
+
+test('run_chain: errors and aborts emit nothing and hand back the record as it arrived', () => {
+  const events: InputEvent[] = [
+    { event: { mode: 'error' }, metadata: { k: 1n } },
+    { event: { mode: 'ok' } },
+    { event: { mode: 'abort', pad: 'é'.repeat(40) }, kind: 'metric' },
+  ];
+  const input = new Uint8Array(encodeBatch(events, 0)); // a plain Uint8Array, as the records read out of wasm
+  const records = [...new BatchReader(input)].map((r) => r.record);
+  const { output, failures } = runChain(byMode(), input);
+  assert.equal(decodeBatch(output).events, [{ kind: 'log', metadata: { m: 1n }, event: { mode: 'ok', changed: true } }]);
+  assert.equal(failures, [
+    { index: 0, outcome: 'error', message: 'function call error for "f" at (0:3): bad', record: records[0] },
+    { index: 2, outcome: 'aborted', message: 'aborted', record: records[2] },
+  ]);
+});
+
+test('run_chain: KEEP_ON_ERROR and KEEP_ON_ABORT forward the original record in its place', () => {
+  const input = new Uint8Array(encodeBatch(['abort', 'ok', 'error', 'ok', 'abort'].map((mode) => ({ event: { mode } })), 0));
+  const records = [...new BatchReader(input)].map((r) => r.record);
+  const ok = { kind: 'log', metadata: { m: 1n }, event: { mode: 'ok', changed: true } };
+  const original = (mode: string) => ({ kind: 'log', metadata: {}, event: { mode } });
+  const events = (flags: number) => decodeBatch(runChain(byMode(), input, flags).output).events;
+  assert.equal(events(ChainFlag.KEEP_ON_ERROR), [ok, original('error'), ok]);
+  assert.equal(events(ChainFlag.KEEP_ON_ABORT), [original('abort'), ok, ok, original('abort')]);
+  const both = runChain(byMode(), input, ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT);
+  assert.equal(decodeBatch(both.output).events, [original('abort'), ok, original('error'), ok, original('abort')]);
+  const kept = [...new BatchReader(both.output)].map((r) => r.record);
+  assert.equal([kept[0], kept[2], kept[4]], [records[0], records[2], records[4]]);
+  assert.equal(both.failures.map((f) => f.index), [0, 2, 4], 'kept records are still reported');
+});
+
+test('run_chain: an empty batch gives an empty batch', () => {
+  const { output, failures } = runChain(byMode(), encodeBatch([], 0));
+  assert.equal(decodeBatch(output), { flags: 0, events: [] });
+  assert.equal(failures, []);
+});
+
+test('run_condition: a bit per record, set for `true` only; errors and aborts reported without the record', () => {
+  const results: unknown[] = [true, false, 1n, 'true', null, 'error', true, 'abort', true, true, {}];
+  const s = withProgram((p) => {
+    const mode = p.s.get(p.get('mode'));
+    if (mode === 'error') return p.stop(ERROR, 'bad');
+    if (mode === 'abort') return p.stop(ABORTED, 'aborted');
+    return p.get('mode');
+  });
+  const { bits, failures } = runCondition(s, encodeBatch(results.map((mode) => ({ event: { mode } })), 0));
+  assert.equal(bits, [0b0100_0001, 0b0000_0011]);
+  assert.equal(failures, [{ index: 5, outcome: 'error', message: 'bad' }, { index: 7, outcome: 'aborted', message: 'aborted' }]);
+});
+
+test('run_condition: bitmaps of 0, 8 and 9 records; stale arena bytes never leak into them', () => {
+  const s = withProgram((p) => p.get('mode'));
+  const batch = (n: number) => encodeBatch(Array.from({ length: n }, () => ({ event: { mode: true } })), 0);
+  s.exports.reset!();
+  assert.equal(runCondition(s, batch(0)).bits, []);
+  s.exports.reset!();
+  assert.equal(runCondition(s, batch(8)).bits, [0xff]);
+  s.exports.reset!();
+  runCondition(s, encodeBatch(Array.from({ length: 9 }, () => ({ event: { mode: 'x'.repeat(9) } })), 0));
+  s.exports.reset!();
+  assert.equal(runCondition(s, batch(9)).bits, [0xff, 0x01]);
+});
+
+test('run_chain: memory stays flat over the same batch 1,000 times with resets', () => {
+  const s = byMode();
+  const input = encodeBatch(['ok', 'error', 'abort', 'ok'].map((mode) => ({ event: { mode, pad: 'p'.repeat(80) } })), 0);
+  const used = new Set<number>();
+  let first: Uint8Array | undefined;
+  for (let i = 0; i < 1000; i++) {
+    s.exports.reset!();
+    const { output } = runChain(s, input, ChainFlag.KEEP_ON_ABORT);
+    first ??= output;
+    if (i === 999) assert.equal(output, first);
+    used.add(s.exports.arena_used!());
+  }
+  assert.is(used.size, 1, 'arena_used');
 });
 
 // ---- run_ndjson ----------------------------------------------------------------------------------------
