@@ -100,7 +100,13 @@ export interface Sink {
   /** Flushes and releases everything; called once after the last `write`. */
   close(): Promise<void>;
   /** Resolves when the destination is reachable; rejects with the reason otherwise. */
-  healthcheck?(): Promise<void>;
+  healthcheck?(options: HealthcheckOptions): Promise<void>;
+}
+
+/** The sink's common `healthcheck` options that say what to check (`enabled` and `timeout` are the caller's). */
+export interface HealthcheckOptions {
+  /** `healthcheck.uri`: where HTTP sinks send their healthcheck request. */
+  uri?: string;
 }
 
 export interface SinkDefinition<Options = unknown> extends DefinitionBase<Options> {
