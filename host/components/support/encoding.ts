@@ -31,7 +31,6 @@ export const encodingSchema = z
     codec: z.enum(CODECS),
     json: z.strictObject({ pretty: z.boolean().default(false) }).optional(),
     csv: csvOptions.optional(),
-    metric_tag_values: z.enum(['single', 'full', 'auto']).default('single'),
     only_fields: z.array(z.string()).optional(),
     except_fields: z.array(z.string()).optional(),
     timestamp_format: z.enum(TIMESTAMP_FORMATS).optional(),
