@@ -50,8 +50,7 @@ const options = z.discriminatedUnion('mode', [tcp, udp, unixStream]);
 type SocketOptions = z.infer<typeof options>;
 
 /** Vector's reconnect backoff: 0.5 s doubling up to 60 s. */
-const FIRST_BACKOFF_MS = 500;
-const MAX_BACKOFF_MS = 60_000;
+const backoffMs = (attempt: number) => Math.min(500 * 2 ** attempt, 60_000);
 
 /** A stream connection that reopens itself. */
 class StreamConnection {
@@ -64,9 +63,11 @@ class StreamConnection {
     private readonly env: ComponentEnv,
   ) {}
 
-  /** Writes all of `bytes`, reconnecting (and writing them again) until it succeeds. */
+  /** Writes all of `bytes`, reconnecting (and writing them again) until it succeeds. The first failure
+   * reconnects at once; a peer that keeps failing the same bytes is retried with backoff. */
   async send(bytes: Uint8Array): Promise<void> {
-    for (;;) {
+    for (let failures = 0; ; failures++) {
+      if (failures > 1) await sleep(backoffMs(failures - 2));
       const socket = this.socket ?? (await this.reconnect());
       try {
         await new Promise<void>((resolve, reject) => socket.write(bytes, (error) => (error ? reject(error) : resolve())));
@@ -94,7 +95,7 @@ class StreamConnection {
   }
 
   private async reconnect(): Promise<Socket> {
-    for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+    for (let attempt = 0; ; attempt++) {
       try {
         const socket = await this.open();
         if (this.keepaliveMs !== undefined) socket.setKeepAlive(true, this.keepaliveMs);
@@ -107,8 +108,8 @@ class StreamConnection {
         return socket;
       } catch (error) {
         this.env.telemetry.error('connection_failed', 'sending');
-        this.env.log.warn(`Unable to connect to ${this.describe}: ${(error as Error).message}; retrying in ${backoff} ms.`);
-        await sleep(backoff);
+        this.env.log.warn(`Unable to connect to ${this.describe}: ${(error as Error).message}; retrying in ${backoffMs(attempt)} ms.`);
+        await sleep(backoffMs(attempt));
       }
     }
   }
