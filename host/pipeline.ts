@@ -117,7 +117,7 @@ export async function runHealthchecks(built: BuiltPipeline, log: Logger): Promis
       if (!sink.healthcheck?.enabled || check === undefined) return;
       const timeoutMs = (sink.healthcheck.timeout ?? 10) * 1000;
       try {
-        await withTimeout(check(), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
+        await withTimeout(check({ uri: sink.healthcheck.uri }), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
         log.info('Healthcheck passed.', { component_id: sink.id });
       } catch (error) {
         const message = `Healthcheck failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -2,7 +2,7 @@
 // pulling batches from its buffer, sources pushing into their consumers' buffers. Backpressure is the
 // buffers' `block`; shutdown stops the sources and lets everything already read drain through the sinks.
 
-import type { ComponentEnv, Sink, Source, TransformResult } from '../components/component.js';
+import type { ComponentEnv, HealthcheckOptions, Sink, Source, TransformResult } from '../components/component.js';
 import type { Logger } from '../log.js';
 import { ComponentTelemetry } from '../telemetry/component.js';
 import type { EventBatch } from './batch.js';
@@ -89,9 +89,9 @@ export class Topology {
   }
 
   /** The sink's healthcheck, when its type has one. */
-  sinkHealthcheck(id: string): (() => Promise<void>) | undefined {
+  sinkHealthcheck(id: string): ((options: HealthcheckOptions) => Promise<void>) | undefined {
     const sink = this.nodes.get(id)?.sink;
-    return sink?.healthcheck ? () => sink.healthcheck!() : undefined;
+    return sink?.healthcheck ? (options) => sink.healthcheck!(options) : undefined;
   }
 
   get stopping(): boolean {
