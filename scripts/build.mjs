@@ -74,10 +74,10 @@ const started = new Date();
 if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
   console.log('build: dist is up to date');
 } else {
-  run('asc', [
-    'node_modules/assemblyscript/bin/asc.js', 'stdlib-as/index.ts', '-o', 'dist/stdlib.wasm',
-    '--runtime', 'stub', '-O3', '--noAssert', '--debug', '--initialMemory', '2',
-  ]);
+  const asc = ['node_modules/assemblyscript/bin/asc.js', '--runtime', 'stub', '-O3', '--noAssert', '--debug', '--initialMemory', '2'];
+  run('asc', [...asc, 'stdlib-as/index.ts', '-o', 'dist/stdlib.wasm']);
+  // The codec module: the stdlib's decoders and encoders without a program (docs/abi.md §9).
+  run('asc (codec module)', [...asc, 'stdlib-as/codec-module.ts', '-o', 'dist/codec.wasm']);
   run('tsc', ['node_modules/typescript/bin/tsc', '-p', '.']);
   // After tsc and before the grammar step, which writes its own file into dist/compiler/grammar.
   pruneOrphans();

@@ -54,7 +54,8 @@ export function parseJsonWith(ptr: usize, len: usize, maxDepth: i32, lossy: bool
   return parseDocument(bufferData(converted), bufferLength(converted), maxDepth);
 }
 
-function isValidUtf8(ptr: usize, len: usize): bool {
+/** Whether the bytes are valid UTF-8. */
+export function isValidUtf8(ptr: usize, len: usize): bool {
   const stop = ptr + len;
   let at = ptr;
   while (at < stop) {
@@ -504,7 +505,8 @@ export function writeJsonPretty(b: Buffer, v: Value): void {
   writePretty(b, v, 0);
 }
 
-function writePretty(b: Buffer, v: Value, indent: usize): void {
+/** `writeJsonPretty` for a value nested `indent` levels deep (its lines after the first are indented). */
+export function writePretty(b: Buffer, v: Value, indent: usize): void {
   const tag = tagOf(v);
   if (tag != Tag.Array && tag != Tag.Object) return writeJsonScalar(b, v);
   const isArray = tag == Tag.Array;
@@ -527,7 +529,7 @@ function writePretty(b: Buffer, v: Value, indent: usize): void {
   bufferByte(b, isArray ? 0x5d : 0x7d);
 }
 
-function writeIndent(b: Buffer, depth: usize): void {
+export function writeIndent(b: Buffer, depth: usize): void {
   for (let i: usize = 0; i < depth; i++) bufferAscii(b, '  ');
 }
 

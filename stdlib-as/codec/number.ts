@@ -2,7 +2,7 @@
 // Floats are printed with their shortest round-trip digits (Ryu); parsing is exact (Clinger's fast path,
 // then Eisel-Lemire, then the host's correctly rounded conversion for the rare cases both leave open).
 
-import { Buffer, bufferByte, bufferBytes, bufferAscii, bufferReserve } from '../buffer';
+import { Buffer, bufferByte, bufferBytes, bufferAscii, bufferReserve, bufferData, bufferLength, bufferTruncate } from '../buffer';
 import { POW5_SPLIT, POW5_INV_SPLIT, POW10_128 } from './float-tables';
 
 // @ts-ignore: decorator
@@ -221,6 +221,16 @@ export function writeFloat(b: Buffer, f: f64): void {
     writeSlice(b, digits, 0, point);
     bufferByte(b, 0x2e);
     writeSlice(b, digits, point, count);
+  }
+}
+
+/** Rust's `f64` Display: VRL's float text without the `.0` it adds to whole numbers. */
+export function writeRustFloat(b: Buffer, f: f64): void {
+  const start = bufferLength(b);
+  writeFloat(b, f);
+  const end = bufferLength(b);
+  if (end - start >= 2 && load<u8>(bufferData(b) + end - 2) == 0x2e && load<u8>(bufferData(b) + end - 1) == 0x30) {
+    bufferTruncate(b, end - 2);
   }
 }
 

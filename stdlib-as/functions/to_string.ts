@@ -2,8 +2,8 @@
 // timestamps in RFC 3339; null as the empty string.
 
 import { Value, Tag, tagOf, intOf, floatOf, timestampOf, newBytes, TRUE } from '../value';
-import { bufferNew, bufferData, bufferLength, bufferTruncate, bufferToBytes, Buffer } from '../buffer';
-import { writeInt, writeFloat } from '../codec/number';
+import { bufferNew, bufferToBytes } from '../buffer';
+import { writeInt, writeRustFloat } from '../codec/number';
 import { writeRfc3339 } from '../codec/time';
 import { textBytes } from '../error';
 import { failCoerce } from './coerce';
@@ -30,14 +30,4 @@ export function fn_to_string(value: Value): Value {
     }
   }
   return failCoerce(value, 'string');
-}
-
-/** Rust's `f64` Display: VRL's float text without the `.0` it adds to whole numbers. */
-function writeRustFloat(b: Buffer, f: f64): void {
-  const start = bufferLength(b);
-  writeFloat(b, f);
-  const end = bufferLength(b);
-  if (end - start >= 2 && load<u8>(bufferData(b) + end - 2) == 0x2e && load<u8>(bufferData(b) + end - 1) == 0x30) {
-    bufferTruncate(b, end - 2);
-  }
 }

@@ -1,0 +1,428 @@
+// The codec module (dist/codec.wasm, docs/abi.md §9): sources' framing and decoders, sinks' encoders and
+// framing, in wasm. One instance per component that uses it; each call copies its input into the arena,
+// reads the result out and resets the arena.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { encode as encodeValue } from './codec.js';
+import { hostImports, type InstanceRef } from './host-imports.js';
+
+// ---- options --------------------------------------------------------------------------------------------
+
+type OversizedAction = 'drop' | 'truncate';
+
+/** Vector's `framing` of sources (`method` and that method's options). */
+export type DecodeFraming =
+  | { method: 'bytes' }
+  | { method: 'newline_delimited'; max_length?: number; oversized_action?: OversizedAction }
+  | { method: 'character_delimited'; delimiter: string; max_length?: number; oversized_action?: OversizedAction }
+  | {
+      method: 'length_delimited';
+      length_field_length?: number;
+      length_field_is_big_endian?: boolean;
+      length_field_offset?: number;
+      max_frame_length?: number;
+    }
+  | { method: 'octet_counting'; max_length?: number };
+
+export type DecoderCodec = 'bytes' | 'json' | 'syslog' | 'native_json';
+
+export interface DecodeOptions {
+  framing: DecodeFraming;
+  codec: DecoderCodec;
+  /** Invalid UTF-8 read as U+FFFD (json, native_json, syslog); false makes it an error. Default true. */
+  lossy?: boolean;
+  /** `log_schema.message_key`: where `bytes` puts the frame. Default `message`. */
+  messageKey?: string;
+  /** Fields every log event gets where it lacks them (recursively into nested objects). */
+  stamp?: Record<string, unknown>;
+  /** The input is the end of the stream: its last, undelimited bytes are a frame too. */
+  eof?: boolean;
+  /** Framing state: the previous call's `discard`, when this input continues its stream. */
+  discard?: number;
+}
+
+export interface DecodeResult {
+  /** An input batch (docs/abi.md §2). */
+  batch: Uint8Array;
+  count: number;
+  /** Bytes of the input up to the end of its last complete frame; keep the rest for the next call. */
+  consumed: number;
+  /** Framing state to pass as `discard` with the next input of the stream. */
+  discard: number;
+  /** Frames that failed: index of the frame in this input, and why. */
+  errors: Array<{ frame: number; message: string }>;
+}
+
+export type EncoderCodec = 'json' | 'text' | 'logfmt' | 'csv' | 'raw_message' | 'native_json';
+export type TimestampFormat = 'rfc3339' | 'unix' | 'unix_ms' | 'unix_us' | 'unix_ns' | 'unix_float';
+export type QuoteStyle = 'necessary' | 'always' | 'never' | 'non_numeric';
+
+/** Vector's `framing` of sinks. */
+export type EncodeFraming =
+  | { method: 'bytes' }
+  | { method: 'newline_delimited' }
+  | { method: 'character_delimited'; delimiter: string }
+  | { method: 'length_delimited'; length_field_length?: number; length_field_is_big_endian?: boolean; max_frame_length?: number };
+
+export interface CsvOptions {
+  fields: string[];
+  delimiter?: string;
+  quote_style?: QuoteStyle;
+  double_quote?: boolean;
+  escape?: string;
+  quote?: string;
+}
+
+/** Vector's `encoding` of sinks, plus the framing (default `newline_delimited`). */
+export interface EncodeOptions {
+  codec: EncoderCodec;
+  json?: { pretty?: boolean };
+  csv?: CsvOptions;
+  only_fields?: string[];
+  except_fields?: string[];
+  timestamp_format?: TimestampFormat;
+  framing?: EncodeFraming;
+  /** `log_schema.message_key`: what `text` and `raw_message` write. Default `message`. */
+  messageKey?: string;
+}
+
+export interface EncodeResult {
+  bytes: Uint8Array;
+  /** Events that could not be encoded (left out): index in the batch, and why. */
+  errors: Array<{ event: number; message: string }>;
+}
+
+// Wire codes of the descriptors: the order of the enums in stdlib-as/codec/{frames,decode,encode}.ts.
+const DECODE_FRAMINGS = ['bytes', 'newline_delimited', 'character_delimited', 'length_delimited', 'octet_counting'] as const;
+const DECODERS: readonly DecoderCodec[] = ['bytes', 'json', 'syslog', 'native_json'];
+const ENCODERS: readonly EncoderCodec[] = ['json', 'text', 'logfmt', 'csv', 'raw_message', 'native_json'];
+const ENCODE_FRAMINGS = ['bytes', 'newline_delimited', 'character_delimited', 'length_delimited'] as const;
+const TIMESTAMP_FORMATS: readonly TimestampFormat[] = ['rfc3339', 'unix', 'unix_ms', 'unix_us', 'unix_ns', 'unix_float'];
+const QUOTE_STYLES: readonly QuoteStyle[] = ['necessary', 'always', 'never', 'non_numeric'];
+
+const DecodeFlag = { EOF: 1, TRUNCATE: 2, LITTLE_ENDIAN: 4, STRICT_UTF8: 8 } as const;
+const EncodeFlag = { PRETTY: 1, DOUBLE_QUOTE: 2, EACH: 4, LITTLE_ENDIAN: 8 } as const;
+
+const NO_LIMIT = 0xffffffff;
+/** tokio's LengthDelimitedCodec default, Vector's `max_frame_length` default. */
+const DEFAULT_MAX_FRAME_LENGTH = 8 * 1024 * 1024;
+
+/** An ASCII character option (`delimiter`, `quote`, `escape`) as its byte. */
+function asciiChar(option: string, text: string): number {
+  if (text.length !== 1 || text.charCodeAt(0) > 0x7f) throw new Error(`${option} must be one ASCII character, not ${JSON.stringify(text)}`);
+  return text.charCodeAt(0);
+}
+
+function lengthFieldLength(n: number | undefined): number {
+  const length = n ?? 4;
+  if (!Number.isInteger(length) || length < 1 || length > 8) throw new Error(`length_field_length must be 1 to 8 bytes, not ${length}`);
+  return length;
+}
+
+// ---- paths ----------------------------------------------------------------------------------------------
+
+type Segment = string | number;
+
+/**
+ * A field path as configurations write it (`.a.b[0]`, `a."b.c"`, `message`) as segments; throws on a
+ * malformed path.
+ */
+export function parseFieldPath(text: string): Segment[] {
+  const segments: Segment[] = [];
+  const bad = (why: string) => new Error(`invalid field path ${JSON.stringify(text)}: ${why}`);
+  let at = text.startsWith('.') ? 1 : 0;
+  if (at === text.length) return segments;
+  while (at < text.length) {
+    if (text[at] === '"') {
+      const end = text.indexOf('"', at + 1);
+      if (end < 0) throw bad('unterminated quote');
+      segments.push(text.slice(at + 1, end));
+      at = end + 1;
+    } else {
+      const match = /^[^.[\]"]+/.exec(text.slice(at));
+      if (!match) throw bad(`expected a field name at byte ${at}`);
+      segments.push(match[0]);
+      at += match[0].length;
+    }
+    while (text[at] === '[') {
+      const match = /^\[(-?\d+)\]/.exec(text.slice(at));
+      if (!match) throw bad(`expected an index at byte ${at}`);
+      segments.push(Number(match[1]));
+      at += match[0].length;
+    }
+    if (at < text.length) {
+      if (text[at] !== '.') throw bad(`expected "." at byte ${at}`);
+      at++;
+      if (at === text.length) throw bad('it ends with "."');
+    }
+  }
+  return segments;
+}
+
+/** A path descriptor (stdlib-as/path.ts): u32 count, then per segment a field or an index. */
+function pathDescriptor(text: string): Uint8Array {
+  const words: number[] = [];
+  const segments = parseFieldPath(text);
+  words.push(segments.length);
+  for (const segment of segments) {
+    if (typeof segment === 'number') {
+      words.push(1, segment >>> 0);
+      continue;
+    }
+    const bytes = Buffer.from(segment, 'utf8');
+    const padded = Buffer.alloc((bytes.length + 3) & ~3);
+    bytes.copy(padded);
+    words.push(0, bytes.length);
+    for (let i = 0; i < padded.length; i += 4) words.push(padded.readUInt32LE(i));
+  }
+  return new Uint8Array(Uint32Array.from(words).buffer);
+}
+
+// ---- the arena blob: descriptor and the data it points at ---------------------------------------------
+
+/** A reference to a part of the blob, resolved to an address once the blob has one. */
+class Ref {
+  constructor(readonly offset: number) {}
+}
+
+/** Parts of what one call copies into the arena: 4-byte aligned, u32 words may point at other parts. */
+class Blob {
+  private readonly parts: Array<{ offset: number; bytes?: Uint8Array; words?: ReadonlyArray<number | Ref> }> = [];
+  private size = 0;
+
+  private add(length: number, part: { bytes?: Uint8Array; words?: ReadonlyArray<number | Ref> }): Ref {
+    const offset = this.size;
+    this.parts.push({ offset, ...part });
+    this.size += (length + 3) & ~3;
+    return new Ref(offset);
+  }
+  bytes(bytes: Uint8Array): Ref {
+    return this.add(bytes.length, { bytes });
+  }
+  words(words: ReadonlyArray<number | Ref>): Ref {
+    return this.add(words.length * 4, { words });
+  }
+  /** A path list: u32 count, then the address of each path's descriptor. */
+  paths(paths: readonly string[]): Ref {
+    return this.words([paths.length, ...paths.map((path) => this.bytes(pathDescriptor(path)))]);
+  }
+
+  /** Copies the blob to `base` in `memory`, pointers resolved. */
+  writeTo(memory: Uint8Array, base: number): void {
+    const view = new DataView(memory.buffer, memory.byteOffset, memory.byteLength);
+    for (const { offset, bytes, words } of this.parts) {
+      if (bytes) memory.set(bytes, base + offset);
+      words?.forEach((word, i) => view.setUint32(base + offset + 4 * i, word instanceof Ref ? base + word.offset : word, true));
+    }
+  }
+  get length(): number {
+    return this.size;
+  }
+}
+
+function decodeDescriptor(blob: Blob, options: DecodeOptions): Ref {
+  const framing = options.framing;
+  const method = DECODE_FRAMINGS.indexOf(framing.method);
+  if (method < 0) throw new Error(`unknown framing method ${JSON.stringify(framing.method)}`);
+  const codec = DECODERS.indexOf(options.codec);
+  if (codec < 0) throw new Error(`unknown decoding codec ${JSON.stringify(options.codec)}`);
+  let flags = options.eof ? DecodeFlag.EOF : 0;
+  if (options.lossy === false) flags |= DecodeFlag.STRICT_UTF8;
+  let delimiter = 0x0a;
+  let maxLength = NO_LIMIT;
+  let fieldLength = 4;
+  let fieldOffset = 0;
+  if (framing.method === 'character_delimited') delimiter = asciiChar('framing.character_delimited.delimiter', framing.delimiter);
+  if (framing.method === 'newline_delimited' || framing.method === 'character_delimited') {
+    if (framing.oversized_action === 'truncate') flags |= DecodeFlag.TRUNCATE;
+  }
+  if (framing.method === 'newline_delimited' || framing.method === 'character_delimited' || framing.method === 'octet_counting') {
+    maxLength = framing.max_length ?? NO_LIMIT;
+  }
+  if (framing.method === 'length_delimited') {
+    fieldLength = lengthFieldLength(framing.length_field_length);
+    fieldOffset = framing.length_field_offset ?? 0;
+    maxLength = framing.max_frame_length ?? DEFAULT_MAX_FRAME_LENGTH;
+    if (framing.length_field_is_big_endian === false) flags |= DecodeFlag.LITTLE_ENDIAN;
+  }
+  const stamp = options.stamp ? blob.bytes(encodeValue(options.stamp)) : 0;
+  const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
+  return blob.words([method, delimiter, maxLength, flags, fieldLength, fieldOffset, options.discard ?? 0, codec, stamp, message]);
+}
+
+function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boolean): Ref {
+  const codec = ENCODERS.indexOf(options.codec);
+  if (codec < 0) throw new Error(`unknown encoding codec ${JSON.stringify(options.codec)}`);
+  const framing = options.framing ?? { method: 'newline_delimited' };
+  const method = ENCODE_FRAMINGS.indexOf(framing.method);
+  if (method < 0) throw new Error(`unknown framing method ${JSON.stringify(framing.method)}`);
+  const timestampFormat = TIMESTAMP_FORMATS.indexOf(options.timestamp_format ?? 'rfc3339');
+  if (timestampFormat < 0) throw new Error(`unknown timestamp_format ${JSON.stringify(options.timestamp_format)}`);
+  let flags = each ? EncodeFlag.EACH : 0;
+  if (options.json?.pretty) flags |= EncodeFlag.PRETTY;
+  let delimiter = 0x0a;
+  let fieldLength = 4;
+  let maxFrameLength = DEFAULT_MAX_FRAME_LENGTH;
+  if (framing.method === 'character_delimited') delimiter = asciiChar('framing.character_delimited.delimiter', framing.delimiter);
+  if (framing.method === 'length_delimited') {
+    fieldLength = lengthFieldLength(framing.length_field_length);
+    maxFrameLength = framing.max_frame_length ?? DEFAULT_MAX_FRAME_LENGTH;
+    if (framing.length_field_is_big_endian === false) flags |= EncodeFlag.LITTLE_ENDIAN;
+  }
+  const csv = options.csv;
+  if (options.codec === 'csv' && !csv?.fields?.length) throw new Error('the csv codec needs csv.fields');
+  if (csv?.double_quote ?? true) flags |= EncodeFlag.DOUBLE_QUOTE;
+  const quoteStyle = QUOTE_STYLES.indexOf(csv?.quote_style ?? 'necessary');
+  if (quoteStyle < 0) throw new Error(`unknown csv.quote_style ${JSON.stringify(csv?.quote_style)}`);
+  return blob.words([
+    codec, flags, timestampFormat, method, delimiter, fieldLength, maxFrameLength,
+    blob.bytes(pathDescriptor(options.messageKey ?? 'message')),
+    options.only_fields ? blob.paths(options.only_fields) : 0,
+    options.except_fields ? blob.paths(options.except_fields) : 0,
+    options.codec === 'csv' ? blob.paths(csv!.fields) : 0,
+    asciiChar('csv.delimiter', csv?.delimiter ?? ','),
+    asciiChar('csv.quote', csv?.quote ?? '"'),
+    asciiChar('csv.escape', csv?.escape ?? '"'),
+    quoteStyle,
+  ]);
+}
+
+// ---- the instance ---------------------------------------------------------------------------------------
+
+interface CodecExports {
+  memory: WebAssembly.Memory;
+  alloc(size: number): number;
+  reset(): void;
+  arena_used(): number;
+  decode(ptr: number, len: number, descriptor: number): number;
+  decode_len(): number;
+  decode_count(): number;
+  decode_consumed(): number;
+  decode_discard(): number;
+  decode_errors_ptr(): number;
+  decode_errors_len(): number;
+  encode(ptr: number, len: number, descriptor: number): number;
+  encode_len(): number;
+  encode_errors_ptr(): number;
+  encode_errors_len(): number;
+  encode_offsets_ptr(): number;
+  encode_offsets_len(): number;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+function codecWasm(): WebAssembly.Module {
+  compiled ??= new WebAssembly.Module(readFileSync(fileURLToPath(new URL('../codec.wasm', import.meta.url))));
+  return compiled;
+}
+
+export class CodecModule {
+  private readonly exports: CodecExports;
+
+  /** `timezone`: the zone of syslog timestamps without one (the global `timezone` option). */
+  constructor(options: { timezone?: string } = {}) {
+    const ref: InstanceRef = {};
+    const instance = new WebAssembly.Instance(codecWasm(), hostImports(ref, [], { timezone: options.timezone ?? 'UTC' }));
+    this.exports = instance.exports as unknown as CodecExports;
+    ref.memory = this.exports.memory;
+    ref.alloc = this.exports.alloc;
+  }
+
+  /** Splits `input` into frames and decodes them into an input batch. */
+  decode(input: Uint8Array, options: DecodeOptions): DecodeResult {
+    const blob = new Blob();
+    const descriptor = decodeDescriptor(blob, options);
+    return this.inArena('decode', () => {
+      const ptr = this.copyIn(input);
+      const base = this.copyBlob(blob);
+      const out = this.exports.decode(ptr, input.length, base + descriptor.offset);
+      const errors = this.readErrors(this.exports.decode_errors_ptr(), this.exports.decode_errors_len());
+      return {
+        batch: this.bytes(out, this.exports.decode_len()).slice(),
+        count: this.exports.decode_count(),
+        consumed: this.exports.decode_consumed(),
+        discard: this.exports.decode_discard(),
+        errors: errors.map(({ index, message }) => ({ frame: index, message })),
+      };
+    });
+  }
+
+  /** Encodes the events of an input batch as framed bytes. */
+  encode(batch: Uint8Array, options: EncodeOptions): EncodeResult {
+    return this.runEncode(batch, options, false, (out, length) => this.bytes(out, length).slice());
+  }
+
+  /** Encodes each event of an input batch as a payload of its own, unframed (events that fail are left out). */
+  encodeEach(batch: Uint8Array, options: EncodeOptions): Uint8Array[] {
+    return this.runEncode(batch, options, true, (out) => {
+      const view = new DataView(this.exports.memory.buffer, this.exports.encode_offsets_ptr(), this.exports.encode_offsets_len());
+      const payloads: Uint8Array[] = [];
+      for (let at = 0, start = 0; at < view.byteLength; at += 4) {
+        const end = view.getUint32(at, true);
+        payloads.push(this.bytes(out + start, end - start).slice());
+        start = end;
+      }
+      return payloads;
+    }).bytes;
+  }
+
+  /** Bytes allocated in the arena since the last reset (0 between calls). */
+  arenaUsed(): number {
+    return this.exports.arena_used();
+  }
+
+  private runEncode<T>(batch: Uint8Array, options: EncodeOptions, each: boolean, read: (out: number, length: number) => T): { bytes: T; errors: EncodeResult['errors'] } {
+    const blob = new Blob();
+    const descriptor = encodeDescriptor(blob, options, each);
+    return this.inArena('encode', () => {
+      const ptr = this.copyIn(batch);
+      const base = this.copyBlob(blob);
+      const out = this.exports.encode(ptr, batch.length, base + descriptor.offset);
+      const errors = this.readErrors(this.exports.encode_errors_ptr(), this.exports.encode_errors_len());
+      return { bytes: read(out, this.exports.encode_len()), errors: errors.map(({ index, message }) => ({ event: index, message })) };
+    });
+  }
+
+  /** An error buffer: (u32 index, u32 length, UTF-8 message)*. */
+  private readErrors(ptr: number, len: number): Array<{ index: number; message: string }> {
+    const bytes = this.bytes(ptr, len);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const errors: Array<{ index: number; message: string }> = [];
+    for (let at = 0; at < bytes.length; ) {
+      const length = view.getUint32(at + 4, true);
+      errors.push({ index: view.getUint32(at, true), message: Buffer.from(bytes.subarray(at + 8, at + 8 + length)).toString('utf8') });
+      at += 8 + length;
+    }
+    return errors;
+  }
+
+  /** Runs `work`, then frees the arena. An exception escaping the module is a bug in svc. */
+  private inArena<T>(entry: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof Error) error.message = `${entry} failed inside the codec module (a bug in svc): ${error.message}`;
+      throw error;
+    } finally {
+      this.exports.reset();
+    }
+  }
+
+  private copyIn(data: Uint8Array): number {
+    const ptr = this.exports.alloc(data.length);
+    this.bytes(ptr, data.length).set(data);
+    return ptr;
+  }
+
+  private copyBlob(blob: Blob): number {
+    const base = this.exports.alloc(blob.length);
+    blob.writeTo(new Uint8Array(this.exports.memory.buffer), base);
+    return base;
+  }
+
+  /** A view of module memory (valid until the memory grows). */
+  private bytes(ptr: number, len: number): Uint8Array {
+    return new Uint8Array(this.exports.memory.buffer, ptr, len);
+  }
+}

@@ -1,0 +1,51 @@
+// Entry of codec.wasm: the stdlib without a program, for sources' decoders and sinks' encoders
+// (docs/abi.md §9). It must not import run.ts, whose `svc.program` import only a linked program provides.
+
+import { bufferData, bufferLength } from './buffer';
+import {
+  decodeFrames, decodedLength, decodedCount, decodedConsumed, decodedDiscard, decodeErrors,
+} from './codec/decode';
+import { encodeBatch, encodedLength, encodeErrors, encodeOffsets } from './codec/encode';
+
+export { alloc, arenaReset as reset, arenaUsed as arena_used } from './value';
+
+export function decode(ptr: usize, len: usize, descriptor: usize): usize {
+  return decodeFrames(ptr, len, descriptor);
+}
+export function decode_len(): usize {
+  return decodedLength();
+}
+export function decode_count(): u32 {
+  return decodedCount();
+}
+export function decode_consumed(): usize {
+  return decodedConsumed();
+}
+export function decode_discard(): u32 {
+  return decodedDiscard();
+}
+export function decode_errors_ptr(): usize {
+  return bufferData(decodeErrors());
+}
+export function decode_errors_len(): usize {
+  return bufferLength(decodeErrors());
+}
+
+export function encode(ptr: usize, len: usize, descriptor: usize): usize {
+  return encodeBatch(ptr, len, descriptor);
+}
+export function encode_len(): usize {
+  return encodedLength();
+}
+export function encode_errors_ptr(): usize {
+  return bufferData(encodeErrors());
+}
+export function encode_errors_len(): usize {
+  return bufferLength(encodeErrors());
+}
+export function encode_offsets_ptr(): usize {
+  return bufferData(encodeOffsets());
+}
+export function encode_offsets_len(): usize {
+  return bufferLength(encodeOffsets());
+}

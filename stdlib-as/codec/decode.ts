@@ -1,0 +1,398 @@
+// Sources' decoders (Vector's deserializers): frames of bytes → events of an input batch (docs/abi.md §2).
+// `bytes` makes `{ <message key>: frame }`, `json` an event per object, `syslog` the fields parse_syslog
+// finds, `native_json` `{"log"|"metric"|"trace": {...}}` events of that kind. Every log event then gets the
+// source's stamp: each stamp field the event lacks, recursively through nested objects (Vector inserts
+// source metadata with `try_insert`).
+
+import {
+  Value, Tag, tagOf, alloc, newObject, newBytes, newFloat, newTimestamp, objectLen, objectKeyPtr, objectKeyLen,
+  objectValue, objectFind, objectInsertAt, objectGet, objectSet, arrayLen, arrayGet, bytesPtr, bytesLen, intOf,
+  share,
+} from '../value';
+import { errorMessagePtr, errorMessageLen } from '../error';
+import {
+  Buffer, bufferNew, bufferReserve, bufferBytes, bufferAscii, bufferData, bufferLength, bufferByte,
+} from '../buffer';
+import { encodeValue, encodedSize, decodeValue } from './binary';
+import { parseJsonWith, isValidUtf8 } from './json';
+import { utf8Sequence } from './utf8';
+import { writeInt } from './number';
+import { path_set } from '../path';
+import { parseRfc3339, parsedTimestamp } from '../time-parse';
+import { equalsAscii } from '../text';
+import { fn_parse_syslog } from '../functions/parse_syslog';
+import {
+  Next, FrameError, framesStart, frameNext, frameError, framePtr, frameLen, framesConsumed, framesDiscard, EOF,
+} from './frames';
+
+/** Decoders, in the order of runtime/codec-module.ts's table. */
+const enum Codec {
+  Bytes = 0,
+  Json = 1,
+  Syslog = 2,
+  NativeJson = 3,
+}
+
+/** Event kinds (docs/abi.md §2). */
+const enum Kind {
+  Log = 0,
+  Metric = 1,
+  Trace = 2,
+}
+
+/** Decode flag: read invalid UTF-8 as an error instead of U+FFFD (the codecs' `lossy: false`). */
+const STRICT_UTF8: u32 = 8;
+
+const HEADER_SIZE: usize = 12;
+/** The encoded empty object: every record's metadata. */
+const EMPTY_OBJECT_SIZE: usize = 9;
+
+let codec: Codec = Codec.Bytes;
+let strict = false;
+let stamp: Value = 0;
+let messagePath: usize = 0;
+let out: Buffer = 0;
+let errors: Buffer = 0;
+let count: u32 = 0;
+let frameIndex: u32 = 0;
+
+let outputLength: usize = 0;
+let consumed: usize = 0;
+let discardState: u32 = 0;
+
+export function decodedLength(): usize {
+  return outputLength;
+}
+export function decodedCount(): u32 {
+  return count;
+}
+export function decodedConsumed(): usize {
+  return consumed;
+}
+export function decodedDiscard(): u32 {
+  return discardState;
+}
+export function decodeErrors(): Buffer {
+  return errors;
+}
+
+/**
+ * Decodes the framed input [ptr, ptr + len) with the descriptor at `descriptor` (docs/abi.md §9) into an
+ * input batch; returns its address.
+ */
+export function decodeFrames(ptr: usize, len: usize, descriptor: usize): usize {
+  framesStart(ptr, len, descriptor);
+  const flags = load<u32>(descriptor, 12);
+  codec = <Codec>load<u32>(descriptor, 28);
+  strict = (flags & STRICT_UTF8) != 0;
+  const stampAt = <usize>load<u32>(descriptor, 32);
+  stamp = stampAt != 0 ? decodeValue(stampAt) : 0;
+  messagePath = <usize>load<u32>(descriptor, 36);
+  out = bufferNew(len + (len >> 1) + HEADER_SIZE);
+  errors = bufferNew(16);
+  count = 0;
+  frameIndex = 0;
+  const header = bufferReserve(out, HEADER_SIZE);
+  store<u32>(header, 0x42435653); // "SVCB"
+  store<u16>(header, 1, 4);
+  store<u16>(header, 0, 6);
+  for (let next = frameNext(); next != Next.End; next = frameNext(), frameIndex++) {
+    if (next == Next.Frame) decodeFrame(framePtr, frameLen);
+    else failFrame(frameError());
+  }
+  store<u32>(bufferData(out), count, 8);
+  outputLength = bufferLength(out);
+  consumed = framesConsumed(ptr);
+  discardState = framesDiscard();
+  return bufferData(out);
+}
+
+function decodeFrame(ptr: usize, len: usize): void {
+  switch (codec) {
+    case Codec.Bytes: {
+      writeLog(messageEvent(newBytes(ptr, len)));
+      return;
+    }
+    case Codec.Json: return decodeJson(ptr, len);
+    case Codec.Syslog: return decodeSyslog(ptr, len);
+    case Codec.NativeJson: return decodeNativeJson(ptr, len);
+  }
+}
+
+/** An event holding `message` at the message path. */
+function messageEvent(message: Value): Value {
+  const cell = alloc(4);
+  store<u32>(cell, <u32>newObject(4));
+  path_set(cell, messagePath, message);
+  return load<u32>(cell);
+}
+
+// ---- JSON -----------------------------------------------------------------------------------------------
+
+/** The frame as JSON, or 0 with the error written; empty frames (blank NDJSON lines) are skipped. */
+function parseFrame(ptr: usize, len: usize): Value {
+  if (len == 0) return 0;
+  const v = parseJsonWith(ptr, len, 0, !strict);
+  if (v == 0) writeJsonError();
+  return v;
+}
+
+function decodeJson(ptr: usize, len: usize): void {
+  const v = parseFrame(ptr, len);
+  if (v == 0) return;
+  if (!allObjects(v)) return writeError('Attempted to convert non-Object JSON into a LogEvent.');
+  forEachItem(v, Kind.Log);
+}
+
+/** Whether `v` is an object or an array of objects (Vector rejects the whole frame otherwise). */
+function allObjects(v: Value): bool {
+  if (tagOf(v) == Tag.Object) return true;
+  if (tagOf(v) != Tag.Array) return false;
+  for (let i: usize = 0, n = arrayLen(v); i < n; i++) if (tagOf(arrayGet(v, i)) != Tag.Object) return false;
+  return true;
+}
+
+function forEachItem(v: Value, kind: Kind): void {
+  if (tagOf(v) != Tag.Array) return writeEvent(kind, v);
+  for (let i: usize = 0, n = arrayLen(v); i < n; i++) writeEvent(kind, arrayGet(v, i));
+}
+
+/**
+ * serde_json's error in Vector's words: `Error parsing JSON: Error("expected value", line: 1, column: 1)`
+ * (Debug form), from the parser's `expected value at line 1 column 1`.
+ */
+function writeJsonError(): void {
+  const message = errorMessagePtr();
+  const length = errorMessageLen();
+  const at = lastIndexOfAtLine(message, length);
+  startError();
+  bufferAscii(errors, 'Error parsing JSON: Error("');
+  bufferBytes(errors, message, at);
+  bufferAscii(errors, '", line: ');
+  const position = at + 9; // after " at line "
+  let p = position;
+  while (load<u8>(message + p) != 0x20) p++;
+  bufferBytes(errors, message + position, p - position);
+  bufferAscii(errors, ', column: ');
+  p += 8; // " column "
+  bufferBytes(errors, message + p, length - p);
+  bufferByte(errors, 0x29);
+  endError();
+}
+
+/** Offset of the last ` at line ` in the message (the parser always ends its messages with it). */
+function lastIndexOfAtLine(message: usize, length: usize): usize {
+  for (let i = length - 9; i > 0; i--) {
+    if (equalsAscii(message + i, 9, ' at line ')) return i;
+  }
+  return 0;
+}
+
+// ---- syslog ---------------------------------------------------------------------------------------------
+
+function decodeSyslog(ptr: usize, len: usize): void {
+  if (strict && !isValidUtf8(ptr, len)) return writeUtf8Error(ptr, len);
+  const v = fn_parse_syslog(newBytes(ptr, len));
+  if (v == 0) return writePendingError();
+  writeLog(v);
+}
+
+/** Rust's `Utf8Error` text for the first invalid sequence. */
+function writeUtf8Error(ptr: usize, len: usize): void {
+  const end = ptr + len;
+  let at = ptr;
+  let length = 1;
+  while (at < end) {
+    length = utf8Sequence(at, end);
+    if (length < 0) break;
+    at += <usize>length;
+  }
+  startError();
+  if (at - <usize>length >= end) {
+    bufferAscii(errors, 'incomplete utf-8 byte sequence from index ');
+  } else {
+    bufferAscii(errors, 'invalid utf-8 sequence of ');
+    writeInt(errors, <i64>-length);
+    bufferAscii(errors, ' bytes from index ');
+  }
+  writeInt(errors, <i64>(at - ptr));
+  endError();
+}
+
+// ---- native JSON ----------------------------------------------------------------------------------------
+
+function decodeNativeJson(ptr: usize, len: usize): void {
+  const v = parseFrame(ptr, len);
+  if (v == 0) return;
+  // Check every item before writing any: Vector rejects the whole frame.
+  const n = tagOf(v) == Tag.Array ? arrayLen(v) : 1;
+  const events = alloc(n << 3);
+  for (let i: usize = 0; i < n; i++) {
+    const item = tagOf(v) == Tag.Array ? arrayGet(v, i) : v;
+    const kind = nativeKind(item);
+    if (kind < 0) return;
+    const event = objectValue(item, 0);
+    if (kind == Kind.Metric && !checkMetric(event)) return;
+    store<u32>(events + (i << 3), <u32>kind);
+    store<u32>(events + (i << 3), <u32>event, 4);
+  }
+  for (let i: usize = 0; i < n; i++) writeEvent(<Kind>load<u32>(events + (i << 3)), load<u32>(events + (i << 3), 4));
+}
+
+/** The kind of a native event `{"log"|"metric"|"trace": {...}}`, or -1 with the error written. */
+function nativeKind(item: Value): i32 {
+  if (tagOf(item) != Tag.Object || objectLen(item) != 1 || tagOf(objectValue(item, 0)) != Tag.Object) {
+    nativeError('an event is an object with one key, "log", "metric" or "trace", holding an object');
+    return -1;
+  }
+  const key = objectKeyPtr(item, 0);
+  const keyLen = objectKeyLen(item, 0);
+  if (equalsAscii(key, keyLen, 'log')) return Kind.Log;
+  if (equalsAscii(key, keyLen, 'metric')) return Kind.Metric;
+  if (equalsAscii(key, keyLen, 'trace')) return Kind.Trace;
+  startError();
+  bufferAscii(errors, 'Error parsing native JSON: unknown event type "');
+  bufferBytes(errors, key, keyLen);
+  bufferAscii(errors, '", expected "log", "metric" or "trace"');
+  endError();
+  return -1;
+}
+
+// Vector's metric value types: exactly one of them holds the value.
+const VALUE_TYPES: StaticArray<string> = [
+  'counter', 'gauge', 'set', 'distribution', 'aggregated_histogram', 'aggregated_summary', 'sketch',
+];
+
+/**
+ * Checks a metric (`name`, `kind` absolute or incremental, one value type) and gives it Vector's types: the
+ * timestamp as a timestamp, counter and gauge values as floats. False with the error written.
+ */
+function checkMetric(metric: Value): bool {
+  const name = field(metric, 'name');
+  if (name == 0 || tagOf(name) != Tag.Bytes) return nativeError('a metric needs a string "name"');
+  const kind = field(metric, 'kind');
+  if (kind == 0 || tagOf(kind) != Tag.Bytes ||
+      !(equalsAscii(bytesPtr(kind), bytesLen(kind), 'absolute') || equalsAscii(bytesPtr(kind), bytesLen(kind), 'incremental'))) {
+    return nativeError('a metric needs a "kind", "absolute" or "incremental"');
+  }
+  let valueType = -1;
+  for (let i = 0; i < VALUE_TYPES.length; i++) {
+    if (field(metric, VALUE_TYPES[i]) == 0) continue;
+    if (valueType >= 0) return nativeError('a metric has exactly one value type');
+    valueType = i;
+  }
+  if (valueType < 0) {
+    return nativeError('a metric needs a value: counter, gauge, set, distribution, aggregated_histogram, aggregated_summary or sketch');
+  }
+  if (valueType <= 1) {
+    const holder = field(metric, VALUE_TYPES[valueType]);
+    const value = tagOf(holder) == Tag.Object ? field(holder, 'value') : 0;
+    if (value == 0 || (tagOf(value) != Tag.Int && tagOf(value) != Tag.Float)) {
+      return nativeError('a counter or gauge needs a numeric "value"');
+    }
+    if (tagOf(value) == Tag.Int) setField(holder, 'value', newFloat(<f64>intOf(value)));
+  }
+  const timestamp = field(metric, 'timestamp');
+  if (timestamp != 0 && tagOf(timestamp) == Tag.Bytes) {
+    if (!parseRfc3339(bytesPtr(timestamp), bytesPtr(timestamp) + bytesLen(timestamp))) {
+      return nativeError('a metric "timestamp" is RFC 3339 text');
+    }
+    setField(metric, 'timestamp', newTimestamp(parsedTimestamp()));
+  }
+  return true;
+}
+
+function nativeError(text: string): bool {
+  startError();
+  bufferAscii(errors, 'Error parsing native JSON: ');
+  bufferAscii(errors, text);
+  endError();
+  return false;
+}
+
+/** The value of the ASCII key `key` in object `o`, or 0. */
+function field(o: Value, key: string): Value {
+  const k = asciiKey(key);
+  return objectGet(o, bytesPtr(k), bytesLen(k));
+}
+
+function setField(o: Value, key: string, v: Value): void {
+  const k = asciiKey(key);
+  objectSet(o, bytesPtr(k), bytesLen(k), v);
+}
+
+/** An ASCII string literal as a byte string in the arena. */
+function asciiKey(text: string): Value {
+  const b = bufferNew(<usize>text.length);
+  bufferAscii(b, text);
+  return newBytes(bufferData(b), bufferLength(b));
+}
+
+// ---- output ---------------------------------------------------------------------------------------------
+
+function writeLog(event: Value): void {
+  writeEvent(Kind.Log, event);
+}
+
+function writeEvent(kind: Kind, event: Value): void {
+  if (kind == Kind.Log && stamp != 0) stampInto(event, stamp);
+  const size: usize = encodedSize(event);
+  const length: usize = EMPTY_OBJECT_SIZE + size + 4;
+  const record = bufferReserve(out, length + 4);
+  store<u32>(record, <u32>length);
+  store<u32>(record, <u32>kind, 4);
+  store<u8>(record + 8, 9); // object tag (docs/abi.md §1), no entries
+  store<u64>(record + 9, 0);
+  encodeValue(event, record + 8 + EMPTY_OBJECT_SIZE);
+  count++;
+}
+
+/** Inserts each field of `from` that `into` lacks; both are objects, `into` owned by the decoder. */
+function stampInto(into: Value, from: Value): void {
+  for (let i: usize = 0, n = objectLen(from); i < n; i++) {
+    const key = objectKeyPtr(from, i);
+    const keyLen = objectKeyLen(from, i);
+    const value = objectValue(from, i);
+    const at = objectFind(into, key, keyLen);
+    if (at < 0) {
+      objectInsertAt(into, <usize>(-at - 1), key, keyLen, share(value));
+      continue;
+    }
+    const present = objectValue(into, at);
+    if (tagOf(value) == Tag.Object && tagOf(present) == Tag.Object) stampInto(present, value);
+  }
+}
+
+// ---- errors: u32 frame index, u32 length, message -------------------------------------------------------
+
+let errorStart: usize = 0;
+
+function startError(): void {
+  const head = bufferReserve(errors, 8);
+  store<u32>(head, frameIndex);
+  errorStart = bufferLength(errors);
+}
+
+function endError(): void {
+  store<u32>(bufferData(errors) + errorStart - 4, <u32>(bufferLength(errors) - errorStart));
+}
+
+function writeError(text: string): void {
+  startError();
+  bufferAscii(errors, text);
+  endError();
+}
+
+function writePendingError(): void {
+  startError();
+  bufferBytes(errors, errorMessagePtr(), errorMessageLen());
+  endError();
+}
+
+function failFrame(why: FrameError): void {
+  switch (why) {
+    case FrameError.TooLong: return writeError('frame is longer than max_length: discarded');
+    case FrameError.FrameTooBig: return writeError('frame size too big');
+  }
+  writeError('bytes remaining on stream');
+}

@@ -1,0 +1,538 @@
+// Sinks' encoders (Vector's serializers and encoding transforms): events of an input batch (docs/abi.md §2)
+// → framed bytes. Codecs json, text, logfmt, csv, raw_message, native_json; transforms only_fields,
+// except_fields and timestamp_format on logs and traces; framings bytes, newline, character, length.
+
+import {
+  Value, Tag, TRUE, alloc, tagOf, newObject, newInt, newFloat, objectLen, objectKeyPtr, objectKeyLen, objectValue,
+  objectSetValueAt, objectFind, arrayLen, arrayGet, arrayItems, intOf, floatOf, timestampOf, bytesPtr, bytesLen,
+  regexPatternPtr, regexPatternLen,
+} from '../value';
+import {
+  Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferTruncate,
+} from '../buffer';
+import { decodeValue, decodeCursor } from './binary';
+import { writeJson, writePretty, writeIndent, writeJsonString } from './json';
+import { writeInt, writeRustFloat, parseFloatBytes, numberParsed } from './number';
+import { writeRfc3339, floorDiv, NANOS_PER_SECOND } from './time';
+import { writeLossy } from './utf8';
+import { path_get, path_set, path_remove, path_exists } from '../path';
+import { whitespaceLength, writeDebugQuoted, equalsAscii } from '../text';
+
+/** Encoders, in the order of runtime/codec-module.ts's table. */
+const enum Codec {
+  Json = 0,
+  Text = 1,
+  Logfmt = 2,
+  Csv = 3,
+  RawMessage = 4,
+  NativeJson = 5,
+}
+
+const enum TimestampFormat {
+  Rfc3339 = 0,
+  Unix = 1,
+  UnixMs = 2,
+  UnixUs = 3,
+  UnixNs = 4,
+  UnixFloat = 5,
+}
+
+const enum Framing {
+  Bytes = 0,
+  Newline = 1,
+  Character = 2,
+  Length = 3,
+}
+
+const enum QuoteStyle {
+  Necessary = 0,
+  Always = 1,
+  Never = 2,
+  NonNumeric = 3,
+}
+
+const enum Kind {
+  Log = 0,
+  Metric = 1,
+  Trace = 2,
+}
+
+/** Encode descriptor flags. */
+const PRETTY: u32 = 1;
+const DOUBLE_QUOTE: u32 = 2;
+/** One payload per event, unframed; their end offsets go to the offsets buffer. */
+const EACH: u32 = 4;
+const LITTLE_ENDIAN: u32 = 8;
+
+let codec: Codec = Codec.Json;
+let flags: u32 = 0;
+let timestampFormat: TimestampFormat = TimestampFormat.Rfc3339;
+let framing: Framing = Framing.Newline;
+let delimiter: u8 = 0x0a;
+let lengthFieldLength: u32 = 4;
+let maxFrameLength: u32 = 0;
+let messagePath: usize = 0;
+let onlyFields: usize = 0;
+let exceptFields: usize = 0;
+let csvFields: usize = 0;
+let csvDelimiter: u8 = 0x2c;
+let csvQuote: u8 = 0x22;
+let csvEscape: u8 = 0x22;
+let quoteStyle: QuoteStyle = QuoteStyle.Necessary;
+
+let out: Buffer = 0;
+let errors: Buffer = 0;
+let offsets: Buffer = 0;
+let outputLength: usize = 0;
+
+export function encodedLength(): usize {
+  return outputLength;
+}
+export function encodeErrors(): Buffer {
+  return errors;
+}
+export function encodeOffsets(): Buffer {
+  return offsets;
+}
+
+/**
+ * Encodes every event of the input batch [ptr, ptr + len) with the descriptor at `descriptor` (docs/abi.md
+ * §9); returns the address of the bytes.
+ */
+export function encodeBatch(ptr: usize, len: usize, descriptor: usize): usize {
+  codec = <Codec>load<u32>(descriptor);
+  flags = load<u32>(descriptor, 4);
+  timestampFormat = <TimestampFormat>load<u32>(descriptor, 8);
+  framing = <Framing>load<u32>(descriptor, 12);
+  delimiter = <u8>load<u32>(descriptor, 16);
+  lengthFieldLength = load<u32>(descriptor, 20);
+  maxFrameLength = load<u32>(descriptor, 24);
+  messagePath = <usize>load<u32>(descriptor, 28);
+  onlyFields = <usize>load<u32>(descriptor, 32);
+  exceptFields = <usize>load<u32>(descriptor, 36);
+  csvFields = <usize>load<u32>(descriptor, 40);
+  csvDelimiter = <u8>load<u32>(descriptor, 44);
+  csvQuote = <u8>load<u32>(descriptor, 48);
+  csvEscape = <u8>load<u32>(descriptor, 52);
+  quoteStyle = <QuoteStyle>load<u32>(descriptor, 56);
+  out = bufferNew(len + (len >> 1));
+  errors = bufferNew(16);
+  offsets = bufferNew(16);
+  const count = load<u32>(ptr, 8);
+  let record = ptr + 12;
+  for (let i: u32 = 0; i < count; i++) {
+    const next = record + 4 + <usize>load<u32>(record);
+    const kind = <Kind>load<u8>(record, 4);
+    decodeValue(record + 8); // metadata: sinks do not encode it
+    encodeEvent(i, kind, decodeValue(decodeCursor()));
+    record = next;
+  }
+  outputLength = bufferLength(out);
+  return bufferData(out);
+}
+
+function encodeEvent(index: u32, kind: Kind, event: Value): void {
+  if (kind != Kind.Metric) event = transform(event);
+  const start = bufferLength(out);
+  const prefix = framing == Framing.Length && !(flags & EACH) ? lengthFieldLength : 0;
+  bufferReserve(out, prefix);
+  const failure = writePayload(kind, event);
+  if (failure != null) {
+    bufferTruncate(out, start);
+    return writeError(index, failure);
+  }
+  const size = bufferLength(out) - start - prefix;
+  if (flags & EACH) {
+    store<u32>(bufferReserve(offsets, 4), <u32>bufferLength(out));
+    return;
+  }
+  switch (framing) {
+    case Framing.Newline: return bufferByte(out, 0x0a);
+    case Framing.Character: return bufferByte(out, delimiter);
+    case Framing.Length: {
+      if (<u64>size > <u64>maxFrameLength) {
+        bufferTruncate(out, start);
+        return writeError(index, 'frame size too big');
+      }
+      writeLength(bufferData(out) + start, <u64>size);
+    }
+  }
+}
+
+/** The frame length in `lengthFieldLength` bytes at `at`, big-endian unless LITTLE_ENDIAN. */
+function writeLength(at: usize, size: u64): void {
+  const n = <usize>lengthFieldLength;
+  for (let i: usize = 0; i < n; i++) {
+    const byte = <u8>(size >> (<u64>i << 3));
+    store<u8>(at + (flags & LITTLE_ENDIAN ? i : n - 1 - i), byte);
+  }
+}
+
+function writeError(index: u32, text: string): void {
+  store<u32>(bufferReserve(errors, 4), index);
+  const lengthAt = bufferLength(errors);
+  bufferReserve(errors, 4);
+  bufferAscii(errors, text);
+  store<u32>(bufferData(errors) + lengthAt, <u32>(bufferLength(errors) - lengthAt - 4));
+}
+
+/** Writes the event as the codec says; returns null, or why the event cannot be encoded. */
+function writePayload(kind: Kind, event: Value): string | null {
+  switch (codec) {
+    case Codec.Json: {
+      if (kind == Kind.Metric) writeMetricJson(event, 0);
+      else if (flags & PRETTY) writePretty(out, event, 0);
+      else writeJson(out, event);
+      return null;
+    }
+    case Codec.NativeJson: {
+      bufferAscii(out, kind == Kind.Log ? '{"log":' : kind == Kind.Metric ? '{"metric":' : '{"trace":');
+      if (kind == Kind.Metric) writeMetricJson(event, 0);
+      else writeJson(out, event);
+      bufferByte(out, 0x7d);
+      return null;
+    }
+    case Codec.Text: {
+      if (kind == Kind.Metric) return writeMetricText(event);
+      if (kind == Kind.Log) writeMessage(false, event);
+      return null;
+    }
+    case Codec.RawMessage: {
+      if (kind != Kind.Log) return 'the raw_message codec encodes only log events';
+      writeMessage(true, event);
+      return null;
+    }
+    case Codec.Logfmt: {
+      if (kind != Kind.Log) return 'the logfmt codec encodes only log events';
+      writeLogfmt(event);
+      return null;
+    }
+    case Codec.Csv: {
+      if (kind != Kind.Log) return 'the csv codec encodes only log events';
+      writeCsv(event);
+      return null;
+    }
+  }
+  return null;
+}
+
+// ---- encoding transforms ----------------------------------------------------------------------------------
+
+/** `only_fields`, then `except_fields`, then `timestamp_format` (Vector's Transformer order). */
+function transform(event: Value): Value {
+  const cell = alloc(4);
+  if (onlyFields != 0) {
+    store<u32>(cell, <u32>newObject(8));
+    forEachPath(onlyFields, (path: usize, cell: usize, source: Value): void => {
+      if (path_exists(source, path)) path_set(cell, path, path_get(source, path));
+    }, cell, event);
+  } else {
+    store<u32>(cell, <u32>event);
+  }
+  if (exceptFields != 0) {
+    forEachPath(exceptFields, (path: usize, cell: usize, _source: Value): void => {
+      path_remove(cell, path, 0);
+    }, cell, 0);
+  }
+  const result: Value = load<u32>(cell);
+  return timestampFormat == TimestampFormat.Rfc3339 ? result : formatTimestamps(result);
+}
+
+/** A path list: u32 count, then a u32 address of a path descriptor (stdlib-as/path.ts) per path. */
+function forEachPath(list: usize, each: (path: usize, cell: usize, source: Value) => void, cell: usize, source: Value): void {
+  for (let i: usize = 0, n = <usize>load<u32>(list); i < n; i++) each(<usize>load<u32>(list + 4 + (i << 2)), cell, source);
+}
+
+/** Timestamps anywhere in `v` in the configured unix form (containers updated in place: the encoder owns them). */
+function formatTimestamps(v: Value): Value {
+  switch (tagOf(v)) {
+    case Tag.Timestamp: return unixTimestamp(timestampOf(v));
+    case Tag.Object: {
+      for (let i: usize = 0, n = objectLen(v); i < n; i++) objectSetValueAt(v, i, formatTimestamps(objectValue(v, i)));
+      return v;
+    }
+    case Tag.Array: {
+      for (let i: usize = 0, n = arrayLen(v); i < n; i++) store<u32>(arrayItems(v) + (i << 2), <u32>formatTimestamps(arrayGet(v, i)));
+      return v;
+    }
+  }
+  return v;
+}
+
+function unixTimestamp(ns: i64): Value {
+  switch (timestampFormat) {
+    case TimestampFormat.Unix: return newInt(floorDiv(ns, NANOS_PER_SECOND));
+    case TimestampFormat.UnixMs: return newInt(floorDiv(ns, 1_000_000));
+    case TimestampFormat.UnixUs: return newInt(floorDiv(ns, 1_000));
+    case TimestampFormat.UnixNs: return newInt(ns);
+  }
+  // chrono's timestamp_micros() as f64 / 1e6.
+  return newFloat(<f64>floorDiv(ns, 1_000) / 1e6);
+}
+
+// ---- text forms of values ---------------------------------------------------------------------------------
+
+/**
+ * VRL's `to_string_lossy`: strings as lossy UTF-8 (or raw with `raw`, for raw_message), numbers as Rust prints
+ * them, timestamps in RFC 3339, containers as JSON, null as `null`.
+ */
+function writeText(b: Buffer, v: Value, raw: bool): void {
+  switch (tagOf(v)) {
+    case Tag.Bytes: {
+      if (raw) bufferBytes(b, bytesPtr(v), bytesLen(v));
+      else writeLossy(b, bytesPtr(v), bytesLen(v));
+      return;
+    }
+    case Tag.Int: return writeInt(b, intOf(v));
+    case Tag.Float: return writeRustFloat(b, floatOf(v));
+    case Tag.Bool: return bufferAscii(b, v == TRUE ? 'true' : 'false');
+    case Tag.Timestamp: return writeRfc3339(b, timestampOf(v));
+    case Tag.Regex: return bufferBytes(b, regexPatternPtr(v), regexPatternLen(v));
+    case Tag.Null: return bufferAscii(b, 'null');
+  }
+  writeJson(b, v);
+}
+
+/** The message field as text (nothing when the event has none). */
+function writeMessage(raw: bool, event: Value): void {
+  if (path_exists(event, messagePath)) writeText(out, path_get(event, messagePath), raw);
+}
+
+// ---- metrics ------------------------------------------------------------------------------------------------
+
+/** Vector's Metric field order in JSON; the value type (`counter`, `gauge`, …) and anything else follow. */
+const METRIC_FIELDS: StaticArray<string> = ['name', 'namespace', 'tags', 'timestamp', 'interval_ms', 'kind'];
+
+function metricFieldRank(o: Value, i: usize): i32 {
+  for (let r = 0; r < METRIC_FIELDS.length; r++) {
+    if (equalsAscii(objectKeyPtr(o, i), objectKeyLen(o, i), METRIC_FIELDS[r])) return r;
+  }
+  return METRIC_FIELDS.length;
+}
+
+/** A metric object as JSON with Vector's field order (pretty with the PRETTY flag, at `indent`). */
+function writeMetricJson(metric: Value, indent: usize): void {
+  const pretty = (flags & PRETTY) != 0 && codec == Codec.Json;
+  const n = objectLen(metric);
+  bufferByte(out, 0x7b);
+  let first = true;
+  for (let rank = 0; rank <= METRIC_FIELDS.length; rank++) {
+    for (let i: usize = 0; i < n; i++) {
+      if (metricFieldRank(metric, i) != rank) continue;
+      if (pretty) {
+        bufferAscii(out, first ? '\n' : ',\n');
+        writeIndent(out, indent + 1);
+      } else if (!first) {
+        bufferByte(out, 0x2c);
+      }
+      first = false;
+      writeJsonString(out, objectKeyPtr(metric, i), objectKeyLen(metric, i));
+      if (pretty) {
+        bufferAscii(out, ': ');
+        writePretty(out, objectValue(metric, i), indent + 1);
+      } else {
+        bufferByte(out, 0x3a);
+        writeJson(out, objectValue(metric, i));
+      }
+    }
+  }
+  if (pretty && n > 0) {
+    bufferByte(out, 0x0a);
+    writeIndent(out, indent);
+  }
+  bufferByte(out, 0x7d);
+}
+
+/**
+ * Vector's `Display` of a metric: `[timestamp ]namespace_name{tag="value",…} = 1.5` (`+` for incremental),
+ * for counters, gauges and sets.
+ */
+function writeMetricText(metric: Value): string | null {
+  const counter = metricField(metric, 'counter');
+  const value = counter != 0 ? counter : metricField(metric, 'gauge');
+  const set = metricField(metric, 'set');
+  if (value == 0 && set == 0) return 'the text codec writes only counter, gauge and set metrics';
+  const timestamp = metricField(metric, 'timestamp');
+  if (timestamp != 0 && tagOf(timestamp) == Tag.Timestamp) {
+    writeRfc3339(out, timestampOf(timestamp));
+    bufferByte(out, 0x20);
+  }
+  const namespace = metricField(metric, 'namespace');
+  if (namespace != 0 && tagOf(namespace) == Tag.Bytes) {
+    writeLossy(out, bytesPtr(namespace), bytesLen(namespace));
+    bufferByte(out, 0x5f);
+  }
+  const name = metricField(metric, 'name');
+  writeLossy(out, bytesPtr(name), bytesLen(name));
+  const tags = metricField(metric, 'tags');
+  if (tags != 0 && tagOf(tags) == Tag.Object && objectLen(tags) > 0) {
+    for (let i: usize = 0, n = objectLen(tags); i < n; i++) {
+      bufferByte(out, i == 0 ? 0x7b : 0x2c);
+      writeWord(objectKeyPtr(tags, i), objectKeyLen(tags, i));
+      const tag = objectValue(tags, i);
+      if (tagOf(tag) == Tag.Null) continue;
+      bufferByte(out, 0x3d);
+      const text = bufferNew(16);
+      writeText(text, tag, false);
+      writeDebugQuoted(out, bufferData(text), bufferLength(text));
+    }
+    bufferByte(out, 0x7d);
+  }
+  const kind = metricField(metric, 'kind');
+  const absolute = kind != 0 && tagOf(kind) == Tag.Bytes && equalsAscii(bytesPtr(kind), bytesLen(kind), 'absolute');
+  bufferAscii(out, absolute ? ' = ' : ' + ');
+  if (value != 0) {
+    const number = tagOf(value) == Tag.Object ? metricField(value, 'value') : 0;
+    if (number == 0) return 'a counter or gauge metric needs a numeric "value"';
+    writeText(out, tagOf(number) == Tag.Int ? newFloat(<f64>intOf(number)) : number, false);
+    return null;
+  }
+  // A set: its values as words in brackets.
+  const values = tagOf(set) == Tag.Object ? metricField(set, 'values') : 0;
+  bufferByte(out, 0x5b);
+  if (values != 0 && tagOf(values) == Tag.Array) {
+    for (let i: usize = 0, n = arrayLen(values); i < n; i++) {
+      if (i > 0) bufferByte(out, 0x2c);
+      const text = bufferNew(16);
+      writeText(text, arrayGet(values, i), false);
+      writeWord(bufferData(text), bufferLength(text));
+    }
+  }
+  bufferByte(out, 0x5d);
+  return null;
+}
+
+/** Vector's `write_word`: as it is when only ASCII letters, digits and `_`, else Debug-quoted. */
+function writeWord(ptr: usize, len: usize): void {
+  for (let i: usize = 0; i < len; i++) {
+    const c = load<u8>(ptr + i);
+    const word = (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c == 0x5f;
+    if (!word) return writeDebugQuoted(out, ptr, len);
+  }
+  bufferBytes(out, ptr, len);
+}
+
+function metricField(o: Value, key: string): Value {
+  const n = <usize>key.length;
+  const bytes = alloc(n);
+  for (let i: usize = 0; i < n; i++) store<u8>(bytes + i, <u8>key.charCodeAt(<i32>i));
+  const at = objectFind(o, bytes, n);
+  return at >= 0 ? objectValue(o, <usize>at) : 0;
+}
+
+// ---- logfmt -------------------------------------------------------------------------------------------------
+
+/**
+ * VRL's `encode_logfmt` of the event: `key=value` pairs separated by spaces, nested fields flattened with
+ * dots (`a.b`, array items `a.0`), `true` as the bare key and `false` left out.
+ */
+function writeLogfmt(event: Value): void {
+  payloadStart = bufferLength(out);
+  writeLogfmtFields(event, bufferNew(32));
+}
+
+/** The fields below `v` whose flattened key starts with the text in `key`. */
+function writeLogfmtFields(v: Value, key: Buffer): void {
+  const prefix = bufferLength(key);
+  const isObject = tagOf(v) == Tag.Object;
+  for (let i: usize = 0, n = isObject ? objectLen(v) : arrayLen(v); i < n; i++) {
+    bufferTruncate(key, prefix);
+    if (prefix > 0) bufferByte(key, 0x2e);
+    if (isObject) bufferBytes(key, objectKeyPtr(v, i), objectKeyLen(v, i));
+    else writeInt(key, <i64>i);
+    const item = isObject ? objectValue(v, i) : arrayGet(v, i);
+    const tag = tagOf(item);
+    if (tag == Tag.Object || tag == Tag.Array) {
+      writeLogfmtFields(item, key);
+      continue;
+    }
+    if (tag == Tag.Bool && item != TRUE) continue;
+    if (bufferLength(out) > payloadStart) bufferByte(out, 0x20);
+    writeLogfmtString(bufferData(key), bufferLength(key));
+    if (tag == Tag.Bool) continue;
+    bufferByte(out, 0x3d);
+    const text = bufferNew(32);
+    writeText(text, item, false);
+    writeLogfmtString(bufferData(text), bufferLength(text));
+  }
+  bufferTruncate(key, prefix);
+}
+
+/** Where a payload starts in `out`: logfmt puts a space before each field but the payload's first. */
+let payloadStart: usize = 0;
+
+/** A key or value quoted when it holds whitespace, `"` or `=`, with `\`, `"` and newline escaped. */
+function writeLogfmtString(ptr: usize, len: usize): void {
+  const end = ptr + len;
+  let quoted = false;
+  for (let at = ptr; at < end; at++) {
+    const c = load<u8>(at);
+    if (c == 0x22 || c == 0x3d || whitespaceLength(at, end) != 0) {
+      quoted = true;
+      break;
+    }
+  }
+  if (quoted) bufferByte(out, 0x22);
+  for (let at = ptr; at < end; at++) {
+    const c = load<u8>(at);
+    if (c == 0x5c) bufferAscii(out, '\\\\');
+    else if (c == 0x22) bufferAscii(out, '\\"');
+    else if (c == 0x0a) bufferAscii(out, '\\\\n');
+    else bufferByte(out, c);
+  }
+  if (quoted) bufferByte(out, 0x22);
+}
+
+// ---- csv ----------------------------------------------------------------------------------------------------
+
+/** The `csv.fields` of the event, in order, as one CSV record without a terminator (the framing ends it). */
+function writeCsv(event: Value): void {
+  const n = <usize>load<u32>(csvFields);
+  const text = bufferNew(64);
+  for (let i: usize = 0; i < n; i++) {
+    if (i > 0) bufferByte(out, csvDelimiter);
+    const path = <usize>load<u32>(csvFields + 4 + (i << 2));
+    bufferTruncate(text, 0);
+    const v = path_exists(event, path) ? path_get(event, path) : 0;
+    if (v != 0) writeCsvText(text, v);
+    writeCsvField(bufferData(text), bufferLength(text), n == 1);
+  }
+}
+
+/** Scalars as text; null, arrays, objects and regexes as nothing (Vector's CSV serializer). */
+function writeCsvText(b: Buffer, v: Value): void {
+  const tag = tagOf(v);
+  if (tag == Tag.Null || tag == Tag.Array || tag == Tag.Object || tag == Tag.Regex) return;
+  writeText(b, v, true);
+}
+
+/** One field with the csv crate's quoting; `only` when it is the record's only field. */
+function writeCsvField(ptr: usize, len: usize, only: bool): void {
+  if (!needsQuotes(ptr, len, only)) return bufferBytes(out, ptr, len);
+  bufferByte(out, csvQuote);
+  for (let at = ptr, end = ptr + len; at < end; at++) {
+    const c = load<u8>(at);
+    if (c == csvQuote) bufferByte(out, flags & DOUBLE_QUOTE ? csvQuote : csvEscape);
+    bufferByte(out, c);
+  }
+  bufferByte(out, csvQuote);
+}
+
+function needsQuotes(ptr: usize, len: usize, only: bool): bool {
+  switch (quoteStyle) {
+    case QuoteStyle.Always: return true;
+    case QuoteStyle.Never: return false;
+    case QuoteStyle.NonNumeric: {
+      parseFloatBytes(ptr, len);
+      if (len == 0 || !numberParsed()) return true;
+    }
+  }
+  // An empty record would read as no record at all.
+  if (len == 0) return only;
+  for (let at = ptr, end = ptr + len; at < end; at++) {
+    const c = load<u8>(at);
+    if (c == csvDelimiter || c == csvQuote || c == 0x0a || c == 0x0d) return true;
+    if (!(flags & DOUBLE_QUOTE) && c == csvEscape) return true;
+  }
+  return false;
+}
