@@ -7,7 +7,8 @@
 import type { z } from 'zod';
 import type { EventBatch, EventKind } from '../topology/batch.js';
 import type { ComponentTelemetry } from '../telemetry/component.js';
-import type { Logger } from '../log.js';
+import type { LogHub, Logger } from '../log.js';
+import type { MetricsRegistry } from '../telemetry/metrics.js';
 import type { GlobalOptions } from '../config/global.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink';
@@ -32,6 +33,10 @@ export interface ComponentEnv {
   maxDecompressedSize: number;
   /** Host name for `log_schema.host_key`. */
   hostname: string;
+  /** The process's metrics, which `internal_metrics` emits. */
+  metrics: MetricsRegistry;
+  /** The process's log records, which `internal_logs` subscribes to. */
+  logHub: LogHub;
 }
 
 interface DefinitionBase<Options> {

@@ -17,8 +17,8 @@ export interface TopologyOptions {
   sinkBuffer(id: string): BufferLimits;
   /** Events a transform's input buffer holds. */
   transformBufferEvents: number;
-  /** Everything a component gets from the process, but its id, logger and telemetry. */
-  env: Omit<ComponentEnv, 'id' | 'log' | 'telemetry'>;
+  /** Everything a component gets from the process, but its id, logger, telemetry and `metrics`. */
+  env: Omit<ComponentEnv, 'id' | 'log' | 'telemetry' | 'metrics'>;
   metrics: MetricsRegistry;
   log: Logger;
   executor: TransformExecutor;
@@ -103,7 +103,7 @@ export class Topology {
     });
     const node: Node = { spec, telemetry, log, utilization: new Utilization(telemetry.utilization), producers: new Set() };
     this.nodes.set(spec.id, node);
-    const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry };
+    const env: ComponentEnv = { ...this.options.env, metrics: this.options.metrics, id: spec.id, log, telemetry };
     const definition = spec.definition;
     switch (definition.kind) {
       case 'source':

@@ -22,6 +22,7 @@ async function topology(specs: ComponentSpec[], options: { maxEvents?: number; w
       chunkSize: 1000,
       maxDecompressedSize: 1 << 20,
       hostname: 'test-host',
+      logHub: hub,
     },
     metrics,
     log: hub.logger('svc::test'),
@@ -125,7 +126,7 @@ test('a transform that throws loses that batch only, counted and logged', async 
     {
       sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
       transformBufferEvents: 100,
-      env: { globals: {} as never, chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h' },
+      env: { globals: {} as never, chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h', logHub: hub },
       metrics,
       log: hub.logger('svc::test'),
       executor: new InlineExecutor(() => failing as TransformDefinition),
