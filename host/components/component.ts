@@ -33,9 +33,9 @@ export interface ComponentEnv {
   maxDecompressedSize: number;
   /** Host name for `log_schema.host_key`. */
   hostname: string;
-  /** The process's metrics, for `internal_metrics`. */
+  /** The process's metrics, which `internal_metrics` emits. */
   metrics: MetricsRegistry;
-  /** The process's logs, for `internal_logs`. */
+  /** The process's log records, which `internal_logs` subscribes to. */
   logHub: LogHub;
 }
 

@@ -10,7 +10,10 @@ import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
 import { toBatch, type EventBatch } from '../../../host/topology/batch.js';
 
 export interface TestEnv extends ComponentEnv {
+  /** The records logged at info level or above. */
   logs: LogRecord[];
+  /** The same, as the text lines written to stderr. */
+  logLines: string[];
 }
 
 export function componentEnv(
@@ -20,7 +23,8 @@ export function componentEnv(
 ): TestEnv {
   const metrics = new MetricsRegistry();
   const logs: LogRecord[] = [];
-  const hub = new LogHub({ level: 'off', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: () => {} });
+  const logLines: string[] = [];
+  const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logLines.push(line) });
   hub.subscribe((record) => logs.push(record));
   return {
     id,
@@ -33,6 +37,7 @@ export function componentEnv(
     metrics,
     logHub: hub,
     logs,
+    logLines,
   };
 }
 
