@@ -10,6 +10,7 @@ import { ABI_VERSION, decodeFailures, readHeader, type ChainFailure } from '../a
 import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
+import { ArenaInstance } from './arena.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { JS_FUNCTIONS } from './js-functions/index.js';
 import { defaultServices, type InstanceServices } from './services.js';
@@ -113,8 +114,7 @@ export interface ConditionOutput {
   failures: ChainFailure[];
 }
 
-export class RemapInstance {
-  private readonly exports: ModuleExports;
+export class RemapInstance extends ArenaInstance<ModuleExports> {
 
   /** Use `instantiate`: `info` is the module's checked `svc` section. */
   constructor(module: WebAssembly.Module, readonly info: ModuleInfo, options: InstanceOptions) {
@@ -123,7 +123,7 @@ export class RemapInstance {
     const instance = new WebAssembly.Instance(module, moduleImports(ref, functions, options.services));
     const missing = REQUIRED_EXPORTS.filter((name) => !(name in instance.exports));
     if (missing.length > 0) throw new Error(`the module lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-    this.exports = instance.exports as unknown as ModuleExports;
+    super(instance.exports as unknown as ModuleExports, 'remap module');
     ref.memory = this.exports.memory;
     ref.alloc = this.exports.alloc;
     const [constants] = WebAssembly.Module.customSections(module, CONSTANTS_SECTION);
@@ -216,32 +216,6 @@ export class RemapInstance {
   /** Bytes allocated in the arena since the last reset. */
   arenaUsed(): number {
     return this.exports.arena_used();
-  }
-
-  /** Runs `work`, then frees the arena. An exception escaping the module is a bug in svc, never a remap error. */
-  private inArena<T>(entry: string, work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (error instanceof Error) {
-        error.message = `${entry} failed inside the remap module (a bug in svc, not a remap error): ${error.message}`;
-      }
-      throw error;
-    } finally {
-      this.exports.reset();
-    }
-  }
-
-  /** Copies `data` into the arena; returns its address. */
-  private copyIn(data: Uint8Array): number {
-    const ptr = this.exports.alloc(data.length);
-    this.bytes(ptr, data.length).set(data);
-    return ptr;
-  }
-
-  /** A view of module memory (valid until the memory grows). */
-  private bytes(ptr: number, len: number): Uint8Array {
-    return new Uint8Array(this.exports.memory.buffer, ptr, len);
   }
 }
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
 import { BYTES_FRAMING, decodedKinds, decodeSettings, decodingSchema, framingSchema, SourceDecoder, sourceStamp, stampAt } from '../support/decoding.js';
-import { datagramListener, streamListener, type Peer } from '../support/listeners.js';
+import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
 
 const common = {
   host_key: z.string().optional(),
@@ -54,14 +54,7 @@ const definition: SourceDefinition<SocketOptions> = {
     switch (options.mode) {
       case 'tcp': {
         const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
-        const listen = {
-          kind: 'tcp',
-          address: options.address,
-          connectionLimit: options.connection_limit,
-          receiveBufferBytes: options.receive_buffer_bytes,
-          keepaliveSecs: options.keepalive?.time_secs,
-        } as const;
-        return streamListener(listen, decoder, env, stamp, options.shutdown_timeout_secs);
+        return streamListener(tcpListen(options), decoder, env, stamp, options.shutdown_timeout_secs);
       }
       case 'unix_stream': {
         const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));

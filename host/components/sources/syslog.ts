@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
 import { BYTES_FRAMING, SourceDecoder, sourceStamp, stampAt, type DecodeSettings } from '../support/decoding.js';
-import { datagramListener, streamListener, type Peer } from '../support/listeners.js';
+import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
 import type { ComponentEnv } from '../component.js';
 
 const common = {
@@ -51,14 +51,7 @@ const definition: SourceDefinition<SyslogOptions> = {
     switch (options.mode) {
       case 'tcp': {
         const decoder = new SourceDecoder(env, settings({ method: 'octet_counting', max_length: options.max_length }, env));
-        const listen = {
-          kind: 'tcp',
-          address: options.address,
-          connectionLimit: options.connection_limit,
-          receiveBufferBytes: options.receive_buffer_bytes,
-          keepaliveSecs: options.keepalive?.time_secs,
-        } as const;
-        return streamListener(listen, decoder, env, stamp, SHUTDOWN_TIMEOUT_SECS);
+        return streamListener(tcpListen(options), decoder, env, stamp, SHUTDOWN_TIMEOUT_SECS);
       }
       case 'unix': {
         const decoder = new SourceDecoder(env, settings({ method: 'octet_counting', max_length: options.max_length }, env));

@@ -34,6 +34,22 @@ export type StreamListen =
   | { kind: 'tcp'; address: string; connectionLimit?: number; receiveBufferBytes?: number; keepaliveSecs?: number }
   | { kind: 'unix'; path: string; socketFileMode?: number };
 
+/** The listener of a `mode: tcp` source (socket, syslog), from its options as Vector names them. */
+export function tcpListen(options: {
+  address: string;
+  connection_limit?: number;
+  receive_buffer_bytes?: number;
+  keepalive?: { time_secs?: number };
+}): StreamListen {
+  return {
+    kind: 'tcp',
+    address: options.address,
+    connectionLimit: options.connection_limit,
+    receiveBufferBytes: options.receive_buffer_bytes,
+    keepaliveSecs: options.keepalive?.time_secs,
+  };
+}
+
 /**
  * Binds a stream listener; the source frames every connection with its own stream of `decoder` and stamps
  * its events with `stamp(peer)`. At shutdown it stops accepting, half-closes each connection, reads on

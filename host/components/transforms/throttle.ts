@@ -10,6 +10,7 @@ import type { TransformDefinition, TransformResult, TransformRunner } from '../c
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
+import { monotonicClock, type Clock } from '../support/clock.js';
 
 const REASON = 'Rate limit exceeded.';
 /** The `key` tag of events without a key (Vector's `None` bucket). */
@@ -35,9 +36,6 @@ interface ThrottlePlan {
   perKeyMetric: boolean;
 }
 
-/** Milliseconds from a monotonic clock. */
-export type Clock = () => number;
-
 const throttle: TransformDefinition<ThrottleOptions, ThrottlePlan> = {
   kind: 'transform',
   type: 'throttle',
@@ -53,7 +51,7 @@ const throttle: TransformDefinition<ThrottleOptions, ThrottlePlan> = {
     const windowMs = config.window_secs * 1000;
     return { threshold: config.threshold, intervalMs: windowMs / config.threshold, windowMs, key, exclude, perKeyMetric: config.internal_metrics.emit_events_discarded_per_key };
   },
-  create: (plan) => createThrottle(plan, () => performance.now()),
+  create: (plan) => createThrottle(plan, monotonicClock),
 };
 
 export default throttle;
