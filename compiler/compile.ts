@@ -5,8 +5,11 @@ import { parse } from './parse/index.js';
 import { check, type CheckContext, type CheckResult } from './check/index.js';
 import { CompileError, diagnostic, primary, type Diagnostic } from './diagnostics/diagnostic.js';
 import { renderDiagnostics } from './diagnostics/render.js';
-import { isExactly, K, NEVER, NULL } from './check/kind.js';
+import { isExactly, K, NEVER, NULL } from './types/kind.js';
 import type * as ast from './ast.js';
+
+/** For the REPL: the kinds of the event and variables that earlier lines left. */
+export { kindOfValue } from './types/value-kind.js';
 
 export interface CompileOptions {
   /** Time zone for functions that take one implicitly (parse_timestamp, format_timestamp...). */
@@ -50,8 +53,8 @@ export interface ModuleOptions {
   text?: boolean;
   /** REPL mode: variables defined by earlier lines, in slot order (see `CheckContext.variables`). */
   predefined?: readonly string[];
-  /** Host-backed functions the runtime that will run the module provides. */
-  hostFunctions?: ReadonlySet<string>;
+  /** JS-backed functions the runtime that will run the module provides. */
+  jsFunctions?: ReadonlySet<string>;
 }
 
 export interface CompiledModule {
@@ -73,7 +76,7 @@ export async function emitModule(checked: CheckedProgram, compiler: string, opti
       info: { source: checked.source, options: checked.options, compiler, warnings: checked.warnings },
       names: options.names,
       predefined: options.predefined,
-      hostFunctions: options.hostFunctions ?? new Set(),
+      jsFunctions: options.jsFunctions ?? new Set(),
     }, { text: options.text });
   } catch (error) {
     if (!(error instanceof MissingImplementation)) throw error;

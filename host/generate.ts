@@ -2,17 +2,20 @@
 // written with the defaults of its schema, wired as Vector wires them (checklist A.1).
 //
 // An option without a default is left out when optional. A required one takes the schema's example when it
-// carries one (`.meta({ examples: [...] })`); otherwise it is written as a commented-out line naming what it
-// expects (YAML, TOML), or left out (JSON, which has no comments), so that validating the file points at it.
+// carries one (`.meta({ examples: [...] })`), and a required choice its first value (as Vector's examples:
+// exec `mode: scheduled`, sinks' `codec: json`, socket `mode: tcp`); otherwise it is written as a
+// commented-out line naming what it expects (YAML, TOML), or left out (JSON, which has no comments), so that
+// validating the file points at it.
 
 import { stringify as toToml } from 'smol-toml';
 import { stringify as toYaml } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { componentRegistry } from './components/registry.js';
 import { healthcheckSchema, sinkBufferSchema } from './config/common.js';
 import { didYouMean } from './config/errors.js';
 import { globalSchema } from './config/global.js';
 import type { ConfigFormat } from './config/load.js';
+import type { OptionsSchema } from './config/schema.js';
 
 export const GENERATE_FORMATS: readonly ConfigFormat[] = ['yaml', 'toml', 'json'];
 
@@ -88,14 +91,26 @@ function exampleValue(schema: Schema): unknown {
       return exampleValue((defOf(def.in as Schema).type === 'transform' ? def.out : def.in) as Schema);
     case 'object':
       return exampleTable(def.shape as Record<string, Schema>);
+    case 'enum':
+      // As Vector's examples (exec `mode = "scheduled"`, sinks' `codec = "json"`): the first choice.
+      return Object.values(def.entries as Record<string, string>)[0];
+    case 'literal': {
+      // A one-value literal (a union's discriminator) has only one thing it can be.
+      const values = def.values as unknown[];
+      return values.length === 1 ? values[0] : new Required(describe(schema));
+    }
     default:
       return new Required(describe(schema));
   }
 }
 
-/** A component's options as generated: defaults, examples, Required markers; optional ones left out. */
-export function componentExample(options: z.ZodObject): Record<string, unknown> {
-  return exampleTable(options.shape as Record<string, Schema>);
+/**
+ * A component's options as generated: defaults, examples, Required markers; optional ones left out. Options
+ * told apart by a key (`mode`) are generated for the first alternative.
+ */
+export function componentExample(options: OptionsSchema): Record<string, unknown> {
+  const object = options instanceof z.ZodDiscriminatedUnion ? options.options[0]! : options;
+  return exampleTable((object as z.ZodObject).shape as Record<string, Schema>);
 }
 
 function exampleTable(shape: Record<string, Schema>): Record<string, unknown> {

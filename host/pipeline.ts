@@ -120,7 +120,7 @@ export function sinkHealthcheck(built: BuiltPipeline, id: string): (() => Promis
   const check = built.topology.sinkHealthcheck(id);
   if (!sink?.healthcheck?.enabled || check === undefined) return undefined;
   const timeoutMs = (sink.healthcheck.timeout ?? 10) * 1000;
-  return () => withTimeout(check(), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
+  return () => withTimeout(check({ uri: sink.healthcheck!.uri }), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
 }
 
 /** Runs the sinks' healthchecks; returns the failures (already logged). */

@@ -38,6 +38,8 @@ export async function runService(options: ServiceOptions): Promise<number> {
   }
 
   const signals = options.signals ?? process;
+  let signalled: () => void = () => {};
+  const stopRequested = new Promise<void>((resolve) => (signalled = resolve));
   const forced = new Promise<number>((resolve) => {
     let received = 0;
     const onSignal = (signal: NodeJS.Signals) => {
@@ -49,6 +51,7 @@ export async function runService(options: ServiceOptions): Promise<number> {
       }
       log.info('Signal received. Shutting down.', { signal });
       topology.stop();
+      signalled();
       if (options.gracefulShutdownLimitSecs !== undefined) {
         setTimeout(() => {
           log.error(`Failed to gracefully shut down in ${options.gracefulShutdownLimitSecs} s. Killing components.`);
@@ -61,7 +64,9 @@ export async function runService(options: ServiceOptions): Promise<number> {
   });
 
   log.info('svc has started.', { version: options.version, threads: options.threads });
-  const code = await Promise.race([topology.start().then(() => EXIT.OK), forced]);
+  // With no sources (--allow-empty-config) nothing ends by itself: run until a signal.
+  const ended = (built.config.sources.size === 0 ? stopRequested : topology.start()).then(() => EXIT.OK);
+  const code = await Promise.race([ended, forced]);
   if (code === EXIT.OK) log.info('svc has stopped.');
   return code;
 }

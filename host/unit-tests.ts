@@ -4,13 +4,12 @@
 // least one of those events, and `no_outputs_from` targets must emit nothing.
 
 import { hostname as osHostname } from 'node:os';
-import { encodeBatch } from '../runtime/batch.js';
+import { encodeBatch } from '../abi/batch.js';
 import { CodecModule, parseFieldPath } from '../runtime/codec-module.js';
-import { RemapInstance } from '../runtime/index.js';
-import { Timestamp } from '../runtime/values.js';
+import { Timestamp } from '../abi/values.js';
 import type { ComponentEnv, TransformDefinition } from './components/component.js';
 import { Condition, conditionSchema, isSet, prepareCondition } from './components/support/condition.js';
-import { compileProgram } from './components/support/remap-program.js';
+import { compileProgram, instantiateProgram, RemapLogs } from './components/support/remap-program.js';
 import { transformDefinition } from './components/transforms/index.js';
 import { ConfigError } from './config/errors.js';
 import type { Config, TestDefinition } from './config/schema.js';
@@ -36,6 +35,8 @@ interface PreparedTest {
   /** Checks grouped by their `extract_from` targets, as Vector groups them into one test sink. */
   checks: Array<{ targets: string[]; conditions: Condition[][] }>;
   noOutputsFrom: string[];
+  /** Remap `log()` calls of the test's conditions, logged after its checks. */
+  logs: RemapLogs;
 }
 
 export interface TestResult {
@@ -127,6 +128,7 @@ export class UnitTests {
         errors.push(`check for transforms ${idList([target])} failed: expected no outputs`);
       }
     }
+    for (const { level, message } of test.logs.take() ?? []) this.env.log[level](message, { vrl_position: 'log' });
     return errors;
   }
 
@@ -145,6 +147,7 @@ export class UnitTests {
       for (const batch of batches) {
         const result = await executor.process(id, batch);
         for (const { message } of result.errors ?? []) this.env.log.error(message, { component_id: id });
+        for (const { level, message } of result.logs ?? []) this.env.log[level](message, { component_id: id, vrl_position: 'log' });
         for (const { output, batch: out } of result.outputs) {
           const key = outputId(id, output);
           emitted.set(key, [...(emitted.get(key) ?? []), out]);
@@ -199,6 +202,7 @@ async function prepareTest(
   if (test.outputs.length === 0 && test.no_outputs_from.length === 0) {
     problems.push('at least one of "outputs" or "no_outputs_from" is required');
   }
+  const logs = new RemapLogs();
   const inputs: PreparedTest['inputs'] = [];
   for (const [i, input] of test.inputs.entries()) {
     if (!isTransform(input.insert_at)) {
@@ -206,7 +210,7 @@ async function prepareTest(
       continue;
     }
     try {
-      inputs.push({ target: input.insert_at, batch: await inputBatch(input, config, codec, env) });
+      inputs.push({ target: input.insert_at, batch: await inputBatch(input, config, codec, env, logs) });
     } catch (error) {
       problems.push(`inputs[${i}]: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -222,7 +226,7 @@ async function prepareTest(
       const source = typeof condition === 'string' ? condition : condition.source;
       try {
         const plan = await prepareCondition(conditionSchema.parse({ type: 'vrl', source }), env, `outputs[${i}].conditions[${j}]`);
-        conditions.push(new Condition(plan));
+        conditions.push(new Condition(plan, logs));
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }
@@ -235,7 +239,7 @@ async function prepareTest(
   for (const target of test.no_outputs_from) {
     if (!isTransformOutput(target)) problems.push(`invalid no_outputs_from target "${target}": no transform output has this id`);
   }
-  return { name: test.name, inputs, checks: [...groups.values()], noOutputsFrom: test.no_outputs_from };
+  return { name: test.name, inputs, checks: [...groups.values()], noOutputsFrom: test.no_outputs_from, logs };
 }
 
 type TestInput = TestDefinition['inputs'][number];
@@ -248,7 +252,7 @@ function field<T>(input: TestInput, name: 'value' | 'log_fields' | 'metric' | 's
 }
 
 /** One input as a batch: `raw` (a message), `log` (fields by path), `metric` (Vector's metric), `vrl` (a program's event). */
-async function inputBatch(input: TestInput, config: Config, codec: CodecModule, env: ComponentEnv): Promise<EventBatch> {
+async function inputBatch(input: TestInput, config: Config, codec: CodecModule, env: ComponentEnv, logs: RemapLogs): Promise<EventBatch> {
   const schema = config.global.log_schema;
   const logEvent = (message: string) => {
     const event: Record<string, unknown> = {};
@@ -272,7 +276,7 @@ async function inputBatch(input: TestInput, config: Config, codec: CodecModule, 
     }
     case 'vrl': {
       const module = await compileProgram(field<string>(input, 'source'), { timezone: config.global.timezone }, env, 'source');
-      const { output, count, failures } = new RemapInstance(module).runChain(encodeBatch([{ event: {} }], 0));
+      const { output, count, failures } = instantiateProgram(module, logs).runChain(encodeBatch([{ event: {} }], 0));
       if (failures.length > 0) throw new Error(`source: ${failures[0]!.message}`);
       return { bytes: output, count };
     }

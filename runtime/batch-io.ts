@@ -5,9 +5,9 @@
 import {
   decodeBatch, expectEnd, readHeader, readRecord, writeCount, writeHeader, writeInputRecord, writeRecord,
   type EventKind, type InputEvent,
-} from './batch.js';
-import { ByteReader, ByteWriter, encodeValue, Wire } from './codec.js';
-import type { RemapValue } from './values.js';
+} from '../abi/batch.js';
+import { ByteReader, ByteWriter, encodeValue, Wire } from '../abi/codec.js';
+import type { RemapValue } from '../abi/values.js';
 
 /** One record of an input batch, as views into the batch's bytes. */
 export interface RecordView {
@@ -84,7 +84,8 @@ export class BatchReader implements Iterable<RecordView> {
 
   /** Decodes one record (for tests, tap and unit-test output). */
   decodeRecord(view: RecordView): Required<InputEvent> {
-    return { kind: view.kind, metadata: new ByteReader(view.metadata).value() as object, event: new ByteReader(view.event).value() };
+    const metadata = new ByteReader(view.metadata).value() as object;
+    return { kind: view.kind, metadata, event: new ByteReader(view.event).value() };
   }
 
   /** Decodes every record. */
@@ -236,17 +237,23 @@ export class BatchWriter {
   }
 
   /** The batch: an exact-size copy in an ArrayBuffer of its own (transferable to a worker). */
-  finish(): Uint8Array {
+  finish(): Uint8Array<ArrayBuffer> {
     writeCount(this.w, this.records);
     return new Uint8Array(this.w.finish());
   }
 }
 
-/** Splits a batch by a condition bitmap (`runCondition`): records whose bit is set, and the others, in order. */
-export function splitByBitmap(
-  batch: Uint8Array,
-  bits: Uint8Array,
-): { matched: Uint8Array; unmatched: Uint8Array; matchedCount: number; unmatchedCount: number } {
+export interface BitmapSplit {
+  /** The records whose bit is set, in order. */
+  matched: Uint8Array<ArrayBuffer>;
+  /** The others. */
+  unmatched: Uint8Array<ArrayBuffer>;
+  matchedCount: number;
+  unmatchedCount: number;
+}
+
+/** Splits a batch by a condition bitmap (`runCondition`); both parts keep the batch's flags. */
+export function splitByBitmap(batch: Uint8Array, bits: Uint8Array): BitmapSplit {
   const reader = new BatchReader(batch);
   if (bits.length < (reader.count + 7) >> 3) {
     throw new Error(`a bitmap of ${bits.length} bytes cannot cover a batch of ${reader.count} records`);
@@ -256,5 +263,10 @@ export function splitByBitmap(
   for (const { index, record } of reader) {
     (bits[index >> 3]! & (1 << (index & 7)) ? matched : unmatched).appendRaw(record);
   }
-  return { matched: matched.finish(), unmatched: unmatched.finish(), matchedCount: matched.count, unmatchedCount: unmatched.count };
+  return {
+    matched: matched.finish(),
+    unmatched: unmatched.finish(),
+    matchedCount: matched.count,
+    unmatchedCount: unmatched.count,
+  };
 }

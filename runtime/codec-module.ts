@@ -4,8 +4,10 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { encode as encodeValue } from './codec.js';
-import { hostImports, type InstanceRef } from './host-imports.js';
+import { encode as encodeValue } from '../abi/codec.js';
+import { ArenaInstance } from './arena.js';
+import { moduleImports, type InstanceRef } from './imports.js';
+import { stderrLog, systemClock } from './services.js';
 
 // ---- options --------------------------------------------------------------------------------------------
 
@@ -317,14 +319,13 @@ function codecWasm(): WebAssembly.Module {
   return compiled;
 }
 
-export class CodecModule {
-  private readonly exports: CodecExports;
+export class CodecModule extends ArenaInstance<CodecExports> {
 
   /** `timezone`: the zone of syslog timestamps without one (the global `timezone` option). */
   constructor(options: { timezone?: string } = {}) {
     const ref: InstanceRef = {};
-    const instance = new WebAssembly.Instance(codecWasm(), hostImports(ref, [], { timezone: options.timezone ?? 'UTC' }));
-    this.exports = instance.exports as unknown as CodecExports;
+    const instance = new WebAssembly.Instance(codecWasm(), moduleImports(ref, [], { now: systemClock, timezone: options.timezone ?? 'UTC', log: stderrLog }));
+    super(instance.exports as unknown as CodecExports, 'codec module');
     ref.memory = this.exports.memory;
     ref.alloc = this.exports.alloc;
   }
@@ -397,32 +398,9 @@ export class CodecModule {
     return errors;
   }
 
-  /** Runs `work`, then frees the arena. An exception escaping the module is a bug in svc. */
-  private inArena<T>(entry: string, work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (error instanceof Error) error.message = `${entry} failed inside the codec module (a bug in svc): ${error.message}`;
-      throw error;
-    } finally {
-      this.exports.reset();
-    }
-  }
-
-  private copyIn(data: Uint8Array): number {
-    const ptr = this.exports.alloc(data.length);
-    this.bytes(ptr, data.length).set(data);
-    return ptr;
-  }
-
   private copyBlob(blob: Blob): number {
     const base = this.exports.alloc(blob.length);
     blob.writeTo(new Uint8Array(this.exports.memory.buffer), base);
     return base;
-  }
-
-  /** A view of module memory (valid until the memory grows). */
-  private bytes(ptr: number, len: number): Uint8Array {
-    return new Uint8Array(this.exports.memory.buffer, ptr, len);
   }
 }

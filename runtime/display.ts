@@ -1,7 +1,7 @@
 // VRL's `Display` of values on the JS side: the same text as the stdlib's writeDisplay
 // (stdlib-as/codec/display.ts), e.g. `{ "a": [1, 2.0, "x\"y"], "t": t'2020-10-10T16:00:00Z' }`.
 
-import { Regex, Timestamp, type RemapValue } from './values.js';
+import { Regex, Timestamp, type RemapValue } from '../abi/values.js';
 
 const lossyUtf8 = new TextDecoder('utf-8');
 const utf8 = new TextEncoder();

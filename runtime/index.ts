@@ -3,22 +3,26 @@
 
 import type { CompileOptions, ModuleOptions } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { NdjsonFlag } from './batch.js';
+import { NdjsonFlag } from '../abi/batch.js';
 import { buildId, cacheKey, compilerVersion, readCached, writeCached } from './cache.js';
-import { readModuleInfo, RemapInstance } from './module.js';
+import type { ModuleInfo } from '../abi/module-info.js';
+import { instantiate, loadInstance, loadModule } from './module.js';
 import { Program } from './program.js';
-import { HOST_FUNCTIONS } from './host-functions/index.js';
-
-const HOST_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(HOST_FUNCTIONS));
+import { JS_FUNCTION_NAMES, JS_FUNCTIONS } from './js-functions/index.js';
+import { defaultServices } from './services.js';
 
 export { CompileError } from '../compiler/diagnostics/diagnostic.js';
 export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/diagnostic.js';
 export { renderDiagnostics } from '../compiler/diagnostics/render.js';
 export type { CompileOptions, ModuleOptions };
 export { Program, RemapRuntimeError } from './program.js';
-export { RemapInstance, readModuleInfo, type ModuleInfo, type NdjsonOutput } from './module.js';
-export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type InputEvent, type OutputRecord } from './batch.js';
-export { Timestamp, Regex, type RemapValue } from './values.js';
+export { instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput } from './module.js';
+export { defaultServices, stderrLog, systemClock, type InstanceServices, type LogLevel } from './services.js';
+export { JS_FUNCTIONS } from './js-functions/index.js';
+export type { JsFunction, JsFunctionTable } from './imports.js';
+export { readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
+export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type InputEvent, type OutputRecord } from '../abi/batch.js';
+export { Timestamp, Regex, type RemapValue } from '../abi/values.js';
 export { display } from './display.js';
 
 /** `runNdjson` flags: print `.` instead of the result; write emitted events as JSON instead of display text. */
@@ -32,8 +36,8 @@ export const NDJSON_JSON = NdjsonFlag.JSON;
  * binaryen.
  */
 export async function compile(source: string, options: CompileOptions = {}): Promise<Program> {
-  const { module, warnings } = await compileToModule(source, options);
-  return new Program(new RemapInstance(module), warnings);
+  const { module, info, warnings } = await compileToModule(source, options);
+  return new Program(instantiate(module, { functions: JS_FUNCTIONS, services: defaultServices(info) }), warnings);
 }
 
 /**
@@ -43,16 +47,16 @@ export async function compile(source: string, options: CompileOptions = {}): Pro
 export async function compileToModule(
   source: string,
   options: CompileOptions = {},
-): Promise<{ module: WebAssembly.Module; warnings: Diagnostic[] }> {
+): Promise<{ module: WebAssembly.Module; info: ModuleInfo; warnings: Diagnostic[] }> {
   const key = cacheKey({ source, options, compilerVersion: compilerVersion(), build: buildId() });
   const cached = readCached(key);
   if (cached) {
-    const module = new WebAssembly.Module(cached);
-    return { module, warnings: (readModuleInfo(module).warnings ?? []) as Diagnostic[] };
+    const loaded = loadModule(cached);
+    return { ...loaded, warnings: (loaded.info.warnings ?? []) as Diagnostic[] };
   }
   const { wasm, warnings } = await compileModule(source, options);
   writeCached(key, wasm);
-  return { module: new WebAssembly.Module(wasm), warnings };
+  return { ...loadModule(wasm), warnings };
 }
 
 /** Compiles to the module's bytes (and text form when asked), for `svc vrl --emit-wasm`. */
@@ -64,13 +68,12 @@ export async function compileModule(
   // The front and back ends load ohm-js and binaryen: only when something is actually compiled.
   const { checkProgram, emitModule } = await import('../compiler/compile.js');
   const checked = checkProgram(source, options);
-  const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, hostFunctions: HOST_FUNCTION_NAMES });
+  const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, jsFunctions: JS_FUNCTION_NAMES });
   return { ...compiled, warnings: checked.warnings };
 }
 
 /** A program from a module compiled earlier (`svc vrl --emit-wasm`, or the cache). */
 export function loadProgram(wasm: Uint8Array): Program {
-  const module = new WebAssembly.Module(wasm);
-  const { warnings } = readModuleInfo(module);
-  return new Program(new RemapInstance(module), (warnings ?? []) as Diagnostic[]);
+  const instance = loadInstance(wasm);
+  return new Program(instance, (instance.info.warnings ?? []) as Diagnostic[]);
 }

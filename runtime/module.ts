@@ -1,60 +1,63 @@
-// A compiled remap module, instantiated: reads its `svc` custom section (docs/abi.md §7), binds the host
-// functions it names, and moves batches in and out of its arena (§2, §3, §5).
+// Compiled remap modules: `loadModule` compiles the bytes and checks their `svc` custom section (docs/abi.md
+// §7); `instantiate` binds the JS functions the module names and the services it is given, and the
+// instance moves batches in and out of its arena (§2, §3, §5).
 //
 // Batch size: each call copies its whole input into the module's memory, and the arena, which never shrinks,
 // grows to a few times the largest batch. Feed `runBatch` batches of at most a few MB (1–4 MB); `runNdjson`
 // splits larger inputs at line boundaries itself (NDJSON_CHUNK_BYTES).
 
-import { ABI_VERSION, decodeFailures, readHeader, type ChainFailure } from './batch.js';
-import { ByteReader, decode, encode } from './codec.js';
-import type { RemapValue } from './values.js';
-import { HOST_FUNCTIONS } from './host-functions/index.js';
-import { hostImports, type HostFunction, type InstanceRef } from './host-imports.js';
+import { ABI_VERSION, decodeFailures, readHeader, type ChainFailure } from '../abi/batch.js';
+import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
+import { ByteReader, decode, encode } from '../abi/codec.js';
+import type { RemapValue } from '../abi/values.js';
+import { ArenaInstance } from './arena.js';
+import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
+import { JS_FUNCTIONS } from './js-functions/index.js';
+import { defaultServices, type InstanceServices } from './services.js';
 
-/** The `svc` custom section. */
-export interface ModuleInfo {
-  abi: number;
-  /** Version of the svc that compiled the module. */
-  compiler: string;
-  source: string;
-  options: { timezone?: string } & Record<string, unknown>;
-  /** Host-backed functions, in the order of their numbers in `svc_host.call`. */
-  hostFunctions: string[];
-  /** Compile warnings, so a cached module reports them without compiling again. */
-  warnings?: unknown[];
-  /** Top-level variables and their slots. */
-  variables?: Array<[name: string, slot: number]>;
+/** What an instance is given: the JS-backed functions it may call, and its services. */
+export interface InstanceOptions {
+  functions: JsFunctionTable;
+  services: InstanceServices;
+}
+
+/** Compiles a module and reads its `svc` section; refuses a module of another ABI version. */
+export function loadModule(bytes: Uint8Array): { module: WebAssembly.Module; info: ModuleInfo } {
+  const module = new WebAssembly.Module(bytes);
+  return { module, info: checkedInfo(module) };
+}
+
+/** A new instance of `module`, with its own memory, regex cache and services. */
+export function instantiate(module: WebAssembly.Module, options: InstanceOptions): RemapInstance {
+  return new RemapInstance(module, checkedInfo(module), options);
+}
+
+/** `loadModule`, then `instantiate` with this svc's JS functions and the module's default services. */
+export function loadInstance(bytes: Uint8Array): RemapInstance {
+  const { module, info } = loadModule(bytes);
+  return instantiate(module, { functions: JS_FUNCTIONS, services: defaultServices(info) });
+}
+
+/** Module info by module, so instances of a loaded module do not parse its section again. */
+const moduleInfos = new WeakMap<WebAssembly.Module, ModuleInfo>();
+
+function checkedInfo(module: WebAssembly.Module): ModuleInfo {
+  let info = moduleInfos.get(module);
+  if (info === undefined) {
+    info = readModuleInfo(module);
+    if (info.abi !== ABI_VERSION) {
+      throw new Error(
+        `the module uses ABI version ${info.abi} (compiled by svc ${info.compiler}), but this svc ` +
+          `runs ABI version ${ABI_VERSION}: compile the program again`,
+      );
+    }
+    moduleInfos.set(module, info);
+  }
+  return info;
 }
 
 /** `runNdjson` runs its input in pieces of about this many bytes (whole lines; a longer line is one piece). */
 export const NDJSON_CHUNK_BYTES = 1 << 20;
-
-const SECTION = 'svc';
-/** Encoded constants of the program; `svc_init` decodes them in place, so they stay in memory. */
-const CONSTANTS_SECTION = 'svc.constants';
-
-/** Reads a compiled module's `svc` custom section; throws when the module has none or it is malformed. */
-export function readModuleInfo(module: Uint8Array | WebAssembly.Module): ModuleInfo {
-  const compiled = module instanceof WebAssembly.Module ? module : new WebAssembly.Module(module);
-  const [section] = WebAssembly.Module.customSections(compiled, SECTION);
-  if (!section) throw new Error(`not a compiled remap module: it has no "${SECTION}" custom section`);
-  let info: Partial<ModuleInfo>;
-  try {
-    info = JSON.parse(Buffer.from(section).toString('utf8')) as Partial<ModuleInfo>;
-  } catch (error) {
-    throw new Error(`the module's "${SECTION}" section is not valid JSON: ${(error as Error).message}`);
-  }
-  const malformed = (what: string) => new Error(`the module's "${SECTION}" section is malformed: ${what}`);
-  if (typeof info !== 'object' || info === null) throw malformed('not an object');
-  if (typeof info.abi !== 'number') throw malformed('no "abi" version');
-  if (typeof info.compiler !== 'string') throw malformed('no "compiler" version');
-  if (typeof info.source !== 'string') throw malformed('no "source"');
-  if (typeof info.options !== 'object' || info.options === null) throw malformed('no "options" object');
-  if (!Array.isArray(info.hostFunctions) || !info.hostFunctions.every((name) => typeof name === 'string')) {
-    throw malformed('"hostFunctions" is not a list of names');
-  }
-  return info as ModuleInfo;
-}
 
 /** The exports of docs/abi.md §5. */
 interface ModuleExports {
@@ -111,29 +114,19 @@ export interface ConditionOutput {
   failures: ChainFailure[];
 }
 
-export class RemapInstance {
-  readonly info: ModuleInfo;
-  private readonly exports: ModuleExports;
+export class RemapInstance extends ArenaInstance<ModuleExports> {
 
-  constructor(module: Uint8Array | WebAssembly.Module) {
-    const compiled = module instanceof WebAssembly.Module ? module : new WebAssembly.Module(module);
-    this.info = readModuleInfo(compiled);
-    if (this.info.abi !== ABI_VERSION) {
-      throw new Error(
-        `the module uses ABI version ${this.info.abi} (compiled by svc ${this.info.compiler}), but this svc ` +
-          `runs ABI version ${ABI_VERSION}: compile the program again`,
-      );
-    }
-    const functions = this.info.hostFunctions.map(bindHostFunction);
-    const timezone = this.info.options.timezone ?? 'UTC';
+  /** Use `instantiate`: `info` is the module's checked `svc` section. */
+  constructor(module: WebAssembly.Module, readonly info: ModuleInfo, options: InstanceOptions) {
+    const functions = info.jsFunctions.map((name) => bindJsFunction(options.functions, name));
     const ref: InstanceRef = {};
-    const instance = new WebAssembly.Instance(compiled, hostImports(ref, functions, { timezone }));
+    const instance = new WebAssembly.Instance(module, moduleImports(ref, functions, options.services));
     const missing = REQUIRED_EXPORTS.filter((name) => !(name in instance.exports));
     if (missing.length > 0) throw new Error(`the module lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-    this.exports = instance.exports as unknown as ModuleExports;
+    super(instance.exports as unknown as ModuleExports, 'remap module');
     ref.memory = this.exports.memory;
     ref.alloc = this.exports.alloc;
-    const [constants] = WebAssembly.Module.customSections(compiled, CONSTANTS_SECTION);
+    const [constants] = WebAssembly.Module.customSections(module, CONSTANTS_SECTION);
     this.exports.svc_init(this.copyIn(new Uint8Array(constants ?? new ArrayBuffer(0))));
   }
 
@@ -224,39 +217,13 @@ export class RemapInstance {
   arenaUsed(): number {
     return this.exports.arena_used();
   }
-
-  /** Runs `work`, then frees the arena. An exception escaping the module is a bug in svc, never a remap error. */
-  private inArena<T>(entry: string, work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (error instanceof Error) {
-        error.message = `${entry} failed inside the remap module (a bug in svc, not a remap error): ${error.message}`;
-      }
-      throw error;
-    } finally {
-      this.exports.reset();
-    }
-  }
-
-  /** Copies `data` into the arena; returns its address. */
-  private copyIn(data: Uint8Array): number {
-    const ptr = this.exports.alloc(data.length);
-    this.bytes(ptr, data.length).set(data);
-    return ptr;
-  }
-
-  /** A view of module memory (valid until the memory grows). */
-  private bytes(ptr: number, len: number): Uint8Array {
-    return new Uint8Array(this.exports.memory.buffer, ptr, len);
-  }
 }
 
-function bindHostFunction(name: string): HostFunction {
-  if (!Object.hasOwn(HOST_FUNCTIONS, name)) {
-    throw new Error(`the module calls host function "${name}", which this svc does not provide`);
+function bindJsFunction(functions: JsFunctionTable, name: string): JsFunction {
+  if (!Object.hasOwn(functions, name)) {
+    throw new Error(`the module calls JS function "${name}", which this svc does not provide`);
   }
-  return HOST_FUNCTIONS[name]!;
+  return functions[name]!;
 }
 
 /** Output of the pieces of a run, copied out of module memory once, into a buffer sized by the first pieces. */

@@ -1,9 +1,9 @@
 // A compiled remap program as the library API hands it out (../shared/conformance/README.md): `run` on one
 // JS event, batch and NDJSON entry points for the host, and the compiler's warnings.
 
-import { BatchFlag, decodeOutput, encodeBatch } from './batch.js';
+import { BatchFlag, decodeOutput, encodeBatch } from '../abi/batch.js';
 import type { NdjsonOutput, RemapInstance } from './module.js';
-import type { RemapValue } from './values.js';
+import type { RemapValue } from '../abi/values.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 
 /** A runtime error or `abort`: the message is VRL's text; `event` is the event as it was when it stopped. */

@@ -1,6 +1,6 @@
-// Text helpers for host functions: remap byte strings as JS strings, and strings as Rust prints them.
+// Text helpers for JS functions: remap byte strings as JS strings, and strings as Rust prints them.
 
-import type { RemapValue } from './values.js';
+import type { RemapValue } from '../abi/values.js';
 
 const lossy = new TextDecoder('utf-8');
 

@@ -11,7 +11,7 @@ const dist = join(root, 'dist');
 /** Written after a successful build; its mtime is the build's time. */
 const stamp = join(dist, '.build-stamp');
 /** The directories tsconfig.json compiles. */
-const sourceDirs = ['compiler', 'runtime', 'host', 'cli', 'test', 'bench', 'stdlib-as'];
+const sourceDirs = ['abi', 'compiler', 'runtime', 'host', 'cli', 'test', 'bench', 'stdlib-as'];
 const sourceFile = /\.(ts|ohm)$/;
 const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs'];
 
@@ -52,12 +52,15 @@ function pruneOrphans() {
 }
 
 /**
- * dist/build-id: sha256 of what decides a compiled module — the stdlib and the compiler's code — so the
- * module cache never serves a module built by another compiler (runtime/cache.ts keys on it).
+ * dist/build-id: sha256 of what decides a compiled module — the stdlib, the compiler's code and the abi/
+ * package it encodes constants and module info with — so the module cache never serves a module built by
+ * another compiler (runtime/cache.ts keys on it).
  */
 function writeBuildId() {
   const hash = createHash('sha256').update(readFileSync(join(dist, 'stdlib.wasm')));
-  const compiled = [...walk(join(dist, 'compiler'))].filter((f) => !f.isDirectory && f.path.endsWith('.js'));
+  const compiled = ['abi', 'compiler']
+    .flatMap((dir) => [...walk(join(dist, dir))])
+    .filter((f) => !f.isDirectory && f.path.endsWith('.js'));
   for (const { path } of compiled.sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(path.slice(dist.length)).update(readFileSync(path));
   writeFileSync(join(dist, 'build-id'), hash.digest('hex') + '\n');
 }

@@ -40,8 +40,8 @@ export {
   failures_len,
 } from './run';
 
-// Host-backed remap functions.
-export { hostCall as host_call } from './host';
+// JS-backed remap functions.
+export { jsCall as js_call } from './js';
 
 // Value transfer for the host and the tests: encode/decode one value (docs/abi.md §1).
 export function value_decode(ptr: usize): Value {

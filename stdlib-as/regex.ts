@@ -1,4 +1,4 @@
-// Regex values. Matching runs in the host's engine (docs/abi.md §6): the value keeps the host's id and
+// Regex values. Matching runs in the JS engine (docs/abi.md §6): the value keeps the runtime's id and
 // the pattern text for display and encoding.
 
 import { Value, newRegex, regexId, bytesPtr, bytesLen } from './value';
@@ -6,31 +6,31 @@ import { decodeValue } from './codec/binary';
 import { fail } from './error';
 
 // @ts-ignore: decorator
-@external("svc_host", "regex")
-declare function hostRegex(ptr: usize, len: usize): i32;
+@external("svc_js", "regex")
+declare function jsRegex(ptr: usize, len: usize): i32;
 
 // @ts-ignore: decorator
-@external("svc_host", "regex_error")
-declare function hostRegexError(): usize;
+@external("svc_js", "regex_error")
+declare function jsRegexError(): usize;
 
 /** A regex value for the pattern bytes (validated at compile time or by the caller). */
 export function compileRegex(ptr: usize, len: usize): Value {
-  return newRegex(<u32>hostRegex(ptr, len), ptr, len);
+  return newRegex(<u32>jsRegex(ptr, len), ptr, len);
 }
 
 /** A regex value for pattern bytes compiled at run time, or 0 with the host's reason when they are invalid. */
 export function compileRegexChecked(ptr: usize, len: usize): Value {
-  const id = hostRegex(ptr, len);
+  const id = jsRegex(ptr, len);
   if (id < 0) {
-    const reply = hostRegexError();
+    const reply = jsRegexError();
     return fail(reply + 4, <usize>load<u32>(reply));
   }
   return newRegex(<u32>id, ptr, len);
 }
 
 // @ts-ignore: decorator
-@external("svc_host", "regex_matches")
-declare function hostRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): usize;
+@external("svc_js", "regex_matches")
+declare function jsRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): usize;
 
 /**
  * The matches of `re` in a byte string, at most `limit` (all when negative), as an array of
@@ -38,23 +38,23 @@ declare function hostRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): 
  * (`string`, `captures`, and one field per named group).
  */
 export function regexFindAll(value: Value, re: Value, limit: i32): Value {
-  return decodeValue(hostRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
+  return decodeValue(jsRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
 }
 
 // @ts-ignore: decorator
-@external("svc_host", "regex_split")
-declare function hostRegexSplit(id: u32, ptr: usize, len: usize, limit: i32): usize;
+@external("svc_js", "regex_split")
+declare function jsRegexSplit(id: u32, ptr: usize, len: usize, limit: i32): usize;
 
 // @ts-ignore: decorator
-@external("svc_host", "regex_replace")
-declare function hostRegexReplace(id: u32, ptr: usize, len: usize, withPtr: usize, withLen: usize, count: i32): usize;
+@external("svc_js", "regex_replace")
+declare function jsRegexReplace(id: u32, ptr: usize, len: usize, withPtr: usize, withLen: usize, count: i32): usize;
 
 /**
  * Splits the valid UTF-8 at `ptr` around the regex's matches, into at most `limit` (> 0) pieces. Returns
  * the address of `u32 count`, then `count` pairs of u32 byte offsets (start, end) into the text.
  */
 export function regexSplit(re: Value, ptr: usize, len: usize, limit: i32): usize {
-  return hostRegexSplit(regexId(re), ptr, len, limit);
+  return jsRegexSplit(regexId(re), ptr, len, limit);
 }
 
 /**
@@ -62,5 +62,5 @@ export function regexSplit(re: Value, ptr: usize, len: usize, limit: i32): usize
  * `$1`, `$name`, `${name}` insert groups and `$$` a dollar. Returns the address of `u32 length`, then the bytes.
  */
 export function regexReplace(re: Value, ptr: usize, len: usize, withPtr: usize, withLen: usize, count: i32): usize {
-  return hostRegexReplace(regexId(re), ptr, len, withPtr, withLen, count);
+  return jsRegexReplace(regexId(re), ptr, len, withPtr, withLen, count);
 }

@@ -1,8 +1,10 @@
 // Program drivers: run the compiled program over a batch of encoded events (docs/abi.md §2, §4), in chain
-// or condition mode (§2.1, §2.2), or over newline-delimited JSON (§3). The program is the import `svc.program`, which the linker replaces with the
-// generated function; it reads and writes the event and metadata through the cells below and returns its
-// result, or 0 when the event stopped (outcome Error or Aborted, message pending).
+// or condition mode (§2.1, §2.2), or over newline-delimited JSON (§3). The program is the import
+// `svc.program`, which the linker replaces with the generated function; it reads and writes the event and
+// metadata through the cells below and returns its result, or 0 when the event stopped (outcome Error or
+// Aborted, message pending).
 
+import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader } from './batch-layout';
 import { bytesEqual } from './codec/scan';
 import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share } from './value';
 import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
@@ -51,8 +53,6 @@ export function failures_len(): usize {
   return failuresLength;
 }
 
-const HEADER_SIZE: usize = 12;
-const VERSION: u16 = 1;
 /** Batch flags (docs/abi.md §2). */
 const RESULTS: u16 = 1;
 const RAW: u16 = 2;
@@ -94,11 +94,7 @@ export function run_batch(ptr: usize, len: usize): usize {
   const flags = load<u16>(ptr, 6);
   const count = load<u32>(ptr, 8);
   const out = bufferNew(len + (len >> 2));
-  const header = bufferReserve(out, HEADER_SIZE);
-  memory.copy(header, ptr, 4); // "SVCB"
-  store<u16>(header, VERSION, 4);
-  store<u16>(header, flags, 6);
-  store<u32>(header, count, 8);
+  writeBatchHeader(bufferReserve(out, HEADER_SIZE), flags, count);
 
   let record = ptr + HEADER_SIZE;
   for (let i: u32 = 0; i < count; i++) {

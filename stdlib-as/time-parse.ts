@@ -3,7 +3,7 @@
 // times outside the years 1677–2262 do not parse.
 
 import { daysFromCivil, civilFromDays, civilYear, civilMonth, floorDiv, NANOS_PER_DAY } from './codec/time';
-import { hostNow, hostTimeZoneOffset } from './clock';
+import { jsNow, jsTimeZoneOffset } from './clock';
 
 let parsedNanos: i64 = 0;
 let scanEnd: usize = 0;
@@ -170,12 +170,12 @@ export function parseBsdTimestamp(at: usize, end: usize): usize {
   // Years beyond i64 nanoseconds go first: the host's zone rules only know the years a JS Date holds.
   if (year < 1677 || year > 2262 || !validDateTime(year, month, day, hour, minute, second, 59)) return 0;
   const secondOfDay = hour * 3600 + minute * 60 + second;
-  const offset = <i64>hostTimeZoneOffset(daysFromCivil(year, month, <i32>day) * 86_400 + secondOfDay);
+  const offset = <i64>jsTimeZoneOffset(daysFromCivil(year, month, <i32>day) * 86_400 + secondOfDay);
   return setInstant(year, month, <i32>day, secondOfDay, offset, 0) ? p : 0;
 }
 
 /** syslog_loose's year for a date without one: this year, except December read in January. */
 function currentYearFor(month: i32): i64 {
-  civilFromDays(floorDiv(hostNow(), NANOS_PER_DAY));
+  civilFromDays(floorDiv(jsNow(), NANOS_PER_DAY));
   return civilMonth() == 1 && month == 12 ? civilYear() - 1 : civilYear();
 }

@@ -10,10 +10,10 @@ import type { ArgInfo, CallInfo, Constant, FunctionDef, Parameter } from '../fun
 import {
   BOOLEAN, BYTES, FLOAT, INTEGER, K, NEVER, NULL, REGEX, TIMESTAMP, describe, exactArray, exactObject,
   fromBits, intersects, isAny, isExactly, isSubset, objectOf, readable, union, type Kind,
-} from './kind.js';
+} from '../types/kind.js';
 import { display, displayQuery, displayTarget } from './display.js';
 import * as msg from './messages.js';
-import { validateRegex } from '../regex.js';
+import { validateRegex } from '../../abi/regex.js';
 import { TypeState, assignAt, deleteAt, kindAt, rejectsSegment, type Declaration } from './state.js';
 
 export interface TypeDef {

@@ -2,7 +2,7 @@
 
 import type { Span } from '../ast.js';
 import { diagnostic, primary, secondary, type Diagnostic, type Note } from '../diagnostics/diagnostic.js';
-import { K, describe, isAny, type Kind } from './kind.js';
+import { K, describe, isAny, type Kind } from '../types/kind.js';
 
 const seeDocs = (about: string, url: string): Note => ({ kind: 'see-docs', about, url });
 const basic = (text: string): Note => ({ kind: 'basic', text });

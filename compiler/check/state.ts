@@ -5,7 +5,7 @@ import type { PathSegment, Span } from '../ast.js';
 import type { Constant } from '../functions/define.js';
 import {
   ANY, K, UNDEFINED, arrayOf, fieldOf, indexOf, objectOf, union, without, type Kind,
-} from './kind.js';
+} from '../types/kind.js';
 
 /** One `name = …` introduction of a variable; shared by every copy of the state so reads are seen by all. */
 export interface Declaration {

@@ -4,8 +4,8 @@
 
 import type { PathSegment } from '../ast.js';
 import type { Constant } from '../functions/define.js';
-import { ByteWriter, encodeValue, IntegralFloat } from '../../runtime/codec.js';
-import { Regex, Timestamp } from '../../runtime/values.js';
+import { ByteWriter, encodeValue, IntegralFloat } from '../../abi/codec.js';
+import { Regex, Timestamp } from '../../abi/values.js';
 import { RFC3339 } from '../check/index.js';
 
 const PATH_FIELD = 0;

@@ -4,7 +4,7 @@
 
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
-import { K } from '../check/kind.js';
+import { K } from '../types/kind.js';
 import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
@@ -21,14 +21,14 @@ export interface StdlibSymbols {
 
 export interface Generated {
   constants: Uint8Array;
-  hostFunctions: string[];
+  jsFunctions: string[];
   /** Top-level variables and their slots (the REPL reads them back after a run). */
   variables: Array<[name: string, slot: number]>;
 }
 
 export interface GenerateOptions {
-  /** Host-backed functions the runtime provides (others are reported as missing). */
-  hostFunctions?: ReadonlySet<string>;
+  /** JS-backed functions the runtime provides (others are reported as missing). */
+  jsFunctions?: ReadonlySet<string>;
   /**
    * Variables defined before the program starts, given slots 0… in this order; their slots keep what the
    * host stored in them instead of being reset (the REPL carries variables between lines).
@@ -81,13 +81,13 @@ export function generateProgram(
   programName: string,
   options: GenerateOptions = {},
 ): Generated {
-  return new Generator(b, m, types, std, options.hostFunctions ?? new Set()).program(program, programName, options.predefined ?? []);
+  return new Generator(b, m, types, std, options.jsFunctions ?? new Set()).program(program, programName, options.predefined ?? []);
 }
 
 class Generator {
   private readonly i32: number;
   private readonly pool = new ConstantPool();
-  private readonly hostFunctions: string[] = [];
+  private readonly jsFunctions: string[] = [];
   private slots = 0;
   private scopes: Scope[] = [new Map()];
   private fn!: FunctionState;
@@ -120,7 +120,7 @@ class Generator {
       m.return(m.i32.const(0)),
     ], this.b.none));
     this.init();
-    return { constants: this.pool.finish(), hostFunctions: this.hostFunctions, variables: [...this.scopes[0]!] };
+    return { constants: this.pool.finish(), jsFunctions: this.jsFunctions, variables: [...this.scopes[0]!] };
   }
 
   /** `svc_init(blob)`: decode the constants, reserve variable slots, keep both across arena resets. */
@@ -491,15 +491,15 @@ class Generator {
     }
     const operands = def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
     let invoke: ExpressionRef;
-    if (def.backing.kind === 'host') {
+    if (def.backing.kind === 'js') {
       if (!this.hostAvailable.has(def.name)) throw new MissingImplementation(def.name, e.nameSpan);
-      let index = this.hostFunctions.indexOf(def.name);
-      if (index < 0) index = this.hostFunctions.push(def.name) - 1;
+      let index = this.jsFunctions.indexOf(def.name);
+      if (index < 0) index = this.jsFunctions.push(def.name) - 1;
       const argv = this.fn.local();
       invoke = m.block(null, [
         m.local.set(argv, this.call('alloc', [this.constI32(operands.length * 4)])),
         ...operands.map((op, i) => m.i32.store(i * 4, 4, m.local.get(argv, this.i32), op)),
-        this.call('host_call', [this.constI32(index), m.local.get(argv, this.i32), this.constI32(operands.length)]),
+        this.call('js_call', [this.constI32(index), m.local.get(argv, this.i32), this.constI32(operands.length)]),
       ], this.i32);
     } else {
       const exportName = `fn_${def.name}`;

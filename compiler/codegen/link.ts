@@ -7,12 +7,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
-import { ABI_VERSION } from '../../runtime/batch.js';
+import { ABI_VERSION } from '../../abi/batch.js';
+import { CONSTANTS_SECTION, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
 import { loadBinaryen, moduleFeatures, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
-
-export const INFO_SECTION = 'svc';
-export const CONSTANTS_SECTION = 'svc.constants';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
 const ABI_EXPORTS = [
@@ -26,13 +24,13 @@ export interface LinkInput {
   program: ast.Program;
   types: CheckResult;
   /** Recorded in the module's `svc` section. */
-  info: { source: string; options: object; compiler: string; warnings: readonly object[] };
+  info: Pick<ModuleInfo, 'source' | 'options' | 'compiler' | 'warnings'>;
   /** Keep function names (for `--emit-wasm` text). */
   names?: boolean;
   /** REPL mode: these variables come from earlier lines; export what the host needs to move values. */
   predefined?: readonly string[];
-  /** Host-backed functions the runtime provides. */
-  hostFunctions: ReadonlySet<string>;
+  /** JS-backed functions the runtime provides. */
+  jsFunctions: ReadonlySet<string>;
 }
 
 export interface Linked {
@@ -51,7 +49,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
   try {
     const symbols = stdlibSymbols(b, m);
     const programName = removeProgramImport(b, m);
-    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined, hostFunctions: input.hostFunctions });
+    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined, jsFunctions: input.jsFunctions });
     for (let i = m.getNumExports() - 1; i >= 0; i--) {
       const name = b.getExportInfo(m.getExportByIndex(i)).name;
       if (name !== 'memory') m.removeExport(name);
@@ -70,7 +68,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
     m.optimize();
     if (!m.validate()) throw new Error('internal: the linked module does not validate');
 
-    const info = { abi: ABI_VERSION, ...input.info, hostFunctions: generated.hostFunctions, variables: generated.variables };
+    const info: ModuleInfo = { abi: ABI_VERSION, ...input.info, jsFunctions: generated.jsFunctions, variables: generated.variables };
     m.addCustomSection(INFO_SECTION, Buffer.from(JSON.stringify(info)));
     m.addCustomSection(CONSTANTS_SECTION, generated.constants);
     const wasm = m.emitBinary();

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, FLOAT, NULL, union } from '../check/kind.js';
+import { K, FLOAT, NULL, union } from '../types/kind.js';
 
 export default defineFunction({
   name: 'aggregate_svc_metrics',
@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   returns: union(FLOAT, NULL),
   pure: false,
-  backing: { kind: 'host', library: 'svc:internal-metrics' },
+  backing: { kind: 'js', library: 'svc:internal-metrics' },
   examples: [
     {
       title: 'Sum a metric over all components',

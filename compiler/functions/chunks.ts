@@ -1,6 +1,6 @@
 import { defineFunction, type CallInfo, type ArgumentError } from './define.js';
 import { invalidArgument } from './support/arguments.js';
-import { K, BYTES, arrayOf } from '../check/kind.js';
+import { K, BYTES, arrayOf } from '../types/kind.js';
 import { constantInteger } from './support/rules.js';
 
 /** A literal chunk size below one is rejected at compile time. */

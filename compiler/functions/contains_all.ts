@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, BOOLEAN, elementsOf, isSubset } from '../check/kind.js';
+import { K, BYTES, BOOLEAN, elementsOf, isSubset } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({

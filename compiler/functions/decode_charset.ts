@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'decode_charset',
@@ -11,7 +11,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'iconv-lite' },
+  backing: { kind: 'js', library: 'iconv-lite' },
   examples: [
     {
       title: 'Decode EUC-KR string',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'decode_lz4',
@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'lz4js' },
+  backing: { kind: 'js', library: 'lz4js' },
   examples: [
     {
       title: 'LZ4 block with prepended size',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'decode_snappy',
@@ -10,7 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'snappyjs' },
+  backing: { kind: 'js', library: 'snappyjs' },
   examples: [
     {
       title: 'Decode Snappy data',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'decode_zlib',
@@ -10,7 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'node:zlib' },
+  backing: { kind: 'js', library: 'node:zlib' },
   examples: [
     {
       title: 'Decode Zlib data',

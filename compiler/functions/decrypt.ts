@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'decrypt',
@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: '@noble/ciphers' },
+  backing: { kind: 'js', library: '@noble/ciphers' },
   examples: [
     {
       title: 'Decrypt value using AES-256-CFB',

@@ -2,7 +2,7 @@
 // `FunctionDef` built with `defineFunction`; `index.ts` collects them into the registry.
 
 import type { LiteralValue, Span } from '../ast.js';
-import type { Kind } from '../check/kind.js';
+import type { Kind } from '../types/kind.js';
 
 /** A value known at compile time (a literal argument, or an array/object of literals). */
 export type Constant =
@@ -75,8 +75,8 @@ export interface Example {
   mode?: 'type' | 'compile';
 }
 
-/** Where the runtime implementation lives: the AssemblyScript stdlib, or a host import backed by a library. */
-export type Backing = { kind: 'stdlib' } | { kind: 'host'; library: string };
+/** Where the runtime implementation lives: the AssemblyScript stdlib, or a JS function (runtime/js-functions/) backed by a library. */
+export type Backing = { kind: 'stdlib' } | { kind: 'js'; library: string };
 
 export interface FunctionDef {
   name: string;

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, INTEGER, BOOLEAN, NULL, arrayOf, exactObject, union } from '../check/kind.js';
+import { K, BYTES, INTEGER, BOOLEAN, NULL, arrayOf, exactObject, union } from '../types/kind.js';
 
 const RECORD = exactObject({
   class: BYTES,
@@ -49,7 +49,7 @@ export default defineFunction({
   fallible: true,
   returns: DNS_RESPONSE,
   pure: false,
-  backing: { kind: 'host', library: 'node:dns' },
+  backing: { kind: 'js', library: 'node:dns' },
   examples: [
     {
       title: 'Basic lookup',

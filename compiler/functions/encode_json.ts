@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, BYTES } from '../check/kind.js';
+import { K, ANY_BITS, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'encode_json',

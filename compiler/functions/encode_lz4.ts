@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'encode_lz4',
@@ -11,7 +11,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'lz4js' },
+  backing: { kind: 'js', library: 'lz4js' },
   examples: [
     {
       title: 'Encode to Lz4',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, BYTES } from '../check/kind.js';
+import { K, ANY_BITS, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'encode_proto',
@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'protobufjs' },
+  backing: { kind: 'js', library: 'protobufjs' },
   examples: [
     {
       title: 'Encode to proto',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'encode_punycode',
@@ -12,7 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'tr46' },
+  backing: { kind: 'js', library: 'tr46' },
   examples: [
     {
       title: 'Encode an internationalized domain name',

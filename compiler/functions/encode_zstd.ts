@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'encode_zstd',
@@ -10,7 +10,7 @@ export default defineFunction({
     { name: 'compression_level', kinds: K.Integer, required: false, default: '3' },
   ],
   returns: BYTES,
-  backing: { kind: 'host', library: '@bokuweb/zstd-wasm' },
+  backing: { kind: 'js', library: '@bokuweb/zstd-wasm' },
   examples: [
     {
       title: 'Encode to Zstd',

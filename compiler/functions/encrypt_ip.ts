@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'encrypt_ip',
@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'node:crypto' },
+  backing: { kind: 'js', library: 'node:crypto' },
   examples: [
     {
       title: 'Encrypt IPv4 address with AES128',

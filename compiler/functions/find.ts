@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, INTEGER, NULL, union } from '../check/kind.js';
+import { K, INTEGER, NULL, union } from '../types/kind.js';
 
 export default defineFunction({
   name: 'find',
@@ -12,7 +12,7 @@ export default defineFunction({
     { name: 'from', kinds: K.Integer, required: false, default: '0' },
   ],
   returns: union(INTEGER, NULL),
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     { title: 'Match text', source: 'find("foobar", "bar")', returns: '3' },
     { title: 'Match text at start', source: 'find("foobar", "foo")', returns: '0' },

@@ -1,6 +1,6 @@
 import { defineFunction } from './define.js';
 import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
-import { ANY, objectOf, arrayOf } from '../check/kind.js';
+import { ANY, objectOf, arrayOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'find_enrichment_table_records',
@@ -11,7 +11,7 @@ export default defineFunction({
   fallible: true,
   returns: arrayOf(objectOf(ANY)),
   pure: false,
-  backing: { kind: 'host', library: 'svc:enrichment-tables' },
+  backing: { kind: 'js', library: 'svc:enrichment-tables' },
   examples: [
     { title: 'Exact match', source: 'find_enrichment_table_records!("users", {"surname": "Smith"})', mode: 'compile' },
     {

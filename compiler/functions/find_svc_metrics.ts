@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, arrayOf } from '../check/kind.js';
+import { K, arrayOf } from '../types/kind.js';
 import { SVC_METRIC } from './support/result-kinds.js';
 
 export default defineFunction({
@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   returns: arrayOf(SVC_METRIC),
   pure: false,
-  backing: { kind: 'host', library: 'svc:internal-metrics' },
+  backing: { kind: 'js', library: 'svc:internal-metrics' },
   examples: [
     { title: 'All utilization metrics', source: 'find_svc_metrics("utilization")', mode: 'compile' },
     {

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, NULL } from '../check/kind.js';
+import { K, ANY, NULL } from '../types/kind.js';
 import { keyAndValue } from './support/rules.js';
 
 export default defineFunction({

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'format_timestamp',
@@ -12,7 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'host', library: 'Intl (time zones)' },
+  backing: { kind: 'js', library: 'Intl (time zones)' },
   examples: [
     {
       title: 'Format a timestamp (ISO8601/RFC 3339)',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, TIMESTAMP } from '../check/kind.js';
+import { K, TIMESTAMP } from '../types/kind.js';
 
 export default defineFunction({
   name: 'from_unix_timestamp',

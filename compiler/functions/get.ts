@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY } from '../check/kind.js';
+import { K, ANY } from '../types/kind.js';
 
 export default defineFunction({
   name: 'get',

@@ -1,6 +1,6 @@
 import { defineFunction } from './define.js';
 import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
-import { ANY, objectOf } from '../check/kind.js';
+import { ANY, objectOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'get_enrichment_table_record',
@@ -11,7 +11,7 @@ export default defineFunction({
   fallible: true,
   returns: objectOf(ANY),
   pure: false,
-  backing: { kind: 'host', library: 'svc:enrichment-tables' },
+  backing: { kind: 'js', library: 'svc:enrichment-tables' },
   examples: [
     { title: 'Look up a row by id', source: 'get_enrichment_table_record!("users", {"id": 1})', mode: 'compile' },
     {

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'get_env_var',
@@ -12,7 +12,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'node:process' },
+  backing: { kind: 'js', library: 'node:process' },
   examples: [
     { title: 'Get an environment variable', source: 'get_env_var!("HOME")', mode: 'type', returns: '"/root"' },
   ],

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { BYTES } from '../check/kind.js';
+import { BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'get_hostname',
@@ -9,7 +9,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'node:os' },
+  backing: { kind: 'js', library: 'node:os' },
   examples: [
     { title: 'Get hostname', source: 'get_hostname!()', mode: 'type', returns: '"my-hostname"' },
   ],

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, NULL, union } from '../check/kind.js';
+import { K, NULL, union } from '../types/kind.js';
 import { SVC_METRIC } from './support/result-kinds.js';
 
 export default defineFunction({
@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   returns: union(SVC_METRIC, NULL),
   pure: false,
-  backing: { kind: 'host', library: 'svc:internal-metrics' },
+  backing: { kind: 'js', library: 'svc:internal-metrics' },
   examples: [
     {
       title: 'Utilization of one component',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { BYTES } from '../check/kind.js';
+import { BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'get_timezone_name',
@@ -10,7 +10,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'Intl' },
+  backing: { kind: 'js', library: 'Intl' },
   examples: [
     { title: "Get the IANA name of Vector's timezone", source: 'get_timezone_name!()', mode: 'type', returns: '"UTC"' },
   ],

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, FLOAT, exactObject } from '../check/kind.js';
+import { K, FLOAT, exactObject } from '../types/kind.js';
 
 export default defineFunction({
   name: 'haversine',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 import { fallibleUnlessKnownAlgorithm } from './support/rules.js';
 
 /** Checked at run time (the call is infallible when it is absent or a literal among these). */

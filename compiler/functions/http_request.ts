@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'http_request',
@@ -18,7 +18,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'node:http' },
+  backing: { kind: 'js', library: 'node:http' },
   examples: [
     {
       title: 'Basic HTTP request',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { ANY_BITS, BOOLEAN } from '../check/kind.js';
+import { ANY_BITS, BOOLEAN } from '../types/kind.js';
 
 export default defineFunction({
   name: 'is_float',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, BYTES, objectOf, only } from '../check/kind.js';
+import { K, ANY, BYTES, objectOf, only } from '../types/kind.js';
 import { argKind, forgetKeys, mayBeTrue } from './support/rules.js';
 
 export default defineFunction({

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, elementsOf } from '../check/kind.js';
+import { K, ANY, elementsOf } from '../types/kind.js';
 import { argKind, replaceElements } from './support/rules.js';
 
 export default defineFunction({

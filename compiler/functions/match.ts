@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BOOLEAN } from '../check/kind.js';
+import { K, BOOLEAN } from '../types/kind.js';
 
 export default defineFunction({
   name: 'match',
@@ -10,7 +10,7 @@ export default defineFunction({
     { name: 'pattern', kinds: K.Regex, required: true },
   ],
   returns: BOOLEAN,
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     { title: 'Regex match on a string', source: 'match("I\'m a little teapot", r\'teapot\')', returns: 'true' },
     {

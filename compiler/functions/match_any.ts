@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BOOLEAN } from '../check/kind.js';
+import { K, BOOLEAN } from '../types/kind.js';
 
 export default defineFunction({
   name: 'match_any',
@@ -11,7 +11,7 @@ export default defineFunction({
     { name: 'patterns', kinds: K.Array, required: true, literal: true },
   ],
   returns: BOOLEAN,
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Regex match on a string',

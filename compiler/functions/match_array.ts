@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BOOLEAN } from '../check/kind.js';
+import { K, BOOLEAN } from '../types/kind.js';
 
 export default defineFunction({
   name: 'match_array',
@@ -11,7 +11,7 @@ export default defineFunction({
     { name: 'all', kinds: K.Boolean, required: false, default: 'false' },
   ],
   returns: BOOLEAN,
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     { title: 'Match at least one element', source: 'match_array(["foobar", "bazqux"], r\'foo\')', returns: 'true' },
     {

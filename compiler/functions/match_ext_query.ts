@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BOOLEAN } from '../check/kind.js';
+import { K, BOOLEAN } from '../types/kind.js';
 
 export default defineFunction({
   name: 'match_ext_query',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, INTEGER, FLOAT, union } from '../check/kind.js';
+import { K, INTEGER, FLOAT, union } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 /** Smallest positive normal double: a float modulus must be at least this large to be safe. */

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { TIMESTAMP } from '../check/kind.js';
+import { TIMESTAMP } from '../types/kind.js';
 
 export default defineFunction({
   name: 'now',

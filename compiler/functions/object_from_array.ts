@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, BYTES, NULL, objectOf, union, elementsOf, isSubset } from '../check/kind.js';
+import { K, ANY, BYTES, NULL, objectOf, union, elementsOf, isSubset } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, FLOAT } from '../check/kind.js';
+import { K, FLOAT } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_bytes',

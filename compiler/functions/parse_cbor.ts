@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, JSON_KIND } from '../check/kind.js';
+import { K, JSON_KIND } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_cbor',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, objectOf } from '../check/kind.js';
+import { K, BYTES, objectOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_cef',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, INTEGER, FLOAT, NULL, arrayOf, exactObject, union } from '../check/kind.js';
+import { K, BYTES, INTEGER, FLOAT, NULL, arrayOf, exactObject, union } from '../types/kind.js';
 import { STRING_OR_NULL } from './support/result-kinds.js';
 
 const STRING_LIST = union(arrayOf(BYTES), NULL);

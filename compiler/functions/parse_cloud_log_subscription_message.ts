@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, TIMESTAMP, arrayOf, exactObject } from '../check/kind.js';
+import { K, BYTES, TIMESTAMP, arrayOf, exactObject } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_cloud_log_subscription_message',

@@ -1,7 +1,7 @@
 // Custom formats may name fields beyond the well-known ones below; they hold strings, integers or nulls.
 
 import { defineFunction } from './define.js';
-import { K, BYTES, INTEGER, NULL, objectOf, union } from '../check/kind.js';
+import { K, BYTES, INTEGER, NULL, objectOf, union } from '../types/kind.js';
 import { STRING_OR_NULL, INTEGER_OR_NULL } from './support/result-kinds.js';
 
 const INTEGER_FIELDS = [

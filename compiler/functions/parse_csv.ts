@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, arrayOf } from '../check/kind.js';
+import { K, BYTES, arrayOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_csv',

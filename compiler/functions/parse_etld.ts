@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, BOOLEAN, exactObject } from '../check/kind.js';
+import { K, BYTES, BOOLEAN, exactObject } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_etld',
@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: exactObject({ etld: BYTES, etld_plus: BYTES, known_suffix: BOOLEAN }),
-  backing: { kind: 'host', library: 'psl' },
+  backing: { kind: 'js', library: 'psl' },
   examples: [
     {
       title: 'Parse eTLD',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K } from '../check/kind.js';
+import { K } from '../types/kind.js';
 import { GLOG } from './support/result-kinds.js';
 
 export default defineFunction({

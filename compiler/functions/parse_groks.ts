@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, objectOf } from '../check/kind.js';
+import { K, ANY, objectOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_groks',
@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: objectOf(ANY),
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Parse using multiple Grok patterns',

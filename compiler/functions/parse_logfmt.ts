@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K } from '../check/kind.js';
+import { K } from '../types/kind.js';
 import { KEY_VALUE_OBJECT } from './support/result-kinds.js';
 
 export default defineFunction({

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, objectOf } from '../check/kind.js';
+import { K, ANY, objectOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_proto',
@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: objectOf(ANY),
-  backing: { kind: 'host', library: 'protobufjs' },
+  backing: { kind: 'js', library: 'protobufjs' },
   examples: [
     {
       title: 'Parse proto',

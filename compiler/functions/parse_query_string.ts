@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, objectOf, arrayOf, union } from '../check/kind.js';
+import { K, BYTES, objectOf, arrayOf, union } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_query_string',

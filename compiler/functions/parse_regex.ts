@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K } from '../check/kind.js';
+import { K } from '../types/kind.js';
 import { constantGroups, captureObject } from './support/regex-groups.js';
 
 export default defineFunction({
@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: (call) => captureObject(constantGroups(call.args.pattern)),
-  backing: { kind: 'host', library: 'JS RegExp' },
+  backing: { kind: 'js', library: 'JS RegExp' },
   examples: [
     {
       title: 'Parse using Regex (with capture groups)',

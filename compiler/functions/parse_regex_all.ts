@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, arrayOf } from '../check/kind.js';
+import { K, ANY_BITS, arrayOf } from '../types/kind.js';
 import { constantGroups, captureObject } from './support/regex-groups.js';
 
 export default defineFunction({
@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: (call) => arrayOf(captureObject(constantGroups(call.args.pattern))),
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Parse using Regex (all matches)',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, TIMESTAMP } from '../check/kind.js';
+import { K, TIMESTAMP } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_timestamp',
@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: TIMESTAMP,
-  backing: { kind: 'host', library: 'Intl (time zones)' },
+  backing: { kind: 'js', library: 'Intl (time zones)' },
   examples: [
     {
       title: 'Parse timestamp',

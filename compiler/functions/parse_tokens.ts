@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, arrayOf } from '../check/kind.js';
+import { K, arrayOf } from '../types/kind.js';
 import { STRING_OR_NULL } from './support/result-kinds.js';
 
 export default defineFunction({

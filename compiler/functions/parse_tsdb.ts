@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, FLOAT, TIMESTAMP, UNDEFINED, objectOf, arrayOf, exactObject, union } from '../check/kind.js';
+import { K, BYTES, FLOAT, TIMESTAMP, UNDEFINED, objectOf, arrayOf, exactObject, union } from '../types/kind.js';
 
 const METRIC = exactObject({
   gauge: exactObject({ value: FLOAT }),

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, objectOf, exactObject } from '../check/kind.js';
+import { K, BYTES, objectOf, exactObject } from '../types/kind.js';
 import { STRING_OR_NULL, INTEGER_OR_NULL } from './support/result-kinds.js';
 
 export default defineFunction({
@@ -22,7 +22,7 @@ export default defineFunction({
     scheme: BYTES,
     username: BYTES,
   }),
-  backing: { kind: 'host', library: 'node:url' },
+  backing: { kind: 'js', library: 'node:url' },
   examples: [
     {
       title: 'Parse URL',

@@ -1,7 +1,7 @@
 // `fast` uses woothee's rules; `reliable` falls back to, and `enriched` uses, the uap-core regexes.
 
 import { defineFunction } from './define.js';
-import { K, exactObject } from '../check/kind.js';
+import { K, exactObject } from '../types/kind.js';
 import { constantString } from './support/rules.js';
 import { STRING_OR_NULL } from './support/result-kinds.js';
 
@@ -45,7 +45,7 @@ export default defineFunction({
     { name: 'mode', kinds: K.Bytes, required: false, default: 'fast', enum: ['fast', 'reliable', 'enriched'] },
   ],
   returns: (call) => (constantString(call.args.mode) === 'enriched' ? ENRICHED : BASIC),
-  backing: { kind: 'host', library: 'woothee' },
+  backing: { kind: 'js', library: 'woothee' },
   examples: [
     {
       title: 'Fast mode',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, exactObject, union, type Kind } from '../check/kind.js';
+import { K, exactObject, union, type Kind } from '../types/kind.js';
 import { constantString } from './support/rules.js';
 import {
   STRING_OR_NULL, INTEGER_OR_NULL, TIMESTAMP_OR_NULL, COMMON_LOG_FIELDS, COMMON_LOG,

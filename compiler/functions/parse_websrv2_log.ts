@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, INTEGER, FLOAT, TIMESTAMP, NULL, UNDEFINED, exactObject, union, type Kind } from '../check/kind.js';
+import { K, BYTES, INTEGER, FLOAT, TIMESTAMP, NULL, UNDEFINED, exactObject, union, type Kind } from '../types/kind.js';
 import { constantString } from './support/rules.js';
 import { STRING_OR_NULL } from './support/result-kinds.js';
 

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, BYTES, objectOf, union } from '../check/kind.js';
+import { K, ANY, BYTES, objectOf, union } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_xml',
@@ -19,7 +19,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: union(BYTES, objectOf(ANY)),
-  backing: { kind: 'host', library: 'fast-xml-parser' },
+  backing: { kind: 'js', library: 'fast-xml-parser' },
   examples: [
     {
       title: 'Parse XML',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, JSON_KIND } from '../check/kind.js';
+import { K, JSON_KIND } from '../types/kind.js';
 
 export default defineFunction({
   name: 'parse_yaml',
@@ -10,7 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: JSON_KIND,
-  backing: { kind: 'host', library: 'yaml' },
+  backing: { kind: 'js', library: 'yaml' },
   examples: [
     { title: 'Parse simple YAML', source: "parse_yaml!(s'key: val')", returns: '{ "key": "val" }' },
     {

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, exactArray, only } from '../check/kind.js';
+import { K, ANY_BITS, exactArray, only } from '../types/kind.js';
 import { argKind, appendedArray } from './support/rules.js';
 
 export default defineFunction({

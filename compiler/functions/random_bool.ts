@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { BOOLEAN } from '../check/kind.js';
+import { BOOLEAN } from '../types/kind.js';
 
 export default defineFunction({
   name: 'random_bool',

@@ -1,5 +1,5 @@
 import { defineFunction, type CallInfo, type ArgumentError } from './define.js';
-import { K, FLOAT } from '../check/kind.js';
+import { K, FLOAT } from '../types/kind.js';
 import { invalidArgument } from './support/arguments.js';
 
 const constantFloat = (call: CallInfo, name: string): number | undefined => {

@@ -1,5 +1,5 @@
 import { defineFunction, type CallInfo, type ArgumentError } from './define.js';
-import { K, INTEGER } from '../check/kind.js';
+import { K, INTEGER } from '../types/kind.js';
 import { constantInteger } from './support/rules.js';
 import { invalidArgument } from './support/arguments.js';
 

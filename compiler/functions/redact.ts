@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, only } from '../check/kind.js';
+import { K, only } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({
@@ -13,7 +13,7 @@ export default defineFunction({
     { name: 'redactor', kinds: K.Bytes | K.Object, required: false, literal: true },
   ],
   returns: (call) => only(argKind(call, 'value'), K.Bytes | K.Object | K.Array),
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Replace text using a regex',

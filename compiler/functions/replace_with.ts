@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 import { REPLACE_MATCH } from './support/regex-groups.js';
 
 export default defineFunction({
@@ -18,7 +18,7 @@ export default defineFunction({
     returns: BYTES,
     example: String.raw`replace_with("received email from a@example.com", pattern: r'\w+@\w+\.\w+') -> |match| { sha2(match.string) }`,
   },
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Capitalize words',

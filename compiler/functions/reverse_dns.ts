@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'reverse_dns',
@@ -11,7 +11,7 @@ export default defineFunction({
   fallible: true,
   returns: BYTES,
   pure: false,
-  backing: { kind: 'host', library: 'node:dns' },
+  backing: { kind: 'js', library: 'node:dns' },
   examples: [
     { title: 'Example', source: 'reverse_dns!("127.0.0.1")', returns: '"localhost"' },
   ],

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, FLOAT } from '../check/kind.js';
+import { K, FLOAT } from '../types/kind.js';
 
 export default defineFunction({
   name: 'shannon_entropy',
@@ -10,7 +10,7 @@ export default defineFunction({
     { name: 'segmentation', kinds: K.Bytes, required: false, default: 'byte', enum: ['byte', 'codepoint', 'grapheme'] },
   ],
   returns: FLOAT,
-  backing: { kind: 'host', library: 'Intl' },
+  backing: { kind: 'js', library: 'Intl' },
   examples: [
     {
       title: 'Simple byte segmentation example',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES } from '../check/kind.js';
+import { K, BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'sieve',
@@ -13,7 +13,7 @@ export default defineFunction({
     { name: 'replace_repeated', kinds: K.Bytes, required: false, default: '' },
   ],
   returns: BYTES,
-  backing: { kind: 'host', library: 'RegExp' },
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Keep only lowercase letters',

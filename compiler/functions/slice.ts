@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, arrayOf, union, only, elementsOf, fromBits, type Kind } from '../check/kind.js';
+import { K, BYTES, arrayOf, union, only, elementsOf, fromBits, type Kind } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({

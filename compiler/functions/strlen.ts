@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, INTEGER } from '../check/kind.js';
+import { K, INTEGER } from '../types/kind.js';
 
 export default defineFunction({
   name: 'strlen',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, SCALARS, ANY_BITS, ANY, NULL, objectOf, arrayOf, union, type Kind } from '../check/kind.js';
+import { K, SCALARS, ANY_BITS, ANY, NULL, objectOf, arrayOf, union, type Kind } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({

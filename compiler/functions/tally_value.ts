@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, INTEGER } from '../check/kind.js';
+import { K, ANY_BITS, INTEGER } from '../types/kind.js';
 
 export default defineFunction({
   name: 'tally_value',

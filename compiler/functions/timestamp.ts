@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS } from '../check/kind.js';
+import { K, ANY_BITS } from '../types/kind.js';
 import { assertionFallible, assertedKind } from './support/rules.js';
 
 export default defineFunction({

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, BOOLEAN, intersects } from '../check/kind.js';
+import { K, ANY_BITS, BOOLEAN, intersects } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 /** Strings may not spell a boolean, and timestamps, regexes and collections cannot be converted. */

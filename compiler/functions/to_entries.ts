@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BYTES, INTEGER, arrayOf, exactObject, union, elementsOf, type Kind } from '../check/kind.js';
+import { K, BYTES, INTEGER, arrayOf, exactObject, union, elementsOf, type Kind } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({

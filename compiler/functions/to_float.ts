@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, FLOAT, intersects } from '../check/kind.js';
+import { K, ANY_BITS, FLOAT, intersects } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 /** Strings may not hold a number, and regexes and collections cannot be converted. */

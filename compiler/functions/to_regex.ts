@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, REGEX } from '../check/kind.js';
+import { K, REGEX } from '../types/kind.js';
 
 export default defineFunction({
   name: 'to_regex',

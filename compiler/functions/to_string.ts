@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, BYTES, intersects } from '../check/kind.js';
+import { K, ANY_BITS, BYTES, intersects } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 /** Regexes and collections cannot be converted. */

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { ANY_BITS, ANY } from '../check/kind.js';
+import { ANY_BITS, ANY } from '../types/kind.js';
 
 export default defineFunction({
   name: 'type_def',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, objectOf } from '../check/kind.js';
+import { K, ANY, objectOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'unflatten',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY, objectOf, arrayOf } from '../check/kind.js';
+import { K, ANY, objectOf, arrayOf } from '../types/kind.js';
 
 export default defineFunction({
   name: 'unnest',

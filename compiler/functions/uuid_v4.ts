@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { BYTES } from '../check/kind.js';
+import { BYTES } from '../types/kind.js';
 
 export default defineFunction({
   name: 'uuid_v4',

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, BOOLEAN } from '../check/kind.js';
+import { K, BOOLEAN } from '../types/kind.js';
 
 export default defineFunction({
   name: 'validate_json_schema',
@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BOOLEAN,
-  backing: { kind: 'host', library: 'ajv' },
+  backing: { kind: 'js', library: 'ajv' },
   examples: [
     {
       title: 'Payload contains a valid email',

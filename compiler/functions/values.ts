@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, arrayOf, only, elementsOf } from '../check/kind.js';
+import { K, arrayOf, only, elementsOf } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({

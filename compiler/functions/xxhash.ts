@@ -1,7 +1,7 @@
 // The variant is checked at run time, so only a literal naming a known variant makes the call safe.
 
 import { defineFunction } from './define.js';
-import { K, BYTES, INTEGER, union } from '../check/kind.js';
+import { K, BYTES, INTEGER, union } from '../types/kind.js';
 import { constantString, fallibleUnlessKnownAlgorithm } from './support/rules.js';
 
 const VARIANTS = ['XXH32', 'XXH64', 'XXH3-64', 'XXH3-128'];

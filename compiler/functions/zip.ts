@@ -1,7 +1,7 @@
 // A single argument must be an array of arrays; two arrays can always be zipped.
 
 import { defineFunction } from './define.js';
-import { K, ANY, arrayOf, elementsOf, isSubset } from '../check/kind.js';
+import { K, ANY, arrayOf, elementsOf, isSubset } from '../types/kind.js';
 import { argKind } from './support/rules.js';
 
 export default defineFunction({

@@ -4,12 +4,12 @@
 // Events travel as batches (host/topology/batch.ts), never as one JS object per event. A source turns bytes
 // into batches, a transform turns a batch into batches on its outputs, a sink turns batches into bytes.
 
-import type { z } from 'zod';
 import type { EventBatch, EventKind } from '../topology/batch.js';
 import type { ComponentTelemetry } from '../telemetry/component.js';
 import type { LogHub, Logger } from '../log.js';
 import type { MetricsRegistry } from '../telemetry/metrics.js';
 import type { GlobalOptions } from '../config/global.js';
+import type { OptionsSchema } from '../config/schema.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink';
 
@@ -33,9 +33,9 @@ export interface ComponentEnv {
   maxDecompressedSize: number;
   /** Host name for `log_schema.host_key`. */
   hostname: string;
-  /** The process's metrics, for `internal_metrics`. */
+  /** The process's metrics, which `internal_metrics` emits. */
   metrics: MetricsRegistry;
-  /** The process's logs, for `internal_logs`. */
+  /** The process's log records, which `internal_logs` subscribes to. */
   logHub: LogHub;
 }
 
@@ -45,7 +45,7 @@ interface DefinitionBase<Options> {
   description: string;
   /** The component-specific options, a strict object (common ones such as `inputs`, `buffer` are handled by
    * the config layer). */
-  options: z.ZodObject<z.ZodRawShape, z.core.$strict> & z.ZodType<Options>;
+  options: OptionsSchema<Options>;
 }
 
 // ---- sources -------------------------------------------------------------------------------------------
@@ -79,6 +79,8 @@ export interface TransformResult {
   /** `key`: also counted in `events_discarded_total` tagged with it (throttle's per-key option). */
   discarded?: Array<{ count: number; intentional: boolean; reason: string; key?: string }>;
   errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
+  /** Remap `log()` calls made while processing the batch. */
+  logs?: Array<{ level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; message: string }>;
 }
 
 /** A transform's per-instance state; lives in a worker thread, so it gets no `ComponentEnv`. */
@@ -107,7 +109,13 @@ export interface Sink {
   /** Flushes and releases everything; called once after the last `write`. */
   close(): Promise<void>;
   /** Resolves when the destination is reachable; rejects with the reason otherwise. */
-  healthcheck?(): Promise<void>;
+  healthcheck?(options: HealthcheckOptions): Promise<void>;
+}
+
+/** The sink's common `healthcheck` options that say what to check (`enabled` and `timeout` are the caller's). */
+export interface HealthcheckOptions {
+  /** `healthcheck.uri`: where HTTP sinks send their healthcheck request. */
+  uri?: string;
 }
 
 export interface SinkDefinition<Options = unknown> extends DefinitionBase<Options> {

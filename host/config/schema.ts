@@ -13,12 +13,29 @@ import { describeType, type ComponentSection, type RawConfig } from './load.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink' | 'enrichment_table';
 
+type StrictObject = z.ZodObject<z.ZodRawShape, z.core.$strict>;
+
+/** A component's own options: a strict object, or a union of strict objects told apart by one key (`mode`). */
+export type OptionsSchema<T = unknown> = (StrictObject | z.ZodDiscriminatedUnion<StrictObject[]>) & z.ZodType<T>;
+
 /** What a component type registers: its own options (without the common ones), and a line of description. */
 export interface ComponentSchema<T = unknown> {
   kind: ComponentKind;
   type: string;
-  options: z.ZodObject<z.ZodRawShape, z.core.$strict> & z.ZodType<T>;
+  options: OptionsSchema<T>;
   description: string;
+}
+
+/** The object schemas of an options schema (one, or each member of the union). */
+function objectsOf(schema: OptionsSchema): StrictObject[] {
+  return schema instanceof z.ZodDiscriminatedUnion ? (schema.options as StrictObject[]) : [schema as StrictObject];
+}
+
+/** The options schema with more keys in every object. */
+function extendOptions(schema: OptionsSchema, shape: z.ZodRawShape): z.ZodType {
+  if (!(schema instanceof z.ZodDiscriminatedUnion)) return (schema as StrictObject).extend(shape);
+  const [first, ...rest] = objectsOf(schema).map((object) => object.extend(shape));
+  return z.discriminatedUnion(schema.def.discriminator, [first!, ...rest]);
 }
 
 /** The configuration section of each kind. */
@@ -48,7 +65,8 @@ export class ComponentRegistry {
   register(schema: ComponentSchema<any>): this {
     const byType = this.schemas.get(schema.kind) ?? new Map<string, ComponentSchema>();
     if (byType.has(schema.type)) throw new Error(`${schema.kind} type "${schema.type}" is registered twice`);
-    const clash = Object.keys(schema.options.shape).find((key) => key === 'type' || key in COMMON_OPTIONS[schema.kind]);
+    const keys = objectsOf(schema.options).flatMap((object) => Object.keys(object.shape));
+    const clash = keys.find((key) => key === 'type' || key in COMMON_OPTIONS[schema.kind]);
     if (clash) throw new Error(`${schema.kind} type "${schema.type}" declares the common option "${clash}"`);
     byType.set(schema.type, schema);
     this.schemas.set(schema.kind, byType);
@@ -249,7 +267,7 @@ function validateComponent(
     return undefined;
   }
   const common = COMMON_OPTIONS[kind] as z.ZodRawShape;
-  const full = schema.options.extend({ type: z.literal(type), ...common });
+  const full = extendOptions(schema.options, { type: z.literal(type), ...common });
   const parsed = check(full, table, () => where, errors) as Record<string, unknown> | undefined;
   if (!parsed) return undefined;
   const options = Object.fromEntries(Object.entries(parsed).filter(([key]) => key !== 'type' && !(key in common)));

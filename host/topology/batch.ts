@@ -18,3 +18,49 @@ export function batchCount(bytes: Uint8Array): number {
 export function toBatch(bytes: Uint8Array): EventBatch {
   return { bytes, count: batchCount(bytes) };
 }
+
+const HEADER_SIZE = 12;
+
+/** Splits a batch into batches of at most `max` records each (byte copies of record runs, no decoding). */
+export function splitBatch(batch: EventBatch, max: number): EventBatch[] {
+  if (batch.count <= max) return [batch];
+  const bytes = batch.bytes;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parts: EventBatch[] = [];
+  let start = HEADER_SIZE;
+  let at = HEADER_SIZE;
+  let count = 0;
+  const cut = () => {
+    const part = new Uint8Array(HEADER_SIZE + at - start);
+    part.set(bytes.subarray(0, HEADER_SIZE));
+    part.set(bytes.subarray(start, at), HEADER_SIZE);
+    new DataView(part.buffer).setUint32(8, count, true);
+    parts.push({ bytes: part, count });
+    start = at;
+    count = 0;
+  };
+  for (let record = 0; record < batch.count; record++) {
+    at += 4 + view.getUint32(at, true);
+    if (++count === max) cut();
+  }
+  if (count > 0) cut();
+  return parts;
+}
+
+/** One batch holding the records of `batches` (at least one) in order; their headers agree but for the count. */
+export function concatBatches(batches: readonly EventBatch[]): EventBatch {
+  if (batches.length === 0) throw new Error('concatBatches needs at least one batch');
+  if (batches.length === 1) return batches[0]!;
+  const size = batches.reduce((total, batch) => total + batch.bytes.byteLength - HEADER_SIZE, HEADER_SIZE);
+  const bytes = new Uint8Array(size);
+  let at = HEADER_SIZE;
+  let count = 0;
+  for (const batch of batches) {
+    if (at === HEADER_SIZE) bytes.set(batch.bytes.subarray(0, HEADER_SIZE));
+    bytes.set(batch.bytes.subarray(HEADER_SIZE), at);
+    at += batch.bytes.byteLength - HEADER_SIZE;
+    count += batch.count;
+  }
+  new DataView(bytes.buffer).setUint32(8, count, true);
+  return { bytes, count };
+}

@@ -2,7 +2,7 @@
 // pulling batches from its buffer, sources pushing into their consumers' buffers. Backpressure is the
 // buffers' `block`; shutdown stops the sources and lets everything already read drain through the sinks.
 
-import type { ComponentEnv, Sink, Source, TransformResult } from '../components/component.js';
+import type { ComponentEnv, HealthcheckOptions, Sink, Source, TransformResult } from '../components/component.js';
 import type { Logger } from '../log.js';
 import { ComponentTelemetry } from '../telemetry/component.js';
 import type { EventBatch } from './batch.js';
@@ -89,9 +89,9 @@ export class Topology {
   }
 
   /** The sink's healthcheck, when its type has one. */
-  sinkHealthcheck(id: string): (() => Promise<void>) | undefined {
+  sinkHealthcheck(id: string): ((options: HealthcheckOptions) => Promise<void>) | undefined {
     const sink = this.nodes.get(id)?.sink;
-    return sink?.healthcheck ? () => sink.healthcheck!() : undefined;
+    return sink?.healthcheck ? (options) => sink.healthcheck!(options) : undefined;
   }
 
   get stopping(): boolean {
@@ -189,6 +189,7 @@ export class Topology {
         node.telemetry.error(errorType, stage, count);
         node.log.error(message, { error_type: errorType, stage });
       }
+      for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
       for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(node, output, out);
     }
     this.finished(node);

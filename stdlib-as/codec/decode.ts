@@ -4,6 +4,7 @@
 // source's stamp: each stamp field the event lacks, recursively through nested objects (Vector inserts
 // source metadata with `try_insert`).
 
+import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader } from '../batch-layout';
 import {
   Value, Tag, tagOf, alloc, newObject, newBytes, newFloat, newTimestamp, objectLen, objectKeyPtr, objectKeyLen,
   objectValue, objectFind, objectInsertAt, objectGet, objectSet, arrayLen, arrayGet, bytesPtr, bytesLen, intOf,
@@ -43,7 +44,6 @@ const enum Kind {
 /** Decode flag: read invalid UTF-8 as an error instead of U+FFFD (the codecs' `lossy: false`). */
 const STRICT_UTF8: u32 = 8;
 
-const HEADER_SIZE: usize = 12;
 /** The encoded empty object: every record's metadata. */
 const EMPTY_OBJECT_SIZE: usize = 9;
 
@@ -92,10 +92,7 @@ export function decodeFrames(ptr: usize, len: usize, descriptor: usize): usize {
   errors = bufferNew(16);
   count = 0;
   frameIndex = 0;
-  const header = bufferReserve(out, HEADER_SIZE);
-  store<u32>(header, 0x42435653); // "SVCB"
-  store<u16>(header, 1, 4);
-  store<u16>(header, 0, 6);
+  writeBatchHeader(bufferReserve(out, HEADER_SIZE), 0, 0);
   for (let next = frameNext(); next != Next.End; next = frameNext(), frameIndex++) {
     if (next == Next.Frame) decodeFrame(framePtr, frameLen);
     else failFrame(frameError());

@@ -6,8 +6,8 @@ import { Buffer, bufferByte, bufferBytes, bufferAscii, bufferReserve, bufferData
 import { POW5_SPLIT, POW5_INV_SPLIT, POW10_128 } from './float-tables';
 
 // @ts-ignore: decorator
-@external("svc_host", "parse_float")
-declare function hostParseFloat(ptr: usize, len: usize): f64;
+@external("svc_js", "parse_float")
+declare function jsParseFloat(ptr: usize, len: usize): f64;
 
 // ---- integers ------------------------------------------------------------------------------------------
 
@@ -325,7 +325,7 @@ export function decimalToFloat(
     const bits = eiselLemire(mantissa, exponent);
     if (bits != 0) return reinterpret<f64>(negative ? bits | (<u64>1 << 63) : bits);
   }
-  return hostParseFloat(text, len);
+  return jsParseFloat(text, len);
 }
 
 /**

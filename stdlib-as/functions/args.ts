@@ -5,7 +5,7 @@ import { Value, TRUE, tagOf } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength, Buffer } from '../buffer';
 
-/** Kind bits, the same as the compiler's `K` (compiler/check/kind.ts). */
+/** Kind bits, the same as the compiler's `K` (compiler/types/kind.ts). */
 export const enum KindBit {
   Bytes = 1,
   Integer = 2,

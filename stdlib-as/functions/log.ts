@@ -6,12 +6,12 @@ import { Value, Tag, NULL, tagOf, intOf, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferData, bufferLength } from '../buffer';
 import { writeDisplay } from '../codec/display';
 import { equalsAscii } from '../text';
-import { hostNow } from '../clock';
+import { jsNow } from '../clock';
 import { KindBit, expectKinds } from './args';
 
 // @ts-ignore: decorator
-@external("svc_host", "log")
-declare function hostLog(level: i32, ptr: usize, len: usize): void;
+@external("svc_js", "log")
+declare function jsLog(level: i32, ptr: usize, len: usize): void;
 
 
 const enum Level {
@@ -44,7 +44,7 @@ export function fn_log(value: Value, level: Value, rateLimitSecs: Value): Value 
   }
   const levelNumber = level != 0 ? levelOf(bytesPtr(level), bytesLen(level)) : Level.Info;
   const limitSecs = rateLimitSecs != 0 ? intOf(rateLimitSecs) : DEFAULT_RATE_LIMIT_SECS;
-  if (isDue(levelNumber, ptr, len, limitSecs)) hostLog(levelNumber, ptr, len);
+  if (isDue(levelNumber, ptr, len, limitSecs)) jsLog(levelNumber, ptr, len);
   return NULL;
 }
 
@@ -63,7 +63,7 @@ function isDue(level: Level, ptr: usize, len: usize, limitSecs: i64): bool {
   let hash: u32 = 0x811c9dc5 ^ <u32>level; // FNV-1a
   for (let i: usize = 0; i < len; i++) hash = (hash ^ <u32>load<u8>(ptr + i)) * 0x01000193;
   const slot = RECENT + (<usize>(hash & <u32>(RECENT_SLOTS - 1)) << 4);
-  const now = hostNow();
+  const now = jsNow();
   const last = load<i64>(slot, 8);
   if (load<u32>(slot) == hash && last != 0 && (now - last) / 1_000_000_000 < limitSecs) return false;
   store<u32>(slot, hash);

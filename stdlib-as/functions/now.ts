@@ -1,8 +1,8 @@
-// `now()`: the current time from the host's clock.
+// `now()`: the current time from the runtime's clock.
 
 import { Value, newTimestamp } from '../value';
-import { hostNow } from '../clock';
+import { jsNow } from '../clock';
 
 export function fn_now(): Value {
-  return newTimestamp(hostNow());
+  return newTimestamp(jsNow());
 }

@@ -3,14 +3,14 @@
 import { Value, allocBytes, bytesPtr, alloc } from '../value';
 
 // @ts-ignore: decorator
-@external("svc_host", "random")
-declare function hostRandom(ptr: usize, len: usize): void;
+@external("svc_js", "random")
+declare function jsRandom(ptr: usize, len: usize): void;
 
 const HEX = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
 
 export function fn_uuid_v4(): Value {
   const random = alloc(16);
-  hostRandom(random, 16);
+  jsRandom(random, 16);
   store<u8>(random + 6, (load<u8>(random + 6) & 0x0f) | 0x40); // version 4
   store<u8>(random + 8, (load<u8>(random + 8) & 0x3f) | 0x80); // RFC 4122 variant
   const uuid = allocBytes(36);

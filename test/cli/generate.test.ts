@@ -12,7 +12,7 @@ test('generate prints YAML for a pipeline expression: names by stage, wiring, de
 sources:
   in:
     type: exec
-    # mode: <one of "scheduled", "streaming"> (required)
+    mode: scheduled
     # command: <array of string> (required)
     scheduled:
       exec_interval_secs: 60
@@ -24,8 +24,6 @@ sources:
     maximum_buffer_size_bytes: 1000000
     decoding:
       codec: bytes
-    framing:
-      method: newline_delimited
 transforms:
   transform0:
     type: sample

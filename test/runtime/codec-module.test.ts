@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeBatch, encodeBatch, type InputEvent } from '../../runtime/batch.js';
+import { decodeBatch, encodeBatch, type InputEvent } from '../../abi/batch.js';
 import { CodecModule, parseFieldPath, type DecodeOptions, type EncodeOptions } from '../../runtime/codec-module.js';
-import { IntegralFloat } from '../../runtime/codec.js';
-import { Timestamp } from '../../runtime/values.js';
+import { IntegralFloat } from '../../abi/codec.js';
+import { Timestamp } from '../../abi/values.js';
 import { Stdlib } from '../support/stdlib.js';
 
 const codec = new CodecModule();

@@ -1,71 +1,34 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import initWabt from 'wabt';
-import { ABI_VERSION } from '../../runtime/batch.js';
-import { NDJSON_CHUNK_BYTES, ndjsonChunks, readModuleInfo, RemapInstance } from '../../runtime/module.js';
-
-/** LEB128 of an unsigned integer. */
-function leb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    const byte = n & 0x7f;
-    n >>>= 7;
-    out.push(n ? byte | 0x80 : byte);
-  } while (n);
-  return out;
-}
-
-/** Appends custom sections to a wasm binary (by default an empty module). */
-function emptyModule(sections: Record<string, string | Uint8Array> = {}, wasm = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]): Uint8Array {
-  const bytes = [...wasm];
-  for (const [name, content] of Object.entries(sections)) {
-    const body = [...leb(Buffer.byteLength(name)), ...Buffer.from(name), ...Buffer.from(content)];
-    bytes.push(0, ...leb(body.length), ...body);
-  }
-  return new Uint8Array(bytes);
-}
-
-const info = { abi: ABI_VERSION, compiler: '0.1.0', source: '.a = 1', options: { timezone: 'UTC' }, hostFunctions: [] };
-const withInfo = (fields: object) => emptyModule({ svc: JSON.stringify({ ...info, ...fields }) });
-
-test('readModuleInfo returns the svc section from bytes or a compiled module', () => {
-  const bytes = withInfo({ spans: [[0, 6]] });
-  assert.equal(readModuleInfo(bytes), { ...info, spans: [[0, 6]] });
-  assert.equal(readModuleInfo(new WebAssembly.Module(bytes)), { ...info, spans: [[0, 6]] });
-});
-
-test('readModuleInfo refuses modules without a well-formed svc section', () => {
-  assert.throws(() => readModuleInfo(emptyModule()), /not a compiled remap module: it has no "svc" custom section/);
-  assert.throws(() => readModuleInfo(emptyModule({ svc: '{' })), /"svc" section is not valid JSON/);
-  assert.throws(() => readModuleInfo(emptyModule({ svc: '[]' })), /malformed: no "abi" version/);
-  assert.throws(() => readModuleInfo(emptyModule({ svc: 'null' })), /malformed: not an object/);
-  assert.throws(() => readModuleInfo(withInfo({ compiler: 1 })), /malformed: no "compiler" version/);
-  assert.throws(() => readModuleInfo(withInfo({ source: undefined })), /malformed: no "source"/);
-  assert.throws(() => readModuleInfo(withInfo({ options: null })), /malformed: no "options" object/);
-  assert.throws(() => readModuleInfo(withInfo({ hostFunctions: [1] })), /"hostFunctions" is not a list of names/);
-  assert.throws(() => readModuleInfo(new Uint8Array([1, 2, 3])), WebAssembly.CompileError);
-});
+import { ABI_VERSION, ChainFlag, decodeBatch, encodeBatch, type InputEvent } from '../../abi/batch.js';
+import { BatchReader, BatchWriter, splitByBitmap } from '../../runtime/batch-io.js';
+import { compileModule } from '../../runtime/index.js';
+import { instantiate, loadInstance, loadModule, NDJSON_CHUNK_BYTES, ndjsonChunks } from '../../runtime/module.js';
+import { defaultServices } from '../../runtime/services.js';
+import { emptyModule, info, withInfo } from '../support/module-bytes.js';
 
 test('a module of another ABI version is refused, naming both versions', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({ abi: 2, compiler: '9.0.0' })),
+    () => loadModule(withInfo({ abi: ABI_VERSION + 1, compiler: '9.0.0' })),
     (error: Error) =>
-      error.message === 'the module uses ABI version 2 (compiled by svc 9.0.0), but this svc runs ABI version 1: ' +
+      error.message ===
+        `the module uses ABI version ${ABI_VERSION + 1} (compiled by svc 9.0.0), but this svc runs ABI version ${ABI_VERSION}: ` +
         'compile the program again',
   );
 });
 
-test('a module calling an unknown host function is refused', () => {
+test('a module calling an unknown JS function is refused', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({ hostFunctions: ['no_such_function'] })),
-    /the module calls host function "no_such_function", which this svc does not provide/,
+    () => loadInstance(withInfo({ jsFunctions: ['no_such_function'] })),
+    /the module calls JS function "no_such_function", which this svc does not provide/,
   );
-  assert.throws(() => new RemapInstance(withInfo({ hostFunctions: ['constructor'] })), /host function "constructor"/);
+  assert.throws(() => loadInstance(withInfo({ jsFunctions: ['constructor'] })), /JS function "constructor"/);
 });
 
 test('a module without the ABI exports is refused, listing them', () => {
   assert.throws(
-    () => new RemapInstance(withInfo({})),
+    () => loadInstance(withInfo({})),
     new RegExp(
       'the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_chain, run_condition, run_ndjson, ' +
         'output_len, errors_ptr, errors_len, failures_ptr, failures_len, arena_used',
@@ -121,7 +84,26 @@ const FAKE_WAT = `(module
 
 const wabt = await initWabt();
 const fakeWasm = [...wabt.parseWat('fake.wat', FAKE_WAT).toBinary({}).buffer];
-const fake = () => new RemapInstance(emptyModule({ svc: JSON.stringify(info), 'svc.constants': 'const' }, fakeWasm));
+const fakeModule = (fields: object = {}) =>
+  emptyModule({ svc: JSON.stringify({ ...info, ...fields }), 'svc.constants': 'const' }, fakeWasm);
+const fake = () => loadInstance(fakeModule());
+
+test('instantiate binds the JS functions the module names from the table it is given', () => {
+  const { module, info: loaded } = loadModule(fakeModule({ jsFunctions: ['f'] }));
+  const services = defaultServices(loaded);
+  const instance = instantiate(module, { functions: { f: () => null }, services });
+  assert.equal(instance.info.jsFunctions, ['f']);
+  assert.throws(() => instantiate(module, { functions: {}, services }), /the module calls JS function "f"/);
+});
+
+test('instances of one module have their own memory', () => {
+  const { module, info: loaded } = loadModule(fakeModule());
+  const options = { functions: {}, services: defaultServices(loaded) };
+  const [a, b] = [instantiate(module, options), instantiate(module, options)];
+  a.runBatch(new Uint8Array(200_000));
+  assert.ok(a.memoryBytes() > b.memoryBytes());
+  assert.is(Buffer.from(b.runBatch(Buffer.from('C'))).toString(), 'const');
+});
 
 test('runBatch copies the input in, the output out, and frees the arena', () => {
   const instance = fake();
@@ -210,6 +192,68 @@ test('ndjsonChunks pieces put together are the input', () => {
       if (max >= 100) assert.ok(bytes.length <= max);
     }
   }
+});
+
+// ---- chain and condition modes, on compiled programs ----------------------------------------------------
+
+const instanceOf = async (source: string) => loadInstance((await compileModule(source, { timezone: 'UTC' })).wasm);
+const batch = (events: InputEvent[]) => new Uint8Array(encodeBatch(events, 0));
+
+test('runChain: a chain of two programs passes batches on without decoding them in between', async () => {
+  const split = await instanceOf(`if .fan == true { . = [{ "i": .i, "part": 1 }, { "i": .i, "part": 2 }] } else { .one = true }
+%seen = true`);
+  const count = await instanceOf(`.n = int!(.i) * 10`);
+  const input = batch([{ event: { i: 1, fan: true }, kind: 'metric' }, { event: { i: 2 } }, { event: 'text' }]);
+  const first = split.runChain(input);
+  assert.is(first.count, 4);
+  const second = count.runChain(first.output);
+  assert.equal(second.count, 3);
+  assert.equal(decodeBatch(second.output).events, [
+    { kind: 'metric', metadata: { seen: true }, event: { i: 1n, part: 1n, n: 10n } },
+    { kind: 'metric', metadata: { seen: true }, event: { i: 1n, part: 2n, n: 10n } },
+    { kind: 'log', metadata: { seen: true }, event: { i: 2n, one: true, n: 20n } },
+  ]);
+  const [failure] = second.failures;
+  assert.equal([second.failures.length, failure!.index, failure!.outcome], [1, 3, 'error']);
+  assert.is(failure!.message, 'function call error for "int" at (5:13): expected integer, got null');
+  const rerouted = new BatchWriter();
+  rerouted.appendRaw(failure!.record!);
+  assert.equal(decodeBatch(rerouted.finish()).events, [
+    { kind: 'log', metadata: { seen: true }, event: { one: true } },
+  ]);
+  assert.is(split.arenaUsed(), 0);
+});
+
+test('runChain: errors and aborts hand back the record as it arrived; KEEP_* forward it in its place', async () => {
+  const instance = await instanceOf(`.changed = true
+if .mode == "abort" { abort "stop: " + string!(.mode) }
+.n = to_int!(.mode)`);
+  const input = batch(['1', 'abort', 'x', '2'].map((mode) => ({ event: { mode } })));
+  const records = [...new BatchReader(input)].map((r) => r.record);
+  const dropped = instance.runChain(input);
+  assert.equal(decodeBatch(dropped.output).events.map((e) => e.event), [{ mode: '1', changed: true, n: 1n }, { mode: '2', changed: true, n: 2n }]);
+  assert.equal(dropped.failures.map((f) => [f.index, f.outcome, f.record]), [[1, 'aborted', records[1]], [2, 'error', records[2]]]);
+  assert.is(dropped.failures[0]!.message, 'stop: abort');
+  const kept = instance.runChain(input, ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT);
+  assert.is(kept.count, 4);
+  const out = [...new BatchReader(kept.output)].map((r) => r.record);
+  assert.equal([out[1], out[2]], [records[1], records[2]]);
+  assert.equal(instance.runChain(input, ChainFlag.KEEP_ON_ABORT).count, 3);
+});
+
+test('runCondition: true sets the bit; false, other values, errors and aborts leave it clear', async () => {
+  const instance = await instanceOf(`if .v == "abort" { abort }
+if .v == "error" { to_int!(.v) > 0 } else { .v }`);
+  const values = [true, false, 'abort', 1, 'error', true, null, true, true, 'yes'];
+  const input = batch(values.map((v) => ({ event: { v } })));
+  const { bits, failures } = instance.runCondition(input);
+  assert.equal([...bits], [0b1010_0001, 0b0000_0001]);
+  assert.equal(failures.map(({ index, outcome, record }) => [index, outcome, record]), [[2, 'aborted', undefined], [4, 'error', undefined]]);
+  assert.is(failures[0]!.message, 'aborted');
+  const { matched, unmatchedCount } = splitByBitmap(input, bits);
+  assert.equal(decodeBatch(matched).events.map((e) => e.event), [{ v: true }, { v: true }, { v: true }, { v: true }]);
+  assert.is(unmatchedCount, 6);
+  assert.is(instance.arenaUsed(), 0);
 });
 
 test.run();

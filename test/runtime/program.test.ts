@@ -3,11 +3,14 @@ import * as assert from 'uvu/assert';
 import type { CompileOptions } from '../../compiler/compile.js';
 import { compileModule } from '../../runtime/index.js';
 import {
-  BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
-} from '../../runtime/batch.js';
-import { NDJSON_CHUNK_BYTES, readModuleInfo, RemapInstance } from '../../runtime/module.js';
+  ABI_VERSION, BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
+} from '../../abi/batch.js';
+import { readModuleInfo } from '../../abi/module-info.js';
+import { instantiate, loadInstance, loadModule, NDJSON_CHUNK_BYTES } from '../../runtime/module.js';
+import { JS_FUNCTIONS } from '../../runtime/js-functions/index.js';
+import { defaultServices, type InstanceServices, type LogLevel } from '../../runtime/services.js';
 import { Program, RemapRuntimeError } from '../../runtime/program.js';
-import { Timestamp, type RemapValue } from '../../runtime/values.js';
+import { Timestamp, type RemapValue } from '../../abi/values.js';
 
 /** A stand-in instance: answers each input record with `answer(event)` and records the flags it got. */
 function stubProgram(answer: (event: RemapValue) => OutputRecord) {
@@ -75,7 +78,7 @@ test('runBatch and runNdjson pass through; warnings are kept', () => {
 /** Compiles `source` with the code generator and linker; returns the module bytes and the Program. */
 async function compiled(source: string, options: CompileOptions = { timezone: 'UTC' }) {
   const { wasm, warnings } = await compileModule(source, options);
-  const instance = new RemapInstance(wasm);
+  const instance = loadInstance(wasm);
   return { wasm, instance, program: new Program(instance, warnings) };
 }
 
@@ -183,17 +186,50 @@ test('runNdjson numbers failing lines across the pieces of a large input', async
   assert.is(outLines[outLines.length - 2], lines[lines.length - 1], 'keys in the same (sorted) order: same JSON');
 });
 
-test('the module records its source, options and host functions, and runs in its time zone', async () => {
+test('the module records its source, options and JS functions, and runs in its time zone', async () => {
   const source = 'parse_regex!(.t, r\'^(?P<y>\\d+)\')\nparse_timestamp!(.t, "%Y-%m-%d %H:%M")';
   const { wasm } = await compiled(source, { timezone: 'Europe/Paris' });
   const info = readModuleInfo(wasm);
-  assert.equal([info.abi, info.compiler, info.source, info.options], [1, '0.1.0', source, { timezone: 'Europe/Paris' }]);
-  assert.equal([...info.hostFunctions].sort(), ['parse_regex', 'parse_timestamp']);
+  assert.equal([info.abi, info.compiler, info.source, info.options], [ABI_VERSION, '0.1.0', source, { timezone: 'Europe/Paris' }]);
+  assert.equal([...info.jsFunctions].sort(), ['parse_regex', 'parse_timestamp']);
 
   const paris = await compiled('parse_timestamp!(.t, "%Y-%m-%d %H:%M")', { timezone: 'Europe/Paris' });
   const utc = await compiled('parse_timestamp!(.t, "%Y-%m-%d %H:%M")', {});
   assert.equal(paris.program.run({ t: '2020-01-01 12:00' }).result, new Timestamp(1577876400000000000n));
   assert.equal(utc.program.run({ t: '2020-01-01 12:00' }).result, new Timestamp(1577880000000000000n));
+});
+
+/** Runs `source` on `{}` in an instance of its module with `services` in place of the defaults. */
+async function runWith(source: string, services: Partial<InstanceServices>, options: CompileOptions = {}) {
+  const { module, info } = loadModule((await compileModule(source, options)).wasm);
+  const instance = instantiate(module, { functions: JS_FUNCTIONS, services: { ...defaultServices(info), ...services } });
+  return new Program(instance).run({}).result;
+}
+
+test('defaultServices: the module\'s time zone, else UTC; the system clock; stderr', () => {
+  const services = defaultServices({ options: { timezone: 'Asia/Tokyo' } });
+  assert.is(services.timezone, 'Asia/Tokyo');
+  assert.is(defaultServices({ options: {} }).timezone, 'UTC');
+  const now = BigInt(Date.now()) * 1_000_000n;
+  assert.ok(services.now() > now - 60_000_000_000n && services.now() < now + 60_000_000_000n);
+});
+
+test('an instance reads the time from its clock service', async () => {
+  assert.equal(await runWith('now()', { now: () => 1_700_000_000_123_000_000n }), new Timestamp(1_700_000_000_123_000_000n));
+});
+
+test('an instance\'s time zone service overrides the module\'s compile option', async () => {
+  const source = 'parse_timestamp!("2020-01-01 12:00", "%Y-%m-%d %H:%M")';
+  assert.equal(await runWith(source, {}, { timezone: 'Europe/Paris' }), new Timestamp(1577876400000000000n));
+  assert.equal(await runWith(source, { timezone: 'UTC' }, { timezone: 'Europe/Paris' }), new Timestamp(1577880000000000000n));
+  const local = 'to_unix_timestamp(parse_timestamp!("2020-01-01 12:00", "%Y-%m-%d %H:%M"))';
+  assert.is(await runWith(local, { timezone: 'America/New_York' }), 1577898000n, 'the stdlib\'s zone rules too');
+});
+
+test('log() writes to the instance\'s log service', async () => {
+  const lines: Array<[LogLevel, string]> = [];
+  await runWith('log("hello", level: "warn")\nlog(42)', { log: (level, message) => lines.push([level, message]) });
+  assert.equal(lines, [['warn', 'hello'], ['info', '42']]);
 });
 
 test.run();

@@ -4,9 +4,9 @@ import { Stdlib } from '../support/stdlib.js';
 import {
   BatchFlag, ChainFlag, NdjsonFlag, decodeBatch, decodeFailures, decodeOutput, encodeBatch, type ChainFailure,
   type InputEvent, type OutputRecord,
-} from '../../runtime/batch.js';
+} from '../../abi/batch.js';
 import { BatchReader } from '../../runtime/batch-io.js';
-import type { RemapValue } from '../../runtime/values.js';
+import type { RemapValue } from '../../abi/values.js';
 
 const { RESULTS, RAW } = BatchFlag;
 const ERROR = 1;

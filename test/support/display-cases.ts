@@ -1,7 +1,7 @@
 // Display cases shared by the stdlib's writeDisplay and runtime/display.ts: both must print the same text.
 // JS numbers are floats here (integers are bigints).
 
-import { Regex, Timestamp, type RemapValue } from '../../runtime/values.js';
+import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
 
 export const DISPLAY_CASES: [RemapValue, string][] = [
   [null, 'null'],

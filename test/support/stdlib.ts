@@ -3,9 +3,10 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { decode, encode } from '../../runtime/codec.js';
-import { hostImports, type HostFunction, type InstanceRef } from '../../runtime/host-imports.js';
-import type { RemapValue } from '../../runtime/values.js';
+import { decode, encode } from '../../abi/codec.js';
+import { moduleImports, type JsFunction, type InstanceRef } from '../../runtime/imports.js';
+import { stderrLog, systemClock } from '../../runtime/services.js';
+import type { RemapValue } from '../../abi/values.js';
 
 const wasmPath = fileURLToPath(new URL('../../stdlib.wasm', import.meta.url));
 const stdlibModule = new WebAssembly.Module(readFileSync(wasmPath));
@@ -24,9 +25,9 @@ export class Stdlib {
   /** What the stdlib's `svc.program` import runs (the code generator's program in a linked module). */
   program: () => number = () => 0;
 
-  constructor(hostFunctions: HostFunction[] = [], timezone = 'UTC') {
+  constructor(jsFunctions: JsFunction[] = [], timezone = 'UTC') {
     const ref: InstanceRef = {};
-    const imports = hostImports(ref, hostFunctions, { timezone });
+    const imports = moduleImports(ref, jsFunctions, { now: systemClock, timezone, log: stderrLog });
     imports.svc = { program: () => this.program() };
     const instance = new WebAssembly.Instance(stdlibModule, imports);
     this.exports = instance.exports as unknown as Exports;

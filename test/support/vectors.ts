@@ -4,7 +4,7 @@
 // bytes that are not UTF-8, `{"ts": "<nanoseconds>"}`, `{"regex": "<pattern>"}`, `{"object": {...}}`.
 
 import { readFileSync } from 'node:fs';
-import { Regex, Timestamp, type RemapValue } from '../../runtime/values.js';
+import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
 
 export interface Vector {
   name: string;
@@ -19,7 +19,7 @@ export const VECTORS: readonly Vector[] = JSON.parse(readFileSync(vectorsPath, '
 
 const SPECIAL_FLOATS: Record<string, number> = { inf: Infinity, '-inf': -Infinity, '-0': -0 };
 
-/** The JS value (runtime/values.ts mapping) of a vector's JSON form. */
+/** The JS value (abi/values.ts mapping) of a vector's JSON form. */
 export function valueOf(form: unknown): RemapValue {
   if (form === null || typeof form === 'boolean' || typeof form === 'string') return form;
   if (Array.isArray(form)) return form.map(valueOf);

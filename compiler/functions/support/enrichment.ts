@@ -1,5 +1,5 @@
 // Parameters shared by the enrichment-table lookups (find_enrichment_table_records, get_enrichment_table_record).
-import { K } from '../../check/kind.js';
+import { K } from '../../types/kind.js';
 import type { Parameter } from '../define.js';
 
 export const ENRICHMENT_LOOKUP_PARAMETERS: readonly Parameter[] = [

@@ -2,7 +2,7 @@
 // parse_regex, parse_regex_all and replace_with build from them.
 
 import type { ArgInfo } from '../define.js';
-import { BYTES, arrayOf, exactObject, objectOf, type Kind } from '../../check/kind.js';
+import { BYTES, arrayOf, exactObject, objectOf, type Kind } from '../../types/kind.js';
 import { STRING_OR_NULL } from './result-kinds.js';
 
 export interface CaptureGroups {

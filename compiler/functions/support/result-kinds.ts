@@ -3,7 +3,7 @@
 import {
   BOOLEAN, BYTES, FLOAT, INTEGER, NULL, TIMESTAMP,
   arrayOf, exactObject, objectOf, union, type Kind,
-} from '../../check/kind.js';
+} from '../../types/kind.js';
 
 export const STRING_OR_NULL = union(BYTES, NULL);
 export const INTEGER_OR_NULL = union(INTEGER, NULL);

@@ -6,7 +6,7 @@ import {
   K, ANY, BYTES, INTEGER, UNDEFINED,
   arrayOf, elementsOf, fromBits, isAny, isSubset, objectOf, only, union, without,
   type Collection, type Kind,
-} from '../../check/kind.js';
+} from '../../types/kind.js';
 
 /** Kind of an argument; `any` when it is absent (the checker reports missing required ones). */
 export const argKind = (call: CallInfo, name: string): Kind => call.args[name]?.kind ?? ANY;

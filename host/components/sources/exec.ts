@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { CodecModule } from '../../../runtime/codec-module.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { toBatch } from '../../topology/batch.js';
-import { codecDecodeOptions, decodingOptions, framingOptions } from '../support/decoding.js';
-import { sourceStamp } from '../support/stamp.js';
+import { decodeSettings, decodingSchema, framingSchema, NEWLINE_FRAMING, sourceStamp, stampAt, type DecodeSettings } from '../support/decoding.js';
 
 const uint = () => z.number().int().nonnegative();
 
@@ -26,8 +25,8 @@ const options = z.strictObject({
   working_directory: z.string().optional(),
   include_stderr: z.boolean().default(true),
   maximum_buffer_size_bytes: z.number().int().positive().default(1000000),
-  decoding: decodingOptions,
-  framing: framingOptions,
+  decoding: decodingSchema,
+  framing: framingSchema,
 });
 
 export type ExecSourceOptions = z.infer<typeof options>;
@@ -35,14 +34,14 @@ export type ExecSourceOptions = z.infer<typeof options>;
 const SOURCE_TYPE = 'exec';
 
 class ExecSource implements Source {
-  private readonly decode: ReturnType<typeof codecDecodeOptions>;
+  private readonly decode: DecodeSettings;
 
   constructor(
     private readonly options: ExecSourceOptions,
     private readonly env: ComponentEnv,
     private readonly codec: CodecModule,
   ) {
-    this.decode = codecDecodeOptions(options.decoding, options.framing);
+    this.decode = decodeSettings(options.decoding, options.framing, NEWLINE_FRAMING, env);
   }
 
   async run(context: SourceContext): Promise<void> {
@@ -92,10 +91,9 @@ class ExecSource implements Source {
     let held: Buffer = Buffer.alloc(0);
     let discard = 0;
     const emit = async (input: Buffer, eof: boolean): Promise<number> => {
-      const stamp = sourceStamp(this.env, SOURCE_TYPE, {
-        fields: [['command', this.options.command], ['pid', pid ?? null], ['data_stream', name]],
-      });
-      const result = this.codec.decode(input, { ...this.decode, stamp, eof, discard, messageKey: this.env.globals.log_schema.message_key });
+      const stamp = sourceStamp(this.env, SOURCE_TYPE);
+      stampAt(stampAt(stampAt(stamp, 'command', this.options.command), 'pid', pid ?? null), 'data_stream', name);
+      const result = this.codec.decode(input, { ...this.decode, stamp, eof, discard });
       discard = result.discard;
       for (const { message } of result.errors) {
         this.env.telemetry.error('parser_failed', 'processing');

@@ -11,8 +11,8 @@ import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { CodecModule } from '../../../runtime/codec-module.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
-import { toBatch, type EventBatch } from '../../topology/batch.js';
-import { sourceStamp } from '../support/stamp.js';
+import { concatBatches, toBatch, type EventBatch } from '../../topology/batch.js';
+import { sourceStamp, stampAt } from '../support/decoding.js';
 import { Checkpoints } from './file/checkpoints.js';
 import { fingerprint } from './file/fingerprint.js';
 import { FileWatcher, type PendingLines } from './file/watcher.js';
@@ -164,12 +164,10 @@ class FileSource implements Source {
    * length-delimited frames, stamped with the file (and, with `offset_key`, each line's offset). */
   private *batches(path: string, pending: PendingLines): Generator<EventBatch> {
     if (pending.lines === 0) return;
-    const fields: Array<[string, unknown]> = [[this.options.file_key, path]];
-    const stampFor = (offset?: number) =>
-      sourceStamp(this.env, SOURCE_TYPE, {
-        hostKey: this.options.host_key,
-        fields: offset === undefined || this.options.offset_key === undefined ? fields : [...fields, [this.options.offset_key, offset]],
-      });
+    const stampFor = (offset?: number) => {
+      const stamp = stampAt(sourceStamp(this.env, SOURCE_TYPE, this.options.host_key), this.options.file_key, path);
+      return offset === undefined ? stamp : stampAt(stamp, this.options.offset_key, offset);
+    };
     const perLine = this.options.offset_key !== undefined;
     let frames: Buffer[] = [];
     let lines = 0;
@@ -191,7 +189,7 @@ class FileSource implements Source {
       }
       return result.count > 0 ? toBatch(result.batch) : undefined;
     };
-    let merged: Uint8Array[] = [];
+    let merged: EventBatch[] = [];
     for (const { data, ranges, base } of pending.parts) {
       for (let i = 0; i < ranges.length; i += 2) {
         const start = ranges[i]!;
@@ -202,9 +200,9 @@ class FileSource implements Source {
         lines++;
         if (perLine) {
           const one = flush(base + start);
-          if (one) merged.push(one.bytes);
+          if (one) merged.push(one);
           if (merged.length >= this.env.chunkSize) {
-            yield toBatch(concatBatches(merged));
+            yield concatBatches(merged);
             merged = [];
           }
         } else if (lines >= this.env.chunkSize) {
@@ -214,7 +212,7 @@ class FileSource implements Source {
       }
     }
     if (perLine) {
-      if (merged.length > 0) yield toBatch(concatBatches(merged));
+      if (merged.length > 0) yield concatBatches(merged);
       return;
     }
     const last = flush();
@@ -320,22 +318,6 @@ class FileSource implements Source {
       this.env.log.error(`Failed writing checkpoints to ${this.checkpoints.directory}: ${(error as Error).message}`);
     }
   }
-}
-
-/** Input batches one after the other as one: the first header with the summed count, then every record. */
-function concatBatches(batches: Uint8Array[]): Uint8Array {
-  const HEADER = 12;
-  const out = new Uint8Array(batches.reduce((size, batch) => size + batch.length - HEADER, HEADER));
-  out.set(batches[0]!.subarray(0, HEADER));
-  let at = HEADER;
-  let count = 0;
-  for (const batch of batches) {
-    out.set(batch.subarray(HEADER), at);
-    at += batch.length - HEADER;
-    count += toBatch(batch).count;
-  }
-  new DataView(out.buffer).setUint32(8, count, true);
-  return out;
 }
 
 const file: SourceDefinition<FileSourceOptions> = {

@@ -4,11 +4,11 @@
 
 import { z } from 'zod';
 import { BatchReader } from '../../../runtime/batch-io.js';
-import type { ChainFailure } from '../../../runtime/batch.js';
-import { RemapInstance } from '../../../runtime/index.js';
+import type { ChainFailure } from '../../../abi/batch.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
-import { compileProgram, failureErrors } from './remap-program.js';
+import type { RemapInstance } from '../../../runtime/index.js';
+import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
 
 /** Condition types that test the event's kind. */
 const KIND_TESTS: Record<string, EventKind> = { is_log: 'log', is_metric: 'metric', is_trace: 'trace' };
@@ -59,8 +59,8 @@ export interface ConditionOutput {
 export class Condition {
   private readonly instance: RemapInstance | undefined;
 
-  constructor(private readonly plan: ConditionPlan) {
-    this.instance = plan.test === 'vrl' ? new RemapInstance(plan.module) : undefined;
+  constructor(private readonly plan: ConditionPlan, logs: RemapLogs) {
+    this.instance = plan.test === 'vrl' ? instantiateProgram(plan.module, logs) : undefined;
   }
 
   /** Evaluates the condition on every record of an input batch. */

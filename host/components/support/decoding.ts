@@ -1,63 +1,242 @@
-// The `decoding` and `framing` options of sources that read byte streams (Vector's names and defaults), and
-// what they become for the codec module. Only the codecs and framings the codec module implements.
+// Sources' `decoding` and `framing` options (Vector's names and shapes) and the decoder every byte-reading
+// source uses: bytes in, batches of at most `env.chunkSize` events out, through the codec module. A stream
+// keeps its unfinished frame for the next chunk; datagrams and request bodies are decoded whole.
 
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { DecodeFraming, DecodeOptions } from '../../../runtime/codec-module.js';
+import { CodecModule, parseFieldPath, type DecodeFraming, type DecodeOptions } from '../../../runtime/codec-module.js';
+import { concatBatches, splitBatch, type EventBatch, type EventKind } from '../../topology/batch.js';
+import type { ComponentEnv, SourceContext } from '../component.js';
 
-const uint = () => z.number().int().nonnegative();
-const oversizedAction = z.enum(['drop', 'truncate']).default('drop');
 const lossy = z.strictObject({ lossy: z.boolean().default(true) }).optional();
 
-export const decodingOptions = z
-  .strictObject({
-    codec: z.enum(['bytes', 'json', 'syslog', 'native_json']).default('bytes'),
-    json: lossy,
-    syslog: lossy,
-    native_json: lossy,
-  })
-  .default({ codec: 'bytes' });
+/** `decoding` without its default: the codec and its options. */
+export const decodingObject = z.strictObject({
+  codec: z.enum(['bytes', 'json', 'syslog', 'native_json']).default('bytes'),
+  json: lossy,
+  syslog: lossy,
+  native_json: lossy,
+});
 
-export const framingOptions = z
-  .strictObject({
-    method: z.enum(['bytes', 'newline_delimited', 'character_delimited', 'length_delimited', 'octet_counting']),
-    newline_delimited: z.strictObject({ max_length: uint().optional(), oversized_action: oversizedAction }).optional(),
-    character_delimited: z
-      .strictObject({
+/** `decoding`, Vector's default codec `bytes` when absent. */
+export const decodingSchema = decodingObject.default({ codec: 'bytes' });
+export type DecodingConfig = z.infer<typeof decodingObject>;
+
+/** Event kinds a decoder can produce: `native_json` carries its kind, the others make logs. */
+export function decodedKinds(decoding: DecodingConfig): EventKind[] {
+  return decoding.codec === 'native_json' ? ['log', 'metric', 'trace'] : ['log'];
+}
+
+const maxLength = z.number().int().positive().optional();
+const oversizedAction = z.enum(['drop', 'truncate']).default('drop');
+
+/** `framing`: `method` and that method's options, nested under its name as Vector has them. */
+export const framingSchema = z
+  .discriminatedUnion('method', [
+    z.strictObject({ method: z.literal('bytes') }),
+    z.strictObject({
+      method: z.literal('newline_delimited'),
+      newline_delimited: z.strictObject({ max_length: maxLength, oversized_action: oversizedAction }).optional(),
+    }),
+    z.strictObject({
+      method: z.literal('character_delimited'),
+      character_delimited: z.strictObject({
         delimiter: z.string().refine((text) => text.length === 1 && text.charCodeAt(0) < 0x80, 'must be one ASCII character'),
-        max_length: uint().optional(),
+        max_length: maxLength,
         oversized_action: oversizedAction,
-      })
-      .optional(),
-    length_delimited: z
-      .strictObject({
-        length_field_is_big_endian: z.boolean().default(true),
-        length_field_length: z.number().int().min(1).max(8).default(4),
-        length_field_offset: uint().default(0),
-        max_frame_length: uint().default(8388608),
-      })
-      .optional(),
-    octet_counting: z.strictObject({ max_length: uint().optional() }).optional(),
-  })
-  .refine((framing) => framing.method !== 'character_delimited' || framing.character_delimited !== undefined, {
-    message: 'framing.character_delimited is required when method is "character_delimited"',
-    path: ['character_delimited'],
-  })
-  .default({ method: 'newline_delimited' });
+      }),
+    }),
+    z.strictObject({
+      method: z.literal('length_delimited'),
+      length_delimited: z
+        .strictObject({
+          length_field_is_big_endian: z.boolean().default(true),
+          length_field_length: z.number().int().min(1).max(8).default(4),
+          length_field_offset: z.number().int().nonnegative().default(0),
+          max_frame_length: z.number().int().positive().default(8388608),
+        })
+        .optional(),
+    }),
+    z.strictObject({ method: z.literal('octet_counting'), octet_counting: z.strictObject({ max_length: maxLength }).optional() }),
+  ])
+  .optional();
+export type FramingConfig = z.infer<typeof framingSchema>;
 
-export type DecodingOptions = z.infer<typeof decodingOptions>;
-export type FramingOptions = z.infer<typeof framingOptions>;
+/** The codec module's framing for a `framing` option. */
+export function decodeFraming(framing: NonNullable<FramingConfig>): DecodeFraming {
+  switch (framing.method) {
+    case 'bytes':
+      return { method: 'bytes' };
+    case 'newline_delimited':
+      return { method: 'newline_delimited', ...framing.newline_delimited };
+    case 'character_delimited':
+      return { method: 'character_delimited', ...framing.character_delimited };
+    case 'length_delimited':
+      return { method: 'length_delimited', ...framing.length_delimited };
+    case 'octet_counting':
+      return { method: 'octet_counting', ...framing.octet_counting };
+  }
+}
 
-/** The codec module's options for a source's `decoding` and `framing`. */
-export function codecDecodeOptions(decoding: DecodingOptions, framing: FramingOptions): Pick<DecodeOptions, 'codec' | 'framing' | 'lossy'> {
-  const method = framing.method;
-  const framingByMethod: Record<FramingOptions['method'], () => DecodeFraming> = {
-    bytes: () => ({ method: 'bytes' }),
-    newline_delimited: () => ({ method, ...framing.newline_delimited }) as DecodeFraming,
-    character_delimited: () => ({ method, ...framing.character_delimited! }) as DecodeFraming,
-    length_delimited: () => ({ method, ...framing.length_delimited }) as DecodeFraming,
-    octet_counting: () => ({ method, ...framing.octet_counting }) as DecodeFraming,
-  };
+/** What a decoder needs: the codec module's options but the per-call ones. */
+export type DecodeSettings = Omit<DecodeOptions, 'stamp' | 'eof' | 'discard'>;
+
+/** Settings from the options, with the source's default framing when `framing` is absent. */
+export function decodeSettings(
+  decoding: DecodingConfig,
+  framing: FramingConfig,
+  defaultFraming: DecodeFraming,
+  env: ComponentEnv,
+): DecodeSettings {
   const codec = decoding.codec;
-  const lossyOption = codec === 'bytes' ? undefined : decoding[codec]?.lossy;
-  return { codec, framing: framingByMethod[method](), ...(lossyOption === undefined ? {} : { lossy: lossyOption }) };
+  const codecOptions = codec === 'bytes' ? undefined : decoding[codec];
+  return {
+    framing: framing ? decodeFraming(framing) : defaultFraming,
+    codec,
+    lossy: codecOptions?.lossy ?? true,
+    messageKey: env.globals.log_schema.message_key || 'message',
+  };
+}
+
+/** Vector's default for stream sources: newline delimited whatever the codec. */
+export const NEWLINE_FRAMING: DecodeFraming = { method: 'newline_delimited' };
+/** Vector's default for message-based sources (datagrams, request bodies): the whole message is a frame. */
+export const BYTES_FRAMING: DecodeFraming = { method: 'bytes' };
+
+// ---- stamps -------------------------------------------------------------------------------------------
+
+/** Fields a source adds to every log event where absent, as nested objects keyed by path. */
+export type Stamp = Record<string, unknown>;
+
+/** Adds `value` at `path` (a `log_schema`-style path; empty = nowhere) to `stamp`. */
+export function stampAt(stamp: Stamp, path: string | undefined, value: unknown): Stamp {
+  if (!path) return stamp;
+  const segments = parseFieldPath(path);
+  let object = stamp;
+  segments.forEach((segment, i) => {
+    const key = String(segment);
+    if (i === segments.length - 1) object[key] = value;
+    else object = (object[key] ??= {}) as Stamp;
+  });
+  return stamp;
+}
+
+/** The stamp every source gives its events: source type, the current time and, unless `hostKey` is empty,
+ * the host name (`hostKey` defaults to `log_schema.host_key`). */
+export function sourceStamp(env: ComponentEnv, sourceType: string, hostKey?: string, host: string = env.hostname): Stamp {
+  const schema = env.globals.log_schema;
+  const stamp: Stamp = {};
+  stampAt(stamp, schema.source_type_key, sourceType);
+  stampAt(stamp, schema.timestamp_key, new Date());
+  stampAt(stamp, hostKey ?? schema.host_key, host);
+  return stamp;
+}
+
+// ---- decoding -----------------------------------------------------------------------------------------
+
+/** A source's decoder: one codec module instance, shared by all its streams. */
+export class SourceDecoder {
+  private readonly codec: CodecModule;
+
+  constructor(
+    private readonly env: ComponentEnv,
+    readonly settings: DecodeSettings,
+  ) {
+    this.codec = new CodecModule({ timezone: env.globals.timezone });
+  }
+
+  /** A stream of chunks (a connection, stdin): frames may span chunks. */
+  stream(): FrameStream {
+    return new FrameStream(this);
+  }
+
+  /** A whole message (a datagram, a request body), counted as received bytes; batches of at most
+   * `chunkSize` events. */
+  decodeMessage(bytes: Uint8Array, stamp: Stamp): EventBatch[] {
+    return this.decodeChecked(bytes, stamp).batches;
+  }
+
+  /** `decodeMessage`, also returning why frames failed (they are counted and logged too). */
+  decodeChecked(bytes: Uint8Array, stamp: Stamp): { batches: EventBatch[]; errors: string[] } {
+    this.env.telemetry.receivedRaw(bytes.byteLength);
+    const { batches, errors } = this.decode(bytes, stamp, true, 0);
+    return { batches, errors };
+  }
+
+  /** Decodes messages into as few batches as `chunkSize` allows. */
+  decodeMessages(messages: ReadonlyArray<{ bytes: Uint8Array; stamp: Stamp }>): EventBatch[] {
+    const decoded = messages.flatMap(({ bytes, stamp }) => this.decodeMessage(bytes, stamp)).filter((batch) => batch.count > 0);
+    return decoded.length === 0 ? [] : splitBatch(concatBatches(decoded), this.env.chunkSize);
+  }
+
+  /** @internal Decodes `input`; frames that fail are counted and logged, the rest go on. */
+  decode(input: Uint8Array, stamp: Stamp, eof: boolean, discard: number): { batches: EventBatch[]; consumed: number; discard: number; errors: string[] } {
+    const result = this.codec.decode(input, { ...this.settings, stamp, eof, discard });
+    if (result.errors.length > 0) {
+      this.env.telemetry.error('parser_failed', 'processing', result.errors.length);
+      for (const error of result.errors) this.env.log.error(`Failed deserializing frame: ${error.message}`, { error_type: 'parser_failed', stage: 'processing' });
+    }
+    const batches = result.count === 0 ? [] : splitBatch({ bytes: result.batch, count: result.count }, this.env.chunkSize);
+    return { batches, consumed: result.consumed, discard: result.discard, errors: result.errors.map((error) => error.message) };
+  }
+
+  /** @internal */
+  countReceived(bytes: number): void {
+    this.env.telemetry.receivedRaw(bytes);
+  }
+}
+
+/** One stream's framing state: the unfinished frame and the framer's discard state. */
+export class FrameStream {
+  private pending: Uint8Array = new Uint8Array(0);
+  private discard = 0;
+
+  constructor(private readonly decoder: SourceDecoder) {}
+
+  /** Decodes the complete frames of what was read so far plus `chunk`; keeps the rest. */
+  push(chunk: Uint8Array, stamp: Stamp): EventBatch[] {
+    this.decoder.countReceived(chunk.byteLength);
+    return this.run(this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]), stamp, false);
+  }
+
+  /** The stream ended: what is left is the last frame. */
+  end(stamp: Stamp): EventBatch[] {
+    if (this.pending.length === 0) return [];
+    return this.run(this.pending, stamp, true);
+  }
+
+  private run(input: Uint8Array, stamp: Stamp, eof: boolean): EventBatch[] {
+    const { batches, consumed, discard } = this.decoder.decode(input, stamp, eof, this.discard);
+    this.discard = discard;
+    // A copy, so the rest does not keep the whole chunk alive.
+    this.pending = eof ? new Uint8Array(0) : input.slice(consumed);
+    return batches;
+  }
+}
+
+/**
+ * Reads `readable` to its end through `stream`, sending each chunk's batches before reading on (a pending
+ * `send` leaves the stream paused: backpressure reaches the writer). Stops reading when `stop` aborts; what
+ * was read is still sent.
+ */
+export async function pumpReadable(
+  readable: Readable,
+  stream: FrameStream,
+  context: SourceContext,
+  stamp: () => Stamp,
+  stop: AbortSignal = context.shutdown,
+): Promise<void> {
+  const stopReading = () => readable.destroy();
+  stop.addEventListener('abort', stopReading, { once: true });
+  try {
+    for await (const chunk of readable) {
+      for (const batch of stream.push(chunk as Uint8Array, stamp())) await context.send(batch);
+    }
+  } catch (error) {
+    // Destroying the stream to stop is not a failure.
+    if (!stop.aborted) throw error;
+  } finally {
+    stop.removeEventListener('abort', stopReading);
+  }
+  for (const batch of stream.end(stamp())) await context.send(batch);
 }

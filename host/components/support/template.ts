@@ -1,11 +1,11 @@
 // Templates in transform options (`throttle.key_field`, `sample.group_by`): compiled at `prepare` to a
 // small remap program (host/config/template.ts) and rendered for a whole batch in one call into wasm.
 
-import { BatchFlag, decodeOutput, withFlags } from '../../../runtime/batch.js';
-import { RemapInstance } from '../../../runtime/index.js';
+import { BatchFlag, decodeOutput, withFlags } from '../../../abi/batch.js';
 import { templateToRemap } from '../../config/template.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
-import { compileProgram, failureErrors } from './remap-program.js';
+import type { RemapInstance } from '../../../runtime/index.js';
+import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
 
 /** A template that is plain text renders without a program. */
 export type TemplatePlan = { option: string; text: string } | { option: string; module: WebAssembly.Module };
@@ -30,8 +30,8 @@ const lossyUtf8 = new TextDecoder('utf-8');
 export class Template {
   private readonly instance: RemapInstance | undefined;
 
-  constructor(private readonly plan: TemplatePlan) {
-    this.instance = 'module' in plan ? new RemapInstance(plan.module) : undefined;
+  constructor(private readonly plan: TemplatePlan, logs: RemapLogs) {
+    this.instance = 'module' in plan ? instantiateProgram(plan.module, logs) : undefined;
   }
 
   render(batch: Uint8Array, count: number): Rendered {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { BatchReader, BatchWriter, withoutField } from '../../../runtime/batch-io.js';
 import { parseFieldPath } from '../../config/template.js';
 import type { TransformDefinition, TransformRunner } from '../component.js';
+import { monotonicClock, type Clock } from '../support/clock.js';
 
 const REASON = 'Events have been found in cache for deduplication.';
 /** Stands for a missing field in a cache key: not a value tag, so it never equals an encoded value. */
@@ -27,9 +28,6 @@ interface DedupePlan {
   maxAgeMs: number | undefined;
   refreshOnDrop: boolean;
 }
-
-/** Milliseconds from a monotonic clock. */
-export type Clock = () => number;
 
 const dedupe: TransformDefinition<DedupeOptions, DedupePlan> = {
   kind: 'transform',
@@ -54,7 +52,7 @@ const dedupe: TransformDefinition<DedupeOptions, DedupePlan> = {
         }) };
     return { fields, capacity: config.cache.num_events, maxAgeMs: config.time_settings?.max_age_ms, refreshOnDrop: config.time_settings?.refresh_on_drop ?? false };
   },
-  create: (plan) => createDedupe(plan, () => performance.now()),
+  create: (plan) => createDedupe(plan, monotonicClock),
 };
 
 export default dedupe;

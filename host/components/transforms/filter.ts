@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { splitByBitmap } from '../../../runtime/batch-io.js';
 import type { TransformDefinition } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import { RemapLogs } from '../support/remap-program.js';
 
 const options = z.strictObject({ condition: conditionSchema });
 
@@ -21,7 +22,8 @@ const filter: TransformDefinition<FilterOptions, ConditionPlan> = {
   outputs: () => [{ name: undefined, kinds: ['log', 'metric', 'trace'] }],
   prepare: (config, env) => prepareCondition(config.condition, env, 'condition'),
   create(plan) {
-    const condition = new Condition(plan);
+    const logs = new RemapLogs();
+    const condition = new Condition(plan, logs);
     return {
       process(batch) {
         const { bits, failures } = condition.evaluate(batch.bytes);
@@ -30,6 +32,7 @@ const filter: TransformDefinition<FilterOptions, ConditionPlan> = {
           outputs: [{ output: undefined, batch: { bytes: matched, count: matchedCount } }],
           discarded: unmatchedCount > 0 ? [{ count: unmatchedCount, intentional: true, reason: DROPPED }] : [],
           errors: conditionErrors(failures),
+          logs: logs.take(),
         };
       },
     };

@@ -5,13 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withField } from '../../../runtime/batch-io.js';
-import { ChainFlag, type ChainFailure } from '../../../runtime/batch.js';
-import { encode } from '../../../runtime/codec.js';
-import { RemapInstance } from '../../../runtime/index.js';
+import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
+import { encode } from '../../../abi/codec.js';
 import { parseFieldPath } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
-import { compileProgram, failureErrors } from '../support/remap-program.js';
+import { compileProgram, failureErrors, instantiateProgram, RemapLogs } from '../support/remap-program.js';
 
 const DROPPED = 'dropped';
 const ALL_KINDS: EventKind[] = ['log', 'metric', 'trace'];
@@ -88,7 +87,8 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
     };
   },
   create(plan) {
-    const instance = new RemapInstance(plan.module);
+    const logs = new RemapLogs();
+    const instance = instantiateProgram(plan.module, logs);
     const annotate = annotator(plan);
     return {
       process(batch) {
@@ -105,7 +105,12 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
           if (droppedErrors > 0) discarded.push({ count: droppedErrors, intentional: false, reason: 'Mapping failed with event.' });
           if (droppedAborts > 0) discarded.push({ count: droppedAborts, intentional: true, reason: 'Event mapping aborted.' });
         }
-        return { outputs, discarded, errors: failureErrors(errors, 'conversion_failed', (message) => `Mapping failed with event: ${message}`) };
+        return {
+          outputs,
+          discarded,
+          errors: failureErrors(errors, 'conversion_failed', (message) => `Mapping failed with event: ${message}`),
+          logs: logs.take(),
+        };
       },
     };
   },

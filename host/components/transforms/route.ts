@@ -6,6 +6,7 @@ import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import { RemapLogs } from '../support/remap-program.js';
 
 const UNMATCHED = '_unmatched';
 /** Output names a route may not take: the transform's own outputs. */
@@ -47,7 +48,8 @@ const route: TransformDefinition<RouteOptions, RoutePlan> = {
     return { routes, rerouteUnmatched: config.reroute_unmatched };
   },
   create(plan) {
-    const routes = plan.routes.map(({ name, condition }) => ({ name, condition: new Condition(condition) }));
+    const logs = new RemapLogs();
+    const routes = plan.routes.map(({ name, condition }) => ({ name, condition: new Condition(condition, logs) }));
     return {
       process(batch) {
         const reader = new BatchReader(batch.bytes);
@@ -66,7 +68,7 @@ const route: TransformDefinition<RouteOptions, RoutePlan> = {
         const discarded: NonNullable<TransformResult['discarded']> = [];
         if (plan.rerouteUnmatched) outputs.push({ output: UNMATCHED, batch: { bytes: unmatched.finish(), count: unmatched.count } });
         else if (unmatched.count > 0) discarded.push({ count: unmatched.count, intentional: true, reason: 'Event did not match any route.' });
-        return { outputs, discarded, errors: results.flatMap(({ failures }) => conditionErrors(failures)) };
+        return { outputs, discarded, errors: results.flatMap(({ failures }) => conditionErrors(failures)), logs: logs.take() };
       },
     };
   },

@@ -4,13 +4,14 @@
 
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withField } from '../../../runtime/batch-io.js';
-import { encode } from '../../../runtime/codec.js';
+import { encode } from '../../../abi/codec.js';
 import { display } from '../../../runtime/display.js';
 import type { RemapValue } from '../../../runtime/index.js';
 import { parseFieldPath, templateOption, type PathSegment } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import { RemapLogs } from '../support/remap-program.js';
 import { seahash } from '../support/seahash.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 
@@ -77,8 +78,9 @@ const sample: TransformDefinition<SampleOptions, SamplePlan> = {
     };
   },
   create(plan) {
-    const groupBy = plan.groupBy && new Template(plan.groupBy);
-    const exclude = plan.exclude && new Condition(plan.exclude);
+    const logs = new RemapLogs();
+    const groupBy = plan.groupBy && new Template(plan.groupBy, logs);
+    const exclude = plan.exclude && new Condition(plan.exclude, logs);
     const keyPath = plan.keyField?.map((segment) => ('field' in segment ? segment.field : segment.index));
     const counters = new Map<string | undefined, number>();
     const rateValue = encode('rate' in plan.mode ? String(plan.mode.rate) : String(plan.mode.ratio));
@@ -111,6 +113,7 @@ const sample: TransformDefinition<SampleOptions, SamplePlan> = {
           outputs: [{ output: undefined, batch: { bytes: kept.finish(), count: kept.count } }],
           discarded: dropped > 0 ? [{ count: dropped, intentional: true, reason: REASON }] : [],
           errors,
+          logs: logs.take(),
         };
       },
     };

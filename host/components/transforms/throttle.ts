@@ -8,7 +8,9 @@ import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
 import { templateOption } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import { RemapLogs } from '../support/remap-program.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
+import { monotonicClock, type Clock } from '../support/clock.js';
 
 const REASON = 'Rate limit exceeded.';
 /** The `key` tag of events without a key (Vector's `None` bucket). */
@@ -34,9 +36,6 @@ interface ThrottlePlan {
   perKeyMetric: boolean;
 }
 
-/** Milliseconds from a monotonic clock. */
-export type Clock = () => number;
-
 const throttle: TransformDefinition<ThrottleOptions, ThrottlePlan> = {
   kind: 'transform',
   type: 'throttle',
@@ -52,15 +51,16 @@ const throttle: TransformDefinition<ThrottleOptions, ThrottlePlan> = {
     const windowMs = config.window_secs * 1000;
     return { threshold: config.threshold, intervalMs: windowMs / config.threshold, windowMs, key, exclude, perKeyMetric: config.internal_metrics.emit_events_discarded_per_key };
   },
-  create: (plan) => createThrottle(plan, () => performance.now()),
+  create: (plan) => createThrottle(plan, monotonicClock),
 };
 
 export default throttle;
 
 /** The runner, on a given clock (tests drive a fake one). */
 export function createThrottle(plan: ThrottlePlan, now: Clock): TransformRunner {
-  const key = plan.key && new Template(plan.key);
-  const exclude = plan.exclude && new Condition(plan.exclude);
+  const logs = new RemapLogs();
+  const key = plan.key && new Template(plan.key, logs);
+  const exclude = plan.exclude && new Condition(plan.exclude, logs);
   /** Per bucket, the theoretical arrival time: the bucket is full again once the clock reaches it. */
   const arrivals = new Map<string | undefined, number>();
   /** The most a bucket's arrival time may run ahead of the clock and still let an event through. */
@@ -104,7 +104,7 @@ export function createThrottle(plan: ThrottlePlan, now: Clock): TransformRunner 
         discarded.push({ count: batch.count - passed.count, intentional: true, reason: REASON });
       }
       const outputs = [{ output: undefined, batch: discarded.length === 0 ? batch : { bytes: passed.finish(), count: passed.count } }];
-      return { outputs, discarded, errors };
+      return { outputs, discarded, errors, logs: logs.take() };
     },
   };
 }

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from '../../../compiler/parse/index.js';
 import { check } from '../../../compiler/check/index.js';
-import { describe } from '../../../compiler/check/kind.js';
+import { describe } from '../../../compiler/types/kind.js';
 
 /** Codes of the errors a program produces ([] when it compiles). */
 function errors(source: string): number[] {

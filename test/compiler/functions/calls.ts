@@ -1,7 +1,7 @@
 // Builds the call information the checker passes to function definitions, for testing their type rules.
 import { lookupFunction } from '../../../compiler/functions/index.js';
 import type { ArgInfo, CallInfo, Constant, FunctionDef } from '../../../compiler/functions/define.js';
-import { BOOLEAN, BYTES, FLOAT, INTEGER, REGEX, type Kind } from '../../../compiler/check/kind.js';
+import { BOOLEAN, BYTES, FLOAT, INTEGER, REGEX, type Kind } from '../../../compiler/types/kind.js';
 
 export const def = (name: string): FunctionDef => {
   const found = lookupFunction(name);

@@ -6,7 +6,7 @@ import { def, arg, str, int, float, regex, call, fallible, returns } from './cal
 import {
   ANY, BOOLEAN, BYTES, FLOAT, INTEGER, NULL, REGEX, TIMESTAMP,
   arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union, type Kind,
-} from '../../../compiler/check/kind.js';
+} from '../../../compiler/types/kind.js';
 
 const fieldNames = (k: Kind): string[] => [...k.object!.known.keys()].sort();
 

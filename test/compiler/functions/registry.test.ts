@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FUNCTIONS, functionNames, lookupFunction } from '../../../compiler/functions/index.js';
-import { bitsOf } from '../../../compiler/check/kind.js';
+import { bitsOf } from '../../../compiler/types/kind.js';
 
 // Compiled to dist/test/compiler/functions/: four levels up is the project root, with shared/ beside it.
 const root = new URL('../../../../', import.meta.url);

@@ -4,7 +4,7 @@ import { def, arg, str, int, flag, call, fallible, returns } from './calls.js';
 import {
   ANY, BOOLEAN, BYTES, FLOAT, INTEGER, NULL,
   arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union,
-} from '../../../compiler/check/kind.js';
+} from '../../../compiler/types/kind.js';
 
 test('type assertions are infallible only on values already of their kind, and narrow to it', () => {
   assert.not.ok(fallible('array', call({ value: arg(arrayOf(INTEGER)) })));

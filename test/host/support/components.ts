@@ -2,13 +2,10 @@
 // split them, and a sink that collects what reaches it.
 
 import { z } from 'zod';
-import { globalSchema } from '../../../host/config/global.js';
+import { componentEnv } from './env.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
-import { LogHub } from '../../../host/log.js';
-import { ComponentTelemetry } from '../../../host/telemetry/component.js';
-import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { EventBatch, EventKind } from '../../../host/topology/batch.js';
-import { decodeBatch, encodeBatch } from '../../../runtime/batch.js';
+import { decodeBatch, encodeBatch } from '../../../abi/batch.js';
 
 export function batchOf(events: unknown[], kind: EventKind = 'log'): EventBatch {
   return { bytes: encodeBatch(events.map((event) => ({ kind, event })), 0), count: events.length };
@@ -78,25 +75,8 @@ export function collectSink(into: unknown[], options: { kinds?: EventKind[]; del
   };
 }
 
-/** A `ComponentEnv` for driving one component directly; `logs` collects what it logs. */
-export function componentEnv(id: string, logs: string[] = []): ComponentEnv {
-  const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logs.push(line) });
-  const metrics = new MetricsRegistry();
-  return {
-    id,
-    globals: globalSchema.parse({ data_dir: '/tmp', timezone: 'UTC' }),
-    log: hub.logger(`svc::transforms::${id}`),
-    telemetry: new ComponentTelemetry(metrics, id, 'transform', 'test'),
-    chunkSize: 1000,
-    maxDecompressedSize: 1 << 20,
-    hostname: 'h',
-    metrics,
-    logHub: hub,
-  };
-}
-
 /** Prepares a transform from raw options (through its schema) and creates its runner inline. */
-export async function runnerOf<Options, Plan>(definition: TransformDefinition<Options, Plan>, rawOptions: unknown, env = componentEnv('t')) {
+export async function runnerOf<Options, Plan>(definition: TransformDefinition<Options, Plan>, rawOptions: unknown, env: ComponentEnv = componentEnv(definition, 't')) {
   const plan = await definition.prepare(definition.options.parse(rawOptions), env);
   return { plan, runner: definition.create(structuredClone(plan)) };
 }

@@ -2,12 +2,11 @@
 // env with real telemetry and a logger that keeps the records, and a context whose `send` collects the
 // batches' events.
 
-import { globalSchema } from '../../../host/config/global.js';
-import type { ComponentEnv, SourceDefinition } from '../../../host/components/component.js';
-import { LogHub, type LogRecord } from '../../../host/log.js';
-import { ComponentTelemetry } from '../../../host/telemetry/component.js';
-import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
-import { decodeBatch } from '../../../runtime/batch.js';
+import type { SourceDefinition } from '../../../host/components/component.js';
+import { componentEnv } from './env.js';
+import type { LogRecord } from '../../../host/log.js';
+import type { MetricsRegistry } from '../../../host/telemetry/metrics.js';
+import { decodeBatch } from '../../../abi/batch.js';
 
 export interface RunningSource {
   events: Array<Record<string, unknown>>;
@@ -25,22 +24,8 @@ export async function startSource<Options>(
   rawOptions: unknown,
   overrides: { id?: string; dataDir?: string; chunkSize?: number } = {},
 ): Promise<RunningSource> {
-  const logs: LogRecord[] = [];
-  const hub = new LogHub({ level: 'debug', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: () => undefined });
-  hub.subscribe((record) => logs.push(record));
-  const metrics = new MetricsRegistry();
-  const id = overrides.id ?? 'in';
-  const env: ComponentEnv = {
-    id,
-    globals: globalSchema.parse({ data_dir: overrides.dataDir ?? '/nonexistent', timezone: 'UTC' }),
-    log: hub.logger(`svc::sources::${definition.type}`, { component_id: id }),
-    telemetry: new ComponentTelemetry(metrics, id, 'source', definition.type),
-    chunkSize: overrides.chunkSize ?? 1000,
-    maxDecompressedSize: 1 << 20,
-    hostname: 'test-host',
-    metrics,
-    logHub: hub,
-  };
+  const env = componentEnv(definition, overrides.id ?? 'in', overrides);
+  const { logs, metrics } = env;
   const source = await definition.build(definition.options.parse(rawOptions), env);
   const events: Array<Record<string, unknown>> = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];

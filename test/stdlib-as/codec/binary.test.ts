@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import { Regex, Timestamp } from '../../../runtime/values.js';
+import { Regex, Timestamp } from '../../../abi/values.js';
 import { VECTORS, bytesOf, hexOf } from '../../support/vectors.js';
 
 const stdlib = new Stdlib();

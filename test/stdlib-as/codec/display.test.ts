@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
 import { DISPLAY_CASES } from '../../support/display-cases.js';
 import { display } from '../../../runtime/display.js';
-import { Regex, Timestamp, type RemapValue } from '../../../runtime/values.js';
+import { Regex, Timestamp, type RemapValue } from '../../../abi/values.js';
 
 const stdlib = new Stdlib();
 const wasm = stdlib.exports;

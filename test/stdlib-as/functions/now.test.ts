@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import { Timestamp } from '../../../runtime/values.js';
+import { Timestamp } from '../../../abi/values.js';
 
-test('now() is a timestamp from the host clock', () => {
+test("now() is a timestamp from the runtime's clock", () => {
   const before = BigInt(Date.now()) * 1_000_000n;
   const result = new Stdlib().call('fn_now');
   const after = BigInt(Date.now() + 1) * 1_000_000n;

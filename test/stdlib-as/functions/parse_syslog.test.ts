@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import type { RemapValue } from '../../../runtime/values.js';
+import type { RemapValue } from '../../../abi/values.js';
 
 const utc = new Stdlib();
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import { Timestamp } from '../../../runtime/values.js';
+import { Timestamp } from '../../../abi/values.js';
 
 const stdlib = new Stdlib();
 

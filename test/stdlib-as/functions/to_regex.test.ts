@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import { Regex } from '../../../runtime/values.js';
+import { Regex } from '../../../abi/values.js';
 
 const stdlib = new Stdlib();
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import { Timestamp } from '../../../runtime/values.js';
+import { Timestamp } from '../../../abi/values.js';
 
 const stdlib = new Stdlib();
 const newYear2021 = new Timestamp(1_609_459_200_000_000_000n);

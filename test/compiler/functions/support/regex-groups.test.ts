@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { captureGroups, captureObject } from '../../../../compiler/functions/support/regex-groups.js';
-import { describe, fieldOf } from '../../../../compiler/check/kind.js';
+import { describe, fieldOf } from '../../../../compiler/types/kind.js';
 
 test('counts plain and named groups, in both named-group spellings', () => {
   assert.equal(captureGroups('(\\w+) (?P<user>\\w+) (?<host>[a-z]+)'), { count: 3, names: ['user', 'host'] });

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import file from '../../../../host/components/sources/file.js';
-import { Timestamp } from '../../../../runtime/values.js';
+import { Timestamp } from '../../../../abi/values.js';
 import { pause, startSource } from '../../support/source-harness.js';
 
 let dir = '';

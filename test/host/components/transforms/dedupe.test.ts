@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import dedupe, { createDedupe } from '../../../../host/components/transforms/dedupe.js';
-import { batchOf, componentEnv, eventsOf, runnerOf } from '../../support/components.js';
+import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
+import { componentEnv } from '../../support/env.js';
 
 test('dedupe drops events whose matched fields were seen among the last num_events', async () => {
   const { runner } = await runnerOf(dedupe, { fields: { match: ['a'] }, cache: { num_events: 2 } });
@@ -21,7 +22,7 @@ test('dedupe defaults to timestamp, host and message; ignore compares all other 
 
 test('dedupe time_settings.max_age_ms lets a duplicate through again once it is old', async () => {
   let time = 0;
-  const plan = await dedupe.prepare(dedupe.options.parse({ fields: { match: ['a'] }, time_settings: { max_age_ms: 100 } }), componentEnv('d'));
+  const plan = await dedupe.prepare(dedupe.options.parse({ fields: { match: ['a'] }, time_settings: { max_age_ms: 100 } }), componentEnv(dedupe, 'd'));
   const runner = createDedupe(plan, () => time);
   assert.is(runner.process(batchOf([{ a: 1 }, { a: 1 }])).outputs[0]!.batch.count, 1);
   time = 99;

@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { transformDefinition } from '../../../../host/components/transforms/index.js';
 import { InlineExecutor, WorkerExecutor, type TransformExecutor } from '../../../../host/topology/executor.js';
-import { batchOf, componentEnv, eventsOf } from '../../support/components.js';
+import { batchOf, eventsOf } from '../../support/components.js';
+import { componentEnv } from '../../support/env.js';
 
 const CHAIN: Array<[string, object]> = [
   ['remap', { source: '.doubled = int!(.n) * 2' }],
@@ -19,7 +20,7 @@ async function outputs(executor: TransformExecutor): Promise<unknown[]> {
   const results: unknown[] = [];
   for (const [type, options] of CHAIN) {
     const definition = transformDefinition(type);
-    const plan = await definition.prepare(definition.options.parse(options), componentEnv(type));
+    const plan = await definition.prepare(definition.options.parse(options), componentEnv(definition, type));
     await executor.create(type, type, plan);
     const events = Array.from({ length: 10 }, (_, n) => ({ n, k: n % 4 }));
     const result = await executor.process(type, batchOf(events));

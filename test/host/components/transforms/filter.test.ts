@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import filter from '../../../../host/components/transforms/filter.js';
 import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
-import { encodeBatch } from '../../../../runtime/batch.js';
+import { encodeBatch } from '../../../../abi/batch.js';
 
 test('filter forwards matching events and counts the others as intentional discards', async () => {
   const { runner } = await runnerOf(filter, { condition: '.level != "debug"' });

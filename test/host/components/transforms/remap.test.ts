@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import remap from '../../../../host/components/transforms/remap.js';
 import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
-import { decodeBatch, encodeBatch } from '../../../../runtime/batch.js';
+import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 
 const PROGRAM = `
 if .n == 1 { .x = to_int!(.bad) }

@@ -1,11 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import throttle, { createThrottle } from '../../../../host/components/transforms/throttle.js';
-import { batchOf, componentEnv, eventsOf } from '../../support/components.js';
+import { batchOf, eventsOf } from '../../support/components.js';
+import { componentEnv } from '../../support/env.js';
 
 async function throttled(options: object) {
   let time = 0;
-  const plan = await throttle.prepare(throttle.options.parse(options), componentEnv('t'));
+  const plan = await throttle.prepare(throttle.options.parse(options), componentEnv(throttle, 't'));
   const runner = createThrottle(plan, () => time);
   return { runner, advance: (ms: number) => (time += ms) };
 }

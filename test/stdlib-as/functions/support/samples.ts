@@ -1,6 +1,6 @@
 // One value of each remap kind, named as VRL names kinds in messages.
 
-import { Regex, Timestamp, type RemapValue } from '../../../../runtime/values.js';
+import { Regex, Timestamp, type RemapValue } from '../../../../abi/values.js';
 
 export const SAMPLES: ReadonlyArray<readonly [string, RemapValue]> = [
   ['null', null],

@@ -1,0 +1,249 @@
+// Batches of encoded events (docs/abi.md §2), host side: the input a compiled module's `run_batch` reads
+// and the output it writes. Values inside records use the binary codec of abi/codec.ts.
+
+import { ByteReader, ByteWriter, encodeValue } from './codec.js';
+import type { RemapValue } from './values.js';
+
+/** The module ABI this host speaks (docs/abi.md); the `svc` custom section of a module must match it. */
+export const ABI_VERSION = 2;
+
+/** Flags of `run_batch` input (echoed in its output). */
+export const BatchFlag = {
+  /** Append the program's result value to each kept record. */
+  RESULTS: 1,
+  /** A kept record holds the target as the program left it, without the emission rules. */
+  RAW: 2,
+} as const;
+
+/** Flags of `run_chain` (docs/abi.md §2.1). */
+export const ChainFlag = {
+  /** Forward the original record of an event whose program hit a runtime error. */
+  KEEP_ON_ERROR: 1,
+  /** Forward the original record of an event whose program aborted. */
+  KEEP_ON_ABORT: 2,
+} as const;
+
+/** Flags of `run_ndjson`. */
+export const NdjsonFlag = {
+  /** Print `.` instead of the program's result. */
+  PRINT_OBJECT: 1,
+  /** Print the emitted events as JSON, one line each. */
+  JSON: 2,
+} as const;
+
+/** Event kinds, in the order of their wire codes. */
+export const EVENT_KINDS = ['log', 'metric', 'trace'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export interface InputEvent {
+  kind?: EventKind;
+  metadata?: object;
+  event: unknown;
+}
+
+export interface EmittedEvent {
+  metadata: RemapValue;
+  event: RemapValue;
+}
+
+export type OutputRecord =
+  | { kind: EventKind; outcome: 'kept'; events: EmittedEvent[]; result?: RemapValue }
+  | { kind: EventKind; outcome: 'error' | 'aborted'; message: string; metadata: RemapValue; event: RemapValue }
+  | { kind: EventKind; outcome: 'dropped' };
+
+/** Outcomes, in the order of their wire codes. */
+const OUTCOMES = ['kept', 'error', 'aborted', 'dropped'] as const;
+
+const MAGIC = [0x53, 0x56, 0x43, 0x42]; // "SVCB"
+
+export interface BatchHeader {
+  flags: number;
+  count: number;
+}
+
+// ---- layout: the header and the fixed part of a record are written and read only here -----------------
+
+const FLAGS_OFFSET = 6;
+const COUNT_OFFSET = 8;
+
+export function writeHeader(w: ByteWriter, flags: number, count: number): void {
+  for (const byte of MAGIC) w.u8(byte);
+  w.u16(ABI_VERSION);
+  w.u16(flags);
+  w.u32(count);
+}
+
+/** Sets the record count of the header `w` starts with (for writers that learn it at the end). */
+export function writeCount(w: ByteWriter, count: number): void {
+  w.view.setUint32(COUNT_OFFSET, count, true);
+}
+
+/** A copy of a batch with other header flags (e.g. an input batch run for its results). */
+export function withFlags(batch: Uint8Array, flags: number): Uint8Array {
+  const copy = batch.slice();
+  new DataView(copy.buffer).setUint16(FLAGS_OFFSET, flags, true);
+  return copy;
+}
+
+/** Reads and checks a batch header. */
+export function readHeader(r: ByteReader): BatchHeader {
+  if (r.bytes.length - r.at < 12 || MAGIC.some((byte) => r.u8() !== byte)) {
+    throw new Error('not a remap batch: it does not start with "SVCB"');
+  }
+  const version = r.u16();
+  if (version !== ABI_VERSION) throw new Error(`batch ABI version ${version} is not supported (expected ${ABI_VERSION})`);
+  return { flags: r.u16(), count: r.u32() };
+}
+
+/** Writes one length-prefixed record: `u8 kind, u8 code, u16 0`, then `body`. */
+export function writeRecord(w: ByteWriter, kind: EventKind, code: number, body: () => void): void {
+  const lengthAt = w.reserve(4);
+  w.u8(EVENT_KINDS.indexOf(kind));
+  w.u8(code);
+  w.u16(0);
+  body();
+  w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
+}
+
+/** Reads one length-prefixed record: `body` gets a reader over the rest of the record and must consume it. */
+export function readRecord<T>(r: ByteReader, index: number, body: (kind: EventKind, code: number, rest: ByteReader) => T): T {
+  const length = r.bytes.length - r.at < 4 ? -1 : r.u32();
+  if (length < 4 || length > r.bytes.length - r.at) throw new Error(`batch record ${index} is truncated`);
+  const record = new ByteReader(r.take(length));
+  const kindCode = record.u8();
+  const kind = EVENT_KINDS[kindCode];
+  if (kind === undefined) throw new Error(`batch record ${index} has an unknown event kind ${kindCode}`);
+  const code = record.u8();
+  record.u16();
+  const out = body(kind, code, record);
+  if (record.at !== record.bytes.length) {
+    throw new Error(`batch record ${index} is ${record.bytes.length} bytes long but its content ends at byte ${record.at}`);
+  }
+  return out;
+}
+
+// ---- input ---------------------------------------------------------------------------------------------
+
+/** Encodes events as an input batch (metadata defaults to `{}`, the kind to `log`). */
+export function encodeBatch(events: readonly InputEvent[], flags: number): Uint8Array {
+  const w = new ByteWriter();
+  writeHeader(w, flags, events.length);
+  for (const { kind = 'log', metadata = {}, event } of events) writeInputRecord(w, kind, metadata, event);
+  return w.finish();
+}
+
+/** Writes one input record. */
+export function writeInputRecord(w: ByteWriter, kind: EventKind, metadata: unknown, event: unknown): void {
+  writeRecord(w, kind, 0, () => {
+    encodeValue(w, metadata);
+    encodeValue(w, event);
+  });
+}
+
+/** Decodes an input batch (the inverse of `encodeBatch`, for tests and tools). */
+export function decodeBatch(bytes: Uint8Array): { flags: number; events: Array<Required<InputEvent>> } {
+  const r = new ByteReader(bytes);
+  const { flags, count } = readHeader(r);
+  const events = Array.from({ length: count }, (_, index) =>
+    readRecord(r, index, (kind, _code, record) => ({ kind, metadata: record.value() as object, event: record.value() })),
+  );
+  expectEnd(r);
+  return { flags, events };
+}
+
+// ---- output --------------------------------------------------------------------------------------------
+
+/** Decodes the output batch of `run_batch`. */
+export function decodeOutput(bytes: Uint8Array): OutputRecord[] {
+  const r = new ByteReader(bytes);
+  const { flags, count } = readHeader(r);
+  const records = Array.from({ length: count }, (_, index) =>
+    readRecord(r, index, (kind, code, record): OutputRecord => {
+      const outcome = OUTCOMES[code];
+      switch (outcome) {
+        case 'kept': {
+          const events = Array.from({ length: record.u32() }, () => ({ metadata: record.value(), event: record.value() }));
+          return flags & BatchFlag.RESULTS ? { kind, outcome, events, result: record.value() } : { kind, outcome, events };
+        }
+        case 'error':
+        case 'aborted': {
+          const message = Buffer.from(record.sized()).toString('utf8');
+          return { kind, outcome, message, metadata: record.value(), event: record.value() };
+        }
+        case 'dropped':
+          return { kind, outcome };
+      }
+      throw new Error(`batch record ${index} has an unknown outcome ${code}`);
+    }),
+  );
+  expectEnd(r);
+  return records;
+}
+
+/** Encodes an output batch (the inverse of `decodeOutput`, for tests and hosts that drop records). */
+export function encodeOutput(records: readonly OutputRecord[], flags: number): Uint8Array {
+  const w = new ByteWriter();
+  writeHeader(w, flags, records.length);
+  for (const record of records) {
+    writeRecord(w, record.kind, OUTCOMES.indexOf(record.outcome), () => {
+      switch (record.outcome) {
+        case 'kept':
+          w.u32(record.events.length);
+          for (const { metadata, event } of record.events) {
+            encodeValue(w, metadata);
+            encodeValue(w, event);
+          }
+          if (flags & BatchFlag.RESULTS) encodeValue(w, record.result ?? null);
+          return;
+        case 'error':
+        case 'aborted':
+          w.sized(Buffer.from(record.message, 'utf8'));
+          encodeValue(w, record.metadata);
+          encodeValue(w, record.event);
+          return;
+        case 'dropped':
+          return;
+      }
+    });
+  }
+  return w.finish();
+}
+
+// ---- failures of chain and condition mode (docs/abi.md §2.1, §2.2) ------------------------------------
+
+/** An input record whose program failed in `run_chain` or `run_condition`. */
+export interface ChainFailure {
+  /** Index of the record in the input batch. */
+  index: number;
+  outcome: 'error' | 'aborted';
+  message: string;
+  /** The input record as it arrived (u32 length + record, for `BatchWriter.appendRaw`); not for conditions. */
+  record?: Uint8Array;
+}
+
+/** Decodes a failures buffer; records are views into `bytes`. */
+export function decodeFailures(bytes: Uint8Array): ChainFailure[] {
+  const r = new ByteReader(bytes);
+  const failures: ChainFailure[] = [];
+  while (r.at < bytes.length) {
+    const index = r.u32();
+    const code = r.u8();
+    const outcome = OUTCOMES[code];
+    if (outcome !== 'error' && outcome !== 'aborted') throw new Error(`failure of record ${index} has outcome ${code}`);
+    r.u8();
+    r.u16();
+    const message = Buffer.from(r.sized()).toString('utf8');
+    const recordLength = r.u32();
+    if (recordLength === 0) {
+      failures.push({ index, outcome, message });
+    } else {
+      r.at -= 4;
+      failures.push({ index, outcome, message, record: r.take(4 + recordLength) });
+    }
+  }
+  return failures;
+}
+
+export function expectEnd(r: ByteReader): void {
+  if (r.at !== r.bytes.length) throw new Error(`batch has ${r.bytes.length - r.at} bytes after its last record`);
+}

@@ -1,0 +1,180 @@
+// `http_server` (older name `http`): events from HTTP request bodies, decompressed by `Content-Encoding` and
+// decoded (newline delimited `bytes` by default, or the legacy `encoding`). Each event also gets the request
+// path, the chosen headers and query parameters, and the peer address. The answer comes once downstream has
+// accepted the events: `response_code` then, 400 for an undecodable body, 404/405 for another path/method,
+// 413 past `--max-decompressed-size-bytes`, 415 for an unknown encoding, 503 while shutting down.
+
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { EventBatch } from '../../topology/batch.js';
+import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
+import {
+  BYTES_FRAMING,
+  decodedKinds,
+  decodeSettings,
+  decodingObject,
+  framingSchema,
+  NEWLINE_FRAMING,
+  SourceDecoder,
+  sourceStamp,
+  stampAt,
+  type DecodeSettings,
+  type Stamp,
+} from '../support/decoding.js';
+import { decompressBody, DecompressionError } from '../support/decompression.js';
+import { parseListenAddress } from '../support/listeners.js';
+
+const options = z
+  .strictObject({
+    address: z.string(),
+    path: z.string().default('/'),
+    strict_path: z.boolean().default(true),
+    method: z.enum(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']).default('POST'),
+    encoding: z.enum(['text', 'ndjson', 'json', 'binary']).optional(),
+    decoding: decodingObject.optional(),
+    framing: framingSchema,
+    headers: z.array(z.string()).default([]),
+    query_parameters: z.array(z.string()).default([]),
+    path_key: z.string().default('path'),
+    host_key: z.string().optional(),
+    response_code: z.number().int().min(100).max(599).default(200),
+  })
+  .refine((o) => o.encoding === undefined || (o.decoding === undefined && o.framing === undefined), {
+    message: '`encoding` is deprecated and cannot be combined with `decoding` or `framing`: configure `framing` and `decoding` instead',
+    path: ['encoding'],
+  });
+type HttpServerOptions = z.infer<typeof options>;
+
+/** The legacy `encoding` as framing and codec (Vector's mapping). */
+const LEGACY_ENCODINGS: Record<NonNullable<HttpServerOptions['encoding']>, Pick<DecodeSettings, 'framing' | 'codec'>> = {
+  text: { framing: NEWLINE_FRAMING, codec: 'bytes' },
+  ndjson: { framing: NEWLINE_FRAMING, codec: 'json' },
+  json: { framing: BYTES_FRAMING, codec: 'json' },
+  binary: { framing: BYTES_FRAMING, codec: 'bytes' },
+};
+
+/** A header or query parameter list: exact names, or patterns with `*`. */
+class NameSelection {
+  private readonly exact: string[];
+  private readonly patterns: RegExp[];
+
+  constructor(names: string[], caseInsensitive: boolean) {
+    this.exact = names.filter((name) => !name.includes('*'));
+    const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+    this.patterns = names
+      .filter((name) => name.includes('*'))
+      .map((name) => new RegExp(`^${name.split('*').map(escape).join('.*')}$`, caseInsensitive ? 'i' : ''));
+  }
+
+  /** Adds the selected entries to `stamp`: each exact name (null when absent) and every name a pattern matches. */
+  stamp(stamp: Stamp, lookup: (name: string) => string | undefined, entries: Iterable<[string, string]>): void {
+    for (const name of this.exact) stamp[name] = lookup(name) ?? null;
+    if (this.patterns.length === 0) return;
+    for (const [name, value] of entries) {
+      if (!(name in stamp) && this.patterns.some((pattern) => pattern.test(name))) stamp[name] = value;
+    }
+  }
+}
+
+function settingsOf(options: HttpServerOptions, env: ComponentEnv): DecodeSettings {
+  if (options.encoding === undefined) return decodeSettings(options.decoding ?? { codec: 'bytes' }, options.framing, NEWLINE_FRAMING, env);
+  return { ...decodeSettings({ codec: 'bytes' }, undefined, NEWLINE_FRAMING, env), ...LEGACY_ENCODINGS[options.encoding] };
+}
+
+/** Reads a request body, failing with 413 past `cap` bytes. */
+async function readBody(request: Request, cap: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > cap) throw new DecompressionError(413, `Request body exceeds the limit of ${cap} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Source> {
+  const decoder = new SourceDecoder(env, settingsOf(options, env));
+  const headers = new NameSelection(options.headers, true);
+  const queryParameters = new NameSelection(options.query_parameters, false);
+  const pathMatches = (path: string) => (options.strict_path ? path === options.path : path.startsWith(options.path));
+  let send: ((batch: EventBatch) => Promise<void>) | undefined;
+  let stopping = false;
+
+  const fail = (c: Context, status: number, message: string, errorType: string) => {
+    env.telemetry.error(errorType, 'receiving');
+    env.log.warn(`Request rejected (${status}): ${message}`, { error_type: errorType, stage: 'receiving' });
+    return c.text(message, status as 400);
+  };
+
+  const app = new Hono<{ Bindings: HttpBindings }>();
+  app.all('*', async (c) => {
+    if (stopping || send === undefined) return c.text('Service is shutting down', 503);
+    const url = new URL(c.req.url);
+    if (!pathMatches(url.pathname)) return c.text('Not found', 404);
+    if (c.req.method !== options.method) return c.text('Method not allowed', 405);
+    let body: Uint8Array;
+    try {
+      body = await decompressBody(await readBody(c.req.raw, env.maxDecompressedSize), c.req.header('content-encoding'), env.maxDecompressedSize);
+    } catch (error) {
+      if (!(error instanceof DecompressionError)) throw error;
+      return fail(c, error.status, error.message, error.status === 413 ? 'request_too_large' : 'decompression_failed');
+    }
+    const stamp = sourceStamp(env, 'http_server', options.host_key, c.env.incoming.socket.remoteAddress ?? '');
+    stampAt(stamp, options.path_key, url.pathname);
+    headers.stamp(stamp, (name) => c.req.header(name), Object.entries(c.req.header()));
+    queryParameters.stamp(stamp, (name) => url.searchParams.get(name) ?? undefined, url.searchParams.entries());
+    const { batches, errors } = decoder.decodeChecked(body, stamp);
+    if (errors.length > 0) return c.text(`Failed decoding body: ${errors[0]}`, 400);
+    for (const batch of batches) await send(batch);
+    return c.body(null, options.response_code as 200);
+  });
+
+  const { host, port } = parseListenAddress(options.address);
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  try {
+    server.listen(port, host);
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+  } catch (error) {
+    server.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`could not listen on ${options.address}: ${code === 'EADDRINUSE' ? 'address already in use' : (error as Error).message}`);
+  }
+
+  return {
+    async run(context) {
+      const inFlight = new Set<Promise<void>>();
+      send = (batch) => {
+        const sent = context.send(batch);
+        inFlight.add(sent);
+        return sent.finally(() => inFlight.delete(sent));
+      };
+      if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
+      stopping = true;
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeIdleConnections();
+      await Promise.all(inFlight);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/** `http_server`, or the same under Vector's older name `http` (its events say `http_server` too). */
+function httpServerDefinition(type: string): SourceDefinition<HttpServerOptions> {
+  return {
+    kind: 'source',
+    type,
+    description: 'Receive observability data from an HTTP client request.',
+    options,
+    outputs: (options) => [{ name: undefined, kinds: options.encoding ? ['log'] : decodedKinds(options.decoding ?? { codec: 'bytes' }) }],
+    build,
+  };
+}
+
+export const httpSource = httpServerDefinition('http');
+export default httpServerDefinition('http_server');

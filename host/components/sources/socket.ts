@@ -1,0 +1,73 @@
+// `socket`: events from TCP connections, UDP datagrams or a Unix stream socket. Each connection is framed
+// on its own (newline delimited by default); each datagram is one message (framing `bytes` by default).
+// Events get the peer's address under `host_key` and, over IP, its port under `port_key`.
+
+import { z } from 'zod';
+import type { SourceDefinition } from '../component.js';
+import { BYTES_FRAMING, decodedKinds, decodeSettings, decodingSchema, framingSchema, SourceDecoder, sourceStamp, stampAt } from '../support/decoding.js';
+import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
+
+const common = {
+  host_key: z.string().optional(),
+  decoding: decodingSchema,
+  framing: framingSchema,
+};
+const ip = {
+  address: z.string(),
+  port_key: z.string().default('port'),
+  receive_buffer_bytes: z.number().int().positive().optional(),
+};
+const unix = {
+  path: z.string().min(1),
+  socket_file_mode: z.number().int().min(0).max(0o7777).optional(),
+};
+
+const options = z.discriminatedUnion('mode', [
+  z.strictObject({
+    mode: z.literal('tcp'),
+    ...common,
+    ...ip,
+    max_length: z.number().int().positive().optional(),
+    connection_limit: z.number().int().positive().optional(),
+    shutdown_timeout_secs: z.number().nonnegative().default(30),
+    keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
+  }),
+  z.strictObject({ mode: z.literal('udp'), ...common, ...ip, max_length: z.number().int().positive().default(102400) }),
+  z.strictObject({ mode: z.literal('unix_stream'), ...common, ...unix, max_length: z.number().int().positive().optional() }),
+  z.strictObject({ mode: z.literal('unix_datagram'), ...common, ...unix, max_length: z.number().int().positive().default(102400) }),
+]);
+type SocketOptions = z.infer<typeof options>;
+
+const definition: SourceDefinition<SocketOptions> = {
+  kind: 'source',
+  type: 'socket',
+  description: 'Collect logs using the socket client.',
+  options,
+  outputs: (options) => [{ name: undefined, kinds: decodedKinds(options.decoding) }],
+  async build(options, env) {
+    const stamp = (peer: Peer) => {
+      const fields = sourceStamp(env, 'socket', options.host_key, peer.address);
+      return 'port_key' in options && peer.port !== undefined ? stampAt(fields, options.port_key, peer.port) : fields;
+    };
+    // Without `framing`, streams are newline delimited, cut at `max_length` when given (Vector's older option).
+    const streamFraming = { method: 'newline_delimited', max_length: options.max_length, oversized_action: 'truncate' } as const;
+    switch (options.mode) {
+      case 'tcp': {
+        const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
+        return streamListener(tcpListen(options), decoder, env, stamp, options.shutdown_timeout_secs);
+      }
+      case 'unix_stream': {
+        const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
+        return streamListener({ kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode }, decoder, env, stamp, 0);
+      }
+      case 'udp': {
+        const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env));
+        return datagramListener(options.address, decoder, env, stamp, { maxLength: options.max_length, receiveBufferBytes: options.receive_buffer_bytes });
+      }
+      case 'unix_datagram':
+        throw new Error('mode "unix_datagram" is not available: Node.js has no Unix datagram sockets (use "unix_stream" or "udp")');
+    }
+  },
+};
+
+export default definition;

@@ -1,0 +1,68 @@
+// `syslog`: RFC 5424 and RFC 3164 messages over TCP (octet counting, or newline delimited when a frame does
+// not start with a length), UDP (one message per datagram) or a Unix stream socket, parsed by the syslog
+// decoder into Vector's fields (appname, facility, hostname, message, msgid, procid, severity, timestamp,
+// version, structured data by id), plus `source_ip` and the peer under `host_key`.
+
+import { z } from 'zod';
+import type { SourceDefinition } from '../component.js';
+import { BYTES_FRAMING, SourceDecoder, sourceStamp, stampAt, type DecodeSettings } from '../support/decoding.js';
+import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
+import type { ComponentEnv } from '../component.js';
+
+const common = {
+  host_key: z.string().optional(),
+  max_length: z.number().int().positive().default(102400),
+};
+const ip = { address: z.string(), receive_buffer_bytes: z.number().int().positive().optional() };
+
+const options = z.discriminatedUnion('mode', [
+  z.strictObject({
+    mode: z.literal('tcp'),
+    ...common,
+    ...ip,
+    connection_limit: z.number().int().positive().optional(),
+    keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
+  }),
+  z.strictObject({ mode: z.literal('udp'), ...common, ...ip }),
+  z.strictObject({
+    mode: z.literal('unix'),
+    ...common,
+    path: z.string().min(1),
+    socket_file_mode: z.number().int().min(0).max(0o7777).optional(),
+  }),
+]);
+type SyslogOptions = z.infer<typeof options>;
+
+/** Vector's graceful shutdown window for syslog TCP connections (it has no option for it). */
+const SHUTDOWN_TIMEOUT_SECS = 30;
+
+function settings(framing: DecodeSettings['framing'], env: ComponentEnv): DecodeSettings {
+  return { framing, codec: 'syslog', lossy: true, messageKey: env.globals.log_schema.message_key || 'message' };
+}
+
+const definition: SourceDefinition<SyslogOptions> = {
+  kind: 'source',
+  type: 'syslog',
+  description: 'Collect logs sent via Syslog.',
+  options,
+  outputs: () => [{ name: undefined, kinds: ['log'] }],
+  async build(options, env) {
+    const stamp = (peer: Peer) => stampAt(sourceStamp(env, 'syslog', options.host_key, peer.address), 'source_ip', peer.address);
+    switch (options.mode) {
+      case 'tcp': {
+        const decoder = new SourceDecoder(env, settings({ method: 'octet_counting', max_length: options.max_length }, env));
+        return streamListener(tcpListen(options), decoder, env, stamp, SHUTDOWN_TIMEOUT_SECS);
+      }
+      case 'unix': {
+        const decoder = new SourceDecoder(env, settings({ method: 'octet_counting', max_length: options.max_length }, env));
+        return streamListener({ kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode }, decoder, env, stamp, 0);
+      }
+      case 'udp': {
+        const decoder = new SourceDecoder(env, settings(BYTES_FRAMING, env));
+        return datagramListener(options.address, decoder, env, stamp, { maxLength: options.max_length, receiveBufferBytes: options.receive_buffer_bytes });
+      }
+    }
+  },
+};
+
+export default definition;

@@ -1,0 +1,192 @@
+// Listening sockets shared by the `socket` and `syslog` sources: stream listeners (TCP, Unix stream) frame
+// each connection on its own, datagram listeners (UDP) decode each datagram whole. Both bind in `build`,
+// so a taken port fails the start-up with the address in the message.
+
+import { once } from 'node:events';
+import { chmod, lstat, unlink } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
+import { isIPv6 } from 'node:net';
+import type { ComponentEnv, Source, SourceContext } from '../component.js';
+import { pumpReadable, type SourceDecoder, type Stamp } from './decoding.js';
+
+/** Who sent the bytes: an IP and port, or the path of a Unix socket. */
+export interface Peer {
+  address: string;
+  port?: number;
+}
+
+/** `host:port`, `[v6]:port` → host and port; Vector requires the port. */
+export function parseListenAddress(address: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d+)$/.exec(address);
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) throw new Error(`invalid address "${address}": expected host:port, e.g. 0.0.0.0:9000`);
+  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
+}
+
+function listenError(where: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === 'EADDRINUSE' ? 'address already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+  return new Error(`could not listen on ${where}: ${why}`);
+}
+
+export type StreamListen =
+  | { kind: 'tcp'; address: string; connectionLimit?: number; receiveBufferBytes?: number; keepaliveSecs?: number }
+  | { kind: 'unix'; path: string; socketFileMode?: number };
+
+/** The listener of a `mode: tcp` source (socket, syslog), from its options as Vector names them. */
+export function tcpListen(options: {
+  address: string;
+  connection_limit?: number;
+  receive_buffer_bytes?: number;
+  keepalive?: { time_secs?: number };
+}): StreamListen {
+  return {
+    kind: 'tcp',
+    address: options.address,
+    connectionLimit: options.connection_limit,
+    receiveBufferBytes: options.receive_buffer_bytes,
+    keepaliveSecs: options.keepalive?.time_secs,
+  };
+}
+
+/**
+ * Binds a stream listener; the source frames every connection with its own stream of `decoder` and stamps
+ * its events with `stamp(peer)`. At shutdown it stops accepting, half-closes each connection, reads on
+ * until the peer closes or `shutdownTimeoutSecs` pass, and sends what was read.
+ */
+export async function streamListener(
+  listen: StreamListen,
+  decoder: SourceDecoder,
+  env: ComponentEnv,
+  stamp: (peer: Peer) => Stamp,
+  shutdownTimeoutSecs: number,
+): Promise<Source> {
+  const where = listen.kind === 'tcp' ? listen.address : listen.path;
+  const server: Server = createServer({
+    pauseOnConnect: true,
+    ...(listen.kind === 'tcp' && listen.receiveBufferBytes ? { highWaterMark: listen.receiveBufferBytes } : {}),
+  });
+  if (listen.kind === 'tcp' && listen.connectionLimit !== undefined) server.maxConnections = listen.connectionLimit;
+  try {
+    if (listen.kind === 'tcp') {
+      const { host, port } = parseListenAddress(listen.address);
+      server.listen({ host, port, ipv6Only: false });
+    } else {
+      await removeStaleSocket(listen.path);
+      server.listen(listen.path);
+    }
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+    if (listen.kind === 'unix' && listen.socketFileMode !== undefined) await chmod(listen.path, listen.socketFileMode);
+  } catch (error) {
+    server.close();
+    throw listenError(where, error);
+  }
+  const connections = new Set<Promise<void>>();
+  const sockets = new Set<Socket>();
+  // Connections made before `run` wait (paused) for it.
+  const early: Socket[] = [];
+  let accept: ((socket: Socket) => void) | undefined;
+  server.on('connection', (socket: Socket) => (accept ? accept(socket) : early.push(socket)));
+
+  return {
+    async run(context: SourceContext) {
+      // Connections read on after shutdown until their peer closes, at most this long.
+      const cutoff = new AbortController();
+      accept = (socket) => {
+        if (listen.kind === 'tcp' && listen.keepaliveSecs !== undefined) socket.setKeepAlive(true, listen.keepaliveSecs * 1000);
+        const peer: Peer = listen.kind === 'tcp' ? { address: socket.remoteAddress ?? '', port: socket.remotePort } : { address: listen.path };
+        sockets.add(socket);
+        socket.on('error', (error) => {
+          env.telemetry.error('connection_failed', 'receiving');
+          env.log.error(`Connection from ${peer.address} failed: ${error.message}`, { error_type: 'connection_failed', stage: 'receiving' });
+        });
+        const done: Promise<void> = pumpReadable(socket, decoder.stream(), context, () => stamp(peer), cutoff.signal)
+          .catch((error: Error) => env.log.error(`Reading from ${peer.address} failed: ${error.message}`))
+          .finally(() => {
+            sockets.delete(socket);
+            connections.delete(done);
+            socket.destroy();
+          });
+        connections.add(done);
+      };
+      early.splice(0).forEach(accept);
+      if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
+      server.close();
+      for (const socket of sockets) socket.end();
+      const timer = setTimeout(() => cutoff.abort(), shutdownTimeoutSecs * 1000);
+      await Promise.all(connections);
+      clearTimeout(timer);
+      if (listen.kind === 'unix') await unlink(listen.path).catch(() => undefined);
+    },
+  };
+}
+
+/** A Unix socket file left by an earlier run is replaced; any other file at the path is an error. */
+async function removeStaleSocket(path: string): Promise<void> {
+  const stat = await lstat(path).catch(() => undefined);
+  if (stat === undefined) return;
+  if (!stat.isSocket()) throw Object.assign(new Error(`${path} exists and is not a socket`), { code: 'EEXIST' });
+  await unlink(path);
+}
+
+/**
+ * Binds a UDP listener: each datagram (cut to `maxLength` bytes) is a message of its own for `decoder`.
+ * Datagrams that arrive while a batch waits downstream queue up to `env.chunkSize` times 4; beyond that
+ * they are dropped and counted, as a full socket buffer would.
+ */
+export async function datagramListener(
+  address: string,
+  decoder: SourceDecoder,
+  env: ComponentEnv,
+  stamp: (peer: Peer) => Stamp,
+  options: { maxLength?: number; receiveBufferBytes?: number },
+): Promise<Source> {
+  const { host, port } = parseListenAddress(address);
+  const socket: DatagramSocket = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', ...(options.receiveBufferBytes ? { recvBufferSize: options.receiveBufferBytes } : {}) });
+  try {
+    socket.bind(port, host);
+    await Promise.race([once(socket, 'listening'), once(socket, 'error').then(([error]) => Promise.reject(error))]);
+  } catch (error) {
+    socket.close();
+    throw listenError(address, error);
+  }
+  const limit = env.chunkSize * 4;
+  const queue: Array<{ bytes: Uint8Array; stamp: Stamp }> = [];
+  let wake: (() => void) | undefined;
+  socket.on('message', (message, remote) => {
+    if (queue.length >= limit) {
+      env.telemetry.discarded(1, false);
+      env.log.warn('Datagrams dropped: the pipeline does not keep up.', { count: 1 });
+      return;
+    }
+    const bytes = options.maxLength !== undefined && message.length > options.maxLength ? message.subarray(0, options.maxLength) : message;
+    queue.push({ bytes, stamp: stamp({ address: remote.address, port: remote.port }) });
+    wake?.();
+  });
+  socket.on('error', (error) => {
+    env.telemetry.error('socket_receive_failed', 'receiving');
+    env.log.error(`Receiving on ${address} failed: ${error.message}`);
+  });
+
+  return {
+    async run(context) {
+      const stop = () => {
+        socket.close();
+        wake?.();
+      };
+      if (context.shutdown.aborted) stop();
+      else context.shutdown.addEventListener('abort', stop, { once: true });
+      for (;;) {
+        if (queue.length > 0) {
+          for (const batch of decoder.decodeMessages(queue.splice(0))) await context.send(batch);
+        } else if (context.shutdown.aborted) {
+          return;
+        } else {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// The imports a compiled module (or the bare stdlib) needs from the JS side: docs/abi.md §6.
+
+import { randomFillSync } from 'node:crypto';
+import { validateRegex } from '../abi/regex.js';
+import { ByteReader, ByteWriter, encodeValue } from '../abi/codec.js';
+import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
+import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
+import type { RemapValue } from '../abi/values.js';
+import { LOG_LEVELS, type InstanceServices } from './services.js';
+
+/** A JS-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
+export type JsFunction = (args: RemapValue[], context: JsCallContext) => RemapValue;
+
+/** JS-backed functions by name, as a module's `jsFunctions` names them. */
+export type JsFunctionTable = Readonly<Record<string, JsFunction>>;
+
+/** What a JS function sees: the instance's time zone and its regex cache. */
+export interface JsCallContext {
+  /** Time zone for functions that take one implicitly (`InstanceServices.timezone`). */
+  timezone: string;
+  /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
+  regex(pattern: string): RegExp;
+}
+
+/** What the imports need of the instance they serve, bound after instantiation. */
+export interface InstanceRef {
+  memory?: WebAssembly.Memory;
+  alloc?: (size: number) => number;
+}
+
+export function moduleImports(
+  ref: InstanceRef,
+  functions: readonly JsFunction[],
+  services: InstanceServices,
+): WebAssembly.Imports {
+  const regexes: RegExp[] = [];
+  let timezone: TimeZone | undefined;
+  /** Global twins of `regexes`, made on first use, for iterating over matches. */
+  const globalRegexes: RegExp[] = [];
+  const regexIds = new Map<string, number>();
+  /** Why the last `regex` call returned -1. */
+  let regexError = '';
+  const compileRegex = (pattern: string): number => {
+    let id = regexIds.get(pattern);
+    if (id === undefined) {
+      id = regexes.push(newRegExp(pattern)) - 1;
+      regexIds.set(pattern, id);
+    }
+    return id;
+  };
+  const globalRegex = (id: number): RegExp => {
+    const re = regexes[id]!;
+    return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
+  };
+  const callContext: JsCallContext = { timezone: services.timezone, regex: (pattern) => regexes[compileRegex(pattern)]! };
+  const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
+  const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
+  /** One writer for every reply: each is copied into the arena before the next call can start. */
+  const replyWriter = new ByteWriter();
+  const newReply = () => {
+    replyWriter.clear();
+    return replyWriter;
+  };
+  /** Copies `data` into the arena and returns its address. */
+  const writeBack = (data: Uint8Array) => {
+    const ptr = ref.alloc!(data.length);
+    bytes(ptr, data.length).set(data);
+    return ptr;
+  };
+  return {
+    env: {
+      abort(_message: number, _file: number, line: number, column: number) {
+        throw new Error(`stdlib assertion failed at ${line}:${column}`);
+      },
+    },
+    svc_js: {
+      call(fn: number, ptr: number, len: number): number {
+        const args = new ByteReader(bytes(ptr, len)).value() as RemapValue[];
+        const reply = newReply();
+        try {
+          const result = functions[fn]!(args, callContext);
+          reply.u8(0);
+          encodeValue(reply, result);
+        } catch (error) {
+          reply.u8(1);
+          reply.sized(Buffer.from(error instanceof Error ? error.message : String(error)));
+        }
+        return writeBack(reply.finish());
+      },
+      regex(ptr: number, len: number): number {
+        const pattern = text(ptr, len);
+        if (!regexIds.has(pattern)) {
+          const problem = validateRegex(pattern);
+          if (problem !== undefined) {
+            regexError = problem;
+            return -1;
+          }
+        }
+        return compileRegex(pattern);
+      },
+      regex_matches(id: number, ptr: number, len: number, limit: number): number {
+        const input = text(ptr, len);
+        const reply = newReply();
+        encodeValue(reply, regexMatches(globalRegex(id), input, limit));
+        return writeBack(reply.finish());
+      },
+      regex_error(): number {
+        const reply = newReply();
+        reply.sized(Buffer.from(regexError));
+        return writeBack(reply.finish());
+      },
+      regex_split(id: number, ptr: number, len: number, limit: number): number {
+        const input = text(ptr, len);
+        const bounds = rustSplit(globalRegex(id), input, limit);
+        const offsets = new Utf8Offsets(input, len);
+        const reply = newReply();
+        reply.u32(bounds.length / 2);
+        // Pieces come in order and do not overlap, so their bounds increase.
+        for (const index of bounds) reply.u32(offsets.at(index));
+        return writeBack(reply.finish());
+      },
+      regex_replace(id: number, ptr: number, len: number, withPtr: number, withLen: number, count: number): number {
+        const replaced = Buffer.from(rustReplace(globalRegex(id), text(ptr, len), text(withPtr, withLen), count));
+        const reply = newReply();
+        reply.sized(replaced);
+        return writeBack(reply.finish());
+      },
+      now(): bigint {
+        return services.now();
+      },
+      tz_offset(localSeconds: bigint): number {
+        timezone ??= namedTimeZone(services.timezone);
+        return offsetOfLocal(timezone, Number(localSeconds));
+      },
+      log(level: number, ptr: number, len: number): void {
+        services.log(LOG_LEVELS[level] ?? 'info', text(ptr, len));
+      },
+      random(ptr: number, len: number): void {
+        randomFillSync(bytes(ptr, len));
+      },
+      parse_float(ptr: number, len: number): number {
+        return Number(text(ptr, len));
+      },
+    },
+  };
+}
+
+/**
+ * `[start, end, match]` per match (the regex crate's `captures_iter`) with UTF-8 byte offsets; `match` holds
+ * `string`, `captures` (the groups after the whole match, null when a group did not take part) and each
+ * named group.
+ */
+function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
+  const out: RemapValue[] = [];
+  const offsets = new Utf8Offsets(input, Buffer.byteLength(input));
+  for (const m of rustMatches(re, input)) {
+    if (limit >= 0 && out.length >= limit) break;
+    const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
+    for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
+    out.push([BigInt(offsets.at(m.index)), BigInt(offsets.at(m.index + m[0].length)), match]);
+  }
+  return out;
+}

@@ -1,0 +1,16 @@
+// JS-backed remap functions by name (definitions with `backing: { kind: 'js' }` in compiler/functions/). A compiled
+// module lists the ones it calls in its `svc` custom section; the runtime binds them by these names.
+
+import type { JsFunctionTable } from '../imports.js';
+import { format_timestamp } from './format_timestamp.js';
+import { parse_regex } from './parse_regex.js';
+import { parse_timestamp } from './parse_timestamp.js';
+
+export const JS_FUNCTIONS: JsFunctionTable = {
+  format_timestamp,
+  parse_regex,
+  parse_timestamp,
+};
+
+/** What the compiler is told this runtime provides. */
+export const JS_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(JS_FUNCTIONS));

@@ -1,0 +1,31 @@
+// parse_timestamp(value, format, timezone): VRL's `Conversion::Timestamp`. A format that mentions an offset
+// or zone reads a fixed-offset time; any other reads local time in `timezone` (default: the compile option).
+
+import type { JsFunction } from '../imports.js';
+import { parseStrftime, TimestampParseError } from '../strftime.js';
+import { lossyText, rustDebugString } from '../text.js';
+import { namedTimeZone } from '../time-zones.js';
+import { Timestamp } from '../../abi/values.js';
+import { kindName, stringArg } from './args.js';
+
+export const parse_timestamp: JsFunction = ([value, format, timezone], context) => {
+  if (value instanceof Timestamp) return value;
+  if (typeof value !== 'string' && !(value instanceof Uint8Array)) {
+    throw new Error(`unable to convert ${kindName(value!)} value to timestamp`);
+  }
+  const pattern = stringArg(format!).trim();
+  const zone = namedTimeZone(timezone === null || timezone === undefined ? context.timezone : stringArg(timezone));
+  const text = lossyText(value);
+  try {
+    const parsed = parseStrftime(text, pattern);
+    return new Timestamp(hasZone(pattern) ? parsed.toInstantWithOffset() : parsed.toInstantInZone(zone));
+  } catch (error) {
+    if (error instanceof TimestampParseError) throw new Error(`Invalid timestamp ${rustDebugString(text)}: ${error.message}`);
+    throw error;
+  }
+};
+
+/** VRL's `format_has_zone`. */
+function hasZone(format: string): boolean {
+  return ['%Z', '%z', '%:z', '%#z', '%+'].some((specifier) => format.includes(specifier));
+}

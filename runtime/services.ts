@@ -1,0 +1,35 @@
+// The services a remap instance gets from whoever runs it (the pipeline host, `svc vrl`, the library API):
+// handed to each instance rather than held in module-level singletons, so instances can differ.
+
+import type { ModuleInfo } from '../abi/module-info.js';
+
+/** Levels of remap's `log()`, in the order of their numbers in `svc_js.log` (docs/abi.md §6). */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface InstanceServices {
+  /** The current time in nanoseconds since the Unix epoch (`now()`, `log()`'s rate limit, timestamps). */
+  now(): bigint;
+  /** Time zone for functions that take one implicitly: an IANA name, `local`, or a fixed offset. */
+  timezone: string;
+  /** Receives remap's `log()` output. */
+  log(level: LogLevel, message: string): void;
+}
+
+const hrtimeOrigin = process.hrtime.bigint();
+const epochOrigin = BigInt(Date.now()) * 1_000_000n;
+
+/** The process's clock: the wall clock at start-up, advanced by the monotonic clock. */
+export function systemClock(): bigint {
+  return process.hrtime.bigint() - hrtimeOrigin + epochOrigin;
+}
+
+/** Writes `level: message` lines to stderr. */
+export function stderrLog(level: LogLevel, message: string): void {
+  process.stderr.write(`${level}: ${message}\n`);
+}
+
+/** The services of a module run on its own: the system clock, its compile-time time zone (else UTC), stderr. */
+export function defaultServices(info: Pick<ModuleInfo, 'options'>): InstanceServices {
+  return { now: systemClock, timezone: info.options.timezone ?? 'UTC', log: stderrLog };
+}

@@ -1,0 +1,70 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { decode, encode } from '../../abi/codec.js';
+import { VECTORS, bytesOf, encodableFromJs, hexOf, valueOf } from '../support/vectors.js';
+
+test('the vectors cover every tag', () => {
+  const tags = new Set(VECTORS.map((v) => v.hex.slice(0, 2)));
+  assert.equal([...tags].sort(), ['00', '01', '02', '03', '04', '05', '06', '07', '08', '09']);
+});
+
+test('decoding each vector gives its value', () => {
+  for (const v of VECTORS) assert.equal(decode(bytesOf(v.hex)), valueOf(v.value), v.name);
+});
+
+test('encoding each value gives its vector, byte for byte', () => {
+  for (const v of VECTORS) {
+    if (encodableFromJs(v.value)) assert.is(hexOf(encode(valueOf(v.value))), v.hex, v.name);
+  }
+});
+
+test('decode then encode reproduces the vector (negative zero, key order, non-UTF-8 bytes)', () => {
+  for (const v of VECTORS) {
+    if (encodableFromJs(v.value)) assert.is(hexOf(encode(decode(bytesOf(v.hex)))), v.hex, v.name);
+  }
+});
+
+test('decoded objects list their keys in byte order', () => {
+  const sorted = VECTORS.find((v) => v.name === 'object keys sorted byte-wise')!;
+  assert.equal(Object.keys(decode(bytesOf(sorted.hex)) as object), ['', 'Z', 'a', 'aa', 'b', 'é']);
+});
+
+test('a __proto__ key stays a plain entry', () => {
+  const proto = VECTORS.find((v) => v.name === 'object key __proto__')!;
+  const decoded = decode(bytesOf(proto.hex)) as Record<string, unknown>;
+  assert.equal(Object.keys(decoded), ['__proto__', 'constructor']);
+  assert.is(Object.getPrototypeOf(decoded), Object.prototype);
+});
+
+test('large values encode across buffer growth', () => {
+  const big = { s: 'x'.repeat(1000), items: Array.from({ length: 300 }, (_, i) => BigInt(i)) };
+  assert.equal(decode(encode(big)), big);
+});
+
+/** The keys of an encoded object whose values are all integers, in encoded order. */
+function encodedKeys(bytes: Uint8Array): Buffer[] {
+  const view = Buffer.from(bytes);
+  const keys: Buffer[] = [];
+  for (let at = 9, n = 0; n < view.readUInt32LE(1); n++) {
+    const length = view.readUInt32LE(at);
+    keys.push(view.subarray(at + 4, at + 4 + length));
+    at += 4 + length + 9;
+  }
+  return keys;
+}
+
+test('strings of any length and script encode as UTF-8; object keys sort by their UTF-8 bytes', () => {
+  const strings = ['', 'a', 'é', 'x'.repeat(64), 'x'.repeat(65), `${'x'.repeat(63)}é`, '😀', '\uE000', '\uFFFF', '9', '10'];
+  for (const s of strings) assert.equal(decode(encode(s)), s, s);
+  // A lone surrogate has no UTF-8: it becomes U+FFFD, as Buffer and TextEncoder write it.
+  assert.equal(decode(encode('a\uD800')), 'a\uFFFD');
+  const object = Object.fromEntries(strings.map((s, i) => [s, BigInt(i)]));
+  assert.equal(encodedKeys(encode(object)), strings.map((s) => Buffer.from(s)).sort(Buffer.compare));
+  assert.equal(encodedKeys(encode({ b: 1n, a: 2n, '10': 3n, '9': 4n })), ['10', '9', 'a', 'b'].map((s) => Buffer.from(s)));
+});
+
+test('NaN is refused', () => {
+  assert.throws(() => encode(NaN), /NaN/);
+});
+
+test.run();

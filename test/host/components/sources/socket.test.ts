@@ -1,0 +1,104 @@
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import socketSource from '../../../../host/components/sources/socket.js';
+import { buildSource, runSource, testEnv } from '../../support/sources.js';
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('tcp: frames split across packets join up; host and port are the peer', async () => {
+  const port = await freePort();
+  const run = runSource(await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('socket')));
+  const client = connect(port, '127.0.0.1');
+  await once(client, 'connect');
+  client.write('first li');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  client.write('ne\nsecond\nthi');
+  client.end('rd');
+  await run.waitFor(3);
+  assert.equal(run.events.map((e) => e.message), ['first line', 'second', 'third']);
+  assert.is(run.events[0]!.host, '127.0.0.1');
+  assert.is(run.events[0]!.port, BigInt(client.localPort!));
+  assert.is(run.events[0]!.source_type, 'socket');
+  run.shutdown.abort();
+  await run.done;
+});
+
+test('tcp: a taken port fails the build naming the address; shutdown ends open connections after the timeout', async () => {
+  const port = await freePort();
+  const env = testEnv('socket');
+  const run = runSource(await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}`, shutdown_timeout_secs: 0 }, env));
+  try {
+    await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, env);
+    assert.unreachable('the second build should fail');
+  } catch (error) {
+    assert.match((error as Error).message, `could not listen on 127.0.0.1:${port}: address already in use`);
+  }
+  const client = connect(port, '127.0.0.1');
+  client.on('error', () => undefined);
+  client.write('kept open\n');
+  await run.waitFor(1);
+  run.shutdown.abort();
+  await run.done;
+  client.destroy();
+});
+
+test('udp: each datagram is an event, cut at max_length', async () => {
+  const port = await freePort();
+  const run = runSource(await buildSource(socketSource, { mode: 'udp', address: `127.0.0.1:${port}`, max_length: 5 }, testEnv('socket')));
+  const client = createSocket('udp4');
+  client.send('hello', port, '127.0.0.1');
+  client.send('multi\nline', port, '127.0.0.1');
+  await run.waitFor(2);
+  assert.equal(run.events.map((e) => e.message).sort(), ['hello', 'multi'].sort());
+  assert.is(run.events[0]!.host, '127.0.0.1');
+  assert.is(typeof run.events[0]!.port, 'bigint');
+  client.close();
+  run.shutdown.abort();
+  await run.done;
+});
+
+test('unix_stream: events carry the socket path as host; a stale socket file is replaced; unix_datagram is refused', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'svc-socket-')), 'in.sock');
+  const first = runSource(await buildSource(socketSource, { mode: 'unix_stream', path }, testEnv('socket')));
+  first.shutdown.abort();
+  await first.done;
+  const stale = createServer().listen(path);
+  await once(stale, 'listening');
+  stale.close();
+  const run = runSource(await buildSource(socketSource, { mode: 'unix_stream', path, decoding: { codec: 'json' } }, testEnv('socket')));
+  const client = connect(path);
+  client.end('{"a":1}\n{"a":2}\n');
+  await run.waitFor(2);
+  assert.equal(run.events.map((e) => e.a), [1n, 2n]);
+  assert.is(run.events[0]!.host, path);
+  assert.not.ok('port' in run.events[0]!);
+  run.shutdown.abort();
+  await run.done;
+  try {
+    await buildSource(socketSource, { mode: 'unix_datagram', path }, testEnv('socket'));
+    assert.unreachable();
+  } catch (error) {
+    assert.match((error as Error).message, 'unix_datagram');
+  }
+});
+
+test('options: mode decides which options exist', () => {
+  assert.not.ok(socketSource.options.safeParse({ mode: 'udp', address: '127.0.0.1:1', connection_limit: 2 }).success);
+  assert.not.ok(socketSource.options.safeParse({ mode: 'tcp' }).success);
+  assert.ok(socketSource.options.safeParse({ mode: 'tcp', address: '0.0.0.0:9000', connection_limit: 2 }).success);
+});
+
+test.run();

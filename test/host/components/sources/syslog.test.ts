@@ -1,0 +1,73 @@
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import syslogSource from '../../../../host/components/sources/syslog.js';
+import { buildSource, runSource, testEnv } from '../../support/sources.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const RFC5424 = '<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su 77 ID47 [exampleSDID@32473 iut="3" eventSource="App"] \'su root\' failed';
+const RFC3164 = '<13>Feb  5 17:32:18 10.0.0.99 myapp[123]: hello there';
+
+test('tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector\'s fields', async () => {
+  const port = await freePort();
+  const run = runSource(await buildSource(syslogSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('syslog')));
+  const client = connect(port, '127.0.0.1');
+  const framed = `${Buffer.byteLength(RFC5424)} ${RFC5424}`;
+  client.write(framed.slice(0, 20));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  client.write(framed.slice(20));
+  client.end(`${RFC3164}\n`);
+  await run.waitFor(2);
+  const [modern, bsd] = run.events;
+  assert.equal(
+    { ...modern, timestamp: String(modern!.timestamp) },
+    {
+      appname: 'su',
+      facility: 'auth',
+      hostname: 'mymachine.example.com',
+      host: '127.0.0.1',
+      message: "'su root' failed",
+      msgid: 'ID47',
+      procid: 77n,
+      severity: 'crit',
+      source_ip: '127.0.0.1',
+      source_type: 'syslog',
+      timestamp: '2003-10-11T22:14:15.003Z',
+      version: 1n,
+      'exampleSDID@32473': { iut: '3', eventSource: 'App' },
+    },
+  );
+  assert.is(bsd!.appname, 'myapp');
+  assert.is(bsd!.message, 'hello there');
+  assert.is(bsd!.severity, 'notice');
+  assert.is(bsd!.facility, 'user');
+  run.shutdown.abort();
+  await run.done;
+});
+
+test('udp: one message per datagram, the peer under host_key and source_ip', async () => {
+  const port = await freePort();
+  const env = testEnv('syslog');
+  const run = runSource(await buildSource(syslogSource, { mode: 'udp', address: `127.0.0.1:${port}`, host_key: 'peer' }, env));
+  const client = createSocket('udp4');
+  client.send(RFC3164, port, '127.0.0.1');
+  client.send(RFC5424, port, '127.0.0.1');
+  await run.waitFor(2);
+  assert.equal(run.events.map((e) => e.appname).sort(), ['myapp', 'su']);
+  assert.is(run.events[0]!.peer, '127.0.0.1');
+  assert.is(run.events[0]!.source_ip, '127.0.0.1');
+  client.close();
+  run.shutdown.abort();
+  await run.done;
+});
+
+test.run();

@@ -1,0 +1,54 @@
+// Driving a source through its definition: an env like the topology gives, and a context whose `send`
+// collects the events of each batch.
+
+import type { ComponentEnv, Source, SourceDefinition } from '../../../host/components/component.js';
+import type { EventBatch } from '../../../host/topology/batch.js';
+import { decodeBatch } from '../../../abi/batch.js';
+import { componentEnv, type TestEnv } from './env.js';
+
+export function testEnv(type: string, overrides: Partial<ComponentEnv> = {}): TestEnv {
+  return { ...componentEnv({ kind: 'source', type }, 'in'), ...overrides };
+}
+
+export interface Collected {
+  batches: EventBatch[];
+  events: Array<Record<string, unknown>>;
+  kinds: string[];
+  shutdown: AbortController;
+  /** Resolves when the source's `run` returned. */
+  done: Promise<void>;
+  /** Resolves once at least `n` events arrived. */
+  waitFor(n: number): Promise<void>;
+}
+
+/** Runs `source`; `send` collects, after `delayMs` when given (a slow consumer). */
+export function runSource(source: Source, options: { delayMs?: number } = {}): Collected {
+  const shutdown = new AbortController();
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const collected: Collected = {
+    batches: [],
+    events: [],
+    kinds: [],
+    shutdown,
+    done: Promise.resolve(),
+    waitFor: (n) => new Promise<void>((resolve) => (collected.events.length >= n ? resolve() : waiters.push({ n, resolve }))),
+  };
+  collected.done = source.run({
+    async send(batch) {
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      collected.batches.push(batch);
+      for (const record of decodeBatch(batch.bytes).events) {
+        collected.events.push(record.event as Record<string, unknown>);
+        collected.kinds.push(record.kind);
+      }
+      for (const waiter of waiters.filter((w) => collected.events.length >= w.n)) waiter.resolve();
+    },
+    shutdown: shutdown.signal,
+  });
+  return collected;
+}
+
+/** Parses options with the definition's schema and builds the source. */
+export async function buildSource<O>(definition: SourceDefinition<O>, options: unknown, env: ComponentEnv): Promise<Source> {
+  return definition.build(definition.options.parse(options), env);
+}
