@@ -29,12 +29,16 @@ transforms:
     type: remap
     inputs: ["split._unmatched", "only*"]
     source: '.x = 1'
+sinks:
+  out:
+    type: blackhole
+    inputs: [rest]
 `);
-// There are no sinks in this configuration: SVC_ALLOW_EMPTY_CONFIG lets it load.
+// Configurations without sinks load with SVC_ALLOW_EMPTY_CONFIG.
 const env = { SVC_ALLOW_EMPTY_CONFIG: 'true' };
 
 test('graph prints DOT: shapes by kind, node attributes, edges with the port as label, wildcards resolved', () => {
-  const { status, stdout, stderr } = svc(['graph', '--config', config], { env });
+  const { status, stdout, stderr } = svc(['graph', '--config', config]);
   assert.is(stdout, [
     'digraph {',
     '  "in" [shape="box"]',
@@ -45,6 +49,8 @@ test('graph prints DOT: shapes by kind, node attributes, edges with the port as 
     '  "rest" [shape="diamond"]',
     '  "split" -> "rest" [label="_unmatched"]',
     '  "only errors" -> "rest"',
+    '  "out" [shape="invtrapezium"]',
+    '  "rest" -> "out"',
     '}',
     '',
   ].join('\n'));
@@ -53,7 +59,7 @@ test('graph prints DOT: shapes by kind, node attributes, edges with the port as 
 });
 
 test('graph --format mermaid prints a flowchart', () => {
-  const { status, stdout } = svc(['graph', '-c', config, '--format', 'mermaid'], { env });
+  const { status, stdout } = svc(['graph', '-c', config, '--format', 'mermaid']);
   assert.is(stdout, [
     'flowchart TD;',
     '',
@@ -70,6 +76,8 @@ test('graph --format mermaid prints a flowchart', () => {
     '  only errors --> rest',
     '',
     '  %% Sinks',
+    '  out[\\out\\]',
+    '  rest --> out',
     '',
     '',
   ].join('\n'));

@@ -25,6 +25,65 @@ test('validate prints the warnings, the component check and Validated under a ru
   assert.is(status, 0);
 });
 
+const SINKS = `${SOURCE}sinks:
+  out:
+    type: blackhole
+    inputs: [in]
+  print:
+    type: console
+    inputs: [in]
+    encoding: { codec: json }
+`;
+
+test('validate checks the components and each sink\'s health: √ for each, then Validated', () => {
+  const config = writeConfig(dir, 'sinks.yaml', SINKS);
+  const { status, stdout, stderr } = svc(['validate', config]);
+  const loaded = `√ Loaded ["${config}"]`;
+  assert.is(stdout, [
+    loaded,
+    '√ Component configuration',
+    '√ Health check "out"',
+    '√ Health check "print"',
+    '-'.repeat(loaded.length),
+    `${' '.repeat(loaded.length - 9)}Validated`,
+    '',
+  ].join('\n'));
+  assert.is(stderr, '');
+  assert.is(status, 0);
+});
+
+test('a failing healthcheck is an x line and exit 78; --skip-healthchecks does not run it', () => {
+  const config = writeConfig(dir, 'unhealthy.yaml', `${SOURCE}sinks:
+  web:
+    type: http
+    inputs: [in]
+    uri: http://127.0.0.1:1/
+    encoding: { codec: json }
+    healthcheck: { uri: "http://127.0.0.1:1/health", timeout: 5 }
+`);
+  const failed = svc(['validate', config]);
+  assert.is(failed.stdout, `√ Loaded ["${config}"]\n√ Component configuration\nx Health check for "web" failed: connect ECONNREFUSED 127.0.0.1:1\n`);
+  assert.is(failed.status, 78);
+  const skipped = svc(['validate', '--skip-healthchecks', config]);
+  assert.match(skipped.stdout, /^√ Loaded .*\n√ Component configuration\n-+\n +Validated\n$/);
+  assert.is(skipped.status, 0);
+});
+
+test('disabled healthchecks are warnings, failing only with --deny-warnings', () => {
+  const config = writeConfig(dir, 'disabled.yaml', `${SINKS}    healthcheck: { enabled: false }\n`);
+  const globally = writeConfig(dir, 'off.yaml', 'healthchecks:\n  enabled: false\n');
+  const one = svc(['validate', config]);
+  assert.ok(one.stdout.includes('√ Health check "out"\n~ Health check disabled for "print"\n'), one.stdout);
+  assert.is(one.status, 0);
+  assert.is(svc(['validate', '-d', config]).status, 78);
+  const all = svc(['validate', config, globally]);
+  assert.ok(all.stdout.includes('√ Component configuration\n~ Health checks are disabled\n'), all.stdout);
+  assert.is(all.status, 0);
+  const denied = svc(['validate', '--deny-warnings', config, globally]);
+  assert.not.match(denied.stdout, /Validated/);
+  assert.is(denied.status, 78);
+});
+
 for (const flag of ['--no-environment', '-ne']) {
   test(`validate ${flag} only loads the configuration: a program that does not compile goes unnoticed`, () => {
     const broken = writeConfig(dir, `broken${flag}.yaml`, `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: '.x = '\n`);
