@@ -28,7 +28,7 @@ async function runValidate(paths: string[], parsed: Record<string, unknown>): Pr
     log: hub.logger('svc'),
     logHub: hub,
     denyWarnings: parsed.denyWarnings === true,
-    noEnvironment: parsed.environment === false || parsed.noEnvironment === true,
+    noEnvironment: parsed.environment === false,
     skipHealthchecks: parsed.skipHealthchecks === true,
     color: useColor(parsed.color, process.stdout),
     write: (text) => process.stdout.write(text),
@@ -36,11 +36,13 @@ async function runValidate(paths: string[], parsed: Record<string, unknown>): Pr
 }
 
 export function registerValidate(cli: CAC): Command {
-  const command = cli.command('validate [...paths]', 'Validate a configuration, then exit');
-  return withConfigFileOptions(command)
+  const command = withConfigFileOptions(cli.command('validate [...paths]', 'Validate a configuration, then exit'))
     .option('-d, --deny-warnings', 'Fail validation on warnings')
     .option('--no-environment', 'Only load and check the configuration: skip component and health checks (also -ne)')
-    .option('--skip-healthchecks', 'Skip health checks')
+    .option('--skip-healthchecks', 'Skip health checks');
+  // cac gives a `--no-x` flag the default `x = true`, which its help would show as "(default: true)".
+  command.options.find((option) => option.rawName === '--no-environment')!.config.default = undefined;
+  return command
     .action(async (paths: string[], parsed: Record<string, unknown>) => {
       const code = await runValidate(paths, parsed);
       // Built components (sockets, timers) must not keep the process alive.
