@@ -45,6 +45,29 @@ export async function loadPipelineConfig(options: Pick<PipelineOptions, 'locatio
   return config;
 }
 
+/** Options this build accepts and validates but does not act on yet, each with what happens instead. */
+const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; message: string }> = [
+  { applies: (c) => c.global.api.enabled, message: 'api.enabled: the management API is not available in this build; no API is served' },
+  { applies: (c) => c.global.acknowledgements.enabled === true || [...c.sinks.values()].some((s) => s.acknowledgements?.enabled === true),
+    message: 'acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks' },
+  { applies: (c) => c.enrichment_tables.size > 0, message: 'enrichment_tables: enrichment tables are not loaded in this build' },
+  { applies: (c) => c.secret.size > 0, message: 'secret: secret backends are not available in this build' },
+  { applies: (c) => c.global.schema.log_namespace, message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout' },
+  { applies: (c) => c.global.proxy.http !== undefined || c.global.proxy.https !== undefined || [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
+    message: 'proxy: proxies are not used by this build; connections go direct' },
+  { applies: (c) => c.global.expire_metrics_per_metric_set.length > 0 || c.global.expire_metrics_secs !== 300,
+    message: 'expire_metrics_secs: internal metrics do not expire in this build' },
+  { applies: (c) => c.global.metrics_storage_refresh_period !== undefined,
+    message: 'metrics_storage_refresh_period: the metrics snapshot for remap is not available in this build' },
+  { applies: (c) => c.global.telemetry.tags.emit_service || c.global.telemetry.tags.emit_source,
+    message: 'telemetry.tags: the service and source tags are not added in this build' },
+];
+
+/** Warnings for the options of `config` this build does not act on yet. */
+export function notYetAvailable(config: Config): string[] {
+  return NOT_YET_AVAILABLE.filter((entry) => entry.applies(config)).map((entry) => entry.message);
+}
+
 /** The graph's view of the configured components. */
 export function componentSpecs(config: Config): ComponentSpec[] {
   const spec = (component: ComponentConfig, kind: ComponentSpec['kind']): ComponentSpec => ({
@@ -80,11 +103,12 @@ export function pipelineGraph(config: Config, specs: ComponentSpec[] = component
 
 /**
  * Builds every component of a validated configuration; throws ConfigError (graph or build problems). The
- * graph's warnings are logged, unless the caller built the graph and passes it (it reports them itself).
+ * warnings (graph, options not acted on) are logged, unless the caller built the graph and passes it (it
+ * reports them itself).
  */
 export async function buildPipeline(config: Config, options: PipelineOptions, built?: Graph): Promise<BuiltPipeline> {
   const graph = built ?? pipelineGraph(config);
-  if (!built) for (const warning of graph.warnings) options.log.warn(warning);
+  if (!built) for (const warning of [...graph.warnings, ...notYetAvailable(config)]) options.log.warn(warning);
   const metrics = new MetricsRegistry();
   const executor = options.threads > 0 ? new WorkerExecutor(options.threads) : new InlineExecutor(transformDefinition);
   try {

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config/errors.js';
 import type { Config } from './config/schema.js';
-import { buildPipeline, EXIT, loadPipelineConfig, pipelineGraph, sinkHealthcheck, type PipelineOptions } from './pipeline.js';
+import {
+  buildPipeline, EXIT, loadPipelineConfig, notYetAvailable, pipelineGraph, sinkHealthcheck, type PipelineOptions,
+} from './pipeline.js';
 import type { Graph } from './topology/graph.js';
 
 export interface ValidateOptions extends PipelineOptions {
@@ -98,13 +100,14 @@ async function load(options: ValidateOptions, report: Report): Promise<{ config:
     report.list(title, 'error', error.errors);
     return undefined;
   }
-  if (graph.warnings.length === 0) {
+  const warnings = [...graph.warnings, ...notYetAvailable(config)];
+  if (warnings.length === 0) {
     report.success(`Loaded ${pathList(options)}`);
   } else if (options.denyWarnings) {
-    report.list(title, 'error', graph.warnings);
+    report.list(title, 'error', warnings);
     return undefined;
   } else {
-    report.list(`Loaded with warnings ${pathList(options)}`, 'warning', graph.warnings);
+    report.list(`Loaded with warnings ${pathList(options)}`, 'warning', warnings);
   }
   return { config, graph };
 }
