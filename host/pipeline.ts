@@ -33,6 +33,11 @@ export interface PipelineOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The host name events are stamped with: SVC_HOSTNAME, else the machine's. */
+export function hostName(): string {
+  return process.env.SVC_HOSTNAME || osHostname();
+}
+
 /** Loads and validates the configuration; throws ConfigError with every problem. */
 export async function loadPipelineConfig(options: Pick<PipelineOptions, 'locations' | 'interpolate' | 'allowEmptyConfig' | 'env'>): Promise<Config> {
   const raw = await loadConfig(options.locations, { env: options.env, interpolate: options.interpolate });
@@ -124,7 +129,7 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
         globals: config.global,
         chunkSize: options.chunkSize,
         maxDecompressedSize: options.maxDecompressedSize,
-        hostname: process.env.SVC_HOSTNAME || osHostname(),
+        hostname: hostName(),
         metrics,
         logHub: options.logHub,
       },

@@ -3,7 +3,6 @@
 // part — and checks what the `extract_from` outputs emitted: every condition of a check must hold for at
 // least one of those events, and `no_outputs_from` targets must emit nothing.
 
-import { hostname as osHostname } from 'node:os';
 import { encodeBatch } from '../abi/batch.js';
 import { CodecModule, parseFieldPath } from '../runtime/codec-module.js';
 import { Timestamp } from '../abi/values.js';
@@ -14,7 +13,7 @@ import { transformDefinition } from './components/transforms/index.js';
 import { ConfigError } from './config/errors.js';
 import type { Config, TestDefinition } from './config/schema.js';
 import type { LogHub, Logger } from './log.js';
-import { componentSpecs, pipelineGraph } from './pipeline.js';
+import { componentSpecs, hostName, pipelineGraph } from './pipeline.js';
 import { ComponentTelemetry } from './telemetry/component.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
 import type { EventBatch } from './topology/batch.js';
@@ -70,7 +69,7 @@ export class UnitTests {
       globals: config.global,
       chunkSize: env.chunkSize,
       maxDecompressedSize: env.maxDecompressedSize,
-      hostname: process.env.SVC_HOSTNAME || osHostname(),
+      hostname: hostName(),
       metrics,
       logHub: env.logHub,
       id,
