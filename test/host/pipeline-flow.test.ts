@@ -17,7 +17,7 @@ function readLines(path: string): string[] {
 
 const sorted = (lines: string[]) => [...lines].sort();
 
-test('stdin → remap (reroute_dropped) → route → filter: console gets one route, a file sink the rest and the dropped events', async () => {
+test('stdin → remap (reroute_dropped) → route → filter: one route fans out to console and a file, a file sink gets the rest and the dropped events', async () => {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
   writeFileSync(config, `
@@ -50,6 +50,11 @@ sinks:
     type: console
     inputs: [split.errors]
     encoding: { codec: json }
+  errors_file:
+    type: file
+    path: ${dir}/errors.log
+    inputs: [split.errors]
+    encoding: { codec: json }
   rest:
     type: file
     path: ${dir}/rest.log
@@ -62,6 +67,7 @@ sinks:
   ].map((event) => JSON.stringify(event)).join('\n') + '\nnot json\n';
   const { status, stdout, stderr } = await startSvc(['--config', config], { stdin: input }).exited;
   assert.is(stdout, '{"level":"error","n":1,"source_type":"stdin"}\n', stderr);
+  assert.is(readFileSync(join(dir, 'errors.log'), 'utf8'), stdout);
   // The dropped event is the original one, with its stamps, and the annotation.
   const withoutStamps = (line: string) => line.replace(/"host":"[^"]*",/, '').replace(/,"timestamp":"[^"]*"/, '');
   assert.equal(sorted(readLines(join(dir, 'rest.log')).map(withoutStamps)), [

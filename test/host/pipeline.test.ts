@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { logLines, runSvc, tempDir } from './support/svc.js';
+import { logLines, runSvc, tempDir, writeFiles } from './support/svc.js';
 
 interface BadConfig {
   name: string;
@@ -210,11 +210,12 @@ sinks:
   },
   {
     name: 'TOML and JSON syntax errors, with their positions',
-    files: { 'a.toml': '[sources.in]\ntype = \n', 'b.json': '{"sources": {"in": {}}\n' },
-    args: ['--config', '<dir>/a.toml', '--config', '<dir>/b.json'],
-    stderr: loading('<dir>/a.toml,<dir>/b.json') +
+    files: { 'a.toml': '[sources.in]\ntype = \n', 'b.json': '{"sources": {"in": {}}\n', 'c.json': '{"sources": {"in": }}' },
+    args: ['--config', '<dir>/a.toml', '--config', '<dir>/b.json', '--config', '<dir>/c.json'],
+    stderr: loading('<dir>/a.toml,<dir>/b.json,<dir>/c.json') +
       error('<dir>/a.toml:2:8: Invalid TOML document: invalid value') +
-      error('<dir>/b.json:2:1: Expected \',\' or \'}\' after property value'),
+      error('<dir>/b.json:2:1: Expected \',\' or \'}\' after property value') +
+      error('<dir>/c.json:1:20: Unexpected token \'}\''),
   },
   {
     name: 'a --config-dir layout with a bad file',
@@ -247,5 +248,25 @@ for (const bad of CASES) {
     assert.is(status, 78);
   });
 }
+
+test('wildcard_matching relaxed: a wildcard matching nothing is accepted', async () => {
+  const dir = writeFiles({
+    'svc.yaml': `
+wildcard_matching: relaxed
+sources:
+  in:
+    type: stdin
+sinks:
+  out:
+    type: console
+    inputs: [in, app_*]
+    encoding: { codec: text }
+`,
+  });
+  const { status, stdout, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], { stdin: 'hello\n' });
+  assert.is(stdout, 'hello\n', stderr);
+  assert.not.match(stderr, /ERROR|WARN/);
+  assert.is(status, 0);
+});
 
 test.run();

@@ -126,6 +126,26 @@ test('--graceful-shutdown-limit-secs 1 with a sink that never finishes: forced e
   }
 });
 
+test('stdin EOF ends the process by itself, everything written, exit 0', async () => {
+  const dir = tempDir();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(config, `
+sources:
+  in:
+    type: stdin
+sinks:
+  out:
+    type: file
+    inputs: [in]
+    path: ${dir}/out.log
+    encoding: { codec: text }
+`);
+  const { status, stderr } = await startSvc(['--config', config], { stdin: lines(1000) }).exited;
+  assert.is(readFileSync(join(dir, 'out.log'), 'utf8'), lines(1000));
+  assert.match(logLines(stderr), / INFO svc: svc has started\. .*\n INFO svc: svc has stopped\.\n$/);
+  assert.is(status, 0);
+});
+
 /** VmRSS of a process, in bytes. */
 function rss(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
