@@ -1,7 +1,9 @@
 // Bad configurations through the real `svc` executable: every problem of a stage is reported at once, each
 // naming its file, component and option, nothing starts (no output), and the exit status is 78.
 
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -248,6 +250,22 @@ for (const bad of CASES) {
     assert.is(status, 78);
   });
 }
+
+test('bad configuration: a source whose address is taken fails the build, named by file and id', async () => {
+  const taken = createServer().listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const dir = writeFiles({ 'svc.yaml': `sources:\n  in:\n    type: socket\n    mode: tcp\n    address: 127.0.0.1:${port}\n${CONSOLE_SINK}` });
+    const { status, stdout, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')]);
+    assert.is(logLines(stderr, dir), loading('<dir>/svc.yaml') +
+      error(`<dir>/svc.yaml: sources.in: could not listen on 127.0.0.1:${port}: address already in use`));
+    assert.is(stdout, '');
+    assert.is(status, 78);
+  } finally {
+    taken.close();
+  }
+});
 
 test('wildcard_matching relaxed: a wildcard matching nothing is accepted', async () => {
   const dir = writeFiles({
