@@ -287,4 +287,25 @@ sinks:
   assert.is(status, 0);
 });
 
+test('options this build does not act on yet are accepted, and say so once at start-up', async () => {
+  const dir = writeFiles({
+    'svc.yaml': `
+api: { enabled: true }
+acknowledgements: { enabled: true }
+expire_metrics_secs: 60
+sources:
+  in:
+    type: stdin
+${CONSOLE_SINK}`,
+  });
+  const { status, stdout, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], { stdin: 'hello\n' });
+  assert.match(stdout, /"message":"hello"/);
+  assert.equal(logLines(stderr, dir).split('\n').filter((line) => line.includes('WARN')), [
+    ' WARN svc: api.enabled: the management API is not available in this build; no API is served',
+    ' WARN svc: acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks',
+    ' WARN svc: expire_metrics_secs: internal metrics do not expire in this build',
+  ]);
+  assert.is(status, 0);
+});
+
 test.run();
