@@ -7,6 +7,7 @@ import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 const PROGRAM = `
 if .n == 1 { .x = to_int!(.bad) }
 if .n == 2 { abort "stop" }
+if .name == "c" { abort "stop" }
 .done = true
 `;
 
@@ -31,7 +32,7 @@ test('remap reroute_dropped sends originals to `dropped`, annotated at log_schem
   const input = encodeBatch([
     { event: { n: 1, bad: 'x', f: 1.5 }, metadata: { m: 1 } },
     { event: { n: 2 } },
-    { kind: 'metric', event: { n: 2, name: 'c', tags: { a: 'b' } } },
+    { kind: 'metric', event: { name: 'c', kind: 'absolute', counter: { value: 1.5 }, tags: { a: 'b' } } },
   ], 0);
   const result = runner.process({ bytes: input, count: 3 });
   assert.equal(result.discarded, []);
@@ -47,7 +48,7 @@ test('remap reroute_dropped sends originals to `dropped`, annotated at log_schem
     {
       kind: 'metric',
       metadata: {},
-      event: { n: 2n, name: 'c', tags: { a: 'b', 'metadata.dropped.reason': 'abort', 'metadata.dropped.component_id': 't', 'metadata.dropped.component_type': 'remap', 'metadata.dropped.component_kind': 'transform' } },
+      event: { name: 'c', kind: 'absolute', counter: { value: 1.5 }, tags: { a: 'b', 'metadata.dropped.reason': 'abort', 'metadata.dropped.component_id': 't', 'metadata.dropped.component_type': 'remap', 'metadata.dropped.component_kind': 'transform' } },
     },
   ]);
 });
