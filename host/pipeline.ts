@@ -8,7 +8,7 @@ import { componentDefinition, componentRegistry } from './components/registry.js
 import { transformDefinition } from './components/transforms/index.js';
 import { ConfigError } from './config/errors.js';
 import { loadConfig, type ConfigLocations } from './config/load.js';
-import { validateConfig, type ComponentConfig, type Config } from './config/schema.js';
+import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from './config/schema.js';
 import type { LogHub, Logger } from './log.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
 import { InlineExecutor, WorkerExecutor } from './topology/executor.js';
@@ -138,7 +138,13 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
     });
     return { topology, metrics, config };
   } catch (error) {
-    if (error instanceof BuildError) throw new ConfigError(error.errors);
+    if (error instanceof BuildError) {
+      // Named like the validation errors: file, section and id.
+      throw new ConfigError(error.failures.map(({ spec, message }) => {
+        const section = KIND_SECTION[spec.kind] as 'sources' | 'transforms' | 'sinks';
+        return `${config[section].get(spec.id)!.file}: ${section}.${spec.id}: ${message}`;
+      }));
+    }
     throw error;
   }
 }

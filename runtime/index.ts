@@ -21,7 +21,7 @@ export { defaultServices, stderrLog, systemClock, type InstanceServices, type Lo
 export { JS_FUNCTIONS } from './js-functions/index.js';
 export type { JsFunction, JsFunctionTable } from './imports.js';
 export { readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
-export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type InputEvent, type OutputRecord } from '../abi/batch.js';
+export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type EventKind, type InputEvent, type OutputRecord } from '../abi/batch.js';
 export { Timestamp, Regex, type RemapValue } from '../abi/values.js';
 export { display } from './display.js';
 

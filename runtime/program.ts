@@ -1,7 +1,7 @@
 // A compiled remap program as the library API hands it out (../shared/conformance/README.md): `run` on one
 // JS event, batch and NDJSON entry points for the host, and the compiler's warnings.
 
-import { BatchFlag, decodeOutput, encodeBatch } from '../abi/batch.js';
+import { BatchFlag, decodeOutput, encodeBatch, type EventKind } from '../abi/batch.js';
 import type { NdjsonOutput, RemapInstance } from './module.js';
 import type { RemapValue } from '../abi/values.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
@@ -25,10 +25,14 @@ export class Program {
     readonly warnings: readonly Diagnostic[] = [],
   ) {}
 
-  /** Runs the program on a copy of `event`; throws `RemapRuntimeError` on a runtime error or `abort`. */
-  run(event: unknown): { result: RemapValue; event: RemapValue } {
+  /**
+   * Runs the program on a copy of `event`; throws `RemapRuntimeError` on a runtime error or `abort`. A
+   * `metric` event is Vector's native metric object: the program sees its VRL view and the event returned
+   * is the metric with the changes Vector allows (docs/abi.md §2.3).
+   */
+  run(event: unknown, kind: EventKind = 'log'): { result: RemapValue; event: RemapValue } {
     const flags = BatchFlag.RESULTS | BatchFlag.RAW;
-    const [record] = decodeOutput(this.instance.runBatch(encodeBatch([{ event }], flags)));
+    const [record] = decodeOutput(this.instance.runBatch(encodeBatch([{ kind, event }], flags)));
     switch (record?.outcome) {
       case 'kept':
         return { result: record.result ?? null, event: record.events[0]!.event };

@@ -13,6 +13,7 @@ import {
   Value, Tag, NULL, ENTRY_SIZE, tagOf, share, owned, isShared, newArray, arrayLen, arrayItems, arrayGet,
   arrayPush, arrayTruncate, newObject, objectLen, objectFind, objectGet, objectInsertAt, objectRemoveAt,
 } from './value';
+import { metricCell, metricSet, metricRemove } from './metric';
 
 const enum Segment {
   Field = 0,
@@ -187,8 +188,37 @@ function childSlot(slot: usize, seg: usize): usize {
   return arrayItemSlot(a, <usize>at);
 }
 
-/** Stores `v` at `path` under the root in `cell`, creating what is missing (VRL's assignment). */
+/** The field keys `metricKeys` resolves a path to: two (u32 address, u32 length) pairs. */
+const METRIC_KEYS = memory.data(16, 4);
+
+/**
+ * Resolves a path through the metric view in `root` to its field keys at METRIC_KEYS (a coalesce segment
+ * to the key a write uses); returns their count, or -1 when the path is longer than two segments or holds
+ * an index, which no metric field allows.
+ */
+function metricKeys(root: Value, path: usize): i32 {
+  const count = load<u32>(path);
+  if (count > 2) return -1;
+  let v = root;
+  let seg = path + 4;
+  for (let i: u32 = 0; i < count; i++) {
+    if (load<u32>(seg) == Segment.Index) return -1;
+    const key = writeKey(seg, v);
+    store<u32>(METRIC_KEYS + (<usize>i << 3), <u32>keyBytes(key));
+    store<u32>(METRIC_KEYS + (<usize>i << 3), <u32>keyLen(key), 4);
+    const next = child(v, seg);
+    v = next == 0 ? NULL : next;
+    seg = nextSegment(seg);
+  }
+  return <i32>count;
+}
+
+/**
+ * Stores `v` at `path` under the root in `cell`, creating what is missing (VRL's assignment). Through a
+ * metric's view, only what Vector allows is stored (stdlib-as/metric.ts); the rest is ignored.
+ */
 export function path_set(cell: usize, path: usize, v: Value): void {
+  if (cell == metricCell() && !metricSet(METRIC_KEYS, metricKeys(load<u32>(cell), path), v)) return;
   let slot = cell;
   let seg = path + 4;
   for (let i: u32 = 0, n = load<u32>(path); i < n; i++) {
@@ -201,10 +231,18 @@ export function path_set(cell: usize, path: usize, v: Value): void {
 /**
  * Removes the value at `path` under the root in `cell` (`del`); returns it, or null when absent. With
  * `compact`, containers left empty by the removal are removed from their parents too, up to the root.
- * Removing the root itself leaves an empty object.
+ * Removing the root itself leaves an empty object. Through a metric's view, only what Vector allows is
+ * removed, from the metric and the view (without compacting), and the metric's value is returned; other
+ * paths are left alone and give null.
  */
 export function path_remove(cell: usize, path: usize, compact: i32): Value {
   const count = load<u32>(path);
+  if (cell == metricCell()) {
+    const removed = metricRemove(METRIC_KEYS, metricKeys(load<u32>(cell), path));
+    if (removed == 0) return NULL;
+    if (lookup(load<u32>(cell), path) != 0) removeBelow(cell, path + 4, count, false);
+    return removed;
+  }
   if (count == 0) {
     const root = load<u32>(cell);
     store<u32>(cell, newObject(0));

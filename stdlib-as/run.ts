@@ -2,7 +2,7 @@
 // or condition mode (§2.1, §2.2), or over newline-delimited JSON (§3). The program is the import
 // `svc.program`, which the linker replaces with the generated function; it reads and writes the event and
 // metadata through the cells below and returns its result, or 0 when the event stopped (outcome Error or
-// Aborted, message pending).
+// Aborted, message pending). A metric record runs on its VRL view and emits its native metric (metric.ts).
 
 import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader } from './batch-layout';
 import { bytesEqual } from './codec/scan';
@@ -12,6 +12,7 @@ import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, 
 import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/binary';
 import { parseJson, writeJson } from './codec/json';
 import { writeDisplay } from './codec/display';
+import { targetOf, producedEvent } from './metric';
 
 // @ts-ignore: decorator
 @external("svc", "program")
@@ -63,13 +64,19 @@ const KEEP_ON_ABORT: i32 = 2;
 const PRINT_OBJECT: i32 = 1;
 const JSON_EVENTS: i32 = 2;
 
+/** The input record kind of a metric (docs/abi.md §2). */
+const METRIC: u8 = 1;
+
 const MESSAGE = memory.data<u8>([0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65]);
 const MESSAGE_LEN: usize = 7;
 
-/** Puts the event and metadata in the cells and runs the program; returns its result, 0 when it stopped. */
-function runEvent(meta: Value, event: Value): Value {
+/**
+ * Puts the event (a metric's view, stdlib-as/metric.ts) and metadata in the cells and runs the program;
+ * returns its result, 0 when it stopped.
+ */
+function runEvent(meta: Value, event: Value, isMetric: bool): Value {
   store<u32>(meta_cell(), meta);
-  store<u32>(event_cell(), event);
+  store<u32>(event_cell(), targetOf(event_cell(), isMetric, event));
   setOutcome(Outcome.Kept);
   return program();
 }
@@ -77,7 +84,7 @@ function runEvent(meta: Value, event: Value): Value {
 /** Decodes the metadata and event of the input record at `record` and runs the program on them. */
 function runRecord(record: usize): Value {
   const meta = decodeValue(record + 8);
-  return runEvent(meta, decodeValue(decodeCursor()));
+  return runEvent(meta, decodeValue(decodeCursor()), load<u8>(record, 4) == METRIC);
 }
 
 /** The outcome of an event the program returned `result` for. */
@@ -113,7 +120,7 @@ export function run_batch(ptr: usize, len: usize): usize {
         store<u32>(bufferReserve(out, 4), 1);
         writeCells(out);
       } else {
-        writeEmitted(out, load<u32>(meta_cell()), load<u32>(event_cell()));
+        writeEmitted(out, load<u32>(meta_cell()), producedEvent(event_cell()));
       }
       if (flags & RESULTS) writeValue(out, result);
     } else {
@@ -139,10 +146,10 @@ function writeValue(out: Buffer, v: Value): void {
   encodeValue(v, bufferReserve(out, encodedSize(v)));
 }
 
-/** `%` and `.` as they are now. */
+/** `%` and `.` as they are now (for a metric, the metric as its changes so far left it). */
 function writeCells(out: Buffer): void {
   writeValue(out, load<u32>(meta_cell()));
-  writeValue(out, load<u32>(event_cell()));
+  writeValue(out, producedEvent(event_cell()));
 }
 
 /** The number of events `.` emits: one per array item, otherwise one. */
@@ -200,7 +207,7 @@ export function run_chain(ptr: usize, len: usize, flags: i32): usize {
     const size: usize = 4 + <usize>load<u32>(record);
     const result = runRecord(record);
     if (result != 0) {
-      const target: Value = load<u32>(event_cell());
+      const target = producedEvent(event_cell());
       emit(out, load<u8>(record, 4), load<u32>(meta_cell()), target, writeInputRecord);
       emitted += emittedCount(target);
     } else {
@@ -307,7 +314,7 @@ export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
       writeLineError(errors, line);
       continue;
     }
-    const result = runEvent(meta, event);
+    const result = runEvent(meta, event, false);
     if (result == 0) {
       writeLineError(errors, line);
       continue;

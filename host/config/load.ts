@@ -101,6 +101,36 @@ function positionAt(text: string, offset: number): string {
   return `${line}:${offset - before.lastIndexOf('\n')}`;
 }
 
+/** Whether JSON.parse of `text` fails before reaching its end, not just because the text ends early. */
+function jsonFailsBeforeEnd(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return false;
+  } catch (e) {
+    const message = (e as Error).message;
+    const stated = /at position (\d+)/.exec(message);
+    return stated ? Number(stated[1]) < text.length : !message.startsWith('Unexpected end of JSON input');
+  }
+}
+
+/**
+ * The offset of a JSON syntax error. V8 states it in most messages but not for an unexpected token: then
+ * it is found as the end of the shortest prefix that fails before its end (a shorter one parses or ends early).
+ */
+function jsonErrorOffset(text: string, message: string): number {
+  const stated = /at position (\d+)/.exec(message);
+  if (stated) return Number(stated[1]);
+  if (message.startsWith('Unexpected end of JSON input')) return text.length;
+  let fine = 0;
+  let failing = text.length;
+  while (failing - fine > 1) {
+    const middle = (fine + failing) >> 1;
+    if (jsonFailsBeforeEnd(text.slice(0, middle))) failing = middle;
+    else fine = middle;
+  }
+  return failing - 1;
+}
+
 /** smol-toml builds tables without a prototype: copy them into plain objects like the other parsers'. */
 function plainTables(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainTables);
@@ -135,9 +165,9 @@ function parseText(text: string, format: ConfigFormat, file: string): { value?: 
         return { value: JSON.parse(text), errors: [] };
       } catch (e) {
         const message = (e as Error).message;
-        const offset = /at position (\d+)/.exec(message);
-        const where = offset ? `:${positionAt(text, Number(offset[1]))}` : '';
-        return { errors: [`${file}${where}: ${message.replace(/ in JSON at position \d+.*$/, '')}`] };
+        const where = positionAt(text, jsonErrorOffset(text, message));
+        // V8 quotes the text around an unexpected token; the position says where it is.
+        return { errors: [`${file}:${where}: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')}`] };
       }
   }
 }

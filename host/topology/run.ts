@@ -22,9 +22,10 @@ export interface TopologyOptions {
   executor: TransformExecutor;
 }
 
+/** Components that failed to build, each with its message. */
 export class BuildError extends Error {
-  constructor(readonly errors: string[]) {
-    super(errors.join('\n'));
+  constructor(readonly failures: Array<{ spec: ComponentSpec; message: string }>) {
+    super(failures.map(({ spec, message }) => `${spec.kind} "${spec.id}": ${message}`).join('\n'));
   }
 }
 
@@ -54,19 +55,19 @@ export class Topology {
    * anywhere releases what was built and rejects with every problem found. */
   static async build(graph: Graph, options: TopologyOptions): Promise<Topology> {
     const topology = new Topology(options);
-    const errors: string[] = [];
+    const failures: BuildError['failures'] = [];
     await Promise.all(
       [...graph.components.values()].map(async (spec) => {
         try {
           await topology.buildNode(spec);
         } catch (error) {
-          errors.push(`${spec.kind} "${spec.id}": ${error instanceof Error ? error.message : String(error)}`);
+          failures.push({ spec, message: error instanceof Error ? error.message : String(error) });
         }
       }),
     );
-    if (errors.length > 0) {
+    if (failures.length > 0) {
       await topology.release();
-      throw new BuildError(errors);
+      throw new BuildError(failures);
     }
     for (const edge of graph.edges) {
       const consumer = topology.nodes.get(edge.to)!;

@@ -3,11 +3,13 @@
 
 import type { JsFunctionTable } from '../imports.js';
 import { format_timestamp } from './format_timestamp.js';
+import { get_env_var } from './get_env_var.js';
 import { parse_regex } from './parse_regex.js';
 import { parse_timestamp } from './parse_timestamp.js';
 
 export const JS_FUNCTIONS: JsFunctionTable = {
   format_timestamp,
+  get_env_var,
   parse_regex,
   parse_timestamp,
 };

@@ -21,6 +21,7 @@ import { writeInt } from './number';
 import { path_set } from '../path';
 import { parseRfc3339, parsedTimestamp } from '../time-parse';
 import { equalsAscii } from '../text';
+import { VALUE_TYPES } from '../metric';
 import { fn_parse_syslog } from '../functions/parse_syslog';
 import {
   Next, FrameError, framesStart, frameNext, frameError, framePtr, frameLen, framesConsumed, framesDiscard,
@@ -254,11 +255,6 @@ function nativeKind(item: Value): i32 {
   endError();
   return -1;
 }
-
-// Vector's metric value types: exactly one of them holds the value.
-const VALUE_TYPES: StaticArray<string> = [
-  'counter', 'gauge', 'set', 'distribution', 'aggregated_histogram', 'aggregated_summary', 'sketch',
-];
 
 /**
  * Checks a metric (`name`, `kind` absolute or incremental, one value type) and gives it Vector's types: the

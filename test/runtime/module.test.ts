@@ -203,14 +203,14 @@ test('runChain: a chain of two programs passes batches on without decoding them 
   const split = await instanceOf(`if .fan == true { . = [{ "i": .i, "part": 1 }, { "i": .i, "part": 2 }] } else { .one = true }
 %seen = true`);
   const count = await instanceOf(`.n = int!(.i) * 10`);
-  const input = batch([{ event: { i: 1, fan: true }, kind: 'metric' }, { event: { i: 2 } }, { event: 'text' }]);
+  const input = batch([{ event: { i: 1, fan: true }, kind: 'trace' }, { event: { i: 2 } }, { event: 'text' }]);
   const first = split.runChain(input);
   assert.is(first.count, 4);
   const second = count.runChain(first.output);
   assert.equal(second.count, 3);
   assert.equal(decodeBatch(second.output).events, [
-    { kind: 'metric', metadata: { seen: true }, event: { i: 1n, part: 1n, n: 10n } },
-    { kind: 'metric', metadata: { seen: true }, event: { i: 1n, part: 2n, n: 10n } },
+    { kind: 'trace', metadata: { seen: true }, event: { i: 1n, part: 1n, n: 10n } },
+    { kind: 'trace', metadata: { seen: true }, event: { i: 1n, part: 2n, n: 10n } },
     { kind: 'log', metadata: { seen: true }, event: { i: 2n, one: true, n: 20n } },
   ]);
   const [failure] = second.failures;

@@ -129,7 +129,7 @@ test('runBatch applies the emission rules per record, keeps metadata and kinds, 
   const input = encodeBatch(
     [
       { event: { out: { a: 1 } } },
-      { kind: 'metric', event: { out: [{ a: 1 }, 2, []] } },
+      { kind: 'trace', event: { out: [{ a: 1 }, 2, []] } },
       { kind: 'trace', metadata: { m: 'x' }, event: { out: 'text' } },
       { event: { out: [] } },
       { event: { fail: true } },
@@ -140,7 +140,7 @@ test('runBatch applies the emission rules per record, keeps metadata and kinds, 
   assert.equal(decodeOutput(program.runBatch(input)), [
     { kind: 'log', outcome: 'kept', events: [{ metadata: { seen: true }, event: { a: 1n } }] },
     {
-      kind: 'metric', outcome: 'kept', events: [
+      kind: 'trace', outcome: 'kept', events: [
         { metadata: { seen: true }, event: { a: 1n } },
         { metadata: { seen: true }, event: { message: 2n } },
         { metadata: { seen: true }, event: { message: [] } },

@@ -86,11 +86,11 @@ test('run_batch: the program changes events in place; kinds and metadata pass th
   });
   assert.equal(runBatch(s, [
     { event: { n: 1n } },
-    { kind: 'metric', metadata: { m: 1n }, event: { n: 2n, a: [1n, { b: 'é' }] } },
+    { kind: 'trace', metadata: { m: 1n }, event: { n: 2n, a: [1n, { b: 'é' }] } },
     { kind: 'trace', event: {} },
   ]), [
     { kind: 'log', outcome: 'kept', events: [kept({ n: 1n, seen: true }, { tag: 'x' })] },
-    { kind: 'metric', outcome: 'kept', events: [kept({ n: 2n, a: [1n, { b: 'é' }], seen: true }, { m: 1n, tag: 'x' })] },
+    { kind: 'trace', outcome: 'kept', events: [kept({ n: 2n, a: [1n, { b: 'é' }], seen: true }, { m: 1n, tag: 'x' })] },
     { kind: 'trace', outcome: 'kept', events: [kept({ seen: true }, { tag: 'x' })] },
   ]);
 });
@@ -151,12 +151,12 @@ test('run_batch: errors and aborts report the message and the event as it was wh
   assert.equal(runBatch(s, [
     { event: { mode: 'error' }, metadata: { k: 1n } },
     { event: { mode: 'ok' } },
-    { event: { mode: 'abort' }, kind: 'metric' },
+    { event: { mode: 'abort' }, kind: 'trace' },
     { event: { mode: 'ok' } },
   ]), [
     { kind: 'log', outcome: 'error', message: 'function call error for "f" at (0:3): bad', metadata: { k: 1n }, event: { mode: 'error', before: 1n } },
     { kind: 'log', outcome: 'kept', events: [kept({ mode: 'ok', before: 1n, after: 2n })] },
-    { kind: 'metric', outcome: 'aborted', message: 'aborted', metadata: {}, event: { mode: 'abort', before: 1n } },
+    { kind: 'trace', outcome: 'aborted', message: 'aborted', metadata: {}, event: { mode: 'abort', before: 1n } },
     { kind: 'log', outcome: 'kept', events: [kept({ mode: 'ok', before: 1n, after: 2n })] },
   ]);
 });
@@ -236,15 +236,15 @@ test('run_chain: the output is an input batch of the emitted events, with their 
     p.setMeta(['i'], BigInt(next));
     return p.s.put(null);
   });
-  const kinds = ['metric', 'log', 'trace', 'log'] as const;
+  const kinds = ['trace', 'log', 'trace', 'log'] as const;
   const input = encodeBatch(targets.map((_, i) => ({ kind: kinds[i], metadata: { k: 'v' }, event: {} })), RESULTS);
   const { output, failures } = runChain(s, input);
   assert.equal(decodeBatch(output), {
     flags: RESULTS,
     events: [
-      { kind: 'metric', metadata: { i: 1n, k: 'v' }, event: { a: 1n } },
-      { kind: 'metric', metadata: { i: 1n, k: 'v' }, event: { message: 2n } },
-      { kind: 'metric', metadata: { i: 1n, k: 'v' }, event: { message: [3n] } },
+      { kind: 'trace', metadata: { i: 1n, k: 'v' }, event: { a: 1n } },
+      { kind: 'trace', metadata: { i: 1n, k: 'v' }, event: { message: 2n } },
+      { kind: 'trace', metadata: { i: 1n, k: 'v' }, event: { message: [3n] } },
       { kind: 'trace', metadata: { i: 3n, k: 'v' }, event: { message: 'text' } },
       { kind: 'log', metadata: { i: 4n, k: 'v' }, event: { o: {} } },
     ],
@@ -256,7 +256,7 @@ test('run_chain: errors and aborts emit nothing and hand back the record as it a
   const events: InputEvent[] = [
     { event: { mode: 'error' }, metadata: { k: 1n } },
     { event: { mode: 'ok' } },
-    { event: { mode: 'abort', pad: 'é'.repeat(40) }, kind: 'metric' },
+    { event: { mode: 'abort', pad: 'é'.repeat(40) }, kind: 'trace' },
   ];
   const input = new Uint8Array(encodeBatch(events, 0)); // a plain Uint8Array, as the records read out of wasm
   const records = [...new BatchReader(input)].map((r) => r.record);

@@ -1,10 +1,12 @@
 // Remap programs inside transforms (remap itself, conditions, templates): compiled on the main thread at
 // `prepare`, where errors stop the start-up, and carried to the worker as a `WebAssembly.Module` in the plan.
 
+import { readFile } from 'node:fs/promises';
 import {
-  CompileError, compileToModule, defaultServices, instantiate, JS_FUNCTIONS, readModuleInfo, renderDiagnostics,
-  type CompileOptions, type RemapInstance,
+  CompileError, compileToModule, defaultServices, instantiate, JS_FUNCTIONS, loadModule, readModuleInfo, renderDiagnostics,
+  type CompileOptions, type ModuleInfo, type RemapInstance,
 } from '../../../runtime/index.js';
+import { compilerVersion } from '../../../runtime/cache.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 
 /**
@@ -20,6 +22,50 @@ export async function compileProgram(source: string, options: CompileOptions, en
     if (!(error instanceof CompileError)) throw error;
     throw new Error(what ? `${what}: ${error.message}` : error.message);
   }
+}
+
+/**
+ * Reads a module written by `svc vrl --emit-wasm`. Refuses, naming the file: a file that is not a compiled
+ * remap module, a module of another ABI version, one compiled by an svc this one cannot run (see
+ * `runsModulesOf`), and one calling JS functions this svc lacks.
+ */
+export async function loadPrecompiledModule(path: string): Promise<WebAssembly.Module> {
+  const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read the remap module "${path}": ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
+  const refuse = (why: string) => new Error(`remap module "${path}": ${why}`);
+  let loaded: { module: WebAssembly.Module; info: ModuleInfo };
+  try {
+    loaded = loadModule(bytes);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw refuse(error instanceof WebAssembly.CompileError ? `not a compiled remap module: not WebAssembly (${message})` : message);
+  }
+  const { module, info } = loaded;
+  const version = compilerVersion();
+  if (!runsModulesOf(version, info.compiler)) {
+    throw refuse(`compiled by svc ${info.compiler}, which this svc (${version}) cannot run: compile the program again with \`svc vrl --emit-wasm\``);
+  }
+  const missing = info.jsFunctions.filter((name) => !Object.hasOwn(JS_FUNCTIONS, name));
+  if (missing.length > 0) throw refuse(`it calls ${missing.join(', ')}, which this svc does not provide`);
+  return module;
+}
+
+const SEMVER = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/;
+
+/**
+ * Whether svc `version` runs modules compiled by svc `compiler`: the same major version (minor before 1.0,
+ * where minor versions may break), and not newer than `version` (a newer compiler may emit what this one
+ * does not know).
+ */
+export function runsModulesOf(version: string, compiler: string): boolean {
+  const running = SEMVER.exec(version)?.slice(1, 4).map(Number);
+  const compiled = SEMVER.exec(compiler)?.slice(1, 4).map(Number);
+  if (!running || !compiled) return false;
+  const [major, minor, patch] = running as [number, number, number];
+  const [cMajor, cMinor, cPatch] = compiled as [number, number, number];
+  if (cMajor !== major || (major === 0 && cMinor !== minor)) return false;
+  return cMinor < minor || (cMinor === minor && cPatch <= patch);
 }
 
 /** Groups runtime failures by message, as `TransformResult.errors` reports them. */
@@ -51,7 +97,11 @@ export class RemapLogs {
   }
 }
 
-/** An instance of a compiled program in the transform's thread. */
-export function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs): RemapInstance {
-  return instantiate(module, { functions: JS_FUNCTIONS, services: { ...defaultServices(readModuleInfo(module)), log: logs.push } });
+/**
+ * An instance of a compiled program in the transform's thread; `timezone` overrides the one the module was
+ * compiled with (a precompiled module runs in the pipeline's zone).
+ */
+export function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, timezone?: string): RemapInstance {
+  const services = defaultServices(readModuleInfo(module));
+  return instantiate(module, { functions: JS_FUNCTIONS, services: { ...services, timezone: timezone ?? services.timezone, log: logs.push } });
 }

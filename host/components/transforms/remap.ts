@@ -1,6 +1,7 @@
 // `remap`: runs a remap program on every event in chain mode (the module's output is the next input
 // batch). A failed event is forwarded unchanged, dropped (`drop_on_error`, `drop_on_abort`), or with
-// `reroute_dropped` sent unchanged to the `dropped` output, annotated as Vector annotates it.
+// `reroute_dropped` sent unchanged to the `dropped` output, annotated as Vector annotates it. A metric is
+// seen as Vector's VRL view of it and stays one metric (docs/abi.md §2.3).
 
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -9,8 +10,8 @@ import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
 import { encode } from '../../../abi/codec.js';
 import { parseFieldPath } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
-import type { TransformDefinition, TransformResult } from '../component.js';
-import { compileProgram, failureErrors, instantiateProgram, RemapLogs } from '../support/remap-program.js';
+import type { ComponentEnv, TransformDefinition, TransformResult } from '../component.js';
+import { compileProgram, failureErrors, instantiateProgram, loadPrecompiledModule, RemapLogs } from '../support/remap-program.js';
 
 const DROPPED = 'dropped';
 const ALL_KINDS: EventKind[] = ['log', 'metric', 'trace'];
@@ -20,6 +21,7 @@ const options = z
     source: z.string().optional(),
     file: z.string().optional(),
     files: z.array(z.string()).optional(),
+    module: z.string().optional(),
     drop_on_error: z.boolean().default(false),
     drop_on_abort: z.boolean().default(true),
     reroute_dropped: z.boolean().default(false),
@@ -27,11 +29,11 @@ const options = z
     metric_tag_values: z.enum(['single', 'full', 'auto']).default('single'),
   })
   .superRefine((config, context) => {
-    const given = (['source', 'file', 'files'] as const).filter((key) => config[key] !== undefined);
+    const given = (['source', 'file', 'files', 'module'] as const).filter((key) => config[key] !== undefined);
     if (given.length !== 1) {
       context.addIssue({
         code: 'custom',
-        message: `exactly one of \`source\`, \`file\` or \`files\` must be set${given.length > 1 ? ` (got ${given.map((key) => `\`${key}\``).join(' and ')})` : ''}`,
+        message: `exactly one of \`source\`, \`file\`, \`files\` or \`module\` must be set${given.length > 1 ? ` (got ${given.map((key) => `\`${key}\``).join(' and ')})` : ''}`,
       });
     }
     if (config.metric_tag_values !== 'single') {
@@ -47,6 +49,8 @@ type RemapOptions = z.output<typeof options>;
 
 interface RemapPlan {
   module: WebAssembly.Module;
+  /** The zone the program's time functions use: the `timezone` option, else the global one. */
+  timezone: string;
   /** `ChainFlag`s: which failed events are forwarded unchanged. */
   keep: number;
   dropOnError: boolean;
@@ -60,24 +64,17 @@ interface RemapPlan {
 const remap: TransformDefinition<RemapOptions, RemapPlan> = {
   kind: 'transform',
   type: 'remap',
-  description: 'Modifies events with a remap program.',
+  description:
+    'Modifies events with a remap program. Besides Vector\'s `source`, `file` and `files`, the program may be a ' +
+    'module precompiled by `svc vrl --emit-wasm` (`module`: its path; refused unless this svc can run it).',
   options,
   inputs: () => ALL_KINDS,
   outputs: (config) => [{ name: undefined, kinds: ALL_KINDS }, ...(config.reroute_dropped ? [{ name: DROPPED, kinds: ALL_KINDS }] : [])],
   async prepare(config, env) {
-    const paths = config.files ?? (config.file === undefined ? [] : [config.file]);
-    const texts = await Promise.all(
-      paths.map((path) =>
-        readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-          throw new Error(`cannot read the remap program "${path}": ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-        }),
-      ),
-    );
-    const source = config.source ?? texts.join('\n');
-    const what = paths.length > 0 ? `program ${paths.map((path) => `"${path}"`).join(', ')}` : undefined;
-    const module = await compileProgram(source, { timezone: config.timezone ?? env.globals.timezone }, env, what);
+    const timezone = config.timezone ?? env.globals.timezone;
     return {
-      module,
+      module: config.module === undefined ? await compiledProgram(config, timezone, env) : await loadPrecompiledModule(config.module),
+      timezone,
       keep: (config.drop_on_error ? 0 : ChainFlag.KEEP_ON_ERROR) | (config.drop_on_abort ? 0 : ChainFlag.KEEP_ON_ABORT),
       dropOnError: config.drop_on_error,
       dropOnAbort: config.drop_on_abort,
@@ -88,7 +85,7 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
   },
   create(plan) {
     const logs = new RemapLogs();
-    const instance = instantiateProgram(plan.module, logs);
+    const instance = instantiateProgram(plan.module, logs, plan.timezone);
     const annotate = annotator(plan);
     return {
       process(batch) {
@@ -117,6 +114,21 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
 };
 
 export default remap;
+
+/** The program of `source`, `file` or `files`, compiled. */
+async function compiledProgram(config: RemapOptions, timezone: string, env: ComponentEnv): Promise<WebAssembly.Module> {
+  const paths = config.files ?? (config.file === undefined ? [] : [config.file]);
+  const texts = await Promise.all(
+    paths.map((path) =>
+      readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read the remap program "${path}": ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+      }),
+    ),
+  );
+  const source = config.source ?? texts.join('\n');
+  const what = paths.length > 0 ? `program ${paths.map((path) => `"${path}"`).join(', ')}` : undefined;
+  return compileProgram(source, { timezone }, env, what);
+}
 
 /**
  * Vector's annotation of a dropped event: logs and traces get `{dropped: {reason, message, component_id,

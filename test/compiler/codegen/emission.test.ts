@@ -34,7 +34,7 @@ test('batches carry kind and metadata; each record reports its outcome', async (
   const program = await compile('%seen = true; if .drop == true { abort }; . = [.a, .b]');
   const input = encodeBatch([
     { event: { a: { x: 1 }, b: { y: 2 } }, metadata: { source: 'test' } },
-    { event: { drop: true }, kind: 'metric' },
+    { event: { drop: true }, kind: 'trace' },
   ], 0);
   const [first, second] = decodeOutput(program.runBatch(input));
   assert.is(first!.outcome, 'kept');
@@ -43,7 +43,7 @@ test('batches carry kind and metadata; each record reports its outcome', async (
     assert.equal(first!.events[0]!.metadata, { seen: true, source: 'test' });
   }
   assert.is(second!.outcome, 'aborted');
-  assert.is(second!.kind, 'metric');
+  assert.is(second!.kind, 'trace');
 });
 
 test('the arena is reused: memory stays bounded over many batches', async () => {

@@ -89,6 +89,17 @@ test('parse errors carry file, line and column; a non-table document is refused'
   ]);
 });
 
+test('JSON errors whose message has no position get one: an unexpected token, the end of the text', async () => {
+  const long = `{"data_dir": "/var/lib/svc",\n "sources": {"in": {"type": "stdin", "max_length": }}}`;
+  const root = tree({ 'short.json': '{"a": }', 'long.json': long, 'cut.json': '{"a": [1,\n' });
+  const errors = await errorsOf({ files: ['short.json', 'long.json', 'cut.json'].map((f) => ({ path: join(root, f) })), dirs: [] });
+  assert.equal(errors, [
+    `${join(root, 'short.json')}:1:7: Unexpected token '}'`,
+    `${join(root, 'long.json')}:2:52: Unexpected token '}'`,
+    `${join(root, 'cut.json')}:2:1: Unexpected end of JSON input`,
+  ]);
+});
+
 test('environment interpolation happens before parsing, and can be disabled', async () => {
   const root = tree({ 'a.yaml': 'data_dir: ${DIR}\nsources: { in: { type: "$$x" } }\n' });
   const locations = { files: [{ path: join(root, 'a.yaml') }], dirs: [] };

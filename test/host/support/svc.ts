@@ -2,7 +2,9 @@
 // tests: exit status, stdout, stderr, and a handle to signal or feed the process.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,32 @@ export interface SvcRun {
   stderr(): string;
   /** Resolves once stdout contains `count` lines (rejects after `timeoutMs`). */
   waitForLines(count: number, timeoutMs?: number): Promise<string[]>;
+  /** Resolves once stderr matches `pattern` (rejects after `timeoutMs` or when the process exits first). */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+/** Stderr without the timestamps that start each log line, and with `dir` shown as `<dir>`. */
+export function logLines(stderr: string, dir?: string): string {
+  const text = stderr.replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /gm, '');
+  return dir === undefined ? text : text.split(dir).join('<dir>');
+}
+
+/** Polls `condition` until it holds; rejects with `describe()` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, describe: () => string, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A port free right now on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 export function tempDir(): string {
@@ -40,6 +68,8 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
   });
   let stdout = '';
   let stderr = '';
+  // Set on 'close', when all output has been read (exitCode is set earlier).
+  let closed = false;
   const waiters: Array<() => void> = [];
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
@@ -49,6 +79,7 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
   if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
     child.on('close', (status, signal) => {
+      closed = true;
       for (const wake of waiters.splice(0)) wake();
       resolve({ status, signal, stdout, stderr });
     }),
@@ -62,7 +93,7 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
     async waitForLines(count, timeoutMs = 20000) {
       const deadline = Date.now() + timeoutMs;
       while (lines().length < count) {
-        if (child.exitCode !== null || Date.now() > deadline) {
+        if (closed || Date.now() > deadline) {
           throw new Error(`waited for ${count} lines, got ${lines().length}; stderr: ${stderr}`);
         }
         await new Promise<void>((resolve) => {
@@ -71,6 +102,10 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
         });
       }
       return lines();
+    },
+    async waitForStderr(pattern, timeoutMs = 20000) {
+      await waitFor(() => pattern.test(stderr) || closed, () => `stderr matching ${pattern}; stderr: ${stderr}`, timeoutMs);
+      if (!pattern.test(stderr)) throw new Error(`exited before stderr matched ${pattern}; stderr: ${stderr}`);
     },
   };
 }

@@ -1,19 +1,12 @@
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import httpServer, { httpSource } from '../../../../host/components/sources/http_server.js';
 import type { SourceDefinition } from '../../../../host/components/component.js';
 import { buildSource, runSource, testEnv, type Collected } from '../../support/sources.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../support/svc.js';
 
 /** Runs the source with `options` and gives `body` the base URL; shuts it down after. */
 async function withServer(options: Record<string, unknown>, body: (url: string, run: Collected) => Promise<void>, definition: SourceDefinition = httpServer as SourceDefinition, env = testEnv('http_server')) {

@@ -1,22 +1,14 @@
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import socketSource from '../../../../host/components/sources/socket.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../support/svc.js';
 
 test('tcp: frames split across packets join up; host and port are the peer', async () => {
   const port = await freePort();

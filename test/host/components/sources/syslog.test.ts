@@ -1,18 +1,10 @@
 import { createSocket } from 'node:dgram';
-import { once } from 'node:events';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import syslogSource from '../../../../host/components/sources/syslog.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../support/svc.js';
 
 const RFC5424 = '<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su 77 ID47 [exampleSDID@32473 iut="3" eventSource="App"] \'su root\' failed';
 const RFC3164 = '<13>Feb  5 17:32:18 10.0.0.99 myapp[123]: hello there';

@@ -1,12 +1,19 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import remap from '../../../../host/components/transforms/remap.js';
 import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
+import { tempDir } from '../../support/svc.js';
+import { withInfo } from '../../../support/module-bytes.js';
 import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 
 const PROGRAM = `
 if .n == 1 { .x = to_int!(.bad) }
 if .n == 2 { abort "stop" }
+if .name == "c" { abort "stop" }
 .done = true
 `;
 
@@ -31,7 +38,7 @@ test('remap reroute_dropped sends originals to `dropped`, annotated at log_schem
   const input = encodeBatch([
     { event: { n: 1, bad: 'x', f: 1.5 }, metadata: { m: 1 } },
     { event: { n: 2 } },
-    { kind: 'metric', event: { n: 2, name: 'c', tags: { a: 'b' } } },
+    { kind: 'metric', event: { name: 'c', kind: 'absolute', counter: { value: 1.5 }, tags: { a: 'b' } } },
   ], 0);
   const result = runner.process({ bytes: input, count: 3 });
   assert.equal(result.discarded, []);
@@ -47,7 +54,7 @@ test('remap reroute_dropped sends originals to `dropped`, annotated at log_schem
     {
       kind: 'metric',
       metadata: {},
-      event: { n: 2n, name: 'c', tags: { a: 'b', 'metadata.dropped.reason': 'abort', 'metadata.dropped.component_id': 't', 'metadata.dropped.component_type': 'remap', 'metadata.dropped.component_kind': 'transform' } },
+      event: { name: 'c', kind: 'absolute', counter: { value: 1.5 }, tags: { a: 'b', 'metadata.dropped.reason': 'abort', 'metadata.dropped.component_id': 't', 'metadata.dropped.component_type': 'remap', 'metadata.dropped.component_kind': 'transform' } },
     },
   ]);
 });
@@ -71,8 +78,69 @@ test('remap reports compile errors with the rendered diagnostics at prepare', as
 test('remap options: exactly one program source; unknown options are errors', () => {
   assert.not.ok(remap.options.safeParse({}).success);
   assert.not.ok(remap.options.safeParse({ source: '.', file: 'x.vrl' }).success);
+  assert.not.ok(remap.options.safeParse({ source: '.', module: 'x.wasm' }).success);
+  assert.ok(remap.options.safeParse({ module: 'x.wasm' }).success);
   assert.not.ok(remap.options.safeParse({ source: '.', bogus: 1 }).success);
   assert.ok(remap.options.safeParse({ files: ['a.vrl'] }).success);
+});
+
+test('remap sees a metric as Vector\'s view and writes the metric back with the changes Vector allows', async () => {
+  const { runner } = await runnerOf(remap, { source: '.tags.type = .type\n.name = upcase!(.name)\n.kind = "neither"\n.counter.value = 0.0' });
+  const metric = { name: 'hits', kind: 'incremental', counter: { value: 2.5 } };
+  const result = runner.process(batchOf([metric], 'metric'));
+  assert.equal(eventsOf(result.outputs[0]!.batch), [{ name: 'HITS', kind: 'incremental', counter: { value: 2.5 }, tags: { type: 'counter' } }]);
+  assert.equal(result.errors, []);
+});
+
+// ---- precompiled modules --------------------------------------------------------------------------------
+
+const main = fileURLToPath(new URL('../../../../cli/main.js', import.meta.url));
+const scratch = tempDir();
+
+test('remap runs a module written by `svc vrl --emit-wasm`, in the pipeline\'s time zone', async () => {
+  const wasm = join(scratch, 'program.wasm');
+  const program = '.b = to_int!(.a) + 1\n.day = format_timestamp!(t\'2021-01-01T23:30:00Z\', "%F", timezone: "Asia/Tokyo")\n.hour = to_string(parse_timestamp!("2021-01-01 00:00", "%Y-%m-%d %H:%M"))';
+  const emitted = spawnSync(process.execPath, [main, 'vrl', '--emit-wasm', wasm, program], { encoding: 'utf8' });
+  assert.is(emitted.stderr, '');
+  assert.is(emitted.status, 0);
+  const { runner } = await runnerOf(remap, { module: wasm, timezone: 'Europe/Paris' });
+  const result = runner.process(batchOf([{ a: 41 }, { a: 'x' }]));
+  assert.equal(eventsOf(result.outputs[0]!.batch), [
+    { a: 41n, b: 42n, day: '2021-01-02', hour: '2020-12-31T23:00:00Z' },
+    { a: 'x' },
+  ]);
+  assert.is(result.errors?.length, 1);
+});
+
+test('remap refuses, naming the file, a module that is not a remap module or that this svc cannot run', async () => {
+  const write = (name: string, bytes: Uint8Array | string) => {
+    const path = join(scratch, name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+  const codecModule = fileURLToPath(new URL('../../../../codec.wasm', import.meta.url));
+  const refusals: Array<[string, string]> = [
+    [write('text.wasm', '.a = 1'), 'not a compiled remap module: not WebAssembly'],
+    [codecModule, 'not a compiled remap module: it has no "svc" custom section'],
+    [write('abi.wasm', withInfo({ abi: 1, compiler: '0.0.9' })), 'the module uses ABI version 1 (compiled by svc 0.0.9), but this svc runs ABI version 2: compile the program again'],
+    [write('newer.wasm', withInfo({ compiler: '0.1.99' })), 'compiled by svc 0.1.99, which this svc (0.1.0) cannot run: compile the program again with `svc vrl --emit-wasm`'],
+    [write('other.wasm', withInfo({ compiler: '1.0.0' })), 'compiled by svc 1.0.0, which this svc (0.1.0) cannot run'],
+    [write('functions.wasm', withInfo({ jsFunctions: ['parse_regex', 'teleport'] })), 'it calls teleport, which this svc does not provide'],
+  ];
+  for (const [path, message] of refusals) {
+    try {
+      await runnerOf(remap, { module: path });
+      assert.unreachable(path);
+    } catch (error) {
+      assert.ok((error as Error).message.startsWith(`remap module "${path}": ${message}`), (error as Error).message);
+    }
+  }
+  try {
+    await runnerOf(remap, { module: join(scratch, 'absent.wasm') });
+    assert.unreachable();
+  } catch (error) {
+    assert.is((error as Error).message, `cannot read the remap module "${join(scratch, 'absent.wasm')}": no such file`);
+  }
 });
 
 test.run();
