@@ -106,7 +106,7 @@ for (const flag of ['--no-environment', '-ne']) {
 test('validate reports component errors under their title and exits 78', () => {
   const broken = writeConfig(dir, 'broken.yaml', `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: 'upcase(1)'\n`);
   const { status, stdout } = svc(['validate', '--skip-healthchecks', broken], { env });
-  assert.match(stdout, /\n\nComponent errors\n----------------\nx transform "t": /);
+  assert.match(stdout, /\n\nComponent errors\n----------------\nx [^\n]*broken\.yaml: transforms\.t: error\[E110\]/);
   assert.match(stdout, /invalid argument type/);
   assert.not.match(stdout, /Validated/);
   assert.is(status, 78);
