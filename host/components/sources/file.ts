@@ -72,10 +72,14 @@ class FileSource implements Source {
     this.ignoreBefore = options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
   }
 
+  /** The files there at start-up (`read_from` applies to them), found while the pipeline is built. */
+  discoverAtStartup(): Promise<void> {
+    return this.discover(true);
+  }
+
   async run(context: SourceContext): Promise<void> {
     const { shutdown } = context;
     try {
-      await this.discover(true);
       let lastDiscovery = Date.now();
       let lastCheckpoint = Date.now();
       let idleMs = 1;
@@ -328,7 +332,9 @@ const file: SourceDefinition<FileSourceOptions> = {
   outputs: () => [{ name: undefined, kinds: ['log'] }],
   async build(options, env) {
     const checkpoints = await Checkpoints.open(join(options.data_dir ?? env.globals.data_dir, env.id), options.ignore_checkpoints);
-    return new FileSource(options, env, checkpoints, new CodecModule({ timezone: env.globals.timezone }));
+    const source = new FileSource(options, env, checkpoints, new CodecModule({ timezone: env.globals.timezone }));
+    await source.discoverAtStartup();
+    return source;
   },
 };
 
