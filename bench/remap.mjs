@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pipelineBenchmark } from './pipeline.mjs';
 import { PROGRAMS, generate } from './programs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,7 +17,7 @@ const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name)
 const EVENTS = Number(value('--events', 200_000));
 const REFERENCE_EVENTS = 10_000;
 const E2E_EVENTS = 500_000;
-const ONLY = value('--only', 'S1,S2,S3,S4,S5').split(',');
+const ONLY = value('--only', 'S1,S2,S3,S4,S5').split(',').filter(Boolean);
 const ROUNDS = 5;
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
@@ -158,6 +159,11 @@ const sharedCheck = JSON.parse(execFileSync(process.execPath, [
   `node ${cli} vrl -o -p ${path.join(root, '../shared/bench/S1.vrl')} -i ${s1File} > /dev/null`,
 ], { encoding: 'utf8' }));
 
+const pipelineTable = await pipelineBenchmark({
+  root, cli, work, eventsFile: s1File, events: E2E_EVENTS,
+  s1File: path.join(root, '../shared/bench/S1.vrl'), handScript: path.join(root, '../shared/bench/S1-hand.mjs'), secondProgram: PROGRAMS.S3.source,
+});
+
 const s1Source = PROGRAMS.S1.source;
 const compileTimes = compileTime(s1Source);
 writeFileSync(path.join(work, 'one.ndjson'), generate('S1', 1));
@@ -185,6 +191,7 @@ const summary = [
 ];
 console.log(table.join('\n'));
 console.log('\n' + summary.join('\n'));
+console.log('\n' + pipelineTable.join('\n'));
 for (const note of notes) console.log(note);
 
 if (!flag('--no-write')) {
@@ -205,6 +212,14 @@ ${table.join('\n')}
 
 ${summary.map((s) => `- ${s}`).join('\n')}
 ${notes.map((n) => `- ${n}`).join('\n')}
+
+## Pipelines
+
+\`svc --config FILE\` end to end (bench/pipeline.mjs), wall time, the commands alternated, median of 3 after a
+warm-up. The S1 rows read the ${E2E_EVENTS / 1000}k events of the check above from stdin; the three outputs are
+checked to hold the same events first. The chain runs S1 then S3 (\`. |= parse_syslog!(.message)\`).
+
+${pipelineTable.join('\n')}
 `;
   writeFileSync(path.join(root, 'docs/benchmarks.md'), doc);
 }

@@ -59,6 +59,9 @@ async function runServiceCommand(args: string[] | undefined, parsed: Record<stri
   const hub = logHubFor(options);
   const log = hub.logger('svc');
   if (options.watchConfig) log.warn('--watch-config: configuration reload is not available in this build; the configuration is read once.');
+  // The first transform worker boots while this thread loads the service and reads the configuration.
+  const { WorkerThread } = await import('../host/topology/executor.js');
+  const earlyWorker = options.threads > 0 ? new WorkerThread() : undefined;
   const { runService } = await import('../host/service.js');
   const code = await runService({
     locations: configLocations(options),
@@ -72,6 +75,7 @@ async function runServiceCommand(args: string[] | undefined, parsed: Record<stri
     log,
     logHub: hub,
     version,
+    earlyWorker,
   });
   // Sockets or timers of stopped components must not keep the process alive.
   process.exit(code);

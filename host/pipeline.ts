@@ -11,7 +11,7 @@ import { loadConfig, type ConfigLocations } from './config/load.js';
 import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from './config/schema.js';
 import type { LogHub, Logger } from './log.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
-import { InlineExecutor, WorkerExecutor } from './topology/executor.js';
+import { InlineExecutor, WorkerExecutor, type WorkerThread } from './topology/executor.js';
 import { buildGraph, TopologyError, type ComponentSpec, type Graph } from './topology/graph.js';
 import { BuildError, Topology } from './topology/run.js';
 
@@ -31,6 +31,9 @@ export interface PipelineOptions {
   log: Logger;
   logHub: LogHub;
   env?: NodeJS.ProcessEnv;
+  /** A transform worker started before the configuration was read, so that it boots meanwhile; stopped
+   * when no transform needs it. */
+  earlyWorker?: WorkerThread;
 }
 
 /** The host name events are stamped with: SVC_HOSTNAME, else the machine's. */
@@ -115,7 +118,11 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   const graph = built ?? pipelineGraph(config);
   if (!built) for (const warning of [...graph.warnings, ...notYetAvailable(config)]) options.log.warn(warning);
   const metrics = new MetricsRegistry();
-  const executor = options.threads > 0 ? new WorkerExecutor(options.threads) : new InlineExecutor(transformDefinition);
+  // No more workers than transforms: an idle worker costs start-up time and memory.
+  const workers = Math.min(options.threads, config.transforms.size);
+  const early = options.earlyWorker;
+  if (early && workers === 0) void early.terminate();
+  const executor = options.threads > 0 ? new WorkerExecutor(workers, early && workers > 0 ? [early] : []) : new InlineExecutor(transformDefinition);
   try {
     const topology = await Topology.build(graph, {
       sinkBuffer: (id) => {

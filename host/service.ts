@@ -64,8 +64,18 @@ export async function runService(options: ServiceOptions): Promise<number> {
   });
 
   log.info('svc has started.', { version: options.version, threads: options.threads });
-  // With no sources (--allow-empty-config) nothing ends by itself: run until a signal.
-  const ended = (built.config.sources.size === 0 ? stopRequested : topology.start()).then(() => EXIT.OK);
+  // With no sources (--allow-empty-config) nothing ends by itself, and nothing keeps the process alive:
+  // a timer does, until a signal.
+  let ended: Promise<number>;
+  if (built.config.sources.size === 0) {
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    ended = stopRequested.then(() => {
+      clearInterval(keepAlive);
+      return EXIT.OK;
+    });
+  } else {
+    ended = topology.start().then(() => EXIT.OK);
+  }
   const code = await Promise.race([ended, forced]);
   if (code === EXIT.OK) log.info('svc has stopped.');
   return code;

@@ -46,7 +46,8 @@ export function transferable(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
 }
 
-class WorkerThread {
+/** One transform worker thread. */
+export class WorkerThread {
   private readonly worker: Worker;
   private seq = 0;
   private readonly pending = new Map<number, { resolve(reply: WorkerReply): void; reject(error: Error): void }>();
@@ -92,8 +93,10 @@ export class WorkerExecutor implements TransformExecutor {
   private readonly assignment = new Map<string, WorkerThread>();
   private next = 0;
 
-  constructor(threads: number) {
-    this.workers = Array.from({ length: Math.max(1, threads) }, () => new WorkerThread());
+  /** `threads` workers: the `started` ones (booted while the configuration was read, at most `threads`), and
+   * others started now so they boot while the transforms compile. */
+  constructor(threads: number, started: readonly WorkerThread[] = []) {
+    this.workers = [...started, ...Array.from({ length: threads - started.length }, () => new WorkerThread())];
   }
 
   async create(id: string, type: string, plan: unknown): Promise<void> {

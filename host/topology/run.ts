@@ -164,50 +164,69 @@ export class Topology {
     }
   }
 
+  /** Keeps up to two batches in the transform's worker: it runs the next one while this thread forwards the
+   * last one's outputs, so neither waits on the other. Outputs leave in input order. */
   private async runTransform(node: Node): Promise<void> {
     const buffer = node.buffer!;
+    // Two batches at a time in the worker: the next one runs while the previous one's outputs are sent on.
+    // Outputs are sent in input order, each as soon as it is ready.
+    let sent: Promise<void> = Promise.resolve();
+    const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
-      node.telemetry.received(batch.count, batch.bytes.byteLength);
-      const started = performance.now();
-      let result: TransformResult;
-      try {
-        result = await this.options.executor.process(node.spec.id, batch);
-      } catch (error) {
-        // The batch is lost, never the process: count it and go on with the next one.
-        node.telemetry.error('transform_failed', 'processing', batch.count);
-        node.telemetry.discarded(batch.count, false);
-        node.log.error(`Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
-        continue;
-      } finally {
-        node.utilization.busy(started, performance.now());
-      }
-      for (const { count, intentional, reason, key } of result.discarded ?? []) {
-        node.telemetry.discarded(count, intentional);
-        if (key !== undefined) node.telemetry.discardedForKey(key, count);
-        if (!intentional) node.log.warn(`Events dropped: ${reason}`, { count });
-      }
-      for (const { count, errorType, stage, message } of result.errors ?? []) {
-        node.telemetry.error(errorType, stage, count);
-        node.log.error(message, { error_type: errorType, stage });
-      }
-      for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
-      for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(node, output, out);
+      const result = this.process(node, batch);
+      sent = sent.then(async () => this.forward(node, await result));
+      unsent.push(sent);
+      if (unsent.length >= 2) await unsent.shift();
     }
+    await sent;
     this.finished(node);
+  }
+
+  /** One batch through the transform; undefined when it failed (counted and logged). */
+  private async process(node: Node, batch: EventBatch): Promise<TransformResult | undefined> {
+    node.telemetry.received(batch.count, batch.bytes.byteLength);
+    node.utilization.start();
+    try {
+      return await this.options.executor.process(node.spec.id, batch);
+    } catch (error) {
+      // The batch is lost, never the process: count it and go on with the next one.
+      node.telemetry.error('transform_failed', 'processing', batch.count);
+      node.telemetry.discarded(batch.count, false);
+      node.log.error(`Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+      return undefined;
+    } finally {
+      node.utilization.end();
+    }
+  }
+
+  /** Reports what a batch through a transform cost and sends its outputs on. */
+  private async forward(node: Node, result: TransformResult | undefined): Promise<void> {
+    if (result === undefined) return;
+    for (const { count, intentional, reason, key } of result.discarded ?? []) {
+      node.telemetry.discarded(count, intentional);
+      if (key !== undefined) node.telemetry.discardedForKey(key, count);
+      if (!intentional) node.log.warn(`Events dropped: ${reason}`, { count });
+    }
+    for (const { count, errorType, stage, message } of result.errors ?? []) {
+      node.telemetry.error(errorType, stage, count);
+      node.log.error(message, { error_type: errorType, stage });
+    }
+    for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
+    for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(node, output, out);
   }
 
   private async runSink(node: Node, sink: Sink): Promise<void> {
     const buffer = node.buffer!;
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
       node.telemetry.received(batch.count, batch.bytes.byteLength);
-      const started = performance.now();
+      node.utilization.start();
       try {
         await sink.write(batch);
       } catch (error) {
         node.telemetry.error('write_failed', 'sending', batch.count);
         node.log.error(`Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
       } finally {
-        node.utilization.busy(started, performance.now());
+        node.utilization.end();
       }
     }
     try {

@@ -14,8 +14,18 @@ export class Utilization {
     this.timer.unref();
   }
 
-  busy(start: number, end: number): void {
-    this.busyMs += end - start;
+  /** Work items under way (a transform can have two batches in flight): busy while there is at least one. */
+  private working = 0;
+  private busySince = 0;
+
+  /** A work item begins. */
+  start(): void {
+    if (this.working++ === 0) this.busySince = performance.now();
+  }
+
+  /** A work item ends. */
+  end(): void {
+    if (--this.working === 0) this.busyMs += performance.now() - this.busySince;
   }
 
   stop(): void {

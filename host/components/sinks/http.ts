@@ -7,7 +7,7 @@
 // when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
@@ -170,6 +170,9 @@ class RateLimit {
   }
 }
 
+/** undici, imported when an http sink is built: loading it costs start-up time every other pipeline would pay. */
+type Undici = typeof import('undici');
+
 type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason: string };
 
 export class HttpSink implements Sink {
@@ -185,11 +188,12 @@ export class HttpSink implements Sink {
     private readonly options: HttpOptions,
     private readonly encoder: SinkEncoder,
     private readonly env: ComponentEnv,
+    private readonly undici: Undici,
   ) {
     const limit = concurrencyLimit(options.request);
     this.inFlight = new InFlight(limit);
     this.rateLimit = new RateLimit(options.request.rate_limit_num, options.request.rate_limit_duration_secs * 1000);
-    this.dispatcher = new Agent({ connections: limit });
+    this.dispatcher = new undici.Agent({ connections: limit });
     this.batcher = new Batcher(batchLimits(options.batch), (parts, events) => this.inFlight.start(() => this.send(parts, events)));
     const framing = encoder.options.framing!;
     const json = encoder.options.codec === 'json';
@@ -210,7 +214,7 @@ export class HttpSink implements Sink {
   /** A HEAD request to `healthcheck.uri` must succeed; without one, the sink is healthy (as in Vector). */
   async healthcheck(check: HealthcheckOptions): Promise<void> {
     if (check.uri === undefined) return;
-    const response = await request(check.uri, {
+    const response = await this.undici.request(check.uri, {
       method: 'HEAD',
       headers: authHeader(this.options.auth),
       dispatcher: this.dispatcher,
@@ -262,7 +266,7 @@ export class HttpSink implements Sink {
   private async attempt(body: Uint8Array): Promise<Outcome> {
     const { method, uri } = this.options;
     try {
-      const response = await request(uri, {
+      const response = await this.undici.request(uri, {
         method: method.toUpperCase() as Dispatcher.HttpMethod,
         headers: this.headers,
         body,
@@ -329,7 +333,7 @@ const http: SinkDefinition<HttpOptions> = {
   inputs: () => ['log', 'metric', 'trace'],
   build: async (parsed, env) => {
     const encoder = new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key), env);
-    return new HttpSink(parsed, encoder, env);
+    return new HttpSink(parsed, encoder, env, await import('undici'));
   },
 };
 

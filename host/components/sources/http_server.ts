@@ -6,8 +6,8 @@
 
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
-import { Hono, type Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { EventBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
@@ -98,6 +98,8 @@ async function readBody(request: Request, cap: number): Promise<Uint8Array> {
 }
 
 async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Source> {
+  // Imported here, not at the top: every pipeline loads this file, few run an HTTP server.
+  const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
   const decoder = new SourceDecoder(env, settingsOf(options, env));
   const headers = new NameSelection(options.headers, true);
   const queryParameters = new NameSelection(options.query_parameters, false);

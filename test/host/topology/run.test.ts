@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { globalSchema } from '../../../host/config/global.js';
 import { LogHub } from '../../../host/log.js';
-import { InlineExecutor } from '../../../host/topology/executor.js';
+import { InlineExecutor, type TransformExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
 import { Topology } from '../../../host/topology/run.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
@@ -83,6 +83,20 @@ test('drop_newest: a slow sink loses whole batches, counted as discards', async 
   assert.is(got.length + discarded, 200);
 });
 
+test('a lone batch goes through a transform at once, without waiting for the next batch or the end', async () => {
+  const got: unknown[] = [];
+  const { running } = await topology([
+    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 2))], { untilShutdown: true }), options: {}, inputs: [] },
+    { id: 't', kind: 'transform', type: 'split', definition: splitTransform, options: {}, inputs: ['in'] },
+    { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got), options: {}, inputs: ['t'] },
+  ]);
+  const done = running.start();
+  for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.is(got.length, 2);
+  running.stop();
+  await done;
+});
+
 test('stop() ends a source that waits for shutdown, and what it sent drains', async () => {
   const got: unknown[] = [];
   const { running } = await topology([
@@ -130,6 +144,42 @@ test('a transform that throws loses that batch only, counted and logged', async 
   assert.equal(got, [{ n: 0n }, { n: 3n }]);
   assert.is(metrics.total('component_errors_total', { component_id: 't' }), 2);
   assert.ok(logLines.some((line) => line.includes('Transform failed on a batch of 2 events: boom') && line.includes('component_id=t')));
+});
+
+test('a transform with two batches in flight forwards them in input order, however fast each is answered', async () => {
+  const got: unknown[] = [];
+  const passThrough = splitTransform as unknown as TransformDefinition<object, null>;
+  const inline = new InlineExecutor(() => ({ ...passThrough, create: () => ({ process: (batch) => ({ outputs: [{ output: undefined, batch }] }) }) }) as TransformDefinition);
+  // Every other batch is answered late, so a later batch's answer comes first.
+  let calls = 0;
+  const executor: TransformExecutor = {
+    create: (id, type, plan) => inline.create(id, type, plan),
+    async process(id, batch) {
+      if (calls++ % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      return inline.process(id, batch);
+    },
+    close: () => inline.close(),
+  };
+  const batches = Array.from({ length: 10 }, (_, i) => batchOf(n(i * 3, i * 3 + 3)));
+  const running = await Topology.build(
+    buildGraph(
+      [
+        { id: 'in', kind: 'source', type: 'list', definition: listSource(batches), options: {}, inputs: [] },
+        { id: 't', kind: 'transform', type: 'pass', definition: passThrough, options: {}, inputs: ['in'] },
+        { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got), options: {}, inputs: ['t'] },
+      ],
+      'strict',
+    ),
+    {
+      sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
+      transformBufferEvents: 100,
+      env: { globals: globalSchema.parse({}), chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h', metrics: new MetricsRegistry(), logHub: hub },
+      log: hub.logger('svc::test'),
+      executor,
+    },
+  );
+  await running.start();
+  assert.equal(got, n(0, 30).map(({ n }) => ({ n: BigInt(n) })));
 });
 
 test.run();

@@ -29,6 +29,24 @@ test('batches hold at most chunkSize events; splitBatch and concatBatches keep e
   assert.equal(messages(splitBatch(joined, 4)), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
 });
 
+test('decodeMessages: each message is one frame, in order; empty ones make no event; a bad one is counted', () => {
+  const env = testEnv('demo', { chunkSize: 2 });
+  const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'bytes' }, env));
+  const shared = { source_type: 'demo' };
+  const texts = ['{"a":1}', '', '{"a":"two\\nlines"}', 'not json', '{"a":3}'];
+  const messages = [...texts.map((text) => ({ bytes: Buffer.from(text), stamp: shared })), { bytes: Buffer.from('{"a":4}'), stamp: { source_type: 'other' } }];
+  const batches = decoder.decodeMessages(messages);
+  assert.equal(batches.map((b) => b.count), [2, 2]);
+  assert.equal(batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => e.event)), [
+    { a: 1n, source_type: 'demo' },
+    { a: 'two\nlines', source_type: 'demo' },
+    { a: 3n, source_type: 'demo' },
+    { a: 4n, source_type: 'other' },
+  ]);
+  assert.is(env.metrics.total('component_errors_total', { error_type: 'parser_failed', stage: 'processing' }), 1);
+  assert.is(env.metrics.total('component_received_bytes_total'), messages.reduce((total, m) => total + m.bytes.byteLength, 0));
+});
+
 test('frames that fail to decode are counted and logged; the others go on', () => {
   const env = testEnv('stdin');
   const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'newline_delimited' }, env));

@@ -1,0 +1,171 @@
+// Pipeline benchmark (`svc --config FILE`), run by bench/remap.mjs so every row of docs/benchmarks.md comes from
+// one run on one machine: stdin → remap(S1) → console against the hand-written Node stream and `svc vrl -o` on
+// the same events (outputs checked equal first), `--threads 2` against `--threads 1` on a chain of two remaps,
+// the peak RSS of the default pipeline, and the time from spawn to its first event.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROUNDS = 3;
+const START_ROUNDS = 5;
+/** Events of the default pipeline whose RSS is sampled (its `count`, with no interval). */
+const RSS_EVENTS = 300_000;
+const RSS_SAMPLE_MS = 20;
+
+const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Wall seconds of one shell command, its stdout discarded. */
+function wallOnce(command) {
+  const start = process.hrtime.bigint();
+  execFileSync('/bin/bash', ['-c', command], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return seconds(start);
+}
+
+/** Runs the commands in turn `rounds` times after one warm-up each (alternating, so a busy moment of the
+ * machine hits all of them alike); the median seconds of each. */
+function alternate(commands, rounds = ROUNDS) {
+  for (const command of commands) wallOnce(command);
+  const times = commands.map(() => []);
+  for (let round = 0; round < rounds; round++) commands.forEach((command, i) => times[i].push(wallOnce(command)));
+  return times.map(median);
+}
+
+/** The events of an NDJSON file, keys sorted, without `drop` keys: what two outputs must agree on. */
+function canonicalLines(file, drop = []) {
+  const sortKeys = (value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.keys(value).sort().filter((key) => !drop.includes(key)).map((key) => [key, sortKeys(value[key])]))
+      : value;
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.stringify(sortKeys(JSON.parse(line))));
+}
+
+function assertSameEvents(what, expected, actual) {
+  if (expected.length !== actual.length) throw new Error(`${what}: ${actual.length} events, expected ${expected.length}`);
+  const at = expected.findIndex((line, i) => line !== actual[i]);
+  if (at >= 0) throw new Error(`${what}: event ${at} differs:\n  expected ${expected[at]}\n  got      ${actual[at]}`);
+}
+
+const yaml = (value) => JSON.stringify(value, null, 2);
+
+/** Max VmRSS (MB) of a process while it runs, sampled from /proc/<pid>/status. */
+function maxRss(argv, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'inherit'], env });
+    let max = 0;
+    const sample = () => {
+      try {
+        const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+        max = Math.max(max, kb / 1024);
+      } catch {
+        // The process is gone between two samples.
+      }
+    };
+    const timer = setInterval(sample, RSS_SAMPLE_MS);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      if (code === 0) resolve(max);
+      else reject(new Error(`the default pipeline exited with ${code}`));
+    });
+  });
+}
+
+/** Wall seconds from spawning a process until its first stdout line; the process is then stopped. */
+function firstLine(argv, env) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'ignore'], env });
+    let done = false;
+    child.stdout.on('data', (chunk) => {
+      if (done || !chunk.includes(0x0a)) return;
+      done = true;
+      resolve(seconds(start));
+      child.kill('SIGTERM');
+    });
+    child.on('exit', (code) => {
+      if (!done) reject(new Error(`the pipeline exited with ${code} before its first event`));
+    });
+  });
+}
+
+/**
+ * Measures the pipeline rows. `eventsFile`: NDJSON made by ../shared/bench/gen-events.mjs (`events` lines);
+ * `s1File`: the S1 program and `handScript` its hand-written stream; `secondProgram`: the chain's second remap;
+ * `work`: a scratch directory. Returns markdown lines for docs/benchmarks.md.
+ */
+export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s1File, handScript, secondProgram }) {
+  const env = process.env;
+  const loadBefore = os.loadavg()[0];
+  const s1Config = path.join(work, 'pipeline-s1.json');
+  writeFileSync(s1Config, yaml({
+    sources: { in: { type: 'stdin', decoding: { codec: 'json' } } },
+    transforms: { s1: { type: 'remap', inputs: ['in'], file: s1File } },
+    sinks: { out: { type: 'console', inputs: ['s1'], encoding: { codec: 'json' } } },
+  }));
+  const pipeline = `node ${cli} -q --config ${s1Config} < ${eventsFile}`;
+  const hand = `node ${handScript} ${eventsFile}`;
+  const vrl = `node ${cli} vrl -o -p ${s1File} -i ${eventsFile}`;
+
+  // Same events out of all three before any timing counts (the pipeline's source stamps source_type and
+  // timestamp; the events already have a host).
+  const outputs = ['pipeline', 'hand', 'vrl'].map((name) => path.join(work, `out-${name}.ndjson`));
+  [pipeline, hand, vrl].forEach((command, i) => execFileSync('/bin/bash', ['-c', `${command} > ${outputs[i]}`], { stdio: 'inherit' }));
+  const expected = canonicalLines(outputs[1]);
+  assertSameEvents('svc pipeline against the hand-written stream', expected, canonicalLines(outputs[0], ['source_type', 'timestamp']));
+  assertSameEvents('svc vrl -o against the hand-written stream', expected, canonicalLines(outputs[2]));
+
+  const [pipelineSeconds, handSeconds, vrlSeconds] = alternate([`${pipeline} > /dev/null`, `${hand} > /dev/null`, `${vrl} > /dev/null`]);
+  console.error(`pipeline S1: ${(events / pipelineSeconds / 1e3).toFixed(0)} k ev/s, hand ${(events / handSeconds / 1e3).toFixed(0)} k, vrl -o ${(events / vrlSeconds / 1e3).toFixed(0)} k`);
+
+  // A chain of two remaps into a blackhole: with two threads each remap has a worker of its own.
+  const chainConfig = path.join(work, 'pipeline-chain.json');
+  writeFileSync(chainConfig, yaml({
+    sources: { in: { type: 'stdin', decoding: { codec: 'json' } } },
+    transforms: {
+      a: { type: 'remap', inputs: ['in'], file: s1File },
+      b: { type: 'remap', inputs: ['a'], source: secondProgram },
+    },
+    sinks: { out: { type: 'blackhole', inputs: ['b'] } },
+  }));
+  const chain = (threads) => `node ${cli} -q --threads ${threads} --config ${chainConfig} < ${eventsFile} > /dev/null`;
+  const [oneThread, twoThreads] = alternate([chain(1), chain(2)]);
+  console.error(`chain: --threads 1 ${oneThread.toFixed(2)} s, --threads 2 ${twoThreads.toFixed(2)} s`);
+
+  // The default pipeline with more events and no interval, for memory; as is, for the start-up time.
+  const defaultConfig = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+    import { parse } from 'yaml';
+    import { readFileSync } from 'node:fs';
+    console.log(JSON.stringify(parse(readFileSync(${JSON.stringify(path.join(root, 'examples/default.yaml'))}, 'utf8'))));`,
+  ], { cwd: root, encoding: 'utf8' }));
+  const demo = Object.values(defaultConfig.sources)[0];
+  Object.assign(demo, { count: RSS_EVENTS, interval: 0 });
+  const rssConfig = path.join(work, 'pipeline-default-large.json');
+  writeFileSync(rssConfig, yaml(defaultConfig));
+  const startArgv = [cli, '-q', '--config', path.join(root, 'examples/default.yaml')];
+  // Compiles the program into the module cache first: neither row should count a compile (binaryen alone
+  // is over 100 MB).
+  await firstLine(startArgv, env);
+  const rss = await maxRss([cli, '-q', '--config', rssConfig], env);
+  console.error(`default pipeline, ${RSS_EVENTS / 1000}k events: max VmRSS ${rss.toFixed(0)} MB`);
+
+  const starts = [];
+  for (let i = 0; i < START_ROUNDS; i++) starts.push(await firstLine(startArgv, env));
+  const start = median(starts);
+  console.error(`default pipeline: first event after ${(start * 1000).toFixed(0)} ms`);
+
+  const rate = (s) => `${(events / s / 1e3).toFixed(0)} k`;
+  const load = `1-minute load average ${loadBefore.toFixed(1)} when these rows started, ${os.loadavg()[0].toFixed(1)} when they ended (${os.cpus().length} cores): other work on the machine slows all columns alike, the ratios less.`;
+  return [
+    '| measurement | svc | compared with | ratio | target |',
+    '|---|---|---|---|---|',
+    `| stdin → remap(S1) → console (json), ${events / 1000}k events, ev/s | ${rate(pipelineSeconds)} | hand-written stream ${rate(handSeconds)} | ${(handSeconds / pipelineSeconds).toFixed(2)}× | ≥ 3× (≥ 2× required) |`,
+    `| same, against \`svc vrl -o\` on the same file, ev/s | ${rate(pipelineSeconds)} | svc vrl -o ${rate(vrlSeconds)} | ${(vrlSeconds / pipelineSeconds).toFixed(2)}× | ≥ 0.8× |`,
+    `| stdin → remap → remap → blackhole, \`--threads 2\` against \`--threads 1\`, s | ${twoThreads.toFixed(2)} s | ${oneThread.toFixed(2)} s | ${(oneThread / twoThreads).toFixed(2)}× | ≥ 1.6× |`,
+    `| default pipeline (examples/default.yaml, count ${RSS_EVENTS / 1000}k, interval 0), max VmRSS | ${rss.toFixed(0)} MB | | | < 150 MB |`,
+    `| default pipeline, spawn → first event on stdout, warm module cache, median of ${START_ROUNDS} | ${(start * 1000).toFixed(0)} ms | | | < 500 ms |`,
+    '',
+    load,
+  ];
+}
