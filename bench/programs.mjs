@@ -2,17 +2,10 @@
 // seeded event generator (~150–300 byte events), what a Node user would hand-write instead, and the jq
 // filter where jq can express the program.
 
-/** mulberry32: a small seeded generator, so every run measures the same events. */
-export function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../dist/host/components/sources/demo_logs.js';
+
+/** The seeded generator demo_logs uses (mulberry32), so every run measures the same events. */
+export const random = seededRandom;
 
 const pick = (rnd, items) => items[Math.floor(rnd() * items.length)];
 const STATUSES = [200, 201, 204, 301, 304, 400, 404, 500, 503];
