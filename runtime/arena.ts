@@ -36,6 +36,14 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
     return ptr;
   }
 
+  /** A copy of module memory that outlives the arena: an ArrayBuffer of its own (transferable), not zeroed
+   * first as `slice` does, since every byte is written. */
+  protected copyOut(ptr: number, len: number): Uint8Array {
+    const copy = new Uint8Array(Buffer.allocUnsafeSlow(len).buffer, 0, len);
+    copy.set(this.bytes(ptr, len));
+    return copy;
+  }
+
   /** A view of module memory (valid until the memory grows). */
   protected bytes(ptr: number, len: number): Uint8Array {
     return new Uint8Array(this.exports.memory.buffer, ptr, len);

@@ -162,8 +162,21 @@ export function parseFieldPath(text: string): Segment[] {
   return segments;
 }
 
-/** A path descriptor (stdlib-as/path.ts): u32 count, then per segment a field or an index. */
+/** Path descriptors by path text: every call needs its options' paths, and configurations name few. */
+const pathDescriptors = new Map<string, Uint8Array>();
+
+/** A path descriptor (stdlib-as/path.ts), built once per path text. */
 function pathDescriptor(text: string): Uint8Array {
+  let descriptor = pathDescriptors.get(text);
+  if (descriptor === undefined) {
+    descriptor = buildPathDescriptor(text);
+    pathDescriptors.set(text, descriptor);
+  }
+  return descriptor;
+}
+
+/** u32 count, then per segment a field or an index. */
+function buildPathDescriptor(text: string): Uint8Array {
   const words: number[] = [];
   const segments = parseFieldPath(text);
   words.push(segments.length);
@@ -340,7 +353,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
       const out = this.exports.decode(ptr, input.length, base + descriptor.offset);
       const errors = this.readErrors(this.exports.decode_errors_ptr(), this.exports.decode_errors_len());
       return {
-        batch: this.bytes(out, this.exports.decode_len()).slice(),
+        batch: this.copyOut(out, this.exports.decode_len()),
         count: this.exports.decode_count(),
         consumed: this.exports.decode_consumed(),
         discard: this.exports.decode_discard(),
@@ -351,7 +364,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
 
   /** Encodes the events of an input batch as framed bytes. */
   encode(batch: Uint8Array, options: EncodeOptions): EncodeResult {
-    return this.runEncode(batch, options, false, (out, length) => this.bytes(out, length).slice());
+    return this.runEncode(batch, options, false, (out, length) => this.copyOut(out, length));
   }
 
   /** Encodes each event of an input batch as a payload of its own, unframed (events that fail are left out). */

@@ -2,7 +2,7 @@
 
 import {
   Value, Tag, NULL, TRUE, FALSE, alloc, newInt, newFloat, newTimestamp, newBytes, newRegex, newArray,
-  arrayPush, arrayLen, arrayGet, newObject, objectSetInOrder, objectLen, objectKeyPtr, objectKeyLen, objectValue,
+  arrayPush, arrayLen, arrayGet, newObject, copyMemory, objectSetInOrder, objectLen, objectKeyPtr, objectKeyLen, objectValue,
   tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
 } from '../value';
 import { compileRegex } from '../regex';
@@ -165,7 +165,7 @@ export function encodeValue(v: Value, out: usize): usize {
       for (let i: usize = 0; i < n; i++) {
         const keyLen = objectKeyLen(v, i);
         store<u32>(at, <u32>keyLen);
-        memory.copy(at + 4, objectKeyPtr(v, i), keyLen);
+        copyMemory(at + 4, objectKeyPtr(v, i), keyLen);
         at = encodeValue(objectValue(v, i), at + 4 + keyLen);
       }
       store<u32>(out + 5, <u32>(at - start));
@@ -179,7 +179,7 @@ export function encodeValue(v: Value, out: usize): usize {
 function putBytes(out: usize, tag: Wire, ptr: usize, len: usize): usize {
   store<u8>(out, tag);
   store<u32>(out + 1, <u32>len);
-  memory.copy(out + 5, ptr, len);
+  copyMemory(out + 5, ptr, len);
   return out + 5 + len;
 }
 
