@@ -90,13 +90,19 @@ export class LogHub {
     return LEVEL_RANK[level] >= LEVEL_RANK[this.options.level];
   }
 
+  /** Writes and broadcasts a record, rate limited under `key` unless the record has the field
+   * `internal_log_rate_limit: false` (Vector's switch, for logs such as periodic summaries). */
   publish(record: LogRecord, key: string): void {
     const now = record.timestamp.getTime();
+    const { internal_log_rate_limit: limit, ...fields } = record.fields;
+    const unlimited = limit === false;
+    if (unlimited) record = { ...record, fields };
     if (this.enabled(record.level)) {
-      for (const line of this.stderrLimiter.admit(key, record, now)) this.options.write(this.format(line));
+      const admitted = unlimited ? [record] : this.stderrLimiter.admit(key, record, now);
+      for (const line of admitted) this.options.write(this.format(line));
     }
     if (this.listeners.size > 0) {
-      const delivered = this.sourceLimiter ? this.sourceLimiter.admit(key, record, now) : [record];
+      const delivered = unlimited || !this.sourceLimiter ? [record] : this.sourceLimiter.admit(key, record, now);
       for (const one of delivered) for (const listener of this.listeners) listener(one);
     }
   }

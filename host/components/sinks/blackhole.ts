@@ -47,7 +47,8 @@ class BlackholeSink implements Sink {
   }
 
   private report(): void {
-    this.env.log.info('Collected events.', { events: this.events, raw_bytes_collected: this.bytes });
+    // A periodic summary: every one counts, so it is never rate limited.
+    this.env.log.info('Collected events.', { events: this.events, raw_bytes_collected: this.bytes, internal_log_rate_limit: false });
   }
 }
 
