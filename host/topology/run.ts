@@ -52,7 +52,8 @@ export class Topology {
   private constructor(private readonly options: TopologyOptions) {}
 
   /** Builds every component (sources, transform plans and runners, sinks); nothing runs yet. A failure
-   * anywhere releases what was built and rejects with every problem found. */
+   * anywhere stops the transform workers and rejects with every problem found (the process then exits,
+   * which releases what sources and sinks bound). */
   static async build(graph: Graph, options: TopologyOptions): Promise<Topology> {
     const topology = new Topology(options);
     const failures: BuildError['failures'] = [];
