@@ -1,6 +1,13 @@
 // The batch header (docs/abi.md §2), shared by the program drivers (run.ts) and the codec module.
 
 export const BATCH_HEADER_SIZE: usize = 12;
+
+/** Event kinds: a record's kind byte (abi/batch.ts's EVENT_KINDS). */
+export const enum EventKind {
+  Log = 0,
+  Metric = 1,
+  Trace = 2,
+}
 /** The ABI version (docs/abi.md), written into batch headers; abi/batch.ts's ABI_VERSION. */
 export const BATCH_VERSION: u16 = 2;
 

@@ -4,7 +4,7 @@
 // metadata through the cells below and returns its result, or 0 when the event stopped (outcome Error or
 // Aborted, message pending). A metric record runs on its VRL view and emits its native metric (metric.ts).
 
-import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader } from './batch-layout';
+import { BATCH_HEADER_SIZE as HEADER_SIZE, EventKind, writeBatchHeader } from './batch-layout';
 import { bytesEqual } from './codec/scan';
 import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share } from './value';
 import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
@@ -65,7 +65,6 @@ const PRINT_OBJECT: i32 = 1;
 const JSON_EVENTS: i32 = 2;
 
 /** The input record kind of a metric (docs/abi.md §2). */
-const METRIC: u8 = 1;
 
 const MESSAGE = memory.data<u8>([0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65]);
 const MESSAGE_LEN: usize = 7;
@@ -84,7 +83,7 @@ function runEvent(meta: Value, event: Value, isMetric: bool): Value {
 /** Decodes the metadata and event of the input record at `record` and runs the program on them. */
 function runRecord(record: usize): Value {
   const meta = decodeValue(record + 8);
-  return runEvent(meta, decodeValue(decodeCursor()), load<u8>(record, 4) == METRIC);
+  return runEvent(meta, decodeValue(decodeCursor()), load<u8>(record, 4) == <u8>EventKind.Metric);
 }
 
 /** The outcome of an event the program returned `result` for. */

@@ -4,7 +4,7 @@
 // source's stamp: each stamp field the event lacks, recursively through nested objects (Vector inserts
 // source metadata with `try_insert`).
 
-import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader } from '../batch-layout';
+import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader, EventKind } from '../batch-layout';
 import {
   Value, Tag, tagOf, alloc, newObject, newBytes, newFloat, newTimestamp, objectLen, objectKeyPtr, objectKeyLen,
   objectValue, objectFind, objectInsertAt, objectGet, objectSet, arrayLen, arrayGet, bytesPtr, bytesLen, intOf,
@@ -33,13 +33,6 @@ const enum Codec {
   Json = 1,
   Syslog = 2,
   NativeJson = 3,
-}
-
-/** Event kinds (docs/abi.md §2). */
-const enum Kind {
-  Log = 0,
-  Metric = 1,
-  Trace = 2,
 }
 
 /** Decode flag: read invalid UTF-8 as an error instead of U+FFFD (the codecs' `lossy: false`). */
@@ -139,7 +132,7 @@ function decodeJson(ptr: usize, len: usize): void {
   const v = parseFrame(ptr, len);
   if (v == 0) return;
   if (!allObjects(v)) return writeError('Attempted to convert non-Object JSON into a LogEvent.');
-  forEachItem(v, Kind.Log);
+  forEachItem(v, EventKind.Log);
 }
 
 /** Whether `v` is an object or an array of objects (Vector rejects the whole frame otherwise). */
@@ -150,7 +143,7 @@ function allObjects(v: Value): bool {
   return true;
 }
 
-function forEachItem(v: Value, kind: Kind): void {
+function forEachItem(v: Value, kind: EventKind): void {
   if (tagOf(v) != Tag.Array) return writeEvent(kind, v);
   for (let i: usize = 0, n = arrayLen(v); i < n; i++) writeEvent(kind, arrayGet(v, i));
 }
@@ -230,11 +223,11 @@ function decodeNativeJson(ptr: usize, len: usize): void {
     const kind = nativeKind(item);
     if (kind < 0) return;
     const event = objectValue(item, 0);
-    if (kind == Kind.Metric && !checkMetric(event)) return;
+    if (kind == EventKind.Metric && !checkMetric(event)) return;
     store<u32>(events + (i << 3), <u32>kind);
     store<u32>(events + (i << 3), <u32>event, 4);
   }
-  for (let i: usize = 0; i < n; i++) writeEvent(<Kind>load<u32>(events + (i << 3)), load<u32>(events + (i << 3), 4));
+  for (let i: usize = 0; i < n; i++) writeEvent(<EventKind>load<u32>(events + (i << 3)), load<u32>(events + (i << 3), 4));
 }
 
 /** The kind of a native event `{"log"|"metric"|"trace": {...}}`, or -1 with the error written. */
@@ -245,9 +238,9 @@ function nativeKind(item: Value): i32 {
   }
   const key = objectKeyPtr(item, 0);
   const keyLen = objectKeyLen(item, 0);
-  if (equalsAscii(key, keyLen, 'log')) return Kind.Log;
-  if (equalsAscii(key, keyLen, 'metric')) return Kind.Metric;
-  if (equalsAscii(key, keyLen, 'trace')) return Kind.Trace;
+  if (equalsAscii(key, keyLen, 'log')) return EventKind.Log;
+  if (equalsAscii(key, keyLen, 'metric')) return EventKind.Metric;
+  if (equalsAscii(key, keyLen, 'trace')) return EventKind.Trace;
   startError();
   bufferAscii(errors, 'Error parsing native JSON: unknown event type "');
   bufferBytes(errors, key, keyLen);
@@ -324,11 +317,11 @@ function asciiKey(text: string): Value {
 // ---- output ---------------------------------------------------------------------------------------------
 
 function writeLog(event: Value): void {
-  writeEvent(Kind.Log, event);
+  writeEvent(EventKind.Log, event);
 }
 
-function writeEvent(kind: Kind, event: Value): void {
-  if (kind == Kind.Log && stamp != 0) stampInto(event, stamp);
+function writeEvent(kind: EventKind, event: Value): void {
+  if (kind == EventKind.Log && stamp != 0) stampInto(event, stamp);
   const size: usize = encodedSize(event);
   const length: usize = EMPTY_OBJECT_SIZE + size + 4;
   const record = bufferReserve(out, length + 4);

@@ -2,6 +2,7 @@
 // → framed bytes. Codecs json, text, logfmt, csv, raw_message, native_json; transforms only_fields,
 // except_fields and timestamp_format on logs and traces; framings bytes, newline, character, length.
 
+import { EventKind } from '../batch-layout';
 import {
   Value, Tag, TRUE, alloc, tagOf, newObject, newInt, newFloat, objectLen, objectKeyPtr, objectKeyLen, objectValue,
   objectSetValueAt, objectFind, arrayLen, arrayGet, arrayItems, intOf, floatOf, timestampOf, bytesPtr, bytesLen,
@@ -49,12 +50,6 @@ const enum QuoteStyle {
   Always = 1,
   Never = 2,
   NonNumeric = 3,
-}
-
-const enum Kind {
-  Log = 0,
-  Metric = 1,
-  Trace = 2,
 }
 
 /** Encode descriptor flags. */
@@ -122,7 +117,7 @@ export function encodeBatch(ptr: usize, len: usize, descriptor: usize): usize {
   let record = ptr + 12;
   for (let i: u32 = 0; i < count; i++) {
     const next = record + 4 + <usize>load<u32>(record);
-    const kind = <Kind>load<u8>(record, 4);
+    const kind = <EventKind>load<u8>(record, 4);
     decodeValue(record + 8); // metadata: sinks do not encode it
     encodeEvent(i, kind, decodeValue(decodeCursor()));
     record = next;
@@ -131,8 +126,8 @@ export function encodeBatch(ptr: usize, len: usize, descriptor: usize): usize {
   return bufferData(out);
 }
 
-function encodeEvent(index: u32, kind: Kind, event: Value): void {
-  if (kind != Kind.Metric) event = transform(event);
+function encodeEvent(index: u32, kind: EventKind, event: Value): void {
+  if (kind != EventKind.Metric) event = transform(event);
   const start = bufferLength(out);
   const prefix = framing == Framing.Length && !(flags & EACH) ? lengthFieldLength : 0;
   bufferReserve(out, prefix);
@@ -177,38 +172,38 @@ function writeError(index: u32, text: string): void {
 }
 
 /** Writes the event as the codec says; returns null, or why the event cannot be encoded. */
-function writePayload(kind: Kind, event: Value): string | null {
+function writePayload(kind: EventKind, event: Value): string | null {
   switch (codec) {
     case Codec.Json: {
-      if (kind == Kind.Metric) writeMetricJson(event, 0);
+      if (kind == EventKind.Metric) writeMetricJson(event, 0);
       else if (flags & PRETTY) writePretty(out, event, 0);
       else writeJson(out, event);
       return null;
     }
     case Codec.NativeJson: {
-      bufferAscii(out, kind == Kind.Log ? '{"log":' : kind == Kind.Metric ? '{"metric":' : '{"trace":');
-      if (kind == Kind.Metric) writeMetricJson(event, 0);
+      bufferAscii(out, kind == EventKind.Log ? '{"log":' : kind == EventKind.Metric ? '{"metric":' : '{"trace":');
+      if (kind == EventKind.Metric) writeMetricJson(event, 0);
       else writeJson(out, event);
       bufferByte(out, 0x7d);
       return null;
     }
     case Codec.Text: {
-      if (kind == Kind.Metric) return writeMetricText(event);
-      if (kind == Kind.Log) writeMessage(false, event);
+      if (kind == EventKind.Metric) return writeMetricText(event);
+      if (kind == EventKind.Log) writeMessage(false, event);
       return null;
     }
     case Codec.RawMessage: {
-      if (kind != Kind.Log) return 'the raw_message codec encodes only log events';
+      if (kind != EventKind.Log) return 'the raw_message codec encodes only log events';
       writeMessage(true, event);
       return null;
     }
     case Codec.Logfmt: {
-      if (kind != Kind.Log) return 'the logfmt codec encodes only log events';
+      if (kind != EventKind.Log) return 'the logfmt codec encodes only log events';
       writeLogfmt(event);
       return null;
     }
     case Codec.Csv: {
-      if (kind != Kind.Log) return 'the csv codec encodes only log events';
+      if (kind != EventKind.Log) return 'the csv codec encodes only log events';
       writeCsv(event);
       return null;
     }
