@@ -21,6 +21,8 @@ export const ChainFlag = {
   KEEP_ON_ERROR: 1,
   /** Forward the original record of an event whose program aborted. */
   KEEP_ON_ABORT: 2,
+  /** `run_framed` only: failures carry the event as it was decoded, as an input record (for `reroute_dropped`). */
+  FAILED_RECORDS: 4,
 } as const;
 
 /** Flags of `run_ndjson`. */

@@ -16,6 +16,8 @@ export interface CompileOptions {
   timezone?: string;
   /** The program is a condition (`filter`, `route`, `exclude`): its result must be a boolean. */
   condition?: boolean;
+  /** Also export `run_framed` (docs/abi.md §2.4): decode, program and encode in one call, for pipelines. */
+  framed?: boolean;
 }
 
 export interface CheckedProgram {
@@ -75,6 +77,7 @@ export async function emitModule(checked: CheckedProgram, compiler: string, opti
       types: checked.types,
       info: { source: checked.source, options: checked.options, compiler, warnings: checked.warnings },
       names: options.names,
+      framed: checked.options.framed,
       predefined: options.predefined,
       jsFunctions: options.jsFunctions ?? new Set(),
     }, { text: options.text });

@@ -118,8 +118,10 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   const graph = built ?? pipelineGraph(config);
   if (!built) for (const warning of [...graph.warnings, ...notYetAvailable(config)]) options.log.warn(warning);
   const metrics = new MetricsRegistry();
-  // No more workers than transforms: an idle worker costs start-up time and memory.
-  const workers = Math.min(options.threads, config.transforms.size);
+  // No more workers than transforms can use (a concurrent one uses them all): an idle worker costs start-up
+  // time and memory.
+  const usable = [...config.transforms.values()].reduce((total, transform) => total + (transformDefinition(transform.type).concurrent ? options.threads : 1), 0);
+  const workers = Math.min(options.threads, usable);
   const early = options.earlyWorker;
   if (early && workers === 0) void early.terminate();
   const executor = options.threads > 0 ? new WorkerExecutor(workers, early && workers > 0 ? [early] : []) : new InlineExecutor(transformDefinition);

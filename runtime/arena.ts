@@ -1,6 +1,8 @@
 // What the remap modules and the codec module share on the JS side: every call copies its input into the
 // instance's arena, reads its output as views of memory, and frees the arena when done.
 
+import type { Blob } from './codec-module.js';
+
 /** The exports every svc module has. */
 export interface ArenaExports {
   memory: WebAssembly.Memory;
@@ -47,5 +49,25 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
   /** A view of module memory (valid until the memory grows). */
   protected bytes(ptr: number, len: number): Uint8Array {
     return new Uint8Array(this.exports.memory.buffer, ptr, len);
+  }
+
+  /** Copies a descriptor blob into the arena; returns its address. */
+  protected copyBlob(blob: Blob): number {
+    const base = this.exports.alloc(blob.length);
+    blob.writeTo(new Uint8Array(this.exports.memory.buffer), base);
+    return base;
+  }
+
+  /** An error buffer: (u32 index, u32 length, UTF-8 message)*. */
+  protected readErrors(ptr: number, len: number): Array<{ index: number; message: string }> {
+    const bytes = this.bytes(ptr, len);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const errors: Array<{ index: number; message: string }> = [];
+    for (let at = 0; at < bytes.length; ) {
+      const length = view.getUint32(at + 4, true);
+      errors.push({ index: view.getUint32(at, true), message: Buffer.from(bytes.subarray(at + 8, at + 8 + length)).toString('utf8') });
+      at += 8 + length;
+    }
+    return errors;
   }
 }

@@ -197,12 +197,12 @@ function buildPathDescriptor(text: string): Uint8Array {
 // ---- the arena blob: descriptor and the data it points at ---------------------------------------------
 
 /** A reference to a part of the blob, resolved to an address once the blob has one. */
-class Ref {
+export class Ref {
   constructor(readonly offset: number) {}
 }
 
 /** Parts of what one call copies into the arena: 4-byte aligned, u32 words may point at other parts. */
-class Blob {
+export class Blob {
   private readonly parts: Array<{ offset: number; bytes?: Uint8Array; words?: ReadonlyArray<number | Ref> }> = [];
   private size = 0;
 
@@ -236,7 +236,8 @@ class Blob {
   }
 }
 
-function decodeDescriptor(blob: Blob, options: DecodeOptions): Ref {
+/** The decode descriptor of docs/abi.md §9, added to `blob`. */
+export function decodeDescriptor(blob: Blob, options: DecodeOptions): Ref {
   const framing = options.framing;
   const method = DECODE_FRAMINGS.indexOf(framing.method);
   if (method < 0) throw new Error(`unknown framing method ${JSON.stringify(framing.method)}`);
@@ -266,7 +267,8 @@ function decodeDescriptor(blob: Blob, options: DecodeOptions): Ref {
   return blob.words([method, delimiter, maxLength, flags, fieldLength, fieldOffset, options.discard ?? 0, codec, stamp, message]);
 }
 
-function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boolean): Ref {
+/** The encode descriptor of docs/abi.md §9, added to `blob`. */
+export function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boolean): Ref {
   const codec = ENCODERS.indexOf(options.codec);
   if (codec < 0) throw new Error(`unknown encoding codec ${JSON.stringify(options.codec)}`);
   const framing = options.framing ?? { method: 'newline_delimited' };
@@ -396,24 +398,5 @@ export class CodecModule extends ArenaInstance<CodecExports> {
       const errors = this.readErrors(this.exports.encode_errors_ptr(), this.exports.encode_errors_len());
       return { bytes: read(out, this.exports.encode_len()), errors: errors.map(({ index, message }) => ({ event: index, message })) };
     });
-  }
-
-  /** An error buffer: (u32 index, u32 length, UTF-8 message)*. */
-  private readErrors(ptr: number, len: number): Array<{ index: number; message: string }> {
-    const bytes = this.bytes(ptr, len);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const errors: Array<{ index: number; message: string }> = [];
-    for (let at = 0; at < bytes.length; ) {
-      const length = view.getUint32(at + 4, true);
-      errors.push({ index: view.getUint32(at, true), message: Buffer.from(bytes.subarray(at + 8, at + 8 + length)).toString('utf8') });
-      at += 8 + length;
-    }
-    return errors;
-  }
-
-  private copyBlob(blob: Blob): number {
-    const base = this.exports.alloc(blob.length);
-    blob.writeTo(new Uint8Array(this.exports.memory.buffer), base);
-    return base;
   }
 }

@@ -11,6 +11,7 @@ import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/modul
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
 import { ArenaInstance } from './arena.js';
+import { Blob, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { JS_FUNCTIONS } from './js-functions/index.js';
 import { defaultServices, type InstanceServices } from './services.js';
@@ -77,6 +78,11 @@ interface ModuleExports {
   arena_used(): number;
 }
 
+/** Exported by modules compiled with the `framed` option. */
+interface FramedExports {
+  run_framed(ptr: number, len: number, decodeDescriptor: number, encodeDescriptor: number, flags: number): number;
+}
+
 /** Exported by modules compiled in REPL mode. */
 interface ReplExports {
   svc_variables(): number;
@@ -104,6 +110,22 @@ export interface ChainOutput {
   /** Its record count. */
   count: number;
   failures: ChainFailure[];
+}
+
+/** What `runFramed` returns. */
+export interface FramedOutput {
+  /** An input batch of the emitted events, or their encoded frames when an encoding was given. */
+  output: Uint8Array;
+  /** Events in `output`. */
+  count: number;
+  /** Events the frames decoded into (the program's input). */
+  decoded: number;
+  /** Events whose program failed; `index` counts decoded events. */
+  failures: ChainFailure[];
+  /** Frames that did not decode: index of the frame, and why. */
+  decodeErrors: Array<{ frame: number; message: string }>;
+  /** Emitted events the encoder could not encode (left out of `output`). */
+  encodeErrors: Array<{ event: number; message: string }>;
 }
 
 /** What `runCondition` returns. */
@@ -147,6 +169,38 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
       const out = this.exports.run_chain(this.copyIn(input), input.length, flags);
       const output = this.bytes(out, this.exports.output_len()).slice();
       return { output, count: readHeader(new ByteReader(output)).count, failures: this.failures() };
+    });
+  }
+
+  /** Whether the module exports `run_framed` (compiled with the `framed` option). */
+  get framed(): boolean {
+    return 'run_framed' in this.exports;
+  }
+
+  /**
+   * Decodes framed bytes as a source's decoder would, runs the program on each event as `runChain` does,
+   * and returns the emitted events as an input batch or, with `encode`, encoded as a sink's encoder would
+   * (docs/abi.md §2.4). `flags`: `ChainFlag`s. Needs a module compiled with the `framed` option.
+   */
+  runFramed(input: Uint8Array, decode: DecodeOptions, encode: EncodeOptions | undefined, flags = 0): FramedOutput {
+    const blob = new Blob();
+    const decodeRef = decodeDescriptor(blob, decode);
+    const encodeRef = encode && encodeDescriptor(blob, encode, false);
+    return this.inArena('run_framed', () => {
+      const ptr = this.copyIn(input);
+      const base = this.copyBlob(blob);
+      const run = (this.exports as ModuleExports & FramedExports).run_framed;
+      const result = run(ptr, input.length, base + decodeRef.offset, encodeRef ? base + encodeRef.offset : 0, flags);
+      const [out, outLength, count, decoded, failuresAt, failuresLength, decodeErrorsAt, decodeErrorsLength, encodeErrorsAt, encodeErrorsLength] =
+        new Uint32Array(this.exports.memory.buffer, result, 10);
+      return {
+        output: this.copyOut(out!, outLength!),
+        count: count!,
+        decoded: decoded!,
+        failures: failuresLength === 0 ? [] : decodeFailures(this.bytes(failuresAt!, failuresLength!).slice()),
+        decodeErrors: this.readErrors(decodeErrorsAt!, decodeErrorsLength!).map(({ index, message }) => ({ frame: index, message })),
+        encodeErrors: this.readErrors(encodeErrorsAt!, encodeErrorsLength!).map(({ index, message }) => ({ event: index, message })),
+      };
     });
   }
 

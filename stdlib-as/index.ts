@@ -36,7 +36,7 @@ export {
   bool_test, is_falsy, op_and,
 } from './ops';
 export {
-  event_cell, meta_cell, run_batch, run_chain, run_condition, run_ndjson, output_len, errors_ptr, errors_len, failures_ptr,
+  event_cell, meta_cell, run_batch, run_chain, run_condition, run_ndjson, run_framed, output_len, errors_ptr, errors_len, failures_ptr,
   failures_len,
 } from './run';
 

@@ -8,11 +8,13 @@ import { BATCH_HEADER_SIZE as HEADER_SIZE, EventKind, writeBatchHeader } from '.
 import { bytesEqual } from './codec/scan';
 import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share } from './value';
 import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
-import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
+import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength, bufferTruncate } from './buffer';
 import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/binary';
 import { parseJson, writeJson } from './codec/json';
 import { writeDisplay } from './codec/display';
 import { targetOf, producedEvent } from './metric';
+import { decodeEach, decodeErrors } from './codec/decode';
+import { encodeStart, encodeEvent, encodeFinish, encodedLength, encodeErrors } from './codec/encode';
 
 // @ts-ignore: decorator
 @external("svc", "program")
@@ -286,6 +288,110 @@ function writeFailure(failures: Buffer, index: u32, outcome: Outcome, record: us
 function setFailures(failures: Buffer): void {
   failuresPtr = bufferData(failures);
   failuresLength = bufferLength(failures);
+}
+
+// ---- framed input: decode → program → encode -----------------------------------------------------------
+
+/** `run_framed` flag: failures carry the event as it was decoded (for `reroute_dropped`). */
+const FAILED_RECORDS: i32 = 4;
+
+let framedFlags: i32 = 0;
+/** Output: an input batch, or the encoder's bytes when `run_framed` encodes. */
+let framedOut: Buffer = 0;
+let framedEncodes = false;
+let framedFailures: Buffer = 0;
+let framedMeta: Value = 0;
+let framedIndex: u32 = 0;
+let framedEmitted: u32 = 0;
+/** The decoded event as an input record, when a failure needs it. */
+let framedOriginal: Buffer = 0;
+
+/**
+ * Decodes the framed bytes [ptr, ptr + len) with the codec module's decode descriptor (docs/abi.md §9), runs
+ * the program on each event as `run_chain` does (metadata `{}`; `flags` as run_chain's, plus FAILED_RECORDS),
+ * and writes the emitted events as an input batch or, when `encodeDescriptor` is not 0, encoded and framed
+ * with it. One call does what a source's decoder, the transform and a sink's encoder do in three, without
+ * the two batches between them. Returns the address of ten u32: output address, length, events out,
+ * events decoded, failures address, length, decode errors address, length, encode errors address, length.
+ */
+export function run_framed(ptr: usize, len: usize, decodeDescriptor: usize, encodeDescriptor: usize, flags: i32): usize {
+  framedFlags = flags;
+  framedEncodes = encodeDescriptor != 0;
+  const sizeHint = len + (len >> 1);
+  if (framedEncodes) {
+    encodeStart(encodeDescriptor, sizeHint);
+  } else {
+    framedOut = bufferNew(sizeHint + HEADER_SIZE);
+    writeBatchHeader(bufferReserve(framedOut, HEADER_SIZE), 0, 0);
+  }
+  framedFailures = bufferNew(64);
+  framedOriginal = bufferNew(64);
+  // One empty metadata object for every event: shared, so a program that writes `%` copies it first.
+  framedMeta = share(newObject(0));
+  framedIndex = 0;
+  framedEmitted = 0;
+  decodeEach(ptr, len, decodeDescriptor, runDecoded);
+
+  const result = alloc(40);
+  if (framedEncodes) {
+    store<u32>(result, <u32>encodeFinish());
+    store<u32>(result, <u32>encodedLength(), 4);
+    const encodeFailures = encodeErrors();
+    store<u32>(result, <u32>bufferData(encodeFailures), 32);
+    store<u32>(result, <u32>bufferLength(encodeFailures), 36);
+  } else {
+    store<u32>(bufferData(framedOut), framedEmitted, 8);
+    store<u32>(result, <u32>bufferData(framedOut));
+    store<u32>(result, <u32>bufferLength(framedOut), 4);
+    store<u32>(result, 0, 32);
+    store<u32>(result, 0, 36);
+  }
+  store<u32>(result, framedEmitted, 8);
+  store<u32>(result, framedIndex, 12);
+  store<u32>(result, <u32>bufferData(framedFailures), 16);
+  store<u32>(result, <u32>bufferLength(framedFailures), 20);
+  const decodeFailures = decodeErrors();
+  store<u32>(result, <u32>bufferData(decodeFailures), 24);
+  store<u32>(result, <u32>bufferLength(decodeFailures), 28);
+  return result;
+}
+
+/** One decoded event through the program; what it emits goes to the output. */
+function runDecoded(kind: EventKind, event: Value): void {
+  // Shared: the program's writes copy, so the event as decoded is still there if it fails.
+  const original = share(event);
+  const result = runEvent(framedMeta, event, kind == EventKind.Metric);
+  if (result != 0) {
+    const target = producedEvent(event_cell());
+    emit(framedOut, <u8>kind, load<u32>(meta_cell()), target, framedEncodes ? encodeEmitted : writeInputRecord);
+    if (!framedEncodes) framedEmitted += <u32>emittedCount(target);
+  } else {
+    const outcome = outcomeOf(result);
+    const keep = (framedFlags & (outcome == Outcome.Error ? KEEP_ON_ERROR : KEEP_ON_ABORT)) != 0;
+    if (framedFlags & FAILED_RECORDS) {
+      bufferTruncate(framedOriginal, 0);
+      writeInputRecord(framedOriginal, <u8>kind, framedMeta, original);
+      writeFailure(framedFailures, framedIndex, outcome, bufferData(framedOriginal), bufferLength(framedOriginal));
+    } else {
+      writeFailure(framedFailures, framedIndex, outcome, 0, 0);
+    }
+    if (keep) {
+      if (framedEncodes) {
+        encodeEmitted(framedOut, <u8>kind, framedMeta, original);
+      } else {
+        writeInputRecord(framedOut, <u8>kind, framedMeta, original);
+        framedEmitted++;
+      }
+    }
+  }
+  framedIndex++;
+}
+
+/** An emitted event through the encoder; the events it cannot encode are its errors, not the output's. */
+function encodeEmitted(_out: Buffer, kind: u8, _meta: Value, event: Value): void {
+  const failed = bufferLength(encodeErrors());
+  encodeEvent(framedEmitted, <EventKind>kind, event);
+  if (bufferLength(encodeErrors()) == failed) framedEmitted++;
 }
 
 // ---- newline-delimited JSON ----------------------------------------------------------------------------

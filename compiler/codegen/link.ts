@@ -17,6 +17,8 @@ const ABI_EXPORTS = [
   'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len',
   'failures_ptr', 'failures_len', 'arena_used',
 ];
+/** Added for pipelines: the fused driver (it links the codec's decoders and encoders in). */
+const FRAMED_EXPORTS = ['run_framed'];
 /** Added in REPL mode, to carry variables between lines. */
 const REPL_EXPORTS = ['value_decode', 'value_encode', 'value_encoded_size'];
 
@@ -27,6 +29,8 @@ export interface LinkInput {
   info: Pick<ModuleInfo, 'source' | 'options' | 'compiler' | 'warnings'>;
   /** Keep function names (for `--emit-wasm` text). */
   names?: boolean;
+  /** Export `run_framed` too. */
+  framed?: boolean;
   /** REPL mode: these variables come from earlier lines; export what the host needs to move values. */
   predefined?: readonly string[];
   /** JS-backed functions the runtime provides. */
@@ -54,7 +58,7 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
       const name = b.getExportInfo(m.getExportByIndex(i)).name;
       if (name !== 'memory') m.removeExport(name);
     }
-    for (const name of ABI_EXPORTS) m.addFunctionExport(symbols.fn(name), name);
+    for (const name of [...ABI_EXPORTS, ...(input.framed ? FRAMED_EXPORTS : [])]) m.addFunctionExport(symbols.fn(name), name);
     m.addFunctionExport(INIT_FUNCTION, INIT_FUNCTION);
     if (input.predefined) {
       for (const name of REPL_EXPORTS) m.addFunctionExport(symbols.fn(name), name);

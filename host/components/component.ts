@@ -10,6 +10,8 @@ import type { LogHub, Logger } from '../log.js';
 import type { MetricsRegistry } from '../telemetry/metrics.js';
 import type { GlobalOptions } from '../config/global.js';
 import type { OptionsSchema } from '../config/schema.js';
+import type { EncodeOptions } from '../../runtime/codec-module.js';
+import type { SinkEncoder } from './support/encoding.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink';
 
@@ -37,6 +39,9 @@ export interface ComponentEnv {
   metrics: MetricsRegistry;
   /** The process's log records, which `internal_logs` subscribes to. */
   logHub: LogHub;
+  /** Sources: the one consumer of the source's output decodes frames itself, so streams may send whole
+   * frames undecoded (`EventBatch.frames`). */
+  consumerDecodes?: boolean;
 }
 
 interface DefinitionBase<Options> {
@@ -81,15 +86,25 @@ export interface TransformResult {
   errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
   /** Remap `log()` calls made while processing the batch. */
   logs?: Array<{ level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; message: string }>;
+  /** When the input was frames (`EventBatch.frames`): the events they decoded into, and the frames that
+   * failed to decode (the source's errors). */
+  decoded?: { count: number; errors: string[] };
+  /** When the default output was encoded for its sink: the events the encoder left out, and why. */
+  encodeFailures?: { count: number; message: string };
 }
 
 /** A transform's per-instance state; lives in a worker thread, so it gets no `ComponentEnv`. */
 export interface TransformRunner {
-  process(batch: EventBatch): TransformResult;
+  /** `encode`: the encoding of the one sink the default output feeds; a runner may return that output
+   * encoded (`EventBatch.encoded`) instead of as a batch. */
+  process(batch: EventBatch, encode?: EncodeOptions): TransformResult;
 }
 
 export interface TransformDefinition<Options = unknown, Plan = unknown> extends DefinitionBase<Options> {
   kind: 'transform';
+  /** Each batch is processed on its own, without state carried between batches: batches may then run on
+   * several workers at once (outputs keep their order), as Vector runs its function transforms. */
+  concurrent?: boolean;
   /** Event kinds it accepts. */
   inputs(options: Options): readonly EventKind[];
   outputs(options: Options, id: string): OutputPort[];
@@ -106,6 +121,9 @@ export interface TransformDefinition<Options = unknown, Plan = unknown> extends 
 export interface Sink {
   /** Delivers a batch; resolves when it is written (or given up on, counted as errors). */
   write(batch: EventBatch): Promise<void>;
+  /** Set when the sink encodes every batch whole with this encoder, and takes batches already `encoded`
+   * with its options: a transform in front of it may then encode for it. */
+  batchEncoder?: SinkEncoder;
   /** Flushes and releases everything; called once after the last `write`. */
   close(): Promise<void>;
   /** Resolves when the destination is reachable; rejects with the reason otherwise. */

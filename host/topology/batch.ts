@@ -1,13 +1,23 @@
 // A batch as components hand it on: the bytes of an SVCB input batch (docs/abi.md §2) and its record
 // count. The bytes are never decoded here; buffers and metrics only need the count and the byte size.
+// Between a source and the one remap transform it feeds, a batch may instead be the source's frames, still
+// undecoded; between a remap transform and the one sink it feeds, the sink's encoding of the events. The
+// transform's worker then decodes, runs and encodes in one call (docs/architecture.md §7).
+
+import type { DecodeOptions } from '../../runtime/codec-module.js';
 
 export type EventKind = 'log' | 'metric' | 'trace';
 
 export interface EventBatch {
-  /** An SVCB input batch; owns its ArrayBuffer when it crosses to a worker (transferred, not copied). */
+  /** An SVCB input batch (or frames, or encoded events: see below); owns its ArrayBuffer when it crosses to a
+   * worker (transferred, not copied). */
   readonly bytes: Uint8Array;
-  /** Number of records (events), as in the batch header. */
+  /** Number of records (events), as in the batch header; for frames, the number of frames. */
   readonly count: number;
+  /** Set when `bytes` are a source's whole frames: how to decode them (the consumer does). */
+  readonly frames?: DecodeOptions;
+  /** Set when `bytes` are the events encoded and framed as the consuming sink encodes them. */
+  readonly encoded?: boolean;
 }
 
 /** The record count of an SVCB batch, read from its header. */

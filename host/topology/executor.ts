@@ -5,11 +5,16 @@
 import { Worker } from 'node:worker_threads';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../components/component.js';
 import type { EventBatch } from './batch.js';
+import type { EncodeOptions } from '../../runtime/codec-module.js';
 
 export interface TransformExecutor {
-  /** Creates the transform's runner from its plan (in the worker that will run it). */
-  create(id: string, type: string, plan: unknown): Promise<void>;
-  process(id: string, batch: EventBatch): Promise<TransformResult>;
+  /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
+   * `concurrent`). */
+  create(id: string, type: string, plan: unknown, concurrent?: boolean): Promise<void>;
+  /** How many batches of the transform can run at once. */
+  parallelism(id: string): number;
+  /** `encode`: see `TransformRunner.process`. */
+  process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult>;
   close(): Promise<void>;
 }
 
@@ -24,8 +29,12 @@ export class InlineExecutor implements TransformExecutor {
     this.runners.set(id, this.lookup(type).create(plan));
   }
 
-  async process(id: string, batch: EventBatch): Promise<TransformResult> {
-    return this.runners.get(id)!.process(batch);
+  parallelism(): number {
+    return 1;
+  }
+
+  async process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult> {
+    return this.runners.get(id)!.process(batch, encode);
   }
 
   async close(): Promise<void> {
@@ -36,14 +45,15 @@ export class InlineExecutor implements TransformExecutor {
 /** Messages to a worker. */
 export type WorkerRequest =
   | { op: 'create'; seq: number; id: string; type: string; plan: unknown }
-  | { op: 'process'; seq: number; id: string; bytes: Uint8Array; count: number };
+  | { op: 'process'; seq: number; id: string; batch: EventBatch; encode?: EncodeOptions };
 
 /** Messages from a worker. */
 export type WorkerReply = { seq: number; result?: TransformResult; error?: string };
 
 /** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
 export function transferable(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice();
+  // `new Uint8Array(view)` copies; `slice` would not on a Buffer (Buffer.prototype.slice is a view).
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
 }
 
 /** One transform worker thread. */
@@ -90,7 +100,8 @@ export class WorkerThread {
 
 export class WorkerExecutor implements TransformExecutor {
   private readonly workers: WorkerThread[];
-  private readonly assignment = new Map<string, WorkerThread>();
+  /** The workers running each transform, and which of them takes its next batch. */
+  private readonly assignment = new Map<string, { workers: WorkerThread[]; next: number }>();
   private next = 0;
 
   /** `threads` workers: the `started` ones (booted while the configuration was read, at most `threads`), and
@@ -99,19 +110,28 @@ export class WorkerExecutor implements TransformExecutor {
     this.workers = [...started, ...Array.from({ length: threads - started.length }, () => new WorkerThread())];
   }
 
-  async create(id: string, type: string, plan: unknown): Promise<void> {
+  async create(id: string, type: string, plan: unknown, concurrent = false): Promise<void> {
     // Round robin in topological order: consecutive transforms of a chain land on different workers.
-    const worker = this.workers[this.next++ % this.workers.length]!;
-    this.assignment.set(id, worker);
-    const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
-    if (reply.error !== undefined) throw new Error(reply.error);
+    const workers = concurrent ? this.workers : [this.workers[this.next++ % this.workers.length]!];
+    this.assignment.set(id, { workers, next: 0 });
+    await Promise.all(
+      workers.map(async (worker) => {
+        const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
+        if (reply.error !== undefined) throw new Error(reply.error);
+      }),
+    );
   }
 
-  async process(id: string, batch: EventBatch): Promise<TransformResult> {
-    const worker = this.assignment.get(id)!;
+  parallelism(id: string): number {
+    return this.assignment.get(id)!.workers.length;
+  }
+
+  async process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult> {
+    const assigned = this.assignment.get(id)!;
+    const worker = assigned.workers[assigned.next++ % assigned.workers.length]!;
     const bytes = transferable(batch.bytes);
     const reply = await worker.request(
-      { op: 'process', seq: worker.nextSeq(), id, bytes, count: batch.count },
+      { op: 'process', seq: worker.nextSeq(), id, batch: { ...batch, bytes }, encode },
       [bytes.buffer as ArrayBuffer],
     );
     if (reply.error !== undefined) throw new Error(reply.error);

@@ -10,6 +10,7 @@ import { BatchBuffer, type BufferLimits } from './buffer.js';
 import type { TransformExecutor } from './executor.js';
 import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
+import { reportDecodeErrors } from '../components/support/decoding.js';
 
 export interface TopologyOptions {
   /** The buffer in front of each sink (`buffer.*` of its config). */
@@ -40,6 +41,10 @@ interface Node {
   producers: Set<string>;
   source?: Source;
   sink?: Sink;
+  /** A transform fed frames by this source (its one consumer): the source's decoding is counted here. */
+  framesFrom?: Node;
+  /** A transform whose default output feeds only this sink: it may encode for it. */
+  encodesFor?: Node;
 }
 
 export class Topology {
@@ -57,10 +62,11 @@ export class Topology {
   static async build(graph: Graph, options: TopologyOptions): Promise<Topology> {
     const topology = new Topology(options);
     const failures: BuildError['failures'] = [];
+    const fused = fusedEdges(graph);
     await Promise.all(
       [...graph.components.values()].map(async (spec) => {
         try {
-          await topology.buildNode(spec);
+          await topology.buildNode(spec, fused.decodingSources.has(spec.id));
         } catch (error) {
           failures.push({ spec, message: error instanceof Error ? error.message : String(error) });
         }
@@ -75,6 +81,11 @@ export class Topology {
       consumer.producers.add(edge.from);
       const key = outputId(edge.from, edge.output);
       topology.consumers.set(key, [...(topology.consumers.get(key) ?? []), consumer]);
+    }
+    for (const [source, transform] of fused.decodingSources) topology.nodes.get(transform)!.framesFrom = topology.nodes.get(source);
+    for (const [transform, sink] of fused.encodingTransforms) {
+      const sinkNode = topology.nodes.get(sink)!;
+      if (sinkNode.sink!.batchEncoder) topology.nodes.get(transform)!.encodesFor = sinkNode;
     }
     return topology;
   }
@@ -100,7 +111,8 @@ export class Topology {
     return this.shutdown.signal.aborted;
   }
 
-  private async buildNode(spec: ComponentSpec): Promise<void> {
+  /** `consumerDecodes`: a source whose one consumer decodes its frames (`fusedEdges`). */
+  private async buildNode(spec: ComponentSpec, consumerDecodes: boolean): Promise<void> {
     const telemetry = new ComponentTelemetry(this.options.env.metrics, spec.id, spec.kind, spec.type);
     const log = this.options.log.child(`svc::${spec.kind}s::${spec.type}`, {
       component_kind: spec.kind,
@@ -109,7 +121,7 @@ export class Topology {
     });
     const node: Node = { spec, telemetry, log, utilization: new Utilization(telemetry.utilization), producers: new Set() };
     this.nodes.set(spec.id, node);
-    const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry };
+    const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry, consumerDecodes };
     const definition = spec.definition;
     switch (definition.kind) {
       case 'source':
@@ -117,7 +129,7 @@ export class Topology {
         return;
       case 'transform': {
         const plan = await definition.prepare(spec.options, env);
-        await this.options.executor.create(spec.id, spec.type, plan);
+        await this.options.executor.create(spec.id, spec.type, plan, definition.concurrent);
         node.buffer = new BatchBuffer({ maxEvents: this.options.transformBufferEvents, whenFull: 'block' }, this.bufferObserver(node));
         return;
       }
@@ -165,19 +177,19 @@ export class Topology {
     }
   }
 
-  /** Keeps up to two batches in the transform's worker: it runs the next one while this thread forwards the
-   * last one's outputs, so neither waits on the other. Outputs leave in input order. */
+  /** Keeps up to two batches per worker running the transform: the next one runs while this thread forwards
+   * the last one's outputs, so neither waits on the other. Outputs leave in input order, each as soon as it
+   * and those before it are ready. */
   private async runTransform(node: Node): Promise<void> {
     const buffer = node.buffer!;
-    // Two batches at a time in the worker: the next one runs while the previous one's outputs are sent on.
-    // Outputs are sent in input order, each as soon as it is ready.
+    const inFlight = 2 * this.options.executor.parallelism(node.spec.id);
     let sent: Promise<void> = Promise.resolve();
     const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
       const result = this.process(node, batch);
       sent = sent.then(async () => this.forward(node, await result));
       unsent.push(sent);
-      if (unsent.length >= 2) await unsent.shift();
+      if (unsent.length >= inFlight) await unsent.shift();
     }
     await sent;
     this.finished(node);
@@ -185,10 +197,13 @@ export class Topology {
 
   /** One batch through the transform; undefined when it failed (counted and logged). */
   private async process(node: Node, batch: EventBatch): Promise<TransformResult | undefined> {
-    node.telemetry.received(batch.count, batch.bytes.byteLength);
+    // Frames are counted once decoded (`forward`).
+    if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength);
     node.utilization.start();
     try {
-      return await this.options.executor.process(node.spec.id, batch);
+      const result = await this.options.executor.process(node.spec.id, batch, node.encodesFor?.sink!.batchEncoder!.options);
+      if (result.decoded) this.decodedFrames(node, batch, result.decoded);
+      return result;
     } catch (error) {
       // The batch is lost, never the process: count it and go on with the next one.
       node.telemetry.error('transform_failed', 'processing', batch.count);
@@ -198,6 +213,17 @@ export class Topology {
     } finally {
       node.utilization.end();
     }
+  }
+
+  /** Frames a source sent undecoded were decoded by the transform: count the events they made as the
+   * source's output and the transform's input, and the frames that failed as the source's errors. */
+  private decodedFrames(node: Node, batch: EventBatch, decoded: NonNullable<TransformResult['decoded']>): void {
+    const source = node.framesFrom;
+    if (source) {
+      source.telemetry.sent(undefined, decoded.count, batch.bytes.byteLength);
+      reportDecodeErrors(source.telemetry, source.log, decoded.errors);
+    }
+    node.telemetry.received(decoded.count, batch.bytes.byteLength);
   }
 
   /** Reports what a batch through a transform cost and sends its outputs on. */
@@ -213,6 +239,7 @@ export class Topology {
       node.log.error(message, { error_type: errorType, stage });
     }
     for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
+    if (result.encodeFailures) node.encodesFor!.sink!.batchEncoder!.failed(result.encodeFailures.count, result.encodeFailures.message);
     for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(node, output, out);
   }
 
@@ -240,11 +267,12 @@ export class Topology {
   /** Hands a batch to every consumer of the output; the first gets it as is, the others a copy, because a
    * batch that goes to a worker is transferred away. */
   private async send(node: Node, output: string | undefined, batch: EventBatch): Promise<void> {
-    node.telemetry.sent(output, batch.count, batch.bytes.byteLength);
+    // Frames are counted once decoded (`decodedFrames`).
+    if (!batch.frames) node.telemetry.sent(output, batch.count, batch.bytes.byteLength);
     const consumers = this.consumers.get(outputId(node.spec.id, output)) ?? [];
     if (consumers.length === 0 && node.spec.kind === 'source') return;
     await Promise.all(
-      consumers.map((consumer, i) => consumer.buffer!.push(i === 0 ? batch : { bytes: batch.bytes.slice(), count: batch.count })),
+      consumers.map((consumer, i) => consumer.buffer!.push(i === 0 ? batch : { ...batch, bytes: new Uint8Array(batch.bytes) })),
     );
   }
 
@@ -266,4 +294,31 @@ export class Topology {
     for (const node of this.nodes.values()) node.utilization.stop();
     await this.options.executor.close();
   }
+}
+
+/**
+ * Edges where a transform's worker takes over a neighbour's codec work (host/topology/batch.ts): a source
+ * whose only output feeds one remap transform and nothing else feeds it (the transform decodes the source's
+ * frames), and a remap transform whose default output feeds one sink and nothing else feeds it (the
+ * transform encodes for the sink, when the sink encodes batches whole).
+ */
+export function fusedEdges(graph: Graph): { decodingSources: Map<string, string>; encodingTransforms: Map<string, string> } {
+  const from = (id: string) => graph.edges.filter((edge) => edge.from === id);
+  const into = (id: string) => graph.edges.filter((edge) => edge.to === id);
+  const isRemap = (id: string) => graph.components.get(id)?.type === 'remap';
+  const decodingSources = new Map<string, string>();
+  const encodingTransforms = new Map<string, string>();
+  for (const spec of graph.components.values()) {
+    const edges = from(spec.id);
+    if (spec.kind === 'source' && (graph.ports.get(spec.id)?.length ?? 0) === 1 && edges.length === 1) {
+      const to = edges[0]!.to;
+      if (isRemap(to) && into(to).length === 1) decodingSources.set(spec.id, to);
+    }
+    const main = edges.filter((edge) => edge.output === undefined);
+    if (isRemap(spec.id) && main.length === 1) {
+      const to = main[0]!.to;
+      if (graph.components.get(to)?.kind === 'sink' && into(to).length === 1) encodingTransforms.set(spec.id, to);
+    }
+  }
+  return { decodingSources, encodingTransforms };
 }

@@ -17,10 +17,10 @@ port.on('message', (request: WorkerRequest) => {
       runners.set(request.id, transformDefinition(request.type).create(request.plan));
       reply = { seq: request.seq };
     } else {
-      const result = runners.get(request.id)!.process({ bytes: request.bytes, count: request.count });
+      const result = runners.get(request.id)!.process(request.batch, request.encode);
       for (const output of result.outputs) {
         const bytes = transferable(output.batch.bytes);
-        output.batch = { bytes, count: output.batch.count };
+        output.batch = { ...output.batch, bytes };
         // Two outputs may carry the same batch (a route matching everything): transfer it once.
         if (!transfer.includes(bytes.buffer as ArrayBuffer)) transfer.push(bytes.buffer as ArrayBuffer);
       }

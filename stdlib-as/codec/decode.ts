@@ -46,6 +46,7 @@ let strict = false;
 let stamp: Value = 0;
 let messagePath: usize = 0;
 let out: Buffer = 0;
+let deliver: EventSink = writeRecord;
 let errors: Buffer = 0;
 let count: u32 = 0;
 let frameIndex: u32 = 0;
@@ -75,6 +76,22 @@ export function decodeErrors(): Buffer {
  * input batch; returns its address.
  */
 export function decodeFrames(ptr: usize, len: usize, descriptor: usize): usize {
+  out = bufferNew(len + (len >> 1) + HEADER_SIZE);
+  writeBatchHeader(bufferReserve(out, HEADER_SIZE), 0, 0);
+  decodeEach(ptr, len, descriptor, writeRecord);
+  store<u32>(bufferData(out), count, 8);
+  outputLength = bufferLength(out);
+  return bufferData(out);
+}
+
+/** What receives each decoded (and stamped) event. */
+export type EventSink = (kind: EventKind, event: Value) => void;
+
+/**
+ * Decodes the framed input [ptr, ptr + len) with the descriptor at `descriptor` and hands each event to
+ * `sink`: the input batch (`decodeFrames`), or a driver that runs a program on it (run.ts `run_framed`).
+ */
+export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: EventSink): void {
   framesStart(ptr, len, descriptor);
   const flags = load<u32>(descriptor, 12);
   codec = <Codec>load<u32>(descriptor, 28);
@@ -82,20 +99,16 @@ export function decodeFrames(ptr: usize, len: usize, descriptor: usize): usize {
   const stampAt = <usize>load<u32>(descriptor, 32);
   stamp = stampAt != 0 ? decodeValue(stampAt) : 0;
   messagePath = <usize>load<u32>(descriptor, 36);
-  out = bufferNew(len + (len >> 1) + HEADER_SIZE);
+  deliver = sink;
   errors = bufferNew(16);
   count = 0;
   frameIndex = 0;
-  writeBatchHeader(bufferReserve(out, HEADER_SIZE), 0, 0);
   for (let next = frameNext(); next != Next.End; next = frameNext(), frameIndex++) {
     if (next == Next.Frame) decodeFrame(framePtr, frameLen);
     else failFrame(frameError());
   }
-  store<u32>(bufferData(out), count, 8);
-  outputLength = bufferLength(out);
   consumed = framesConsumed(ptr);
   discardState = framesDiscard();
-  return bufferData(out);
 }
 
 function decodeFrame(ptr: usize, len: usize): void {
@@ -322,6 +335,12 @@ function writeLog(event: Value): void {
 
 function writeEvent(kind: EventKind, event: Value): void {
   if (kind == EventKind.Log && stamp != 0) stampInto(event, stamp);
+  deliver(kind, event);
+  count++;
+}
+
+/** The event as a record of the input batch. */
+function writeRecord(kind: EventKind, event: Value): void {
   const size: usize = encodedSize(event);
   const length: usize = EMPTY_OBJECT_SIZE + size + 4;
   const record = bufferReserve(out, length + 4);
@@ -330,7 +349,6 @@ function writeEvent(kind: EventKind, event: Value): void {
   store<u8>(record + 8, 9); // object tag (docs/abi.md §1), no entries
   store<u64>(record + 9, 0);
   encodeValue(event, record + 8 + EMPTY_OBJECT_SIZE);
-  count++;
 }
 
 /** Inserts each field of `from` that `into` lacks; both are objects, `into` owned by the decoder. */

@@ -95,6 +95,22 @@ export function encodeOffsets(): Buffer {
  * §9); returns the address of the bytes.
  */
 export function encodeBatch(ptr: usize, len: usize, descriptor: usize): usize {
+  encodeStart(descriptor, len + (len >> 1));
+  const count = load<u32>(ptr, 8);
+  let record = ptr + 12;
+  for (let i: u32 = 0; i < count; i++) {
+    const next = record + 4 + <usize>load<u32>(record);
+    const kind = <EventKind>load<u8>(record, 4);
+    decodeValue(record + 8); // metadata: sinks do not encode it
+    encodeEvent(i, kind, decodeValue(decodeCursor()));
+    record = next;
+  }
+  return encodeFinish();
+}
+
+/** Reads the descriptor (docs/abi.md §9) and starts an output of about `sizeHint` bytes; then `encodeEvent`
+ * per event and `encodeFinish`. */
+export function encodeStart(descriptor: usize, sizeHint: usize): void {
   codec = <Codec>load<u32>(descriptor);
   flags = load<u32>(descriptor, 4);
   timestampFormat = <TimestampFormat>load<u32>(descriptor, 8);
@@ -110,23 +126,19 @@ export function encodeBatch(ptr: usize, len: usize, descriptor: usize): usize {
   csvQuote = <u8>load<u32>(descriptor, 48);
   csvEscape = <u8>load<u32>(descriptor, 52);
   quoteStyle = <QuoteStyle>load<u32>(descriptor, 56);
-  out = bufferNew(len + (len >> 1));
+  out = bufferNew(sizeHint);
   errors = bufferNew(16);
   offsets = bufferNew(16);
-  const count = load<u32>(ptr, 8);
-  let record = ptr + 12;
-  for (let i: u32 = 0; i < count; i++) {
-    const next = record + 4 + <usize>load<u32>(record);
-    const kind = <EventKind>load<u8>(record, 4);
-    decodeValue(record + 8); // metadata: sinks do not encode it
-    encodeEvent(i, kind, decodeValue(decodeCursor()));
-    record = next;
-  }
+}
+
+/** Ends the output started by `encodeStart`; returns its address (`encodedLength` bytes). */
+export function encodeFinish(): usize {
   outputLength = bufferLength(out);
   return bufferData(out);
 }
 
-function encodeEvent(index: u32, kind: EventKind, event: Value): void {
+/** Encodes event `index` of the output into it; an event that cannot be encoded goes to the errors. */
+export function encodeEvent(index: u32, kind: EventKind, event: Value): void {
   if (kind != EventKind.Metric) event = transform(event);
   const start = bufferLength(out);
   const prefix = framing == Framing.Length && !(flags & EACH) ? lengthFieldLength : 0;

@@ -272,4 +272,35 @@ sinks:
   assert.is(two!.stdout, expected);
 });
 
+
+test('stdin → remap → console: the remap worker decodes and encodes, and the source still counts what failed to decode', async () => {
+  const dir = tempDir();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(config, `
+sources:
+  in:
+    type: stdin
+    decoding: { codec: json }
+transforms:
+  tag:
+    type: remap
+    inputs: [in]
+    source: |
+      del(.timestamp)
+      del(.host)
+      .n = to_int!(.n) * 2
+sinks:
+  out:
+    type: console
+    inputs: [tag]
+    encoding: { codec: csv, csv: { fields: [n, source_type] } }
+`);
+  const input = Array.from({ length: 3000 }, (_, n) => (n === 1234 ? '{broken\n' : JSON.stringify({ n: String(n) }) + '\n')).join('');
+  const { status, stdout, stderr } = await startSvc(['--config', config, '--threads', '2'], { stdin: input }).exited;
+  assert.is(status, 0, stderr);
+  const expected = Array.from({ length: 3000 }, (_, n) => n).filter((n) => n !== 1234).map((n) => `${n * 2},stdin\n`).join('');
+  assert.is(stdout, expected);
+  assert.match(stderr, /ERROR svc::sources::stdin: Failed deserializing frame: Error parsing JSON: Error\("key must be a string", line: 1, column: 2\) component_kind=source component_type=stdin component_id=in error_type=parser_failed/);
+});
+
 test.run();

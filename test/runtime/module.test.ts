@@ -256,4 +256,37 @@ if .v == "error" { to_int!(.v) > 0 } else { .v }`);
   assert.is(instance.arenaUsed(), 0);
 });
 
+
+test('runFramed: frames decoded and stamped, the program run, the events encoded; failures keep the event as decoded', async () => {
+  const { wasm } = await compileModule('.b = to_int!(.a) + 1\nif .b == 3 { abort }', { framed: true });
+  const instance = loadInstance(wasm);
+  assert.ok(instance.framed);
+  const input = new TextEncoder().encode('{"a":1}\n{"a":"x"}\n{"a":2}\nnope\n[{"a":5},{"a":6}]\n');
+  const decode = { framing: { method: 'newline_delimited' as const }, codec: 'json' as const, stamp: { src: 's' }, eof: true };
+  const encoded = instance.runFramed(input, decode, { codec: 'json' }, ChainFlag.KEEP_ON_ERROR | ChainFlag.FAILED_RECORDS);
+  assert.is(new TextDecoder().decode(encoded.output), '{"a":1,"b":2,"src":"s"}\n{"a":"x","src":"s"}\n{"a":5,"b":6,"src":"s"}\n{"a":6,"b":7,"src":"s"}\n');
+  assert.is(encoded.count, 4);
+  assert.is(encoded.decoded, 5);
+  assert.equal(encoded.decodeErrors, [{ frame: 3, message: 'Error parsing JSON: Error("expected ident", line: 1, column: 2)' }]);
+  assert.equal(encoded.failures.map((failure) => [failure.index, failure.outcome]), [[1, 'error'], [2, 'aborted']]);
+  // The aborted event's record is the event as decoded, before the program set `.b`.
+  const record = encoded.failures[1]!.record!;
+  const batch = new Uint8Array(12 + record.length);
+  batch.set(encodeBatch([], 0).subarray(0, 12));
+  new DataView(batch.buffer).setUint32(8, 1, true);
+  batch.set(record, 12);
+  assert.equal(decodeBatch(batch).events[0]!.event, { a: 2n, src: 's' });
+
+  const chained = instance.runFramed(input, decode, undefined, 0);
+  assert.equal(decodeBatch(chained.output).events.map((record) => record.event), [
+    { a: 1n, b: 2n, src: 's' }, { a: 5n, b: 6n, src: 's' }, { a: 6n, b: 7n, src: 's' },
+  ]);
+  assert.is(chained.failures[0]!.record, undefined);
+});
+
+test('modules are compiled without the fused entry unless asked', async () => {
+  const { wasm } = await compileModule('.a = 1');
+  assert.not.ok(loadInstance(wasm).framed);
+});
+
 test.run();

@@ -28,6 +28,11 @@ export class ConsoleSink implements Sink {
     stream.on('error', this.onError);
   }
 
+  /** Every batch is encoded whole: a transform in front may encode it. */
+  get batchEncoder(): SinkEncoder {
+    return this.encoder;
+  }
+
   async write(batch: EventBatch): Promise<void> {
     const bytes = this.encoder.encode(batch);
     if (this.broken === undefined && bytes.length > 0) {

@@ -138,6 +138,11 @@ class StreamSocketSink implements Sink {
     private readonly env: ComponentEnv,
   ) {}
 
+  /** Every batch is encoded whole: a transform in front may encode it. */
+  get batchEncoder(): SinkEncoder {
+    return this.encoder;
+  }
+
   async write(batch: EventBatch): Promise<void> {
     const bytes = this.encoder.encode(batch);
     if (bytes.length === 0) return;

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { CodecModule, parseFieldPath, type DecodeFraming, type DecodeOptions } from '../../../runtime/codec-module.js';
 import { concatBatches, splitBatch, type EventBatch, type EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, SourceContext } from '../component.js';
+import type { ComponentTelemetry } from '../../telemetry/component.js';
+import type { Logger } from '../../log.js';
 
 const lossy = z.strictObject({ lossy: z.boolean().default(true) }).optional();
 
@@ -148,9 +150,12 @@ export class SourceDecoder {
     this.codec = new CodecModule({ timezone: env.globals.timezone });
   }
 
-  /** A stream of chunks (a connection, stdin): frames may span chunks. */
+  /** A stream of chunks (a connection, stdin): frames may span chunks. When the source's one consumer
+   * decodes frames itself and the framing ends frames with a delimiter, the stream sends whole frames. */
   stream(): FrameStream {
-    return new FrameStream(this);
+    const framing = this.settings.framing;
+    const delimiter = framing.method === 'newline_delimited' ? 0x0a : framing.method === 'character_delimited' ? framing.delimiter.charCodeAt(0) : undefined;
+    return new FrameStream(this, this.env.consumerDecodes ? delimiter : undefined);
   }
 
   /** A whole message (a datagram, a request body), counted as received bytes; batches of at most
@@ -207,12 +212,18 @@ export class SourceDecoder {
     framing: DecodeFraming = this.settings.framing,
   ): { batches: EventBatch[]; consumed: number; discard: number; errors: string[] } {
     const result = this.codec.decode(input, { ...this.settings, framing, stamp, eof, discard });
-    if (result.errors.length > 0) {
-      this.env.telemetry.error('parser_failed', 'processing', result.errors.length);
-      for (const error of result.errors) this.env.log.error(`Failed deserializing frame: ${error.message}`, { error_type: 'parser_failed', stage: 'processing' });
-    }
+    reportDecodeErrors(this.env.telemetry, this.env.log, result.errors.map((error) => error.message));
     const batches = result.count === 0 ? [] : splitBatch({ bytes: result.batch, count: result.count }, this.env.chunkSize);
     return { batches, consumed: result.consumed, discard: result.discard, errors: result.errors.map((error) => error.message) };
+  }
+
+  /** @internal Whole frames, undecoded, for the consumer to decode; counted as one event per delimiter
+   * (or one, for the unterminated last frame) until it has. */
+  frames(bytes: Uint8Array, stamp: Stamp, delimiter: number | undefined): EventBatch {
+    let count = 0;
+    if (delimiter === undefined) count = 1;
+    else for (let at = bytes.indexOf(delimiter); at >= 0; at = bytes.indexOf(delimiter, at + 1)) count++;
+    return { bytes, count, frames: { ...this.settings, stamp, eof: true } };
   }
 
   /** @internal */
@@ -221,22 +232,40 @@ export class SourceDecoder {
   }
 }
 
+/** Counts and logs a source's frames that failed to decode (wherever they were decoded). */
+export function reportDecodeErrors(telemetry: ComponentTelemetry, log: Logger, errors: readonly string[]): void {
+  if (errors.length === 0) return;
+  telemetry.error('parser_failed', 'processing', errors.length);
+  for (const error of errors) log.error(`Failed deserializing frame: ${error}`, { error_type: 'parser_failed', stage: 'processing' });
+}
+
 /** One stream's framing state: the unfinished frame and the framer's discard state. */
 export class FrameStream {
   private pending: Uint8Array = new Uint8Array(0);
   private discard = 0;
 
-  constructor(private readonly decoder: SourceDecoder) {}
+  /** `delimiter`: send whole frames, cut after the last delimiter of what was read, for the consumer to decode. */
+  constructor(
+    private readonly decoder: SourceDecoder,
+    private readonly delimiter?: number,
+  ) {}
 
   /** Decodes the complete frames of what was read so far plus `chunk`; keeps the rest. */
   push(chunk: Uint8Array, stamp: Stamp): EventBatch[] {
     this.decoder.countReceived(chunk.byteLength);
-    return this.run(this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]), stamp, false);
+    const input = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    if (this.delimiter === undefined) return this.run(input, stamp, false);
+    const end = input.lastIndexOf(this.delimiter) + 1;
+    // Copies: the frames wait in buffers while the stream reads on (and may reuse its memory), and the rest
+    // must not keep the whole chunk alive.
+    this.pending = new Uint8Array(input.subarray(end));
+    return end === 0 ? [] : [this.decoder.frames(new Uint8Array(input.subarray(0, end)), stamp, this.delimiter)];
   }
 
   /** The stream ended: what is left is the last frame. */
   end(stamp: Stamp): EventBatch[] {
     if (this.pending.length === 0) return [];
+    if (this.delimiter !== undefined) return [this.decoder.frames(this.pending, stamp, undefined)];
     return this.run(this.pending, stamp, true);
   }
 
@@ -244,7 +273,7 @@ export class FrameStream {
     const { batches, consumed, discard } = this.decoder.decode(input, stamp, eof, this.discard);
     this.discard = discard;
     // A copy, so the rest does not keep the whole chunk alive.
-    this.pending = eof ? new Uint8Array(0) : input.slice(consumed);
+    this.pending = eof ? new Uint8Array(0) : new Uint8Array(input.subarray(consumed));
     return batches;
   }
 }

@@ -106,8 +106,9 @@ export class SinkEncoder {
     private readonly env: ComponentEnv,
   ) {}
 
-  /** The batch's events, encoded and framed. */
+  /** The batch's events, encoded and framed (a batch a transform already encoded for this sink as is). */
   encode(batch: EventBatch): Uint8Array {
+    if (batch.encoded) return batch.bytes;
     const { bytes, errors } = this.codec.encode(batch.bytes, this.options);
     if (errors.length > 0) this.failed(errors.length, errors[0]!.message);
     return bytes;
@@ -120,7 +121,8 @@ export class SinkEncoder {
     return payloads;
   }
 
-  private failed(count: number, message: string): void {
+  /** Counts and logs events left out because they could not be encoded (here or by a transform for us). */
+  failed(count: number, message: string): void {
     this.env.telemetry.error('encoder_failed', 'sending', count);
     this.env.telemetry.discarded(count, false);
     this.env.log.error(`Failed serializing frame: ${message}`, { error_type: 'encoder_failed', stage: 'sending', count });

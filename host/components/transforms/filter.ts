@@ -16,6 +16,7 @@ const DROPPED = 'Events matched filter condition.';
 const filter: TransformDefinition<FilterOptions, ConditionPlan> = {
   kind: 'transform',
   type: 'filter',
+  concurrent: true,
   description: 'Filters events based on a set of conditions.',
   options,
   inputs: () => ['log', 'metric', 'trace'],

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withField } from '../../../runtime/batch-io.js';
 import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
+import { CodecModule } from '../../../runtime/codec-module.js';
 import { encode } from '../../../abi/codec.js';
 import { parseFieldPath } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
@@ -64,6 +65,7 @@ interface RemapPlan {
 const remap: TransformDefinition<RemapOptions, RemapPlan> = {
   kind: 'transform',
   type: 'remap',
+  concurrent: true,
   description:
     'Modifies events with a remap program. Besides Vector\'s `source`, `file` and `files`, the program may be a ' +
     'module precompiled by `svc vrl --emit-wasm` (`module`: its path; refused unless this svc can run it).',
@@ -87,15 +89,35 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
     const logs = new RemapLogs();
     const instance = instantiateProgram(plan.module, logs, plan.timezone);
     const annotate = annotator(plan);
+    // Decodes frames for a module without `run_framed` (one precompiled by `svc vrl --emit-wasm`).
+    let codec: CodecModule | undefined;
     return {
-      process(batch) {
-        const { output, count, failures } = instance.runChain(batch.bytes, plan.keep);
-        const outputs: TransformResult['outputs'] = [{ output: undefined, batch: { bytes: output, count } }];
+      process(batch, encode) {
+        let decoded: TransformResult['decoded'];
+        let encodeFailures: TransformResult['encodeFailures'];
+        let run: { output: Uint8Array; count: number; failures: ChainFailure[] };
+        let input = batch;
+        if (batch.frames && instance.framed) {
+          const framed = instance.runFramed(batch.bytes, batch.frames, encode, plan.keep | (plan.rerouteDropped ? ChainFlag.FAILED_RECORDS : 0));
+          run = framed;
+          decoded = { count: framed.decoded, errors: framed.decodeErrors.map((error) => error.message) };
+          if (framed.encodeErrors.length > 0) encodeFailures = { count: framed.encodeErrors.length, message: framed.encodeErrors[0]!.message };
+        } else {
+          if (batch.frames) {
+            const result = (codec ??= new CodecModule({ timezone: plan.timezone })).decode(batch.bytes, batch.frames);
+            decoded = { count: result.count, errors: result.errors.map((error) => error.message) };
+            input = { bytes: result.batch, count: result.count };
+          }
+          run = instance.runChain(input.bytes, plan.keep);
+          encode = undefined;
+        }
+        const outputs: TransformResult['outputs'] = [{ output: undefined, batch: { bytes: run.output, count: run.count, encoded: encode !== undefined } }];
+        const failures = run.failures;
         const errors = failures.filter((failure) => failure.outcome === 'error');
         const dropped = failures.filter((failure) => (failure.outcome === 'error' ? plan.dropOnError : plan.dropOnAbort));
         const discarded: NonNullable<TransformResult['discarded']> = [];
         if (plan.rerouteDropped) {
-          outputs.push({ output: DROPPED, batch: annotate(dropped, new BatchReader(batch.bytes).flags) });
+          outputs.push({ output: DROPPED, batch: annotate(dropped, input.frames ? 0 : new BatchReader(input.bytes).flags) });
         } else {
           const droppedErrors = dropped.filter((failure) => failure.outcome === 'error').length;
           const droppedAborts = dropped.length - droppedErrors;
@@ -107,6 +129,8 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
           discarded,
           errors: failureErrors(errors, 'conversion_failed', (message) => `Mapping failed with event: ${message}`),
           logs: logs.take(),
+          decoded,
+          encodeFailures,
         };
       },
     };
@@ -127,7 +151,8 @@ async function compiledProgram(config: RemapOptions, timezone: string, env: Comp
   );
   const source = config.source ?? texts.join('\n');
   const what = paths.length > 0 ? `program ${paths.map((path) => `"${path}"`).join(', ')}` : undefined;
-  return compileProgram(source, { timezone }, env, what);
+  // `framed`: the module can also decode its input and encode its output (host/topology/batch.ts).
+  return compileProgram(source, { timezone, framed: true }, env, what);
 }
 
 /**

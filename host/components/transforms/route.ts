@@ -34,6 +34,7 @@ interface RoutePlan {
 const route: TransformDefinition<RouteOptions, RoutePlan> = {
   kind: 'transform',
   type: 'route',
+  concurrent: true,
   description: 'Splits a stream of events into multiple sub-streams based on a set of conditions.',
   options,
   inputs: () => ALL_KINDS,

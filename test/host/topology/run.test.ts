@@ -4,7 +4,7 @@ import { globalSchema } from '../../../host/config/global.js';
 import { LogHub } from '../../../host/log.js';
 import { InlineExecutor, type TransformExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
-import { Topology } from '../../../host/topology/run.js';
+import { fusedEdges, Topology } from '../../../host/topology/run.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { TransformDefinition } from '../../../host/components/component.js';
 import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
@@ -154,6 +154,7 @@ test('a transform with two batches in flight forwards them in input order, howev
   let calls = 0;
   const executor: TransformExecutor = {
     create: (id, type, plan) => inline.create(id, type, plan),
+    parallelism: () => 1,
     async process(id, batch) {
       if (calls++ % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       return inline.process(id, batch);
@@ -180,6 +181,25 @@ test('a transform with two batches in flight forwards them in input order, howev
   );
   await running.start();
   assert.equal(got, n(0, 30).map(({ n }) => ({ n: BigInt(n) })));
+});
+
+
+test('fusedEdges: a source feeding only a remap fed by nothing else; a remap whose default output alone feeds a sink fed by nothing else', () => {
+  const source = (id: string): ComponentSpec => ({ id, kind: 'source', type: 'list', definition: listSource([]), options: {}, inputs: [] });
+  const transform = (id: string, type: string, inputs: string[]): ComponentSpec => ({ id, kind: 'transform', type, definition: splitTransform, options: { split: true }, inputs });
+  const sink = (id: string, inputs: string[]): ComponentSpec => ({ id, kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs });
+  const graph = buildGraph([
+    source('a'), source('b'), source('c'),
+    transform('ra', 'remap', ['a']),
+    transform('rbc', 'remap', ['b', 'c']),
+    transform('other', 'split', ['c']),
+    sink('only', ['ra']),
+    sink('shared', ['rbc', 'other']),
+    sink('even', ['ra.even']),
+  ], 'strict');
+  const { decodingSources, encodingTransforms } = fusedEdges(graph);
+  assert.equal([...decodingSources], [['a', 'ra']]);
+  assert.equal([...encodingTransforms], [['ra', 'only']]);
 });
 
 test.run();

@@ -143,4 +143,45 @@ test('remap refuses, naming the file, a module that is not a remap module or tha
   }
 });
 
+
+const FRAMES = { framing: { method: 'newline_delimited' as const }, codec: 'json' as const, stamp: { source_type: 'stdin' }, eof: true };
+const framesOf = (text: string) => ({ bytes: new TextEncoder().encode(text), count: text.split('\n').length - 1, frames: FRAMES });
+
+test('remap decodes a source\'s frames itself: events stamped, bad frames reported as decode errors, failures as usual', async () => {
+  const { runner } = await runnerOf(remap, { source: PROGRAM });
+  const result = runner.process(framesOf('{"n":0}\nnot json\n{"n":1,"bad":"x"}\n\n{"n":2}\n[{"n":3},{"n":4}]\n'));
+  assert.equal(eventsOf(result.outputs[0]!.batch), [
+    { n: 0n, done: true, source_type: 'stdin' },
+    { n: 1n, bad: 'x', source_type: 'stdin' },
+    { n: 3n, done: true, source_type: 'stdin' },
+    { n: 4n, done: true, source_type: 'stdin' },
+  ]);
+  assert.equal(result.decoded, { count: 5, errors: ['Error parsing JSON: Error("expected ident", line: 1, column: 2)'] });
+  assert.is(result.errors?.[0]?.count, 1);
+  assert.equal(result.discarded, [{ count: 1, intentional: true, reason: 'Event mapping aborted.' }]);
+});
+
+test('remap encodes for its sink when asked: its default output is then the sink\'s bytes; dropped events stay a batch', async () => {
+  const { runner } = await runnerOf(remap, { source: PROGRAM, reroute_dropped: true, drop_on_error: true });
+  const result = runner.process(framesOf('{"n":0}\n{"n":1,"bad":"x"}\n{"n":5,"t":"a"}\n'), { codec: 'csv', csv: { fields: ['n', 't'] } });
+  const main = result.outputs[0]!.batch;
+  assert.ok(main.encoded);
+  assert.is(main.count, 2);
+  assert.is(new TextDecoder().decode(main.bytes), '0,\n5,a\n');
+  const dropped = eventsOf(result.outputs[1]!.batch) as Array<Record<string, unknown>>;
+  assert.equal(dropped.map((event) => [event.n, event.bad, event.source_type]), [[1n, 'x', 'stdin']]);
+});
+
+test('remap decodes frames for a precompiled module without the fused entry, and does not encode then', async () => {
+  const wasm = join(scratch, 'plain.wasm');
+  const emitted = spawnSync(process.execPath, [main, 'vrl', '--emit-wasm', wasm, '.seen = true'], { encoding: 'utf8' });
+  assert.is(emitted.status, 0);
+  const { runner } = await runnerOf(remap, { module: wasm });
+  const result = runner.process(framesOf('{"a":1}\n{oops\n'), { codec: 'json' });
+  assert.not.ok(result.outputs[0]!.batch.encoded);
+  assert.equal(eventsOf(result.outputs[0]!.batch), [{ a: 1n, seen: true, source_type: 'stdin' }]);
+  assert.is(result.decoded?.count, 1);
+  assert.is(result.decoded?.errors.length, 1);
+});
+
 test.run();
