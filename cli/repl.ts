@@ -4,15 +4,20 @@
 import { createInterface } from 'node:readline';
 import { CompileError, display, renderDiagnostics } from '../runtime/index.js';
 import { ReplSession } from '../runtime/repl.js';
-
-const HELP = `Remap REPL: type a remap program, one line at a time. The event (\`.\`) and variables persist.
-  help     show this text
-  .        show the event
-  exit     leave (also Ctrl-D)
-Functions and the language: https://vrl.dev`;
+import type { RemapValue } from '../runtime/index.js';
+import { replHelp } from './repl-help.js';
 
 export async function startRepl(options: { timezone: string | undefined; color: boolean }): Promise<void> {
   const session = new ReplSession({ timezone: options.timezone });
+  // The events `next` and `prev` move between; the session works on the current one.
+  const events: RemapValue[] = [session.event];
+  let current = 0;
+  const moveTo = (index: number) => {
+    events[current] = session.event;
+    current = index;
+    if (current === events.length) events.push({});
+    session.event = events[current]!;
+  };
   const interactive = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: '$ ', terminal: interactive });
   if (interactive) {
@@ -22,8 +27,13 @@ export async function startRepl(options: { timezone: string | undefined; color: 
   for await (const line of rl) {
     const text = line.trim();
     if (text === 'exit' || text === 'quit') break;
-    if (text === 'help') process.stdout.write(HELP + '\n');
-    else if (text !== '') {
+    const help = replHelp(text);
+    if (help !== undefined) process.stdout.write(help + '\n');
+    else if (text === 'next') moveTo(current + 1);
+    else if (text === 'prev') {
+      if (current === 0) process.stdout.write('no previous event\n');
+      else moveTo(current - 1);
+    } else if (text !== '') {
       try {
         process.stdout.write(display(await session.evaluate(line)) + '\n');
       } catch (error) {

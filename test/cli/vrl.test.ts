@@ -124,6 +124,16 @@ test('the REPL keeps variables and the event between lines and answers help', ()
   assert.is(result.status, 0);
 });
 
+test('the REPL moves between events with next and prev; variables stay', () => {
+  const result = spawnSync(process.execPath, [main, 'vrl'], {
+    cwd: root,
+    encoding: 'utf8',
+    input: 'prev\n.a = 1\nx = 5\nnext\n.\n.b = x\nprev\n.\nnext\n.\n',
+  });
+  assert.is(result.stdout, 'no previous event\n1\n5\n{}\n5\n{ "a": 1 }\n{ "b": 5 }\n');
+  assert.is(result.status, 0);
+});
+
 test('a program with an error prints the rendered diagnostic and exits 1', () => {
   const { status, stdout, stderr } = svc(['vrl', '\n"foo" ?? "bar"']);
   assert.is(stderr, UNNECESSARY_COALESCING);
