@@ -152,8 +152,14 @@ class QueryParser {
   }
 }
 
+/** Word boundaries that know Unicode letters (JS's `\\b` knows only ASCII). */
+const WORD_START = String.raw`(?<![\p{L}\p{N}_])`;
+const WORD_END = String.raw`(?![\p{L}\p{N}_])`;
+
 function freeText(text: string, phrase: boolean): Predicate {
-  const regex = phrase ? new RegExp(`\\b${escapeRegex(text)}\\b`, 'i') : wildcard(text, '\\b', '\\b', 'i');
+  const regex = phrase
+    ? new RegExp(`${WORD_START}${escapeRegex(text)}${WORD_END}`, 'iu')
+    : wildcard(text, WORD_START, WORD_END, 'iu');
   return (event) => {
     const message = textOf(event.message);
     return message !== undefined && regex.test(message);
