@@ -12,6 +12,7 @@ export default defineFunction({
     { name: 'query', kinds: K.Bytes, required: true, literal: true },
   ],
   returns: BOOLEAN,
+  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'OR query',

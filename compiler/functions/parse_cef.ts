@@ -12,6 +12,7 @@ export default defineFunction({
     { name: 'strict', kinds: K.Boolean, required: false, default: 'true' },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: objectOf(BYTES, {
     cefVersion: BYTES,
     deviceEventClassId: BYTES,

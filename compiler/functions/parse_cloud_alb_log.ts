@@ -15,6 +15,7 @@ export default defineFunction({
     { name: 'strict_mode', kinds: K.Boolean, required: false, default: 'true' },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: exactObject({
     actions_executed: STRING_OR_NULL,
     chosen_cert_arn: STRING_OR_NULL,

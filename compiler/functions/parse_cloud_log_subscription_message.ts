@@ -11,6 +11,7 @@ export default defineFunction({
     { name: 'value', kinds: K.Bytes, required: true },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'JSON' },
   returns: exactObject({
     log_events: arrayOf(exactObject({ id: BYTES, message: BYTES, timestamp: TIMESTAMP })),
     log_group: BYTES,

@@ -5,13 +5,15 @@ import { K, BYTES, INTEGER, NULL, objectOf, union } from '../types/kind.js';
 import { STRING_OR_NULL, INTEGER_OR_NULL } from './support/result-kinds.js';
 
 const INTEGER_FIELDS = [
-  'bytes', 'dstport', 'end', 'packets', 'protocol', 'srcport', 'start', 'tcp_flags', 'traffic_path', 'version',
+  'bytes', 'dstport', 'encryption_status', 'end', 'packets', 'protocol', 'srcport', 'start', 'tcp_flags',
+  'traffic_path', 'version',
 ];
 
 const STRING_FIELDS = [
   'account_id', 'action', 'az_id', 'dstaddr', 'flow_direction', 'instance_id', 'interface_id', 'log_status',
   'pkt_dst_aws_service', 'pkt_dstaddr', 'pkt_src_aws_service', 'pkt_srcaddr', 'region', 'srcaddr',
-  'sublocation_id', 'sublocation_type', 'subnet_id', 'type', 'vpc_id',
+  'sublocation_id', 'sublocation_type', 'subnet_id', 'type', 'vpc_id', 'reject_reason', 'resource_id',
+  'interface_type',
 ];
 
 const FLOW_LOG = objectOf(union(BYTES, INTEGER, NULL), {
@@ -30,6 +32,7 @@ export default defineFunction({
     { name: 'format', kinds: K.Bytes, required: false },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: FLOW_LOG,
   examples: [
     {

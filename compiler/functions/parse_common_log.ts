@@ -12,6 +12,7 @@ export default defineFunction({
     { name: 'timestamp_format', kinds: K.Bytes, required: false, default: '%d/%b/%Y:%T %z' },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: COMMON_LOG,
   examples: [
     {

@@ -11,6 +11,7 @@ export default defineFunction({
     { name: 'value', kinds: K.Bytes, required: true },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: GLOG,
   examples: [
     {

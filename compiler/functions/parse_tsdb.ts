@@ -19,6 +19,7 @@ export default defineFunction({
     { name: 'value', kinds: K.Bytes, required: true },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: arrayOf(METRIC),
   examples: [
     {

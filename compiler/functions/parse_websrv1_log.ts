@@ -32,6 +32,7 @@ export default defineFunction({
     { name: 'timestamp_format', kinds: K.Bytes, required: false, default: '%d/%b/%Y:%T %z' },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: (call) => BY_FORMAT[constantString(call.args.format) ?? ''] ?? union(COMMON_LOG, COMBINED_LOG, ERROR_LOG),
   examples: [
     {

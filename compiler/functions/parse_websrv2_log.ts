@@ -71,6 +71,7 @@ export default defineFunction({
     { name: 'timestamp_format', kinds: K.Bytes, required: false, default: '%d/%b/%Y:%T %z' },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'RegExp' },
   returns: (call) => BY_FORMAT[constantString(call.args.format) ?? ''] ?? union(...Object.values(BY_FORMAT)),
   examples: [
     {

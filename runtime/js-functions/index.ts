@@ -6,12 +6,44 @@ import { format_timestamp } from './format_timestamp.js';
 import { get_env_var } from './get_env_var.js';
 import { parse_regex } from './parse_regex.js';
 import { parse_timestamp } from './parse_timestamp.js';
+import { encode_proto } from './encode_proto.js';
+import { match_ext_query } from './match_ext_query.js';
+import { parse_proto } from './parse_proto.js';
+import { parse_user_agent } from './parse_user_agent.js';
+import { parse_grok } from './parse_grok.js';
+import { parse_groks } from './parse_groks.js';
+import { parse_cef } from './parse_cef.js';
+import { parse_cloud_alb_log } from './parse_cloud_alb_log.js';
+import { parse_cloud_log_subscription_message } from './parse_cloud_log_subscription_message.js';
+import { parse_cloud_vpc_flow_log } from './parse_cloud_vpc_flow_log.js';
+import { parse_common_log } from './parse_common_log.js';
+import { parse_glog } from './parse_glog.js';
+import { parse_klog } from './parse_klog.js';
+import { parse_tsdb } from './parse_tsdb.js';
+import { parse_websrv1_log } from './parse_websrv1_log.js';
+import { parse_websrv2_log } from './parse_websrv2_log.js';
 
 export const JS_FUNCTIONS: JsFunctionTable = {
   format_timestamp,
   get_env_var,
   parse_regex,
   parse_timestamp,
+  encode_proto,
+  match_ext_query,
+  parse_proto,
+  parse_user_agent,
+  parse_grok,
+  parse_groks,
+  parse_cef,
+  parse_cloud_alb_log,
+  parse_cloud_log_subscription_message,
+  parse_cloud_vpc_flow_log,
+  parse_common_log,
+  parse_glog,
+  parse_klog,
+  parse_tsdb,
+  parse_websrv1_log,
+  parse_websrv2_log,
 };
 
 /** What the compiler is told this runtime provides. */

@@ -57,3 +57,4 @@ export * from './from_unix_timestamp';
 export * from './now';
 export * from './parse_syslog';
 export * from './to_unix_timestamp';
+export { fn_parse_linux_authorization } from './parse_linux_authorization';

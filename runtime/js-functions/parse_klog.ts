@@ -1,0 +1,12 @@
+// parse_klog(value): a klog line (`I0505 17:59:40.692994   28133 klog.go:70] message`); the line has no year,
+// so the current one (UTC) is assumed.
+
+import type { JsFunction } from '../imports.js';
+import { stringArg } from './args.js';
+import { KLOG_LINE, glogFields } from './support/glog.js';
+
+export const parse_klog: JsFunction = ([value]) => {
+  const groups = KLOG_LINE.exec(stringArg(value!))?.groups;
+  if (!groups) throw new Error('failed parsing klog message');
+  return glogFields(groups as Record<string, string>, String(new Date().getUTCFullYear()));
+};

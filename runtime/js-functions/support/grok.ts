@@ -1,0 +1,94 @@
+// Grok patterns compiled to JS RegExps, once per distinct pattern text and alias set. Every capture becomes
+// an internal group `g<N>` (JS forbids duplicate and dotted group names); `fields` maps them back.
+
+import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
+
+export interface GrokField {
+  group: string;
+  name: string;
+  /** A matcher's implicit conversion or the reference's filter (`%{data:x:integer}`). */
+  filter?: string;
+  /** A filter's argument (`nullIf("-")`). */
+  argument?: string;
+}
+
+export interface Grok {
+  regex: RegExp;
+  fields: GrokField[];
+}
+
+export interface GrokOptions {
+  aliases?: Readonly<Record<string, string>>;
+  /** Datadog grammar (parse_groks): its matchers, filters and whole-value matching. */
+  datadog: boolean;
+}
+
+/** `%{NAME}`, `%{NAME:field}`, `%{NAME:field:filter}`; Datadog matchers may take a quoted argument. */
+const REFERENCE = /%\{(\w+)(?:\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')[^)]*\))?(?::([^:}]*))?(?::([^}]*))?\}/g;
+/** A named group written in the pattern itself (`(?<name>…)` or `(?P<name>…)`), not a lookbehind. */
+const INLINE_GROUP = /(?<!\\)\(\?P?<(?![=!])([^>]+)>/g;
+const FILTER_CALL = /^(\w+)(?:\(\s*"((?:[^"\\]|\\.)*)"\s*\))?$/;
+const MAX_DEPTH = 64;
+
+const cache = new Map<string, Grok>();
+
+export class GrokCompileError extends Error {}
+
+export function compileGrok(pattern: string, options: GrokOptions): Grok {
+  const key = JSON.stringify([pattern, options.aliases ?? {}, options.datadog]);
+  let grok = cache.get(key);
+  if (!grok) {
+    const fields: GrokField[] = [];
+    const source = expand(pattern, options, fields, 0);
+    try {
+      grok = { regex: new RegExp(options.datadog ? `^(?:${source})$` : source, options.datadog ? 's' : ''), fields };
+    } catch (error) {
+      throw new GrokCompileError(`failed to compile grok pattern: ${(error as Error).message}`);
+    }
+    cache.set(key, grok);
+  }
+  return grok;
+}
+
+function expand(text: string, options: GrokOptions, fields: GrokField[], depth: number): string {
+  if (depth > MAX_DEPTH) throw new GrokCompileError('failed to compile grok pattern: recursion too deep');
+  const named = (name: string, filter?: string, argument?: string) => {
+    const group = `g${fields.length}`;
+    fields.push({ group, name, filter, argument });
+    return `(?<${group}>`;
+  };
+  return text
+    .replace(INLINE_GROUP, (_, name: string) => named(name))
+    .replace(REFERENCE, (_, ref: string, dq?: string, sq?: string, field?: string, filterText?: string) => {
+      const definition = lookup(ref, dq ?? sq, options);
+      const body = definition.raw ? definition.pattern : expand(definition.pattern, options, fields, depth + 1);
+      if (!field) return `(?:${body})`;
+      const [filter, argument] = filterText ? parseFilter(filterText) : [definition.convert];
+      return `${named(field, filter, argument)}${body})`;
+    });
+}
+
+function lookup(name: string, argument: string | undefined, options: GrokOptions): Matcher & { raw?: boolean } {
+  const alias = options.aliases?.[name];
+  if (alias !== undefined) return { pattern: alias };
+  if (options.datadog) {
+    if (name === 'regex' && argument !== undefined) return { pattern: unescapeArgument(argument), raw: true };
+    const matcher = DATADOG_MATCHERS[name];
+    if (matcher) return matcher;
+  }
+  const pattern = GROK_PATTERNS[name];
+  if (pattern === undefined) {
+    throw new GrokCompileError(
+      `failed to compile grok pattern: The given pattern definition name "${name}" could not be found in the definition map`,
+    );
+  }
+  return { pattern };
+}
+
+function parseFilter(text: string): [string, string | undefined] {
+  const m = FILTER_CALL.exec(text.trim());
+  if (!m) throw new GrokCompileError(`failed to compile grok pattern: invalid filter "${text}"`);
+  return [m[1]!, m[2] === undefined ? undefined : unescapeArgument(m[2])];
+}
+
+const unescapeArgument = (text: string) => text.replace(/\\(["'\\])/g, '$1');

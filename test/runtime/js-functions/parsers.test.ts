@@ -1,0 +1,158 @@
+// The log-format parsers called directly: VRL's error texts for bad input, Unicode, empty values, large input.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { JsFunction } from '../../../runtime/imports.js';
+import { Timestamp, type RemapValue } from '../../../abi/values.js';
+import { jsContext } from '../../support/js-context.js';
+import { parse_common_log } from '../../../runtime/js-functions/parse_common_log.js';
+import { parse_websrv1_log } from '../../../runtime/js-functions/parse_websrv1_log.js';
+import { parse_websrv2_log } from '../../../runtime/js-functions/parse_websrv2_log.js';
+import { parse_glog } from '../../../runtime/js-functions/parse_glog.js';
+import { parse_klog } from '../../../runtime/js-functions/parse_klog.js';
+import { parse_cloud_vpc_flow_log } from '../../../runtime/js-functions/parse_cloud_vpc_flow_log.js';
+import { parse_cloud_alb_log } from '../../../runtime/js-functions/parse_cloud_alb_log.js';
+import { parse_cloud_log_subscription_message } from '../../../runtime/js-functions/parse_cloud_log_subscription_message.js';
+import { parse_cef } from '../../../runtime/js-functions/parse_cef.js';
+import { parse_tsdb } from '../../../runtime/js-functions/parse_tsdb.js';
+import { parse_grok } from '../../../runtime/js-functions/parse_grok.js';
+import { parse_groks } from '../../../runtime/js-functions/parse_groks.js';
+import { parse_user_agent } from '../../../runtime/js-functions/parse_user_agent.js';
+import { match_ext_query } from '../../../runtime/js-functions/match_ext_query.js';
+
+function call(fn: JsFunction, ...args: RemapValue[]): RemapValue {
+  try {
+    return fn(args, jsContext());
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+/** A plain copy (results are null-prototype objects), timestamps as RFC 3339. */
+const plain = (value: RemapValue): unknown => JSON.parse(JSON.stringify(value, (_, v: unknown) =>
+  typeof v === 'bigint' ? Number(v) : v instanceof Timestamp ? v.toString() : v));
+
+const COMMON = '127.0.0.1 bob frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326';
+
+test('common log: typed fields, `-` left out, VRL errors', () => {
+  const log = call(parse_common_log, COMMON) as Record<string, RemapValue>;
+  assert.is(log.status, 200n);
+  assert.is(String(log.timestamp), '2000-10-10T20:55:36Z');
+  assert.equal(plain(call(parse_common_log, '- - - - "-" - -')), {});
+  assert.is(call(parse_common_log, ''), 'error: failed parsing common log line');
+  assert.is(call(parse_common_log, 'not a log'), 'error: failed parsing common log line');
+  assert.is(
+    call(parse_common_log, COMMON, '%Y'),
+    'error: failed parsing timestamp 10/Oct/2000:13:55:36 -0700 using format %Y: trailing input',
+  );
+  assert.is(call(parse_common_log, 1n), 'error: expected string, got integer');
+});
+
+test('apache and nginx: formats, Unicode, errors', () => {
+  const line = '127.0.0.1 bob jörg [10/Oct/2000:13:55:36 -0700] "GET /ünï HTTP/1.0" 200 2326 "-" "agent ✓"';
+  const log = plain(call(parse_websrv1_log, line, 'combined')) as Record<string, unknown>;
+  assert.is(log.user, 'jörg');
+  assert.is(log.path, '/ünï');
+  assert.is(log.agent, 'agent ✓');
+  assert.not.ok('referrer' in log);
+  assert.is(call(parse_websrv1_log, 'x', 'error'), 'error: failed parsing error log line');
+  assert.is(call(parse_websrv2_log, 'x', 'main'), 'error: failed parsing main log line');
+  const error = plain(call(parse_websrv2_log, '2021/04/01 13:02:31 [error] 31#31: *1 oops, client: 1.2.3.4', 'error'));
+  assert.equal(error, {
+    timestamp: '2021-04-01T13:02:31Z', severity: 'error', pid: 31, tid: 31, cid: 1, message: 'oops', client: '1.2.3.4',
+  });
+});
+
+test('glog and klog', () => {
+  assert.is(call(parse_glog, 'X20210131 14:48:54.411655 15520 main.c++:9] hi'), 'error: unrecognized log level "X"');
+  assert.is(call(parse_glog, ''), 'error: failed parsing glog message');
+  assert.is((call(parse_klog, 'I0505 17:59:40.692994 1 f.go:1] ✓') as Record<string, RemapValue>).message, '✓');
+  assert.is(String(call(parse_klog, 'I1399 17:59:40.692994 1 f.go:1] x')).startsWith('error: failed parsing timestamp'), true);
+});
+
+test('VPC flow logs: nulls, integers, errors', () => {
+  assert.equal(plain(call(parse_cloud_vpc_flow_log, '- 5', 'instance_id srcport')), { instance_id: null, srcport: 5 });
+  assert.is(call(parse_cloud_vpc_flow_log, 'a b', 'x'), 'error: too many values, not parsed: `b`');
+  assert.is(call(parse_cloud_vpc_flow_log, 'a', 'x y'), 'error: key without value: `y`');
+  assert.is(call(parse_cloud_vpc_flow_log, 'x', 'srcport'), 'error: failed to parse value as i64 (key: `srcport`): `x`');
+  assert.is(call(parse_cloud_vpc_flow_log, ''), 'error: failed to parse value as i64 (key: `version`): ``');
+});
+
+test('ALB logs: errors name the field; strict mode wants every byte', () => {
+  assert.ok(String(call(parse_cloud_alb_log, '', null)).startsWith('error: failed to get field `type`'));
+  assert.ok(String(call(parse_cloud_alb_log, 'http x', null)).startsWith('error: failed to get field `timestamp`'));
+});
+
+test('CloudWatch subscription messages', () => {
+  assert.is(call(parse_cloud_log_subscription_message, '{}'), 'error: unable to parse: missing field `messageType`');
+  assert.ok(String(call(parse_cloud_log_subscription_message, '')).startsWith('error: unable to parse: '));
+  const message = plain(call(parse_cloud_log_subscription_message, JSON.stringify({
+    messageType: 'DATA_MESSAGE', owner: 'ö', logGroup: 'g', logStream: 's', subscriptionFilters: [],
+    logEvents: [{ id: '1', timestamp: 0, message: '✓' }],
+  })));
+  assert.equal(message, {
+    owner: 'ö', message_type: 'DATA_MESSAGE', log_group: 'g', log_stream: 's', subscription_filters: [],
+    log_events: [{ id: '1', timestamp: '1970-01-01T00:00:00Z', message: '✓' }],
+  });
+});
+
+test('CEF: header, escapes, strictness, translation', () => {
+  assert.is(call(parse_cef, 'no header', null, null), 'error: Could not parse whole line successfully');
+  assert.is(call(parse_cef, 'CEF:0|a|b', null, null), 'error: Could not parse whole line successfully');
+  assert.is(call(parse_cef, 'CEF:0|V|P|1|1|n|5|request=a?b=c', null, null), 'error: Could not parse whole line successfully');
+  assert.equal(plain(call(parse_cef, 'CEF:0|V|P|1|1|n|5|request=a?b=c', false, false)), {
+    cefVersion: '0', deviceVendor: 'V', deviceProduct: 'P', deviceVersion: '1', deviceEventClassId: '1', name: 'n',
+    severity: '5', request: 'a?b=c',
+  });
+  const translated = plain(call(parse_cef, 'CEF:0|V|P|1|1|ñ|5|cs1=välue cs1Label=Läbel', true, null)) as Record<string, unknown>;
+  assert.is(translated['Läbel'], 'välue');
+  assert.is(translated.name, 'ñ');
+});
+
+test('InfluxDB line protocol', () => {
+  assert.is(call(parse_tsdb, 'cpu value="x"'), 'error: field set contains a field value of type `string`');
+  assert.is(call(parse_tsdb, 'cpu'), 'error: unable to parse influxdb line protocol: invalid line: cpu');
+  assert.equal(call(parse_tsdb, ''), []);
+  assert.equal(plain(call(parse_tsdb, 'm\\ ö,t=ü f=1.5')), [{ name: 'm ö_f', tags: { t: 'ü' }, kind: 'absolute', gauge: { value: 1.5 } }]);
+});
+
+test('grok: library patterns, unknown patterns, no match, large input', () => {
+  assert.equal(plain(call(parse_grok, '55.3.244.1 GET', '%{IP:client} %{WORD:method}')), { client: '55.3.244.1', method: 'GET' });
+  assert.equal(plain(call(parse_grok, 'a', '%{WORD:w}(?: %{INT:n})?')), { w: 'a', n: '' });
+  assert.is(call(parse_grok, 'x', '%{INT:n}'), 'error: unable to parse input with grok pattern');
+  assert.ok(String(call(parse_grok, 'x', '%{NOPE:n}')).includes('"NOPE" could not be found'));
+  const big = 'ü'.repeat(200_000);
+  assert.equal(plain(call(parse_grok, big, '%{GREEDYDATA:all}')), { all: big });
+});
+
+test('groks: Datadog matchers, filters, nesting, no match', () => {
+  assert.equal(plain(call(parse_groks, 'id=12 ok=true', ['id=%{integer:a.id} ok=%{boolean:a.ok}'])), { a: { id: 12, ok: true } });
+  assert.equal(plain(call(parse_groks, 'X', ['%{word:w:lowercase}'])), { w: 'x' });
+  assert.is(call(parse_groks, 'x y', ['%{word:w}']), 'error: unable to parse grok: value does not match any rule');
+  assert.is(call(parse_groks, '', []), 'error: unable to parse grok: value does not match any rule');
+});
+
+test('user agents: unknown and empty agents give nulls', () => {
+  assert.equal(plain(call(parse_user_agent, '')), {
+    browser: { family: null, version: null }, device: { category: null }, os: { family: null, version: null },
+  });
+  const enriched = plain(call(parse_user_agent, '✓', 'enriched')) as Record<string, Record<string, unknown>>;
+  assert.is(enriched.browser!.family, null);
+  assert.is(enriched.device!.model, null);
+});
+
+test('Datadog queries', () => {
+  const event = { message: 'Ünïcode error here', status: 'error', tags: ['env:prod'], a: { n: 5n } };
+  const match = (query: string) => call(match_ext_query, event, query);
+  assert.is(match('error'), true);
+  assert.is(match('ünïcode'), true);
+  assert.is(match('-error'), false);
+  assert.is(match('env:prod AND @a.n:[1 TO 5]'), true);
+  assert.is(match('@a.n:{1 TO 5}'), false);
+  assert.is(match('@a.n:>4 OR nothing'), true);
+  assert.is(match('env:pr*'), true);
+  assert.is(match('_exists_:a.n NOT _missing_:a'), true);
+  assert.is(match(''), true);
+  assert.is(call(match_ext_query, 'x', 'a'), 'error: expected object, got string');
+});
+
+test.run();
