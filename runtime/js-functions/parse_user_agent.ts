@@ -2,11 +2,11 @@
 // falling back to uap-core's rules field by field when woothee knows no browser or OS family; `enriched` is
 // uap-core's rules with woothee filling in what they lack (versions as written, device category).
 
-import { createRequire } from 'node:module';
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { stringArg } from './args.js';
 import { parseWithUap } from './support/uap.js';
+import { library } from './support/library.js';
 
 interface WootheeResult {
   name: string;
@@ -16,14 +16,14 @@ interface WootheeResult {
   os_version: string;
 }
 
-const woothee = createRequire(import.meta.url)('woothee') as { parse(ua: string): WootheeResult };
+const woothee = library<{ parse(ua: string): WootheeResult }>('woothee');
 
 type Field = string | null;
 
 const known = (text: string | undefined): Field => (text === undefined || text === '' || text === 'UNKNOWN' ? null : text);
 
 function fast(ua: string) {
-  const r = woothee.parse(ua);
+  const r = woothee().parse(ua);
   return {
     browser: { family: known(r.name), version: known(r.version) },
     os: { family: known(r.os), version: known(r.os_version) },

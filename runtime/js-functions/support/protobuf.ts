@@ -2,17 +2,14 @@
 // mapping between decoded messages and remap values that VRL's parse_proto / encode_proto use.
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type * as Protobuf from 'protobufjs';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
 import { floatValue } from './float.js';
 import { kindName } from '../args.js';
+import { library } from './library.js';
 
-const require = createRequire(import.meta.url);
-const protobuf = require('protobufjs') as typeof Protobuf;
-const descriptor = require('protobufjs/ext/descriptor') as {
-  FileDescriptorSet: { decode(bytes: Uint8Array): unknown };
-};
+const protobufLibrary = library<typeof Protobuf>('protobufjs');
+const descriptorLibrary = library<{ FileDescriptorSet: { decode(bytes: Uint8Array): unknown } }>('protobufjs/ext/descriptor');
 
 const roots = new Map<string, Protobuf.Root>();
 
@@ -27,15 +24,15 @@ export function messageType(path: string, name: string): Protobuf.Type {
       throw new Error(`Failed to open descriptor file ${path}: ${(error as Error).message}`);
     }
     try {
-      const fromDescriptor = (protobuf.Root as unknown as { fromDescriptor(set: unknown): Protobuf.Root }).fromDescriptor;
-      root = fromDescriptor(descriptor.FileDescriptorSet.decode(bytes));
+      const fromDescriptor = (protobufLibrary().Root as unknown as { fromDescriptor(set: unknown): Protobuf.Root }).fromDescriptor;
+      root = fromDescriptor(descriptorLibrary().FileDescriptorSet.decode(bytes));
     } catch (error) {
       throw new Error(`Failed to load descriptor file ${path}: ${(error as Error).message}`);
     }
     roots.set(path, root);
   }
   const type = root.lookup(name.replace(/^\.?/, '.'));
-  if (!(type instanceof protobuf.Type)) throw new Error(`The message type '${name}' could not be found in '${path}'`);
+  if (!(type instanceof protobufLibrary().Type)) throw new Error(`The message type '${name}' could not be found in '${path}'`);
   return type;
 }
 
@@ -70,8 +67,8 @@ export function messageValue(message: Protobuf.Message, type: Protobuf.Type): Re
 
 function scalar(value: unknown, field: Protobuf.Field): RemapValue {
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Type) return messageValue(value as Protobuf.Message, resolved);
-  if (resolved instanceof protobuf.Enum) return resolved.valuesById[value as number] ?? BigInt(value as number);
+  if (resolved instanceof protobufLibrary().Type) return messageValue(value as Protobuf.Message, resolved);
+  if (resolved instanceof protobufLibrary().Enum) return resolved.valuesById[value as number] ?? BigInt(value as number);
   if (INTEGER_TYPES.has(field.type)) return BigInt.asIntN(64, BigInt(String(value)));
   if (field.type === 'double' || field.type === 'float') return floatValue(value as number);
   if (field.type === 'bytes') return new Uint8Array(value as Uint8Array);
@@ -103,14 +100,14 @@ export function messageObject(value: RemapValue, type: Protobuf.Type, lossyStrin
 function fieldObject(value: RemapValue, field: Protobuf.Field, lossyStrings: boolean): unknown {
   const resolved = field.resolvedType;
   const mismatch = () => new Error(`cannot encode ${kindName(value)} as ${field.type} field ${field.name}`);
-  if (resolved instanceof protobuf.Type) {
+  if (resolved instanceof protobufLibrary().Type) {
     if (resolved.fullName === '.google.protobuf.Timestamp' && value instanceof Timestamp) {
       const seconds = value.nanos / 1_000_000_000n - (value.nanos % 1_000_000_000n < 0n ? 1n : 0n);
       return { seconds: seconds.toString(), nanos: Number(value.nanos - seconds * 1_000_000_000n) };
     }
     return messageObject(value, resolved, lossyStrings);
   }
-  if (resolved instanceof protobuf.Enum) {
+  if (resolved instanceof protobufLibrary().Enum) {
     if (typeof value === 'bigint') return Number(value);
     if (typeof value === 'string' && value in resolved.values) return value;
     throw mismatch();
