@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { parse } from 'yaml';
+import { library } from './library.js';
 
 interface Rule {
   regex: string;
@@ -22,11 +22,13 @@ export interface UapResult {
   device: { family: string | null; brand: string | null; model: string | null };
 }
 
+const yamlLibrary = library<typeof import('yaml')>('yaml');
+
 let rules: { browser: CompiledRule[]; os: CompiledRule[]; device: CompiledRule[] } | undefined;
 
 function loadRules(): NonNullable<typeof rules> {
   const path = createRequire(import.meta.url).resolve('uap-core/regexes.yaml');
-  const yaml = parse(readFileSync(path, 'utf8')) as Record<string, Rule[]>;
+  const yaml = yamlLibrary().parse(readFileSync(path, 'utf8')) as Record<string, Rule[]>;
   const compile = (list: Rule[] | undefined) =>
     (list ?? []).map((rule) => ({ regex: new RegExp(rule.regex, rule.regex_flag === 'i' ? 'i' : ''), rule }));
   return { browser: compile(yaml.user_agent_parsers), os: compile(yaml.os_parsers), device: compile(yaml.device_parsers) };
