@@ -6,12 +6,36 @@ import { format_timestamp } from './format_timestamp.js';
 import { get_env_var } from './get_env_var.js';
 import { parse_regex } from './parse_regex.js';
 import { parse_timestamp } from './parse_timestamp.js';
+import { find } from './find.js';
+import { match } from './match.js';
+import { match_any } from './match_any.js';
+import { match_array } from './match_array.js';
+import { shannon_entropy } from './shannon_entropy.js';
+import { sieve } from './sieve.js';
+import { redact } from './redact.js';
+import { get_timezone_name } from './get_timezone_name.js';
+import { get_hostname } from './get_hostname.js';
+import { http_request } from './http_request.js';
+import { dns_lookup } from './dns_lookup.js';
+import { reverse_dns } from './reverse_dns.js';
 
 export const JS_FUNCTIONS: JsFunctionTable = {
   format_timestamp,
   get_env_var,
   parse_regex,
   parse_timestamp,
+  find,
+  match,
+  match_any,
+  match_array,
+  shannon_entropy,
+  sieve,
+  redact,
+  get_timezone_name,
+  get_hostname,
+  http_request,
+  dns_lookup,
+  reverse_dns,
 };
 
 /** What the compiler is told this runtime provides. */
