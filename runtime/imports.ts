@@ -7,6 +7,7 @@ import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from '../abi/values.js';
 import { LOG_LEVELS, type InstanceServices } from './services.js';
+import { workerIo, type BlockingIo } from './blocking-io.js';
 
 /** A JS-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
 export type JsFunction = (args: RemapValue[], context: JsCallContext) => RemapValue;
@@ -20,6 +21,8 @@ export interface JsCallContext {
   timezone: string;
   /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
   regex(pattern: string): RegExp;
+  /** Blocking network I/O (`InstanceServices.io`). */
+  io: BlockingIo;
 }
 
 /** What the imports need of the instance they serve, bound after instantiation. */
@@ -52,7 +55,11 @@ export function moduleImports(
     const re = regexes[id]!;
     return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
   };
-  const callContext: JsCallContext = { timezone: services.timezone, regex: (pattern) => regexes[compileRegex(pattern)]! };
+  const callContext: JsCallContext = {
+    timezone: services.timezone,
+    regex: (pattern) => regexes[compileRegex(pattern)]!,
+    io: services.io ?? workerIo(),
+  };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** One writer for every reply: each is copied into the arena before the next call can start. */

@@ -2,6 +2,7 @@
 // handed to each instance rather than held in module-level singletons, so instances can differ.
 
 import type { ModuleInfo } from '../abi/module-info.js';
+import { workerIo, type BlockingIo } from './blocking-io.js';
 
 /** Levels of remap's `log()`, in the order of their numbers in `svc_js.log` (docs/abi.md §6). */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
@@ -14,6 +15,8 @@ export interface InstanceServices {
   timezone: string;
   /** Receives remap's `log()` output. */
   log(level: LogLevel, message: string): void;
+  /** Network I/O of `http_request`, `dns_lookup` and `reverse_dns` (default: the process's I/O worker). */
+  io?: BlockingIo;
 }
 
 const hrtimeOrigin = process.hrtime.bigint();
@@ -29,7 +32,7 @@ export function stderrLog(level: LogLevel, message: string): void {
   process.stderr.write(`${level}: ${message}\n`);
 }
 
-/** The services of a module run on its own: the system clock, its compile-time time zone (else UTC), stderr. */
+/** The services of a module run on its own: the system clock, its compile-time time zone (else UTC), stderr, the I/O worker. */
 export function defaultServices(info: Pick<ModuleInfo, 'options'>): InstanceServices {
-  return { now: systemClock, timezone: info.options.timezone ?? 'UTC', log: stderrLog };
+  return { now: systemClock, timezone: info.options.timezone ?? 'UTC', log: stderrLog, io: workerIo() };
 }

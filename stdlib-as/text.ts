@@ -52,7 +52,8 @@ function debugEscaped(c: u32): bool {
   return false;
 }
 
-const HEX_DIGITS = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
+/** Lower-case hex digits. */
+export const HEX_DIGITS = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
 
 /**
  * The bytes as Rust's `{:?}` prints a string (after `String::from_utf8_lossy`): in double quotes, with

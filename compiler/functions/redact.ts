@@ -1,6 +1,51 @@
 import { defineFunction } from './define.js';
 import { K, only } from '../types/kind.js';
 import { argKind } from './support/rules.js';
+import { invalidArgument } from './support/arguments.js';
+import type { ArgumentError, CallInfo, Constant } from './define.js';
+
+/** Named filters (as a string, or an object's `type` besides `pattern`). */
+const FILTER_NAMES = ['us_social_security_number'];
+/** Redactors named by a string; an object's `type` may also be `text`. */
+const REDACTOR_NAMES = ['full', 'sha2', 'sha3'];
+
+const stringOf = (c: Constant | undefined) => (c !== undefined && 'kind' in c && c.kind === 'string' ? c.value : undefined);
+
+/** Why a literal filter is not one (as the run time reports it), or undefined. */
+function filterProblem(filter: Constant): string | undefined {
+  if (filter.kind === 'regex') return undefined;
+  if (filter.kind === 'object') {
+    const type = stringOf(filter.fields.get('type'));
+    if (type === undefined) return 'filter must have a type';
+    if (type === 'pattern') return filter.fields.has('patterns') ? undefined : 'pattern filter must have patterns';
+    return FILTER_NAMES.includes(type) ? undefined : `unknown filter name: ${type}`;
+  }
+  const name = stringOf(filter);
+  if (name === undefined) return 'expected string, regex or object';
+  return FILTER_NAMES.includes(name) ? undefined : `unknown filter name: ${name}`;
+}
+
+/** Why a literal redactor is not one, or undefined. */
+function redactorProblem(redactor: Constant): string | undefined {
+  const type = redactor.kind === 'object' ? stringOf(redactor.fields.get('type')) : stringOf(redactor);
+  if (type === undefined) return redactor.kind === 'object' ? 'redactor must have a type' : 'expected string or object';
+  if (REDACTOR_NAMES.includes(type) || (type === 'text' && redactor.kind === 'object')) return undefined;
+  return `unknown redactor: ${type}`;
+}
+
+/** Literal filters and redactors are checked here, as VRL checks them when it compiles the call. */
+function validateRedact(call: CallInfo): ArgumentError | undefined {
+  const filters = call.args.filters;
+  if (filters?.constant?.kind === 'array') {
+    for (const filter of filters.constant.items) {
+      const problem = filterProblem(filter);
+      if (problem !== undefined) return invalidArgument('filters', filters.text, problem);
+    }
+  }
+  const redactor = call.args.redactor;
+  const problem = redactor?.constant === undefined ? undefined : redactorProblem(redactor.constant);
+  return problem === undefined ? undefined : invalidArgument('redactor', redactor!.text, problem);
+}
 
 export default defineFunction({
   name: 'redact',
@@ -13,6 +58,7 @@ export default defineFunction({
     { name: 'redactor', kinds: K.Bytes | K.Object, required: false, literal: true },
   ],
   returns: (call) => only(argKind(call, 'value'), K.Bytes | K.Object | K.Array),
+  validate: validateRedact,
   backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {

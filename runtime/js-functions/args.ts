@@ -3,6 +3,7 @@
 
 import { lossyText } from '../text.js';
 import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
+import { IntegralFloat } from '../../abi/codec.js';
 
 export function kindName(value: RemapValue): string {
   if (value === null) return 'null';
@@ -38,4 +39,31 @@ export function booleanArg(value: RemapValue, absent: boolean): boolean {
 export function timestampArg(value: RemapValue): Timestamp {
   if (value instanceof Timestamp) return value;
   throw mismatch('timestamp', value);
+}
+
+export function integerArg(value: RemapValue): bigint {
+  if (typeof value === 'bigint') return value;
+  throw mismatch('integer', value);
+}
+
+export function regexArg(value: RemapValue): Regex {
+  if (value instanceof Regex) return value;
+  throw mismatch('regex', value);
+}
+
+export function arrayArg(value: RemapValue): RemapValue[] {
+  if (Array.isArray(value)) return value;
+  throw mismatch('array', value);
+}
+
+/** A string argument's bytes, as they are (VRL's `try_bytes`). */
+export function bytesArg(value: RemapValue): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === 'string') return Buffer.from(value);
+  throw mismatch('string', value);
+}
+
+/** A float result, which stays a float when integral (a plain JS number that is integral encodes as an integer). */
+export function floatResult(x: number): RemapValue {
+  return new IntegralFloat(x) as unknown as RemapValue;
 }

@@ -22,6 +22,18 @@ import { parse_klog } from './parse_klog.js';
 import { parse_tsdb } from './parse_tsdb.js';
 import { parse_websrv1_log } from './parse_websrv1_log.js';
 import { parse_websrv2_log } from './parse_websrv2_log.js';
+import { find } from './find.js';
+import { match } from './match.js';
+import { match_any } from './match_any.js';
+import { match_array } from './match_array.js';
+import { shannon_entropy } from './shannon_entropy.js';
+import { sieve } from './sieve.js';
+import { redact } from './redact.js';
+import { get_timezone_name } from './get_timezone_name.js';
+import { get_hostname } from './get_hostname.js';
+import { http_request } from './http_request.js';
+import { dns_lookup } from './dns_lookup.js';
+import { reverse_dns } from './reverse_dns.js';
 
 export const JS_FUNCTIONS: JsFunctionTable = {
   format_timestamp,
@@ -44,6 +56,18 @@ export const JS_FUNCTIONS: JsFunctionTable = {
   parse_tsdb,
   parse_websrv1_log,
   parse_websrv2_log,
+  find,
+  match,
+  match_any,
+  match_array,
+  shannon_entropy,
+  sieve,
+  redact,
+  get_timezone_name,
+  get_hostname,
+  http_request,
+  dns_lookup,
+  reverse_dns,
 };
 
 /** What the compiler is told this runtime provides. */

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lookupFunction } from '../../../compiler/functions/index.js';
 import { def, arg, str, int, float, regex, call, fallible, returns } from './calls.js';
+import type { Constant } from '../../../compiler/functions/define.js';
 import {
   ANY, BOOLEAN, BYTES, FLOAT, INTEGER, NULL, REGEX, TIMESTAMP,
   arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union, type Kind,
@@ -129,6 +130,19 @@ test('metric and enrichment functions answer to their upstream names and need a 
     assert.ok(def(name).parameters.find((p) => p.name === 'table')?.literal, name);
     assert.ok(fallible(name, call({})), name);
   }
+});
+
+test('redact checks literal filters and redactors', () => {
+  const array = (...items: Constant[]) => arg(arrayOf(ANY), { kind: 'array', items });
+  const object = (fields: Record<string, Constant>) => arg(objectOf(ANY), { kind: 'object', fields: new Map(Object.entries(fields)) });
+  const text = (value: string): Constant => ({ kind: 'string', value });
+  const validate = def('redact').validate!;
+  const pattern: Constant = { kind: 'regex', pattern: '\\d', flags: '' };
+  assert.is(validate(call({ filters: array(pattern, text('us_social_security_number')) })), undefined);
+  assert.is(validate(call({ filters: array(pattern), redactor: object({ type: text('text'), replacement: text('#') }) })), undefined);
+  assert.equal(validate(call({ filters: array(text('nope')) }))?.labels[2], 'error: unknown filter name: nope');
+  assert.equal(validate(call({ filters: array(pattern), redactor: str('md5') }))?.labels[2], 'error: unknown redactor: md5');
+  assert.equal(validate(call({ filters: array(pattern), redactor: str('text') }))?.labels[2], 'error: unknown redactor: text');
 });
 
 test.run();

@@ -1,0 +1,15 @@
+import { Value, NULL, newBytes } from '../value';
+import { expectKinds, KindBit } from './args';
+import { lossy } from './text';
+import { pathStart, pathPtr, lastComponent, lastComponentEnd } from './file-path';
+
+/** `basename(value)`: the last component of the path when it is a name (not the root, `.` or `..`), else null. */
+export function fn_basename(value: Value): Value {
+  if (!expectKinds(value, KindBit.Bytes)) return 0;
+  pathStart(lossy(value));
+  const start = lastComponent();
+  if (start < 0) return NULL;
+  const len = lastComponentEnd - <usize>start;
+  if (len == 2 && load<u16>(pathPtr + <usize>start) == 0x2e2e) return NULL;
+  return newBytes(pathPtr + <usize>start, len);
+}

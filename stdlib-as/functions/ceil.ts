@@ -1,0 +1,7 @@
+import { Value } from '../value';
+import { roundNumber, Rounding } from './rounding';
+
+/** `ceil(value, precision = 0)`: rounds up, at `precision` decimal places. */
+export function fn_ceil(value: Value, precision: Value): Value {
+  return roundNumber(value, precision, Rounding.Ceil);
+}
