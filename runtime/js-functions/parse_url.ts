@@ -36,11 +36,15 @@ export const parse_url: JsFunction = ([value, defaultKnownPorts]) => {
   };
 };
 
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(\[[^\]]*\]?|[^/?#:]*)(?::([^/?#]*))?/;
+
 /** Rust `url`'s `ParseError` text for the common failures (Node's URL only says "Invalid URL"). */
 function parseErrorText(text: string): string {
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(text)) return 'relative URL without a base';
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):[^/?#]*[^0-9/?#]/.test(text)) return 'invalid port number';
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^/?#@]*@)?\[/.test(text)) return 'invalid IPv6 address';
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^/?#@]*@)?[:/?#]?$/.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^/?#@]*@)?[/?#]/.test(text)) return 'empty host';
-  return 'invalid domain character';
+  const authority = AUTHORITY.exec(text);
+  if (!authority) return 'invalid domain character';
+  const [, host, port] = authority;
+  if (port !== undefined && (!/^\d*$/.test(port) || Number(port) > 65535)) return 'invalid port number';
+  if (host!.startsWith('[')) return 'invalid IPv6 address';
+  return host === '' ? 'empty host' : 'invalid domain character';
 }
