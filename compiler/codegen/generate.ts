@@ -5,6 +5,7 @@
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
 import { K } from '../types/kind.js';
+import { kindDebugInfo } from '../types/debug-info.js';
 import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
@@ -476,6 +477,16 @@ class Generator {
     const m = this.m;
     if (def.closure) return this.closureCall(def, e, args);
     if (def.name === 'del') return this.del(args);
+    // The argument's type, known at compile time; the argument itself is not evaluated (as VRL).
+    if (def.name === 'type_def') {
+      const kind = this.types.types.get(args.get('value')!)?.kind;
+      if (!kind) throw new Error('internal: type_def argument has no type');
+      return this.constant(this.pool.value(kindDebugInfo(kind)));
+    }
+    if (def.name === 'unnest') {
+      const path = args.get('path') as ast.Query;
+      return fail(this.call('path_unnest', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
+    }
     if (def.name === 'exists') {
       const path = args.get('field') as ast.Query;
       return this.boolValue(this.call('path_exists', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));

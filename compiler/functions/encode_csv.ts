@@ -12,6 +12,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
+  backing: { kind: 'js', library: 'JS (hand-written writer)' },
   examples: [
     {
       title: 'Encode object to a single CSV formatted row',

@@ -10,6 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: JSON_KIND,
+  backing: { kind: 'js', library: 'cbor-x' },
   examples: [
     {
       title: 'Parse CBOR',

@@ -11,6 +11,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: arrayOf(BYTES),
+  backing: { kind: 'js', library: 'JS (hand-written parser)' },
   examples: [
     {
       title: 'Parse a single CSV formatted row',

@@ -13,7 +13,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: exactObject({ etld: BYTES, etld_plus: BYTES, known_suffix: BOOLEAN }),
-  backing: { kind: 'js', library: 'psl' },
+  backing: { kind: 'js', library: 'tldts' },
   examples: [
     {
       title: 'Parse eTLD',

@@ -10,6 +10,7 @@ export default defineFunction({
     { name: 'value', kinds: K.Bytes, required: true },
   ],
   returns: objectOf(union(BYTES, arrayOf(BYTES))),
+  backing: { kind: 'js', library: 'URLSearchParams' },
   examples: [
     {
       title: 'Parse simple query string',

@@ -10,6 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: objectOf(ANY),
+  backing: { kind: 'js', library: 'JS (hand-written parser)' },
   examples: [
     {
       title: 'Parse ruby hash',

@@ -11,6 +11,7 @@ export default defineFunction({
     { name: 'value', kinds: K.Bytes, required: true },
   ],
   returns: arrayOf(STRING_OR_NULL),
+  backing: { kind: 'js', library: 'JS (hand-written parser)' },
   examples: [
     {
       title: 'Parse tokens',

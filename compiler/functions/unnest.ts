@@ -1,5 +1,6 @@
 import { defineFunction } from './define.js';
-import { K, ANY, objectOf, arrayOf } from '../types/kind.js';
+import { K, ANY, objectOf, arrayOf, isSubset } from '../types/kind.js';
+import { argKind } from './support/rules.js';
 
 export default defineFunction({
   name: 'unnest',
@@ -9,6 +10,7 @@ export default defineFunction({
   parameters: [
     { name: 'path', kinds: K.Array, required: true, path: true },
   ],
+  fallible: (call) => !isSubset(argKind(call, 'path'), { bits: K.Array }),
   returns: arrayOf(objectOf(ANY)),
   examples: [
     {

@@ -34,6 +34,18 @@ import { get_hostname } from './get_hostname.js';
 import { http_request } from './http_request.js';
 import { dns_lookup } from './dns_lookup.js';
 import { reverse_dns } from './reverse_dns.js';
+import { parse_regex_all } from './parse_regex_all.js';
+import { parse_query_string } from './parse_query_string.js';
+import { parse_url } from './parse_url.js';
+import { parse_tokens } from './parse_tokens.js';
+import { parse_csv } from './parse_csv.js';
+import { encode_csv } from './encode_csv.js';
+import { parse_ruby_hash } from './parse_ruby_hash.js';
+import { parse_cbor } from './parse_cbor.js';
+import { parse_yaml } from './parse_yaml.js';
+import { parse_xml } from './parse_xml.js';
+import { validate_json_schema } from './validate_json_schema.js';
+import { parse_etld } from './parse_etld.js';
 
 export const JS_FUNCTIONS: JsFunctionTable = {
   format_timestamp,
@@ -68,6 +80,18 @@ export const JS_FUNCTIONS: JsFunctionTable = {
   http_request,
   dns_lookup,
   reverse_dns,
+  parse_regex_all,
+  parse_query_string,
+  parse_url,
+  parse_tokens,
+  parse_csv,
+  encode_csv,
+  parse_ruby_hash,
+  parse_cbor,
+  parse_yaml,
+  parse_xml,
+  validate_json_schema,
+  parse_etld,
 };
 
 /** What the compiler is told this runtime provides. */

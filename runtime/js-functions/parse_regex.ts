@@ -1,6 +1,7 @@
 import type { JsFunction } from '../imports.js';
-import type { Regex, RemapValue } from '../../abi/values.js';
+import type { Regex } from '../../abi/values.js';
 import { booleanArg, stringArg } from './args.js';
+import { captureObject } from './regex-captures.js';
 
 /**
  * `parse_regex(value, pattern, numeric_groups = false)`: the first match's named groups (null when they did
@@ -10,11 +11,5 @@ export const parse_regex: JsFunction = ([value, pattern, numericGroups], context
   const text = stringArg(value!);
   const m = context.regex((pattern as Regex).pattern).exec(text);
   if (!m) throw new Error('could not find any pattern matches');
-  const groups: Record<string, RemapValue> = Object.create(null);
-  if (booleanArg(numericGroups!, false)) {
-    let index = 0;
-    for (const group of m) if (group !== undefined) groups[index++] = group;
-  }
-  for (const [name, group] of Object.entries(m.groups ?? {})) groups[name] = group ?? null;
-  return groups;
+  return captureObject(m, booleanArg(numericGroups!, false));
 };

@@ -4,8 +4,8 @@
 
 import { EventKind } from '../batch-layout';
 import {
-  Value, Tag, TRUE, alloc, tagOf, newObject, newInt, newFloat, objectLen, objectKeyPtr, objectKeyLen, objectValue,
-  objectSetValueAt, objectFind, arrayLen, arrayGet, arrayItems, intOf, floatOf, timestampOf, bytesPtr, bytesLen,
+  Value, Tag, alloc, tagOf, newObject, newInt, newFloat, objectLen, objectKeyPtr, objectKeyLen, objectValue,
+  objectSetValueAt, objectFind, arrayLen, arrayGet, arrayItems, intOf, timestampOf, bytesPtr, bytesLen,
   regexPatternPtr, regexPatternLen,
 } from '../value';
 import {
@@ -13,11 +13,12 @@ import {
 } from '../buffer';
 import { decodeValue, decodeCursor } from './binary';
 import { writeJson, writePretty, writeIndent, writeJsonString } from './json';
-import { writeInt, writeRustFloat, parseFloatBytes, numberParsed } from './number';
+import { parseFloatBytes, numberParsed } from './number';
 import { writeRfc3339, floorDiv, NANOS_PER_SECOND } from './time';
 import { writeLossy } from './utf8';
+import { writeText, writeKeyValue, EQUALS, SPACE } from './key-value';
 import { path_get, path_set, path_remove, path_exists } from '../path';
-import { whitespaceLength, writeDebugQuoted, equalsAscii } from '../text';
+import { writeDebugQuoted, equalsAscii } from '../text';
 
 /** Encoders, in the order of runtime/codec-module.ts's table. */
 const enum Codec {
@@ -279,27 +280,6 @@ function unixTimestamp(ns: i64): Value {
 
 // ---- text forms of values ---------------------------------------------------------------------------------
 
-/**
- * VRL's `to_string_lossy`: strings as lossy UTF-8 (or raw with `raw`, for raw_message), numbers as Rust prints
- * them, timestamps in RFC 3339, containers as JSON, null as `null`.
- */
-function writeText(b: Buffer, v: Value, raw: bool): void {
-  switch (tagOf(v)) {
-    case Tag.Bytes: {
-      if (raw) bufferBytes(b, bytesPtr(v), bytesLen(v));
-      else writeLossy(b, bytesPtr(v), bytesLen(v));
-      return;
-    }
-    case Tag.Int: return writeInt(b, intOf(v));
-    case Tag.Float: return writeRustFloat(b, floatOf(v));
-    case Tag.Bool: return bufferAscii(b, v == TRUE ? 'true' : 'false');
-    case Tag.Timestamp: return writeRfc3339(b, timestampOf(v));
-    case Tag.Regex: return bufferBytes(b, regexPatternPtr(v), regexPatternLen(v));
-    case Tag.Null: return bufferAscii(b, 'null');
-  }
-  writeJson(b, v);
-}
-
 /** The message field as text (nothing when the event has none). */
 function writeMessage(raw: bool, event: Value): void {
   if (path_exists(event, messagePath)) writeText(out, path_get(event, messagePath), raw);
@@ -429,65 +409,9 @@ function metricField(o: Value, key: string): Value {
 
 // ---- logfmt -------------------------------------------------------------------------------------------------
 
-/**
- * VRL's `encode_logfmt` of the event: `key=value` pairs separated by spaces, nested fields flattened with
- * dots (`a.b`, array items `a.0`), `true` as the bare key and `false` left out.
- */
+/** VRL's `encode_logfmt` of the event (`true` as the bare key, `false` left out). */
 function writeLogfmt(event: Value): void {
-  payloadStart = bufferLength(out);
-  writeLogfmtFields(event, bufferNew(32));
-}
-
-/** The fields below `v` whose flattened key starts with the text in `key`. */
-function writeLogfmtFields(v: Value, key: Buffer): void {
-  const prefix = bufferLength(key);
-  const isObject = tagOf(v) == Tag.Object;
-  for (let i: usize = 0, n = isObject ? objectLen(v) : arrayLen(v); i < n; i++) {
-    bufferTruncate(key, prefix);
-    if (prefix > 0) bufferByte(key, 0x2e);
-    if (isObject) bufferBytes(key, objectKeyPtr(v, i), objectKeyLen(v, i));
-    else writeInt(key, <i64>i);
-    const item = isObject ? objectValue(v, i) : arrayGet(v, i);
-    const tag = tagOf(item);
-    if (tag == Tag.Object || tag == Tag.Array) {
-      writeLogfmtFields(item, key);
-      continue;
-    }
-    if (tag == Tag.Bool && item != TRUE) continue;
-    if (bufferLength(out) > payloadStart) bufferByte(out, 0x20);
-    writeLogfmtString(bufferData(key), bufferLength(key));
-    if (tag == Tag.Bool) continue;
-    bufferByte(out, 0x3d);
-    const text = bufferNew(32);
-    writeText(text, item, false);
-    writeLogfmtString(bufferData(text), bufferLength(text));
-  }
-  bufferTruncate(key, prefix);
-}
-
-/** Where a payload starts in `out`: logfmt puts a space before each field but the payload's first. */
-let payloadStart: usize = 0;
-
-/** A key or value quoted when it holds whitespace, `"` or `=`, with `\`, `"` and newline escaped. */
-function writeLogfmtString(ptr: usize, len: usize): void {
-  const end = ptr + len;
-  let quoted = false;
-  for (let at = ptr; at < end; at++) {
-    const c = load<u8>(at);
-    if (c == 0x22 || c == 0x3d || whitespaceLength(at, end) != 0) {
-      quoted = true;
-      break;
-    }
-  }
-  if (quoted) bufferByte(out, 0x22);
-  for (let at = ptr; at < end; at++) {
-    const c = load<u8>(at);
-    if (c == 0x5c) bufferAscii(out, '\\\\');
-    else if (c == 0x22) bufferAscii(out, '\\"');
-    else if (c == 0x0a) bufferAscii(out, '\\\\n');
-    else bufferByte(out, c);
-  }
-  if (quoted) bufferByte(out, 0x22);
+  writeKeyValue(out, event, 0, EQUALS, 1, SPACE, 1, true);
 }
 
 // ---- csv ----------------------------------------------------------------------------------------------------

@@ -1,0 +1,17 @@
+// `set(value, path, data)`: a copy of `value` with `data` at the path, created as assignment creates it.
+
+import { Value, alloc, share } from '../value';
+import { path_set } from '../path';
+import { expectKinds, KindBit } from './args';
+import { pathDescriptor } from './value-path';
+
+export function fn_set(value: Value, path: Value, data: Value): Value {
+  if (!expectKinds(value, KindBit.Object | KindBit.Array)) return 0;
+  const descriptor = pathDescriptor(path);
+  if (descriptor == 0) return 0;
+  // The argument is shared, so the write copies whatever it changes instead of mutating the caller's value.
+  const cell = alloc(4);
+  store<u32>(cell, share(value));
+  path_set(cell, descriptor, share(data));
+  return load<u32>(cell);
+}

@@ -1,0 +1,50 @@
+// Paths given as array values (`get`, `set`, `remove`): `["foo", "bar", 1, -1]` turned into the path
+// descriptor path.ts reads (see docs/abi.md §8), so the functions share the path reads and writes of `.a.b`.
+
+import { Value, Tag, tagOf, bytesPtr, bytesLen, intOf, arrayLen, arrayGet, alloc, copyMemory } from '../value';
+import { fail } from '../error';
+import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
+import { expectKinds, KindBit, kindBitOf, kindName } from './args';
+import { lossy } from './text';
+
+/** The descriptor of a path array; 0 (message pending) when a segment is neither a string nor an integer. */
+export function pathDescriptor(path: Value): usize {
+  if (!expectKinds(path, KindBit.Array)) return 0;
+  const n = arrayLen(path);
+  let size: usize = 4;
+  for (let i: usize = 0; i < n; i++) {
+    const segment = arrayGet(path, i);
+    const tag = tagOf(segment);
+    if (tag == Tag.Bytes) size += 8 + ((bytesLen(lossy(segment)) + 3) & ~3);
+    else if (tag == Tag.Int) size += 8;
+    else return failSegment(segment);
+  }
+  const descriptor = alloc(size);
+  store<u32>(descriptor, <u32>n);
+  let at = descriptor + 4;
+  for (let i: usize = 0; i < n; i++) {
+    const segment = arrayGet(path, i);
+    if (tagOf(segment) == Tag.Int) {
+      store<u32>(at, 1);
+      // Indexes beyond i32 select nothing either way: clamp them to the range's ends.
+      const index = intOf(segment);
+      store<i32>(at + 4, index > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : index < <i64>i32.MIN_VALUE ? i32.MIN_VALUE : <i32>index);
+      at += 8;
+      continue;
+    }
+    const field = lossy(segment);
+    const len = bytesLen(field);
+    store<u32>(at, 0);
+    store<u32>(at + 4, <u32>len);
+    copyMemory(at + 8, bytesPtr(field), len);
+    at += 8 + ((len + 3) & ~3);
+  }
+  return descriptor;
+}
+
+function failSegment(segment: Value): usize {
+  const b = bufferNew(64);
+  bufferAscii(b, 'path segment must be either string or integer, not ');
+  bufferAscii(b, kindName(kindBitOf(segment)));
+  return fail(bufferData(b), bufferLength(b));
+}
