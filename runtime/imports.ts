@@ -6,7 +6,7 @@ import { ByteReader, ByteWriter, encodeValue } from '../abi/codec.js';
 import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from '../abi/values.js';
-import { LOG_LEVELS, type InstanceServices } from './services.js';
+import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
 
 /** A JS-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
 export type JsFunction = (args: RemapValue[], context: JsCallContext) => RemapValue;
@@ -20,6 +20,8 @@ export interface JsCallContext {
   timezone: string;
   /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
   regex(pattern: string): RegExp;
+  /** Most bytes a decompression function may produce. */
+  maxDecompressedSize: number;
 }
 
 /** What the imports need of the instance they serve, bound after instantiation. */
@@ -52,7 +54,11 @@ export function moduleImports(
     const re = regexes[id]!;
     return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
   };
-  const callContext: JsCallContext = { timezone: services.timezone, regex: (pattern) => regexes[compileRegex(pattern)]! };
+  const callContext: JsCallContext = {
+    timezone: services.timezone,
+    regex: (pattern) => regexes[compileRegex(pattern)]!,
+    maxDecompressedSize: services.maxDecompressedSize ?? DEFAULT_MAX_DECOMPRESSED_SIZE,
+  };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
   /** One writer for every reply: each is copied into the arena before the next call can start. */

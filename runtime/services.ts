@@ -14,7 +14,12 @@ export interface InstanceServices {
   timezone: string;
   /** Receives remap's `log()` output. */
   log(level: LogLevel, message: string): void;
+  /** Cap on what a remap decompression function may produce (Vector's `--max-decompressed-size-bytes`). */
+  maxDecompressedSize?: number;
 }
+
+/** Vector's default `--max-decompressed-size-bytes` (100 MiB). */
+export const DEFAULT_MAX_DECOMPRESSED_SIZE = 104_857_600;
 
 const hrtimeOrigin = process.hrtime.bigint();
 const epochOrigin = BigInt(Date.now()) * 1_000_000n;

@@ -39,3 +39,17 @@ export function timestampArg(value: RemapValue): Timestamp {
   if (value instanceof Timestamp) return value;
   throw mismatch('timestamp', value);
 }
+
+/** A string argument's bytes (VRL's `try_bytes`). */
+export function bytesArg(value: RemapValue): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === 'string') return Buffer.from(value, 'utf8');
+  throw mismatch('string', value);
+}
+
+/** An optional integer argument (`absent` when null). */
+export function integerArg(value: RemapValue, absent: bigint): bigint {
+  if (value === null) return absent;
+  if (typeof value === 'bigint') return value;
+  throw mismatch('integer', value);
+}
