@@ -6,12 +6,28 @@ import { format_timestamp } from './format_timestamp.js';
 import { get_env_var } from './get_env_var.js';
 import { parse_regex } from './parse_regex.js';
 import { parse_timestamp } from './parse_timestamp.js';
+import { crc } from './crc.js';
+import { hmac } from './hmac.js';
+import { md5 } from './md5.js';
+import { seahash } from './seahash.js';
+import { sha1 } from './sha1.js';
+import { sha2 } from './sha2.js';
+import { sha3 } from './sha3.js';
+import { xxhash } from './xxhash.js';
 
 export const JS_FUNCTIONS: JsFunctionTable = {
   format_timestamp,
   get_env_var,
   parse_regex,
   parse_timestamp,
+  crc,
+  hmac,
+  md5,
+  seahash,
+  sha1,
+  sha2,
+  sha3,
+  xxhash,
 };
 
 /** What the compiler is told this runtime provides. */
