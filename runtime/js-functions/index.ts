@@ -7,13 +7,18 @@ import { get_env_var } from './get_env_var.js';
 import { parse_regex } from './parse_regex.js';
 import { parse_timestamp } from './parse_timestamp.js';
 import { crc } from './crc.js';
+import { decode_charset } from './decode_charset.js';
 import { decode_gzip } from './decode_gzip.js';
 import { decode_lz4 } from './decode_lz4.js';
+import { decode_mime_q } from './decode_mime_q.js';
+import { decode_punycode } from './decode_punycode.js';
 import { decode_snappy } from './decode_snappy.js';
 import { decode_zlib } from './decode_zlib.js';
 import { decode_zstd } from './decode_zstd.js';
+import { encode_charset } from './encode_charset.js';
 import { encode_gzip } from './encode_gzip.js';
 import { encode_lz4 } from './encode_lz4.js';
+import { encode_punycode } from './encode_punycode.js';
 import { encode_snappy } from './encode_snappy.js';
 import { encode_zlib } from './encode_zlib.js';
 import { encode_zstd } from './encode_zstd.js';
@@ -31,13 +36,18 @@ export const JS_FUNCTIONS: JsFunctionTable = {
   parse_regex,
   parse_timestamp,
   crc,
+  decode_charset,
   decode_gzip,
   decode_lz4,
+  decode_mime_q,
+  decode_punycode,
   decode_snappy,
   decode_zlib,
   decode_zstd,
+  encode_charset,
   encode_gzip,
   encode_lz4,
+  encode_punycode,
   encode_snappy,
   encode_zlib,
   encode_zstd,
