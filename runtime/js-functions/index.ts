@@ -6,6 +6,7 @@ import { format_timestamp } from './format_timestamp.js';
 import { get_env_var } from './get_env_var.js';
 import { parse_regex } from './parse_regex.js';
 import { parse_timestamp } from './parse_timestamp.js';
+import { community_id } from './community_id.js';
 import { crc } from './crc.js';
 import { decode_charset } from './decode_charset.js';
 import { decode_gzip } from './decode_gzip.js';
@@ -15,6 +16,8 @@ import { decode_punycode } from './decode_punycode.js';
 import { decode_snappy } from './decode_snappy.js';
 import { decode_zlib } from './decode_zlib.js';
 import { decode_zstd } from './decode_zstd.js';
+import { decrypt } from './decrypt.js';
+import { decrypt_ip } from './decrypt_ip.js';
 import { encode_charset } from './encode_charset.js';
 import { encode_gzip } from './encode_gzip.js';
 import { encode_lz4 } from './encode_lz4.js';
@@ -22,6 +25,8 @@ import { encode_punycode } from './encode_punycode.js';
 import { encode_snappy } from './encode_snappy.js';
 import { encode_zlib } from './encode_zlib.js';
 import { encode_zstd } from './encode_zstd.js';
+import { encrypt } from './encrypt.js';
+import { encrypt_ip } from './encrypt_ip.js';
 import { hmac } from './hmac.js';
 import { md5 } from './md5.js';
 import { seahash } from './seahash.js';
@@ -35,6 +40,7 @@ export const JS_FUNCTIONS: JsFunctionTable = {
   get_env_var,
   parse_regex,
   parse_timestamp,
+  community_id,
   crc,
   decode_charset,
   decode_gzip,
@@ -44,6 +50,8 @@ export const JS_FUNCTIONS: JsFunctionTable = {
   decode_snappy,
   decode_zlib,
   decode_zstd,
+  decrypt,
+  decrypt_ip,
   encode_charset,
   encode_gzip,
   encode_lz4,
@@ -51,6 +59,8 @@ export const JS_FUNCTIONS: JsFunctionTable = {
   encode_snappy,
   encode_zlib,
   encode_zstd,
+  encrypt,
+  encrypt_ip,
   hmac,
   md5,
   seahash,
