@@ -1,12 +1,11 @@
 // `uuid_v4()`: a random version 4 UUID, lowercase and hyphenated.
 
 import { Value, allocBytes, bytesPtr, alloc } from '../value';
+import { HEX_LOWER } from '../codec/hex';
 
 // @ts-ignore: decorator
 @external("svc_js", "random")
 declare function jsRandom(ptr: usize, len: usize): void;
-
-const HEX = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
 
 export function fn_uuid_v4(): Value {
   const random = alloc(16);
@@ -18,8 +17,8 @@ export function fn_uuid_v4(): Value {
   for (let i: usize = 0; i < 16; i++) {
     if (i == 4 || i == 6 || i == 8 || i == 10) store<u8>(out++, 0x2d);
     const byte = <usize>load<u8>(random + i);
-    store<u8>(out++, load<u8>(HEX + (byte >> 4)));
-    store<u8>(out++, load<u8>(HEX + (byte & 15)));
+    store<u8>(out++, load<u8>(HEX_LOWER + (byte >> 4)));
+    store<u8>(out++, load<u8>(HEX_LOWER + (byte & 15)));
   }
   return uuid;
 }
