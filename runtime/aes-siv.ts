@@ -20,6 +20,11 @@ function xor(a: Buffer, b: Buffer): Buffer {
   return out;
 }
 
+/** A partial block completed with 10* padding. */
+function padded(partial: Buffer): Buffer {
+  return Buffer.concat([partial, Buffer.from([0x80]), Buffer.alloc(BLOCK - 1 - partial.length)]);
+}
+
 function aesName(key: Uint8Array, mode: string): string {
   return `aes-${key.length * 8}-${mode}`;
 }
@@ -35,7 +40,7 @@ function cmac(key: Uint8Array, message: Buffer): Buffer {
   const lastStart = complete ? message.length - BLOCK : message.length - (message.length % BLOCK);
   const last = complete
     ? xor(message.subarray(lastStart), k1)
-    : xor(Buffer.concat([message.subarray(lastStart), Buffer.from([0x80]), Buffer.alloc(BLOCK - 1 - (message.length - lastStart))]), dbl(k1));
+    : xor(padded(message.subarray(lastStart)), dbl(k1));
   const cbc = createCipheriv(aesName(key, 'cbc'), key, ZERO_IV).setAutoPadding(false);
   const macced = Buffer.concat([cbc.update(Buffer.concat([message.subarray(0, lastStart), last])), cbc.final()]);
   return macced.subarray(macced.length - BLOCK);
@@ -50,8 +55,7 @@ function s2v(key: Uint8Array, headers: Buffer[], plaintext: Buffer): Buffer {
     tail.copy(t, t.length - BLOCK);
     return cmac(key, t);
   }
-  const padded = Buffer.concat([plaintext, Buffer.from([0x80]), Buffer.alloc(BLOCK - 1 - plaintext.length)]);
-  return cmac(key, xor(dbl(d), padded));
+  return cmac(key, xor(dbl(d), padded(plaintext)));
 }
 
 function ctr(key: Uint8Array, v: Buffer, data: Buffer): Buffer {

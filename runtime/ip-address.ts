@@ -24,7 +24,8 @@ export function parseIpv6(text: string): Uint8Array | undefined {
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
   const headGroups = parse(head);
   const restGroups = rest === undefined ? [] : parse(rest);
-  const all = rest === undefined ? headGroups : [...headGroups, ...new Array<number>(8 - headGroups.length - restGroups.length).fill(0), ...restGroups];
+  const zeros = new Array<number>(Math.max(0, 8 - headGroups.length - restGroups.length)).fill(0);
+  const all = rest === undefined ? headGroups : [...headGroups, ...zeros, ...restGroups];
   if (all.length !== 8) return undefined;
   const bytes = new Uint8Array(16);
   all.forEach((group, i) => {
