@@ -6,7 +6,7 @@ import { ByteReader, ByteWriter, encodeValue } from '../abi/codec.js';
 import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from '../abi/values.js';
-import { LOG_LEVELS, type InstanceServices } from './services.js';
+import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
 import { workerIo, type BlockingIo } from './blocking-io.js';
 
 /** A JS-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
@@ -23,6 +23,8 @@ export interface JsCallContext {
   regex(pattern: string): RegExp;
   /** Blocking network I/O (`InstanceServices.io`). */
   io: BlockingIo;
+  /** Most bytes a decompression function may produce. */
+  maxDecompressedSize: number;
 }
 
 /** What the imports need of the instance they serve, bound after instantiation. */
@@ -59,6 +61,7 @@ export function moduleImports(
     timezone: services.timezone,
     regex: (pattern) => regexes[compileRegex(pattern)]!,
     io: services.io ?? workerIo(),
+    maxDecompressedSize: services.maxDecompressedSize ?? DEFAULT_MAX_DECOMPRESSED_SIZE,
   };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');

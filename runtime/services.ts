@@ -17,7 +17,12 @@ export interface InstanceServices {
   log(level: LogLevel, message: string): void;
   /** Network I/O of `http_request`, `dns_lookup` and `reverse_dns` (default: the process's I/O worker). */
   io?: BlockingIo;
+  /** Cap on what a remap decompression function may produce (Vector's `--max-decompressed-size-bytes`). */
+  maxDecompressedSize?: number;
 }
+
+/** Vector's default `--max-decompressed-size-bytes` (100 MiB). */
+export const DEFAULT_MAX_DECOMPRESSED_SIZE = 104_857_600;
 
 const hrtimeOrigin = process.hrtime.bigint();
 const epochOrigin = BigInt(Date.now()) * 1_000_000n;

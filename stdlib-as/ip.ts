@@ -1,5 +1,10 @@
 // IP address text as Rust's `Ipv4Addr`/`Ipv6Addr` parsers accept it (std::net): dotted quads without
-// leading zeros; eight hex groups with one optional `::` and an optional embedded IPv4 tail.
+// leading zeros; eight hex groups with one optional `::` and an optional embedded IPv4 tail. And addresses
+// written as Rust's `Display` writes them.
+
+import { Buffer, bufferAscii, bufferByte } from './buffer';
+import { writeInt } from './codec/number';
+import { HEX_LOWER, hexValue } from './codec/hex';
 
 /** Parser position and end, over the text being parsed. */
 let at: usize = 0;
@@ -17,6 +22,72 @@ export function parseIpv6(ptr: usize, len: usize, out: usize): bool {
   at = ptr;
   end = ptr + len;
   return readIpv6(out) && at == end;
+}
+
+/** Parses all of the text as either address into `out` (room for 16 bytes): 4 or 16, or 0 when it is neither. */
+export function parseIp(ptr: usize, len: usize, out: usize): i32 {
+  if (parseIpv4(ptr, len, out)) return 4;
+  return parseIpv6(ptr, len, out) ? 16 : 0;
+}
+
+/** Appends the dotted quad of the 4 bytes at `ip`. */
+export function writeIpv4(b: Buffer, ip: usize): void {
+  for (let i: usize = 0; i < 4; i++) {
+    if (i > 0) bufferByte(b, 0x2e);
+    writeInt(b, <i64>load<u8>(ip + i));
+  }
+}
+
+/** Whether the 16 bytes at `ip` are an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`). */
+export function isIpv4Mapped(ip: usize): bool {
+  return load<u64>(ip) == 0 && load<u16>(ip + 8) == 0 && load<u16>(ip + 10) == 0xffff;
+}
+
+/**
+ * Appends the 16 bytes at `ip` as Rust writes an `Ipv6Addr`: IPv4-mapped as `::ffff:a.b.c.d`, otherwise
+ * lowercase groups without leading zeros, the first longest run of two or more zero groups as `::`.
+ */
+export function writeIpv6(b: Buffer, ip: usize): void {
+  if (isIpv4Mapped(ip)) {
+    bufferAscii(b, '::ffff:');
+    writeIpv4(b, ip + 12);
+    return;
+  }
+  let runStart = -1;
+  let runLength = 1;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && group(ip, j) == 0) j++;
+    if (j - i > runLength) {
+      runStart = i;
+      runLength = j - i;
+    }
+    i = j == i ? i + 1 : j;
+  }
+  for (let i = 0; i < 8; i++) {
+    if (i == runStart) {
+      bufferByte(b, 0x3a);
+      bufferByte(b, 0x3a);
+      i += runLength - 1;
+      continue;
+    }
+    if (i > 0 && i != runStart + runLength) bufferByte(b, 0x3a);
+    writeHexGroup(b, group(ip, i));
+  }
+}
+
+function group(ip: usize, i: i32): u32 {
+  return (<u32>load<u8>(ip + (<usize>i << 1)) << 8) | load<u8>(ip + (<usize>i << 1) + 1);
+}
+
+function writeHexGroup(b: Buffer, g: u32): void {
+  let started = false;
+  for (let shift: i32 = 12; shift >= 0; shift -= 4) {
+    const digit = (g >> shift) & 15;
+    if (digit == 0 && !started && shift > 0) continue;
+    started = true;
+    bufferByte(b, load<u8>(HEX_LOWER + digit));
+  }
 }
 
 function readChar(c: u8): bool {
@@ -73,9 +144,8 @@ function readNumber(radix: i32, maxDigits: i32, allowZeroPrefix: bool, max: i32)
 }
 
 function digitValue(c: u8, radix: i32): i32 {
-  if (c >= 0x30 && c <= 0x39) return <i32>c - 0x30;
-  const lower = <i32>(c | 0x20);
-  return radix == 16 && lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+  if (radix == 16) return hexValue(c);
+  return c >= 0x30 && c <= 0x39 ? <i32>c - 0x30 : -1;
 }
 
 /** Count of groups read into `groups` (u16 slots, at most `limit`); bit 8 set when an IPv4 tail ended them. */

@@ -15,6 +15,7 @@ export default defineFunction({
     { name: 'seed', kinds: K.Integer, required: false },
   ],
   fallible: true,
+  backing: { kind: 'js', library: 'node:crypto' },
   returns: BYTES,
   examples: [
     {

@@ -41,6 +41,7 @@ export default defineFunction({
     },
   ],
   fallible: fallibleUnlessKnownAlgorithm('algorithm', ALGORITHMS),
+  backing: { kind: 'js', library: 'runtime/crc.ts' },
   returns: BYTES,
   examples: [
     { title: 'Create CRC checksum using the default algorithm', source: 'crc("foo")', returns: '"2356372769"' },

@@ -14,7 +14,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: BYTES,
-  backing: { kind: 'js', library: '@noble/ciphers' },
+  backing: { kind: 'js', library: 'node:crypto, @noble/ciphers' },
   examples: [
     {
       title: 'Decrypt value using AES-256-CFB',

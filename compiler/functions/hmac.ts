@@ -18,6 +18,7 @@ export default defineFunction({
     { name: 'algorithm', kinds: K.Bytes, required: false, default: 'SHA-256', enum: ALGORITHMS, literal: false },
   ],
   fallible: fallibleUnlessKnownAlgorithm('algorithm', ALGORITHMS),
+  backing: { kind: 'js', library: 'node:crypto' },
   returns: BYTES,
   examples: [
     {

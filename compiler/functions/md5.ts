@@ -8,6 +8,7 @@ export default defineFunction({
   parameters: [
     { name: 'value', kinds: K.Bytes, required: true },
   ],
+  backing: { kind: 'js', library: 'node:crypto' },
   returns: BYTES,
   examples: [
     { title: 'Create md5 hash', source: 'md5("foo")', returns: '"acbd18db4cc2f85cedef654fccc4a4d8"' },

@@ -8,6 +8,7 @@ export default defineFunction({
   parameters: [
     { name: 'value', kinds: K.Bytes, required: true },
   ],
+  backing: { kind: 'js', library: 'runtime/seahash.ts' },
   returns: INTEGER,
   examples: [
     { title: 'Calculate seahash', source: 'seahash("foobar")', returns: '5348458858952426560' },

@@ -8,6 +8,7 @@ export default defineFunction({
   parameters: [
     { name: 'value', kinds: K.Bytes, required: true },
   ],
+  backing: { kind: 'js', library: 'node:crypto' },
   returns: BYTES,
   examples: [
     { title: 'Calculate sha1 hash', source: 'sha1("foo")', returns: '"0beec7b5ea3f0fdbc95d0dd47f3c5bc275da8a33"' },

@@ -15,6 +15,7 @@ export default defineFunction({
       enum: ['SHA-224', 'SHA-256', 'SHA-384', 'SHA-512', 'SHA-512/224', 'SHA-512/256'],
     },
   ],
+  backing: { kind: 'js', library: 'node:crypto' },
   returns: BYTES,
   examples: [
     {

@@ -15,6 +15,7 @@ export default defineFunction({
       enum: ['SHA3-224', 'SHA3-256', 'SHA3-384', 'SHA3-512'],
     },
   ],
+  backing: { kind: 'js', library: 'node:crypto' },
   returns: BYTES,
   examples: [
     {

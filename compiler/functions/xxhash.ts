@@ -16,6 +16,7 @@ export default defineFunction({
     { name: 'variant', kinds: K.Bytes, required: false, default: 'XXH32' },
   ],
   fallible: fallibleUnlessKnownAlgorithm('variant', VARIANTS),
+  backing: { kind: 'js', library: 'hash-wasm' },
   returns: (call) => {
     const variant = constantString(call.args.variant)?.toUpperCase() ?? (call.args.variant ? undefined : 'XXH32');
     if (variant === 'XXH3-128') return BYTES;

@@ -41,7 +41,9 @@ export function timestampArg(value: RemapValue): Timestamp {
   throw mismatch('timestamp', value);
 }
 
-export function integerArg(value: RemapValue): bigint {
+/** An integer argument; `absent` stands for an optional one that is null. */
+export function integerArg(value: RemapValue, absent?: bigint): bigint {
+  if (value === null && absent !== undefined) return absent;
   if (typeof value === 'bigint') return value;
   throw mismatch('integer', value);
 }

@@ -14,6 +14,7 @@ import {
 import { writeRfc3339 } from './time';
 import { utf8Sequence, writeLossy } from './utf8';
 import { jsonPlainEnd, jsonEscapeEnd } from './scan';
+import { HEX_LOWER } from './hex';
 
 // ---- parsing -------------------------------------------------------------------------------------------
 
@@ -550,8 +551,6 @@ function writeJsonScalar(b: Buffer, v: Value): void {
   }
 }
 
-const HEX = memory.data<u8>([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
-
 /** A JSON string with serde_json's escapes; invalid UTF-8 becomes U+FFFD. */
 export function writeJsonString(b: Buffer, ptr: usize, len: usize): void {
   const stop = ptr + len;
@@ -583,8 +582,8 @@ function writeEscape(b: Buffer, c: u8): void {
     case 0x09: return bufferByte(b, 0x74);
   }
   bufferAscii(b, 'u00');
-  bufferByte(b, load<u8>(HEX + (c >> 4)));
-  bufferByte(b, load<u8>(HEX + (c & 15)));
+  bufferByte(b, load<u8>(HEX_LOWER + (c >> 4)));
+  bufferByte(b, load<u8>(HEX_LOWER + (c & 15)));
 }
 
 /** `v` as JSON text (compact or pretty) in a fresh byte string. */

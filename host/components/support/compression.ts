@@ -1,8 +1,10 @@
-// Payload compression shared by sinks (`compression` option): gzip and zlib by node:zlib, zstd by the zstd
-// wasm build (loaded once, on first use). Levels are Vector's defaults (gzip/zlib 6, zstd 3).
+// Payload compression shared by sinks (`compression` option): gzip and zlib by node:zlib, zstd by the
+// runtime's zstd (runtime/zstd.ts: the process's one instance of the wasm build, whose second `init()` would
+// break it). Levels are Vector's defaults (gzip/zlib 6, zstd 3).
 
 import { promisify } from 'node:util';
 import { deflate, gzip } from 'node:zlib';
+import { zstdCompress } from '../../../runtime/zstd.js';
 
 export type Compression = 'none' | 'gzip' | 'zlib' | 'zstd';
 
@@ -11,16 +13,6 @@ export const CONTENT_ENCODING: Record<Exclude<Compression, 'none'>, string> = { 
 
 const gzipAsync = promisify(gzip);
 const deflateAsync = promisify(deflate);
-
-let zstd: Promise<(bytes: Uint8Array, level: number) => Uint8Array> | undefined;
-
-function zstdCompress(): Promise<(bytes: Uint8Array, level: number) => Uint8Array> {
-  zstd ??= import('@bokuweb/zstd-wasm').then(async (module) => {
-    await module.init();
-    return module.compress;
-  });
-  return zstd;
-}
 
 /** `bytes` compressed as one gzip member, zlib stream or zstd frame (each decodes on its own, and
  * concatenated members/frames decode as their concatenation). */
@@ -33,6 +25,6 @@ export async function compress(algorithm: Compression, bytes: Uint8Array): Promi
     case 'zlib':
       return deflateAsync(bytes, { level: 6 });
     case 'zstd':
-      return (await zstdCompress())(bytes, 3);
+      return zstdCompress(bytes, 3);
   }
 }

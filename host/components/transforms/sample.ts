@@ -12,7 +12,7 @@ import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';
-import { seahash } from '../support/seahash.js';
+import { seahash } from '../../../runtime/seahash.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 
 const KINDS: EventKind[] = ['log', 'trace'];

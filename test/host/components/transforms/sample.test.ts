@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sample from '../../../../host/components/transforms/sample.js';
-import { seahash } from '../../../../host/components/support/seahash.js';
+import { seahash } from '../../../../runtime/seahash.js';
 import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
 
 test('seahash matches the crate', () => {

@@ -1,5 +1,5 @@
-// SeaHash (the `seahash` crate's `hash`), which Vector's `sample` uses on `key_field` values: the same
-// value is sampled the same way here as there.
+// SeaHash (the `seahash` crate's `hash`): remap's `seahash` function, and Vector's `sample` on `key_field`
+// values (the same value is sampled the same way here as there).
 
 const MASK = (1n << 64n) - 1n;
 const PRIME = 0x6eed0e9da4d94a4fn;

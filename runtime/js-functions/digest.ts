@@ -1,0 +1,13 @@
+// Hex digests by a variant name, for functions whose variant is checked at compile time (sha2, sha3).
+
+import { createHash } from 'node:crypto';
+import type { RemapValue } from '../../abi/values.js';
+import { bytesArg, stringArg } from './args.js';
+
+/** The hex digest of `value` by the node:crypto hash `variants` names (`variant` absent: `fallback`). */
+export function hexDigest(variants: Readonly<Record<string, string>>, fallback: string, value: RemapValue, variant: RemapValue): string {
+  const name = variant === null ? fallback : stringArg(variant);
+  const hash = variants[name];
+  if (hash === undefined) throw new Error(`unknown variant: ${name}`);
+  return createHash(hash).update(bytesArg(value)).digest('hex');
+}

@@ -1,0 +1,39 @@
+// UTS #46 processing for encode_punycode/decode_punycode as the `idna` crate's defaults do it (nontransitional,
+// no STD3 rules, no hyphen or DNS length checks; bidi and joiner rules checked), and its error display
+// (`Errors { check_bidi }`), which tr46 does not give: the failing rule is found by turning rules off.
+
+import { toASCII, toUnicode } from 'tr46';
+import punycode from 'punycode/punycode.js';
+
+const VALIDATING = { checkBidi: true, checkJoiners: true } as const;
+
+export type Direction = 'ascii' | 'unicode';
+
+function process(direction: Direction, domain: string, options: { checkBidi?: boolean; checkJoiners?: boolean }): { domain: string; error: boolean } {
+  if (direction === 'unicode') return toUnicode(domain, options);
+  const ascii = toASCII(domain, options);
+  return ascii === null ? { domain, error: true } : { domain: ascii, error: false };
+}
+
+/** Which of idna's error flags a failing domain raises, as its `Display` writes them. */
+function errorFlags(direction: Direction, domain: string): string {
+  if (!process(direction, domain, { checkJoiners: true }).error) return 'Errors { check_bidi }';
+  const badPunycode = domain.split('.').some((label) => {
+    if (!/^xn--/i.test(label)) return false;
+    try {
+      punycode.decode(label.slice(4));
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return badPunycode ? 'Errors { punycode }' : 'Errors { disallowed_character }';
+}
+
+/** `domain` in ASCII or Unicode form; with `validate`, throws `prefix` + idna's error flags when a rule fails. */
+export function idna(direction: Direction, domain: string, validate: boolean, prefix: string): string {
+  if (!validate) return process(direction, domain, {}).domain;
+  const result = process(direction, domain, VALIDATING);
+  if (result.error) throw new Error(prefix + errorFlags(direction, domain));
+  return result.domain;
+}
