@@ -39,3 +39,8 @@ export function timestampArg(value: RemapValue): Timestamp {
   if (value instanceof Timestamp) return value;
   throw mismatch('timestamp', value);
 }
+
+export function regexArg(value: RemapValue): Regex {
+  if (value instanceof Regex) return value;
+  throw mismatch('regex', value);
+}

@@ -1,6 +1,6 @@
 import type { JsFunction } from '../imports.js';
-import type { Regex, RemapValue } from '../../abi/values.js';
-import { booleanArg, stringArg } from './args.js';
+import type { RemapValue } from '../../abi/values.js';
+import { booleanArg, regexArg, stringArg } from './args.js';
 
 /**
  * `parse_regex(value, pattern, numeric_groups = false)`: the first match's named groups (null when they did
@@ -8,7 +8,7 @@ import { booleanArg, stringArg } from './args.js';
  */
 export const parse_regex: JsFunction = ([value, pattern, numericGroups], context) => {
   const text = stringArg(value!);
-  const m = context.regex((pattern as Regex).pattern).exec(text);
+  const m = context.regex(regexArg(pattern!).pattern).exec(text);
   if (!m) throw new Error('could not find any pattern matches');
   const groups: Record<string, RemapValue> = Object.create(null);
   if (booleanArg(numericGroups!, false)) {
