@@ -19,6 +19,7 @@ export type Expr =
   | If
   | Block
   | Group
+  | Sequence
   | Abort
   | Return;
 
@@ -110,6 +111,9 @@ export type If = { type: 'If'; span: Span; predicate: Expr; then: Block; else?: 
 export type Block = { type: 'Block'; span: Span; exprs: Expr[] };
 
 export type Group = { type: 'Group'; span: Span; expr: Expr };
+
+/** `if (x = f(); x > 1) {…}`: a predicate of several expressions, run in the enclosing scope; its value is the last one's. */
+export type Sequence = { type: 'Sequence'; span: Span; exprs: Expr[] };
 
 export type Abort = { type: 'Abort'; span: Span; message?: Expr };
 

@@ -158,13 +158,15 @@ export function moduleImports(
 /**
  * `[start, end, match]` per match (the regex crate's `captures_iter`) with UTF-8 byte offsets; `match` holds
  * `string`, `captures` (the groups after the whole match, null when a group did not take part) and each
- * named group.
+ * named group. A group named `string` or `captures` fails at the first match, as in VRL: the reply is
+ * then the error text (a string) instead of the array.
  */
-function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] {
+function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] | string {
   const out: RemapValue[] = [];
   const offsets = new Utf8Offsets(input, Buffer.byteLength(input));
   for (const m of rustMatches(re, input)) {
     if (limit >= 0 && out.length >= limit) break;
+    if (m.groups && ('string' in m.groups || 'captures' in m.groups)) return 'Capture group cannot be named "string" or "captures"';
     const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
     for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
     out.push([BigInt(offsets.at(m.index)), BigInt(offsets.at(m.index + m[0].length)), match]);

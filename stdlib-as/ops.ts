@@ -1,7 +1,7 @@
 // VRL's operators on values: arithmetic, comparison, equality, object merge and negation (`&&`/`||` are
 // in logic.ts). Each returns the result or 0 with VRL's runtime error text. Integer arithmetic wraps on
-// overflow, as VRL's does; a float result that would be NaN becomes 0.0 (VRL's `from_f64_or_zero`);
-// infinities stay.
+// overflow, as VRL's does; a float result that would be NaN is an error (VRL 0.35; before, it became
+// 0.0); infinities stay.
 
 import {
   Value, Tag, NULL, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
@@ -96,7 +96,7 @@ function failExpected(expected: string, v: Value): Value {
 // ---- arithmetic ----------------------------------------------------------------------------------------
 
 function floatResult(f: f64): Value {
-  return newFloat(f != f ? 0.0 : f);
+  return f != f ? failWith('operation would produce NaN') : newFloat(f);
 }
 
 // @ts-ignore: decorator

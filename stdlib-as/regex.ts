@@ -1,7 +1,7 @@
 // Regex values. Matching runs in the JS engine (docs/abi.md §6): the value keeps the runtime's id and
 // the pattern text for display and encoding.
 
-import { Value, newRegex, regexId, bytesPtr, bytesLen } from './value';
+import { Value, Tag, tagOf, newRegex, regexId, bytesPtr, bytesLen } from './value';
 import { decodeValue } from './codec/binary';
 import { fail } from './error';
 
@@ -35,10 +35,12 @@ declare function jsRegexMatches(id: u32, ptr: usize, len: usize, limit: i32): us
 /**
  * The matches of `re` in a byte string, at most `limit` (all when negative), as an array of
  * `[start, end, match]`: byte offsets and the object `replace_with` closures receive
- * (`string`, `captures`, and one field per named group).
+ * (`string`, `captures`, and one field per named group). 0 with the host's text when a group has one of
+ * the names the match object reserves.
  */
 export function regexFindAll(value: Value, re: Value, limit: i32): Value {
-  return decodeValue(jsRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
+  const matches = decodeValue(jsRegexMatches(regexId(re), bytesPtr(value), bytesLen(value), limit));
+  return tagOf(matches) == Tag.Bytes ? fail(bytesPtr(matches), bytesLen(matches)) : matches;
 }
 
 // @ts-ignore: decorator

@@ -103,6 +103,7 @@ export function display(e: ast.Expr, options: DisplayOptions = {}): string {
     }
     case 'Block': return displayBlock(e, options);
     case 'Group': return `(${display(e.expr, options)})`;
+    case 'Sequence': return `(${e.exprs.map((x) => display(x, options)).join('; ')})`;
     case 'Abort': return e.message ? `abort ${display(e.message, options)}` : 'abort';
     case 'Return': return `return ${display(e.value, options)}`;
   }

@@ -14,7 +14,8 @@ import {
 import { display, displayQuery, displayTarget } from './display.js';
 import * as msg from './messages.js';
 import { validateRegex } from '../../abi/regex.js';
-import { TypeState, assignAt, deleteAt, kindAt, rejectsSegment, type Declaration } from './state.js';
+import { TypeState, type Declaration } from './state.js';
+import { assignAt, deleteAt, kindAt, rejectsSegment } from '../types/path.js';
 
 export interface TypeDef {
   kind: Kind;
@@ -40,7 +41,7 @@ const NUMERIC = K.Integer | K.Float;
 
 /** VRL's names of expression kinds, as its messages print them. */
 const EXPRESSION_NAMES: Record<ast.Expr['type'], string> = {
-  Literal: 'literal', Template: 'literal', Array: 'container', Object: 'container', Block: 'container', Group: 'container',
+  Literal: 'literal', Template: 'literal', Array: 'container', Object: 'container', Block: 'container', Group: 'container', Sequence: 'container',
   Query: 'query', Variable: 'variable call', Call: 'function call', Unary: 'unary operation', Binary: 'operation',
   Assign: 'assignment', If: 'if-statement', Abort: 'abort operation', Return: 'return',
 };
@@ -71,6 +72,8 @@ class Checker {
   private state = new TypeState();
   /** Variables left undefined because their assigned value failed to check: VRL does not report them again. */
   private failedTargets = new Set<string>();
+  /** Kinds given to `return` inside the closure being checked: part of what the closure returns. */
+  private returned: Kind[] | undefined;
   /** E900 warnings for dropped values, reported with the unused variables once the program checks. */
   private unusedValues: Diagnostic[] = [];
 
@@ -144,9 +147,11 @@ class Checker {
       case 'If': return this.ifExpr(e);
       case 'Block': return this.block(e);
       case 'Group': return this.expr(e.expr);
+      case 'Sequence': return this.blockBody(e);
       case 'Abort': return this.abort(e);
       case 'Return': {
         const value = this.expr(e.value);
+        if (value) this.returned?.push(value.kind);
         return value && { kind: NEVER, fallible: value.fallible };
       }
     }
@@ -287,7 +292,10 @@ class Checker {
       }
       if (!isSubset(b.td.kind, expected)) unverified ??= { arg: b.arg, param, kind: b.td.kind };
       const constant = this.constantOf(b.arg.value);
-      args[param.name] = { kind: b.td.kind, constant, span: b.arg.value.span, text: display(b.arg.value, COMPILED) };
+      const query = this.queryOf(b.arg.value);
+      args[param.name] = {
+        kind: b.td.kind, constant, span: b.arg.value.span, text: display(b.arg.value, COMPILED), ...(query ? { query } : {}),
+      };
     }
     const missing = params.findIndex((p) => p.required && !bound.has(p));
     if (missing >= 0) return this.report(msg.missingArgument(e.span, params[missing]!.name, missing));
@@ -389,15 +397,20 @@ class Checker {
       const declaration: Declaration = { name: p.name, span: p.span, read: true };
       this.state.defineLocal(p.name, { kind: variables[i]!, declaration });
     });
+    const outerReturned = this.returned;
+    const returned: Kind[] = [];
+    this.returned = returned;
     const body = this.blockBody(closure.body);
+    this.returned = outerReturned;
     this.state.popScope();
     // The closure may run any number of times, including none.
     this.state.join(before);
     if (!body) return undefined;
-    if (!isAny(spec.returns) && !isSubset(body.kind, spec.returns)) {
-      return this.report(msg.closureReturnType(closure.body.span, spec.returns, body.kind));
+    const kind = union(body.kind, ...returned);
+    if (!isAny(spec.returns) && !isSubset(kind, spec.returns)) {
+      return this.report(msg.closureReturnType(closure.body.span, spec.returns, kind));
     }
-    return body.kind;
+    return kind;
   }
 
   private deletePath(e: ast.Call): void {
@@ -406,6 +419,15 @@ class Checker {
     if (target.target.kind === 'event') this.state.target = deleteAt(this.state.target, target.path);
     else if (target.target.kind === 'metadata') this.state.metadata = deleteAt(this.state.metadata, target.path);
     // VRL keeps what it knew of a variable after `del` of one of its fields.
+  }
+
+  /** The root kind and path of a path argument into the event, metadata or a variable. */
+  private queryOf(e: ast.Expr): ArgInfo['query'] {
+    if (e.type !== 'Query') return undefined;
+    const root = e.target.kind === 'event' ? this.state.target
+      : e.target.kind === 'metadata' ? this.state.metadata
+        : e.target.kind === 'variable' ? this.state.variable(e.target.name)?.kind : undefined;
+    return root && { root, path: e.path };
   }
 
   /** A value known at compile time: literals, containers of them, variables holding one. */
@@ -590,8 +612,8 @@ class Checker {
     return td;
   }
 
-  /** The expressions of a block in the current scope; its type is the last one's. */
-  private blockBody(e: ast.Block): TypeDef | undefined {
+  /** The expressions of a block (or predicate sequence) in the current scope; its type is the last one's. */
+  private blockBody(e: ast.Block | ast.Sequence): TypeDef | undefined {
     let last: TypeDef | undefined = { kind: NULL, fallible: false };
     let fallible = false;
     let ok = true;

@@ -144,7 +144,7 @@ export const closureReturnType = (span: Span, expected: Kind, got: Kind): Diagno
   ]);
 
 export const nonStringAbortMessage = (span: Span, kind: Kind): Diagnostic =>
-  diagnostic(300, 'non-string abort message', [
+  diagnostic(113, 'non-string abort message', [
     primary(span, 'abort only accepts an expression argument resolving to a string'),
     secondary(span, `this expression resolves to ${describe(kind)}`),
   ], [{ kind: 'coerce-value' }, seeDocs('type coercion', 'https://functions.vrl.dev/#coerce-functions')]);

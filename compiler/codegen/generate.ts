@@ -95,6 +95,8 @@ class Generator {
   /** Innermost error handler label, or undefined for the function's uncaught exit. */
   private handler: string | undefined;
   private helpers = 0;
+  /** Label of the block around the closure body being generated: where its `return` goes. */
+  private closureExit: string | undefined;
 
   constructor(
     private readonly b: Binaryen,
@@ -261,8 +263,12 @@ class Generator {
       case 'If': return this.ifExpr(e);
       case 'Block': return this.inScope(() => this.sequence(e.exprs));
       case 'Group': return this.expr(e.expr, used);
+      case 'Sequence': return this.sequence(e.exprs);
       case 'Abort': return this.abort(e);
-      case 'Return': return this.m.return(this.expr(e.value));
+      // Inside a closure `return` ends the closure's run with the value; elsewhere, the program's.
+      case 'Return': return this.closureExit
+        ? this.m.br(this.closureExit, undefined, this.expr(e.value))
+        : this.m.return(this.expr(e.value));
     }
   }
 
@@ -373,9 +379,11 @@ class Generator {
   }
 
   private ifExpr(e: ast.If): ExpressionRef {
+    // The predicate first: the variables it assigns get their slots in the enclosing scope.
+    const predicate = this.isTrue(this.expr(e.predicate));
     const then = this.expr(e.then);
     const otherwise = e.else ? this.expr(e.else) : this.constI32(this.std.nullValue);
-    return this.m.if(this.isTrue(this.expr(e.predicate)), then, otherwise);
+    return this.m.if(predicate, then, otherwise);
   }
 
   private abort(e: ast.Abort): ExpressionRef {
@@ -468,12 +476,30 @@ class Generator {
 
   // ---- function calls --------------------------------------------------------------------------------
 
+  /**
+   * A function call. As in VRL, an error raised anywhere inside it (its own, an argument's, its closure's)
+   * leaves it with the call's prefix: `function call error for "f" at (0:9): <inner message>`.
+   */
   private callExpr(e: ast.Call): ExpressionRef {
+    const m = this.m;
+    const done = this.fn.label('called');
+    const failed = this.fn.label('callFailed');
+    const outer = this.handler;
+    this.handler = failed;
+    const value = this.callBody(e);
+    this.handler = outer;
+    const prefix = `function call error for "${e.name}" at (${e.span[0]}:${e.span[1]}): `;
+    return m.block(done, [
+      m.block(failed, [m.br(done, undefined, value)]),
+      m.drop(this.call('error_prefix', [this.bytesConstant(prefix)])),
+      this.toHandler(),
+    ], this.i32);
+  }
+
+  private callBody(e: ast.Call): ExpressionRef {
     const def = this.types.functions.get(e);
     if (!def) throw new Error(`internal: call to ${e.name} was not resolved by the checker`);
     const args = bindArguments(def, e);
-    const prefix = `function call error for "${e.name}" at (${e.span[0]}:${e.span[1]}): `;
-    const fail = (value: ExpressionRef) => this.checked(value, [m.drop(this.call('error_prefix', [this.bytesConstant(prefix)]))]);
     const m = this.m;
     if (def.closure) return this.closureCall(def, e, args);
     if (def.name === 'del') return this.del(args);
@@ -485,7 +511,7 @@ class Generator {
     }
     if (def.name === 'unnest') {
       const path = args.get('path') as ast.Query;
-      return fail(this.call('path_unnest', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
+      return this.checked(this.call('path_unnest', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
     }
     if (def.name === 'exists') {
       const path = args.get('field') as ast.Query;
@@ -517,7 +543,7 @@ class Generator {
       if (!this.std.has(exportName)) throw new MissingImplementation(def.name, e.nameSpan);
       invoke = this.call(exportName, operands);
     }
-    return m.block(null, [...evaluate, fail(invoke)], this.i32);
+    return m.block(null, [...evaluate, this.checked(invoke)], this.i32);
   }
 
   /** `del(path, compact)`: removes through the path's cell; on an expression target only reads. */
@@ -555,7 +581,11 @@ class Generator {
   private closureBody(closure: ast.Closure, bind: (slots: number[]) => void): ExpressionRef {
     return this.inScope(() => {
       bind(closure.params.map((p) => this.defineSlot(p.name)));
-      return this.sequence(closure.body.exprs);
+      const outerExit = this.closureExit;
+      this.closureExit = this.fn.label('closure');
+      const body = this.m.block(this.closureExit, [this.sequence(closure.body.exprs)], this.i32);
+      this.closureExit = outerExit;
+      return body;
     });
   }
 
@@ -629,7 +659,7 @@ class Generator {
     const next = this.fn.label('next');
     return m.block(null, [
       m.local.set(text, input),
-      m.local.set(matches, this.call('regex_matches', [get(text), this.expr(args.get('pattern')!), limit])),
+      m.local.set(matches, this.checked(this.call('regex_matches', [get(text), this.expr(args.get('pattern')!), limit]))),
       m.local.set(n, this.call('array_len', [get(matches)])),
       m.local.set(acc, this.bytesConstant('')),
       m.local.set(last, m.i32.const(0)),

@@ -1,7 +1,7 @@
 // The shape of a remap function definition. One file per function in this directory exports one
 // `FunctionDef` built with `defineFunction`; `index.ts` collects them into the registry.
 
-import type { LiteralValue, Span } from '../ast.js';
+import type { LiteralValue, PathSegment, Span } from '../ast.js';
 import type { Kind } from '../types/kind.js';
 
 /** A value known at compile time (a literal argument, or an array/object of literals). */
@@ -18,6 +18,8 @@ export interface ArgInfo {
   span: Span;
   /** Source text of the argument expression (used in messages). */
   text: string;
+  /** For a path into the event, metadata or a variable: the kind of that root and the path. */
+  query?: { root: Kind; path: readonly PathSegment[] };
 }
 
 /** Arguments of a call by parameter name; absent when not given. */

@@ -9,7 +9,8 @@ export default defineFunction({
     'Matches a regular expression against a string and returns the first match as an object of its named groups, plus its numbered groups with `numeric_groups`. Fails when nothing matches.',
   parameters: [
     { name: 'value', kinds: K.Bytes, required: true },
-    { name: 'pattern', kinds: K.Regex, required: true, literal: true },
+    // Any regex expression since VRL 0.34; the kinds of its groups are known when it is a constant.
+    { name: 'pattern', kinds: K.Regex, required: true },
     { name: 'numeric_groups', kinds: K.Boolean, required: false, default: 'false' },
   ],
   fallible: true,

@@ -1,6 +1,20 @@
-import { defineFunction } from './define.js';
-import { K, ANY, objectOf, arrayOf, isSubset } from '../types/kind.js';
+import { defineFunction, type ArgInfo } from './define.js';
+import { K, ANY, NEVER, objectOf, arrayOf, without, isSubset, type Kind } from '../types/kind.js';
 import { argKind } from './support/rules.js';
+import { assignAt, kindAt } from '../types/path.js';
+
+/**
+ * VRL's type rule (`invert_array_at_path`): an array whose items are the path's root with the array at the
+ * path replaced by one of its items; never when the path cannot hold an array.
+ */
+function unnested(query: NonNullable<ArgInfo['query']>): Kind {
+  const { root, path } = query;
+  const items = kindAt(root, path).array;
+  if (!items) return NEVER;
+  const known = new Map([...items.known].map(([index, item]) => [index, assignAt(root, path, item)] as const));
+  const unknown = items.unknown && without(items.unknown, K.Undefined);
+  return arrayOf(unknown && unknown.bits !== 0 ? assignAt(root, path, unknown) : undefined, known);
+}
 
 export default defineFunction({
   name: 'unnest',
@@ -11,7 +25,10 @@ export default defineFunction({
     { name: 'path', kinds: K.Array, required: true, path: true },
   ],
   fallible: (call) => !isSubset(argKind(call, 'path'), { bits: K.Array }),
-  returns: arrayOf(objectOf(ANY)),
+  returns: (call) => {
+    const query = call.args['path']?.query;
+    return query ? unnested(query) : arrayOf(objectOf(ANY));
+  },
   examples: [
     {
       title: 'Unnest an array field',

@@ -9,7 +9,7 @@ import type {
 } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { grammar } from './grammar.js';
-import { chainedComparison, lexicalError, reservedKeyword } from './errors.js';
+import { chainedComparison, invalidEscape, invalidNumericLiteral, reservedKeyword } from './errors.js';
 import { decodeString, floatValue, integerValue, regexPattern, RESERVED_IDENTIFIERS } from './lexical.js';
 
 /** A problem found while building, at a UTF-16 index of the source; `parse` reports one of them. */
@@ -87,12 +87,13 @@ function query(this: Node, target: QueryTarget, path: PathSegment[]): Query {
 function plainString(node: Node): string {
   const body = node.sourceString.slice(1, -1);
   const decoded = decodeString(body, node.source.startIdx + 1, false);
-  if (!decoded.ok) return invalidEscape(node, decoded.invalidEscape);
+  if (!decoded.ok) return badEscape(decoded.at, decoded.invalidEscape);
   return decoded.parts.join('');
 }
 
-function invalidEscape(node: Node, escape: string): string {
-  report(node.source.startIdx, lexicalError(`invalid escape character: \\${escape}`, state.byteLength));
+/** Reports an invalid escape at UTF-16 index `at`; the literal's value no longer matters. */
+function badEscape(at: number, escape: string): string {
+  report(at, invalidEscape(state.byte(at), escape));
   return '';
 }
 
@@ -144,6 +145,12 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
       type: 'If', span: spanOf(this), predicate: ast<Expr>(predicate), then: ast<Block>(then),
       ...(elseValue ? { else: elseValue } : {}),
     };
+  },
+  // One parenthesized expression is a group, as without the lookahead.
+  Predicate_sequence(_open, _newlines, statements, _close, _blockNewlines, _brace): Expr {
+    const exprs = ast<Expr[]>(statements);
+    const span = spanOf(this);
+    return exprs.length === 1 ? { type: 'Group', span, expr: exprs[0]! } : { type: 'Sequence', span, exprs };
   },
   Abort(_abort, message): Expr {
     const messageValue = optional<Expr>(message);
@@ -262,7 +269,7 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
 
   string(_open, _backslashes, _chars, _close): Expr {
     const decoded = decodeString(this.sourceString.slice(1, -1), this.source.startIdx + 1, true);
-    if (!decoded.ok) return literal(this, { kind: 'string', value: invalidEscape(this, decoded.invalidEscape) });
+    if (!decoded.ok) return literal(this, { kind: 'string', value: badEscape(decoded.at, decoded.invalidEscape) });
     const { parts } = decoded;
     if (parts.length === 1 && typeof parts[0] === 'string') return literal(this, { kind: 'string', value: parts[0] });
     return {
@@ -289,7 +296,7 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
   },
   integer(_sign, _first, _rest): Expr {
     const value = integerValue(this.sourceString);
-    if (value === undefined) report(this.source.startIdx, lexicalError('invalid numeric literal', state.byteLength));
+    if (value === undefined) report(this.source.startIdx, invalidNumericLiteral(spanOf(this), this.sourceString));
     return literal(this, { kind: 'integer', value: value ?? 0n });
   },
   boolean(_word): Expr {

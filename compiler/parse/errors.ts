@@ -3,13 +3,29 @@
 import type { Span } from '../ast.js';
 import { diagnostic, primary, secondary, type Diagnostic } from '../diagnostics/diagnostic.js';
 
-/**
- * A lexical error (bad escape, unterminated literal, number out of range). VRL's parser receives it
- * as a "user" error (E202) and labels the whole program with it.
- */
-export function lexicalError(message: string, programByteLength: number): Diagnostic {
-  return diagnostic(202, 'syntax error', [primary([0, programByteLength], `unexpected error: ${message}`)]);
+// Lexical errors: since VRL 0.31 the lexer's own (E206-E209), at the offending character, where before
+// they came wrapped in a generic E202 over the whole program.
+
+/** An integer literal outside i64, with Rust's reason. */
+export function invalidNumericLiteral(span: Span, text: string): Diagnostic {
+  const reason = text.startsWith('-') ? 'number too small to fit in target type' : 'number too large to fit in target type';
+  return diagnostic(206, 'invalid numeric literal', [primary(span, `invalid numeric literal: ${reason}`)]);
 }
+
+/** A `"` literal without its closing quote; `start` is the byte offset of the opening quote. */
+export const invalidStringLiteral = (start: number): Diagnostic =>
+  diagnostic(207, 'invalid string literal', [primary([start, start + 1], 'invalid string literal')]);
+
+/** An `s'`, `r'` or `t'` literal without its closing quote. */
+export const invalidLiteral = (start: number): Diagnostic =>
+  diagnostic(208, 'invalid literal', [primary([start, start + 1], 'invalid literal')]);
+
+/** `at`: byte offset of the character after the backslash. */
+export const invalidEscape = (at: number, escape: string): Diagnostic =>
+  diagnostic(209, `invalid escape character: \\${escape}`, [primary([at, at + 1], `invalid escape character: ${escape}`)]);
+
+/** Errors that stop VRL's lexer at once, wherever they are. */
+export const LEXICAL_CODES: ReadonlySet<number> = new Set([206, 207, 208, 209]);
 
 export function reservedKeyword(span: Span): Diagnostic {
   return diagnostic(205, 'reserved keyword', [

@@ -6,7 +6,7 @@ import type { MatchResult, Node } from 'ohm-js';
 import type { Span } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { grammar } from './grammar.js';
-import { lexicalError, reservedKeyword, unexpected } from './errors.js';
+import { invalidEscape, invalidLiteral, invalidNumericLiteral, invalidStringLiteral, reservedKeyword, unexpected } from './errors.js';
 import { decodeString, integerValue, RESERVED_IDENTIFIERS } from './lexical.js';
 
 /** What ohm-js returns from `getRightmostFailures()`, which its type declarations omit. */
@@ -70,17 +70,18 @@ function describe(token: Token): { kind: string; start: number; end: number } {
   }
 }
 
-/** The lexical error (E202) VRL's lexer raises on `token`, if any. */
-function lexicalProblem(token: Token, byteLength: number): Diagnostic | undefined {
+/** The lexical error (E206-E209) VRL's lexer raises on `token`, if any. */
+function lexicalProblem(token: Token, byte: (index: number) => number): Diagnostic | undefined {
   const text = token.node.sourceString;
   switch (token.kind) {
     case 'string': {
       const decoded = decodeString(text.slice(1, -1), token.start + 1, true);
-      return decoded.ok ? undefined : lexicalError(`invalid escape character: \\${decoded.invalidEscape}`, byteLength);
+      return decoded.ok ? undefined : invalidEscape(byte(decoded.at), decoded.invalidEscape);
     }
-    case 'unterminatedString': return lexicalError('invalid string literal', byteLength);
-    case 'unterminatedLiteral': return lexicalError('invalid literal', byteLength);
-    case 'integer': return integerValue(text) === undefined ? lexicalError('invalid numeric literal', byteLength) : undefined;
+    case 'unterminatedString': return invalidStringLiteral(byte(token.start));
+    case 'unterminatedLiteral': return invalidLiteral(byte(token.start));
+    case 'integer':
+      return integerValue(text) === undefined ? invalidNumericLiteral([byte(token.start), byte(token.end)], text) : undefined;
     default: return undefined;
   }
 }
@@ -165,12 +166,11 @@ function endOfQueryPath(source: string, position: number): [number, number] | un
 export function explainFailure(source: string, match: MatchResult, byte: (index: number) => number): Diagnostic {
   const failed = match as FailedMatch;
   const position = failed.getRightmostFailurePosition();
-  const byteLength = byte(source.length);
   const tokens = scan(source);
   // A lexical error stops VRL's parser wherever it is; a reserved word is only reported if it
   // comes before the syntax error.
   for (const token of tokens) {
-    const problem = lexicalProblem(token, byteLength);
+    const problem = lexicalProblem(token, byte);
     if (problem) return problem;
   }
   const reserved = tokens.find((token) => token.start <= position && token.kind === 'identifier' && RESERVED_IDENTIFIERS.has(token.node.sourceString));

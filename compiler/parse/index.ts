@@ -4,6 +4,7 @@
 import type { Program } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { buildProgram, type Issue } from './build.js';
+import { LEXICAL_CODES } from './errors.js';
 import { explainFailure } from './explain.js';
 import { grammar } from './grammar.js';
 import { byteOffsets } from './offsets.js';
@@ -20,8 +21,8 @@ export function parse(source: string): ParseResult {
   if (match.failed()) return { diagnostics: [explainFailure(source, match, byte)] };
   const { program, issues } = buildProgram(match, byte, byte(source.length));
   if (issues.length === 0) return { program, diagnostics: [] };
-  // A lexical error (E202) stops VRL's parser at once; other problems are reported in source order.
-  const rank = (issue: Issue) => [issue.diagnostic.code === 202 ? 0 : 1, issue.at] as const;
+  // A lexical error stops VRL's parser at once; other problems are reported in source order.
+  const rank = (issue: Issue) => [LEXICAL_CODES.has(issue.diagnostic.code) ? 0 : 1, issue.at] as const;
   const first = issues.reduce((best, issue) => {
     const [a, b] = [rank(issue), rank(best)];
     return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? issue : best;

@@ -13,7 +13,20 @@ export type StringPart = string | TemplateSegment;
 
 export type DecodedString =
   | { ok: true; parts: StringPart[] }
-  | { ok: false; invalidEscape: string };
+  /** `at`: UTF-16 index of the character after the backslash. */
+  | { ok: false; invalidEscape: string; at: number };
+
+/** `\u{1F30E}`: 1 to 6 hex digits naming a Unicode scalar value (VRL 0.33). */
+const UNICODE_ESCAPE = /^u\{([0-9A-Fa-f]{1,6})\}/;
+
+/** The character of a `\u{…}` escape at the start of `text` and the escape's length after the backslash. */
+function unicodeEscape(text: string): { char: string; length: number } | undefined {
+  const m = UNICODE_ESCAPE.exec(text);
+  if (!m) return undefined;
+  const code = parseInt(m[1]!, 16);
+  if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+  return { char: String.fromCodePoint(code), length: m[0].length };
+}
 
 /**
  * Decodes the text between the quotes of a string literal that starts (at its content) at UTF-16
@@ -34,8 +47,15 @@ export function decodeString(body: string, offset: number, templates: boolean): 
         while (i < body.length && /\s/.test(body[i]!)) i++;
         continue;
       }
+      if (next === 'u') {
+        const unicode = unicodeEscape(body.slice(i + 1, i + 12));
+        if (!unicode) return { ok: false, invalidEscape: next, at: offset + i + 1 };
+        text += unicode.char;
+        i += 1 + unicode.length;
+        continue;
+      }
       const decoded = ESCAPES[next];
-      if (decoded === undefined) return { ok: false, invalidEscape: next };
+      if (decoded === undefined) return { ok: false, invalidEscape: next, at: offset + i + 1 };
       text += decoded;
       i += 2;
     } else if (templates && ch === '{' && body[i + 1] === '{') {

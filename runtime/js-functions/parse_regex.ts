@@ -1,6 +1,5 @@
 import type { JsFunction } from '../imports.js';
-import type { Regex } from '../../abi/values.js';
-import { booleanArg, stringArg } from './args.js';
+import { booleanArg, regexArg, stringArg } from './args.js';
 import { captureObject } from './regex-captures.js';
 
 /**
@@ -9,7 +8,7 @@ import { captureObject } from './regex-captures.js';
  */
 export const parse_regex: JsFunction = ([value, pattern, numericGroups], context) => {
   const text = stringArg(value!);
-  const m = context.regex((pattern as Regex).pattern).exec(text);
+  const m = context.regex(regexArg(pattern!).pattern).exec(text);
   if (!m) throw new Error('could not find any pattern matches');
   return captureObject(m, booleanArg(numericGroups!, false));
 };

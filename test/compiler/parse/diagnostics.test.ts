@@ -109,24 +109,42 @@ test('E205: reserved identifiers as variables, but not as fields or function nam
   }
 });
 
-test('E202: lexical errors label the whole program', () => {
+test('E206-E209: lexical errors label the offending character (VRL 0.31 on)', () => {
   const escape = only('x = 1\n"\\q"');
-  assert.is(escape.code, 202);
-  assert.is(escape.message, 'syntax error');
-  assert.equal(labels(escape), [['primary', [0, 10], 'unexpected error: invalid escape character: \\q']]);
-  assert.equal(primaryLabel(only('"\\u{41}" + 1')), ['primary', [0, 12], 'unexpected error: invalid escape character: \\u']);
-  assert.equal(primaryLabel(only('x = 1\n"abc')), ['primary', [0, 10], 'unexpected error: invalid string literal']);
-  assert.equal(primaryLabel(only("x = 1\ns'abc")), ['primary', [0, 11], 'unexpected error: invalid literal']);
-  assert.equal(primaryLabel(only('x = 1; 9223372036854775808; y = 2')), ['primary', [0, 33], 'unexpected error: invalid numeric literal']);
-  assert.equal(primaryLabel(only('-9223372036854775809')), ['primary', [0, 20], 'unexpected error: invalid numeric literal']);
-  assert.equal(primaryLabel(only('"é\\q"')), ['primary', [0, 6], 'unexpected error: invalid escape character: \\q']);
+  assert.is(escape.code, 209);
+  assert.is(escape.message, 'invalid escape character: \\q');
+  assert.equal(labels(escape), [['primary', [8, 9], 'invalid escape character: q']]);
+  const unicode = only('"\\u{D800}" + 1');
+  assert.equal([unicode.code, primaryLabel(unicode)], [209, ['primary', [2, 3], 'invalid escape character: u']]);
+  for (const bad of ['"\\u{}"', '"\\u{110000}"', '"\\u{12g}"', '"\\u41"', '"\\u{1234567}"']) assert.is(only(bad).code, 209, bad);
+  const string = only('x = 1\n"abc');
+  assert.equal([string.code, string.message, primaryLabel(string)], [207, 'invalid string literal', ['primary', [6, 7], 'invalid string literal']]);
+  const raw = only("x = 1\ns'abc");
+  assert.equal([raw.code, raw.message, primaryLabel(raw)], [208, 'invalid literal', ['primary', [6, 7], 'invalid literal']]);
+  const large = only('x = 1; 9223372036854775808; y = 2');
+  assert.equal([large.code, large.message, primaryLabel(large)],
+    [206, 'invalid numeric literal', ['primary', [7, 26], 'invalid numeric literal: number too large to fit in target type']]);
+  assert.equal(primaryLabel(only('-9223372036854775809')), ['primary', [0, 20], 'invalid numeric literal: number too small to fit in target type']);
+  // Byte offsets: `é` takes two bytes.
+  assert.equal(primaryLabel(only('"é\\q"')), ['primary', [4, 5], 'invalid escape character: q']);
+});
+
+test('\\u{…} escapes name any Unicode scalar value (VRL 0.33)', () => {
+  const decoded = (source: string) => {
+    const { program } = parse(source);
+    const e = program?.exprs[0];
+    return e?.type === 'Literal' && e.value.kind === 'string' ? e.value.value : undefined;
+  };
+  assert.is(decoded('"hello\\u{1F30E}world"'), 'hello\u{1F30E}world');
+  assert.is(decoded('"\\u{41}\\u{e9}\\u{0}"'), 'A\u00e9\0');
+  assert.is(decoded('"\\u{10FFFF}"'), '\u{10FFFF}');
 });
 
 test('a lexical error wins wherever it is; otherwise the first error is reported', () => {
-  assert.is(only('1 2 "\\q"').code, 202);
-  assert.is(only('"\\q" 1 2').code, 202);
-  assert.is(only('1 < 2 < 3; "\\q"').code, 202);
-  assert.is(only('abs(1 2); "abc').code, 202);
+  assert.is(only('1 2 "\\q"').code, 209);
+  assert.is(only('"\\q" 1 2').code, 209);
+  assert.is(only('1 < 2 < 3; "\\q"').code, 209);
+  assert.is(only('abs(1 2); "abc').code, 207);
   assert.is(only('x = 1 2\nx = while').code, 203);
   assert.is(only('x = while; 1 < 2 < 3').code, 205);
   assert.is(only('1 < 2 < 3; x = while').code, 650);

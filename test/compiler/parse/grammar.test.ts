@@ -52,6 +52,7 @@ function show(e: Expr): string {
     case 'If': return `(if ${show(e.predicate)} ${show(e.then)}${e.else ? ' else ' + show(e.else) : ''})`;
     case 'Block': return `{${e.exprs.map(show).join('; ')}}`;
     case 'Group': return `(group ${show(e.expr)})`;
+    case 'Sequence': return `(sequence ${e.exprs.map(show).join(' ')})`;
     case 'Abort': return e.message ? `(abort ${show(e.message)})` : '(abort)';
     case 'Return': return `(return ${show(e.value)})`;
   }
