@@ -24,8 +24,10 @@ export function messageType(path: string, name: string): Protobuf.Type {
       throw new Error(`Failed to open descriptor file ${path}: ${(error as Error).message}`);
     }
     try {
+      // Requiring the descriptor extension adds Root.fromDescriptor.
+      const { FileDescriptorSet } = descriptorLibrary();
       const fromDescriptor = (protobufLibrary().Root as unknown as { fromDescriptor(set: unknown): Protobuf.Root }).fromDescriptor;
-      root = fromDescriptor(descriptorLibrary().FileDescriptorSet.decode(bytes));
+      root = fromDescriptor(FileDescriptorSet.decode(bytes));
     } catch (error) {
       throw new Error(`Failed to load descriptor file ${path}: ${(error as Error).message}`);
     }
