@@ -2,7 +2,9 @@
 // error texts, and frames (the LZ4 frame format, with header, block and content checksums verified).
 // Output never grows past the caller's limit.
 
-import { hash as xxh32 } from 'lz4js/xxh32.js';
+import { library } from './js-functions/support/library.js';
+
+const xxh32Library = library<{ hash(seed: number, bytes: Uint8Array, start: number, length: number): number }>('lz4js/xxh32.js');
 
 /** A decoding failure, its message as lz4_flex displays it. */
 export class Lz4Error extends Error {}
@@ -117,7 +119,7 @@ export function decodeLz4Frames(src: Uint8Array, cap: number): Uint8Array {
       i += 8;
     }
     need(1);
-    if (src[i] !== ((xxh32(0, src, descriptorAt, i - descriptorAt) >>> 8) & 0xff)) throw new Lz4Error('HeaderChecksumError');
+    if (src[i] !== ((xxh32Library().hash(0, src, descriptorAt, i - descriptorAt) >>> 8) & 0xff)) throw new Lz4Error('HeaderChecksumError');
     i += 1;
     const frameStart = at;
     for (;;) {
@@ -128,7 +130,7 @@ export function decodeLz4Frames(src: Uint8Array, cap: number): Uint8Array {
       const size = word & 0x7fffffff;
       if (size > blockMax) throw new Lz4Error('BlockTooBig');
       need(size + (hasBlockChecksums ? 4 : 0));
-      if (hasBlockChecksums && view.getUint32(i + size, true) !== xxh32(0, src, i, size) >>> 0) throw new Lz4Error('BlockChecksumError');
+      if (hasBlockChecksums && view.getUint32(i + size, true) !== xxh32Library().hash(0, src, i, size) >>> 0) throw new Lz4Error('BlockChecksumError');
       if (word & 0x80000000) {
         reserve(size);
         out.set(src.subarray(i, i + size), at);
@@ -143,7 +145,7 @@ export function decodeLz4Frames(src: Uint8Array, cap: number): Uint8Array {
     }
     if (hasContentChecksum) {
       need(4);
-      if (view.getUint32(i, true) !== xxh32(0, out, frameStart, at - frameStart) >>> 0) throw new Lz4Error('ContentChecksumError');
+      if (view.getUint32(i, true) !== xxh32Library().hash(0, out, frameStart, at - frameStart) >>> 0) throw new Lz4Error('ContentChecksumError');
       i += 4;
     }
     if (contentSize !== undefined && at - frameStart !== contentSize) {

@@ -2,7 +2,10 @@
 // knows the labels (and gives each its canonical name) and decodes the Unicode encodings; iconv-lite does
 // the legacy ones (Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1).
 
-import iconv from 'iconv-lite';
+import type Iconv from 'iconv-lite';
+import { library } from './support/library.js';
+
+const iconv = library<typeof Iconv>('iconv-lite');
 
 /** WHATWG names iconv-lite knows by another name. */
 const ICONV_NAMES: Readonly<Record<string, string>> = { 'x-mac-cyrillic': 'maccyrillic', 'iso-8859-8-i': 'iso-8859-8' };
@@ -21,11 +24,11 @@ export function charsetName(label: string): string {
 export function iconvName(name: string): string | undefined {
   if (UNICODE.has(name)) return undefined;
   const iconvName = ICONV_NAMES[name] ?? name;
-  return iconv.encodingExists(iconvName) ? iconvName : undefined;
+  return iconv().encodingExists(iconvName) ? iconvName : undefined;
 }
 
 /** `bytes` in the charset of canonical `name` as text, malformed sequences as U+FFFD. */
 export function decodeCharset(bytes: Uint8Array, name: string): string {
   const legacy = iconvName(name);
-  return legacy === undefined ? new TextDecoder(name).decode(bytes) : iconv.decode(Buffer.from(bytes), legacy);
+  return legacy === undefined ? new TextDecoder(name).decode(bytes) : iconv().decode(Buffer.from(bytes), legacy);
 }

@@ -1,16 +1,19 @@
 // decode_snappy(value): raw (unframed) Snappy data, at most the instance's decompression cap.
 
-import { uncompress } from 'snappyjs';
+
 import type { JsFunction } from '../imports.js';
 import { bytesArg } from './args.js';
 import { tooLarge } from './decompress.js';
+import { library } from './support/library.js';
+
+const snappy = library<{ uncompress(bytes: Uint8Array, maxLength?: number): Uint8Array }>('snappyjs');
 
 const LABEL = 'unable to decode value with Snappy decoder: ';
 
 export const decode_snappy: JsFunction = ([value], context) => {
   const cap = context.maxDecompressedSize;
   try {
-    return uncompress(bytesArg(value!), cap);
+    return snappy().uncompress(bytesArg(value!), cap);
   } catch (error) {
     const message = (error as Error).message;
     throw new Error(LABEL + (message.startsWith('The uncompressed length') ? tooLarge(cap) : 'snappy: corrupt input'));

@@ -2,10 +2,13 @@
 // rules: characters the charset lacks become HTML numeric character references (`&#128512;`), and the
 // UTF-16 and replacement encodings write UTF-8 (their `output_encoding`).
 
-import iconv from 'iconv-lite';
+import type Iconv from 'iconv-lite';
 import type { JsFunction } from '../imports.js';
 import { stringArg } from './args.js';
 import { charsetName, iconvName } from './charset.js';
+import { library } from './support/library.js';
+
+const iconv = library<typeof Iconv>('iconv-lite');
 
 const UTF8_OUTPUT = new Set(['utf-8', 'utf-16le', 'utf-16be', 'replacement']);
 const QUESTION_MARK = 0x3f;
@@ -23,12 +26,12 @@ export const encode_charset: JsFunction = ([value, toCharset]) => {
   if (UTF8_OUTPUT.has(name)) return text;
   const encoding = iconvName(name);
   if (encoding === undefined) throw new Error(`Unknown charset: ${label}`);
-  const whole = iconv.encode(text, encoding);
+  const whole = iconv().encode(text, encoding);
   // iconv-lite writes `?` for what it cannot encode: only then go character by character.
   if (countQuestionMarks(whole) === countQuestionMarks(text)) return whole;
   const parts: Buffer[] = [];
   for (const character of text) {
-    const encoded = iconv.encode(character, encoding);
+    const encoded = iconv().encode(character, encoding);
     const unmappable = character !== '?' && countQuestionMarks(encoded) > 0;
     parts.push(unmappable ? Buffer.from(`&#${character.codePointAt(0)};`) : encoded);
   }

@@ -1,9 +1,12 @@
 // encode_lz4(value, prepend_size = true): one raw LZ4 block (lz4_flex's `compress`), after its little-endian
 // u32 size with `prepend_size` (`compress_prepend_size`).
 
-import { compressBlock, compressBound } from 'lz4js';
+
 import type { JsFunction } from '../imports.js';
 import { booleanArg, bytesArg } from './args.js';
+import { library } from './support/library.js';
+
+const lz4 = library<typeof import('lz4js')>('lz4js');
 
 /** lz4js's match table, cleared before each use. */
 const hashTable = new Uint32Array(1 << 16);
@@ -13,10 +16,10 @@ export const encode_lz4: JsFunction = ([value, prependSize]) => {
   const bytes = bytesArg(value!);
   if (bytes.length > MAX_INPUT) throw new Error('unable to encode value with lz4: input too large');
   const header = booleanArg(prependSize!, true) ? 4 : 0;
-  const out = new Uint8Array(header + compressBound(bytes.length));
+  const out = new Uint8Array(header + lz4().compressBound(bytes.length));
   new DataView(out.buffer).setUint32(0, bytes.length, true);
   hashTable.fill(0);
-  let length = compressBlock(bytes, out.subarray(header), 0, bytes.length, hashTable);
+  let length = lz4().compressBlock(bytes, out.subarray(header), 0, bytes.length, hashTable);
   // No match at all: a block of literals only.
   if (length === 0) length = writeLiterals(bytes, out.subarray(header));
   return out.subarray(0, header + length);

@@ -2,16 +2,18 @@
 // no STD3 rules, no hyphen or DNS length checks; bidi and joiner rules checked), and its error display
 // (`Errors { check_bidi }`), which tr46 does not give: the failing rule is found by turning rules off.
 
-import { toASCII, toUnicode } from 'tr46';
-import punycode from 'punycode/punycode.js';
+import { library } from './support/library.js';
+
+const tr46 = library<typeof import('tr46')>('tr46');
+const punycode = library<typeof import('punycode')>('punycode/punycode.js');
 
 const VALIDATING = { checkBidi: true, checkJoiners: true } as const;
 
 export type Direction = 'ascii' | 'unicode';
 
 function process(direction: Direction, domain: string, options: { checkBidi?: boolean; checkJoiners?: boolean }): { domain: string; error: boolean } {
-  if (direction === 'unicode') return toUnicode(domain, options);
-  const ascii = toASCII(domain, options);
+  if (direction === 'unicode') return tr46().toUnicode(domain, options);
+  const ascii = tr46().toASCII(domain, options);
   return ascii === null ? { domain, error: true } : { domain: ascii, error: false };
 }
 
@@ -21,7 +23,7 @@ function errorFlags(direction: Direction, domain: string): string {
   const badPunycode = domain.split('.').some((label) => {
     if (!/^xn--/i.test(label)) return false;
     try {
-      punycode.decode(label.slice(4));
+      punycode().decode(label.slice(4));
       return false;
     } catch {
       return true;

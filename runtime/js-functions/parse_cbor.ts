@@ -1,7 +1,10 @@
-import { decode } from 'cbor-x';
+
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { kindName } from './args.js';
+import { library } from './support/library.js';
+
+const cbor = library<typeof import('cbor-x')>('cbor-x');
 
 /**
  * `parse_cbor(value)`: one CBOR item (cbor-x) as remap values: whole numbers as integers (cbor-x does not
@@ -13,7 +16,7 @@ export const parse_cbor: JsFunction = ([value]) => {
   const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
   let item: unknown;
   try {
-    item = decode(bytes);
+    item = cbor().decode(bytes);
   } catch (e) {
     throw new Error(`unable to parse cbor: ${(e as Error).message}`);
   }

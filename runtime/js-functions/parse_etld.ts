@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'tldts';
 import type { JsFunction } from '../imports.js';
 import { stringArg } from './args.js';
+import { library } from './support/library.js';
+
+const tldts = library<typeof import('tldts')>('tldts');
 
 /** A public suffix list read from a file: its rules, as the PSL format writes them (`*.x`, `!y.x`). */
 type SuffixRules = ReadonlySet<string>;
@@ -30,7 +32,7 @@ interface Suffix {
 }
 
 function defaultSuffix(domain: string): Suffix | undefined {
-  const parsed = parse(domain, { allowPrivateDomains: true, extractHostname: false });
+  const parsed = tldts().parse(domain, { allowPrivateDomains: true, extractHostname: false });
   if (!parsed.publicSuffix) return undefined;
   return { etld: parsed.publicSuffix, known: parsed.isIcann === true || parsed.isPrivate === true };
 }

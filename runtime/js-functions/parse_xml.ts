@@ -1,7 +1,8 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { XMLParser as Parser } from 'fast-xml-parser';
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { booleanArg, stringArg } from './args.js';
+import { library } from './support/library.js';
 
 interface XmlOptions {
   includeAttr: boolean;
@@ -20,7 +21,9 @@ const TEXT = '#text';
 const COMMENT = '#comment';
 const ATTRIBUTES = ':@';
 
-const parser = new XMLParser({
+const xml = library<typeof import('fast-xml-parser')>('fast-xml-parser');
+let parser: Parser | undefined;
+const newParser = () => new (xml().XMLParser)({
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '',
@@ -54,9 +57,9 @@ export const parse_xml: JsFunction = ([value, trim, includeAttr, attrPrefix, tex
     parseNull: booleanArg(parseNull!, true),
     parseNumber: booleanArg(parseNumber!, true),
   };
-  const valid = XMLValidator.validate(text);
+  const valid = xml().XMLValidator.validate(text);
   if (valid !== true) throw new Error(`unable to parse xml: ${valid.err.msg} at ${valid.err.line}:${valid.err.col}`);
-  const root = parser.parse(text) as XmlNode[];
+  const root = (parser ??= newParser()).parse(text) as XmlNode[];
   return childrenObject(root, {}, options);
 };
 

@@ -1,7 +1,10 @@
-import { parse } from 'yaml';
+
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { stringArg } from './args.js';
+import { library } from './support/library.js';
+
+const yaml = library<typeof import('yaml')>('yaml');
 
 /**
  * `parse_yaml(value)`: a YAML 1.2 document (core schema, as serde_yaml) as remap values: integers stay
@@ -10,7 +13,7 @@ import { stringArg } from './args.js';
 export const parse_yaml: JsFunction = ([value]) => {
   let document: unknown;
   try {
-    document = parse(stringArg(value!), { intAsBigInt: true, maxAliasCount: 100, uniqueKeys: false });
+    document = yaml().parse(stringArg(value!), { intAsBigInt: true, maxAliasCount: 100, uniqueKeys: false });
   } catch (e) {
     throw new Error(`unable to parse yaml: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { FormatsPlugin } from 'ajv-formats';
 import type { JsFunction } from '../imports.js';
 import { booleanArg, stringArg } from './args.js';
+import { library } from './support/library.js';
 
-// ajv-formats is CommonJS: its function is the default export's default under Node's ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin));
+const ajvLibrary = library<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+// ajv-formats is CommonJS: its function is the module itself, or its `default`.
+const formatsLibrary = library<FormatsPlugin & { default?: FormatsPlugin }>('ajv-formats');
 
 /** Validators by schema path and unknown-format handling, compiled on first use (the schema is a literal). */
 const validators = new Map<string, ValidateFunction>();
@@ -39,7 +41,8 @@ function validator(path: string, ignoreUnknownFormats: boolean): ValidateFunctio
   } catch (e) {
     throw new Error(`Failed to read schema: ${(e as Error).message}`);
   }
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, addUsedSchema: false, strict: !ignoreUnknownFormats, logger: false });
+  const addFormats = formatsLibrary().default ?? formatsLibrary();
+  const ajv = new (ajvLibrary().Ajv2020)({ allErrors: true, verbose: true, addUsedSchema: false, strict: !ignoreUnknownFormats, logger: false });
   addFormats(ajv);
   try {
     validate = ajv.compile(schema as object);
