@@ -8,6 +8,7 @@ import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from '../abi/values.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
 import { workerIo, type BlockingIo } from './blocking-io.js';
+import type { EnrichmentTables, MetricSample } from './host-data.js';
 
 /** A JS-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
 export type JsFunction = (args: RemapValue[], context: JsCallContext) => RemapValue;
@@ -25,6 +26,10 @@ export interface JsCallContext {
   io: BlockingIo;
   /** Most bytes a decompression function may produce. */
   maxDecompressedSize: number;
+  /** The internal metrics snapshot (`InstanceServices.metrics`), when the host provides one. */
+  metrics?: () => readonly MetricSample[];
+  /** The enrichment tables (`InstanceServices.enrichmentTables`), when the host has any. */
+  enrichmentTables?: EnrichmentTables;
 }
 
 /** What the imports need of the instance they serve, bound after instantiation. */
@@ -62,6 +67,8 @@ export function moduleImports(
     regex: (pattern) => regexes[compileRegex(pattern)]!,
     io: services.io ?? workerIo(),
     maxDecompressedSize: services.maxDecompressedSize ?? DEFAULT_MAX_DECOMPRESSED_SIZE,
+    metrics: services.metrics,
+    enrichmentTables: services.enrichmentTables,
   };
   const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
   const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');

@@ -3,6 +3,7 @@
 
 import type { ModuleInfo } from '../abi/module-info.js';
 import { workerIo, type BlockingIo } from './blocking-io.js';
+import type { EnrichmentTables, MetricSample } from './host-data.js';
 
 /** Levels of remap's `log()`, in the order of their numbers in `svc_js.log` (docs/abi.md §6). */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
@@ -19,6 +20,10 @@ export interface InstanceServices {
   io?: BlockingIo;
   /** Cap on what a remap decompression function may produce (Vector's `--max-decompressed-size-bytes`). */
   maxDecompressedSize?: number;
+  /** A snapshot of the process's internal metrics (`get_svc_metric` and its kin); absent: they fail. */
+  metrics?: () => readonly MetricSample[];
+  /** The enrichment tables (`find_enrichment_table_records`, `get_enrichment_table_record`); absent: they fail. */
+  enrichmentTables?: EnrichmentTables;
 }
 
 /** Vector's default `--max-decompressed-size-bytes` (100 MiB). */
