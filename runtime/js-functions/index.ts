@@ -74,6 +74,11 @@ import { sha1 } from './sha1.js';
 import { sha2 } from './sha2.js';
 import { sha3 } from './sha3.js';
 import { xxhash } from './xxhash.js';
+import { aggregate_svc_metrics } from './aggregate_svc_metrics.js';
+import { find_enrichment_table_records } from './find_enrichment_table_records.js';
+import { find_svc_metrics } from './find_svc_metrics.js';
+import { get_enrichment_table_record } from './get_enrichment_table_record.js';
+import { get_svc_metric } from './get_svc_metric.js';
 
 export const JS_FUNCTIONS: JsFunctionTable = {
   format_timestamp,
@@ -148,6 +153,11 @@ export const JS_FUNCTIONS: JsFunctionTable = {
   sha2,
   sha3,
   xxhash,
+  aggregate_svc_metrics,
+  find_enrichment_table_records,
+  find_svc_metrics,
+  get_enrichment_table_record,
+  get_svc_metric,
 };
 
 /** What the compiler is told this runtime provides. */

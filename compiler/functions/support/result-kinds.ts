@@ -60,7 +60,8 @@ export const KEY_VALUE_OBJECT: Kind = objectOf(union(KEY_VALUE, arrayOf(KEY_VALU
 export const SVC_METRIC: Kind = exactObject({
   kind: BYTES,
   name: BYTES,
-  tags: objectOf(arrayOf(BYTES)),
+  tags: objectOf(BYTES),
   type: BYTES,
-  value: FLOAT,
+  /** Null for a histogram. */
+  value: union(FLOAT, NULL),
 });
