@@ -5,6 +5,11 @@ import * as assert from 'uvu/assert';
 import { compileToModule, instantiate, JS_FUNCTIONS, Program, Timestamp, type RemapValue } from '../../../runtime/index.js';
 import { defaultServices, type InstanceServices } from '../../../runtime/services.js';
 import { memoryEnrichmentTables, type EnrichmentRow, type MetricSample } from '../../../runtime/host-data.js';
+import type { FunctionDef } from '../../../compiler/functions/define.js';
+
+const GROUP = [
+  'aggregate_svc_metrics', 'find_enrichment_table_records', 'find_svc_metrics', 'get_enrichment_table_record', 'get_svc_metric',
+];
 
 const SNAPSHOT: MetricSample[] = [
   { name: 'utilization', tags: { component_id: 'parse_nginx', kind: 'transform' }, value: { type: 'gauge', value: 0.5 } },
@@ -51,6 +56,16 @@ async function run(source: string, services?: Partial<InstanceServices>): Promis
 
 const failsWith = (result: RemapValue, text: string) =>
   assert.ok(typeof result === 'string' && result.startsWith('error: ') && result.endsWith(text), String(result));
+
+test('definition examples compile, and run against this test\'s host data', async () => {
+  for (const name of GROUP) {
+    const def = ((await import(`../../../compiler/functions/${name}.js`)) as { default: FunctionDef }).default;
+    for (const example of def.examples) {
+      const result = await run(example.source);
+      assert.ok(!(typeof result === 'string' && result.startsWith('error: ')), `${name}: ${example.title}: ${String(result)}`);
+    }
+  }
+});
 
 test('get_svc_metric: the first match as an object, null when none, wildcards in tag values', async () => {
   assert.equal(await run('get_svc_metric("utilization", tags: {"component_id": "parse_ssh"})'), {
