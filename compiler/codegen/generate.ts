@@ -501,21 +501,10 @@ class Generator {
     if (!def) throw new Error(`internal: call to ${e.name} was not resolved by the checker`);
     const args = bindArguments(def, e);
     const m = this.m;
-    if (def.closure) return this.closureCall(def, e, args);
-    if (def.name === 'del') return this.del(args);
-    // The argument's type, known at compile time; the argument itself is not evaluated (as VRL).
-    if (def.name === 'type_def') {
-      const kind = this.types.types.get(args.get('value')!)?.kind;
-      if (!kind) throw new Error('internal: type_def argument has no type');
-      return this.constant(this.pool.value(kindDebugInfo(kind)));
-    }
-    if (def.name === 'unnest') {
-      const path = args.get('path') as ast.Query;
-      return this.checked(this.call('path_unnest', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
-    }
-    if (def.name === 'exists') {
-      const path = args.get('field') as ast.Query;
-      return this.boolValue(this.call('path_exists', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
+    const intrinsic = INTRINSICS[def.name];
+    if (def.backing.kind === 'intrinsic') {
+      if (!intrinsic) throw new MissingImplementation(def.name, e.nameSpan);
+      return intrinsic(this, e, args);
     }
     // Arguments run in source order; the callee takes them in parameter order.
     const temps = new Map<Parameter, number>();
@@ -547,7 +536,7 @@ class Generator {
   }
 
   /** `del(path, compact)`: removes through the path's cell; on an expression target only reads. */
-  private del(args: Map<string, ast.Expr>): ExpressionRef {
+  del(args: Map<string, ast.Expr>): ExpressionRef {
     const path = args.get('target') as ast.Query;
     const cell = this.cellOf(path.target);
     if (!cell) return this.query(path);
@@ -558,23 +547,32 @@ class Generator {
 
   // ---- closures --------------------------------------------------------------------------------------
 
-  private closureCall(def: FunctionDef, e: ast.Call, args: Map<string, ast.Expr>): ExpressionRef {
-    const closure = e.closure!;
+  /** `type_def(value)`: the argument's type, known at compile time; the argument itself is not evaluated (as VRL). */
+  typeDef(args: Map<string, ast.Expr>): ExpressionRef {
+    const kind = this.types.types.get(args.get('value')!)?.kind;
+    if (!kind) throw new Error('internal: type_def argument has no type');
+    return this.constant(this.pool.value(kindDebugInfo(kind)));
+  }
+
+  /** `unnest(path)`: one copy of the path's root per item of the array at the path. */
+  unnest(args: Map<string, ast.Expr>): ExpressionRef {
+    const path = args.get('path') as ast.Query;
+    return this.checked(this.call('path_unnest', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
+  }
+
+  /** `exists(path)`: whether the path is there, without reading its value. */
+  exists(args: Map<string, ast.Expr>): ExpressionRef {
+    const path = args.get('field') as ast.Query;
+    return this.boolValue(this.call('path_exists', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
+  }
+
+  /** `map_values` and `map_keys`: a helper function walks the value, calling the closure. */
+  mapCall(e: ast.Call, args: Map<string, ast.Expr>, kind: 'map_values' | 'map_keys'): ExpressionRef {
     const input = this.expr(args.get('value')!);
-    switch (def.name) {
-      case 'replace_with': return this.replaceWith(input, args, closure);
-      case 'for_each': return this.iterate(input, closure, 'for_each');
-      case 'filter': return this.iterate(input, closure, 'filter');
-      case 'map_values':
-      case 'map_keys': {
-        const recursive = args.get('recursive');
-        const flag = recursive ? this.isTrue(this.expr(recursive)) : this.constI32(0);
-        const helper = this.mapHelper(closure, def.name);
-        return this.checkedHelper(this.m.call(helper, [input, flag], this.i32));
-      }
-      default:
-        throw new MissingImplementation(def.name, e.nameSpan);
-    }
+    const recursive = args.get('recursive');
+    const flag = recursive ? this.isTrue(this.expr(recursive)) : this.constI32(0);
+    const helper = this.mapHelper(e.closure!, kind);
+    return this.checkedHelper(this.m.call(helper, [input, flag], this.i32));
   }
 
   /** Binds the closure's parameters to fresh slots and generates its body in a new scope. */
@@ -590,7 +588,9 @@ class Generator {
   }
 
   /** `for_each` and `filter`: a loop over entries (key, value) or items (index, value) in this function. */
-  private iterate(input: ExpressionRef, closure: ast.Closure, kind: 'for_each' | 'filter'): ExpressionRef {
+  iterate(e: ast.Call, args: Map<string, ast.Expr>, kind: 'for_each' | 'filter'): ExpressionRef {
+    const input = this.expr(args.get('value')!);
+    const closure = e.closure!;
     const m = this.m;
     const i32 = this.i32;
     const c = this.fn.local();
@@ -644,7 +644,9 @@ class Generator {
   }
 
   /** `replace_with`: the text between matches is kept, each match replaced by the closure's string. */
-  private replaceWith(input: ExpressionRef, args: Map<string, ast.Expr>, closure: ast.Closure): ExpressionRef {
+  replaceWith(e: ast.Call, args: Map<string, ast.Expr>): ExpressionRef {
+    const input = this.expr(args.get('value')!);
+    const closure = e.closure!;
     const m = this.m;
     const i32 = this.i32;
     const get = (l: number) => m.local.get(l, i32);
@@ -760,6 +762,23 @@ const OPERATORS: Record<Exclude<ast.BinaryOp, '??' | '||' | '&&'>, string> = {
 };
 
 /** A program uses a function whose implementation this build does not have. */
+/**
+ * Functions the generator emits itself (definitions with `backing: { kind: 'intrinsic' }`), by name: they
+ * take paths or closures, or are answered at compile time. scripts/gen-function-index.mjs checks that every
+ * such definition has its entry here.
+ */
+const INTRINSICS: Readonly<Record<string, (g: Generator, e: ast.Call, args: Map<string, ast.Expr>) => ExpressionRef>> = {
+  del: (g, _e, args) => g.del(args),
+  exists: (g, _e, args) => g.exists(args),
+  filter: (g, e, args) => g.iterate(e, args, 'filter'),
+  for_each: (g, e, args) => g.iterate(e, args, 'for_each'),
+  map_keys: (g, e, args) => g.mapCall(e, args, 'map_keys'),
+  map_values: (g, e, args) => g.mapCall(e, args, 'map_values'),
+  replace_with: (g, e, args) => g.replaceWith(e, args),
+  type_def: (g, _e, args) => g.typeDef(args),
+  unnest: (g, _e, args) => g.unnest(args),
+};
+
 export class MissingImplementation extends Error {
   constructor(readonly functionName: string, readonly span: ast.Span) {
     super(`function "${functionName}" has no implementation in this build`);

@@ -77,8 +77,11 @@ export interface Example {
   mode?: 'type' | 'compile';
 }
 
-/** Where the runtime implementation lives: the AssemblyScript stdlib, or a JS function (runtime/js-functions/) backed by a library. */
-export type Backing = { kind: 'stdlib' } | { kind: 'js'; library: string };
+/**
+ * Where the implementation lives: the AssemblyScript stdlib (`fn_<name>`), a JS function (runtime/js-functions/)
+ * backed by a library, or the code generator itself (its INTRINSICS table: paths, closures, compile-time answers).
+ */
+export type Backing = { kind: 'stdlib' } | { kind: 'js'; library: string } | { kind: 'intrinsic' };
 
 export interface FunctionDef {
   name: string;

@@ -13,6 +13,7 @@ export default defineFunction({
   ],
   returns: (call) => readable(argKind(call, 'target')),
   pure: false,
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Delete a field',

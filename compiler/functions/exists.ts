@@ -9,6 +9,7 @@ export default defineFunction({
     { name: 'field', kinds: ANY_BITS, required: true, path: true },
   ],
   returns: BOOLEAN,
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Exists (field)',

@@ -16,6 +16,7 @@ export default defineFunction({
     returns: BOOLEAN,
     example: 'filter([1, 2]) -> |index, _value| { index == 0 }',
   },
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Filter elements',

@@ -16,6 +16,7 @@ export default defineFunction({
     returns: ANY,
     example: 'for_each([1, 2]) -> |index, value| { .foo = to_int!(.foo) + index + value }',
   },
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Tally elements',

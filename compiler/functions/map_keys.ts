@@ -20,6 +20,7 @@ export default defineFunction({
     returns: BYTES,
     example: 'map_keys({ "one" : 1, "two": 2 }) -> |key| { upcase(key) }',
   },
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Upcase keys',

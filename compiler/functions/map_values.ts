@@ -17,6 +17,7 @@ export default defineFunction({
     returns: ANY,
     example: 'map_values({ "one" : "one", "two": "two" }) -> |value| { upcase(value) }',
   },
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Upcase values',

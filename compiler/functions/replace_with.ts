@@ -18,7 +18,7 @@ export default defineFunction({
     returns: BYTES,
     example: String.raw`replace_with("received email from a@example.com", pattern: r'\w+@\w+\.\w+') -> |match| { sha2(match.string) }`,
   },
-  backing: { kind: 'js', library: 'RegExp' },
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Capitalize words',

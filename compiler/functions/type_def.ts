@@ -10,6 +10,7 @@ export default defineFunction({
     { name: 'value', kinds: ANY_BITS, required: true },
   ],
   returns: ANY,
+  backing: { kind: 'intrinsic' },
   examples: [
     { title: 'return type definition', source: 'type_def(42)', returns: '{ "integer": true }' },
   ],

@@ -29,6 +29,7 @@ export default defineFunction({
     const query = call.args['path']?.query;
     return query ? unnested(query) : arrayOf(objectOf(ANY));
   },
+  backing: { kind: 'intrinsic' },
   examples: [
     {
       title: 'Unnest an array field',
