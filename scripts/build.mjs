@@ -13,7 +13,7 @@ const stamp = join(dist, '.build-stamp');
 /** The directories tsconfig.json compiles. */
 const sourceDirs = ['abi', 'compiler', 'runtime', 'host', 'cli', 'test', 'bench', 'stdlib-as'];
 const sourceFile = /\.(ts|ohm)$/;
-const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs'];
+const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs', 'scripts/gen-function-index.mjs'];
 
 /** Yields `dir` and everything below it as `{ path, isDirectory }`. */
 function* walk(dir) {
@@ -77,6 +77,8 @@ const started = new Date();
 if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
   console.log('build: dist is up to date');
 } else {
+  // The function indexes come from the function files; the build stops when a definition has no implementation.
+  run('function indexes', ['scripts/gen-function-index.mjs']);
   const asc = ['node_modules/assemblyscript/bin/asc.js', '--runtime', 'stub', '-O3', '--noAssert', '--debug', '--initialMemory', '2'];
   run('asc', [...asc, 'stdlib-as/index.ts', '-o', 'dist/stdlib.wasm']);
   // The codec module: the stdlib's decoders and encoders without a program (docs/abi.md §9).
@@ -89,5 +91,5 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
   // Stamped with the start time: a source saved while tsc ran is newer and triggers the next build.
   writeFileSync(stamp, started.toISOString() + '\n');
   utimesSync(stamp, started, started);
-  console.log(`build: tsc + grammar recipe in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);
+  console.log(`build: function indexes, asc, tsc and grammar recipe in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);
 }
