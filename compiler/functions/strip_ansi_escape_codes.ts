@@ -10,6 +10,7 @@ export default defineFunction({
   ],
   returns: BYTES,
   examples: [
-
+    { title: 'Strip colours', source: 'strip_ansi_escape_codes("\\u{1b}[46mfoo\\u{1b}[0m bar")', returns: '"foo bar"' },
+    { title: 'Strip a title and a cursor move', source: 'strip_ansi_escape_codes("\\u{1b}]0;title\\u{7}a\\u{1b}[2Kb\\n")', returns: '"ab\\n"' },
   ],
 });
