@@ -1,27 +1,17 @@
 // The JS-backed functions of the codecs group: compression, charsets, IDNA, MIME, hashes, ciphers, IPCrypt,
-// Community ID. Each definition's examples run through the compiler and runtime; the functions themselves
-// are called directly for bad input (VRL's error texts), Unicode, empty and large values, and limits.
+// Community ID (their definitions' examples run in test/compiler/functions/examples.test.ts), called directly
+// for bad input (VRL's error texts), Unicode, empty and large values, and limits.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { compile } from '../../../runtime/index.js';
-import { display } from '../../../runtime/display.js';
 import { jsContext } from '../../support/js-context.js';
 import { JS_FUNCTIONS } from '../../../runtime/js-functions/index.js';
 import { CRC_CATALOGUE } from '../../../runtime/crc.js';
 import { sivSeal } from '../../../runtime/aes-siv.js';
 import { zstdCompress } from '../../../runtime/zstd.js';
-import type { FunctionDef } from '../../../compiler/functions/define.js';
 import type { RemapValue } from '../../../abi/values.js';
-
-const GROUP = [
-  'community_id', 'crc', 'decode_charset', 'decode_gzip', 'decode_lz4', 'decode_mime_q', 'decode_punycode',
-  'decode_snappy', 'decode_zlib', 'decode_zstd', 'decrypt', 'decrypt_ip', 'encode_charset', 'encode_gzip',
-  'encode_lz4', 'encode_punycode', 'encode_snappy', 'encode_zlib', 'encode_zstd', 'encrypt', 'encrypt_ip', 'hmac',
-  'md5', 'seahash', 'sha1', 'sha2', 'sha3', 'xxhash',
-];
 
 /** Calls a JS function by name: its result, or `error: <message>`. */
 function call(name: string, args: RemapValue[], cap?: number): RemapValue {
@@ -33,22 +23,6 @@ function call(name: string, args: RemapValue[], cap?: number): RemapValue {
 }
 
 const bytes = (value: RemapValue): Buffer => Buffer.from(value as Uint8Array);
-
-test('definition examples', async () => {
-  for (const name of GROUP) {
-    const def = ((await import(`../../../compiler/functions/${name}.js`)) as { default: FunctionDef }).default;
-    for (const example of def.examples) {
-      if (example.mode !== undefined) continue;
-      const program = await compile(example.source);
-      try {
-        const { result } = program.run({});
-        assert.is(display(result), example.returns, `${name}: ${example.title}`);
-      } catch (error) {
-        assert.is((error as Error).message, example.raises, `${name}: ${example.title}`);
-      }
-    }
-  }
-});
 
 test('compression round trips, Unicode, empty and large values', () => {
   const inputs = ['', 'héllo wörld ✓ 😀', 'abc'.repeat(200_000), Buffer.from([0, 255, 128, 7])] as const;

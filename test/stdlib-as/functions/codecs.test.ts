@@ -1,20 +1,12 @@
 // The stdlib-backed functions of the codecs group: Base16, Base64, percent encoding and the ip_* functions.
-// Each definition's examples run through the compiler and runtime; the exports are called directly for
+// The exports are called directly (the definitions' examples run in test/compiler/functions/examples.test.ts) for
 // bad input (VRL's error texts), Unicode, empty and large values.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../../support/stdlib.js';
-import { compile } from '../../../runtime/index.js';
-import { display } from '../../../runtime/display.js';
-import type { FunctionDef } from '../../../compiler/functions/define.js';
 
 const stdlib = new Stdlib();
-const GROUP = [
-  'decode_base16', 'encode_base16', 'decode_base64', 'encode_base64', 'decode_percent', 'encode_percent', 'ip_aton',
-  'ip_ntoa', 'ip_ntop', 'ip_pton', 'ip_cidr_contains', 'ip_subnet', 'ip_to_ipv6', 'ipv6_to_ipv4',
-];
-
 /** The export's result value, or `error: <message>`. */
 function call(name: string, ...args: unknown[]): unknown {
   const outcome = stdlib.call(`fn_${name}`, ...args);
@@ -22,21 +14,6 @@ function call(name: string, ...args: unknown[]): unknown {
 }
 
 const bytes = (value: unknown): Buffer => Buffer.from(typeof value === 'string' ? Buffer.from(value) : (value as Uint8Array));
-
-test('definition examples', async () => {
-  for (const name of GROUP) {
-    const def = ((await import(`../../../compiler/functions/${name}.js`)) as { default: FunctionDef }).default;
-    for (const example of def.examples) {
-      if (example.mode !== undefined) continue;
-      const program = await compile(example.source);
-      try {
-        assert.is(display(program.run({}).result), example.returns, `${name}: ${example.title}`);
-      } catch (error) {
-        assert.is((error as Error).message, example.raises, `${name}: ${example.title}`);
-      }
-    }
-  }
-});
 
 test('Base16 and Base64 round trips of every byte, Unicode, empty and large values', () => {
   const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
