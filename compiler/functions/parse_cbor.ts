@@ -10,7 +10,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: JSON_KIND,
-  backing: { kind: 'js', library: 'cbor-x' },
+  backing: { kind: 'js', library: 'cborg' },
   examples: [
     {
       title: 'Parse CBOR',

@@ -2,12 +2,10 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { kindName } from './args.js';
-import { library } from './support/library.js';
-
-const cbor = library<typeof import('cbor-x')>('cbor-x');
+import { decode } from 'cborg';
 
 /**
- * `parse_cbor(value)`: one CBOR item (cbor-x) as remap values: whole numbers as integers (cbor-x does not
+ * `parse_cbor(value)`: one CBOR item (cborg) as remap values: whole numbers as integers (cborg does not
  * tell a float `1.0` from the integer `1`), byte strings as strings, maps as objects with text keys,
  * undefined as null.
  */
@@ -16,7 +14,7 @@ export const parse_cbor: JsFunction = ([value]) => {
   const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
   let item: unknown;
   try {
-    item = cbor().decode(bytes);
+    item = decode(bytes, { useMaps: true, allowUndefined: true, allowIndefinite: true });
   } catch (e) {
     throw new Error(`unable to parse cbor: ${(e as Error).message}`);
   }
