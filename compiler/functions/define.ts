@@ -1,14 +1,11 @@
 // The shape of a remap function definition. One file per function in this directory exports one
 // `FunctionDef` built with `defineFunction`; `index.ts` collects them into the registry.
 
-import type { LiteralValue, PathSegment, Span } from '../ast.js';
+import type { PathSegment, Span } from '../ast.js';
 import type { Kind } from '../types/kind.js';
+import type { Constant } from '../types/constant.js';
 
-/** A value known at compile time (a literal argument, or an array/object of literals). */
-export type Constant =
-  | LiteralValue
-  | { kind: 'array'; items: Constant[] }
-  | { kind: 'object'; fields: Map<string, Constant> };
+export type { Constant } from '../types/constant.js';
 
 /** What the type checker knows of one argument of a call. */
 export interface ArgInfo {

@@ -2,7 +2,7 @@
 // true; arrays and objects map their known entries (by index or field) to their own type, plus `unknown`
 // for the type of any other entry.
 
-import type { Constant } from '../functions/define.js';
+import type { Constant } from './constant.js';
 import { K, type Collection, type Kind } from './kind.js';
 
 const SCALAR_NAMES: ReadonlyArray<[number, string]> = [

