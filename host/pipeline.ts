@@ -124,7 +124,7 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   const workers = Math.min(options.threads, usable);
   const early = options.earlyWorker;
   if (early && workers === 0) void early.terminate();
-  const executor = options.threads > 0 ? new WorkerExecutor(workers, early && workers > 0 ? [early] : []) : new InlineExecutor(transformDefinition);
+  const executor = options.threads > 0 ? new WorkerExecutor(workers, early && workers > 0 ? [early] : [], () => metrics.snapshot()) : new InlineExecutor(transformDefinition, () => metrics.snapshot());
   try {
     const topology = await Topology.build(graph, {
       sinkBuffer: (id) => {

@@ -6,6 +6,8 @@ import { Worker } from 'node:worker_threads';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../components/component.js';
 import type { EventBatch } from './batch.js';
 import type { EncodeOptions } from '../../runtime/codec-module.js';
+import type { MetricSample } from '../telemetry/metrics.js';
+import { feedMetricsSnapshots, publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 
 export interface TransformExecutor {
   /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
@@ -22,8 +24,12 @@ export type TransformLookup = (type: string) => TransformDefinition;
 
 export class InlineExecutor implements TransformExecutor {
   private readonly runners = new Map<string, TransformRunner>();
+  private readonly stopMetrics: (() => void) | undefined;
 
-  constructor(private readonly lookup: TransformLookup) {}
+  /** `metrics`: the pipeline's registry snapshot, for remap programs' metrics functions. */
+  constructor(private readonly lookup: TransformLookup, metrics?: () => readonly MetricSample[]) {
+    this.stopMetrics = metrics && feedMetricsSnapshots(metrics, publishMetricsSnapshot);
+  }
 
   async create(id: string, type: string, plan: unknown): Promise<void> {
     this.runners.set(id, this.lookup(type).create(plan));
@@ -38,14 +44,18 @@ export class InlineExecutor implements TransformExecutor {
   }
 
   async close(): Promise<void> {
+    this.stopMetrics?.();
     this.runners.clear();
   }
 }
 
-/** Messages to a worker. */
-export type WorkerRequest =
+/** Messages to a worker that it replies to. */
+export type WorkerCall =
   | { op: 'create'; seq: number; id: string; type: string; plan: unknown }
   | { op: 'process'; seq: number; id: string; batch: EventBatch; encode?: EncodeOptions };
+
+/** Messages to a worker: calls, and the pipeline's metrics snapshot (no reply). */
+export type WorkerRequest = WorkerCall | { op: 'metrics'; snapshot: readonly MetricSample[] };
 
 /** Messages from a worker. */
 export type WorkerReply = { seq: number; result?: TransformResult; error?: string };
@@ -74,12 +84,17 @@ export class WorkerThread {
     this.worker.on('exit', (code) => this.fail(new Error(`transform worker exited with code ${code}`)));
   }
 
-  request(message: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
+  request(message: WorkerCall, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.set(message.seq, { resolve, reject });
       this.worker.postMessage(message, transfer);
     });
+  }
+
+  /** Posts a message that has no reply. */
+  notify(message: WorkerRequest): void {
+    if (!this.failure) this.worker.postMessage(message);
   }
 
   nextSeq(): number {
@@ -103,11 +118,14 @@ export class WorkerExecutor implements TransformExecutor {
   /** The workers running each transform, and which of them takes its next batch. */
   private readonly assignment = new Map<string, { workers: WorkerThread[]; next: number }>();
   private next = 0;
+  private readonly stopMetrics: (() => void) | undefined;
 
   /** `threads` workers: the `started` ones (booted while the configuration was read, at most `threads`), and
-   * others started now so they boot while the transforms compile. */
-  constructor(threads: number, started: readonly WorkerThread[] = []) {
+   * others started now so they boot while the transforms compile. `metrics`: see InlineExecutor. */
+  constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: () => readonly MetricSample[]) {
     this.workers = [...started, ...Array.from({ length: threads - started.length }, () => new WorkerThread())];
+    this.stopMetrics =
+      metrics && feedMetricsSnapshots(metrics, (snapshot) => this.workers.forEach((worker) => worker.notify({ op: 'metrics', snapshot })));
   }
 
   async create(id: string, type: string, plan: unknown, concurrent = false): Promise<void> {
@@ -139,6 +157,7 @@ export class WorkerExecutor implements TransformExecutor {
   }
 
   async close(): Promise<void> {
+    this.stopMetrics?.();
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 }

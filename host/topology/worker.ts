@@ -5,11 +5,16 @@ import { parentPort } from 'node:worker_threads';
 import type { TransformRunner } from '../components/component.js';
 import { transformDefinition } from '../components/transforms/index.js';
 import { transferable, type WorkerReply, type WorkerRequest } from './executor.js';
+import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
 
 port.on('message', (request: WorkerRequest) => {
+  if (request.op === 'metrics') {
+    publishMetricsSnapshot(request.snapshot);
+    return;
+  }
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {

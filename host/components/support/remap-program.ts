@@ -8,6 +8,7 @@ import {
 } from '../../../runtime/index.js';
 import { compilerVersion } from '../../../runtime/cache.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
+import { threadMetricsSnapshot } from '../../telemetry/metrics-snapshot.js';
 
 /**
  * Compiles a program; compile errors reject with the rendered diagnostics (prefixed with `what`, e.g. the
@@ -103,5 +104,5 @@ export class RemapLogs {
  */
 export function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, timezone?: string): RemapInstance {
   const services = defaultServices(readModuleInfo(module));
-  return instantiate(module, { functions: JS_FUNCTIONS, services: { ...services, timezone: timezone ?? services.timezone, log: logs.push } });
+  return instantiate(module, { functions: JS_FUNCTIONS, services: { ...services, timezone: timezone ?? services.timezone, log: logs.push, metrics: threadMetricsSnapshot } });
 }
