@@ -199,10 +199,12 @@ export class Topology {
   private async process(node: Node, batch: EventBatch): Promise<TransformResult | undefined> {
     // Frames are counted once decoded (`forward`).
     if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength);
+    // Read before the bytes are transferred to the worker (which detaches them here).
+    const byteSize = batch.bytes.byteLength;
     node.utilization.start();
     try {
       const result = await this.options.executor.process(node.spec.id, batch, node.encodesFor?.sink!.batchEncoder!.options);
-      if (result.decoded) this.decodedFrames(node, batch, result.decoded);
+      if (result.decoded) this.decodedFrames(node, byteSize, result.decoded);
       return result;
     } catch (error) {
       // The batch is lost, never the process: count it and go on with the next one.
@@ -217,13 +219,13 @@ export class Topology {
 
   /** Frames a source sent undecoded were decoded by the transform: count the events they made as the
    * source's output and the transform's input, and the frames that failed as the source's errors. */
-  private decodedFrames(node: Node, batch: EventBatch, decoded: NonNullable<TransformResult['decoded']>): void {
+  private decodedFrames(node: Node, byteSize: number, decoded: NonNullable<TransformResult['decoded']>): void {
     const source = node.framesFrom;
     if (source) {
-      source.telemetry.sent(undefined, decoded.count, batch.bytes.byteLength);
+      source.telemetry.sent(undefined, decoded.count, byteSize);
       reportDecodeErrors(source.telemetry, source.log, decoded.errors);
     }
-    node.telemetry.received(decoded.count, batch.bytes.byteLength);
+    node.telemetry.received(decoded.count, byteSize);
   }
 
   /** Reports what a batch through a transform cost and sends its outputs on. */
