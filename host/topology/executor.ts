@@ -32,7 +32,7 @@ export class InlineExecutor implements TransformExecutor {
   }
 
   async create(id: string, type: string, plan: unknown): Promise<void> {
-    this.runners.set(id, this.lookup(type).create(plan));
+    this.runners.set(id, await this.lookup(type).create(plan));
   }
 
   parallelism(): number {
