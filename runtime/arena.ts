@@ -1,5 +1,6 @@
 // What the remap modules and the codec module share on the JS side: every call copies its input into the
-// instance's arena, reads its output as views of memory, and frees the arena when done.
+// instance's arena, reads its output as views of memory, and frees the arena when done. Addresses and
+// lengths come out of wasm as signed i32: read as unsigned (`>>> 0`), since memory may pass 2 GiB.
 
 import type { Blob } from './codec-module.js';
 
@@ -12,7 +13,8 @@ export interface ArenaExports {
 
 export abstract class ArenaInstance<Exports extends ArenaExports> {
   protected constructor(
-    protected readonly exports: Exports,
+    /** Replaced when a remap instance starts afresh after a trap. */
+    protected exports: Exports,
     /** The module, as failure messages name it. */
     private readonly moduleName: string,
   ) {}
@@ -33,7 +35,7 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
 
   /** Copies `data` into the arena; returns its address. */
   protected copyIn(data: Uint8Array): number {
-    const ptr = this.exports.alloc(data.length);
+    const ptr = this.exports.alloc(data.length) >>> 0;
     this.bytes(ptr, data.length).set(data);
     return ptr;
   }
@@ -41,19 +43,20 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
   /** A copy of module memory that outlives the arena: an ArrayBuffer of its own (transferable), not zeroed
    * first as `slice` does, since every byte is written. */
   protected copyOut(ptr: number, len: number): Uint8Array {
-    const copy = new Uint8Array(Buffer.allocUnsafeSlow(len).buffer, 0, len);
-    copy.set(this.bytes(ptr, len));
+    const size = len >>> 0;
+    const copy = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+    copy.set(this.bytes(ptr, size));
     return copy;
   }
 
   /** A view of module memory (valid until the memory grows). */
   protected bytes(ptr: number, len: number): Uint8Array {
-    return new Uint8Array(this.exports.memory.buffer, ptr, len);
+    return new Uint8Array(this.exports.memory.buffer, ptr >>> 0, len >>> 0);
   }
 
   /** Copies a descriptor blob into the arena; returns its address. */
   protected copyBlob(blob: Blob): number {
-    const base = this.exports.alloc(blob.length);
+    const base = this.exports.alloc(blob.length) >>> 0;
     blob.writeTo(new Uint8Array(this.exports.memory.buffer), base);
     return base;
   }

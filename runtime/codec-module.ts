@@ -372,7 +372,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
   /** Encodes each event of an input batch as a payload of its own, unframed (events that fail are left out). */
   encodeEach(batch: Uint8Array, options: EncodeOptions): Uint8Array[] {
     return this.runEncode(batch, options, true, (out) => {
-      const view = new DataView(this.exports.memory.buffer, this.exports.encode_offsets_ptr(), this.exports.encode_offsets_len());
+      const view = new DataView(this.exports.memory.buffer, this.exports.encode_offsets_ptr() >>> 0, this.exports.encode_offsets_len() >>> 0);
       const payloads: Uint8Array[] = [];
       for (let at = 0, start = 0; at < view.byteLength; at += 4) {
         const end = view.getUint32(at, true);

@@ -70,8 +70,9 @@ export function moduleImports(
     metrics: services.metrics,
     enrichmentTables: services.enrichmentTables,
   };
-  const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr, len);
-  const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr, len).toString('utf8');
+  // Addresses and lengths arrive as signed i32: unsigned, since memory may pass 2 GiB.
+  const bytes = (ptr: number, len: number) => new Uint8Array(ref.memory!.buffer, ptr >>> 0, len >>> 0);
+  const text = (ptr: number, len: number) => Buffer.from(ref.memory!.buffer, ptr >>> 0, len >>> 0).toString('utf8');
   /** One writer for every reply: each is copied into the arena before the next call can start. */
   const replyWriter = new ByteWriter();
   const newReply = () => {
@@ -80,7 +81,7 @@ export function moduleImports(
   };
   /** Copies `data` into the arena and returns its address. */
   const writeBack = (data: Uint8Array) => {
-    const ptr = ref.alloc!(data.length);
+    const ptr = ref.alloc!(data.length) >>> 0;
     bytes(ptr, data.length).set(data);
     return ptr;
   };

@@ -16,7 +16,7 @@ export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/
 export { renderDiagnostics } from '../compiler/diagnostics/render.js';
 export type { CompileOptions, ModuleOptions };
 export { Program, RemapRuntimeError } from './program.js';
-export { instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput } from './module.js';
+export { DEFAULT_MEMORY_LIMIT, instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput } from './module.js';
 export { defaultServices, stderrLog, systemClock, type InstanceServices, type LogLevel } from './services.js';
 export { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
 export type { JsFunction, JsFunctionTable } from './imports.js';
@@ -29,15 +29,23 @@ export { display } from './display.js';
 export const NDJSON_PRINT_OBJECT = NdjsonFlag.PRINT_OBJECT;
 export const NDJSON_JSON = NdjsonFlag.JSON;
 
+/** `compile`'s options: the compiler's, and the instance's memory limit. */
+export interface ProgramOptions extends CompileOptions {
+  /** Most bytes the program's memory may hold (1 MiB to 4 GiB; default `DEFAULT_MEMORY_LIMIT`, 1 GiB). An
+   * event that needs more fails with a runtime error, and the next one runs. */
+  memoryLimit?: number;
+}
+
 /**
  * Compiles a remap program into a runnable `Program` (its `warnings` included); rejects with a
  * `CompileError` whose `.diagnostics` lists the errors and whose `.message` is the rendered text.
  * Compiled modules are cached on disk (see runtime/cache.ts): a cache hit loads neither the parser nor
  * binaryen.
  */
-export async function compile(source: string, options: CompileOptions = {}): Promise<Program> {
-  const { module, info, warnings } = await compileToModule(source, options);
-  return new Program(instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: defaultServices(info) }), warnings);
+export async function compile(source: string, options: ProgramOptions = {}): Promise<Program> {
+  const { memoryLimit, ...compileOptions } = options;
+  const { module, info, warnings } = await compileToModule(source, compileOptions);
+  return new Program(instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: defaultServices(info), memoryLimit }), warnings);
 }
 
 /**

@@ -6,21 +6,39 @@
 // grows to a few times the largest batch. Feed `runBatch` batches of at most a few MB (1–4 MB); `runNdjson`
 // splits larger inputs at line boundaries itself (NDJSON_CHUNK_BYTES).
 
-import { ABI_VERSION, decodeFailures, readHeader, type ChainFailure } from '../abi/batch.js';
+import { ABI_VERSION, ChainFlag, decodeFailures, readHeader, type ChainFailure } from '../abi/batch.js';
 import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
 import { ArenaInstance } from './arena.js';
-import { Blob, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
+import { Blob, CodecModule, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
+import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt, type Trap } from './trap-recovery.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices } from './services.js';
 
-/** What an instance is given: the JS-backed functions it may call, and its services. */
+/** What an instance is given: the JS-backed functions it may call, its services, and its memory limit. */
 export interface InstanceOptions {
   functions: JsFunctionTable;
   services: InstanceServices;
+  /**
+   * Most bytes the instance's memory may hold, from 1 MiB to 4 GiB (default `DEFAULT_MEMORY_LIMIT`). An event
+   * whose program would need more fails with a runtime error; the next one runs on a fresh instance.
+   */
+  memoryLimit?: number;
 }
+
+/** The memory limit of an instance whose options give none: 1 GiB. */
+export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
+export const MIN_MEMORY_LIMIT = 2 ** 20;
+/** All a wasm32 memory can address. */
+export const MAX_MEMORY_LIMIT = 2 ** 32;
+const PAGE_BYTES = 65536;
+/**
+ * Memory never shrinks: an instance whose memory grew past this, or past half its limit, is replaced after
+ * the call, so one large event does not keep its memory for the life of the process.
+ */
+const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
 
 /** Compiles a module and reads its `svc` section; refuses a module of another ABI version. */
 export function loadModule(bytes: Uint8Array): { module: WebAssembly.Module; info: ModuleInfo } {
@@ -30,6 +48,10 @@ export function loadModule(bytes: Uint8Array): { module: WebAssembly.Module; inf
 
 /** A new instance of `module`, with its own memory, regex cache and services. */
 export function instantiate(module: WebAssembly.Module, options: InstanceOptions): RemapInstance {
+  const limit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+  if (!Number.isInteger(limit) || limit < MIN_MEMORY_LIMIT || limit > MAX_MEMORY_LIMIT) {
+    throw new RangeError(`the memory limit must be a whole number of bytes from ${MIN_MEMORY_LIMIT} (1 MiB) to ${MAX_MEMORY_LIMIT} (4 GiB); got ${limit}`);
+  }
   return new RemapInstance(module, checkedInfo(module), options);
 }
 
@@ -76,6 +98,7 @@ interface ModuleExports {
   failures_ptr(): number;
   failures_len(): number;
   arena_used(): number;
+  runtime_state(): number;
 }
 
 /** Exported by modules compiled with the `framed` option. */
@@ -93,8 +116,16 @@ interface ReplExports {
 
 const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
   'memory', 'svc_init', 'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len',
-  'errors_ptr', 'errors_len', 'failures_ptr', 'failures_len', 'arena_used',
+  'errors_ptr', 'errors_len', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
 ];
+
+/** The u32 fields of the module's runtime state (`runtime_state`, docs/abi.md §5), by byte offset. */
+const STATE_LIMIT_PAGES = 0;
+const STATE_RUNNING = 4;
+const STATE_TRAP_CAUSE = 8;
+/** `STATE_RUNNING` before a driver reaches its first record. */
+const NOT_RUNNING = 0xffffffff;
+
 
 export interface NdjsonOutput {
   /** The output lines. */
@@ -137,27 +168,32 @@ export interface ConditionOutput {
 }
 
 export class RemapInstance extends ArenaInstance<ModuleExports> {
+  /** Bytes the instance's memory may hold. */
+  readonly memoryLimit: number;
 
   /** Use `instantiate`: `info` is the module's checked `svc` section. */
-  constructor(module: WebAssembly.Module, readonly info: ModuleInfo, options: InstanceOptions) {
-    const functions = info.jsFunctions.map((name) => bindJsFunction(options.functions, name));
-    const ref: InstanceRef = {};
-    const instance = new WebAssembly.Instance(module, moduleImports(ref, functions, options.services));
-    const missing = REQUIRED_EXPORTS.filter((name) => !(name in instance.exports));
-    if (missing.length > 0) throw new Error(`the module lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-    super(instance.exports as unknown as ModuleExports, 'remap module');
-    ref.memory = this.exports.memory;
-    ref.alloc = this.exports.alloc;
-    const [constants] = WebAssembly.Module.customSections(module, CONSTANTS_SECTION);
-    this.exports.svc_init(this.copyIn(new Uint8Array(constants ?? new ArrayBuffer(0))));
+  constructor(
+    private readonly module: WebAssembly.Module,
+    readonly info: ModuleInfo,
+    private readonly options: InstanceOptions,
+  ) {
+    super(startInstance(module, info, options), 'remap module');
+    this.memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   }
 
   /** Runs an input batch (docs/abi.md §2) and returns a copy of the output batch. */
   runBatch(input: Uint8Array): Uint8Array {
-    return this.inArena('run_batch', () => {
-      const out = this.exports.run_batch(this.copyIn(input), input.length);
-      return this.bytes(out, this.exports.output_len()).slice();
-    });
+    const run = (batch: Uint8Array) =>
+      this.attempt(() => {
+        const out = this.exports.run_batch(this.copyIn(batch), batch.length);
+        return this.bytes(out, this.exports.output_len()).slice();
+      });
+    const first = run(input);
+    if ('value' in first) return first.value;
+    const records = new BatchRecords(input);
+    const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end)));
+    const sections = pieces.map((piece) => ('value' in piece ? recordBytes(piece.value) : errorRecord(records.record(piece.failed), piece.message)));
+    return joinBatch(records.flags, records.count, sections);
   }
 
   /**
@@ -165,11 +201,35 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
    * component. `flags`: `ChainFlag`s.
    */
   runChain(input: Uint8Array, flags = 0): ChainOutput {
-    return this.inArena('run_chain', () => {
-      const out = this.exports.run_chain(this.copyIn(input), input.length, flags);
-      const output = this.bytes(out, this.exports.output_len()).slice();
-      return { output, count: readHeader(new ByteReader(output)).count, failures: this.failures() };
-    });
+    const run = (batch: Uint8Array) =>
+      this.attempt(() => {
+        const out = this.exports.run_chain(this.copyIn(batch), batch.length, flags);
+        const output = this.bytes(out, this.exports.output_len()).slice();
+        return { output, count: readHeader(new ByteReader(output)).count, failures: this.failures() };
+      });
+    const first = run(input);
+    if ('value' in first) return first.value;
+    const records = new BatchRecords(input);
+    const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end)));
+    const sections: Uint8Array[] = [];
+    const failures: ChainFailure[] = [];
+    let count = 0;
+    for (const piece of pieces) {
+      if ('value' in piece) {
+        sections.push(recordBytes(piece.value.output));
+        count += piece.value.count;
+        for (const failure of piece.value.failures) failures.push({ ...failure, index: piece.start + failure.index });
+      } else {
+        // A trap is a runtime error: forwarded unchanged with KEEP_ON_ERROR, as run_chain forwards one.
+        const record = records.record(piece.failed);
+        failures.push({ index: piece.failed, outcome: 'error', message: piece.message, record });
+        if (flags & ChainFlag.KEEP_ON_ERROR) {
+          sections.push(record);
+          count++;
+        }
+      }
+    }
+    return { output: joinBatch(records.flags, count, sections), count, failures };
   }
 
   /** Whether the module exports `run_framed` (compiled with the `framed` option). */
@@ -181,18 +241,21 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
    * Decodes framed bytes as a source's decoder would, runs the program on each event as `runChain` does,
    * and returns the emitted events as an input batch or, with `encode`, encoded as a sink's encoder would
    * (docs/abi.md §2.4). `flags`: `ChainFlag`s. Needs a module compiled with the `framed` option.
+   *
+   * When an event traps, the call is done again in three steps: the codec module decodes, `runChain` runs
+   * (recovering from the trap) and the codec module encodes.
    */
   runFramed(input: Uint8Array, decode: DecodeOptions, encode: EncodeOptions | undefined, flags = 0): FramedOutput {
     const blob = new Blob();
     const decodeRef = decodeDescriptor(blob, decode);
     const encodeRef = encode && encodeDescriptor(blob, encode, false);
-    return this.inArena('run_framed', () => {
+    const result = this.attempt(() => {
       const ptr = this.copyIn(input);
       const base = this.copyBlob(blob);
       const run = (this.exports as ModuleExports & FramedExports).run_framed;
-      const result = run(ptr, input.length, base + decodeRef.offset, encodeRef ? base + encodeRef.offset : 0, flags);
+      const at = run(ptr, input.length, base + decodeRef.offset, encodeRef ? base + encodeRef.offset : 0, flags) >>> 0;
       const [out, outLength, count, decoded, failuresAt, failuresLength, decodeErrorsAt, decodeErrorsLength, encodeErrorsAt, encodeErrorsLength] =
-        new Uint32Array(this.exports.memory.buffer, result, 10);
+        new Uint32Array(this.exports.memory.buffer, at, 10);
       return {
         output: this.copyOut(out!, outLength!),
         count: count!,
@@ -202,14 +265,44 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         encodeErrors: this.readErrors(encodeErrorsAt!, encodeErrorsLength!).map(({ index, message }) => ({ event: index, message })),
       };
     });
+    return 'value' in result ? result.value : this.runFramedInSteps(input, decode, encode, flags);
+  }
+
+  private runFramedInSteps(input: Uint8Array, decode: DecodeOptions, encode: EncodeOptions | undefined, flags: number): FramedOutput {
+    const codec = new CodecModule({ timezone: this.options.services.timezone });
+    const decoded = codec.decode(input, decode);
+    const chain = this.runChain(decoded.batch, flags & (ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT));
+    const failures = flags & ChainFlag.FAILED_RECORDS ? chain.failures : chain.failures.map(({ record: _record, ...failure }) => failure);
+    const common = { decoded: decoded.count, failures, decodeErrors: decoded.errors };
+    if (encode === undefined) return { ...common, output: chain.output, count: chain.count, encodeErrors: [] };
+    const encoded = codec.encode(chain.output, encode);
+    return { ...common, output: encoded.bytes, count: chain.count - encoded.errors.length, encodeErrors: encoded.errors };
   }
 
   /** Runs the program as a condition on each record of an input batch (docs/abi.md §2.2). */
   runCondition(input: Uint8Array): ConditionOutput {
-    return this.inArena('run_condition', () => {
-      const out = this.exports.run_condition(this.copyIn(input), input.length);
-      return { bits: this.bytes(out, this.exports.output_len()).slice(), failures: this.failures() };
-    });
+    const run = (batch: Uint8Array) =>
+      this.attempt(() => {
+        const out = this.exports.run_condition(this.copyIn(batch), batch.length);
+        return { bits: this.bytes(out, this.exports.output_len()).slice(), failures: this.failures() };
+      });
+    const first = run(input);
+    if ('value' in first) return first.value;
+    const records = new BatchRecords(input);
+    const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end)));
+    const bits = new Uint8Array((records.count + 7) >> 3);
+    const failures: ChainFailure[] = [];
+    for (const piece of pieces) {
+      if ('value' in piece) {
+        for (let i = 0; i < piece.end - piece.start; i++) {
+          if (piece.value.bits[i >> 3]! & (1 << (i & 7))) bits[(piece.start + i) >> 3]! |= 1 << ((piece.start + i) & 7);
+        }
+        for (const failure of piece.value.failures) failures.push({ ...failure, index: piece.start + failure.index });
+      } else {
+        failures.push({ index: piece.failed, outcome: 'error', message: piece.message });
+      }
+    }
+    return { bits, failures };
   }
 
   /** The failures of the last `run_chain` or `run_condition`, copied out (none: nothing copied). */
@@ -222,19 +315,26 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
   runNdjson(input: Uint8Array, flags: number): NdjsonOutput {
     const output = new OutputBytes();
     const errors: NdjsonOutput['errors'] = [];
-    for (const { bytes, firstLine } of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
-      this.inArena('run_ndjson', () => {
-        const out = this.exports.run_ndjson(this.copyIn(bytes), bytes.length, flags);
-        output.append(this.bytes(out, this.exports.output_len()), (bytes.byteOffset - input.byteOffset + bytes.length) / input.length);
-        const errorBytes = this.bytes(this.exports.errors_ptr(), this.exports.errors_len());
-        const view = new DataView(errorBytes.buffer, errorBytes.byteOffset, errorBytes.byteLength);
-        for (let at = 0; at < errorBytes.length; ) {
-          const line = firstLine + view.getUint32(at, true);
-          const length = view.getUint32(at + 4, true);
-          errors.push({ line, message: Buffer.from(errorBytes.subarray(at + 8, at + 8 + length)).toString('utf8') });
-          at += 8 + length;
-        }
+    // Output is appended as each call returns: calls run in line order, also when recovering from a trap.
+    const run = (text: Uint8Array, done: number) =>
+      this.attempt(() => {
+        const out = this.exports.run_ndjson(this.copyIn(text), text.length, flags);
+        const lineErrors = this.readErrors(this.exports.errors_ptr(), this.exports.errors_len());
+        output.append(this.bytes(out, this.exports.output_len()), done);
+        return lineErrors;
       });
+    for (const { bytes, firstLine, lines } of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
+      const done = (bytes.byteOffset - input.byteOffset + bytes.length) / input.length;
+      const first = run(bytes, done);
+      const textLines = new TextLines(bytes, lines);
+      const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverFromTrap(first.trap, lines, (start, end) => run(textLines.slice(start, end), done));
+      for (const piece of pieces) {
+        if ('value' in piece) {
+          for (const { index, message } of piece.value) errors.push({ line: firstLine + piece.start + index, message });
+        } else {
+          errors.push({ line: firstLine + piece.failed, message: piece.message });
+        }
+      }
     }
     return { output: output.bytes(), errors };
   }
@@ -242,11 +342,12 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
   /**
    * Runs a batch with the program's first variable slots holding `variables` (a module compiled in REPL
    * mode, with predefined variables); returns the output and the values of slots `0..slots-1` afterwards.
+   * A trap fails the batch's one event with the trap's message and leaves the variables as they were.
    */
   runBatchWithVariables(input: Uint8Array, variables: readonly RemapValue[], slots: number): { output: Uint8Array; variables: RemapValue[] } {
     const repl = this.exports as ModuleExports & ReplExports;
-    return this.inArena('run_batch', () => {
-      const base = repl.svc_variables();
+    const result = this.attempt(() => {
+      const base = repl.svc_variables() >>> 0;
       variables.forEach((value, slot) => {
         const address = repl.value_decode(this.copyIn(encode(value)));
         new DataView(this.exports.memory.buffer).setUint32(base + slot * 4, address, true);
@@ -260,6 +361,10 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
       }
       return { output, variables: after };
     });
+    if ('value' in result) return result.value;
+    const records = new BatchRecords(input);
+    const failed = Array.from({ length: records.count }, (_, index) => errorRecord(records.record(index), result.trap.message));
+    return { output: joinBatch(records.flags, records.count, failed), variables: variables.slice(0, slots) };
   }
 
   /** Size of the module's linear memory (it grows to fit the largest batch, never shrinks). */
@@ -269,8 +374,88 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
 
   /** Bytes allocated in the arena since the last reset. */
   arenaUsed(): number {
-    return this.exports.arena_used();
+    return this.exports.arena_used() >>> 0;
   }
+
+  /**
+   * Runs `work`, one driver call, then frees the arena. A trap (or any exception: nothing a program or an
+   * event does may throw) comes back as the `Trap`, and the instance is replaced by a fresh one; so is an
+   * instance whose memory grew past RETAINED_MEMORY_BYTES or half its limit.
+   */
+  private attempt<T>(work: () => T): Attempt<T> {
+    const state = this.exports.runtime_state() >>> 0;
+    const view = new DataView(this.exports.memory.buffer);
+    view.setUint32(state + STATE_RUNNING, NOT_RUNNING, true);
+    view.setUint32(state + STATE_TRAP_CAUSE, TrapCause.None, true);
+    let result: Attempt<T>;
+    try {
+      result = { value: work() };
+      this.exports.reset();
+    } catch (error) {
+      result = { trap: this.trapOf(error, state) };
+    }
+    if ('trap' in result || this.memoryBytes() > Math.min(RETAINED_MEMORY_BYTES, this.memoryLimit / 2)) this.exports = startInstance(this.module, this.info, this.options);
+    return result;
+  }
+
+  /** What the trap `error` of the last call means for its event (the memory of a trapped instance stays readable). */
+  private trapOf(error: unknown, state: number): Trap {
+    const view = new DataView(this.exports.memory.buffer);
+    const running = view.getUint32(state + STATE_RUNNING, true);
+    const cause = view.getUint32(state + STATE_TRAP_CAUSE, true) as TrapCause;
+    const text = error instanceof Error ? error.message : String(error);
+    let message: string;
+    if (cause === TrapCause.MemoryLimit) {
+      message = `memory limit exceeded: this event needs more than the ${formatBytes(this.memoryLimit)} the program may use`;
+    } else if (cause === TrapCause.AddressSpace) {
+      message = 'out of memory: this event needs more than the 4 GiB a program can address';
+    } else if (cause === TrapCause.GrowRefused) {
+      message = 'out of memory: the system refused the program more memory';
+    } else if (error instanceof RangeError && /call stack/i.test(text)) {
+      message = 'stack overflow: a value is nested too deeply for this program';
+    } else {
+      message = `internal error (a bug in svc, not in the program): ${text}`;
+    }
+    return { index: running === NOT_RUNNING ? undefined : running, message };
+  }
+}
+
+/** Why a module trapped, as stdlib-as/value.ts records it in the runtime state. */
+const enum TrapCause {
+  None = 0,
+  MemoryLimit = 1,
+  AddressSpace = 2,
+  GrowRefused = 3,
+}
+
+/** `n` bytes as a person reads them: whole MiB or GiB when they are, else bytes. */
+function formatBytes(n: number): string {
+  if (n % 2 ** 30 === 0) return `${n / 2 ** 30} GiB`;
+  if (n % 2 ** 20 === 0) return `${n / 2 ** 20} MiB`;
+  return `${n} bytes`;
+}
+
+/**
+ * A WebAssembly instance of `module` with its JS functions and services bound, its memory limit set and its
+ * constants decoded (`svc_init`): ready to run.
+ */
+function startInstance(module: WebAssembly.Module, info: ModuleInfo, options: InstanceOptions): ModuleExports {
+  const functions = info.jsFunctions.map((name) => bindJsFunction(options.functions, name));
+  const ref: InstanceRef = {};
+  const instance = new WebAssembly.Instance(module, moduleImports(ref, functions, options.services));
+  const missing = REQUIRED_EXPORTS.filter((name) => !(name in instance.exports));
+  if (missing.length > 0) throw new Error(`the module lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  const exports = instance.exports as unknown as ModuleExports;
+  ref.memory = exports.memory;
+  ref.alloc = exports.alloc;
+  const limitPages = Math.floor((options.memoryLimit ?? DEFAULT_MEMORY_LIMIT) / PAGE_BYTES);
+  new DataView(exports.memory.buffer).setUint32((exports.runtime_state() >>> 0) + STATE_LIMIT_PAGES, limitPages, true);
+  const [section] = WebAssembly.Module.customSections(module, CONSTANTS_SECTION);
+  const constants = new Uint8Array(section ?? new ArrayBuffer(0));
+  const at = exports.alloc(constants.length) >>> 0;
+  new Uint8Array(exports.memory.buffer, at, constants.length).set(constants);
+  exports.svc_init(at);
+  return exports;
 }
 
 function bindJsFunction(functions: JsFunctionTable, name: string): JsFunction {
@@ -308,9 +493,10 @@ const NEWLINE = 0x0a;
 
 /**
  * Splits NDJSON into pieces of at most `maxBytes` that end after a newline (a line longer than `maxBytes`
- * is a piece of its own). `firstLine` is the index of the piece's first line in the whole input.
+ * is a piece of its own). `firstLine` is the index of the piece's first line in the whole input, `lines`
+ * the number of lines in it.
  */
-export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<{ bytes: Uint8Array; firstLine: number }> {
+export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<{ bytes: Uint8Array; firstLine: number; lines: number }> {
   let firstLine = 0;
   for (let start = 0; start < input.length; ) {
     let end = input.length;
@@ -319,8 +505,11 @@ export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<{ 
       end = lastNewline >= start ? lastNewline + 1 : input.indexOf(NEWLINE, start + maxBytes) + 1 || input.length;
     }
     const bytes = input.subarray(start, end);
-    yield { bytes, firstLine };
-    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) firstLine++;
+    let newlines = 0;
+    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) newlines++;
+    // Only the input's last line may lack its newline.
+    yield { bytes, firstLine, lines: bytes[bytes.length - 1] === NEWLINE ? newlines : newlines + 1 };
+    firstLine += newlines;
     start = end;
   }
 }

@@ -1,6 +1,6 @@
 // A growable byte buffer in the arena, for encoders and functions that build strings.
 
-import { alloc, Value, newBytes, copyMemory } from './value';
+import { alloc, Value, newBytes, copyMemory, trapWith, TrapCause } from './value';
 
 /** Buffer state lives in a 12-byte arena record: data address, length, capacity. */
 export type Buffer = usize;
@@ -27,16 +27,19 @@ export function bufferNew(capacity: usize): Buffer {
 // @ts-ignore: decorator
 @inline export function bufferReserve(b: Buffer, n: usize): usize {
   const len = bufferLength(b);
-  if (len + n > <usize>load<u32>(b, 8)) bufferGrow(b, len + n);
+  // Compared as a difference (the capacity is never below the length): `len + n` may wrap.
+  if (n > <usize>load<u32>(b, 8) - len) bufferGrow(b, <u64>len + <u64>n);
   store<u32>(b, <u32>(len + n), 4);
   return bufferData(b) + len;
 }
 
 /** Moves the content to a larger block holding at least `needed` bytes. */
-function bufferGrow(b: Buffer, needed: usize): void {
-  let grown = <usize>load<u32>(b, 8) << 1;
+function bufferGrow(b: Buffer, needed: u64): void {
+  if (needed > <u64>u32.MAX_VALUE) trapWith(TrapCause.AddressSpace);
+  let grown = <u64>load<u32>(b, 8) << 1;
   if (grown < needed) grown = needed;
-  const data = alloc(grown);
+  if (grown > <u64>u32.MAX_VALUE) grown = needed;
+  const data = alloc(<usize>grown);
   memory.copy(data, bufferData(b), bufferLength(b));
   store<u32>(b, <u32>data);
   store<u32>(b, <u32>grown, 8);

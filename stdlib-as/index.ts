@@ -10,7 +10,7 @@ import { newInt, newFloat, bytesPtr, bytesLen } from './value';
 import { failWith } from './error';
 
 // Arena (ABI exports).
-export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor } from './value';
+export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor, runtime_state } from './value';
 
 // Building and reading values (the code generator's constants, closures and iteration).
 export {

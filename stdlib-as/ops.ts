@@ -6,7 +6,7 @@
 import {
   Value, Tag, NULL, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
   bytesLen, allocBytes, regexPatternPtr, regexPatternLen, arrayLen, arrayGet, objectLen, objectKeyPtr,
-  objectKeyLen, objectValue, objectSet, cloneShallow, share, compareBytes,
+  objectKeyLen, objectValue, objectSet, cloneShallow, share, compareBytes, trapWith, TrapCause,
 } from './value';
 import { fail, failWith } from './error';
 import { Buffer, bufferNew, bufferAscii, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
@@ -173,8 +173,10 @@ export function op_mul(a: Value, b: Value): Value {
 function repeat(s: Value, times: i64): Value {
   const len = bytesLen(s);
   const count: u64 = times < 0 ? 0 : <u64>times;
+  // `len * count` wraps u64 only for counts of 2^32 and more, already too many for a non-empty string.
+  if (len != 0 && count > <u64>u32.MAX_VALUE) trapWith(TrapCause.AddressSpace);
   const total = <u64>len * count;
-  if (total > <u64>u32.MAX_VALUE) unreachable(); // more than the 4 GiB a wasm32 memory holds
+  if (total > <u64>u32.MAX_VALUE) trapWith(TrapCause.AddressSpace);
   const out = allocBytes(<usize>total);
   for (let at = bytesPtr(out), end = at + <usize>total; at < end; at += len) memory.copy(at, bytesPtr(s), len);
   return out;

@@ -6,7 +6,7 @@
 
 import { BATCH_HEADER_SIZE as HEADER_SIZE, EventKind, writeBatchHeader } from './batch-layout';
 import { bytesEqual } from './codec/scan';
-import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share } from './value';
+import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share, setRunning } from './value';
 import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
 import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength, bufferTruncate } from './buffer';
 import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/binary';
@@ -106,6 +106,7 @@ export function run_batch(ptr: usize, len: usize): usize {
 
   let record = ptr + HEADER_SIZE;
   for (let i: u32 = 0; i < count; i++) {
+    setRunning(i);
     const next = record + 4 + <usize>load<u32>(record);
     const kind = load<u8>(record, 4);
     const result = runRecord(record);
@@ -205,6 +206,7 @@ export function run_chain(ptr: usize, len: usize, flags: i32): usize {
   let emitted: usize = 0;
   let record = ptr + HEADER_SIZE;
   for (let i: u32 = 0; i < count; i++) {
+    setRunning(i);
     const size: usize = 4 + <usize>load<u32>(record);
     const result = runRecord(record);
     if (result != 0) {
@@ -241,6 +243,7 @@ export function run_condition(ptr: usize, len: usize): usize {
   const failures = bufferNew(64);
   let record = ptr + HEADER_SIZE;
   for (let i: u32 = 0; i < count; i++) {
+    setRunning(i);
     const result = runRecord(record);
     if (result == TRUE) {
       const byte = bits + (i >> 3);
@@ -360,6 +363,7 @@ export function run_framed(ptr: usize, len: usize, decodeDescriptor: usize, enco
 function runDecoded(kind: EventKind, event: Value): void {
   // Shared: the program's writes copy, so the event as decoded is still there if it fails.
   const original = share(event);
+  setRunning(framedIndex);
   const result = runEvent(framedMeta, event, kind == EventKind.Metric);
   if (result != 0) {
     const target = producedEvent(event_cell());
@@ -414,6 +418,7 @@ export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
     const start = at;
     at = end + 1;
     if (isBlank(start, end)) continue;
+    setRunning(line);
     const event = parseJson(start, end - start);
     if (event == 0) {
       writeLineError(errors, line);

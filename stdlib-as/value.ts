@@ -44,25 +44,77 @@ let arenaEnd: usize = (<usize>memory.size() << 16) - READ_SLACK;
 /** Arena address below which allocations survive `arenaReset` (program constants, variable slots). */
 let arenaFloor: usize = (__heap_base + 15) & ~15;
 
-/** Bump-allocates `size` bytes, 8-byte aligned, growing memory as needed. Never returns 0. */
+/** Bump-allocates `size` bytes, 8-byte aligned, growing memory as needed. Never returns 0: an allocation the
+ * memory cannot hold traps, after recording why in the runtime state (below). */
 // @ts-ignore: decorator
 @inline
 export function alloc(size: usize): usize {
   const ptr = arenaTop;
-  const top = (ptr + size + 7) & ~7;
-  if (top > arenaEnd) return allocSlow(ptr, top);
-  arenaTop = top;
+  // Compared as a difference: `ptr + size` wraps when `size` is near 4 GiB.
+  if (size > arenaEnd - ptr) return allocSlow(ptr, size);
+  arenaTop = (ptr + size + 7) & ~7;
   return ptr;
 }
 
-function allocSlow(ptr: usize, top: usize): usize {
-  const pages = <i32>(((top - arenaEnd + 0xffff) >> 16) + (arenaEnd >> 17)); // grow by at least half again
-  if (memory.grow(pages) < 0) {
-    if (memory.grow(<i32>((top - arenaEnd + 0xffff) >> 16)) < 0) unreachable();
-  }
+/**
+ * Shared with the host (docs/abi.md §5): u32 memory limit in 64 KiB pages (the host writes it; 0: the 65,536
+ * pages of a wasm32 memory), u32 index of the record or line a driver is running (u32.MAX before the
+ * first), u32 `TrapCause` of the last trap the module raised itself.
+ */
+const RUNTIME_STATE = memory.data(12, 4);
+
+export function runtime_state(): usize {
+  return RUNTIME_STATE;
+}
+
+/** Why the module trapped (the host turns it into the event's error message). */
+export const enum TrapCause {
+  None = 0,
+  /** The memory would grow past the limit the host set. */
+  MemoryLimit = 1,
+  /** More than the 4 GiB a wasm32 memory can address. */
+  AddressSpace = 2,
+  /** The engine refused to grow the memory (the process is out of memory). */
+  GrowRefused = 3,
+}
+
+/** Traps after recording `cause`: the one way out of an allocation that cannot be satisfied. */
+export function trapWith(cause: TrapCause): void {
+  store<u32>(RUNTIME_STATE, <u32>cause, 8);
+  unreachable();
+}
+
+/** Records the index of the record (or line) the driver runs now, for the host to know which one trapped. */
+// @ts-ignore: decorator
+@inline
+export function setRunning(index: u32): void {
+  store<u32>(RUNTIME_STATE, index, 4);
+}
+
+const WASM32_PAGES: u64 = 65536;
+
+function allocSlow(ptr: usize, size: usize): usize {
+  // In u64: neither the end of the block nor the memory it needs may wrap.
+  const top: u64 = (<u64>ptr + <u64>size + 7) & ~(<u64>7);
+  const neededPages: u64 = (top + <u64>READ_SLACK + 0xffff) >> 16;
+  const limit = <u64>load<u32>(RUNTIME_STATE);
+  const limitPages: u64 = limit == 0 || limit > WASM32_PAGES ? WASM32_PAGES : limit;
+  if (neededPages > limitPages) trapWith(neededPages > WASM32_PAGES ? TrapCause.AddressSpace : TrapCause.MemoryLimit);
+  const current = <u64>memory.size();
+  // Grow by at least half again, within the limit.
+  let pages = neededPages + (current >> 1);
+  if (pages > limitPages) pages = limitPages;
+  if (memory.grow(<i32>(pages - current)) < 0 && memory.grow(<i32>(neededPages - current)) < 0) trapWith(TrapCause.GrowRefused);
   arenaEnd = (<usize>memory.size() << 16) - READ_SLACK;
-  arenaTop = top;
+  arenaTop = <usize>top;
   return ptr;
+}
+
+/** Room for `count` items of `size` bytes; a count whose size cannot be addressed traps instead of wrapping. */
+export function allocItems(count: usize, size: usize): usize {
+  const bytes = <u64>count * <u64>size;
+  if (bytes > <u64>u32.MAX_VALUE) trapWith(TrapCause.AddressSpace);
+  return alloc(<usize>bytes);
 }
 
 /** Keeps everything allocated so far across resets (called once the program's constants are built). */
@@ -239,7 +291,7 @@ export function newArray(capacity: usize): Value {
   const v = record(Tag.Array);
   const cap: usize = capacity < 4 ? 4 : capacity;
   store<u32>(v, <u32>cap, 8);
-  store<u32>(v, <u32>alloc(cap << 2), 12);
+  store<u32>(v, <u32>allocItems(cap, 4), 12);
   return v;
 }
 // @ts-ignore: decorator
@@ -259,7 +311,7 @@ export function arrayPush(a: Value, v: Value): void {
   const len = arrayLen(a);
   const cap = <usize>load<u32>(a, 8);
   if (len == cap) {
-    const items = alloc(cap << 3);
+    const items = allocItems(cap << 1, 4);
     memory.copy(items, arrayItems(a), len << 2);
     store<u32>(a, <u32>(cap << 1), 8);
     store<u32>(a, <u32>items, 12);
@@ -279,7 +331,7 @@ export function newObject(capacity: usize): Value {
   const v = record(Tag.Object);
   const cap: usize = capacity < 4 ? 4 : capacity;
   store<u32>(v, <u32>cap, 8);
-  store<u32>(v, <u32>alloc(cap * ENTRY_SIZE), 12);
+  store<u32>(v, <u32>allocItems(cap, ENTRY_SIZE), 12);
   return v;
 }
 // @ts-ignore: decorator
@@ -371,7 +423,7 @@ export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v
   const cap = <usize>load<u32>(o, 8);
   let entries = <usize>load<u32>(o, 12);
   if (len == cap) {
-    const grown = alloc(cap * 2 * ENTRY_SIZE);
+    const grown = allocItems(cap << 1, ENTRY_SIZE);
     memory.copy(grown, entries, len * ENTRY_SIZE);
     entries = grown;
     store<u32>(o, <u32>(cap << 1), 8);
