@@ -100,10 +100,15 @@ export class RemapLogs {
 
 /**
  * An instance of a compiled program in the transform's thread; `timezone` overrides the one the module was
- * compiled with (a precompiled module runs in the pipeline's zone).
+ * compiled with (a precompiled module runs in the pipeline's zone); `memoryLimit` in bytes, by default the
+ * runtime's.
  */
-export async function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, timezone?: string): Promise<RemapInstance> {
+export async function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, timezone?: string, memoryLimit?: number): Promise<RemapInstance> {
   const info = readModuleInfo(module);
   const services = defaultServices(info);
-  return instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: { ...services, timezone: timezone ?? services.timezone, log: logs.push, metrics: threadMetricsSnapshot } });
+  return instantiate(module, {
+    functions: await loadJsFunctions(info.jsFunctions),
+    services: { ...services, timezone: timezone ?? services.timezone, log: logs.push, metrics: threadMetricsSnapshot },
+    memoryLimit,
+  });
 }

@@ -1,12 +1,15 @@
 // `remap`: runs a remap program on every event in chain mode (the module's output is the next input
 // batch). A failed event is forwarded unchanged, dropped (`drop_on_error`, `drop_on_abort`), or with
 // `reroute_dropped` sent unchanged to the `dropped` output, annotated as Vector annotates it. A metric is
-// seen as Vector's VRL view of it and stays one metric (docs/abi.md §2.3).
+// seen as Vector's VRL view of it and stays one metric (docs/abi.md §2.3). An event whose program needs
+// more memory than `max_memory_bytes`, or traps, fails with a runtime error like any other; the instance
+// starts afresh for the next one.
 
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withField } from '../../../runtime/batch-io.js';
 import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
+import { DEFAULT_MEMORY_LIMIT, MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT } from '../../../runtime/module.js';
 import { CodecModule } from '../../../runtime/codec-module.js';
 import { encode } from '../../../abi/codec.js';
 import { parseFieldPath } from '../../config/template.js';
@@ -28,6 +31,7 @@ const options = z
     reroute_dropped: z.boolean().default(false),
     timezone: z.string().optional(),
     metric_tag_values: z.enum(['single', 'full', 'auto']).default('single'),
+    max_memory_bytes: z.number().int().min(MIN_MEMORY_LIMIT).max(MAX_MEMORY_LIMIT).default(DEFAULT_MEMORY_LIMIT),
   })
   .superRefine((config, context) => {
     const given = (['source', 'file', 'files', 'module'] as const).filter((key) => config[key] !== undefined);
@@ -58,6 +62,8 @@ interface RemapPlan {
   dropOnAbort: boolean;
   rerouteDropped: boolean;
   componentId: string;
+  /** `max_memory_bytes`: the most the instance's memory may hold. */
+  memoryLimit: number;
   /** Where a rerouted event's annotation goes (`log_schema.metadata_key`); none when it is empty. */
   annotation: { metadata: boolean; fields: string[]; tagPrefix: string } | undefined;
 }
@@ -82,12 +88,13 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
       dropOnAbort: config.drop_on_abort,
       rerouteDropped: config.reroute_dropped,
       componentId: env.id,
+      memoryLimit: config.max_memory_bytes,
       annotation: annotationPath(env.globals.log_schema.metadata_key),
     };
   },
   async create(plan) {
     const logs = new RemapLogs();
-    const instance = await instantiateProgram(plan.module, logs, plan.timezone);
+    const instance = await instantiateProgram(plan.module, logs, plan.timezone, plan.memoryLimit);
     const annotate = annotator(plan);
     // Decodes frames for a module without `run_framed` (one precompiled by `svc vrl --emit-wasm`).
     let codec: CodecModule | undefined;
