@@ -342,7 +342,8 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
   /**
    * Runs a batch with the program's first variable slots holding `variables` (a module compiled in REPL
    * mode, with predefined variables); returns the output and the values of slots `0..slots-1` afterwards.
-   * A trap fails the batch's one event with the trap's message and leaves the variables as they were.
+   * A trap fails the batch's events with the trap's message and leaves the variables as they were (slots
+   * past `variables`, new in this program, null as before a run).
    */
   runBatchWithVariables(input: Uint8Array, variables: readonly RemapValue[], slots: number): { output: Uint8Array; variables: RemapValue[] } {
     const repl = this.exports as ModuleExports & ReplExports;
@@ -364,7 +365,7 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     if ('value' in result) return result.value;
     const records = new BatchRecords(input);
     const failed = Array.from({ length: records.count }, (_, index) => errorRecord(records.record(index), result.trap.message));
-    return { output: joinBatch(records.flags, records.count, failed), variables: variables.slice(0, slots) };
+    return { output: joinBatch(records.flags, records.count, failed), variables: Array.from({ length: slots }, (_, slot) => variables[slot] ?? null) };
   }
 
   /** Size of the module's linear memory (it grows to fit the largest batch, never shrinks). */

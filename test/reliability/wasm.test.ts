@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BatchFlag, ChainFlag, decodeBatch, decodeOutput, encodeBatch } from '../../abi/batch.js';
-import { compile, compileToModule, JS_FUNCTIONS, NDJSON_PRINT_OBJECT, RemapRuntimeError } from '../../runtime/index.js';
+import { compile, compileToModule, loadJsFunctions, NDJSON_PRINT_OBJECT, RemapRuntimeError } from '../../runtime/index.js';
 import { instantiate } from '../../runtime/module.js';
 import { ReplSession } from '../../runtime/repl.js';
 import { defaultServices } from '../../runtime/services.js';
@@ -33,7 +33,7 @@ const heavy = process.env.SVC_HEAVY_TESTS === '1';
 
 async function instanceOf(source: string, options: { condition?: boolean } = {}) {
   const { module, info } = await compileToModule(source, options);
-  return instantiate(module, { functions: JS_FUNCTIONS, services: defaultServices(info), memoryLimit: SMALL_LIMIT });
+  return instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: defaultServices(info), memoryLimit: SMALL_LIMIT });
 }
 
 function assertRuntimeError(run: () => unknown, message: string): void {
@@ -116,11 +116,12 @@ test('an instance whose memory grew past half its limit is replaced after the ca
 test('the REPL survives a trapping line: the line fails, the variables and the event stay as they were', async () => {
   const session = new ReplSession();
   assert.is(await session.evaluate('a = 5; .x = 1'), 1n);
-  await session.evaluate('.y = 2; "ab" * 2500000000').then(
+  await session.evaluate('.y = 2; b = "ab" * 2500000000').then(
     () => assert.unreachable('the line ran'),
     (error: Error) => assert.ok(error instanceof RemapRuntimeError && error.message === BEYOND_WASM32, error.message),
   );
   assert.is(await session.evaluate('a + 1'), 6n);
+  assert.is(await session.evaluate('b'), null);
   assert.equal(session.event, { x: 1n });
 });
 
@@ -128,7 +129,7 @@ test('the REPL survives a trapping line: the line fails, the variables and the e
 
 test('svc vrl: the trapping line prints a runtime error on stderr, every other line prints, exit status 0', () => {
   const input = '{"n":1}\n{"n":2500000000}\n{"n":2}\n';
-  const result = spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), 'vrl', '-o', '-i', '-', REPEAT], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [join(root, 'dist/bin/svc.js'), 'vrl', '-o', '-i', '-', REPEAT], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
   assert.is(result.stdout, '{ "len": 2, "n": 1 }\n{ "len": 4, "n": 2 }\n', result.stderr);
   assert.is(result.stderr.trimEnd().split('\n').length, 1, result.stderr);
   assert.ok(result.stderr.includes(BEYOND_WASM32), result.stderr);
