@@ -201,6 +201,14 @@ if (heavy) {
     assert.is(output.toString(), '2\n2400000000\n4\n');
     assert.equal(errors, [{ line: 2, message: BEYOND_WASM32 }]);
   });
+
+  test('heavy: an error text written past 2 GiB is read back whole', async () => {
+    // Longer than the error buffer's first 64 bytes: the buffer grows, past the string, past 2 GiB.
+    const program = await compile(`${REPEAT}\nif .len > 1000 { abort "a string of " + to_string(.len) + " bytes" + " (too long)" * 8 }`, { memoryLimit: 2 ** 32 });
+    const { output, errors } = program.runNdjson(Buffer.from('{"n":1}\n{"n":1200000000}\n{"n":2}\n'), NDJSON_PRINT_OBJECT);
+    assert.is(output.toString(), '{ "len": 2, "n": 1 }\n{ "len": 4, "n": 2 }\n');
+    assert.equal(errors, [{ line: 1, message: `a string of 2400000000 bytes${' (too long)'.repeat(8)}` }]);
+  });
 }
 
 test.run();
