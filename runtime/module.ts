@@ -30,6 +30,7 @@ export interface InstanceOptions {
 
 /** The memory limit of an instance whose options give none: 1 GiB. */
 export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
+/** The smallest memory limit accepted. */
 export const MIN_MEMORY_LIMIT = 2 ** 20;
 /** All a wasm32 memory can address. */
 export const MAX_MEMORY_LIMIT = 2 ** 32;
@@ -125,7 +126,6 @@ const STATE_RUNNING = 4;
 const STATE_TRAP_CAUSE = 8;
 /** `STATE_RUNNING` before a driver reaches its first record. */
 const NOT_RUNNING = 0xffffffff;
-
 
 export interface NdjsonOutput {
   /** The output lines. */
