@@ -159,6 +159,10 @@ test('remap on frames (decode, program and encode in one call): a trapping event
   assert.equal(eventsOf(result.outputs[0]!.batch), [{ message: 'a', seen: true }, { message: 'b', seen: true }]);
   assert.equal(result.decoded?.count, 3);
   assert.equal(result.errors, [{ count: 1, errorType: 'conversion_failed', stage: 'processing', message: `Mapping failed with event: ${limitExceeded('4 MiB')}` }]);
+  const encoded = runner.process({ bytes: Buffer.from('a\nbig\nb\n'), count: 3, frames }, { codec: 'csv', csv: { fields: ['message', 'seen'] } });
+  assert.ok(encoded.outputs[0]!.batch.encoded);
+  assert.is(Buffer.from(encoded.outputs[0]!.batch.bytes).toString(), 'a,true\nb,true\n');
+  assert.is(encoded.outputs[0]!.batch.count, 2);
 });
 
 for (const threads of ['1', '2']) {
