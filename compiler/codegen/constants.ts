@@ -54,7 +54,7 @@ export class ConstantPool {
           break;
         case 'index':
           w.u32(PATH_INDEX);
-          w.i32(segment.index);
+          w.i64(BigInt(segment.index));
           break;
         case 'coalesce':
           w.u32(PATH_COALESCE);

@@ -1,0 +1,113 @@
+// Issue 8: values behave as VRL's on every kind, and no value (deep, wide, out of range, unrepresentable)
+// crashes the engine or is silently changed. Expected results come from the reference engine (VRL 0.25
+// through @bpinternal/verel) where 0.35 agrees; where svc has a limit VRL lacks, the error is asserted.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { compile, type Program } from '../../runtime/index.js';
+
+const programs = new Map<string, Promise<Program>>();
+/** Compiled once per source: the cases share programs across events. */
+function program(source: string): Promise<Program> {
+  let p = programs.get(source);
+  if (!p) programs.set(source, (p = compile(source)));
+  return p;
+}
+
+/** `program.run` with integers as numbers (they come back as bigints), for plain comparisons. */
+function run(p: Program, event: unknown): { result: unknown; event: unknown } {
+  return plain(p.run(event)) as { result: unknown; event: unknown };
+}
+function plain(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v !== null && typeof v === 'object' && v.constructor === Object) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  }
+  return v;
+}
+
+/** `svc vrl -i -` on `input` in a child process: stdout lines, stderr, exit status. */
+function svcVrl(source: string, input: string): { stdout: string; stderr: string; status: number } {
+  try {
+    const stdout = execFileSync(process.execPath, ['dist/cli/main.js', 'vrl', '-i', '-', source], {
+      input, encoding: 'utf8', timeout: 60_000, stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return { stdout, stderr: '', status: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; status: number | null };
+    return { stdout: e.stdout, stderr: e.stderr, status: e.status ?? -1 };
+  }
+}
+
+// ---- closures and paths on events that are not objects -------------------------------------------------
+
+const SCALAR_EVENTS: unknown[] = ['abcd', 12, 1.5, true, null];
+
+test('for_each over a non-collection root runs the closure on nothing and leaves the event', async () => {
+  const p = await program('for_each(.) -> |_k, v| { .x = v }');
+  for (const event of SCALAR_EVENTS) assert.equal(run(p, event), { result: null, event }, String(event));
+});
+
+test('map_values over a non-collection root maps it as a whole, once', async () => {
+  const p = await program('n = 0; r = map_values(.) -> |v| { n = n + 1; [v] }; [r, n]');
+  for (const event of SCALAR_EVENTS) assert.equal(run(p, event).result, [[event], 1], String(event));
+  const recursive = await program('map_values(., recursive: true) -> |v| { "x" }');
+  assert.equal(run(recursive, 'abcd').result, 'x');
+});
+
+test('map_keys over a non-collection root returns it unchanged', async () => {
+  const p = await program('map_keys(., recursive: true) -> |k| { upcase(k) }');
+  for (const event of SCALAR_EVENTS) assert.equal(run(p, event).result, event, String(event));
+});
+
+test('filter over a non-collection root fails as VRL does', async () => {
+  const p = await program('filter(.) -> |_k, _v| { true }');
+  for (const event of SCALAR_EVENTS) {
+    assert.throws(() => run(p, event), /^function call error for "filter" at \(0:30\): function requires collection types as input$/);
+  }
+  assert.equal(run(p, { a: 1 }).result, { a: 1 });
+});
+
+test('svc vrl: a stream of bare strings runs closures without garbage or a crash (>1 MB of lines)', () => {
+  const line = JSON.stringify('abcd'.repeat(64)) + '\n';
+  const lines = Math.ceil((1 << 20) / line.length) + 10;
+  const out = svcVrl('for_each(.) -> |_k, v| { .x = v }\nmap_values(.) -> |v| { length!(v) }', line.repeat(lines));
+  assert.is(out.status, 0, out.stderr);
+  assert.is(out.stderr, '');
+  const printed = out.stdout.split('\n').filter(Boolean);
+  assert.is(printed.length, lines);
+  assert.ok(printed.every((l) => l === '256'), printed[0]);
+});
+
+test('svc vrl prints a bare string event as itself', () => {
+  const out = svcVrl('.', '"abcd"\n12\n');
+  assert.equal(out, { stdout: '"abcd"\n12\n', stderr: '', status: 0 });
+});
+
+test('paths into a non-collection root read null; an assignment makes the root an object', async () => {
+  assert.equal(run(await program('[.a, .[0], .a.b[1]]'), 'abcd').result, [null, null, null]);
+  assert.equal(run(await program('.a = 1'), 'abcd').event, { a: 1 });
+});
+
+// ---- indexes are i64 -------------------------------------------------------------------------------------
+
+test('indexes do not wrap at 2^32: reads select nothing, writes fail with an error naming the index', async () => {
+  const read = await program('get!(.a, [4294967297])');
+  assert.is(run(read, { a: [0, 1, 2] }).result, null);
+  const write = await program('set!({}, ["a", to_int!(.i)], 1)');
+  assert.equal(run(write, { i: 3 }).result, { a: [null, null, null, 1] });
+  for (const i of [4294967297, -4294967297, 2 ** 40]) {
+    assert.throws(() => write.run({ i }), (e: Error) =>
+      e.message === `function call error for "set" at (0:31): cannot assign at index ${i}: an array grows to at most 268435456 items`);
+  }
+  // The program goes on with the next event.
+  assert.equal(run(write, { i: -2 }).result, { a: [1, null] });
+});
+
+test('a literal negative index before the start prepends nulls, as VRL does', async () => {
+  assert.equal(run(await program('.a[3] = 1; .a[-6] = 2; .a'), {}).result, [2, null, null, null, null, 1]);
+});
+
+test.run();
