@@ -3,7 +3,7 @@
 
 import {
   Value, Tag, NULL, TRUE, FALSE, alloc, tagOf, newInt, newFloat, newBytes, newArray, arrayPush, arrayLen,
-  arrayGet, newObject, objectSetInOrder, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
+  arrayGet, newObject, objectAppend, objectSortEntries, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
   timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, copyMemory,
 } from '../value';
 import { fail } from '../error';
@@ -207,6 +207,7 @@ function parseObject(): Value {
   const start = pos;
   if (!enter()) return 0;
   const o = newObject(8);
+  let inOrder = true;
   skipWhitespace();
   if (pos == end) return failPeek('EOF while parsing an object');
   if (load<u8>(pos) == 0x7d) {
@@ -226,12 +227,13 @@ function parseObject(): Value {
     pos++;
     const v = parseValue();
     if (v == 0) return 0;
-    objectSetInOrder(o, key, keyLen, v);
+    if (!objectAppend(o, key, keyLen, v)) inOrder = false;
     skipWhitespace();
     if (pos == end) return failPeek('EOF while parsing an object');
     const c = load<u8>(pos);
     if (c == 0x7d) {
       pos++;
+      if (!inOrder) objectSortEntries(o);
       return leave(start, o);
     }
     if (c != 0x2c) return failPeek('expected `,` or `}`');

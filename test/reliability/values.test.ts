@@ -110,4 +110,26 @@ test('a literal negative index before the start prepends nulls, as VRL does', as
   assert.equal(run(await program('.a[3] = 1; .a[-6] = 2; .a'), {}).result, [2, null, null, null, null, 1]);
 });
 
+// ---- wide objects ----------------------------------------------------------------------------------------
+
+/** A JSON object of `n` keys in descending order, with `k00000001` repeated last. */
+function descendingObject(n: number): string {
+  const fields: string[] = [];
+  for (let i = n; i > 0; i--) fields.push(`"k${String(i).padStart(8, '0')}":${i}`);
+  return `{${fields.join(',')},"k00000001":0}`;
+}
+
+test('an object whose keys arrive in descending order is built sorted, a repeated key keeps its last value', async () => {
+  const p = await program('[keys(.)[0], keys(.)[-1], .k00000001, length(.)]');
+  assert.equal(run(p, JSON.parse(descendingObject(1000))).result, ['k00000001', 'k00001000', 0, 1000]);
+  const parsed = await program('o = object!(parse_json!(.m)); [keys(o)[0], o.k00000001, length(o)]');
+  assert.equal(run(parsed, { m: descendingObject(1000) }).result, ['k00000001', 0, 1000]);
+});
+
+test('svc vrl: 200,000 keys in descending order parse in one pass (quadratic insertion took minutes)', () => {
+  const n = process.env.SVC_HEAVY_TESTS ? 1_000_000 : 200_000;
+  const out = svcVrl('length(.)', descendingObject(n) + '\n');
+  assert.equal(out, { stdout: `${n}\n`, stderr: '', status: 0 });
+});
+
 test.run();
