@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { compile, type Program } from '../../runtime/index.js';
+import { compile, CompileError, Timestamp, type Program } from '../../runtime/index.js';
 
 const programs = new Map<string, Promise<Program>>();
 /** Compiled once per source: the cases share programs across events. */
@@ -130,6 +130,49 @@ test('svc vrl: 200,000 keys in descending order parse in one pass (quadratic ins
   const n = process.env.SVC_HEAVY_TESTS ? 1_000_000 : 200_000;
   const out = svcVrl('length(.)', descendingObject(n) + '\n');
   assert.equal(out, { stdout: `${n}\n`, stderr: '', status: 0 });
+});
+
+// ---- timestamps keep their range or fail ---------------------------------------------------------------
+
+const RANGE = '1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z';
+
+test('timestamps beyond i64 nanoseconds fail with an error instead of wrapping', async () => {
+  const literal = await compile("t'3000-01-01T00:00:00Z'").catch((e: unknown) => e);
+  assert.instance(literal, CompileError);
+  assert.match((literal as Error).message, `invalid timestamp format: input is outside the range of svc timestamps, ${RANGE}`);
+  assert.ok(await compile("t'2262-04-11T23:47:16.854775807Z'"));
+  const parsed = await program('parse_timestamp!(.t, "%Y-%m-%d %H:%M:%S")');
+  assert.throws(() => parsed.run({ t: '3000-01-01 00:00:00' }), /out of range/);
+  assert.throws(() => parsed.run({ t: '1600-01-01 00:00:00' }), /out of range/);
+  assert.equal(parsed.run({ t: '2262-01-01 00:00:00' }).result, Timestamp.fromDate(new Date('2262-01-01T00:00:00Z')));
+  const unix = await program('from_unix_timestamp!(to_int!(.n), unit: "milliseconds")');
+  assert.throws(() => unix.run({ n: 10_000_000_000_000 }), /unable to coerce 10000000000000 into timestamp/);
+});
+
+// ---- the library API refuses what it cannot represent --------------------------------------------------
+
+test('run() rejects unrepresentable JS values with a TypeError naming the path', async () => {
+  const p = await program('.');
+  const cyclic: Record<string, unknown> = { a: {} };
+  (cyclic.a as Record<string, unknown>).b = cyclic;
+  let deep: unknown[] = [];
+  for (let i = 0; i < 1001; i++) deep = [deep];
+  const cases: [unknown, string][] = [
+    [{ a: [1, 2, 2n ** 70n] }, 'integer 1180591620717411303424 is outside the 64-bit range of remap integers at .a[2]'],
+    [-(2n ** 63n) - 1n, 'integer -9223372036854775809 is outside the 64-bit range of remap integers at .'],
+    [{ 'a b': [NaN] }, 'NaN is not a remap value at ."a b"[0]'],
+    [{ s: Symbol('s') }, 'a symbol is not a remap value at .s'],
+    [{ f: () => 1 }, 'a function is not a remap value at .f'],
+    [{ d: new Date(NaN) }, 'an invalid Date is not a remap value at .d'],
+    [{ t: new Date('+100000-01-01T00:00:00Z') }, `timestamp +100000-01-01T00:00:00.000Z is outside the range of remap timestamps (${RANGE}) at .t`],
+    [cyclic, 'a cyclic value is not a remap value at .a.b'],
+    [{ x: deep }, 'a value nested deeper than 1000 levels is not a remap value at .x[0][0][0][0][0][0][0][0][0][0][0]…'],
+  ];
+  for (const [event, message] of cases) {
+    assert.throws(() => p.run(event), (e: Error) => e instanceof TypeError && e.message === message, message);
+  }
+  // At the limits, values pass unchanged.
+  assert.equal(p.run({ a: [2n ** 63n - 1n, -(2n ** 63n)] }).result, { a: [2n ** 63n - 1n, -(2n ** 63n)] });
 });
 
 test.run();
