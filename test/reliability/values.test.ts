@@ -4,7 +4,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { compile, CompileError, Timestamp, type Program } from '../../runtime/index.js';
 
 const programs = new Map<string, Promise<Program>>();
@@ -28,17 +28,12 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-/** `svc vrl -i -` on `input` in a child process: stdout lines, stderr, exit status. */
+/** `svc vrl -i -` on `input` in a child process: stdout, stderr, exit status. */
 function svcVrl(source: string, input: string): { stdout: string; stderr: string; status: number } {
-  try {
-    const stdout = execFileSync(process.execPath, ['dist/cli/main.js', 'vrl', '-i', '-', source], {
-      input, encoding: 'utf8', timeout: 60_000, stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    return { stdout, stderr: '', status: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; status: number | null };
-    return { stdout: e.stdout, stderr: e.stderr, status: e.status ?? -1 };
-  }
+  const child = spawnSync(process.execPath, ['dist/cli/main.js', 'vrl', '-i', '-', source], {
+    input, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 26,
+  });
+  return { stdout: child.stdout, stderr: child.stderr, status: child.status ?? -1 };
 }
 
 // ---- closures and paths on events that are not objects -------------------------------------------------
@@ -130,6 +125,27 @@ test('svc vrl: 200,000 keys in descending order parse in one pass (quadratic ins
   const n = process.env.SVC_HEAVY_TESTS ? 1_000_000 : 200_000;
   const out = svcVrl('length(.)', descendingObject(n) + '\n');
   assert.equal(out, { stdout: `${n}\n`, stderr: '', status: 0 });
+});
+
+// ---- deep values ---------------------------------------------------------------------------------------
+
+test('JSON nesting follows serde_json: 127 levels parse, the 128th is an error naming the place', async () => {
+  const p = await program('parse_json!(.m)');
+  assert.ok(p.run({ m: '['.repeat(127) + ']'.repeat(127) }));
+  assert.throws(() => p.run({ m: '['.repeat(128) + ']'.repeat(128) }), /recursion limit exceeded at line 1 column 128$/);
+  const out = svcVrl('.', '['.repeat(200) + ']'.repeat(200) + '\n{"a":1}\n');
+  assert.is(out.stdout, '{ "a": 1 }\n');
+  assert.match(out.stderr, 'recursion limit exceeded at line 1 column 128');
+  assert.is(out.status, 0);
+});
+
+test('a 5,000-deep value built by a program displays and encodes', async () => {
+  const source = 'x = []; for_each(split("a," * 5000, ",")) -> |_i, _v| { x = [x] }; . = { "x": x }; length(encode_json(x))';
+  const out = svcVrl(source, '{}\n');
+  // 5,002 levels: the empty array and one per item (the split leaves a last empty one).
+  assert.equal(out, { stdout: '10004\n', stderr: '', status: 0 });
+  const printed = svcVrl(source.replace(/; length\(.*$/, ''), '{}\n');
+  assert.is(printed.stdout.length, '{ "x": '.length + 5002 * 2 + ' }\n'.length);
 });
 
 // ---- timestamps keep their range or fail ---------------------------------------------------------------
