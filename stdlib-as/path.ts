@@ -15,6 +15,7 @@ import {
 } from './value';
 import { metricCell, metricSet, metricRemove } from './metric';
 import { fail } from './error';
+import { mayDescend } from './depth';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from './buffer';
 import { writeInt } from './codec/number';
 
@@ -275,6 +276,8 @@ export function path_remove(cell: usize, path: usize, compact: i32): Value {
     return root;
   }
   if (lookup(load<u32>(cell), path) == 0) return NULL;
+  // removeBelow recurses once per segment.
+  if (!mayDescend(<i32>count)) return NULL;
   return removeBelow(cell, path + 4, count, compact != 0);
 }
 

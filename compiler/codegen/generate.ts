@@ -696,7 +696,8 @@ class Generator {
 
   /**
    * `map_values` / `map_keys`: a function of its own `(value, recursive) → value`, because the
-   * recursive form calls itself on nested containers (after which map_values also maps the container).
+   * recursive form calls itself on nested containers (after which map_values also maps the container);
+   * `recursive` is 0, or 1 plus the nesting level of `value`.
    */
   private mapHelper(closure: ast.Closure, kind: 'map_values' | 'map_keys'): string {
     const m = this.m;
@@ -726,9 +727,9 @@ class Generator {
       m.if(get(isObject), object, m.if(isScalar(), scalar, array));
     const isContainer = (v: ExpressionRef) => m.i32.ge_u(this.call('value_tag', [v]), m.i32.const(TAG_ARRAY));
     // Nested containers first (recursive form), then the closure on the value (map_values) or key (map_keys).
-    const descend = m.if(m.i32.and(get(recursive), isContainer(get(value))),
+    const descend = m.if(m.i32.and(m.i32.ne(get(recursive), m.i32.const(0)), isContainer(get(value))),
       m.local.set(value, m.block(null, [
-        m.local.set(mapped, m.call(name, [get(value), get(recursive)], i32)),
+        m.local.set(mapped, m.call(name, [get(value), m.i32.add(get(recursive), m.i32.const(1))], i32)),
         m.if(m.i32.eqz(get(mapped)), m.return(m.i32.const(0))),
         get(mapped),
       ], i32)));
@@ -762,6 +763,8 @@ class Generator {
     ]))]);
     m.addFunction(name, this.b.createType([i32, i32]), i32, this.fn.locals, m.block(null, [
       m.block(this.fn.uncaught, [
+        // `recursive` counts the levels down (stdlib-as/depth.ts): past the limit the value stays as it is.
+        m.if(m.i32.eqz(this.call('may_descend', [m.i32.sub(get(recursive), m.i32.const(1))])), m.return(get(c))),
         m.local.set(tag, this.call('value_tag', [get(c)])),
         kind === 'map_keys' ? m.if(isScalar(), m.return(get(c))) : m.nop(),
         m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(TAG_OBJECT))),

@@ -29,8 +29,8 @@ function plain(v: unknown): unknown {
 }
 
 /** `svc vrl -i -` on `input` in a child process: stdout, stderr, exit status. */
-function svcVrl(source: string, input: string): { stdout: string; stderr: string; status: number } {
-  const child = spawnSync(process.execPath, ['dist/cli/main.js', 'vrl', '-i', '-', source], {
+function svcVrl(source: string, input: string, flags: string[] = []): { stdout: string; stderr: string; status: number } {
+  const child = spawnSync(process.execPath, ['dist/cli/main.js', 'vrl', '-i', '-', ...flags, source], {
     input, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 26,
   });
   return { stdout: child.stdout, stderr: child.stderr, status: child.status ?? -1 };
@@ -139,13 +139,36 @@ test('JSON nesting follows serde_json: 127 levels parse, the 128th is an error n
   assert.is(out.status, 0);
 });
 
-test('a 5,000-deep value built by a program displays and encodes', async () => {
-  const source = 'x = []; for_each(split("a," * 5000, ",")) -> |_i, _v| { x = [x] }; . = { "x": x }; length(encode_json(x))';
-  const out = svcVrl(source, '{}\n');
-  // 5,002 levels: the empty array and one per item (the split leaves a last empty one).
-  assert.equal(out, { stdout: '10004\n', stderr: '', status: 0 });
-  const printed = svcVrl(source.replace(/; length\(.*$/, ''), '{}\n');
-  assert.is(printed.stdout.length, '{ "x": '.length + 5002 * 2 + ' }\n'.length);
+/** A program that nests `x` `.n` levels deep (`[]` wrapped once per item of an n - 1 item list), then `then`. */
+const nest = (wrap: string, then: string) =>
+  `x = []; for_each(split("a," * (to_int!(.n) - 2), ",")) -> |_i, _v| { x = ${wrap} }; ${then}`;
+
+test('values a program nests up to 1000 levels work; deeper ones fail that event with a clear error', async () => {
+  const encode = nest('[x]', 'length(encode_json(x))');
+  const out = svcVrl(encode, '{"n":1000}\n{"n":20000}\n{"n":3}\n');
+  assert.equal(out, { stdout: '2000\n6\n', stderr: 'value nested deeper than 1000 levels\n', status: 0 });
+  const printed = svcVrl(nest('[x]', '.x = x'), '{"n":20000}\n{"n":2}\n', ['-o']);
+  assert.equal(printed, { stdout: '{ "n": 2, "x": [[]] }\n', stderr: 'value nested deeper than 1000 levels\n', status: 0 });
+});
+
+test('every recursive walk stops at the depth limit: the event fails, the next one runs', async () => {
+  const sources = [
+    nest('[x]', '.x = x'), // the event's encoding
+    nest('[x]', 'y = [x]; x == y'),
+    nest('{"a": x}', 'map_values(x, recursive: true) -> |v| { v }'),
+    nest('{"a": x}', 'map_keys(object!(x), recursive: true) -> |k| { k }'),
+    nest('{"a": x}', 'flatten(object!(x))'),
+    nest('{"a": x}', 'x = object!(x); merge(x, x, deep: true)'),
+    nest('[x]', 'tag_types_externally(x)'),
+    nest('[x]', 'unique([x, x])'),
+    nest('[x]', 'encode_key_value({"x": x})'),
+    'unflatten(set!({}, [join!(split("a," * to_int!(.n), ","), ".")], 1))', // a key of 20,000 parts
+  ];
+  for (const source of sources) {
+    const p = await program(source);
+    assert.throws(() => p.run({ n: 20_000 }), (e: Error) => e.message === 'value nested deeper than 1000 levels', source);
+    assert.ok(p.run({ n: 3 }), source);
+  }
 });
 
 // ---- timestamps keep their range or fail ---------------------------------------------------------------
