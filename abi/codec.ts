@@ -213,13 +213,7 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     w.u8(Wire.Array);
     w.u32(value.length);
     const sizeAt = w.reserve(4);
-    for (let i = 0; i < value.length; i++) {
-      try {
-        encodeNested(w, value[i], ancestors);
-      } catch (error) {
-        throw error instanceof UnrepresentableValueError ? error.within(i) : error;
-      }
-    }
+    for (let i = 0; i < value.length; i++) encodeChild(w, value[i], ancestors, i);
     ancestors.pop();
     return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
   }
@@ -230,14 +224,19 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
   const sizeAt = w.reserve(4);
   for (const key of keys) {
     w.text(key);
-    try {
-      encodeNested(w, object[key], ancestors);
-    } catch (error) {
-      throw error instanceof UnrepresentableValueError ? error.within(key) : error;
-    }
+    encodeChild(w, object[key], ancestors, key);
   }
   ancestors.pop();
   return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
+}
+
+/** `encodeNested` of the item or field `segment` of a container: an error's path gets the segment. */
+function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment: string | number): void {
+  try {
+    encodeNested(w, value, ancestors);
+  } catch (error) {
+    throw error instanceof UnrepresentableValueError ? error.within(segment) : error;
+  }
 }
 
 /**
