@@ -5,6 +5,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compile, CompileError, Timestamp, type Program } from '../../runtime/index.js';
 
 const programs = new Map<string, Promise<Program>>();
@@ -169,6 +172,30 @@ test('every recursive walk stops at the depth limit: the event fails, the next o
     assert.throws(() => p.run({ n: 20_000 }), (e: Error) => e.message === 'value nested deeper than 1000 levels', source);
     assert.ok(p.run({ n: 3 }), source);
   }
+});
+
+test('pipeline: an event too deep to encode is the sink encoder\'s error, the others come out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-values-'));
+  const config = join(dir, 'deep.yaml');
+  writeFileSync(config, [
+    'sources: { in: { type: stdin } }',
+    'transforms:',
+    '  deep:',
+    '    type: remap',
+    '    inputs: [in]',
+    '    source: |',
+    '      x = []',
+    '      for_each(split("a," * (to_int!(.message) - 2), ",")) -> |_i, _v| { x = [x] }',
+    '      .y = x',
+    'sinks: { out: { type: console, inputs: [deep], encoding: { codec: json } } }',
+  ].join('\n'));
+  const child = spawnSync(process.execPath, ['dist/cli/main.js', '--config', config], {
+    input: '3\n20000\n4\n', encoding: 'utf8', timeout: 60_000,
+  });
+  rmSync(dir, { recursive: true });
+  assert.is(child.status, 0, child.stderr);
+  assert.equal(child.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line).y), [[[[]]], [[[[]]]]]);
+  assert.match(child.stderr, /Failed serializing frame: value nested deeper than 1000 levels .*count=1/);
 });
 
 // ---- timestamps keep their range or fail ---------------------------------------------------------------
