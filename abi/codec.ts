@@ -1,7 +1,7 @@
 // The binary value codec of docs/abi.md §1, TS side (the AS side is stdlib-as/codec/binary.ts; both are
 // tested against test/vectors/values.json).
 
-import { Regex, Timestamp, type RemapValue } from './values.js';
+import { Regex, Timestamp, TIMESTAMP_RANGE, type RemapValue } from './values.js';
 
 /** Value tags (docs/abi.md §1). */
 export const enum Wire {
@@ -107,13 +107,64 @@ export class ByteWriter {
   }
 }
 
-/** Appends the encoding of a JS value (integral numbers are integers, as for input events). */
+/**
+ * The deepest nesting of arrays and objects a JS value may have to be encoded (docs/abi.md §1): deeper
+ * ones (and cyclic ones) are refused rather than overflowing the stack here or in the module.
+ */
+export const MAX_ENCODED_DEPTH = 1000;
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/** A JS value that has no remap form, with the path to it (`.a[2]`) in its message. */
+export class UnrepresentableValueError extends TypeError {
+  /** Path segments from the root to the value, outermost first. */
+  readonly segments: (string | number)[] = [];
+
+  constructor(readonly reason: string) {
+    super(`${reason} at .`);
+    this.name = 'TypeError';
+  }
+
+  /** Prepends the segment of the container the failing value sits in. */
+  within(segment: string | number): this {
+    this.segments.unshift(segment);
+    // A path through a deep value is shortened: its start locates it.
+    const shown = this.segments.length > 12 ? [...this.segments.slice(0, 12).map(segmentText), '…'] : this.segments.map(segmentText);
+    this.message = `${this.reason} at ${shown.join('')}`;
+    return this;
+  }
+}
+
+/** Timestamps are i64 nanoseconds: VRL's (chrono's) wider range is refused, not wrapped. */
+function outOfRange(nanos: bigint): UnrepresentableValueError {
+  const date = new Date(Number(nanos / 1_000_000n));
+  const what = Number.isNaN(date.getTime()) ? `${nanos} ns after the epoch` : date.toISOString();
+  return new UnrepresentableValueError(`timestamp ${what} is outside the range of remap timestamps (${TIMESTAMP_RANGE})`);
+}
+
+function segmentText(segment: string | number): string {
+  if (typeof segment === 'number') return `[${segment}]`;
+  return /^[A-Za-z0-9_@]+$/.test(segment) ? `.${segment}` : `.${JSON.stringify(segment)}`;
+}
+
+/**
+ * Appends the encoding of a JS value (integral numbers are integers, as for input events). Throws an
+ * UnrepresentableValueError naming the path for what remap cannot hold: integers outside i64, NaN,
+ * symbols, functions, cyclic or too deeply nested containers.
+ */
 export function encodeValue(w: ByteWriter, value: unknown): void {
+  encodeNested(w, value, []);
+}
+
+/** `encodeValue` below the containers in `ancestors` (outermost first). */
+function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void {
   if (value === null || value === undefined) return w.u8(Wire.Null);
   switch (typeof value) {
     case 'boolean':
       return w.u8(value ? Wire.True : Wire.False);
     case 'bigint':
+      if (value < I64_MIN || value > I64_MAX) throw new UnrepresentableValueError(`integer ${value} is outside the 64-bit range of remap integers`);
       w.u8(Wire.Int);
       return w.i64(value);
     case 'number':
@@ -121,12 +172,15 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
         w.u8(Wire.Int);
         return w.i64(BigInt(value));
       }
-      if (Number.isNaN(value)) throw new TypeError('NaN is not a remap value');
+      if (Number.isNaN(value)) throw new UnrepresentableValueError('NaN is not a remap value');
       w.u8(Wire.Float);
       return w.f64(value);
     case 'string':
       w.u8(Wire.Bytes);
       return w.text(value);
+    case 'symbol':
+    case 'function':
+      throw new UnrepresentableValueError(`a ${typeof value} is not a remap value`);
   }
   if (value instanceof Uint8Array) {
     w.u8(Wire.Bytes);
@@ -137,34 +191,52 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
     return w.f64(value.value);
   }
   if (value instanceof Timestamp) {
+    if (value.nanos < I64_MIN || value.nanos > I64_MAX) throw outOfRange(value.nanos);
     w.u8(Wire.Timestamp);
     return w.i64(value.nanos);
   }
-  if (value instanceof Date) return encodeValue(w, Timestamp.fromDate(value));
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new UnrepresentableValueError('an invalid Date is not a remap value');
+    return encodeNested(w, Timestamp.fromDate(value), ancestors);
+  }
   if (value instanceof Regex) {
     w.u8(Wire.Regex);
     return w.text(value.pattern);
   }
+  const container = value as object;
+  if (ancestors.includes(container)) throw new UnrepresentableValueError('a cyclic value is not a remap value');
+  if (ancestors.length === MAX_ENCODED_DEPTH) {
+    throw new UnrepresentableValueError(`a value nested deeper than ${MAX_ENCODED_DEPTH} levels is not a remap value`);
+  }
+  ancestors.push(container);
   if (Array.isArray(value)) {
     w.u8(Wire.Array);
     w.u32(value.length);
     const sizeAt = w.reserve(4);
-    for (const item of value) encodeValue(w, item);
+    for (let i = 0; i < value.length; i++) encodeChild(w, value[i], ancestors, i);
+    ancestors.pop();
     return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
   }
-  if (typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    const keys = sortedKeys(Object.keys(object).filter((key) => object[key] !== undefined));
-    w.u8(Wire.Object);
-    w.u32(keys.length);
-    const sizeAt = w.reserve(4);
-    for (const key of keys) {
-      w.text(key);
-      encodeValue(w, object[key]);
-    }
-    return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
+  const object = value as Record<string, unknown>;
+  const keys = sortedKeys(Object.keys(object).filter((key) => object[key] !== undefined));
+  w.u8(Wire.Object);
+  w.u32(keys.length);
+  const sizeAt = w.reserve(4);
+  for (const key of keys) {
+    w.text(key);
+    encodeChild(w, object[key], ancestors, key);
   }
-  throw new TypeError(`cannot encode ${typeof value} as a remap value`);
+  ancestors.pop();
+  return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
+}
+
+/** `encodeNested` of the item or field `segment` of a container: an error's path gets the segment. */
+function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment: string | number): void {
+  try {
+    encodeNested(w, value, ancestors);
+  } catch (error) {
+    throw error instanceof UnrepresentableValueError ? error.within(segment) : error;
+  }
 }
 
 /**

@@ -15,6 +15,9 @@ export type RemapValue =
   | { [key: string]: RemapValue };
 
 /** A point in time, in nanoseconds since the Unix epoch (UTC). */
+/** The instants an i64 count of nanoseconds since the epoch covers: what a remap timestamp can hold. */
+export const TIMESTAMP_RANGE = '1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z';
+
 export class Timestamp {
   constructor(readonly nanos: bigint) {}
 

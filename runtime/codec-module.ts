@@ -182,7 +182,8 @@ function buildPathDescriptor(text: string): Uint8Array {
   words.push(segments.length);
   for (const segment of segments) {
     if (typeof segment === 'number') {
-      words.push(1, segment >>> 0);
+      const index = BigInt.asUintN(64, BigInt(segment)); // i64, low word first
+      words.push(1, Number(index & 0xffffffffn), Number(index >> 32n));
       continue;
     }
     const bytes = Buffer.from(segment, 'utf8');

@@ -2,7 +2,7 @@
 
 import { randomFillSync } from 'node:crypto';
 import { validateRegex } from '../abi/regex.js';
-import { ByteReader, ByteWriter, encodeValue } from '../abi/codec.js';
+import { ByteReader, ByteWriter, encodeValue, UnrepresentableValueError } from '../abi/codec.js';
 import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from '../abi/values.js';
@@ -94,14 +94,17 @@ export function moduleImports(
     svc_js: {
       call(fn: number, ptr: number, len: number): number {
         const args = new ByteReader(bytes(ptr, len)).value() as RemapValue[];
-        const reply = newReply();
+        let reply = newReply();
         try {
           const result = functions[fn]!(args, callContext);
           reply.u8(0);
           encodeValue(reply, result);
         } catch (error) {
+          // A result that cannot be encoded fails the call (the reply may hold part of it: start over).
+          reply = newReply();
           reply.u8(1);
-          reply.sized(Buffer.from(error instanceof Error ? error.message : String(error)));
+          const message = error instanceof UnrepresentableValueError ? error.reason : error instanceof Error ? error.message : String(error);
+          reply.sized(Buffer.from(message));
         }
         return writeBack(reply.finish());
       },

@@ -31,6 +31,7 @@ export {
 
 // Paths, operators and the program drivers.
 export { path_get, path_set, path_remove, path_exists } from './path';
+export { may_descend } from './depth';
 export { path_unnest } from './functions/unnest';
 export {
   op_add, op_sub, op_mul, op_div, op_rem, op_lt, op_le, op_gt, op_ge, op_eq, op_ne, op_merge, op_not, value_eq,

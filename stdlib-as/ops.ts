@@ -11,6 +11,7 @@ import {
 import { fail, failWith } from './error';
 import { Buffer, bufferNew, bufferAscii, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
 import { kindBitOf, kindName } from './functions/args';
+import { mayDescend } from './depth';
 
 // ---- error messages ------------------------------------------------------------------------------------
 
@@ -18,24 +19,25 @@ import { kindBitOf, kindName } from './functions/args';
  * The kind of a value as VRL prints it in operator errors: `integer`, `[integer, string]`,
  * `{ a: float, "b c": [null] }`; empty collections are `array` and `object`.
  */
-export function writeValueKind(b: Buffer, v: Value): void {
+export function writeValueKind(b: Buffer, v: Value, depth: i32 = 0): void {
   const tag = tagOf(v);
-  if (tag == Tag.Array && arrayLen(v) > 0) {
+  // Past MAX_DEPTH a container is only named (`array`, `object`).
+  if (tag == Tag.Array && arrayLen(v) > 0 && mayDescend(depth)) {
     bufferByte(b, 0x5b); // [
     for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
       if (i > 0) bufferAscii(b, ', ');
-      writeValueKind(b, arrayGet(v, i));
+      writeValueKind(b, arrayGet(v, i), depth + 1);
     }
     bufferByte(b, 0x5d); // ]
     return;
   }
-  if (tag == Tag.Object && objectLen(v) > 0) {
+  if (tag == Tag.Object && objectLen(v) > 0 && mayDescend(depth)) {
     bufferAscii(b, '{ ');
     for (let i: usize = 0, n = objectLen(v); i < n; i++) {
       if (i > 0) bufferAscii(b, ', ');
       writeField(b, objectKeyPtr(v, i), objectKeyLen(v, i));
       bufferAscii(b, ': ');
-      writeValueKind(b, objectValue(v, i));
+      writeValueKind(b, objectValue(v, i), depth + 1);
     }
     bufferAscii(b, ' }');
     return;
@@ -277,9 +279,15 @@ export function op_ge(a: Value, b: Value): Value {
  * pattern.
  */
 export function value_eq(a: Value, b: Value): bool {
+  return valuesEqual(a, b, 0);
+}
+
+/** `value_eq` of values nested `depth` levels deep (containers past MAX_DEPTH compare unequal). */
+function valuesEqual(a: Value, b: Value, depth: i32): bool {
   if (a == b) return true;
   const tag = tagOf(a);
   if (tag != tagOf(b)) return false;
+  if (tag >= Tag.Array && !mayDescend(depth)) return false;
   switch (tag) {
     case Tag.Null: return true;
     case Tag.Bool: return false; // the static records differ
@@ -292,7 +300,7 @@ export function value_eq(a: Value, b: Value): bool {
     case Tag.Array: {
       const n = arrayLen(a);
       if (n != arrayLen(b)) return false;
-      for (let i: usize = 0; i < n; i++) if (!value_eq(arrayGet(a, i), arrayGet(b, i))) return false;
+      for (let i: usize = 0; i < n; i++) if (!valuesEqual(arrayGet(a, i), arrayGet(b, i), depth + 1)) return false;
       return true;
     }
   }
@@ -300,7 +308,7 @@ export function value_eq(a: Value, b: Value): bool {
   if (n != objectLen(b)) return false;
   for (let i: usize = 0; i < n; i++) {
     if (compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, i), objectKeyLen(b, i)) != 0) return false;
-    if (!value_eq(objectValue(a, i), objectValue(b, i))) return false;
+    if (!valuesEqual(objectValue(a, i), objectValue(b, i), depth + 1)) return false;
   }
   return true;
 }

@@ -3,7 +3,7 @@
 //
 //   u32 segment count; then per segment: u32 kind
 //     field:    u32 byte length, key bytes, zero padding to a multiple of 4
-//     index:    i32 index (negative counts from the end)
+//     index:    i64 index (negative counts from the end), at a 4-byte aligned address
 //     coalesce: u32 n, then n × (u32 byte length, key bytes, padding to 4)
 //
 // A "key record" below is the address of one (u32 length, key bytes) pair. Writes go through a cell (the
@@ -14,6 +14,10 @@ import {
   arrayPush, arrayTruncate, newObject, objectLen, objectFind, objectGet, objectInsertAt, objectRemoveAt,
 } from './value';
 import { metricCell, metricSet, metricRemove } from './metric';
+import { fail } from './error';
+import { mayDescend } from './depth';
+import { bufferNew, bufferAscii, bufferData, bufferLength } from './buffer';
+import { writeInt } from './codec/number';
 
 const enum Segment {
   Field = 0,
@@ -46,7 +50,7 @@ const enum Segment {
 function nextSegment(seg: usize): usize {
   switch (load<u32>(seg)) {
     case Segment.Field: return nextKey(seg + 4);
-    case Segment.Index: return seg + 8;
+    case Segment.Index: return seg + 12;
   }
   let key = seg + 8;
   for (let i: u32 = 0, n = load<u32>(seg + 4); i < n; i++) key = nextKey(key);
@@ -80,7 +84,7 @@ function writeKey(seg: usize, o: Value): usize {
 /** Position of an index segment in an array of `len` items (negative when it falls before the start). */
 // @ts-ignore: decorator
 @inline function indexPosition(seg: usize, len: usize): i64 {
-  const index = <i64>load<i32>(seg + 4);
+  const index = load<i64>(seg + 4);
   return index < 0 ? <i64>len + index : index;
 }
 
@@ -140,8 +144,27 @@ function ownedAt(slot: usize): Value {
 }
 
 /**
+ * The most items an assignment may pad an array to. VRL pads with nulls up to any index (and runs out of
+ * memory on a huge one); here an array's item slots must stay addressable in wasm32 memory, so a write
+ * that would need more fails with an error naming the index.
+ */
+export const MAX_PADDED_ARRAY: i64 = 1 << 28;
+
+function failIndex(seg: usize): usize {
+  const b = bufferNew(96);
+  bufferAscii(b, 'cannot assign at index ');
+  writeInt(b, load<i64>(seg + 4));
+  bufferAscii(b, ': an array grows to at most ');
+  writeInt(b, MAX_PADDED_ARRAY);
+  bufferAscii(b, ' items');
+  fail(bufferData(b), bufferLength(b));
+  return 0;
+}
+
+/**
  * Makes the container in `slot` fit segment `seg` (an object or an array the caller may write, replacing
- * anything else) and returns the slot of the child the segment selects, creating it (as null) if needed.
+ * anything else) and returns the slot of the child the segment selects, creating it (as null) if needed;
+ * 0 (message pending) when the array would grow beyond MAX_PADDED_ARRAY.
  * Arrays grow with nulls; a negative index before the start prepends, as VRL does (`[1]`, `[-3]` →
  * `[x, null, 1]`).
  */
@@ -166,6 +189,7 @@ function childSlot(slot: usize, seg: usize): usize {
   const isArray = tagOf(current) == Tag.Array;
   const len: usize = isArray ? arrayLen(current) : 0;
   const at = indexPosition(seg, len);
+  if (at >= MAX_PADDED_ARRAY || at < <i64>len - MAX_PADDED_ARRAY) return failIndex(seg);
   if (at < 0) {
     const a = newArray(len + <usize>-at);
     for (let k: i64 = 0; k < -at; k++) arrayPush(a, NULL);
@@ -214,18 +238,21 @@ function metricKeys(root: Value, path: usize): i32 {
 }
 
 /**
- * Stores `v` at `path` under the root in `cell`, creating what is missing (VRL's assignment). Through a
- * metric's view, only what Vector allows is stored (stdlib-as/metric.ts); the rest is ignored.
+ * Stores `v` at `path` under the root in `cell`, creating what is missing (VRL's assignment); returns
+ * false (message pending) when an index is beyond MAX_PADDED_ARRAY. Through a metric's view, only what
+ * Vector allows is stored (stdlib-as/metric.ts); the rest is ignored.
  */
-export function path_set(cell: usize, path: usize, v: Value): void {
-  if (cell == metricCell() && !metricSet(METRIC_KEYS, metricKeys(load<u32>(cell), path), v)) return;
+export function path_set(cell: usize, path: usize, v: Value): bool {
+  if (cell == metricCell() && !metricSet(METRIC_KEYS, metricKeys(load<u32>(cell), path), v)) return true;
   let slot = cell;
   let seg = path + 4;
   for (let i: u32 = 0, n = load<u32>(path); i < n; i++) {
     slot = childSlot(slot, seg);
+    if (slot == 0) return false;
     seg = nextSegment(seg);
   }
   store<u32>(slot, v);
+  return true;
 }
 
 /**
@@ -249,6 +276,8 @@ export function path_remove(cell: usize, path: usize, compact: i32): Value {
     return root;
   }
   if (lookup(load<u32>(cell), path) == 0) return NULL;
+  // removeBelow recurses once per segment.
+  if (!mayDescend(<i32>count)) return NULL;
   return removeBelow(cell, path + 4, count, compact != 0);
 }
 

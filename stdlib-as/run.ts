@@ -15,6 +15,7 @@ import { writeDisplay } from './codec/display';
 import { targetOf, producedEvent } from './metric';
 import { decodeEach, decodeErrors } from './codec/decode';
 import { encodeStart, encodeEvent, encodeFinish, encodedLength, encodeErrors } from './codec/encode';
+import { takeDepthExceeded, failTooDeep } from './depth';
 
 // @ts-ignore: decorator
 @external("svc", "program")
@@ -79,7 +80,22 @@ function runEvent(meta: Value, event: Value, isMetric: bool): Value {
   store<u32>(meta_cell(), meta);
   store<u32>(event_cell(), targetOf(event_cell(), isMetric, event));
   setOutcome(Outcome.Kept);
-  return program();
+  // A note left by output written for the previous event belongs to that event.
+  takeDepthExceeded();
+  const result = program();
+  // A walk in the program stopped at MAX_DEPTH, so what it returned is not the value's.
+  return result != 0 && takeDepthExceeded() ? failTooDeep() : result;
+}
+
+/**
+ * Whether the output just written for an event met a value nested deeper than MAX_DEPTH: then the output
+ * from `mark` on is dropped and the event's error (TOO_DEEP) is pending.
+ */
+function outputTooDeep(out: Buffer, mark: usize): bool {
+  if (!takeDepthExceeded()) return false;
+  bufferTruncate(out, mark);
+  failTooDeep();
+  return true;
 }
 
 /** Decodes the metadata and event of the input record at `record` and runs the program on them. */
@@ -110,7 +126,7 @@ export function run_batch(ptr: usize, len: usize): usize {
     const next = record + 4 + <usize>load<u32>(record);
     const kind = load<u8>(record, 4);
     const result = runRecord(record);
-    const outcome = outcomeOf(result);
+    let outcome = outcomeOf(result);
 
     const start = bufferLength(out);
     const head = bufferReserve(out, 8);
@@ -125,7 +141,12 @@ export function run_batch(ptr: usize, len: usize): usize {
         writeEmitted(out, load<u32>(meta_cell()), producedEvent(event_cell()));
       }
       if (flags & RESULTS) writeValue(out, result);
-    } else {
+      if (outputTooDeep(out, start + 8)) {
+        outcome = Outcome.Error;
+        store<u8>(bufferData(out) + start, <u8>outcome, 5);
+      }
+    }
+    if (outcome != Outcome.Kept) {
       writeMessage(out);
       writeCells(out);
     }
@@ -208,12 +229,15 @@ export function run_chain(ptr: usize, len: usize, flags: i32): usize {
   for (let i: u32 = 0; i < count; i++) {
     setRunning(i);
     const size: usize = 4 + <usize>load<u32>(record);
-    const result = runRecord(record);
+    let result = runRecord(record);
     if (result != 0) {
       const target = producedEvent(event_cell());
+      const mark = bufferLength(out);
       emit(out, load<u8>(record, 4), load<u32>(meta_cell()), target, writeInputRecord);
-      emitted += emittedCount(target);
-    } else {
+      if (outputTooDeep(out, mark)) result = 0;
+      else emitted += emittedCount(target);
+    }
+    if (result == 0) {
       const outcome = outcomeOf(result);
       writeFailure(failures, i, outcome, record, size);
       if (flags & (outcome == Outcome.Error ? KEEP_ON_ERROR : KEEP_ON_ABORT)) {
@@ -364,12 +388,18 @@ function runDecoded(kind: EventKind, event: Value): void {
   // Shared: the program's writes copy, so the event as decoded is still there if it fails.
   const original = share(event);
   setRunning(framedIndex);
-  const result = runEvent(framedMeta, event, kind == EventKind.Metric);
+  let result = runEvent(framedMeta, event, kind == EventKind.Metric);
   if (result != 0) {
     const target = producedEvent(event_cell());
+    // The encoder reports its own events too deep to encode (codec/encode.ts).
+    const mark = framedEncodes ? 0 : bufferLength(framedOut);
     emit(framedOut, <u8>kind, load<u32>(meta_cell()), target, framedEncodes ? encodeEmitted : writeInputRecord);
-    if (!framedEncodes) framedEmitted += <u32>emittedCount(target);
-  } else {
+    if (!framedEncodes) {
+      if (outputTooDeep(framedOut, mark)) result = 0;
+      else framedEmitted += <u32>emittedCount(target);
+    }
+  }
+  if (result == 0) {
     const outcome = outcomeOf(result);
     const keep = (framedFlags & (outcome == Outcome.Error ? KEEP_ON_ERROR : KEEP_ON_ABORT)) != 0;
     if (framedFlags & FAILED_RECORDS) {
@@ -430,12 +460,14 @@ export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
       continue;
     }
     const target: Value = load<u32>(event_cell());
+    const mark = bufferLength(out);
     if (flags & JSON_EVENTS) {
       writeJsonEvents(out, target);
     } else {
       writeDisplay(out, flags & PRINT_OBJECT ? target : result);
       bufferByte(out, 0x0a);
     }
+    if (outputTooDeep(out, mark)) writeLineError(errors, line);
   }
   outputLength = bufferLength(out);
   errorsPtr = bufferData(errors);

@@ -417,6 +417,76 @@ export function objectSetInOrder(o: Value, key: usize, keyLen: usize, v: Value):
   }
 }
 
+/**
+ * Appends an entry after the last one whatever its key, in place: for builders that read keys in any order
+ * (JSON text). Returns whether the key sorts after the previous last key; once any append returned false,
+ * the builder calls `objectSortEntries` when it is done. Sorting once keeps a build of n keys O(n log n),
+ * where inserting each in place costs O(n²) when they arrive in descending order.
+ */
+export function objectAppend(o: Value, key: usize, keyLen: usize, v: Value): bool {
+  const len = objectLen(o);
+  const inOrder = len == 0 || compareBytes(objectKeyPtr(o, len - 1), objectKeyLen(o, len - 1), key, keyLen) < 0;
+  objectInsertAt(o, len, key, keyLen, v);
+  return inOrder;
+}
+
+/**
+ * Puts appended entries in key order, in place: a stable merge sort, then of equal keys the last appended
+ * stays (what `objectSet` for each in turn would have left).
+ */
+export function objectSortEntries(o: Value): void {
+  const len = objectLen(o);
+  let from = <usize>load<u32>(o, 12);
+  let to = alloc(len * ENTRY_SIZE);
+  for (let width: usize = 1; width < len; width <<= 1) {
+    for (let lo: usize = 0; lo < len; lo += width << 1) {
+      const mid = lo + width < len ? lo + width : len;
+      const hi = mid + width < len ? mid + width : len;
+      mergeEntries(from, lo, mid, hi, to);
+    }
+    const swap = from;
+    from = to;
+    to = swap;
+  }
+  // Equal keys are adjacent, in append order: keep the last of each run.
+  let kept: usize = 0;
+  for (let i: usize = 0; i < len; i++) {
+    const entry = from + i * ENTRY_SIZE;
+    if (i + 1 < len) {
+      const next = entry + ENTRY_SIZE;
+      if (compareBytes(load<u32>(entry), load<u32>(entry, 4), load<u32>(next), load<u32>(next, 4)) == 0) continue;
+    }
+    if (kept != i) copyMemory(from + kept * ENTRY_SIZE, entry, ENTRY_SIZE);
+    kept++;
+  }
+  // The sorted entries may sit in the scratch run, which holds `len` entries.
+  if (from != <usize>load<u32>(o, 12)) store<u32>(o, <u32>len, 8);
+  store<u32>(o, <u32>from, 12);
+  store<u32>(o, <u32>kept, 4);
+}
+
+/** Merges the sorted entry runs [lo, mid) and [mid, hi) of `from` into the same places of `to`. */
+function mergeEntries(from: usize, lo: usize, mid: usize, hi: usize, to: usize): void {
+  let i = lo;
+  let j = mid;
+  let out = to + lo * ENTRY_SIZE;
+  while (i < mid && j < hi) {
+    const a = from + i * ENTRY_SIZE;
+    const b = from + j * ENTRY_SIZE;
+    // Ties take the left run first, which keeps equal keys in append order.
+    if (compareBytes(load<u32>(b), load<u32>(b, 4), load<u32>(a), load<u32>(a, 4)) < 0) {
+      copyMemory(out, b, ENTRY_SIZE);
+      j++;
+    } else {
+      copyMemory(out, a, ENTRY_SIZE);
+      i++;
+    }
+    out += ENTRY_SIZE;
+  }
+  if (i < mid) memory.copy(out, from + i * ENTRY_SIZE, (mid - i) * ENTRY_SIZE);
+  if (j < hi) memory.copy(out, from + j * ENTRY_SIZE, (hi - j) * ENTRY_SIZE);
+}
+
 /** Inserts a key known to be absent at index `at` (from `objectFind`), in place. */
 export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v: Value): void {
   const len = objectLen(o);

@@ -6,7 +6,7 @@ import type { PathSegment } from '../ast.js';
 import type { Constant } from '../functions/define.js';
 import { ByteWriter, encodeValue, IntegralFloat } from '../../abi/codec.js';
 import { Regex, Timestamp } from '../../abi/values.js';
-import { RFC3339 } from '../check/index.js';
+import { timestampNanos } from '../check/index.js';
 
 const PATH_FIELD = 0;
 const PATH_INDEX = 1;
@@ -54,7 +54,7 @@ export class ConstantPool {
           break;
         case 'index':
           w.u32(PATH_INDEX);
-          w.i32(segment.index);
+          w.i64(BigInt(segment.index));
           break;
         case 'coalesce':
           w.u32(PATH_COALESCE);
@@ -112,18 +112,4 @@ function keyOf(js: unknown): string {
     return `{${Object.entries(js).map(([k, v]) => `${JSON.stringify(k)}:${keyOf(v)}`).join(',')}}`;
   }
   return String(js);
-}
-
-/** Nanoseconds since the epoch of a timestamp literal (already validated by the checker). */
-export function timestampNanos(text: string): bigint {
-  const m = RFC3339.exec(text);
-  if (!m) throw new Error(`invalid timestamp literal ${text}`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, 0);
-  const zone = m[8]!;
-  const offsetMinutes = /z/i.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  const fraction = BigInt((m[7] ?? '.').slice(1).padEnd(9, '0').slice(0, 9));
-  return (BigInt(date.getTime() / 1000) - BigInt(offsetMinutes * 60)) * 1_000_000_000n + fraction;
 }

@@ -471,7 +471,8 @@ class Generator {
     if (q.target.kind === 'variable' && q.path.length === 0) return this.storeSlot(this.slotOf(q.target.name), value);
     const cell = this.cellOf(q.target);
     if (!cell) return m.drop(value);
-    return this.call('path_set', [cell, this.pathDescriptor(q.path), value], this.b.none);
+    // Fails only on an index too large to pad the array to (stdlib-as/path.ts).
+    return m.if(m.i32.eqz(this.call('path_set', [cell, this.pathDescriptor(q.path), value])), this.toHandler());
   }
 
   // ---- function calls --------------------------------------------------------------------------------
@@ -625,10 +626,22 @@ class Generator {
     }
     const exit = this.fn.label('done');
     const next = this.fn.label('next');
+    const tag = this.fn.local();
+    // A value that is not a collection (the root of a string event, say): VRL's for_each runs the closure
+    // on none of it, its filter fails.
+    const notCollection = () => m.i32.lt_u(get(tag), m.i32.const(TAG_ARRAY));
     return m.block(null, [
       m.local.set(c, input),
-      m.local.set(isObject, m.i32.eq(this.call('value_tag', [get(c)]), m.i32.const(TAG_OBJECT))),
-      m.local.set(n, m.if(get(isObject), this.call('object_len', [get(c)]), this.call('array_len', [get(c)]))),
+      m.local.set(tag, this.call('value_tag', [get(c)])),
+      kind === 'filter'
+        ? m.if(notCollection(), m.block(null, [
+          m.drop(this.call('fail_value', [this.bytesConstant('function requires collection types as input')])),
+          this.toHandler(),
+        ]))
+        : m.nop(),
+      m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(TAG_OBJECT))),
+      m.local.set(n, m.if(get(isObject), this.call('object_len', [get(c)]),
+        m.if(notCollection(), m.i32.const(0), this.call('array_len', [get(c)])))),
       m.local.set(result, kind === 'for_each'
         ? this.constI32(this.std.nullValue)
         : m.if(get(isObject), this.call('new_object', [get(n)]), this.call('new_array', [get(n)]))),
@@ -682,8 +695,9 @@ class Generator {
   }
 
   /**
-   * `map_values` / `map_keys`: a function of its own `(container, recursive) → container`, because the
-   * recursive form calls itself on nested containers (after which map_values also maps the container).
+   * `map_values` / `map_keys`: a function of its own `(value, recursive) → value`, because the
+   * recursive form calls itself on nested containers (after which map_values also maps the container);
+   * `recursive` is 0, or 1 plus the nesting level of `value`.
    */
   private mapHelper(closure: ast.Closure, kind: 'map_values' | 'map_keys'): string {
     const m = this.m;
@@ -698,6 +712,7 @@ class Generator {
     const n = this.fn.local();
     const i = this.fn.local();
     const isObject = this.fn.local();
+    const tag = this.fn.local();
     const result = this.fn.local();
     const value = this.fn.local();
     const mapped = this.fn.local();
@@ -705,11 +720,16 @@ class Generator {
     const body = this.closureBody(closure, (s) => { slots = s; });
     const get = (l: number) => m.local.get(l, i32);
     const [slot] = slots;
+    // VRL maps a value that is not a collection (the root of a string event, say) as a whole: map_values
+    // runs the closure once on it, map_keys leaves it as it is.
+    const isScalar = () => m.i32.lt_u(get(tag), m.i32.const(TAG_ARRAY));
+    const byShape = (object: ExpressionRef, array: ExpressionRef, scalar: ExpressionRef) =>
+      m.if(get(isObject), object, m.if(isScalar(), scalar, array));
     const isContainer = (v: ExpressionRef) => m.i32.ge_u(this.call('value_tag', [v]), m.i32.const(TAG_ARRAY));
     // Nested containers first (recursive form), then the closure on the value (map_values) or key (map_keys).
-    const descend = m.if(m.i32.and(get(recursive), isContainer(get(value))),
+    const descend = m.if(m.i32.and(m.i32.ne(get(recursive), m.i32.const(0)), isContainer(get(value))),
       m.local.set(value, m.block(null, [
-        m.local.set(mapped, m.call(name, [get(value), get(recursive)], i32)),
+        m.local.set(mapped, m.call(name, [get(value), m.i32.add(get(recursive), m.i32.const(1))], i32)),
         m.if(m.i32.eqz(get(mapped)), m.return(m.i32.const(0))),
         get(mapped),
       ], i32)));
@@ -718,9 +738,10 @@ class Generator {
       ? get(value)
       : this.call('object_key', [get(c), get(i)]));
     const store = kind === 'map_values'
-      ? m.if(get(isObject),
+      ? byShape(
         this.call('object_set', [get(result), this.call('object_key_ptr', [get(c), get(i)]), this.call('object_key_len', [get(c), get(i)]), get(mapped)], this.b.none),
-        this.call('array_push', [get(result), get(mapped)], this.b.none))
+        this.call('array_push', [get(result), get(mapped)], this.b.none),
+        m.local.set(result, get(mapped)))
       : m.if(get(isObject),
         this.call('object_set', [get(result), this.call('bytes_ptr', [get(mapped)]), this.call('bytes_len', [get(mapped)]), get(value)], this.b.none),
         this.call('array_push', [get(result), get(value)], this.b.none));
@@ -732,8 +753,9 @@ class Generator {
     const next = this.fn.label('next');
     const loop = m.block(exit, [m.loop(next, m.block(null, [
       m.br(exit, m.i32.ge_u(get(i), get(n))),
-      m.local.set(value, this.call('value_share', [m.if(get(isObject),
-        this.call('object_value', [get(c), get(i)]), this.call('array_get', [get(c), get(i)]))])),
+      m.local.set(value, this.call('value_share', [kind === 'map_values'
+        ? byShape(this.call('object_value', [get(c), get(i)]), this.call('array_get', [get(c), get(i)]), get(c))
+        : m.if(get(isObject), this.call('object_value', [get(c), get(i)]), this.call('array_get', [get(c), get(i)]))])),
       descend,
       step,
       m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
@@ -741,9 +763,13 @@ class Generator {
     ]))]);
     m.addFunction(name, this.b.createType([i32, i32]), i32, this.fn.locals, m.block(null, [
       m.block(this.fn.uncaught, [
-        m.local.set(isObject, m.i32.eq(this.call('value_tag', [get(c)]), m.i32.const(TAG_OBJECT))),
-        m.local.set(n, m.if(get(isObject), this.call('object_len', [get(c)]), this.call('array_len', [get(c)]))),
-        m.local.set(result, m.if(get(isObject), this.call('new_object', [get(n)]), this.call('new_array', [get(n)]))),
+        // `recursive` counts the levels down (stdlib-as/depth.ts): past the limit the value stays as it is.
+        m.if(m.i32.eqz(this.call('may_descend', [m.i32.sub(get(recursive), m.i32.const(1))])), m.return(get(c))),
+        m.local.set(tag, this.call('value_tag', [get(c)])),
+        kind === 'map_keys' ? m.if(isScalar(), m.return(get(c))) : m.nop(),
+        m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(TAG_OBJECT))),
+        m.local.set(n, byShape(this.call('object_len', [get(c)]), this.call('array_len', [get(c)]), m.i32.const(1))),
+        m.local.set(result, byShape(this.call('new_object', [get(n)]), this.call('new_array', [get(n)]), get(c))),
         m.local.set(i, m.i32.const(0)),
         loop,
         m.return(get(result)),

@@ -6,6 +6,7 @@ import {
   tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
 } from '../value';
 import { compileRegex } from '../regex';
+import { mayDescend } from '../depth';
 
 export const enum Wire {
   Null = 0,
@@ -94,8 +95,9 @@ function decodeNext(): Value {
   return 0;
 }
 
-/** Encoded size of `v` in bytes. */
-export function encodedSize(v: Value): usize {
+/** Encoded size of `v`, nested `depth` levels deep, in bytes (containers past MAX_DEPTH encode as null). */
+export function encodedSize(v: Value, depth: i32 = 0): usize {
+  if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return 1;
   switch (tagOf(v)) {
     case Tag.Null:
     case Tag.Bool: return 1;
@@ -106,13 +108,13 @@ export function encodedSize(v: Value): usize {
     case Tag.Regex: return 5 + regexPatternLen(v);
     case Tag.Array: {
       let size: usize = 9;
-      for (let i: usize = 0, n = arrayLen(v); i < n; i++) size += encodedSize(arrayGet(v, i));
+      for (let i: usize = 0, n = arrayLen(v); i < n; i++) size += encodedSize(arrayGet(v, i), depth + 1);
       return size;
     }
     case Tag.Object: {
       let size: usize = 9;
       for (let i: usize = 0, n = objectLen(v); i < n; i++) {
-        size += 4 + objectKeyLen(v, i) + encodedSize(objectValue(v, i));
+        size += 4 + objectKeyLen(v, i) + encodedSize(objectValue(v, i), depth + 1);
       }
       return size;
     }
@@ -121,8 +123,12 @@ export function encodedSize(v: Value): usize {
   return 0;
 }
 
-/** Writes `v` at `out` (which has `encodedSize(v)` bytes); returns the address after it. */
-export function encodeValue(v: Value, out: usize): usize {
+/** Writes `v` at `out` (which has `encodedSize(v, depth)` bytes); returns the address after it. */
+export function encodeValue(v: Value, out: usize, depth: i32 = 0): usize {
+  if (tagOf(v) >= Tag.Array && !mayDescend(depth)) {
+    store<u8>(out, Wire.Null);
+    return out + 1;
+  }
   switch (tagOf(v)) {
     case Tag.Null:
       store<u8>(out, Wire.Null);
@@ -152,7 +158,7 @@ export function encodeValue(v: Value, out: usize): usize {
       store<u32>(out + 1, <u32>n);
       const start = out + 9;
       let at = start;
-      for (let i: usize = 0; i < n; i++) at = encodeValue(arrayGet(v, i), at);
+      for (let i: usize = 0; i < n; i++) at = encodeValue(arrayGet(v, i), at, depth + 1);
       store<u32>(out + 5, <u32>(at - start));
       return at;
     }
@@ -166,7 +172,7 @@ export function encodeValue(v: Value, out: usize): usize {
         const keyLen = objectKeyLen(v, i);
         store<u32>(at, <u32>keyLen);
         copyMemory(at + 4, objectKeyPtr(v, i), keyLen);
-        at = encodeValue(objectValue(v, i), at + 4 + keyLen);
+        at = encodeValue(objectValue(v, i), at + 4 + keyLen, depth + 1);
       }
       store<u32>(out + 5, <u32>(at - start));
       return at;

@@ -9,8 +9,11 @@ import { writeInt, writeFloat } from './number';
 import { writeRfc3339 } from './time';
 import { writeLossy } from './utf8';
 import { displayPlainEnd, displayEscapeEnd } from './scan';
+import { mayDescend } from '../depth';
 
-export function writeDisplay(b: Buffer, v: Value): void {
+/** VRL's display of `v`, nested `depth` levels deep (containers past MAX_DEPTH show as null). */
+export function writeDisplay(b: Buffer, v: Value, depth: i32 = 0): void {
+  if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return bufferAscii(b, 'null');
   switch (tagOf(v)) {
     case Tag.Null:
       return bufferAscii(b, 'null');
@@ -34,7 +37,7 @@ export function writeDisplay(b: Buffer, v: Value): void {
       bufferByte(b, 0x5b);
       for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
         if (i > 0) bufferAscii(b, ', ');
-        writeDisplay(b, arrayGet(v, i));
+        writeDisplay(b, arrayGet(v, i), depth + 1);
       }
       return bufferByte(b, 0x5d);
     }
@@ -43,7 +46,7 @@ export function writeDisplay(b: Buffer, v: Value): void {
       if (n == 0) return bufferAscii(b, '{}');
       for (let i: usize = 0; i < n; i++) {
         writeDisplayKey(b, i == 0 ? 0x7b : 0x2c, objectKeyPtr(v, i), objectKeyLen(v, i));
-        writeDisplay(b, objectValue(v, i));
+        writeDisplay(b, objectValue(v, i), depth + 1);
       }
       return bufferAscii(b, ' }');
     }

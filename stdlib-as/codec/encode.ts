@@ -18,6 +18,7 @@ import { writeRfc3339, floorDiv, NANOS_PER_SECOND } from './time';
 import { writeLossy } from './utf8';
 import { writeText, writeKeyValue, EQUALS, SPACE } from './key-value';
 import { path_get, path_set, path_remove, path_exists } from '../path';
+import { mayDescend, takeDepthExceeded, TOO_DEEP } from '../depth';
 import { writeDebugQuoted, equalsAscii } from '../text';
 
 /** Encoders, in the order of runtime/codec-module.ts's table. */
@@ -144,10 +145,10 @@ export function encodeEvent(index: u32, kind: EventKind, event: Value): void {
   const start = bufferLength(out);
   const prefix = framing == Framing.Length && !(flags & EACH) ? lengthFieldLength : 0;
   bufferReserve(out, prefix);
-  const failure = writePayload(kind, event);
-  if (failure != null) {
+  const failure = takeDepthExceeded() ? TOO_DEEP : writePayload(kind, event);
+  if (failure != null || takeDepthExceeded()) {
     bufferTruncate(out, start);
-    return writeError(index, failure);
+    return writeError(index, failure != null ? failure : TOO_DEEP);
   }
   const size = bufferLength(out) - start - prefix;
   if (flags & EACH) {
@@ -251,16 +252,20 @@ function forEachPath(list: usize, each: (path: usize, cell: usize, source: Value
   for (let i: usize = 0, n = <usize>load<u32>(list); i < n; i++) each(<usize>load<u32>(list + 4 + (i << 2)), cell, source);
 }
 
-/** Timestamps anywhere in `v` in the configured unix form (containers updated in place: the encoder owns them). */
-function formatTimestamps(v: Value): Value {
+/**
+ * Timestamps anywhere in `v` (nested `depth` levels deep) in the configured unix form (containers updated in
+ * place: the encoder owns them).
+ */
+function formatTimestamps(v: Value, depth: i32 = 0): Value {
+  if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return v;
   switch (tagOf(v)) {
     case Tag.Timestamp: return unixTimestamp(timestampOf(v));
     case Tag.Object: {
-      for (let i: usize = 0, n = objectLen(v); i < n; i++) objectSetValueAt(v, i, formatTimestamps(objectValue(v, i)));
+      for (let i: usize = 0, n = objectLen(v); i < n; i++) objectSetValueAt(v, i, formatTimestamps(objectValue(v, i), depth + 1));
       return v;
     }
     case Tag.Array: {
-      for (let i: usize = 0, n = arrayLen(v); i < n; i++) store<u32>(arrayItems(v) + (i << 2), <u32>formatTimestamps(arrayGet(v, i)));
+      for (let i: usize = 0, n = arrayLen(v); i < n; i++) store<u32>(arrayItems(v) + (i << 2), <u32>formatTimestamps(arrayGet(v, i), depth + 1));
       return v;
     }
   }

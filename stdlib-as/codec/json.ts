@@ -3,7 +3,7 @@
 
 import {
   Value, Tag, NULL, TRUE, FALSE, alloc, tagOf, newInt, newFloat, newBytes, newArray, arrayPush, arrayLen,
-  arrayGet, newObject, objectSetInOrder, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
+  arrayGet, newObject, objectAppend, objectSortEntries, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
   timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, copyMemory,
 } from '../value';
 import { fail } from '../error';
@@ -15,6 +15,7 @@ import { writeRfc3339 } from './time';
 import { utf8Sequence, writeLossy } from './utf8';
 import { jsonPlainEnd, jsonEscapeEnd } from './scan';
 import { HEX_LOWER } from './hex';
+import { mayDescend } from '../depth';
 
 // ---- parsing -------------------------------------------------------------------------------------------
 
@@ -207,6 +208,7 @@ function parseObject(): Value {
   const start = pos;
   if (!enter()) return 0;
   const o = newObject(8);
+  let inOrder = true;
   skipWhitespace();
   if (pos == end) return failPeek('EOF while parsing an object');
   if (load<u8>(pos) == 0x7d) {
@@ -226,12 +228,13 @@ function parseObject(): Value {
     pos++;
     const v = parseValue();
     if (v == 0) return 0;
-    objectSetInOrder(o, key, keyLen, v);
+    if (!objectAppend(o, key, keyLen, v)) inOrder = false;
     skipWhitespace();
     if (pos == end) return failPeek('EOF while parsing an object');
     const c = load<u8>(pos);
     if (c == 0x7d) {
       pos++;
+      if (!inOrder) objectSortEntries(o);
       return leave(start, o);
     }
     if (c != 0x2c) return failPeek('expected `,` or `}`');
@@ -477,13 +480,14 @@ function floatValue(negative: bool, start: usize): Value {
 // ---- writing -------------------------------------------------------------------------------------------
 
 /** Compact JSON (serde_json's `to_string`): what `encode_json` returns and Vector's JSON codec writes. */
-export function writeJson(b: Buffer, v: Value): void {
+export function writeJson(b: Buffer, v: Value, depth: i32 = 0): void {
+  if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return bufferAscii(b, 'null');
   switch (tagOf(v)) {
     case Tag.Array: {
       bufferByte(b, 0x5b);
       for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
         if (i > 0) bufferByte(b, 0x2c);
-        writeJson(b, arrayGet(v, i));
+        writeJson(b, arrayGet(v, i), depth + 1);
       }
       return bufferByte(b, 0x5d);
     }
@@ -493,7 +497,7 @@ export function writeJson(b: Buffer, v: Value): void {
         if (i > 0) bufferByte(b, 0x2c);
         writeJsonString(b, objectKeyPtr(v, i), objectKeyLen(v, i));
         bufferByte(b, 0x3a);
-        writeJson(b, objectValue(v, i));
+        writeJson(b, objectValue(v, i), depth + 1);
       }
       return bufferByte(b, 0x7d);
     }
@@ -510,6 +514,7 @@ export function writeJsonPretty(b: Buffer, v: Value): void {
 export function writePretty(b: Buffer, v: Value, indent: usize): void {
   const tag = tagOf(v);
   if (tag != Tag.Array && tag != Tag.Object) return writeJsonScalar(b, v);
+  if (!mayDescend(<i32>indent)) return bufferAscii(b, 'null');
   const isArray = tag == Tag.Array;
   const n = isArray ? arrayLen(v) : objectLen(v);
   bufferByte(b, isArray ? 0x5b : 0x7b);

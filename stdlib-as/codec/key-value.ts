@@ -12,6 +12,7 @@ import { writeInt, writeRustFloat } from './number';
 import { writeRfc3339 } from './time';
 import { writeLossy } from './utf8';
 import { whitespaceLength } from '../text';
+import { mayDescend } from '../depth';
 
 /**
  * VRL's `to_string_lossy`: strings as lossy UTF-8 (or raw with `raw`, for raw_message), numbers as Rust prints
@@ -83,8 +84,9 @@ function endsWith(b: Buffer, ptr: usize, len: usize): bool {
   return memory.compare(bufferData(b) + bufferLength(b) - len, ptr, len) == 0;
 }
 
-/** Adds the leaves below `v` to `flat` under `key` + `.` + their own key. */
-function flattenInto(flat: Value, v: Value, key: Buffer): void {
+/** Adds the leaves below `v` (nested `depth` levels deep; past MAX_DEPTH, none) to `flat` under `key` + `.` + their own key. */
+function flattenInto(flat: Value, v: Value, key: Buffer, depth: i32 = 0): void {
+  if (!mayDescend(depth)) return;
   const prefix = bufferLength(key);
   const isObject = tagOf(v) == Tag.Object;
   for (let i: usize = 0, n = isObject ? objectLen(v) : arrayLen(v); i < n; i++) {
@@ -95,7 +97,7 @@ function flattenInto(flat: Value, v: Value, key: Buffer): void {
     const item = isObject ? objectValue(v, i) : arrayGet(v, i);
     const tag = tagOf(item);
     if (tag == Tag.Object || tag == Tag.Array) {
-      flattenInto(flat, item, key);
+      flattenInto(flat, item, key, depth + 1);
       continue;
     }
     const len = bufferLength(key);

@@ -8,6 +8,7 @@ import {
 } from '../value';
 import { Buffer, bufferNew, bufferBytes, bufferData, bufferLength, bufferTruncate } from '../buffer';
 import { KindBit, expectKinds } from './args';
+import { mayDescend } from '../depth';
 
 const DOT = memory.data<u8>([0x2e]);
 
@@ -27,18 +28,24 @@ export function fn_flatten(value: Value, separator: Value, except: Value): Value
   return flat;
 }
 
-function flattenArray(flat: Value, array: Value): void {
+/** Adds the items of `array` (nested `depth` levels deep; past MAX_DEPTH, none) to `flat`. */
+function flattenArray(flat: Value, array: Value, depth: i32 = 0): void {
+  if (!mayDescend(depth)) return;
   for (let i: usize = 0, n = arrayLen(array); i < n; i++) {
     const item = arrayGet(array, i);
-    if (tagOf(item) == Tag.Array) flattenArray(flat, item);
+    if (tagOf(item) == Tag.Array) flattenArray(flat, item, depth + 1);
     else arrayPush(flat, share(item));
   }
 }
 
-/** Adds the leaves of `object` to `flat`; `path` holds the joined keys of its parents (`depth` of them). */
+/**
+ * Adds the leaves of `object` to `flat`; `path` holds the joined keys of its parents (`depth` of them; past
+ * MAX_DEPTH, none are added).
+ */
 function flattenObject(
   flat: Value, object: Value, path: Buffer, depth: u32, sepPtr: usize, sepLen: usize, except: Value,
 ): void {
+  if (!mayDescend(<i32>depth)) return;
   for (let i: usize = 0, n = objectLen(object); i < n; i++) {
     const key = objectKeyPtr(object, i);
     const keyLen = objectKeyLen(object, i);

@@ -12,6 +12,5 @@ export function fn_set(value: Value, path: Value, data: Value): Value {
   // The argument is shared, so the write copies whatever it changes instead of mutating the caller's value.
   const cell = alloc(4);
   store<u32>(cell, share(value));
-  path_set(cell, descriptor, share(data));
-  return load<u32>(cell);
+  return path_set(cell, descriptor, share(data)) ? <Value>load<u32>(cell) : 0;
 }

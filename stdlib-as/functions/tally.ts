@@ -12,6 +12,7 @@ import { writeInt, writeFloat } from '../codec/number';
 import { writeRfc3339 } from '../codec/time';
 import { writeDebugQuoted } from '../text';
 import { KindBit, expectKinds } from './args';
+import { mayDescend } from '../depth';
 
 export function fn_tally(value: Value): Value {
   if (!expectKinds(value, KindBit.Array)) return 0;
@@ -34,7 +35,8 @@ function failNotString(item: Value): Value {
 }
 
 /** `{:?}` of VRL's `Value` enum: `Integer(1)`, `Bytes(b"x")`, `Array([Null])`, `Object({"a": Boolean(true)})`. */
-function writeValueDebug(b: Buffer, v: Value): void {
+function writeValueDebug(b: Buffer, v: Value, depth: i32 = 0): void {
+  if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return bufferAscii(b, '..');
   switch (tagOf(v)) {
     case Tag.Null: return bufferAscii(b, 'Null');
     case Tag.Bool: return bufferAscii(b, v == TRUE ? 'Boolean(true)' : 'Boolean(false)');
@@ -63,7 +65,7 @@ function writeValueDebug(b: Buffer, v: Value): void {
       bufferAscii(b, 'Array([');
       for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
         if (i > 0) bufferAscii(b, ', ');
-        writeValueDebug(b, arrayGet(v, i));
+        writeValueDebug(b, arrayGet(v, i), depth + 1);
       }
       bufferByte(b, 0x5d);
       break;
@@ -74,7 +76,7 @@ function writeValueDebug(b: Buffer, v: Value): void {
         if (i > 0) bufferAscii(b, ', ');
         writeDebugQuoted(b, objectKeyPtr(v, i), objectKeyLen(v, i));
         bufferAscii(b, ': ');
-        writeValueDebug(b, objectValue(v, i));
+        writeValueDebug(b, objectValue(v, i), depth + 1);
       }
       bufferByte(b, 0x7d);
     }

@@ -11,6 +11,7 @@ import {
 } from '../value';
 import { expectKinds, optionalBool, KindBit } from './args';
 import { findBytes } from './text';
+import { mayDescend } from '../depth';
 
 const DOT = memory.data<u8>([0x2e]);
 
@@ -24,12 +25,16 @@ export function fn_unflatten(value: Value, separator: Value, recursive: Value): 
   return unflattenObject(value, bytesPtr(separator), bytesLen(separator), deep == 1);
 }
 
-function unflattenValue(v: Value, sep: usize, sepLen: usize, deep: bool): Value {
-  return deep && tagOf(v) == Tag.Object ? unflattenObject(v, sep, sepLen, true) : share(v);
+function unflattenValue(v: Value, sep: usize, sepLen: usize, deep: bool, depth: i32): Value {
+  return deep && tagOf(v) == Tag.Object ? unflattenObject(v, sep, sepLen, true, depth) : share(v);
 }
 
-/** Groups: first key part → array of (rest of the key or null, value) pairs, in key order. */
-function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool): Value {
+/**
+ * Groups: first key part → array of (rest of the key or null, value) pairs, in key order. `o` is nested
+ * `depth` levels deep in the result; past MAX_DEPTH it stays as it is.
+ */
+function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool, depth: i32 = 0): Value {
+  if (!mayDescend(depth)) return o;
   const groups = newObject(objectLen(o));
   for (let i: usize = 0, n = objectLen(o); i < n; i++) {
     const key = objectKeyPtr(o, i);
@@ -52,7 +57,7 @@ function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool): Value
     if (arrayLen(pairs) == 2) {
       const rest = arrayGet(pairs, 0);
       const v = arrayGet(pairs, 1);
-      objectSetValueAt(groups, g, rest == NULL ? unflattenValue(v, sep, sepLen, deep) : nest(rest, v, sep, sepLen, deep));
+      objectSetValueAt(groups, g, rest == NULL ? unflattenValue(v, sep, sepLen, deep, depth + 1) : nest(rest, v, sep, sepLen, deep, depth + 1));
       continue;
     }
     const rests = newObject(arrayLen(pairs) >> 1);
@@ -60,22 +65,23 @@ function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool): Value
       const rest = arrayGet(pairs, p);
       if (rest != NULL) objectSet(rests, bytesPtr(rest), bytesLen(rest), arrayGet(pairs, p + 1));
     }
-    objectSetValueAt(groups, g, unflattenObject(rests, sep, sepLen, deep));
+    objectSetValueAt(groups, g, unflattenObject(rests, sep, sepLen, deep, depth + 1));
   }
   return groups;
 }
 
-/** `v` under the nested objects the parts of `rest` name. */
-function nest(rest: Value, v: Value, sep: usize, sepLen: usize, deep: bool): Value {
+/** `v` under the nested objects the parts of `rest` name, from `depth` on (past MAX_DEPTH, `v` as it is). */
+function nest(rest: Value, v: Value, sep: usize, sepLen: usize, deep: bool, depth: i32): Value {
+  if (!mayDescend(depth)) return v;
   const key = bytesPtr(rest);
   const keyLen = bytesLen(rest);
   const split = findBytes(key, keyLen, 0, sep, sepLen);
   const object = newObject(1);
   if (split < 0) {
-    objectSet(object, key, keyLen, unflattenValue(v, sep, sepLen, deep));
+    objectSet(object, key, keyLen, unflattenValue(v, sep, sepLen, deep, depth + 1));
   } else {
     const first = <usize>split;
-    objectSet(object, key, first, nest(newBytes(key + first + sepLen, keyLen - first - sepLen), v, sep, sepLen, deep));
+    objectSet(object, key, first, nest(newBytes(key + first + sepLen, keyLen - first - sepLen), v, sep, sepLen, deep, depth + 1));
   }
   return object;
 }

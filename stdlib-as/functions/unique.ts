@@ -6,6 +6,7 @@ import {
   arrayLen, arrayGet, arrayPush, objectLen, objectKeyPtr, objectKeyLen, objectValue, alloc, share,
 } from '../value';
 import { value_eq } from '../ops';
+import { mayDescend } from '../depth';
 import { KindBit, expectKinds } from './args';
 
 export function fn_unique(value: Value): Value {
@@ -47,10 +48,14 @@ function hashBytes(h: u64, ptr: usize, len: usize): u64 {
   return h;
 }
 
-/** FNV-1a over the kind and content; values equal under `value_eq` hash alike (`-0.0` as `0.0`). */
-function hashValue(v: Value, h: u64): u64 {
+/**
+ * FNV-1a over the kind and content; values equal under `value_eq` hash alike (`-0.0` as `0.0`). Containers
+ * past MAX_DEPTH hash by kind only.
+ */
+function hashValue(v: Value, h: u64, depth: i32 = 0): u64 {
   const tag = tagOf(v);
   h = mix(h, <u64>tag);
+  if (tag >= Tag.Array && !mayDescend(depth)) return h;
   switch (tag) {
     case Tag.Bool: return mix(h, v == TRUE ? 1 : 0);
     case Tag.Int:
@@ -62,13 +67,13 @@ function hashValue(v: Value, h: u64): u64 {
     case Tag.Bytes: return hashBytes(h, bytesPtr(v), bytesLen(v));
     case Tag.Regex: return hashBytes(h, regexPatternPtr(v), regexPatternLen(v));
     case Tag.Array: {
-      for (let i: usize = 0, n = arrayLen(v); i < n; i++) h = hashValue(arrayGet(v, i), h);
+      for (let i: usize = 0, n = arrayLen(v); i < n; i++) h = hashValue(arrayGet(v, i), h, depth + 1);
       return h;
     }
     case Tag.Object: {
       for (let i: usize = 0, n = objectLen(v); i < n; i++) {
         h = hashBytes(h, objectKeyPtr(v, i), objectKeyLen(v, i));
-        h = hashValue(objectValue(v, i), h);
+        h = hashValue(objectValue(v, i), h, depth + 1);
       }
       return h;
     }

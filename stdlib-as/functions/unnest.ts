@@ -14,7 +14,7 @@ export function path_unnest(root: Value, path: usize): Value {
   for (let i: usize = 0; i < n; i++) {
     // The root is shared, so each write copies the containers along the path and leaves the root alone.
     store<u32>(cell, share(root));
-    path_set(cell, path, share(arrayGet(items, i)));
+    if (!path_set(cell, path, share(arrayGet(items, i)))) return 0;
     arrayPush(copies, load<u32>(cell));
   }
   return copies;

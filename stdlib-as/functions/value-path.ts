@@ -16,7 +16,7 @@ export function pathDescriptor(path: Value): usize {
     const segment = arrayGet(path, i);
     const tag = tagOf(segment);
     if (tag == Tag.Bytes) size += 8 + ((bytesLen(lossy(segment)) + 3) & ~3);
-    else if (tag == Tag.Int) size += 8;
+    else if (tag == Tag.Int) size += 12;
     else return failSegment(segment);
   }
   const descriptor = alloc(size);
@@ -26,10 +26,8 @@ export function pathDescriptor(path: Value): usize {
     const segment = arrayGet(path, i);
     if (tagOf(segment) == Tag.Int) {
       store<u32>(at, 1);
-      // Indexes beyond i32 select nothing either way: clamp them to the range's ends.
-      const index = intOf(segment);
-      store<i32>(at + 4, index > <i64>i32.MAX_VALUE ? i32.MAX_VALUE : index < <i64>i32.MIN_VALUE ? i32.MIN_VALUE : <i32>index);
-      at += 8;
+      store<i64>(at + 4, intOf(segment));
+      at += 12;
       continue;
     }
     const field = lossy(segment);

@@ -64,7 +64,7 @@ export class Stdlib {
     };
     for (const segment of segments) {
       if (typeof segment === 'number') {
-        words.push(PATH_INDEX, segment >>> 0);
+        words.push(PATH_INDEX, segment >>> 0, segment < 0 ? 0xffffffff : 0); // i64, little-endian
       } else if (typeof segment === 'string') {
         words.push(PATH_FIELD);
         key(segment);
