@@ -69,6 +69,13 @@ export class RustRegex {
     return { start: m.start(), end: m.end(), groups };
   }
 
+  /** The named groups of a match of this regex, by name (undefined where a group took no part). */
+  namedGroups(m: RegexMatch): Record<string, string | undefined> {
+    const groups: Record<string, string | undefined> = Object.create(null);
+    for (const [name, number] of this.names) groups[name] = m.groups[number];
+    return groups;
+  }
+
   /** Whether the pattern matches anywhere in `text`. */
   test(text: string): boolean {
     if (this.fast) {
