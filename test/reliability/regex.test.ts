@@ -33,6 +33,9 @@ const CASES: Case[] = [
     { program: `find!(.m, r'(x+x+)+y')`, input: 'x'.repeat(n), expected: null },
     // VRL's fixed log regexes run on the same engine (lazy groups between `\s+`: polynomial when backtracking).
     { program: `parse_common_log!(.m)`, input: ' '.repeat(n), expected: 'error' },
+    // parse_cef's value scans (were `/ +$/` and `/(?:^|[^\\])(?:\\\\)*=/`: quadratic when backtracking).
+    { program: `length(string!(parse_cef!(.m).k))`, input: `CEF:0|a|b|c|d|e|f|k=v${' '.repeat(n)}x`, expected: n + 2 },
+    { program: `length(string!(parse_cef!(.m).k))`, input: `CEF:0|a|b|c|d|e|f|k=${'\\'.repeat(n)}x`, expected: n / 2 + 1 },
     // Query wildcards: `*` is a run of anything (polynomial in the number of stars when backtracking).
     { program: `match_datadog_query(., "@m:*a*a*a*a*a*a*b")`, input: a(n), expected: false },
     { program: `match_datadog_query(., "*a*a*a*a*a*a*b")`, input: a(n), expected: false },
