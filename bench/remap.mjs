@@ -23,7 +23,7 @@ const ROUNDS = 5;
 const work = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
 const cacheDir = path.join(work, 'cache');
 process.env.SVC_CACHE_DIR = cacheDir;
-const cli = path.join(root, 'dist/cli/main.js');
+const cli = path.join(root, 'dist/bin/svc.js');
 
 const { compile, NDJSON_JSON } = await import('../dist/runtime/index.js');
 

@@ -225,7 +225,7 @@ async function prepareTest(
       const source = typeof condition === 'string' ? condition : condition.source;
       try {
         const plan = await prepareCondition(conditionSchema.parse({ type: 'vrl', source }), env, `outputs[${i}].conditions[${j}]`);
-        conditions.push(new Condition(plan, logs));
+        conditions.push(await Condition.create(plan, logs));
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
       }
@@ -275,7 +275,7 @@ async function inputBatch(input: TestInput, config: Config, codec: CodecModule, 
     }
     case 'vrl': {
       const module = await compileProgram(field<string>(input, 'source'), { timezone: config.global.timezone }, env, 'source');
-      const { output, count, failures } = instantiateProgram(module, logs).runChain(encodeBatch([{ event: {} }], 0));
+      const { output, count, failures } = (await instantiateProgram(module, logs)).runChain(encodeBatch([{ event: {} }], 0));
       if (failures.length > 0) throw new Error(`source: ${failures[0]!.message}`);
       return { bytes: output, count };
     }

@@ -8,7 +8,7 @@ import { buildId, cacheKey, compilerVersion, readCached, writeCached } from './c
 import type { ModuleInfo } from '../abi/module-info.js';
 import { instantiate, loadInstance, loadModule } from './module.js';
 import { Program } from './program.js';
-import { JS_FUNCTION_NAMES, JS_FUNCTIONS } from './js-functions/index.js';
+import { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
 import { defaultServices } from './services.js';
 
 export { CompileError } from '../compiler/diagnostics/diagnostic.js';
@@ -18,7 +18,7 @@ export type { CompileOptions, ModuleOptions };
 export { Program, RemapRuntimeError } from './program.js';
 export { instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput } from './module.js';
 export { defaultServices, stderrLog, systemClock, type InstanceServices, type LogLevel } from './services.js';
-export { JS_FUNCTIONS } from './js-functions/index.js';
+export { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
 export type { JsFunction, JsFunctionTable } from './imports.js';
 export { readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type EventKind, type InputEvent, type OutputRecord } from '../abi/batch.js';
@@ -37,7 +37,7 @@ export const NDJSON_JSON = NdjsonFlag.JSON;
  */
 export async function compile(source: string, options: CompileOptions = {}): Promise<Program> {
   const { module, info, warnings } = await compileToModule(source, options);
-  return new Program(instantiate(module, { functions: JS_FUNCTIONS, services: defaultServices(info) }), warnings);
+  return new Program(instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: defaultServices(info) }), warnings);
 }
 
 /**
@@ -73,7 +73,7 @@ export async function compileModule(
 }
 
 /** A program from a module compiled earlier (`svc vrl --emit-wasm`, or the cache). */
-export function loadProgram(wasm: Uint8Array): Program {
-  const instance = loadInstance(wasm);
+export async function loadProgram(wasm: Uint8Array): Promise<Program> {
+  const instance = await loadInstance(wasm);
   return new Program(instance, (instance.info.warnings ?? []) as Diagnostic[]);
 }

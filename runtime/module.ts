@@ -13,7 +13,7 @@ import type { RemapValue } from '../abi/values.js';
 import { ArenaInstance } from './arena.js';
 import { Blob, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
-import { JS_FUNCTIONS } from './js-functions/index.js';
+import { loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices } from './services.js';
 
 /** What an instance is given: the JS-backed functions it may call, and its services. */
@@ -33,10 +33,10 @@ export function instantiate(module: WebAssembly.Module, options: InstanceOptions
   return new RemapInstance(module, checkedInfo(module), options);
 }
 
-/** `loadModule`, then `instantiate` with this svc's JS functions and the module's default services. */
-export function loadInstance(bytes: Uint8Array): RemapInstance {
+/** `loadModule`, then `instantiate` with the JS functions it calls and the module's default services. */
+export async function loadInstance(bytes: Uint8Array): Promise<RemapInstance> {
   const { module, info } = loadModule(bytes);
-  return instantiate(module, { functions: JS_FUNCTIONS, services: defaultServices(info) });
+  return instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: defaultServices(info) });
 }
 
 /** Module info by module, so instances of a loaded module do not parse its section again. */

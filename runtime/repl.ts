@@ -29,7 +29,7 @@ export class ReplSession {
       variables: new Map(names.map((name) => [name, kindOfValue(this.variables.get(name)!)])),
     });
     const { wasm } = await emitModule(checked, compilerVersion(), { predefined: names, jsFunctions: JS_FUNCTION_NAMES });
-    const instance = loadInstance(wasm);
+    const instance = await loadInstance(wasm);
     const slots = instance.info.variables ?? [];
     const input = encodeBatch([{ event: this.event }], BatchFlag.RESULTS | BatchFlag.RAW);
     const run = instance.runBatchWithVariables(input, names.map((n) => this.variables.get(n)!), slots.length);

@@ -1,4 +1,4 @@
-// Builds dist/: the AssemblyScript stdlib with asc, TypeScript with tsc, then the grammar recipe. Skips both when dist/ is newer than every
+// Builds dist/: the AssemblyScript stdlib with asc, TypeScript with tsc, the grammar recipe, then the CLI bundle. Skips both when dist/ is newer than every
 // input, so `npm test` right after a build starts at once.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,7 +13,7 @@ const stamp = join(dist, '.build-stamp');
 /** The directories tsconfig.json compiles. */
 const sourceDirs = ['abi', 'compiler', 'runtime', 'host', 'cli', 'test', 'bench', 'stdlib-as'];
 const sourceFile = /\.(ts|ohm)$/;
-const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs', 'scripts/gen-function-index.mjs'];
+const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs', 'scripts/gen-function-index.mjs', 'scripts/bundle.mjs'];
 
 /** Yields `dir` and everything below it as `{ path, isDirectory }`. */
 function* walk(dir) {
@@ -88,8 +88,9 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
   pruneOrphans();
   run('grammar recipe', ['scripts/build-grammar.mjs']);
   writeBuildId();
+  run('bundle', ['scripts/bundle.mjs']);
   // Stamped with the start time: a source saved while tsc ran is newer and triggers the next build.
   writeFileSync(stamp, started.toISOString() + '\n');
   utimesSync(stamp, started, started);
-  console.log(`build: function indexes, asc, tsc and grammar recipe in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);
+  console.log(`build: function indexes, asc, tsc, grammar recipe and bundle in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);
 }

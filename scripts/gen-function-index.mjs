@@ -80,17 +80,32 @@ const jsFiles = sources('runtime/js-functions', ['index.ts'])
 const jsNames = jsFiles.flatMap(({ exports }) => exports).sort();
 
 const jsIndex = `${HEADER('the files of this directory')}// JS-backed remap functions by name (definitions with \`backing: { kind: 'js' }\` in compiler/functions/). A compiled
-// module lists the ones it calls in its \`svc\` custom section; the runtime binds them by these names.
+// module lists the ones it calls in its \`svc\` custom section; the runtime imports those (and only those: the
+// files and the libraries behind them cost start-up time and memory in every thread) before instantiating it.
 
-import type { JsFunctionTable } from '../imports.js';
-${jsFiles.map(({ stem, exports }) => `import { ${exports.join(', ')} } from './${stem}.js';`).join('\n')}
+import type { JsFunction, JsFunctionTable } from '../imports.js';
 
-export const JS_FUNCTIONS: JsFunctionTable = {
-${jsNames.map((name) => `  ${name},`).join('\n')}
+const LOADERS: Readonly<Record<string, () => Promise<JsFunction>>> = {
+${jsFiles.flatMap(({ stem, exports }) => exports.map((name) => ({ stem, name }))).sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ stem, name }) => `  ${name}: async () => (await import('./${stem}.js')).${name},`).join('\n')}
 };
 
 /** What the compiler is told this runtime provides. */
-export const JS_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(JS_FUNCTIONS));
+export const JS_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(LOADERS));
+
+const loaded = new Map<string, JsFunction>();
+
+/** The JS functions called \`names\`, imported on first use; names this runtime lacks are left out (\`instantiate\` reports them). */
+export async function loadJsFunctions(names: Iterable<string>): Promise<JsFunctionTable> {
+  const table: Record<string, JsFunction> = {};
+  await Promise.all(
+    [...names].filter((name) => Object.hasOwn(LOADERS, name)).map(async (name) => {
+      let fn = loaded.get(name);
+      if (fn === undefined) loaded.set(name, (fn = await LOADERS[name]!()));
+      table[name] = fn;
+    }),
+  );
+  return table;
+}
 `;
 
 // ---- intrinsics and the check ----------------------------------------------------------------------------

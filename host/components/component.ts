@@ -113,7 +113,8 @@ export interface TransformDefinition<Options = unknown, Plan = unknown> extends 
    * survive `structuredClone` (plain data and `WebAssembly.Module`s), because `create` runs in a worker.
    */
   prepare(options: Options, env: ComponentEnv): Promise<Plan>;
-  create(plan: Plan): TransformRunner;
+  /** In the thread that runs the transform; async where it instantiates programs (their JS functions load first). */
+  create(plan: Plan): TransformRunner | Promise<TransformRunner>;
 }
 
 // ---- sinks ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ export class InlineExecutor implements TransformExecutor {
   }
 
   async create(id: string, type: string, plan: unknown): Promise<void> {
-    this.runners.set(id, this.lookup(type).create(plan));
+    this.runners.set(id, await this.lookup(type).create(plan));
   }
 
   parallelism(): number {
@@ -115,8 +115,9 @@ export class WorkerThread {
 
 export class WorkerExecutor implements TransformExecutor {
   private readonly workers: WorkerThread[];
-  /** The workers running each transform, and which of them takes its next batch. */
-  private readonly assignment = new Map<string, { workers: WorkerThread[]; next: number }>();
+  /** Per transform: the workers running it (those that have created it so far), how many will, which takes
+   * its next batch, and why one of them could not create it. */
+  private readonly assignment = new Map<string, { workers: WorkerThread[]; size: number; next: number; failure?: Error }>();
   private next = 0;
   private readonly stopMetrics: (() => void) | undefined;
 
@@ -128,24 +129,32 @@ export class WorkerExecutor implements TransformExecutor {
       metrics && feedMetricsSnapshots(metrics, (snapshot) => this.workers.forEach((worker) => worker.notify({ op: 'metrics', snapshot })));
   }
 
+  /** Resolves once one worker runs the transform: a concurrent transform's other workers join as they finish
+   * booting, so the first batches do not wait for the slowest worker. */
   async create(id: string, type: string, plan: unknown, concurrent = false): Promise<void> {
     // Round robin in topological order: consecutive transforms of a chain land on different workers.
     const workers = concurrent ? this.workers : [this.workers[this.next++ % this.workers.length]!];
-    this.assignment.set(id, { workers, next: 0 });
-    await Promise.all(
-      workers.map(async (worker) => {
-        const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
-        if (reply.error !== undefined) throw new Error(reply.error);
-      }),
-    );
+    const assigned: { workers: WorkerThread[]; size: number; next: number; failure?: Error } = { workers: [], size: workers.length, next: 0 };
+    this.assignment.set(id, assigned);
+    const created = workers.map(async (worker) => {
+      const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
+      if (reply.error !== undefined) throw new Error(reply.error);
+      assigned.workers.push(worker);
+    });
+    // A worker failing after another succeeded fails the transform's next batch (`process`).
+    for (const creating of created) creating.catch((error: Error) => (assigned.failure ??= error));
+    await Promise.any(created).catch((error: AggregateError) => {
+      throw error.errors[0];
+    });
   }
 
   parallelism(id: string): number {
-    return this.assignment.get(id)!.workers.length;
+    return this.assignment.get(id)!.size;
   }
 
   async process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult> {
     const assigned = this.assignment.get(id)!;
+    if (assigned.failure) throw assigned.failure;
     const worker = assigned.workers[assigned.next++ % assigned.workers.length]!;
     const bytes = transferable(batch.bytes);
     const reply = await worker.request(

@@ -10,7 +10,7 @@ import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
 
-port.on('message', (request: WorkerRequest) => {
+port.on('message', async (request: WorkerRequest) => {
   if (request.op === 'metrics') {
     publishMetricsSnapshot(request.snapshot);
     return;
@@ -19,7 +19,7 @@ port.on('message', (request: WorkerRequest) => {
   const transfer: ArrayBuffer[] = [];
   try {
     if (request.op === 'create') {
-      runners.set(request.id, transformDefinition(request.type).create(request.plan));
+      runners.set(request.id, await transformDefinition(request.type).create(request.plan));
       reply = { seq: request.seq };
     } else {
       const result = runners.get(request.id)!.process(request.batch, request.encode);

@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
 function svc(args: string[]) {
-  const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['dist/bin/svc.js', ...args], { cwd: root, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

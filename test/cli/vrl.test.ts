@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const main = join(root, 'dist/cli/main.js');
+const main = join(root, 'dist/bin/svc.js');
 
 /** Runs `svc` in the project root, with stderr not a terminal and SVC_COLOR unset. */
 function svc(args: string[], env: Record<string, string> = {}) {

@@ -18,17 +18,26 @@ test('a module of another ABI version is refused, naming both versions', () => {
   );
 });
 
-test('a module calling an unknown JS function is refused', () => {
-  assert.throws(
-    () => loadInstance(withInfo({ jsFunctions: ['no_such_function'] })),
+/** The message `promise` rejects with. */
+const rejection = (promise: Promise<unknown>): Promise<string> =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: Error) => error.message,
+  );
+
+test('a module calling an unknown JS function is refused', async () => {
+  assert.match(
+    await rejection(loadInstance(withInfo({ jsFunctions: ['no_such_function'] }))),
     /the module calls JS function "no_such_function", which this svc does not provide/,
   );
-  assert.throws(() => loadInstance(withInfo({ jsFunctions: ['constructor'] })), /JS function "constructor"/);
+  assert.match(await rejection(loadInstance(withInfo({ jsFunctions: ['constructor'] }))), /JS function "constructor"/);
 });
 
-test('a module without the ABI exports is refused, listing them', () => {
-  assert.throws(
-    () => loadInstance(withInfo({})),
+test('a module without the ABI exports is refused, listing them', async () => {
+  assert.match(
+    await rejection(loadInstance(withInfo({}))),
     new RegExp(
       'the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_chain, run_condition, run_ndjson, ' +
         'output_len, errors_ptr, errors_len, failures_ptr, failures_len, arena_used',
@@ -86,7 +95,10 @@ const wabt = await initWabt();
 const fakeWasm = [...wabt.parseWat('fake.wat', FAKE_WAT).toBinary({}).buffer];
 const fakeModule = (fields: object = {}) =>
   emptyModule({ svc: JSON.stringify({ ...info, ...fields }), 'svc.constants': 'const' }, fakeWasm);
-const fake = () => loadInstance(fakeModule());
+const fake = () => {
+  const { module, info: loaded } = loadModule(fakeModule());
+  return instantiate(module, { functions: {}, services: defaultServices(loaded) });
+};
 
 test('instantiate binds the JS functions the module names from the table it is given', () => {
   const { module, info: loaded } = loadModule(fakeModule({ jsFunctions: ['f'] }));
@@ -259,7 +271,7 @@ if .v == "error" { to_int!(.v) > 0 } else { .v }`);
 
 test('runFramed: frames decoded and stamped, the program run, the events encoded; failures keep the event as decoded', async () => {
   const { wasm } = await compileModule('.b = to_int!(.a) + 1\nif .b == 3 { abort }', { framed: true });
-  const instance = loadInstance(wasm);
+  const instance = await loadInstance(wasm);
   assert.ok(instance.framed);
   const input = new TextEncoder().encode('{"a":1}\n{"a":"x"}\n{"a":2}\nnope\n[{"a":5},{"a":6}]\n');
   const decode = { framing: { method: 'newline_delimited' as const }, codec: 'json' as const, stamp: { src: 's' }, eof: true };
@@ -286,7 +298,7 @@ test('runFramed: frames decoded and stamped, the program run, the events encoded
 
 test('modules are compiled without the fused entry unless asked', async () => {
   const { wasm } = await compileModule('.a = 1');
-  assert.not.ok(loadInstance(wasm).framed);
+  assert.not.ok((await loadInstance(wasm)).framed);
 });
 
 test.run();

@@ -7,7 +7,7 @@ import {
 } from '../../abi/batch.js';
 import { readModuleInfo } from '../../abi/module-info.js';
 import { instantiate, loadInstance, loadModule, NDJSON_CHUNK_BYTES } from '../../runtime/module.js';
-import { JS_FUNCTIONS } from '../../runtime/js-functions/index.js';
+import { loadJsFunctions } from '../../runtime/js-functions/index.js';
 import { defaultServices, type InstanceServices, type LogLevel } from '../../runtime/services.js';
 import { Program, RemapRuntimeError } from '../../runtime/program.js';
 import { Timestamp, type RemapValue } from '../../abi/values.js';
@@ -78,7 +78,7 @@ test('runBatch and runNdjson pass through; warnings are kept', () => {
 /** Compiles `source` with the code generator and linker; returns the module bytes and the Program. */
 async function compiled(source: string, options: CompileOptions = { timezone: 'UTC' }) {
   const { wasm, warnings } = await compileModule(source, options);
-  const instance = loadInstance(wasm);
+  const instance = await loadInstance(wasm);
   return { wasm, instance, program: new Program(instance, warnings) };
 }
 
@@ -202,7 +202,7 @@ test('the module records its source, options and JS functions, and runs in its t
 /** Runs `source` on `{}` in an instance of its module with `services` in place of the defaults. */
 async function runWith(source: string, services: Partial<InstanceServices>, options: CompileOptions = {}) {
   const { module, info } = loadModule((await compileModule(source, options)).wasm);
-  const instance = instantiate(module, { functions: JS_FUNCTIONS, services: { ...defaultServices(info), ...services } });
+  const instance = instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: { ...defaultServices(info), ...services } });
   return new Program(instance).run({}).result;
 }
 

@@ -57,10 +57,13 @@ export interface ConditionOutput {
 
 /** A condition ready to run, in the thread that runs the transform. */
 export class Condition {
-  private readonly instance: RemapInstance | undefined;
+  private constructor(
+    private readonly plan: ConditionPlan,
+    private readonly instance: RemapInstance | undefined,
+  ) {}
 
-  constructor(private readonly plan: ConditionPlan, logs: RemapLogs) {
-    this.instance = plan.test === 'vrl' ? instantiateProgram(plan.module, logs) : undefined;
+  static async create(plan: ConditionPlan, logs: RemapLogs): Promise<Condition> {
+    return new Condition(plan, plan.test === 'vrl' ? await instantiateProgram(plan.module, logs) : undefined);
   }
 
   /** Evaluates the condition on every record of an input batch. */

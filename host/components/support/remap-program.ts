@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import {
-  CompileError, compileToModule, defaultServices, instantiate, JS_FUNCTIONS, loadModule, readModuleInfo, renderDiagnostics,
+  CompileError, compileToModule, defaultServices, instantiate, JS_FUNCTION_NAMES, loadJsFunctions, loadModule, readModuleInfo, renderDiagnostics,
   type CompileOptions, type ModuleInfo, type RemapInstance,
 } from '../../../runtime/index.js';
 import { compilerVersion } from '../../../runtime/cache.js';
@@ -47,7 +47,7 @@ export async function loadPrecompiledModule(path: string): Promise<WebAssembly.M
   if (!runsModulesOf(version, info.compiler)) {
     throw refuse(`compiled by svc ${info.compiler}, which this svc (${version}) cannot run: compile the program again with \`svc vrl --emit-wasm\``);
   }
-  const missing = info.jsFunctions.filter((name) => !Object.hasOwn(JS_FUNCTIONS, name));
+  const missing = info.jsFunctions.filter((name) => !JS_FUNCTION_NAMES.has(name));
   if (missing.length > 0) throw refuse(`it calls ${missing.join(', ')}, which this svc does not provide`);
   return module;
 }
@@ -102,7 +102,8 @@ export class RemapLogs {
  * An instance of a compiled program in the transform's thread; `timezone` overrides the one the module was
  * compiled with (a precompiled module runs in the pipeline's zone).
  */
-export function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, timezone?: string): RemapInstance {
-  const services = defaultServices(readModuleInfo(module));
-  return instantiate(module, { functions: JS_FUNCTIONS, services: { ...services, timezone: timezone ?? services.timezone, log: logs.push, metrics: threadMetricsSnapshot } });
+export async function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, timezone?: string): Promise<RemapInstance> {
+  const info = readModuleInfo(module);
+  const services = defaultServices(info);
+  return instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: { ...services, timezone: timezone ?? services.timezone, log: logs.push, metrics: threadMetricsSnapshot } });
 }

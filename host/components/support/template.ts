@@ -28,10 +28,13 @@ export interface Rendered {
 const lossyUtf8 = new TextDecoder('utf-8');
 
 export class Template {
-  private readonly instance: RemapInstance | undefined;
+  private constructor(
+    private readonly plan: TemplatePlan,
+    private readonly instance: RemapInstance | undefined,
+  ) {}
 
-  constructor(private readonly plan: TemplatePlan, logs: RemapLogs) {
-    this.instance = 'module' in plan ? instantiateProgram(plan.module, logs) : undefined;
+  static async create(plan: TemplatePlan, logs: RemapLogs): Promise<Template> {
+    return new Template(plan, 'module' in plan ? await instantiateProgram(plan.module, logs) : undefined);
   }
 
   render(batch: Uint8Array, count: number): Rendered {

@@ -22,9 +22,9 @@ const filter: TransformDefinition<FilterOptions, ConditionPlan> = {
   inputs: () => ['log', 'metric', 'trace'],
   outputs: () => [{ name: undefined, kinds: ['log', 'metric', 'trace'] }],
   prepare: (config, env) => prepareCondition(config.condition, env, 'condition'),
-  create(plan) {
+  async create(plan) {
     const logs = new RemapLogs();
-    const condition = new Condition(plan, logs);
+    const condition = await Condition.create(plan, logs);
     return {
       process(batch) {
         const { bits, failures } = condition.evaluate(batch.bytes);

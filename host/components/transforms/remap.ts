@@ -85,9 +85,9 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
       annotation: annotationPath(env.globals.log_schema.metadata_key),
     };
   },
-  create(plan) {
+  async create(plan) {
     const logs = new RemapLogs();
-    const instance = instantiateProgram(plan.module, logs, plan.timezone);
+    const instance = await instantiateProgram(plan.module, logs, plan.timezone);
     const annotate = annotator(plan);
     // Decodes frames for a module without `run_framed` (one precompiled by `svc vrl --emit-wasm`).
     let codec: CodecModule | undefined;

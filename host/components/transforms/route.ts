@@ -48,9 +48,9 @@ const route: TransformDefinition<RouteOptions, RoutePlan> = {
     );
     return { routes, rerouteUnmatched: config.reroute_unmatched };
   },
-  create(plan) {
+  async create(plan) {
     const logs = new RemapLogs();
-    const routes = plan.routes.map(({ name, condition }) => ({ name, condition: new Condition(condition, logs) }));
+    const routes = await Promise.all(plan.routes.map(async ({ name, condition }) => ({ name, condition: await Condition.create(condition, logs) })));
     return {
       process(batch) {
         const reader = new BatchReader(batch.bytes);

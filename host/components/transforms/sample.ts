@@ -77,10 +77,10 @@ const sample: TransformDefinition<SampleOptions, SamplePlan> = {
       rateField: config.sample_rate_key === '' ? undefined : fields(config.sample_rate_key),
     };
   },
-  create(plan) {
+  async create(plan) {
     const logs = new RemapLogs();
-    const groupBy = plan.groupBy && new Template(plan.groupBy, logs);
-    const exclude = plan.exclude && new Condition(plan.exclude, logs);
+    const groupBy = plan.groupBy && (await Template.create(plan.groupBy, logs));
+    const exclude = plan.exclude && (await Condition.create(plan.exclude, logs));
     const keyPath = plan.keyField?.map((segment) => ('field' in segment ? segment.field : segment.index));
     const counters = new Map<string | undefined, number>();
     const rateValue = encode('rate' in plan.mode ? String(plan.mode.rate) : String(plan.mode.ratio));

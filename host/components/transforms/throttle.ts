@@ -57,10 +57,10 @@ const throttle: TransformDefinition<ThrottleOptions, ThrottlePlan> = {
 export default throttle;
 
 /** The runner, on a given clock (tests drive a fake one). */
-export function createThrottle(plan: ThrottlePlan, now: Clock): TransformRunner {
+export async function createThrottle(plan: ThrottlePlan, now: Clock): Promise<TransformRunner> {
   const logs = new RemapLogs();
-  const key = plan.key && new Template(plan.key, logs);
-  const exclude = plan.exclude && new Condition(plan.exclude, logs);
+  const key = plan.key && (await Template.create(plan.key, logs));
+  const exclude = plan.exclude && (await Condition.create(plan.exclude, logs));
   /** Per bucket, the theoretical arrival time: the bucket is full again once the clock reaches it. */
   const arrivals = new Map<string | undefined, number>();
   /** The most a bucket's arrival time may run ahead of the clock and still let an event through. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const main = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
+const main = fileURLToPath(new URL('../../../bin/svc.js', import.meta.url));
 
 /** A fresh directory for one test file's configs. */
 export function scratchDir(): string {

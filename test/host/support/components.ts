@@ -78,5 +78,5 @@ export function collectSink(into: unknown[], options: { kinds?: EventKind[]; del
 /** Prepares a transform from raw options (through its schema) and creates its runner inline. */
 export async function runnerOf<Options, Plan>(definition: TransformDefinition<Options, Plan>, rawOptions: unknown, env: ComponentEnv = componentEnv(definition, 't')) {
   const plan = await definition.prepare(definition.options.parse(rawOptions), env);
-  return { plan, runner: definition.create(structuredClone(plan)) };
+  return { plan, runner: await definition.create(structuredClone(plan)) };
 }

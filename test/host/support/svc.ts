@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const main = join(root, 'dist/cli/main.js');
+const main = join(root, 'dist/bin/svc.js');
 
 export interface SvcRun {
   child: ChildProcess;

@@ -7,7 +7,9 @@ import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { jsContext } from '../../support/js-context.js';
-import { JS_FUNCTIONS } from '../../../runtime/js-functions/index.js';
+import { JS_FUNCTION_NAMES, loadJsFunctions } from '../../../runtime/js-functions/index.js';
+
+const JS_FUNCTIONS = await loadJsFunctions(JS_FUNCTION_NAMES);
 import { CRC_CATALOGUE } from '../../../runtime/crc.js';
 import { sivSeal } from '../../../runtime/aes-siv.js';
 import { zstdCompress } from '../../../runtime/zstd.js';

@@ -2,7 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Regex, type RemapValue } from '../../../abi/values.js';
 import type { JsFunction } from '../../../runtime/imports.js';
-import { JS_FUNCTIONS } from '../../../runtime/js-functions/index.js';
+import { JS_FUNCTION_NAMES, loadJsFunctions } from '../../../runtime/js-functions/index.js';
+
+const JS_FUNCTIONS = await loadJsFunctions(JS_FUNCTION_NAMES);
 import { jsContext } from '../../support/js-context.js';
 
 /** Calls a JS function; a thrown error comes back as `error: <message>`. */

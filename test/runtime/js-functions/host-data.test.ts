@@ -2,7 +2,7 @@
 // instances get a metrics snapshot and an in-memory table set as services.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileToModule, instantiate, JS_FUNCTIONS, Program, Timestamp, type RemapValue } from '../../../runtime/index.js';
+import { compileToModule, instantiate, loadJsFunctions, Program, Timestamp, type RemapValue } from '../../../runtime/index.js';
 import { defaultServices, type InstanceServices } from '../../../runtime/services.js';
 import { memoryEnrichmentTables, type EnrichmentRow, type MetricSample } from '../../../runtime/host-data.js';
 import type { FunctionDef } from '../../../compiler/functions/define.js';
@@ -41,7 +41,7 @@ const withServices: Partial<InstanceServices> = {
 
 async function program(source: string, services: Partial<InstanceServices> = withServices): Promise<Program> {
   const { module, info } = await compileToModule(source);
-  return new Program(instantiate(module, { functions: JS_FUNCTIONS, services: { ...defaultServices(info), ...services } }));
+  return new Program(instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: { ...defaultServices(info), ...services } }));
 }
 
 /** The program's result, or `error: <message>` when it fails. */

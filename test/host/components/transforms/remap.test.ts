@@ -94,7 +94,7 @@ test('remap sees a metric as Vector\'s view and writes the metric back with the 
 
 // ---- precompiled modules --------------------------------------------------------------------------------
 
-const main = fileURLToPath(new URL('../../../../cli/main.js', import.meta.url));
+const main = fileURLToPath(new URL('../../../../bin/svc.js', import.meta.url));
 const scratch = tempDir();
 
 test('remap runs a module written by `svc vrl --emit-wasm`, in the pipeline\'s time zone', async () => {

@@ -7,7 +7,7 @@ import { componentEnv } from '../../support/env.js';
 async function throttled(options: object) {
   let time = 0;
   const plan = await throttle.prepare(throttle.options.parse(options), componentEnv(throttle, 't'));
-  const runner = createThrottle(plan, () => time);
+  const runner = await createThrottle(plan, () => time);
   return { runner, advance: (ms: number) => (time += ms) };
 }
 
