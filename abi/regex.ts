@@ -1,33 +1,325 @@
-// VRL regexes use Rust's syntax; programs run them on the JS engine. This translates a pattern (named groups
-// `(?P<n>…)`, leading inline flags, `\A`/`\z`, Unicode classes) and reports what cannot be expressed.
+// The one regex engine for VRL patterns (Rust's regex syntax) on event data. Rust's regex crate matches in
+// time linear in the input, and so must we: a backtracking engine stalls a stream on `^(a+)+$` and a line of
+// 30 `a`s. Every pattern runs on re2js (RE2's automata, linear-time). RE2 is slow in JS, though, so a pattern
+// that is provably safe for a backtracker runs on V8's RegExp instead, with the same results:
+// - both engines get sources emitted from one scan of the Rust pattern, with every class that differs
+//   between the dialects (`.`, `\d`, `\w`, `\s`) spelled out as explicit code point ranges, no flags, no
+//   Unicode properties (anything else keeps the pattern on RE2 only);
+// - RE2 finds the pattern anchored at the start of the text and one-pass (at every choice, at most one
+//   branch can go on with the next character, as RE2's OnePass compiler checks). A backtracker running such
+//   a pattern tries one start position, and every branch it abandons fails at the next character without
+//   consuming it, so it does O(input × pattern²) steps.
 
-export interface TranslatedRegex {
-  source: string;
-  flags: string;
+import { RE2JS, RE2JSSyntaxException } from 're2js';
+
+/** One match: UTF-16 indexes of the whole match and the text of each group (undefined where it took no part). */
+export interface RegexMatch {
+  start: number;
+  end: number;
+  /** Group 0 is the whole match. */
+  groups: ArrayLike<string | undefined>;
 }
 
-const LEADING_FLAGS = /^\(\?([imsxU]+)\)/;
+export class RegexSyntaxError extends Error {}
 
-/** Rust regex → JS RegExp source and flags; throws with a message when the pattern is invalid. */
-export function translateRegex(pattern: string, literalFlags = ''): TranslatedRegex {
+export class RustRegex {
+  /** Named groups with their numbers, in the order they open. */
+  readonly names: readonly (readonly [string, number])[];
+  /** Capture groups, not counting the whole match. */
+  readonly groupCount: number;
+  private readonly re2: RE2JS;
+  /** The pattern on V8's engine when it is proven linear there (see the top of this file). */
+  private readonly fast: RegExp | undefined;
+
+  /**
+   * Throws RegexSyntaxError with VRL's message when the pattern is invalid. `allowBacktracker: false` keeps
+   * the pattern on RE2 (tests compare the two engines).
+   */
+  constructor(readonly pattern: string, allowBacktracker = true) {
+    const sources = translate(pattern);
+    try {
+      this.re2 = RE2JS.compile(sources.re2);
+    } catch (error) {
+      if (error instanceof RE2JSSyntaxException) throw new RegexSyntaxError(syntaxMessage(error));
+      throw error;
+    }
+    const re2 = this.re2.re2Input;
+    this.groupCount = re2.numSubexp;
+    this.names = Object.entries(re2.namedGroups).sort((a, b) => a[1] - b[1]);
+    const provenLinear = sources.js !== undefined && re2.onepass !== null;
+    this.fast = allowBacktracker && provenLinear ? fastRegExp(sources.js!, this.groupCount) : undefined;
+  }
+
+  /** Whether the pattern runs on V8's engine (for tests of the choice). */
+  get onBacktracker(): boolean {
+    return this.fast !== undefined;
+  }
+
+  /** The leftmost-first match starting at UTF-16 index `from` or later. */
+  exec(text: string, from = 0): RegexMatch | null {
+    if (this.fast) {
+      this.fast.lastIndex = from;
+      const m = this.fast.exec(text);
+      return m && { start: m.index, end: m.index + m[0].length, groups: m };
+    }
+    const m = this.re2.matcher(text);
+    if (!m.find(from)) return null;
+    const groups: (string | undefined)[] = [];
+    for (let i = 0; i <= this.groupCount; i++) groups.push(m.group(i) ?? undefined);
+    return { start: m.start(), end: m.end(), groups };
+  }
+
+  /** The named groups of a match of this regex, by name (undefined where a group took no part). */
+  namedGroups(m: RegexMatch): Record<string, string | undefined> {
+    const groups: Record<string, string | undefined> = Object.create(null);
+    for (const [name, number] of this.names) groups[name] = m.groups[number];
+    return groups;
+  }
+
+  /** Whether the pattern matches anywhere in `text`. */
+  test(text: string): boolean {
+    if (this.fast) {
+      this.fast.lastIndex = 0;
+      return this.fast.test(text);
+    }
+    return this.re2.test(text);
+  }
+}
+
+/** The parse error VRL would report for a regex literal, or undefined when it is valid. */
+export function validateRegex(pattern: string): string | undefined {
+  try {
+    new RustRegex(pattern);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RegexSyntaxError) return error.message;
+    throw error;
+  }
+}
+
+/** Our wording for an unclosed class or group (RE2 quotes the whole rest of the pattern). */
+const SYNTAX_MESSAGES: Readonly<Record<string, string>> = {
+  'missing closing ]': 'unterminated character class',
+  'missing closing )': 'unterminated group',
+};
+
+/** RE2's reason and the part of the pattern it points at. */
+function syntaxMessage(error: RE2JSSyntaxException): string {
+  const known = SYNTAX_MESSAGES[error.error];
+  if (known) return `regex parse error: ${known}`;
+  const input = error.getPattern();
+  return `regex parse error: ${error.error}${input ? `: ${input}` : ''}`;
+}
+
+function fastRegExp(source: string, groupCount: number): RegExp | undefined {
+  try {
+    const re = new RegExp(source, 'gu');
+    // A guard on the emitter: both engines must number the same groups.
+    return new RegExp(`${source}|`, 'u').exec('')!.length - 1 === groupCount ? re : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Sources {
+  re2: string;
+  /** Undefined when the pattern uses something the fast path does not take. */
+  js: string | undefined;
+}
+
+type Ranges = readonly (readonly [number, number])[];
+
+const DIGIT: Ranges = [[0x30, 0x39]];
+const WORD: Ranges = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+/** Unicode's White_Space, Rust's `\s` (RE2's is ASCII, JS's adds U+FEFF and lacks U+0085). */
+const SPACE: Ranges = [
+  [0x09, 0x0d], [0x20, 0x20], [0x85, 0x85], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a],
+  [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000],
+];
+const PERL_CLASSES: Readonly<Record<string, Ranges>> = { d: DIGIT, w: WORD, s: SPACE };
+
+const LEADING_FLAGS = /^\(\?([imsxU]+)\)/;
+const REPETITION = /^\{\d+(?:,\d*)?\}/;
+const GROUP_NAME = /^\(\?P?<([^>=!]*)>/;
+const FLAG_GROUP = /^\(\?[A-Za-z-]*[:)]/;
+const CODE_POINT_ESCAPE = /^\\(?:x\{([0-9A-Fa-f]+)\}|x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|U\{([0-9A-Fa-f]+)\}|U([0-9A-Fa-f]{8}))/;
+const CONTROL_ESCAPES: Readonly<Record<string, number>> = { n: 10, t: 9, r: 13, f: 12, v: 11, a: 7 };
+const ALNUM = /^[0-9A-Za-z]$/;
+
+const re2Char = (c: number) => (ALNUM.test(String.fromCodePoint(c)) ? String.fromCodePoint(c) : `\\x{${c.toString(16)}}`);
+const jsChar = (c: number) => (ALNUM.test(String.fromCodePoint(c)) ? String.fromCodePoint(c) : `\\u{${c.toString(16)}}`);
+const rangesOf = (ranges: Ranges, char: (c: number) => string) =>
+  ranges.map(([lo, hi]) => (lo === hi ? char(lo) : `${char(lo)}-${char(hi)}`)).join('');
+
+/**
+ * Rust regex → RE2 source, and JS RegExp source (flag `u`) for the subset described at the top. Leading
+ * extended mode `(?x)` is applied here (RE2 has none); RE2 parses and checks everything else.
+ */
+function translate(pattern: string): Sources {
   let source = pattern;
-  const flags = new Set(literalFlags.split('').filter(Boolean));
+  let extended = false;
+  let re2 = '';
   for (let m = LEADING_FLAGS.exec(source); m; m = LEADING_FLAGS.exec(source)) {
-    for (const f of m[1]!) flags.add(f);
+    extended ||= m[1]!.includes('x');
+    const rest = m[1]!.replaceAll('x', '');
+    if (rest) re2 += `(?${rest})`;
     source = source.slice(m[0].length);
   }
-  if (flags.has('U')) throw new Error('swap-greed flag (?U) is not supported');
-  if (flags.has('x')) source = stripExtended(source);
-  flags.delete('x');
-  if (/\(\?[imsxU-]+[:)]/.test(source)) throw new Error('inline flags are only supported at the start of the pattern');
-  source = source
-    .replace(/\(\?P</g, '(?<')
-    .replace(/\\A/g, '^')
-    .replace(/\\z/g, '$(?![\\s\\S])');
-  const unicode = /\\[pP]/.test(source);
-  const jsFlags = [...flags].join('') + (unicode ? 'u' : '');
-  new RegExp(source, jsFlags); // throws on invalid syntax
-  return { source, flags: jsFlags };
+  if (extended) source = stripExtended(source);
+  let js: string | undefined = re2 === '' ? '' : undefined;
+  const emit = (forRe2: string, forJs: string | undefined) => {
+    re2 += forRe2;
+    js = js === undefined || forJs === undefined ? undefined : js + forJs;
+  };
+  let inClass = false;
+  let classStart = 0;
+  for (let i = 0; i < source.length;) {
+    const c = source.codePointAt(i)!;
+    const ch = String.fromCodePoint(c);
+    const rest = source.slice(i);
+    if (ch === '\\') {
+      i += escape(rest, inClass, emit);
+      continue;
+    }
+    if (inClass) {
+      if (ch === ']' && i > classStart) {
+        emit(']', ']');
+        inClass = false;
+      } else if (ch === '[' && rest[1] === ':') {
+        const end = rest.indexOf(':]');
+        const posix = end < 0 ? rest : rest.slice(0, end + 2);
+        emit(posix, undefined);
+        i += posix.length;
+        continue;
+      } else if (ch === '[') {
+        throw new RegexSyntaxError('regex parse error: nested character classes are not supported');
+      } else if (/^(?:&&|--|~~)/.test(rest)) {
+        throw new RegexSyntaxError(`regex parse error: character class operation ${rest.slice(0, 2)} is not supported`);
+      } else if (ch === '-') {
+        emit('-', '-');
+      } else {
+        emit(re2Char(c), jsChar(c));
+      }
+      i += ch.length;
+      continue;
+    }
+    if (ch === '[') {
+      const negated = rest[1] === '^';
+      emit(negated ? '[^' : '[', negated ? '[^' : '[');
+      inClass = true;
+      i += negated ? 2 : 1;
+      classStart = i;
+      continue;
+    }
+    if (ch === '(') {
+      const named = GROUP_NAME.exec(rest);
+      const flags = named ? undefined : FLAG_GROUP.exec(rest);
+      if (rest.startsWith('(?:')) {
+        emit('(?:', '(?:');
+        i += 3;
+      } else if (named) {
+        emit(`(?P<${named[1]}>`, '(');
+        i += named[0].length;
+      } else if (flags) {
+        if (flags[0].includes('x')) {
+          throw new RegexSyntaxError('regex parse error: extended mode (?x) is only supported at the start of the pattern');
+        }
+        emit(flags[0], undefined);
+        i += flags[0].length;
+      } else if (/^\(\?<?[=!]/.test(rest)) {
+        throw new RegexSyntaxError('regex parse error: look-around, including look-ahead and look-behind, is not supported');
+      } else if (rest.startsWith('(?')) {
+        // Other group syntax: RE2 rejects it, as Rust does, and its message quotes it.
+        const opening = /^\(\?.?/su.exec(rest)![0];
+        emit(opening, undefined);
+        i += opening.length;
+      } else {
+        emit('(', '(');
+        i += 1;
+      }
+      continue;
+    }
+    if (ch === '{') {
+      const repetition = REPETITION.exec(rest)?.[0];
+      emit(repetition ?? '{', repetition);
+      i += repetition?.length ?? 1;
+      continue;
+    }
+    if (ch === '.') emit('.', '[^\\n]');
+    else if ('^$|)*+?'.includes(ch)) emit(ch, ch);
+    else emit(re2Char(c), jsChar(c));
+    i += ch.length;
+  }
+  return { re2, js };
+}
+
+/** Emits one escape sequence at the start of `text`; returns its length. */
+function escape(text: string, inClass: boolean, emit: (forRe2: string, forJs: string | undefined) => void): number {
+  const letter = text[1] ?? '';
+  const perl = PERL_CLASSES[letter.toLowerCase()];
+  if (perl) {
+    const negated = letter !== letter.toLowerCase();
+    if (!inClass) emit(`[${negated ? '^' : ''}${rangesOf(perl, re2Char)}]`, `[${negated ? '^' : ''}${rangesOf(perl, jsChar)}]`);
+    else if (!negated) emit(rangesOf(perl, re2Char), rangesOf(perl, jsChar));
+    // RE2's `\D` and `\W` are Rust's (ASCII); its `\S` inside a class is ASCII (see docs/regex.md).
+    else emit(`\\${letter}`, undefined);
+    return 2;
+  }
+  const codePoint = CODE_POINT_ESCAPE.exec(text);
+  if (codePoint) {
+    const hex = codePoint.slice(1).find((group) => group !== undefined)!;
+    const c = Number.parseInt(hex, 16);
+    if (c > 0x10ffff) throw new RegexSyntaxError(`regex parse error: invalid code point escape: ${codePoint[0]}`);
+    emit(re2Char(c), jsChar(c));
+    return codePoint[0].length;
+  }
+  if (letter in CONTROL_ESCAPES) {
+    emit(re2Char(CONTROL_ESCAPES[letter]!), jsChar(CONTROL_ESCAPES[letter]!));
+    return 2;
+  }
+  if (!inClass && (letter === 'b' || letter === 'B')) {
+    emit(`\\${letter}`, `\\${letter}`);
+    return 2;
+  }
+  if (!inClass && (letter === 'A' || letter === 'z')) {
+    emit(`\\${letter}`, letter === 'A' ? '^' : '$');
+    return 2;
+  }
+  if (letter === 'p' || letter === 'P') {
+    const property = /^\\[pP](?:\{([^}]*)\}|.)/su.exec(text);
+    if (!property) {
+      emit(text, undefined);
+      return text.length;
+    }
+    emit(property[1] === undefined ? property[0] : `\\${letter}{${unicodeClassName(property[1])}}`, undefined);
+    return property[0].length;
+  }
+  if (/^[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]$/.test(letter)) {
+    emit(re2Char(letter.charCodeAt(0)), jsChar(letter.charCodeAt(0)));
+    return 2;
+  }
+  // Anything else (`\1`, `\Z`, a trailing `\`…) is RE2's to accept or reject.
+  const rest = letter === '' ? '\\' : `\\${String.fromCodePoint(text.codePointAt(1)!)}`;
+  emit(rest, undefined);
+  return rest.length;
+}
+
+/** Long names of general categories, which Rust accepts and RE2 does not (by Rust's loose matching). */
+const GENERAL_CATEGORIES: Readonly<Record<string, string>> = {
+  letter: 'L', uppercaseletter: 'Lu', lowercaseletter: 'Ll', titlecaseletter: 'Lt', modifierletter: 'Lm', otherletter: 'Lo',
+  mark: 'M', nonspacingmark: 'Mn', spacingmark: 'Mc', enclosingmark: 'Me',
+  number: 'N', decimalnumber: 'Nd', digit: 'Nd', letternumber: 'Nl', othernumber: 'No',
+  punctuation: 'P', connectorpunctuation: 'Pc', dashpunctuation: 'Pd', openpunctuation: 'Ps', closepunctuation: 'Pe',
+  initialpunctuation: 'Pi', finalpunctuation: 'Pf', otherpunctuation: 'Po',
+  symbol: 'S', mathsymbol: 'Sm', currencysymbol: 'Sc', modifiersymbol: 'Sk', othersymbol: 'So',
+  separator: 'Z', spaceseparator: 'Zs', lineseparator: 'Zl', paragraphseparator: 'Zp',
+  other: 'C', control: 'Cc', format: 'Cf', privateuse: 'Co', surrogate: 'Cs',
+};
+
+/** RE2's name for a Unicode class: `gc=`/`sc=` prefixes dropped, long category names shortened. */
+function unicodeClassName(name: string): string {
+  const value = name.replace(/^\s*(?:gc|general_?category|sc|script)\s*[=:]\s*/i, '').trim();
+  return GENERAL_CATEGORIES[value.toLowerCase().replace(/[\s_-]/g, '')] ?? value;
 }
 
 /** Removes insignificant whitespace and `#` comments of extended mode (outside classes and escapes). */
@@ -44,16 +336,4 @@ function stripExtended(source: string): string {
     out += c;
   }
   return out;
-}
-
-/** The parse error VRL would report for a regex literal, or undefined when it is valid. */
-export function validateRegex(pattern: string, flags = ''): string | undefined {
-  try {
-    translateRegex(pattern, flags);
-    return undefined;
-  } catch (e) {
-    const text = e instanceof Error ? e.message : String(e);
-    const reason = text.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-    return `regex parse error: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`;
-  }
 }

@@ -1,13 +1,7 @@
-// The regex crate's semantics on JS RegExp, where the two engines differ: which matches an iteration
-// reports, how `$` references in a replacement expand, and UTF-8 byte offsets of UTF-16 positions.
+// The regex crate's iteration semantics over the engine of ./regex.ts: which matches an iteration reports,
+// how `$` references in a replacement expand, and UTF-8 byte offsets of UTF-16 positions.
 
-import { translateRegex } from './regex.js';
-
-/** The JS RegExp for a Rust pattern (valid: checked at compile time or by the caller). */
-export function newRegExp(pattern: string): RegExp {
-  const { source, flags } = translateRegex(pattern);
-  return new RegExp(source, flags);
-}
+import type { RegexMatch, RustRegex } from './regex.js';
 
 /** One past the code point starting at `index` (surrogate pairs are one character, as in Rust). */
 function nextCharIndex(text: string, index: number): number {
@@ -16,21 +10,21 @@ function nextCharIndex(text: string, index: number): number {
 }
 
 /**
- * The matches of `re` (a global RegExp) in `text`, left to right, as the regex crate's `find_iter` reports
- * them: an empty match where the previous match ended is skipped.
+ * The matches of `re` in `text`, left to right, as the regex crate's `find_iter` reports them: an empty
+ * match where the previous match ended is skipped.
  */
-export function* rustMatches(re: RegExp, text: string): Generator<RegExpExecArray> {
-  re.lastIndex = 0;
+export function* rustMatches(re: RustRegex, text: string): Generator<RegexMatch> {
+  let from = 0;
   let lastEnd = -1;
-  while (re.lastIndex <= text.length) {
-    const m = re.exec(text);
+  while (from <= text.length) {
+    const m = re.exec(text, from);
     if (!m) return;
-    const end = m.index + m[0].length;
-    if (end === m.index) {
-      re.lastIndex = nextCharIndex(text, end);
-      if (m.index === lastEnd) continue;
+    from = m.end;
+    if (m.end === m.start) {
+      from = nextCharIndex(text, m.end);
+      if (m.start === lastEnd) continue;
     }
-    lastEnd = end;
+    lastEnd = m.end;
     yield m;
   }
 }
@@ -39,13 +33,13 @@ export function* rustMatches(re: RegExp, text: string): Generator<RegExpExecArra
  * The pieces of `text` between matches (`Regex::splitn`): at most `limit` (> 0), the last one holding the
  * rest. Returned as [start, end) UTF-16 index pairs.
  */
-export function rustSplit(re: RegExp, text: string, limit: number): number[] {
+export function rustSplit(re: RustRegex, text: string, limit: number): number[] {
   const bounds: number[] = [];
   let rest = 0;
   if (limit > 1) {
     for (const m of rustMatches(re, text)) {
-      bounds.push(rest, m.index);
-      rest = m.index + m[0].length;
+      bounds.push(rest, m.start);
+      rest = m.end;
       if (bounds.length / 2 === limit - 1) break;
     }
   }
@@ -54,15 +48,15 @@ export function rustSplit(re: RegExp, text: string, limit: number): number[] {
 }
 
 /** `Regex::replacen`: the first `limit` matches (all when negative) replaced by `replacement`'s expansion. */
-export function rustReplace(re: RegExp, text: string, replacement: string, limit: number): string {
+export function rustReplace(re: RustRegex, text: string, replacement: string, limit: number): string {
   const literal = !replacement.includes('$');
   let out = '';
   let rest = 0;
   let count = 0;
   for (const m of rustMatches(re, text)) {
     if (count++ === limit) break;
-    out += text.slice(rest, m.index) + (literal ? replacement : expandReplacement(replacement, m));
-    rest = m.index + m[0].length;
+    out += text.slice(rest, m.start) + (literal ? replacement : expandReplacement(replacement, re, m));
+    rest = m.end;
   }
   return count === 0 ? text : out + text.slice(rest);
 }
@@ -74,7 +68,7 @@ const CAPTURE_NAME = /^[0-9A-Za-z_]+/;
  * `[0-9A-Za-z_]`, `${name}` anything up to `}`; a name of digits is a group number; a missing or unmatched
  * group inserts nothing; a `$` starting no reference stays as it is.
  */
-export function expandReplacement(template: string, m: RegExpExecArray): string {
+export function expandReplacement(template: string, re: RustRegex, m: RegexMatch): string {
   let out = '';
   let at = 0;
   for (let dollar = template.indexOf('$'); dollar >= 0; dollar = template.indexOf('$', at)) {
@@ -100,14 +94,14 @@ export function expandReplacement(template: string, m: RegExpExecArray): string 
       out += '$';
       continue;
     }
-    out += groupText(m, name) ?? '';
+    out += groupText(re, m, name) ?? '';
   }
   return out + template.slice(at);
 }
 
-function groupText(m: RegExpExecArray, name: string): string | undefined {
-  if (/^\+?[0-9]+$/.test(name)) return m[Number(name)];
-  return m.groups?.[name];
+function groupText(re: RustRegex, m: RegexMatch, name: string): string | undefined {
+  const number = /^\+?[0-9]+$/.test(name) ? Number(name) : re.names.find(([n]) => n === name)?.[1];
+  return number === undefined ? undefined : m.groups[number];
 }
 
 /** Converts increasing UTF-16 indices of `text` to UTF-8 byte offsets in one pass. */

@@ -1,9 +1,9 @@
 // The imports a compiled module (or the bare stdlib) needs from the JS side: docs/abi.md §6.
 
 import { randomFillSync } from 'node:crypto';
-import { validateRegex } from '../abi/regex.js';
+import { RegexSyntaxError, RustRegex } from '../abi/regex.js';
 import { ByteReader, ByteWriter, encodeValue, UnrepresentableValueError } from '../abi/codec.js';
-import { newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
+import { rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from '../abi/values.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
@@ -20,8 +20,8 @@ export type JsFunctionTable = Readonly<Record<string, JsFunction>>;
 export interface JsCallContext {
   /** Time zone for functions that take one implicitly (`InstanceServices.timezone`). */
   timezone: string;
-  /** The JS RegExp for a Rust pattern, translated once per instance (shared: do not leave it global or sticky). */
-  regex(pattern: string): RegExp;
+  /** The compiled regex for a Rust pattern, once per instance (the pattern was validated at compile time). */
+  regex(pattern: string): RustRegex;
   /** Blocking network I/O (`InstanceServices.io`). */
   io: BlockingIo;
   /** Most bytes a decompression function may produce. */
@@ -43,24 +43,18 @@ export function moduleImports(
   functions: readonly JsFunction[],
   services: InstanceServices,
 ): WebAssembly.Imports {
-  const regexes: RegExp[] = [];
+  const regexes: RustRegex[] = [];
   let timezone: TimeZone | undefined;
-  /** Global twins of `regexes`, made on first use, for iterating over matches. */
-  const globalRegexes: RegExp[] = [];
   const regexIds = new Map<string, number>();
   /** Why the last `regex` call returned -1. */
   let regexError = '';
   const compileRegex = (pattern: string): number => {
     let id = regexIds.get(pattern);
     if (id === undefined) {
-      id = regexes.push(newRegExp(pattern)) - 1;
+      id = regexes.push(new RustRegex(pattern)) - 1;
       regexIds.set(pattern, id);
     }
     return id;
-  };
-  const globalRegex = (id: number): RegExp => {
-    const re = regexes[id]!;
-    return (globalRegexes[id] ??= new RegExp(re.source, `${re.flags}g`));
   };
   const callContext: JsCallContext = {
     timezone: services.timezone,
@@ -109,20 +103,18 @@ export function moduleImports(
         return writeBack(reply.finish());
       },
       regex(ptr: number, len: number): number {
-        const pattern = text(ptr, len);
-        if (!regexIds.has(pattern)) {
-          const problem = validateRegex(pattern);
-          if (problem !== undefined) {
-            regexError = problem;
-            return -1;
-          }
+        try {
+          return compileRegex(text(ptr, len));
+        } catch (error) {
+          if (!(error instanceof RegexSyntaxError)) throw error;
+          regexError = error.message;
+          return -1;
         }
-        return compileRegex(pattern);
       },
       regex_matches(id: number, ptr: number, len: number, limit: number): number {
         const input = text(ptr, len);
         const reply = newReply();
-        encodeValue(reply, regexMatches(globalRegex(id), input, limit));
+        encodeValue(reply, regexMatches(regexes[id]!, input, limit));
         return writeBack(reply.finish());
       },
       regex_error(): number {
@@ -132,7 +124,7 @@ export function moduleImports(
       },
       regex_split(id: number, ptr: number, len: number, limit: number): number {
         const input = text(ptr, len);
-        const bounds = rustSplit(globalRegex(id), input, limit);
+        const bounds = rustSplit(regexes[id]!, input, limit);
         const offsets = new Utf8Offsets(input, len);
         const reply = newReply();
         reply.u32(bounds.length / 2);
@@ -141,7 +133,7 @@ export function moduleImports(
         return writeBack(reply.finish());
       },
       regex_replace(id: number, ptr: number, len: number, withPtr: number, withLen: number, count: number): number {
-        const replaced = Buffer.from(rustReplace(globalRegex(id), text(ptr, len), text(withPtr, withLen), count));
+        const replaced = Buffer.from(rustReplace(regexes[id]!, text(ptr, len), text(withPtr, withLen), count));
         const reply = newReply();
         reply.sized(replaced);
         return writeBack(reply.finish());
@@ -172,15 +164,17 @@ export function moduleImports(
  * named group. A group named `string` or `captures` fails at the first match, as in VRL: the reply is
  * then the error text (a string) instead of the array.
  */
-function regexMatches(re: RegExp, input: string, limit: number): RemapValue[] | string {
+function regexMatches(re: RustRegex, input: string, limit: number): RemapValue[] | string {
   const out: RemapValue[] = [];
   const offsets = new Utf8Offsets(input, Buffer.byteLength(input));
   for (const m of rustMatches(re, input)) {
     if (limit >= 0 && out.length >= limit) break;
-    if (m.groups && ('string' in m.groups || 'captures' in m.groups)) return 'Capture group cannot be named "string" or "captures"';
-    const match: Record<string, RemapValue> = { string: m[0], captures: m.slice(1).map((c) => c ?? null) };
-    for (const [name, value] of Object.entries(m.groups ?? {})) match[name] = value ?? null;
-    out.push([BigInt(offsets.at(m.index)), BigInt(offsets.at(m.index + m[0].length)), match]);
+    if (re.names.some(([name]) => name === 'string' || name === 'captures')) return 'Capture group cannot be named "string" or "captures"';
+    const captures: RemapValue[] = [];
+    for (let i = 1; i <= re.groupCount; i++) captures.push(m.groups[i] ?? null);
+    const match: Record<string, RemapValue> = { string: m.groups[0]!, captures };
+    for (const [name, number] of re.names) match[name] = m.groups[number] ?? null;
+    out.push([BigInt(offsets.at(m.start)), BigInt(offsets.at(m.end)), match]);
   }
   return out;
 }

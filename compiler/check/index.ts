@@ -171,7 +171,7 @@ class Checker {
         return problem ? this.report(msg.invalidTimestamp(e.span, problem)) : { kind: TIMESTAMP, fallible: false };
       }
       case 'regex': {
-        const problem = validateRegex(v.pattern, v.flags);
+        const problem = validateRegex(v.pattern);
         return problem ? this.report(msg.invalidRegex(e.span, problem)) : { kind: REGEX, fallible: false };
       }
     }

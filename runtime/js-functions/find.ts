@@ -5,7 +5,7 @@
 import type { JsFunction } from '../imports.js';
 import { Regex } from '../../abi/values.js';
 import { bytesArg, integerArg, stringArg } from './args.js';
-import { globalRegExp, indexOfByte } from './regex-text.js';
+import { indexOfByte } from './regex-text.js';
 
 export const find: JsFunction = ([value, pattern, from], context) => {
   const given = from === null ? 0n : integerArg(from!);
@@ -14,10 +14,8 @@ export const find: JsFunction = ([value, pattern, from], context) => {
     const text = stringArg(value!);
     const start = indexOfByte(text, offset);
     if (start < 0) return null;
-    const re = globalRegExp(context, pattern);
-    re.lastIndex = start;
-    const m = re.exec(text);
-    return m === null ? null : BigInt(Buffer.byteLength(text.slice(0, m.index)));
+    const m = context.regex(pattern.pattern).exec(text, start);
+    return m === null ? null : BigInt(Buffer.byteLength(text.slice(0, m.start)));
   }
   const haystack = Buffer.from(bytesArg(value!));
   const needle = bytesArg(pattern!);

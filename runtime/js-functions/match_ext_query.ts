@@ -7,6 +7,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
+import { RustRegex } from '../../abi/regex.js';
 import { kindName, stringArg } from './args.js';
 
 type Predicate = (event: Record<string, RemapValue>) => boolean;
@@ -152,22 +153,25 @@ class QueryParser {
   }
 }
 
-/** Word boundaries that know Unicode letters (JS's `\\b` knows only ASCII). */
-const WORD_START = String.raw`(?<![\p{L}\p{N}_])`;
-const WORD_END = String.raw`(?![\p{L}\p{N}_])`;
+/**
+ * Word boundaries that know Unicode letters (`\\b` knows only ASCII). They take the character next to the
+ * word, which a yes/no test may: the engine has no look-around.
+ */
+const WORD_START = String.raw`(?:^|[^\p{L}\p{N}_])`;
+const WORD_END = String.raw`(?:$|[^\p{L}\p{N}_])`;
 
 function freeText(text: string, phrase: boolean): Predicate {
   const regex = phrase
-    ? new RegExp(`${WORD_START}${escapeRegex(text)}${WORD_END}`, 'iu')
-    : wildcard(text, WORD_START, WORD_END, 'iu');
+    ? new RustRegex(`(?i)${WORD_START}${escapeRegex(text)}${WORD_END}`)
+    : wildcard(text, WORD_START, WORD_END, 'i');
   return (event) => {
     const message = textOf(event.message);
     return message !== undefined && regex.test(message);
   };
 }
 
-/** A word with `*` (any run) and `?` (one character) wildcards as a regex. */
-function wildcard(raw: string, start: string, end: string, flags: string): RegExp {
+/** A word with `*` (any run) and `?` (one character) wildcards as a regex, matched in linear time. */
+function wildcard(raw: string, start: string, end: string, flags: string): RustRegex {
   let source = '';
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
@@ -176,7 +180,7 @@ function wildcard(raw: string, start: string, end: string, flags: string): RegEx
     else if (c === '?') source += '.';
     else source += escapeRegex(c);
   }
-  return new RegExp(`${start}${source}${end}`, `s${flags}`);
+  return new RustRegex(`(?s${flags})${start}${source}${end}`);
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -50,12 +50,31 @@ function parseExtension(text: string, strict: boolean): Array<[string, string]> 
   return keys.map((m, i) => {
     const valueStart = m.index! + m[0].length;
     const next = keys[i + 1];
-    let raw = next ? text.slice(valueStart, next.index! - 1) : text.slice(valueStart).replace(/ +$/, '');
-    if (strict && /(?:^|[^\\])(?:\\\\)*=/.test(raw)) throw failure();
+    let raw = next ? text.slice(valueStart, next.index! - 1) : withoutTrailingSpaces(text.slice(valueStart));
+    if (strict && hasUnescapedEquals(raw)) throw failure();
     raw = raw.replace(/\\([=\\nr])/g, (_, c: string) => VALUE_ESCAPES[c]!);
     if (raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')) raw = raw.slice(1, -1);
     return [m[1]!, raw];
   });
+}
+
+// Loops rather than `/ +$/` and `/(?:^|[^\\])(?:\\\\)*=/`, which a backtracker runs in quadratic time on a
+// long run of spaces or backslashes.
+
+function withoutTrailingSpaces(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === ' ') end--;
+  return text.slice(0, end);
+}
+
+/** Whether an `=` follows an even number of backslashes. */
+function hasUnescapedEquals(text: string): boolean {
+  let backslashes = 0;
+  for (const c of text) {
+    if (c === '=' && backslashes % 2 === 0) return true;
+    backslashes = c === '\\' ? backslashes + 1 : 0;
+  }
+  return false;
 }
 
 /** Custom fields take their label's text as name; the labels themselves go. */

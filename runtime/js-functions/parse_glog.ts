@@ -5,7 +5,7 @@ import { stringArg } from './args.js';
 import { GLOG_LINE, glogFields } from './support/glog.js';
 
 export const parse_glog: JsFunction = ([value]) => {
-  const groups = GLOG_LINE.exec(stringArg(value!))?.groups;
-  if (!groups) throw new Error('failed parsing glog message');
-  return glogFields(groups as Record<string, string>);
+  const m = GLOG_LINE.exec(stringArg(value!));
+  if (!m) throw new Error('failed parsing glog message');
+  return glogFields(GLOG_LINE.namedGroups(m) as Record<string, string>);
 };

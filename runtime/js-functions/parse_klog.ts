@@ -6,7 +6,7 @@ import { stringArg } from './args.js';
 import { KLOG_LINE, glogFields } from './support/glog.js';
 
 export const parse_klog: JsFunction = ([value]) => {
-  const groups = KLOG_LINE.exec(stringArg(value!))?.groups;
-  if (!groups) throw new Error('failed parsing klog message');
-  return glogFields(groups as Record<string, string>, String(new Date().getUTCFullYear()));
+  const m = KLOG_LINE.exec(stringArg(value!));
+  if (!m) throw new Error('failed parsing klog message');
+  return glogFields(KLOG_LINE.namedGroups(m) as Record<string, string>, String(new Date().getUTCFullYear()));
 };

@@ -8,7 +8,8 @@ import { captureObject } from './regex-captures.js';
  */
 export const parse_regex: JsFunction = ([value, pattern, numericGroups], context) => {
   const text = stringArg(value!);
-  const m = context.regex(regexArg(pattern!).pattern).exec(text);
+  const re = context.regex(regexArg(pattern!).pattern);
+  const m = re.exec(text);
   if (!m) throw new Error('could not find any pattern matches');
-  return captureObject(m, booleanArg(numericGroups!, false));
+  return captureObject(re, m, booleanArg(numericGroups!, false));
 };

@@ -3,6 +3,7 @@
 // there.
 
 import type { JsFunction } from '../imports.js';
+import type { RustRegex } from '../../abi/regex.js';
 import { stringArg } from './args.js';
 import {
   NGINX_COMBINED_LOG, NGINX_ERROR_LOG, NGINX_INGRESS_UPSTREAMINFO_LOG, NGINX_MAIN_LOG,
@@ -26,7 +27,7 @@ const TYPES: FieldTypes = {
   excess: 'float',
 };
 
-const FORMATS: Readonly<Record<string, { regex: RegExp; timestampFormat: string }>> = {
+const FORMATS: Readonly<Record<string, { regex: RustRegex; timestampFormat: string }>> = {
   combined: { regex: NGINX_COMBINED_LOG, timestampFormat: DEFAULT_ACCESS_TIMESTAMP_FORMAT },
   main: { regex: NGINX_MAIN_LOG, timestampFormat: DEFAULT_ACCESS_TIMESTAMP_FORMAT },
   ingress_upstreaminfo: { regex: NGINX_INGRESS_UPSTREAMINFO_LOG, timestampFormat: DEFAULT_ACCESS_TIMESTAMP_FORMAT },

@@ -7,16 +7,17 @@
 import { createHash } from 'node:crypto';
 import type { JsCallContext, JsFunction } from '../imports.js';
 import { Regex, type RemapValue } from '../../abi/values.js';
+import { RustRegex } from '../../abi/regex.js';
 import { rustMatches } from '../../abi/rust-regex.js';
 import { arrayArg, kindName, stringArg } from './args.js';
-import { globalRegExp } from './regex-text.js';
 
 type Replace = (match: string) => string;
 type Filter = (text: string, replace: Replace) => string;
 
 /** Area 001-899 except 666, group 01-99, serial 0001-9999. */
-const US_SOCIAL_SECURITY_NUMBER =
-  /(?:00[1-9]|0[1-9][0-9]|[1-578][0-9]{2}|6[0-57-9][0-9]|66[0-57-9])-(?:0[1-9]|[1-9]0|[1-9][1-9])-(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})/g;
+const US_SOCIAL_SECURITY_NUMBER = new RustRegex(
+  '(?:00[1-9]|0[1-9][0-9]|[1-578][0-9]{2}|6[0-57-9][0-9]|66[0-57-9])-(?:0[1-9]|[1-9]0|[1-9][1-9])-(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})',
+);
 
 const SHA2_VARIANTS: Record<string, string> = {
   'SHA-224': 'sha224', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512',
@@ -28,23 +29,23 @@ const SHA3_VARIANTS: Record<string, string> = {
 const DEFAULT_VARIANT: Record<string, string> = { sha2: 'SHA-512/256', sha3: 'SHA3-512' };
 const ENCODINGS: Record<string, 'base64' | 'hex'> = { base64: 'base64', base16: 'hex' };
 
-/** `text` with each match of the global `re` (the regex crate's `replace_all`) replaced. */
-function replaceAll(re: RegExp, text: string, replace: Replace): string {
+/** `text` with each match of `re` (the regex crate's `replace_all`) replaced. */
+function replaceAll(re: RustRegex, text: string, replace: Replace): string {
   let out = '';
   let rest = 0;
   for (const m of rustMatches(re, text)) {
-    out += text.slice(rest, m.index) + replace(m[0]);
-    rest = m.index + m[0].length;
+    out += text.slice(rest, m.start) + replace(m.groups[0]!);
+    rest = m.end;
   }
   return rest === 0 && out === '' ? text : out + text.slice(rest);
 }
 
-function regexFilter(re: RegExp): Filter {
+function regexFilter(re: RustRegex): Filter {
   return (text, replace) => replaceAll(re, text, replace);
 }
 
 function patternFilter(pattern: RemapValue, context: JsCallContext): Filter {
-  if (pattern instanceof Regex) return regexFilter(globalRegExp(context, pattern));
+  if (pattern instanceof Regex) return regexFilter(context.regex(pattern.pattern));
   if (typeof pattern === 'string' || pattern instanceof Uint8Array) {
     const literal = stringArg(pattern);
     return (text, replace) => (literal === '' ? text : text.split(literal).join(replace(literal)));
@@ -58,7 +59,7 @@ function namedFilter(name: string): Filter {
 }
 
 function filterOf(filter: RemapValue, context: JsCallContext): Filter[] {
-  if (filter instanceof Regex) return [regexFilter(globalRegExp(context, filter))];
+  if (filter instanceof Regex) return [regexFilter(context.regex(filter.pattern))];
   if (typeof filter === 'string' || filter instanceof Uint8Array) return [namedFilter(stringArg(filter))];
   if (kindName(filter) !== 'object') throw new Error(`expected string, regex or object, got ${kindName(filter)}`);
   const options = filter as { [key: string]: RemapValue };

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { expandReplacement, newRegExp, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../../abi/rust-regex.js';
+import { RustRegex } from '../../abi/regex.js';
+import { expandReplacement, rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../../abi/rust-regex.js';
 
-const global = (pattern: string) => new RegExp(newRegExp(pattern).source, `${newRegExp(pattern).flags}g`);
-const spans = (pattern: string, text: string) =>
-  [...rustMatches(global(pattern), text)].map((m) => [m.index, m.index + m[0].length]);
+const global = (pattern: string) => new RustRegex(pattern);
+const spans = (pattern: string, text: string) => [...rustMatches(global(pattern), text)].map((m) => [m.start, m.end]);
 
 test('matches skip an empty match where the previous match ended, and step over whole characters', () => {
   assert.equal(spans('\\d*', 'a1b22c'), [[0, 0], [1, 2], [3, 5], [6, 6]]);
@@ -25,10 +25,11 @@ test('replacen replaces the first n matches, all when negative', () => {
 });
 
 test('replacement expansion', () => {
-  const m = global('(?P<first>a)(b)?(c)').exec('ac')!;
-  assert.is(expandReplacement('$first|$1|$2|$3|$0', m), 'a|a||c|ac');
-  assert.is(expandReplacement('${first}x|$firstx|${+3}|${}|${01}', m), 'ax||c||a');
-  assert.is(expandReplacement('$$|$|$-|${x', m), '$|$|$-|${x');
+  const re = global('(?P<first>a)(b)?(c)');
+  const m = re.exec('ac')!;
+  assert.is(expandReplacement('$first|$1|$2|$3|$0', re, m), 'a|a||c|ac');
+  assert.is(expandReplacement('${first}x|$firstx|${+3}|${}|${01}', re, m), 'ax||c||a');
+  assert.is(expandReplacement('$$|$|$-|${x', re, m), '$|$|$-|${x');
 });
 
 test('UTF-8 offsets of UTF-16 indices', () => {

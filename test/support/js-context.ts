@@ -1,5 +1,5 @@
 // A JS function's call context for tests that call JS functions directly.
-import { translateRegex } from '../../abi/regex.js';
+import { RustRegex } from '../../abi/regex.js';
 import type { JsCallContext } from '../../runtime/imports.js';
 import { workerIo, type BlockingIo } from '../../runtime/blocking-io.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE } from '../../runtime/services.js';
@@ -9,9 +9,6 @@ export function jsContext(timezone = 'UTC', maxDecompressedSize = DEFAULT_MAX_DE
     timezone,
     io,
     maxDecompressedSize,
-    regex(pattern) {
-      const { source, flags } = translateRegex(pattern);
-      return new RegExp(source, flags);
-    },
+    regex: (pattern) => new RustRegex(pattern),
   };
 }

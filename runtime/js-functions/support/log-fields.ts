@@ -5,6 +5,7 @@ import type { JsCallContext } from '../../imports.js';
 import { parseStrftime, TimestampParseError } from '../../strftime.js';
 import { namedTimeZone } from '../../time-zones.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
+import type { RustRegex } from '../../../abi/regex.js';
 import { floatValue } from './float.js';
 
 /** How a captured field is typed; fields not listed stay strings. */
@@ -31,7 +32,7 @@ export function logTimestamp(text: string, format: string, timezone: string): Ti
  */
 export function parseLogLine(
   line: string,
-  regexes: readonly RegExp[],
+  regexes: readonly RustRegex[],
   types: FieldTypes,
   format: string,
   timestampFormat: string,
@@ -39,8 +40,11 @@ export function parseLogLine(
 ): Record<string, RemapValue> {
   let groups: Record<string, string | undefined> | undefined;
   for (const regex of regexes) {
-    groups = regex.exec(line)?.groups;
-    if (groups) break;
+    const m = regex.exec(line);
+    if (m) {
+      groups = regex.namedGroups(m);
+      break;
+    }
   }
   if (!groups) throw new Error(`failed parsing ${format} log line`);
   const fields: Record<string, RemapValue> = Object.create(null);

@@ -1,9 +1,12 @@
-// uap-core's regexes.yaml (browser, OS and device rules), read and compiled on first use, applied as the
-// reference implementations do: the first matching rule wins; `$N` in replacements is the Nth group.
+// uap-core's regexes.yaml (browser, OS and device rules), read on first use, applied as the reference
+// implementations do: the first matching rule wins; `$N` in replacements is the Nth group. The rules run on
+// the linear-time regex engine, each compiled when a scan first reaches it; a scan tests (RE2's DFA, no
+// groups) and takes the groups of the one rule that matches.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { library } from './library.js';
+import { RustRegex, type RegexMatch } from '../../../abi/regex.js';
 
 interface Rule {
   regex: string;
@@ -12,7 +15,7 @@ interface Rule {
 }
 
 interface CompiledRule {
-  regex: RegExp;
+  regex?: RustRegex;
   rule: Rule;
 }
 
@@ -29,24 +32,23 @@ let rules: { browser: CompiledRule[]; os: CompiledRule[]; device: CompiledRule[]
 function loadRules(): NonNullable<typeof rules> {
   const path = createRequire(import.meta.url).resolve('uap-core/regexes.yaml');
   const yaml = yamlLibrary().parse(readFileSync(path, 'utf8')) as Record<string, Rule[]>;
-  const compile = (list: Rule[] | undefined) =>
-    (list ?? []).map((rule) => ({ regex: new RegExp(rule.regex, rule.regex_flag === 'i' ? 'i' : ''), rule }));
+  const compile = (list: Rule[] | undefined): CompiledRule[] => (list ?? []).map((rule) => ({ rule }));
   return { browser: compile(yaml.user_agent_parsers), os: compile(yaml.os_parsers), device: compile(yaml.device_parsers) };
 }
 
 /** The first rule that matches and its groups. */
-function first(list: readonly CompiledRule[], ua: string): [Rule, RegExpExecArray] | undefined {
-  for (const { regex, rule } of list) {
-    const m = regex.exec(ua);
-    if (m) return [rule, m];
+function first(list: readonly CompiledRule[], ua: string): [Rule, RegexMatch] | undefined {
+  for (const entry of list) {
+    const regex = (entry.regex ??= new RustRegex(`${entry.rule.regex_flag === 'i' ? '(?i)' : ''}${entry.rule.regex}`));
+    if (regex.test(ua)) return [entry.rule, regex.exec(ua)!];
   }
   return undefined;
 }
 
 /** A replacement with `$N` substituted, else group `group`; empty and "Other" mean unknown. */
-function field(rule: Rule, m: RegExpExecArray, replacement: string, group: number): string | null {
+function field(rule: Rule, m: RegexMatch, replacement: string, group: number): string | null {
   const template = rule[replacement];
-  const text = template !== undefined ? template.replace(/\$(\d)/g, (_, n: string) => m[Number(n)] ?? '') : m[group];
+  const text = template !== undefined ? template.replace(/\$(\d)/g, (_, n: string) => m.groups[Number(n)] ?? '') : m.groups[group];
   const trimmed = text?.trim();
   return trimmed ? trimmed : null;
 }
