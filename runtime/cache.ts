@@ -96,9 +96,10 @@ export function readCached(key: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
+  if (file.length < TRAILER_BYTES) return undefined;
   const body = file.subarray(0, file.length - TRAILER_BYTES);
   const trailer = file.subarray(body.length);
-  if (file.length < TRAILER_BYTES || !trailer.subarray(0, DIGEST_TRAILER.length).equals(DIGEST_TRAILER)) return undefined;
+  if (!trailer.subarray(0, DIGEST_TRAILER.length).equals(DIGEST_TRAILER)) return undefined;
   if (!trailer.subarray(DIGEST_TRAILER.length).equals(sha256(body))) return undefined;
   try {
     const now = new Date();

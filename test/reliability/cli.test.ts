@@ -228,9 +228,15 @@ test('the REPL keeps its session after a line that traps or fails at run time', 
   assert.is(status, 0);
 });
 
-test('the REPL prints diagnostics without ANSI escapes when stdout is not a terminal', () => {
-  const { stdout } = svc(['vrl'], { input: 'upcase(1)\n' });
-  assert.match(stdout, /error\[E110\]/);
+test('the REPL prints diagnostics without ANSI escapes when stdout is not a terminal, even when stderr is', () => {
+  // util-linux `script` runs the command on a pseudo-terminal; stdout goes to a file.
+  if (spawnSync('script', ['--version']).status !== 0) return;
+  const out = join(dir, 'repl-out.txt');
+  const command = `printf 'upcase(1)\\n' | '${process.execPath}' '${SVC_MAIN}' vrl > '${out}'`;
+  const run = spawnSync('script', ['-qec', command, '/dev/null'], { env: svcEnv(), encoding: 'utf8', timeout: 120_000 });
+  assert.is(run.status, 0, run.stdout);
+  const stdout = readFileSync(out, 'utf8');
+  assert.match(stdout, /^error\[E110\]: invalid argument type$/m);
   assert.not.match(stdout, /\x1b\[/);
 });
 
