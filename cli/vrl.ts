@@ -69,7 +69,7 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
   if (moduleFile !== undefined) {
     const wasm = await readInput(moduleFile, 'module file', (path) => readFile(path));
     try {
-      program = runtime.loadProgram(wasm);
+      program = await runtime.loadProgram(wasm);
     } catch (error) {
       throw new CliError(`cannot load module file '${moduleFile}': ${(error as Error).message}`, EXIT_SOFTWARE, { cause: error });
     }

@@ -39,5 +39,5 @@ export function svc(args: string[], options: { cwd?: string; env?: Record<string
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** The path of the built `svc` executable (dist/cli/main.js). */
+/** The path of the built `svc` executable (dist/bin/svc.js). */
 export const SVC_MAIN = main;
