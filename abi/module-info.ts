@@ -11,6 +11,8 @@ export interface ModuleInfo {
   abi: number;
   /** Version of the svc that compiled the module. */
   compiler: string;
+  /** Build id of that svc's compiler and stdlib (`buildId()`); absent in modules of older builds. */
+  build?: string;
   source: string;
   /** The compile options. */
   options: { timezone?: string };

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { cac, type Command } from 'cac';
-import { EXIT_USAGE, UsageError } from './usage.js';
+import { CliError, EXIT_IO, EXIT_SOFTWARE, EXIT_USAGE, systemErrorReason } from './usage.js';
 import { registerGenerate } from './generate.js';
 import { registerGraph } from './graph.js';
 import { registerList } from './list.js';
@@ -65,15 +65,49 @@ function camelCaseBooleanFlags(argv: readonly string[]): string[] {
   return argv.map((arg) => flags.get(arg) ?? arg);
 }
 
-// cac reports its own usage errors (unknown option, missing value) by throwing a CACError.
-const isUsageError = (error: unknown) =>
-  error instanceof UsageError || (error instanceof Error && error.name === 'CACError');
+/**
+ * The one place where failures become exit statuses: `svc: <message>` on stderr, with the stack (not of a
+ * usage error: it has nothing to show) only when RUST_BACKTRACE is set (as Vector) or -v asks for it. A
+ * reader that went away (EPIPE) ends the process quietly, as Unix tools do.
+ */
+function fail(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+  const { exitCode, message } = describeFailure(error);
+  process.stderr.write(`svc: ${message}\n`);
+  const backtrace = (process.env.RUST_BACKTRACE ?? '0') !== '0' || Boolean(cli.options.verbose);
+  if (backtrace && exitCode !== EXIT_USAGE) process.stderr.write(`${stackOf(error)}\n`);
+  process.exitCode = exitCode;
+}
+
+function describeFailure(error: unknown): { exitCode: number; message: string } {
+  if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
+  // cac reports its own usage errors (unknown option, missing value) by throwing a CACError.
+  if (error instanceof Error && error.name === 'CACError') return { exitCode: EXIT_USAGE, message: error.message };
+  // Node's system errors. The commands name the file of those they expect; a failed write left is stdout's.
+  const system = error as NodeJS.ErrnoException;
+  if (typeof system.code === 'string' && system.syscall !== undefined) {
+    return { exitCode: EXIT_IO, message: system.syscall === 'write' ? `cannot write output: ${systemErrorReason(system)}` : system.message };
+  }
+  return { exitCode: EXIT_SOFTWARE, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The stack of `error` and of its causes. */
+function stackOf(error: unknown): string {
+  const stack = error instanceof Error ? error.stack ?? error.message : String(error);
+  return error instanceof Error && error.cause !== undefined ? `${stack}\ncaused by: ${stackOf(error.cause)}` : stack;
+}
+
+// Output errors arrive as events of the streams, not from write(); each ends the process as `fail` says.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    fail(error);
+    process.exit();
+  });
+}
 
 try {
   cli.parse(camelCaseBooleanFlags(normalizeNoEnvironment(joinStdinValues(process.argv))), { run: false });
   if (cli.matchedCommand && !cli.options.help && !cli.options.version) await cli.runMatchedCommand();
 } catch (error) {
-  if (!isUsageError(error)) throw error;
-  process.stderr.write(`svc: ${(error as Error).message}\n`);
-  process.exitCode = EXIT_USAGE;
+  fail(error);
 }

@@ -37,11 +37,11 @@ export async function startRepl(options: { timezone: string | undefined; color: 
       try {
         process.stdout.write(display(await session.evaluate(line)) + '\n');
       } catch (error) {
+        // Whatever failed (a runtime error, a trap, the compiler), only this line is lost: the session,
+        // its event and its variables are as the previous line left them.
         if (error instanceof CompileError) {
           process.stdout.write(renderDiagnostics(line, [...error.diagnostics], { color: options.color }).trimEnd() + '\n');
-        } else if (error instanceof Error && error.name === 'RemapRuntimeError') {
-          process.stdout.write(`error: ${error.message}\n`);
-        } else throw error;
+        } else process.stdout.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
       }
     }
     if (interactive) rl.prompt();

@@ -1,12 +1,41 @@
-// What every command shares: usage errors (exit status 64), option values, and the `--color` choice.
+// What every command shares: failures with their exit status (sysexits, as Vector's), option values, and
+// the `--color` choice.
 
-/** A command line the user must correct; reported as `svc: <message>` with exit status 64 (EX_USAGE). */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+/** sysexits codes the commands exit with. */
+export const EXIT_USAGE = 64;
+export const EXIT_NO_INPUT = 66;
+export const EXIT_SOFTWARE = 70;
+export const EXIT_IO = 74;
+
+/** A failure the user is told about as one line, `svc: <message>`, and the exit status it ends with. */
+export class CliError extends Error {
+  override name = 'CliError';
+
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
-/** sysexits EX_USAGE, as Vector exits on a bad command line. */
-export const EXIT_USAGE = 64;
+/** A command line the user must correct (EX_USAGE, as Vector exits on a bad command line). */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+
+  constructor(message: string) {
+    super(message, EXIT_USAGE);
+  }
+}
+
+/** A Node system error's reason without its code and system call: `no space left on device`. */
+export function systemErrorReason(error: NodeJS.ErrnoException): string {
+  let reason = error.message;
+  if (error.code && reason.startsWith(`${error.code}: `)) reason = reason.slice(error.code.length + 2);
+  const call = error.syscall ? reason.lastIndexOf(`, ${error.syscall}`) : -1;
+  return call >= 0 ? reason.slice(0, call) : reason;
+}
 
 /**
  * The text of an option that takes one value. cac (through mri) turns numeric-looking values into numbers

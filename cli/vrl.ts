@@ -7,18 +7,22 @@ import type { Readable } from 'node:stream';
 import type { CAC, Command } from 'cac';
 import type { Diagnostic, Program } from '../runtime/index.js';
 import { parseTimeZone } from '../runtime/time-zones.js';
-import { stringOption, useColor, UsageError } from './usage.js';
+import { CliError, EXIT_IO, EXIT_NO_INPUT, EXIT_SOFTWARE, stringOption, systemErrorReason, useColor, UsageError } from './usage.js';
 
 /** Extra help text shown under `svc vrl --help`. */
 export const VRL_HELP = {
   title: 'Output',
   body: [
     '  One line per event on stdout: the result of the last expression, or the event with -o,',
-    '  in remap display form. A runtime error goes to stderr and the run goes on with the next event.',
+    '  in remap display form. A runtime error goes to stderr as "line N: <message>" (N: the input line)',
+    '  and the run goes on with the next event; so does a line longer than --max-line-bytes.',
     '  Without --input the program runs once on the empty event {}; "-i -" reads stdin.',
-    '  Compile errors go to stderr with exit status 1. Without a program, an interactive REPL starts.',
+    '  Compile errors go to stderr with exit status 70. Without a program, an interactive REPL starts.',
   ].join('\n'),
 };
+
+/** Input lines longer than this are errors unless --max-line-bytes says otherwise: 100 MiB. */
+const DEFAULT_MAX_LINE_BYTES = 100 * 2 ** 20;
 
 export function registerVrl(cli: CAC): Command {
   return cli
@@ -29,6 +33,8 @@ export function registerVrl(cli: CAC): Command {
     .option('--timezone <zone>', 'Time zone for timestamps without one: an IANA name or "local" (default: local)')
     .option('--emit-wasm [file]', 'Write the compiled module to a file, or print its text form to stdout')
     .option('--module <file>', 'Run a module written by --emit-wasm instead of compiling a program')
+    .option('--max-line-bytes <bytes>', `Longest input line; a longer one is an error and skipped (default: ${DEFAULT_MAX_LINE_BYTES})`)
+    .option('-v, --verbose', 'On a failure, also print where it happened (as RUST_BACKTRACE=1 does)')
     .example('  $ svc vrl \'.status = to_int!(.status)\' -i events.ndjson')
     .example('  $ svc vrl -o -p examples/start.vrl -i examples/start.ndjson')
     .example('  $ svc vrl --emit-wasm out.wasm -p program.vrl && svc vrl --module out.wasm -i events.ndjson')
@@ -36,11 +42,15 @@ export function registerVrl(cli: CAC): Command {
 }
 
 async function runVrl(programArgument: string | undefined, options: Record<string, unknown>): Promise<void> {
-  const color = useColor(options.color, process.stderr);
   const programFile = stringOption(options.program, '--program');
   const moduleFile = stringOption(options.module, '--module');
   const timezone = checkTimezone(stringOption(options.timezone, '--timezone'));
+  const maxLineBytes = positiveInteger(stringOption(options.maxLineBytes, '--max-line-bytes'), '--max-line-bytes') ?? DEFAULT_MAX_LINE_BYTES;
   const emit = options.emitWasm;
+  // cac leaves what follows `--` out of the arguments: `svc vrl -- '<program>'` for a program that starts with a dash.
+  const afterDashes = options['--'] as string[];
+  if (afterDashes.length > (programArgument === undefined ? 1 : 0)) throw new UsageError('give one program: its text as one argument');
+  programArgument ??= afterDashes[0];
   if (moduleFile !== undefined && (programArgument !== undefined || programFile !== undefined)) {
     throw new UsageError('give either a program or --module, not both');
   }
@@ -51,15 +61,21 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
   if (moduleFile === undefined && programArgument === undefined && programFile === undefined) {
     if (emit !== undefined || options.input !== undefined) throw new UsageError('no program: pass its text as an argument or a file with --program <file>');
     const { startRepl } = await import('./repl.js');
-    return startRepl({ timezone, color });
+    // The REPL prints its diagnostics on stdout.
+    return startRepl({ timezone, color: useColor(options.color, process.stdout) });
   }
 
   let program: Program;
   if (moduleFile !== undefined) {
-    const wasm = await mustRead(moduleFile, 'module file', (path) => readFile(path));
-    program = await runtime.loadProgram(wasm);
+    const wasm = await readInput(moduleFile, 'module file', (path) => readFile(path));
+    try {
+      program = await runtime.loadProgram(wasm);
+    } catch (error) {
+      throw new CliError(`cannot load module file '${moduleFile}': ${(error as Error).message}`, EXIT_SOFTWARE, { cause: error });
+    }
   } else {
     const source = await readProgram(programArgument, programFile);
+    const color = useColor(options.color, process.stderr);
     const report = (diagnostics: readonly Diagnostic[]) => {
       if (diagnostics.length === 0) return;
       process.stderr.write(runtime.renderDiagnostics(source, [...diagnostics], { color }).trimEnd() + '\n');
@@ -70,7 +86,7 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
         const compiled = await runtime.compileModule(source, { timezone }, { names: true, text: toStdout });
         report(compiled.warnings);
         if (toStdout) process.stdout.write(compiled.text!);
-        else await writeFile(String(emit), compiled.wasm);
+        else await writeOutput(String(emit), 'module file', compiled.wasm);
         return;
       }
       program = await runtime.compile(source, { timezone });
@@ -78,72 +94,148 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
     } catch (error) {
       if (!(error instanceof runtime.CompileError)) throw error;
       report([...error.diagnostics, ...error.warnings]);
-      process.exitCode = 1;
+      process.exitCode = EXIT_SOFTWARE;
       return;
     }
   }
 
   const flags = options.printObject ? runtime.NDJSON_PRINT_OBJECT : 0;
   const input = options.input;
-  if (input === undefined) return runChunk(program, Buffer.from('{}\n'), flags);
-  const stream: Readable = input === true || input === '' || input === '-'
-    ? process.stdin
-    : await openInput(String(input));
-  await runStream(program, stream, flags);
-}
-
-/** Feeds the program whole lines, about a megabyte at a time, writing output as it comes. */
-async function runStream(program: Program, stream: Readable, flags: number): Promise<void> {
-  /** The start of a line whose newline has not arrived yet. */
-  let partial: Buffer = Buffer.alloc(0);
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const firstEnd = chunk.indexOf(10) + 1;
-    if (firstEnd === 0) {
-      partial = Buffer.concat([partial, chunk]);
-      continue;
-    }
-    // The partial line runs on its own, completed by the chunk's first line, so the rest of the chunk runs
-    // where it is instead of being copied after it.
-    if (partial.length) await runChunk(program, Buffer.concat([partial, chunk.subarray(0, firstEnd)]), flags);
-    const start = partial.length ? firstEnd : 0;
-    const end = chunk.lastIndexOf(10) + 1;
-    if (end > start) await runChunk(program, chunk.subarray(start, end), flags);
-    partial = chunk.subarray(end);
+  // Without input there is no input line to name in errors.
+  if (input === undefined) return runLines(program, { lines: Buffer.from('{}\n'), firstLine: 0 }, flags, false);
+  const fromStdin = input === true || input === '' || input === '-';
+  const stream = fromStdin ? process.stdin : await openInput(String(input));
+  const chunks = readChunks(stream, fromStdin ? 'stdin' : `input file '${String(input)}'`);
+  for await (const piece of linePieces(chunks, maxLineBytes)) {
+    if ('lines' in piece) await runLines(program, piece, flags, true);
+    else process.stderr.write(`line ${piece.tooLong + 1}: the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped\n`);
   }
-  if (partial.length) await runChunk(program, partial, flags);
 }
 
-async function runChunk(program: Program, lines: Buffer, flags: number): Promise<void> {
+/** Whole lines of the input, and the index of the first of them in the input. */
+interface Lines {
+  lines: Buffer;
+  firstLine: number;
+}
+
+/**
+ * Splits a byte stream into pieces of whole lines for the program, as they come (about a chunk at a time),
+ * and reports the lines longer than `maxLineBytes` (without their newline) by index instead: such a line
+ * is skipped without being kept, so an endless one (`-i /dev/zero`) costs no memory. A line that spans
+ * chunks is joined once, when its end arrives.
+ */
+async function* linePieces(chunks: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<Lines | { tooLong: number }> {
+  /** Index of the line that starts at the current position. */
+  let line = 0;
+  /** The start of a line whose newline has not arrived yet. */
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  /** Inside a line already reported as too long. */
+  let skipping = false;
+  for await (const chunk of chunks) {
+    /** Start of the current line in `chunk`; start and first line of the lines not handed out yet. */
+    let at = 0;
+    let runStart = 0;
+    let runLine = line;
+    for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, at)) {
+      const length = partialBytes + end - at;
+      const continued = skipping || partial.length > 0;
+      if (continued || length > maxLineBytes) {
+        if (at > runStart) yield { lines: chunk.subarray(runStart, at), firstLine: runLine };
+        if (length > maxLineBytes) {
+          if (!skipping) yield { tooLong: line };
+        } else if (!skipping) {
+          yield { lines: Buffer.concat([...partial, chunk.subarray(0, end + 1)], length + 1), firstLine: line };
+        }
+        [partial, partialBytes, skipping] = [[], 0, false];
+        [runStart, runLine] = [end + 1, line + 1];
+      }
+      line++;
+      at = end + 1;
+    }
+    if (at > runStart) yield { lines: chunk.subarray(runStart, at), firstLine: runLine };
+    if (at === chunk.length || skipping) continue;
+    partialBytes += chunk.length - at;
+    if (partialBytes > maxLineBytes) {
+      yield { tooLong: line };
+      [partial, partialBytes, skipping] = [[], 0, true];
+    } else partial.push(chunk.subarray(at));
+  }
+  if (partial.length) yield { lines: Buffer.concat(partial, partialBytes), firstLine: line };
+}
+
+async function runLines(program: Program, { lines, firstLine }: Lines, flags: number, numbered: boolean): Promise<void> {
   const { output, errors } = program.runNdjson(lines, flags);
-  if (errors.length) process.stderr.write(errors.map((e) => e.message).join('\n') + '\n');
+  if (errors.length) {
+    const prefix = (line: number) => (numbered ? `line ${firstLine + line + 1}: ` : '');
+    process.stderr.write(errors.map((e) => prefix(e.line) + e.message).join('\n') + '\n');
+  }
   if (!process.stdout.write(output)) await new Promise((resolve) => process.stdout.once('drain', resolve));
 }
 
 async function openInput(path: string): Promise<Readable> {
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  await mustRead(path, 'input file', () => new Promise<void>((resolve, reject) => {
+  await readInput(path, 'input file', () => new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
     stream.once('error', reject);
   }));
   return stream;
 }
 
+/** The chunks of `stream`; a read error names the input (`what`). */
+async function* readChunks(stream: Readable, what: string): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+  } catch (error) {
+    throw fileError(error, `cannot read ${what}`);
+  }
+}
+
 async function readProgram(argument: string | undefined, file: string | undefined): Promise<string> {
   if (argument !== undefined && file !== undefined) {
     throw new UsageError('give the program either as an argument or with --program, not both');
   }
-  if (file !== undefined) return mustRead(file, 'program file', (path) => readFile(path, 'utf8'));
+  if (file !== undefined) return readInput(file, 'program file', (path) => readFile(path, 'utf8'));
   return argument!;
 }
 
-/** Runs a file operation, turning its failure into a usage error that names the file. */
-async function mustRead<T>(path: string, what: string, operation: (path: string) => Promise<T>): Promise<T> {
+/** Reasons a file cannot serve as input at all (EX_NOINPUT), in the words of the error line. */
+const NO_INPUT_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file', ENOTDIR: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied',
+};
+
+/** A file operation's system error as a one-line failure: `<doing>: <reason>`; other errors as they are. */
+function fileError(error: unknown, doing: string): unknown {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || syscall === undefined) return error;
+  const reason = NO_INPUT_REASONS[code];
+  return new CliError(`${doing}: ${reason ?? systemErrorReason(error as NodeJS.ErrnoException)}`, reason ? EXIT_NO_INPUT : EXIT_IO, { cause: error });
+}
+
+/** Runs a file operation whose failure names the file. */
+async function readInput<T>(path: string, what: string, operation: (path: string) => Promise<T>): Promise<T> {
   try {
     return await operation(path);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UsageError(`cannot read ${what} '${path}': ${reason}`);
+    throw fileError(error, `cannot read ${what} '${path}'`);
   }
+}
+
+async function writeOutput(path: string, what: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await writeFile(path, bytes);
+  } catch (error) {
+    throw fileError(error, `cannot write ${what} '${path}'`);
+  }
+}
+
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(number) || number === 0) {
+    throw new UsageError(`invalid ${flag} '${value}': expected a positive whole number of bytes`);
+  }
+  return number;
 }
 
 /** A time zone as the remap functions read it (IANA names with their exact case, or "local"). */

@@ -57,6 +57,8 @@ export interface ModuleOptions {
   predefined?: readonly string[];
   /** JS-backed functions the runtime that will run the module provides. */
   jsFunctions?: ReadonlySet<string>;
+  /** Build id of the compiler and stdlib, recorded in the module info (the cache checks it). */
+  build?: string;
 }
 
 export interface CompiledModule {
@@ -75,7 +77,7 @@ export async function emitModule(checked: CheckedProgram, compiler: string, opti
     return await link({
       program: checked.ast,
       types: checked.types,
-      info: { source: checked.source, options: checked.options, compiler, warnings: checked.warnings },
+      info: { source: checked.source, options: checked.options, compiler, build: options.build, warnings: checked.warnings },
       names: options.names,
       framed: checked.options.framed,
       predefined: options.predefined,

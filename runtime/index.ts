@@ -4,7 +4,7 @@
 import type { CompileOptions, ModuleOptions } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { NdjsonFlag } from '../abi/batch.js';
-import { buildId, cacheKey, compilerVersion, readCached, writeCached } from './cache.js';
+import { buildId, cacheKey, compilerVersion, readCached, sameKeyParts, writeCached, type CacheKeyParts } from './cache.js';
 import type { ModuleInfo } from '../abi/module-info.js';
 import { instantiate, loadInstance, loadModule } from './module.js';
 import { Program } from './program.js';
@@ -56,15 +56,29 @@ export async function compileToModule(
   source: string,
   options: CompileOptions = {},
 ): Promise<{ module: WebAssembly.Module; info: ModuleInfo; warnings: Diagnostic[] }> {
-  const key = cacheKey({ source, options, compilerVersion: compilerVersion(), build: buildId() });
-  const cached = readCached(key);
-  if (cached) {
-    const loaded = loadModule(cached);
-    return { ...loaded, warnings: (loaded.info.warnings ?? []) as Diagnostic[] };
-  }
+  const parts = { source, options, compilerVersion: compilerVersion(), build: buildId() };
+  const key = cacheKey(parts);
+  const cached = loadCached(key, parts);
+  if (cached) return { ...cached, warnings: (cached.info.warnings ?? []) as Diagnostic[] };
   const { wasm, warnings } = await compileModule(source, options);
   writeCached(key, wasm);
   return { ...loadModule(wasm), warnings };
+}
+
+/**
+ * The cached module for `key`, if it loads and its own `svc` section says it was compiled from `parts`:
+ * a damaged entry, or one another program left under this key, is a miss (and is then overwritten).
+ */
+function loadCached(key: string, parts: CacheKeyParts): { module: WebAssembly.Module; info: ModuleInfo } | undefined {
+  const bytes = readCached(key);
+  if (!bytes) return undefined;
+  try {
+    const loaded = loadModule(bytes);
+    const { source, options, compiler, build = '' } = loaded.info;
+    return sameKeyParts({ source, options, compilerVersion: compiler, build }, parts) ? loaded : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Compiles to the module's bytes (and text form when asked), for `svc vrl --emit-wasm`. */
@@ -76,7 +90,7 @@ export async function compileModule(
   // The front and back ends load ohm-js and binaryen: only when something is actually compiled.
   const { checkProgram, emitModule } = await import('../compiler/compile.js');
   const checked = checkProgram(source, options);
-  const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, jsFunctions: JS_FUNCTION_NAMES });
+  const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, jsFunctions: JS_FUNCTION_NAMES, build: buildId() });
   return { ...compiled, warnings: checked.warnings };
 }
 

@@ -41,9 +41,19 @@ const PAGE_BYTES = 65536;
  */
 const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
 
-/** Compiles a module and reads its `svc` section; refuses a module of another ABI version. */
+/**
+ * Compiles a module and reads its `svc` section; refuses, with an error that says why, bytes that are not
+ * WebAssembly, a module that is not a compiled remap program, and one of another ABI version.
+ */
 export function loadModule(bytes: Uint8Array): { module: WebAssembly.Module; info: ModuleInfo } {
-  const module = new WebAssembly.Module(bytes);
+  if (bytes.length === 0) throw new Error('not a compiled remap module: it is empty');
+  let module: WebAssembly.Module;
+  try {
+    module = new WebAssembly.Module(bytes);
+  } catch (error) {
+    if (!(error instanceof WebAssembly.CompileError)) throw error;
+    throw new Error(`not a compiled remap module: not WebAssembly (${error.message.replace(/^WebAssembly\.Module\(\): /, '')})`);
+  }
   return { module, info: checkedInfo(module) };
 }
 

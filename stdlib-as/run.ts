@@ -10,7 +10,7 @@ import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGe
 import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
 import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength, bufferTruncate } from './buffer';
 import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/binary';
-import { parseJson, writeJson } from './codec/json';
+import { parseJsonLine, writeJson } from './codec/json';
 import { writeDisplay } from './codec/display';
 import { targetOf, producedEvent } from './metric';
 import { decodeEach, decodeErrors } from './codec/decode';
@@ -449,7 +449,7 @@ export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
     at = end + 1;
     if (isBlank(start, end)) continue;
     setRunning(line);
-    const event = parseJson(start, end - start);
+    const event = parseJsonLine(start, end - start);
     if (event == 0) {
       writeLineError(errors, line);
       continue;

@@ -26,7 +26,7 @@ export interface LinkInput {
   program: ast.Program;
   types: CheckResult;
   /** Recorded in the module's `svc` section. */
-  info: Pick<ModuleInfo, 'source' | 'options' | 'compiler' | 'warnings'>;
+  info: Pick<ModuleInfo, 'source' | 'options' | 'compiler' | 'build' | 'warnings'>;
   /** Keep function names (for `--emit-wasm` text). */
   names?: boolean;
   /** Export `run_framed` too. */

@@ -42,6 +42,20 @@ export function parseJson(ptr: usize, len: usize): Value {
   return parseJsonWith(ptr, len, 0, true);
 }
 
+/** Errors name the column only, and say what failed: the text is one line of a larger input. */
+let lineOfInput = false;
+
+/**
+ * `parseJson` of one line of newline-delimited input: the error reads `invalid JSON: <message> at column
+ * C`, for the caller to name the line (serde_json's "line 1" would be this text's, not the input's).
+ */
+export function parseJsonLine(ptr: usize, len: usize): Value {
+  lineOfInput = true;
+  const v = parseJson(ptr, len);
+  lineOfInput = false;
+  return v;
+}
+
 /**
  * `parseJson` with VRL's options: `maxDepth` > 0 keeps containers nested that deep as raw JSON strings;
  * `lossy` reads invalid UTF-8 as U+FFFD instead of failing on it.
@@ -106,10 +120,13 @@ function failAt(message: string, index: usize): Value {
     }
   }
   const b = bufferNew(80);
+  if (lineOfInput) bufferAscii(b, 'invalid JSON: ');
   bufferAscii(b, message);
-  bufferAscii(b, ' at line ');
-  writeInt(b, line);
-  bufferAscii(b, ' column ');
+  if (!lineOfInput) {
+    bufferAscii(b, ' at line ');
+    writeInt(b, line);
+  }
+  bufferAscii(b, lineOfInput ? ' at column ' : ' column ');
   writeInt(b, <i64>(index - lineStart));
   return fail(bufferData(b), bufferLength(b));
 }

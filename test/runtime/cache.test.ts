@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildId, cacheDir, cacheKey, compilerVersion, readCached, writeCached, type CacheKeyParts,
+  buildId, cacheDir, cacheKey, cacheMaxBytes, compilerVersion, DEFAULT_CACHE_MAX_BYTES, readCached, sameKeyParts, writeCached,
+  type CacheKeyParts,
 } from '../../runtime/cache.js';
 
 const parts: CacheKeyParts = { source: '.a = 1', options: { timezone: 'UTC' }, compilerVersion: '0.1.0', build: 'ab' };
@@ -73,6 +74,35 @@ test('written entries read back; missing ones are undefined', () => {
     assert.equal(new Uint8Array(readCached(key)!), new Uint8Array([1, 2]));
     assert.equal(readdirSync(dir), [`${key}.wasm`], 'no temporary files are left behind');
   });
+});
+
+test('an entry whose bytes changed on disk reads as missing', () => {
+  withCacheDir((dir) => {
+    const key = cacheKey(parts);
+    writeCached(key, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    const path = join(dir, `${key}.wasm`);
+    const stored = readFileSync(path);
+    assert.is(stored.length, 8 + 45, 'the module and its digest section');
+    stored[3] ^= 1;
+    writeFileSync(path, stored);
+    assert.is(readCached(key), undefined);
+    writeFileSync(path, stored.subarray(0, 8));
+    assert.is(readCached(key), undefined);
+  });
+});
+
+test('SVC_CACHE_MAX_BYTES: a whole number of bytes, else the default', () => {
+  assert.is(cacheMaxBytes({ SVC_CACHE_MAX_BYTES: '1000' }), 1000);
+  assert.is(cacheMaxBytes({ SVC_CACHE_MAX_BYTES: '0' }), 0);
+  assert.is(cacheMaxBytes({}), DEFAULT_CACHE_MAX_BYTES);
+  assert.is(cacheMaxBytes({ SVC_CACHE_MAX_BYTES: '1e6' }), DEFAULT_CACHE_MAX_BYTES);
+});
+
+test('the key parts recorded in a module match the parts it was looked up by, whatever the option order', () => {
+  assert.ok(sameKeyParts({ ...parts, options: { b: 1, a: 2 } }, { ...parts, options: { a: 2, b: 1 } }));
+  assert.ok(sameKeyParts({ ...parts, options: {} }, { ...parts, options: { timezone: undefined } }));
+  assert.not.ok(sameKeyParts({ ...parts, source: '.b = 1' }, parts));
+  assert.not.ok(sameKeyParts({ ...parts, build: '' }, parts));
 });
 
 test('the cache directory is created when missing', () => {

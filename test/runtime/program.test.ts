@@ -166,7 +166,7 @@ test('runNdjson prints results, objects or JSON events, and reports failing line
   const input = Buffer.from('{"n":1}\n\n{"n":"x"}\nnot json\n{"n":41}\n');
   const errors = [
     { line: 2, message: 'function call error for "int" at (5:13): expected integer, got string' },
-    { line: 3, message: 'expected ident at line 1 column 2' },
+    { line: 3, message: 'invalid JSON: expected ident at column 2' },
   ];
   assert.equal(program.runNdjson(input, 0), { output: Buffer.from('2\n42\n'), errors });
   assert.equal(program.runNdjson(input, NdjsonFlag.PRINT_OBJECT), { output: Buffer.from('{ "n": 2 }\n{ "n": 42 }\n'), errors });

@@ -375,8 +375,8 @@ test('run_ndjson: invalid JSON, errors and aborts go to the error buffer with th
   assert.is(output, '"ok"\n1\n');
   assert.equal(errors.map(([line]) => line), [1, 3, 4, 6]);
   assert.equal(errors.slice(1, 3).map(([, message]) => message), ['function call error for "f" at (0:3): bad', 'stop here']);
-  assert.match(errors[0]![1], /^expected ident at line 1 column 2$/);
-  assert.match(errors[3]![1], /EOF while parsing a value at line 1 column 8$/);
+  assert.match(errors[0]![1], /^invalid JSON: expected ident at column 2$/);
+  assert.match(errors[3]![1], /^invalid JSON: EOF while parsing a value at column 8$/);
 });
 
 test('run_ndjson: every event starts with empty metadata and values straight from its line', () => {

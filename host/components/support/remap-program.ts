@@ -39,8 +39,7 @@ export async function loadPrecompiledModule(path: string): Promise<WebAssembly.M
   try {
     loaded = loadModule(bytes);
   } catch (error) {
-    const message = (error as Error).message;
-    throw refuse(error instanceof WebAssembly.CompileError ? `not a compiled remap module: not WebAssembly (${message})` : message);
+    throw refuse((error as Error).message);
   }
   const { module, info } = loaded;
   const version = compilerVersion();

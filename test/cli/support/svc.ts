@@ -20,13 +20,24 @@ export function writeConfig(dir: string, name: string, text: string): string {
   return path;
 }
 
-/** Runs `svc args...` in `cwd`; stdout and stderr are not terminals, so there is no color. */
-export function svc(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_')));
+/** The environment for `svc`: this one's without SVC_* variables and RUST_BACKTRACE (which adds stacks to errors). */
+export function svcEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_') && key !== 'RUST_BACKTRACE');
+  return { ...Object.fromEntries(inherited), ...env };
+}
+
+/** Runs `svc args...` in `cwd` (with `input` on stdin); stdout and stderr are not terminals, so there is no color. */
+export function svc(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string | Buffer } = {}) {
   const result = spawnSync(process.execPath, [main, ...args], {
     cwd: options.cwd ?? tmpdir(),
     encoding: 'utf8',
-    env: { ...inherited, ...options.env },
+    env: svcEnv(options.env),
+    input: options.input,
+    maxBuffer: 1 << 30,
+    timeout: 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The path of the built `svc` executable (dist/bin/svc.js). */
+export const SVC_MAIN = main;
