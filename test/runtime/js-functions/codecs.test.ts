@@ -135,6 +135,7 @@ test('ciphers: every algorithm round-trips; wrong sizes, names and tampering fai
   assert.is(call('encrypt', ['x', 'AES-128-CFB', 'short', '0123456789012345']), 'error: key must be 16 bytes');
   assert.is(call('encrypt', ['x', 'AES-128-CFB', '0123456789012345', 'short']), 'error: iv must be 16 bytes');
   assert.is(call('encrypt', ['x', 'ROT13', 'k', 'v']), 'error: Invalid algorithm: ROT13');
+  assert.is(call('encrypt', ['x', 'rot13', 'k', 'v']), 'error: Invalid algorithm: ROT13');
   const key = Buffer.alloc(32, 1);
   const sealed = bytes(call('encrypt', ['message', 'AES-128-SIV', key, Buffer.alloc(16)]));
   sealed[sealed.length - 1] ^= 1;
