@@ -58,5 +58,8 @@ if (summary.failures.size > 0) {
     cases.forEach((c, i) => writeFileSync(path.join(dir, `${String(n).padStart(3, '0')}-${c.kind}-${i}.json`), JSON.stringify(c, null, 2) + '\n'));
     n++;
   }
+  const programs = [...summary.badPrograms.values()].map((p) => JSON.stringify(p)).join('\n');
+  writeFileSync(path.join(dir, 'bad-programs.jsonl'), programs + '\n');
+  console.log(`  every program with a bad outcome: ${path.relative(process.cwd(), path.join(dir, 'bad-programs.jsonl'))}`);
 }
 process.exitCode = summary.failures.size > 0 ? 1 : 0;

@@ -63,6 +63,8 @@ export interface FuzzSummary {
   counts: Record<OutcomeKind, number>;
   /** The first few failures of each distinct signature (kind + first line of detail, numbers blanked). */
   failures: Map<string, Failure[]>;
+  /** Every program with a bad outcome, once per (program, kind), for grouping failures by what the program does. */
+  badPrograms: Map<string, { kind: OutcomeKind; detail: string; origin: string; cli: boolean; program: string; count: number }>;
 }
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -251,6 +253,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
     runs: 0,
     counts: { ok: 0, diagnostic: 0, 'runtime-error': 0, crash: 0, hang: 0, trap: 0, exception: 0 },
     failures: new Map(),
+    badPrograms: new Map(),
   };
   const deadline = options.seconds === undefined ? Infinity : Date.now() + options.seconds * 1000;
   const limit = options.programs ?? Infinity;
@@ -266,6 +269,10 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
     const list = summary.failures.get(key) ?? [];
     if (list.length < KEEP_PER_SIGNATURE) list.push({ kind: outcome.kind, detail: outcome.detail ?? '', origin: job.origin, cli: job.cli, program: job.program, event });
     summary.failures.set(key, list);
+    const programKey = `${outcome.kind}\0${job.cli}\0${job.program}`;
+    const seen = summary.badPrograms.get(programKey);
+    if (seen) seen.count++;
+    else summary.badPrograms.set(programKey, { kind: outcome.kind, detail: (outcome.detail ?? '').split('\n')[0]!, origin: job.origin, cli: job.cli, program: job.program, count: 1 });
   };
   const worker = async () => {
     const process = new Worker();
