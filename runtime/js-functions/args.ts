@@ -19,8 +19,28 @@ export function kindName(value: RemapValue): string {
   return Array.isArray(value) ? 'array' : 'object';
 }
 
+/** A field as VRL's type display writes it: plain when it looks like an identifier, else quoted. */
+function fieldName(key: string): string {
+  return /^[0-9]*[a-zA-Z_@][0-9a-zA-Z_@]*$/.test(key) ? key : `"${key}"`;
+}
+
+const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * A value's exact type as VRL prints it in errors (`Value::kind`): `integer`, `[integer, string]`,
+ * `{ a: float, "b c": [null] }` with keys in byte order; empty collections are `array` and `object`.
+ * The AS side writes the same (stdlib-as/ops.ts writeValueKind).
+ */
+export function valueKind(value: RemapValue): string {
+  if (Array.isArray(value)) return value.length === 0 ? 'array' : `[${value.map(valueKind).join(', ')}]`;
+  const name = kindName(value);
+  if (name !== 'object') return name;
+  const entries = Object.entries(value as Record<string, RemapValue>).sort(([a], [b]) => byteOrder(a, b));
+  return entries.length === 0 ? 'object' : `{ ${entries.map(([k, v]) => `${fieldName(k)}: ${valueKind(v)}`).join(', ')} }`;
+}
+
 function mismatch(expected: string, value: RemapValue): Error {
-  return new Error(`expected ${expected}, got ${kindName(value)}`);
+  return new Error(`expected ${expected}, got ${valueKind(value)}`);
 }
 
 /** A string argument's text, invalid UTF-8 replaced by U+FFFD (VRL's `try_bytes_utf8_lossy`). */

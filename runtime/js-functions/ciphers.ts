@@ -161,8 +161,10 @@ export const CIPHERS: ReadonlyMap<string, Cipher> = new Map<string, Cipher>([
 
 /** The cipher by upstream's name (any case), and the key and IV checked against its sizes. */
 export function cipherFor(algorithm: string, key: Uint8Array, iv: Uint8Array): Cipher {
-  const cipher = CIPHERS.get(algorithm.toUpperCase());
-  if (cipher === undefined) throw new Error(`Invalid algorithm: ${algorithm}`);
+  const name = algorithm.toUpperCase();
+  const cipher = CIPHERS.get(name);
+  // Upstream upper-cases the name first and reports it that way.
+  if (cipher === undefined) throw new Error(`Invalid algorithm: ${name}`);
   if (key.length !== cipher.keySize) throw new Error(`key must be ${cipher.keySize} bytes`);
   if (iv.length !== cipher.ivSize) throw new Error(`iv must be ${cipher.ivSize} bytes`);
   return cipher;

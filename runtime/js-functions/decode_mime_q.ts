@@ -1,6 +1,6 @@
 // decode_mime_q(value): RFC 2047 encoded-words (`=?charset?Q|B?text?=`) decoded in place, the text between
 // them kept as is (VRL keeps the whitespace between adjacent words); or, when there is none, the whole value
-// as one word's inner part (`charset?B?text`, the charset optional: UTF-8).
+// as one word's inner part (`charset?B?text`, the charset optional: UTF-8); or else the value unchanged.
 
 import type { JsFunction } from '../imports.js';
 import { stringArg } from './args.js';
@@ -60,7 +60,7 @@ function decodeWord({ charset, encoding, text }: Word): string {
       bytes = decodeB(text);
       break;
     default:
-      throw new Error(`Invalid encoding: ${encoding}`);
+      throw new Error(`Invalid encoding: ${JSON.stringify(encoding)}`);
   }
   return decodeCharset(bytes, charset === '' ? 'utf-8' : charsetName(charset));
 }
@@ -80,7 +80,12 @@ export const decode_mime_q: JsFunction = ([value]) => {
     words++;
   }
   if (words > 0) return out + input.slice(at);
+  // Text that is not one word either comes back unchanged (VRL's parser falls back to the input as is).
   const whole = parseInner(input, input.startsWith('=?') ? 2 : 0, true);
-  if (whole === undefined) throw new Error('unable to decode value: no encoded-word found');
-  return decodeWord(whole.word) + input.slice(Math.min(whole.end + 2, input.length));
+  if (whole === undefined) return input;
+  try {
+    return decodeWord(whole.word) + input.slice(Math.min(whole.end + 2, input.length));
+  } catch {
+    return input;
+  }
 };

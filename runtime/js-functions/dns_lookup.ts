@@ -5,7 +5,7 @@
 import { getServers } from 'node:dns';
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { kindName, stringArg } from './args.js';
+import { kindName, stringArg, valueKind } from './args.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 5;
 const DEFAULT_ATTEMPTS = 2;
@@ -22,7 +22,7 @@ function positiveNumber(options: Record<string, RemapValue>, name: string, fallb
 export const dns_lookup: JsFunction = ([value, qtype, qclass, options], context) => {
   const name = stringArg(value!);
   const settings = (options === null ? {} : options) as Record<string, RemapValue>;
-  if (kindName(settings) !== 'object') throw new Error(`expected object, got ${kindName(settings)}`);
+  if (kindName(settings) !== 'object') throw new Error(`expected object, got ${valueKind(settings)}`);
   const servers = settings.servers === undefined || settings.servers === null
     ? getServers()
     : (() => {

@@ -1,6 +1,6 @@
 import type { JsFunction } from '../imports.js';
 import { Timestamp, type RemapValue } from '../../abi/values.js';
-import { kindName } from './args.js';
+import { valueKind } from './args.js';
 import { csvDelimiter } from './csv-delimiter.js';
 
 /**
@@ -8,7 +8,7 @@ import { csvDelimiter } from './csv-delimiter.js';
  * the csv crate does by default (a field holding the delimiter, `"`, `\r` or `\n`, or a lone empty field).
  */
 export const encode_csv: JsFunction = ([value, delimiter]) => {
-  if (!Array.isArray(value)) throw new Error(`expected array, got ${kindName(value!)}`);
+  if (!Array.isArray(value)) throw new Error(`expected array, got ${valueKind(value!)}`);
   const separator = csvDelimiter(delimiter!);
   const fields = value.map(fieldText);
   return fields
@@ -25,5 +25,5 @@ function fieldText(item: RemapValue): string {
   if (item === null) return '';
   if (typeof item === 'bigint' || typeof item === 'boolean' || item instanceof Timestamp) return String(item);
   if (typeof item === 'number') return String(item);
-  throw new Error(`expected string, integer, float, boolean, timestamp or null, got ${kindName(item)}`);
+  throw new Error(`expected string, integer, float, boolean, timestamp or null, got ${valueKind(item)}`);
 }

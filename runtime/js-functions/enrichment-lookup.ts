@@ -4,7 +4,7 @@
 import { Timestamp, type RemapValue } from '../../abi/values.js';
 import type { EnrichmentCondition, EnrichmentRow } from '../host-data.js';
 import type { JsCallContext } from '../imports.js';
-import { arrayArg, booleanArg, kindName, stringArg } from './args.js';
+import { arrayArg, booleanArg, stringArg, valueKind } from './args.js';
 
 /** The rows matching `[table, condition, select, case_sensitive, wildcard]`. */
 export function lookupRows(args: RemapValue[], context: JsCallContext): EnrichmentRow[] {
@@ -21,7 +21,7 @@ export function lookupRows(args: RemapValue[], context: JsCallContext): Enrichme
 }
 
 function conditions(value: RemapValue): EnrichmentCondition[] {
-  if (!isObject(value)) throw new Error(`expected object, got ${kindName(value)}`);
+  if (!isObject(value)) throw new Error(`expected object, got ${valueKind(value)}`);
   return Object.entries(value).map(([field, wanted]): EnrichmentCondition => {
     if (isObject(wanted) && Object.hasOwn(wanted, 'from') && Object.hasOwn(wanted, 'to')) {
       return { type: 'between_dates', field, from: bound(wanted, 'from'), to: bound(wanted, 'to') };

@@ -4,13 +4,13 @@
 
 import type { JsFunction } from '../imports.js';
 import { IO_TIMEOUT_MS } from '../blocking-io.js';
-import { booleanArg, kindName, stringArg } from './args.js';
+import { booleanArg, kindName, stringArg, valueKind } from './args.js';
 
 export const http_request: JsFunction = ([url, method, headers, body, httpProxy, httpsProxy, redactHeaders], context) => {
   booleanArg(redactHeaders!, true);
   const headerValues: Record<string, string> = {};
   if (headers !== null) {
-    if (kindName(headers!) !== 'object') throw new Error(`expected object, got ${kindName(headers!)}`);
+    if (kindName(headers!) !== 'object') throw new Error(`expected object, got ${valueKind(headers!)}`);
     for (const [name, value] of Object.entries(headers as object)) headerValues[name] = stringArg(value);
   }
   const target = stringArg(url!);

@@ -8,7 +8,7 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { RustRegex } from '../../abi/regex.js';
-import { kindName, stringArg } from './args.js';
+import { stringArg, valueKind } from './args.js';
 
 type Predicate = (event: Record<string, RemapValue>) => boolean;
 /** A test of one value's text (numbers compare as numbers where both sides are numeric). */
@@ -19,7 +19,7 @@ const cache = new Map<string, Predicate>();
 
 export const match_ext_query: JsFunction = ([value, query]) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
-    throw new Error(`expected object, got ${kindName(value!)}`);
+    throw new Error(`expected object, got ${valueKind(value!)}`);
   }
   const text = stringArg(query!);
   let predicate = cache.get(text);

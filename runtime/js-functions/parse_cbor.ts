@@ -1,7 +1,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { kindName } from './args.js';
+import { valueKind } from './args.js';
 import { decode } from 'cborg';
 
 /**
@@ -10,7 +10,7 @@ import { decode } from 'cborg';
  * undefined as null.
  */
 export const parse_cbor: JsFunction = ([value]) => {
-  if (!(typeof value === 'string' || value instanceof Uint8Array)) throw new Error(`expected string, got ${kindName(value!)}`);
+  if (!(typeof value === 'string' || value instanceof Uint8Array)) throw new Error(`expected string, got ${valueKind(value!)}`);
   const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
   let item: unknown;
   try {

@@ -9,7 +9,7 @@ import type { JsCallContext, JsFunction } from '../imports.js';
 import { Regex, type RemapValue } from '../../abi/values.js';
 import { RustRegex } from '../../abi/regex.js';
 import { rustMatches } from '../../abi/rust-regex.js';
-import { arrayArg, kindName, stringArg } from './args.js';
+import { arrayArg, kindName, stringArg, valueKind } from './args.js';
 
 type Replace = (match: string) => string;
 type Filter = (text: string, replace: Replace) => string;
@@ -50,7 +50,7 @@ function patternFilter(pattern: RemapValue, context: JsCallContext): Filter {
     const literal = stringArg(pattern);
     return (text, replace) => (literal === '' ? text : text.split(literal).join(replace(literal)));
   }
-  throw new Error(`expected string or regex, got ${kindName(pattern)}`);
+  throw new Error(`expected string or regex, got ${valueKind(pattern)}`);
 }
 
 function namedFilter(name: string): Filter {
@@ -61,7 +61,7 @@ function namedFilter(name: string): Filter {
 function filterOf(filter: RemapValue, context: JsCallContext): Filter[] {
   if (filter instanceof Regex) return [regexFilter(context.regex(filter.pattern))];
   if (typeof filter === 'string' || filter instanceof Uint8Array) return [namedFilter(stringArg(filter))];
-  if (kindName(filter) !== 'object') throw new Error(`expected string, regex or object, got ${kindName(filter)}`);
+  if (kindName(filter) !== 'object') throw new Error(`expected string, regex or object, got ${valueKind(filter)}`);
   const options = filter as { [key: string]: RemapValue };
   const type = field(options, 'type', 'filter');
   if (type !== 'pattern') return [namedFilter(type)];
@@ -94,7 +94,7 @@ function redactorOf(redactor: RemapValue): Replace {
     throw new Error(`unknown redactor: ${type}`);
   }
   if (kindName(redactor) !== 'object') {
-    throw new Error(`expected string or object, got ${kindName(redactor)}`);
+    throw new Error(`expected string or object, got ${valueKind(redactor)}`);
   }
   const options = redactor as { [key: string]: RemapValue };
   const type = field(options, 'type', 'redactor');

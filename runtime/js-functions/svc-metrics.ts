@@ -4,7 +4,7 @@
 import type { RemapValue } from '../../abi/values.js';
 import type { MetricSample } from '../host-data.js';
 import type { JsCallContext } from '../imports.js';
-import { floatResult, kindName, stringArg } from './args.js';
+import { floatResult, stringArg, valueKind } from './args.js';
 
 /** The samples named `key` whose tags meet every wanted tag of `tags` (an object argument, null when absent). */
 export function matchingMetrics(context: JsCallContext, key: RemapValue, tags: RemapValue): MetricSample[] {
@@ -39,7 +39,7 @@ export function scalarValue(sample: MetricSample): number | null {
 function objectArg(value: RemapValue): Record<string, RemapValue> {
   if (value === null) return {};
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return value as Record<string, RemapValue>;
-  throw new Error(`expected object, got ${kindName(value)}`);
+  throw new Error(`expected object, got ${valueKind(value)}`);
 }
 
 function tagPattern(value: string): RegExp {

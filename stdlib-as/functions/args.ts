@@ -4,6 +4,7 @@
 import { Value, TRUE, tagOf } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength, Buffer } from '../buffer';
+import { writeValueKind } from '../ops';
 
 /** Kind bits, the same as the compiler's `K` (compiler/types/kind.ts). */
 export const enum KindBit {
@@ -28,14 +29,14 @@ export function kindBitOf(v: Value): u32 {
   return unchecked(BIT_OF_TAG[<i32>tagOf(v)]);
 }
 
-/** True when `v` is one of `mask`'s kinds; otherwise records VRL's message and returns false. */
+/** True when `v` is one of `mask`'s kinds; otherwise records VRL's message (with `v`'s exact type) and returns false. */
 export function expectKinds(v: Value, mask: u32): bool {
   if ((kindBitOf(v) & mask) != 0) return true;
   const b = bufferNew(48);
   bufferAscii(b, 'expected ');
   writeKinds(b, mask);
   bufferAscii(b, ', got ');
-  writeKinds(b, kindBitOf(v));
+  writeValueKind(b, v);
   fail(bufferData(b), bufferLength(b));
   return false;
 }

@@ -4,13 +4,13 @@ import { Value } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { writeDebugQuoted } from '../text';
-import { kindBitOf, kindName } from './args';
+import { writeValueKind } from '../ops';
 
-/** `unable to coerce array into boolean`. */
+/** `unable to coerce [integer] into boolean`: the value's exact type, as VRL's `Value::kind`. */
 export function failCoerce(value: Value, into: string): Value {
   const b = bufferNew(48);
   bufferAscii(b, 'unable to coerce ');
-  bufferAscii(b, kindName(kindBitOf(value)));
+  writeValueKind(b, value);
   bufferAscii(b, ' into ');
   bufferAscii(b, into);
   return fail(bufferData(b), bufferLength(b));

@@ -8,6 +8,6 @@ import { ipText } from './ip_text';
 export function fn_ip_ntop(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;
   const len = bytesLen(value);
-  if (len != 4 && len != 16) return failWith('value must be of length 4 or 16 bytes');
+  if (len != 4 && len != 16) return failWith('"value" must be of length 4 or 16 bytes');
   return ipText(bytesPtr(value), <i32>len);
 }

@@ -14,6 +14,8 @@ function digitOf(c: u32): i32 {
   return -1;
 }
 
+const OVERFLOW = 'failed to decode friendly id: Decoded number cannot fit into a `u128`';
+
 /**
  * `uuid_from_friendly_id(value)`: the base62 text decoded into a 128-bit number (the `base62` crate),
  * written as the UUID with those bits; the errors are the crate's.
@@ -23,6 +25,10 @@ export function fn_uuid_from_friendly_id(value: Value): Value {
   const ptr = bytesPtr(value);
   const len = bytesLen(value);
   if (len == 0) return failWith('failed to decode friendly id: Encoded input is an empty string');
+  // The crate rejects more than 22 digits after leading zeros as an overflow before it looks at any byte.
+  let zeros: usize = 0;
+  while (zeros < len && load<u8>(ptr + zeros) == 0x30) zeros++;
+  if (len - zeros > 22) return failWith(OVERFLOW);
   let high: u64 = 0;
   let low: u64 = 0;
   for (let i: usize = 0; i < len; i++) {
@@ -38,7 +44,7 @@ export function fn_uuid_from_friendly_id(value: Value): Value {
     const h0 = (high & 0xffffffff) * 62 + carry;
     carry = h0 >> 32;
     const h1 = (high >> 32) * 62 + carry;
-    if (h1 >> 32 != 0) return failWith('failed to decode friendly id: Decoded number cannot fit into a `u128`');
+    if (h1 >> 32 != 0) return failWith(OVERFLOW);
     low = (l1 << 32) | (l0 & 0xffffffff);
     high = (h1 << 32) | (h0 & 0xffffffff);
   }

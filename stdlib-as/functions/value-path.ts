@@ -4,7 +4,8 @@
 import { Value, Tag, tagOf, bytesPtr, bytesLen, intOf, arrayLen, arrayGet, alloc, copyMemory } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
-import { expectKinds, KindBit, kindBitOf, kindName } from './args';
+import { expectKinds, KindBit } from './args';
+import { writeValueKind } from '../ops';
 import { lossy } from './text';
 
 /** The descriptor of a path array; 0 (message pending) when a segment is neither a string nor an integer. */
@@ -43,6 +44,6 @@ export function pathDescriptor(path: Value): usize {
 function failSegment(segment: Value): usize {
   const b = bufferNew(64);
   bufferAscii(b, 'path segment must be either string or integer, not ');
-  bufferAscii(b, kindName(kindBitOf(segment)));
+  writeValueKind(b, segment);
   return fail(bufferData(b), bufferLength(b));
 }

@@ -25,6 +25,8 @@ test('parse_regex_all: every match, in order; none gives an empty array', () => 
   ]);
   assert.equal(call('parse_regex_all', '', new Regex('x'), null), []);
   assert.equal(call('parse_regex_all', 1n, new Regex('x'), null), 'error: expected string, got integer');
+  // A collection by its exact type, keys in byte order, as VRL (checked against the reference engine).
+  assert.equal(call('parse_regex_all', [{ é: 1.5, b: [] }, true], new Regex('x'), null), 'error: expected string, got [{ b: array, "é": float }, boolean]');
 });
 
 test('parse_query_string: repeats collect arrays, only one leading ? is dropped', () => {

@@ -83,7 +83,7 @@ test('ip_aton, ip_ntoa, ip_pton and ip_ntop', () => {
   assert.is(call('ip_ntop', Buffer.from('00010000000000010000000000010001', 'hex')), '1::1:0:0:1:1');
   assert.is(call('ip_ntop', Buffer.from('20010db8000000010001000100010001', 'hex')), '2001:db8:0:1:1:1:1:1');
   assert.is(call('ip_ntop', Buffer.from('00000000000000000000000001020304', 'hex')), '::102:304');
-  assert.is(call('ip_ntop', 'abc'), 'error: value must be of length 4 or 16 bytes');
+  assert.is(call('ip_ntop', 'abc'), 'error: "value" must be of length 4 or 16 bytes');
 });
 
 test('ip_cidr_contains, ip_subnet, ip_to_ipv6 and ipv6_to_ipv4', () => {

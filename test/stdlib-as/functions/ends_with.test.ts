@@ -15,7 +15,7 @@ test('longer suffixes, empty suffixes, Unicode case', () => {
   assert.equal(endsWith('ab', 'zab'), { value: false });
   assert.equal(endsWith('abc', '', false), { value: true });
   assert.equal(endsWith('xΣΑΣ', 'σας', false), { value: true });
-  assert.equal(endsWith(['a'], 'a'), { error: 'expected string, got array' });
+  assert.equal(endsWith(['a'], 'a'), { error: 'expected string, got [string]' });
 });
 
 test.run();

@@ -198,6 +198,11 @@ test('uuid_v7 and uuid_from_friendly_id', () => {
     error: "failed to decode friendly id: Encoded input contains the invalid byte b'\\xff' at index 1",
   });
   assert.equal(call('uuid_from_friendly_id', ''), { error: 'failed to decode friendly id: Encoded input is an empty string' });
+  // More than 22 digits (after leading zeros) overflow before any byte is checked, as in the base62 crate.
+  assert.equal(call('uuid_from_friendly_id', '00' + '-'.repeat(23)), {
+    error: 'failed to decode friendly id: Decoded number cannot fit into a `u128`',
+  });
+  assert.equal(call('uuid_from_friendly_id', '0'.repeat(30) + '7n42DGM5Tflk9n8mt7Fhc7'), { value: 'ffffffff-ffff-ffff-ffff-ffffffffffff' });
 });
 
 test.run();

@@ -13,7 +13,7 @@ test('values lists field values in key order', () => {
 });
 
 test('a non-object fails with VRL\'s type error', () => {
-  assert.equal(stdlib.call('fn_values', [1n]), { error: 'expected object, got array' });
+  assert.equal(stdlib.call('fn_values', [1n]), { error: 'expected object, got [integer]' });
 });
 
 test.run();
