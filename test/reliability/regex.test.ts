@@ -73,7 +73,7 @@ test('hostile patterns complete through the library API with VRL results', () =>
 test('svc vrl: a hostile event between good ones, every event comes out', () => {
   const program = `.r = replace(string!(.m), r'^(a+)+$', "X")`;
   const events = ['good', `${a(10_000)}!`, a(30), 'also good'].map((m) => JSON.stringify({ m }));
-  const result = spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), 'vrl', '-o', '-i', '-', program], {
+  const result = spawnSync(process.execPath, [join(root, 'dist/bin/svc.js'), 'vrl', '-o', '-i', '-', program], {
     cwd: root, encoding: 'utf8', timeout: HANG, input: `${events.join('\n')}\n`, maxBuffer: 1 << 26,
   });
   assert.is(result.signal, null, 'killed: a regex hung');

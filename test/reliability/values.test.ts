@@ -33,7 +33,7 @@ function plain(v: unknown): unknown {
 
 /** `svc vrl -i -` on `input` in a child process: stdout, stderr, exit status. */
 function svcVrl(source: string, input: string, flags: string[] = []): { stdout: string; stderr: string; status: number } {
-  const child = spawnSync(process.execPath, ['dist/cli/main.js', 'vrl', '-i', '-', ...flags, source], {
+  const child = spawnSync(process.execPath, ['dist/bin/svc.js', 'vrl', '-i', '-', ...flags, source], {
     input, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 26,
   });
   return { stdout: child.stdout, stderr: child.stderr, status: child.status ?? -1 };
@@ -189,7 +189,7 @@ test('pipeline: an event too deep to encode is the sink encoder\'s error, the ot
     '      .y = x',
     'sinks: { out: { type: console, inputs: [deep], encoding: { codec: json } } }',
   ].join('\n'));
-  const child = spawnSync(process.execPath, ['dist/cli/main.js', '--config', config], {
+  const child = spawnSync(process.execPath, ['dist/bin/svc.js', '--config', config], {
     input: '3\n20000\n4\n', encoding: 'utf8', timeout: 60_000,
   });
   rmSync(dir, { recursive: true });

@@ -69,7 +69,7 @@ export interface FuzzSummary {
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fuzz-child.js', import.meta.url));
-const CLI = path.join(root, 'dist/cli/main.js');
+const CLI = path.join(root, 'dist/bin/svc.js');
 const KEEP_PER_SIGNATURE = 3;
 
 /** I/O and logging functions: slow, noisy or dependent on the network; nothing to find there. */
