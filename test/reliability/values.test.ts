@@ -138,7 +138,7 @@ test('JSON nesting follows serde_json: 127 levels parse, the 128th is an error n
   assert.throws(() => p.run({ m: '['.repeat(128) + ']'.repeat(128) }), /recursion limit exceeded at line 1 column 128$/);
   const out = svcVrl('.', '['.repeat(200) + ']'.repeat(200) + '\n{"a":1}\n');
   assert.is(out.stdout, '{ "a": 1 }\n');
-  assert.match(out.stderr, 'recursion limit exceeded at line 1 column 128');
+  assert.match(out.stderr, 'line 1: invalid JSON: recursion limit exceeded at column 128');
   assert.is(out.status, 0);
 });
 
@@ -149,9 +149,9 @@ const nest = (wrap: string, then: string) =>
 test('values a program nests up to 1000 levels work; deeper ones fail that event with a clear error', async () => {
   const encode = nest('[x]', 'length(encode_json(x))');
   const out = svcVrl(encode, '{"n":1000}\n{"n":20000}\n{"n":3}\n');
-  assert.equal(out, { stdout: '2000\n6\n', stderr: 'value nested deeper than 1000 levels\n', status: 0 });
+  assert.equal(out, { stdout: '2000\n6\n', stderr: 'line 2: value nested deeper than 1000 levels\n', status: 0 });
   const printed = svcVrl(nest('[x]', '.x = x'), '{"n":20000}\n{"n":2}\n', ['-o']);
-  assert.equal(printed, { stdout: '{ "n": 2, "x": [[]] }\n', stderr: 'value nested deeper than 1000 levels\n', status: 0 });
+  assert.equal(printed, { stdout: '{ "n": 2, "x": [[]] }\n', stderr: 'line 1: value nested deeper than 1000 levels\n', status: 0 });
 });
 
 test('every recursive walk stops at the depth limit: the event fails, the next one runs', async () => {
