@@ -2,7 +2,14 @@
 // assigned or deleted. Shared by the checker (progressive state) and type rules of path-taking functions.
 
 import type { PathSegment } from '../ast.js';
-import { ANY, K, UNDEFINED, arrayOf, fieldOf, indexOf, objectOf, union, without, type Kind } from './kind.js';
+import { ANY, K, NULL, UNDEFINED, arrayOf, fieldOf, indexOf, objectOf, union, without, type Kind } from './kind.js';
+
+/**
+ * Skipped indexes an assignment records as null, one entry each, as VRL does (`x = []; x[2] = 1` knows
+ * 0 and 1 as null). Past this many they become the kind of the array's other entries (null), which reads
+ * the same without an entry per index: `.a[4294967297] = 1` would need billions.
+ */
+const MAX_NULL_INDEXES = 1024;
 
 /** Kind found at a path (may include `undefined` where the path may not exist). */
 export function kindAt(root: Kind, path: readonly PathSegment[]): Kind {
@@ -35,9 +42,15 @@ export function assignAt(root: Kind, path: readonly PathSegment[], value: Kind):
       if (seg.index < 0) {
         return arrayOf(union(current.unknown ?? UNDEFINED, ...known.values(), assignAt(ANY, rest, value)), known);
       }
-      for (let i = 0; i < seg.index; i++) if (!known.has(i) && !current.unknown) known.set(i, { bits: K.Null });
+      let unknown = current.unknown;
+      // Skipped indexes become null; with a kind for unknown entries they already have one.
+      if (!unknown) {
+        const skipped = seg.index - [...known.keys()].filter((i) => i < seg.index).length;
+        if (skipped > MAX_NULL_INDEXES) unknown = NULL;
+        else for (let i = 0; i < seg.index; i++) if (!known.has(i)) known.set(i, NULL);
+      }
       known.set(seg.index, assignAt(indexOf(root, seg.index), rest, value));
-      return arrayOf(current.unknown, known);
+      return arrayOf(unknown, known);
     }
   }
 }
