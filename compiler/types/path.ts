@@ -2,6 +2,7 @@
 // assigned or deleted. Shared by the checker (progressive state) and type rules of path-taking functions.
 
 import type { PathSegment } from '../ast.js';
+import { PersistentMap } from './persistent-map.js';
 import { ANY, K, NULL, UNDEFINED, arrayOf, fieldOf, indexOf, objectOf, union, without, type Kind } from './kind.js';
 
 /**
@@ -57,9 +58,8 @@ export function assignAt(root: Kind, path: readonly PathSegment[], value: Kind):
 
 function setField(root: Kind, name: string, value: Kind): Kind {
   const current = root.object;
-  const known = new Map(current?.known ?? []);
-  known.set(name, value);
-  return objectOf(current?.unknown, known);
+  const known = current ? PersistentMap.from(current.known) : PersistentMap.empty<string, Kind>();
+  return objectOf(current?.unknown, known.set(name, value));
 }
 
 /** The root kind after `del(path)`. */
@@ -67,10 +67,10 @@ export function deleteAt(root: Kind, path: readonly PathSegment[]): Kind {
   if (path.length === 0) return objectOf(undefined);
   const [seg, ...rest] = path as [PathSegment, ...PathSegment[]];
   if (seg.kind === 'field' && root.object) {
-    const known = new Map(root.object.known);
+    let known = PersistentMap.from(root.object.known);
     // VRL reads a deleted field as `any` afterwards, whatever it knew of its parent.
-    if (rest.length === 0) known.set(seg.name, ANY);
-    else if (known.has(seg.name)) known.set(seg.name, deleteAt(known.get(seg.name)!, rest));
+    if (rest.length === 0) known = known.set(seg.name, ANY);
+    else if (known.has(seg.name)) known = known.set(seg.name, deleteAt(known.get(seg.name)!, rest));
     return { ...root, object: { known, unknown: root.object.unknown } };
   }
   if (seg.kind === 'index' && root.array && rest.length > 0 && root.array.known.has(seg.index)) {
