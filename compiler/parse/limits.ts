@@ -1,14 +1,16 @@
-// The program limits checked before ohm runs, so that a program too large or too deeply nested gets a
-// diagnostic instead of exhausting the heap or the stack. Ohm's matcher recurses once per nesting level
-// (a few dozen JS frames per bracket) and memoizes every rule at every position (a few KB per source
-// byte), and the checker and code generator recurse once per AST level.
+// What the parser learns before ohm runs: whether the program is within the limits that keep it from
+// exhausting the heap or the stack, and where its top-level statements end (they are matched one at a
+// time). Ohm's matcher recurses once per nesting level (a few dozen JS frames per bracket) and memoizes
+// every rule at every position (a few KB per source byte); the checker and code generator recurse once
+// per AST level.
 
 import type { Span } from '../ast.js';
 import { diagnostic, primary, type Diagnostic } from '../diagnostics/diagnostic.js';
 
 /**
- * Bytes of UTF-8 source a program may have. Matching 256 KiB (about 10,000 lines) takes about 850 MB of
- * heap and the whole compile stays under 1.5 GB, within Node's default heap on small machines.
+ * Bytes of UTF-8 source a program may have. A program with a syntax error is matched whole for its
+ * diagnostic, which takes about 850 MB of heap for 256 KiB (about 10,000 lines), within Node's default
+ * heap on small machines; one without is matched a statement at a time.
  */
 export const MAX_SOURCE_BYTES = 256 * 1024;
 
@@ -46,12 +48,20 @@ export function nestedTooDeeply(span: Span): Diagnostic {
   ], [{ kind: 'hint', text: 'assign inner expressions to variables, or split long chains of operators, else-ifs or assignments' }]);
 }
 
+export interface Scan {
+  /** UTF-16 range of the first token that takes the program past `MAX_NESTING_DEPTH`. */
+  tooDeep?: [number, number];
+  /** UTF-16 indices of the newlines that end a top-level statement (up to `tooDeep` or an unterminated literal). */
+  statementEnds: number[];
+}
+
 /**
- * The UTF-16 range of the first token that takes the program past `MAX_NESTING_DEPTH`, if any. A linear
- * scan that skips comments and literals; an unterminated literal ends it (the parser reports that).
- * Brackets count a level each; chains count their fractions until the statement, argument or item ends.
+ * A linear scan of the source that skips comments and literals (an unterminated one ends it: the parser
+ * reports that). Brackets count a level each; chains count their fractions until their statement,
+ * argument or item ends.
  */
-export function firstTooDeep(source: string): [number, number] | undefined {
+export function scanSource(source: string): Scan {
+  const statementEnds: number[] = [];
   /** What the contents of each open bracket cost, innermost last (the first entry is the program's). */
   const frames: Array<{ links: number; operators: number }> = [{ links: 0, operators: 0 }];
   let total = 0;
@@ -81,7 +91,7 @@ export function firstTooDeep(source: string): [number, number] | undefined {
       const quote = c === '"' ? '"' : "'";
       i += c === '"' ? 1 : 2;
       while (i < n && source[i] !== quote) i += source[i] === '\\' ? 2 : 1;
-      if (i >= n) return undefined;
+      if (i >= n) return { statementEnds };
       i++;
       continues = false;
       continue;
@@ -97,7 +107,7 @@ export function firstTooDeep(source: string): [number, number] | undefined {
       frames.push({ links: 0, operators: 0 });
       total += LEVEL;
       continues = false;
-      if (total > BUDGET) return [start, i];
+      if (total > BUDGET) return { tooDeep: [start, i], statementEnds };
       continue;
     } else if (c === ')' || c === ']' || c === '}') {
       i++;
@@ -115,7 +125,9 @@ export function firstTooDeep(source: string): [number, number] | undefined {
       continue;
     } else if (c === '\n') {
       i++;
-      if (!continues && !continuedBy(source, i)) endStatement();
+      if (continues || continuedBy(source, i)) continue;
+      endStatement();
+      if (frames.length === 1) statementEnds.push(i - 1);
       continue;
     } else if (BLANK.test(c)) {
       i++;
@@ -126,14 +138,17 @@ export function firstTooDeep(source: string): [number, number] | undefined {
       if (token.cost) found = add(token.cost === LINK ? 'links' : 'operators', token.cost, start, i);
       continues = token.cost > 0;
     }
-    if (found) return found;
+    if (found) return { tooDeep: found, statementEnds };
   }
-  return undefined;
+  return { statementEnds };
 }
 
 /** Whether the line starting at `i` continues the statement before it: it starts with `else` or a block. */
 function continuedBy(source: string, i: number): boolean {
-  while (i < source.length && /\s/.test(source[i]!)) i++;
+  while (i < source.length && (/\s/.test(source[i]!) || source[i] === '#')) {
+    if (source[i] === '#') while (i < source.length && source[i] !== '\n') i++;
+    else i++;
+  }
   return source[i] === '{' || (source.startsWith('else', i) && !IDENTIFIER_CHAR.test(source[i + 4] ?? ''));
 }
 
