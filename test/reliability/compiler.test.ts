@@ -9,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkProgram } from '../../compiler/compile.js';
 import { CompileError } from '../../compiler/diagnostics/diagnostic.js';
+import { parse } from '../../compiler/parse/index.js';
 import { MAX_NESTING_DEPTH, MAX_SOURCE_BYTES } from '../../compiler/parse/limits.js';
 import { compile } from '../../runtime/index.js';
 
@@ -52,6 +53,18 @@ const nestedObjects = (n: number) => '{"a": '.repeat(n) + '1' + ' }'.repeat(n);
 const nestedCalls = (n: number) => 'to_string('.repeat(n) + '1' + ')'.repeat(n);
 const elseIfs = (n: number) => 'if .a == 0 { 0 }' + Array.from({ length: n }, (_, i) => ` else if .a == ${i + 1} { ${i + 1} }`).join('');
 const operators = (n: number) => Array.from({ length: n + 1 }, () => '1').join(' + ');
+
+/** Lines like a large hand-written program: assignments with error coalescing, variables, if/else. */
+function longProgram(lines: number): string {
+  const out: string[] = [];
+  for (let i = 0; out.length < lines; i++) {
+    out.push(`.f${i} = to_string(.a) ?? "x"`);
+    out.push(`v${i} = upcase(string(.b) ?? "y")`);
+    out.push(`if .s == ${i} { .h${i} = v${i} } else { .h${i} = .f${i} }`);
+    out.push(`.k${i} = to_int(.f${i}) ?? 0`);
+  }
+  return out.slice(0, lines).join('\n');
+}
 
 test('nesting past the limit is a diagnostic at the token that goes too deep', () => {
   const source = `x = 1\n${'('.repeat(MAX_NESTING_DEPTH + 1)}x${')'.repeat(MAX_NESTING_DEPTH + 1)}`;
@@ -117,6 +130,7 @@ test('a program past the size limit is a diagnostic, before parsing', async () =
   assert.is(d.message, `program too large: ${literal.length} bytes, at most ${MAX_SOURCE_BYTES} are allowed`);
   // No snippet: it would quote the whole one-line program.
   assert.ok((error as CompileError).message.length < 500);
+  assert.is(diagnosticOf(longProgram(200_000))?.code, 213);
 });
 
 test('an assignment at a huge index compiles without recording every index before it', () => {
@@ -131,24 +145,30 @@ test('an assignment at a huge index compiles without recording every index befor
   assert.is(result.stdout, 'checked\n');
 });
 
-/** Lines like a large hand-written program: assignments with error coalescing, variables, if/else. */
-function longProgram(lines: number): string {
-  const out: string[] = [];
-  for (let i = 0; out.length < lines; i++) {
-    out.push(`.f${i} = to_string(.a) ?? "x"`);
-    out.push(`v${i} = upcase(string(.b) ?? "y")`);
-    out.push(`if .s == ${i} { .h${i} = v${i} } else { .h${i} = .f${i} }`);
-    out.push(`.k${i} = to_int(.f${i}) ?? 0`);
-  }
-  return out.slice(0, lines).join('\n');
-}
-
 test('a long program compiles and runs', async () => {
-  const program = await compile(longProgram(heavy ? 8_000 : 400));
+  const program = await compile(longProgram(heavy ? 6_000 : 400));
   const { event } = program.run({ a: 1, b: 'b', s: 1 }) as { event: Record<string, unknown> };
   assert.is(event['f1'], '1');
   assert.is(event['h1'], 'B');
   assert.is(event['k0'], 1n);
+});
+
+test('statements continued on the next line stay one statement when matched one at a time', async () => {
+  const source = [
+    'if .a == 1 { .r = "one" }',
+    '# between',
+    'else if .a == 2 {',
+    '  .r = "two"',
+    '}',
+    'else { .r = "other" }',
+    '.s = 1 +',
+    '  2',
+    '.t = .s *',
+    '  3; .u = 4',
+  ].join('\n');
+  assert.is(parse(source).program?.exprs.length, 4);
+  const { event } = (await compile(source)).run({ a: 2 }) as { event: Record<string, unknown> };
+  assert.equal(event, { a: 2n, r: 'two', s: 3n, t: 9n, u: 4n });
 });
 
 test('the longest program under the size limit compiles', async () => {
