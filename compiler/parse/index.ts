@@ -33,14 +33,21 @@ export function parse(source: string): ParseResult {
 }
 
 /**
- * Matches the program one top-level statement at a time, so that ohm's memo table (a few KB per source
- * byte) holds one statement rather than the program. Undefined when a statement does not match.
+ * Characters of whole statements matched at once: a match costs ohm's memo table a few KB per character,
+ * and has a fixed cost that one match per line would pay too often.
+ */
+const MATCH_CHARS = 8 * 1024;
+
+/**
+ * Matches the program a group of top-level statements at a time, so that ohm's memo table holds a few
+ * statements rather than the program. Undefined when a group does not match.
  */
 function matchStatements(source: string, statementEnds: readonly number[], byte: (index: number) => number): { statements: Expr[]; issues: Issue[] } | undefined {
   const statements: Expr[] = [];
   const issues: Issue[] = [];
   let start = 0;
   for (const end of [...statementEnds, source.length]) {
+    if (end - start < MATCH_CHARS && end < source.length) continue;
     const match = grammar.match(source.slice(start, end));
     if (match.failed()) return undefined;
     const built = buildStatements(match, byte, start);

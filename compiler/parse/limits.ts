@@ -67,6 +67,7 @@ export function scanSource(source: string): Scan {
   let total = 0;
   /** The last token continues on the next line (an operator, an assignment, `else`). */
   let continues = false;
+  let nextLine = { token: -1, continues: false };
   const frame = () => frames[frames.length - 1]!;
   const add = (part: 'links' | 'operators', cost: number, start: number, end: number): [number, number] | undefined => {
     frame()[part] += cost;
@@ -125,7 +126,9 @@ export function scanSource(source: string): Scan {
       continue;
     } else if (c === '\n') {
       i++;
-      if (continues || continuedBy(source, i)) continue;
+      // One look past a run of blank and comment lines serves every newline in it.
+      if (i > nextLine.token) nextLine = nextToken(source, i);
+      if (continues || nextLine.continues) continue;
       endStatement();
       if (frames.length === 1) statementEnds.push(i - 1);
       continue;
@@ -143,13 +146,14 @@ export function scanSource(source: string): Scan {
   return { statementEnds };
 }
 
-/** Whether the line starting at `i` continues the statement before it: it starts with `else` or a block. */
-function continuedBy(source: string, i: number): boolean {
+/** Where the next token after `i` is, and whether it continues the statement before it (`else`, a block). */
+function nextToken(source: string, i: number): { token: number; continues: boolean } {
   while (i < source.length && (/\s/.test(source[i]!) || source[i] === '#')) {
     if (source[i] === '#') while (i < source.length && source[i] !== '\n') i++;
     else i++;
   }
-  return source[i] === '{' || (source.startsWith('else', i) && !IDENTIFIER_CHAR.test(source[i + 4] ?? ''));
+  const continues = source[i] === '{' || (source.startsWith('else', i) && !IDENTIFIER_CHAR.test(source[i + 4] ?? ''));
+  return { token: i, continues };
 }
 
 /** The punctuation token at `i` and what it costs. `f!(` (abort on error) and `->` cost nothing. */
