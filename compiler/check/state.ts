@@ -4,6 +4,7 @@
 import type { Span } from '../ast.js';
 import type { Constant } from '../functions/define.js';
 import { ANY, objectOf, union, type Kind } from '../types/kind.js';
+import { PersistentMap } from '../types/persistent-map.js';
 
 /** One `name = …` introduction of a variable; shared by every copy of the state so reads are seen by all. */
 export interface Declaration {
@@ -18,49 +19,64 @@ export interface VariableInfo {
   declaration: Declaration;
 }
 
+/** A variable in a scope, with when its name was introduced there (scopes list names in that order). */
+interface ScopeEntry { info: VariableInfo; introduced: number }
+/**
+ * Persistent, so that copying the state for an if's branches costs nothing and joining them visits only
+ * the variables they changed (copied Maps made checking quadratic in the number of variables).
+ */
+type Scope = PersistentMap<string, ScopeEntry>;
+
+/** Orders names by introduction across all states; only the relative order matters. */
+let introductions = 0;
+
 export class TypeState {
   /** Innermost scope last; a block or closure pushes one. */
-  private scopes: Array<Map<string, VariableInfo>>;
+  private scopes: Scope[];
   target: Kind;
   metadata: Kind;
 
-  constructor(target: Kind = objectOf(ANY), metadata: Kind = objectOf(ANY), scopes?: Array<Map<string, VariableInfo>>) {
+  constructor(target: Kind = objectOf(ANY), metadata: Kind = objectOf(ANY), scopes?: Scope[]) {
     this.target = target;
     this.metadata = metadata;
-    this.scopes = scopes ?? [new Map()];
+    this.scopes = scopes ?? [PersistentMap.empty()];
   }
 
   clone(): TypeState {
-    return new TypeState(this.target, this.metadata, this.scopes.map((s) => new Map(s)));
+    return new TypeState(this.target, this.metadata, [...this.scopes]);
   }
 
-  pushScope(): void { this.scopes.push(new Map()); }
+  pushScope(): void { this.scopes.push(PersistentMap.empty()); }
   popScope(): void { this.scopes.pop(); }
 
   variable(name: string): VariableInfo | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const found = this.scopes[i]!.get(name);
-      if (found) return found;
+      if (found) return found.info;
     }
     return undefined;
   }
 
   /** Names in scope, outermost first, in the order they were introduced. */
   variableNames(): string[] {
-    return [...new Set(this.scopes.flatMap((s) => [...s.keys()]))];
+    const inOrder = (scope: Scope) => [...scope].sort(([, a], [, b]) => a.introduced - b.introduced).map(([name]) => name);
+    return [...new Set(this.scopes.flatMap(inOrder))];
   }
 
   /** Sets a variable where it already lives, or introduces it in the innermost scope. */
   setVariable(name: string, info: VariableInfo): void {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
-      if (this.scopes[i]!.has(name)) { this.scopes[i]!.set(name, info); return; }
+      const found = this.scopes[i]!.get(name);
+      if (found) { this.scopes[i] = this.scopes[i]!.set(name, { info, introduced: found.introduced }); return; }
     }
-    this.scopes[this.scopes.length - 1]!.set(name, info);
+    this.defineLocal(name, info);
   }
 
   /** Defines a variable in the innermost scope (closure parameters). */
   defineLocal(name: string, info: VariableInfo): void {
-    this.scopes[this.scopes.length - 1]!.set(name, info);
+    const last = this.scopes.length - 1;
+    const found = this.scopes[last]!.get(name);
+    this.scopes[last] = this.scopes[last]!.set(name, { info, introduced: found?.introduced ?? introductions++ });
   }
 
   /**
@@ -72,16 +88,17 @@ export class TypeState {
     this.metadata = union(this.metadata, other.metadata);
     this.scopes.forEach((scope, depth) => {
       const theirs = other.scopes[depth];
-      for (const [name, mine] of scope) {
-        const their = theirs?.get(name);
-        if (!their || their === mine) continue;
-        const same = their.constant && mine.constant && sameConstant(mine.constant, their.constant);
-        scope.set(name, {
-          kind: union(mine.kind, their.kind),
-          constant: same ? mine.constant : undefined,
-          declaration: mine.declaration,
+      if (!theirs) return;
+      let joined = scope;
+      scope.differences(theirs, (name, mine, their) => {
+        if (!mine || !their || their.info === mine.info) return;
+        const same = their.info.constant && mine.info.constant && sameConstant(mine.info.constant, their.info.constant);
+        joined = joined.set(name, {
+          introduced: mine.introduced,
+          info: { kind: union(mine.info.kind, their.info.kind), constant: same ? mine.info.constant : undefined, declaration: mine.info.declaration },
         });
-      }
+      });
+      this.scopes[depth] = joined;
     });
   }
 }

@@ -45,6 +45,13 @@ const BLOB = 'svc_blob';
 const CONSTS = 'svc_consts';
 const VARS = 'svc_vars';
 
+/** Prefix of the part functions a long program is split into. */
+const PART_FUNCTION = 'svc_part';
+/** Top-level statements per part function. */
+const STATEMENTS_PER_PART = 128;
+/** What a part returns when its statements all ran: no value lives at address 1. */
+const PART_DONE = 1;
+
 const OUTCOME_ERROR = 1;
 const OUTCOME_ABORTED = 2;
 const TAG_ARRAY = 7;
@@ -110,20 +117,58 @@ class Generator {
 
   program(program: ast.Program, name: string, predefined: readonly string[]): Generated {
     const m = this.m;
+    const i32 = this.i32;
     for (const variable of predefined) this.defineSlot(variable);
+    // Long programs run as a series of part functions: binaryen's optimizer takes time superlinear in a
+    // function's size (its locals), so bounded parts keep linking linear in the program's length.
+    const parts: ExpressionRef[] = [];
+    for (let start = 0; start + STATEMENTS_PER_PART < program.exprs.length; start += STATEMENTS_PER_PART) {
+      const part = `${PART_FUNCTION}${parts.length}`;
+      this.statementsFunction(part, program.exprs.slice(start, start + STATEMENTS_PER_PART), true);
+      parts.push(m.call(part, [], i32));
+    }
+    const last = program.exprs.slice(parts.length * STATEMENTS_PER_PART);
+    // Variables start as null, except those an earlier REPL line left.
+    const slotReset = (): ExpressionRef[] => {
+      const reset: ExpressionRef[] = [];
+      for (let i = predefined.length; i < this.slots; i++) reset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
+      return reset;
+    };
+    if (!parts.length) {
+      this.statementsFunction(name, last, false, slotReset);
+    } else {
+      const run = `${PART_FUNCTION}${parts.length}`;
+      this.statementsFunction(run, last, false);
+      // A part that did not finish (error, abort or `return`) gives the program's result.
+      const result = 0;
+      m.addFunction(name, this.b.none, i32, [i32], m.block(null, [
+        ...slotReset(),
+        ...parts.map((call) => m.if(m.i32.ne(m.local.tee(result, call, i32), m.i32.const(PART_DONE)), m.return(m.local.get(result, i32)))),
+        m.return(m.call(run, [], i32)),
+      ], this.b.none));
+    }
+    this.init();
+    return { constants: this.pool.finish(), jsFunctions: this.jsFunctions, variables: [...this.scopes[0]!] };
+  }
+
+  /**
+   * A function running top-level statements: it returns the last one's value (`PART_DONE` for a `part`), or
+   * 0 once the outcome is set (error, abort); a `return` statement returns its value from it. The prologue
+   * is made after the statements, which allocate the variable slots.
+   */
+  private statementsFunction(name: string, exprs: readonly ast.Expr[], part: boolean, prologue: () => ExpressionRef[] = () => []): void {
+    const m = this.m;
     this.fn = new FunctionState(0, this.i32);
     const result = this.fn.local();
-    const body = this.sequence(program.exprs);
-    const slotReset: ExpressionRef[] = [];
-    for (let i = predefined.length; i < this.slots; i++) slotReset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
+    const body = part
+      ? m.block(null, [...exprs.map((e) => m.drop(this.expr(e, false))), this.constI32(PART_DONE)], this.i32)
+      : this.sequence(exprs);
     m.addFunction(name, this.b.none, this.i32, this.fn.locals, m.block(null, [
-      ...slotReset,
+      ...prologue(),
       m.block(this.fn.uncaught, [m.local.set(result, body), m.return(m.local.get(result, this.i32))]),
       this.call('set_outcome', [m.i32.const(OUTCOME_ERROR)], this.b.none),
       m.return(m.i32.const(0)),
     ], this.b.none));
-    this.init();
-    return { constants: this.pool.finish(), jsFunctions: this.jsFunctions, variables: [...this.scopes[0]!] };
   }
 
   /** `svc_init(blob)`: decode the constants, reserve variable slots, keep both across arena resets. */

@@ -5,7 +5,7 @@
 import type { MatchResult, Node } from 'ohm-js';
 import type {
   Argument, AssignTarget, BinaryOp, Block, Call, Closure, Expr, If, LiteralValue, ObjectEntry, PathSegment,
-  Program, Query, QueryTarget, Span, Variable,
+  Query, QueryTarget, Span, Variable,
 } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { grammar } from './grammar.js';
@@ -16,8 +16,10 @@ import { decodeString, floatValue, integerValue, regexPattern, RESERVED_IDENTIFI
 export interface Issue { at: number; diagnostic: Diagnostic }
 
 interface BuildState {
+  /** Byte offset of a UTF-16 index of the matched text. */
   byte: (index: number) => number;
-  byteLength: number;
+  /** UTF-16 index of the matched text in the program. */
+  offset: number;
   issues: Issue[];
 }
 
@@ -30,7 +32,7 @@ const optional = <T>(iter: Node): T | undefined => (iter.numChildren ? ast<T>(it
 const listItems = (list: Node): Node[] => list.asIteration().children;
 
 function report(at: number, diagnostic: Diagnostic): void {
-  state.issues.push({ at, diagnostic });
+  state.issues.push({ at: state.offset + at, diagnostic });
 }
 
 /** A variable name, refused (E205) when VRL reserves it. */
@@ -111,8 +113,8 @@ function literal(node: Node, value: LiteralValue): Expr {
 }
 
 const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
-  Program(_newlines, statements, _end): Program {
-    return { type: 'Program', span: [0, state.byteLength], exprs: optional<Expr[]>(statements) ?? [] };
+  Program(_newlines, statements, _end): Expr[] {
+    return optional<Expr[]>(statements) ?? [];
   },
   Statements(first, _separators, rest, _trailing): Expr[] {
     return [ast<Expr>(first), ...rest.children.map((statement) => ast<Expr>(statement))];
@@ -307,9 +309,12 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
   },
 });
 
-/** Builds the AST of a successful match; `issues` holds the problems found on the way. */
-export function buildProgram(match: MatchResult, byte: (index: number) => number, byteLength: number): { program: Program; issues: Issue[] } {
-  state = { byte, byteLength, issues: [] };
-  const program = semantics(match)['ast']() as Program;
-  return { program, issues: state.issues };
+/**
+ * The statements of a successful match of the program's text from UTF-16 index `offset` on; `issues` holds
+ * the problems found on the way. `byte` maps the program's UTF-16 indices to byte offsets.
+ */
+export function buildStatements(match: MatchResult, byte: (index: number) => number, offset: number): { statements: Expr[]; issues: Issue[] } {
+  state = { byte: (index) => byte(offset + index), offset, issues: [] };
+  const statements = semantics(match)['ast']() as Expr[];
+  return { statements, issues: state.issues };
 }

@@ -1,6 +1,8 @@
 // VRL's type lattice. A Kind is a set of primitive kinds plus, for arrays and objects, what is known of
 // their contents: some known entries and a kind for all the others (`unknown`; absent = no other entries).
 
+import { PersistentMap } from './persistent-map.js';
+
 export const enum K {
   Bytes = 1,
   Integer = 2,
@@ -59,7 +61,7 @@ export const JSON_KIND: Kind = union(
 );
 
 export function objectOf(unknown: Kind | undefined, known: Record<string, Kind> | ReadonlyMap<string, Kind> = {}): Kind {
-  const map = known instanceof Map ? known : new Map(Object.entries(known));
+  const map = known instanceof Map || known instanceof PersistentMap ? known : new Map(Object.entries(known));
   return { bits: K.Object, object: { known: map, unknown } };
 }
 
@@ -81,6 +83,13 @@ function unionCollection<T>(a: Collection<T> | undefined, b: Collection<T> | und
   if (!a) return b;
   if (!b) return a;
   if (a === b) return a;
+  const known = a.known instanceof PersistentMap && b.known instanceof PersistentMap ? unionShared(a, b) : unionKnown(a, b);
+  const unknown = a.unknown && b.unknown ? union(a.unknown, b.unknown) : a.unknown ?? b.unknown;
+  return { known, unknown };
+}
+
+/** A key known on one side only has the other side's kind for unknown entries (or is missing there). */
+function unionKnown<T>(a: Collection<T>, b: Collection<T>): ReadonlyMap<T, Kind> {
   const known = new Map<T, Kind>();
   for (const [key, ka] of a.known) {
     const kb = b.known.get(key) ?? b.unknown ?? UNDEFINED;
@@ -89,8 +98,17 @@ function unionCollection<T>(a: Collection<T> | undefined, b: Collection<T> | und
   for (const [key, kb] of b.known) {
     if (!a.known.has(key)) known.set(key, union(a.unknown ?? UNDEFINED, kb));
   }
-  const unknown = a.unknown && b.unknown ? union(a.unknown, b.unknown) : a.unknown ?? b.unknown;
-  return { known, unknown };
+  return known;
+}
+
+/** `unionKnown` of persistent maps (branches of one type state share most entries): only the entries they do not share are joined. */
+function unionShared<T>(a: Collection<T>, b: Collection<T>): ReadonlyMap<T, Kind> {
+  const mine = a.known as unknown as PersistentMap<string | number, Kind>;
+  let known = mine;
+  mine.differences(b.known as unknown as PersistentMap<string | number, Kind>, (key, ka, kb) => {
+    known = known.set(key, union(ka ?? a.unknown ?? UNDEFINED, kb ?? b.unknown ?? UNDEFINED));
+  });
+  return known as unknown as ReadonlyMap<T, Kind>;
 }
 
 export function union(...kinds: Kind[]): Kind {

@@ -2,7 +2,15 @@
 // assigned or deleted. Shared by the checker (progressive state) and type rules of path-taking functions.
 
 import type { PathSegment } from '../ast.js';
-import { ANY, K, UNDEFINED, arrayOf, fieldOf, indexOf, objectOf, union, without, type Kind } from './kind.js';
+import { PersistentMap } from './persistent-map.js';
+import { ANY, K, NULL, UNDEFINED, arrayOf, fieldOf, indexOf, objectOf, union, without, type Kind } from './kind.js';
+
+/**
+ * Skipped indexes an assignment records as null, one entry each, as VRL does (`x = []; x[2] = 1` knows
+ * 0 and 1 as null). Past this many they become the kind of the array's other entries (null), which reads
+ * the same without an entry per index: `.a[4294967297] = 1` would need billions.
+ */
+const MAX_NULL_INDEXES = 1024;
 
 /** Kind found at a path (may include `undefined` where the path may not exist). */
 export function kindAt(root: Kind, path: readonly PathSegment[]): Kind {
@@ -35,18 +43,23 @@ export function assignAt(root: Kind, path: readonly PathSegment[], value: Kind):
       if (seg.index < 0) {
         return arrayOf(union(current.unknown ?? UNDEFINED, ...known.values(), assignAt(ANY, rest, value)), known);
       }
-      for (let i = 0; i < seg.index; i++) if (!known.has(i) && !current.unknown) known.set(i, { bits: K.Null });
+      let unknown = current.unknown;
+      // Skipped indexes become null; with a kind for unknown entries they already have one.
+      if (!unknown) {
+        const skipped = seg.index - [...known.keys()].filter((i) => i < seg.index).length;
+        if (skipped > MAX_NULL_INDEXES) unknown = NULL;
+        else for (let i = 0; i < seg.index; i++) if (!known.has(i)) known.set(i, NULL);
+      }
       known.set(seg.index, assignAt(indexOf(root, seg.index), rest, value));
-      return arrayOf(current.unknown, known);
+      return arrayOf(unknown, known);
     }
   }
 }
 
 function setField(root: Kind, name: string, value: Kind): Kind {
   const current = root.object;
-  const known = new Map(current?.known ?? []);
-  known.set(name, value);
-  return objectOf(current?.unknown, known);
+  const known = current ? PersistentMap.from(current.known) : PersistentMap.empty<string, Kind>();
+  return objectOf(current?.unknown, known.set(name, value));
 }
 
 /** The root kind after `del(path)`. */
@@ -54,10 +67,10 @@ export function deleteAt(root: Kind, path: readonly PathSegment[]): Kind {
   if (path.length === 0) return objectOf(undefined);
   const [seg, ...rest] = path as [PathSegment, ...PathSegment[]];
   if (seg.kind === 'field' && root.object) {
-    const known = new Map(root.object.known);
+    let known = PersistentMap.from(root.object.known);
     // VRL reads a deleted field as `any` afterwards, whatever it knew of its parent.
-    if (rest.length === 0) known.set(seg.name, ANY);
-    else if (known.has(seg.name)) known.set(seg.name, deleteAt(known.get(seg.name)!, rest));
+    if (rest.length === 0) known = known.set(seg.name, ANY);
+    else if (known.has(seg.name)) known = known.set(seg.name, deleteAt(known.get(seg.name)!, rest));
     return { ...root, object: { known, unknown: root.object.unknown } };
   }
   if (seg.kind === 'index' && root.array && rest.length > 0 && root.array.known.has(seg.index)) {
