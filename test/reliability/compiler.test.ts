@@ -14,7 +14,7 @@ import { MAX_NESTING_DEPTH, MAX_SOURCE_BYTES } from '../../compiler/parse/limits
 import { compile } from '../../runtime/index.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const main = join(root, 'dist/cli/main.js');
+const main = join(root, 'dist/bin/svc.js');
 const heavy = process.env.SVC_HEAVY_TESTS === '1';
 
 /** Kills a child that hangs; no test relies on how fast it is. */
