@@ -87,9 +87,12 @@ export function withFlags(batch: Uint8Array, flags: number): Uint8Array {
   return copy;
 }
 
+/** Bytes of a batch header: magic, ABI version, flags, record count; the records follow. */
+export const BATCH_HEADER_SIZE = 12;
+
 /** Reads and checks a batch header. */
 export function readHeader(r: ByteReader): BatchHeader {
-  if (r.bytes.length - r.at < 12 || MAGIC.some((byte) => r.u8() !== byte)) {
+  if (r.bytes.length - r.at < BATCH_HEADER_SIZE || MAGIC.some((byte) => r.u8() !== byte)) {
     throw new Error('not a remap batch: it does not start with "SVCB"');
   }
   const version = r.u16();

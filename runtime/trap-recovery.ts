@@ -3,7 +3,7 @@
 // events of the call are run again in ranges around the one that trapped, and their results are joined in
 // order, with the trapping event reported as failed with the trap's message.
 
-import { readHeader, writeHeader, writeRecord, EVENT_KINDS } from '../abi/batch.js';
+import { BATCH_HEADER_SIZE, readHeader, writeHeader, writeRecord, EVENT_KINDS } from '../abi/batch.js';
 import { ByteReader, ByteWriter } from '../abi/codec.js';
 
 /** A driver call that trapped: the record or line it was running (relative to the call's input, when
@@ -52,8 +52,6 @@ export function recoverFromTrap<T>(trap: Trap, count: number, attempt: (start: n
   return pieces;
 }
 
-const HEADER_SIZE = 12;
-
 /** The records of a batch (docs/abi.md §2) by index, located on first use. */
 export class BatchRecords {
   readonly flags: number;
@@ -87,8 +85,8 @@ export class BatchRecords {
 /** Where each of the `count` records of a batch starts, and where the last one ends. */
 function recordOffsets(batch: Uint8Array, count: number): number[] {
   const view = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
-  const offsets = [HEADER_SIZE];
-  for (let i = 0, at = HEADER_SIZE; i < count; i++) {
+  const offsets = [BATCH_HEADER_SIZE];
+  for (let i = 0, at = BATCH_HEADER_SIZE; i < count; i++) {
     at += 4 + view.getUint32(at, true);
     offsets.push(at);
   }
@@ -97,7 +95,7 @@ function recordOffsets(batch: Uint8Array, count: number): number[] {
 
 /** The records after the header of a batch (input or output form), for joining batches. */
 export function recordBytes(batch: Uint8Array): Uint8Array {
-  return batch.subarray(HEADER_SIZE);
+  return batch.subarray(BATCH_HEADER_SIZE);
 }
 
 /** Joins record sections into one batch with `flags` and `count` records. */

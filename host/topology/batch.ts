@@ -5,6 +5,7 @@
 // transform's worker then decodes, runs and encodes in one call (docs/architecture.md §7).
 
 import type { DecodeOptions } from '../../runtime/codec-module.js';
+import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
 
 export type EventKind = 'log' | 'metric' | 'trace';
 
@@ -29,21 +30,19 @@ export function toBatch(bytes: Uint8Array): EventBatch {
   return { bytes, count: batchCount(bytes) };
 }
 
-const HEADER_SIZE = 12;
-
 /** Splits a batch into batches of at most `max` records each (byte copies of record runs, no decoding). */
 export function splitBatch(batch: EventBatch, max: number): EventBatch[] {
   if (batch.count <= max) return [batch];
   const bytes = batch.bytes;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const parts: EventBatch[] = [];
-  let start = HEADER_SIZE;
-  let at = HEADER_SIZE;
+  let start = BATCH_HEADER_SIZE;
+  let at = BATCH_HEADER_SIZE;
   let count = 0;
   const cut = () => {
-    const part = new Uint8Array(HEADER_SIZE + at - start);
-    part.set(bytes.subarray(0, HEADER_SIZE));
-    part.set(bytes.subarray(start, at), HEADER_SIZE);
+    const part = new Uint8Array(BATCH_HEADER_SIZE + at - start);
+    part.set(bytes.subarray(0, BATCH_HEADER_SIZE));
+    part.set(bytes.subarray(start, at), BATCH_HEADER_SIZE);
     new DataView(part.buffer).setUint32(8, count, true);
     parts.push({ bytes: part, count });
     start = at;
@@ -61,14 +60,14 @@ export function splitBatch(batch: EventBatch, max: number): EventBatch[] {
 export function concatBatches(batches: readonly EventBatch[]): EventBatch {
   if (batches.length === 0) throw new Error('concatBatches needs at least one batch');
   if (batches.length === 1) return batches[0]!;
-  const size = batches.reduce((total, batch) => total + batch.bytes.byteLength - HEADER_SIZE, HEADER_SIZE);
+  const size = batches.reduce((total, batch) => total + batch.bytes.byteLength - BATCH_HEADER_SIZE, BATCH_HEADER_SIZE);
   const bytes = new Uint8Array(size);
-  let at = HEADER_SIZE;
+  let at = BATCH_HEADER_SIZE;
   let count = 0;
   for (const batch of batches) {
-    if (at === HEADER_SIZE) bytes.set(batch.bytes.subarray(0, HEADER_SIZE));
-    bytes.set(batch.bytes.subarray(HEADER_SIZE), at);
-    at += batch.bytes.byteLength - HEADER_SIZE;
+    if (at === BATCH_HEADER_SIZE) bytes.set(batch.bytes.subarray(0, BATCH_HEADER_SIZE));
+    bytes.set(batch.bytes.subarray(BATCH_HEADER_SIZE), at);
+    at += batch.bytes.byteLength - BATCH_HEADER_SIZE;
     count += batch.count;
   }
   new DataView(bytes.buffer).setUint32(8, count, true);
