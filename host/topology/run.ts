@@ -12,6 +12,10 @@ import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
 import { reportDecodeErrors } from '../components/support/decoding.js';
 
+/** Batches queued to each worker of a transform. Two left the workers idle a third of the time while this
+ * thread read and wrote (S1 through stdin → remap → console, two workers on two cores); four keep them busy. */
+const BATCHES_PER_WORKER = 4;
+
 export interface TopologyOptions {
   /** The buffer in front of each sink (`buffer.*` of its config). */
   sinkBuffer(id: string): BufferLimits;
@@ -177,12 +181,12 @@ export class Topology {
     }
   }
 
-  /** Keeps up to two batches per worker running the transform: the next one runs while this thread forwards
-   * the last one's outputs, so neither waits on the other. Outputs leave in input order, each as soon as it
-   * and those before it are ready. */
+  /** Keeps up to BATCHES_PER_WORKER batches per worker running the transform: the next ones wait in the
+   * worker while this thread forwards the last one's outputs, so neither waits on the other. Outputs leave
+   * in input order, each as soon as it and those before it are ready. */
   private async runTransform(node: Node): Promise<void> {
     const buffer = node.buffer!;
-    const inFlight = 2 * this.options.executor.parallelism(node.spec.id);
+    const inFlight = BATCHES_PER_WORKER * this.options.executor.parallelism(node.spec.id);
     let sent: Promise<void> = Promise.resolve();
     const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {

@@ -217,13 +217,15 @@ export class SourceDecoder {
     return { batches, consumed: result.consumed, discard: result.discard, errors: result.errors.map((error) => error.message) };
   }
 
-  /** @internal Whole frames, undecoded, for the consumer to decode; counted as one event per delimiter
-   * (or one, for the unterminated last frame) until it has. */
-  frames(bytes: Uint8Array, stamp: Stamp, delimiter: number | undefined): EventBatch {
-    let count = 0;
-    if (delimiter === undefined) count = 1;
-    else for (let at = bytes.indexOf(delimiter); at >= 0; at = bytes.indexOf(delimiter, at + 1)) count++;
+  /** @internal Whole frames, undecoded, for the consumer to decode; `count` of them (an estimate until the
+   * consumer decoded them). */
+  frames(bytes: Uint8Array, stamp: Stamp, count: number): EventBatch {
     return { bytes, count, frames: { ...this.settings, stamp, eof: true } };
+  }
+
+  /** @internal Events in one batch (`--chunk-size-events`). */
+  get batchEvents(): number {
+    return this.env.chunkSize;
   }
 
   /** @internal */
@@ -241,10 +243,13 @@ export function reportDecodeErrors(telemetry: ComponentTelemetry, log: Logger, e
 
 /** One stream's framing state: the unfinished frame and the framer's discard state. */
 export class FrameStream {
-  private pending: Uint8Array = new Uint8Array(0);
+  /** The unfinished frame, in the pieces read so far (joined once it is complete: a long line read in many
+   * chunks is copied once, not once per chunk). */
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
   private discard = 0;
 
-  /** `delimiter`: send whole frames, cut after the last delimiter of what was read, for the consumer to decode. */
+  /** `delimiter`: send whole frames, cut after delimiters, for the consumer to decode. */
   constructor(
     private readonly decoder: SourceDecoder,
     private readonly delimiter?: number,
@@ -253,35 +258,71 @@ export class FrameStream {
   /** Decodes the complete frames of what was read so far plus `chunk`; keeps the rest. */
   push(chunk: Uint8Array, stamp: Stamp): EventBatch[] {
     this.decoder.countReceived(chunk.byteLength);
-    const input = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    if (this.delimiter === undefined) return this.run(input, stamp, false);
-    const end = input.lastIndexOf(this.delimiter) + 1;
-    // Copies: the frames wait in buffers while the stream reads on (and may reuse its memory), and the rest
-    // must not keep the whole chunk alive.
-    this.pending = new Uint8Array(input.subarray(end));
-    return end === 0 ? [] : [this.decoder.frames(new Uint8Array(input.subarray(0, end)), stamp, this.delimiter)];
+    if (this.delimiter === undefined) return this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
+    // Batches of at most `batchEvents` frames: each copied once out of the pieces, since frames wait in
+    // buffers while the stream reads on (and may reuse its memory).
+    const batches: EventBatch[] = [];
+    const limit = this.decoder.batchEvents;
+    let start = 0;
+    let end = 0;
+    let count = 0;
+    for (let at = chunk.indexOf(this.delimiter); at >= 0; at = chunk.indexOf(this.delimiter, at + 1)) {
+      end = at + 1;
+      if (++count === limit) {
+        batches.push(this.decoder.frames(this.takePending(chunk, start, end), stamp, count));
+        [start, count] = [end, 0];
+      }
+    }
+    if (count > 0) batches.push(this.decoder.frames(this.takePending(chunk, start, end), stamp, count));
+    // A copy of a chunk's tail, so it does not keep the whole chunk alive.
+    if (end === 0) this.keep(chunk);
+    else if (end < chunk.length) this.keep(new Uint8Array(chunk.subarray(end)));
+    return batches;
   }
 
   /** The stream ended: what is left is the last frame. */
   end(stamp: Stamp): EventBatch[] {
-    if (this.pending.length === 0) return [];
-    if (this.delimiter !== undefined) return [this.decoder.frames(this.pending, stamp, undefined)];
-    return this.run(this.pending, stamp, true);
+    if (this.pendingBytes === 0) return [];
+    const rest = this.takePending(new Uint8Array(0), 0, 0);
+    if (this.delimiter !== undefined) return [this.decoder.frames(rest, stamp, 1)];
+    return this.run(rest, stamp, true);
   }
 
   private run(input: Uint8Array, stamp: Stamp, eof: boolean): EventBatch[] {
     const { batches, consumed, discard } = this.decoder.decode(input, stamp, eof, this.discard);
     this.discard = discard;
     // A copy, so the rest does not keep the whole chunk alive.
-    this.pending = eof ? new Uint8Array(0) : new Uint8Array(input.subarray(consumed));
+    if (!eof && consumed < input.length) this.keep(new Uint8Array(input.subarray(consumed)));
     return batches;
+  }
+
+  private keep(piece: Uint8Array): void {
+    this.pending.push(piece);
+    this.pendingBytes += piece.byteLength;
+  }
+
+  /** The pending pieces followed by `chunk[from, to)`, as one array (`chunk`'s own range when nothing is
+   * pending and it is the whole chunk); nothing is pending afterwards. */
+  private takePending(chunk: Uint8Array, from: number, to: number): Uint8Array {
+    if (this.pendingBytes === 0 && from === 0 && to === chunk.length) return chunk;
+    const joined = new Uint8Array(this.pendingBytes + to - from);
+    let at = 0;
+    for (const piece of this.pending) {
+      joined.set(piece, at);
+      at += piece.byteLength;
+    }
+    joined.set(chunk.subarray(from, to), at);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return joined;
   }
 }
 
 /**
- * Reads `readable` to its end through `stream`, sending each chunk's batches before reading on (a pending
- * `send` leaves the stream paused: backpressure reaches the writer). Stops reading when `stop` aborts; what
- * was read is still sent.
+ * Reads `readable` to its end through `stream`, sending each read's batches before reading on (a pending
+ * `send` leaves the stream paused: backpressure reaches the writer). Each read takes everything the stream
+ * buffered meanwhile (up to its high water mark), so a busy pipeline gets fewer, larger batches. Stops
+ * reading when `stop` aborts; what was read is still sent.
  */
 export async function pumpReadable(
   readable: Readable,
@@ -292,15 +333,36 @@ export async function pumpReadable(
 ): Promise<void> {
   const stopReading = () => readable.destroy();
   stop.addEventListener('abort', stopReading, { once: true });
+  // Errors are read from `readable.errored` (an error emitted while a send waits must not go unhandled).
+  const ignore = () => {};
+  readable.on('error', ignore);
   try {
-    for await (const chunk of readable) {
-      for (const batch of stream.push(chunk as Uint8Array, stamp())) await context.send(batch);
+    for (let chunk = await readBuffered(readable); chunk !== null; chunk = await readBuffered(readable)) {
+      for (const batch of stream.push(chunk, stamp())) await context.send(batch);
     }
   } catch (error) {
     // Destroying the stream to stop is not a failure.
     if (!stop.aborted) throw error;
   } finally {
     stop.removeEventListener('abort', stopReading);
+    readable.off('error', ignore);
   }
   for (const batch of stream.end(stamp())) await context.send(batch);
+}
+
+/** All the bytes `readable` holds, once it holds some; null at its end (or once destroyed); throws its error. */
+async function readBuffered(readable: Readable): Promise<Uint8Array | null> {
+  for (;;) {
+    if (readable.errored) throw readable.errored;
+    const chunk = readable.read() as Uint8Array | null;
+    if (chunk !== null) return chunk;
+    if (readable.readableEnded || readable.destroyed) return null;
+    await new Promise<void>((resolve) => {
+      const ready = () => {
+        readable.off('readable', ready).off('end', ready).off('close', ready);
+        resolve();
+      };
+      readable.on('readable', ready).on('end', ready).on('close', ready);
+    });
+  }
 }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const main = join(root, 'dist/bin/svc.js');
+/** The `svc` executable the tests run. */
+export const main = join(root, 'dist/bin/svc.js');
 
 export interface SvcRun {
   child: ChildProcess;

@@ -1,8 +1,13 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { stdinSource } from '../../../../host/components/sources/stdin.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
+import { main, tempDir } from '../../support/svc.js';
 
 test('lines become events with source_type, host and timestamp; the last unterminated line counts; EOF ends the source', async () => {
   const input = new PassThrough();
@@ -57,6 +62,46 @@ test('shutdown stops reading and the source returns', async () => {
   run.shutdown.abort();
   await run.done;
   assert.equal(run.events.map((e) => e.message), ['one']);
+});
+
+
+test('for a consumer that decodes: whole lines in batches of at most chunk-size events, a line split over reads joined once', async () => {
+  const input = new PassThrough();
+  const source = await buildSource(stdinSource(() => input), {}, testEnv('stdin', { chunkSize: 3, consumerDecodes: true }));
+  const batches: Array<{ text: string; count: number }> = [];
+  const done = source.run({
+    async send(batch) {
+      assert.ok(batch.frames !== undefined, 'frames, not decoded events');
+      batches.push({ text: Buffer.from(batch.bytes).toString(), count: batch.count });
+    },
+    shutdown: new AbortController().signal,
+  });
+  const long = 'y'.repeat(10_000);
+  input.write('a\nb\nc\nd\ne\n');
+  for (let at = 0; at < long.length; at += 1000) {
+    input.write(long.slice(at, at + 1000));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  input.end('\nlast');
+  await done;
+  assert.equal(batches.map((b) => b.count), [3, 2, 1, 1]);
+  assert.equal(batches.map((b) => b.text).join(''), `a\nb\nc\nd\ne\n${long}\nlast`);
+  assert.ok(batches.every((b) => b.text.split('\n').filter(Boolean).length === b.count));
+});
+
+test('svc reads standard input redirected from a file and from a pipe whole, through a remap, in order', async () => {
+  const dir = tempDir();
+  const lines = Array.from({ length: 5000 }, (_, i) => JSON.stringify({ i, text: 'x'.repeat(i % 300) }));
+  const input = join(dir, 'events.ndjson');
+  writeFileSync(input, `${lines.join('\n')}\n{"i":"last"}`);
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(config, 'sources:\n  in: { type: stdin, decoding: { codec: json } }\ntransforms:\n  r: { type: remap, inputs: [in], source: "del(.text); del(.timestamp)" }\nsinks:\n  out: { type: console, inputs: [r], encoding: { codec: json } }\n');
+  const expected = [...lines.map((_, i) => JSON.stringify({ host: 'H', i, source_type: 'stdin' })), '{"host":"H","i":"last","source_type":"stdin"}'];
+  for (const command of [`"$0" "$1" -q --threads 2 --config "$2" < "$3"`, `cat "$3" | "$0" "$1" -q --threads 2 --config "$2"`]) {
+    const { stdout } = await promisify(execFile)('/bin/bash', ['-c', command, process.execPath, main, config, input], { env: { ...process.env, HOSTNAME: 'H' }, maxBuffer: 1 << 26 });
+    const events = stdout.split('\n').filter(Boolean).map((line) => JSON.stringify({ ...JSON.parse(line), host: 'H' }));
+    assert.equal(events, expected, command);
+  }
 });
 
 test.run();
