@@ -101,6 +101,12 @@ export class WorkerThread {
     return ++this.seq;
   }
 
+  /** Whether the worker keeps the process alive (it does unless told otherwise). */
+  keepAlive(keep: boolean): void {
+    if (keep) this.worker.ref();
+    else this.worker.unref();
+  }
+
   async terminate(): Promise<void> {
     this.failure ??= new Error('transform worker stopped');
     await this.worker.terminate();
