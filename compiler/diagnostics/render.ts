@@ -13,7 +13,7 @@ export interface RenderOptions {
 export function renderDiagnostics(source: string, diagnostics: Diagnostic[], options: RenderOptions = {}): string {
   const file = new SourceFile(source);
   const text = diagnostics.map((d) => renderDiagnostic(file, d, options.color ?? false)).join('');
-  const lines = rustLines(text).map((line) => line.replace(TRAILING_WHITESPACE, ''));
+  const lines = rustLines(text).map(trimEnd);
   // VRL's Formatter also starts with a newline and keeps the last diagnostic's blank line; we leave both out
   if (lines.at(-1) === '') lines.pop();
   return lines.join('\n');
@@ -51,8 +51,19 @@ const STYLES = {
 } as const;
 
 /** Rust's `char::is_whitespace`, which `str::trim_end` uses. */
-const TRAILING_WHITESPACE = /\p{White_Space}+$/u;
+const WHITE_SPACE = /\p{White_Space}/u;
 const LEADING_WHITESPACE = /^\p{White_Space}*/u;
+
+/**
+ * Rust's `str::trim_end`. Not `/\p{White_Space}+$/`: a backtracking engine retries that from every run of
+ * spaces, quadratic on a long line with many of them (a program line of 20k characters took 20 s).
+ */
+function trimEnd(line: string): string {
+  let end = line.length;
+  // every White_Space character is in the BMP: one UTF-16 unit
+  while (end > 0 && WHITE_SPACE.test(line[end - 1]!)) end--;
+  return line.slice(0, end);
+}
 
 type LabelStyle = 'primary' | 'secondary';
 const PRIORITY: Record<LabelStyle, number> = { secondary: 0, primary: 1 };

@@ -145,6 +145,17 @@ test('an assignment at a huge index compiles without recording every index befor
   assert.is(result.stdout, 'checked\n');
 });
 
+test('a diagnostic far along a line renders in time linear in the line (its pointer line is that long)', () => {
+  const column = 100_000;
+  const result = fresh(`
+    import { checkProgram } from './dist/compiler/compile.js';
+    try { checkProgram('"' + 'x '.repeat(${column / 2}) + '" + undefined_variable'); } catch (error) { console.log(error.message.split('\\n')[0]); }
+  `);
+  assert.is(result.signal, null, 'killed: the rendering hung');
+  assert.is(result.stderr, '');
+  assert.is(result.stdout, 'error[E701]: call to undefined variable\n');
+});
+
 test('a long program compiles and runs', async () => {
   const program = await compile(longProgram(heavy ? 6_000 : 400));
   const { event } = program.run({ a: 1, b: 'b', s: 1 }) as { event: Record<string, unknown> };
