@@ -113,6 +113,11 @@ test('an instance whose memory grew past half its limit is replaced after the ca
   assert.is(program.memoryBytes(), before);
 });
 
+test('a repeated string is its piece the given number of times, for every count', async () => {
+  const program = await compile('"ab🎉" * to_int!(.n)');
+  for (const n of [0, 1, 2, 3, 5, 7, 8, 9, 1000, 4097, 65_537]) assert.is(program.run({ n }).result, 'ab🎉'.repeat(n), `n = ${n}`);
+});
+
 test('the REPL survives a trapping line: the line fails, the variables and the event stay as they were', async () => {
   const session = new ReplSession();
   assert.is(await session.evaluate('a = 5; .x = 1'), 1n);
@@ -204,6 +209,15 @@ if (heavy) {
     const { output, errors } = program.runNdjson(Buffer.from('{"n":1}\n{"n":1200000000}\n{"n":2200000000}\n{"n":2}\n'), 0);
     assert.is(output.toString(), '2\n2400000000\n4\n');
     assert.equal(errors, [{ line: 2, message: BEYOND_WASM32 }]);
+  });
+
+  test('heavy: a 295 MB repetition on each of 100 events (the fuzzer\'s `is_ipv4("ab" * 147483648)`) completes', () => {
+    // One copy per repetition took over a second an event: the fuzzer's 30 s per program passed.
+    const input = '{}\n'.repeat(100);
+    const result = spawnSync(process.execPath, [join(root, 'dist/bin/svc.js'), 'vrl', '-i', '-', 'is_ipv4("ab" * 147483648)'], { cwd: root, input, encoding: 'utf8', timeout: 120_000 });
+    assert.is(result.signal, null, 'killed: the run hung');
+    assert.is(result.stdout, 'false\n'.repeat(100), result.stderr);
+    assert.is(result.status, 0);
   });
 
   test('heavy: an error text written past 2 GiB is read back whole', async () => {
