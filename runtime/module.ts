@@ -15,7 +15,7 @@ import { Blob, CodecModule, decodeDescriptor, encodeDescriptor, type DecodeOptio
 import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt, type Trap } from './trap-recovery.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
-import { defaultServices, type InstanceServices } from './services.js';
+import { defaultServices, type InstanceServices, type LogLevel } from './services.js';
 
 /** What an instance is given: the JS-backed functions it may call, its services, and its memory limit. */
 export interface InstanceOptions {
@@ -180,6 +180,10 @@ export interface ConditionOutput {
 export class RemapInstance extends ArenaInstance<ModuleExports> {
   /** Bytes the instance's memory may hold. */
   readonly memoryLimit: number;
+  /** `log()` lines of the driver call running now, written when it completes. */
+  private readonly logs: HeldLogs;
+  /** The options the instances are started with: `options` with `log()` going through `logs`. */
+  private readonly started: InstanceOptions;
 
   /** Use `instantiate`: `info` is the module's checked `svc` section. */
   constructor(
@@ -187,7 +191,11 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     readonly info: ModuleInfo,
     private readonly options: InstanceOptions,
   ) {
-    super(startInstance(module, info, options), 'remap module');
+    const logs = new HeldLogs(options.services.log);
+    const started = { ...options, services: { ...options.services, log: logs.log } };
+    super(startInstance(module, info, started), 'remap module');
+    this.logs = logs;
+    this.started = started;
     this.memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   }
 
@@ -391,7 +399,8 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
   /**
    * Runs `work`, one driver call, then frees the arena. A trap (or any exception: nothing a program or an
    * event does may throw) comes back as the `Trap`, and the instance is replaced by a fresh one; so is an
-   * instance whose memory grew past RETAINED_MEMORY_BYTES or half its limit.
+   * instance whose memory grew past RETAINED_MEMORY_BYTES or half its limit. The `log()` lines of a call
+   * that trapped are dropped: its events run again, and log again.
    */
   private attempt<T>(work: () => T): Attempt<T> {
     const state = this.exports.runtime_state() >>> 0;
@@ -399,13 +408,16 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     view.setUint32(state + STATE_RUNNING, NOT_RUNNING, true);
     view.setUint32(state + STATE_TRAP_CAUSE, TrapCause.None, true);
     let result: Attempt<T>;
+    this.logs.hold();
     try {
       result = { value: work() };
       this.exports.reset();
     } catch (error) {
       result = { trap: this.trapOf(error, state) };
     }
-    if ('trap' in result || this.memoryBytes() > Math.min(RETAINED_MEMORY_BYTES, this.memoryLimit / 2)) this.exports = startInstance(this.module, this.info, this.options);
+    if ('value' in result) this.logs.release();
+    else this.logs.drop();
+    if ('trap' in result || this.memoryBytes() > Math.min(RETAINED_MEMORY_BYTES, this.memoryLimit / 2)) this.exports = startInstance(this.module, this.info, this.started);
     return result;
   }
 
@@ -428,6 +440,32 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
       message = `internal error (a bug in svc, not in the program): ${text}`;
     }
     return { index: running === NOT_RUNNING ? undefined : running, message };
+  }
+}
+
+/** `log()` lines held while a driver call runs: written if it completes, dropped if it traps. */
+class HeldLogs {
+  private held: Array<[LogLevel, string]> | undefined;
+
+  constructor(private readonly sink: InstanceServices['log']) {}
+
+  readonly log = (level: LogLevel, message: string): void => {
+    if (this.held) this.held.push([level, message]);
+    else this.sink(level, message);
+  };
+
+  hold(): void {
+    this.held = [];
+  }
+
+  release(): void {
+    const held = this.held!;
+    this.held = undefined;
+    for (const [level, message] of held) this.sink(level, message);
+  }
+
+  drop(): void {
+    this.held = undefined;
   }
 }
 

@@ -99,6 +99,16 @@ test('runChain: a trapping record is a failure with its index, forwarded unchang
   }
 });
 
+test('log() lines of a call that trapped are dropped: each event that completes logs once, in order', async () => {
+  const { module, info } = await compileToModule(`log("event " + to_string!(.n), rate_limit_secs: 0)\n${REPEAT}`);
+  const lines: string[] = [];
+  const services = { ...defaultServices(info), log: (level: string, message: string) => lines.push(`${level}: ${message}`) };
+  const instance = instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services, memoryLimit: SMALL_LIMIT });
+  const records = decodeOutput(instance.runBatch(encodeBatch([1, TOO_BIG, 2, 3].map((n) => ({ event: { n } })), 0)));
+  assert.equal(records.map((record) => record.outcome), ['kept', 'error', 'kept', 'kept']);
+  assert.equal(lines, ['info: event 1', 'info: event 2', 'info: event 3']);
+});
+
 test('runCondition: a trapping record fails with its bit clear; the other bits are as computed', async () => {
   const instance = await instanceOf('strlen("ab" * to_int!(.n)) > 3', { condition: true });
   const { bits, failures } = instance.runCondition(encodeBatch([1, TOO_BIG, 2, 3, 1].map((n) => ({ event: { n } })), 0));
