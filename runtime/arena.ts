@@ -1,36 +1,106 @@
 // What the remap modules and the codec module share on the JS side: every call copies its input into the
-// instance's arena, reads its output as views of memory, and frees the arena when done. Addresses and
-// lengths come out of wasm as signed i32: read as unsigned (`>>> 0`), since memory may pass 2 GiB.
+// instance's arena, reads its output as views of memory, and frees the arena when done; a call that traps
+// comes back as a `Trap` and the instance starts afresh. Addresses and lengths come out of wasm as signed
+// i32: read as unsigned (`>>> 0`), since memory may pass 2 GiB.
 
 import type { Blob } from './codec-module.js';
+import type { Attempt, Trap } from './trap-recovery.js';
 
 /** The exports every svc module has. */
 export interface ArenaExports {
   memory: WebAssembly.Memory;
   alloc(size: number): number;
   reset(): void;
+  runtime_state(): number;
+}
+
+/** The memory limit of an instance whose options give none: 1 GiB. */
+export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
+const PAGE_BYTES = 65536;
+/**
+ * Memory never shrinks: an instance whose memory grew past this, or past half its limit, is replaced after
+ * the call, so one large event does not keep its memory for the life of the process.
+ */
+const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
+
+/** The u32 fields of the module's runtime state (`runtime_state`, docs/abi.md §5), by byte offset. */
+const STATE_LIMIT_PAGES = 0;
+const STATE_RUNNING = 4;
+const STATE_TRAP_CAUSE = 8;
+/** `STATE_RUNNING` before a driver reaches its first record. */
+const NOT_RUNNING = 0xffffffff;
+
+/** Why a module trapped, as stdlib-as/value.ts records it in the runtime state. */
+const enum TrapCause {
+  None = 0,
+  MemoryLimit = 1,
+  AddressSpace = 2,
+  GrowRefused = 3,
+}
+
+/** Writes the memory limit of a new instance into its runtime state, before it allocates anything. */
+export function setMemoryLimit(exports: ArenaExports, limit: number): void {
+  new DataView(exports.memory.buffer).setUint32((exports.runtime_state() >>> 0) + STATE_LIMIT_PAGES, Math.floor(limit / PAGE_BYTES), true);
 }
 
 export abstract class ArenaInstance<Exports extends ArenaExports> {
   protected constructor(
-    /** Replaced when a remap instance starts afresh after a trap. */
+    /** Replaced when the instance starts afresh after a trap. */
     protected exports: Exports,
-    /** The module, as failure messages name it. */
-    private readonly moduleName: string,
+    /** Bytes the instance's memory may hold. */
+    readonly memoryLimit: number,
+    /** What the limit applies to, as messages name it: "the program", "the codec module". */
+    private readonly limited: string,
   ) {}
 
-  /** Runs `work`, then frees the arena. An exception escaping the module is a bug in svc, never a remap error. */
-  protected inArena<T>(entry: string, work: () => T): T {
+  /** A new instance of the same module, its memory limit set: what replaces one that trapped. */
+  protected abstract restart(): Exports;
+
+  /**
+   * Runs `work`, one driver call, then frees the arena. A trap (or any exception: nothing a program or an
+   * event does may throw) comes back as the `Trap`, and the instance is replaced by a fresh one; so is an
+   * instance whose memory grew past RETAINED_MEMORY_BYTES or half its limit.
+   */
+  protected attempt<T>(work: () => T): Attempt<T> {
+    const state = this.exports.runtime_state() >>> 0;
+    const view = new DataView(this.exports.memory.buffer);
+    view.setUint32(state + STATE_RUNNING, NOT_RUNNING, true);
+    view.setUint32(state + STATE_TRAP_CAUSE, TrapCause.None, true);
+    let result: Attempt<T>;
     try {
-      return work();
-    } catch (error) {
-      if (error instanceof Error) {
-        error.message = `${entry} failed inside the ${this.moduleName} (a bug in svc, not a remap error): ${error.message}`;
-      }
-      throw error;
-    } finally {
+      result = { value: work() };
       this.exports.reset();
+    } catch (error) {
+      result = { trap: this.trapOf(error, state) };
     }
+    if ('trap' in result || this.memoryBytes() > Math.min(RETAINED_MEMORY_BYTES, this.memoryLimit / 2)) this.exports = this.restart();
+    return result;
+  }
+
+  /** Size of the module's linear memory (it grows to fit the largest call, never shrinks). */
+  memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  /** What the trap `error` of the last call means for its event (the memory of a trapped instance stays readable). */
+  private trapOf(error: unknown, state: number): Trap {
+    const view = new DataView(this.exports.memory.buffer);
+    const running = view.getUint32(state + STATE_RUNNING, true);
+    const cause = view.getUint32(state + STATE_TRAP_CAUSE, true) as TrapCause;
+    const text = error instanceof Error ? error.message : String(error);
+    let message: string;
+    if (cause === TrapCause.MemoryLimit) {
+      message = `memory limit exceeded: this event needs more than the ${formatBytes(this.memoryLimit)} ${this.limited} may use`;
+    } else if (cause === TrapCause.AddressSpace) {
+      message = 'out of memory: this event needs more than the 4 GiB a program can address';
+    } else if (cause === TrapCause.GrowRefused) {
+      message = 'out of memory: the system refused the program more memory';
+    } else if (error instanceof RangeError && /call stack/i.test(text)) {
+      message = 'stack overflow: a value is nested too deeply for this program';
+    } else {
+      message = `internal error (a bug in svc, not in the program): ${text}`;
+    }
+    return { index: running === NOT_RUNNING ? undefined : running, message };
   }
 
   /** Copies `data` into the arena; returns its address. */
@@ -73,4 +143,11 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
     }
     return errors;
   }
+}
+
+/** `n` bytes as a person reads them: whole MiB or GiB when they are, else bytes. */
+function formatBytes(n: number): string {
+  if (n % 2 ** 30 === 0) return `${n / 2 ** 30} GiB`;
+  if (n % 2 ** 20 === 0) return `${n / 2 ** 20} MiB`;
+  return `${n} bytes`;
 }

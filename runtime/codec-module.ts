@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encode as encodeValue } from '../abi/codec.js';
-import { ArenaInstance } from './arena.js';
+import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type ArenaExports } from './arena.js';
 import { moduleImports, type InstanceRef } from './imports.js';
 import { stderrLog, systemClock } from './services.js';
+import { BatchRecords, joinBatch, recordBytes, recoverFromTrap } from './trap-recovery.js';
 
 // ---- options --------------------------------------------------------------------------------------------
 
@@ -237,8 +238,14 @@ export class Blob {
   }
 }
 
+/** Every frame of the input: the whole range of a decode descriptor. */
+const ALL_FRAMES: FrameRange = [0, 0xffffffff];
+
+/** Frames [start, end) of an input, by index: the ones a decode call decodes. */
+type FrameRange = readonly [number, number];
+
 /** The decode descriptor of docs/abi.md §9, added to `blob`. */
-export function decodeDescriptor(blob: Blob, options: DecodeOptions): Ref {
+export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: FrameRange = ALL_FRAMES): Ref {
   const framing = options.framing;
   const method = DECODE_FRAMINGS.indexOf(framing.method);
   if (method < 0) throw new Error(`unknown framing method ${JSON.stringify(framing.method)}`);
@@ -265,7 +272,7 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions): Ref {
   }
   const stamp = options.stamp ? blob.bytes(encodeValue(options.stamp)) : 0;
   const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
-  return blob.words([method, delimiter, maxLength, flags, fieldLength, fieldOffset, options.discard ?? 0, codec, stamp, message]);
+  return blob.words([method, delimiter, maxLength, flags, fieldLength, fieldOffset, options.discard ?? 0, codec, stamp, message, ...frames]);
 }
 
 /** The encode descriptor of docs/abi.md §9, added to `blob`. */
@@ -308,16 +315,14 @@ export function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boole
 
 // ---- the instance ---------------------------------------------------------------------------------------
 
-interface CodecExports {
-  memory: WebAssembly.Memory;
-  alloc(size: number): number;
-  reset(): void;
+interface CodecExports extends ArenaExports {
   arena_used(): number;
   decode(ptr: number, len: number, descriptor: number): number;
   decode_len(): number;
   decode_count(): number;
   decode_consumed(): number;
   decode_discard(): number;
+  decode_frames(): number;
   decode_errors_ptr(): number;
   decode_errors_len(): number;
   encode(ptr: number, len: number, descriptor: number): number;
@@ -335,39 +340,82 @@ function codecWasm(): WebAssembly.Module {
   return compiled;
 }
 
-export class CodecModule extends ArenaInstance<CodecExports> {
+/** What one decode call on a range of frames gives. */
+type DecodedRange = DecodeResult & { frames: number };
 
-  /** `timezone`: the zone of syslog timestamps without one (the global `timezone` option). */
-  constructor(options: { timezone?: string } = {}) {
-    const ref: InstanceRef = {};
-    const instance = new WebAssembly.Instance(codecWasm(), moduleImports(ref, [], { now: systemClock, timezone: options.timezone ?? 'UTC', log: stderrLog }));
-    super(instance.exports as unknown as CodecExports, 'codec module');
-    ref.memory = this.exports.memory;
-    ref.alloc = this.exports.alloc;
+/**
+ * A codec module instance. A frame or an event whose decoding or encoding traps (memory past the limit, a
+ * stack overflow, a bug) fails alone, as a decode or encode error: the call is run again in ranges around
+ * it on a fresh instance (runtime/trap-recovery.ts), as remap instances do with events.
+ */
+export class CodecModule extends ArenaInstance<CodecExports> {
+  private readonly timezone: string;
+
+  /**
+   * `timezone`: the zone of syslog timestamps without one (the global `timezone` option). `memoryLimit`:
+   * most bytes the instance's memory may hold (default `DEFAULT_MEMORY_LIMIT`).
+   */
+  constructor(options: { timezone?: string; memoryLimit?: number } = {}) {
+    const timezone = options.timezone ?? 'UTC';
+    const memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+    super(startCodec(timezone, memoryLimit), memoryLimit, 'the codec module');
+    this.timezone = timezone;
+  }
+
+  protected restart(): CodecExports {
+    return startCodec(this.timezone, this.memoryLimit);
   }
 
   /** Splits `input` into frames and decodes them into an input batch. */
   decode(input: Uint8Array, options: DecodeOptions): DecodeResult {
-    const blob = new Blob();
-    const descriptor = decodeDescriptor(blob, options);
-    return this.inArena('decode', () => {
-      const ptr = this.copyIn(input);
-      const base = this.copyBlob(blob);
-      const out = this.exports.decode(ptr, input.length, base + descriptor.offset);
-      const errors = this.readErrors(this.exports.decode_errors_ptr(), this.exports.decode_errors_len());
-      return {
-        batch: this.copyOut(out, this.exports.decode_len()),
-        count: this.exports.decode_count(),
-        consumed: this.exports.decode_consumed(),
-        discard: this.exports.decode_discard(),
-        errors: errors.map(({ index, message }) => ({ frame: index, message })),
-      };
-    });
+    const run = (frames: FrameRange) => {
+      // Outside the attempt: options it refuses are the caller's error, not a frame's.
+      const blob = new Blob();
+      const descriptor = decodeDescriptor(blob, options, frames);
+      return this.attempt((): DecodedRange => {
+        const ptr = this.copyIn(input);
+        const base = this.copyBlob(blob);
+        const out = this.exports.decode(ptr, input.length, base + descriptor.offset);
+        const errors = this.readErrors(this.exports.decode_errors_ptr(), this.exports.decode_errors_len());
+        return {
+          batch: this.copyOut(out, this.exports.decode_len()),
+          count: this.exports.decode_count(),
+          consumed: this.exports.decode_consumed(),
+          discard: this.exports.decode_discard(),
+          frames: this.exports.decode_frames(),
+          errors: errors.map(({ index, message }) => ({ frame: index, message })),
+        };
+      });
+    };
+    const whole = run(ALL_FRAMES);
+    if ('value' in whole) return resultOf(whole.value);
+    // Framing alone (no frame decoded) tells how many frames there are, and what was consumed.
+    const framing = run([0, 0]);
+    if ('trap' in framing) {
+      // Not even the input fits in memory: it is dropped, as one failed frame.
+      return { batch: joinBatch(0, 0, []), count: 0, consumed: input.length, discard: options.discard ?? 0, errors: [{ frame: 0, message: framing.trap.message }] };
+    }
+    const pieces = recoverFromTrap(whole.trap, framing.value.frames, (start, end) => run([start, end]));
+    const sections: Uint8Array[] = [];
+    const errors: DecodeResult['errors'] = [];
+    let count = 0;
+    for (const piece of pieces) {
+      if ('value' in piece) {
+        sections.push(recordBytes(piece.value.batch));
+        count += piece.value.count;
+        errors.push(...piece.value.errors);
+      } else {
+        errors.push({ frame: piece.failed, message: piece.message });
+      }
+    }
+    return { ...resultOf(framing.value), batch: joinBatch(0, count, sections), count, errors };
   }
 
   /** Encodes the events of an input batch as framed bytes. */
   encode(batch: Uint8Array, options: EncodeOptions): EncodeResult {
-    return this.runEncode(batch, options, false, (out, length) => this.copyOut(out, length));
+    const pieces = this.runEncode(batch, options, false, (out, length) => this.copyOut(out, length));
+    const bytes = pieces.flatMap((piece) => piece.bytes ?? []);
+    return { bytes: bytes.length === 1 ? bytes[0]! : joinBytes(bytes), errors: pieces.flatMap((piece) => piece.errors) };
   }
 
   /** Encodes each event of an input batch as a payload of its own, unframed (events that fail are left out). */
@@ -381,7 +429,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
         start = end;
       }
       return payloads;
-    }).bytes;
+    }).flatMap((piece) => piece.bytes ?? []);
   }
 
   /** Bytes allocated in the arena since the last reset (0 between calls). */
@@ -389,15 +437,54 @@ export class CodecModule extends ArenaInstance<CodecExports> {
     return this.exports.arena_used();
   }
 
-  private runEncode<T>(batch: Uint8Array, options: EncodeOptions, each: boolean, read: (out: number, length: number) => T): { bytes: T; errors: EncodeResult['errors'] } {
+  /**
+   * Encodes `batch`: one piece, or after a trap the pieces of the ranges of events run again, in order (an
+   * event that trapped alone is a piece without bytes and with its error). Error indexes count events of `batch`.
+   */
+  private runEncode<T>(batch: Uint8Array, options: EncodeOptions, each: boolean, read: (out: number, length: number) => T): Array<{ bytes?: T; errors: EncodeResult['errors'] }> {
     const blob = new Blob();
     const descriptor = encodeDescriptor(blob, options, each);
-    return this.inArena('encode', () => {
-      const ptr = this.copyIn(batch);
+    const run = (events: Uint8Array) => this.attempt(() => {
+      const ptr = this.copyIn(events);
       const base = this.copyBlob(blob);
-      const out = this.exports.encode(ptr, batch.length, base + descriptor.offset);
+      const out = this.exports.encode(ptr, events.length, base + descriptor.offset);
       const errors = this.readErrors(this.exports.encode_errors_ptr(), this.exports.encode_errors_len());
       return { bytes: read(out, this.exports.encode_len()), errors: errors.map(({ index, message }) => ({ event: index, message })) };
     });
+    const whole = run(batch);
+    if ('value' in whole) return [whole.value];
+    const records = new BatchRecords(batch);
+    return recoverFromTrap(whole.trap, records.count, (start, end) => run(records.slice(start, end))).map((piece) =>
+      'value' in piece
+        ? { bytes: piece.value.bytes, errors: piece.value.errors.map((error) => ({ ...error, event: piece.start + error.event })) }
+        : { errors: [{ event: piece.failed, message: piece.message }] },
+    );
   }
+}
+
+/** The pieces' bytes in one buffer of its own (transferable, unlike a pooled Buffer). */
+function joinBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
+
+/** A decode result without the frame count. */
+function resultOf({ frames: _frames, ...result }: DecodedRange): DecodeResult {
+  return result;
+}
+
+/** A new codec module instance, its memory limit set. */
+function startCodec(timezone: string, memoryLimit: number): CodecExports {
+  const ref: InstanceRef = {};
+  const instance = new WebAssembly.Instance(codecWasm(), moduleImports(ref, [], { now: systemClock, timezone, log: stderrLog }));
+  const exports = instance.exports as unknown as CodecExports;
+  ref.memory = exports.memory;
+  ref.alloc = exports.alloc;
+  setMemoryLimit(exports, memoryLimit);
+  return exports;
 }

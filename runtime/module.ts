@@ -10,12 +10,14 @@ import { ABI_VERSION, ChainFlag, decodeFailures, readHeader, type ChainFailure }
 import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
-import { ArenaInstance } from './arena.js';
+import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit } from './arena.js';
 import { Blob, CodecModule, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
-import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt, type Trap } from './trap-recovery.js';
+import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt } from './trap-recovery.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
-import { defaultServices, type InstanceServices } from './services.js';
+import { defaultServices, type InstanceServices, type LogLevel } from './services.js';
+
+export { DEFAULT_MEMORY_LIMIT } from './arena.js';
 
 /** What an instance is given: the JS-backed functions it may call, its services, and its memory limit. */
 export interface InstanceOptions {
@@ -28,18 +30,10 @@ export interface InstanceOptions {
   memoryLimit?: number;
 }
 
-/** The memory limit of an instance whose options give none: 1 GiB. */
-export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
 /** The smallest memory limit accepted. */
 export const MIN_MEMORY_LIMIT = 2 ** 20;
 /** All a wasm32 memory can address. */
 export const MAX_MEMORY_LIMIT = 2 ** 32;
-const PAGE_BYTES = 65536;
-/**
- * Memory never shrinks: an instance whose memory grew past this, or past half its limit, is replaced after
- * the call, so one large event does not keep its memory for the life of the process.
- */
-const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
 
 /**
  * Compiles a module and reads its `svc` section; refuses, with an error that says why, bytes that are not
@@ -130,13 +124,6 @@ const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
   'errors_ptr', 'errors_len', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
 ];
 
-/** The u32 fields of the module's runtime state (`runtime_state`, docs/abi.md §5), by byte offset. */
-const STATE_LIMIT_PAGES = 0;
-const STATE_RUNNING = 4;
-const STATE_TRAP_CAUSE = 8;
-/** `STATE_RUNNING` before a driver reaches its first record. */
-const NOT_RUNNING = 0xffffffff;
-
 export interface NdjsonOutput {
   /** The output lines. */
   output: Buffer;
@@ -178,8 +165,10 @@ export interface ConditionOutput {
 }
 
 export class RemapInstance extends ArenaInstance<ModuleExports> {
-  /** Bytes the instance's memory may hold. */
-  readonly memoryLimit: number;
+  /** `log()` lines of the driver call running now, written when it completes. */
+  private readonly logs: HeldLogs;
+  /** The options the instances are started with: `options` with `log()` going through `logs`. */
+  private readonly started: InstanceOptions;
 
   /** Use `instantiate`: `info` is the module's checked `svc` section. */
   constructor(
@@ -187,8 +176,15 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     readonly info: ModuleInfo,
     private readonly options: InstanceOptions,
   ) {
-    super(startInstance(module, info, options), 'remap module');
-    this.memoryLimit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
+    const logs = new HeldLogs(options.services.log);
+    const started = { ...options, services: { ...options.services, log: logs.log } };
+    super(startInstance(module, info, started), options.memoryLimit ?? DEFAULT_MEMORY_LIMIT, 'the program');
+    this.logs = logs;
+    this.started = started;
+  }
+
+  protected restart(): ModuleExports {
+    return startInstance(this.module, this.info, this.started);
   }
 
   /** Runs an input batch (docs/abi.md §2) and returns a copy of the output batch. */
@@ -378,72 +374,45 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     return { output: joinBatch(records.flags, records.count, failed), variables: Array.from({ length: slots }, (_, slot) => variables[slot] ?? null) };
   }
 
-  /** Size of the module's linear memory (it grows to fit the largest batch, never shrinks). */
-  memoryBytes(): number {
-    return this.exports.memory.buffer.byteLength;
-  }
-
   /** Bytes allocated in the arena since the last reset. */
   arenaUsed(): number {
     return this.exports.arena_used() >>> 0;
   }
 
-  /**
-   * Runs `work`, one driver call, then frees the arena. A trap (or any exception: nothing a program or an
-   * event does may throw) comes back as the `Trap`, and the instance is replaced by a fresh one; so is an
-   * instance whose memory grew past RETAINED_MEMORY_BYTES or half its limit.
-   */
-  private attempt<T>(work: () => T): Attempt<T> {
-    const state = this.exports.runtime_state() >>> 0;
-    const view = new DataView(this.exports.memory.buffer);
-    view.setUint32(state + STATE_RUNNING, NOT_RUNNING, true);
-    view.setUint32(state + STATE_TRAP_CAUSE, TrapCause.None, true);
-    let result: Attempt<T>;
-    try {
-      result = { value: work() };
-      this.exports.reset();
-    } catch (error) {
-      result = { trap: this.trapOf(error, state) };
-    }
-    if ('trap' in result || this.memoryBytes() > Math.min(RETAINED_MEMORY_BYTES, this.memoryLimit / 2)) this.exports = startInstance(this.module, this.info, this.options);
+  /** ArenaInstance's `attempt`; the `log()` lines of a call that trapped are dropped: its events run again, and log again. */
+  protected override attempt<T>(work: () => T): Attempt<T> {
+    this.logs.hold();
+    const result = super.attempt(work);
+    if ('value' in result) this.logs.release();
+    else this.logs.drop();
     return result;
   }
+}
 
-  /** What the trap `error` of the last call means for its event (the memory of a trapped instance stays readable). */
-  private trapOf(error: unknown, state: number): Trap {
-    const view = new DataView(this.exports.memory.buffer);
-    const running = view.getUint32(state + STATE_RUNNING, true);
-    const cause = view.getUint32(state + STATE_TRAP_CAUSE, true) as TrapCause;
-    const text = error instanceof Error ? error.message : String(error);
-    let message: string;
-    if (cause === TrapCause.MemoryLimit) {
-      message = `memory limit exceeded: this event needs more than the ${formatBytes(this.memoryLimit)} the program may use`;
-    } else if (cause === TrapCause.AddressSpace) {
-      message = 'out of memory: this event needs more than the 4 GiB a program can address';
-    } else if (cause === TrapCause.GrowRefused) {
-      message = 'out of memory: the system refused the program more memory';
-    } else if (error instanceof RangeError && /call stack/i.test(text)) {
-      message = 'stack overflow: a value is nested too deeply for this program';
-    } else {
-      message = `internal error (a bug in svc, not in the program): ${text}`;
-    }
-    return { index: running === NOT_RUNNING ? undefined : running, message };
+/** `log()` lines held while a driver call runs: written if it completes, dropped if it traps. */
+class HeldLogs {
+  private held: Array<[LogLevel, string]> | undefined;
+
+  constructor(private readonly sink: InstanceServices['log']) {}
+
+  readonly log = (level: LogLevel, message: string): void => {
+    if (this.held) this.held.push([level, message]);
+    else this.sink(level, message);
+  };
+
+  hold(): void {
+    this.held = [];
   }
-}
 
-/** Why a module trapped, as stdlib-as/value.ts records it in the runtime state. */
-const enum TrapCause {
-  None = 0,
-  MemoryLimit = 1,
-  AddressSpace = 2,
-  GrowRefused = 3,
-}
+  release(): void {
+    const held = this.held!;
+    this.held = undefined;
+    for (const [level, message] of held) this.sink(level, message);
+  }
 
-/** `n` bytes as a person reads them: whole MiB or GiB when they are, else bytes. */
-function formatBytes(n: number): string {
-  if (n % 2 ** 30 === 0) return `${n / 2 ** 30} GiB`;
-  if (n % 2 ** 20 === 0) return `${n / 2 ** 20} MiB`;
-  return `${n} bytes`;
+  drop(): void {
+    this.held = undefined;
+  }
 }
 
 /**
@@ -459,8 +428,7 @@ function startInstance(module: WebAssembly.Module, info: ModuleInfo, options: In
   const exports = instance.exports as unknown as ModuleExports;
   ref.memory = exports.memory;
   ref.alloc = exports.alloc;
-  const limitPages = Math.floor((options.memoryLimit ?? DEFAULT_MEMORY_LIMIT) / PAGE_BYTES);
-  new DataView(exports.memory.buffer).setUint32((exports.runtime_state() >>> 0) + STATE_LIMIT_PAGES, limitPages, true);
+  setMemoryLimit(exports, options.memoryLimit ?? DEFAULT_MEMORY_LIMIT);
   const [section] = WebAssembly.Module.customSections(module, CONSTANTS_SECTION);
   const constants = new Uint8Array(section ?? new ArrayBuffer(0));
   const at = exports.alloc(constants.length) >>> 0;

@@ -3,11 +3,11 @@
 
 import { bufferData, bufferLength } from './buffer';
 import {
-  decodeFrames, decodedLength, decodedCount, decodedConsumed, decodedDiscard, decodeErrors,
+  decodeFrames, decodedLength, decodedCount, decodedConsumed, decodedDiscard, decodeErrors, decodedFrames,
 } from './codec/decode';
 import { encodeBatch, encodedLength, encodeErrors, encodeOffsets } from './codec/encode';
 
-export { alloc, arenaReset as reset, arenaUsed as arena_used } from './value';
+export { alloc, arenaReset as reset, arenaUsed as arena_used, runtime_state } from './value';
 
 export function decode(ptr: usize, len: usize, descriptor: usize): usize {
   return decodeFrames(ptr, len, descriptor);
@@ -23,6 +23,9 @@ export function decode_consumed(): usize {
 }
 export function decode_discard(): u32 {
   return decodedDiscard();
+}
+export function decode_frames(): u32 {
+  return decodedFrames();
 }
 export function decode_errors_ptr(): usize {
   return bufferData(decodeErrors());

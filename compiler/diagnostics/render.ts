@@ -4,6 +4,7 @@
 // two can be compared function by function. Label spans are UTF-8 byte offsets, as in VRL.
 
 import { allNotes, noteText, type Diagnostic, type Label, type Severity } from './diagnostic.js';
+import { endWithout } from './trim.js';
 
 export interface RenderOptions {
   /** ANSI colours, as codespan's default styles write them through termcolor. */
@@ -13,7 +14,7 @@ export interface RenderOptions {
 export function renderDiagnostics(source: string, diagnostics: Diagnostic[], options: RenderOptions = {}): string {
   const file = new SourceFile(source);
   const text = diagnostics.map((d) => renderDiagnostic(file, d, options.color ?? false)).join('');
-  const lines = rustLines(text).map((line) => line.replace(TRAILING_WHITESPACE, ''));
+  const lines = rustLines(text).map((line) => line.slice(0, endWithout(line, WHITE_SPACE)));
   // VRL's Formatter also starts with a newline and keeps the last diagnostic's blank line; we leave both out
   if (lines.at(-1) === '') lines.pop();
   return lines.join('\n');
@@ -50,8 +51,8 @@ const STYLES = {
   gutter: '\x1b[34m', // line numbers, borders, note bullets
 } as const;
 
-/** Rust's `char::is_whitespace`, which `str::trim_end` uses. */
-const TRAILING_WHITESPACE = /\p{White_Space}+$/u;
+/** Rust's `char::is_whitespace`, which `str::trim_end` uses; all its characters are in the BMP. */
+const WHITE_SPACE = /\p{White_Space}/u;
 const LEADING_WHITESPACE = /^\p{White_Space}*/u;
 
 type LabelStyle = 'primary' | 'secondary';
@@ -140,7 +141,8 @@ class SourceFile {
   }
 
   shownLine(index: number): ShownLine {
-    const text = this.rawLine(index).replace(/[\n\r\0]+$/, '');
+    const line = this.rawLine(index);
+    const text = line.slice(0, endWithout(line, /[\n\r\0]/));
     const indentText = LEADING_WHITESPACE.exec(text)![0];
     return { number: index + 1, chars: measureChars(text), length: utf8Length(text), indent: utf8Length(indentText) };
   }

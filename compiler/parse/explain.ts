@@ -5,6 +5,7 @@
 import type { MatchResult, Node } from 'ohm-js';
 import type { Span } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { endWithout } from '../diagnostics/trim.js';
 import { grammar } from './grammar.js';
 import { invalidEscape, invalidLiteral, invalidNumericLiteral, invalidStringLiteral, reservedKeyword, unexpected } from './errors.js';
 import { decodeString, integerValue, RESERVED_IDENTIFIERS } from './lexical.js';
@@ -149,7 +150,8 @@ const PATH_CHAR = /[A-Za-z0-9_@"(]/;
  */
 function endOfQueryPath(source: string, position: number): [number, number] | undefined {
   const before = source.slice(0, position);
-  const openIndex = /[A-Za-z0-9_@"\])}]\[[ \t]*(-?[0-9][0-9_]*)?[ \t]*$/.exec(before);
+  // Blanks at the end are cut first: `[ \t]*$` after `[ \t]*` would be quadratic in their number.
+  const openIndex = /[A-Za-z0-9_@"\])}]\[[ \t]*(-?[0-9][0-9_]*)?$/.exec(before.slice(0, endWithout(before, /[ \t]/)));
   if (openIndex) {
     // Inside `[...]` the path goes on to the closing bracket, if the line has one.
     if (/^[^\n]*\]/.test(source.slice(position))) return undefined;
@@ -182,7 +184,7 @@ export function explainFailure(source: string, match: MatchResult, byte: (index:
   if (pathEnd) return unexpected(toBytes(pathEnd), 'end of query path', expected);
   if (position >= source.length) {
     // VRL places the end of the program after its last token, before trailing blanks.
-    const end = source.replace(/[ \t\r]+$/, '').length;
+    const end = endWithout(source, /[ \t\r]/);
     return unexpected(toBytes([end, end]), undefined, expected);
   }
   if (source[position] === '\n') return unexpected(toBytes([position, position + 1]), 'syntax token: "Newline"', expected);

@@ -8,7 +8,7 @@ import { compileGrok } from './support/grok.js';
 
 export const parse_grok: JsFunction = ([value, pattern]) => {
   const grok = compileGrok(stringArg(pattern!), { datadog: false });
-  const groups = grok.regex.exec(stringArg(value!))?.groups;
+  const groups = grok.match(stringArg(value!));
   if (!groups) throw new Error('unable to parse input with grok pattern');
   const result: Record<string, RemapValue> = Object.create(null);
   for (const { group, name } of grok.fields) {

@@ -24,7 +24,7 @@ export const parse_groks: JsFunction = ([value, patterns, aliasArg, aliasSources
       if (error instanceof GrokCompileError) throw new Error(`unable to parse grok: ${error.message}`);
       throw error;
     }
-    const groups = grok.regex.exec(text)?.groups;
+    const groups = grok.match(text);
     if (groups) return fieldsOf(grok.fields, groups);
   }
   throw new Error('unable to parse grok: value does not match any rule');

@@ -8,7 +8,7 @@ import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader, EventKind } from '.
 import {
   Value, Tag, tagOf, alloc, newObject, newBytes, newFloat, newTimestamp, objectLen, objectKeyPtr, objectKeyLen,
   objectValue, objectFind, objectInsertAt, objectGet, objectSet, arrayLen, arrayGet, bytesPtr, bytesLen, intOf,
-  share,
+  share, setRunning,
 } from '../value';
 import { errorMessagePtr, errorMessageLen } from '../error';
 import {
@@ -50,6 +50,9 @@ let deliver: EventSink = writeRecord;
 let errors: Buffer = 0;
 let count: u32 = 0;
 let frameIndex: u32 = 0;
+/** Frames outside [firstFrame, endFrame) are split off but neither decoded nor reported. */
+let firstFrame: u32 = 0;
+let endFrame: u32 = 0;
 
 let outputLength: usize = 0;
 let consumed: usize = 0;
@@ -69,6 +72,10 @@ export function decodedDiscard(): u32 {
 }
 export function decodeErrors(): Buffer {
   return errors;
+}
+/** Frames the input split into, in the range or not. */
+export function decodedFrames(): u32 {
+  return frameIndex;
 }
 
 /**
@@ -99,11 +106,16 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   const stampAt = <usize>load<u32>(descriptor, 32);
   stamp = stampAt != 0 ? decodeValue(stampAt) : 0;
   messagePath = <usize>load<u32>(descriptor, 36);
+  firstFrame = load<u32>(descriptor, 40);
+  endFrame = load<u32>(descriptor, 44);
   deliver = sink;
   errors = bufferNew(16);
   count = 0;
   frameIndex = 0;
   for (let next = frameNext(); next != Next.End; next = frameNext(), frameIndex++) {
+    if (frameIndex < firstFrame || frameIndex >= endFrame) continue;
+    // Relative to the range: the host re-runs ranges of frames around one that trapped.
+    setRunning(frameIndex - firstFrame);
     if (next == Next.Frame) decodeFrame(framePtr, frameLen);
     else failFrame(frameError());
   }

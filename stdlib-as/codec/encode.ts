@@ -6,7 +6,7 @@ import { EventKind } from '../batch-layout';
 import {
   Value, Tag, alloc, tagOf, newObject, newInt, newFloat, objectLen, objectKeyPtr, objectKeyLen, objectValue,
   objectSetValueAt, objectFind, arrayLen, arrayGet, arrayItems, intOf, timestampOf, bytesPtr, bytesLen,
-  regexPatternPtr, regexPatternLen,
+  regexPatternPtr, regexPatternLen, setRunning,
 } from '../value';
 import {
   Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferTruncate,
@@ -104,6 +104,7 @@ export function encodeBatch(ptr: usize, len: usize, descriptor: usize): usize {
     const next = record + 4 + <usize>load<u32>(record);
     const kind = <EventKind>load<u8>(record, 4);
     decodeValue(record + 8); // metadata: sinks do not encode it
+    setRunning(i);
     encodeEvent(i, kind, decodeValue(decodeCursor()));
     record = next;
   }

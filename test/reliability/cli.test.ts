@@ -42,12 +42,15 @@ test('every bad --module file is one line and exit 70, nothing on stdout', () =>
   assert.is(svc(['vrl', '--emit-wasm', compiled, COUNTING]).status, 0);
   const truncated = readFileSync(compiled).subarray(0, 200);
   const foreignAbi = JSON.stringify({ abi: ABI_VERSION + 1, compiler: '9.9.9', source: '.', options: {}, jsFunctions: [] });
+  // ABI 2: written before modules exported `runtime_state`.
+  const oldAbi = JSON.stringify({ abi: 2, compiler: '0.1.0', source: '.', options: {}, jsFunctions: [] });
   const cases: Array<[string, string | Uint8Array, string]> = [
     ['empty.wasm', '', 'not a compiled remap module: it is empty'],
     ['random.wasm', Buffer.from('d9f0a1c4e2b37f11223344556677', 'hex'), 'not a compiled remap module: not WebAssembly (expected magic word 00 61 73 6d, found d9 f0 a1 c4 @+0)'],
     ['truncated.wasm', truncated, 'not a compiled remap module: not WebAssembly ('],
     ['foreign.wasm', moduleWithSection('other', 'x'), 'not a compiled remap module: it has no "svc" custom section'],
     ['abi.wasm', moduleWithSection('svc', foreignAbi), `the module uses ABI version ${ABI_VERSION + 1} (compiled by svc 9.9.9), but this svc runs ABI version ${ABI_VERSION}: compile the program again`],
+    ['old.wasm', moduleWithSection('svc', oldAbi), `the module uses ABI version 2 (compiled by svc 0.1.0), but this svc runs ABI version ${ABI_VERSION}: compile the program again`],
   ];
   for (const [name, content, reason] of cases) {
     const path = file(name, content);

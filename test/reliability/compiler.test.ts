@@ -145,6 +145,25 @@ test('an assignment at a huge index compiles without recording every index befor
   assert.is(result.stdout, 'checked\n');
 });
 
+test('diagnostics far along a line or after long runs of blanks take time linear in the program', () => {
+  // End-anchored patterns (`\s+$`) retried from every blank were quadratic: these took minutes.
+  const result = fresh(`
+    import { checkProgram } from './dist/compiler/compile.js';
+    const lines = (program, count) => { try { checkProgram(program); } catch (error) { return error.message.split('\\n').slice(0, count).join(' / '); } };
+    console.log(lines('"' + 'x '.repeat(50000) + '" + undefined_variable', 2));
+    console.log(lines('1' + ' '.repeat(100000) + '+', 2));
+    console.log(lines('.a[' + ' '.repeat(100000), 7));
+  `);
+  assert.is(result.signal, null, 'killed: a diagnostic hung');
+  assert.is(result.stderr, '');
+  assert.is(result.stdout, [
+    'error[E701]: call to undefined variable /   ┌─ :1:100006',
+    'error[E204]: syntax error /   ┌─ :1:100003',
+    'error[E203]: syntax error /   ┌─ :1:3 /   │ / 1 │ .a[ /   │   ^ /   │   │ /   │   unexpected end of query path',
+    '',
+  ].join('\n'));
+});
+
 test('a long program compiles and runs', async () => {
   const program = await compile(longProgram(heavy ? 6_000 : 400));
   const { event } = program.run({ a: 1, b: 'b', s: 1 }) as { event: Record<string, unknown> };

@@ -39,6 +39,10 @@ const CASES: Case[] = [
     // Query wildcards: `*` is a run of anything (polynomial in the number of stars when backtracking).
     { program: `match_datadog_query(., "@m:*a*a*a*a*a*a*b")`, input: a(n), expected: false },
     { program: `match_datadog_query(., "*a*a*a*a*a*a*b")`, input: a(n), expected: false },
+    // Grok patterns without look-around run on the linear-time engine too.
+    { program: `parse_grok!(.m, "^(?:%{USERNAME:user} ?)+$")`, input: `${a(n)}!`, expected: 'error' },
+    { program: `parse_grok!(.m, "^(?:%{USERNAME:user} ?)+$")`, input: a(n), expected: { user: a(n) } },
+    { program: `parse_grok!(.m, "(?<x>(a|a?)+)b")`, input: a(n), expected: 'error' },
     // One-pass and anchored: runs on V8's engine, still linear.
     { program: `parse_regex!(.m, r'^(?P<head>\\S+) (?P<tail>\\S+)$')`, input: `${a(n)}`, expected: 'error' },
   ]),

@@ -1,6 +1,7 @@
 // Issue 8, wasm resource exhaustion and traps: one event whose program asks for more memory than the
 // instance may have (or than wasm32 can address), or traps, fails alone with a runtime error; the instance
-// starts afresh and every other event of the call, the stream and the pipeline comes out, in order.
+// starts afresh and every other event of the call, the stream and the pipeline comes out, in order. The
+// codec module (sources' decoders, sinks' encoders) recovers the same way: the frame or event fails alone.
 // The cheap cases use a small memory limit, so that an ordinary string hits it; `"ab" * 2.5e9` asks for
 // 5 GB and is refused before anything is allocated. SVC_HEAVY_TESTS=1 adds values past 2 GiB.
 
@@ -11,6 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BatchFlag, ChainFlag, decodeBatch, decodeOutput, encodeBatch } from '../../abi/batch.js';
 import { compile, compileToModule, loadJsFunctions, NDJSON_PRINT_OBJECT, RemapRuntimeError } from '../../runtime/index.js';
+import { CodecModule } from '../../runtime/codec-module.js';
 import { instantiate } from '../../runtime/module.js';
 import { ReplSession } from '../../runtime/repl.js';
 import { defaultServices } from '../../runtime/services.js';
@@ -99,6 +101,16 @@ test('runChain: a trapping record is a failure with its index, forwarded unchang
   }
 });
 
+test('log() lines of a call that trapped are dropped: each event that completes logs once, in order', async () => {
+  const { module, info } = await compileToModule(`log("event " + to_string!(.n), rate_limit_secs: 0)\n${REPEAT}`);
+  const lines: string[] = [];
+  const services = { ...defaultServices(info), log: (level: string, message: string) => lines.push(`${level}: ${message}`) };
+  const instance = instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services, memoryLimit: SMALL_LIMIT });
+  const records = decodeOutput(instance.runBatch(encodeBatch([1, TOO_BIG, 2, 3].map((n) => ({ event: { n } })), 0)));
+  assert.equal(records.map((record) => record.outcome), ['kept', 'error', 'kept', 'kept']);
+  assert.equal(lines, ['info: event 1', 'info: event 2', 'info: event 3']);
+});
+
 test('runCondition: a trapping record fails with its bit clear; the other bits are as computed', async () => {
   const instance = await instanceOf('strlen("ab" * to_int!(.n)) > 3', { condition: true });
   const { bits, failures } = instance.runCondition(encodeBatch([1, TOO_BIG, 2, 3, 1].map((n) => ({ event: { n } })), 0));
@@ -113,6 +125,11 @@ test('an instance whose memory grew past half its limit is replaced after the ca
   assert.is(program.memoryBytes(), before);
 });
 
+test('a repeated string is its piece the given number of times, for every count', async () => {
+  const program = await compile('"ab🎉" * to_int!(.n)');
+  for (const n of [0, 1, 2, 3, 5, 7, 8, 9, 1000, 4097, 65_537]) assert.is(program.run({ n }).result, 'ab🎉'.repeat(n), `n = ${n}`);
+});
+
 test('the REPL survives a trapping line: the line fails, the variables and the event stay as they were', async () => {
   const session = new ReplSession();
   assert.is(await session.evaluate('a = 5; .x = 1'), 1n);
@@ -123,6 +140,35 @@ test('the REPL survives a trapping line: the line fails, the variables and the e
   assert.is(await session.evaluate('a + 1'), 6n);
   assert.is(await session.evaluate('b'), null);
   assert.equal(session.event, { x: 1n });
+});
+
+// ---- codec module (sources' decoders, sinks' encoders) ------------------------------------------------
+
+/** 400,000 zeros in an array: 800 KB of JSON, more than 4 MiB decoded. */
+const BIG_FRAME = `{"a":[${Array(400_000).fill('0').join(',')}]}`;
+const codecLimit = (limit: string) => `memory limit exceeded: this event needs more than the ${limit} the codec module may use`;
+
+test('codec module: a frame whose decoding traps is a decode error; the frames around it decode', () => {
+  const codec = new CodecModule({ memoryLimit: SMALL_LIMIT });
+  const input = Buffer.from(`{"n":1}\nnot json\n${BIG_FRAME}\n{"n":2}\n{"n":3`);
+  for (let round = 0; round < 2; round++) {
+    const result = codec.decode(input, { framing: { method: 'newline_delimited' }, codec: 'json' });
+    assert.equal(decodeBatch(result.batch).events.map((record) => record.event), [{ n: 1n }, { n: 2n }]);
+    assert.is(result.count, 2);
+    assert.equal(result.errors.map((error) => error.frame), [1, 2]);
+    assert.is(result.errors[1]!.message, codecLimit('4 MiB'));
+    assert.is(result.consumed, input.length - '{"n":3'.length);
+  }
+});
+
+test('codec module: an event whose encoding traps is an encode error, left out; the others are encoded', () => {
+  const codec = new CodecModule({ memoryLimit: SMALL_LIMIT });
+  // 1.5 MB of control characters, 9 MB as JSON escapes.
+  const batch = encodeBatch([{ event: { n: 1 } }, { event: { m: '\u0001'.repeat(1_500_000) } }, { event: { n: 2 } }], 0);
+  const encoded = codec.encode(batch, { codec: 'json' });
+  assert.is(Buffer.from(encoded.bytes).toString(), '{"n":1}\n{"n":2}\n');
+  assert.equal(encoded.errors, [{ event: 1, message: codecLimit('4 MiB') }]);
+  assert.equal(codec.encodeEach(batch, { codec: 'json' }).map((payload) => Buffer.from(payload).toString()), ['{"n":1}', '{"n":2}']);
 });
 
 // ---- svc vrl ---------------------------------------------------------------------------------------
@@ -204,6 +250,15 @@ if (heavy) {
     const { output, errors } = program.runNdjson(Buffer.from('{"n":1}\n{"n":1200000000}\n{"n":2200000000}\n{"n":2}\n'), 0);
     assert.is(output.toString(), '2\n2400000000\n4\n');
     assert.equal(errors, [{ line: 2, message: BEYOND_WASM32 }]);
+  });
+
+  test('heavy: a 295 MB repetition on each of 100 events (the fuzzer\'s `is_ipv4("ab" * 147483648)`) completes', () => {
+    // One copy per repetition took over a second an event: the fuzzer's 30 s per program passed.
+    const input = '{}\n'.repeat(100);
+    const result = spawnSync(process.execPath, [join(root, 'dist/bin/svc.js'), 'vrl', '-i', '-', 'is_ipv4("ab" * 147483648)'], { cwd: root, input, encoding: 'utf8', timeout: 120_000 });
+    assert.is(result.signal, null, 'killed: the run hung');
+    assert.is(result.stdout, 'false\n'.repeat(100), result.stderr);
+    assert.is(result.status, 0);
   });
 
   test('heavy: an error text written past 2 GiB is read back whole', async () => {

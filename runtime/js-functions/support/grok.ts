@@ -1,6 +1,9 @@
-// Grok patterns compiled to JS RegExps, once per distinct pattern text and alias set. Every capture becomes
-// an internal group `g<N>` (JS forbids duplicate and dotted group names); `fields` maps them back.
+// Grok patterns compiled to regexes, once per distinct pattern text and alias set. Every capture becomes
+// an internal group `g<N>` (JS forbids duplicate and dotted group names); `fields` maps them back. A pattern
+// runs on the linear-time engine (abi/regex.ts) unless it needs what RE2 lacks: look-around, which the
+// library's IPV4, TIME, NUMBER and QUOTEDSTRING use, keeps it on V8's backtracking RegExp (docs/regex.md).
 
+import { RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
 import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
 
 export interface GrokField {
@@ -13,7 +16,8 @@ export interface GrokField {
 }
 
 export interface Grok {
-  regex: RegExp;
+  /** The text of each group of the first match, by group name (undefined where it took no part); undefined without a match. */
+  match(text: string): Record<string, string | undefined> | undefined;
   fields: GrokField[];
 }
 
@@ -40,14 +44,35 @@ export function compileGrok(pattern: string, options: GrokOptions): Grok {
   if (!grok) {
     const fields: GrokField[] = [];
     const source = expand(pattern, options, fields, 0);
-    try {
-      grok = { regex: new RegExp(options.datadog ? `^(?:${source})$` : source, options.datadog ? 's' : ''), fields };
-    } catch (error) {
-      throw new GrokCompileError(`failed to compile grok pattern: ${(error as Error).message}`);
-    }
+    grok = { match: linearMatcher(source, options.datadog) ?? backtrackingMatcher(source, options.datadog), fields };
     cache.set(key, grok);
   }
   return grok;
+}
+
+/** The pattern on the linear-time engine, or undefined when RE2 cannot express it (look-around). */
+function linearMatcher(source: string, datadog: boolean): Grok['match'] | undefined {
+  let regex: RustRegex;
+  try {
+    regex = new RustRegex(datadog ? `(?s)^(?:${source})$` : source);
+  } catch (error) {
+    if (error instanceof RegexSyntaxError) return undefined;
+    throw error;
+  }
+  return (text) => {
+    const m = regex.exec(text);
+    return m ? regex.namedGroups(m) : undefined;
+  };
+}
+
+function backtrackingMatcher(source: string, datadog: boolean): Grok['match'] {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(datadog ? `^(?:${source})$` : source, datadog ? 's' : '');
+  } catch (error) {
+    throw new GrokCompileError(`failed to compile grok pattern: ${(error as Error).message}`);
+  }
+  return (text) => regex.exec(text)?.groups;
 }
 
 function expand(text: string, options: GrokOptions, fields: GrokField[], depth: number): string {
