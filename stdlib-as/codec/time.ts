@@ -1,7 +1,7 @@
 // Calendar math (proleptic Gregorian, Howard Hinnant's days-from-civil algorithms) and timestamps as
 // RFC 3339 text the way VRL prints them.
 
-import { Buffer, bufferByte } from '../buffer';
+import { Buffer, bufferByte, bufferBytes, bufferData, bufferLength } from '../buffer';
 import { writeIntPadded } from './number';
 
 export const NANOS_PER_SECOND: i64 = 1_000_000_000;
@@ -61,6 +61,22 @@ export function civilFromDays(days: i64): void {
  * has four digits.
  */
 export function writeRfc3339(b: Buffer, ns: i64): void {
+  // The events of a batch mostly share their timestamp (a source stamps each read with one): write the last
+  // text again rather than format it again.
+  if (ns == lastRfc3339Nanos && lastRfc3339Length != 0) return bufferBytes(b, LAST_RFC3339, lastRfc3339Length);
+  const start = bufferLength(b);
+  formatRfc3339(b, ns);
+  lastRfc3339Length = bufferLength(b) - start;
+  memory.copy(LAST_RFC3339, bufferData(b) + start, lastRfc3339Length);
+  lastRfc3339Nanos = ns;
+}
+
+/** The text `writeRfc3339` wrote last (at most 30 bytes) and its timestamp. */
+const LAST_RFC3339 = memory.data(32);
+let lastRfc3339Length: usize = 0;
+let lastRfc3339Nanos: i64 = 0;
+
+function formatRfc3339(b: Buffer, ns: i64): void {
   const days = floorDiv(ns, NANOS_PER_DAY);
   const nanosOfDay = ns - days * NANOS_PER_DAY;
   civilFromDays(days);
