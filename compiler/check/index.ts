@@ -122,7 +122,7 @@ class Checker {
     if (first.type === 'Literal') this.unusedValues.push(msg.unused(first.span, `literal \`${display(first)}\``));
   }
 
-  /** A root expression: an error it leaves unhandled is reported here. */
+  /** A root expression: the errors it leaves unhandled are reported here. */
   private statement(e: ast.Expr): TypeDef | undefined {
     const td = this.expr(e);
     for (const pending of this.unhandled) this.report(pending.diagnostic ?? msg.unhandledError(pending.span));
