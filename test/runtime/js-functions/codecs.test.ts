@@ -89,6 +89,24 @@ test('charsets: WHATWG labels, unmappable characters, unknown labels', () => {
   assert.is(call('decode_charset', [call('encode_charset', [large, 'iso-8859-1']), 'iso-8859-1']), large);
 });
 
+test('charsets: ISO-2022-JP as encoding_rs writes it (bytes checked against the reference engine)', () => {
+  const iso2022jp = (text: string) => Buffer.from(bytes(call('encode_charset', [text, 'csISO2022JP']))).toString('hex');
+  assert.is(iso2022jp('日本'), '1b2442467c4b5c1b2842');
+  assert.is(iso2022jp('aあb'), '611b244224221b284262');
+  // ¥ and ‾ switch to JIS X 0201 Roman, where other ASCII needs no escape but `~` and `\` do.
+  assert.is(iso2022jp('¥a‾~\\\\'), '1b284a5c617e1b28427e5c5c');
+  // Half-width katakana (and its sound marks) become full-width; U+2212 is the full-width hyphen-minus.
+  assert.is(iso2022jp('ｱｲﾞﾟ｡−'), '1b244225222524212b212c2123215d1b2842');
+  // The first of several pointers (U+2235), the IBM rows (U+2170), WHATWG's U+FF5E (not U+301C).
+  assert.is(iso2022jp('∵ⅰ～〜'), '1b24422268' + '7c71' + '2141' + '1b2842' + '262331323331363b');
+  // Characters it lacks and shift-in are references, written in the Roman state without an escape.
+  assert.is(iso2022jp('あ😀'), '1b244224221b2842' + '26233132383531323b');
+  assert.is(iso2022jp('¥\u000f¥'), '1b284a5c' + '262336353533333b' + '5c1b2842');
+  assert.is(iso2022jp(''), '');
+  const text = '日本語のテキスト、ｶﾀｶﾅ and ASCII ¥100 '.repeat(5000);
+  assert.is(call('decode_charset', [call('encode_charset', [text, 'iso-2022-jp']), 'iso-2022-jp']), text.replace(/[ｶﾀﾅ]/g, (c) => c.normalize('NFKC')));
+});
+
 test('punycode and MIME encoded-words', () => {
   assert.is(call('encode_punycode', ['', null]), '');
   assert.is(call('decode_punycode', ['xn--8hbb.xn--fiba', null]), 'error: unable to decode punycode: Errors { check_bidi }');
