@@ -13,6 +13,7 @@ const JS_FUNCTIONS = await loadJsFunctions(JS_FUNCTION_NAMES);
 import { CRC_CATALOGUE } from '../../../runtime/crc.js';
 import { sivSeal } from '../../../runtime/aes-siv.js';
 import { zstdCompress } from '../../../runtime/zstd.js';
+import { compress as zstdOneShot } from '@bokuweb/zstd-wasm';
 import type { RemapValue } from '../../../abi/values.js';
 
 /** Calls a JS function by name: its result, or `error: <message>`. */
@@ -56,6 +57,26 @@ test('decompression never passes the cap (bombs fail with a message)', () => {
   assert.is(call('decode_lz4', [call('encode_lz4', [zeros, false]), 5_000_000n, false], cap), tooLarge('lz4 block'));
   // Within the cap the same data decodes.
   assert.is(bytes(call('decode_gzip', [gzipSync(zeros)], 5_000_000)).length, 5_000_000);
+});
+
+test('decode_zstd decodes concatenated frames as one stream, as VRL does (checked against the reference engine)', () => {
+  // Frames with a declared content size (one-shot) and without (streamed), and skippable frames.
+  const sized = (text: string) => zstdOneShot(Buffer.from(text), 3);
+  const skippable = Buffer.from([0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
+  const streamed = zstdCompress(Buffer.from('streamed '), 3);
+  assert.is(bytes(call('decode_zstd', [Buffer.concat([sized('hello '), sized('world')])])).toString(), 'hello world');
+  assert.is(bytes(call('decode_zstd', [Buffer.concat([streamed, sized('hello '), streamed])])).toString(), 'streamed hello streamed ');
+  assert.is(bytes(call('decode_zstd', [Buffer.concat([skippable, sized('hello '), skippable])])).toString(), 'hello ');
+  const label = 'error: unable to decode value with Zstd decoder: ';
+  assert.is(call('decode_zstd', [Buffer.concat([sized('hello '), Buffer.from('xx')])]), `${label}Unknown frame descriptor`);
+  const second = sized('world');
+  assert.is(call('decode_zstd', [Buffer.concat([sized('hello '), second.subarray(0, second.length - 2)])]), `${label}Src size is incorrect`);
+  assert.is(call('decode_zstd', [Buffer.alloc(0)]), `${label}Unknown frame descriptor`);
+  // The cap holds for the frames together: each is within it, both are not.
+  const half = Buffer.alloc(600_000);
+  const twoFrames = Buffer.concat([zstdOneShot(half, 3), zstdCompress(half, 3)]);
+  assert.is(call('decode_zstd', [twoFrames], 1_000_000), `${label}decompressed size exceeds the limit of 1000000 bytes`);
+  assert.is(bytes(call('decode_zstd', [twoFrames], 1_200_000)).length, 1_200_000);
 });
 
 test('invalid compressed data fails with the decoder\'s message, never a crash', () => {
