@@ -166,21 +166,24 @@ test('groks: Datadog matchers, filters, nesting, no match', () => {
 
 test('groks: the date matcher gives epoch milliseconds (Datadog\'s documented examples)', () => {
   const date = (value: string, format: string) => (call(parse_groks, value, [`%{date(${format}):d}`]) as Record<string, RemapValue>).d;
-  assert.is(date('14:20:15', '"HH:mm:ss"'), 51615000n);
-  assert.is(date('02:20:15 PM', '"hh:mm:ss a"'), 51615000n);
-  assert.is(date('11/10/2014', '"dd/MM/yyyy"'), 1412985600000n);
-  assert.is(date('Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy"'), 1466065743000n);
-  assert.is(date('Tue Nov 1 08:29:03 2016', '"EEE MMM d HH:mm:ss yyyy"'), 1477988943000n);
-  assert.is(date('06/Mar/2013:01:36:30 +0900', '"dd/MMM/yyyy:HH:mm:ss Z"'), 1362501390000n);
-  assert.is(date('2016-11-29T16:21:36.431+0000', `"yyyy-MM-dd'T'HH:mm:ss.SSSZ"`), 1480436496431n);
-  assert.is(date('2016-11-29T16:21:36.431+00:00', `"yyyy-MM-dd'T'HH:mm:ss.SSSZZ"`), 1480436496431n);
-  assert.is(date('06/Feb/2009:12:14:14.655', '"dd/MMM/yyyy:HH:mm:ss.SSS"'), 1233922454655n);
-  assert.is(date('Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy","Europe/Paris"'), 1466058543000n);
-  assert.is(date('Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy","UTC+5"'), 1466047743000n);
-  assert.is(date('Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy","+3"'), 1466054943000n);
-  // A zone named in the text wins over the matcher's; two-digit years as chrono reads them.
-  assert.is(date('2016-11-29 16:21:36 Europe/Paris', '"yyyy-MM-dd HH:mm:ss ZZZ", "UTC"'), 1480432896000n);
-  assert.is(date('1/2/16 4:05:06', '"M/d/yy H:m:s"'), 1451707506000n);
+  const examples: Array<[value: string, format: string, millis: bigint]> = [
+    ['14:20:15', '"HH:mm:ss"', 51615000n],
+    ['02:20:15 PM', '"hh:mm:ss a"', 51615000n],
+    ['11/10/2014', '"dd/MM/yyyy"', 1412985600000n],
+    ['Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy"', 1466065743000n],
+    ['Tue Nov 1 08:29:03 2016', '"EEE MMM d HH:mm:ss yyyy"', 1477988943000n],
+    ['06/Mar/2013:01:36:30 +0900', '"dd/MMM/yyyy:HH:mm:ss Z"', 1362501390000n],
+    ['2016-11-29T16:21:36.431+0000', `"yyyy-MM-dd'T'HH:mm:ss.SSSZ"`, 1480436496431n],
+    ['2016-11-29T16:21:36.431+00:00', `"yyyy-MM-dd'T'HH:mm:ss.SSSZZ"`, 1480436496431n],
+    ['06/Feb/2009:12:14:14.655', '"dd/MMM/yyyy:HH:mm:ss.SSS"', 1233922454655n],
+    ['Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy","Europe/Paris"', 1466058543000n],
+    ['Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy","UTC+5"', 1466047743000n],
+    ['Thu Jun 16 08:29:03 2016', '"EEE MMM dd HH:mm:ss yyyy","+3"', 1466054943000n],
+    // A zone named in the text wins over the matcher's; two-digit years as chrono reads them.
+    ['2016-11-29 16:21:36 Europe/Paris', '"yyyy-MM-dd HH:mm:ss ZZZ", "UTC"', 1480432896000n],
+    ['1/2/16 4:05:06', '"M/d/yy H:m:s"', 1451707506000n],
+  ];
+  for (const [value, format, millis] of examples) assert.is(date(value, format), millis, `${value} ${format}`);
   // Text the pattern matches but that is no date leaves the field out; text it does not match is no match.
   assert.is(date('2016-13-29', '"yyyy-MM-dd"'), undefined);
   assert.is(call(parse_groks, '2016-11-29x', ['%{date("yyyy-MM-dd"):d}']), 'error: unable to parse grok: value does not match any rule');
