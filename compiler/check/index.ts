@@ -70,8 +70,9 @@ class Checker {
    * each with the diagnostic to report if it stays unhandled (E100, or E110 for an argument of unverified
    * kind): the innermost fallible expression of each operand, so that every unhandled error is reported in
    * one pass (VRL 0.33). A construct that handles its operand's errors drops those raised since its mark.
+   * `at` is where the diagnostic goes among the others, so that they stay in source order.
    */
-  private unhandled: { span: Span; diagnostic?: Diagnostic }[] = [];
+  private unhandled: { span: Span; diagnostic?: Diagnostic; at: number }[] = [];
   private state = new TypeState();
   /** Variables left undefined because their assigned value failed to check: VRL does not report them again. */
   private failedTargets = new Set<string>();
@@ -125,7 +126,9 @@ class Checker {
   /** A root expression: the errors it leaves unhandled are reported here. */
   private statement(e: ast.Expr): TypeDef | undefined {
     const td = this.expr(e);
-    for (const pending of this.unhandled) this.report(pending.diagnostic ?? msg.unhandledError(pending.span));
+    for (const pending of this.unhandled.reverse()) {
+      this.diagnostics.splice(pending.at, 0, pending.diagnostic ?? msg.unhandledError(pending.span));
+    }
     this.unhandled = [];
     return td;
   }
@@ -134,7 +137,9 @@ class Checker {
     const mark = this.unhandled.length;
     const td = this.exprInner(e);
     if (!td) return undefined;
-    if (td.fallible && this.unhandled.length === mark) this.unhandled.push({ span: e.span, diagnostic: this.unverifiedError(e) });
+    if (td.fallible && this.unhandled.length === mark) {
+      this.unhandled.push({ span: e.span, diagnostic: this.unverifiedError(e), at: this.diagnostics.length });
+    }
     this.types.set(e, td);
     return td;
   }
