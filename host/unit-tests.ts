@@ -275,7 +275,7 @@ async function inputBatch(input: TestInput, config: Config, codec: CodecModule, 
     }
     case 'vrl': {
       const module = await compileProgram(field<string>(input, 'source'), { timezone: config.global.timezone }, env, 'source');
-      const { output, count, failures } = (await instantiateProgram(module, logs)).runChain(encodeBatch([{ event: {} }], 0));
+      const { output, count, failures } = (await instantiateProgram(module, logs, env)).runChain(encodeBatch([{ event: {} }], 0));
       if (failures.length > 0) throw new Error(`source: ${failures[0]!.message}`);
       return { bytes: output, count };
     }

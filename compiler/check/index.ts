@@ -66,10 +66,13 @@ class Checker {
   private functions = new Map<ast.Call, FunctionDef>();
   private declarations: Declaration[] = [];
   /**
-   * First fallible expression of the current statement whose error is not handled yet (VRL's E100 tracking),
-   * with the diagnostic to report if it stays unhandled (E100, or E110 for an argument of unverified kind).
+   * Fallible expressions of the current statement whose errors are not handled yet (VRL's E100 tracking),
+   * each with the diagnostic to report if it stays unhandled (E100, or E110 for an argument of unverified
+   * kind): the innermost fallible expression of each operand, so that every unhandled error is reported in
+   * one pass (VRL 0.33). A construct that handles its operand's errors drops those raised since its mark.
+   * `at` is where the diagnostic goes among the others, so that they stay in source order.
    */
-  private unhandled: { span: Span; diagnostic?: Diagnostic } | null = null;
+  private unhandled: { span: Span; diagnostic?: Diagnostic; at: number }[] = [];
   private state = new TypeState();
   /** Variables left undefined because their assigned value failed to check: VRL does not report them again. */
   private failedTargets = new Set<string>();
@@ -108,6 +111,11 @@ class Checker {
     return undefined;
   }
 
+  /** The errors raised since `mark` are handled (or reported otherwise) by the construct that took the mark. */
+  private handled(mark: number): void {
+    this.unhandled.length = mark;
+  }
+
   /** A statement whose value is dropped: a literal there (or leading an operation) does nothing (E900). */
   private checkUsed(e: ast.Expr): void {
     let first = e;
@@ -115,20 +123,23 @@ class Checker {
     if (first.type === 'Literal') this.unusedValues.push(msg.unused(first.span, `literal \`${display(first)}\``));
   }
 
-  /** A root expression: an error it leaves unhandled is reported here. */
+  /** A root expression: the errors it leaves unhandled are reported here. */
   private statement(e: ast.Expr): TypeDef | undefined {
-    this.unhandled = null;
     const td = this.expr(e);
-    const pending = this.unhandled as Checker['unhandled'];
-    if (pending) this.report(pending.diagnostic ?? msg.unhandledError(pending.span));
-    this.unhandled = null;
+    for (const pending of this.unhandled.reverse()) {
+      this.diagnostics.splice(pending.at, 0, pending.diagnostic ?? msg.unhandledError(pending.span));
+    }
+    this.unhandled = [];
     return td;
   }
 
   private expr(e: ast.Expr): TypeDef | undefined {
+    const mark = this.unhandled.length;
     const td = this.exprInner(e);
     if (!td) return undefined;
-    if (td.fallible && !this.unhandled) this.unhandled = { span: e.span, diagnostic: this.unverifiedError(e) };
+    if (td.fallible && this.unhandled.length === mark) {
+      this.unhandled.push({ span: e.span, diagnostic: this.unverifiedError(e), at: this.diagnostics.length });
+    }
     this.types.set(e, td);
     return td;
   }
@@ -150,11 +161,7 @@ class Checker {
       case 'Group': return this.expr(e.expr);
       case 'Sequence': return this.blockBody(e);
       case 'Abort': return this.abort(e);
-      case 'Return': {
-        const value = this.expr(e.value);
-        if (value) this.returned?.push(value.kind);
-        return value && { kind: NEVER, fallible: value.fallible };
-      }
+      case 'Return': return this.returnExpr(e);
     }
   }
 
@@ -240,6 +247,7 @@ class Checker {
   // ---- function calls -------------------------------------------------------------------------------
 
   private call(e: ast.Call): TypeDef | undefined {
+    const mark = this.unhandled.length;
     const argDefs = e.args.map((a) => this.expr(a.value));
     const def = lookupFunction(e.name);
     if (!def) return this.report(msg.undefinedFunction(e.nameSpan, msg.closest(e.name, functionNames())));
@@ -282,7 +290,7 @@ class Checker {
       if (!b) continue;
       const expected = fromBits(param.kinds);
       if (b.td.fallible) {
-        this.unhandled = null;
+        this.handled(mark);
         return this.report(msg.fallibleArgument(b.arg.value.span));
       }
       // A value of no kind at all (elements of an empty literal) passes any parameter, as in VRL.
@@ -466,8 +474,9 @@ class Checker {
   }
 
   private coalesce(e: ast.Binary): TypeDef | undefined {
+    const mark = this.unhandled.length;
     const left = this.expr(e.left);
-    this.unhandled = null; // the left side's error is handled by `??`
+    this.handled(mark); // the left side's errors are handled by `??`
     const right = this.expr(e.right);
     if (!left || !right) return undefined;
     if (!left.fallible) return this.report(msg.unnecessaryCoalesce(e.left.span, e.opSpan, e.right.span));
@@ -494,6 +503,7 @@ class Checker {
   // ---- assignment -----------------------------------------------------------------------------------
 
   private assign(e: ast.Assign): TypeDef | undefined {
+    const mark = this.unhandled.length;
     const value = this.expr(e.value);
     if (!value) {
       for (const t of [e.target, e.errorTarget]) {
@@ -503,13 +513,13 @@ class Checker {
     }
     const targetSpan = targetSpanOf(e.target);
     if (e.errorTarget) {
-      this.unhandled = null;
+      this.handled(mark);
       if (!value.fallible) {
         const use = `${displayTarget(e.target)} = ${display(e.value, COMPILED)}`;
         return this.report(msg.unnecessaryErrorAssignment(targetSpanOf(e.errorTarget), e.value.span, targetSpan, use));
       }
     } else if (value.fallible) {
-      this.unhandled = null;
+      this.handled(mark);
       const hint = this.unverified.get(e.value);
       const suggestion = `${displayTarget(e.target)}, err = ${display(e.value, COMPILED)}`;
       return this.report(msg.unhandledFallibleAssignment(e.value.span, [targetSpan[0], e.opSpan[1]], suggestion, hint && {
@@ -626,12 +636,26 @@ class Checker {
     return ok && last ? { kind: last.kind, fallible } : undefined;
   }
 
+  /** Like an abort message, a returned value must not fail (E631, which VRL labels on the keyword). */
+  private returnExpr(e: ast.Return): TypeDef | undefined {
+    const mark = this.unhandled.length;
+    const value = this.expr(e.value);
+    if (!value) return undefined;
+    if (value.fallible) {
+      this.handled(mark);
+      return this.report(msg.fallibleReturnValue([e.span[0], e.span[0] + 'return'.length]));
+    }
+    this.returned?.push(value.kind);
+    return { kind: NEVER, fallible: false };
+  }
+
   private abort(e: ast.Abort): TypeDef | undefined {
     if (e.message) {
+      const mark = this.unhandled.length;
       const message = this.expr(e.message);
       if (!message) return undefined;
       if (message.fallible) {
-        this.unhandled = null;
+        this.handled(mark);
         return this.report(msg.fallibleAbortMessage(e.message.span));
       }
       if (!isExactly(message.kind, K.Bytes)) return this.report(msg.nonStringAbortMessage(e.message.span, message.kind));

@@ -178,6 +178,12 @@ export const fallibleAbortMessage = (span: Span): Diagnostic =>
     secondary(span, 'handle errors before using the expression as an abort message'),
   ], [ERROR_DOCS]);
 
+export const fallibleReturnValue = (keywordSpan: Span): Diagnostic =>
+  diagnostic(631, 'unhandled fallible expression', [
+    primary(keywordSpan, 'return only accepts an infallible expression argument'),
+    secondary(keywordSpan, 'handle errors before using the expression as a return value'),
+  ], [ERROR_DOCS]);
+
 export const noopAssignment = (valueSpan: Span, targetSpan: Span, removeSpan: Span): Diagnostic =>
   diagnostic(640, 'unnecessary no-op assignment', [
     primary(valueSpan, 'this no-op assignment has no effect'),

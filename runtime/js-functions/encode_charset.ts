@@ -1,11 +1,13 @@
 // encode_charset(value, to_charset): UTF-8 text to a WHATWG-labelled charset by iconv-lite, with encoding_rs's
 // rules: characters the charset lacks become HTML numeric character references (`&#128512;`), and the
-// UTF-16 and replacement encodings write UTF-8 (their `output_encoding`).
+// UTF-16 and replacement encodings write UTF-8 (their `output_encoding`). ISO-2022-JP, which iconv-lite
+// lacks, has its own encoder.
 
 import type Iconv from 'iconv-lite';
 import type { JsFunction } from '../imports.js';
 import { stringArg } from './args.js';
 import { charsetName, iconvName } from './charset.js';
+import { encodeIso2022Jp } from './support/iso-2022-jp.js';
 import { library } from './support/library.js';
 
 const iconv = library<typeof Iconv>('iconv-lite');
@@ -24,6 +26,7 @@ export const encode_charset: JsFunction = ([value, toCharset]) => {
   const name = charsetName(label);
   const text = stringArg(value!);
   if (UTF8_OUTPUT.has(name)) return text;
+  if (name === 'iso-2022-jp') return encodeIso2022Jp(text);
   const encoding = iconvName(name);
   if (encoding === undefined) throw new Error(`Unknown charset: ${label}`);
   const whole = iconv().encode(text, encoding);

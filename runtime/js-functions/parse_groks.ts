@@ -92,7 +92,7 @@ function fieldsOf(fields: readonly GrokField[], groups: Record<string, string | 
 function convert(text: string, field: GrokField): RemapValue | undefined {
   switch (field.filter) {
     case undefined:
-      return text;
+      return field.date ? field.date.parse(text) : text;
     case 'integer': {
       const n = Number(text.trim());
       return Number.isFinite(n) && Number.isInteger(n) ? BigInt(n) : undefined;

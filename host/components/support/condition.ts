@@ -35,13 +35,13 @@ export const conditionSchema = z.preprocess(
 export type ConditionConfig = z.output<typeof conditionSchema>;
 
 /** A prepared condition: plain data and a `WebAssembly.Module`, so it crosses to a worker. */
-export type ConditionPlan = { test: 'vrl'; module: WebAssembly.Module } | { test: 'kind'; kind: EventKind };
+export type ConditionPlan = { test: 'vrl'; module: WebAssembly.Module; maxDecompressedSize: number } | { test: 'kind'; kind: EventKind };
 
 /** Compiles a condition; `what` names it in errors (e.g. `route "errors"`). */
 export async function prepareCondition(config: ConditionConfig, env: ComponentEnv, what: string): Promise<ConditionPlan> {
   if (config.type === 'vrl') {
     const module = await compileProgram(config.source, { timezone: env.globals.timezone, condition: true }, env, what);
-    return { test: 'vrl', module };
+    return { test: 'vrl', module, maxDecompressedSize: env.maxDecompressedSize };
   }
   const kind = KIND_TESTS[config.type];
   if (kind === undefined) throw new Error(`${what}: ${UNSUPPORTED_QUERY(config.type)}`);
@@ -63,7 +63,7 @@ export class Condition {
   ) {}
 
   static async create(plan: ConditionPlan, logs: RemapLogs): Promise<Condition> {
-    return new Condition(plan, plan.test === 'vrl' ? await instantiateProgram(plan.module, logs) : undefined);
+    return new Condition(plan, plan.test === 'vrl' ? await instantiateProgram(plan.module, logs, plan) : undefined);
   }
 
   /** Evaluates the condition on every record of an input batch. */

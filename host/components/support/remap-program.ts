@@ -97,17 +97,29 @@ export class RemapLogs {
   }
 }
 
-/**
- * An instance of a compiled program in the transform's thread; `timezone` overrides the one the module was
- * compiled with (a precompiled module runs in the pipeline's zone); `memoryLimit` in bytes, by default the
- * runtime's.
- */
-export async function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, timezone?: string, memoryLimit?: number): Promise<RemapInstance> {
+/** What an instance takes from its component and the process; each defaults to the runtime's. */
+export interface ProgramSettings {
+  /** Overrides the zone the module was compiled with (a precompiled module runs in the pipeline's zone). */
+  timezone?: string;
+  /** The most the instance's memory may hold, in bytes. */
+  memoryLimit?: number;
+  /** The most a decompression function may produce (`--max-decompressed-size-bytes`). */
+  maxDecompressedSize?: number;
+}
+
+/** An instance of a compiled program in the transform's thread. */
+export async function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, settings: ProgramSettings = {}): Promise<RemapInstance> {
   const info = readModuleInfo(module);
   const services = defaultServices(info);
   return instantiate(module, {
     functions: await loadJsFunctions(info.jsFunctions),
-    services: { ...services, timezone: timezone ?? services.timezone, log: logs.push, metrics: threadMetricsSnapshot },
-    memoryLimit,
+    services: {
+      ...services,
+      timezone: settings.timezone ?? services.timezone,
+      maxDecompressedSize: settings.maxDecompressedSize ?? services.maxDecompressedSize,
+      log: logs.push,
+      metrics: threadMetricsSnapshot,
+    },
+    memoryLimit: settings.memoryLimit,
   });
 }

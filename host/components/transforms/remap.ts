@@ -64,6 +64,8 @@ interface RemapPlan {
   componentId: string;
   /** `max_memory_bytes`: the most the instance's memory may hold. */
   memoryLimit: number;
+  /** `--max-decompressed-size-bytes`: the most the program's decompression functions may produce. */
+  maxDecompressedSize: number;
   /** Where a rerouted event's annotation goes (`log_schema.metadata_key`); none when it is empty. */
   annotation: { metadata: boolean; fields: string[]; tagPrefix: string } | undefined;
 }
@@ -89,12 +91,13 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
       rerouteDropped: config.reroute_dropped,
       componentId: env.id,
       memoryLimit: config.max_memory_bytes,
+      maxDecompressedSize: env.maxDecompressedSize,
       annotation: annotationPath(env.globals.log_schema.metadata_key),
     };
   },
   async create(plan) {
     const logs = new RemapLogs();
-    const instance = await instantiateProgram(plan.module, logs, plan.timezone, plan.memoryLimit);
+    const instance = await instantiateProgram(plan.module, logs, plan);
     const annotate = annotator(plan);
     // Decodes frames for a module without `run_framed` (one precompiled by `svc vrl --emit-wasm`).
     let codec: CodecModule | undefined;

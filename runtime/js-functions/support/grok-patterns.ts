@@ -1,6 +1,6 @@
 // The grok pattern library: logstash's standard `grok-patterns` (which VRL's grok engines ship), plus the
-// Datadog matchers that `parse_groks` patterns use. Written for JS RegExp: Oniguruma's atomic groups `(?>…)`
-// are plain groups here.
+// Datadog matchers that `parse_groks` patterns use (`date` and `regex`, which take arguments, are in
+// grok.ts). Written for JS RegExp: Oniguruma's atomic groups `(?>…)` are plain groups here.
 
 export const GROK_PATTERNS: Readonly<Record<string, string>> = {
   USERNAME: String.raw`[a-zA-Z0-9._-]+`,
@@ -97,9 +97,11 @@ export const DATADOG_MATCHERS: Readonly<Record<string, Matcher>> = {
   integer: { pattern: String.raw`[+-]?\d+`, convert: 'integer' },
   integerStr: { pattern: String.raw`[+-]?\d+` },
   integerExt: { pattern: String.raw`[+-]?(?:\d+(?:[eE][+-]?\d+)?|0x[0-9A-Fa-f]+)`, convert: 'integer' },
+  integerExtStr: { pattern: String.raw`[+-]?(?:\d+(?:[eE][+-]?\d+)?|0x[0-9A-Fa-f]+)` },
   number: { pattern: String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)`, convert: 'number' },
   numberStr: { pattern: String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)` },
   numberExt: { pattern: String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?`, convert: 'number' },
+  numberExtStr: { pattern: String.raw`[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?` },
   doubleQuotedString: { pattern: String.raw`"(?:[^"\\]|\\.)*"` },
   singleQuotedString: { pattern: String.raw`'(?:[^'\\]|\\.)*'` },
   quotedString: { pattern: String.raw`(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')` },

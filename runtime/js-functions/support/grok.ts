@@ -5,6 +5,7 @@
 
 import { RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
 import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
+import { dateMatcher, type DateMatcher } from './grok-date.js';
 
 export interface GrokField {
   group: string;
@@ -13,6 +14,8 @@ export interface GrokField {
   filter?: string;
   /** A filter's argument (`nullIf("-")`). */
   argument?: string;
+  /** The `date` matcher's conversion, when no filter is given. */
+  date?: DateMatcher;
 }
 
 export interface Grok {
@@ -27,8 +30,10 @@ export interface GrokOptions {
   datadog: boolean;
 }
 
-/** `%{NAME}`, `%{NAME:field}`, `%{NAME:field:filter}`; Datadog matchers may take a quoted argument. */
-const REFERENCE = /%\{(\w+)(?:\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')[^)]*\))?(?::([^:}]*))?(?::([^}]*))?\}/g;
+/** A quoted argument, `"…"` or `'…'`: two groups, one of which holds its text. */
+const QUOTED = String.raw`(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`;
+/** `%{NAME}`, `%{NAME:field}`, `%{NAME:field:filter}`; Datadog matchers may take one or two quoted arguments. */
+const REFERENCE = new RegExp(String.raw`%\{(\w+)(?:\(\s*${QUOTED}(?:\s*,\s*${QUOTED})?[^)]*\))?(?::([^:}]*))?(?::([^}]*))?\}`, 'g');
 /** A named group written in the pattern itself (`(?<name>…)` or `(?P<name>…)`), not a lookbehind. */
 const INLINE_GROUP = /(?<!\\)\(\?P?<(?![=!])([^>]+)>/g;
 const FILTER_CALL = /^(\w+)(?:\(\s*"((?:[^"\\]|\\.)*)"\s*\))?$/;
@@ -72,32 +77,45 @@ function backtrackingMatcher(source: string, datadog: boolean): Grok['match'] {
   } catch (error) {
     throw new GrokCompileError(`failed to compile grok pattern: ${(error as Error).message}`);
   }
-  return (text) => regex.exec(text)?.groups;
+  // A pattern without fields has no groups: its match gives no fields.
+  return (text) => {
+    const m = regex.exec(text);
+    return m ? m.groups ?? {} : undefined;
+  };
 }
 
 function expand(text: string, options: GrokOptions, fields: GrokField[], depth: number): string {
   if (depth > MAX_DEPTH) throw new GrokCompileError('failed to compile grok pattern: recursion too deep');
-  const named = (name: string, filter?: string, argument?: string) => {
+  const named = (name: string, filter?: string, argument?: string, date?: DateMatcher) => {
     const group = `g${fields.length}`;
-    fields.push({ group, name, filter, argument });
+    fields.push({ group, name, filter, argument, date });
     return `(?<${group}>`;
   };
   return text
     .replace(INLINE_GROUP, (_, name: string) => named(name))
-    .replace(REFERENCE, (_, ref: string, dq?: string, sq?: string, field?: string, filterText?: string) => {
-      const definition = lookup(ref, dq ?? sq, options);
+    .replace(REFERENCE, (_, ref: string, dq1?: string, sq1?: string, dq2?: string, sq2?: string, field?: string, filterText?: string) => {
+      const definition = lookup(ref, [dq1 ?? sq1, dq2 ?? sq2], options);
       const body = definition.raw ? definition.pattern : expand(definition.pattern, options, fields, depth + 1);
       if (!field) return `(?:${body})`;
-      const [filter, argument] = filterText ? parseFilter(filterText) : [definition.convert];
-      return `${named(field, filter, argument)}${body})`;
+      if (filterText) return `${named(field, ...parseFilter(filterText))}${body})`;
+      return `${named(field, definition.convert, undefined, definition.date)}${body})`;
     });
 }
 
-function lookup(name: string, argument: string | undefined, options: GrokOptions): Matcher & { raw?: boolean } {
+function lookup(name: string, [argument, second]: Array<string | undefined>, options: GrokOptions): Matcher & { raw?: boolean; date?: DateMatcher } {
   const alias = options.aliases?.[name];
   if (alias !== undefined) return { pattern: alias };
   if (options.datadog) {
     if (name === 'regex' && argument !== undefined) return { pattern: unescapeArgument(argument), raw: true };
+    if (name === 'date' && argument !== undefined) {
+      let date;
+      try {
+        date = dateMatcher(unescapeArgument(argument), second === undefined ? undefined : unescapeArgument(second));
+      } catch (error) {
+        throw new GrokCompileError(`failed to compile grok pattern: ${(error as Error).message}`);
+      }
+      return { pattern: date.pattern, raw: true, date };
+    }
     const matcher = DATADOG_MATCHERS[name];
     if (matcher) return matcher;
   }

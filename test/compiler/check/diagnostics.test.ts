@@ -587,6 +587,19 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
   = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  ["E631", "return parse_json(\"x\")",
+    `error[E631]: unhandled fallible expression
+  ┌─ :1:1
+  │
+1 │ return parse_json("x")
+  │ ^^^^^^
+  │ │
+  │ return only accepts an infallible expression argument
+  │ handle errors before using the expression as a return value
+  │
+  = see documentation about error handling at https://errors.vrl.dev/#handling
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
   ["E640", "_ = 1",
     `error[E640]: unnecessary no-op assignment
   ┌─ :1:5
@@ -1052,6 +1065,35 @@ test('a program with errors reports its errors only, in source order', async () 
     assert.instance(e, CompileError);
     assert.equal((e as CompileError).diagnostics.map((d) => d.code), [105, 105]);
   }
+});
+
+/** The codes of a program's rejection. */
+function rejectedCodes(source: string): number[] {
+  try {
+    checkProgram(source);
+    return [];
+  } catch (e) {
+    if (e instanceof CompileError) return e.diagnostics.map((d) => d.code);
+    throw e;
+  }
+}
+
+test('every unhandled error of a program is reported in one pass (VRL 0.33)', () => {
+  // The changelog's example: the E103 no longer hides the unhandled `push` before it (reported in source order).
+  assert.equal(rejectedCodes('{\n    push(.x, 1)\n    .b = push(.y, 2)\n}'), [110, 103]);
+  assert.equal(rejectedCodes('parse_json(.a)\nparse_json(.b)\n.c = parse_int(.d)'), [110, 110, 103]);
+  assert.equal(rejectedCodes('{ parse_json("a"); parse_json("b") }'), [100, 100]);
+  assert.equal(rejectedCodes('parse_int(.a) + parse_int(.b)'), [110, 110]);
+  assert.equal(rejectedCodes('if .a == 1 { parse_json("a") } else { parse_json("b") }'), [100, 100]);
+  // A construct that handles or reports its operand's error drops that error only.
+  assert.equal(rejectedCodes('parse_json("a")\nupcase(parse_json("b"))\nx = parse_json("c") ?? 1\nabort parse_json("d")'), [100, 630, 631]);
+  assert.equal(rejectedCodes('{ parse_json("a"); upcase(parse_json("b")); parse_json("c") }'), [100, 630, 100]);
+  assert.equal(rejectedCodes('for_each({}) -> |_k, v| { return parse_json(v) }'), [631]);
+  // One fallible expression is one error, however deep the operation around it.
+  assert.equal(rejectedCodes('1 + length(parse_json("a"))'), [630]);
+  assert.equal(rejectedCodes('1 + (2 * parse_int("3"))'), [100]);
+  checkProgram('.x, err = { push(.x, 1); push(.y, 2) }');
+  checkProgram('.x = { parse_json("a"); parse_json("b") } ?? null');
 });
 
 test.run();

@@ -13,6 +13,7 @@ const JS_FUNCTIONS = await loadJsFunctions(JS_FUNCTION_NAMES);
 import { CRC_CATALOGUE } from '../../../runtime/crc.js';
 import { sivSeal } from '../../../runtime/aes-siv.js';
 import { zstdCompress } from '../../../runtime/zstd.js';
+import { compress as zstdOneShot } from '@bokuweb/zstd-wasm';
 import type { RemapValue } from '../../../abi/values.js';
 
 /** Calls a JS function by name: its result, or `error: <message>`. */
@@ -58,6 +59,26 @@ test('decompression never passes the cap (bombs fail with a message)', () => {
   assert.is(bytes(call('decode_gzip', [gzipSync(zeros)], 5_000_000)).length, 5_000_000);
 });
 
+test('decode_zstd decodes concatenated frames as one stream, as VRL does (checked against the reference engine)', () => {
+  // Frames with a declared content size (one-shot) and without (streamed), and skippable frames.
+  const sized = (text: string) => zstdOneShot(Buffer.from(text), 3);
+  const skippable = Buffer.from([0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
+  const streamed = zstdCompress(Buffer.from('streamed '), 3);
+  assert.is(bytes(call('decode_zstd', [Buffer.concat([sized('hello '), sized('world')])])).toString(), 'hello world');
+  assert.is(bytes(call('decode_zstd', [Buffer.concat([streamed, sized('hello '), streamed])])).toString(), 'streamed hello streamed ');
+  assert.is(bytes(call('decode_zstd', [Buffer.concat([skippable, sized('hello '), skippable])])).toString(), 'hello ');
+  const label = 'error: unable to decode value with Zstd decoder: ';
+  assert.is(call('decode_zstd', [Buffer.concat([sized('hello '), Buffer.from('xx')])]), `${label}Unknown frame descriptor`);
+  const second = sized('world');
+  assert.is(call('decode_zstd', [Buffer.concat([sized('hello '), second.subarray(0, second.length - 2)])]), `${label}Src size is incorrect`);
+  assert.is(call('decode_zstd', [Buffer.alloc(0)]), `${label}Unknown frame descriptor`);
+  // The cap holds for the frames together: each is within it, both are not.
+  const half = Buffer.alloc(600_000);
+  const twoFrames = Buffer.concat([zstdOneShot(half, 3), zstdCompress(half, 3)]);
+  assert.is(call('decode_zstd', [twoFrames], 1_000_000), `${label}decompressed size exceeds the limit of 1000000 bytes`);
+  assert.is(bytes(call('decode_zstd', [twoFrames], 1_200_000)).length, 1_200_000);
+});
+
 test('invalid compressed data fails with the decoder\'s message, never a crash', () => {
   const garbage = Buffer.from('definitely not compressed data');
   assert.is(call('decode_gzip', [garbage]), 'error: unable to decode value with Gzip decoder: invalid gzip header');
@@ -87,6 +108,24 @@ test('charsets: WHATWG labels, unmappable characters, unknown labels', () => {
   assert.is(call('encode_charset', ['ü', 'utf-16le']), 'ü');
   const large = 'ä'.repeat(100_000);
   assert.is(call('decode_charset', [call('encode_charset', [large, 'iso-8859-1']), 'iso-8859-1']), large);
+});
+
+test('charsets: ISO-2022-JP as encoding_rs writes it (bytes checked against the reference engine)', () => {
+  const iso2022jp = (text: string) => Buffer.from(bytes(call('encode_charset', [text, 'csISO2022JP']))).toString('hex');
+  assert.is(iso2022jp('日本'), '1b2442467c4b5c1b2842');
+  assert.is(iso2022jp('aあb'), '611b244224221b284262');
+  // ¥ and ‾ switch to JIS X 0201 Roman, where other ASCII needs no escape but `~` and `\` do.
+  assert.is(iso2022jp('¥a‾~\\\\'), '1b284a5c617e1b28427e5c5c');
+  // Half-width katakana (and its sound marks) become full-width; U+2212 is the full-width hyphen-minus.
+  assert.is(iso2022jp('ｱｲﾞﾟ｡−'), '1b244225222524212b212c2123215d1b2842');
+  // The first of several pointers (U+2235), the IBM rows (U+2170), WHATWG's U+FF5E (not U+301C).
+  assert.is(iso2022jp('∵ⅰ～〜'), '1b24422268' + '7c71' + '2141' + '1b2842' + '262331323331363b');
+  // Characters it lacks and shift-in are references, written in the Roman state without an escape.
+  assert.is(iso2022jp('あ😀'), '1b244224221b2842' + '26233132383531323b');
+  assert.is(iso2022jp('¥\u000f¥'), '1b284a5c' + '262336353533333b' + '5c1b2842');
+  assert.is(iso2022jp(''), '');
+  const text = '日本語のテキスト、ｶﾀｶﾅ and ASCII ¥100 '.repeat(5000);
+  assert.is(call('decode_charset', [call('encode_charset', [text, 'iso-2022-jp']), 'iso-2022-jp']), text.replace(/[ｶﾀﾅ]/g, (c) => c.normalize('NFKC')));
 });
 
 test('punycode and MIME encoded-words', () => {

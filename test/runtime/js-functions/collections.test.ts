@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Regex, type RemapValue } from '../../../abi/values.js';
+import { IntegralFloat } from '../../../abi/codec.js';
 import type { JsFunction } from '../../../runtime/imports.js';
 import { JS_FUNCTION_NAMES, loadJsFunctions } from '../../../runtime/js-functions/index.js';
 
@@ -75,8 +76,35 @@ test('parse_yaml and parse_cbor keep integers apart from floats', () => {
   assert.equal(plain(call('parse_yaml', 'a: 1\nb: 1.0\nc: [yes, ~]\n"é": ü')), { a: '1n', b: 1, c: ['yes', null], 'é': 'ü' });
   assert.match(String(call('parse_yaml', 'a: [1')), /^error: unable to parse yaml: /);
   assert.equal(plain(call('parse_cbor', Uint8Array.from([0xa1, 0x61, 0x61, 0x82, 0x01, 0xf9, 0x3e, 0x00]))), { a: ['1n', 1.5] });
-  assert.match(String(call('parse_cbor', Uint8Array.from([0xa1]))), /^error: unable to parse cbor: /);
-  assert.match(String(call('parse_cbor', '')), /^error: unable to parse cbor: /);
+});
+
+test('parse_cbor reads as VRL (ciborium) does: the reference engine\'s values and texts', () => {
+  const cbor = (hex: string) => call('parse_cbor', Uint8Array.from(Buffer.from(hex, 'hex')));
+  // A float stays a float also when whole, in each width; integers beyond i64 become floats.
+  for (const one of ['f93c00', 'fa3f800000', 'fb3ff0000000000000']) assert.equal(cbor(one), new IntegralFloat(1));
+  assert.equal(cbor('1b8000000000000000'), new IntegralFloat(2 ** 63));
+  assert.is(cbor('3b7fffffffffffffff'), -(2n ** 63n));
+  // Indefinite lengths, undefined as null, the last of repeated keys, bytes after the item ignored.
+  assert.equal(plain(cbor('bf6161f7616101616102ff00')), { a: '2n' });
+  assert.equal(plain(cbor('9f9f01ff02ff')), [['1n'], '2n']);
+  const errors: Array<[string, string]> = [
+    ['', 'Io(EndOfFile(()))'],
+    ['a1', 'Io(EndOfFile(()))'],
+    ['fb3ff0', 'Io(EndOfFile(()))'],
+    ['f97e00', 'Semantic(None, "invalid value: floating point `NaN`, expected any valid JSON value")'],
+    ['4401020304', 'Semantic(None, "invalid type: byte array, expected any valid JSON value")'],
+    ['c101', 'Semantic(None, "invalid type: enum, expected any valid JSON value")'],
+    ['c249010000000000000000', 'Semantic(None, "invalid type: integer `18446744073709551616` as u128, expected any valid JSON value")'],
+    ['3bffffffffffffffff', 'Semantic(None, "invalid type: integer `-18446744073709551616` as i128, expected any valid JSON value")'],
+    ['ff', 'Semantic(None, "invalid type: break, expected non-break")'],
+    ['a10101', 'Semantic(None, "invalid type: integer `1`, expected string")'],
+    ['a1fb3ff000000000000001', 'Semantic(None, "invalid type: floating point `1.0`, expected string")'],
+    ['a1c1f50101', 'Semantic(None, "invalid type: boolean `true`, expected string")'],
+    ['a1f601', 'Semantic(None, "invalid type: null, expected string")'],
+    ['a1410101', 'Semantic(None, "invalid type: bytes, expected string")'],
+    ['a18001', 'Semantic(None, "invalid type: sequence, expected string")'],
+  ];
+  for (const [hex, text] of errors) assert.is(cbor(hex), `error: unable to parse cbor: ${text}`, hex);
 });
 
 test('parse_xml follows VRL\'s node walk and options', () => {

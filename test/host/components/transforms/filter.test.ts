@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import filter from '../../../../host/components/transforms/filter.js';
 import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
 import { encodeBatch } from '../../../../abi/batch.js';
+import { gzipSync } from 'node:zlib';
+import { componentEnv } from '../../support/env.js';
 
 test('filter forwards matching events and counts the others as intentional discards', async () => {
   const { runner } = await runnerOf(filter, { condition: '.level != "debug"' });
@@ -17,6 +19,14 @@ test('filter: a failing condition does not match and counts a script_failed erro
   const result = runner.process(batchOf([{ n: 2 }, { n: 'x' }]));
   assert.equal(eventsOf(result.outputs[0]!.batch), [{ n: 2n }]);
   assert.is(result.errors![0]!.errorType, 'script_failed');
+});
+
+test('filter: a condition\'s decompression functions honour --max-decompressed-size-bytes', async () => {
+  const env = { ...componentEnv(filter, 't'), maxDecompressedSize: 1000 };
+  const { runner } = await runnerOf(filter, { condition: 'length(decode_gzip!(decode_base64!(.z))) > 0' }, env);
+  const result = runner.process(batchOf([{ z: gzipSync(Buffer.alloc(999)).toString('base64') }, { z: gzipSync(Buffer.alloc(1001)).toString('base64') }]));
+  assert.is(eventsOf(result.outputs[0]!.batch).length, 1);
+  assert.match(result.errors![0]!.message, /decompressed size exceeds the limit of 1000 bytes/);
 });
 
 test('filter with a kind test reads the record kind', async () => {

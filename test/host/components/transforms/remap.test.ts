@@ -9,6 +9,8 @@ import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
 import { tempDir } from '../../support/svc.js';
 import { withInfo } from '../../../support/module-bytes.js';
 import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
+import { gzipSync } from 'node:zlib';
+import { componentEnv } from '../../support/env.js';
 
 const PROGRAM = `
 if .n == 1 { .x = to_int!(.bad) }
@@ -23,6 +25,16 @@ test('remap forwards failed events unchanged by default (errors) and drops abort
   assert.equal(eventsOf(result.outputs[0]!.batch), [{ n: 0n, done: true }, { n: 1n, bad: 'x' }]);
   assert.equal(result.errors, [{ count: 1, errorType: 'conversion_failed', stage: 'processing', message: 'Mapping failed with event: function call error for "to_int" at (19:32): Invalid integer "x": invalid digit found in string' }]);
   assert.equal(result.discarded, [{ count: 1, intentional: true, reason: 'Event mapping aborted.' }]);
+});
+
+test('remap: decompression functions honour --max-decompressed-size-bytes (the env\'s cap)', async () => {
+  const gzipped = gzipSync(Buffer.alloc(2000)).toString('base64');
+  const program = { source: '.size = length(decode_gzip!(decode_base64!(.z)))' };
+  const capped = await runnerOf(remap, program, { ...componentEnv(remap, 't'), maxDecompressedSize: 1000 });
+  const failed = capped.runner.process(batchOf([{ z: gzipped }]));
+  assert.match(failed.errors![0]!.message, /unable to decode value with Gzip decoder: decompressed size exceeds the limit of 1000 bytes/);
+  const roomy = await runnerOf(remap, program, { ...componentEnv(remap, 't'), maxDecompressedSize: 2000 });
+  assert.equal(eventsOf(roomy.runner.process(batchOf([{ z: gzipped }])).outputs[0]!.batch), [{ z: gzipped, size: 2000n }]);
 });
 
 test('remap drop_on_error drops failed events, drop_on_abort false keeps aborted ones', async () => {
