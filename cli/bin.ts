@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `svc` executable: a service run's first worker starts booting, then the CLI loads (cli/main.ts).
+// The `svc` executable: a service run's workers start booting, then the CLI loads (cli/main.ts).
 
-import { startEarlyWorker } from './early-worker.js';
+import { startEarlyWorkers } from './early-worker.js';
 
-startEarlyWorker(process.argv.slice(2));
+startEarlyWorkers(process.argv.slice(2), process.env);
 await import('./main.js');

@@ -5,7 +5,7 @@ import type { CAC, Command } from 'cac';
 import { ROOT_OPTIONS, resolveRootOptions, configLocations, type RootOptions, type RootOptionSpec } from '../host/config/options.js';
 import { LogHub } from '../host/log.js';
 import { UsageError } from './usage.js';
-import { takeEarlyWorker } from './early-worker.js';
+import { takeEarlyWorkers } from './early-worker.js';
 
 /** Declares the root options on a command (the root command itself, `run`, or those of them `only` keeps). */
 export function withRootOptions(command: Command, only: (spec: RootOptionSpec) => boolean = () => true): Command {
@@ -60,9 +60,9 @@ async function runServiceCommand(args: string[] | undefined, parsed: Record<stri
   const hub = logHubFor(options);
   const log = hub.logger('svc');
   if (options.watchConfig) log.warn('--watch-config: configuration reload is not available in this build; the configuration is read once.');
-  // The first transform worker boots while this thread loads the service and reads the configuration
-  // (started by cli/bin.ts, or here when svc was started through cli/main.ts).
-  const earlyWorker = await (takeEarlyWorker() ?? import('../host/topology/executor.js').then(({ WorkerThread }) => new WorkerThread()));
+  // The transform workers boot while this thread loads the service and reads the configuration (started by
+  // cli/bin.ts, or here when svc was started through cli/main.ts).
+  const earlyWorkers = await takeEarlyWorkers(options.threads);
   const { runService } = await import('../host/service.js');
   const code = await runService({
     locations: configLocations(options),
@@ -76,7 +76,7 @@ async function runServiceCommand(args: string[] | undefined, parsed: Record<stri
     log,
     logHub: hub,
     version,
-    earlyWorker,
+    earlyWorkers,
   });
   // Sockets or timers of stopped components must not keep the process alive.
   process.exit(code);

@@ -31,9 +31,9 @@ export interface PipelineOptions {
   log: Logger;
   logHub: LogHub;
   env?: NodeJS.ProcessEnv;
-  /** A transform worker started before the configuration was read, so that it boots meanwhile; stopped
-   * when no transform needs it. */
-  earlyWorker?: WorkerThread;
+  /** Transform workers started before the configuration was read, so that they boot meanwhile; those no
+   * transform needs are stopped. */
+  earlyWorkers?: WorkerThread[];
 }
 
 /** The host name events are stamped with: SVC_HOSTNAME, else the machine's. */
@@ -122,9 +122,9 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   // time and memory.
   const usable = [...config.transforms.values()].reduce((total, transform) => total + (transformDefinition(transform.type).concurrent ? options.threads : 1), 0);
   const workers = Math.min(options.threads, usable);
-  const early = options.earlyWorker;
-  if (early && workers === 0) void early.terminate();
-  const executor = options.threads > 0 ? new WorkerExecutor(workers, early && workers > 0 ? [early] : [], () => metrics.snapshot()) : new InlineExecutor(transformDefinition, () => metrics.snapshot());
+  const early = options.earlyWorkers ?? [];
+  for (const unused of early.splice(workers)) void unused.terminate();
+  const executor = options.threads > 0 ? new WorkerExecutor(workers, early, () => metrics.snapshot()) : new InlineExecutor(transformDefinition, () => metrics.snapshot());
   try {
     const topology = await Topology.build(graph, {
       sinkBuffer: (id) => {
