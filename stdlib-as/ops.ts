@@ -6,7 +6,7 @@
 import {
   Value, Tag, NULL, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
   bytesLen, allocBytes, regexPatternPtr, regexPatternLen, arrayLen, arrayGet, objectLen, objectKeyPtr,
-  objectKeyLen, objectValue, objectSet, cloneShallow, share, compareBytes, trapWith, TrapCause,
+  objectKeyLen, objectValue, objectMerged, compareBytes, trapWith, TrapCause,
 } from './value';
 import { fail, failWith } from './error';
 import { Buffer, bufferNew, bufferAscii, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
@@ -342,11 +342,7 @@ export function op_ne(a: Value, b: Value): Value {
 /** `a | b`: a new object with the fields of both; `b`'s win (shallow). */
 export function op_merge(a: Value, b: Value): Value {
   if (tagOf(a) != Tag.Object || tagOf(b) != Tag.Object) return failKinds("can't merge type ", b, ' into ', a);
-  const merged = cloneShallow(a);
-  for (let i: usize = 0, n = objectLen(b); i < n; i++) {
-    objectSet(merged, objectKeyPtr(b, i), objectKeyLen(b, i), share(objectValue(b, i)));
-  }
-  return merged;
+  return objectMerged(a, b);
 }
 
 /** 1 for true, 0 for false; -1 for anything else, with VRL's `expected boolean, got …` pending. */

@@ -536,6 +536,31 @@ export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v
   store<u32>(o, <u32>(len + 1), 4);
 }
 
+/**
+ * A new object with the entries of `a` and `b`, `b`'s winning where both have a key: one pass over the two
+ * sorted entry lists (inserting `b`'s entries one by one shifted `a`'s every time, quadratic when both are
+ * wide). The values become reachable from two objects, so they are marked shared.
+ */
+export function objectMerged(a: Value, b: Value): Value {
+  const aLen = objectLen(a);
+  const bLen = objectLen(b);
+  const merged = newObject(aLen + bLen);
+  const entries = <usize>load<u32>(merged, 12);
+  let i: usize = 0;
+  let j: usize = 0;
+  let n: usize = 0;
+  while (i < aLen || j < bLen) {
+    const order = i == aLen ? 1 : j == bLen ? -1 : compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, j), objectKeyLen(b, j));
+    if (order == 0) i++;
+    const from = order < 0 ? entryAt(a, i++) : entryAt(b, j++);
+    memory.copy(entries + n * ENTRY_SIZE, from, ENTRY_SIZE);
+    share(<Value>load<u32>(from, 8));
+    n++;
+  }
+  store<u32>(merged, <u32>n, 4);
+  return merged;
+}
+
 /** Removes entry `i` in place; returns its value. */
 export function objectRemoveAt(o: Value, i: usize): Value {
   const removed = objectValue(o, i);

@@ -1,7 +1,7 @@
 // `merge(to, from, deep)`: `to` with the fields of `from` added; `from` wins. With `deep`, fields that are
 // objects on both sides are merged the same way instead of replaced.
 
-import { Value, Tag, tagOf, cloneShallow, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectGet, objectSet, share } from '../value';
+import { Value, Tag, tagOf, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectGet, objectSet, objectMerged } from '../value';
 import { KindBit, expectKinds, optionalBool } from './args';
 import { mayDescend } from '../depth';
 
@@ -14,14 +14,16 @@ export function fn_merge(to: Value, from: Value, deep: Value): Value {
 /** `from`'s fields over `to`'s, both nested `depth` levels deep (past MAX_DEPTH, `to` as it is). */
 function mergeObjects(to: Value, from: Value, deep: bool, depth: i32 = 0): Value {
   if (!mayDescend(depth)) return to;
-  const merged = cloneShallow(to);
+  const merged = objectMerged(to, from);
+  if (!deep) return merged;
+  // Fields that are objects on both sides are merged in turn.
   for (let i: usize = 0, n = objectLen(from); i < n; i++) {
+    const field = objectValue(from, i);
+    if (tagOf(field) != Tag.Object) continue;
     const key = objectKeyPtr(from, i);
     const keyLen = objectKeyLen(from, i);
-    let field = objectValue(from, i);
-    const existing = deep && tagOf(field) == Tag.Object ? objectGet(merged, key, keyLen) : 0;
-    field = existing != 0 && tagOf(existing) == Tag.Object ? mergeObjects(existing, field, true, depth + 1) : share(field);
-    objectSet(merged, key, keyLen, field);
+    const existing = objectGet(to, key, keyLen);
+    if (existing != 0 && tagOf(existing) == Tag.Object) objectSet(merged, key, keyLen, mergeObjects(existing, field, true, depth + 1));
   }
   return merged;
 }

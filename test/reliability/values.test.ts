@@ -130,6 +130,14 @@ test('svc vrl: 200,000 keys in descending order parse in one pass (quadratic ins
   assert.equal(out, { stdout: `${n}\n`, stderr: '', status: 0 });
 });
 
+test('svc vrl: merging two wide objects of interleaved keys is one pass, with | and merge (each key shifted the rest: 1M keys took minutes)', () => {
+  const n = process.env.SVC_HEAVY_TESTS ? 1_000_000 : 100_000;
+  const half = (odd: number) => `{${Array.from({ length: n }, (_, i) => `"k${String(2 * i + odd).padStart(8, '0')}":${i}`).join(',')}}`;
+  const event = `{"a":${half(0)},"b":${half(1)}}\n`;
+  const out = svcVrl('a = object!(.a); b = object!(.b); [length(a | b), length(merge(a, b, deep: true)), keys(a | b)[1]]', event);
+  assert.equal(out, { stdout: `[${2 * n}, ${2 * n}, "k00000001"]\n`, stderr: '', status: 0 });
+});
+
 // ---- deep values ---------------------------------------------------------------------------------------
 
 test('JSON nesting follows serde_json: 127 levels parse, the 128th is an error naming the place', async () => {
