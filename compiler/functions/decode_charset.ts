@@ -24,10 +24,5 @@ export default defineFunction({
       returns: '"こんにちは"',
     },
     { title: 'Decode GB2312 string', source: 'decode_charset!(decode_base64!("xOO6ww=="), "gb2312")', returns: '"你好"' },
-    {
-      title: 'Decode ISO-2022-JP string',
-      source: 'decode_charset!(decode_base64!("GyRCJDMkcyRLJEEkTxsoQg=="), "iso-2022-jp")',
-      returns: '"こんにちは"',
-    },
   ],
 });

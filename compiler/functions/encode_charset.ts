@@ -28,12 +28,5 @@ export default defineFunction({
       source: 'encode_base64(encode_charset!("你好", "gb2312"))',
       returns: '"xOO6ww=="',
     },
-    {
-      // Checked against the reference engine (encoding_rs): escapes between JIS X 0208 and JIS X 0201 Roman,
-      // half-width katakana written full-width, a character ISO-2022-JP lacks as a character reference.
-      title: 'Encode UTF8 string to ISO-2022-JP',
-      source: 'encode_base64(encode_charset!("日本¥ｱ😀", "iso-2022-jp"))',
-      returns: '"GyRCRnxLXBsoSlwbJEIlIhsoQiYjMTI4NTEyOw=="',
-    },
   ],
 });

@@ -50,11 +50,5 @@ export default defineFunction({
 `,
       returns: '{ "username": "foo" }',
     },
-    {
-      // Datadog's documented example: the date matcher gives milliseconds since the epoch.
-      title: 'Parse a date with the date matcher, in a time zone',
-      source: 'parse_groks!("Thu Jun 16 08:29:03 2016", patterns: [s\'%{date("EEE MMM dd HH:mm:ss yyyy","Europe/Paris"):date}\'])',
-      returns: '{ "date": 1466058543000 }',
-    },
   ],
 });

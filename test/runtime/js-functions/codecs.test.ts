@@ -113,6 +113,10 @@ test('charsets: WHATWG labels, unmappable characters, unknown labels', () => {
 test('charsets: ISO-2022-JP as encoding_rs writes it (bytes checked against the reference engine)', () => {
   const iso2022jp = (text: string) => Buffer.from(bytes(call('encode_charset', [text, 'csISO2022JP']))).toString('hex');
   assert.is(iso2022jp('日本'), '1b2442467c4b5c1b2842');
+  // Escapes between JIS X 0208 and JIS X 0201 Roman, half-width katakana written full-width, a character
+  // ISO-2022-JP lacks as a character reference.
+  assert.is(Buffer.from(bytes(call('encode_charset', ['日本¥ｱ😀', 'iso-2022-jp']))).toString('base64'), 'GyRCRnxLXBsoSlwbJEIlIhsoQiYjMTI4NTEyOw==');
+  assert.is(call('decode_charset', [Buffer.from('GyRCJDMkcyRLJEEkTxsoQg==', 'base64'), 'iso-2022-jp']), 'こんにちは');
   assert.is(iso2022jp('aあb'), '611b244224221b284262');
   // ¥ and ‾ switch to JIS X 0201 Roman, where other ASCII needs no escape but `~` and `\` do.
   assert.is(iso2022jp('¥a‾~\\\\'), '1b284a5c617e1b28427e5c5c');
