@@ -119,11 +119,18 @@ export class WorkerThread {
   }
 }
 
+/** A transform's workers: those running it (that have created it so far), how many will, which takes its
+ * next batch, and why one of them could not create it. */
+interface Assignment {
+  workers: WorkerThread[];
+  size: number;
+  next: number;
+  failure?: Error;
+}
+
 export class WorkerExecutor implements TransformExecutor {
   private readonly workers: WorkerThread[];
-  /** Per transform: the workers running it (those that have created it so far), how many will, which takes
-   * its next batch, and why one of them could not create it. */
-  private readonly assignment = new Map<string, { workers: WorkerThread[]; size: number; next: number; failure?: Error }>();
+  private readonly assignment = new Map<string, Assignment>();
   private next = 0;
   private readonly stopMetrics: (() => void) | undefined;
 
@@ -140,7 +147,7 @@ export class WorkerExecutor implements TransformExecutor {
   async create(id: string, type: string, plan: unknown, concurrent = false): Promise<void> {
     // Round robin in topological order: consecutive transforms of a chain land on different workers.
     const workers = concurrent ? this.workers : [this.workers[this.next++ % this.workers.length]!];
-    const assigned: { workers: WorkerThread[]; size: number; next: number; failure?: Error } = { workers: [], size: workers.length, next: 0 };
+    const assigned: Assignment = { workers: [], size: workers.length, next: 0 };
     this.assignment.set(id, assigned);
     const created = workers.map(async (worker) => {
       const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
