@@ -3,6 +3,7 @@
 // slow sink leaves stdin unread rather than filling memory.
 
 import { createReadStream, fstatSync } from 'node:fs';
+import { Socket, type SocketConstructorOpts } from 'node:net';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
@@ -39,7 +40,9 @@ export function stdinSource(input: () => Readable): SourceDefinition<StdinOption
  * batch (a message to the worker and back, a call into wasm) showed in the pipeline's throughput. */
 const READ_BYTES = 256 * 1024;
 
-/** Standard input: a file or pipe read in large pieces; a terminal or socket as Node opens it. */
+/** Standard input: a file or pipe read in large pieces; a terminal or socket as Node opens it. A pipe is a
+ * socket handle, not a file stream: a file read pending on a pipe nobody writes to could not be cancelled,
+ * and would hold a graceful shutdown until the writer closed it. */
 function standardInput(): Readable {
   let stats;
   try {
@@ -47,7 +50,10 @@ function standardInput(): Readable {
   } catch {
     return process.stdin;
   }
-  return stats.isFile() || stats.isFIFO() ? createReadStream('', { fd: 0, highWaterMark: READ_BYTES, autoClose: false }) : process.stdin;
+  if (stats.isFile()) return createReadStream('', { fd: 0, highWaterMark: READ_BYTES, autoClose: false });
+  // `readableHighWaterMark` is a stream option the socket passes on (@types/node's socket options lack it).
+  if (stats.isFIFO()) return new Socket({ fd: 0, readable: true, writable: false, readableHighWaterMark: READ_BYTES } as SocketConstructorOpts);
+  return process.stdin;
 }
 
 export default stdinSource(standardInput);

@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
@@ -102,6 +103,26 @@ test('svc reads standard input redirected from a file and from a pipe whole, thr
     const events = stdout.split('\n').filter(Boolean).map((line) => JSON.stringify({ ...JSON.parse(line), host: 'H' }));
     assert.equal(events, expected, command);
   }
+});
+
+test('svc stops on SIGTERM while its standard input, a pipe, stays open and silent', async () => {
+  const dir = tempDir();
+  const fifo = join(dir, 'in.fifo');
+  execFileSync('mkfifo', [fifo]);
+  // Read and write: opening does not wait for another end, and the pipe never reaches its end.
+  const fd = openSync(fifo, 'r+');
+  writeSync(fd, 'hello\n');
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(config, 'sources:\n  in: { type: stdin }\nsinks:\n  out: { type: console, inputs: [in], encoding: { codec: text } }\n');
+  const child = spawn(process.execPath, [main, '-q', '--config', config], { stdio: [fd, 'pipe', 'ignore'] });
+  let stdout = '';
+  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk) === 'hello\n' && resolve()));
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const [code, signal] = await once(child, 'exit');
+  clearTimeout(killer);
+  closeSync(fd);
+  assert.equal({ code, signal, stdout }, { code: 0, signal: null, stdout: 'hello\n' });
 });
 
 test.run();
