@@ -215,7 +215,7 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 
 ## Pipelines
 
-\`svc --config FILE\` end to end (bench/pipeline.mjs), wall time, the commands alternated, median of 3 after a
+\`svc --config FILE\` end to end (bench/pipeline.mjs), wall time, the commands alternated, median of 5 after a
 warm-up. The S1 rows read the ${E2E_EVENTS / 1000}k events of the check above from stdin; the three outputs are
 checked to hold the same events first. The chain runs S1 then S3 (\`. |= parse_syslog!(.message)\`).
 
