@@ -259,8 +259,8 @@ export class FrameStream {
   push(chunk: Uint8Array, stamp: Stamp): EventBatch[] {
     this.decoder.countReceived(chunk.byteLength);
     if (this.delimiter === undefined) return this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
-    // Batches of at most `batchEvents` frames: each copied once out of the pieces, since frames wait in
-    // buffers while the stream reads on (and may reuse its memory).
+    // Batches of at most `batchEvents` frames, each copied once out of the pieces it spans (a chunk that is
+    // whole frames and nothing pending goes as it is: streams hand over a new buffer per chunk).
     const batches: EventBatch[] = [];
     const limit = this.decoder.batchEvents;
     let start = 0;
