@@ -17,7 +17,36 @@ export interface TransformExecutor {
   parallelism(id: string): number;
   /** `encode`: see `TransformRunner.process`. */
   process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult>;
+  /** Runs a batch through a chain of transforms in one thread, each one's default output the next one's
+   * input (`encode` for the last); one result per transform that ran. */
+  processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]>;
   close(): Promise<void>;
+}
+
+/** What one transform of a chain did: its result and, when its default output went on to the next transform
+ * in the same thread, that output's size instead of the output itself. */
+export interface StageResult {
+  result: TransformResult;
+  passedOn?: { count: number; byteSize: number };
+}
+
+/** Runs `batch` through `runners` in turn (see `processChain`); stops early when a stage passes nothing on. */
+export function runStages(runners: readonly TransformRunner[], batch: EventBatch, encode?: EncodeOptions): StageResult[] {
+  const stages: StageResult[] = [];
+  let input = batch;
+  for (const [i, runner] of runners.entries()) {
+    if (i === runners.length - 1) {
+      stages.push({ result: runner.process(input, encode) });
+      break;
+    }
+    const result = runner.process(input);
+    // A chained transform has its default output only (`chainedTransforms` in run.ts).
+    const next = result.outputs.find((out) => out.output === undefined)?.batch;
+    stages.push({ result: { ...result, outputs: [] }, passedOn: { count: next?.count ?? 0, byteSize: next?.bytes.byteLength ?? 0 } });
+    if (next === undefined || next.count === 0) break;
+    input = next;
+  }
+  return stages;
 }
 
 export type TransformLookup = (type: string) => TransformDefinition;
@@ -43,6 +72,10 @@ export class InlineExecutor implements TransformExecutor {
     return this.runners.get(id)!.process(batch, encode);
   }
 
+  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]> {
+    return runStages(chain.map((id) => this.runners.get(id)!), batch, encode);
+  }
+
   async close(): Promise<void> {
     this.stopMetrics?.();
     this.runners.clear();
@@ -52,13 +85,13 @@ export class InlineExecutor implements TransformExecutor {
 /** Messages to a worker that it replies to. */
 export type WorkerCall =
   | { op: 'create'; seq: number; id: string; type: string; plan: unknown }
-  | { op: 'process'; seq: number; id: string; batch: EventBatch; encode?: EncodeOptions };
+  | { op: 'process'; seq: number; chain: readonly string[]; batch: EventBatch; encode?: EncodeOptions };
 
 /** Messages to a worker: calls, and the pipeline's metrics snapshot (no reply). */
 export type WorkerRequest = WorkerCall | { op: 'metrics'; snapshot: readonly MetricSample[] };
 
 /** Messages from a worker. */
-export type WorkerReply = { seq: number; result?: TransformResult; error?: string };
+export type WorkerReply = { seq: number; stages?: StageResult[]; error?: string };
 
 /** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
 export function transferable(bytes: Uint8Array): Uint8Array {
@@ -131,6 +164,8 @@ interface Assignment {
 export class WorkerExecutor implements TransformExecutor {
   private readonly workers: WorkerThread[];
   private readonly assignment = new Map<string, Assignment>();
+  /** `processChain` calls waiting for a worker to finish creating a transform. */
+  private readonly createdWaiters: Array<() => void> = [];
   private next = 0;
   private readonly stopMetrics: (() => void) | undefined;
 
@@ -153,6 +188,7 @@ export class WorkerExecutor implements TransformExecutor {
       const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
       if (reply.error !== undefined) throw new Error(reply.error);
       assigned.workers.push(worker);
+      for (const wake of this.createdWaiters.splice(0)) wake();
     });
     // A worker failing after another succeeded fails the transform's next batch (`process`).
     for (const creating of created) creating.catch((error: Error) => (assigned.failure ??= error));
@@ -166,16 +202,28 @@ export class WorkerExecutor implements TransformExecutor {
   }
 
   async process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult> {
-    const assigned = this.assignment.get(id)!;
-    if (assigned.failure) throw assigned.failure;
-    const worker = assigned.workers[assigned.next++ % assigned.workers.length]!;
+    return (await this.processChain([id], batch, encode))[0]!.result;
+  }
+
+  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]> {
+    const assignments = chain.map((id) => this.assignment.get(id)!);
+    for (const assigned of assignments) if (assigned.failure) throw assigned.failure;
+    const head = assignments[0]!;
+    // The workers that have created every transform of the chain (they join each transform as they finish
+    // creating it); until one has, wait.
+    let ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
+    while (ready.length === 0) {
+      await new Promise<void>((resolve) => this.createdWaiters.push(resolve));
+      ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
+    }
+    const worker = ready[head.next++ % ready.length]!;
     const bytes = transferable(batch.bytes);
     const reply = await worker.request(
-      { op: 'process', seq: worker.nextSeq(), id, batch: { ...batch, bytes }, encode },
+      { op: 'process', seq: worker.nextSeq(), chain, batch: { ...batch, bytes }, encode },
       [bytes.buffer as ArrayBuffer],
     );
     if (reply.error !== undefined) throw new Error(reply.error);
-    return reply.result!;
+    return reply.stages!;
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { ComponentTelemetry } from '../telemetry/component.js';
 import type { EventBatch } from './batch.js';
 import { BatchBuffer, type BufferLimits } from './buffer.js';
-import type { TransformExecutor } from './executor.js';
+import type { StageResult, TransformExecutor } from './executor.js';
 import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
 import { reportDecodeErrors } from '../components/support/decoding.js';
@@ -49,6 +49,11 @@ interface Node {
   framesFrom?: Node;
   /** A transform whose default output feeds only this sink: it may encode for it. */
   encodesFor?: Node;
+  /** The transforms that run after this one in the same worker call, each fed the previous one's default
+   * output (`chainedTransforms`); set on the first of a chain. */
+  chain?: Node[];
+  /** Set on the other transforms of a chain: they have no loop of their own. */
+  chained?: boolean;
 }
 
 export class Topology {
@@ -87,6 +92,11 @@ export class Topology {
       topology.consumers.set(key, [...(topology.consumers.get(key) ?? []), consumer]);
     }
     for (const [source, transform] of fused.decodingSources) topology.nodes.get(transform)!.framesFrom = topology.nodes.get(source);
+    for (const [first, rest] of chainedTransforms(graph)) {
+      const chain = rest.map((id) => topology.nodes.get(id)!);
+      topology.nodes.get(first)!.chain = chain;
+      for (const node of chain) node.chained = true;
+    }
     for (const [transform, sink] of fused.encodingTransforms) {
       const sinkNode = topology.nodes.get(sink)!;
       if (sinkNode.sink!.batchEncoder) topology.nodes.get(transform)!.encodesFor = sinkNode;
@@ -163,7 +173,7 @@ export class Topology {
     const loops: Array<Promise<void>> = [];
     for (const node of this.nodes.values()) {
       if (node.sink) loops.push(this.runSink(node, node.sink));
-      else if (node.buffer) loops.push(this.runTransform(node));
+      else if (node.buffer && !node.chained) loops.push(this.runTransform(node));
     }
     for (const node of this.nodes.values()) if (node.source) loops.push(this.runSource(node, node.source));
     await Promise.all(loops);
@@ -196,20 +206,23 @@ export class Topology {
       if (unsent.length >= inFlight) await unsent.shift();
     }
     await sent;
-    this.finished(node);
+    for (const stage of [node, ...(node.chain ?? [])]) this.finished(stage);
   }
 
-  /** One batch through the transform; undefined when it failed (counted and logged). */
-  private async process(node: Node, batch: EventBatch): Promise<TransformResult | undefined> {
+  /** One batch through the transform (and the transforms chained after it); undefined when it failed
+   * (counted and logged). */
+  private async process(node: Node, batch: EventBatch): Promise<StageResult[] | undefined> {
     // Frames are counted once decoded (`forward`).
     if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength);
     // Read before the bytes are transferred to the worker (which detaches them here).
     const byteSize = batch.bytes.byteLength;
-    node.utilization.start();
+    const stages = [node, ...(node.chain ?? [])];
+    for (const stage of stages) stage.utilization.start();
     try {
-      const result = await this.options.executor.process(node.spec.id, batch, node.encodesFor?.sink!.batchEncoder!.options);
-      if (result.decoded) this.decodedFrames(node, byteSize, result.decoded);
-      return result;
+      const ids = stages.map((stage) => stage.spec.id);
+      const results = await this.options.executor.processChain(ids, batch, stages.at(-1)!.encodesFor?.sink!.batchEncoder!.options);
+      if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded);
+      return results;
     } catch (error) {
       // The batch is lost, never the process: count it and go on with the next one.
       node.telemetry.error('transform_failed', 'processing', batch.count);
@@ -217,7 +230,7 @@ export class Topology {
       node.log.error(`Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
       return undefined;
     } finally {
-      node.utilization.end();
+      for (const stage of stages) stage.utilization.end();
     }
   }
 
@@ -232,9 +245,23 @@ export class Topology {
     node.telemetry.received(decoded.count, byteSize);
   }
 
-  /** Reports what a batch through a transform cost and sends its outputs on. */
-  private async forward(node: Node, result: TransformResult | undefined): Promise<void> {
-    if (result === undefined) return;
+  /** Reports what a batch through a transform (and its chain) cost and sends the last one's outputs on. */
+  private async forward(node: Node, stages: StageResult[] | undefined): Promise<void> {
+    if (stages === undefined) return;
+    const nodes = [node, ...(node.chain ?? [])];
+    for (const [i, { result, passedOn }] of stages.entries()) {
+      const stage = nodes[i]!;
+      this.account(stage, result);
+      if (passedOn) {
+        stage.telemetry.sent(undefined, passedOn.count, passedOn.byteSize);
+        nodes[i + 1]!.telemetry.received(passedOn.count, passedOn.byteSize);
+      }
+      for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(stage, output, out);
+    }
+  }
+
+  /** Counts and logs what one transform discarded, failed on and logged. */
+  private account(node: Node, result: TransformResult): void {
     for (const { count, intentional, reason, key } of result.discarded ?? []) {
       node.telemetry.discarded(count, intentional);
       if (key !== undefined) node.telemetry.discardedForKey(key, count);
@@ -246,7 +273,6 @@ export class Topology {
     }
     for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
     if (result.encodeFailures) node.encodesFor!.sink!.batchEncoder!.failed(result.encodeFailures.count, result.encodeFailures.message);
-    for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(node, output, out);
   }
 
   private async runSink(node: Node, sink: Sink): Promise<void> {
@@ -300,6 +326,34 @@ export class Topology {
     for (const node of this.nodes.values()) node.utilization.stop();
     await this.options.executor.close();
   }
+}
+
+/**
+ * Chains of transforms that run in one worker call, first → the rest: a concurrent transform whose only
+ * output port feeds exactly one concurrent transform, fed by nothing else. The batch between them then
+ * never goes back to the main thread (a message each way, and the main thread's time, per batch).
+ */
+export function chainedTransforms(graph: Graph): Map<string, string[]> {
+  const concurrent = (id: string) => {
+    const spec = graph.components.get(id);
+    return spec?.definition.kind === 'transform' && spec.definition.concurrent === true;
+  };
+  const next = new Map<string, string>();
+  for (const id of graph.components.keys()) {
+    const edges = graph.edges.filter((edge) => edge.from === id);
+    if (!concurrent(id) || (graph.ports.get(id)?.length ?? 0) !== 1 || edges.length !== 1) continue;
+    const to = edges[0]!.to;
+    if (concurrent(to) && graph.edges.filter((edge) => edge.to === to).length === 1) next.set(id, to);
+  }
+  const followers = new Set(next.values());
+  const chains = new Map<string, string[]>();
+  for (const first of next.keys()) {
+    if (followers.has(first)) continue;
+    const rest: string[] = [];
+    for (let at = next.get(first); at !== undefined; at = next.get(at)) rest.push(at);
+    chains.set(first, rest);
+  }
+  return chains;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { TransformRunner } from '../components/component.js';
 import { transformDefinition } from '../components/transforms/index.js';
-import { transferable, type WorkerReply, type WorkerRequest } from './executor.js';
+import { runStages, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 
 const runners = new Map<string, TransformRunner>();
@@ -22,14 +22,14 @@ port.on('message', async (request: WorkerRequest) => {
       runners.set(request.id, await transformDefinition(request.type).create(request.plan));
       reply = { seq: request.seq };
     } else {
-      const result = runners.get(request.id)!.process(request.batch, request.encode);
-      for (const output of result.outputs) {
+      const stages = runStages(request.chain.map((id) => runners.get(id)!), request.batch, request.encode);
+      for (const output of stages.at(-1)!.result.outputs) {
         const bytes = transferable(output.batch.bytes);
         output.batch = { ...output.batch, bytes };
         // Two outputs may carry the same batch (a route matching everything): transfer it once.
         if (!transfer.includes(bytes.buffer as ArrayBuffer)) transfer.push(bytes.buffer as ArrayBuffer);
       }
-      reply = { seq: request.seq, result };
+      reply = { seq: request.seq, stages };
     }
   } catch (error) {
     reply = { seq: request.seq, error: error instanceof Error ? error.message : String(error) };

@@ -4,7 +4,7 @@ import { globalSchema } from '../../../host/config/global.js';
 import { LogHub } from '../../../host/log.js';
 import { InlineExecutor, type TransformExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
-import { fusedEdges, Topology } from '../../../host/topology/run.js';
+import { chainedTransforms, fusedEdges, Topology } from '../../../host/topology/run.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { TransformDefinition } from '../../../host/components/component.js';
 import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
@@ -155,9 +155,10 @@ test('a transform with two batches in flight forwards them in input order, howev
   const executor: TransformExecutor = {
     create: (id, type, plan) => inline.create(id, type, plan),
     parallelism: () => 1,
-    async process(id, batch) {
+    process: (id, batch) => inline.process(id, batch),
+    async processChain(chain, batch) {
       if (calls++ % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      return inline.process(id, batch);
+      return inline.processChain(chain, batch);
     },
     close: () => inline.close(),
   };
@@ -183,6 +184,53 @@ test('a transform with two batches in flight forwards them in input order, howev
   assert.equal(got, n(0, 30).map(({ n }) => ({ n: BigInt(n) })));
 });
 
+
+/** `split` as a concurrent transform: chained to its neighbours where the graph allows. */
+const concurrentSplit = { ...splitTransform, concurrent: true } as TransformDefinition;
+
+test('chainedTransforms: a concurrent transform whose only output feeds only a concurrent transform fed by nothing else', () => {
+  const transform = (id: string, inputs: string[], options: object = {}, definition = concurrentSplit): ComponentSpec => ({ id, kind: 'transform', type: 'split', definition, options, inputs });
+  const graph = buildGraph([
+    { id: 'in', kind: 'source', type: 'list', definition: listSource([]), options: {}, inputs: [] },
+    transform('a', ['in']),
+    transform('b', ['a']),
+    transform('c', ['b'], { split: true }),
+    transform('d', ['c']),
+    transform('e', ['c.even']),
+    transform('f', ['d']),
+    transform('g', ['d']),
+    transform('h', ['e', 'in']),
+    transform('i', ['in'], {}, splitTransform as TransformDefinition),
+    transform('j', ['i']),
+    { id: 'out', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['f', 'g', 'h', 'j'] },
+  ], 'strict');
+  // c has two outputs, d two consumers, h two inputs, i is not concurrent.
+  assert.equal([...chainedTransforms(graph)], [['a', ['b', 'c']]]);
+});
+
+test('a chain of concurrent transforms runs as one call: outputs and every transform\'s counts as if they ran apart', async () => {
+  const odd: unknown[] = [];
+  const even: unknown[] = [];
+  const { running, metrics } = await topology([
+    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]), options: {}, inputs: [] },
+    { id: 'pass', kind: 'transform', type: 'split', definition: concurrentSplit, options: {}, inputs: ['in'] },
+    { id: 'split', kind: 'transform', type: 'split', definition: concurrentSplit, options: { split: true }, inputs: ['pass'] },
+    { id: 'odd', kind: 'sink', type: 'collect', definition: collectSink(odd), options: {}, inputs: ['split'] },
+    { id: 'even', kind: 'sink', type: 'collect', definition: collectSink(even), options: {}, inputs: ['split.even'] },
+  ]);
+  await running.start();
+  assert.equal(odd, [{ n: 1n }, { n: 3n }, { n: 5n }, { n: 7n }]);
+  assert.equal(even, [{ n: 0n }, { n: 2n }, { n: 4n }, { n: 6n }]);
+  for (const [metric, tags, value] of [
+    ['component_received_events_total', { component_id: 'pass' }, 8],
+    ['component_sent_events_total', { component_id: 'pass' }, 8],
+    ['component_received_events_total', { component_id: 'split' }, 8],
+    ['component_sent_events_total', { component_id: 'split', output: 'even' }, 4],
+    ['component_sent_events_total', { component_id: 'split', output: '_default' }, 4],
+  ] as const) {
+    assert.is(metrics.total(metric, tags), value, `${metric} ${JSON.stringify(tags)}`);
+  }
+});
 
 test('fusedEdges: a source feeding only a remap fed by nothing else; a remap whose default output alone feeds a sink fed by nothing else', () => {
   const source = (id: string): ComponentSpec => ({ id, kind: 'source', type: 'list', definition: listSource([]), options: {}, inputs: [] });
