@@ -164,7 +164,7 @@ interface Assignment {
 export class WorkerExecutor implements TransformExecutor {
   private readonly workers: WorkerThread[];
   private readonly assignment = new Map<string, Assignment>();
-  /** `processChain` calls waiting for a worker to finish creating a transform. */
+  /** `processChain` calls waiting for a worker to finish creating a transform (or to fail to). */
   private readonly createdWaiters: Array<() => void> = [];
   private next = 0;
   private readonly stopMetrics: (() => void) | undefined;
@@ -191,7 +191,12 @@ export class WorkerExecutor implements TransformExecutor {
       for (const wake of this.createdWaiters.splice(0)) wake();
     });
     // A worker failing after another succeeded fails the transform's next batch (`process`).
-    for (const creating of created) creating.catch((error: Error) => (assigned.failure ??= error));
+    for (const creating of created) {
+      creating.catch((error: Error) => {
+        assigned.failure ??= error;
+        for (const wake of this.createdWaiters.splice(0)) wake();
+      });
+    }
     await Promise.any(created).catch((error: AggregateError) => {
       throw error.errors[0];
     });
@@ -207,16 +212,18 @@ export class WorkerExecutor implements TransformExecutor {
 
   async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]> {
     const assignments = chain.map((id) => this.assignment.get(id)!);
-    for (const assigned of assignments) if (assigned.failure) throw assigned.failure;
     const head = assignments[0]!;
     // The workers that have created every transform of the chain (they join each transform as they finish
     // creating it); until one has, wait.
-    let ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
-    while (ready.length === 0) {
+    for (;;) {
+      for (const assigned of assignments) if (assigned.failure) throw assigned.failure;
+      const ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
+      if (ready.length > 0) return this.run(ready[head.next++ % ready.length]!, chain, batch, encode);
       await new Promise<void>((resolve) => this.createdWaiters.push(resolve));
-      ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
     }
-    const worker = ready[head.next++ % ready.length]!;
+  }
+
+  private async run(worker: WorkerThread, chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]> {
     const bytes = transferable(batch.bytes);
     const reply = await worker.request(
       { op: 'process', seq: worker.nextSeq(), chain, batch: { ...batch, bytes }, encode },
