@@ -83,14 +83,20 @@ export async function link(input: LinkInput, options: { text?: boolean } = {}): 
   }
   const stdlib = replStdlib;
   const globals = globalNames(b, stdlib.m);
+  let linked: Linked;
   try {
-    return emit(b, stdlib, input, options, false);
-  } finally {
-    // Back to the stdlib alone for the next line.
-    for (const name of [INIT_FUNCTION, VARIABLES_FUNCTION]) if (stdlib.m.getExport(name)) stdlib.m.removeExport(name);
-    for (const name of functionNames(b, stdlib.m)) if (!stdlib.functions.has(name)) stdlib.m.removeFunction(name);
-    for (const name of globalNames(b, stdlib.m)) if (!globals.has(name)) stdlib.m.removeGlobal(name);
+    linked = emit(b, stdlib, input, options, false);
+  } catch (error) {
+    // Whatever the line left half-generated goes with the module; the next line reads a fresh one.
+    replStdlib = undefined;
+    stdlib.m.dispose();
+    throw error;
   }
+  // Back to the stdlib alone for the next line.
+  for (const name of [INIT_FUNCTION, VARIABLES_FUNCTION]) stdlib.m.removeExport(name);
+  for (const name of functionNames(b, stdlib.m)) if (!stdlib.functions.has(name)) stdlib.m.removeFunction(name);
+  for (const name of globalNames(b, stdlib.m)) if (!globals.has(name)) stdlib.m.removeGlobal(name);
+  return linked;
 }
 
 function readStdlib(b: Binaryen, framed: boolean, repl: boolean): Stdlib {
