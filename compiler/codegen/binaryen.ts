@@ -2,6 +2,7 @@
 // is imported lazily, only when a program is actually compiled (not on a cache hit).
 
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import type binaryenNamespace from 'binaryen';
 
 export type Binaryen = typeof binaryenNamespace;
@@ -17,8 +18,35 @@ const SPLIT_DIRECTORY = new URL('../../binaryen/', import.meta.url);
 let loading: Promise<Binaryen> | undefined;
 
 export function loadBinaryen(): Promise<Binaryen> {
-  loading ??= importBinaryen(SPLIT_DIRECTORY);
+  loading ??= withBaselineWasm(() => importBinaryen(SPLIT_DIRECTORY));
   return loading;
+}
+
+let baselineTier = false;
+let baselineDepth = 0;
+
+/**
+ * Makes binaryen run with V8's optimizing wasm compiler off. A compile runs most of binaryen's 10 MB of
+ * wasm once, yet V8 queued its busier functions for optimization on background threads: on two cores they
+ * took half the main thread's time and held the process's exit until done (a cold `svc vrl` 1.45 s, 0.55 s
+ * without). The V8 flag is process-wide and a wasm function first called while it is on stays at the
+ * baseline tier for good, so this is for processes where no other thread runs wasm while they compile
+ * (`svc vrl` and its REPL): a pipeline's workers may be starting their programs meanwhile.
+ */
+export function runBinaryenAtBaselineTier(): void {
+  baselineTier = true;
+}
+
+/** Runs `work`, binaryen's calls, at the baseline tier when `runBinaryenAtBaselineTier` asked for it. */
+export async function withBaselineWasm<T>(work: () => T | Promise<T>): Promise<T> {
+  if (!baselineTier) return work();
+  if (baselineDepth++ === 0) setFlagsFromString('--liftoff-only');
+  try {
+    return await work();
+  } finally {
+    // `--liftoff-only` turned V8's tier-up off, and turning it off again leaves that off.
+    if (--baselineDepth === 0) setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
+  }
 }
 
 /** The split in `splitDirectory` when both its files are there, else the package as shipped. */

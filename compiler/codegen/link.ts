@@ -9,7 +9,7 @@ import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
 import { ABI_VERSION } from '../../abi/batch.js';
 import { CONSTANTS_SECTION, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
-import { loadBinaryen, moduleFeatures, type Binaryen, type BinaryenModule } from './binaryen.js';
+import { loadBinaryen, moduleFeatures, withBaselineWasm, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
@@ -67,6 +67,10 @@ let replStdlib: Stdlib | undefined;
  */
 export async function link(input: LinkInput, options: { text?: boolean } = {}): Promise<Linked> {
   const b = await loadBinaryen();
+  return withBaselineWasm(() => linkWith(b, input, options));
+}
+
+function linkWith(b: Binaryen, input: LinkInput, options: { text?: boolean }): Linked {
   const framed = input.framed ?? false;
   b.setDebugInfo(input.names ?? false);
   if (!input.predefined) {
