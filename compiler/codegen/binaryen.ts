@@ -28,10 +28,11 @@ let baselineDepth = 0;
 /**
  * Makes binaryen run with V8's optimizing wasm compiler off. A compile runs most of binaryen's 10 MB of
  * wasm once, yet V8 queued its busier functions for optimization on background threads: on two cores they
- * took half the main thread's time and held the process's exit until done (a cold `svc vrl` 1.45 s, 0.55 s
- * without). The V8 flag is process-wide and a wasm function first called while it is on stays at the
- * baseline tier for good, so this is for processes where no other thread runs wasm while they compile
- * (`svc vrl` and its REPL): a pipeline's workers may be starting their programs meanwhile.
+ * took half the main thread's time and held the process's exit until done (a cold `svc vrl` 1.2–1.7 s,
+ * 0.6–0.8 s without, on a busy machine). The V8 flag is process-wide and a wasm function first called
+ * while it is on stays at the baseline tier for good, so this is for processes where no other thread runs
+ * wasm while they compile (`svc vrl` and its REPL): a pipeline's workers may be starting their programs
+ * meanwhile.
  */
 export function runBinaryenAtBaselineTier(): void {
   baselineTier = true;
