@@ -1,7 +1,7 @@
 // Linking: the stdlib and the generated program in one binaryen module. The stdlib's `svc.program` import
 // becomes the generated function, every stdlib export but the ABI's is dropped (so unused stdlib code goes),
-// the generated functions are optimized, and the module is validated and emitted with its custom sections
-// (docs/abi.md §5, §7).
+// the generated functions are optimized, and the module is emitted with its custom sections and validated
+// (docs/abi.md §5, §7). REPL lines skip the optimization and the removal (see `link`).
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
 import { ABI_VERSION } from '../../abi/batch.js';
 import { CONSTANTS_SECTION, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
-import { loadBinaryen, moduleFeatures, type Binaryen, type BinaryenModule } from './binaryen.js';
+import { loadBinaryen, moduleFeatures, withBaselineWasm, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
@@ -46,43 +46,118 @@ export interface Linked {
 const stdlibPath = fileURLToPath(new URL('../../stdlib.wasm', import.meta.url));
 let stdlibBytes: Uint8Array | undefined;
 
+/** The stdlib read into binaryen, its program import taken out and only the ABI's exports left. */
+interface Stdlib {
+  m: BinaryenModule;
+  symbols: StdlibSymbols;
+  /** The generated program function's name: the stdlib's calls reach it under this name. */
+  programName: string;
+  /** The stdlib's own functions, which the optimizer leaves alone and a REPL line leaves behind. */
+  functions: Set<string>;
+  framed: boolean;
+}
+
+/** REPL lines reuse one stdlib module: reading it into binaryen was most of each line's compile. */
+let replStdlib: Stdlib | undefined;
+
+/**
+ * Links the program. Two tiers: REPL lines (`predefined`) are generated into the stdlib module kept from
+ * the last line and emitted without optimization or removal of unused code; everything else gets a fresh
+ * stdlib module, unused code removed and the generated functions optimized.
+ */
 export async function link(input: LinkInput, options: { text?: boolean } = {}): Promise<Linked> {
   const b = await loadBinaryen();
+  return withBaselineWasm(() => linkWith(b, input, options));
+}
+
+function linkWith(b: Binaryen, input: LinkInput, options: { text?: boolean }): Linked {
+  const framed = input.framed ?? false;
+  b.setDebugInfo(input.names ?? false);
+  if (!input.predefined) {
+    const stdlib = readStdlib(b, framed, false);
+    try {
+      return emit(b, stdlib, input, options, true);
+    } finally {
+      stdlib.m.dispose();
+    }
+  }
+  if (replStdlib?.framed !== framed) {
+    replStdlib?.m.dispose();
+    replStdlib = readStdlib(b, framed, true);
+  }
+  const stdlib = replStdlib;
+  const globals = globalNames(b, stdlib.m);
+  let linked: Linked;
+  try {
+    linked = emit(b, stdlib, input, options, false);
+  } catch (error) {
+    // Whatever the line left half-generated goes with the module; the next line reads a fresh one.
+    replStdlib = undefined;
+    stdlib.m.dispose();
+    throw error;
+  }
+  // Back to the stdlib alone for the next line.
+  for (const name of [INIT_FUNCTION, VARIABLES_FUNCTION]) stdlib.m.removeExport(name);
+  for (const name of functionNames(b, stdlib.m)) if (!stdlib.functions.has(name)) stdlib.m.removeFunction(name);
+  for (const name of globalNames(b, stdlib.m)) if (!globals.has(name)) stdlib.m.removeGlobal(name);
+  return linked;
+}
+
+function readStdlib(b: Binaryen, framed: boolean, repl: boolean): Stdlib {
   stdlibBytes ??= readFileSync(stdlibPath);
   const m = (b.readBinary as (data: Uint8Array, features: number) => BinaryenModule)(stdlibBytes, moduleFeatures(b));
-  try {
-    const symbols = stdlibSymbols(b, m);
-    const programName = removeProgramImport(b, m);
-    const stdlibFunctions = functionNames(b, m);
-    const generated = generateProgram(b, m, input.program, input.types, symbols, programName, { predefined: input.predefined, jsFunctions: input.jsFunctions });
-    for (let i = m.getNumExports() - 1; i >= 0; i--) {
-      const name = b.getExportInfo(m.getExportByIndex(i)).name;
-      if (name !== 'memory') m.removeExport(name);
-    }
-    for (const name of [...ABI_EXPORTS, ...(input.framed ? FRAMED_EXPORTS : [])]) m.addFunctionExport(symbols.fn(name), name);
-    m.addFunctionExport(INIT_FUNCTION, INIT_FUNCTION);
-    if (input.predefined) {
-      for (const name of REPL_EXPORTS) m.addFunctionExport(symbols.fn(name), name);
-      m.addFunctionExport(VARIABLES_FUNCTION, VARIABLES_FUNCTION);
-    }
+  const symbols = stdlibSymbols(b, m);
+  const programName = removeProgramImport(b, m);
+  for (let i = m.getNumExports() - 1; i >= 0; i--) {
+    const name = b.getExportInfo(m.getExportByIndex(i)).name;
+    if (name !== 'memory') m.removeExport(name);
+  }
+  for (const name of [...ABI_EXPORTS, ...(framed ? FRAMED_EXPORTS : []), ...(repl ? REPL_EXPORTS : [])]) m.addFunctionExport(symbols.fn(name), name);
+  return { m, symbols, programName, functions: functionNames(b, m), framed };
+}
 
+/** Generates the program into `stdlib.m` and emits the module, optimized or as generated. */
+function emit(b: Binaryen, stdlib: Stdlib, input: LinkInput, options: { text?: boolean }, optimize: boolean): Linked {
+  const { m, symbols } = stdlib;
+  const generated = generateProgram(b, m, input.program, input.types, symbols, stdlib.programName, { predefined: input.predefined, jsFunctions: input.jsFunctions });
+  m.addFunctionExport(INIT_FUNCTION, INIT_FUNCTION);
+  if (input.predefined) m.addFunctionExport(VARIABLES_FUNCTION, VARIABLES_FUNCTION);
+  if (optimize) {
     b.setOptimizeLevel(3);
     b.setShrinkLevel(0);
-    b.setDebugInfo(input.names ?? false);
     m.runPasses(['remove-unused-module-elements']);
     // Only the generated functions: asc already optimized the stdlib's at -O3, and optimizing the whole
     // module again cost three quarters of every compile for no measurable speed (S1: same events/s).
-    for (const name of functionNames(b, m)) if (!stdlibFunctions.has(name)) m.optimizeFunction(name);
-    if (!m.validate()) throw new Error('internal: the linked module does not validate');
-
-    const info: ModuleInfo = { abi: ABI_VERSION, ...input.info, jsFunctions: generated.jsFunctions, variables: generated.variables };
-    m.addCustomSection(INFO_SECTION, Buffer.from(JSON.stringify(info)));
-    m.addCustomSection(CONSTANTS_SECTION, generated.constants);
-    const wasm = m.emitBinary();
-    return options.text ? { wasm, text: m.emitText() } : { wasm };
-  } finally {
-    m.dispose();
+    for (const name of functionNames(b, m)) if (!stdlib.functions.has(name)) m.optimizeFunction(name);
   }
+  const info: ModuleInfo = { abi: ABI_VERSION, ...input.info, jsFunctions: generated.jsFunctions, variables: generated.variables };
+  // Appended to the emitted bytes: binaryen cannot take a custom section out of the module a REPL reuses.
+  const wasm = withCustomSections(m.emitBinary(), [[INFO_SECTION, Buffer.from(JSON.stringify(info))], [CONSTANTS_SECTION, generated.constants]]);
+  // V8's validator, not binaryen's: it decides what Node accepts and takes a millisecond where binaryen's
+  // took a tenth of a cold compile.
+  if (!WebAssembly.validate(wasm)) throw new Error('internal: the linked module does not validate');
+  return options.text ? { wasm, text: m.emitText() } : { wasm };
+}
+
+/** `wasm` with custom sections appended (a custom section may stand anywhere after the header). */
+function withCustomSections(wasm: Uint8Array, sections: readonly (readonly [string, Uint8Array])[]): Uint8Array {
+  const parts: Uint8Array[] = [wasm];
+  for (const [name, payload] of sections) {
+    const nameBytes = Buffer.from(name, 'utf8');
+    const content = Buffer.concat([unsignedLeb128(nameBytes.length), nameBytes, payload]);
+    parts.push(Uint8Array.of(0), unsignedLeb128(content.length), content);
+  }
+  return Buffer.concat(parts);
+}
+
+function unsignedLeb128(n: number): Uint8Array {
+  const bytes: number[] = [];
+  do {
+    const low = n & 0x7f;
+    n = Math.floor(n / 128);
+    bytes.push(n > 0 ? low | 0x80 : low);
+  } while (n > 0);
+  return Uint8Array.from(bytes);
 }
 
 /** Internal names of the stdlib's exports, and the addresses of its static null/true/false. */
@@ -109,10 +184,6 @@ function stdlibSymbols(b: Binaryen, m: BinaryenModule): StdlibSymbols {
   };
 }
 
-/**
- * Removes the stdlib's `svc.program` import; returns its internal name, which the generated function takes
- * so the stdlib's calls reach it.
- */
 /** The names of the module's defined (not imported) functions. */
 function functionNames(b: Binaryen, m: BinaryenModule): Set<string> {
   const names = new Set<string>();
@@ -123,6 +194,17 @@ function functionNames(b: Binaryen, m: BinaryenModule): Set<string> {
   return names;
 }
 
+/** The names of the module's globals. */
+function globalNames(b: Binaryen, m: BinaryenModule): Set<string> {
+  const names = new Set<string>();
+  for (let i = 0; i < m.getNumGlobals(); i++) names.add(b.getGlobalInfo(m.getGlobalByIndex(i)).name);
+  return names;
+}
+
+/**
+ * Removes the stdlib's `svc.program` import; returns its internal name, which the generated function takes
+ * so the stdlib's calls reach it.
+ */
 function removeProgramImport(b: Binaryen, m: BinaryenModule): string {
   for (let i = 0; i < m.getNumFunctions(); i++) {
     const info = b.getFunctionInfo(m.getFunctionByIndex(i));
