@@ -42,6 +42,9 @@ export {
   failures_len,
 } from './run';
 
+// format_timestamp with a constant format, in UTC (the code generator's choice over the JS function).
+export { strftime_utc } from './strftime';
+
 // JS-backed remap functions.
 export { jsCall as js_call } from './js';
 

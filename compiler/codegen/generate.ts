@@ -8,6 +8,7 @@ import { K } from '../types/kind.js';
 import { kindDebugInfo } from '../types/debug-info.js';
 import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
+import { utcFormatProgram } from './strftime.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
 
 /** Where the generated code finds the stdlib: export name → internal function name, and static values. */
@@ -563,7 +564,11 @@ class Generator {
     }
     const operands = def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
     let invoke: ExpressionRef;
-    if (def.backing.kind === 'js') {
+    const formatProgram = def.name === 'format_timestamp' ? utcFormatProgramOf(args) : undefined;
+    if (formatProgram) {
+      // A constant format in UTC runs in the stdlib: no host call, the format parsed once here.
+      invoke = this.call('strftime_utc', [operands[0]!, this.constant(this.pool.bytesValue(formatProgram))]);
+    } else if (def.backing.kind === 'js') {
       if (!this.hostAvailable.has(def.name)) throw new MissingImplementation(def.name, e.nameSpan);
       let index = this.jsFunctions.indexOf(def.name);
       if (index < 0) index = this.jsFunctions.push(def.name) - 1;
@@ -888,6 +893,14 @@ function bindArguments(def: FunctionDef, call: ast.Call): Map<string, ast.Expr> 
   const out = new Map<string, ast.Expr>();
   for (const [arg, param] of bindParameters(def, call)) out.set(param.name, arg.value);
   return out;
+}
+
+/** The item program of a `format_timestamp` call in UTC (no `timezone`) with a literal format the stdlib covers. */
+function utcFormatProgramOf(args: Map<string, ast.Expr>): Uint8Array | undefined {
+  const format = args.get('format');
+  const constant = format && literalConstant(format);
+  if (args.has('timezone') || constant?.kind !== 'string') return undefined;
+  return utcFormatProgram(constant.value);
 }
 
 /** The constant of a literal, or of an array/object literal made only of literals. */
