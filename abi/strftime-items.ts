@@ -130,3 +130,8 @@ function specifier(chars: string[], i: number): [Item | Item[], number] {
   }
   return [SPECIFIERS[c] ?? ERROR, 1];
 }
+
+/** VRL's `format_has_zone`: parse_timestamp reads such a format's text as a fixed-offset time, else in a zone. */
+export function formatHasZone(format: string): boolean {
+  return ['%Z', '%z', '%:z', '%#z', '%+'].some((specifier) => format.includes(specifier));
+}

@@ -42,8 +42,8 @@ export {
   failures_len,
 } from './run';
 
-// format_timestamp with a constant format, in UTC (the code generator's choice over the JS function).
-export { strftime_utc } from './strftime';
+// format_timestamp and parse_timestamp with constant formats (the code generator's choice over the JS functions).
+export { strftime_format_utc, strftime_parse_with_offset } from './strftime';
 
 // JS-backed remap functions.
 export { jsCall as js_call } from './js';

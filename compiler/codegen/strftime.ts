@@ -1,14 +1,25 @@
-// A constant strftime format as the item program that the stdlib's `strftime_utc` runs (stdlib-as/strftime.ts),
-// so that `format_timestamp` in UTC needs no host call. Layout, one entry after another:
+// Constant strftime formats as the item programs that stdlib-as/strftime.ts runs, so that `format_timestamp`
+// in UTC and `parse_timestamp` of text with an offset need no host call.
+//
+// Format program (`strftime_format_utc`), one entry after another:
 //   0 len text      literal bytes (len ≤ 255)
 //   1 field pad width   a numeric field (index in NUMERIC_FIELDS; width 0: never padded, the Unix timestamp)
 //   2 name          a month or weekday name or am/pm (index in NAMES)
 //   3 digits dot    fractional seconds: 3, 6 or 9 digits, 0 for chrono's shortest exact; dot 1 for a `.`
 // In UTC the offset is 0 and the zone is "UTC", so those items are literal text here.
+//
+// Parse program (`strftime_parse_with_offset`):
+//   0 len text      literal bytes
+//   1 slot width    a number of 1 to `width` digits after ASCII whitespace (slot: index in PARSE_SLOTS)
+//   2 long          a month name (long 1: the full name may follow the three letters)
+//   3 digits        fractional seconds: exactly 3, 6 or 9 digits, or (0) a `.` and 1–9 digits, or nothing
+//   4               ASCII whitespace, skipped
+//   5               an offset: `+hh:mm`, `+hhmm`, `+hh mm`
 
-import { Pad, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../abi/strftime-items.js';
+import { formatHasZone, Pad, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../abi/strftime-items.js';
 
 const enum Op { Literal, Numeric, Name, Fraction }
+const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset }
 
 /** Field indexes as stdlib-as/strftime.ts's `Field`. */
 const NUMERIC_FIELDS: readonly Numeric[] = [
@@ -33,9 +44,7 @@ const FRACTIONS: Partial<Record<Fixed, [digits: number, dot: boolean]>> = {
 /** The item program of `format` in UTC; undefined for a format the JS function rejects (its error says why). */
 export function utcFormatProgram(format: string): Uint8Array | undefined {
   const out: number[] = [];
-  const literal = (text: string) => {
-    for (const bytes of chunks(Buffer.from(text, 'utf8'), 255)) out.push(Op.Literal, bytes.length, ...bytes);
-  };
+  const literal = (text: string) => pushLiteral(out, text);
   const numeric = (field: Numeric, pad: Pad) => {
     const width = WIDTH[field];
     out.push(Op.Numeric, NUMERIC_FIELDS.indexOf(field), pad, width === Infinity ? 0 : width);
@@ -79,6 +88,46 @@ export function utcFormatProgram(format: string): Uint8Array | undefined {
     return true;
   };
   return strftimeItems(format).every(emit) ? Uint8Array.from(out) : undefined;
+}
+
+/**
+ * The parse program of `format` (already trimmed, as parse_timestamp trims it) when it reads a fixed-offset
+ * time from numeric date and time fields, month names, fractions and an offset; undefined otherwise.
+ */
+export function offsetParseProgram(format: string): Uint8Array | undefined {
+  if (!formatHasZone(format)) return undefined;
+  const out: number[] = [];
+  let offset = false;
+  for (const item of strftimeItems(format)) {
+    if (item.kind === 'literal') pushLiteral(out, item.text);
+    else if (item.kind === 'space') out.push(ParseOp.Space);
+    else if (item.kind === 'numeric' && PARSE_SLOTS.includes(item.field)) {
+      out.push(ParseOp.Numeric, PARSE_SLOTS.indexOf(item.field), WIDTH[item.field]);
+    } else if (item.kind === 'fixed' && (item.fixed === 'shortMonthName' || item.fixed === 'longMonthName')) {
+      out.push(ParseOp.MonthName, item.fixed === 'longMonthName' ? 1 : 0);
+    } else if (item.kind === 'fixed' && PARSE_FRACTIONS[item.fixed] !== undefined) {
+      out.push(ParseOp.Fraction, PARSE_FRACTIONS[item.fixed]!);
+    } else if (item.kind === 'fixed' && OFFSETS.includes(item.fixed)) {
+      out.push(ParseOp.Offset);
+      offset = true;
+    } else return undefined;
+  }
+  return offset ? Uint8Array.from(out) : undefined;
+}
+
+/** Fields a parse program reads, as stdlib-as/strftime.ts's `Slot`. */
+const PARSE_SLOTS: readonly Numeric[] = ['year', 'month', 'day', 'hour', 'minute', 'second', 'nanosecond'];
+
+/** Digits of each fraction item (0: a `.` and 1–9 digits, or nothing). */
+const PARSE_FRACTIONS: Partial<Record<Fixed, number>> = {
+  fraction: 0, fraction3: 0, fraction6: 0, fraction9: 0, digits3: 3, digits6: 6, digits9: 9,
+};
+
+const OFFSETS: readonly Fixed[] = ['offset', 'offsetColon', 'offsetDoubleColon', 'offsetTripleColon'];
+
+/** A literal entry (op 0 in both layouts), split into runs of at most 255 bytes. */
+function pushLiteral(out: number[], text: string): void {
+  for (const bytes of chunks(Buffer.from(text, 'utf8'), 255)) out.push(Op.Literal, bytes.length, ...bytes);
 }
 
 function chunks(bytes: Uint8Array, size: number): Uint8Array[] {

@@ -1,11 +1,15 @@
-// format_timestamp with a constant format in UTC runs in the stdlib (compiler/codegen/strftime.ts,
-// stdlib-as/strftime.ts): the same text as the JS implementation (runtime/strftime.ts) for every specifier,
-// padding flag and fraction form, over instants across the whole i64 nanosecond range.
+// format_timestamp with a constant format in UTC and parse_timestamp of text with an offset run in the
+// stdlib (compiler/codegen/strftime.ts, stdlib-as/strftime.ts): the same results as the JS implementation
+// (runtime/strftime.ts) for every specifier, padding flag and fraction form, over instants across the
+// whole i64 nanosecond range, and for parsing the same instants or the same errors on good and bad text.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compile, compileToModule, Timestamp } from '../../../runtime/index.js';
+import {
+  compile, compileToModule, defaultServices, instantiate, loadJsFunctions, Program, Timestamp, type JsFunction,
+} from '../../../runtime/index.js';
+import { parse_timestamp } from '../../../runtime/js-functions/parse_timestamp.js';
 import { strftimeFormatter } from '../../../runtime/strftime.js';
-import { UTC } from '../../../runtime/time-zones.js';
+import { UTC, type TimeZone } from '../../../runtime/time-zones.js';
 
 const NUMERIC = 'CdeGgHIjklmMSsuUVwWyY'.split('');
 const FORMATS = [
@@ -75,6 +79,94 @@ test('formats the stdlib does not take stay with the JS function, with its error
       got = (error as Error).message;
     }
     assert.ok(got === expected || got.endsWith(`: ${expected}`), `${call}: ${got}`);
+  }
+});
+
+const PARSE_FORMATS = [
+  '%d/%b/%Y:%H:%M:%S %z', '%Y-%m-%dT%H:%M:%S%.f%:z', '%Y-%m-%d %H:%M:%S%.3f %:z', '%Y%m%d%H%M%S%z',
+  '%d %B %Y %H:%M %z', '%Y-%m-%dT%H:%M:%S.%f%z', '%Y-%m-%d %H:%M:%S,%3f %z', '%Y-%m-%d %H:%M:%S.%6f%z',
+  '%Y-%m-%d %H:%M:%S.%9f%z', '%e-%h-%Y %k:%M %z', '%F %T%.9f %z', '%Y/%m/%d %R %z', 'été %Y-%m-%d %H:%M %z',
+];
+
+/** A fixed-offset zone, for writing the texts to parse. */
+const fixedZone = (offset: number): TimeZone => ({ offsetAt: () => offset, abbreviation: () => '' });
+
+/** Texts for a format: instants written with it at several offsets, and damaged and odd variants of them. */
+function parseTexts(format: string): string[] {
+  const out: string[] = [];
+  const all = instants().filter((_, i) => i % 7 === 0);
+  all.forEach((nanos, i) => {
+    const offset = [0, 3600, -5 * 3600 - 1800, 14 * 3600, -12 * 3600, 45 * 60][i % 6]!;
+    const text = strftimeFormatter(format)(nanos, fixedZone(offset));
+    out.push(text, text.toUpperCase(), text.toLowerCase(), ` ${text}`, `${text} `, `${text}x`, text.slice(0, -1),
+      text.slice(1), text.replace(/:/g, ': '), text.replace(/ /g, '  '), text.replace(/ /g, '\u00a0'),
+      text.replace(/\+/g, '-'), text.replace(/[+-](\d\d)/, '+99'), text.replace(/[+-](\d\d):?(\d\d)/, '+$1:6$2'),
+      text.replace(/:(\d\d)([ .,+-]|$)/, ':60$2'), text.replace(/(\d{4})/, '+$1'), text.replace(/\d/, 'x'),
+      text.replace(/\.(\d+)/, '.$1123'), text.replace(/(\d\d)/, '1$1'));
+  });
+  out.push('', 'garbage', '31/Feb/2020:00:00:00 +0000', '29/Feb/2021:00:00:00 +0000', '29/Feb/2020:24:00:00 +0000',
+    '01/Jan/2020:00:00:00 +2400', '01/Januar/2020:00:00:00 +0000', '01/Dec/2262:00:00:00 +0000', '10/Apr/1677:00:00:00 +0000');
+  return out;
+}
+
+/** The JS function's answer: nanoseconds, or the error text. */
+function jsParse(text: string, format: string): string {
+  try {
+    return String((parse_timestamp([text, format], { timezone: 'UTC' } as never) as Timestamp).nanos);
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The program of `source`, counting the calls of the JS parse_timestamp. */
+async function countingProgram(source: string): Promise<{ program: Program; jsCalls: () => number }> {
+  const { module, info } = await compileToModule(source, { timezone: 'UTC' });
+  const table = await loadJsFunctions(info.jsFunctions);
+  let calls = 0;
+  const counted: JsFunction = (args, context) => {
+    calls++;
+    return table.parse_timestamp!(args, context);
+  };
+  const functions = { ...table, parse_timestamp: counted };
+  return { program: new Program(instantiate(module, { functions, services: defaultServices(info) })), jsCalls: () => calls };
+}
+
+test('parse_timestamp with an offset: the stdlib reads as the JS function, which answers the rest', async () => {
+  for (const format of PARSE_FORMATS) {
+    const { program, jsCalls } = await countingProgram(`parse_timestamp!(.text, ${literal(format)})`);
+    const texts = parseTexts(format);
+    let read = 0;
+    for (const text of texts) {
+      const expected = jsParse(text, format);
+      let got: string;
+      try {
+        got = String((program.run({ text }).result as Timestamp).nanos);
+      } catch (error) {
+        got = (error as Error).message.replace(/^function call error for "parse_timestamp" at \(\d+:\d+\): /, '');
+      }
+      assert.is(got, expected, `${literal(text)} with ${literal(format)}`);
+      if (/^-?\d+$/.test(expected)) read++;
+    }
+    assert.ok(read > 20, `${format}: ${read} texts read`);
+    // Every error comes from the JS function; most instants come from the stdlib.
+    const readInStdlib = texts.length - jsCalls();
+    assert.ok(readInStdlib > read / 2, `${format}: ${readInStdlib} of ${read} texts read in the stdlib`);
+  }
+});
+
+test('parse_timestamp formats the stdlib does not read stay with the JS function', async () => {
+  const cases: Array<[string, string]> = [
+    ['"%d/%m/%Y %H:%M"', '01/02/2020 10:00'],
+    ['"%+"', '2020-02-01T10:00:00Z'],
+    ['"%a %d/%m/%Y %H:%M %z"', 'Sat 01/02/2020 10:00 +0000'],
+    ['"%d/%m/%Y %H:%M %z", timezone: "UTC"', '01/02/2020 10:00 +0000'],
+    ['string!(.format)', '01/02/2020 10:00 +0000'],
+  ];
+  for (const [args, text] of cases) {
+    const { program, jsCalls } = await countingProgram(`parse_timestamp!(.text, ${args})`);
+    const { result } = program.run({ text, format: '%d/%m/%Y %H:%M %z' });
+    assert.is((result as Timestamp).nanos, 1_580_551_200_000_000_000n, args);
+    assert.is(jsCalls(), 1, args);
   }
 });
 
