@@ -125,13 +125,11 @@ const PARSE_FRACTIONS: Partial<Record<Fixed, number>> = {
 
 const OFFSETS: readonly Fixed[] = ['offset', 'offsetColon', 'offsetDoubleColon', 'offsetTripleColon'];
 
-/** A literal entry (op 0 in both layouts), split into runs of at most 255 bytes. */
+/** A literal entry (op 0 in both layouts) of at most 255 bytes each, `text` split as needed. */
 function pushLiteral(out: number[], text: string): void {
-  for (const bytes of chunks(Buffer.from(text, 'utf8'), 255)) out.push(Op.Literal, bytes.length, ...bytes);
-}
-
-function chunks(bytes: Uint8Array, size: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
-  return out;
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += 255) {
+    const run = bytes.subarray(at, at + 255);
+    out.push(Op.Literal, run.length, ...run);
+  }
 }

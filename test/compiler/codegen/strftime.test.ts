@@ -94,7 +94,7 @@ const fixedZone = (offset: number): TimeZone => ({ offsetAt: () => offset, abbre
 /** Texts for a format: instants written with it at several offsets, and damaged and odd variants of them. */
 function parseTexts(format: string): string[] {
   const out: string[] = [];
-  const all = instants().filter((_, i) => i % 7 === 0);
+  const all = instants().filter((_, i) => i % 13 === 0);
   all.forEach((nanos, i) => {
     const offset = [0, 3600, -5 * 3600 - 1800, 14 * 3600, -12 * 3600, 45 * 60][i % 6]!;
     const text = strftimeFormatter(format)(nanos, fixedZone(offset));
@@ -147,7 +147,7 @@ test('parse_timestamp with an offset: the stdlib reads as the JS function, which
       assert.is(got, expected, `${literal(text)} with ${literal(format)}`);
       if (/^-?\d+$/.test(expected)) read++;
     }
-    assert.ok(read > 20, `${format}: ${read} texts read`);
+    assert.ok(read > 10, `${format}: ${read} texts read`);
     // Every error comes from the JS function; most instants come from the stdlib.
     const readInStdlib = texts.length - jsCalls();
     assert.ok(readInStdlib > read / 2, `${format}: ${readInStdlib} of ${read} texts read in the stdlib`);
