@@ -29,10 +29,10 @@ export const WIDTH: Record<Numeric, number> = {
   minute: 2, second: 2, nanosecond: 9, timestamp: Infinity,
 };
 
-export const num = (field: Numeric, pad = Pad.Zero): Item => ({ kind: 'numeric', field, pad });
-export const fix = (fixed: Fixed): Item => ({ kind: 'fixed', fixed });
-export const lit = (text: string): Item => ({ kind: 'literal', text });
-export const space = (text: string): Item => ({ kind: 'space', text });
+const num = (field: Numeric, pad = Pad.Zero): Item => ({ kind: 'numeric', field, pad });
+const fix = (fixed: Fixed): Item => ({ kind: 'fixed', fixed });
+const lit = (text: string): Item => ({ kind: 'literal', text });
+const space = (text: string): Item => ({ kind: 'space', text });
 const ERROR: Item = { kind: 'error' };
 
 const SPECIFIERS: Record<string, Item | Item[]> = {
@@ -130,6 +130,13 @@ function specifier(chars: string[], i: number): [Item | Item[], number] {
   }
   return [SPECIFIERS[c] ?? ERROR, 1];
 }
+
+/** How `%+` reads (chrono's relaxed RFC 3339): the date, then `T`, `t` or nothing, then the time. */
+export const RFC3339_DATE: readonly Item[] = [num('year'), space(''), lit('-'), num('month'), space(''), lit('-'), num('day')];
+export const RFC3339_TIME: readonly Item[] = [
+  num('hour'), space(''), lit(':'), num('minute'), space(''), lit(':'), num('second'), fix('fraction'), space(''),
+  fix('offsetZulu'), space(''),
+];
 
 /** VRL's `format_has_zone`: parse_timestamp reads such a format's text as a fixed-offset time, else in a zone. */
 export function formatHasZone(format: string): boolean {

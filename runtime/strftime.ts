@@ -4,7 +4,7 @@
 //
 // Times are seconds since the Unix epoch plus nanoseconds; dates are days since 1970-01-01.
 
-import { fix, lit, num, Pad, space, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../abi/strftime-items.js';
+import { Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../abi/strftime-items.js';
 import { formatOffset, instantsOfLocal, type TimeZone } from './time-zones.js';
 
 // ---- calendar ---------------------------------------------------------------------------------------
@@ -623,12 +623,6 @@ function scanOffset(s: string, fixed: Fixed): [string, number] {
   const seconds = hours * 3600 + minutes * 60;
   return [s, negative ? -seconds : seconds];
 }
-
-const RFC3339_DATE: Item[] = [num('year'), space(''), lit('-'), num('month'), space(''), lit('-'), num('day')];
-const RFC3339_TIME: Item[] = [
-  num('hour'), space(''), lit(':'), num('minute'), space(''), lit(':'), num('second'), fix('fraction'), space(''),
-  fix('offsetZulu'), space(''),
-];
 
 /** `%+`: RFC 3339, relaxed as chrono reads it (`T`, `t` or nothing between date and time). */
 function parseRfc3339(parsed: Parsed, s: string): string {

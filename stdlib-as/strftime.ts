@@ -160,7 +160,7 @@ function writeFraction(b: Buffer, digits: i32, dot: bool): void {
 
 // ---- parsing ----------------------------------------------------------------------------------------
 
-const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset }
+const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset, DateTimeSeparator }
 
 /** Fields a parse program sets, by the index the compiler's `PARSE_SLOTS` gives them. */
 const enum Slot { Year, Month, Day, Hour, Minute, Second, Nanosecond, Offset }
@@ -247,11 +247,23 @@ function matchesLower(at: usize, end: usize, from: i32, len: i32): bool {
   return true;
 }
 
-/** `+hh:mm`, `+hhmm`, `+hh mm` as seconds east into `scanned` (chrono's `scan::timezone_offset`). */
-function scanOffset(at: usize, end: usize): usize {
+/**
+ * `+hh:mm`, `+hhmm`, `+hh mm` as seconds east into `scanned` (chrono's `scan::timezone_offset`); with `zulu`
+ * also `Z` and `UTC` in any case.
+ */
+function scanOffset(at: usize, end: usize, zulu: bool): usize {
   at = skipSpace(at, end);
   if (at >= end) return 0;
   const sign = load<u8>(at);
+  if (zulu && (sign | 0x20) == 0x7a) {
+    scanned = 0;
+    return at + 1;
+  }
+  if (zulu && (sign | 0x20) == 0x75) {
+    if (end - at < 3 || (load<u8>(at, 1) | 0x20) != 0x74 || (load<u8>(at, 2) | 0x20) != 0x63) return 0;
+    scanned = 0;
+    return at + 3;
+  }
   if (sign != 0x2b && sign != 0x2d) return 0;
   at++;
   if (!isDigit(at, end) || !isDigit(at + 1, end)) return 0;
@@ -292,6 +304,12 @@ export function strftime_parse_with_offset(value: Value, program: Value): Value 
       op += 1;
       continue;
     }
+    if (kind == ParseOp.DateTimeSeparator) {
+      if (at == end) return 0;
+      if ((load<u8>(at) | 0x20) == 0x74) at++;
+      op += 1;
+      continue;
+    }
     let field: i32;
     if (kind == ParseOp.Numeric) {
       field = <i32>load<u8>(op, 1);
@@ -315,8 +333,8 @@ export function strftime_parse_with_offset(value: Value, program: Value): Value 
       for (let i = scannedCount; i < 9; i++) scanned *= 10;
     } else {
       field = Slot.Offset;
-      at = scanOffset(at, end);
-      op += 1;
+      at = scanOffset(at, end, load<u8>(op, 1) != 0);
+      op += 2;
     }
     if (at == 0 || !setSlot(field, scanned)) return 0;
   }

@@ -14,12 +14,13 @@
 //   2 long          a month name (long 1: the full name may follow the three letters)
 //   3 digits        fractional seconds: exactly 3, 6 or 9 digits, or (0) a `.` and 1–9 digits, or nothing
 //   4               ASCII whitespace, skipped
-//   5               an offset: `+hh:mm`, `+hhmm`, `+hh mm`
+//   5 zulu          an offset: `+hh:mm`, `+hhmm`, `+hh mm`, and with zulu 1 also `Z` or `UTC` in any case
+//   6               between the date and time of `%+`: `T`, `t` or nothing, but not the end of the text
 
-import { formatHasZone, Pad, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../abi/strftime-items.js';
+import { formatHasZone, Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../abi/strftime-items.js';
 
 const enum Op { Literal, Numeric, Name, Fraction }
-const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset }
+const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset, DateTimeSeparator }
 
 /** Field indexes as stdlib-as/strftime.ts's `Field`. */
 const NUMERIC_FIELDS: readonly Numeric[] = [
@@ -98,7 +99,7 @@ export function offsetParseProgram(format: string): Uint8Array | undefined {
   if (!formatHasZone(format)) return undefined;
   const out: number[] = [];
   let offset = false;
-  for (const item of strftimeItems(format)) {
+  const emit = (item: Item): boolean => {
     if (item.kind === 'literal') pushLiteral(out, item.text);
     else if (item.kind === 'space') out.push(ParseOp.Space);
     else if (item.kind === 'numeric' && PARSE_SLOTS.includes(item.field)) {
@@ -107,12 +108,17 @@ export function offsetParseProgram(format: string): Uint8Array | undefined {
       out.push(ParseOp.MonthName, item.fixed === 'longMonthName' ? 1 : 0);
     } else if (item.kind === 'fixed' && PARSE_FRACTIONS[item.fixed] !== undefined) {
       out.push(ParseOp.Fraction, PARSE_FRACTIONS[item.fixed]!);
-    } else if (item.kind === 'fixed' && OFFSETS.includes(item.fixed)) {
-      out.push(ParseOp.Offset);
+    } else if (item.kind === 'fixed' && (OFFSETS.includes(item.fixed) || item.fixed === 'offsetZulu')) {
+      out.push(ParseOp.Offset, item.fixed === 'offsetZulu' ? 1 : 0);
       offset = true;
-    } else return undefined;
-  }
-  return offset ? Uint8Array.from(out) : undefined;
+    } else if (item.kind === 'fixed' && item.fixed === 'rfc3339') {
+      const date = RFC3339_DATE.every(emit);
+      out.push(ParseOp.DateTimeSeparator);
+      return date && RFC3339_TIME.every(emit);
+    } else return false;
+    return true;
+  };
+  return strftimeItems(format).every(emit) && offset ? Uint8Array.from(out) : undefined;
 }
 
 /** Fields a parse program reads, as stdlib-as/strftime.ts's `Slot`. */
