@@ -42,6 +42,9 @@ export {
   failures_len,
 } from './run';
 
+// format_timestamp and parse_timestamp with constant formats (the code generator's choice over the JS functions).
+export { strftime_format_utc, strftime_parse_with_offset } from './strftime';
+
 // JS-backed remap functions.
 export { jsCall as js_call } from './js';
 

@@ -22,7 +22,15 @@ export class ConstantPool {
   /** Index of a constant value in the decoded table (deduplicated). */
   value(constant: Constant): number {
     const js = toJs(constant);
-    const key = 'v' + keyOf(js);
+    return this.encoded('v' + keyOf(js), js);
+  }
+
+  /** Index of a byte string constant that is no text (a format's item program, say). */
+  bytesValue(bytes: Uint8Array): number {
+    return this.encoded('b' + Buffer.from(bytes).toString('hex'), bytes);
+  }
+
+  private encoded(key: string, js: unknown): number {
     let index = this.indexes.get(key);
     if (index === undefined) {
       index = this.values.push(this.blob.length) - 1;

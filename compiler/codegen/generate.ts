@@ -8,6 +8,7 @@ import { K } from '../types/kind.js';
 import { kindDebugInfo } from '../types/debug-info.js';
 import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
+import { offsetParseProgram, utcFormatProgram } from './strftime.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
 
 /** Where the generated code finds the stdlib: export name → internal function name, and static values. */
@@ -561,24 +562,44 @@ class Generator {
       temps.set(param, t);
       evaluate.push(m.local.set(t, this.expr(arg.value)));
     }
-    const operands = def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
+    // Fresh expressions on each call: a binaryen expression has one parent.
+    const operands = () => def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
     let invoke: ExpressionRef;
-    if (def.backing.kind === 'js') {
-      if (!this.hostAvailable.has(def.name)) throw new MissingImplementation(def.name, e.nameSpan);
-      let index = this.jsFunctions.indexOf(def.name);
-      if (index < 0) index = this.jsFunctions.push(def.name) - 1;
-      const argv = this.fn.local();
+    const formatProgram = def.name === 'format_timestamp' ? utcFormatProgramOf(args) : undefined;
+    const parseProgram = def.name === 'parse_timestamp' ? offsetParseProgramOf(args) : undefined;
+    if (formatProgram) {
+      // A constant format in UTC runs in the stdlib: no host call, the format parsed once here.
+      invoke = this.call('strftime_format_utc', [operands()[0]!, this.constant(this.pool.bytesValue(formatProgram))]);
+    } else if (parseProgram) {
+      // The stdlib reads what it can; the JS function answers the rest (errors with their messages included).
+      const parsed = this.fn.local();
       invoke = m.block(null, [
-        m.local.set(argv, this.call('alloc', [this.constI32(operands.length * 4)])),
-        ...operands.map((op, i) => m.i32.store(i * 4, 4, m.local.get(argv, this.i32), op)),
-        this.call('js_call', [this.constI32(index), m.local.get(argv, this.i32), this.constI32(operands.length)]),
+        m.local.set(parsed, this.call('strftime_parse_with_offset', [operands()[0]!, this.constant(this.pool.bytesValue(parseProgram))])),
+        m.if(m.i32.eqz(m.local.get(parsed, this.i32)), m.local.set(parsed, this.jsCall(def, e, operands()))),
+        m.local.get(parsed, this.i32),
       ], this.i32);
+    } else if (def.backing.kind === 'js') {
+      invoke = this.jsCall(def, e, operands());
     } else {
       const exportName = `fn_${def.name}`;
       if (!this.std.has(exportName)) throw new MissingImplementation(def.name, e.nameSpan);
-      invoke = this.call(exportName, operands);
+      invoke = this.call(exportName, operands());
     }
     return m.block(null, [...evaluate, this.checked(invoke)], this.i32);
+  }
+
+  /** A call of the JS function `def` with the argument values `operands` (0 for an absent one). */
+  private jsCall(def: FunctionDef, e: ast.Call, operands: ExpressionRef[]): ExpressionRef {
+    const m = this.m;
+    if (!this.hostAvailable.has(def.name)) throw new MissingImplementation(def.name, e.nameSpan);
+    let index = this.jsFunctions.indexOf(def.name);
+    if (index < 0) index = this.jsFunctions.push(def.name) - 1;
+    const argv = this.fn.local();
+    return m.block(null, [
+      m.local.set(argv, this.call('alloc', [this.constI32(operands.length * 4)])),
+      ...operands.map((op, i) => m.i32.store(i * 4, 4, m.local.get(argv, this.i32), op)),
+      this.call('js_call', [this.constI32(index), m.local.get(argv, this.i32), this.constI32(operands.length)]),
+    ], this.i32);
   }
 
   /** `del(path, compact)`: removes through the path's cell; on an expression target only reads. */
@@ -888,6 +909,22 @@ function bindArguments(def: FunctionDef, call: ast.Call): Map<string, ast.Expr> 
   const out = new Map<string, ast.Expr>();
   for (const [arg, param] of bindParameters(def, call)) out.set(param.name, arg.value);
   return out;
+}
+
+/** The item program of a `format_timestamp` call in UTC (no `timezone`) with a literal format the stdlib covers. */
+function utcFormatProgramOf(args: Map<string, ast.Expr>): Uint8Array | undefined {
+  const format = args.get('format');
+  const constant = format && literalConstant(format);
+  if (args.has('timezone') || constant?.kind !== 'string') return undefined;
+  return utcFormatProgram(constant.value);
+}
+
+/** The parse program of a `parse_timestamp` call (no `timezone`) with a literal format reading an offset. */
+function offsetParseProgramOf(args: Map<string, ast.Expr>): Uint8Array | undefined {
+  const format = args.get('format');
+  const constant = format && literalConstant(format);
+  if (args.has('timezone') || constant?.kind !== 'string') return undefined;
+  return offsetParseProgram(constant.value.trim());
 }
 
 /** The constant of a literal, or of an array/object literal made only of literals. */

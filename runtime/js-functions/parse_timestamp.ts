@@ -2,6 +2,7 @@
 // or zone reads a fixed-offset time; any other reads local time in `timezone` (default: the compile option).
 
 import type { JsFunction } from '../imports.js';
+import { formatHasZone } from '../../abi/strftime-items.js';
 import { parseStrftime, TimestampParseError } from '../strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
@@ -18,14 +19,9 @@ export const parse_timestamp: JsFunction = ([value, format, timezone], context) 
   const text = lossyText(value);
   try {
     const parsed = parseStrftime(text, pattern);
-    return new Timestamp(hasZone(pattern) ? parsed.toInstantWithOffset() : parsed.toInstantInZone(zone));
+    return new Timestamp(formatHasZone(pattern) ? parsed.toInstantWithOffset() : parsed.toInstantInZone(zone));
   } catch (error) {
     if (error instanceof TimestampParseError) throw new Error(`Invalid timestamp ${rustDebugString(text)}: ${error.message}`);
     throw error;
   }
 };
-
-/** VRL's `format_has_zone`. */
-function hasZone(format: string): boolean {
-  return ['%Z', '%z', '%:z', '%#z', '%+'].some((specifier) => format.includes(specifier));
-}

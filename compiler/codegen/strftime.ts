@@ -1,0 +1,141 @@
+// Constant strftime formats as the item programs that stdlib-as/strftime.ts runs, so that `format_timestamp`
+// in UTC and `parse_timestamp` of text with an offset need no host call.
+//
+// Format program (`strftime_format_utc`), one entry after another:
+//   0 len text      literal bytes (len ≤ 255)
+//   1 field pad width   a numeric field (index in NUMERIC_FIELDS; width 0: never padded, the Unix timestamp)
+//   2 name          a month or weekday name or am/pm (index in NAMES)
+//   3 digits dot    fractional seconds: 3, 6 or 9 digits, 0 for chrono's shortest exact; dot 1 for a `.`
+// In UTC the offset is 0 and the zone is "UTC", so those items are literal text here.
+//
+// Parse program (`strftime_parse_with_offset`):
+//   0 len text      literal bytes
+//   1 slot width    a number of 1 to `width` digits after ASCII whitespace (slot: index in PARSE_SLOTS)
+//   2 long          a month name (long 1: the full name may follow the three letters)
+//   3 digits        fractional seconds: exactly 3, 6 or 9 digits, or (0) a `.` and 1–9 digits, or nothing
+//   4               ASCII whitespace, skipped
+//   5 zulu          an offset: `+hh:mm`, `+hhmm`, `+hh mm`, and with zulu 1 also `Z` or `UTC` in any case
+//   6               between the date and time of `%+`: `T`, `t` or nothing, but not the end of the text
+
+import { formatHasZone, Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../abi/strftime-items.js';
+
+const enum Op { Literal, Numeric, Name, Fraction }
+const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset, DateTimeSeparator }
+
+/** Field indexes as stdlib-as/strftime.ts's `Field`. */
+const NUMERIC_FIELDS: readonly Numeric[] = [
+  'year', 'yearDiv100', 'yearMod100', 'isoYear', 'isoYearMod100', 'month', 'day', 'weekFromSun', 'weekFromMon',
+  'isoWeek', 'numDaysFromSun', 'weekdayFromMon', 'ordinal', 'hour', 'hour12', 'minute', 'second', 'nanosecond',
+  'timestamp',
+];
+
+/** Name indexes as stdlib-as/strftime.ts's `Name`. */
+const NAMES: readonly Fixed[] = ['shortMonthName', 'longMonthName', 'shortWeekdayName', 'longWeekdayName', 'lowerAmPm', 'upperAmPm'];
+
+/** Fixed items whose text in UTC does not depend on the instant (runtime/strftime.ts's formatting at offset 0). */
+const UTC_TEXT: Partial<Record<Fixed, string>> = {
+  zoneName: 'UTC', offset: '+0000', offsetColon: '+00:00', offsetDoubleColon: '+00:00:00', offsetTripleColon: '+00',
+};
+
+const FRACTIONS: Partial<Record<Fixed, [digits: number, dot: boolean]>> = {
+  fraction: [0, true], fraction3: [3, true], fraction6: [6, true], fraction9: [9, true],
+  digits3: [3, false], digits6: [6, false], digits9: [9, false],
+};
+
+/** The item program of `format` in UTC; undefined for a format the JS function rejects (its error says why). */
+export function utcFormatProgram(format: string): Uint8Array | undefined {
+  const out: number[] = [];
+  const literal = (text: string) => pushLiteral(out, text);
+  const numeric = (field: Numeric, pad: Pad) => {
+    const width = WIDTH[field];
+    out.push(Op.Numeric, NUMERIC_FIELDS.indexOf(field), pad, width === Infinity ? 0 : width);
+  };
+  const emit = (item: Item): boolean => {
+    switch (item.kind) {
+      case 'literal':
+      case 'space':
+        literal(item.text);
+        return true;
+      case 'numeric':
+        numeric(item.field, item.pad);
+        return true;
+      case 'fixed':
+        return emitFixed(item.fixed);
+      case 'error':
+        return false;
+    }
+  };
+  const emitFixed = (fixed: Fixed): boolean => {
+    const text = UTC_TEXT[fixed];
+    const fraction = FRACTIONS[fixed];
+    if (text !== undefined) literal(text);
+    else if (fraction !== undefined) out.push(Op.Fraction, fraction[0], fraction[1] ? 1 : 0);
+    else if (NAMES.includes(fixed)) out.push(Op.Name, NAMES.indexOf(fixed));
+    else if (fixed === 'rfc3339') {
+      numeric('year', Pad.Zero);
+      literal('-');
+      numeric('month', Pad.Zero);
+      literal('-');
+      numeric('day', Pad.Zero);
+      literal('T');
+      numeric('hour', Pad.Zero);
+      literal(':');
+      numeric('minute', Pad.Zero);
+      literal(':');
+      numeric('second', Pad.Zero);
+      out.push(Op.Fraction, 0, 1);
+      literal('+00:00');
+    } else return false; // `%#z` only parses
+    return true;
+  };
+  return strftimeItems(format).every(emit) ? Uint8Array.from(out) : undefined;
+}
+
+/**
+ * The parse program of `format` (already trimmed, as parse_timestamp trims it) when it reads a fixed-offset
+ * time from numeric date and time fields, month names, fractions and an offset; undefined otherwise.
+ */
+export function offsetParseProgram(format: string): Uint8Array | undefined {
+  if (!formatHasZone(format)) return undefined;
+  const out: number[] = [];
+  let offset = false;
+  const emit = (item: Item): boolean => {
+    if (item.kind === 'literal') pushLiteral(out, item.text);
+    else if (item.kind === 'space') out.push(ParseOp.Space);
+    else if (item.kind === 'numeric' && PARSE_SLOTS.includes(item.field)) {
+      out.push(ParseOp.Numeric, PARSE_SLOTS.indexOf(item.field), WIDTH[item.field]);
+    } else if (item.kind === 'fixed' && (item.fixed === 'shortMonthName' || item.fixed === 'longMonthName')) {
+      out.push(ParseOp.MonthName, item.fixed === 'longMonthName' ? 1 : 0);
+    } else if (item.kind === 'fixed' && PARSE_FRACTIONS[item.fixed] !== undefined) {
+      out.push(ParseOp.Fraction, PARSE_FRACTIONS[item.fixed]!);
+    } else if (item.kind === 'fixed' && (OFFSETS.includes(item.fixed) || item.fixed === 'offsetZulu')) {
+      out.push(ParseOp.Offset, item.fixed === 'offsetZulu' ? 1 : 0);
+      offset = true;
+    } else if (item.kind === 'fixed' && item.fixed === 'rfc3339') {
+      const date = RFC3339_DATE.every(emit);
+      out.push(ParseOp.DateTimeSeparator);
+      return date && RFC3339_TIME.every(emit);
+    } else return false;
+    return true;
+  };
+  return strftimeItems(format).every(emit) && offset ? Uint8Array.from(out) : undefined;
+}
+
+/** Fields a parse program reads, as stdlib-as/strftime.ts's `Slot`. */
+const PARSE_SLOTS: readonly Numeric[] = ['year', 'month', 'day', 'hour', 'minute', 'second', 'nanosecond'];
+
+/** Digits of each fraction item (0: a `.` and 1–9 digits, or nothing). */
+const PARSE_FRACTIONS: Partial<Record<Fixed, number>> = {
+  fraction: 0, fraction3: 0, fraction6: 0, fraction9: 0, digits3: 3, digits6: 6, digits9: 9,
+};
+
+const OFFSETS: readonly Fixed[] = ['offset', 'offsetColon', 'offsetDoubleColon', 'offsetTripleColon'];
+
+/** A literal entry (op 0 in both layouts) of at most 255 bytes each, `text` split as needed. */
+function pushLiteral(out: number[], text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += 255) {
+    const run = bytes.subarray(at, at + 255);
+    out.push(Op.Literal, run.length, ...run);
+  }
+}

@@ -1,0 +1,368 @@
+// format_timestamp in UTC and parse_timestamp of text with an offset, for constant formats: the compiler
+// turns the format into an item program (compiler/codegen/strftime.ts, which documents the layouts) and these
+// run it per call, with runtime/strftime.ts's results. Offsets and zone names are fixed in UTC, so the
+// compiler writes them as text. The parser covers the common case; whatever it does not accept (an error,
+// a leap second, a sign before the year...) goes to the JS function, which has the exact answer or message.
+
+import { Value, Tag, tagOf, newBytes, newTimestamp, bytesPtr, bytesLen, timestampOf } from './value';
+import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferReserve } from './buffer';
+import { writeInt, writeIntPadded } from './codec/number';
+import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND } from './codec/time';
+import { KindBit, expectKinds } from './functions/args';
+
+const enum Op { Literal, Numeric, Name, Fraction }
+
+/** Numeric fields, in the order of the compiler's `NUMERIC_FIELDS`. */
+const enum Field {
+  Year, YearDiv100, YearMod100, IsoYear, IsoYearMod100, Month, Day, WeekFromSun, WeekFromMon, IsoWeek,
+  NumDaysFromSun, WeekdayFromMon, Ordinal, Hour, Hour12, Minute, Second, Nanosecond, Timestamp,
+}
+
+const enum Pad { None, Zero, Space }
+
+const enum Name { ShortMonth, LongMonth, ShortWeekday, LongWeekday, LowerAmPm, UpperAmPm }
+
+const MONTHS: StaticArray<string> = [
+  'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
+];
+const WEEKDAYS: StaticArray<string> = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const SHORT_MONTHS: StaticArray<string> = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const SHORT_WEEKDAYS: StaticArray<string> = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+// The instant being formatted, split once per call.
+let seconds: i64 = 0;
+let nano: i64 = 0;
+let days: i64 = 0;
+let secondOfDay: i64 = 0;
+let year: i64 = 0;
+let month: i32 = 0;
+let day: i32 = 0;
+
+/** `format_timestamp(value, format)` in UTC, `program` being the format's item program. */
+export function strftime_format_utc(value: Value, program: Value): Value {
+  if (!expectKinds(value, KindBit.Timestamp)) return 0;
+  const ns = timestampOf(value);
+  seconds = floorDiv(ns, NANOS_PER_SECOND);
+  nano = ns - seconds * NANOS_PER_SECOND;
+  days = floorDiv(ns, NANOS_PER_DAY);
+  secondOfDay = seconds - days * 86_400;
+  civilFromDays(days);
+  year = civilYear();
+  month = civilMonth();
+  day = civilDay();
+
+  const b = bufferNew(32);
+  let at = bytesPtr(program);
+  const end = at + bytesLen(program);
+  while (at < end) {
+    const op = <i32>load<u8>(at);
+    if (op == Op.Literal) {
+      const len = <usize>load<u8>(at, 1);
+      bufferBytes(b, at + 2, len);
+      at += 2 + len;
+    } else if (op == Op.Numeric) {
+      writeNumber(b, numeric(<i32>load<u8>(at, 1)), <i32>load<u8>(at, 2), <i32>load<u8>(at, 3));
+      at += 4;
+    } else if (op == Op.Name) {
+      writeName(b, <i32>load<u8>(at, 1));
+      at += 2;
+    } else {
+      writeFraction(b, <i32>load<u8>(at, 1), load<u8>(at, 2) != 0);
+      at += 3;
+    }
+  }
+  return newBytes(bufferData(b), bufferLength(b));
+}
+
+/** 0 = Sunday. */
+function weekdayFromSunday(d: i64): i32 {
+  return <i32>(d - floorDiv(d + 4, 7) * 7 + 4);
+}
+/** 0 = Monday. */
+function weekdayFromMonday(d: i64): i32 {
+  return <i32>(d - floorDiv(d + 3, 7) * 7 + 3);
+}
+
+function ordinal(): i64 {
+  return days - daysFromCivil(year, 1, 1) + 1;
+}
+
+/** The Thursday of the ISO week, which decides the ISO year. */
+function isoThursday(): i64 {
+  return days - weekdayFromMonday(days) + 3;
+}
+
+function isoYear(): i64 {
+  civilFromDays(isoThursday());
+  return civilYear();
+}
+
+function numeric(field: i32): i64 {
+  switch (field) {
+    case Field.Year: return year;
+    case Field.YearDiv100: return year / 100; // i64 nanoseconds span the years 1677–2262: never negative
+    case Field.YearMod100: return year % 100;
+    case Field.IsoYear: return isoYear();
+    case Field.IsoYearMod100: return isoYear() % 100;
+    case Field.Month: return month;
+    case Field.Day: return day;
+    case Field.WeekFromSun: return (ordinal() - weekdayFromSunday(days) + 6) / 7;
+    case Field.WeekFromMon: return (ordinal() - weekdayFromMonday(days) + 6) / 7;
+    case Field.IsoWeek: {
+      const thursday = isoThursday();
+      return (thursday - daysFromCivil(isoYear(), 1, 1)) / 7 + 1;
+    }
+    case Field.NumDaysFromSun: return weekdayFromSunday(days);
+    case Field.WeekdayFromMon: return weekdayFromMonday(days) + 1;
+    case Field.Ordinal: return ordinal();
+    case Field.Hour: return secondOfDay / 3600;
+    case Field.Hour12: return (secondOfDay / 3600 + 11) % 12 + 1;
+    case Field.Minute: return secondOfDay / 60 % 60;
+    case Field.Second: return secondOfDay % 60;
+    case Field.Nanosecond: return nano;
+    default: return seconds;
+  }
+}
+
+/** `value` padded to `width` (0: unpadded, the Unix timestamp, which alone may be negative). */
+function writeNumber(b: Buffer, value: i64, pad: i32, width: i32): void {
+  if (width == 0 || pad == Pad.None) return writeInt(b, value);
+  if (pad == Pad.Zero) return writeIntPadded(b, value, <usize>width);
+  let digits = 1;
+  for (let rest = value / 10; rest != 0; rest /= 10) digits++;
+  if (digits < width) memory.fill(bufferReserve(b, <usize>(width - digits)), 0x20, <usize>(width - digits));
+  writeInt(b, value);
+}
+
+function writeName(b: Buffer, name: i32): void {
+  const hour = secondOfDay / 3600;
+  switch (name) {
+    case Name.ShortMonth: return bufferAscii(b, SHORT_MONTHS[month - 1]);
+    case Name.LongMonth: return bufferAscii(b, MONTHS[month - 1]);
+    case Name.ShortWeekday: return bufferAscii(b, SHORT_WEEKDAYS[weekdayFromSunday(days)]);
+    case Name.LongWeekday: return bufferAscii(b, WEEKDAYS[weekdayFromSunday(days)]);
+    case Name.LowerAmPm: return bufferAscii(b, hour < 12 ? 'am' : 'pm');
+    default: return bufferAscii(b, hour < 12 ? 'AM' : 'PM');
+  }
+}
+
+/** `digits` digits of the fraction (0: chrono's `%.f`, the shortest exact of 3, 6 and 9, nothing for 0). */
+function writeFraction(b: Buffer, digits: i32, dot: bool): void {
+  if (digits == 0) {
+    if (nano == 0) return;
+    digits = nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
+  }
+  if (dot) bufferByte(b, 0x2e);
+  let scale: i64 = 1;
+  for (let i = digits; i < 9; i++) scale *= 10;
+  writeIntPadded(b, nano / scale, <usize>digits);
+}
+
+// ---- parsing ----------------------------------------------------------------------------------------
+
+const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset, DateTimeSeparator }
+
+/** Fields a parse program sets, by the index the compiler's `PARSE_SLOTS` gives them. */
+const enum Slot { Year, Month, Day, Hour, Minute, Second, Nanosecond, Offset }
+
+const SLOTS = memory.data(8 * 8);
+/** Bit `1 << slot` for each field set. */
+let given: u32 = 0;
+
+/** Sets a field; false when it was set to another value before (chrono's `Impossible`). */
+function setSlot(slot: i32, value: i64): bool {
+  const at = SLOTS + (<usize>slot << 3);
+  const bit: u32 = 1 << slot;
+  if (given & bit) return load<i64>(at) == value;
+  store<i64>(at, value);
+  given |= bit;
+  return true;
+}
+
+// @ts-ignore: decorator
+@inline function slot(s: i32): i64 {
+  return load<i64>(SLOTS + (<usize>s << 3));
+}
+
+function isDigit(at: usize, end: usize): bool {
+  return at < end && <u32>load<u8>(at) - 0x30 < 10;
+}
+
+/** Past ASCII whitespace (other whitespace stops here and fails the next item: the JS function reads it). */
+function skipSpace(at: usize, end: usize): usize {
+  while (at < end) {
+    const c = <u32>load<u8>(at);
+    if (c != 0x20 && (c < 0x09 || c > 0x0d)) break;
+    at++;
+  }
+  return at;
+}
+
+/** Digits read by `scanDigits`, and how many. */
+let scanned: i64 = 0;
+let scannedCount: i32 = 0;
+
+/** Reads `min` to `max` ASCII digits at `at` into `scanned`; the address after them, or 0 for too few. */
+function scanDigits(at: usize, end: usize, min: i32, max: i32): usize {
+  let value: i64 = 0;
+  let count = 0;
+  while (count < max && isDigit(at, end)) {
+    value = value * 10 + <i64>(load<u8>(at) - 0x30);
+    at++;
+    count++;
+  }
+  scanned = value;
+  scannedCount = count;
+  return count < min ? 0 : at;
+}
+
+const LOWER_MONTHS = 'januaryfebruarymarchaprilmayjunejulyaugustseptemberoctobernovemberdecember';
+
+/** The month name at `at` (three letters in any ASCII case, the rest with `long` when it follows) into `scanned`. */
+function scanMonth(at: usize, end: usize, long: bool): usize {
+  if (end - at < 3) return 0;
+  let start = 0;
+  for (let month = 0; month < 12; month++) {
+    const name = MONTHS[month];
+    const len = name.length;
+    if (matchesLower(at, end, start, 3)) {
+      scanned = month + 1;
+      at += 3;
+      if (long && matchesLower(at, end, start + 3, len - 3)) at += <usize>(len - 3);
+      return at;
+    }
+    start += len;
+  }
+  return 0;
+}
+
+/** Whether the `len` bytes at `at`, ASCII letters lowered, are LOWER_MONTHS's from `from`. */
+function matchesLower(at: usize, end: usize, from: i32, len: i32): bool {
+  if (end - at < <usize>len) return false;
+  for (let i = 0; i < len; i++) {
+    let c = <u32>load<u8>(at + <usize>i);
+    if (c - 0x41 < 26) c |= 0x20;
+    if (c != <u32>load<u16>(changetype<usize>(LOWER_MONTHS) + (<usize>(from + i) << 1))) return false;
+  }
+  return true;
+}
+
+/**
+ * `+hh:mm`, `+hhmm`, `+hh mm` as seconds east into `scanned` (chrono's `scan::timezone_offset`); with `zulu`
+ * also `Z` and `UTC` in any case.
+ */
+function scanOffset(at: usize, end: usize, zulu: bool): usize {
+  at = skipSpace(at, end);
+  if (at >= end) return 0;
+  const sign = load<u8>(at);
+  if (zulu && (sign | 0x20) == 0x7a) {
+    scanned = 0;
+    return at + 1;
+  }
+  if (zulu && (sign | 0x20) == 0x75) {
+    if (end - at < 3 || (load<u8>(at, 1) | 0x20) != 0x74 || (load<u8>(at, 2) | 0x20) != 0x63) return 0;
+    scanned = 0;
+    return at + 3;
+  }
+  if (sign != 0x2b && sign != 0x2d) return 0;
+  at++;
+  if (!isDigit(at, end) || !isDigit(at + 1, end)) return 0;
+  const hours = <i64>(load<u8>(at) - 0x30) * 10 + <i64>(load<u8>(at + 1) - 0x30);
+  at += 2;
+  while (at < end && (load<u8>(at) == 0x3a || skipSpace(at, at + 1) != at)) at++;
+  if (!isDigit(at, end) || !isDigit(at + 1, end) || load<u8>(at) > 0x35) return 0;
+  const minutes = <i64>(load<u8>(at) - 0x30) * 10 + <i64>(load<u8>(at + 1) - 0x30);
+  const seconds = hours * 3600 + minutes * 60;
+  scanned = sign == 0x2d ? -seconds : seconds;
+  return at + 2;
+}
+
+/**
+ * `parse_timestamp(value, format)` for a format with an offset, `program` being its parse program; a
+ * timestamp passes through. 0 (no message) when the text does not give an instant this reads: the caller
+ * then asks the JS function.
+ */
+export function strftime_parse_with_offset(value: Value, program: Value): Value {
+  if (tagOf(value) == Tag.Timestamp) return value;
+  if (tagOf(value) != Tag.Bytes) return 0;
+  let at = bytesPtr(value);
+  const end = at + bytesLen(value);
+  let op = bytesPtr(program);
+  const opEnd = op + bytesLen(program);
+  given = 0;
+  while (op < opEnd) {
+    const kind = <i32>load<u8>(op);
+    if (kind == ParseOp.Literal) {
+      const len = <usize>load<u8>(op, 1);
+      if (end - at < len || memory.compare(at, op + 2, len) != 0) return 0;
+      at += len;
+      op += 2 + len;
+      continue;
+    }
+    if (kind == ParseOp.Space) {
+      at = skipSpace(at, end);
+      op += 1;
+      continue;
+    }
+    if (kind == ParseOp.DateTimeSeparator) {
+      if (at == end) return 0;
+      if ((load<u8>(at) | 0x20) == 0x74) at++;
+      op += 1;
+      continue;
+    }
+    let field: i32;
+    if (kind == ParseOp.Numeric) {
+      field = <i32>load<u8>(op, 1);
+      at = scanDigits(skipSpace(at, end), end, 1, <i32>load<u8>(op, 2));
+      op += 3;
+    } else if (kind == ParseOp.MonthName) {
+      field = Slot.Month;
+      at = scanMonth(at, end, load<u8>(op, 1) != 0);
+      op += 2;
+    } else if (kind == ParseOp.Fraction) {
+      const digits = <i32>load<u8>(op, 1);
+      op += 2;
+      field = Slot.Nanosecond;
+      if (digits == 0) {
+        if (at >= end || load<u8>(at) != 0x2e) continue; // no fraction
+        at = scanDigits(at + 1, end, 1, 9);
+        if (at != 0) while (isDigit(at, end)) at++; // digits beyond nanoseconds are ignored
+      } else {
+        at = scanDigits(at, end, digits, digits);
+      }
+      for (let i = scannedCount; i < 9; i++) scanned *= 10;
+    } else {
+      field = Slot.Offset;
+      at = scanOffset(at, end, load<u8>(op, 1) != 0);
+      op += 2;
+    }
+    if (at == 0 || !setSlot(field, scanned)) return 0;
+  }
+  return at == end ? resolveWithOffset() : 0;
+}
+
+/** The instant of the fields read (chrono's `to_datetime`), when they make one in the nanosecond range. */
+function resolveWithOffset(): Value {
+  const needed: u32 = (1 << Slot.Year) | (1 << Slot.Month) | (1 << Slot.Day) | (1 << Slot.Hour) | (1 << Slot.Minute) | (1 << Slot.Offset);
+  if ((given & needed) != needed) return 0;
+  if ((given & (1 << Slot.Nanosecond)) != 0 && (given & (1 << Slot.Second)) == 0) return 0;
+  const year = slot(Slot.Year);
+  const month = <i32>slot(Slot.Month);
+  const day = <i32>slot(Slot.Day);
+  const hour = slot(Slot.Hour);
+  const minute = slot(Slot.Minute);
+  const second = (given & (1 << Slot.Second)) != 0 ? slot(Slot.Second) : 0;
+  const offset = slot(Slot.Offset);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return 0;
+  // A leap second (60) and offsets of a day or more: the JS function's rules.
+  if (hour > 23 || minute > 59 || second > 59 || offset <= -86_400 || offset >= 86_400) return 0;
+  const seconds = daysFromCivil(year, month, 1) * 86_400 + (day - 1) * 86_400 + hour * 3600 + minute * 60 + second - offset;
+  // Within i64 nanoseconds, leaving the last partial second at each end to the JS function.
+  if (seconds <= i64.MIN_VALUE / NANOS_PER_SECOND || seconds >= i64.MAX_VALUE / NANOS_PER_SECOND) return 0;
+  return newTimestamp(seconds * NANOS_PER_SECOND + ((given & (1 << Slot.Nanosecond)) != 0 ? slot(Slot.Nanosecond) : 0));
+}
+
+function daysInMonth(year: i64, month: i32): i32 {
+  if (month != 2) return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28;
+}
