@@ -3,6 +3,7 @@
 // runs on the linear-time engine (abi/regex.ts) unless it needs what RE2 lacks: look-around, which the
 // library's IPV4, TIME, NUMBER and QUOTEDSTRING use, keeps it on V8's backtracking RegExp (docs/regex.md).
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
 import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
 import { dateMatcher, type DateMatcher } from './grok-date.js';
@@ -119,13 +120,37 @@ function lookup(name: string, [argument, second]: Array<string | undefined>, opt
     const matcher = DATADOG_MATCHERS[name];
     if (matcher) return matcher;
   }
-  const pattern = GROK_PATTERNS[name];
+  const pattern = GROK_PATTERNS[name] ?? logstashPatterns().get(name);
   if (pattern === undefined) {
     throw new GrokCompileError(
       `failed to compile grok pattern: The given pattern definition name "${name}" could not be found in the definition map`,
     );
   }
   return { pattern };
+}
+
+/** The package root's `vendor/logstash-patterns/` (see its README), from `dist/runtime/js-functions/support/`. */
+const LOGSTASH_PATTERN_DIRECTORY = new URL('../../../../vendor/logstash-patterns/', import.meta.url);
+const PATTERN_LINE = /^(\w+)\s+(.*)$/;
+let logstashLibrary: Map<string, string> | undefined;
+
+/**
+ * logstash's other pattern files (haproxy, java, nagios, redis, …), read once when a pattern first names
+ * something the base set lacks. Files in name order, a later definition replacing an earlier one; the base
+ * set still wins, being the JS-ready form of `grok-patterns`. Atomic groups `(?>…)` become plain groups,
+ * as in the base set.
+ */
+function logstashPatterns(): Map<string, string> {
+  if (!logstashLibrary) {
+    logstashLibrary = new Map();
+    for (const file of readdirSync(LOGSTASH_PATTERN_DIRECTORY).filter((f) => !/[.A-Z]/.test(f)).sort()) {
+      for (const line of readFileSync(new URL(file, LOGSTASH_PATTERN_DIRECTORY), 'utf8').split('\n')) {
+        const m = PATTERN_LINE.exec(line.trim());
+        if (m) logstashLibrary.set(m[1]!, m[2]!.replaceAll('(?>', '(?:'));
+      }
+    }
+  }
+  return logstashLibrary;
 }
 
 function parseFilter(text: string): [string, string | undefined] {

@@ -157,6 +157,35 @@ test('grok: library patterns, unknown patterns, no match, large input', () => {
   assert.equal(plain(call(parse_grok, big, '%{GREEDYDATA:all}')), { all: big });
 });
 
+test('grok: logstash\'s other pattern files (haproxy, java, redis, linux-syslog, nagios)', () => {
+  // Expected fields read off the pattern definitions in vendor/logstash-patterns (the reference engine has no parse_grok).
+  const haproxy = plain(call(parse_grok,
+    'Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 "GET /index.html HTTP/1.1"',
+    '%{HAPROXYHTTP}')) as Record<string, string>;
+  assert.equal(
+    [haproxy.program, haproxy.pid, haproxy.client_ip, haproxy.accept_date, haproxy.haproxy_milliseconds, haproxy.backend_name,
+      haproxy.server_name, haproxy.time_duration, haproxy.http_status_code, haproxy.termination_state, haproxy.http_verb,
+      haproxy.http_request, haproxy.http_version, haproxy.captured_request_headers],
+    ['haproxy', '14389', '10.0.1.2', '06/Feb/2009:12:14:14.655', '655', 'static', 'srv1', '109', '200', '----', 'GET', '/index.html', '1.1', ''],
+  );
+  assert.equal(plain(call(parse_grok, '\tat org.example.Foo.bar(Foo.java:42)', '%{JAVASTACKTRACEPART}')),
+    { class: 'org.example.Foo', method: 'bar', file: 'Foo.java', line: '42' });
+  assert.equal(plain(call(parse_grok, '[4018] 14 Nov 07:01:22.119 * Background saving terminated with success', '%{REDISLOG}')),
+    { pid: '4018', timestamp: '14 Nov 07:01:22.119' });
+  assert.equal(plain(call(parse_grok, 'Dec 18 07:49:05 host sshd[123]: Accepted publickey for root', '%{SYSLOGLINE}')), {
+    timestamp: 'Dec 18 07:49:05', timestamp8601: '', facility: '', priority: '', logsource: 'host', program: 'sshd', pid: '123',
+    message: 'Accepted publickey for root',
+  });
+  const nagios = plain(call(parse_grok, '[1427925600] CURRENT SERVICE STATE: host1;PING;OK;HARD;1;PING OK - Packet loss = 0%', '%{NAGIOSLOGLINE}')) as Record<string, string>;
+  assert.equal(
+    [nagios.nagios_epoch, nagios.nagios_type, nagios.nagios_hostname, nagios.nagios_service, nagios.nagios_state, nagios.nagios_statetype, nagios.nagios_message],
+    ['1427925600', 'CURRENT SERVICE STATE', 'host1', 'PING', 'OK', 'HARD', 'PING OK - Packet loss = 0%'],
+  );
+  // A library pattern used inside a user's pattern, and a name no file defines.
+  assert.equal(plain(call(parse_grok, 'db Foo.java x', '%{WORD:w} %{JAVAFILE:f} x')), { w: 'db', f: 'Foo.java' });
+  assert.ok(String(call(parse_grok, 'x', '%{BIND9}')).includes('"BIND9" could not be found'));
+});
+
 test('groks: Datadog matchers, filters, nesting, no match', () => {
   assert.equal(plain(call(parse_groks, 'id=12 ok=true', ['id=%{integer:a.id} ok=%{boolean:a.ok}'])), { a: { id: 12, ok: true } });
   assert.equal(plain(call(parse_groks, 'X', ['%{word:w:lowercase}'])), { w: 'x' });
