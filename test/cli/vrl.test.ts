@@ -217,4 +217,9 @@ test('vrl --help documents every option and what this version does', () => {
   assert.is(status, 0);
 });
 
+test('the bundled svc finds the logstash pattern files parse_grok reads on first use', () => {
+  const result = svc(['vrl', 'parse_grok!("[4018] 14 Nov 07:01:22.119 * Background saving terminated with success", "%{REDISLOG}")']);
+  assert.equal({ stdout: result.stdout, status: result.status }, { stdout: '{ "pid": "4018", "timestamp": "14 Nov 07:01:22.119" }\n', status: 0 });
+});
+
 test.run();

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
 import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
 import { dateMatcher, type DateMatcher } from './grok-date.js';
+import { LOGSTASH_PATTERN_DIRECTORY } from '../../grok-pattern-files.js';
 
 export interface GrokField {
   group: string;
@@ -129,8 +130,6 @@ function lookup(name: string, [argument, second]: Array<string | undefined>, opt
   return { pattern };
 }
 
-/** The package root's `vendor/logstash-patterns/` (see its README), from `dist/runtime/js-functions/support/`. */
-const LOGSTASH_PATTERN_DIRECTORY = new URL('../../../../vendor/logstash-patterns/', import.meta.url);
 const PATTERN_LINE = /^(\w+)\s+(.*)$/;
 let logstashLibrary: Map<string, string> | undefined;
 
