@@ -3,7 +3,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import type { TransformRunner } from '../components/component.js';
-import { transformDefinition } from '../components/transforms/index.js';
+import { createRunner } from '../components/transforms/runners.js';
 import { runStages, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 
@@ -19,7 +19,7 @@ port.on('message', async (request: WorkerRequest) => {
   const transfer: ArrayBuffer[] = [];
   try {
     if (request.op === 'create') {
-      runners.set(request.id, await transformDefinition(request.type).create(request.plan));
+      runners.set(request.id, await createRunner(request.type, request.plan));
       reply = { seq: request.seq };
     } else {
       const stages = runStages(request.chain.map((id) => runners.get(id)!), request.batch, request.encode);

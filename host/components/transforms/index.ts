@@ -1,4 +1,4 @@
-// The transform types, by name. Worker threads import only this list (not the sources' and sinks' libraries).
+// The transform types, by name, with their option schemas (the main thread's; a worker imports runners.ts).
 
 import type { TransformDefinition } from '../component.js';
 import dedupe from './dedupe.js';
