@@ -4,6 +4,7 @@
 // worker takes batches).
 
 import { availableParallelism } from 'node:os';
+import { ROOT_OPTIONS } from '../host/config/options.js';
 import type { WorkerThread } from '../host/topology/executor.js';
 
 /** Arguments after which svc does not run the service (subcommands; help and version). */
@@ -12,10 +13,11 @@ const NOT_THE_SERVICE = new Set(['vrl', 'generate', 'graph', 'list', 'test', 'va
 let early: Promise<WorkerThread[]> | undefined;
 
 /** Starts the workers when `argv` (after the script) runs the service: as many as `--threads` will say, read
- * roughly here (the service starts or stops the difference once it has parsed its options). */
+ * roughly here (the service starts or stops the difference once it has parsed its options), at most one
+ * per core. */
 export function startEarlyWorkers(argv: readonly string[], env: NodeJS.ProcessEnv): void {
   if (argv.some((argument) => NOT_THE_SERVICE.has(argument))) return;
-  const count = Math.min(threadsOf(argv, env) ?? availableParallelism(), availableParallelism());
+  const count = Math.min(threadsOf(argv, env), availableParallelism());
   // Until the service takes them, the workers must not keep alive a run that ends otherwise (a usage error).
   early = import('../host/topology/executor.js').then(({ WorkerThread }) =>
     Array.from({ length: count }, () => {
@@ -26,15 +28,16 @@ export function startEarlyWorkers(argv: readonly string[], env: NodeJS.ProcessEn
   );
 }
 
-/** `--threads N`, `--threads=N`, `-t N` or SVC_THREADS, when one is a positive integer. */
-function threadsOf(argv: readonly string[], env: NodeJS.ProcessEnv): number | undefined {
-  let text = env.SVC_THREADS;
+/** The `threads` root option as `argv` and `env` give it (its flag, short flag or variable), else its default. */
+function threadsOf(argv: readonly string[], env: NodeJS.ProcessEnv): number {
+  const spec = ROOT_OPTIONS.find((option) => option.key === 'threads')!;
+  let text = spec.env && env[spec.env];
   argv.forEach((argument, i) => {
-    if (argument === '--threads' || argument === '-t') text = argv[i + 1];
-    else if (argument.startsWith('--threads=')) text = argument.slice('--threads='.length);
+    if (argument === spec.flag || argument === spec.short) text = argv[i + 1];
+    else if (argument.startsWith(`${spec.flag}=`)) text = argument.slice(spec.flag.length + 1);
   });
   const threads = Number(text);
-  return Number.isInteger(threads) && threads > 0 ? threads : undefined;
+  return Number.isInteger(threads) && threads > 0 ? threads : (spec.default as number);
 }
 
 /** `count` workers for the service: those `startEarlyWorkers` started (once), the rest started now, extra
