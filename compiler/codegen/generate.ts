@@ -564,28 +564,37 @@ class Generator {
     }
     // Fresh expressions on each call: a binaryen expression has one parent.
     const operands = () => def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
-    let invoke: ExpressionRef;
-    const formatProgram = def.name === 'format_timestamp' ? utcFormatProgramOf(args) : undefined;
-    const parseProgram = def.name === 'parse_timestamp' ? offsetParseProgramOf(args) : undefined;
-    if (formatProgram) {
-      // A constant format in UTC runs in the stdlib: no host call, the format parsed once here.
-      invoke = this.call('strftime_format_utc', [operands()[0]!, this.constant(this.pool.bytesValue(formatProgram))]);
-    } else if (parseProgram) {
-      // The stdlib reads what it can; the JS function answers the rest (errors with their messages included).
-      const parsed = this.fn.local();
-      invoke = m.block(null, [
-        m.local.set(parsed, this.call('strftime_parse_with_offset', [operands()[0]!, this.constant(this.pool.bytesValue(parseProgram))])),
-        m.if(m.i32.eqz(m.local.get(parsed, this.i32)), m.local.set(parsed, this.jsCall(def, e, operands()))),
-        m.local.get(parsed, this.i32),
-      ], this.i32);
-    } else if (def.backing.kind === 'js') {
-      invoke = this.jsCall(def, e, operands());
-    } else {
-      const exportName = `fn_${def.name}`;
-      if (!this.std.has(exportName)) throw new MissingImplementation(def.name, e.nameSpan);
-      invoke = this.call(exportName, operands());
-    }
+    const invoke = SPECIALIZED[def.name]?.(this, e, def, args, operands) ?? this.implementation(def, e, operands());
     return m.block(null, [...evaluate, this.checked(invoke)], this.i32);
+  }
+
+  /** A call of `def`'s implementation: its JS function or its stdlib export. */
+  private implementation(def: FunctionDef, e: ast.Call, operands: ExpressionRef[]): ExpressionRef {
+    if (def.backing.kind === 'js') return this.jsCall(def, e, operands);
+    const exportName = `fn_${def.name}`;
+    if (!this.std.has(exportName)) throw new MissingImplementation(def.name, e.nameSpan);
+    return this.call(exportName, operands);
+  }
+
+  /** `format_timestamp` with a constant format in UTC runs in the stdlib: no host call, the format parsed
+   * once here. */
+  utcFormat(args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
+    const program = utcFormatProgramOf(args);
+    return program && this.call('strftime_format_utc', [operands()[0]!, this.constant(this.pool.bytesValue(program))]);
+  }
+
+  /** `parse_timestamp` with a constant format reading an offset: the stdlib reads what it can; the JS function
+   * answers the rest (errors with their messages included). */
+  offsetParse(e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
+    const program = offsetParseProgramOf(args);
+    if (!program) return undefined;
+    const m = this.m;
+    const parsed = this.fn.local();
+    return m.block(null, [
+      m.local.set(parsed, this.call('strftime_parse_with_offset', [operands()[0]!, this.constant(this.pool.bytesValue(program))])),
+      m.if(m.i32.eqz(m.local.get(parsed, this.i32)), m.local.set(parsed, this.jsCall(def, e, operands()))),
+      m.local.get(parsed, this.i32),
+    ], this.i32);
   }
 
   /** A call of the JS function `def` with the argument values `operands` (0 for an absent one). */
@@ -853,7 +862,6 @@ const OPERATORS: Record<Exclude<ast.BinaryOp, '??' | '||' | '&&'>, string> = {
   '<': 'op_lt', '<=': 'op_le', '>': 'op_gt', '>=': 'op_ge', '==': 'op_eq', '!=': 'op_ne', '|': 'op_merge',
 };
 
-/** A program uses a function whose implementation this build does not have. */
 /**
  * Functions the generator emits itself (definitions with `backing: { kind: 'intrinsic' }`), by name: they
  * take paths or closures, or are answered at compile time. scripts/gen-function-index.mjs checks that every
@@ -871,6 +879,16 @@ const INTRINSICS: Readonly<Record<string, (g: Generator, e: ast.Call, args: Map<
   unnest: (g, _e, args) => g.unnest(args),
 };
 
+/**
+ * Calls the generator compiles its own way when their arguments allow, by name: the code, or undefined for
+ * the function's implementation (a constant strftime format runs in the stdlib).
+ */
+const SPECIALIZED: Readonly<Record<string, (g: Generator, e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]) => ExpressionRef | undefined>> = {
+  format_timestamp: (g, _e, _def, args, operands) => g.utcFormat(args, operands),
+  parse_timestamp: (g, e, def, args, operands) => g.offsetParse(e, def, args, operands),
+};
+
+/** A program uses a function whose implementation this build does not have. */
 export class MissingImplementation extends Error {
   constructor(readonly functionName: string, readonly span: ast.Span) {
     super(`function "${functionName}" has no implementation in this build`);
