@@ -55,7 +55,6 @@ export async function loadPipelineConfig(options: Pick<PipelineOptions, 'locatio
 
 /** Options this build accepts and validates but does not act on yet, each with what happens instead. */
 const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; message: string }> = [
-  { applies: (c) => c.global.api.enabled, message: 'api.enabled: the management API is not available in this build; no API is served' },
   { applies: (c) => c.global.acknowledgements.enabled === true || [...c.sinks.values()].some((s) => s.acknowledgements?.enabled === true),
     message: 'acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks' },
   { applies: (c) => c.enrichment_tables.size > 0, message: 'enrichment_tables: enrichment tables are not loaded in this build' },
@@ -95,6 +94,7 @@ export function componentSpecs(config: Config): ComponentSpec[] {
 
 export interface BuiltPipeline {
   topology: Topology;
+  graph: Graph;
   metrics: MetricsRegistry;
   config: Config;
 }
@@ -145,7 +145,7 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
       log: options.log,
       executor,
     });
-    return { topology, metrics, config };
+    return { topology, graph, metrics, config };
   } catch (error) {
     if (error instanceof BuildError) {
       // Named like the validation errors: file, section and id.

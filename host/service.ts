@@ -5,6 +5,8 @@
 import { ConfigError } from './config/errors.js';
 import type { Logger } from './log.js';
 import { buildPipeline, EXIT, loadPipelineConfig, runHealthchecks, type PipelineOptions } from './pipeline.js';
+import { ApiStartError } from './api/server.js';
+import { startInstanceApi } from './api/instance.js';
 
 export interface ServiceOptions extends PipelineOptions {
   /** Seconds to wait for the drain after a signal; undefined waits for ever (--no-graceful-shutdown-limit). */
@@ -33,6 +35,16 @@ export async function runService(options: ServiceOptions): Promise<number> {
   const requireHealthy = options.requireHealthy ?? built.config.global.healthchecks.require_healthy;
   if (unhealthy.length > 0 && requireHealthy) {
     log.error('Sinks unhealthy: exiting because healthy sinks are required (--require-healthy).');
+    topology.stop();
+    return EXIT.CONFIG;
+  }
+
+  let api;
+  try {
+    api = await startInstanceApi(built, options.version, log);
+  } catch (error) {
+    if (!(error instanceof ApiStartError)) throw error;
+    log.error(error.message);
     topology.stop();
     return EXIT.CONFIG;
   }
@@ -77,6 +89,7 @@ export async function runService(options: ServiceOptions): Promise<number> {
     ended = topology.start().then(() => EXIT.OK);
   }
   const code = await Promise.race([ended, forced]);
+  await api?.close();
   if (code === EXIT.OK) log.info('svc has stopped.');
   return code;
 }

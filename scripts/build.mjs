@@ -13,7 +13,7 @@ const dist = join(root, 'dist');
 const stamp = join(dist, '.build-stamp');
 /** The directories tsconfig.json compiles. */
 const sourceDirs = ['abi', 'compiler', 'runtime', 'host', 'cli', 'test', 'bench', 'stdlib-as'];
-const sourceFile = /\.(ts|ohm)$/;
+const sourceFile = /\.(ts|ohm|json)$/;
 const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs', 'scripts/gen-function-index.mjs', 'scripts/bundle.mjs', 'scripts/split-binaryen.mjs'];
 
 /** Yields `dir` and everything below it as `{ path, isDirectory }`. */

@@ -1,0 +1,40 @@
+// The API of a running service: its context read from the built pipeline, started when `api.enabled`.
+
+import type { BuiltPipeline } from '../pipeline.js';
+import { hostName } from '../pipeline.js';
+import type { Logger } from '../log.js';
+import type { ApiComponent, ApiContext } from './context.js';
+import { startApi, type ApiServer } from './server.js';
+
+export function apiContext(built: BuiltPipeline, version: string): ApiContext {
+  const { graph, topology, metrics } = built;
+  const components: ApiComponent[] = [...graph.components.values()].map((spec) => ({
+    id: spec.id,
+    kind: spec.kind,
+    type: spec.type,
+    outputs: (graph.ports.get(spec.id) ?? []).flatMap((port) => (port.name === undefined ? [] : [port.name])),
+    inputs: [...new Set(graph.edges.filter((edge) => edge.to === spec.id).map((edge) => edge.from))],
+  }));
+  return {
+    version,
+    hostname: hostName(),
+    startedAt: Date.now(),
+    components: () => components,
+    metrics,
+    running: () => !topology.stopping,
+  };
+}
+
+/** Starts the API when the configuration enables it; logs where it listens. Rejects with ApiStartError. */
+export async function startInstanceApi(built: BuiltPipeline, version: string, log: Logger): Promise<ApiServer | undefined> {
+  const options = built.config.global.api;
+  if (!options.enabled) return undefined;
+  const server = await startApi(options, apiContext(built, version));
+  const { address, port, family } = server.address;
+  const base = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  log.info('API server running.', {
+    address: `${family === 'IPv6' ? `[${address}]` : address}:${port}`,
+    graphql: options.graphql ? `${base}/graphql` : 'disabled',
+  });
+  return server;
+}

@@ -1,0 +1,101 @@
+// The API server as a client sees it: /health, POST /graphql (always 200 once processed, `errors` on
+// failure, 400 for a body that is not a GraphQL request), subscriptions over WebSocket, a busy address.
+
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { firstResults, query, startApiInstance, type ApiInstance } from './support.js';
+import { freePort, runSvc, writeFiles } from '../support/svc.js';
+
+const PIPELINE = `sources:
+  in:
+    type: stdin
+sinks:
+  out:
+    type: blackhole
+    inputs: [in]
+`;
+
+let api: ApiInstance;
+test.before(async () => {
+  api = await startApiInstance(PIPELINE);
+});
+test.after(async () => {
+  await api.stop();
+});
+
+test('GET and HEAD /health answer 200 {"ok":true} while running', async () => {
+  const get = await fetch(`${api.base}/health`);
+  assert.is(get.status, 200);
+  assert.equal(await get.json(), { ok: true });
+  const head = await fetch(`${api.base}/health`, { method: 'HEAD' });
+  assert.is(head.status, 200);
+  assert.is(await head.text(), '');
+});
+
+test('queries health and meta', async () => {
+  const { status, body } = await query(api.base, '{ health meta { versionString hostname } }');
+  assert.is(status, 200);
+  assert.is(body.errors, undefined);
+  assert.is(body.data.health, true);
+  assert.match(body.data.meta.versionString, /^\d+\.\d+\.\d+/);
+  assert.type(body.data.meta.hostname, 'string');
+});
+
+test('a failing query is still a 200, with errors', async () => {
+  const syntax = await query(api.base, '{ health');
+  assert.is(syntax.status, 200);
+  assert.match(syntax.body.errors![0]!.message, /Syntax Error/);
+  const unknown = await query(api.base, '{ nope }');
+  assert.is(unknown.status, 200);
+  assert.match(unknown.body.errors![0]!.message, /Cannot query field "nope"/);
+});
+
+test('a body that is not a GraphQL request is a 400 with errors', async () => {
+  const response = await fetch(`${api.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":' });
+  assert.is(response.status, 400);
+  assert.ok(((await response.json()) as { errors: unknown[] }).errors.length > 0);
+  const noQuery = await fetch(`${api.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"variables":{}}' });
+  assert.is(noQuery.status, 400);
+});
+
+test('subscriptions run over WebSocket: heartbeat and uptime', async () => {
+  const beats = await firstResults(api.ws, 'subscription { heartbeat(interval: 50) { utc } }', {}, 2);
+  assert.is(beats.length, 2);
+  for (const beat of beats) assert.ok(!Number.isNaN(Date.parse(beat.data.heartbeat.utc)));
+  const [uptime] = await firstResults(api.ws, 'subscription { uptime { seconds } }', {}, 1);
+  assert.ok(uptime.data.uptime.seconds >= 0);
+});
+
+test('a subscription sent as a query over HTTP is an error', async () => {
+  const { status, body } = await query(api.base, 'subscription { heartbeat { utc } }');
+  assert.is(status, 200);
+  assert.match(body.errors![0]!.message, /WebSocket/);
+});
+
+test('an address in use stops the start-up with an error naming it', async () => {
+  const port = await freePort();
+  const blocker = createServer().listen(port, '127.0.0.1');
+  await once(blocker, 'listening');
+  try {
+    const dir = writeFiles({ 'svc.yaml': `api:\n  enabled: true\n  address: 127.0.0.1:${port}\n${PIPELINE}` });
+    const { status, stderr } = await runSvc(['--config', `${dir}/svc.yaml`], { stdin: '' });
+    assert.is(status, 78);
+    assert.match(stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(api\\.address\\): the address is already in use`));
+  } finally {
+    blocker.close();
+  }
+});
+
+test('without api.graphql there is no /graphql, and /health stays', async () => {
+  const other = await startApiInstance(PIPELINE, 'graphql: false');
+  try {
+    assert.is((await fetch(`${other.base}/health`)).status, 200);
+    assert.is((await fetch(`${other.base}/graphql`, { method: 'POST', body: '{}' })).status, 404);
+  } finally {
+    await other.stop();
+  }
+});
+
+test.run();
