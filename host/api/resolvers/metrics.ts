@@ -36,7 +36,12 @@ export function metricValue(field: MetricField, value: number): MetricValue {
   return { timestamp: new Date().toISOString(), [field]: value };
 }
 
-/** Sums of `field`'s series by `key` (series without a key are left out). */
+/** Vector's order of keys and ids (Rust's `Ord` on strings and numbers). */
+export function compare(a: string | number, b: string | number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sums of `field`'s series by `key`, in the order of the keys (series without a key are left out). */
 export function sumsBy(samples: readonly MetricSample[], field: MetricField, key: (sample: MetricSample) => string | undefined): Map<string, number> {
   const sums = new Map<string, number>();
   for (const sample of samples) {
@@ -44,7 +49,7 @@ export function sumsBy(samples: readonly MetricSample[], field: MetricField, key
     const at = key(sample);
     if (at !== undefined) sums.set(at, (sums.get(at) ?? 0) + sample.value.value);
   }
-  return sums;
+  return new Map([...sums].sort(([a], [b]) => compare(a, b)));
 }
 
 const byComponent = (sample: MetricSample) => sample.tags.component_id;
@@ -112,13 +117,13 @@ function componentThroughputs(context: ApiContext, interval: number, field: Metr
   );
 }
 
-/** Sent events per component, with the sums per output, outputs sorted by name. */
+/** Sent events per component, with the sums per output. */
 function sentEventsByComponent(context: ApiContext): Array<{ id: string; total: number; outputs: Array<[string, number]> }> {
   const samples = context.metrics.snapshot();
   return [...sumsBy(samples, 'sentEventsTotal', byComponent)].map(([id, total]) => ({
     id,
     total,
-    outputs: [...sumsBy(samples.filter((sample) => sample.tags.component_id === id), 'sentEventsTotal', byOutput)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    outputs: [...sumsBy(samples.filter((sample) => sample.tags.component_id === id), 'sentEventsTotal', byOutput)],
   }));
 }
 
