@@ -30,9 +30,9 @@ const SERIES = {
 export type MetricField = keyof typeof SERIES;
 
 /** A value of the schema's metric types (`ReceivedEventsTotal`, `SentBytesTotal`…). */
-export type MetricValue = { timestamp: string } & { [field in MetricField]?: number };
+export type MetricTypeValue = { timestamp: string } & { [field in MetricField]?: number };
 
-export function metricValue(field: MetricField, value: number): MetricValue {
+export function metricValue(field: MetricField, value: number): MetricTypeValue {
   return { timestamp: new Date().toISOString(), [field]: value };
 }
 
@@ -57,7 +57,7 @@ const byOutput = (sample: MetricSample) => sample.tags.output;
 const whole = () => '';
 
 /** The sum of `field`'s series among `samples`, as the schema's value; null when there is no such series. */
-export function metric(samples: readonly MetricSample[], field: MetricField): MetricValue | null {
+export function metric(samples: readonly MetricSample[], field: MetricField): MetricTypeValue | null {
   const sum = sumsBy(samples, field, whole).get('');
   return sum === undefined ? null : metricValue(field, sum);
 }
