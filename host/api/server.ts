@@ -14,6 +14,7 @@ import type { ApiOptions } from '../config/global.js';
 import type { ApiContext } from './context.js';
 import { buildApiSchema } from './schema.js';
 import { coreResolvers } from './resolvers/core.js';
+import { addPlayground, servesPlayground } from './playground.js';
 
 /** The schema with every resolver module of the API. */
 export function apiSchema(): GraphQLSchema {
@@ -83,6 +84,7 @@ function app(options: ApiOptions, schema: GraphQLSchema, context: ApiContext): H
       return c.json(await runQuery(schema, request, context));
     });
   }
+  if (servesPlayground(options)) addPlayground(hono);
   return hono;
 }
 
