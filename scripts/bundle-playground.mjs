@@ -1,8 +1,8 @@
 // Bundles the playground served on /playground (host/api/playground.ts) into dist/playground/: GraphiQL,
 // React and graphql-ws's client from host/api/playground/page.js, as one script and one stylesheet (its
 // fonts are inlined), named by content hash and gzipped beside (1.8 MB → 0.7 MB for a remote browser), and
-// the index.html that loads them. Nothing comes from a CDN at run time. Skipped when the bundle is newer than its inputs: the page, this script and the lock file
-// (the packages' versions).
+// the index.html that loads them. Nothing comes from a CDN at run time. Skipped when the bundle is newer than
+// its inputs: the page, this script and the lock file (the packages' versions).
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

@@ -23,11 +23,13 @@ function playgroundDirectory(): string {
 /** Adds /playground and its assets to `hono`. */
 export function addPlayground(hono: Hono): void {
   const directory = playgroundDirectory();
+  const page = serveStatic({ path: `${directory}index.html` });
   hono.get('/playground', (c, next) => {
     c.header('Cache-Control', 'no-cache');
-    return serveStatic({ path: `${directory}index.html` })(c, next);
+    return page(c, next);
   });
   const assets = serveStatic({ root: directory, rewriteRequestPath: (path) => path.slice('/playground/'.length), precompressed: true });
+  // Only the content-hashed names: neither index.html nor a .gz file asked for by name.
   hono.get('/playground/:asset{.+-[A-Z0-9]+\\.(?:js|css)}', (c, next) => {
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     return assets(c, next);
