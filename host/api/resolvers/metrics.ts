@@ -2,14 +2,15 @@
 // share with them. Every value is a sum of the process's series of one metric: per component (its
 // `component_id` tag), per output (`output` tag), or over the whole instance.
 //
-// As Vector does: the `component*Totals` yield, each interval, the components whose sum grew since the
-// previous tick (on the first, those above zero); the `component*Throughputs` yield every component with
-// the change of its sum since the previous tick (events or bytes per interval, not per second; the first
-// tick only takes the starting values). The instance-wide `receivedEventsTotal`, `sentEventsTotal`,
-// `errorsTotal` and `allocatedBytes` yield one sum per tick (Vector sends one value per series, which
-// names no component); their throughputs yield the growth when there is one. No allocation tracing exists:
-// no series `component_allocated_bytes`, so `allocatedBytes` yields nothing and `componentAllocatedBytes`
-// empty lists, as Vector without `--allocation-tracing`.
+// As Vector does: the `component*Totals` yield, each interval, the components whose sum changed since the
+// previous tick (on the first, those above zero; Vector waits until a counter that restarted after expiring
+// passes its old value); the `component*Throughputs` yield every component with the growth of its sum since
+// the previous tick (events or bytes per interval, not per second; the first tick only takes the starting
+// values). The instance-wide `receivedEventsTotal`, `sentEventsTotal`, `errorsTotal` and `allocatedBytes`
+// yield one sum per tick (Vector sends one value per series, which names no component); their throughputs
+// yield the growth when there is one. No allocation tracing exists: no series `component_allocated_bytes`,
+// so `allocatedBytes` yields nothing and `componentAllocatedBytes` empty lists, as Vector without
+// `--allocation-tracing`.
 
 import type { ApiContext } from '../context.js';
 import type { Resolvers } from '../schema.js';
@@ -67,33 +68,28 @@ export function componentSamples(context: ApiContext, id: string): MetricSample[
   return context.metrics.snapshot().filter((sample) => sample.tags.component_id === id);
 }
 
-/** Records `value` under `key`; true when it grew beyond the previous one (0 when none). */
-function grew(last: Map<string, number>, key: string, value: number): boolean {
-  const previous = last.get(key) ?? 0;
-  last.set(key, value);
-  return value > previous;
-}
-
-/** Records `value` under `key`; true when it differs from the previous one (0 when none). */
+/** Records `value` under `key`; true when it differs from the previous one (0 when none): a counter grew,
+ * or restarted from zero after its series expired; a gauge moved. */
 function changed(last: Map<string, number>, key: string, value: number): boolean {
   const previous = last.get(key) ?? 0;
   last.set(key, value);
   return value !== previous;
 }
 
-/** Records `value` under `key`; its change since the previous one (0 when none). */
+/** Records `value` under `key`; its growth since the previous one (0 when none). A counter below its
+ * previous value expired and restarted from zero: all of it is new. */
 function delta(last: Map<string, number>, key: string, value: number): number {
   const previous = last.get(key) ?? 0;
   last.set(key, value);
-  return value - previous;
+  return value < previous ? value : value - previous;
 }
 
-/** Each tick, `{ componentId, metric }` of the components whose sum of `field` is new by `isNew`. */
-function componentTotals(context: ApiContext, interval: number, field: MetricField, isNew = grew) {
+/** Each tick, `{ componentId, metric }` of the components whose sum of `field` changed. */
+function componentTotals(context: ApiContext, interval: number, field: MetricField) {
   const last = new Map<string, number>();
   return every(interval, () =>
     [...sumsBy(context.metrics.snapshot(), field, byComponent)]
-      .filter(([id, value]) => isNew(last, id, value))
+      .filter(([id, value]) => changed(last, id, value))
       .map(([id, value]) => ({ componentId: id, metric: metricValue(field, value) })),
   );
 }
@@ -157,25 +153,24 @@ export const metricsResolvers: Resolvers = {
     componentReceivedBytesTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'receivedBytesTotal') },
     componentSentBytesTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'sentBytesTotal') },
     componentErrorsTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'errorsTotal') },
-    // A gauge: sent whenever it moved, either way.
-    componentAllocatedBytes: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'allocatedBytes', changed) },
+    componentAllocatedBytes: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'allocatedBytes') },
     componentReceivedEventsThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'receivedEventsTotal') },
     componentReceivedBytesThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'receivedBytesTotal') },
     componentSentBytesThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'sentBytesTotal') },
 
-    // A component is sent when its sum grew, with the outputs that grew.
+    // A component is sent when its sum changed, with the outputs that changed.
     componentSentEventsTotals: {
       subscribe: (_parent, { interval }: Interval, context) => {
         const last = new Map<string, number>();
         return every(interval, () =>
           sentEventsByComponent(context).flatMap(({ id, total, outputs }) => {
-            const grownOutputs = outputs.filter(([output, value]) => grew(last, `${id}\0${output}`, value));
-            if (!grew(last, id, total)) return [];
+            const changedOutputs = outputs.filter(([output, value]) => changed(last, `${id}\0${output}`, value));
+            if (!changed(last, id, total)) return [];
             return [
               {
                 componentId: id,
                 metric: metricValue('sentEventsTotal', total),
-                outputs: grownOutputs.map(([output, value]) => ({ outputId: output, sentEventsTotal: metricValue('sentEventsTotal', value) })),
+                outputs: changedOutputs.map(([output, value]) => ({ outputId: output, sentEventsTotal: metricValue('sentEventsTotal', value) })),
               },
             ];
           }),

@@ -3,6 +3,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { MetricSample } from '../../../../host/telemetry/metrics.js';
 import { component, subscription, testContext, type TestContext } from './context.js';
 
 const INTERVAL = 10;
@@ -20,7 +21,7 @@ const tags = (id: string, extra: Record<string, string> = {}) => ({ component_id
 /** Each component's value of `field` in a list of `{ componentId, metric }`. */
 const totals = (list: any[], field: string) => list.map((item) => [item.componentId, item.metric[field]]);
 
-test('component totals: the components above zero first, then those whose sum grew', async () => {
+test('component totals: the components above zero first, then those whose sum changed', async () => {
   const ctx = context();
   const received = ctx.metrics.counter('component_received_events_total', tags('in'));
   received.increment(5);
@@ -74,6 +75,29 @@ test('component throughputs: from the second tick, every component with its chan
     assert.equal((await sub.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 0 }, { componentId: 'out', throughput: 0 }]);
   } finally {
     await sub.close();
+  }
+});
+
+test('a counter that restarted (its series expired): its new total is sent, its throughput counts from zero', async () => {
+  const ctx = context();
+  const samples: MetricSample[] = [];
+  ctx.metrics.snapshot = () => samples;
+  const received = (value: number): MetricSample => ({ name: 'component_received_events_total', tags: tags('in'), value: { type: 'counter', value }, updatedAt: Date.now() });
+  samples.push(received(50));
+  const throughputs = await subscription(ctx, `subscription { componentReceivedEventsThroughputs(interval: ${INTERVAL}) { componentId throughput } }`);
+  const sums = await subscription(ctx, `subscription { componentReceivedEventsTotals(interval: ${INTERVAL}) { componentId metric { receivedEventsTotal } } }`);
+  try {
+    assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 0 }]);
+    assert.equal(totals((await sums.next()).data.componentReceivedEventsTotals, 'receivedEventsTotal'), [['in', 50]]);
+    samples.splice(0, 1);
+    assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, []);
+    assert.equal((await sums.next()).data.componentReceivedEventsTotals, []);
+    samples.push(received(4));
+    assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 4 }]);
+    assert.equal(totals((await sums.next()).data.componentReceivedEventsTotals, 'receivedEventsTotal'), [['in', 4]]);
+  } finally {
+    await throughputs.close();
+    await sums.close();
   }
 });
 
