@@ -14,11 +14,11 @@ import { compare, componentSamples, metric, metricValue, sumsBy, type MetricFiel
 const TYPENAMES = { source: 'Source', transform: 'Transform', sink: 'Sink' } as const;
 
 /** A component as the value of the schema's Component interface. */
-export interface ComponentNode extends ApiComponent {
+interface ComponentNode extends ApiComponent {
   __typename: (typeof TYPENAMES)[ComponentKind];
 }
 
-export function componentNode(component: ApiComponent): ComponentNode {
+function componentNode(component: ApiComponent): ComponentNode {
   return { ...component, __typename: TYPENAMES[component.kind] };
 }
 
@@ -160,7 +160,7 @@ function pageSize(value: number | null | undefined, argument: string): number | 
 }
 
 /** A page of `items` (all of them without `first` or `last`). */
-export function connection<T>(items: readonly T[], args: PageArgs) {
+function connection<T>(items: readonly T[], args: PageArgs) {
   const first = pageSize(args.first, 'first');
   const last = pageSize(args.last, 'last');
   if (first !== undefined && last !== undefined) throw new GraphQLError('The "first" and "last" parameters cannot exist at the same time');
