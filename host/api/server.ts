@@ -14,11 +14,12 @@ import type { ApiOptions } from '../config/global.js';
 import type { ApiContext } from './context.js';
 import { buildApiSchema } from './schema.js';
 import { coreResolvers } from './resolvers/core.js';
+import { hostResolvers } from './resolvers/host.js';
 import { addPlayground, servesPlayground } from './playground.js';
 
 /** The schema with every resolver module of the API. */
 export function apiSchema(): GraphQLSchema {
-  return buildApiSchema([coreResolvers]);
+  return buildApiSchema([coreResolvers, hostResolvers]);
 }
 
 export interface ApiServer {
