@@ -7,21 +7,12 @@ import { readFileSync } from 'node:fs';
 import { getIntrospectionQuery } from 'graphql';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstResults, startApiInstance, type ApiInstance } from './support.js';
+import { IDLE_PIPELINE, firstResults, startApiInstance, type ApiInstance } from './support.js';
 import { RawClient } from './raw-ws.js';
-
-const PIPELINE = `sources:
-  in:
-    type: stdin
-sinks:
-  out:
-    type: blackhole
-    inputs: [in]
-`;
 
 let api: ApiInstance;
 test.before(async () => {
-  api = await startApiInstance(PIPELINE);
+  api = await startApiInstance(IDLE_PIPELINE);
 });
 test.after(async () => {
   await api.stop();

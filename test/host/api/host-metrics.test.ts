@@ -6,17 +6,8 @@ import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { query, startApiInstance } from './support.js';
+import { IDLE_PIPELINE, query, startApiInstance } from './support.js';
 import { tempDir } from '../support/svc.js';
-
-const PIPELINE = `sources:
-  in:
-    type: stdin
-sinks:
-  out:
-    type: blackhole
-    inputs: [in]
-`;
 
 const HOST_METRICS = `{
   hostMetrics {
@@ -31,7 +22,7 @@ const HOST_METRICS = `{
 }`;
 
 async function hostMetricsWith(env: NodeJS.ProcessEnv): Promise<any> {
-  const api = await startApiInstance(PIPELINE, '', env);
+  const api = await startApiInstance(IDLE_PIPELINE, '', env);
   try {
     const { body } = await query(api.base, HOST_METRICS);
     assert.is(body.errors, undefined, JSON.stringify(body.errors));

@@ -6,24 +6,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startApiInstance, type ApiInstance } from './support.js';
+import { IDLE_PIPELINE, startApiInstance, type ApiInstance } from './support.js';
 import { RawClient } from './raw-ws.js';
-
-const PIPELINE = `sources:
-  in:
-    type: stdin
-sinks:
-  out:
-    type: blackhole
-    inputs: [in]
-`;
 
 const REFERENCE = fileURLToPath(new URL('../../../../../shared/reference/vector/api-graphql-0.54/', import.meta.url));
 const reference = (name: string) => readFileSync(`${REFERENCE}${name}`, 'utf8');
 
 let api: ApiInstance;
 test.before(async () => {
-  api = await startApiInstance(PIPELINE);
+  api = await startApiInstance(IDLE_PIPELINE);
 });
 test.after(async () => {
   await api.stop();
