@@ -61,6 +61,8 @@ interface Operation {
 export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, context: ApiContext, log: Logger): () => Promise<void> {
   const operations = new Map<string, Operation>();
   let keepAlive: NodeJS.Timeout | undefined;
+  // Set when the socket has closed: a message handled across that moment starts nothing more.
+  let closed = false;
   const send = (message: object) => socket.send(JSON.stringify(message));
 
   async function stop(id: string): Promise<boolean> {
@@ -75,6 +77,7 @@ export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, conte
   async function start(id: string, payload: unknown): Promise<void> {
     // A start with the id of a running operation replaces it (the reference server's behaviour).
     await stop(id);
+    if (closed) return;
     const request = graphQLRequest(payload);
     if (typeof request === 'string') return send({ type: 'error', id, payload: [{ message: `the "start" payload: ${request}` }] });
     const prepared = prepareOperation(schema, request, context);
@@ -101,7 +104,8 @@ export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, conte
       if (!operation.stopped) await send({ type: 'complete', id });
     } catch (thrown) {
       // The subscription's stream failed: the client gets the message, the log the failure.
-      const error = new GraphQLError(thrown instanceof Error ? thrown.message : String(thrown), { originalError: thrown instanceof Error ? thrown : undefined });
+      const cause = thrown instanceof Error ? thrown : new Error(String(thrown));
+      const error = new GraphQLError(cause.message, { originalError: cause });
       logFailures(log, [error]);
       if (!operation.stopped) await send({ type: 'error', id, payload: [error] });
     } finally {
@@ -116,7 +120,7 @@ export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, conte
       case 'connection_init':
         await send({ type: 'connection_ack' });
         await send({ type: 'ka' });
-        keepAlive ??= setInterval(() => void send({ type: 'ka' }), KA_INTERVAL_MS);
+        if (!closed) keepAlive ??= setInterval(() => void send({ type: 'ka' }), KA_INTERVAL_MS);
         return;
       case 'start':
         return start(message.id, message.payload);
@@ -129,6 +133,7 @@ export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, conte
   });
 
   return async () => {
+    closed = true;
     clearInterval(keepAlive);
     await Promise.all([...operations.keys()].map(stop));
   };

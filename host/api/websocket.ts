@@ -58,7 +58,11 @@ export function subscriptionServer(schema: GraphQLSchema, context: ApiContext, l
   sockets.on('connection', (ws: WebSocket, request: IncomingMessage) => {
     const socket = guardedSocket(ws, request, log);
     const closed = ws.protocol === LEGACY_PROTOCOL ? serveLegacy(socket, schema, context, log) : transportWs.opened(socket, {});
-    ws.once('close', (code, reason) => void closed(code, reason.toString()));
+    ws.once('close', (code, reason) => {
+      closed(code, reason.toString()).catch((error: unknown) =>
+        log.error('Failed to end the operations of a closed WebSocket.', { error: error instanceof Error ? error.message : String(error) }, error),
+      );
+    });
   });
   return {
     handleUpgrade(request, socket, head) {
