@@ -2,12 +2,12 @@
 // `graphql-transport-ws` and Apollo's legacy `graphql-ws` (legacy-ws.ts). The client's
 // Sec-WebSocket-Protocol picks one (the current one when it offers both); with neither, graphql-ws refuses
 // the socket (4406). graphql-ws runs through its transport-neutral `makeServer` rather than its `useServer`
-// for `ws`, which prints errors with their stacks on the console and sends without a bound; here both
-// protocols get the same socket:
+// for `ws`, which prints errors with their stacks on the console and cannot bound what a socket buffers;
+// here both protocols get the same socket:
 // - a send resolves once the message is written out, so each operation runs at the pace its client reads;
-// - a client whose unsent messages pass MAX_BUFFERED_BYTES is closed (1008) rather than skipped: a
-//   dropped message would silently falsify what the client shows (a tap missing events, a removed
-//   component still listed), while a close tells it, and tap and top reconnect;
+// - a client whose unsent messages pass MAX_BUFFERED_BYTES is closed (1008) rather than sent fewer
+//   messages: a dropped message would silently falsify what the client shows (a tap missing events, a
+//   removed component still listed), while a close tells it, and tap and top reconnect;
 // - a ping every PING_INTERVAL_MS; a client that has not answered the previous one is cut off (a dead peer,
 //   or one that stopped reading);
 // - a client's bad frames and the service's own failures are logged on one line, never thrown.
