@@ -94,6 +94,7 @@ export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, conte
           return;
         }
         for await (const value of result) {
+          if (operation.stopped) break;
           logFailures(log, value.errors);
           await send({ type: 'data', id, payload: value });
         }
