@@ -26,8 +26,9 @@ function residentBytes(): number {
 
 async function stillServing(): Promise<void> {
   assert.equal(await (await fetch(`${api.base}/health`)).json(), { ok: true });
+  // Beats already on their way when it unsubscribes may come on top of the three.
   const beats = await firstResults(api.ws, 'subscription { heartbeat(interval: 10) { utc } }', {}, 3);
-  assert.is(beats.length, 3);
+  assert.ok(beats.length >= 3 && beats.every((beat) => beat.data.heartbeat.utc));
 }
 
 function assertNoStack(): void {
