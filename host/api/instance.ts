@@ -38,7 +38,7 @@ export function apiContext(built: BuiltPipeline, version: string): ApiContext {
 export async function startInstanceApi(built: BuiltPipeline, version: string, log: Logger): Promise<ApiServer | undefined> {
   const options = built.config.global.api;
   if (!options.enabled) return undefined;
-  const server = await startApi(options, apiContext(built, version));
+  const server = await startApi(options, apiContext(built, version), log.child('svc::api'));
   const { address, port, family } = server.address;
   const base = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
   log.info('API server running.', {

@@ -1,26 +1,29 @@
 // The management API server (spec 1): hono on Node's HTTP server. GET|HEAD /health; POST /graphql for
-// queries; WebSocket upgrades on /graphql for subscriptions (graphql-ws's `graphql-transport-ws`
-// sub-protocol). Nothing is served unless `api.enabled`; /graphql only with `api.graphql`.
+// queries; WebSocket upgrades on /graphql for subscriptions (websocket.ts: graphql-ws's
+// `graphql-transport-ws` and the legacy `graphql-ws` sub-protocols). Nothing is served unless
+// `api.enabled`; /graphql only with `api.graphql`.
 
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
-import { execute, GraphQLError, parse, validate, getOperationAST, type GraphQLSchema, type DocumentNode } from 'graphql';
+import { execute, GraphQLError, type GraphQLSchema } from 'graphql';
 import { Hono } from 'hono';
-import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
 import type { ApiOptions } from '../config/global.js';
+import type { Logger } from '../log.js';
 import type { ApiContext } from './context.js';
 import { buildApiSchema } from './schema.js';
+import { graphQLRequest, prepareOperation, type GraphQLRequest } from './operation.js';
 import { coreResolvers } from './resolvers/core.js';
+import { hostResolvers } from './resolvers/host.js';
 import { addPlayground, servesPlayground } from './playground.js';
 import { componentsResolvers } from './resolvers/components.js';
 import { metricsResolvers } from './resolvers/metrics.js';
+import { subscriptionServer } from './websocket.js';
 
 /** The schema with every resolver module of the API. */
 export function apiSchema(): GraphQLSchema {
-  return buildApiSchema([coreResolvers, componentsResolvers, metricsResolvers]);
+  return buildApiSchema([coreResolvers, hostResolvers, componentsResolvers, metricsResolvers]);
 }
 
 export interface ApiServer {
@@ -38,36 +41,14 @@ export function parseListenAddress(address: string): { host: string; port: numbe
   return { host, port: Number(address.slice(at + 1)) };
 }
 
-interface GraphQLRequest {
-  query: string;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
-}
-
-function graphQLRequest(body: unknown): GraphQLRequest | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object with a "query"';
-  const { query, variables, operationName } = body as Record<string, unknown>;
-  if (typeof query !== 'string') return '"query" must be a string';
-  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return '"variables" must be an object';
-  if (operationName != null && typeof operationName !== 'string') return '"operationName" must be a string';
-  return { query, variables: variables as GraphQLRequest['variables'], operationName: operationName as GraphQLRequest['operationName'] };
-}
-
 /** Runs a query over HTTP: every GraphQL error (syntax, validation, execution) is in the result's `errors`. */
 async function runQuery(schema: GraphQLSchema, request: GraphQLRequest, context: ApiContext): Promise<unknown> {
-  let document: DocumentNode;
-  try {
-    document = parse(request.query);
-  } catch (error) {
-    return { errors: [error as GraphQLError] };
-  }
-  const errors = validate(schema, document);
-  if (errors.length > 0) return { errors };
-  const operation = getOperationAST(document, request.operationName);
-  if (operation?.operation === 'subscription') {
+  const prepared = prepareOperation(schema, request, context);
+  if ('errors' in prepared) return prepared;
+  if (prepared.kind === 'subscription') {
     return { errors: [new GraphQLError('Subscriptions are served over WebSocket on /graphql (graphql-transport-ws or graphql-ws).')] };
   }
-  return execute({ schema, document, variableValues: request.variables, operationName: request.operationName, contextValue: context });
+  return execute(prepared.args);
 }
 
 function app(options: ApiOptions, schema: GraphQLSchema, context: ApiContext): Hono {
@@ -91,17 +72,16 @@ function app(options: ApiOptions, schema: GraphQLSchema, context: ApiContext): H
 }
 
 /** Starts the API on `options.address`; rejects with ApiStartError when it cannot listen there. */
-export async function startApi(options: ApiOptions, context: ApiContext): Promise<ApiServer> {
+export async function startApi(options: ApiOptions, context: ApiContext, log: Logger): Promise<ApiServer> {
   const schema = apiSchema();
   const server = createAdaptorServer({ fetch: app(options, schema, context).fetch }) as HttpServer;
-  const sockets = new WebSocketServer({ noServer: true });
-  const subscriptions = options.graphql ? useServer({ schema, context: () => context }, sockets) : undefined;
+  const subscriptions = options.graphql ? subscriptionServer(schema, context, log) : undefined;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!options.graphql || new URL(request.url ?? '/', 'http://x').pathname !== '/graphql') {
+    if (!subscriptions || new URL(request.url ?? '/', 'http://x').pathname !== '/graphql') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+    subscriptions.handleUpgrade(request, socket, head);
   });
   const { host, port } = parseListenAddress(options.address);
   await new Promise<void>((resolve, reject) => {
@@ -118,8 +98,7 @@ export async function startApi(options: ApiOptions, context: ApiContext): Promis
   return {
     address: server.address() as AddressInfo,
     async close() {
-      await subscriptions?.dispose();
-      sockets.close();
+      await subscriptions?.close();
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

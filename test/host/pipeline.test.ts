@@ -290,9 +290,8 @@ sinks:
 test('options this build does not act on yet are accepted, and say so once at start-up', async () => {
   const dir = writeFiles({
     'svc.yaml': `
-api: { enabled: true }
 acknowledgements: { enabled: true }
-expire_metrics_secs: 60
+schema: { log_namespace: true }
 sources:
   in:
     type: stdin
@@ -301,9 +300,8 @@ ${CONSOLE_SINK}`,
   const { status, stdout, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], { stdin: 'hello\n' });
   assert.match(stdout, /"message":"hello"/);
   assert.equal(logLines(stderr, dir).split('\n').filter((line) => line.includes('WARN')), [
-    ' WARN svc: api.enabled: the management API is not available in this build; no API is served',
     ' WARN svc: acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks',
-    ' WARN svc: expire_metrics_secs: internal metrics do not expire in this build',
+    ' WARN svc: schema.log_namespace: the log namespace is not available in this build; events use the legacy layout',
   ]);
   assert.is(status, 0);
 });

@@ -5,21 +5,12 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstResults, query, startApiInstance, type ApiInstance } from './support.js';
+import { IDLE_PIPELINE, firstResults, query, startApiInstance, type ApiInstance } from './support.js';
 import { freePort, runSvc, writeFiles } from '../support/svc.js';
-
-const PIPELINE = `sources:
-  in:
-    type: stdin
-sinks:
-  out:
-    type: blackhole
-    inputs: [in]
-`;
 
 let api: ApiInstance;
 test.before(async () => {
-  api = await startApiInstance(PIPELINE);
+  api = await startApiInstance(IDLE_PIPELINE);
 });
 test.after(async () => {
   await api.stop();
@@ -79,7 +70,7 @@ test('an address in use stops the start-up with an error naming it', async () =>
   const blocker = createServer().listen(port, '127.0.0.1');
   await once(blocker, 'listening');
   try {
-    const dir = writeFiles({ 'svc.yaml': `api:\n  enabled: true\n  address: 127.0.0.1:${port}\n${PIPELINE}` });
+    const dir = writeFiles({ 'svc.yaml': `api:\n  enabled: true\n  address: 127.0.0.1:${port}\n${IDLE_PIPELINE}` });
     const { status, stderr } = await runSvc(['--config', `${dir}/svc.yaml`], { stdin: '' });
     assert.is(status, 78);
     assert.match(stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(api\\.address\\): the address is already in use`));
@@ -89,7 +80,7 @@ test('an address in use stops the start-up with an error naming it', async () =>
 });
 
 test('without api.graphql there is no /graphql, and /health stays', async () => {
-  const other = await startApiInstance(PIPELINE, 'graphql: false');
+  const other = await startApiInstance(IDLE_PIPELINE, 'graphql: false');
   try {
     assert.is((await fetch(`${other.base}/health`)).status, 200);
     assert.is((await fetch(`${other.base}/graphql`, { method: 'POST', body: '{}' })).status, 404);

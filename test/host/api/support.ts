@@ -7,6 +7,16 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { freePort, startSvc, tempDir, type SvcRun } from '../support/svc.js';
 
+/** A pipeline that runs until the instance is stopped (stdin stays open) and keeps nothing. */
+export const IDLE_PIPELINE = `sources:
+  in:
+    type: stdin
+sinks:
+  out:
+    type: blackhole
+    inputs: [in]
+`;
+
 export interface ApiInstance {
   run: SvcRun;
   /** `http://127.0.0.1:<port>` */
