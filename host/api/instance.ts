@@ -1,5 +1,6 @@
 // The API of a running service: its context read from the built pipeline, started when `api.enabled`.
 
+import { EventEmitter } from 'node:events';
 import type { BuiltPipeline } from '../pipeline.js';
 import { hostName } from '../pipeline.js';
 import type { Logger } from '../log.js';
@@ -8,19 +9,26 @@ import { startApi, type ApiServer } from './server.js';
 
 export function apiContext(built: BuiltPipeline, version: string): ApiContext {
   const { graph, topology, metrics } = built;
-  const components: ApiComponent[] = [...graph.components.values()].map((spec) => ({
-    id: spec.id,
-    kind: spec.kind,
-    type: spec.type,
-    outputs: (graph.ports.get(spec.id) ?? []).flatMap((port) => (port.name === undefined ? [] : [port.name])),
-    inputs: [...new Set(graph.edges.filter((edge) => edge.to === spec.id).map((edge) => edge.from))],
-  }));
+  const components: ApiComponent[] = [...graph.components.values()].map((spec) => {
+    const ports = graph.ports.get(spec.id) ?? [];
+    return {
+      id: spec.id,
+      kind: spec.kind,
+      type: spec.type,
+      outputs: ports.flatMap((port) => (port.name === undefined ? [] : [port.name])),
+      defaultOutput: ports.some((port) => port.name === undefined),
+      outputTypes: [...new Set(ports.flatMap((port) => port.kinds))],
+      inputs: [...new Set(graph.edges.filter((edge) => edge.to === spec.id).map((edge) => edge.from))],
+    };
+  });
   return {
     version,
     hostname: hostName(),
     startedAt: Date.now(),
     components: () => components,
     metrics,
+    // The service does not reload its configuration yet: the running topology never changes.
+    componentChanges: new EventEmitter(),
     running: () => !topology.stopping,
   };
 }

@@ -14,10 +14,12 @@ import type { ApiOptions } from '../config/global.js';
 import type { ApiContext } from './context.js';
 import { buildApiSchema } from './schema.js';
 import { coreResolvers } from './resolvers/core.js';
+import { componentsResolvers } from './resolvers/components.js';
+import { metricsResolvers } from './resolvers/metrics.js';
 
 /** The schema with every resolver module of the API. */
 export function apiSchema(): GraphQLSchema {
-  return buildApiSchema([coreResolvers]);
+  return buildApiSchema([coreResolvers, componentsResolvers, metricsResolvers]);
 }
 
 export interface ApiServer {

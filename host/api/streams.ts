@@ -3,13 +3,15 @@
 
 import { GraphQLError } from 'graphql';
 
-/** The least interval a subscription accepts, in ms: below it a client could busy the process. */
+/** The intervals a subscription accepts, in ms (Vector's bounds): below the least a client could busy the
+ * process. */
 export const MIN_INTERVAL_MS = 10;
+export const MAX_INTERVAL_MS = 60_000;
 
-/** Yields `produce()` at once, then every `intervalMs`. */
-export function every<T>(intervalMs: number, produce: () => T): AsyncIterable<T> {
-  if (!Number.isInteger(intervalMs) || intervalMs < MIN_INTERVAL_MS) {
-    throw new GraphQLError(`interval must be an integer of at least ${MIN_INTERVAL_MS} ms, got ${intervalMs}`);
+/** Yields `produce()` at once, then every `intervalMs`; a tick where it returns undefined sends nothing. */
+export function every<T>(intervalMs: number, produce: () => T | undefined): AsyncIterable<T> {
+  if (!Number.isInteger(intervalMs) || intervalMs < MIN_INTERVAL_MS || intervalMs > MAX_INTERVAL_MS) {
+    throw new GraphQLError(`interval must be between ${MIN_INTERVAL_MS} and ${MAX_INTERVAL_MS} ms, got ${intervalMs}`);
   }
   return {
     [Symbol.asyncIterator]() {
@@ -19,14 +21,18 @@ export function every<T>(intervalMs: number, produce: () => T): AsyncIterable<T>
       let wake: (() => void) | undefined;
       return {
         async next(): Promise<IteratorResult<T>> {
-          if (!first) {
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-              timer = setTimeout(resolve, intervalMs);
-            });
+          for (;;) {
+            if (!first) {
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+                timer = setTimeout(resolve, intervalMs);
+              });
+            }
+            first = false;
+            if (done) return { done: true, value: undefined };
+            const value = produce();
+            if (value !== undefined) return { done: false, value };
           }
-          first = false;
-          return done ? { done: true, value: undefined } : { done: false, value: produce() };
         },
         async return(): Promise<IteratorResult<T>> {
           done = true;

@@ -1,7 +1,13 @@
 // health, meta, heartbeat and uptime.
 
+import type { ApiContext } from '../context.js';
 import type { Resolvers } from '../schema.js';
 import { every } from '../streams.js';
+
+/** The schema's `Uptime` now (also the `metrics` subscription's values). */
+export function uptime(context: ApiContext): { timestamp: string; seconds: number } {
+  return { timestamp: new Date(context.startedAt).toISOString(), seconds: (Date.now() - context.startedAt) / 1000 };
+}
 
 export const coreResolvers: Resolvers = {
   Query: {
@@ -10,9 +16,6 @@ export const coreResolvers: Resolvers = {
   },
   Subscription: {
     heartbeat: { subscribe: (_parent, { interval }: { interval: number }) => every(interval, () => ({ utc: new Date().toISOString() })) },
-    uptime: {
-      subscribe: (_parent, { interval }: { interval: number }, context) =>
-        every(interval, () => ({ timestamp: new Date(context.startedAt).toISOString(), seconds: (Date.now() - context.startedAt) / 1000 })),
-    },
+    uptime: { subscribe: (_parent, { interval }: { interval: number }, context) => every(interval, () => uptime(context)) },
   },
 };
