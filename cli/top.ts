@@ -60,7 +60,7 @@ async function runTop(options: Record<string, unknown>): Promise<void> {
     await showDashboard({ ...feed, human: options.humanMetrics === true });
   } catch (error) {
     if (!(error instanceof ConnectionLost)) throw error;
-    throw new CliError(`lost the API at ${url.href}: ${error.message}`, EXIT_UNAVAILABLE);
+    throw new CliError(`lost the connection to the API at ${url.href}: ${error.message}`, EXIT_UNAVAILABLE);
   }
 }
 

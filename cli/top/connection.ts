@@ -94,7 +94,7 @@ export function startFeed(options: FeedOptions, dispatch: (event: TopEvent) => v
         retryAttempts: 0,
         on: {
           connected: () => dispatch({ type: 'connection', status: { state: 'connected', since: new Date() } }),
-          closed: (event) => resolve(`the connection closed (code ${(event as { code?: number }).code ?? 'unknown'})`),
+          closed: (event) => resolve(`the connection closed with code ${(event as { code?: number }).code ?? 'unknown'}`),
         },
       });
       for (const subscription of subscriptions(options.intervalMs, options.filter)) {

@@ -2,10 +2,11 @@
 // state, then the components table filling the terminal (redrawn to its new size when it is resized).
 // q, Esc and Ctrl-C quit.
 
-import { createElement as h, useEffect, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { createElement as h, useEffect, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { Box, render, Text, useApp, useInput, useStdout } from 'ink';
-import { startFeed, type FeedOptions } from './connection.js';
-import { applyEvent, COLUMNS, connectionText, INITIAL_STATE, tableRows, type TopEvent, type TopState } from './state.js';
+import { startFeed, type ConnectionLost, type FeedOptions } from './connection.js';
+import { applyEvent, connectionText, INITIAL_STATE, type TopEvent, type TopState } from './state.js';
+import { COLUMNS, fitColumns, tableLine, tableRows } from './table.js';
 import { thousands } from './format.js';
 
 /** The dashboard's state, changed by the feed's events, watched by the screen. */
@@ -49,18 +50,11 @@ function useTerminalSize(): { columns: number; rows: number } {
 
 const CONNECTION_COLORS = { connecting: 'yellow', connected: 'green', disconnected: 'red' } as const;
 
-/**
- * One line of the table. Each column starts at its widest cell's width and shares what room is left (or
- * gives up room, truncating its cells) in proportion, so every line gets the same column widths.
- */
-function tableLine(cells: readonly string[], widths: readonly number[], key: string | number, bold = false): ReactElement {
-  return h(
-    Box,
-    { key, flexDirection: 'row' },
-    cells.map((cell, column) =>
-      h(Box, { key: column, flexBasis: widths[column]! + 2, flexGrow: 1, flexShrink: 1, overflow: 'hidden' }, h(Text, { wrap: 'truncate-end', bold }, cell)),
-    ),
-  );
+/** The widest cell of each column so far: columns widen as their numbers grow, and do not jitter back. */
+function useColumnWidths(lines: readonly string[][]): number[] {
+  const widest = useRef(COLUMNS.map((title) => title.length));
+  widest.current = widest.current.map((width, column) => Math.max(width, ...lines.map((line) => line[column]!.length)));
+  return widest.current;
 }
 
 function Dashboard({ store, url, intervalMs, human }: DashboardProps): ReactElement {
@@ -72,8 +66,13 @@ function Dashboard({ store, url, intervalMs, human }: DashboardProps): ReactElem
   });
 
   const lines = tableRows(state, human);
-  const widths = COLUMNS.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  // One row short of the terminal: a frame as high as the terminal makes ink clear the screen at each update.
+  // The table's box takes two columns for its border and two for its padding.
+  const widths = fitColumns(useColumnWidths(lines), columns - 4);
+  // The lines that fit below the header box (3 lines), the error line, the table's border (2) and titles
+  // (2), above the footer (1): the frame stays a line short of the terminal, as a frame as high as the
+  // terminal makes ink clear the screen at each update.
+  const room = Math.max(0, rows - 1 - 3 - (state.problem === undefined ? 0 : 1) - 2 - 2 - 1);
+  const shown = lines.length <= room ? lines : lines.slice(0, Math.max(0, room - 1));
   return h(
     Box,
     { flexDirection: 'column', width: columns, height: rows - 1 },
@@ -92,9 +91,10 @@ function Dashboard({ store, url, intervalMs, human }: DashboardProps): ReactElem
     h(
       Box,
       { borderStyle: 'single', paddingX: 1, flexDirection: 'column', flexGrow: 1, overflow: 'hidden' },
-      tableLine(COLUMNS, widths, 'header', true),
+      h(Text, { bold: true, wrap: 'truncate-end' }, tableLine(COLUMNS, widths)),
       h(Text, null, ' '),
-      lines.map((line, index) => tableLine(line, widths, index)),
+      shown.map((line, index) => h(Text, { key: index, wrap: 'truncate-end' }, tableLine(line, widths) || ' ')),
+      shown.length < lines.length && room > 0 ? h(Text, { dimColor: true }, `${lines.length - shown.length} more lines: enlarge the terminal`) : null,
     ),
     h(Text, { dimColor: true }, ' q, Esc: quit'),
   );
@@ -112,14 +112,18 @@ export async function showDashboard(options: FeedOptions & { human: boolean }): 
   const store = new Store();
   process.stdout.write(ENTER_ALTERNATE_SCREEN);
   const app = render(h(Dashboard, { store, url: options.url.href, intervalMs: options.intervalMs, human: options.human }), {
-    incrementalRendering: true,
     patchConsole: false,
   });
-  const feed = startFeed(options, store.dispatch, (error) => app.unmount(error));
+  let lost: ConnectionLost | undefined;
+  const feed = startFeed(options, store.dispatch, (error) => {
+    lost = error;
+    app.unmount();
+  });
   try {
     await app.waitUntilExit();
   } finally {
     await feed.stop();
     process.stdout.write(LEAVE_ALTERNATE_SCREEN);
   }
+  if (lost) throw lost;
 }

@@ -1,7 +1,5 @@
 // What svc top shows, as plain data: a row per component with its totals and per-second rates, the state of
-// the connection; the events that change it (from the API's query and subscriptions) and the table's text.
-
-import { bytesCell, countCell, humanCount, thousands } from './format.js';
+// the connection, and the events that change it (from the API's query and subscriptions).
 
 /** The counters a component row shows. */
 export type Counter = 'receivedEvents' | 'receivedBytes' | 'sentEvents' | 'sentBytes' | 'errors';
@@ -138,42 +136,6 @@ export function applyEvent(state: TopState, event: TopEvent): TopState {
     case 'problem':
       return { ...state, problem: event.message };
   }
-}
-
-export const COLUMNS = ['ID', 'Output', 'Kind', 'Type', 'Events In', 'Bytes In', 'Events Out', 'Bytes Out', 'Errors'] as const;
-
-/** Whether a row lists its outputs: it has named ones, not only the default one. */
-function showsOutputs(row: ComponentRow): boolean {
-  return row.outputs.size > 1 || (row.outputs.size === 1 && !row.outputs.has(DEFAULT_OUTPUT));
-}
-
-const byKey = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * The table's cells (one array per line, as COLUMNS), components sorted by id, each followed by a line per
- * output when it has named ones (the Output column holds `--` for a component that has none).
- */
-export function tableRows(state: TopState, human: boolean): string[][] {
-  const lines: string[][] = [];
-  for (const [, row] of [...state.components].sort(byKey)) {
-    const outputs = showsOutputs(row);
-    lines.push([
-      row.id,
-      outputs ? '' : '--',
-      row.kind,
-      row.type,
-      countCell(row.totals.receivedEvents, row.perSecond.receivedEvents, human),
-      bytesCell(row.totals.receivedBytes, row.perSecond.receivedBytes, human),
-      countCell(row.totals.sentEvents, row.perSecond.sentEvents, human),
-      bytesCell(row.totals.sentBytes, row.perSecond.sentBytes, human),
-      human ? humanCount(row.totals.errors) : thousands(row.totals.errors),
-    ]);
-    if (!outputs) continue;
-    for (const [id, output] of [...row.outputs].sort(byKey)) {
-      lines.push(['', id, '', '', '', '', countCell(output.sentEventsTotal, output.sentEventsPerSecond, human), '', '']);
-    }
-  }
-  return lines;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
