@@ -45,17 +45,20 @@ export const COLUMN_GAP = 2;
 
 /**
  * The widths of columns whose widest cells are `widest`, in `room` characters: with room to spare, each
- * column gets an equal share of it; without, each gives up room in proportion to its width.
+ * column gets an equal share of it; without, the widest columns are cut down to a common width, so that
+ * narrow ones (ids, kinds) stay whole.
  */
 export function fitColumns(widest: readonly number[], room: number): number[] {
-  const gaps = COLUMN_GAP * (widest.length - 1);
+  const available = Math.max(widest.length, room - COLUMN_GAP * (widest.length - 1));
   const natural = widest.reduce((sum, width) => sum + width, 0);
-  if (natural + gaps <= room) {
-    const share = Math.floor((room - gaps - natural) / widest.length);
+  if (natural <= available) {
+    const share = Math.floor((available - natural) / widest.length);
     return widest.map((width) => width + share);
   }
-  const scale = Math.max(0, room - gaps) / natural;
-  return widest.map((width) => Math.max(1, Math.floor(width * scale)));
+  const capped = (cap: number) => widest.map((width) => Math.min(width, cap));
+  let cap = Math.max(...widest);
+  while (capped(cap).reduce((sum, width) => sum + width, 0) > available) cap--;
+  return capped(cap);
 }
 
 /** `cells` laid out in columns of `widths`, each cut to its width with `…` where it does not fit. */

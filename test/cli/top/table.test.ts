@@ -180,9 +180,9 @@ test('a new components list (on reconnection) replaces the rows; the connection 
   assert.is(connectionText({ state: 'disconnected', retryMs: undefined }), 'Disconnected');
 });
 
-test('columns: room to spare is shared equally; too little room is taken in proportion, cells cut with …', () => {
+test('columns: room to spare is shared equally; without enough, the widest are cut to a common width, cells with …', () => {
   assert.equal(fitColumns([2, 4, 6], 20), [3, 5, 7]);
-  assert.equal(fitColumns([10, 20, 10], 24), [5, 10, 5]);
+  assert.equal(fitColumns([4, 20, 12, 3], 36), [4, 11, 11, 3]);
   assert.is(tableLine(['id', 'abcdefghij', 'x'], [4, 6, 3]), 'id    abcde…  x');
   const widths = fitColumns(COLUMNS.map((title) => title.length), 120);
   assert.ok(tableLine(COLUMNS, widths).length <= 120);
