@@ -20,15 +20,15 @@ function failureReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The `data` of `query` POSTed to the API; rejects with the reason when there is none. */
-export async function postQuery<T>(url: URL, query: string, variables?: Record<string, unknown>): Promise<T> {
+/** The `data` of `query` POSTed to the API; rejects with the reason when there is none (or on `signal`). */
+export async function postQuery<T>(url: URL, query: string, variables?: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
   let body: { data?: T; errors?: Array<{ message: string }> };
   try {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),
-      signal: AbortSignal.timeout(QUERY_TIMEOUT_MS),
+      signal: AbortSignal.any([AbortSignal.timeout(QUERY_TIMEOUT_MS), ...(signal ? [signal] : [])]),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     body = (await response.json()) as typeof body;
@@ -73,13 +73,15 @@ export interface Feed {
  */
 export function startFeed(options: FeedOptions, dispatch: (event: TopEvent) => void, lost: (error: ConnectionLost) => void): Feed {
   let stopped = false;
+  // Ends a components query in flight when the feed stops.
+  const stopping = new AbortController();
   let client: Client | undefined;
   let retry: { timer: NodeJS.Timeout; wake(): void } | undefined;
 
   /** One connection: the components, then the subscriptions until the socket closes. Resolves with why it ended. */
   async function connection(): Promise<string> {
     try {
-      const data = await postQuery<ComponentsData>(options.url, COMPONENTS_QUERY, { first: ALL_COMPONENTS });
+      const data = await postQuery<ComponentsData>(options.url, COMPONENTS_QUERY, { first: ALL_COMPONENTS }, stopping.signal);
       dispatch({ type: 'components', rows: componentRows(data, options.filter) });
     } catch (error) {
       const reason = (error as Error).message;
@@ -135,6 +137,7 @@ export function startFeed(options: FeedOptions, dispatch: (event: TopEvent) => v
   return {
     async stop() {
       stopped = true;
+      stopping.abort();
       if (retry) {
         clearTimeout(retry.timer);
         retry.wake();

@@ -111,9 +111,7 @@ const LEAVE_ALTERNATE_SCREEN = '\x1b[?1049l';
 export async function showDashboard(options: FeedOptions & { human: boolean }): Promise<void> {
   const store = new Store();
   process.stdout.write(ENTER_ALTERNATE_SCREEN);
-  const app = render(h(Dashboard, { store, url: options.url.href, intervalMs: options.intervalMs, human: options.human }), {
-    patchConsole: false,
-  });
+  const app = render(h(Dashboard, { store, url: options.url.href, intervalMs: options.intervalMs, human: options.human }));
   let lost: ConnectionLost | undefined;
   const feed = startFeed(options, store.dispatch, (error) => {
     lost = error;
