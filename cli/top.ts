@@ -1,6 +1,7 @@
 // `svc top`: a full-screen dashboard of a running instance's components and their metrics, read from its
 // management API, as Vector's `vector top`. Exit statuses as Vector's: 64 for a bad command line (a bad
-// --url), 74 without a terminal, 69 when the API cannot be reached (at start, or lost with --no-reconnect).
+// --url), 74 without a terminal, 69 when the API cannot be reached at start; and 69 too when the connection
+// is lost with --no-reconnect (Vector's top ends with 0 there, which tells a script nothing went wrong).
 
 import type { CAC, Command } from 'cac';
 import picomatch from 'picomatch';

@@ -98,7 +98,7 @@ if (!hasTmux()) {
 
       const before = eventsOut(first, 'demo');
       const later = await top.waitForScreen(
-        (screen) => eventsOut(screen, 'demo') > before && /^[\d,]+ \([1-9]\d*\/s\)$/.test(cells(screen, 'out')?.[4] ?? ''),
+        (screen) => eventsOut(screen, 'demo') > before && /^[\d,]+ \(([1-9]\d*|\d+\.\d\d k)\/s\)$/.test(cells(screen, 'out')?.[4] ?? ''),
         'the counters to grow, with a rate',
         SCREEN_TIMEOUT_MS,
       );
@@ -106,10 +106,7 @@ if (!hasTmux()) {
 
       top.resize(100, 30);
       const narrow = await top.waitForScreen((screen) => screen.split('\n')[0] === `┌${'─'.repeat(98)}┐`, 'a redraw 100 columns wide', SCREEN_TIMEOUT_MS);
-      assert.ok(
-        narrow.split('\n').every((line) => line.length <= 100),
-        narrow,
-      );
+      assert.ok(narrow.split('\n').every((line) => line.length <= 100), narrow);
       assert.ok(cells(narrow, 'demo') && cells(narrow, 'split'), narrow);
 
       top.sendKeys('q');
@@ -123,7 +120,7 @@ if (!hasTmux()) {
     const top = startTop(['-H', '-u', `${api.base}/graphql`]);
     try {
       const screen = await top.waitForScreen(
-        (text) => /^\d+\.\d\d k \(/.test(cells(text, 'parse')?.[4] ?? '') && /^\d+\.\d\d (KiB|MiB) \(\d+\.\d\d KiB\/s\)$/.test(cells(text, 'demo')?.[5] ?? ''),
+        (text) => /^\d+\.\d\d k \(/.test(cells(text, 'parse')?.[4] ?? '') && /^\d+\.\d\d (KiB|MiB) \((\d+ B|\d+\.\d\d KiB)\/s\)$/.test(cells(text, 'demo')?.[5] ?? ''),
         'humanized metrics',
         SCREEN_TIMEOUT_MS,
       );
