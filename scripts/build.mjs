@@ -1,6 +1,6 @@
 // Builds dist/: the AssemblyScript stdlib with asc, TypeScript with tsc, the grammar recipe, binaryen's split,
-// then the CLI bundle. Skips all when dist/ is newer than every input, so `npm test` right after a build
-// starts at once.
+// then the CLI bundle and the API's playground. Skips all when dist/ is newer than every input, so `npm test`
+// right after a build starts at once.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ const stamp = join(dist, '.build-stamp');
 /** The directories tsconfig.json compiles. */
 const sourceDirs = ['abi', 'compiler', 'runtime', 'host', 'cli', 'test', 'bench', 'stdlib-as'];
 const sourceFile = /\.(ts|ohm|json)$/;
-const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs', 'scripts/gen-function-index.mjs', 'scripts/bundle.mjs', 'scripts/split-binaryen.mjs'];
+const buildInputs = ['tsconfig.json', 'package.json', 'scripts/build.mjs', 'scripts/build-grammar.mjs', 'scripts/gen-function-index.mjs', 'scripts/bundle.mjs', 'scripts/split-binaryen.mjs', 'scripts/bundle-playground.mjs', 'host/api/playground/page.js'];
 
 /** Yields `dir` and everything below it as `{ path, isDirectory }`. */
 function* walk(dir) {
@@ -91,8 +91,9 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput()) {
   writeBuildId();
   run('binaryen split', ['scripts/split-binaryen.mjs']);
   run('bundle', ['scripts/bundle.mjs']);
+  run('playground', ['scripts/bundle-playground.mjs']);
   // Stamped with the start time: a source saved while tsc ran is newer and triggers the next build.
   writeFileSync(stamp, started.toISOString() + '\n');
   utimesSync(stamp, started, started);
-  console.log(`build: function indexes, asc, tsc, grammar recipe, binaryen split and bundle in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);
+  console.log(`build: function indexes, asc, tsc, grammar recipe, binaryen split, bundle and playground in ${((Date.now() - started.getTime()) / 1000).toFixed(1)} s`);
 }

@@ -6,6 +6,7 @@ import { hostName } from '../pipeline.js';
 import type { Logger } from '../log.js';
 import type { ApiComponent, ApiContext } from './context.js';
 import { startApi, type ApiServer } from './server.js';
+import { servesPlayground } from './playground.js';
 
 export function apiContext(built: BuiltPipeline, version: string): ApiContext {
   const { graph, topology, metrics } = built;
@@ -43,6 +44,7 @@ export async function startInstanceApi(built: BuiltPipeline, version: string, lo
   log.info('API server running.', {
     address: `${family === 'IPv6' ? `[${address}]` : address}:${port}`,
     graphql: options.graphql ? `${base}/graphql` : 'disabled',
+    playground: servesPlayground(options) ? `${base}/playground` : 'disabled',
   });
   return server;
 }

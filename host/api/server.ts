@@ -14,6 +14,7 @@ import type { ApiOptions } from '../config/global.js';
 import type { ApiContext } from './context.js';
 import { buildApiSchema } from './schema.js';
 import { coreResolvers } from './resolvers/core.js';
+import { addPlayground, servesPlayground } from './playground.js';
 import { componentsResolvers } from './resolvers/components.js';
 import { metricsResolvers } from './resolvers/metrics.js';
 
@@ -85,6 +86,7 @@ function app(options: ApiOptions, schema: GraphQLSchema, context: ApiContext): H
       return c.json(await runQuery(schema, request, context));
     });
   }
+  if (servesPlayground(options)) addPlayground(hono);
   return hono;
 }
 

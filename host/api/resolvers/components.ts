@@ -9,25 +9,21 @@ import type { ComponentKind } from '../../components/component.js';
 import type { ApiComponent, ApiContext, ComponentChange } from '../context.js';
 import type { FieldResolver, Resolvers } from '../schema.js';
 import { DEFAULT_OUTPUT_TAG } from '../../telemetry/component.js';
-import { componentSamples, metric, sumsBy, metricValue } from './metrics.js';
+import { compare, componentSamples, metric, metricValue, sumsBy, type MetricField } from './metrics.js';
 
 const TYPENAMES = { source: 'Source', transform: 'Transform', sink: 'Sink' } as const;
 
 /** A component as the value of the schema's Component interface. */
-export interface ComponentNode extends ApiComponent {
+interface ComponentNode extends ApiComponent {
   __typename: (typeof TYPENAMES)[ComponentKind];
 }
 
-export function componentNode(component: ApiComponent): ComponentNode {
+function componentNode(component: ApiComponent): ComponentNode {
   return { ...component, __typename: TYPENAMES[component.kind] };
 }
 
 function byId(a: ApiComponent, b: ApiComponent): number {
   return compare(a.id, b.id);
-}
-
-function compare(a: string | number, b: string | number): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function components(context: ApiContext, kind?: ComponentKind): ComponentNode[] {
@@ -164,7 +160,7 @@ function pageSize(value: number | null | undefined, argument: string): number | 
 }
 
 /** A page of `items` (all of them without `first` or `last`). */
-export function connection<T>(items: readonly T[], args: PageArgs) {
+function connection<T>(items: readonly T[], args: PageArgs) {
   const first = pageSize(args.first, 'first');
   const last = pageSize(args.last, 'last');
   if (first !== undefined && last !== undefined) throw new GraphQLError('The "first" and "last" parameters cannot exist at the same time');
@@ -193,12 +189,20 @@ function listed(kind?: ComponentKind): FieldResolver {
 // ---- the component types -----------------------------------------------------------------------------
 
 /** The outputs as Vector names them: the default one `_default`, then the named ones. */
-function outputs(component: ApiComponent, context: ApiContext) {
+const outputs: FieldResolver = (component: ApiComponent, _args, context: ApiContext) => {
   const sent = sumsBy(componentSamples(context, component.id), 'sentEventsTotal', (sample) => sample.tags.output);
   return [...(component.defaultOutput ? [DEFAULT_OUTPUT_TAG] : []), ...component.outputs].map((outputId) => {
     const total = sent.get(outputId);
     return { outputId, sentEventsTotal: total === undefined ? null : metricValue('sentEventsTotal', total) };
   });
+};
+
+/** The component's metrics as the schema's `typename`: the sum of each of `fields` (null without a series). */
+function componentMetrics(typename: string, fields: readonly MetricField[]): FieldResolver {
+  return (component: ApiComponent, _args, context: ApiContext) => {
+    const samples = componentSamples(context, component.id);
+    return Object.fromEntries([['__typename', typename], ...fields.map((field) => [field, metric(samples, field)])]);
+  };
 }
 
 /** Components of `kind` that `component` feeds. */
@@ -252,44 +256,25 @@ export const componentsResolvers: Resolvers = {
   Source: {
     ...componentFields,
     outputTypes: (component: ApiComponent) => outputTypes(component),
-    outputs: (component: ApiComponent, _args, context: ApiContext) => outputs(component, context),
+    outputs,
     transforms: consumers('transform'),
     sinks: consumers('sink'),
     // FileSourceMetrics would list per-file counters, which the file source does not keep.
-    metrics: (component: ApiComponent, _args, context: ApiContext) => {
-      const samples = componentSamples(context, component.id);
-      return {
-        __typename: 'GenericSourceMetrics',
-        receivedBytesTotal: metric(samples, 'receivedBytesTotal'),
-        receivedEventsTotal: metric(samples, 'receivedEventsTotal'),
-        sentEventsTotal: metric(samples, 'sentEventsTotal'),
-      };
-    },
+    metrics: componentMetrics('GenericSourceMetrics', ['receivedBytesTotal', 'receivedEventsTotal', 'sentEventsTotal']),
   },
   Transform: {
     ...componentFields,
-    outputs: (component: ApiComponent, _args, context: ApiContext) => outputs(component, context),
+    outputs,
     sources: producers('source'),
     transforms: consumers('transform'),
     sinks: consumers('sink'),
-    metrics: (component: ApiComponent, _args, context: ApiContext) => {
-      const samples = componentSamples(context, component.id);
-      return { __typename: 'GenericTransformMetrics', receivedEventsTotal: metric(samples, 'receivedEventsTotal'), sentEventsTotal: metric(samples, 'sentEventsTotal') };
-    },
+    metrics: componentMetrics('GenericTransformMetrics', ['receivedEventsTotal', 'sentEventsTotal']),
   },
   Sink: {
     ...componentFields,
     sources: producers('source'),
     transforms: producers('transform'),
-    metrics: (component: ApiComponent, _args, context: ApiContext) => {
-      const samples = componentSamples(context, component.id);
-      return {
-        __typename: 'GenericSinkMetrics',
-        receivedEventsTotal: metric(samples, 'receivedEventsTotal'),
-        sentBytesTotal: metric(samples, 'sentBytesTotal'),
-        sentEventsTotal: metric(samples, 'sentEventsTotal'),
-      };
-    },
+    metrics: componentMetrics('GenericSinkMetrics', ['receivedEventsTotal', 'sentBytesTotal', 'sentEventsTotal']),
   },
   Subscription: {
     componentAdded: { subscribe: (_parent, _args, context) => componentChanges(context, 'added') },

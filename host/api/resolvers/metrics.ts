@@ -2,14 +2,15 @@
 // share with them. Every value is a sum of the process's series of one metric: per component (its
 // `component_id` tag), per output (`output` tag), or over the whole instance.
 //
-// As Vector does: the `component*Totals` yield, each interval, the components whose sum grew since the
-// previous tick (on the first, those above zero); the `component*Throughputs` yield every component with
-// the change of its sum since the previous tick (events or bytes per interval, not per second; the first
-// tick only takes the starting values). The instance-wide `receivedEventsTotal`, `sentEventsTotal`,
-// `errorsTotal` and `allocatedBytes` yield one sum per tick (Vector sends one value per series, which
-// names no component); their throughputs yield the growth when there is one. No allocation tracing exists:
-// no series `component_allocated_bytes`, so `allocatedBytes` yields nothing and `componentAllocatedBytes`
-// empty lists, as Vector without `--allocation-tracing`.
+// As Vector does: the `component*Totals` yield, each interval, the components whose sum changed since the
+// previous tick (on the first, those above zero; Vector waits until a counter that restarted after expiring
+// passes its old value); the `component*Throughputs` yield every component with the growth of its sum since
+// the previous tick (events or bytes per interval, not per second; the first tick only takes the starting
+// values). The instance-wide `receivedEventsTotal`, `sentEventsTotal`, `errorsTotal` and `allocatedBytes`
+// yield one sum per tick (Vector sends one value per series, which names no component); their throughputs
+// yield the growth when there is one. No allocation tracing exists: no series `component_allocated_bytes`,
+// so `allocatedBytes` yields nothing and `componentAllocatedBytes` empty lists, as Vector without
+// `--allocation-tracing`.
 
 import type { ApiContext } from '../context.js';
 import type { Resolvers } from '../schema.js';
@@ -30,13 +31,18 @@ const SERIES = {
 export type MetricField = keyof typeof SERIES;
 
 /** A value of the schema's metric types (`ReceivedEventsTotal`, `SentBytesTotal`…). */
-export type MetricValue = { timestamp: string } & { [field in MetricField]?: number };
+export type MetricTypeValue = { timestamp: string } & { [field in MetricField]?: number };
 
-export function metricValue(field: MetricField, value: number): MetricValue {
+export function metricValue(field: MetricField, value: number): MetricTypeValue {
   return { timestamp: new Date().toISOString(), [field]: value };
 }
 
-/** Sums of `field`'s series by `key` (series without a key are left out). */
+/** Vector's order of keys and ids (Rust's `Ord` on strings and numbers). */
+export function compare(a: string | number, b: string | number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sums of `field`'s series by `key`, in the order of the keys (series without a key are left out). */
 export function sumsBy(samples: readonly MetricSample[], field: MetricField, key: (sample: MetricSample) => string | undefined): Map<string, number> {
   const sums = new Map<string, number>();
   for (const sample of samples) {
@@ -44,7 +50,7 @@ export function sumsBy(samples: readonly MetricSample[], field: MetricField, key
     const at = key(sample);
     if (at !== undefined) sums.set(at, (sums.get(at) ?? 0) + sample.value.value);
   }
-  return sums;
+  return new Map([...sums].sort(([a], [b]) => compare(a, b)));
 }
 
 const byComponent = (sample: MetricSample) => sample.tags.component_id;
@@ -52,7 +58,7 @@ const byOutput = (sample: MetricSample) => sample.tags.output;
 const whole = () => '';
 
 /** The sum of `field`'s series among `samples`, as the schema's value; null when there is no such series. */
-export function metric(samples: readonly MetricSample[], field: MetricField): MetricValue | null {
+export function metric(samples: readonly MetricSample[], field: MetricField): MetricTypeValue | null {
   const sum = sumsBy(samples, field, whole).get('');
   return sum === undefined ? null : metricValue(field, sum);
 }
@@ -62,33 +68,28 @@ export function componentSamples(context: ApiContext, id: string): MetricSample[
   return context.metrics.snapshot().filter((sample) => sample.tags.component_id === id);
 }
 
-/** Records `value` under `key`; true when it grew beyond the previous one (0 when none). */
-function grew(last: Map<string, number>, key: string, value: number): boolean {
-  const previous = last.get(key) ?? 0;
-  last.set(key, value);
-  return value > previous;
-}
-
-/** Records `value` under `key`; true when it differs from the previous one (0 when none). */
+/** Records `value` under `key`; true when it differs from the previous one (0 when none): a counter grew,
+ * or restarted from zero after its series expired; a gauge moved. */
 function changed(last: Map<string, number>, key: string, value: number): boolean {
   const previous = last.get(key) ?? 0;
   last.set(key, value);
   return value !== previous;
 }
 
-/** Records `value` under `key`; its change since the previous one (0 when none). */
+/** Records `value` under `key`; its growth since the previous one (0 when none). A counter below its
+ * previous value expired and restarted from zero: all of it is new. */
 function delta(last: Map<string, number>, key: string, value: number): number {
   const previous = last.get(key) ?? 0;
   last.set(key, value);
-  return value - previous;
+  return value < previous ? value : value - previous;
 }
 
-/** Each tick, `{ componentId, metric }` of the components whose sum of `field` is new by `isNew`. */
-function componentTotals(context: ApiContext, interval: number, field: MetricField, isNew = grew) {
+/** Each tick, `{ componentId, metric }` of the components whose sum of `field` changed. */
+function componentTotals(context: ApiContext, interval: number, field: MetricField) {
   const last = new Map<string, number>();
   return every(interval, () =>
     [...sumsBy(context.metrics.snapshot(), field, byComponent)]
-      .filter(([id, value]) => isNew(last, id, value))
+      .filter(([id, value]) => changed(last, id, value))
       .map(([id, value]) => ({ componentId: id, metric: metricValue(field, value) })),
   );
 }
@@ -112,13 +113,13 @@ function componentThroughputs(context: ApiContext, interval: number, field: Metr
   );
 }
 
-/** Sent events per component, with the sums per output, outputs sorted by name. */
+/** Sent events per component, with the sums per output. */
 function sentEventsByComponent(context: ApiContext): Array<{ id: string; total: number; outputs: Array<[string, number]> }> {
   const samples = context.metrics.snapshot();
   return [...sumsBy(samples, 'sentEventsTotal', byComponent)].map(([id, total]) => ({
     id,
     total,
-    outputs: [...sumsBy(samples.filter((sample) => sample.tags.component_id === id), 'sentEventsTotal', byOutput)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    outputs: [...sumsBy(samples.filter((sample) => sample.tags.component_id === id), 'sentEventsTotal', byOutput)],
   }));
 }
 
@@ -152,25 +153,24 @@ export const metricsResolvers: Resolvers = {
     componentReceivedBytesTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'receivedBytesTotal') },
     componentSentBytesTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'sentBytesTotal') },
     componentErrorsTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'errorsTotal') },
-    // A gauge: sent whenever it moved, either way.
-    componentAllocatedBytes: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'allocatedBytes', changed) },
+    componentAllocatedBytes: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'allocatedBytes') },
     componentReceivedEventsThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'receivedEventsTotal') },
     componentReceivedBytesThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'receivedBytesTotal') },
     componentSentBytesThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'sentBytesTotal') },
 
-    // A component is sent when its sum grew, with the outputs that grew.
+    // A component is sent when its sum changed, with the outputs that changed.
     componentSentEventsTotals: {
       subscribe: (_parent, { interval }: Interval, context) => {
         const last = new Map<string, number>();
         return every(interval, () =>
           sentEventsByComponent(context).flatMap(({ id, total, outputs }) => {
-            const grownOutputs = outputs.filter(([output, value]) => grew(last, `${id}\0${output}`, value));
-            if (!grew(last, id, total)) return [];
+            const changedOutputs = outputs.filter(([output, value]) => changed(last, `${id}\0${output}`, value));
+            if (!changed(last, id, total)) return [];
             return [
               {
                 componentId: id,
                 metric: metricValue('sentEventsTotal', total),
-                outputs: grownOutputs.map(([output, value]) => ({ outputId: output, sentEventsTotal: metricValue('sentEventsTotal', value) })),
+                outputs: changedOutputs.map(([output, value]) => ({ outputId: output, sentEventsTotal: metricValue('sentEventsTotal', value) })),
               },
             ];
           }),

@@ -61,17 +61,29 @@ export function wsClient(url: string): Client {
 
 /** The first `count` results of a subscription (each `{ data }` or `{ errors }`); then unsubscribes. */
 export async function firstResults(url: string, text: string, variables: Record<string, unknown>, count: number, timeoutMs = 15000): Promise<any[]> {
+  return resultsUntil(url, text, variables, (results) => results.length >= count, timeoutMs, `${count} results`);
+}
+
+/** A subscription's results until `enough(results)` holds; then unsubscribes. */
+export async function resultsUntil(
+  url: string,
+  text: string,
+  variables: Record<string, unknown>,
+  enough: (results: any[]) => boolean,
+  timeoutMs = 15000,
+  expected = 'the results expected',
+): Promise<any[]> {
   const client = wsClient(url);
   const results: any[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`subscription gave ${results.length} of ${count} results in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`subscription gave ${results.length} results, not ${expected}, in ${timeoutMs} ms: ${JSON.stringify(results)}`)), timeoutMs);
       const unsubscribe = client.subscribe(
         { query: text, variables },
         {
           next(result) {
             results.push(result);
-            if (results.length >= count) {
+            if (enough(results)) {
               clearTimeout(timer);
               unsubscribe();
               resolve();
