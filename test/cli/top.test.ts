@@ -146,6 +146,15 @@ if (!hasTmux()) {
     }
   });
 
+  test('an error the API answers with (an interval it refuses) shows under the header', async () => {
+    const top = startTop(['--interval', '5', '--url', `${api.base}/graphql`]);
+    try {
+      await top.waitForScreen((text) => /^Last error: .*\binterval\b/m.test(text) && cells(text, 'demo') !== undefined, 'the error', SCREEN_TIMEOUT_MS);
+    } finally {
+      top.kill();
+    }
+  });
+
   test('when the instance goes away top says Disconnected and reconnects once it is back; with -n it exits 69', async () => {
     const port = await freePort();
     const dir = tempDir();
