@@ -5,7 +5,7 @@
 
 import type { CAC, Command } from 'cac';
 import picomatch from 'picomatch';
-import { CliError, EXIT_IO, EXIT_UNAVAILABLE, stringOption, UsageError } from './usage.js';
+import { CliError, EXIT_IO, EXIT_UNAVAILABLE, stringOption, useColor, UsageError } from './usage.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8686/graphql';
 const DEFAULT_INTERVAL_MS = 1000;
@@ -56,6 +56,8 @@ async function runTop(options: Record<string, unknown>): Promise<void> {
   } catch (error) {
     throw new CliError(`the API at ${url.href} is not reachable: ${(error as Error).message} (is api.enabled true in the instance's configuration?)`, EXIT_UNAVAILABLE);
   }
+  // ink colours through chalk, which reads FORCE_COLOR when it loads: --color never (or SVC_COLOR) turns it off.
+  if (!useColor(options.color, process.stdout)) process.env.FORCE_COLOR = '0';
   const { showDashboard } = await import('./top/dashboard.js');
   try {
     await showDashboard({ ...feed, human: options.humanMetrics === true });
