@@ -117,9 +117,13 @@ export async function showDashboard(options: FeedOptions & { human: boolean }): 
     lost = error;
     app.unmount();
   });
+  // Termination ends the dashboard as quitting does, so that the shell's screen comes back.
+  const terminated = () => app.unmount();
+  process.on('SIGTERM', terminated).on('SIGHUP', terminated);
   try {
     await app.waitUntilExit();
   } finally {
+    process.off('SIGTERM', terminated).off('SIGHUP', terminated);
     await feed.stop();
     process.stdout.write(LEAVE_ALTERNATE_SCREEN);
   }
