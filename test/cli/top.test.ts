@@ -146,10 +146,13 @@ if (!hasTmux()) {
     }
   });
 
-  test('an error the API answers with (an interval it refuses) shows under the header', async () => {
+  test('an error the API answers with (an interval it refuses) shows under the header; SIGTERM ends top as quitting does', async () => {
     const top = startTop(['--interval', '5', '--url', `${api.base}/graphql`]);
     try {
       await top.waitForScreen((text) => /^Last error: .*\binterval\b/m.test(text) && cells(text, 'demo') !== undefined, 'the error', SCREEN_TIMEOUT_MS);
+      top.signal('SIGTERM');
+      // The shell's screen is back: it shows only what the shell printed.
+      await top.waitForScreen((text) => text.trim() === '[exit 0]', 'top to end', SCREEN_TIMEOUT_MS);
     } finally {
       top.kill();
     }

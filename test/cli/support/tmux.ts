@@ -2,6 +2,7 @@
 // with send-keys, the screen read with capture-pane. The command's exit status shows on the screen after it.
 
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** Whether tmux can be run here. */
 export function hasTmux(): boolean {
@@ -51,6 +52,13 @@ export class TmuxSession {
   /** Sends tmux key names (`q`, `Escape`, `C-c`). */
   sendKeys(...keys: string[]): void {
     this.tmux(['send-keys', '-t', 'test', ...keys]);
+  }
+
+  /** Sends `signal` to the command (the child of the session's shell). */
+  signal(signal: NodeJS.Signals): void {
+    const shell = this.tmux(['display-message', '-p', '-t', 'test', '#{pane_pid}']).trim();
+    const [command] = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(' ');
+    process.kill(Number(command), signal);
   }
 
   resize(columns: number, rows: number): void {
