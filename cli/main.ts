@@ -10,6 +10,7 @@ import { registerGraph } from './graph.js';
 import { registerList } from './list.js';
 import { registerService } from './service.js';
 import { registerUnitTests } from './test.js';
+import { registerTop } from './top.js';
 import { normalizeNoEnvironment, registerValidate } from './validate.js';
 import { registerVrl, VRL_HELP } from './vrl.js';
 
@@ -25,6 +26,7 @@ registerGenerate(cli);
 registerGraph(cli);
 registerList(cli);
 registerUnitTests(cli);
+registerTop(cli);
 registerValidate(cli);
 registerService(cli, version);
 cli.help((sections) => {

@@ -4,6 +4,7 @@
 /** sysexits codes the commands exit with. */
 export const EXIT_USAGE = 64;
 export const EXIT_NO_INPUT = 66;
+export const EXIT_UNAVAILABLE = 69;
 export const EXIT_SOFTWARE = 70;
 export const EXIT_IO = 74;
 
