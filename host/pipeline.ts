@@ -63,8 +63,6 @@ const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; messa
   { applies: (c) => c.global.schema.log_namespace, message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout' },
   { applies: (c) => c.global.proxy.http !== undefined || c.global.proxy.https !== undefined || [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
     message: 'proxy: proxies are not used by this build; connections go direct' },
-  { applies: (c) => c.global.metrics_storage_refresh_period !== undefined,
-    message: 'metrics_storage_refresh_period: the metrics snapshot for remap is not available in this build' },
   { applies: (c) => c.global.telemetry.tags.emit_service || c.global.telemetry.tags.emit_source,
     message: 'telemetry.tags: the service and source tags are not added in this build' },
 ];
@@ -123,7 +121,9 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   const workers = Math.min(options.threads, usable);
   const early = options.earlyWorkers ?? [];
   for (const unused of early.splice(workers)) void unused.terminate();
-  const executor = options.threads > 0 ? new WorkerExecutor(workers, early, () => metrics.snapshot()) : new InlineExecutor(transformDefinition, () => metrics.snapshot());
+  const refreshPeriod = config.global.metrics_storage_refresh_period;
+  const metricsFeed = refreshPeriod === undefined ? undefined : { snapshot: () => metrics.snapshot(), periodMs: refreshPeriod * 1000 };
+  const executor = options.threads > 0 ? new WorkerExecutor(workers, early, metricsFeed) : new InlineExecutor(transformDefinition, metricsFeed);
   try {
     const topology = await Topology.build(graph, {
       sinkBuffer: (id) => {

@@ -14,7 +14,6 @@ export class ComponentTelemetry {
   private readonly receivedEventsCount: Histogram;
   private readonly sentByOutput = new Map<string, { events: Counter; bytes: Counter }>();
   private readonly counters = new Map<string, Counter>();
-  readonly utilization: Gauge;
 
   constructor(
     private readonly registry: MetricsRegistry,
@@ -27,7 +26,6 @@ export class ComponentTelemetry {
     this.receivedEventBytes = registry.counter('component_received_event_bytes_total', this.tags);
     this.receivedBytes = registry.counter('component_received_bytes_total', this.tags);
     this.receivedEventsCount = registry.histogram('component_received_events_count', this.tags);
-    this.utilization = registry.gauge('utilization', this.tags);
   }
 
   /** Events that entered the component (`eventBytes`: their encoded size). */

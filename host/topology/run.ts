@@ -38,7 +38,8 @@ interface Node {
   spec: ComponentSpec;
   telemetry: ComponentTelemetry;
   log: Logger;
-  utilization: Utilization;
+  /** Of a transform or sink (a source has no input to wait for). */
+  utilization?: Utilization;
   /** Input buffer of a transform or sink. */
   buffer?: BatchBuffer;
   /** Upstream components still producing into `buffer`. */
@@ -133,7 +134,8 @@ export class Topology {
       component_type: spec.type,
       component_id: spec.id,
     });
-    const node: Node = { spec, telemetry, log, utilization: new Utilization(telemetry.utilization), producers: new Set() };
+    const utilization = spec.kind === 'source' ? undefined : new Utilization(telemetry.gauge('utilization'));
+    const node: Node = { spec, telemetry, log, utilization, producers: new Set() };
     this.nodes.set(spec.id, node);
     const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry, consumerDecodes };
     const definition = spec.definition;
@@ -217,7 +219,7 @@ export class Topology {
     // Read before the bytes are transferred to the worker (which detaches them here).
     const byteSize = batch.bytes.byteLength;
     const stages = [node, ...(node.chain ?? [])];
-    for (const stage of stages) stage.utilization.start();
+    for (const stage of stages) stage.utilization!.start();
     try {
       const ids = stages.map((stage) => stage.spec.id);
       const results = await this.options.executor.processChain(ids, batch, stages.at(-1)!.encodesFor?.sink!.batchEncoder!.options);
@@ -230,7 +232,7 @@ export class Topology {
       node.log.error(`Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
       return undefined;
     } finally {
-      for (const stage of stages) stage.utilization.end();
+      for (const stage of stages) stage.utilization!.end();
     }
   }
 
@@ -279,14 +281,14 @@ export class Topology {
     const buffer = node.buffer!;
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
       node.telemetry.received(batch.count, batch.bytes.byteLength);
-      node.utilization.start();
+      node.utilization!.start();
       try {
         await sink.write(batch);
       } catch (error) {
         node.telemetry.error('write_failed', 'sending', batch.count);
         node.log.error(`Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
       } finally {
-        node.utilization.end();
+        node.utilization!.end();
       }
     }
     try {
@@ -310,7 +312,7 @@ export class Topology {
 
   /** A component produces no more: buffers whose producers have all finished close, so their loops end. */
   private finished(node: Node): void {
-    node.utilization.stop();
+    node.utilization?.stop();
     const notified = new Set<Node>();
     for (const [key, consumers] of this.consumers) {
       if (key !== node.spec.id && !key.startsWith(`${node.spec.id}.`)) continue;
@@ -323,7 +325,7 @@ export class Topology {
   }
 
   private async release(): Promise<void> {
-    for (const node of this.nodes.values()) node.utilization.stop();
+    for (const node of this.nodes.values()) node.utilization?.stop();
     await this.options.executor.close();
   }
 }
