@@ -4,9 +4,10 @@
 
 import type { ComponentEnv, HealthcheckOptions, Sink, Source, TransformResult } from '../components/component.js';
 import type { Logger } from '../log.js';
-import { ComponentTelemetry } from '../telemetry/component.js';
+import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
+import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
 import type { EventBatch } from './batch.js';
-import { BatchBuffer, type BufferLimits } from './buffer.js';
+import { BatchBuffer, type BufferLimits, type BufferObserver } from './buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
 import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
@@ -44,6 +45,8 @@ interface Node {
   buffer?: BatchBuffer;
   /** Upstream components still producing into `buffer`. */
   producers: Set<string>;
+  /** The source outputs sending into `buffer`: each measures its level on every change. */
+  sourceOutputs: Array<{ record(): void }>;
   source?: Source;
   sink?: Sink;
   /** A transform fed frames by this source (its one consumer): the source's decoding is counted here. */
@@ -102,6 +105,7 @@ export class Topology {
       const sinkNode = topology.nodes.get(sink)!;
       if (sinkNode.sink!.batchEncoder) topology.nodes.get(transform)!.encodesFor = sinkNode;
     }
+    topology.meterSourceOutputs(graph);
     return topology;
   }
 
@@ -135,7 +139,7 @@ export class Topology {
       component_id: spec.id,
     });
     const utilization = spec.kind === 'source' ? undefined : new Utilization(telemetry.gauge('utilization'));
-    const node: Node = { spec, telemetry, log, utilization, producers: new Set() };
+    const node: Node = { spec, telemetry, log, utilization, producers: new Set(), sourceOutputs: [] };
     this.nodes.set(spec.id, node);
     const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry, consumerDecodes };
     const definition = spec.definition;
@@ -146,29 +150,64 @@ export class Topology {
       case 'transform': {
         const plan = await definition.prepare(spec.options, env);
         await this.options.executor.create(spec.id, spec.type, plan, definition.concurrent);
-        node.buffer = new BatchBuffer({ maxEvents: this.options.transformBufferEvents, whenFull: 'block' }, this.bufferObserver(node));
+        const limits: BufferLimits = { maxEvents: this.options.transformBufferEvents, whenFull: 'block' };
+        node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
         return;
       }
       case 'sink':
         node.sink = await definition.build(spec.options, env);
-        node.buffer = new BatchBuffer(this.options.sinkBuffer(spec.id), this.bufferObserver(node));
+        const limits = this.options.sinkBuffer(spec.id);
+        node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
         return;
     }
   }
 
-  private bufferObserver(node: Node) {
-    const events = node.telemetry.gauge('buffer_events');
-    const bytes = node.telemetry.gauge('buffer_byte_size');
+  /** The metrics of a transform's or sink's input buffer: a sink's `buffer_*`, a transform's
+   * `transform_buffer_*`, and the `source_buffer_*` of the source outputs sending into it. */
+  private bufferObserver(node: Node, limits: BufferLimits): BufferObserver {
+    const { metrics, globals } = this.options.env;
+    const sinkBuffer = node.spec.kind === 'sink' ? new SinkBufferTelemetry(metrics, node.telemetry.tags) : undefined;
+    const transformBuffer = node.spec.kind === 'transform'
+      ? new BufferUtilization(metrics, 'transform_buffer', node.telemetry.tags, limits.maxEvents, globals.buffer_utilization_ewma_alpha)
+      : undefined;
+    const changed = (events: number) => {
+      transformBuffer?.record(events);
+      for (const output of node.sourceOutputs) output.record();
+    };
     return {
-      changed(eventCount: number, byteCount: number) {
-        events.set(eventCount);
-        bytes.set(byteCount);
+      pushed(batch, events, bytes) {
+        sinkBuffer?.received(batch.count, batch.bytes.byteLength, events, bytes);
+        changed(events);
       },
-      dropped: (batch: EventBatch) => {
+      popped(batch, events, bytes) {
+        sinkBuffer?.sent(batch.count, batch.bytes.byteLength, events, bytes);
+        changed(events);
+      },
+      dropped: (batch) => {
+        sinkBuffer?.discarded(batch.count, batch.bytes.byteLength);
         node.telemetry.discarded(batch.count, false);
         node.log.warn('Buffer is full: events dropped (when_full = drop_newest).', { count: batch.count });
       },
     };
+  }
+
+  /** Vector's source buffer is the channel a source output sends into. Here an output sends straight into
+   * its consumers' input buffers: the fullest of them is its level, the smallest limit its limit. */
+  private meterSourceOutputs(graph: Graph): void {
+    const { metrics, globals } = this.options.env;
+    for (const node of this.nodes.values()) {
+      if (!node.source) continue;
+      for (const port of graph.ports.get(node.spec.id) ?? []) {
+        const consumers = this.consumers.get(outputId(node.spec.id, port.name)) ?? [];
+        if (consumers.length === 0) continue;
+        const buffers = consumers.map((consumer) => consumer.buffer!);
+        const tags = { ...node.telemetry.tags, output: port.name ?? DEFAULT_OUTPUT_TAG };
+        const maxEvents = Math.min(...buffers.map((buffer) => buffer.limits.maxEvents));
+        const utilization = new BufferUtilization(metrics, 'source_buffer', tags, maxEvents, globals.buffer_utilization_ewma_alpha);
+        const output = { record: () => utilization.record(Math.max(...buffers.map((buffer) => buffer.eventCount))) };
+        for (const consumer of consumers) consumer.sourceOutputs.push(output);
+      }
+    }
   }
 
   private async runAll(): Promise<void> {
