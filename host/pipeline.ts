@@ -63,8 +63,6 @@ const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; messa
   { applies: (c) => c.global.schema.log_namespace, message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout' },
   { applies: (c) => c.global.proxy.http !== undefined || c.global.proxy.https !== undefined || [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
     message: 'proxy: proxies are not used by this build; connections go direct' },
-  { applies: (c) => c.global.telemetry.tags.emit_service || c.global.telemetry.tags.emit_source,
-    message: 'telemetry.tags: the service and source tags are not added in this build' },
 ];
 
 /** Warnings for the options of `config` this build does not act on yet. */

@@ -132,7 +132,7 @@ export class Topology {
 
   /** `consumerDecodes`: a source whose one consumer decodes its frames (`fusedEdges`). */
   private async buildNode(spec: ComponentSpec, consumerDecodes: boolean): Promise<void> {
-    const telemetry = new ComponentTelemetry(this.options.env.metrics, spec.id, spec.kind, spec.type);
+    const telemetry = new ComponentTelemetry(this.options.env.metrics, spec.id, spec.kind, spec.type, this.options.env.globals.telemetry.tags);
     const log = this.options.log.child(`svc::${spec.kind}s::${spec.type}`, {
       component_kind: spec.kind,
       component_type: spec.type,
@@ -223,7 +223,12 @@ export class Topology {
 
   private async runSource(node: Node, source: Source): Promise<void> {
     try {
-      await source.run({ send: (batch, output) => this.send(node, output, batch), shutdown: this.shutdown.signal });
+      // The batches carry their source for the `source` tag only when that tag is asked for.
+      const sourceId = this.options.env.globals.telemetry.tags.emit_source ? node.spec.id : undefined;
+      const send = sourceId === undefined
+        ? (batch: EventBatch, output?: string) => this.send(node, output, batch)
+        : (batch: EventBatch, output?: string) => this.send(node, output, { ...batch, sourceId });
+      await source.run({ send, shutdown: this.shutdown.signal });
     } catch (error) {
       node.telemetry.error('reader_failed', 'receiving');
       node.log.error(`Source failed: ${error instanceof Error ? error.message : String(error)}`, {}, error);
@@ -242,7 +247,8 @@ export class Topology {
     const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
       const result = this.process(node, batch);
-      sent = sent.then(async () => this.forward(node, await result));
+      const sourceId = batch.sourceId;
+      sent = sent.then(async () => this.forward(node, await result, sourceId));
       unsent.push(sent);
       if (unsent.length >= inFlight) await unsent.shift();
     }
@@ -254,7 +260,7 @@ export class Topology {
    * (counted and logged). */
   private async process(node: Node, batch: EventBatch): Promise<StageResult[] | undefined> {
     // Frames are counted once decoded (`forward`).
-    if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength);
+    if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
     // Read before the bytes are transferred to the worker (which detaches them here).
     const byteSize = batch.bytes.byteLength;
     const stages = [node, ...(node.chain ?? [])];
@@ -262,7 +268,7 @@ export class Topology {
     try {
       const ids = stages.map((stage) => stage.spec.id);
       const results = await this.options.executor.processChain(ids, batch, stages.at(-1)!.encodesFor?.sink!.batchEncoder!.options);
-      if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded);
+      if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded, batch.sourceId);
       return results;
     } catch (error) {
       // The batch is lost, never the process: count it and go on with the next one.
@@ -277,27 +283,29 @@ export class Topology {
 
   /** Frames a source sent undecoded were decoded by the transform: count the events they made as the
    * source's output and the transform's input, and the frames that failed as the source's errors. */
-  private decodedFrames(node: Node, byteSize: number, decoded: NonNullable<TransformResult['decoded']>): void {
+  private decodedFrames(node: Node, byteSize: number, decoded: NonNullable<TransformResult['decoded']>, sourceId: string | undefined): void {
     const source = node.framesFrom;
     if (source) {
       source.telemetry.sent(undefined, decoded.count, byteSize);
       reportDecodeErrors(source.telemetry, source.log, decoded.errors);
     }
-    node.telemetry.received(decoded.count, byteSize);
+    node.telemetry.received(decoded.count, byteSize, sourceId);
   }
 
   /** Reports what a batch through a transform (and its chain) cost and sends the last one's outputs on. */
-  private async forward(node: Node, stages: StageResult[] | undefined): Promise<void> {
+  private async forward(node: Node, stages: StageResult[] | undefined, sourceId: string | undefined): Promise<void> {
     if (stages === undefined) return;
     const nodes = [node, ...(node.chain ?? [])];
     for (const [i, { result, passedOn }] of stages.entries()) {
       const stage = nodes[i]!;
       this.account(stage, result);
       if (passedOn) {
-        stage.telemetry.sent(undefined, passedOn.count, passedOn.byteSize);
-        nodes[i + 1]!.telemetry.received(passedOn.count, passedOn.byteSize);
+        stage.telemetry.sent(undefined, passedOn.count, passedOn.byteSize, sourceId);
+        nodes[i + 1]!.telemetry.received(passedOn.count, passedOn.byteSize, sourceId);
       }
-      for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(stage, output, out);
+      for (const { output, batch: out } of result.outputs) {
+        if (out.count > 0) await this.send(stage, output, sourceId === undefined ? out : { ...out, sourceId });
+      }
     }
   }
 
@@ -319,7 +327,7 @@ export class Topology {
   private async runSink(node: Node, sink: Sink): Promise<void> {
     const buffer = node.buffer!;
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
-      node.telemetry.received(batch.count, batch.bytes.byteLength);
+      node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
       node.utilization!.start();
       try {
         await sink.write(batch);
@@ -341,7 +349,7 @@ export class Topology {
    * batch that goes to a worker is transferred away. */
   private async send(node: Node, output: string | undefined, batch: EventBatch): Promise<void> {
     // Frames are counted once decoded (`decodedFrames`).
-    if (!batch.frames) node.telemetry.sent(output, batch.count, batch.bytes.byteLength);
+    if (!batch.frames) node.telemetry.sent(output, batch.count, batch.bytes.byteLength, batch.sourceId);
     const consumers = this.consumers.get(outputId(node.spec.id, output)) ?? [];
     if (consumers.length === 0 && node.spec.kind === 'source') return;
     await Promise.all(
