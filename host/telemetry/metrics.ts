@@ -44,6 +44,18 @@ class Series {
     if (type === 'histogram') this.bucketCounts = new Array<number>(DEFAULT_BUCKETS.length).fill(0);
   }
 
+  /** A value into a histogram. */
+  add(value: number): void {
+    for (let at = 0; at < DEFAULT_BUCKETS.length; at++) {
+      if (value <= DEFAULT_BUCKETS[at]!) {
+        this.bucketCounts![at]!++;
+        break;
+      }
+    }
+    this.count++;
+    this.sum += value;
+  }
+
   sample(): MetricSample {
     const value: MetricValue =
       this.type === 'histogram'
@@ -66,6 +78,8 @@ export interface Gauge {
 }
 export interface Histogram {
   record(value: number): void;
+  /** Records each of `values` (one update for many values: a value per event). */
+  recordAll(values: readonly number[]): void;
 }
 
 export interface RegistryOptions {
@@ -107,11 +121,12 @@ export class MetricsRegistry {
     const update = this.updater(name, tags, 'histogram');
     return {
       record(value) {
+        update().add(value);
+      },
+      recordAll(values) {
+        if (values.length === 0) return;
         const series = update();
-        const at = DEFAULT_BUCKETS.findIndex((limit) => value <= limit);
-        if (at >= 0) series.bucketCounts![at]!++;
-        series.count++;
-        series.sum += value;
+        for (const value of values) series.add(value);
       },
     };
   }

@@ -6,6 +6,7 @@ import type { ComponentEnv, HealthcheckOptions, Sink, Source, TransformResult } 
 import type { Logger } from '../log.js';
 import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
 import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
+import { SourceLag } from '../telemetry/source-lag.js';
 import type { EventBatch } from './batch.js';
 import { BatchBuffer, type BufferLimits, type BufferObserver } from './buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
@@ -223,11 +224,15 @@ export class Topology {
 
   private async runSource(node: Node, source: Source): Promise<void> {
     try {
+      const { globals, metrics } = this.options.env;
+      const lag = new SourceLag(metrics, node.telemetry.tags, globals.log_schema.timestamp_key);
       // The batches carry their source for the `source` tag only when that tag is asked for.
-      const sourceId = this.options.env.globals.telemetry.tags.emit_source ? node.spec.id : undefined;
-      const send = sourceId === undefined
-        ? (batch: EventBatch, output?: string) => this.send(node, output, batch)
-        : (batch: EventBatch, output?: string) => this.send(node, output, { ...batch, sourceId });
+      const sourceId = globals.telemetry.tags.emit_source ? node.spec.id : undefined;
+      const send = (batch: EventBatch, output?: string) => {
+        // Frames are decoded downstream, where their timestamps are not looked at.
+        if (!batch.frames) lag.record(batch);
+        return this.send(node, output, sourceId === undefined ? batch : { ...batch, sourceId });
+      };
       await source.run({ send, shutdown: this.shutdown.signal });
     } catch (error) {
       node.telemetry.error('reader_failed', 'receiving');

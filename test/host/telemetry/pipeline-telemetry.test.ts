@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runSvc, writeFiles } from '../support/svc.js';
+import { runSvc, startSvc, waitFor, writeFiles } from '../support/svc.js';
 
 /** Runs `config` to its end and returns the JSON events it printed. */
 async function outputOf(config: string): Promise<Array<Record<string, unknown>>> {
@@ -50,6 +50,72 @@ test('metrics_storage_refresh_period: remap reads the metrics as of the last ref
 test('without metrics_storage_refresh_period the metrics functions see an empty storage, as in Vector', async () => {
   const seen = (await outputOf(READS_METRIC)).map((event) => event.seen);
   assert.equal(seen, new Array(20).fill(null));
+});
+
+interface MetricEvent {
+  name: string;
+  tags: Record<string, string>;
+  counter?: { value: number };
+  gauge?: { value: number };
+  aggregated_histogram?: { count: number; sum: number };
+}
+
+test('internal_metrics: source lag, buffer and utilization metrics, and the source and service tags', async () => {
+  const dir = writeFiles({ 'svc.yaml': `
+telemetry: { tags: { emit_source: true, emit_service: true } }
+sources:
+  gen:
+    type: demo_logs
+    format: shuffle
+    lines: [x]
+    count: 5
+    interval: 0.05
+  metrics:
+    type: internal_metrics
+    scrape_interval_secs: 0.2
+transforms:
+  pass:
+    type: filter
+    inputs: [gen]
+    condition: "true"
+sinks:
+  void:
+    type: blackhole
+    inputs: [pass]
+  out:
+    type: console
+    inputs: [metrics]
+    encoding: { codec: json }
+` });
+  const svc = startSvc(['--config', join(dir, 'svc.yaml')]);
+  const scraped = () => svc.stdout().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as MetricEvent);
+  const find = (name: string, tags: Record<string, string>) =>
+    scraped().filter((m) => m.name === name && Object.entries(tags).every(([k, v]) => m.tags[k] === v)).at(-1);
+  try {
+    await waitFor(
+      () => find('buffer_sent_events_total', { component_id: 'void' })?.counter?.value === 5 && find('source_lag_time_seconds', { component_id: 'gen' })?.aggregated_histogram?.count === 5,
+      () => `the 5 events through; stderr: ${svc.stderr()}`,
+    );
+  } finally {
+    svc.child.kill('SIGTERM');
+  }
+  await svc.exited;
+  const lag = find('source_lag_time_seconds', { component_id: 'gen', component_kind: 'source', component_type: 'demo_logs' })!.aggregated_histogram!;
+  // demo_logs stamps its events as it makes them.
+  assert.ok(lag.sum >= 0 && lag.sum < 5, String(lag.sum));
+  assert.is(find('component_sent_events_total', { component_id: 'gen', output: '_default', source: 'gen', service: '-' })?.counter?.value, 5);
+  assert.is(find('component_received_events_total', { component_id: 'pass', source: 'gen', service: '-' })?.counter?.value, 5);
+  assert.is(find('component_sent_event_bytes_total', { component_id: 'pass', source: 'gen', service: '-' })?.counter?.value, find('component_received_event_bytes_total', { component_id: 'void', source: 'gen' })?.counter?.value);
+  assert.is(find('component_received_events_total', { component_id: 'void', source: 'gen', service: '-' })?.counter?.value, 5);
+  assert.is(find('component_sent_events_total', { component_id: 'metrics', source: 'metrics', service: '-' }) !== undefined, true);
+  assert.ok(find('transform_buffer_max_size_events', { component_id: 'pass' })!.gauge!.value > 0);
+  assert.ok(find('transform_buffer_utilization_mean', { component_id: 'pass' })!.gauge !== undefined);
+  assert.ok(find('source_buffer_utilization', { component_id: 'gen', output: '_default' })!.aggregated_histogram!.count >= 10);
+  assert.ok(find('source_buffer_max_size_events', { component_id: 'gen', output: '_default' })!.gauge!.value > 0);
+  assert.is(find('buffer_received_events_total', { component_id: 'void', buffer_id: 'void', stage: '0' })?.counter?.value, 5);
+  assert.is(find('buffer_size_events', { component_id: 'void' })?.gauge?.value, 0);
+  assert.ok(find('utilization', { component_id: 'void' })?.gauge !== undefined);
+  assert.is(find('utilization', { component_id: 'gen' }), undefined);
 });
 
 test.run();
