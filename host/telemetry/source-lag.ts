@@ -4,6 +4,7 @@
 
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
 import { ByteReader, Wire } from '../../abi/codec.js';
+import { enterField, enterIndex } from '../../runtime/batch-io.js';
 import { parseFieldPath } from '../config/template.js';
 import type { EventBatch } from '../topology/batch.js';
 import type { Histogram, MetricsRegistry, Tags } from './metrics.js';
@@ -51,41 +52,4 @@ export class SourceLag {
     }
     this.histogram.recordAll(lags);
   }
-}
-
-/** Moves `r` from an object to the value of `key`; false when it is no object or has no such key. */
-function enterField(r: ByteReader, key: Uint8Array): boolean {
-  if (r.u8() !== Wire.Object) return false;
-  const count = r.u32();
-  r.at += 4; // byte length
-  for (let i = 0; i < count; i++) {
-    const length = r.u32();
-    const order = compareBytes(r.bytes, r.at, length, key);
-    r.at += length;
-    if (order === 0) return true;
-    if (order > 0) return false; // keys are sorted byte-wise
-    r.skip();
-  }
-  return false;
-}
-
-/** Moves `r` from an array to its item `index` (negative: from the end); false when there is none. */
-function enterIndex(r: ByteReader, index: number): boolean {
-  if (r.u8() !== Wire.Array) return false;
-  const count = r.u32();
-  r.at += 4; // byte length
-  const at = index < 0 ? count + index : index;
-  if (at < 0 || at >= count) return false;
-  for (let i = 0; i < at; i++) r.skip();
-  return true;
-}
-
-/** `bytes[at, at + length)` against `key`, byte-wise. */
-function compareBytes(bytes: Uint8Array, at: number, length: number, key: Uint8Array): number {
-  const common = Math.min(length, key.length);
-  for (let i = 0; i < common; i++) {
-    const difference = bytes[at + i]! - key[i]!;
-    if (difference !== 0) return difference;
-  }
-  return length - key.length;
 }
