@@ -29,7 +29,7 @@ const timezone = z.string().superRefine((value, context) => {
 /** A pattern in Rust's regex syntax (Vector's). */
 const rustRegex = z.string().superRefine((value, context) => {
   const problem = validateRegex(value);
-  if (problem !== undefined) context.addIssue({ code: 'custom', message: `invalid regex: ${problem}` });
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
 });
 
 /** `expire_metrics_per_metric_set[]`: which metrics (by name and labels) expire after `expire_secs`. */
