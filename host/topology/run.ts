@@ -229,8 +229,11 @@ export class Topology {
       // The batches carry their source for the `source` tag only when that tag is asked for.
       const sourceId = globals.telemetry.tags.emit_source ? node.spec.id : undefined;
       const send = (batch: EventBatch, output?: string) => {
-        // Frames are decoded downstream, where their timestamps are not looked at.
-        if (!batch.frames) lag.record(batch);
+        // Frames are counted once decoded (`decodedFrames`), and their timestamps are not looked at.
+        if (!batch.frames) {
+          node.telemetry.received(batch.count, batch.bytes.byteLength);
+          lag.record(batch);
+        }
         return this.send(node, output, sourceId === undefined ? batch : { ...batch, sourceId });
       };
       await source.run({ send, shutdown: this.shutdown.signal });
@@ -287,10 +290,11 @@ export class Topology {
   }
 
   /** Frames a source sent undecoded were decoded by the transform: count the events they made as the
-   * source's output and the transform's input, and the frames that failed as the source's errors. */
+   * source's input and output and the transform's input, and the frames that failed as the source's errors. */
   private decodedFrames(node: Node, byteSize: number, decoded: NonNullable<TransformResult['decoded']>, sourceId: string | undefined): void {
     const source = node.framesFrom;
     if (source) {
+      source.telemetry.received(decoded.count, byteSize);
       source.telemetry.sent(undefined, decoded.count, byteSize);
       reportDecodeErrors(source.telemetry, source.log, decoded.errors);
     }

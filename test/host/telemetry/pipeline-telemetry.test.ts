@@ -103,6 +103,7 @@ sinks:
   const lag = find('source_lag_time_seconds', { component_id: 'gen', component_kind: 'source', component_type: 'demo_logs' })!.aggregated_histogram!;
   // demo_logs stamps its events as it makes them.
   assert.ok(lag.sum >= 0 && lag.sum < 5, String(lag.sum));
+  assert.is(find('component_received_events_total', { component_id: 'gen', source: 'gen', service: '-' })?.counter?.value, 5);
   assert.is(find('component_sent_events_total', { component_id: 'gen', output: '_default', source: 'gen', service: '-' })?.counter?.value, 5);
   assert.is(find('component_received_events_total', { component_id: 'pass', source: 'gen', service: '-' })?.counter?.value, 5);
   assert.is(find('component_sent_event_bytes_total', { component_id: 'pass', source: 'gen', service: '-' })?.counter?.value, find('component_received_event_bytes_total', { component_id: 'void', source: 'gen' })?.counter?.value);

@@ -49,6 +49,7 @@ test('events flow source → transform → sinks, fanned out, through named outp
   assert.is(metrics.total('component_sent_events_total', { component_id: 'split', output: 'even' }), 4);
   assert.is(metrics.total('component_sent_events_total', { component_id: 'split', output: '_default' }), 4);
   assert.is(metrics.total('component_sent_events_total', { component_id: 'in' }), 8);
+  assert.is(metrics.total('component_received_events_total', { component_id: 'in' }), 8);
   assert.is(metrics.total('component_received_events_total', { component_id: 'all' }), 8);
 });
 
@@ -103,6 +104,7 @@ test('telemetry.tags: the source and service (`-`: svc\'s events have none) tags
     .map((s) => `${s.tags.output ?? ''}/${s.tags.source}/${s.tags.service}=${(s.value as { value: number }).value}`)
     .sort();
   assert.equal(series('component_sent_events_total', 'a'), ['_default/a/-=5']);
+  assert.equal(series('component_received_events_total', 'b'), ['/b/-=4']);
   assert.equal(series('component_received_events_total', 'split'), ['/a/-=5', '/b/-=4']);
   assert.equal(series('component_sent_events_total', 'split'), ['_default/a/-=2', '_default/b/-=2', 'even/a/-=3', 'even/b/-=2']);
   // `pass` and `next` run as one chain in one call.
