@@ -42,7 +42,7 @@ export class SourceLag {
       if (path !== undefined) {
         r.at += 4; // kind, code, padding
         r.skip(); // metadata
-        if (path.every((segment) => (typeof segment === 'number' ? enterIndex(r, segment) : enterField(r, segment))) && r.u8() === Wire.Timestamp) {
+        if (enterPath(r, path) && r.u8() === Wire.Timestamp) {
           // The i64 as two halves: no BigInt per event.
           const nanos = r.view.getInt32(r.at + 4, true) * 2 ** 32 + r.view.getUint32(r.at, true);
           lags.push((nowNanos - nanos) / 1e9);
@@ -52,4 +52,12 @@ export class SourceLag {
     }
     this.histogram.recordAll(lags);
   }
+}
+
+/** Moves `r` from an event to the value at `path`; false when there is none. */
+function enterPath(r: ByteReader, path: Path): boolean {
+  for (const segment of path) {
+    if (!(typeof segment === 'number' ? enterIndex(r, segment) : enterField(r, segment))) return false;
+  }
+  return true;
 }
