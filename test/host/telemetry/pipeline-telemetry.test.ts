@@ -119,4 +119,53 @@ sinks:
   assert.is(find('utilization', { component_id: 'gen' }), undefined);
 });
 
+test('expire_metrics_secs: the series of a source that stopped leave the scrapes; those still updated stay', async () => {
+  const dir = writeFiles({ 'svc.yaml': `
+expire_metrics_secs: 0.5
+sources:
+  gen:
+    type: demo_logs
+    format: shuffle
+    lines: [x]
+    count: 3
+    interval: 0
+  metrics:
+    type: internal_metrics
+    scrape_interval_secs: 0.1
+sinks:
+  void:
+    type: blackhole
+    inputs: [gen]
+  out:
+    type: console
+    inputs: [metrics]
+    encoding: { codec: json }
+` });
+  const svc = startSvc(['--config', join(dir, 'svc.yaml')]);
+  /** The scrapes (their events share a timestamp), but the last, which may not be complete yet. */
+  const scrapes = () => {
+    const byTime = new Map<string, MetricEvent[]>();
+    for (const line of svc.stdout().split('\n').slice(0, -1)) {
+      const event = JSON.parse(line) as MetricEvent & { timestamp: string };
+      byTime.set(event.timestamp, [...(byTime.get(event.timestamp) ?? []), event]);
+    }
+    return [...byTime.values()].slice(0, -1);
+  };
+  const ofGen = (scrape: MetricEvent[]) => scrape.filter((m) => m.tags.component_id === 'gen');
+  const sentByGen = (scrape: MetricEvent[]) => ofGen(scrape).find((m) => m.name === 'component_sent_events_total')?.counter?.value;
+  try {
+    await waitFor(() => {
+      const all = scrapes();
+      const seen = all.findIndex((scrape) => sentByGen(scrape) === 3);
+      return seen >= 0 && all.slice(seen).some((scrape) => ofGen(scrape).length === 0);
+    }, () => `gen's series counted 3, then gone; stderr: ${svc.stderr()}`);
+  } finally {
+    svc.child.kill('SIGTERM');
+  }
+  await svc.exited;
+  const last = scrapes().at(-1)!;
+  assert.equal(ofGen(last), []);
+  assert.ok(last.some((m) => m.name === 'component_sent_events_total' && m.tags.component_id === 'metrics'), 'the scraping source\'s own counts stay');
+});
+
 test.run();
