@@ -52,6 +52,15 @@ test('without metrics_storage_refresh_period the metrics functions see an empty 
   assert.equal(seen, new Array(20).fill(null));
 });
 
+/** The sink printing the `metrics` source's events (the end of a `sinks` section). */
+const METRICS_TO_CONSOLE = `  out:
+    type: console
+    inputs: [metrics]
+    encoding: { codec: json }
+`;
+
+const startWith = (config: string) => startSvc(['--config', join(writeFiles({ 'svc.yaml': config }), 'svc.yaml')]);
+
 interface MetricEvent {
   name: string;
   tags: Record<string, string>;
@@ -61,7 +70,7 @@ interface MetricEvent {
 }
 
 test('internal_metrics: source lag, buffer and utilization metrics, and the source and service tags', async () => {
-  const dir = writeFiles({ 'svc.yaml': `
+  const svc = startWith(`
 telemetry: { tags: { emit_source: true, emit_service: true } }
 sources:
   gen:
@@ -82,12 +91,7 @@ sinks:
   void:
     type: blackhole
     inputs: [pass]
-  out:
-    type: console
-    inputs: [metrics]
-    encoding: { codec: json }
-` });
-  const svc = startSvc(['--config', join(dir, 'svc.yaml')]);
+${METRICS_TO_CONSOLE}`);
   const scraped = () => svc.stdout().split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as MetricEvent);
   const find = (name: string, tags: Record<string, string>) =>
     scraped().filter((m) => m.name === name && Object.entries(tags).every(([k, v]) => m.tags[k] === v)).at(-1);
@@ -120,7 +124,7 @@ sinks:
 });
 
 test('expire_metrics_secs: the series of a source that stopped leave the scrapes; those still updated stay', async () => {
-  const dir = writeFiles({ 'svc.yaml': `
+  const svc = startWith(`
 expire_metrics_secs: 0.5
 sources:
   gen:
@@ -136,12 +140,7 @@ sinks:
   void:
     type: blackhole
     inputs: [gen]
-  out:
-    type: console
-    inputs: [metrics]
-    encoding: { codec: json }
-` });
-  const svc = startSvc(['--config', join(dir, 'svc.yaml')]);
+${METRICS_TO_CONSOLE}`);
   /** The scrapes (their events share a timestamp), but the last, which may not be complete yet. */
   const scrapes = () => {
     const byTime = new Map<string, MetricEvent[]>();
