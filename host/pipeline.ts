@@ -10,6 +10,7 @@ import { ConfigError } from './config/errors.js';
 import { loadConfig, type ConfigLocations } from './config/load.js';
 import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from './config/schema.js';
 import type { LogHub, Logger } from './log.js';
+import { metricExpiry } from './telemetry/expiry.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
 import { InlineExecutor, WorkerExecutor, type WorkerThread } from './topology/executor.js';
 import { buildGraph, TopologyError, type ComponentSpec, type Graph } from './topology/graph.js';
@@ -62,12 +63,6 @@ const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; messa
   { applies: (c) => c.global.schema.log_namespace, message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout' },
   { applies: (c) => c.global.proxy.http !== undefined || c.global.proxy.https !== undefined || [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
     message: 'proxy: proxies are not used by this build; connections go direct' },
-  { applies: (c) => c.global.expire_metrics_per_metric_set.length > 0 || c.global.expire_metrics_secs !== 300,
-    message: 'expire_metrics_secs: internal metrics do not expire in this build' },
-  { applies: (c) => c.global.metrics_storage_refresh_period !== undefined,
-    message: 'metrics_storage_refresh_period: the metrics snapshot for remap is not available in this build' },
-  { applies: (c) => c.global.telemetry.tags.emit_service || c.global.telemetry.tags.emit_source,
-    message: 'telemetry.tags: the service and source tags are not added in this build' },
 ];
 
 /** Warnings for the options of `config` this build does not act on yet. */
@@ -117,14 +112,16 @@ export function pipelineGraph(config: Config, specs: ComponentSpec[] = component
 export async function buildPipeline(config: Config, options: PipelineOptions, built?: Graph): Promise<BuiltPipeline> {
   const graph = built ?? pipelineGraph(config);
   if (!built) for (const warning of [...graph.warnings, ...notYetAvailable(config)]) options.log.warn(warning);
-  const metrics = new MetricsRegistry();
+  const metrics = new MetricsRegistry({ expiry: metricExpiry(config.global) });
   // No more workers than transforms can use (a concurrent one uses them all): an idle worker costs start-up
   // time and memory.
   const usable = [...config.transforms.values()].reduce((total, transform) => total + (transformDefinition(transform.type).concurrent ? options.threads : 1), 0);
   const workers = Math.min(options.threads, usable);
   const early = options.earlyWorkers ?? [];
   for (const unused of early.splice(workers)) void unused.terminate();
-  const executor = options.threads > 0 ? new WorkerExecutor(workers, early, () => metrics.snapshot()) : new InlineExecutor(transformDefinition, () => metrics.snapshot());
+  const refreshPeriod = config.global.metrics_storage_refresh_period;
+  const metricsFeed = refreshPeriod === undefined ? undefined : { snapshot: () => metrics.snapshot(), periodMs: refreshPeriod * 1000 };
+  const executor = options.threads > 0 ? new WorkerExecutor(workers, early, metricsFeed) : new InlineExecutor(transformDefinition, metricsFeed);
   try {
     const topology = await Topology.build(graph, {
       sinkBuffer: (id) => {

@@ -104,7 +104,7 @@ export class BatchReader implements Iterable<RecordView> {
 }
 
 /** Moves `r` from an array to its item `index`; false when `r` is not at an array or it has no such item. */
-function enterIndex(r: ByteReader, index: number): boolean {
+export function enterIndex(r: ByteReader, index: number): boolean {
   if (r.u8() !== Wire.Array) return false;
   const count = r.u32();
   r.u32(); // byte length
@@ -115,17 +115,30 @@ function enterIndex(r: ByteReader, index: number): boolean {
 }
 
 /** Moves `r` from an object to the value of `key`; false when `r` is not at an object or it has no such key. */
-function enterField(r: ByteReader, key: Uint8Array): boolean {
+export function enterField(r: ByteReader, key: Uint8Array): boolean {
   if (r.u8() !== Wire.Object) return false;
   const count = r.u32();
   r.u32(); // byte length
   for (let i = 0; i < count; i++) {
-    const order = Buffer.compare(r.sized(), key);
+    const length = r.u32();
+    const order = compareInPlace(r.bytes, r.at, length, key);
+    r.at += length;
     if (order === 0) return true;
     if (order > 0) return false; // keys are sorted byte-wise
     r.skip();
   }
   return false;
+}
+
+/** `bytes[at, at + length)` against `key`, byte-wise: a loop beats a view and `Buffer.compare` on short keys
+ * (sources read each event's timestamp this way). */
+function compareInPlace(bytes: Uint8Array, at: number, length: number, key: Uint8Array): number {
+  const common = Math.min(length, key.length);
+  for (let i = 0; i < common; i++) {
+    const difference = bytes[at + i]! - key[i]!;
+    if (difference !== 0) return difference;
+  }
+  return length - key.length;
 }
 
 /**

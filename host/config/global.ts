@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { acknowledgementsSchema, cloudAuthSchema, positiveInteger, proxySchema, socketAddress, tlsSchema } from './common.js';
 import { parseFieldPath, TemplateError } from './template.js';
+import { validateRegex } from '../../abi/regex.js';
 
 /** A `log_schema` path: `.message`, or the older bare form `message`; empty means none. */
 const logSchemaPath = (fallback: string) => z.string().superRefine((value, context) => {
@@ -25,18 +26,24 @@ const timezone = z.string().superRefine((value, context) => {
   }
 });
 
+/** A pattern in Rust's regex syntax (Vector's). */
+const rustRegex = z.string().superRefine((value, context) => {
+  const problem = validateRegex(value);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+});
+
 /** `expire_metrics_per_metric_set[]`: which metrics (by name and labels) expire after `expire_secs`. */
 const metricSetSchema = z.strictObject({
   expire_secs: z.number(),
   name: z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('exact'), value: z.string() }),
-    z.strictObject({ type: z.literal('regex'), pattern: z.string() }),
+    z.strictObject({ type: z.literal('regex'), pattern: rustRegex }),
   ]).optional(),
   labels: z.strictObject({
     type: z.enum(['all', 'any']),
     matchers: z.array(z.discriminatedUnion('type', [
       z.strictObject({ type: z.literal('exact'), key: z.string(), value: z.string() }),
-      z.strictObject({ type: z.literal('regex'), key: z.string(), value_pattern: z.string() }),
+      z.strictObject({ type: z.literal('regex'), key: z.string(), value_pattern: rustRegex }),
     ])),
   }).optional(),
 });

@@ -6,34 +6,43 @@ import type { Counter, Gauge, Histogram, MetricsRegistry, Tags } from './metrics
 
 export const DEFAULT_OUTPUT_TAG = '_default';
 
+/** `telemetry.tags`: add `service` and `source` tags to the received and sent event counters. */
+export interface EventTagOptions {
+  emit_service: boolean;
+  emit_source: boolean;
+}
+
+type EventCounters = { events: Counter; bytes: Counter };
+
 export class ComponentTelemetry {
   readonly tags: Tags;
-  private readonly receivedEvents: Counter;
-  private readonly receivedEventBytes: Counter;
   private readonly receivedBytes: Counter;
   private readonly receivedEventsCount: Histogram;
-  private readonly sentByOutput = new Map<string, { events: Counter; bytes: Counter }>();
+  /** Received and sent event counters by output and source (the tags they differ by). */
+  private readonly receivedBy = new Map<string, EventCounters>();
+  private readonly sentBy = new Map<string, EventCounters>();
   private readonly counters = new Map<string, Counter>();
-  readonly utilization: Gauge;
 
   constructor(
     private readonly registry: MetricsRegistry,
     id: string,
     kind: ComponentKind,
     type: string,
+    private readonly eventTags: EventTagOptions = { emit_service: false, emit_source: false },
   ) {
     this.tags = { component_id: id, component_kind: kind, component_type: type };
-    this.receivedEvents = registry.counter('component_received_events_total', this.tags);
-    this.receivedEventBytes = registry.counter('component_received_event_bytes_total', this.tags);
     this.receivedBytes = registry.counter('component_received_bytes_total', this.tags);
     this.receivedEventsCount = registry.histogram('component_received_events_count', this.tags);
-    this.utilization = registry.gauge('utilization', this.tags);
+    // Present from the start, at zero (when they do not vary by source).
+    if (!eventTags.emit_source) this.eventCounters(this.receivedBy, 'component_received', undefined, undefined);
   }
 
-  /** Events that entered the component (`eventBytes`: their encoded size). */
-  received(events: number, eventBytes: number): void {
-    this.receivedEvents.increment(events);
-    this.receivedEventBytes.increment(eventBytes);
+  /** Events that entered the component (`eventBytes`: their encoded size; `sourceId`: the source they came
+   * from, see `eventCounters`). */
+  received(events: number, eventBytes: number, sourceId?: string): void {
+    const counters = this.eventCounters(this.receivedBy, 'component_received', undefined, sourceId);
+    counters.events.increment(events);
+    counters.bytes.increment(eventBytes);
     this.receivedEventsCount.record(events);
   }
 
@@ -42,19 +51,36 @@ export class ComponentTelemetry {
     this.receivedBytes.increment(bytes);
   }
 
-  sent(output: string | undefined, events: number, eventBytes: number): void {
-    const tag = output ?? DEFAULT_OUTPUT_TAG;
-    let counters = this.sentByOutput.get(tag);
-    if (counters === undefined) {
-      const tags = { ...this.tags, output: tag };
-      counters = {
-        events: this.registry.counter('component_sent_events_total', tags),
-        bytes: this.registry.counter('component_sent_event_bytes_total', tags),
-      };
-      this.sentByOutput.set(tag, counters);
-    }
+  sent(output: string | undefined, events: number, eventBytes: number, sourceId?: string): void {
+    const counters = this.eventCounters(this.sentBy, 'component_sent', output ?? DEFAULT_OUTPUT_TAG, sourceId);
     counters.events.increment(events);
     counters.bytes.increment(eventBytes);
+  }
+
+  /**
+   * The received or sent event counters of `output` for events from `sourceId`. The `source` tag: the id of the source component the events came from (Vector reads it from each
+   * event's metadata; svc tracks it per batch), or `-` when unknown. A source's events are its own. The
+   * `service` tag is always `-`: svc's events carry no service (Vector takes it from the field with the
+   * `service` meaning of the event's schema, which svc does not track).
+   */
+  private eventCounters(cache: Map<string, EventCounters>, prefix: string, output: string | undefined, sourceId: string | undefined): EventCounters {
+    const source = this.eventTags.emit_source
+      ? sourceId ?? (this.tags.component_kind === 'source' ? this.tags.component_id! : '-')
+      : undefined;
+    const key = `${output}\0${source}`;
+    let counters = cache.get(key);
+    if (counters === undefined) {
+      const tags: Record<string, string> = { ...this.tags };
+      if (output !== undefined) tags.output = output;
+      if (this.eventTags.emit_service) tags.service = '-';
+      if (source !== undefined) tags.source = source;
+      counters = {
+        events: this.registry.counter(`${prefix}_events_total`, tags),
+        bytes: this.registry.counter(`${prefix}_event_bytes_total`, tags),
+      };
+      cache.set(key, counters);
+    }
+    return counters;
   }
 
   /** Bytes a sink wrote to the outside. */

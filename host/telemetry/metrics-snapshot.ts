@@ -1,9 +1,9 @@
 // The internal metrics the remap programs of this thread read (get_svc_metric and its kin): a snapshot of the
-// pipeline's registry, published every second by the transform executor (posted to each transform worker).
+// pipeline's registry, published every `metrics_storage_refresh_period` by the transform executor (posted to
+// each transform worker). Without that option nothing is published: as in Vector, the functions then see an
+// empty storage.
 
 import type { MetricSample } from './metrics.js';
-
-export const METRICS_SNAPSHOT_INTERVAL_MS = 1000;
 
 let latest: readonly MetricSample[] = [];
 
@@ -13,10 +13,16 @@ export function publishMetricsSnapshot(snapshot: readonly MetricSample[]): void 
 
 export const threadMetricsSnapshot = (): readonly MetricSample[] => latest;
 
-/** Publishes `snapshot()` through `publish` now and every second until the returned function is called. */
-export function feedMetricsSnapshots(snapshot: () => readonly MetricSample[], publish: (snapshot: readonly MetricSample[]) => void): () => void {
-  publish(snapshot());
-  const timer = setInterval(() => publish(snapshot()), METRICS_SNAPSHOT_INTERVAL_MS);
+/** The registry's snapshot and how often to publish it. */
+export interface MetricsFeed {
+  snapshot(): readonly MetricSample[];
+  periodMs: number;
+}
+
+/** Publishes `feed.snapshot()` through `publish` now and every period until the returned function is called. */
+export function feedMetricsSnapshots(feed: MetricsFeed, publish: (snapshot: readonly MetricSample[]) => void): () => void {
+  publish(feed.snapshot());
+  const timer = setInterval(() => publish(feed.snapshot()), feed.periodMs);
   timer.unref();
   return () => clearInterval(timer);
 }

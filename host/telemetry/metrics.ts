@@ -1,5 +1,9 @@
 // The process's internal metrics: counters, gauges and histograms keyed by name and tags. Components update
-// them; the `internal_metrics` source and the management API read snapshots.
+// them; the `internal_metrics` source and the management API read snapshots. A series not updated within its
+// expiry (`expiry.ts`) leaves the registry when the registry is next read; a handle updated after that
+// starts a new series (a counter restarts at zero), as Vector's expired metrics do.
+
+import type { MetricExpiry } from './expiry.js';
 
 export type Tags = Readonly<Record<string, string>>;
 
@@ -26,14 +30,30 @@ class Series {
   sum = 0;
   count = 0;
   bucketCounts: number[] | undefined;
-  updatedAt = Date.now();
+  /** Set once the series expired and left the registry: its handles then start a new one. */
+  expired = false;
 
   constructor(
     readonly name: string,
     readonly tags: Tags,
     readonly type: MetricValue['type'],
+    /** Milliseconds without updates after which the series expires. */
+    readonly expiresAfter: number,
+    public updatedAt: number,
   ) {
     if (type === 'histogram') this.bucketCounts = new Array<number>(DEFAULT_BUCKETS.length).fill(0);
+  }
+
+  /** A value into a histogram. */
+  add(value: number): void {
+    for (let at = 0; at < DEFAULT_BUCKETS.length; at++) {
+      if (value <= DEFAULT_BUCKETS[at]!) {
+        this.bucketCounts![at]!++;
+        break;
+      }
+    }
+    this.count++;
+    this.sum += value;
   }
 
   sample(): MetricSample {
@@ -58,55 +78,94 @@ export interface Gauge {
 }
 export interface Histogram {
   record(value: number): void;
+  /** Records each of `values` (one update for many values: a value per event). */
+  recordAll(values: readonly number[]): void;
+}
+
+export interface RegistryOptions {
+  /** Milliseconds since the epoch (tests inject a fake clock). */
+  now?: () => number;
+  /** When series expire; by default never. */
+  expiry?: MetricExpiry;
 }
 
 export class MetricsRegistry {
   private readonly series = new Map<string, Series>();
+  private readonly now: () => number;
+  private readonly expiry: MetricExpiry;
+
+  constructor(options: RegistryOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.expiry = options.expiry ?? (() => Infinity);
+  }
 
   counter(name: string, tags: Tags = {}): Counter {
-    const series = this.get(name, tags, 'counter');
+    const update = this.updater(name, tags, 'counter');
     return {
       increment(by = 1) {
-        series.value += by;
-        series.updatedAt = Date.now();
+        update().value += by;
       },
     };
   }
 
   gauge(name: string, tags: Tags = {}): Gauge {
-    const series = this.get(name, tags, 'gauge');
+    const update = this.updater(name, tags, 'gauge');
     return {
       set(value) {
-        series.value = value;
-        series.updatedAt = Date.now();
+        update().value = value;
       },
     };
   }
 
   histogram(name: string, tags: Tags = {}): Histogram {
-    const series = this.get(name, tags, 'histogram');
+    const update = this.updater(name, tags, 'histogram');
     return {
       record(value) {
-        const at = DEFAULT_BUCKETS.findIndex((limit) => value <= limit);
-        if (at >= 0) series.bucketCounts![at]!++;
-        series.count++;
-        series.sum += value;
-        series.updatedAt = Date.now();
+        update().add(value);
+      },
+      recordAll(values) {
+        if (values.length === 0) return;
+        const series = update();
+        for (const value of values) series.add(value);
       },
     };
   }
 
   snapshot(): MetricSample[] {
+    this.expire();
     return [...this.series.values()].map((series) => series.sample());
   }
 
   /** Sum of a counter's or gauge's series whose tags include `tags` (tests, `svc top`). */
   total(name: string, tags: Tags = {}): number {
+    this.expire();
     let total = 0;
     for (const series of this.series.values()) {
       if (series.name === name && Object.entries(tags).every(([k, v]) => series.tags[k] === v)) total += series.value;
     }
     return total;
+  }
+
+  /** What a handle calls before each update: the live series (a new one once the last expired), stamped
+   * as updated now. */
+  private updater(name: string, tags: Tags, type: MetricValue['type']): () => Series {
+    let series = this.get(name, tags, type);
+    return () => {
+      if (series.expired) series = this.get(name, tags, type);
+      series.updatedAt = this.now();
+      return series;
+    };
+  }
+
+  /** Removes the series not updated within their expiry. */
+  private expire(): void {
+    const now = this.now();
+    for (const [key, series] of this.series) {
+      if (now - series.updatedAt > series.expiresAfter) {
+        series.expired = true;
+        this.series.delete(key);
+      }
+    }
   }
 
   private get(name: string, tags: Tags, type: MetricValue['type']): Series {
@@ -116,7 +175,7 @@ export class MetricsRegistry {
       .join('\0')}`;
     let series = this.series.get(key);
     if (series === undefined) {
-      series = new Series(name, { ...tags }, type);
+      series = new Series(name, { ...tags }, type, this.expiry(name, tags), this.now());
       this.series.set(key, series);
     } else if (series.type !== type) {
       throw new Error(`metric ${name} is a ${series.type}, not a ${type}`);

@@ -19,6 +19,9 @@ export interface EventBatch {
   readonly frames?: DecodeOptions;
   /** Set when `bytes` are the events encoded and framed as the consuming sink encodes them. */
   readonly encoded?: boolean;
+  /** The source component the events came from (Vector's `source_id` event metadata), tracked only for the
+   * `source` tag of `telemetry.tags.emit_source`. */
+  readonly sourceId?: string;
 }
 
 /** The record count of an SVCB batch, read from its header. */

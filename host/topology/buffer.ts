@@ -15,8 +15,10 @@ export interface BufferLimits {
 }
 
 export interface BufferObserver {
-  /** Called after every change of the queue's contents. */
-  changed?(events: number, bytes: number): void;
+  /** A batch entered the queue, which now holds `events` events in `bytes` bytes. */
+  pushed?(batch: EventBatch, events: number, bytes: number): void;
+  /** A batch left the queue, which now holds `events` events in `bytes` bytes. */
+  popped?(batch: EventBatch, events: number, bytes: number): void;
   /** A batch dropped because the queue was full (`drop_newest`). */
   dropped?(batch: EventBatch): void;
 }
@@ -58,7 +60,7 @@ export class BatchBuffer {
     this.queue.push(batch);
     this.events += batch.count;
     this.bytes += batch.bytes.byteLength;
-    this.observer.changed?.(this.events, this.bytes);
+    this.observer.pushed?.(batch, this.events, this.bytes);
     this.wakeConsumer();
   }
 
@@ -76,7 +78,7 @@ export class BatchBuffer {
     }
     this.events -= batch.count;
     this.bytes -= batch.bytes.byteLength;
-    this.observer.changed?.(this.events, this.bytes);
+    this.observer.popped?.(batch, this.events, this.bytes);
     this.waitingForRoom.shift()?.();
     return batch;
   }

@@ -7,7 +7,7 @@ import type { TransformDefinition, TransformResult, TransformRunner } from '../c
 import type { EventBatch } from './batch.js';
 import type { EncodeOptions } from '../../runtime/codec-module.js';
 import type { MetricSample } from '../telemetry/metrics.js';
-import { feedMetricsSnapshots, publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
+import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
 
 export interface TransformExecutor {
   /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
@@ -55,8 +55,8 @@ export class InlineExecutor implements TransformExecutor {
   private readonly runners = new Map<string, TransformRunner>();
   private readonly stopMetrics: (() => void) | undefined;
 
-  /** `metrics`: the pipeline's registry snapshot, for remap programs' metrics functions. */
-  constructor(private readonly lookup: TransformLookup, metrics?: () => readonly MetricSample[]) {
+  /** `metrics`: the pipeline's registry snapshots, for remap programs' metrics functions. */
+  constructor(private readonly lookup: TransformLookup, metrics?: MetricsFeed) {
     this.stopMetrics = metrics && feedMetricsSnapshots(metrics, publishMetricsSnapshot);
   }
 
@@ -171,7 +171,7 @@ export class WorkerExecutor implements TransformExecutor {
 
   /** `threads` workers: the `started` ones (booted while the configuration was read, at most `threads`), and
    * others started now so they boot while the transforms compile. `metrics`: see InlineExecutor. */
-  constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: () => readonly MetricSample[]) {
+  constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: MetricsFeed) {
     this.workers = [...started, ...Array.from({ length: threads - started.length }, () => new WorkerThread())];
     this.stopMetrics =
       metrics && feedMetricsSnapshots(metrics, (snapshot) => this.workers.forEach((worker) => worker.notify({ op: 'metrics', snapshot })));

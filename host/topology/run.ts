@@ -4,9 +4,11 @@
 
 import type { ComponentEnv, HealthcheckOptions, Sink, Source, TransformResult } from '../components/component.js';
 import type { Logger } from '../log.js';
-import { ComponentTelemetry } from '../telemetry/component.js';
+import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
+import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
+import { SourceLag } from '../telemetry/source-lag.js';
 import type { EventBatch } from './batch.js';
-import { BatchBuffer, type BufferLimits } from './buffer.js';
+import { BatchBuffer, type BufferLimits, type BufferObserver } from './buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
 import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
@@ -38,11 +40,14 @@ interface Node {
   spec: ComponentSpec;
   telemetry: ComponentTelemetry;
   log: Logger;
-  utilization: Utilization;
+  /** Of a transform or sink (a source has no input to wait for). */
+  utilization?: Utilization;
   /** Input buffer of a transform or sink. */
   buffer?: BatchBuffer;
   /** Upstream components still producing into `buffer`. */
   producers: Set<string>;
+  /** The source outputs sending into `buffer`: each measures its level on every change. */
+  sourceOutputs: Array<{ record(): void }>;
   source?: Source;
   sink?: Sink;
   /** A transform fed frames by this source (its one consumer): the source's decoding is counted here. */
@@ -101,6 +106,7 @@ export class Topology {
       const sinkNode = topology.nodes.get(sink)!;
       if (sinkNode.sink!.batchEncoder) topology.nodes.get(transform)!.encodesFor = sinkNode;
     }
+    topology.meterSourceOutputs(graph);
     return topology;
   }
 
@@ -127,13 +133,14 @@ export class Topology {
 
   /** `consumerDecodes`: a source whose one consumer decodes its frames (`fusedEdges`). */
   private async buildNode(spec: ComponentSpec, consumerDecodes: boolean): Promise<void> {
-    const telemetry = new ComponentTelemetry(this.options.env.metrics, spec.id, spec.kind, spec.type);
+    const telemetry = new ComponentTelemetry(this.options.env.metrics, spec.id, spec.kind, spec.type, this.options.env.globals.telemetry.tags);
     const log = this.options.log.child(`svc::${spec.kind}s::${spec.type}`, {
       component_kind: spec.kind,
       component_type: spec.type,
       component_id: spec.id,
     });
-    const node: Node = { spec, telemetry, log, utilization: new Utilization(telemetry.utilization), producers: new Set() };
+    const utilization = spec.kind === 'source' ? undefined : new Utilization(telemetry.gauge('utilization'));
+    const node: Node = { spec, telemetry, log, utilization, producers: new Set(), sourceOutputs: [] };
     this.nodes.set(spec.id, node);
     const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry, consumerDecodes };
     const definition = spec.definition;
@@ -144,29 +151,64 @@ export class Topology {
       case 'transform': {
         const plan = await definition.prepare(spec.options, env);
         await this.options.executor.create(spec.id, spec.type, plan, definition.concurrent);
-        node.buffer = new BatchBuffer({ maxEvents: this.options.transformBufferEvents, whenFull: 'block' }, this.bufferObserver(node));
+        const limits: BufferLimits = { maxEvents: this.options.transformBufferEvents, whenFull: 'block' };
+        node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
         return;
       }
       case 'sink':
         node.sink = await definition.build(spec.options, env);
-        node.buffer = new BatchBuffer(this.options.sinkBuffer(spec.id), this.bufferObserver(node));
+        const limits = this.options.sinkBuffer(spec.id);
+        node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
         return;
     }
   }
 
-  private bufferObserver(node: Node) {
-    const events = node.telemetry.gauge('buffer_events');
-    const bytes = node.telemetry.gauge('buffer_byte_size');
+  /** The metrics of a transform's or sink's input buffer: a sink's `buffer_*`, a transform's
+   * `transform_buffer_*`, and the `source_buffer_*` of the source outputs sending into it. */
+  private bufferObserver(node: Node, limits: BufferLimits): BufferObserver {
+    const { metrics, globals } = this.options.env;
+    const sinkBuffer = node.spec.kind === 'sink' ? new SinkBufferTelemetry(metrics, node.telemetry.tags) : undefined;
+    const transformBuffer = node.spec.kind === 'transform'
+      ? new BufferUtilization(metrics, 'transform_buffer', node.telemetry.tags, limits.maxEvents, globals.buffer_utilization_ewma_alpha)
+      : undefined;
+    const changed = (events: number) => {
+      transformBuffer?.record(events);
+      for (const output of node.sourceOutputs) output.record();
+    };
     return {
-      changed(eventCount: number, byteCount: number) {
-        events.set(eventCount);
-        bytes.set(byteCount);
+      pushed(batch, events, bytes) {
+        sinkBuffer?.received(batch.count, batch.bytes.byteLength, events, bytes);
+        changed(events);
       },
-      dropped: (batch: EventBatch) => {
+      popped(batch, events, bytes) {
+        sinkBuffer?.sent(batch.count, batch.bytes.byteLength, events, bytes);
+        changed(events);
+      },
+      dropped: (batch) => {
+        sinkBuffer?.discarded(batch.count, batch.bytes.byteLength);
         node.telemetry.discarded(batch.count, false);
         node.log.warn('Buffer is full: events dropped (when_full = drop_newest).', { count: batch.count });
       },
     };
+  }
+
+  /** Vector's source buffer is the channel a source output sends into. Here an output sends straight into
+   * its consumers' input buffers: the fullest of them is its level, the smallest limit its limit. */
+  private meterSourceOutputs(graph: Graph): void {
+    const { metrics, globals } = this.options.env;
+    for (const node of this.nodes.values()) {
+      if (!node.source) continue;
+      for (const port of graph.ports.get(node.spec.id) ?? []) {
+        const consumers = this.consumers.get(outputId(node.spec.id, port.name)) ?? [];
+        if (consumers.length === 0) continue;
+        const buffers = consumers.map((consumer) => consumer.buffer!);
+        const tags = { ...node.telemetry.tags, output: port.name ?? DEFAULT_OUTPUT_TAG };
+        const maxEvents = Math.min(...buffers.map((buffer) => buffer.limits.maxEvents));
+        const utilization = new BufferUtilization(metrics, 'source_buffer', tags, maxEvents, globals.buffer_utilization_ewma_alpha);
+        const output = { record: () => utilization.record(Math.max(...buffers.map((buffer) => buffer.eventCount))) };
+        for (const consumer of consumers) consumer.sourceOutputs.push(output);
+      }
+    }
   }
 
   private async runAll(): Promise<void> {
@@ -182,7 +224,19 @@ export class Topology {
 
   private async runSource(node: Node, source: Source): Promise<void> {
     try {
-      await source.run({ send: (batch, output) => this.send(node, output, batch), shutdown: this.shutdown.signal });
+      const { globals, metrics } = this.options.env;
+      const lag = new SourceLag(metrics, node.telemetry.tags, globals.log_schema.timestamp_key);
+      // The batches carry their source for the `source` tag only when that tag is asked for.
+      const sourceId = globals.telemetry.tags.emit_source ? node.spec.id : undefined;
+      const send = (batch: EventBatch, output?: string) => {
+        // Frames are counted once decoded (`decodedFrames`), and their timestamps are not looked at.
+        if (!batch.frames) {
+          node.telemetry.received(batch.count, batch.bytes.byteLength);
+          lag.record(batch);
+        }
+        return this.send(node, output, sourceId === undefined ? batch : { ...batch, sourceId });
+      };
+      await source.run({ send, shutdown: this.shutdown.signal });
     } catch (error) {
       node.telemetry.error('reader_failed', 'receiving');
       node.log.error(`Source failed: ${error instanceof Error ? error.message : String(error)}`, {}, error);
@@ -201,7 +255,8 @@ export class Topology {
     const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
       const result = this.process(node, batch);
-      sent = sent.then(async () => this.forward(node, await result));
+      const sourceId = batch.sourceId;
+      sent = sent.then(async () => this.forward(node, await result, sourceId));
       unsent.push(sent);
       if (unsent.length >= inFlight) await unsent.shift();
     }
@@ -213,15 +268,15 @@ export class Topology {
    * (counted and logged). */
   private async process(node: Node, batch: EventBatch): Promise<StageResult[] | undefined> {
     // Frames are counted once decoded (`forward`).
-    if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength);
+    if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
     // Read before the bytes are transferred to the worker (which detaches them here).
     const byteSize = batch.bytes.byteLength;
     const stages = [node, ...(node.chain ?? [])];
-    for (const stage of stages) stage.utilization.start();
+    for (const stage of stages) stage.utilization!.start();
     try {
       const ids = stages.map((stage) => stage.spec.id);
       const results = await this.options.executor.processChain(ids, batch, stages.at(-1)!.encodesFor?.sink!.batchEncoder!.options);
-      if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded);
+      if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded, batch.sourceId);
       return results;
     } catch (error) {
       // The batch is lost, never the process: count it and go on with the next one.
@@ -230,33 +285,36 @@ export class Topology {
       node.log.error(`Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
       return undefined;
     } finally {
-      for (const stage of stages) stage.utilization.end();
+      for (const stage of stages) stage.utilization!.end();
     }
   }
 
   /** Frames a source sent undecoded were decoded by the transform: count the events they made as the
-   * source's output and the transform's input, and the frames that failed as the source's errors. */
-  private decodedFrames(node: Node, byteSize: number, decoded: NonNullable<TransformResult['decoded']>): void {
+   * source's input and output and the transform's input, and the frames that failed as the source's errors. */
+  private decodedFrames(node: Node, byteSize: number, decoded: NonNullable<TransformResult['decoded']>, sourceId: string | undefined): void {
     const source = node.framesFrom;
     if (source) {
+      source.telemetry.received(decoded.count, byteSize);
       source.telemetry.sent(undefined, decoded.count, byteSize);
       reportDecodeErrors(source.telemetry, source.log, decoded.errors);
     }
-    node.telemetry.received(decoded.count, byteSize);
+    node.telemetry.received(decoded.count, byteSize, sourceId);
   }
 
   /** Reports what a batch through a transform (and its chain) cost and sends the last one's outputs on. */
-  private async forward(node: Node, stages: StageResult[] | undefined): Promise<void> {
+  private async forward(node: Node, stages: StageResult[] | undefined, sourceId: string | undefined): Promise<void> {
     if (stages === undefined) return;
     const nodes = [node, ...(node.chain ?? [])];
     for (const [i, { result, passedOn }] of stages.entries()) {
       const stage = nodes[i]!;
       this.account(stage, result);
       if (passedOn) {
-        stage.telemetry.sent(undefined, passedOn.count, passedOn.byteSize);
-        nodes[i + 1]!.telemetry.received(passedOn.count, passedOn.byteSize);
+        stage.telemetry.sent(undefined, passedOn.count, passedOn.byteSize, sourceId);
+        nodes[i + 1]!.telemetry.received(passedOn.count, passedOn.byteSize, sourceId);
       }
-      for (const { output, batch: out } of result.outputs) if (out.count > 0) await this.send(stage, output, out);
+      for (const { output, batch: out } of result.outputs) {
+        if (out.count > 0) await this.send(stage, output, sourceId === undefined ? out : { ...out, sourceId });
+      }
     }
   }
 
@@ -278,15 +336,15 @@ export class Topology {
   private async runSink(node: Node, sink: Sink): Promise<void> {
     const buffer = node.buffer!;
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
-      node.telemetry.received(batch.count, batch.bytes.byteLength);
-      node.utilization.start();
+      node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
+      node.utilization!.start();
       try {
         await sink.write(batch);
       } catch (error) {
         node.telemetry.error('write_failed', 'sending', batch.count);
         node.log.error(`Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
       } finally {
-        node.utilization.end();
+        node.utilization!.end();
       }
     }
     try {
@@ -300,7 +358,7 @@ export class Topology {
    * batch that goes to a worker is transferred away. */
   private async send(node: Node, output: string | undefined, batch: EventBatch): Promise<void> {
     // Frames are counted once decoded (`decodedFrames`).
-    if (!batch.frames) node.telemetry.sent(output, batch.count, batch.bytes.byteLength);
+    if (!batch.frames) node.telemetry.sent(output, batch.count, batch.bytes.byteLength, batch.sourceId);
     const consumers = this.consumers.get(outputId(node.spec.id, output)) ?? [];
     if (consumers.length === 0 && node.spec.kind === 'source') return;
     await Promise.all(
@@ -310,7 +368,7 @@ export class Topology {
 
   /** A component produces no more: buffers whose producers have all finished close, so their loops end. */
   private finished(node: Node): void {
-    node.utilization.stop();
+    node.utilization?.stop();
     const notified = new Set<Node>();
     for (const [key, consumers] of this.consumers) {
       if (key !== node.spec.id && !key.startsWith(`${node.spec.id}.`)) continue;
@@ -323,7 +381,7 @@ export class Topology {
   }
 
   private async release(): Promise<void> {
-    for (const node of this.nodes.values()) node.utilization.stop();
+    for (const node of this.nodes.values()) node.utilization?.stop();
     await this.options.executor.close();
   }
 }

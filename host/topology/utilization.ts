@@ -1,4 +1,5 @@
-// Vector's `utilization` gauge: the share of wall time a component spent working, averaged every 5 s.
+// Vector's `utilization` gauge of a transform or sink: the share of wall time it spent working rather than
+// waiting for input, over windows of 5 s.
 
 import type { Gauge } from '../telemetry/metrics.js';
 
@@ -6,35 +7,46 @@ const WINDOW_MS = 5000;
 
 export class Utilization {
   private busyMs = 0;
-  private windowStart = performance.now();
+  private windowStart: number;
+  /** Work items under way (a transform can have several batches in flight): busy while there is one. */
+  private working = 0;
+  private busySince = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly gauge: Gauge) {
+  /** `now`: milliseconds on a monotonic clock (tests inject a fake one). */
+  constructor(
+    private readonly gauge: Gauge,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.windowStart = now();
     this.timer = setInterval(() => this.report(), WINDOW_MS);
     this.timer.unref();
   }
 
-  /** Work items under way (a transform can have two batches in flight): busy while there is at least one. */
-  private working = 0;
-  private busySince = 0;
-
   /** A work item begins. */
   start(): void {
-    if (this.working++ === 0) this.busySince = performance.now();
+    if (this.working++ === 0) this.busySince = this.now();
   }
 
   /** A work item ends. */
   end(): void {
-    if (--this.working === 0) this.busyMs += performance.now() - this.busySince;
+    if (--this.working === 0) this.busyMs += this.now() - this.busySince;
   }
 
   stop(): void {
     clearInterval(this.timer);
   }
 
-  private report(): void {
-    const now = performance.now();
-    this.gauge.set(Math.min(1, this.busyMs / Math.max(1, now - this.windowStart)));
+  /** Sets the gauge for the window ending now (every WINDOW_MS) and starts the next one. */
+  report(): void {
+    const now = this.now();
+    // Work under way counts in this window up to now, and in the next one from now.
+    if (this.working > 0) {
+      this.busyMs += now - this.busySince;
+      this.busySince = now;
+    }
+    const elapsed = now - this.windowStart;
+    if (elapsed > 0) this.gauge.set(Math.min(1, this.busyMs / elapsed));
     this.busyMs = 0;
     this.windowStart = now;
   }

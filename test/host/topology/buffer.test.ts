@@ -48,12 +48,16 @@ test('drop_newest: a batch that does not fit is dropped and reported, the push d
 });
 
 test('the byte limit counts too, and the observer sees every change', async () => {
-  const seen: Array<[number, number]> = [];
-  const buffer = new BatchBuffer({ maxEvents: 100, maxBytes: 15, whenFull: 'drop_newest' }, { changed: (e, b) => seen.push([e, b]) });
+  const seen: string[] = [];
+  const buffer = new BatchBuffer({ maxEvents: 100, maxBytes: 15, whenFull: 'drop_newest' }, {
+    pushed: (b, events, bytes) => seen.push(`+${b.count} → ${events}/${bytes}`),
+    popped: (b, events, bytes) => seen.push(`-${b.count} → ${events}/${bytes}`),
+    dropped: (b) => seen.push(`dropped ${b.count}`),
+  });
   await buffer.push(batch(1, 10));
-  await buffer.push(batch(1, 10));
+  await buffer.push(batch(2, 10));
   await buffer.pop();
-  assert.equal(seen, [[1, 10], [0, 0]]);
+  assert.equal(seen, ['+1 → 1/10', 'dropped 2', '-1 → 0/0']);
 });
 
 test('a consumer waiting on an empty buffer wakes on push and on close', async () => {

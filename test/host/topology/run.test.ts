@@ -12,13 +12,13 @@ import { batchOf, collectSink, listSource, splitTransform } from '../support/com
 const logLines: string[] = [];
 const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logLines.push(line) });
 
-async function topology(specs: ComponentSpec[], options: { maxEvents?: number; whenFull?: 'block' | 'drop_newest' } = {}) {
+async function topology(specs: ComponentSpec[], options: { maxEvents?: number; whenFull?: 'block' | 'drop_newest'; globals?: unknown } = {}) {
   const metrics = new MetricsRegistry();
   const graph = buildGraph(specs, 'strict');
   const running = await Topology.build(graph, {
     sinkBuffer: () => ({ maxEvents: options.maxEvents ?? 500, whenFull: options.whenFull ?? 'block' }),
     transformBufferEvents: 100,
-    env: { globals: globalSchema.parse({}), chunkSize: 1000, maxDecompressedSize: 1 << 20, hostname: 'test-host', metrics, logHub: hub },
+    env: { globals: globalSchema.parse(options.globals ?? {}), chunkSize: 1000, maxDecompressedSize: 1 << 20, hostname: 'test-host', metrics, logHub: hub },
     log: hub.logger('svc::test'),
     executor: new InlineExecutor((type) => {
       if (type !== 'split') throw new Error(type);
@@ -49,6 +49,7 @@ test('events flow source → transform → sinks, fanned out, through named outp
   assert.is(metrics.total('component_sent_events_total', { component_id: 'split', output: 'even' }), 4);
   assert.is(metrics.total('component_sent_events_total', { component_id: 'split', output: '_default' }), 4);
   assert.is(metrics.total('component_sent_events_total', { component_id: 'in' }), 8);
+  assert.is(metrics.total('component_received_events_total', { component_id: 'in' }), 8);
   assert.is(metrics.total('component_received_events_total', { component_id: 'all' }), 8);
 });
 
@@ -81,6 +82,82 @@ test('drop_newest: a slow sink loses whole batches, counted as discards', async 
   const discarded = metrics.total('component_discarded_events_total', { component_id: 'out', intentional: 'false' });
   assert.ok(discarded > 0);
   assert.is(got.length + discarded, 200);
+  const buffer = { component_id: 'out', buffer_id: 'out', stage: '0' };
+  assert.is(metrics.total('buffer_discarded_events_total', { ...buffer, intentional: 'false' }), discarded);
+  assert.is(metrics.total('buffer_received_events_total', buffer), got.length);
+  assert.is(metrics.total('buffer_sent_events_total', buffer), got.length);
+});
+
+test('telemetry.tags: the source and service (`-`: svc\'s events have none) tags on the event counters, downstream too', async () => {
+  const specs: ComponentSpec[] = [
+    { id: 'a', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5))]), options: {}, inputs: [] },
+    { id: 'b', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 3)), batchOf(n(3, 4))]), options: {}, inputs: [] },
+    { id: 'split', kind: 'transform', type: 'split', definition: splitTransform, options: { split: true }, inputs: ['a', 'b'] },
+    { id: 'pass', kind: 'transform', type: 'split', definition: concurrentSplit, options: {}, inputs: ['split.even'] },
+    { id: 'next', kind: 'transform', type: 'split', definition: concurrentSplit, options: {}, inputs: ['pass'] },
+    { id: 'out', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['split', 'next'] },
+  ];
+  const { running, metrics } = await topology(specs, { globals: { telemetry: { tags: { emit_source: true, emit_service: true } } } });
+  await running.start();
+  const series = (name: string, id: string) => metrics.snapshot()
+    .filter((s) => s.name === name && s.tags.component_id === id)
+    .map((s) => `${s.tags.output ?? ''}/${s.tags.source}/${s.tags.service}=${(s.value as { value: number }).value}`)
+    .sort();
+  assert.equal(series('component_sent_events_total', 'a'), ['_default/a/-=5']);
+  assert.equal(series('component_received_events_total', 'b'), ['/b/-=4']);
+  assert.equal(series('component_received_events_total', 'split'), ['/a/-=5', '/b/-=4']);
+  assert.equal(series('component_sent_events_total', 'split'), ['_default/a/-=2', '_default/b/-=2', 'even/a/-=3', 'even/b/-=2']);
+  // `pass` and `next` run as one chain in one call.
+  assert.equal(series('component_sent_events_total', 'pass'), ['_default/a/-=3', '_default/b/-=2']);
+  assert.equal(series('component_received_events_total', 'next'), ['/a/-=3', '/b/-=2']);
+  assert.equal(series('component_received_events_total', 'out'), ['/a/-=5', '/b/-=4']);
+  assert.ok(metrics.snapshot().filter((s) => s.name === 'component_sent_event_bytes_total' && s.tags.component_id === 'split').every((s) => 'source' in s.tags && s.tags.service === '-'));
+
+  const plain = await topology(specs);
+  await plain.running.start();
+  assert.equal(plain.metrics.snapshot().filter((s) => 'source' in s.tags || 'service' in s.tags), []);
+  assert.is(plain.metrics.total('component_received_events_total', { component_id: 'out' }), 9);
+});
+
+test('buffer metrics: a transform\'s input buffer, a source output\'s (its consumers\' buffers), a sink\'s buffer_*', async () => {
+  const { running, metrics } = await topology([
+    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]), options: {}, inputs: [] },
+    { id: 'split', kind: 'transform', type: 'split', definition: splitTransform, options: { split: true }, inputs: ['in'] },
+    { id: 'odd', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['split', 'split.even'] },
+    { id: 'all', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['in'] },
+  ]);
+  await running.start();
+  const samples = metrics.snapshot();
+  const value = (name: string, tags: Record<string, string>) => {
+    const found = samples.filter((s) => s.name === name && Object.entries(tags).every(([k, v]) => s.tags[k] === v));
+    assert.is(found.length, 1, `${name} ${JSON.stringify(tags)}: ${JSON.stringify(found)}`);
+    return found[0]!.value;
+  };
+  const gauge = (v: number) => ({ type: 'gauge', value: v });
+  const split = { component_id: 'split', component_kind: 'transform', component_type: 'split' };
+  assert.equal(value('transform_buffer_max_size_events', split), gauge(100));
+  assert.equal(value('transform_buffer_max_event_size', split), gauge(100));
+  assert.equal(value('transform_buffer_utilization_level', split), gauge(0));
+  // Two pushes and two pops.
+  assert.is((value('transform_buffer_utilization', split) as { count: number }).count, 4);
+  const source = { component_id: 'in', component_kind: 'source', output: '_default' };
+  assert.equal(value('source_buffer_max_size_events', source), gauge(100));
+  assert.equal(value('source_buffer_max_event_size', source), gauge(100));
+  assert.equal(value('source_buffer_utilization_level', source), gauge(0));
+  // Every change of either consumer's buffer: two batches in and out of each.
+  assert.is((value('source_buffer_utilization', source) as { count: number }).count, 8);
+  const mean = value('source_buffer_utilization_mean', source) as { value: number };
+  assert.ok(mean.value > 0 && mean.value < 8, String(mean.value));
+  const odd = { component_id: 'odd', component_kind: 'sink', buffer_id: 'odd', stage: '0' };
+  assert.equal(value('buffer_received_events_total', odd), { type: 'counter', value: 8 });
+  assert.equal(value('buffer_sent_events_total', odd), { type: 'counter', value: 8 });
+  const bytes = (value('buffer_received_bytes_total', odd) as { value: number }).value;
+  assert.ok(bytes > 0);
+  assert.equal(value('buffer_sent_bytes_total', odd), { type: 'counter', value: bytes });
+  assert.equal(value('buffer_size_events', odd), gauge(0));
+  assert.equal(value('buffer_size_bytes', odd), gauge(0));
+  assert.equal(value('utilization', split).type, 'gauge');
+  assert.equal(samples.filter((s) => s.name === 'utilization' && s.tags.component_id === 'in'), [], 'a source has no utilization');
 });
 
 test('a lone batch goes through a transform at once, without waiting for the next batch or the end', async () => {
