@@ -52,7 +52,16 @@ export class ComponentTelemetry {
   }
 
   sent(output: string | undefined, events: number, eventBytes: number, sourceId?: string): void {
-    const counters = this.eventCounters(this.sentBy, 'component_sent', output ?? DEFAULT_OUTPUT_TAG, sourceId);
+    this.countSent(output ?? DEFAULT_OUTPUT_TAG, events, eventBytes, sourceId);
+  }
+
+  /** Events a sink has written out: Vector's sinks count them as sent, with no `output` tag. */
+  delivered(events: number, eventBytes: number, sourceId?: string): void {
+    this.countSent(undefined, events, eventBytes, sourceId);
+  }
+
+  private countSent(outputTag: string | undefined, events: number, eventBytes: number, sourceId: string | undefined): void {
+    const counters = this.eventCounters(this.sentBy, 'component_sent', outputTag, sourceId);
     counters.events.increment(events);
     counters.bytes.increment(eventBytes);
   }

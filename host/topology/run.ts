@@ -340,6 +340,7 @@ export class Topology {
       node.utilization!.start();
       try {
         await sink.write(batch);
+        node.telemetry.delivered(batch.count, batch.bytes.byteLength, batch.sourceId);
       } catch (error) {
         node.telemetry.error('write_failed', 'sending', batch.count);
         node.log.error(`Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
