@@ -28,7 +28,7 @@ export function display(value: RemapValue): string {
 }
 
 /** Shortest round-trip digits, never an exponent, always a fractional part; infinities as `inf`. */
-function displayFloat(x: number): string {
+export function displayFloat(x: number): string {
   if (!Number.isFinite(x)) return Number.isNaN(x) ? 'NaN' : x > 0 ? 'inf' : '-inf';
   if (Object.is(x, -0)) return '-0.0';
   const text = String(x);

@@ -5,6 +5,7 @@ import type { EventEmitter } from 'node:events';
 import type { ComponentKind } from '../components/component.js';
 import type { EventKind } from '../topology/batch.js';
 import type { MetricsRegistry } from '../telemetry/metrics.js';
+import type { TapHub } from '../topology/tap.js';
 
 export interface ApiComponent {
   id: string;
@@ -37,6 +38,8 @@ export interface ApiContext {
   metrics: MetricsRegistry;
   /** Emits 'change' with a ComponentChange as the topology changes (`components()` already changed). */
   componentChanges: EventEmitter<{ change: [ComponentChange] }>;
+  /** Where taps attach to the running topology. */
+  tap: TapHub;
   /** False once the instance drains on shutdown. */
   running(): boolean;
 }

@@ -30,6 +30,7 @@ export function apiContext(built: BuiltPipeline, version: string): ApiContext {
     metrics,
     // The service does not reload its configuration yet: the running topology never changes.
     componentChanges: new EventEmitter(),
+    tap: topology.tap,
     running: () => !topology.stopping,
   };
 }

@@ -2,9 +2,10 @@
 // and its preparation for graphql-js: parsed and validated against the schema. HTTP and both WebSocket
 // protocols prepare operations here, so they accept and reject the same documents with the same errors.
 
-import { GraphQLError, getOperationAST, parse, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationTypeNode } from 'graphql';
+import { GraphQLError, getOperationAST, parse, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationTypeNode } from 'graphql';
 import type { Logger } from '../log.js';
 import type { ApiContext } from './context.js';
+import { validateAsVector } from './validation.js';
 
 export interface GraphQLRequest {
   query: string;
@@ -36,7 +37,7 @@ export function prepareOperation(schema: GraphQLSchema, request: GraphQLRequest,
   } catch (error) {
     return { errors: [error as GraphQLError] };
   }
-  const errors = validate(schema, document);
+  const errors = validateAsVector(schema, document);
   if (errors.length > 0) return { errors };
   return {
     args: { schema, document, variableValues: request.variables, operationName: request.operationName, contextValue: context },

@@ -20,10 +20,11 @@ import { addPlayground, servesPlayground } from './playground.js';
 import { componentsResolvers } from './resolvers/components.js';
 import { metricsResolvers } from './resolvers/metrics.js';
 import { subscriptionServer } from './websocket.js';
+import { tapResolvers } from './resolvers/tap.js';
 
 /** The schema with every resolver module of the API. */
 export function apiSchema(): GraphQLSchema {
-  return buildApiSchema([coreResolvers, hostResolvers, componentsResolvers, metricsResolvers]);
+  return buildApiSchema([coreResolvers, hostResolvers, componentsResolvers, metricsResolvers, tapResolvers]);
 }
 
 export interface ApiServer {

@@ -8,12 +8,17 @@ import { GraphQLError } from 'graphql';
 export const MIN_INTERVAL_MS = 10;
 export const MAX_INTERVAL_MS = 60_000;
 
-/** Yields `produce()` at once, then every `intervalMs`; a tick where it returns undefined sends nothing. */
-export function every<T>(intervalMs: number, produce: () => T | undefined): AsyncIterable<T> {
+/** Refuses an interval a subscription cannot take (a GraphQL error for the client). */
+export function checkInterval(intervalMs: number): void {
   if (!Number.isInteger(intervalMs) || intervalMs < MIN_INTERVAL_MS) {
     throw new GraphQLError(`interval must be an integer of at least ${MIN_INTERVAL_MS} ms, got ${intervalMs}`);
   }
   if (intervalMs > MAX_INTERVAL_MS) throw new GraphQLError(`interval must be at most ${MAX_INTERVAL_MS} ms, got ${intervalMs}`);
+}
+
+/** Yields `produce()` at once, then every `intervalMs`; a tick where it returns undefined sends nothing. */
+export function every<T>(intervalMs: number, produce: () => T | undefined): AsyncIterable<T> {
+  checkInterval(intervalMs);
   return {
     [Symbol.asyncIterator]() {
       let timer: NodeJS.Timeout | undefined;

@@ -18,8 +18,9 @@ export interface TransformExecutor {
   /** `encode`: see `TransformRunner.process`. */
   process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult>;
   /** Runs a batch through a chain of transforms in one thread, each one's default output the next one's
-   * input (`encode` for the last); one result per transform that ran. */
-  processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]>;
+   * input (`encode` for the last); one result per transform that ran. `keepPassedOn`: return the batches
+   * passed between them too (a tap samples them). */
+  processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn?: boolean): Promise<StageResult[]>;
   close(): Promise<void>;
 }
 
@@ -27,11 +28,12 @@ export interface TransformExecutor {
  * in the same thread, that output's size instead of the output itself. */
 export interface StageResult {
   result: TransformResult;
-  passedOn?: { count: number; byteSize: number };
+  /** `batch` only when asked for (`keepPassedOn`). */
+  passedOn?: { count: number; byteSize: number; batch?: EventBatch };
 }
 
 /** Runs `batch` through `runners` in turn (see `processChain`); stops early when a stage passes nothing on. */
-export function runStages(runners: readonly TransformRunner[], batch: EventBatch, encode?: EncodeOptions): StageResult[] {
+export function runStages(runners: readonly TransformRunner[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn = false): StageResult[] {
   const stages: StageResult[] = [];
   let input = batch;
   for (const [i, runner] of runners.entries()) {
@@ -42,7 +44,8 @@ export function runStages(runners: readonly TransformRunner[], batch: EventBatch
     const result = runner.process(input);
     // A chained transform has its default output only (`chainedTransforms` in run.ts).
     const next = result.outputs.find((out) => out.output === undefined)?.batch;
-    stages.push({ result: { ...result, outputs: [] }, passedOn: { count: next?.count ?? 0, byteSize: next?.bytes.byteLength ?? 0 } });
+    const passedOn = { count: next?.count ?? 0, byteSize: next?.bytes.byteLength ?? 0, batch: keepPassedOn ? next : undefined };
+    stages.push({ result: { ...result, outputs: [] }, passedOn });
     if (next === undefined || next.count === 0) break;
     input = next;
   }
@@ -72,8 +75,8 @@ export class InlineExecutor implements TransformExecutor {
     return this.runners.get(id)!.process(batch, encode);
   }
 
-  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]> {
-    return runStages(chain.map((id) => this.runners.get(id)!), batch, encode);
+  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn?: boolean): Promise<StageResult[]> {
+    return runStages(chain.map((id) => this.runners.get(id)!), batch, encode, keepPassedOn);
   }
 
   async close(): Promise<void> {
@@ -85,7 +88,7 @@ export class InlineExecutor implements TransformExecutor {
 /** Messages to a worker that it replies to. */
 export type WorkerCall =
   | { op: 'create'; seq: number; id: string; type: string; plan: unknown }
-  | { op: 'process'; seq: number; chain: readonly string[]; batch: EventBatch; encode?: EncodeOptions };
+  | { op: 'process'; seq: number; chain: readonly string[]; batch: EventBatch; encode?: EncodeOptions; keepPassedOn?: boolean };
 
 /** Messages to a worker: calls, and the pipeline's metrics snapshot (no reply). */
 export type WorkerRequest = WorkerCall | { op: 'metrics'; snapshot: readonly MetricSample[] };
@@ -210,7 +213,7 @@ export class WorkerExecutor implements TransformExecutor {
     return (await this.processChain([id], batch, encode))[0]!.result;
   }
 
-  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]> {
+  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn?: boolean): Promise<StageResult[]> {
     const assignments = chain.map((id) => this.assignment.get(id)!);
     const head = assignments[0]!;
     // The workers that have created every transform of the chain (they join each transform as they finish
@@ -218,17 +221,14 @@ export class WorkerExecutor implements TransformExecutor {
     for (;;) {
       for (const assigned of assignments) if (assigned.failure) throw assigned.failure;
       const ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
-      if (ready.length > 0) return this.run(ready[head.next++ % ready.length]!, chain, batch, encode);
+      if (ready.length > 0) return this.run(ready[head.next++ % ready.length]!, { chain, batch, encode, keepPassedOn });
       await new Promise<void>((resolve) => this.createdWaiters.push(resolve));
     }
   }
 
-  private async run(worker: WorkerThread, chain: readonly string[], batch: EventBatch, encode?: EncodeOptions): Promise<StageResult[]> {
-    const bytes = transferable(batch.bytes);
-    const reply = await worker.request(
-      { op: 'process', seq: worker.nextSeq(), chain, batch: { ...batch, bytes }, encode },
-      [bytes.buffer as ArrayBuffer],
-    );
+  private async run(worker: WorkerThread, call: Omit<Extract<WorkerCall, { op: 'process' }>, 'op' | 'seq'>): Promise<StageResult[]> {
+    const bytes = transferable(call.batch.bytes);
+    const reply = await worker.request({ ...call, op: 'process', seq: worker.nextSeq(), batch: { ...call.batch, bytes } }, [bytes.buffer as ArrayBuffer]);
     if (reply.error !== undefined) throw new Error(reply.error);
     return reply.stages!;
   }

@@ -12,6 +12,7 @@ import { BatchBuffer, type BufferLimits, type BufferObserver } from './buffer.js
 import type { StageResult, TransformExecutor } from './executor.js';
 import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
+import { TapHub } from './tap.js';
 import { reportDecodeErrors } from '../components/support/decoding.js';
 
 /** Batches queued to each worker of a transform. Two left the workers idle a third of the time while this
@@ -67,14 +68,19 @@ export class Topology {
   private readonly consumers = new Map<string, Node[]>();
   private readonly shutdown = new AbortController();
   private running: Promise<void> | undefined;
+  /** Samples the events passing outputs for the API's taps. */
+  readonly tap: TapHub;
 
-  private constructor(private readonly options: TopologyOptions) {}
+  private constructor(private readonly options: TopologyOptions, graph: Graph) {
+    const { timezone, log_schema: schema } = options.env.globals;
+    this.tap = new TapHub(graph, { timezone, messageKey: schema.message_key, timestampKey: schema.timestamp_key });
+  }
 
   /** Builds every component (sources, transform plans and runners, sinks); nothing runs yet. A failure
    * anywhere stops the transform workers and rejects with every problem found (the process then exits,
    * which releases what sources and sinks bound). */
   static async build(graph: Graph, options: TopologyOptions): Promise<Topology> {
-    const topology = new Topology(options);
+    const topology = new Topology(options, graph);
     const failures: BuildError['failures'] = [];
     const fused = fusedEdges(graph);
     await Promise.all(
@@ -272,10 +278,16 @@ export class Topology {
     // Read before the bytes are transferred to the worker (which detaches them here).
     const byteSize = batch.bytes.byteLength;
     const stages = [node, ...(node.chain ?? [])];
+    const last = stages.at(-1)!;
+    // A tap that wants an output the worker would keep (encoded for the sink, or passed on in the chain)
+    // gets it back as a batch.
+    const tapping = this.tap.active;
+    const encode = last.encodesFor && !(tapping && this.tap.wants(last.spec.id)) ? last.encodesFor.sink!.batchEncoder!.options : undefined;
+    const keepPassedOn = tapping && stages.some((stage) => stage !== last && this.tap.wants(stage.spec.id));
     for (const stage of stages) stage.utilization!.start();
     try {
       const ids = stages.map((stage) => stage.spec.id);
-      const results = await this.options.executor.processChain(ids, batch, stages.at(-1)!.encodesFor?.sink!.batchEncoder!.options);
+      const results = await this.options.executor.processChain(ids, batch, encode, keepPassedOn);
       if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded, batch.sourceId);
       return results;
     } catch (error) {
@@ -311,6 +323,7 @@ export class Topology {
       if (passedOn) {
         stage.telemetry.sent(undefined, passedOn.count, passedOn.byteSize, sourceId);
         nodes[i + 1]!.telemetry.received(passedOn.count, passedOn.byteSize, sourceId);
+        if (passedOn.batch) this.tap.offer(stage.spec.id, passedOn.batch);
       }
       for (const { output, batch: out } of result.outputs) {
         if (out.count > 0) await this.send(stage, output, sourceId === undefined ? out : { ...out, sourceId });
@@ -360,7 +373,10 @@ export class Topology {
   private async send(node: Node, output: string | undefined, batch: EventBatch): Promise<void> {
     // Frames are counted once decoded (`decodedFrames`).
     if (!batch.frames) node.telemetry.sent(output, batch.count, batch.bytes.byteLength, batch.sourceId);
-    const consumers = this.consumers.get(outputId(node.spec.id, output)) ?? [];
+    const id = outputId(node.spec.id, output);
+    // Before the consumers get it: a batch going to a worker is transferred away.
+    if (this.tap.active) this.tap.offer(id, batch);
+    const consumers = this.consumers.get(id) ?? [];
     if (consumers.length === 0 && node.spec.kind === 'source') return;
     await Promise.all(
       consumers.map((consumer, i) => consumer.buffer!.push(i === 0 ? batch : { ...batch, bytes: new Uint8Array(batch.bytes) })),

@@ -3,6 +3,7 @@
 
 import { parentPort } from 'node:worker_threads';
 import type { TransformRunner } from '../components/component.js';
+import type { EventBatch } from './batch.js';
 import { createRunner } from '../components/transforms/runners.js';
 import { runStages, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
@@ -22,13 +23,15 @@ port.on('message', async (request: WorkerRequest) => {
       runners.set(request.id, await createRunner(request.type, request.plan));
       reply = { seq: request.seq };
     } else {
-      const stages = runStages(request.chain.map((id) => runners.get(id)!), request.batch, request.encode);
-      for (const output of stages.at(-1)!.result.outputs) {
-        const bytes = transferable(output.batch.bytes);
-        output.batch = { ...output.batch, bytes };
+      const stages = runStages(request.chain.map((id) => runners.get(id)!), request.batch, request.encode, request.keepPassedOn);
+      const transferred = (batch: EventBatch): EventBatch => {
+        const bytes = transferable(batch.bytes);
         // Two outputs may carry the same batch (a route matching everything): transfer it once.
         if (!transfer.includes(bytes.buffer as ArrayBuffer)) transfer.push(bytes.buffer as ArrayBuffer);
-      }
+        return { ...batch, bytes };
+      };
+      for (const output of stages.at(-1)!.result.outputs) output.batch = transferred(output.batch);
+      for (const { passedOn } of stages) if (passedOn?.batch) passedOn.batch = transferred(passedOn.batch);
       reply = { seq: request.seq, stages };
     }
   } catch (error) {

@@ -6,6 +6,7 @@ import { graphql, parse, subscribe, type ExecutionResult } from 'graphql';
 import type { ApiComponent, ApiContext, ComponentChange } from '../../../../host/api/context.js';
 import { apiSchema } from '../../../../host/api/server.js';
 import { MetricsRegistry } from '../../../../host/telemetry/metrics.js';
+import { TapHub } from '../../../../host/topology/tap.js';
 
 export interface TestContext extends ApiContext {
   /** The topology `components()` returns; change it, then emit on `componentChanges`. */
@@ -28,6 +29,8 @@ export function testContext(topology: ApiComponent[]): TestContext {
     },
     metrics: new MetricsRegistry(),
     componentChanges: new EventEmitter<{ change: [ComponentChange] }>(),
+    // Taps are tested against a live instance (test/host/api/tap.test.ts).
+    tap: new TapHub({ components: new Map(), ports: new Map(), edges: [], order: [], warnings: [] }, { timezone: 'UTC', messageKey: '.message', timestampKey: '.timestamp' }),
     running: () => true,
   };
 }

@@ -1,0 +1,306 @@
+// Tap: samples the events passing components' outputs for the taps attached (the API's
+// `outputEventsByComponentIdPatterns`, `svc tap`). The topology offers each batch leaving an output only
+// while a tap is attached (`active`, the one check the untapped path makes), and only a tap whose quota of
+// the current interval is not yet met takes events: the first ones of the batch, copied as records. Nothing
+// is decoded to JS here; a source's undecoded frames are decoded (as the remap fed by them would) only when
+// a tap takes from them. Inputs of a component are the outputs feeding it, as in Vector.
+
+import type { ComponentKind } from '../components/component.js';
+import { parseFieldPath } from '../config/template.js';
+import type { RemapValue } from '../../abi/values.js';
+import { BatchReader, BatchWriter, type RecordView, type ValuePath } from '../../runtime/batch-io.js';
+import { CodecModule } from '../../runtime/codec-module.js';
+import { rustDebugString } from '../../runtime/text.js';
+import type { EventBatch, EventKind } from './batch.js';
+import { compileGlob, GlobError } from './glob.js';
+import { outputId, type Graph } from './graph.js';
+
+export interface TapComponent {
+  id: string;
+  kind: ComponentKind;
+  type: string;
+}
+
+/** Vector's notifications about the patterns of a tap, with its messages. */
+export type TapNotification =
+  | { kind: 'matched'; pattern: string; message: string }
+  | { kind: 'notMatched'; pattern: string; message: string }
+  | { kind: 'invalidMatch'; pattern: string; invalidMatches: string[]; message: string };
+
+/** A `log_schema` field: in the event or its metadata (`%`); undefined when the key is empty (none). */
+interface SchemaField {
+  metadata: boolean;
+  path: ValuePath;
+}
+
+function schemaField(key: string): SchemaField | undefined {
+  if (key === '') return undefined;
+  const { metadata, segments } = parseFieldPath(key);
+  return { metadata, path: segments.map((segment) => ('field' in segment ? segment.field : segment.index)) };
+}
+
+/** What a tapped event is read and rendered with, shared by the events of a hub. */
+interface TapEnvironment {
+  codec(): CodecModule;
+  message: SchemaField | undefined;
+  timestamp: SchemaField | undefined;
+}
+
+/** One sampled event: its record alone in a batch of its own, and the component whose output it passed. */
+export class TappedEvent {
+  readonly kind: EventKind;
+  /** The record's views into `batch`. */
+  readonly record: RecordView;
+  private readonly reader: BatchReader;
+
+  constructor(
+    readonly component: TapComponent,
+    /** An input batch of this one record. */
+    readonly batch: Uint8Array,
+    private readonly environment: TapEnvironment,
+  ) {
+    this.reader = new BatchReader(batch);
+    this.record = this.reader[Symbol.iterator]().next().value as RecordView;
+    this.kind = this.record.kind;
+  }
+
+  /** The codec module to render it with. */
+  get codec(): CodecModule {
+    return this.environment.codec();
+  }
+
+  /** The value at `path` of the event, still encoded; undefined when there is none. */
+  encodedAt(path: ValuePath): Uint8Array | undefined {
+    return this.reader.readPathEncoded(this.record.event, path);
+  }
+
+  /** The event's whole value. */
+  value(): RemapValue {
+    return this.reader.readPath(this.record.event, [])!;
+  }
+
+  /** The log's `log_schema.message_key` field, still encoded. */
+  message(): Uint8Array | undefined {
+    return this.schemaValue(this.environment.message);
+  }
+
+  /** The log's `log_schema.timestamp_key` field, still encoded. */
+  timestamp(): Uint8Array | undefined {
+    return this.schemaValue(this.environment.timestamp);
+  }
+
+  private schemaValue(field: SchemaField | undefined): Uint8Array | undefined {
+    return field && this.reader.readPathEncoded(field.metadata ? this.record.metadata : this.record.event, field.path);
+  }
+}
+
+export type TapItem = TappedEvent | TapNotification;
+
+export interface TapRequest {
+  outputsPatterns: readonly string[];
+  inputsPatterns: readonly string[];
+  /** ms between two deliveries of sampled events. */
+  interval: number;
+  /** Most events sampled per interval. */
+  limit: number;
+}
+
+/** Lists waiting for a client that does not read them: beyond, the tap samples nothing (as Vector's 10). */
+const MAX_PENDING = 10;
+
+/**
+ * One attached tap: yields its notifications at once, each alone, then every interval the events sampled in
+ * it (when there are any). Ends when the client unsubscribes (`return()`), which detaches it.
+ */
+export class Tap implements AsyncIterable<TapItem[]> {
+  /** Events the tap still takes in this interval. */
+  private left: number;
+  private sampled: TappedEvent[] = [];
+  private readonly pending: TapItem[][];
+  private readonly timer: NodeJS.Timeout;
+  private wake: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    /** Output ids the tap samples. */
+    readonly outputs: ReadonlySet<string>,
+    notifications: readonly TapNotification[],
+    private readonly limit: number,
+    interval: number,
+    private readonly detach: (tap: Tap) => void,
+  ) {
+    this.left = limit;
+    this.pending = notifications.map((notification) => [notification]);
+    this.timer = setInterval(() => this.cut(), interval);
+  }
+
+  /** Events the tap takes now: none while its client leaves lists unread. */
+  get wanted(): number {
+    return this.pending.length < MAX_PENDING ? this.left : 0;
+  }
+
+  /** Takes what it still wants of `events` (the first ones). */
+  take(events: readonly TappedEvent[]): void {
+    const taken = events.slice(0, this.left);
+    this.sampled.push(...taken);
+    this.left -= taken.length;
+  }
+
+  /** The end of an interval: the sampled events go out and the quota starts over. */
+  private cut(): void {
+    if (this.sampled.length > 0) this.deliver(this.sampled);
+    this.sampled = [];
+    this.left = this.limit;
+  }
+
+  private deliver(items: TapItem[]): void {
+    this.pending.push(items);
+    this.wake?.();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<TapItem[]> {
+    return {
+      next: async () => {
+        while (this.pending.length === 0 && !this.closed) await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+        return this.closed ? { done: true, value: undefined } : { done: false, value: this.pending.shift()! };
+      },
+      return: async () => {
+        this.close();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    this.detach(this);
+    this.wake?.();
+  }
+}
+
+export class TapHub {
+  /** Whether any tap is attached: while not, a batch's way past an output costs this one check. */
+  active = false;
+  /** The component of each output id of a source or transform. */
+  private readonly outputs = new Map<string, TapComponent>();
+  /** Output ids feeding each transform and sink. */
+  private readonly inputs = new Map<string, string[]>();
+  private readonly sources: string[] = [];
+  private readonly sinks: string[] = [];
+  private readonly taps = new Set<Tap>();
+  /** The attached taps of each output id that some tap samples. */
+  private readonly byOutput = new Map<string, Tap[]>();
+  private codecModule: CodecModule | undefined;
+  private readonly environment: TapEnvironment;
+
+  /** `timezone`: the global one, which sources decode with (so do frames decoded here); `messageKey` and
+   * `timestampKey`: `log_schema`'s. */
+  constructor(graph: Graph, options: { timezone: string; messageKey: string; timestampKey: string }) {
+    this.environment = {
+      codec: () => (this.codecModule ??= new CodecModule({ timezone: options.timezone })),
+      message: schemaField(options.messageKey),
+      timestamp: schemaField(options.timestampKey),
+    };
+    for (const spec of graph.components.values()) {
+      const component = { id: spec.id, kind: spec.kind, type: spec.type };
+      if (spec.kind === 'source') this.sources.push(spec.id);
+      if (spec.kind === 'sink') this.sinks.push(spec.id);
+      else for (const port of graph.ports.get(spec.id) ?? []) this.outputs.set(outputId(spec.id, port.name), component);
+      if (spec.kind !== 'source') {
+        const feeding = graph.edges.filter((edge) => edge.to === spec.id).map((edge) => outputId(edge.from, edge.output));
+        this.inputs.set(spec.id, [...new Set(feeding)]);
+      }
+    }
+  }
+
+  /** Whether a tap would take events passing `output` now. */
+  wants(output: string): boolean {
+    return this.byOutput.get(output)?.some((tap) => tap.wanted > 0) ?? false;
+  }
+
+  /** A batch passes `output`: the taps that want some of its events take them. A batch a transform encoded
+   * for its sink (it did because no tap wanted it when it started) is not sampled. */
+  offer(output: string, batch: EventBatch): void {
+    const taps = this.byOutput.get(output)?.filter((tap) => tap.wanted > 0);
+    if (taps === undefined || taps.length === 0 || batch.encoded) return;
+    const bytes = batch.frames ? this.environment.codec().decode(batch.bytes, batch.frames).batch : batch.bytes;
+    const component = this.outputs.get(output)!;
+    const reader = new BatchReader(bytes);
+    const wanted = Math.min(reader.count, Math.max(...taps.map((tap) => tap.wanted)));
+    const events: TappedEvent[] = [];
+    for (const view of reader) {
+      if (events.length === wanted) break;
+      const one = new BatchWriter(reader.flags);
+      one.appendRaw(view.record);
+      events.push(new TappedEvent(component, one.finish(), this.environment));
+    }
+    for (const tap of taps) tap.take(events);
+  }
+
+  /** Attaches a tap; its notifications say what its patterns matched. */
+  attach(request: TapRequest): Tap {
+    const outputs = new Set<string>();
+    const matched: string[] = [];
+    const notMatched: string[] = [];
+    const invalid: TapNotification[] = [];
+    const compile = (pattern: string) => {
+      try {
+        return compileGlob(pattern);
+      } catch (error) {
+        if (!(error instanceof GlobError)) throw error;
+        invalid.push({ kind: 'invalidMatch', pattern, invalidMatches: [], message: `[tap] Warning: pattern '${pattern}' is not a valid glob: ${error.message}.` });
+        return undefined;
+      }
+    };
+    const found = (pattern: string, hits: number) => (hits > 0 ? matched : notMatched).push(pattern);
+    // Vector's words, its `{:?}` of the list included.
+    const wrongKind = (pattern: string, ids: string[], what: string) => {
+      if (ids.length === 0) return;
+      const list = `[${ids.map(rustDebugString).join(', ')}]`;
+      invalid.push({ kind: 'invalidMatch', pattern, invalidMatches: ids, message: `[tap] Warning: ${what.replace('%', `'${pattern}'`)} ${list}` });
+    };
+    for (const pattern of request.outputsPatterns) {
+      const test = compile(pattern);
+      if (test === undefined) continue;
+      const hits = [...this.outputs.keys()].filter(test);
+      for (const hit of hits) outputs.add(hit);
+      found(pattern, hits.length);
+      wrongKind(pattern, this.sinks.filter(test), 'sink outputs cannot be tapped. Output pattern % matches sinks');
+    }
+    for (const pattern of request.inputsPatterns) {
+      const test = compile(pattern);
+      if (test === undefined) continue;
+      const hits = [...this.inputs].filter(([id]) => test(id));
+      for (const [, feeding] of hits) for (const output of feeding) outputs.add(output);
+      found(pattern, hits.length);
+      wrongKind(pattern, this.sources.filter(test), 'source inputs cannot be tapped. Input pattern % matches sources');
+    }
+    const notifications: TapNotification[] = [
+      ...[...new Set(matched)].map((pattern) => ({ kind: 'matched' as const, pattern, message: `[tap] Pattern '${pattern}' successfully matched.` })),
+      ...[...new Set(notMatched)].filter((pattern) => !matched.includes(pattern)).map((pattern) => ({
+        kind: 'notMatched' as const,
+        pattern,
+        message: `[tap] Pattern '${pattern}' failed to match: will retry on configuration reload.`,
+      })),
+      ...invalid,
+    ];
+    const tap = new Tap(outputs, notifications, request.limit, request.interval, (gone) => this.detach(gone));
+    this.taps.add(tap);
+    this.index();
+    return tap;
+  }
+
+  private detach(tap: Tap): void {
+    this.taps.delete(tap);
+    this.index();
+  }
+
+  private index(): void {
+    this.byOutput.clear();
+    for (const tap of this.taps) for (const output of tap.outputs) this.byOutput.set(output, [...(this.byOutput.get(output) ?? []), tap]);
+    this.active = this.taps.size > 0;
+  }
+}
