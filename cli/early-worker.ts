@@ -8,7 +8,7 @@ import { ROOT_OPTIONS } from '../host/config/options.js';
 import type { WorkerThread } from '../host/topology/executor.js';
 
 /** Arguments after which svc does not run the service (subcommands; help and version). */
-const NOT_THE_SERVICE = new Set(['vrl', 'generate', 'graph', 'list', 'test', 'top', 'validate', 'help', '-h', '--help', '-V', '--version']);
+const NOT_THE_SERVICE = new Set(['vrl', 'generate', 'graph', 'list', 'tap', 'test', 'top', 'validate', 'help', '-h', '--help', '-V', '--version']);
 
 let early: Promise<WorkerThread[]> | undefined;
 

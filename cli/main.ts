@@ -9,6 +9,7 @@ import { registerGenerate } from './generate.js';
 import { registerGraph } from './graph.js';
 import { registerList } from './list.js';
 import { registerService } from './service.js';
+import { registerTap } from './tap.js';
 import { registerUnitTests } from './test.js';
 import { registerTop } from './top.js';
 import { normalizeNoEnvironment, registerValidate } from './validate.js';
@@ -25,6 +26,7 @@ const extraHelp = new Map<Command, { title: string; body: string }>([[registerVr
 registerGenerate(cli);
 registerGraph(cli);
 registerList(cli);
+registerTap(cli);
 registerUnitTests(cli);
 registerTop(cli);
 registerValidate(cli);

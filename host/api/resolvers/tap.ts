@@ -82,7 +82,7 @@ function render(event: TappedEvent, encoding: Encoding): string {
   }
 }
 
-/** JSON text as serde_yaml writes the same value: block style, strings quoted only when they must be
+/** JSON text as serde_yaml writes the same value: block style (sequences in maps not indented), strings quoted only when they must be
  * (single quotes first), multi-line ones as literal blocks; floats keep their `.0`. */
 function yamlOfJson(json: string): string {
   const document = parseDocument(json, { intAsBigInt: true });
@@ -92,7 +92,7 @@ function yamlOfJson(json: string): string {
       else if (isScalar(node)) node.type = undefined;
     },
   });
-  return document.toString({ singleQuote: true, blockQuote: 'literal', lineWidth: 0 });
+  return document.toString({ singleQuote: true, blockQuote: 'literal', lineWidth: 0, indentSeq: false });
 }
 
 /** Vector's `json(field)`: the JSON of the value at a path of the event (`.a.b`, `a[0]`); null when none. */
