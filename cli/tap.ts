@@ -91,7 +91,8 @@ function tapOptions(components: readonly string[], parsed: Record<string, unknow
     meta: parsed.meta === true,
     durationMs: integerOption(parsed.durationMs ?? parsed.duration_ms, '--duration-ms', 0),
     quiet: parsed.quiet === true,
-    reconnect: parsed.reconnect !== false,
+    // cac reads --no-reconnect as `reconnect: false`, but -n as `n: true` (and `reconnect: true`).
+    reconnect: parsed.reconnect !== false && parsed.n !== true,
   };
 }
 
@@ -194,7 +195,7 @@ async function runTap(options: TapOptions): Promise<void> {
 }
 
 export function registerTap(cli: CAC): Command {
-  return cli
+  const command = cli
     .command('tap [...components]', 'Observe events entering components (transforms, sinks) and leaving components (sources, transforms), sampled at an interval')
     .usage('tap [options] [components...] (ids or globs of sources and transforms whose outputs to observe; default * without --outputs-of and --inputs-of)')
     .option('--outputs-of <ids>', 'Observe the outputs of these sources and transforms (comma-separated ids, globs allowed)')
@@ -207,8 +208,11 @@ export function registerTap(cli: CAC): Command {
     .option('--duration_ms <ms>', 'Same as --duration-ms')
     .option('-q, --quiet', 'Print events only, no notifications on stderr')
     .option('-n, --no-reconnect', 'Exit when the connection is lost instead of reconnecting')
-    .option('-u, --url <url>', `The API's GraphQL endpoint (default: ${DEFAULT_URL})`)
-    .action(async (components: string[], parsed: Record<string, unknown>) => {
-      await runTap(tapOptions(components, parsed));
-    });
+    .option('-u, --url <url>', `The API's GraphQL endpoint (default: ${DEFAULT_URL})`);
+  // cac gives a `--no-x` flag the default `x = true` (for its short name too, which -n could then not be
+  // told from), and its help would show it as "(default: true)".
+  command.options.find((option) => option.rawName === '-n, --no-reconnect')!.config.default = undefined;
+  return command.action(async (components: string[], parsed: Record<string, unknown>) => {
+    await runTap(tapOptions(components, parsed));
+  });
 }
