@@ -131,7 +131,8 @@ export class Tap implements AsyncIterable<TapItem[]> {
   ) {
     this.left = limit;
     this.pending = notifications.map((notification) => [notification]);
-    this.timer = setInterval(() => this.cut(), interval);
+    // A tap never keeps the process alive: the API closes its subscriptions when the instance stops.
+    this.timer = setInterval(() => this.cut(), interval).unref();
   }
 
   /** Events the tap takes now: none while its client leaves lists unread. */
