@@ -282,8 +282,8 @@ export class Topology {
     // A tap that wants an output the worker would keep (encoded for the sink, or passed on in the chain)
     // gets it back as a batch.
     const tapping = this.tap.active;
-    const encode = last.encodesFor && !(tapping && this.tap.wants(last.spec.id)) ? last.encodesFor.sink!.batchEncoder!.options : undefined;
-    const keepPassedOn = tapping && stages.some((stage) => stage !== last && this.tap.wants(stage.spec.id));
+    const encode = last.encodesFor && !(tapping && this.tap.claim(last.spec.id, batch.count)) ? last.encodesFor.sink!.batchEncoder!.options : undefined;
+    const keepPassedOn = tapping && stages.some((stage) => stage !== last && this.tap.claim(stage.spec.id, batch.count));
     for (const stage of stages) stage.utilization!.start();
     try {
       const ids = stages.map((stage) => stage.spec.id);

@@ -115,6 +115,8 @@ const MAX_PENDING = 10;
 export class Tap implements AsyncIterable<TapItem[]> {
   /** Events the tap still takes in this interval. */
   private left: number;
+  /** Events of batches a transform keeps unencoded or hands back for the tap in this interval (`claim`). */
+  private claimed = 0;
   private sampled: TappedEvent[] = [];
   private readonly pending: TapItem[][];
   private readonly timer: NodeJS.Timeout;
@@ -140,6 +142,15 @@ export class Tap implements AsyncIterable<TapItem[]> {
     return this.pending.length < MAX_PENDING ? this.left : 0;
   }
 
+  /** Events the tap wants beyond those of the batches already claimed for it. */
+  get unclaimed(): number {
+    return Math.max(0, this.wanted - this.claimed);
+  }
+
+  claim(count: number): void {
+    this.claimed += count;
+  }
+
   /** Takes what it still wants of `events` (the first ones). */
   take(events: readonly TappedEvent[]): void {
     const taken = events.slice(0, this.left);
@@ -152,6 +163,7 @@ export class Tap implements AsyncIterable<TapItem[]> {
     if (this.sampled.length > 0) this.deliver(this.sampled);
     this.sampled = [];
     this.left = this.limit;
+    this.claimed = 0;
   }
 
   private deliver(items: TapItem[]): void {
@@ -217,9 +229,16 @@ export class TapHub {
     }
   }
 
-  /** Whether a tap would take events passing `output` now. */
-  wants(output: string): boolean {
-    return this.byOutput.get(output)?.some((tap) => tap.wanted > 0) ?? false;
+  /**
+   * Whether a tap wants the events of a batch of `count` that will pass `output` once a transform has run
+   * it, so that the transform hands them back as a batch; they then count toward the taps' quotas until the
+   * interval ends. Batches already on their way are enough: the others keep the transform's fast path.
+   */
+  claim(output: string, count: number): boolean {
+    const taps = this.byOutput.get(output)?.filter((tap) => tap.unclaimed > 0);
+    if (taps === undefined || taps.length === 0) return false;
+    for (const tap of taps) tap.claim(count);
+    return true;
   }
 
   /** A batch passes `output`: the taps that want some of its events take them. A batch a transform encoded

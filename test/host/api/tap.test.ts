@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApiInstance, wsClient, type ApiInstance } from './support.js';
+import { RawClient } from './raw-ws.js';
 import { waitFor } from '../support/svc.js';
 
 const VECTOR_DOCUMENT = readFileSync(
@@ -217,6 +218,25 @@ test("Vector's own tap document runs unchanged", async () => {
     assert.equal(tap.events().map((event) => [event.componentId, JSON.parse(event.string).message]), [['in', 'vector'], ['a', 'VECTOR'], ['b', 'VECTOR']]);
   } finally {
     await tap.stop();
+  }
+});
+
+test("Vector's tap document over the legacy graphql-ws protocol (as Vector's own tap speaks it); stop ends it", async () => {
+  const client = await RawClient.open(api.ws, ['graphql-ws']);
+  try {
+    client.send({ type: 'connection_init', payload: {} });
+    await client.nextWhere((message) => message.type === 'connection_ack');
+    const variables = { outputsPatterns: ['b'], inputsPatterns: [], limit: 5, interval: 50, encoding: 'JSON' };
+    client.send({ id: '1', type: 'start', payload: { query: VECTOR_DOCUMENT, variables, operationName: 'OutputEventsByComponentIdPatternsSubscription' } });
+    const matched = await client.nextWhere((message) => message.type === 'data');
+    assert.equal(matched.payload.data.outputEventsByComponentIdPatterns, [{ __typename: 'EventNotification', message: "[tap] Pattern 'b' successfully matched." }]);
+    api.run.child.stdin!.write('legacy\n');
+    const events = await client.nextWhere((message) => message.type === 'data');
+    assert.equal(events.payload.data.outputEventsByComponentIdPatterns.map((event: any) => [event.componentId, event.message]), [['b', 'LEGACY']]);
+    client.send({ id: '1', type: 'stop' });
+    assert.equal(await client.nextWhere((message) => message.type !== 'ka'), { id: '1', type: 'complete' });
+  } finally {
+    client.close();
   }
 });
 
