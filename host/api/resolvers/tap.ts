@@ -127,14 +127,13 @@ function messageText(event: TappedEvent, encodedMessage: Uint8Array): string {
   return String(value);
 }
 
-function componentFields() {
-  return {
-    componentId: ({ event }: EventPayload) => event.component.id,
-    componentType: ({ event }: EventPayload) => event.component.type,
-    componentKind: ({ event }: EventPayload) => event.component.kind,
-    string: ({ event }: EventPayload, { encoding }: { encoding: Encoding }) => render(event, encoding),
-  };
-}
+/** The fields Log, Metric and Trace share. */
+const COMPONENT_FIELDS = {
+  componentId: ({ event }: EventPayload) => event.component.id,
+  componentType: ({ event }: EventPayload) => event.component.type,
+  componentKind: ({ event }: EventPayload) => event.component.kind,
+  string: ({ event }: EventPayload, { encoding }: { encoding: Encoding }) => render(event, encoding),
+};
 
 function timestampText(value: RemapValue | undefined): string | null {
   return value instanceof Timestamp ? value.toString() : null;
@@ -219,7 +218,7 @@ export const tapResolvers: Resolvers = {
     },
   },
   Log: {
-    ...componentFields(),
+    ...COMPONENT_FIELDS,
     message: ({ event }: EventPayload) => {
       const message = event.message();
       return message === undefined ? null : messageText(event, message);
@@ -228,7 +227,7 @@ export const tapResolvers: Resolvers = {
     json: ({ event }: EventPayload, { field }: { field: string }) => fieldJson(event, field),
   },
   Metric: {
-    ...componentFields(),
+    ...COMPONENT_FIELDS,
     timestamp: ({ event }: EventPayload) => timestampText(metricOf(event).metric.timestamp ?? undefined),
     name: ({ event }: EventPayload) => metricOf(event).metric.name,
     namespace: ({ event }: EventPayload) => metricOf(event).metric.namespace ?? null,
@@ -242,7 +241,7 @@ export const tapResolvers: Resolvers = {
       Object.entries(metricOf(event).metric.tags ?? {}).map(([key, value]) => ({ key, value: value === null ? '' : lossyText(value) })),
   },
   Trace: {
-    ...componentFields(),
+    ...COMPONENT_FIELDS,
     json: ({ event }: EventPayload, { field }: { field: string }) => fieldJson(event, field),
   },
 };
