@@ -8,6 +8,8 @@ import type { ApiComponent, ApiContext } from './context.js';
 import { startApi, type ApiServer } from './server.js';
 import { servesPlayground } from './playground.js';
 
+export { ApiStartError } from './server.js';
+
 export function apiContext(built: BuiltPipeline, version: string): ApiContext {
   const { graph, topology, metrics } = built;
   const components: ApiComponent[] = [...graph.components.values()].map((spec) => {
@@ -35,15 +37,16 @@ export function apiContext(built: BuiltPipeline, version: string): ApiContext {
   };
 }
 
-/** Starts the API when the configuration enables it; logs where it listens. Rejects with ApiStartError. */
-export async function startInstanceApi(built: BuiltPipeline, version: string, log: Logger): Promise<ApiServer | undefined> {
+/** Starts the API of `built` (its configuration enables it); logs where it listens. Rejects with
+ * ApiStartError. */
+export async function startInstanceApi(built: BuiltPipeline, version: string, log: Logger): Promise<ApiServer> {
   const options = built.config.global.api;
-  if (!options.enabled) return undefined;
   const server = await startApi(options, apiContext(built, version), log.child('svc::api'));
   const { address, port, family } = server.address;
-  const base = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  const hostPort = `${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  const base = `http://${hostPort}`;
   log.info('API server running.', {
-    address: `${family === 'IPv6' ? `[${address}]` : address}:${port}`,
+    address: hostPort,
     graphql: options.graphql ? `${base}/graphql` : 'disabled',
     playground: servesPlayground(options) ? `${base}/playground` : 'disabled',
   });
