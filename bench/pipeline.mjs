@@ -4,7 +4,9 @@
 // the peak RSS of the default pipeline, and the time from spawn to its first event.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -91,6 +93,49 @@ function firstLine(argv, env) {
   });
 }
 
+/** A free loopback port. */
+async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** How long svc takes over the 500k events once started: they are fed through its stdin (a pipe) only when
+ * it is ready, so start-up is not counted. `api`: with the API on `port` and a `svc tap` attached to `tapped`
+ * at `--limit 100` (ready once the tap says its pattern matched); without, ready after `settleMs`. */
+async function fedRun({ cli, config, eventsFile, api, settleMs = 1500 }) {
+  const devNull = openSync('/dev/null', 'w');
+  const child = spawn(process.execPath, [cli, '--config', config], { stdio: ['pipe', devNull, 'ignore'] });
+  const exited = new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`svc exited with ${code}`)))));
+  let tap;
+  if (api) {
+    const url = `http://127.0.0.1:${api.port}/graphql`;
+    for (let ready = false; !ready; ) {
+      ready = await fetch(`http://127.0.0.1:${api.port}/health`).then((r) => r.ok, () => false);
+      if (!ready) await sleep(20);
+    }
+    tap = spawn(process.execPath, [cli, 'tap', '--outputs-of', api.tapped, '--limit', '100', '--url', url], { stdio: ['ignore', devNull, 'pipe'] });
+    let stderr = '';
+    await new Promise((resolve, reject) => {
+      tap.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        if (/matched/i.test(stderr)) resolve();
+      });
+      tap.on('exit', (code) => reject(new Error(`svc tap exited with ${code}: ${stderr}`)));
+    });
+  } else {
+    await sleep(settleMs);
+  }
+  const start = process.hrtime.bigint();
+  createReadStream(eventsFile).pipe(child.stdin);
+  await exited;
+  const elapsed = seconds(start);
+  tap?.kill('SIGTERM');
+  return elapsed;
+}
+
 /**
  * Measures the pipeline rows. `eventsFile`: NDJSON made by ../shared/bench/gen-events.mjs (`events` lines);
  * `s1File`: the S1 program and `handScript` its hand-written stream; `secondProgram`: the chain's second remap;
@@ -119,6 +164,20 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
 
   const [pipelineSeconds, handSeconds, vrlSeconds] = alternate([`${pipeline} > /dev/null`, `${hand} > /dev/null`, `${vrl} > /dev/null`]);
   console.error(`pipeline S1: ${(events / pipelineSeconds / 1e3).toFixed(0)} k ev/s, hand ${(events / handSeconds / 1e3).toFixed(0)} k, vrl -o ${(events / vrlSeconds / 1e3).toFixed(0)} k`);
+
+  // S1 again with the API on and a tap on the remap's output, against S1 without the API, both fed when ready.
+  const port = await freePort();
+  const apiConfig = path.join(work, 'pipeline-s1-api.json');
+  writeFileSync(apiConfig, yaml({ ...JSON.parse(readFileSync(s1Config, 'utf8')), api: { enabled: true, address: `127.0.0.1:${port}` } }));
+  const untappedTimes = [];
+  const tappedTimes = [];
+  await fedRun({ cli, config: s1Config, eventsFile });
+  for (let round = 0; round < ROUNDS; round++) {
+    untappedTimes.push(await fedRun({ cli, config: s1Config, eventsFile }));
+    tappedTimes.push(await fedRun({ cli, config: apiConfig, eventsFile, api: { port, tapped: 's1' } }));
+  }
+  const [untapped, tapped] = [median(untappedTimes), median(tappedTimes)];
+  console.error(`pipeline S1 fed when ready: without the API ${untapped.toFixed(2)} s, with the API and a tap ${tapped.toFixed(2)} s`);
 
   // A chain of two remaps into a blackhole: with two threads each remap has a worker of its own.
   const chainConfig = path.join(work, 'pipeline-chain.json');
@@ -163,6 +222,7 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
     '|---|---|---|---|---|',
     `| stdin → remap(S1) → console (json), ${events / 1000}k events, ev/s, median of ${ROUNDS} alternated runs | ${rate(pipelineSeconds)} | hand-written stream ${rate(handSeconds)} | ${(handSeconds / pipelineSeconds).toFixed(2)}× | ≥ 3× (≥ 2× required) |`,
     `| same, against \`svc vrl -o\` on the same file, ev/s | ${rate(pipelineSeconds)} | svc vrl -o ${rate(vrlSeconds)} | ${(vrlSeconds / pipelineSeconds).toFixed(2)}× | ≥ 0.8× |`,
+    `| the same S1 pipeline with the API on and \`svc tap --outputs-of s1 --limit 100\` attached, against it without the API (events fed once ready), ev/s | ${rate(tapped)} | ${rate(untapped)} | ${(untapped / tapped).toFixed(2)}× | ≥ 0.9× |`,
     `| stdin → remap → remap → blackhole, \`--threads 2\` against \`--threads 1\`, s | ${twoThreads.toFixed(2)} s | ${oneThread.toFixed(2)} s | ${(oneThread / twoThreads).toFixed(2)}× | ≥ 1.6× |`,
     `| default pipeline (examples/default.yaml, count ${RSS_EVENTS / 1000}k, interval 0), max VmRSS | ${rss.toFixed(0)} MB | | | < 150 MB |`,
     `| default pipeline, spawn → first event on stdout, warm module cache, median of ${START_ROUNDS} | ${(start * 1000).toFixed(0)} ms | | | < 500 ms |`,
