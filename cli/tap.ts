@@ -4,6 +4,7 @@
 
 import type { CAC, Command } from 'cac';
 import { CliError, EXIT_UNAVAILABLE, stringOption, UsageError } from './usage.js';
+import { vectorDocument } from './vector-documents.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8686/graphql';
 /** As Vector's tap waits before it reconnects. */
@@ -11,17 +12,8 @@ const RECONNECT_DELAY_MS = 5000;
 const FORMATS = ['json', 'logfmt', 'yaml'] as const;
 type Format = (typeof FORMATS)[number];
 
-/** Vector 0.54's tap document (its `output_events_by_component_id_patterns.graphql`). */
-const SUBSCRIPTION = `subscription OutputEventsByComponentIdPatternsSubscription(
-    $outputsPatterns: [String!]!, $inputsPatterns: [String!], $limit: Int!, $interval: Int!, $encoding: EventEncodingType!){
-    outputEventsByComponentIdPatterns(outputsPatterns: $outputsPatterns, inputsPatterns: $inputsPatterns, limit: $limit, interval: $interval) {
-        __typename
-        ... on Log { componentId componentType componentKind message timestamp string(encoding: $encoding) }
-        ... on Metric { componentId componentType componentKind timestamp string(encoding: $encoding) }
-        ... on Trace { componentId componentType componentKind string(encoding: $encoding) }
-        ... on EventNotification { message }
-    }
-}`;
+/** Vector 0.54's tap document, unchanged. */
+const SUBSCRIPTION = vectorDocument('subscriptions/output_events_by_component_id_patterns.graphql');
 
 interface TapOptions {
   url: URL;

@@ -5,17 +5,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkHealth, ConnectionLost, startFeed, websocketUrl } from '../../../cli/top/connection.js';
 import type { TopEvent } from '../../../cli/top/state.js';
-import { startApiInstance } from '../../host/api/support.js';
+import { IDLE_PIPELINE, startApiInstance } from '../../host/api/support.js';
 import { freePort, waitFor } from '../../host/support/svc.js';
 
-const PIPELINE = `sources:
-  in:
-    type: stdin
-sinks:
-  out:
-    type: blackhole
-    inputs: [in]
-`;
 
 test('the WebSocket URL of an http(s) endpoint', () => {
   assert.is(websocketUrl(new URL('http://127.0.0.1:8686/graphql')), 'ws://127.0.0.1:8686/graphql');
@@ -33,7 +25,7 @@ test('the health check of an endpoint where nothing listens rejects with the rea
 });
 
 test('the feed: components, then the connection, totals and rates as events flow; without reconnection, the loss', async () => {
-  const api = await startApiInstance(PIPELINE);
+  const api = await startApiInstance(IDLE_PIPELINE);
   const events: TopEvent[] = [];
   let lost: ConnectionLost | undefined;
   const feed = startFeed(

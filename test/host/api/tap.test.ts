@@ -3,17 +3,14 @@
 // frames decoded by its remap, a chain of remaps in one worker call, a remap encoding for its console
 // sink); at most `limit` per interval; Vector's notifications; the renderings; Vector's own document.
 
-import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApiInstance, wsClient, type ApiInstance } from './support.js';
 import { RawClient } from './raw-ws.js';
 import { waitFor } from '../support/svc.js';
+import { vectorDocument } from '../../../cli/vector-documents.js';
 
-const VECTOR_DOCUMENT = readFileSync(
-  new URL('../../../../test/host/api/vector-documents/subscriptions/output_events_by_component_id_patterns.graphql', import.meta.url),
-  'utf8',
-);
+const VECTOR_DOCUMENT = vectorDocument('subscriptions/output_events_by_component_id_patterns.graphql');
 
 // stdin → a → b → out: `in`'s frames are decoded by `a`, `a` and `b` run in one worker call, `b` encodes
 // for the console sink. `c` taps nothing but gives `in` a second consumer in the second instance.

@@ -1,4 +1,4 @@
-// Every query and subscription document Vector 0.54's own clients send (vector-documents/, copied
+// Every query and subscription document Vector 0.54's own clients send (cli/vector-documents/, copied
 // unchanged), run against a live instance of a deterministic pipeline fed known lines: each returns data of
 // the schema's shape with the counts of what was fed. The tap document (output_events_by_component_id_patterns)
 // is tested with tap. Then: counters moving under a subscription, and bad input.
@@ -6,17 +6,16 @@
 //   stdin `in` (json) ──▶ remap `tag` ──▶ route `split` ─ even ──▶ file `evens`
 //                                                       ─ odd, _unmatched ──▶ blackhole `rest`
 
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { firstResults, query, resultsUntil, startApiInstance, type ApiInstance } from './support.js';
 import { component, subscription, testContext } from './resolvers/context.js';
 import { tempDir } from '../support/svc.js';
+import { vectorDocument } from '../../../cli/vector-documents.js';
 
-const documents = fileURLToPath(new URL('../../../../test/host/api/vector-documents/', import.meta.url));
-const document = (name: string) => readFileSync(join(documents, name), 'utf8');
+const document = vectorDocument;
 
 const dir = tempDir();
 const evensFile = join(dir, 'evens.log');
