@@ -2,15 +2,11 @@
 // raw client: connection_init/ack and ka, start/data/complete for subscriptions and queries, stop, error
 // for requests that cannot run, connection_terminate, and a malformed message.
 
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IDLE_PIPELINE, startApiInstance, type ApiInstance } from './support.js';
 import { RawClient } from './raw-ws.js';
-
-const REFERENCE = fileURLToPath(new URL('../../../../../shared/reference/vector/api-graphql-0.54/', import.meta.url));
-const reference = (name: string) => readFileSync(`${REFERENCE}${name}`, 'utf8');
+import { vectorDocument as reference } from '../../../cli/vector-documents.js';
 
 let api: ApiInstance;
 test.before(async () => {
