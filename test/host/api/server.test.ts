@@ -1,12 +1,14 @@
 // The API server as a client sees it: /health, POST /graphql (always 200 once processed, `errors` on
-// failure, 400 for a body that is not a GraphQL request), subscriptions over WebSocket, a busy address.
+// failure, 400 for a body that is not a GraphQL request), subscriptions over WebSocket, a busy address,
+// 503 while draining.
 
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IDLE_PIPELINE, firstResults, query, startApiInstance, type ApiInstance } from './support.js';
-import { freePort, runSvc, writeFiles } from '../support/svc.js';
+import { freePort, runSvc, waitFor, writeFiles } from '../support/svc.js';
 
 let api: ApiInstance;
 test.before(async () => {
@@ -23,6 +25,40 @@ test('GET and HEAD /health answer 200 {"ok":true} while running', async () => {
   const head = await fetch(`${api.base}/health`, { method: 'HEAD' });
   assert.is(head.status, 200);
   assert.is(await head.text(), '');
+});
+
+test('/health answers 503 {"ok":false} while the instance drains on shutdown', async () => {
+  // A destination that never answers keeps the drain going after SIGTERM.
+  const held: ServerResponse[] = [];
+  const destination = createHttpServer((_request, response) => held.push(response)).listen(0, '127.0.0.1');
+  await once(destination, 'listening');
+  const { port } = destination.address() as AddressInfo;
+  const draining = await startApiInstance(`sources:
+  in:
+    type: stdin
+sinks:
+  out:
+    type: http
+    inputs: [in]
+    uri: http://127.0.0.1:${port}/
+    encoding: { codec: text }
+    batch: { max_events: 1, timeout_secs: 0.1 }
+    healthcheck: { enabled: false }
+`);
+  try {
+    draining.run.child.stdin!.write('hello\n');
+    await waitFor(() => held.length > 0, () => 'the http sink to send its request');
+    draining.run.child.kill('SIGTERM');
+    await draining.run.waitForStderr(/Shutting down/);
+    const response = await fetch(`${draining.base}/health`);
+    assert.is(response.status, 503);
+    assert.equal(await response.json(), { ok: false });
+  } finally {
+    draining.run.child.kill('SIGKILL');
+    await draining.run.exited;
+    for (const response of held) response.destroy();
+    destination.close();
+  }
 });
 
 test('queries health and meta', async () => {
