@@ -12,6 +12,11 @@ export interface FieldPath {
   segments: PathSegment[];
 }
 
+/** The segments as the batch reader walks them (runtime/batch-io.ts `ValuePath`): names and indexes. */
+export function valuePath(segments: readonly PathSegment[]): Array<string | number> {
+  return segments.map((segment) => ('field' in segment ? segment.field : segment.index));
+}
+
 /** A template that cannot be parsed; the message says what is wrong (the caller adds file and option). */
 export class TemplateError extends Error {
   override name = 'TemplateError';

@@ -5,7 +5,7 @@
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
 import { ByteReader, Wire } from '../../abi/codec.js';
 import { enterField, enterIndex } from '../../runtime/batch-io.js';
-import { parseFieldPath } from '../config/template.js';
+import { parseFieldPath, valuePath } from '../config/template.js';
 import type { EventBatch } from '../topology/batch.js';
 import type { Histogram, MetricsRegistry, Tags } from './metrics.js';
 
@@ -25,7 +25,7 @@ export class SourceLag {
   constructor(registry: MetricsRegistry, tags: Tags, timestampKey: string, private readonly now: () => number = Date.now) {
     this.histogram = registry.histogram('source_lag_time_seconds', tags);
     const path = timestampKey === '' ? undefined : parseFieldPath(timestampKey);
-    this.logTimestamp = path && !path.metadata ? path.segments.map((segment) => ('field' in segment ? Buffer.from(segment.field) : segment.index)) : undefined;
+    this.logTimestamp = path && !path.metadata ? valuePath(path.segments).map((segment) => (typeof segment === 'string' ? Buffer.from(segment) : segment)) : undefined;
   }
 
   /** A batch of events (neither frames nor encoded output) the source sends now. */

@@ -6,7 +6,7 @@
 // a tap takes from them. Inputs of a component are the outputs feeding it, as in Vector.
 
 import type { ComponentKind } from '../components/component.js';
-import { parseFieldPath } from '../config/template.js';
+import { parseFieldPath, valuePath } from '../config/template.js';
 import type { RemapValue } from '../../abi/values.js';
 import { BatchReader, BatchWriter, type RecordView, type ValuePath } from '../../runtime/batch-io.js';
 import { CodecModule } from '../../runtime/codec-module.js';
@@ -36,7 +36,7 @@ interface SchemaField {
 function schemaField(key: string): SchemaField | undefined {
   if (key === '') return undefined;
   const { metadata, segments } = parseFieldPath(key);
-  return { metadata, path: segments.map((segment) => ('field' in segment ? segment.field : segment.index)) };
+  return { metadata, path: valuePath(segments) };
 }
 
 /** What a tapped event is read and rendered with, shared by the events of a hub. */

@@ -10,7 +10,7 @@ import { BatchWriter, withField } from '../../../runtime/batch-io.js';
 import type { EncodeOptions } from '../../../runtime/codec-module.js';
 import { displayFloat } from '../../../runtime/display.js';
 import { lossyText, rustDebugString } from '../../../runtime/text.js';
-import { parseFieldPath, TemplateError } from '../../config/template.js';
+import { parseFieldPath, TemplateError, valuePath } from '../../config/template.js';
 import { TappedEvent, type Tap, type TapItem } from '../../topology/tap.js';
 import type { Resolvers } from '../schema.js';
 import { checkInterval } from '../streams.js';
@@ -105,7 +105,7 @@ function fieldJson(event: TappedEvent, field: string): string | null {
     throw error;
   }
   if (path.metadata) return null;
-  const value = event.encodedAt(path.segments.map((segment) => ('field' in segment ? segment.field : segment.index)));
+  const value = event.encodedAt(valuePath(path.segments));
   return value === undefined ? null : valueJson(event, value);
 }
 

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withoutField } from '../../../runtime/batch-io.js';
-import { parseFieldPath } from '../../config/template.js';
+import { parseFieldPath, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformRunner } from '../component.js';
 import { monotonicClock, type Clock } from '../support/clock.js';
 
@@ -42,7 +42,7 @@ const dedupe: TransformDefinition<DedupeOptions, DedupePlan> = {
     const paths = (texts: string[]) => texts.map((text) => {
       const path = parseFieldPath(text);
       if (path.metadata) throw new Error(`fields: "${text}" is a metadata path; dedupe compares event fields`);
-      return path.segments.map((segment) => ('field' in segment ? segment.field : segment.index));
+      return valuePath(path.segments);
     });
     const fields = 'match' in spec
       ? { match: paths(spec.match) }

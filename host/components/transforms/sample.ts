@@ -7,7 +7,7 @@ import { BatchReader, BatchWriter, withField } from '../../../runtime/batch-io.j
 import { encode } from '../../../abi/codec.js';
 import { display } from '../../../runtime/display.js';
 import type { RemapValue } from '../../../runtime/index.js';
-import { parseFieldPath, templateOption, type PathSegment } from '../../config/template.js';
+import { parseFieldPath, templateOption, valuePath, type PathSegment } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
@@ -81,7 +81,7 @@ const sample: TransformDefinition<SampleOptions, SamplePlan> = {
     const logs = new RemapLogs();
     const groupBy = plan.groupBy && (await Template.create(plan.groupBy, logs));
     const exclude = plan.exclude && (await Condition.create(plan.exclude, logs));
-    const keyPath = plan.keyField?.map((segment) => ('field' in segment ? segment.field : segment.index));
+    const keyPath = plan.keyField && valuePath(plan.keyField);
     const counters = new Map<string | undefined, number>();
     const rateValue = encode('rate' in plan.mode ? String(plan.mode.rate) : String(plan.mode.ratio));
     const keeps = keepRule(plan.mode);
