@@ -3,12 +3,10 @@
 // over graphql-ws; reconnects when the connection is lost unless --no-reconnect.
 
 import type { CAC, Command } from 'cac';
+import { apiUrl, DEFAULT_API_URL, RECONNECT_DELAY_MS, requireHealthyApi, websocketUrl } from './api-client.js';
 import { CliError, EXIT_UNAVAILABLE, stringOption, UsageError } from './usage.js';
 import { vectorDocument } from './vector-documents.js';
 
-const DEFAULT_URL = 'http://127.0.0.1:8686/graphql';
-/** As Vector's tap waits before it reconnects. */
-const RECONNECT_DELAY_MS = 5000;
 const FORMATS = ['json', 'logfmt', 'yaml'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -53,16 +51,7 @@ function listOption(value: unknown): string[] {
 }
 
 function tapOptions(components: readonly string[], parsed: Record<string, unknown>): TapOptions {
-  const text = stringOption(parsed.url, '--url') ?? DEFAULT_URL;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`invalid --url '${text}': not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`invalid --url '${text}': expected an http:// or https:// URL`);
-  const socketUrl = new URL(url);
-  socketUrl.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  const url = apiUrl(stringOption(parsed.url, '--url') ?? DEFAULT_API_URL);
   const format = (stringOption(parsed.format, '--format') ?? 'json') as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${FORMATS.join(', ')}`);
   const positional = components.map(String);
@@ -73,7 +62,7 @@ function tapOptions(components: readonly string[], parsed: Record<string, unknow
   if (parsed.durationMs !== undefined && parsed.duration_ms !== undefined) throw new UsageError('--duration-ms given more than once');
   return {
     url,
-    socketUrl: socketUrl.href,
+    socketUrl: websocketUrl(url),
     outputsPatterns,
     inputsPatterns,
     format,
@@ -101,21 +90,6 @@ function formatEvent(payload: Payload, options: TapOptions): string {
     case 'yaml':
       return `event:\n${event.replace(/^(?=.)/gm, '  ')}component_id: ${id}\ncomponent_kind: ${kind}\ncomponent_type: ${type}\n`;
   }
-}
-
-/** Vector's check before it taps: the API answers `{ health }` at the URL. */
-async function healthcheck(url: URL): Promise<void> {
-  let reason: string;
-  try {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ health }' }) });
-    const body = (await response.json().catch(() => undefined)) as { data?: { health?: boolean } } | undefined;
-    if (body?.data?.health === true) return;
-    reason = response.ok ? 'it is not healthy' : `HTTP ${response.status}`;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    reason = cause?.code ?? cause?.message ?? (error as Error).message;
-  }
-  throw new CliError(`the API server isn't reachable (${url.href}: ${reason}); have you enabled the API (api.enabled: true)?`, EXIT_UNAVAILABLE);
 }
 
 /** One connection's subscription: resolves when the connection is lost or the subscription ends. */
@@ -158,7 +132,7 @@ async function tapOnce(options: TapOptions, stop: AbortSignal): Promise<void> {
 }
 
 async function runTap(options: TapOptions): Promise<void> {
-  await healthcheck(options.url);
+  await requireHealthyApi(options.url);
   const stop = new AbortController();
   const end = () => stop.abort();
   process.once('SIGINT', end);
@@ -200,7 +174,7 @@ export function registerTap(cli: CAC): Command {
     .option('--duration_ms <ms>', 'Same as --duration-ms')
     .option('-q, --quiet', 'Print events only, no notifications on stderr')
     .option('-n, --no-reconnect', 'Exit when the connection is lost instead of reconnecting')
-    .option('-u, --url <url>', `The API's GraphQL endpoint (default: ${DEFAULT_URL})`);
+    .option('-u, --url <url>', `The API's GraphQL endpoint (default: ${DEFAULT_API_URL})`);
   // cac gives a `--no-x` flag the default `x = true` (for its short name too, which -n could then not be
   // told from), and its help would show it as "(default: true)".
   command.options.find((option) => option.rawName === '-n, --no-reconnect')!.config.default = undefined;

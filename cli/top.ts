@@ -5,22 +5,10 @@
 
 import type { CAC, Command } from 'cac';
 import picomatch from 'picomatch';
+import { apiUrl, DEFAULT_API_URL, requireHealthyApi } from './api-client.js';
 import { CliError, EXIT_IO, EXIT_UNAVAILABLE, stringOption, useColor, UsageError } from './usage.js';
 
-const DEFAULT_URL = 'http://127.0.0.1:8686/graphql';
 const DEFAULT_INTERVAL_MS = 1000;
-
-/** --url: an http or https URL. */
-function apiUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`invalid --url '${text}': not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`invalid --url '${text}': expected an http or https URL`);
-  return url;
-}
 
 /** --interval: a positive whole number of milliseconds. */
 function intervalMs(value: unknown): number {
@@ -42,7 +30,7 @@ function componentFilter(value: unknown): (id: string) => boolean {
 }
 
 async function runTop(options: Record<string, unknown>): Promise<void> {
-  const url = apiUrl(stringOption(options.url, '--url') ?? DEFAULT_URL);
+  const url = apiUrl(stringOption(options.url, '--url') ?? DEFAULT_API_URL);
   // cac's parser sets both names of `-n, --no-reconnect` to true for `-n`, and both to false for `--no-reconnect`.
   const reconnect = options.n !== true && options.reconnect !== false;
   const feed = { url, intervalMs: intervalMs(options.interval), filter: componentFilter(options.components), reconnect };
@@ -50,12 +38,8 @@ async function runTop(options: Record<string, unknown>): Promise<void> {
     throw new CliError('top needs a terminal (a TTY on stdin and stdout) to display its dashboard', EXIT_IO);
   }
   // Loaded here: the client and the terminal UI are for this command only.
-  const { checkHealth, ConnectionLost } = await import('./top/connection.js');
-  try {
-    await checkHealth(url);
-  } catch (error) {
-    throw new CliError(`the API at ${url.href} is not reachable: ${(error as Error).message} (is api.enabled true in the instance's configuration?)`, EXIT_UNAVAILABLE);
-  }
+  const { ConnectionLost } = await import('./top/connection.js');
+  await requireHealthyApi(url);
   // ink colours through chalk, which reads FORCE_COLOR when it loads: --color never (or SVC_COLOR) turns it off.
   if (!useColor(options.color, process.stdout)) process.env.FORCE_COLOR = '0';
   const { showDashboard } = await import('./top/dashboard.js');
@@ -74,7 +58,7 @@ export function registerTop(cli: CAC): Command {
     .option('-n, --no-reconnect', 'Do not reconnect when the connection to the API drops (by default top reconnects)')
     .option('-c, --components <ids>', 'Component ids to observe (comma-separated; globs accepted; default: *)')
     .option('-i, --interval <ms>', `Interval to sample metrics at, in milliseconds (default: ${DEFAULT_INTERVAL_MS})`)
-    .option('-u, --url <url>', `The instance's API endpoint (default: ${DEFAULT_URL})`);
+    .option('-u, --url <url>', `The instance's API endpoint (default: ${DEFAULT_API_URL})`);
   // cac gives a `--no-x` flag the default `x = true`, which its help would show as "(default: true)".
   command.options.find((option) => option.rawName === '-n, --no-reconnect')!.config.default = undefined;
   return command.action(runTop);

@@ -4,53 +4,10 @@
 
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { COMPONENTS_QUERY, HEALTH_QUERY } from './documents.js';
+import { postQuery, RECONNECT_DELAY_MS, websocketUrl } from '../api-client.js';
+import { COMPONENTS_QUERY } from './documents.js';
 import { ALL_COMPONENTS, componentRows, subscriptions, type ComponentFilter, type ComponentsData } from './feed.js';
 import type { TopEvent } from './state.js';
-
-export const RECONNECT_DELAY_MS = 5000;
-/** How long a query may take before the API counts as unreachable. */
-const QUERY_TIMEOUT_MS = 10_000;
-
-/** Why a request failed, in a few words: `connect ECONNREFUSED 127.0.0.1:8686`, `HTTP 404`. */
-function failureReason(error: unknown): string {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof Error) return cause.message;
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${QUERY_TIMEOUT_MS / 1000} seconds`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The `data` of `query` POSTed to the API; rejects with the reason when there is none (or on `signal`). */
-export async function postQuery<T>(url: URL, query: string, variables?: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
-  let body: { data?: T; errors?: Array<{ message: string }> };
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-      signal: AbortSignal.any([AbortSignal.timeout(QUERY_TIMEOUT_MS), ...(signal ? [signal] : [])]),
-    });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    body = (await response.json()) as typeof body;
-  } catch (error) {
-    throw new Error(failureReason(error));
-  }
-  if (body.errors?.length) throw new Error(body.errors.map((error) => error.message).join('; '));
-  if (body.data === undefined) throw new Error('the answer has no data');
-  return body.data;
-}
-
-/** Resolves when the API answers the health query; rejects with the reason otherwise. */
-export async function checkHealth(url: URL): Promise<void> {
-  await postQuery(url, HEALTH_QUERY);
-}
-
-/** The WebSocket URL of the API's endpoint: `ws:` for `http:`, `wss:` for `https:`. */
-export function websocketUrl(url: URL): string {
-  const socket = new URL(url);
-  socket.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  return socket.href;
-}
 
 /** The connection to the API was lost and not to be retried (--no-reconnect). */
 export class ConnectionLost extends Error {}

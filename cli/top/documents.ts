@@ -3,7 +3,6 @@
 
 import { vectorDocument } from '../vector-documents.js';
 
-export const HEALTH_QUERY = vectorDocument('queries/health.graphql');
 export const COMPONENTS_QUERY = vectorDocument('queries/components.graphql');
 export const COMPONENT_ADDED = vectorDocument('subscriptions/component_added.graphql');
 export const COMPONENT_REMOVED = vectorDocument('subscriptions/component_removed.graphql');

@@ -119,11 +119,12 @@ test('a bad URL or option is a usage error (64); an API that cannot be reached i
     assert.is(status, 64, args.join(' '));
     assert.is(stderr, message);
   }
-  const dead = `http://127.0.0.1:${await freePort()}/graphql`;
+  const port = await freePort();
+  const dead = `http://127.0.0.1:${port}/graphql`;
   for (const args of [['-n'], []]) {
     const { status, stderr } = await runSvc(['tap', '--url', dead, ...args], { env: { RUST_BACKTRACE: '0' } });
     assert.is(status, 69);
-    assert.is(stderr, `svc: the API server isn't reachable (${dead}: ECONNREFUSED); have you enabled the API (api.enabled: true)?\n`);
+    assert.is(stderr, `svc: the API at ${dead} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (is api.enabled true in the instance's configuration?)\n`);
   }
 });
 

@@ -220,7 +220,7 @@ if (!hasTmux()) {
 
 test('a bad --url or --interval is a usage error (64)', () => {
   for (const [args, message] of [
-    [['--url', 'localhost:8686'], "svc: invalid --url 'localhost:8686': expected an http or https URL\n"],
+    [['--url', 'localhost:8686'], "svc: invalid --url 'localhost:8686': expected an http:// or https:// URL\n"],
     [['--url', 'not a url'], "svc: invalid --url 'not a url': not a URL\n"],
     [['--interval', '0'], "svc: invalid --interval '0': expected a positive whole number of milliseconds\n"],
   ] as const) {

@@ -3,26 +3,10 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkHealth, ConnectionLost, startFeed, websocketUrl } from '../../../cli/top/connection.js';
+import { ConnectionLost, startFeed } from '../../../cli/top/connection.js';
 import type { TopEvent } from '../../../cli/top/state.js';
 import { IDLE_PIPELINE, startApiInstance } from '../../host/api/support.js';
-import { freePort, waitFor } from '../../host/support/svc.js';
-
-
-test('the WebSocket URL of an http(s) endpoint', () => {
-  assert.is(websocketUrl(new URL('http://127.0.0.1:8686/graphql')), 'ws://127.0.0.1:8686/graphql');
-  assert.is(websocketUrl(new URL('https://example.test/api/graphql?x=1')), 'wss://example.test/api/graphql?x=1');
-});
-
-test('the health check of an endpoint where nothing listens rejects with the reason', async () => {
-  const port = await freePort();
-  try {
-    await checkHealth(new URL(`http://127.0.0.1:${port}/graphql`));
-    assert.unreachable('the check passed');
-  } catch (error) {
-    assert.is((error as Error).message, `connect ECONNREFUSED 127.0.0.1:${port}`);
-  }
-});
+import { waitFor } from '../../host/support/svc.js';
 
 test('the feed: components, then the connection, totals and rates as events flow; without reconnection, the loss', async () => {
   const api = await startApiInstance(IDLE_PIPELINE);
