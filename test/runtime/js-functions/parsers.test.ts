@@ -183,7 +183,30 @@ test('grok: logstash\'s other pattern files (haproxy, java, redis, linux-syslog,
   );
   // A library pattern used inside a user's pattern, and a name no file defines.
   assert.equal(plain(call(parse_grok, 'db Foo.java x', '%{WORD:w} %{JAVAFILE:f} x')), { w: 'db', f: 'Foo.java' });
-  assert.ok(String(call(parse_grok, 'x', '%{BIND9}')).includes('"BIND9" could not be found'));
+  assert.ok(String(call(parse_grok, 'x', '%{BIND8}')).includes('"BIND8" could not be found'));
+});
+
+test('grok: the grok crate\'s later pattern files (bind, httpd, squid, maven, exim, aws, bacula)', () => {
+  const fields = (text: string, pattern: string, names: string[]) => {
+    const parsed = plain(call(parse_grok, text, pattern)) as Record<string, string>;
+    return names.map((name) => parsed[name]);
+  };
+  assert.equal(fields('17-Feb-2018 23:06:56.326 queries: info: client 172.26.0.1#12345 (test.example.com): query: test.example.com IN A + (172.26.0.3)',
+    '%{BIND9}', ['timestamp', 'loglevel', 'clientip', 'clientport', 'querytype', 'dns']),
+    ['17-Feb-2018 23:06:56.326', 'info', '172.26.0.1', '12345', 'A +', '172.26.0.3']);
+  assert.equal(fields('127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326 "-" "curl/8"',
+    '%{HTTPD_COMBINEDLOG}', ['clientip', 'auth', 'timestamp', 'verb', 'request', 'httpversion', 'response', 'bytes', 'agent']),
+    ['127.0.0.1', 'frank', '10/Oct/2000:13:55:36 -0700', 'GET', '/a.gif', '1.0', '200', '2326', '"curl/8"']);
+  assert.equal(fields('1525344856.899  16867 10.170.72.111 TCP_TUNNEL/200 6256 CONNECT logs.example.com:443 - HIER_DIRECT/203.0.113.5 -',
+    '%{SQUID3}', ['duration', 'client_address', 'cache_result', 'status_code', 'bytes', 'request_method', 'url', 'hierarchy_code', 'server']),
+    ['16867', '10.170.72.111', 'TCP_TUNNEL', '200', '6256', 'CONNECT', 'logs.example.com:443', 'HIER_DIRECT', '203.0.113.5']);
+  assert.equal(plain(call(parse_grok, 'version 1.2.3-SNAPSHOT', 'version %{MAVEN_VERSION:v}')), { v: '1.2.3-SNAPSHOT' });
+  assert.equal(fields('1abcDE-0abcDE-12', '%{EXIM_MSGID:id}', ['id']), ['1abcDE-0abcDE-12']);
+  assert.equal(fields('10-Mar 12:30 backup-dir JobId 42: Using Device "FileStorage"', '%{BACULA_LOGLINE}', ['bts', 'hostname', 'jobid', 'device']),
+    ['10-Mar 12:30', 'backup-dir', '42', 'FileStorage']);
+  assert.equal(fields('2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.000073 0.001048 0.000057 200 200 0 29 "GET http://www.example.com:80/ HTTP/1.1"',
+    '%{ELB_ACCESS_LOG}', ['elb', 'clientip', 'clientport', 'backendip', 'response', 'verb', 'urihost', 'path']),
+    ['my-loadbalancer', '192.168.131.39', '2817', '10.0.0.1', '200', 'GET', 'www.example.com:80', '/']);
 });
 
 test('groks: Datadog matchers, filters, nesting, no match', () => {
