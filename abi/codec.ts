@@ -15,6 +15,8 @@ export const enum Wire {
   Regex = 7,
   Array = 8,
   Object = 9,
+  /** Only in a module's constants (docs/abi.md §7): a regex and its compiled program. */
+  RegexProgram = 10,
 }
 
 // ignoreBOM: a leading U+FEFF is part of the string, not a byte order mark to drop.
@@ -200,8 +202,10 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     return encodeNested(w, Timestamp.fromDate(value), ancestors);
   }
   if (value instanceof Regex) {
-    w.u8(Wire.Regex);
-    return w.text(value.pattern);
+    w.u8(value.program ? Wire.RegexProgram : Wire.Regex);
+    w.text(value.pattern);
+    if (value.program) w.sized(value.program);
+    return;
   }
   const container = value as object;
   if (ancestors.includes(container)) throw new UnrepresentableValueError('a cyclic value is not a remap value');
@@ -305,6 +309,10 @@ export class ByteReader {
         this.at += length;
         return;
       }
+      case Wire.RegexProgram:
+        this.sized();
+        this.sized();
+        return;
     }
     throw new Error(`bad value tag ${tag} at byte ${this.at - 1}`);
   }
@@ -331,6 +339,7 @@ export class ByteReader {
       }
       case Wire.Bytes: return bytesToValue(this.sized());
       case Wire.Regex: return new Regex(Buffer.from(this.sized()).toString('utf8'));
+      case Wire.RegexProgram: return new Regex(Buffer.from(this.sized()).toString('utf8'), this.sized().slice());
       case Wire.Array: {
         const count = this.u32();
         this.at += 4;

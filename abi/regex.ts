@@ -37,12 +37,7 @@ export class RustRegex {
    */
   constructor(readonly pattern: string, allowBacktracker = true) {
     const sources = translate(pattern);
-    try {
-      this.re2 = RE2JS.compile(sources.re2);
-    } catch (error) {
-      if (error instanceof RE2JSSyntaxException) throw new RegexSyntaxError(syntaxMessage(error));
-      throw error;
-    }
+    this.re2 = compileRe2(sources.re2);
     const re2 = this.re2.re2Input;
     this.groupCount = re2.numSubexp;
     this.names = Object.entries(re2.namedGroups).sort((a, b) => a[1] - b[1]);
@@ -83,6 +78,20 @@ export class RustRegex {
       return this.fast.test(text);
     }
     return this.re2.test(text);
+  }
+}
+
+/** RE2's compiled form of a Rust pattern (its automaton is what stdlib-as/regex-vm.ts runs, see ./regex-program.ts). */
+export function compileRustPattern(pattern: string): RE2JS {
+  return compileRe2(translate(pattern).re2);
+}
+
+function compileRe2(source: string): RE2JS {
+  try {
+    return RE2JS.compile(source);
+  } catch (error) {
+    if (error instanceof RE2JSSyntaxException) throw new RegexSyntaxError(syntaxMessage(error));
+    throw error;
   }
 }
 

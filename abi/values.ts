@@ -52,7 +52,11 @@ function floorDiv(a: bigint, b: bigint): bigint {
 
 /** A regular expression in Rust regex syntax, as written in the program (flags inline). */
 export class Regex {
-  constructor(readonly pattern: string) {}
+  /**
+   * `program`: the pattern compiled for the wasm engine (abi/regex-program.ts), which the compiler's
+   * constants carry so that a module never compiles a literal pattern at run time.
+   */
+  constructor(readonly pattern: string, readonly program?: Uint8Array) {}
 
   /** Inline flags at the start of the pattern, e.g. `i` for `(?i)...`. */
   get flags(): string {

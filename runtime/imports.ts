@@ -3,7 +3,7 @@
 import { randomFillSync } from 'node:crypto';
 import { RegexSyntaxError, RustRegex } from '../abi/regex.js';
 import { ByteReader, ByteWriter, encodeValue, UnrepresentableValueError } from '../abi/codec.js';
-import { rustMatches, rustReplace, rustSplit, Utf8Offsets } from '../abi/rust-regex.js';
+import { regexProgram } from '../abi/regex-program.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import type { RemapValue } from '../abi/values.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
@@ -43,22 +43,20 @@ export function moduleImports(
   functions: readonly JsFunction[],
   services: InstanceServices,
 ): WebAssembly.Imports {
-  const regexes: RustRegex[] = [];
   let timezone: TimeZone | undefined;
-  const regexIds = new Map<string, number>();
-  /** Why the last `regex` call returned -1. */
-  let regexError = '';
-  const compileRegex = (pattern: string): number => {
-    let id = regexIds.get(pattern);
-    if (id === undefined) {
-      id = regexes.push(new RustRegex(pattern)) - 1;
-      regexIds.set(pattern, id);
-    }
-    return id;
-  };
+  const regexes = new Map<string, RustRegex>();
+  /** Programs of the patterns modules compile at run time (`svc_js.regex`), or why a pattern is invalid. */
+  const programs = new Map<string, Uint8Array | string>();
   const callContext: JsCallContext = {
     timezone: services.timezone,
-    regex: (pattern) => regexes[compileRegex(pattern)]!,
+    regex: (pattern) => {
+      let re = regexes.get(pattern);
+      if (re === undefined) {
+        re = new RustRegex(pattern);
+        regexes.set(pattern, re);
+      }
+      return re;
+    },
     io: services.io ?? workerIo(),
     maxDecompressedSize: services.maxDecompressedSize ?? DEFAULT_MAX_DECOMPRESSED_SIZE,
     metrics: services.metrics,
@@ -103,39 +101,20 @@ export function moduleImports(
         return writeBack(reply.finish());
       },
       regex(ptr: number, len: number): number {
-        try {
-          return compileRegex(text(ptr, len));
-        } catch (error) {
-          if (!(error instanceof RegexSyntaxError)) throw error;
-          regexError = error.message;
-          return -1;
+        const pattern = text(ptr, len);
+        let program = programs.get(pattern);
+        if (program === undefined) {
+          try {
+            program = regexProgram(pattern);
+          } catch (error) {
+            if (!(error instanceof RegexSyntaxError)) throw error;
+            program = error.message;
+          }
+          programs.set(pattern, program);
         }
-      },
-      regex_matches(id: number, ptr: number, len: number, limit: number): number {
-        const input = text(ptr, len);
         const reply = newReply();
-        encodeValue(reply, regexMatches(regexes[id]!, input, limit));
-        return writeBack(reply.finish());
-      },
-      regex_error(): number {
-        const reply = newReply();
-        reply.sized(Buffer.from(regexError));
-        return writeBack(reply.finish());
-      },
-      regex_split(id: number, ptr: number, len: number, limit: number): number {
-        const input = text(ptr, len);
-        const bounds = rustSplit(regexes[id]!, input, limit);
-        const offsets = new Utf8Offsets(input, len);
-        const reply = newReply();
-        reply.u32(bounds.length / 2);
-        // Pieces come in order and do not overlap, so their bounds increase.
-        for (const index of bounds) reply.u32(offsets.at(index));
-        return writeBack(reply.finish());
-      },
-      regex_replace(id: number, ptr: number, len: number, withPtr: number, withLen: number, count: number): number {
-        const replaced = Buffer.from(rustReplace(regexes[id]!, text(ptr, len), text(withPtr, withLen), count));
-        const reply = newReply();
-        reply.sized(replaced);
+        reply.u32(typeof program === 'string' ? 1 : 0);
+        reply.sized(typeof program === 'string' ? Buffer.from(program) : program);
         return writeBack(reply.finish());
       },
       now(): bigint {
@@ -158,23 +137,3 @@ export function moduleImports(
   };
 }
 
-/**
- * `[start, end, match]` per match (the regex crate's `captures_iter`) with UTF-8 byte offsets; `match` holds
- * `string`, `captures` (the groups after the whole match, null when a group did not take part) and each
- * named group. A group named `string` or `captures` fails at the first match, as in VRL: the reply is
- * then the error text (a string) instead of the array.
- */
-function regexMatches(re: RustRegex, input: string, limit: number): RemapValue[] | string {
-  const out: RemapValue[] = [];
-  const offsets = new Utf8Offsets(input, Buffer.byteLength(input));
-  for (const m of rustMatches(re, input)) {
-    if (limit >= 0 && out.length >= limit) break;
-    if (re.names.some(([name]) => name === 'string' || name === 'captures')) return 'Capture group cannot be named "string" or "captures"';
-    const captures: RemapValue[] = [];
-    for (let i = 1; i <= re.groupCount; i++) captures.push(m.groups[i] ?? null);
-    const match: Record<string, RemapValue> = { string: m.groups[0]!, captures };
-    for (const [name, number] of re.names) match[name] = m.groups[number] ?? null;
-    out.push([BigInt(offsets.at(m.start)), BigInt(offsets.at(m.end)), match]);
-  }
-  return out;
-}

@@ -6,7 +6,8 @@ import { encodeToArena, encodedSize, decodeValue } from './codec/binary';
 import { writeDisplay } from './codec/display';
 import { parseIntBytes, parseFloatBytes, numberParsed } from './codec/number';
 import { bufferNew, bufferToBytes } from './buffer';
-import { newInt, newFloat, bytesPtr, bytesLen } from './value';
+import { newInt, newFloat, bytesPtr, bytesLen, regexProgram } from './value';
+import { regexSearch, slotScratch } from './regex-vm';
 import { failWith } from './error';
 
 // Arena (ABI exports).
@@ -21,7 +22,7 @@ export {
   objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, objectKey as object_key, share as value_share,
   bytesPtr as bytes_ptr, bytesLen as bytes_len, bytesSlice as bytes_slice,
 } from './value';
-export { compileRegex as new_regex, regexFindAll as regex_matches } from './regex';
+export { regexFindAll as regex_matches } from './regex';
 
 // Errors.
 export {
@@ -77,3 +78,11 @@ export function parse_float_text(v: Value): Value {
 }
 
 export * from './functions/index';
+
+/** For the tests: the first match of regex `re` in byte string `text` at or after byte `from`, as the address
+ * of its capture slots (i32 byte offsets, two per group from the whole match on, -1 when unset), or 0. */
+export function regex_search(re: Value, text: Value, from: usize): usize {
+  const program = regexProgram(re);
+  const slots = slotScratch(program);
+  return regexSearch(program, bytesPtr(text), bytesLen(text), from, slots) ? slots : 0;
+}

@@ -2,7 +2,7 @@
 //
 //   +0 u8  tag      (Tag below)
 //   +1 u8  flags    (SHARED: the record is reachable from more than one place; writers copy it first)
-//   +4 u32 a        Bytes: length · Array/Object: count · Regex: host regex id
+//   +4 u32 a        Bytes: length · Array/Object: count · Regex: address of its program (stdlib-as/regex-vm.ts)
 //   +8 u64 b        Int: i64 · Float: f64 · Timestamp: i64 ns · Bool: 0/1
 //                   Bytes: u32 data address at +8 · Regex: pattern address at +8, pattern length at +12
 //                   Array/Object: u32 capacity at +8, u32 items address at +12
@@ -122,9 +122,17 @@ export function arenaSetFloor(): void {
   arenaFloor = arenaTop;
 }
 
+/** Number of resets so far: memory a module reuses across calls (regex scratch) is valid within one. */
+let arenaResets: u32 = 0;
+
 /** Frees everything allocated since the floor was set: called after each batch. */
 export function arenaReset(): void {
   arenaTop = arenaFloor;
+  arenaResets++;
+}
+
+export function arenaGeneration(): u32 {
+  return arenaResets;
 }
 
 export function arenaUsed(): usize {
@@ -250,17 +258,17 @@ export function copyBytes(ptr: usize, len: usize): Value {
   return <usize>load<u32>(v, 4);
 }
 
-/** A regex value: `id` is the host's compiled regex, the pattern is kept for display and encoding. */
-export function newRegex(id: u32, patternPtr: usize, patternLen: usize): Value {
+/** A regex value: its compiled program (abi/regex-program.ts), and the pattern for display and encoding. */
+export function newRegex(program: usize, patternPtr: usize, patternLen: usize): Value {
   const v = record(Tag.Regex);
-  store<u32>(v, id, 4);
+  store<u32>(v, <u32>program, 4);
   store<u32>(v, <u32>patternPtr, 8);
   store<u32>(v, <u32>patternLen, 12);
   return v;
 }
 // @ts-ignore: decorator
-@inline export function regexId(v: Value): u32 {
-  return load<u32>(v, 4);
+@inline export function regexProgram(v: Value): usize {
+  return <usize>load<u32>(v, 4);
 }
 // @ts-ignore: decorator
 @inline export function regexPatternPtr(v: Value): usize {

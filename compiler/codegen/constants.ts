@@ -6,6 +6,7 @@ import type { PathSegment } from '../ast.js';
 import type { Constant } from '../functions/define.js';
 import { ByteWriter, encodeValue, IntegralFloat } from '../../abi/codec.js';
 import { Regex, Timestamp } from '../../abi/values.js';
+import { regexProgram } from '../../abi/regex-program.js';
 import { timestampNanos } from '../check/index.js';
 
 const PATH_FIELD = 0;
@@ -102,7 +103,10 @@ function toJs(c: Constant): unknown {
     case 'boolean': return c.value;
     case 'null': return null;
     case 'timestamp': return new Timestamp(timestampNanos(c.text));
-    case 'regex': return new Regex(c.flags ? `(?${c.flags})${c.pattern}` : c.pattern);
+    case 'regex': {
+      const pattern = c.flags ? `(?${c.flags})${c.pattern}` : c.pattern;
+      return new Regex(pattern, regexProgram(pattern));
+    }
     case 'array': return c.items.map(toJs);
     case 'object': return Object.fromEntries([...c.fields].map(([k, v]) => [k, toJs(v)]));
   }

@@ -12,7 +12,6 @@ export default defineFunction({
     { name: 'from', kinds: K.Integer, required: false, default: '0' },
   ],
   returns: union(INTEGER, NULL),
-  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     { title: 'Match text', source: 'find("foobar", "bar")', returns: '3' },
     { title: 'Match text at start', source: 'find("foobar", "foo")', returns: '0' },

@@ -10,7 +10,6 @@ export default defineFunction({
     { name: 'pattern', kinds: K.Regex, required: true },
   ],
   returns: BOOLEAN,
-  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     { title: 'Regex match on a string', source: 'match("I\'m a little teapot", r\'teapot\')', returns: 'true' },
     {

@@ -15,7 +15,6 @@ export default defineFunction({
   ],
   fallible: true,
   returns: (call) => captureObject(constantGroups(call.args.pattern)),
-  backing: { kind: 'js', library: 'JS RegExp' },
   examples: [
     {
       title: 'Parse using Regex (with capture groups)',

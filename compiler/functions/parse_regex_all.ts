@@ -14,7 +14,6 @@ export default defineFunction({
   ],
   fallible: true,
   returns: (call) => arrayOf(captureObject(constantGroups(call.args.pattern))),
-  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Parse using Regex (all matches)',

@@ -19,6 +19,8 @@ export const enum Wire {
   Regex = 7,
   Array = 8,
   Object = 9,
+  /** Only in the constants of a module: a regex with its program compiled by the compiler. */
+  RegexProgram = 10,
 }
 
 /** Read position of `decodeValue`, advanced past what it reads. */
@@ -69,6 +71,14 @@ function decodeNext(): Value {
       const len = <usize>load<u32>(cursor);
       const v = compileRegex(cursor + 4, len);
       cursor += 4 + len;
+      return v;
+    }
+    case Wire.RegexProgram: {
+      const len = <usize>load<u32>(cursor);
+      const pattern = cursor + 4;
+      const programLen = <usize>load<u32>(pattern + len);
+      const v = newRegex(pattern + len + 4, pattern, len);
+      cursor = pattern + len + 4 + programLen;
       return v;
     }
     case Wire.Array: {

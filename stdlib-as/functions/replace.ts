@@ -1,4 +1,4 @@
-import { Value, Tag, tagOf, intOf, bytesPtr, bytesLen, newBytes } from '../value';
+import { Value, Tag, tagOf, intOf, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferBytes, bufferToBytes } from '../buffer';
 import { regexReplace } from '../regex';
 import { expectKinds, KindBit } from './args';
@@ -19,10 +19,8 @@ export function fn_replace(value: Value, pattern: Value, withText: Value, count:
   const ptr = bytesPtr(text);
   const len = bytesLen(text);
   if (tagOf(pattern) == Tag.Regex) {
-    const limit = times < 0 ? -1 : times > i32.MAX_VALUE ? i32.MAX_VALUE : <i32>times;
-    // The host wrote `u32 length, bytes` into the arena: the result points at them.
-    const reply = regexReplace(pattern, ptr, len, bytesPtr(replacement), bytesLen(replacement), limit);
-    return newBytes(reply + 4, <usize>load<u32>(reply));
+    const b = bufferNew(len + 16);
+    return regexReplace(b, pattern, text, replacement, times) ? bufferToBytes(b) : text;
   }
   const pat = lossy(pattern);
   const patPtr = bytesPtr(pat);

@@ -15,16 +15,7 @@ export function fn_split(value: Value, pattern: Value, limit: Value): Value {
   const len = bytesLen(text);
   const pieces: i64 = limit == 0 ? i64.MAX_VALUE : intOf(limit);
   if (pieces <= 0) return newArray(0);
-  if (tagOf(pattern) == Tag.Regex) {
-    const reply = regexSplit(pattern, ptr, len, pieces > i32.MAX_VALUE ? i32.MAX_VALUE : <i32>pieces);
-    const count = <usize>load<u32>(reply);
-    const out = newArray(count);
-    for (let i: usize = 0; i < count; i++) {
-      const at = reply + 4 + (i << 3);
-      arrayPush(out, bytesSlice(text, <usize>load<u32>(at), <usize>load<u32>(at, 4)));
-    }
-    return out;
-  }
+  if (tagOf(pattern) == Tag.Regex) return regexSplit(pattern, text, pieces);
   const pat = lossy(pattern);
   const patPtr = bytesPtr(pat);
   const patLen = bytesLen(pat);

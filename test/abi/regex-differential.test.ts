@@ -9,67 +9,7 @@ import * as assert from 'uvu/assert';
 import { RustRegex } from '../../abi/regex.js';
 import { rustMatches } from '../../abi/rust-regex.js';
 import { translatedMatches, translatedRegExp } from '../support/regexp-translation.js';
-
-/** mulberry32: a small seeded generator, so a failure reproduces. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const ATOMS = [
-  'a', 'b', 'é', ' ', '1', '_', '\\.', '\\n', '\\t', '\\xe9', '\\u00e9', '.', '\\d', '\\w', '\\s', '\\S', '\\D', '\\W',
-  '[ab]', '[^a ]', '[a-c\\d]', '[\\s_]', '[é1]', '[^\\w]', '\\b', '\\B', '😀',
-];
-const QUANTIFIERS = ['*', '+', '?', '{1,3}', '{2}', '{0,}', '*?', '+?', '??', '{1,2}?'];
-const ALPHABET = ['a', 'b', '1', '_', ' ', 'é', '😀', '\n', '\u00a0', '\u3000', '\t', 'x', '.', 'A'];
-
-/** A generated piece of pattern and whether it can match the empty string. */
-interface Piece {
-  source: string;
-  nullable: boolean;
-}
-
-const EMPTY_WIDTH = new Set(['\\b', '\\B']);
-const NULLABLE_QUANTIFIERS = new Set(['*', '?', '{0,}', '*?', '??']);
-
-/**
- * Patterns and inputs. No quantifier applies to a piece that can match empty: JS and RE2 (and Rust) treat
- * empty iterations differently, a documented difference shown below.
- */
-function generator(seed: number) {
-  const r = random(seed);
-  const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!;
-  let groups = 0;
-  const expr = (depth: number): Piece => {
-    const terms: Piece[] = [];
-    for (let n = 1 + Math.floor(r() * 3); n > 0; n--) terms.push(term(depth));
-    const piece = { source: terms.map((t) => t.source).join(''), nullable: terms.every((t) => t.nullable) };
-    if (depth >= 2 || r() >= 0.2) return piece;
-    const other = expr(depth + 1);
-    return { source: `${piece.source}|${other.source}`, nullable: piece.nullable || other.nullable };
-  };
-  const term = (depth: number): Piece => {
-    let atom: Piece;
-    if (depth < 2 && r() < 0.25) {
-      const body = expr(depth + 1);
-      atom = { source: `${pick(['(', '(?:', `(?P<g${groups++}>`])}${body.source})`, nullable: body.nullable };
-    } else {
-      const source = pick(ATOMS);
-      atom = { source, nullable: EMPTY_WIDTH.has(source) };
-    }
-    if (atom.nullable || r() >= 0.4) return atom;
-    const quantifier = pick(QUANTIFIERS);
-    return { source: atom.source + quantifier, nullable: NULLABLE_QUANTIFIERS.has(quantifier) };
-  };
-  return {
-    pattern: () => `${r() < 0.5 ? pick(['^', '\\A']) : ''}${expr(0).source}${r() < 0.3 ? pick(['$', '\\z']) : ''}`,
-    input: () => Array.from({ length: Math.floor(r() * 10) }, () => pick(ALPHABET)).join(''),
-  };
-}
+import { generator } from '../support/regex-generator.js';
 
 const newMatches = (re: RustRegex, text: string) =>
   [...rustMatches(re, text)].map((m) => [m.start, m.end, ...Array.from({ length: re.groupCount + 1 }, (_, i) => m.groups[i])]);

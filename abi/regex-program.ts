@@ -1,0 +1,299 @@
+// A Rust pattern as a program for the regex VM in wasm (stdlib-as/regex-vm.ts). The pattern is parsed and
+// compiled by re2js (after ./regex.ts's translation, so syntax, errors and Unicode classes are exactly
+// `RustRegex`'s); this file only serializes RE2's instructions. Layout (docs/regex.md), little-endian u32s,
+// offsets in bytes from the start of the program:
+//
+//   +0  FORMAT            +4  instruction count    +8  capture groups (not counting the whole match)
+//   +12 flags (ANCHORED: only a match at offset 0; NULLABLE: may match empty, so every position is a start)
+//   +16 start pc          +20 offset of the names  +24 u32[8]: bit b set when a match can start at lead byte b
+//   +56 instructions: (op, out, arg) each
+//   then class records: u32[4] bitmap of the ASCII code points, u32 n, n × (lo, hi) ranges above ASCII
+//   then look-around records: u32 LOOK_* flags, u32 n, n × offset of a class record (one code point each)
+//   then names: u32 n, n × (u32 group, u32 length, UTF-8 bytes padded to 4), sorted byte-wise by name
+
+import { compileRustPattern } from './regex.js';
+
+export const PROGRAM_FORMAT = 1;
+export const PROGRAM_HEADER_SIZE = 56;
+
+export const enum ProgramFlag {
+  Anchored = 1,
+  Nullable = 2,
+}
+
+/** The VM's instructions (`out` is the next pc; `arg` depends on the op). */
+export const enum Op {
+  Match = 0,
+  /** `arg`: offset of a class record. */
+  Class = 1,
+  /** `arg`: the code point. */
+  Char = 2,
+  Any = 3,
+  AnyNotNewline = 4,
+  /** Try `out` first, then `arg` (leftmost-first priority). */
+  Split = 5,
+  /** `arg`: capture slot (2 × group, +1 for the end) set to the position. */
+  Save = 6,
+  /** `arg`: ASSERT_* flags that must all hold at the position. */
+  Assert = 7,
+  Nop = 8,
+  Fail = 9,
+  /** `arg`: offset of a look-around record. */
+  Look = 10,
+}
+
+/** RE2's empty-width flags, kept as they are. */
+export const enum Assert {
+  BeginLine = 1,
+  EndLine = 2,
+  BeginText = 4,
+  EndText = 8,
+  WordBoundary = 16,
+  NotWordBoundary = 32,
+}
+
+export const enum LookFlag {
+  Behind = 1,
+  Negated = 2,
+}
+
+/** Code point ranges, inclusive. */
+export type CodePointRanges = readonly (readonly [number, number])[];
+
+/**
+ * A bounded look-around: whether the code points right before (`behind`) or after the position match
+ * `sequence`, one class per code point; `negated` requires that they do not (or that the text ends first).
+ */
+export interface LookAround {
+  behind: boolean;
+  negated: boolean;
+  sequence: readonly CodePointRanges[];
+}
+
+/**
+ * Look-around marker: code point `LOOK_AROUND_MARKER + i` in a pattern, standing alone (not in a class, not
+ * repeated), is a zero-width `lookArounds[i]` in the program. RE2 has no look-around and reads the marker as
+ * a literal; the serializer turns it into a `Look` instruction.
+ */
+export const LOOK_AROUND_MARKER = 0xf0000;
+
+// re2js's instruction set (build/index.js `Inst`).
+const RE2_ALT = 1;
+const RE2_ALT_MATCH = 2;
+const RE2_CAPTURE = 3;
+const RE2_EMPTY_WIDTH = 4;
+const RE2_FAIL = 5;
+const RE2_MATCH = 6;
+const RE2_NOP = 7;
+const RE2_RUNE = 8;
+const RE2_RUNE1 = 9;
+const RE2_RUNE_ANY = 10;
+const RE2_RUNE_ANY_NOT_NL = 11;
+const RE2_FOLD_CASE = 1;
+
+interface Re2Inst {
+  op: number;
+  out: number;
+  arg: number;
+  runes: Int32Array;
+}
+
+interface Re2Prog {
+  inst: Re2Inst[];
+  start: number;
+}
+
+/** The compiled program of a Rust pattern. Throws `RegexSyntaxError` with VRL's message when it is invalid. */
+export function regexProgram(pattern: string, lookArounds: readonly LookAround[] = []): Uint8Array {
+  const re2 = compileRustPattern(pattern).re2Input;
+  const prog = re2.prog as Re2Prog;
+  return new ProgramWriter(prog, lookArounds).write(re2.numSubexp, re2.namedGroups);
+}
+
+class ProgramWriter {
+  private readonly words: number[] = [];
+  private readonly classes = new Map<string, number>();
+
+  constructor(private readonly prog: Re2Prog, private readonly lookArounds: readonly LookAround[]) {}
+
+  write(groupCount: number, namedGroups: Readonly<Record<string, number>>): Uint8Array {
+    const insts = this.prog.inst;
+    const header = PROGRAM_HEADER_SIZE / 4;
+    const tables = header + insts.length * 3;
+    this.words.length = tables;
+    this.words.fill(0);
+    const w = this.words;
+    w[0] = PROGRAM_FORMAT;
+    w[1] = insts.length;
+    w[2] = groupCount;
+    w[4] = this.prog.start;
+    insts.forEach((inst, pc) => {
+      const [op, arg] = this.instruction(inst);
+      w[header + pc * 3] = op;
+      w[header + pc * 3 + 1] = inst.out;
+      w[header + pc * 3 + 2] = arg;
+    });
+    const start = this.startSet();
+    w[3] = (start.anchored ? ProgramFlag.Anchored : 0) | (start.nullable ? ProgramFlag.Nullable : 0);
+    for (let i = 0; i < 8; i++) w[6 + i] = start.firstBytes[i]!;
+    w[5] = w.length * 4;
+    const names = Object.entries(namedGroups)
+      .map(([name, group]) => [Buffer.from(name, 'utf8'), group] as const)
+      .sort(([a], [b]) => Buffer.compare(a, b));
+    w.push(names.length);
+    for (const [name, group] of names) {
+      w.push(group, name.length);
+      const padded = Buffer.alloc((name.length + 3) & ~3);
+      name.copy(padded);
+      for (let i = 0; i < padded.length; i += 4) w.push(padded.readUInt32LE(i));
+    }
+    return new Uint8Array(Uint32Array.from(w).buffer);
+  }
+
+  private instruction(inst: Re2Inst): [Op, number] {
+    switch (inst.op) {
+      case RE2_ALT:
+      case RE2_ALT_MATCH: return [Op.Split, inst.arg];
+      case RE2_CAPTURE: return [Op.Save, inst.arg];
+      case RE2_EMPTY_WIDTH: return [Op.Assert, inst.arg];
+      case RE2_FAIL: return [Op.Fail, 0];
+      case RE2_MATCH: return [Op.Match, 0];
+      case RE2_NOP: return [Op.Nop, 0];
+      case RE2_RUNE_ANY: return [Op.Any, 0];
+      case RE2_RUNE_ANY_NOT_NL: return [Op.AnyNotNewline, 0];
+      case RE2_RUNE1: {
+        const c = inst.runes[0]!;
+        const look = c - LOOK_AROUND_MARKER;
+        if (look >= 0 && look < this.lookArounds.length) return [Op.Look, this.lookAround(this.lookArounds[look]!)];
+        return [Op.Char, c];
+      }
+      case RE2_RUNE: {
+        const runes = inst.runes;
+        if (runes.length === 1) return [Op.Class, this.classRecord(caseFoldOrbit(runes[0]!, (inst.arg & RE2_FOLD_CASE) !== 0))];
+        const ranges: [number, number][] = [];
+        for (let i = 0; i < runes.length; i += 2) ranges.push([runes[i]!, runes[i + 1]!]);
+        return [Op.Class, this.classRecord(ranges)];
+      }
+    }
+    throw new Error(`regex program: unknown RE2 instruction ${inst.op}`);
+  }
+
+  /** Offset of the record of a class (shared by equal classes). */
+  private classRecord(ranges: CodePointRanges): number {
+    const key = ranges.map(([lo, hi]) => `${lo}-${hi}`).join(',');
+    let offset = this.classes.get(key);
+    if (offset !== undefined) return offset;
+    offset = this.words.length * 4;
+    const ascii = [0, 0, 0, 0];
+    const above: number[] = [];
+    for (const [lo, hi] of ranges) {
+      for (let c = lo; c <= Math.min(hi, 0x7f); c++) ascii[c >> 5] |= 1 << (c & 31);
+      if (hi >= 0x80) above.push(Math.max(lo, 0x80), hi);
+    }
+    this.words.push(...ascii, above.length / 2, ...above);
+    this.classes.set(key, offset);
+    return offset;
+  }
+
+  private lookAround(look: LookAround): number {
+    const classes = look.sequence.map((ranges) => this.classRecord(ranges));
+    const offset = this.words.length * 4;
+    this.words.push((look.behind ? LookFlag.Behind : 0) | (look.negated ? LookFlag.Negated : 0), classes.length, ...classes);
+    return offset;
+  }
+
+  /**
+   * Where a match can start: the lead bytes of the code points the instructions reachable from the start
+   * without consuming input accept. `nullable` when the match instruction is among those (an empty match
+   * can start anywhere); `anchored` when every path first asserts the start of the text.
+   */
+  private startSet(): { anchored: boolean; nullable: boolean; firstBytes: number[] } {
+    const insts = this.prog.inst;
+    const firstBytes = [0, 0, 0, 0, 0, 0, 0, 0];
+    const seen = new Set<number>();
+    let nullable = false;
+    let anchored = true;
+    const addRange = (lo: number, hi: number) => {
+      for (let b = 0; b < 0xf5; b++) {
+        const range = leadByteRange(b);
+        if (range && range[0] <= hi && range[1] >= lo) firstBytes[b >> 5]! |= 1 << (b & 31);
+      }
+    };
+    // Depth-first over the instructions before the first code point; `atStart` when \A was asserted on the way.
+    const stack: [number, boolean][] = [[this.prog.start, false]];
+    while (stack.length > 0) {
+      const [pc, atStart] = stack.pop()!;
+      if (seen.has(pc * 2 + (atStart ? 1 : 0))) continue;
+      seen.add(pc * 2 + (atStart ? 1 : 0));
+      const inst = insts[pc]!;
+      const [op] = this.instruction(inst);
+      switch (op) {
+        case Op.Split:
+          stack.push([inst.out, atStart], [inst.arg, atStart]);
+          break;
+        case Op.Assert:
+          stack.push([inst.out, atStart || (inst.arg & Assert.BeginText) !== 0]);
+          break;
+        case Op.Save:
+        case Op.Nop:
+        case Op.Look:
+          stack.push([inst.out, atStart]);
+          break;
+        case Op.Match:
+          nullable = true;
+          anchored &&= atStart;
+          break;
+        case Op.Fail:
+          break;
+        default:
+          anchored &&= atStart;
+          if (op === Op.Char) addRange(inst.runes[0]!, inst.runes[0]!);
+          else if (op === Op.Any) addRange(0, 0x10ffff);
+          else if (op === Op.AnyNotNewline) addRange(0, 0x09), addRange(0x0b, 0x10ffff);
+          else {
+            const record = this.instruction(inst)[1] / 4;
+            const ascii = this.words.slice(record, record + 4);
+            for (let i = 0; i < 4; i++) firstBytes[i]! |= ascii[i]!;
+            const n = this.words[record + 4]!;
+            for (let i = 0; i < n; i++) addRange(this.words[record + 5 + 2 * i]!, this.words[record + 6 + 2 * i]!);
+          }
+      }
+    }
+    return { anchored, nullable, firstBytes: firstBytes.map((word) => word >>> 0) };
+  }
+}
+
+/** The code points whose UTF-8 encoding starts with byte `b` (none for continuation bytes). */
+function leadByteRange(b: number): [number, number] | undefined {
+  if (b < 0x80) return [b, b];
+  if (b < 0xc2) return undefined;
+  if (b < 0xe0) return [(b & 0x1f) << 6, ((b & 0x1f) << 6) | 0x3f];
+  if (b < 0xf0) return [(b & 0x0f) << 12, ((b & 0x0f) << 12) | 0xfff];
+  return [(b & 0x07) << 18, ((b & 0x07) << 18) | 0x3ffff];
+}
+
+const foldOrbits = new Map<number, CodePointRanges>();
+
+/**
+ * The code points a single-rune instruction matches: with RE2's fold-case flag, its whole simple case
+ * folding orbit (`(?i)k` matches K, k and U+212A). RE2's parser computes the orbit for a class, but turns a
+ * one-rune class back into a fold-case literal; the complement of the negated class is the orbit.
+ */
+function caseFoldOrbit(c: number, foldCase: boolean): CodePointRanges {
+  if (!foldCase) return [[c, c]];
+  let orbit = foldOrbits.get(c);
+  if (orbit === undefined) {
+    const prog = compileRustPattern(`(?i)[^\\x{${c.toString(16)}}]`).re2Input.prog as Re2Prog;
+    const runes = prog.inst.find((i) => i.op === RE2_RUNE)!.runes;
+    const ranges: [number, number][] = [];
+    let next = 0;
+    for (let i = 0; i < runes.length; i += 2) {
+      if (runes[i]! > next) ranges.push([next, runes[i]! - 1]);
+      next = runes[i + 1]! + 1;
+    }
+    if (next <= 0x10ffff) ranges.push([next, 0x10ffff]);
+    orbit = ranges;
+    foldOrbits.set(c, orbit);
+  }
+  return orbit;
+}

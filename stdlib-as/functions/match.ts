@@ -1,0 +1,10 @@
+import { Value, newBool } from '../value';
+import { regexMatches } from '../regex';
+import { expectKinds, KindBit } from './args';
+import { lossy } from './text';
+
+/** `match(value, pattern)`: whether the regex matches anywhere in the lossy UTF-8 text. */
+export function fn_match(value: Value, pattern: Value): Value {
+  if (!expectKinds(value, KindBit.Bytes) || !expectKinds(pattern, KindBit.Regex)) return 0;
+  return newBool(regexMatches(pattern, lossy(value)));
+}

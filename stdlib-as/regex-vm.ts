@@ -1,0 +1,475 @@
+// The regex engine: runs a program of abi/regex-program.ts (RE2's automaton of a Rust pattern) over valid
+// UTF-8 in memory with leftmost-first (Perl/Rust) semantics and captures, in time linear in the input as
+// Rust's regex crate guarantees. Two machines, as the crate's own:
+// - a bounded backtracker, which marks each (instruction, position) it has tried in a bitset and never tries
+//   it again: O(instructions × input), used while that bitset fits BACKTRACK_BITS (a fixed cost per search,
+//   so an iteration over many matches stays linear);
+// - a Pike VM otherwise: every thread advances one code point at a time, in priority order, O(instructions)
+//   per code point and memory independent of the input.
+// Positions and captures are byte offsets. Memory is scratch reused for every search until the arena resets.
+
+import { alloc, arenaGeneration, copyMemory } from './value';
+import { codePointAt, codePointStartBefore } from './functions/text';
+
+// The program's layout (abi/regex-program.ts).
+const INST_COUNT: usize = 4;
+const GROUP_COUNT: usize = 8;
+const FLAGS: usize = 12;
+const START_PC: usize = 16;
+const NAMES_OFFSET: usize = 20;
+const FIRST_BYTES: usize = 24;
+const INSTS: usize = 56;
+
+const ANCHORED: u32 = 1;
+const NULLABLE: u32 = 2;
+
+const OP_MATCH: u32 = 0;
+const OP_CLASS: u32 = 1;
+const OP_CHAR: u32 = 2;
+const OP_ANY: u32 = 3;
+const OP_ANY_NOT_NEWLINE: u32 = 4;
+const OP_SPLIT: u32 = 5;
+const OP_SAVE: u32 = 6;
+const OP_ASSERT: u32 = 7;
+const OP_NOP: u32 = 8;
+const OP_FAIL: u32 = 9;
+const OP_LOOK: u32 = 10;
+
+const ASSERT_BEGIN_LINE: u32 = 1;
+const ASSERT_END_LINE: u32 = 2;
+const ASSERT_BEGIN_TEXT: u32 = 4;
+const ASSERT_END_TEXT: u32 = 8;
+const ASSERT_WORD_BOUNDARY: u32 = 16;
+const ASSERT_NOT_WORD_BOUNDARY: u32 = 32;
+
+const LOOK_BEHIND: u32 = 1;
+const LOOK_NEGATED: u32 = 2;
+
+/** Most visited bits of a backtracking search (4 KiB cleared per search). */
+const BACKTRACK_BITS: usize = 32768;
+/** Marks a job of the stacks below that restores a capture slot instead of trying an instruction. */
+const RESTORE: u32 = 0x80000000;
+
+// @ts-ignore: decorator
+@inline export function programGroupCount(prog: usize): u32 {
+  return load<u32>(prog, GROUP_COUNT);
+}
+
+/** Address of the program's names: u32 count, then (u32 group, u32 length, bytes padded to 4) sorted by name. */
+// @ts-ignore: decorator
+@inline export function programNames(prog: usize): usize {
+  return prog + <usize>load<u32>(prog, NAMES_OFFSET);
+}
+
+/** Capture slots of a search: two per group and two for the whole match (i32 byte offsets, -1 when unset). */
+// @ts-ignore: decorator
+@inline export function slotCount(prog: usize): usize {
+  return (<usize>load<u32>(prog, GROUP_COUNT) + 1) << 1;
+}
+
+// ---- scratch memory ------------------------------------------------------------------------------------
+
+/** Reused memory, one block per use: (address, size, arena generation) each. */
+const SCRATCH = memory.data(36);
+const VISITED: usize = 0;
+const JOBS: usize = 12;
+const SLOTS: usize = 24;
+
+/**
+ * At least `size` bytes of scratch block `block`, allocated again only when the arena was reset or it is
+ * too small; `keep` copies the old content into a grown block.
+ */
+function scratch(block: usize, size: usize, keep: bool = false): usize {
+  const at = SCRATCH + block;
+  const ptr = <usize>load<u32>(at);
+  const had = <usize>load<u32>(at, 4);
+  const valid = load<u32>(at, 8) == arenaGeneration() && ptr != 0;
+  if (valid && size <= had) return ptr;
+  // After a reset, the size reached before; when growing, twice the size, so a stack is copied O(log n) times.
+  const grown = size > had << 1 ? size : valid ? had << 1 : size > had ? size : had;
+  const fresh = alloc(grown);
+  if (valid && keep) copyMemory(fresh, ptr, had);
+  store<u32>(at, <u32>fresh);
+  store<u32>(at, <u32>grown, 4);
+  store<u32>(at, arenaGeneration(), 8);
+  return fresh;
+}
+
+/** Room for a search's capture slots (`slotCount`), valid until the next call. */
+export function slotScratch(prog: usize): usize {
+  return scratch(SLOTS, slotCount(prog) << 2);
+}
+
+/** The job stack with room for `entries` (u32 pc or RESTORE | slot, u32 position or old slot value). */
+function jobStack(entries: usize): usize {
+  return scratch(JOBS, entries << 3, true);
+}
+
+// @ts-ignore: decorator
+@inline function jobCapacity(): usize {
+  return <usize>load<u32>(SCRATCH + JOBS, 4) >> 3;
+}
+
+// ---- matching one position -----------------------------------------------------------------------------
+
+/** Whether class record `record` holds code point `c`. */
+function classHas(record: usize, c: u32): bool {
+  if (c < 0x80) return ((load<u32>(record + ((<usize>c >> 5) << 2)) >>> (c & 31)) & 1) != 0;
+  let lo: usize = 0;
+  let hi = <usize>load<u32>(record, 16);
+  const ranges = record + 20;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const at = ranges + (mid << 3);
+    if (c < load<u32>(at)) hi = mid;
+    else if (c > load<u32>(at, 4)) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** Whether the instruction at `inst` (a code point op) accepts `c`. */
+// @ts-ignore: decorator
+@inline function accepts(prog: usize, op: u32, arg: u32, c: u32): bool {
+  if (op == OP_CHAR) return c == arg;
+  if (op == OP_CLASS) return classHas(prog + <usize>arg, c);
+  return op == OP_ANY || c != 0x0a;
+}
+
+// @ts-ignore: decorator
+@inline function isWordByte(b: u32): bool {
+  return (b - 0x30 < 10) || ((b | 0x20) - 0x61 < 26) || b == 0x5f;
+}
+
+function assertionHolds(flags: u32, text: usize, len: usize, pos: usize): bool {
+  const before: u32 = pos > 0 ? load<u8>(text + pos - 1) : 0x100;
+  const after: u32 = pos < len ? load<u8>(text + pos) : 0x100;
+  if ((flags & ASSERT_BEGIN_TEXT) != 0 && pos != 0) return false;
+  if ((flags & ASSERT_END_TEXT) != 0 && pos != len) return false;
+  if ((flags & ASSERT_BEGIN_LINE) != 0 && pos != 0 && before != 0x0a) return false;
+  if ((flags & ASSERT_END_LINE) != 0 && pos != len && after != 0x0a) return false;
+  if ((flags & (ASSERT_WORD_BOUNDARY | ASSERT_NOT_WORD_BOUNDARY)) != 0) {
+    const boundary = (before < 0x80 && isWordByte(before)) != (after < 0x80 && isWordByte(after));
+    if ((flags & ASSERT_WORD_BOUNDARY) != 0 && !boundary) return false;
+    if ((flags & ASSERT_NOT_WORD_BOUNDARY) != 0 && boundary) return false;
+  }
+  return true;
+}
+
+/** Whether look-around record `record` holds at `pos`. */
+function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usize): bool {
+  const flags = load<u32>(record);
+  const n = <usize>load<u32>(record, 4);
+  let found = true;
+  if ((flags & LOOK_BEHIND) != 0) {
+    let at = pos;
+    for (let i = n; i > 0 && found; i--) {
+      if (at == 0) found = false;
+      else {
+        at = codePointStartBefore(text + at) - text;
+        found = classHas(prog + <usize>load<u32>(record + 4 + (i << 2)), codePointAt(text + at));
+      }
+    }
+  } else {
+    let at = pos;
+    for (let i: usize = 0; i < n && found; i++) {
+      if (at >= len) found = false;
+      else {
+        found = classHas(prog + <usize>load<u32>(record + 8 + (i << 2)), codePointAt(text + at));
+        at += sequenceLength(load<u8>(text + at));
+      }
+    }
+  }
+  return found != ((flags & LOOK_NEGATED) != 0);
+}
+
+// @ts-ignore: decorator
+@inline function sequenceLength(lead: u32): usize {
+  return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+}
+
+// @ts-ignore: decorator
+@inline function mayStartAt(prog: usize, b: u32): bool {
+  return ((load<u32>(prog + FIRST_BYTES + ((<usize>b >> 5) << 2)) >>> (b & 31)) & 1) != 0;
+}
+
+/**
+ * The next position at or after `pos` where a match may start (a code point boundary), or len + 1 when
+ * none: with a program that cannot match empty, one whose lead byte starts a code point it accepts first.
+ */
+function nextStart(prog: usize, text: usize, len: usize, pos: usize): usize {
+  if ((load<u32>(prog, FLAGS) & NULLABLE) != 0) {
+    while (pos < len && (load<u8>(text + pos) & 0xc0) == 0x80) pos++;
+    return pos;
+  }
+  while (pos < len && !mayStartAt(prog, load<u8>(text + pos))) pos++;
+  return pos < len ? pos : len + 1;
+}
+
+// ---- search --------------------------------------------------------------------------------------------
+
+/**
+ * The leftmost-first match of `prog` in the valid UTF-8 at `text` (`len` bytes) starting at byte `from` or
+ * later; assertions see the whole text. Writes `slotCount(prog)` i32 byte offsets to `slots` (group n at
+ * 2n, 2n + 1; -1 where a group took no part) and returns whether there is a match.
+ */
+export function regexSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
+  if (from > len) return false;
+  if ((load<u32>(prog, FLAGS) & ANCHORED) != 0 && from != 0) return false;
+  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const span = len - from + 1;
+  if (<u64>insts * <u64>span <= <u64>BACKTRACK_BITS) return backtrack(prog, text, len, from, slots);
+  return pikeSearch(prog, text, len, from, slots);
+}
+
+function backtrack(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
+  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const span = len - from + 1;
+  const visitedBytes = ((insts * span + 31) >> 5) << 2;
+  const visited = scratch(VISITED, visitedBytes);
+  memory.fill(visited, 0, visitedBytes);
+  const nslots = slotCount(prog);
+  const anchored = (load<u32>(prog, FLAGS) & ANCHORED) != 0;
+  for (let start = nextStart(prog, text, len, from); start <= len; ) {
+    for (let i: usize = 0; i < nslots; i++) store<i32>(slots + (i << 2), -1);
+    if (tryBacktrack(prog, text, len, from, span, visited, slots, start)) return true;
+    if (anchored || start == len) break;
+    start = nextStart(prog, text, len, start + 1);
+  }
+  return false;
+}
+
+/** One start position of `backtrack`: depth-first in priority order, each (pc, position) at most once. */
+function tryBacktrack(
+  prog: usize, text: usize, len: usize, from: usize, span: usize, visited: usize, slots: usize, start: usize,
+): bool {
+  const nslots = <u32>slotCount(prog);
+  let jobs = jobStack(64);
+  let capacity = jobCapacity();
+  let sp: usize = 0;
+  store<u32>(jobs, load<u32>(prog, START_PC));
+  store<u32>(jobs, <u32>start, 4);
+  sp = 1;
+  while (sp > 0) {
+    sp--;
+    let pc = load<u32>(jobs + (sp << 3));
+    let pos = <usize>load<u32>(jobs + (sp << 3), 4);
+    if ((pc & RESTORE) != 0) {
+      store<i32>(slots + (<usize>(pc & ~RESTORE) << 2), <i32>pos);
+      continue;
+    }
+    while (true) {
+      const bit = <usize>pc * span + (pos - from);
+      const word = visited + ((bit >> 5) << 2);
+      const mask: u32 = 1 << <u32>(bit & 31);
+      const seen = load<u32>(word);
+      if ((seen & mask) != 0) break;
+      store<u32>(word, seen | mask);
+      const inst = prog + INSTS + <usize>pc * 12;
+      const op = load<u32>(inst);
+      const out = load<u32>(inst, 4);
+      const arg = load<u32>(inst, 8);
+      if (op <= OP_ANY_NOT_NEWLINE) {
+        if (op == OP_MATCH) {
+          store<i32>(slots, <i32>start);
+          store<i32>(slots, <i32>pos, 4);
+          return true;
+        }
+        if (pos >= len) break;
+        const lead = <u32>load<u8>(text + pos);
+        const c = lead < 0x80 ? lead : codePointAt(text + pos);
+        if (!accepts(prog, op, arg, c)) break;
+        pos += sequenceLength(lead);
+        pc = out;
+        continue;
+      }
+      if (op == OP_SPLIT || op == OP_SAVE) {
+        // Room for one more job (a stack may need one per visited bit).
+        if (sp == capacity) {
+          jobs = jobStack(capacity + 1);
+          capacity = jobCapacity();
+        }
+        const job = jobs + (sp << 3);
+        if (op == OP_SPLIT) {
+          store<u32>(job, arg);
+          store<u32>(job, <u32>pos, 4);
+          sp++;
+        } else if (arg < nslots) {
+          store<u32>(job, arg | RESTORE);
+          store<i32>(job, load<i32>(slots + (<usize>arg << 2)), 4);
+          sp++;
+          store<i32>(slots + (<usize>arg << 2), <i32>pos);
+        }
+        pc = out;
+        continue;
+      }
+      if (op == OP_ASSERT) {
+        if (!assertionHolds(arg, text, len, pos)) break;
+      } else if (op == OP_LOOK) {
+        if (!lookHolds(prog, prog + <usize>arg, text, len, pos)) break;
+      } else if (op == OP_FAIL) {
+        break;
+      }
+      pc = out;
+    }
+  }
+  return false;
+}
+
+// ---- Pike VM -------------------------------------------------------------------------------------------
+
+// A thread queue: u32 size, then `dense` (pcs in priority order), `sparse` (index of a pc in dense), and the
+// capture slots of each pc's thread, each insts long. Sparse sets need no clearing.
+
+// @ts-ignore: decorator
+@inline function queueBytes(insts: usize, nslots: usize): usize {
+  return 4 + (insts << 3) + ((insts * nslots) << 2);
+}
+
+// @ts-ignore: decorator
+@inline function queueDense(q: usize): usize {
+  return q + 4;
+}
+
+function queueHas(q: usize, insts: usize, pc: u32): bool {
+  const size = load<u32>(q);
+  const index = load<u32>(q + 4 + (insts << 2) + (<usize>pc << 2));
+  return index < size && load<u32>(q + 4 + (<usize>index << 2)) == pc;
+}
+
+function queueInsert(q: usize, insts: usize, pc: u32): void {
+  const size = load<u32>(q);
+  store<u32>(q + 4 + (<usize>size << 2), pc);
+  store<u32>(q + 4 + (insts << 2) + (<usize>pc << 2), size);
+  store<u32>(q, size + 1);
+}
+
+// @ts-ignore: decorator
+@inline function queueSlots(q: usize, insts: usize, nslots: usize, pc: u32): usize {
+  return q + 4 + (insts << 3) + ((<usize>pc * nslots) << 2);
+}
+
+/**
+ * Adds the thread at `pc0` to `q`, following the instructions that consume nothing (in priority order, with
+ * the captures they set in `caps`, restored on the way back); code point and match instructions keep a copy.
+ */
+function addThread(prog: usize, q: usize, pc0: u32, text: usize, len: usize, pos: usize, caps: usize): void {
+  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const nslots = slotCount(prog);
+  // At most one entry per instruction for each of: its own visit, a split's second branch, a restore.
+  const jobs = jobStack(insts * 3 + 1);
+  store<u32>(jobs, pc0);
+  let sp: usize = 1;
+  while (sp > 0) {
+    sp--;
+    const pc = load<u32>(jobs + (sp << 3));
+    if ((pc & RESTORE) != 0) {
+      store<i32>(caps + (<usize>(pc & ~RESTORE) << 2), load<i32>(jobs + (sp << 3), 4));
+      continue;
+    }
+    if (queueHas(q, insts, pc)) continue;
+    queueInsert(q, insts, pc);
+    const inst = prog + INSTS + <usize>pc * 12;
+    const op = load<u32>(inst);
+    const out = load<u32>(inst, 4);
+    const arg = load<u32>(inst, 8);
+    const job = jobs + (sp << 3);
+    switch (op) {
+      case OP_SPLIT:
+        store<u32>(job, arg);
+        store<u32>(job + 8, out);
+        sp += 2;
+        break;
+      case OP_NOP:
+        store<u32>(job, out);
+        sp++;
+        break;
+      case OP_ASSERT:
+        if (assertionHolds(arg, text, len, pos)) {
+          store<u32>(job, out);
+          sp++;
+        }
+        break;
+      case OP_LOOK:
+        if (lookHolds(prog, prog + <usize>arg, text, len, pos)) {
+          store<u32>(job, out);
+          sp++;
+        }
+        break;
+      case OP_SAVE:
+        if (<usize>arg < nslots) {
+          store<u32>(job, arg | RESTORE);
+          store<i32>(job, load<i32>(caps + (<usize>arg << 2)), 4);
+          store<i32>(caps + (<usize>arg << 2), <i32>pos);
+          store<u32>(job + 8, out);
+          sp += 2;
+        } else {
+          store<u32>(job, out);
+          sp++;
+        }
+        break;
+      case OP_FAIL:
+        break;
+      default:
+        memory.copy(queueSlots(q, insts, nslots, pc), caps, nslots << 2);
+    }
+  }
+}
+
+function pikeSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
+  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const nslots = slotCount(prog);
+  const anchored = (load<u32>(prog, FLAGS) & ANCHORED) != 0;
+  const queueSize = queueBytes(insts, nslots);
+  const base = scratch(VISITED, queueSize * 2 + (nslots << 2));
+  let current = base;
+  let next = base + queueSize;
+  const caps = next + queueSize;
+  store<u32>(current, 0);
+  store<u32>(next, 0);
+  let matched = false;
+  let pos = from;
+  while (true) {
+    if (load<u32>(current) == 0) {
+      if (matched || (anchored && pos != 0)) break;
+      pos = nextStart(prog, text, len, pos);
+      if (pos > len) break;
+    }
+    if (!matched && (!anchored || pos == 0)) {
+      for (let i: usize = 0; i < nslots; i++) store<i32>(caps + (i << 2), -1);
+      store<i32>(caps, <i32>pos);
+      addThread(prog, current, load<u32>(prog, START_PC), text, len, pos, caps);
+    }
+    let c: u32 = u32.MAX_VALUE;
+    let width: usize = 0;
+    if (pos < len) {
+      const lead = <u32>load<u8>(text + pos);
+      c = lead < 0x80 ? lead : codePointAt(text + pos);
+      width = sequenceLength(lead);
+    }
+    const size = <usize>load<u32>(current);
+    for (let i: usize = 0; i < size; i++) {
+      const pc = load<u32>(queueDense(current) + (i << 2));
+      const inst = prog + INSTS + <usize>pc * 12;
+      const op = load<u32>(inst);
+      if (op == OP_MATCH) {
+        memory.copy(slots, queueSlots(current, insts, nslots, pc), nslots << 2);
+        store<i32>(slots, <i32>pos, 4);
+        matched = true;
+        // Threads after this one have lower priority: leftmost-first drops them.
+        break;
+      }
+      if (op > OP_ANY_NOT_NEWLINE || width == 0) continue;
+      if (!accepts(prog, op, load<u32>(inst, 8), c)) continue;
+      memory.copy(caps, queueSlots(current, insts, nslots, pc), nslots << 2);
+      addThread(prog, next, load<u32>(inst, 4), text, len, pos + width, caps);
+    }
+    const swap = current;
+    current = next;
+    next = swap;
+    store<u32>(next, 0);
+    if (width == 0) break;
+    pos += width;
+  }
+  return matched;
+}
