@@ -11,7 +11,7 @@
 //   then look-around records: u32 LOOK_* flags, u32 n, n × offset of a class record (one code point each)
 //   then names: u32 n, n × (u32 group, u32 length, UTF-8 bytes padded to 4), sorted byte-wise by name
 
-import { compileRustPattern } from './regex.js';
+import { compileRustPattern, RegexSyntaxError } from './regex.js';
 
 export const PROGRAM_FORMAT = 1;
 export const PROGRAM_HEADER_SIZE = 56;
@@ -167,13 +167,7 @@ class ProgramWriter {
         if (look >= 0 && look < this.lookArounds.length) return [Op.Look, this.lookAround(this.lookArounds[look]!)];
         return [Op.Char, c];
       }
-      case RE2_RUNE: {
-        const runes = inst.runes;
-        if (runes.length === 1) return [Op.Class, this.classRecord(caseFoldOrbit(runes[0]!, (inst.arg & RE2_FOLD_CASE) !== 0))];
-        const ranges: [number, number][] = [];
-        for (let i = 0; i < runes.length; i += 2) ranges.push([runes[i]!, runes[i + 1]!]);
-        return [Op.Class, this.classRecord(ranges)];
-      }
+      case RE2_RUNE: return [Op.Class, this.classRecord(runeRanges(inst))];
     }
     throw new Error(`regex program: unknown RE2 instruction ${inst.op}`);
   }
@@ -296,4 +290,30 @@ function caseFoldOrbit(c: number, foldCase: boolean): CodePointRanges {
     foldOrbits.set(c, orbit);
   }
   return orbit;
+}
+
+/** The code points a RUNE instruction accepts. */
+function runeRanges(inst: Re2Inst): CodePointRanges {
+  const runes = inst.runes;
+  if (runes.length === 1) return caseFoldOrbit(runes[0]!, (inst.arg & RE2_FOLD_CASE) !== 0);
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < runes.length; i += 2) ranges.push([runes[i]!, runes[i + 1]!]);
+  return ranges;
+}
+
+/**
+ * The code points a pattern of one code point matches (a literal, an escape, a bracket class, `.`): what a
+ * bounded look-around checks at each place (runtime/js-functions/support/grok-look-around.ts).
+ */
+export function codePointRanges(pattern: string): CodePointRanges {
+  const inst = (compileRustPattern(pattern).re2Input.prog as Re2Prog).inst.find((i) => i.op >= RE2_RUNE);
+  if (inst === undefined) throw new RegexSyntaxError(`regex parse error: not one character: ${pattern}`);
+  if (inst.op === RE2_RUNE_ANY) return [[0, 0x10ffff]];
+  if (inst.op === RE2_RUNE_ANY_NOT_NL) return [[0, 9], [11, 0x10ffff]];
+  return inst.op === RE2_RUNE1 ? [[inst.runes[0]!, inst.runes[0]!]] : runeRanges(inst);
+}
+
+/** Capture groups of a program, not counting the whole match (its slots: 2 × (count + 1)). */
+export function programGroupCount(program: Uint8Array): number {
+  return new DataView(program.buffer, program.byteOffset, program.byteLength).getUint32(8, true);
 }

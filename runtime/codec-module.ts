@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encode as encodeValue } from '../abi/codec.js';
+import { programGroupCount } from '../abi/regex-program.js';
 import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type ArenaExports } from './arena.js';
 import { moduleImports, type InstanceRef } from './imports.js';
 import { stderrLog, systemClock } from './services.js';
-import { BatchRecords, joinBatch, recordBytes, recoverFromTrap } from './trap-recovery.js';
+import { BatchRecords, joinBatch, recordBytes, recoverFromTrap, type Attempt } from './trap-recovery.js';
 
 // ---- options --------------------------------------------------------------------------------------------
 
@@ -331,6 +332,8 @@ interface CodecExports extends ArenaExports {
   encode_errors_len(): number;
   encode_offsets_ptr(): number;
   encode_offsets_len(): number;
+  regex_slots(program: number): number;
+  regex_search(program: number, text: number, len: number, from: number, slots: number): number;
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -409,6 +412,21 @@ export class CodecModule extends ArenaInstance<CodecExports> {
       }
     }
     return { ...resultOf(framing.value), batch: joinBatch(0, count, sections), count, errors };
+  }
+
+  /**
+   * The leftmost-first match of a regex program (abi/regex-program.ts) in the UTF-8 `text`: its capture slots
+   * (byte offsets, group n at 2n and 2n + 1, -1 where a group took no part), or null without a match. A
+   * search that traps (the memory limit) is the Trap.
+   */
+  regexSearch(program: Uint8Array, text: Uint8Array): Attempt<Int32Array | null> {
+    return this.attempt(() => {
+      const prog = this.copyIn(program);
+      const input = this.copyIn(text);
+      const slots = this.exports.regex_slots(prog) >>> 0;
+      if (!this.exports.regex_search(prog, input, text.length, 0, slots)) return null;
+      return new Int32Array(this.exports.memory.buffer.slice(slots, slots + (programGroupCount(program) + 1) * 8));
+    });
   }
 
   /** Encodes the events of an input batch as framed bytes. */

@@ -52,3 +52,6 @@ export function encode_offsets_ptr(): usize {
 export function encode_offsets_len(): usize {
   return bufferLength(encodeOffsets());
 }
+
+// The regex VM, for the grok patterns the host matches (runtime/js-functions/support/grok.ts).
+export { regexSearch as regex_search, slotScratch as regex_slots } from './regex-vm';

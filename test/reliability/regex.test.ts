@@ -43,6 +43,9 @@ const CASES: Case[] = [
     { program: `parse_grok!(.m, "^(?:%{USERNAME:user} ?)+$")`, input: `${a(n)}!`, expected: 'error' },
     { program: `parse_grok!(.m, "^(?:%{USERNAME:user} ?)+$")`, input: a(n), expected: { user: a(n) } },
     { program: `parse_grok!(.m, "(?<x>(a|a?)+)b")`, input: a(n), expected: 'error' },
+    // Grok patterns with look-around (QUOTEDSTRING: `(?<!\\)` and nested repetition) run on the regex VM.
+    { program: `parse_grok!(.m, "%{QUOTEDSTRING:q}")`, input: `"${a(n)}`, expected: 'error' },
+    { program: `parse_grok!(.m, "%{QUOTEDSTRING:q} %{NUMBER:n}")`, input: `x"${a(n)}" 1.5`, expected: { n: '1.5', q: `"${a(n)}"` } },
     // One-pass and anchored: runs on V8's engine, still linear.
     { program: `parse_regex!(.m, r'^(?P<head>\\S+) (?P<tail>\\S+)$')`, input: `${a(n)}`, expected: 'error' },
   ]),

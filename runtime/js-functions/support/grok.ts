@@ -1,10 +1,14 @@
 // Grok patterns compiled to regexes, once per distinct pattern text and alias set. Every capture becomes
-// an internal group `g<N>` (JS forbids duplicate and dotted group names); `fields` maps them back. A pattern
-// runs on the linear-time engine (abi/regex.ts) unless it needs what RE2 lacks: look-around, which the
-// library's IPV4, TIME, NUMBER and QUOTEDSTRING use, keeps it on V8's backtracking RegExp (docs/regex.md).
+// an internal group `g<N>` (`fields` maps them back to the pattern's names, which may repeat or hold dots).
+// Matching is linear in the input on every path (docs/regex.md): a pattern runs on the one regex engine of
+// abi/regex.ts, or, when it writes look-around (the library's IPV4, TIME, NUMBER and QUOTEDSTRING do), on
+// the regex VM in wasm, which checks bounded look-around in place (./grok-look-around.ts).
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
+import { compileRustPattern, RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
+import { regexProgram } from '../../../abi/regex-program.js';
+import { CodecModule } from '../../codec-module.js';
+import { LookAroundError, markLookArounds } from './grok-look-around.js';
 import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
 import { dateMatcher, type DateMatcher } from './grok-date.js';
 import { LOGSTASH_PATTERN_DIRECTORY } from '../../grok-pattern-files.js';
@@ -51,38 +55,50 @@ export function compileGrok(pattern: string, options: GrokOptions): Grok {
   if (!grok) {
     const fields: GrokField[] = [];
     const source = expand(pattern, options, fields, 0);
-    grok = { match: linearMatcher(source, options.datadog) ?? backtrackingMatcher(source, options.datadog), fields };
+    grok = { match: matcher(source, options.datadog), fields };
     cache.set(key, grok);
   }
   return grok;
 }
 
-/** The pattern on the linear-time engine, or undefined when RE2 cannot express it (look-around). */
-function linearMatcher(source: string, datadog: boolean): Grok['match'] | undefined {
-  let regex: RustRegex;
+function matcher(source: string, datadog: boolean): Grok['match'] {
   try {
-    regex = new RustRegex(datadog ? `(?s)^(?:${source})$` : source);
+    const marked = markLookArounds(source);
+    const pattern = datadog ? `(?s)^(?:${marked.source})$` : marked.source;
+    if (marked.lookArounds.length === 0) return engineMatcher(new RustRegex(pattern));
+    return vmMatcher(regexProgram(pattern, marked.lookArounds), compileRustPattern(pattern).re2Input.namedGroups);
   } catch (error) {
-    if (error instanceof RegexSyntaxError) return undefined;
+    if (error instanceof RegexSyntaxError || error instanceof LookAroundError) {
+      throw new GrokCompileError(`failed to compile grok pattern: ${error.message}`);
+    }
     throw error;
   }
+}
+
+function engineMatcher(regex: RustRegex): Grok['match'] {
   return (text) => {
     const m = regex.exec(text);
     return m ? regex.namedGroups(m) : undefined;
   };
 }
 
-function backtrackingMatcher(source: string, datadog: boolean): Grok['match'] {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(datadog ? `^(?:${source})$` : source, datadog ? 's' : '');
-  } catch (error) {
-    throw new GrokCompileError(`failed to compile grok pattern: ${(error as Error).message}`);
-  }
-  // A pattern without fields has no groups: its match gives no fields.
+/** The codec module instance of this thread that runs the VM for grok patterns. */
+let vm: CodecModule | undefined;
+
+function vmMatcher(program: Uint8Array, names: Readonly<Record<string, number>>): Grok['match'] {
+  const groups = Object.entries(names);
   return (text) => {
-    const m = regex.exec(text);
-    return m ? m.groups ?? {} : undefined;
+    const bytes = Buffer.from(text, 'utf8');
+    const search = (vm ??= new CodecModule()).regexSearch(program, bytes);
+    if ('trap' in search) throw new Error(search.trap.message);
+    const slots = search.value;
+    if (!slots) return undefined;
+    const captured: Record<string, string | undefined> = Object.create(null);
+    for (const [name, group] of groups) {
+      const start = slots[2 * group]!;
+      captured[name] = start < 0 ? undefined : bytes.toString('utf8', start, slots[2 * group + 1]);
+    }
+    return captured;
   };
 }
 

@@ -209,6 +209,18 @@ test('grok: the grok crate\'s later pattern files (bind, httpd, squid, maven, ex
     ['my-loadbalancer', '192.168.131.39', '2817', '10.0.0.1', '200', 'GET', 'www.example.com:80', '/']);
 });
 
+test('grok: look-around holds as Oniguruma reads it, on the regex VM', () => {
+  assert.equal(plain(call(parse_grok, 'ip=10.1.2.3;', '%{IPV4:ip}')), { ip: '10.1.2.3' });
+  // IPV4 is `(?<![0-9])…(?![0-9])`: no address inside a longer run of digits.
+  assert.is(call(parse_grok, 'x1234.5.6.7', '%{IPV4:ip}'), 'error: unable to parse input with grok pattern');
+  assert.is(call(parse_grok, '1.2.3.456', '%{IPV4:ip}'), 'error: unable to parse input with grok pattern');
+  assert.equal(plain(call(parse_grok, 'v1.5.7 é 10:20:30x', '%{NUMBER:n}.* %{TIME:t}')), { n: '1.5', t: '10:20:30' });
+  assert.equal(plain(call(parse_grok, 'q { find: x } ntoreturn:5', '%{MONGO_QUERY:q}')), { q: '{ find: x }' });
+  assert.equal(plain(call(parse_grok, 'Started GET "/users/1?x=2" for 127.0.0.1 at 2024-03-13 20:45:10 +0100', '%{RAILS3HEAD}')),
+    { verb: 'GET', request: '/users/1?x=2', clientip: '127.0.0.1', timestamp: '2024-03-13 20:45:10 +0100' });
+  assert.match(String(call(parse_grok, 'ab', '(?=a+)%{WORD:w}')), 'look-around must match a fixed sequence of at most 64 characters: "a+"');
+});
+
 test('groks: Datadog matchers, filters, nesting, no match', () => {
   assert.equal(plain(call(parse_groks, 'id=12 ok=true', ['id=%{integer:a.id} ok=%{boolean:a.ok}'])), { a: { id: 12, ok: true } });
   assert.equal(plain(call(parse_groks, 'X', ['%{word:w:lowercase}'])), { w: 'x' });
