@@ -332,6 +332,7 @@ interface CodecExports extends ArenaExports {
   encode_errors_len(): number;
   encode_offsets_ptr(): number;
   encode_offsets_len(): number;
+  arena_set_floor(): void;
   regex_slots(program: number): number;
   regex_search(program: number, text: number, len: number, from: number, slots: number): number;
 }
@@ -343,6 +344,9 @@ function codecWasm(): WebAssembly.Module {
   return compiled;
 }
 
+/** Most bytes of regex programs an instance keeps between calls. */
+const RESIDENT_PROGRAM_BYTES = 1 << 20;
+
 /** What one decode call on a range of frames gives. */
 type DecodedRange = DecodeResult & { frames: number };
 
@@ -353,6 +357,9 @@ type DecodedRange = DecodeResult & { frames: number };
  */
 export class CodecModule extends ArenaInstance<CodecExports> {
   private readonly timezone: string;
+  /** Regex programs kept in the instance, by the program's bytes (see residentProgram). */
+  private readonly residentPrograms = new Map<Uint8Array, number>();
+  private residentBytes = 0;
 
   /**
    * `timezone`: the zone of syslog timestamps without one (the global `timezone` option). `memoryLimit`:
@@ -366,6 +373,8 @@ export class CodecModule extends ArenaInstance<CodecExports> {
   }
 
   protected restart(): CodecExports {
+    this.residentPrograms.clear();
+    this.residentBytes = 0;
     return startCodec(this.timezone, this.memoryLimit);
   }
 
@@ -421,12 +430,29 @@ export class CodecModule extends ArenaInstance<CodecExports> {
    */
   regexSearch(program: Uint8Array, text: Uint8Array): Attempt<Int32Array | null> {
     return this.attempt(() => {
-      const prog = this.copyIn(program);
+      const prog = this.residentProgram(program);
       const input = this.copyIn(text);
       const slots = this.exports.regex_slots(prog) >>> 0;
       if (!this.exports.regex_search(prog, input, text.length, 0, slots)) return null;
       return new Int32Array(this.exports.memory.buffer.slice(slots, slots + (programGroupCount(program) + 1) * 8));
     });
+  }
+
+  /**
+   * The address of `program` in the instance. The first RESIDENT_PROGRAM_BYTES of programs stay there, below
+   * the arena's floor (a grok pattern's program is tens of KiB, copied once instead of per event); the rest
+   * are copied per call.
+   */
+  private residentProgram(program: Uint8Array): number {
+    const resident = this.residentPrograms.get(program);
+    if (resident !== undefined) return resident;
+    const address = this.copyIn(program);
+    if (this.residentBytes + program.length <= RESIDENT_PROGRAM_BYTES) {
+      this.exports.arena_set_floor();
+      this.residentPrograms.set(program, address);
+      this.residentBytes += program.length;
+    }
+    return address;
   }
 
   /** Encodes the events of an input batch as framed bytes. */

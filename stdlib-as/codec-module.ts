@@ -7,7 +7,7 @@ import {
 } from './codec/decode';
 import { encodeBatch, encodedLength, encodeErrors, encodeOffsets } from './codec/encode';
 
-export { alloc, arenaReset as reset, arenaUsed as arena_used, runtime_state } from './value';
+export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor, runtime_state } from './value';
 
 export function decode(ptr: usize, len: usize, descriptor: usize): usize {
   return decodeFrames(ptr, len, descriptor);
