@@ -4,6 +4,7 @@ import { decodeBatch, encodeBatch, type InputEvent } from '../../abi/batch.js';
 import { CodecModule, parseFieldPath, type DecodeOptions, type EncodeOptions } from '../../runtime/codec-module.js';
 import { IntegralFloat } from '../../abi/codec.js';
 import { Timestamp } from '../../abi/values.js';
+import { regexProgram } from '../../abi/regex-program.js';
 import { Stdlib } from '../support/stdlib.js';
 
 const codec = new CodecModule();
@@ -213,6 +214,19 @@ test('field paths', () => {
   assert.equal(parseFieldPath('.a.b[0]'), ['a', 'b', 0]);
   assert.equal(parseFieldPath('a."b.c"'), ['a', 'b.c']);
   assert.throws(() => parseFieldPath('a.'), /invalid field path "a.": it ends with "."/);
+});
+
+test('regexSearch: capture slots of the match; the program stays resident, and is copied again after a trap', () => {
+  const codec = new CodecModule({ memoryLimit: 4 * 2 ** 20 });
+  const program = regexProgram('(?P<key>[a-z]+)=(?P<value>\\d+)');
+  const search = (text: string) => {
+    const result = codec.regexSearch(program, Buffer.from(text));
+    return 'trap' in result ? result.trap.message : result.value && [...result.value];
+  };
+  assert.equal(search('é x=12;'), [3, 7, 3, 4, 5, 7]);
+  assert.equal(search('nothing'), null);
+  assert.match(String(search('a'.repeat(8 * 2 ** 20))), 'memory limit exceeded');
+  assert.equal(search('ab=3'), [0, 4, 0, 2, 3, 4]);
 });
 
 test.run();
