@@ -124,8 +124,18 @@ const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
   'errors_ptr', 'errors_len', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
 ];
 
+/** How `runBatch` and `runNdjson` hand back their output. */
+export interface OutputOptions {
+  /**
+   * The output is not copied for the caller: it is a view of memory the instance reuses (of the module's
+   * own memory when one driver call made all of it), valid only until the next call on the instance (or
+   * on its `Program`). Write it out or copy it before then. By default the output is a copy the caller keeps.
+   */
+  reuse?: boolean;
+}
+
 export interface NdjsonOutput {
-  /** The output lines. */
+  /** The output lines (with `reuse`, valid until the next call). */
   output: Buffer;
   /** Lines that failed: 0-based line index in the whole input, and the message. */
   errors: Array<{ line: number; message: string }>;
@@ -165,6 +175,8 @@ export interface ConditionOutput {
 }
 
 export class RemapInstance extends ArenaInstance<ModuleExports> {
+  /** Where `runNdjson` with `reuse` gathers output made by several calls. */
+  private reusedOutput: OutputBytes | undefined;
   /** `log()` lines of the driver call running now, written when it completes. */
   private readonly logs: HeldLogs;
   /** The options the instances are started with: `options` with `log()` going through `logs`. */
@@ -187,17 +199,18 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     return startInstance(this.module, this.info, this.started);
   }
 
-  /** Runs an input batch (docs/abi.md §2) and returns a copy of the output batch. */
-  runBatch(input: Uint8Array): Uint8Array {
-    const run = (batch: Uint8Array) =>
+  /** Runs an input batch (docs/abi.md §2) and returns the output batch: a copy, or with `reuse` a view. */
+  runBatch(input: Uint8Array, { reuse = false }: OutputOptions = {}): Uint8Array {
+    // A view is overwritten by the next call: the pieces of a recovery are copied as they come.
+    const run = (batch: Uint8Array, view: boolean) =>
       this.attempt(() => {
-        const out = this.exports.run_batch(this.copyIn(batch), batch.length);
-        return this.bytes(out, this.exports.output_len()).slice();
+        const output = this.bytes(this.exports.run_batch(this.copyIn(batch), batch.length), this.exports.output_len());
+        return view ? output : output.slice();
       });
-    const first = run(input);
+    const first = run(input, reuse);
     if ('value' in first) return first.value;
     const records = new BatchRecords(input);
-    const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end)));
+    const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end), false));
     const sections = pieces.map((piece) => ('value' in piece ? recordBytes(piece.value) : errorRecord(records.record(piece.failed), piece.message)));
     return joinBatch(records.flags, records.count, sections);
   }
@@ -317,21 +330,30 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     return length === 0 ? [] : decodeFailures(this.bytes(this.exports.failures_ptr(), length).slice());
   }
 
-  /** Runs newline-delimited JSON (docs/abi.md §3), in pieces of whole lines when the input is large. */
-  runNdjson(input: Uint8Array, flags: number): NdjsonOutput {
-    const output = new OutputBytes();
+  /**
+   * Runs newline-delimited JSON (docs/abi.md §3), in pieces of whole lines when the input is large. With
+   * `reuse`, the output of an input that one call ran is a view of module memory, else it is gathered into
+   * a buffer the instance keeps.
+   */
+  runNdjson(input: Uint8Array, flags: number, { reuse = false }: OutputOptions = {}): NdjsonOutput {
+    const output = reuse ? (this.reusedOutput ??= new OutputBytes()) : new OutputBytes();
+    output.clear();
+    /** The output of the one call that ran the whole input, left in module memory. */
+    let whole: Uint8Array | undefined;
     const errors: NdjsonOutput['errors'] = [];
     // Output is appended as each call returns: calls run in line order, also when recovering from a trap.
-    const run = (text: Uint8Array, done: number) =>
+    const run = (text: Uint8Array, done: number, view = false) =>
       this.attempt(() => {
         const out = this.exports.run_ndjson(this.copyIn(text), text.length, flags);
         const lineErrors = this.readErrors(this.exports.errors_ptr(), this.exports.errors_len());
-        output.append(this.bytes(out, this.exports.output_len()), done);
+        const bytes = this.bytes(out, this.exports.output_len());
+        if (view) whole = bytes;
+        else output.append(bytes, done);
         return lineErrors;
       });
     for (const { bytes, firstLine, lines } of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
       const done = (bytes.byteOffset - input.byteOffset + bytes.length) / input.length;
-      const first = run(bytes, done);
+      const first = run(bytes, done, reuse && bytes.length === input.length);
       const textLines = new TextLines(bytes, lines);
       const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverFromTrap(first.trap, lines, (start, end) => run(textLines.slice(start, end), done));
       for (const piece of pieces) {
@@ -342,7 +364,7 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         }
       }
     }
-    return { output: output.bytes(), errors };
+    return { output: whole ? Buffer.from(whole.buffer, whole.byteOffset, whole.length) : output.bytes(), errors };
   }
 
   /**
@@ -448,6 +470,11 @@ function bindJsFunction(functions: JsFunctionTable, name: string): JsFunction {
 class OutputBytes {
   private buffer = Buffer.alloc(0);
   private length = 0;
+
+  /** Empties it for another run; the buffer stays. */
+  clear(): void {
+    this.length = 0;
+  }
 
   /** Appends `piece`, the output of the input up to fraction `done` (0 < done ≤ 1) of the whole. */
   append(piece: Uint8Array, done: number): void {
