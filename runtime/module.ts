@@ -10,14 +10,14 @@ import { ABI_VERSION, ChainFlag, decodeFailures, readHeader, type ChainFailure }
 import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
-import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit } from './arena.js';
+import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type OutputOptions } from './arena.js';
 import { Blob, CodecModule, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
 import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt } from './trap-recovery.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices, type LogLevel } from './services.js';
 
-export { DEFAULT_MEMORY_LIMIT } from './arena.js';
+export { DEFAULT_MEMORY_LIMIT, type OutputOptions } from './arena.js';
 
 /** What an instance is given: the JS-backed functions it may call, its services, and its memory limit. */
 export interface InstanceOptions {
@@ -123,16 +123,6 @@ const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
   'memory', 'svc_init', 'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len',
   'errors_ptr', 'errors_len', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
 ];
-
-/** How `runBatch` and `runNdjson` hand back their output. */
-export interface OutputOptions {
-  /**
-   * The output is not copied for the caller: it is a view of memory the instance reuses (of the module's
-   * own memory when one driver call made all of it), valid only until the next call on the instance (or
-   * on its `Program`). Write it out or copy it before then. By default the output is a copy the caller keeps.
-   */
-  reuse?: boolean;
-}
 
 export interface NdjsonOutput {
   /** The output lines (with `reuse`, valid until the next call). */

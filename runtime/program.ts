@@ -2,7 +2,8 @@
 // JS event, batch and NDJSON entry points for the host, and the compiler's warnings.
 
 import { BatchFlag, decodeOutput, encodeBatch, type EventKind } from '../abi/batch.js';
-import type { NdjsonOutput, OutputOptions, RemapInstance } from './module.js';
+import type { NdjsonOutput, RemapInstance } from './module.js';
+import type { OutputOptions } from './arena.js';
 import type { RemapValue } from '../abi/values.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 
