@@ -12,7 +12,7 @@ import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
 import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type OutputOptions } from './arena.js';
 import { Blob, CodecModule, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
-import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt } from './trap-recovery.js';
+import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt, type Piece, type Trap } from './trap-recovery.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices, type LogLevel } from './services.js';
@@ -341,11 +341,12 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         else output.append(bytes, done);
         return lineErrors;
       });
-    for (const { bytes, firstLine, lines } of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
+    // `chunk.lines` is counted only when a trap needs it.
+    for (const chunk of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
+      const { bytes, firstLine } = chunk;
       const done = (bytes.byteOffset - input.byteOffset + bytes.length) / input.length;
       const first = run(bytes, done, reuse && bytes.length === input.length);
-      const textLines = new TextLines(bytes, lines);
-      const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverFromTrap(first.trap, lines, (start, end) => run(textLines.slice(start, end), done));
+      const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverInChunk(first.trap, chunk, (text) => run(text, done));
       for (const piece of pieces) {
         if ('value' in piece) {
           for (const { index, message } of piece.value) errors.push({ line: firstLine + piece.start + index, message });
@@ -487,12 +488,20 @@ class OutputBytes {
 
 const NEWLINE = 0x0a;
 
+/** A piece of NDJSON input: `firstLine` is the index of its first line in the whole input, `lines` the
+ * number of lines in it (counted on first use). */
+export interface NdjsonChunk {
+  bytes: Uint8Array;
+  firstLine: number;
+  readonly lines: number;
+}
+
 /**
  * Splits NDJSON into pieces of at most `maxBytes` that end after a newline (a line longer than `maxBytes`
- * is a piece of its own). `firstLine` is the index of the piece's first line in the whole input, `lines`
- * the number of lines in it.
+ * is a piece of its own). Lines are counted only when there is a next piece or `lines` is read: an input
+ * run in one piece without a trap is never scanned for them.
  */
-export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<{ bytes: Uint8Array; firstLine: number; lines: number }> {
+export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<NdjsonChunk> {
   let firstLine = 0;
   for (let start = 0; start < input.length; ) {
     let end = input.length;
@@ -501,11 +510,29 @@ export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<{ 
       end = lastNewline >= start ? lastNewline + 1 : input.indexOf(NEWLINE, start + maxBytes) + 1 || input.length;
     }
     const bytes = input.subarray(start, end);
-    let newlines = 0;
-    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) newlines++;
-    // Only the input's last line may lack its newline.
-    yield { bytes, firstLine, lines: bytes[bytes.length - 1] === NEWLINE ? newlines : newlines + 1 };
-    firstLine += newlines;
+    let newlines: number | undefined;
+    const countNewlines = () => (newlines ??= countOf(bytes, NEWLINE));
+    yield {
+      bytes,
+      firstLine,
+      // Only the input's last line may lack its newline.
+      get lines() {
+        return bytes[bytes.length - 1] === NEWLINE ? countNewlines() : countNewlines() + 1;
+      },
+    };
+    if (end < input.length) firstLine += countNewlines();
     start = end;
   }
+}
+
+function countOf(bytes: Uint8Array, byte: number): number {
+  let count = 0;
+  for (let at = bytes.indexOf(byte); at >= 0; at = bytes.indexOf(byte, at + 1)) count++;
+  return count;
+}
+
+/** `recoverFromTrap` over the lines of `chunk`, each range run by `run`. */
+function recoverInChunk<T>(trap: Trap, chunk: NdjsonChunk, run: (text: Uint8Array) => Attempt<T>): Array<Piece<T>> {
+  const textLines = new TextLines(chunk.bytes, chunk.lines);
+  return recoverFromTrap(trap, chunk.lines, (start, end) => run(textLines.slice(start, end)));
 }

@@ -206,6 +206,13 @@ test('ndjsonChunks cuts after the last newline that fits, counting lines', () =>
   assert.equal(text(ndjsonChunks(Buffer.from('ab\ncd\n'), 3)), [['ab\n', 0], ['cd\n', 1]]);
 });
 
+test('ndjsonChunks counts the lines of a piece when asked, also after the next piece; the last may lack its newline', () => {
+  const lines = (input: string, max: number) => [...ndjsonChunks(Buffer.from(input), max)].map((chunk) => chunk.lines);
+  assert.equal(lines('aa\nbb\ncc\ndd', 7), [2, 2]);
+  assert.equal(lines('a\n\n\nb\nc\n', 4), [3, 2]);
+  assert.equal(lines('1\n2', 3), [2]);
+});
+
 test('ndjsonChunks keeps a line longer than the limit whole', () => {
   assert.equal(text(ndjsonChunks(Buffer.from('a\nlong line\nb\n'), 4)), [['a\n', 0], ['long line\n', 1], ['b\n', 2]]);
   assert.equal(text(ndjsonChunks(Buffer.from('long line'), 4)), [['long line', 0]]);
