@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pipelineBenchmark } from './pipeline.mjs';
 import { PROGRAMS, generate } from './programs.mjs';
+import { startBenchmark } from './start.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -168,6 +169,7 @@ const s1Source = PROGRAMS.S1.source;
 const compileTimes = compileTime(s1Source);
 writeFileSync(path.join(work, 'one.ndjson'), generate('S1', 1));
 writeFileSync(path.join(work, 'S1.vrl'), s1Source);
+const vrlStart = await startBenchmark(cli);
 const coldStart = await firstOutput([cli, 'vrl', '-o', '-p', path.join(work, 'S1.vrl'), '-i', path.join(work, 'one.ndjson')]);
 const peakRss = process.resourceUsage().maxRSS / 1024;
 rmSync(work, { recursive: true, force: true });
@@ -187,6 +189,7 @@ const summary = [
   `S1 end to end, ../shared/bench check (${E2E_EVENTS / 1000}k events, median of 3): hand stream ${sharedCheck.a.toFixed(2)} s, svc vrl ${sharedCheck.b.toFixed(2)} s, ratio ${sharedCheck.ratio.toFixed(2)}×`,
   `Compile S1 in a fresh process: cold ${(compileTimes.cold * 1000).toFixed(0)} ms (parse, check, binaryen load, link, optimize), cached ${(compileTimes.cached * 1000).toFixed(0)} ms`,
   `svc vrl cold start to first output (S1, warm cache): ${(coldStart * 1000).toFixed(0)} ms`,
+  `svc vrl '.a = 1' from spawn to exit (median of 5, load ${os.loadavg()[0].toFixed(1)}): empty cache ${(vrlStart.cold * 1000).toFixed(0)} ms, cached ${(vrlStart.cached * 1000).toFixed(0)} ms; a REPL line, from sending it to its answer: ${(vrlStart.repl * 1000).toFixed(0)} ms`,
   `Peak RSS of the benchmark process: ${peakRss.toFixed(0)} MB`,
 ];
 console.log(table.join('\n'));

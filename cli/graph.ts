@@ -2,13 +2,15 @@
 
 import type { CAC, Command } from 'cac';
 import { configLocations } from '../host/config/options.js';
-import { ConfigError } from '../host/config/errors.js';
-import { GRAPH_FORMATS, graphDot, graphMermaid, type GraphFormat } from '../host/graph-dot.js';
-import { EXIT, loadPipelineConfig, pipelineGraph } from '../host/pipeline.js';
+import type { GraphFormat } from '../host/graph-dot.js';
 import { rootOptions, withRootOptions } from './service.js';
 import { stringOption, UsageError } from './usage.js';
 
 async function runGraph(parsed: Record<string, unknown>): Promise<number> {
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  const [{ ConfigError }, { GRAPH_FORMATS, graphDot, graphMermaid }, { EXIT, loadPipelineConfig, pipelineGraph }] = await Promise.all([
+    import('../host/config/errors.js'), import('../host/graph-dot.js'), import('../host/pipeline.js'),
+  ]);
   const format = (stringOption(parsed.format, '--format') ?? 'dot') as GraphFormat;
   if (!GRAPH_FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${GRAPH_FORMATS.join(', ')}`);
   const options = rootOptions(parsed);

@@ -2,7 +2,6 @@
 // same JSON, as upstream does).
 
 import type { CAC, Command } from 'cac';
-import { componentRegistry } from '../host/components/registry.js';
 import type { ComponentKind } from '../host/config/schema.js';
 import { stringOption, UsageError } from './usage.js';
 
@@ -16,8 +15,9 @@ const SECTIONS: ReadonlyArray<{ kind: ComponentKind; key: string; title: string 
 const FORMATS = ['text', 'json', 'avro'];
 
 /** The listing in `format` (text, json or avro), ending with a newline. */
-export function componentList(format: string): string {
-  const registry = componentRegistry();
+async function componentList(format: string): Promise<string> {
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  const registry = (await import('../host/components/registry.js')).componentRegistry();
   if (format === 'text') {
     return SECTIONS.map(({ kind, title }) => `${title}:\n${registry.types(kind).map((type) => `- ${type}\n`).join('')}`).join('\n');
   }
@@ -28,9 +28,9 @@ export function registerList(cli: CAC): Command {
   return cli
     .command('list', 'List available components, then exit')
     .option('--format <format>', 'Format of the list: text, json or avro (default: text)')
-    .action((parsed: Record<string, unknown>) => {
+    .action(async (parsed: Record<string, unknown>) => {
       const format = stringOption(parsed.format, '--format') ?? 'text';
       if (!FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${FORMATS.join(', ')}`);
-      process.stdout.write(componentList(format));
+      process.stdout.write(await componentList(format));
     });
 }

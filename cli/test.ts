@@ -1,15 +1,17 @@
 // `svc test [paths...]`: runs the configuration's unit tests and prints Vector's report.
 
 import type { CAC, Command } from 'cac';
-import { ConfigError } from '../host/config/errors.js';
 import { configLocations } from '../host/config/options.js';
-import { EXIT, loadPipelineConfig } from '../host/pipeline.js';
-import { UnitTests } from '../host/unit-tests.js';
+import type { UnitTests } from '../host/unit-tests.js';
 import { configFileRootOptions, withConfigFileOptions } from './config-files.js';
 import { logHubFor } from './service.js';
 import { useColor } from './usage.js';
 
 async function runUnitTests(paths: string[], parsed: Record<string, unknown>): Promise<number> {
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  const [{ ConfigError }, { EXIT, loadPipelineConfig }, { UnitTests }] = await Promise.all([
+    import('../host/config/errors.js'), import('../host/pipeline.js'), import('../host/unit-tests.js'),
+  ]);
   const options = configFileRootOptions(paths, parsed);
   const hub = logHubFor(options, 1);
   const log = hub.logger('svc');

@@ -2,7 +2,6 @@
 
 import type { CAC, Command } from 'cac';
 import { configLocations } from '../host/config/options.js';
-import { validate } from '../host/validate.js';
 import { configFileRootOptions, withConfigFileOptions } from './config-files.js';
 import { logHubFor } from './service.js';
 import { useColor } from './usage.js';
@@ -14,6 +13,8 @@ export function normalizeNoEnvironment(argv: readonly string[]): string[] {
 }
 
 async function runValidate(paths: string[], parsed: Record<string, unknown>): Promise<number> {
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  const { validate } = await import('../host/validate.js');
   const options = configFileRootOptions(paths, parsed);
   // As Vector's validate, the service's own logs are one step quieter than the service's.
   const hub = logHubFor(options, 1);

@@ -1,9 +1,9 @@
 // `svc vrl`: run a remap program on newline-delimited JSON events (through the batch path), print one line
 // per event, write or run precompiled modules, or start the interactive REPL when no program is given.
 
-import { createReadStream } from 'node:fs';
+import { close, open, read } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import type { CAC, Command } from 'cac';
 import type { Diagnostic, Program } from '../runtime/index.js';
 import { parseTimeZone } from '../runtime/time-zones.js';
@@ -106,11 +106,15 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
   // Without input there is no input line to name in errors.
   if (input === undefined) return runLines(program, { lines: Buffer.from('{}\n'), firstLine: 0 }, flags, false);
   const fromStdin = input === true || input === '' || input === '-';
-  const stream = fromStdin ? process.stdin : await openInput(String(input));
-  const chunks = readChunks(stream, fromStdin ? 'stdin' : `input file '${String(input)}'`);
-  for await (const piece of linePieces(chunks, maxLineBytes)) {
-    if ('lines' in piece) await runLines(program, piece, flags, true);
-    else process.stderr.write(`line ${piece.tooLong + 1}: the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped\n`);
+  const fd = fromStdin ? 0 : await readInput(String(input), 'input file', (path) => openFile(path, 'r'));
+  const read = descriptorReader(fd, fromStdin ? 'stdin' : `input file '${String(input)}'`);
+  try {
+    for await (const piece of linePieces(read, maxLineBytes)) {
+      if ('lines' in piece) await runLines(program, piece, flags, true);
+      else process.stderr.write(`line ${piece.tooLong + 1}: the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped\n`);
+    }
+  } finally {
+    if (!fromStdin) await closeFile(fd);
   }
 }
 
@@ -120,77 +124,120 @@ interface Lines {
   firstLine: number;
 }
 
+/** Reads up to `length` bytes of the input into `into` at `at`; resolves to the count, 0 at the end. */
+type ReadInto = (into: Buffer, at: number, length: number) => Promise<number>;
+
 /**
- * Splits a byte stream into pieces of whole lines for the program, as they come (about a chunk at a time),
- * and reports the lines longer than `maxLineBytes` (without their newline) by index instead: such a line
- * is skipped without being kept, so an endless one (`-i /dev/zero`) costs no memory. A line that spans
- * chunks is joined once, when its end arrives.
+ * Reads a descriptor straight into the caller's buffer. Stdin left non-blocking by another process (reads
+ * fail with EAGAIN) is read through Node's stream instead, its chunks copied in. A read error names the
+ * input (`what`).
  */
-async function* linePieces(chunks: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<Lines | { tooLong: number }> {
-  /** Index of the line that starts at the current position. */
-  let line = 0;
-  /** The start of a line whose newline has not arrived yet. */
-  let partial: Buffer[] = [];
-  let partialBytes = 0;
-  /** Inside a line already reported as too long. */
-  let skipping = false;
-  for await (const chunk of chunks) {
-    /** Start of the current line in `chunk`; start and first line of the lines not handed out yet. */
-    let at = 0;
-    let runStart = 0;
-    let runLine = line;
-    for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, at)) {
-      const length = partialBytes + end - at;
-      const continued = skipping || partial.length > 0;
-      if (continued || length > maxLineBytes) {
-        if (at > runStart) yield { lines: chunk.subarray(runStart, at), firstLine: runLine };
-        if (length > maxLineBytes) {
-          if (!skipping) yield { tooLong: line };
-        } else if (!skipping) {
-          yield { lines: Buffer.concat([...partial, chunk.subarray(0, end + 1)], length + 1), firstLine: line };
+function descriptorReader(fd: number, what: string): ReadInto {
+  let chunks: AsyncIterator<Buffer> | undefined;
+  /** What the stream gave that has not been copied in yet. */
+  let rest: Buffer = Buffer.alloc(0);
+  return async (into, at, length) => {
+    try {
+      if (chunks === undefined) {
+        try {
+          return await readInto(fd, into, at, length);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || fd !== 0) throw error;
+          chunks = (process.stdin as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
         }
-        [partial, partialBytes, skipping] = [[], 0, false];
-        [runStart, runLine] = [end + 1, line + 1];
+      }
+      if (rest.length === 0) {
+        const next = await chunks.next();
+        if (next.done) return 0;
+        rest = next.value;
+      }
+      const copied = rest.copy(into, at, 0, length);
+      rest = rest.subarray(copied);
+      return copied;
+    } catch (error) {
+      throw fileError(error, `cannot read ${what}`);
+    }
+  };
+}
+
+const openFile = promisify(open);
+const closeFile = promisify(close);
+
+function readInto(fd: number, into: Buffer, at: number, length: number): Promise<number> {
+  return new Promise((resolve, reject) => read(fd, into, at, length, null, (error, count) => (error ? reject(error) : resolve(count))));
+}
+
+/** Bytes asked of each read. */
+const READ_BYTES = 1 << 20;
+
+/**
+ * Splits the input into pieces of whole lines for the program as they are read (about a read at a time),
+ * into two reused buffers: while the pieces of one run, the next read fills the other, after the unfinished
+ * line copied over. A piece is a view of its buffer, valid until the next piece is asked for. A line longer
+ * than a read goes on in the same buffer, which grows to hold it. Lines longer than `maxLineBytes` (without
+ * their newline) are reported by index instead: such a line is dropped as it is read, so an endless one
+ * (`-i /dev/zero`) costs no memory.
+ */
+async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator<Lines | { tooLong: number }> {
+  let buffer = Buffer.allocUnsafe(READ_BYTES);
+  let spare = Buffer.allocUnsafe(0);
+  /** The bytes read and not handed out yet, `buffer[start, end)`: the start of line `line`. */
+  let start = 0;
+  let end = 0;
+  let line = 0;
+  /** Inside a line already reported as too long: its bytes are dropped up to its newline. */
+  let skipping = false;
+  let reading = read(buffer, 0, READ_BYTES);
+  for (let count = await reading; count > 0; count = await reading) {
+    const data = buffer.subarray(0, end + count);
+    const pieces: Array<Lines | { tooLong: number }> = [];
+    /** Start and first line of the lines not handed out yet. */
+    let [runStart, runLine] = [start, line];
+    for (let newline = data.indexOf(10, end); newline >= 0; newline = data.indexOf(10, start)) {
+      if (skipping || newline - start > maxLineBytes) {
+        if (start > runStart) pieces.push({ lines: data.subarray(runStart, start), firstLine: runLine });
+        if (!skipping) pieces.push({ tooLong: line });
+        [runStart, runLine, skipping] = [newline + 1, line + 1, false];
       }
       line++;
-      at = end + 1;
+      start = newline + 1;
     }
-    if (at > runStart) yield { lines: chunk.subarray(runStart, at), firstLine: runLine };
-    if (at === chunk.length || skipping) continue;
-    partialBytes += chunk.length - at;
-    if (partialBytes > maxLineBytes) {
-      yield { tooLong: line };
-      [partial, partialBytes, skipping] = [[], 0, true];
-    } else partial.push(chunk.subarray(at));
+    end = data.length;
+    if (start > runStart) pieces.push({ lines: data.subarray(runStart, start), firstLine: runLine });
+    if (!skipping && end - start > maxLineBytes) {
+      pieces.push({ tooLong: line });
+      skipping = true;
+    }
+    if (skipping) end = start;
+    const unfinished = end - start;
+    if (start > 0) {
+      // Lines ended in this buffer: the next read goes to the other one while they run.
+      if (spare.length < unfinished + READ_BYTES) spare = Buffer.allocUnsafe(Math.max(unfinished + READ_BYTES, 2 * spare.length));
+      data.copy(spare, 0, start, end);
+      [buffer, spare] = [spare, buffer];
+    } else if (buffer.length < end + READ_BYTES) {
+      const grown = Buffer.allocUnsafe(Math.max(end + READ_BYTES, 2 * buffer.length));
+      data.copy(grown, 0, 0, end);
+      buffer = grown;
+    }
+    [start, end] = [0, unfinished];
+    reading = read(buffer, end, READ_BYTES);
+    // Its failure is thrown where it is awaited, after the pieces: not an unhandled rejection meanwhile.
+    reading.catch(() => undefined);
+    yield* pieces;
   }
-  if (partial.length) yield { lines: Buffer.concat(partial, partialBytes), firstLine: line };
+  if (end > start) yield { lines: buffer.subarray(start, end), firstLine: line };
 }
 
 async function runLines(program: Program, { lines, firstLine }: Lines, flags: number, numbered: boolean): Promise<void> {
-  const { output, errors } = program.runNdjson(lines, flags);
+  const { output, errors } = program.runNdjson(lines, flags, { reuse: true });
   if (errors.length) {
     const prefix = (line: number) => (numbered ? `line ${firstLine + line + 1}: ` : '');
     process.stderr.write(errors.map((e) => prefix(e.line) + e.message).join('\n') + '\n');
   }
-  if (!process.stdout.write(output)) await new Promise((resolve) => process.stdout.once('drain', resolve));
-}
-
-async function openInput(path: string): Promise<Readable> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  await readInput(path, 'input file', () => new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  }));
-  return stream;
-}
-
-/** The chunks of `stream`; a read error names the input (`what`). */
-async function* readChunks(stream: Readable, what: string): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
-  } catch (error) {
-    throw fileError(error, `cannot read ${what}`);
-  }
+  // The output is a view of the program's memory, which its next run overwrites: held until written. A
+  // failed write ends the process through the stream's 'error' event (cli/main.ts).
+  await new Promise((resolve) => process.stdout.write(output, resolve));
 }
 
 async function readProgram(argument: string | undefined, file: string | undefined): Promise<string> {

@@ -14,6 +14,16 @@ export interface ArenaExports {
   runtime_state(): number;
 }
 
+/** How the entry points that take it (`runBatch`, `runNdjson`, the codec module's `encode`) hand back their output. */
+export interface OutputOptions {
+  /**
+   * The output is not copied for the caller: it is a view of memory the instance reuses (of the module's
+   * own memory when one driver call made all of it), valid only until the next call on the instance (or
+   * on its `Program`). Write it out or copy it before then. By default the output is a copy the caller keeps.
+   */
+  reuse?: boolean;
+}
+
 /** The memory limit of an instance whose options give none: 1 GiB. */
 export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
 const PAGE_BYTES = 65536;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encode as encodeValue } from '../abi/codec.js';
 import { programGroupCount } from '../abi/regex-program.js';
-import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type ArenaExports } from './arena.js';
+import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type ArenaExports, type OutputOptions } from './arena.js';
 import { moduleImports, type InstanceRef } from './imports.js';
 import { stderrLog, systemClock } from './services.js';
 import { BatchRecords, joinBatch, recordBytes, recoverFromTrap, type Attempt } from './trap-recovery.js';
@@ -455,9 +455,10 @@ export class CodecModule extends ArenaInstance<CodecExports> {
     return address;
   }
 
-  /** Encodes the events of an input batch as framed bytes. */
-  encode(batch: Uint8Array, options: EncodeOptions): EncodeResult {
-    const pieces = this.runEncode(batch, options, false, (out, length) => this.copyOut(out, length));
+  /** Encodes the events of an input batch as framed bytes: a copy, or with `reuse` a view (see `OutputOptions`). */
+  encode(batch: Uint8Array, options: EncodeOptions, { reuse = false }: OutputOptions = {}): EncodeResult {
+    // Pieces encoded again after a trap overwrite each other's memory: only a whole batch's output stays a view.
+    const pieces = this.runEncode(batch, options, false, (out, length, whole) => (reuse && whole ? this.bytes(out, length) : this.copyOut(out, length)));
     const bytes = pieces.flatMap((piece) => piece.bytes ?? []);
     return { bytes: bytes.length === 1 ? bytes[0]! : joinBytes(bytes), errors: pieces.flatMap((piece) => piece.errors) };
   }
@@ -484,8 +485,14 @@ export class CodecModule extends ArenaInstance<CodecExports> {
   /**
    * Encodes `batch`: one piece, or after a trap the pieces of the ranges of events run again, in order (an
    * event that trapped alone is a piece without bytes and with its error). Error indexes count events of `batch`.
+   * `read` takes the output of a call (`whole`: of the call on the whole batch).
    */
-  private runEncode<T>(batch: Uint8Array, options: EncodeOptions, each: boolean, read: (out: number, length: number) => T): Array<{ bytes?: T; errors: EncodeResult['errors'] }> {
+  private runEncode<T>(
+    batch: Uint8Array,
+    options: EncodeOptions,
+    each: boolean,
+    read: (out: number, length: number, whole: boolean) => T,
+  ): Array<{ bytes?: T; errors: EncodeResult['errors'] }> {
     const blob = new Blob();
     const descriptor = encodeDescriptor(blob, options, each);
     const run = (events: Uint8Array) => this.attempt(() => {
@@ -493,7 +500,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
       const base = this.copyBlob(blob);
       const out = this.exports.encode(ptr, events.length, base + descriptor.offset);
       const errors = this.readErrors(this.exports.encode_errors_ptr(), this.exports.encode_errors_len());
-      return { bytes: read(out, this.exports.encode_len()), errors: errors.map(({ index, message }) => ({ event: index, message })) };
+      return { bytes: read(out, this.exports.encode_len(), events === batch), errors: errors.map(({ index, message }) => ({ event: index, message })) };
     });
     const whole = run(batch);
     if ('value' in whole) return [whole.value];

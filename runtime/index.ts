@@ -16,7 +16,7 @@ export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/
 export { renderDiagnostics } from '../compiler/diagnostics/render.js';
 export type { CompileOptions, ModuleOptions };
 export { Program, RemapRuntimeError } from './program.js';
-export { DEFAULT_MEMORY_LIMIT, instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput } from './module.js';
+export { DEFAULT_MEMORY_LIMIT, instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput, type OutputOptions } from './module.js';
 export { defaultServices, stderrLog, systemClock, type InstanceServices, type LogLevel } from './services.js';
 export { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
 export type { JsFunction, JsFunctionTable } from './imports.js';

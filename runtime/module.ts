@@ -10,14 +10,14 @@ import { ABI_VERSION, ChainFlag, decodeFailures, readHeader, type ChainFailure }
 import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
-import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit } from './arena.js';
+import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type OutputOptions } from './arena.js';
 import { Blob, CodecModule, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
-import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt } from './trap-recovery.js';
+import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt, type Piece, type Trap } from './trap-recovery.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices, type LogLevel } from './services.js';
 
-export { DEFAULT_MEMORY_LIMIT } from './arena.js';
+export { DEFAULT_MEMORY_LIMIT, type OutputOptions } from './arena.js';
 
 /** What an instance is given: the JS-backed functions it may call, its services, and its memory limit. */
 export interface InstanceOptions {
@@ -125,7 +125,7 @@ const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
 ];
 
 export interface NdjsonOutput {
-  /** The output lines. */
+  /** The output lines (with `reuse`, valid until the next call). */
   output: Buffer;
   /** Lines that failed: 0-based line index in the whole input, and the message. */
   errors: Array<{ line: number; message: string }>;
@@ -165,6 +165,8 @@ export interface ConditionOutput {
 }
 
 export class RemapInstance extends ArenaInstance<ModuleExports> {
+  /** Where `runNdjson` with `reuse` gathers output made by several calls. */
+  private reusedOutput: OutputBytes | undefined;
   /** `log()` lines of the driver call running now, written when it completes. */
   private readonly logs: HeldLogs;
   /** The options the instances are started with: `options` with `log()` going through `logs`. */
@@ -187,17 +189,18 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     return startInstance(this.module, this.info, this.started);
   }
 
-  /** Runs an input batch (docs/abi.md §2) and returns a copy of the output batch. */
-  runBatch(input: Uint8Array): Uint8Array {
-    const run = (batch: Uint8Array) =>
+  /** Runs an input batch (docs/abi.md §2) and returns the output batch: a copy, or with `reuse` a view. */
+  runBatch(input: Uint8Array, { reuse = false }: OutputOptions = {}): Uint8Array {
+    // A view is overwritten by the next call: the pieces of a recovery are copied as they come.
+    const run = (batch: Uint8Array, view: boolean) =>
       this.attempt(() => {
-        const out = this.exports.run_batch(this.copyIn(batch), batch.length);
-        return this.bytes(out, this.exports.output_len()).slice();
+        const output = this.bytes(this.exports.run_batch(this.copyIn(batch), batch.length), this.exports.output_len());
+        return view ? output : output.slice();
       });
-    const first = run(input);
+    const first = run(input, reuse);
     if ('value' in first) return first.value;
     const records = new BatchRecords(input);
-    const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end)));
+    const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end), false));
     const sections = pieces.map((piece) => ('value' in piece ? recordBytes(piece.value) : errorRecord(records.record(piece.failed), piece.message)));
     return joinBatch(records.flags, records.count, sections);
   }
@@ -317,23 +320,33 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     return length === 0 ? [] : decodeFailures(this.bytes(this.exports.failures_ptr(), length).slice());
   }
 
-  /** Runs newline-delimited JSON (docs/abi.md §3), in pieces of whole lines when the input is large. */
-  runNdjson(input: Uint8Array, flags: number): NdjsonOutput {
-    const output = new OutputBytes();
+  /**
+   * Runs newline-delimited JSON (docs/abi.md §3), in pieces of whole lines when the input is large. With
+   * `reuse`, the output of an input that one call ran is a view of module memory, else it is gathered into
+   * a buffer the instance keeps.
+   */
+  runNdjson(input: Uint8Array, flags: number, { reuse = false }: OutputOptions = {}): NdjsonOutput {
+    const output = reuse ? (this.reusedOutput ??= new OutputBytes()) : new OutputBytes();
+    output.clear();
+    /** The output of the one call that ran the whole input, left in module memory. */
+    let whole: Uint8Array | undefined;
     const errors: NdjsonOutput['errors'] = [];
     // Output is appended as each call returns: calls run in line order, also when recovering from a trap.
-    const run = (text: Uint8Array, done: number) =>
+    const run = (text: Uint8Array, done: number, view = false) =>
       this.attempt(() => {
         const out = this.exports.run_ndjson(this.copyIn(text), text.length, flags);
         const lineErrors = this.readErrors(this.exports.errors_ptr(), this.exports.errors_len());
-        output.append(this.bytes(out, this.exports.output_len()), done);
+        const bytes = this.bytes(out, this.exports.output_len());
+        if (view) whole = bytes;
+        else output.append(bytes, done);
         return lineErrors;
       });
-    for (const { bytes, firstLine, lines } of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
+    // `chunk.lines` is counted only when a trap needs it.
+    for (const chunk of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
+      const { bytes, firstLine } = chunk;
       const done = (bytes.byteOffset - input.byteOffset + bytes.length) / input.length;
-      const first = run(bytes, done);
-      const textLines = new TextLines(bytes, lines);
-      const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverFromTrap(first.trap, lines, (start, end) => run(textLines.slice(start, end), done));
+      const first = run(bytes, done, reuse && bytes.length === input.length);
+      const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverInChunk(first.trap, chunk, (text) => run(text, done));
       for (const piece of pieces) {
         if ('value' in piece) {
           for (const { index, message } of piece.value) errors.push({ line: firstLine + piece.start + index, message });
@@ -342,7 +355,7 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         }
       }
     }
-    return { output: output.bytes(), errors };
+    return { output: whole ? Buffer.from(whole.buffer, whole.byteOffset, whole.length) : output.bytes(), errors };
   }
 
   /**
@@ -449,6 +462,11 @@ class OutputBytes {
   private buffer = Buffer.alloc(0);
   private length = 0;
 
+  /** Empties it for another run; the buffer stays. */
+  clear(): void {
+    this.length = 0;
+  }
+
   /** Appends `piece`, the output of the input up to fraction `done` (0 < done ≤ 1) of the whole. */
   append(piece: Uint8Array, done: number): void {
     const needed = this.length + piece.length;
@@ -470,12 +488,20 @@ class OutputBytes {
 
 const NEWLINE = 0x0a;
 
+/** A piece of NDJSON input: `firstLine` is the index of its first line in the whole input, `lines` the
+ * number of lines in it (counted on first use). */
+export interface NdjsonChunk {
+  bytes: Uint8Array;
+  firstLine: number;
+  readonly lines: number;
+}
+
 /**
  * Splits NDJSON into pieces of at most `maxBytes` that end after a newline (a line longer than `maxBytes`
- * is a piece of its own). `firstLine` is the index of the piece's first line in the whole input, `lines`
- * the number of lines in it.
+ * is a piece of its own). Lines are counted only when there is a next piece or `lines` is read: an input
+ * run in one piece without a trap is never scanned for them.
  */
-export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<{ bytes: Uint8Array; firstLine: number; lines: number }> {
+export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<NdjsonChunk> {
   let firstLine = 0;
   for (let start = 0; start < input.length; ) {
     let end = input.length;
@@ -484,11 +510,29 @@ export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<{ 
       end = lastNewline >= start ? lastNewline + 1 : input.indexOf(NEWLINE, start + maxBytes) + 1 || input.length;
     }
     const bytes = input.subarray(start, end);
-    let newlines = 0;
-    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) newlines++;
-    // Only the input's last line may lack its newline.
-    yield { bytes, firstLine, lines: bytes[bytes.length - 1] === NEWLINE ? newlines : newlines + 1 };
-    firstLine += newlines;
+    let newlines: number | undefined;
+    const countNewlines = () => (newlines ??= countOf(bytes, NEWLINE));
+    yield {
+      bytes,
+      firstLine,
+      // Only the input's last line may lack its newline.
+      get lines() {
+        return bytes[bytes.length - 1] === NEWLINE ? countNewlines() : countNewlines() + 1;
+      },
+    };
+    if (end < input.length) firstLine += countNewlines();
     start = end;
   }
+}
+
+function countOf(bytes: Uint8Array, byte: number): number {
+  let count = 0;
+  for (let at = bytes.indexOf(byte); at >= 0; at = bytes.indexOf(byte, at + 1)) count++;
+  return count;
+}
+
+/** `recoverFromTrap` over the lines of `chunk`, each range run by `run`. */
+function recoverInChunk<T>(trap: Trap, chunk: NdjsonChunk, run: (text: Uint8Array) => Attempt<T>): Array<Piece<T>> {
+  const textLines = new TextLines(chunk.bytes, chunk.lines);
+  return recoverFromTrap(trap, chunk.lines, (start, end) => run(textLines.slice(start, end)));
 }

@@ -3,6 +3,7 @@
 
 import { BatchFlag, decodeOutput, encodeBatch, type EventKind } from '../abi/batch.js';
 import type { NdjsonOutput, RemapInstance } from './module.js';
+import type { OutputOptions } from './arena.js';
 import type { RemapValue } from '../abi/values.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 
@@ -32,7 +33,8 @@ export class Program {
    */
   run(event: unknown, kind: EventKind = 'log'): { result: RemapValue; event: RemapValue } {
     const flags = BatchFlag.RESULTS | BatchFlag.RAW;
-    const [record] = decodeOutput(this.instance.runBatch(encodeBatch([{ kind, event }], flags)));
+    // Decoding copies what it keeps: the output need not be copied first.
+    const [record] = decodeOutput(this.instance.runBatch(encodeBatch([{ kind, event }], flags), { reuse: true }));
     switch (record?.outcome) {
       case 'kept':
         return { result: record.result ?? null, event: record.events[0]!.event };
@@ -43,9 +45,12 @@ export class Program {
     throw new Error(`the module answered a single event with ${record ? `outcome "${record.outcome}"` : 'no record'}`);
   }
 
-  /** Runs an input batch (docs/abi.md §2); returns the output batch. */
-  runBatch(input: Uint8Array): Uint8Array {
-    return this.instance.runBatch(input);
+  /**
+   * Runs an input batch (docs/abi.md §2); returns the output batch. With `{ reuse: true }` it is not
+   * copied out of the program's memory: it stays valid only until the next call on this program.
+   */
+  runBatch(input: Uint8Array, options?: OutputOptions): Uint8Array {
+    return this.instance.runBatch(input, options);
   }
 
   /** Size of the module's linear memory. */
@@ -53,8 +58,12 @@ export class Program {
     return this.instance.memoryBytes();
   }
 
-  /** Runs newline-delimited JSON (docs/abi.md §3). */
-  runNdjson(input: Uint8Array, flags: number): NdjsonOutput {
-    return this.instance.runNdjson(input, flags);
+  /**
+   * Runs newline-delimited JSON (docs/abi.md §3). With `{ reuse: true }` the output is not copied for the
+   * caller (a view of the program's memory or of a buffer it keeps): it stays valid only until the next
+   * call on this program.
+   */
+  runNdjson(input: Uint8Array, flags: number, options?: OutputOptions): NdjsonOutput {
+    return this.instance.runNdjson(input, flags, options);
   }
 }

@@ -1,22 +1,20 @@
 // Bundles the CLI from tsc's output into dist/bin/ (svc.js, the transform worker and the I/O worker, plus
 // shared chunks): a pipeline's start-up spent most of its time resolving and loading ~400 small modules in
-// each thread. Left outside the bundle, imported from where they are:
-//   - dist/compiler/ and dist/abi/: the compiler loads only when something is compiled, and both share
-//     classes with the runtime (CompileError, Timestamp), which must exist once;
-//   - packages other than those every start-up needs: the rest load on first use (see
-//     runtime/js-functions/support/library.ts), and some read files beside their own code.
-// dist/bin/ sits one level below dist/ like tsc's dist/<dir>/, so the code's relative URLs (`../codec.wasm`,
-// `./worker.js`, `../../package.json`) resolve the same from either.
+// each thread, and a cold `svc vrl` another ~300 (the compiler and ohm-js). The compiler is in chunks of its
+// own, loaded only when something is compiled. Left outside the bundle, imported from where they are:
+// packages other than those every start-up or compile needs: the rest load on first use (see
+// runtime/js-functions/support/library.ts), and some read files beside their own code. dist/bin/ sits one
+// level below dist/ like tsc's dist/<dir>/, so the code's relative URLs (`../codec.wasm`, `./worker.js`,
+// `../../package.json`, compiler/build-files.ts) resolve the same from either.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 const outdir = join(dist, 'bin');
-/** Packages bundled: those the CLI and a pipeline load at every start. */
-const BUNDLED_PACKAGES = new Set(['cac', 'zod', 'yaml', 'smol-toml', 'picomatch', 'tinyglobby', 'fdir']);
-const UNBUNDLED_DIRS = ['compiler', 'abi'].map((dir) => join(dist, dir) + sep);
+/** Packages bundled: those the CLI and a pipeline load at every start, and the compiler's parser. */
+const BUNDLED_PACKAGES = new Set(['cac', 'zod', 'yaml', 'smol-toml', 'picomatch', 'tinyglobby', 'fdir', 'ohm-js']);
 
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
@@ -27,11 +25,6 @@ const keepOutside = {
     plugin.onResolve({ filter: /^[^./]/ }, ({ path }) =>
       path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageName(path)) ? { path, external: true } : undefined,
     );
-    plugin.onResolve({ filter: /^\./ }, ({ path, resolveDir }) => {
-      const target = join(resolveDir, path);
-      if (!UNBUNDLED_DIRS.some((dir) => target.startsWith(dir))) return undefined;
-      return { path: relative(outdir, target).split(sep).join('/').replace(/^(?!\.)/, './'), external: true };
-    });
   },
 };
 

@@ -4,21 +4,20 @@
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import type binaryenNamespace from 'binaryen';
+import { BINARYEN_SPLIT_URL } from '../build-files.js';
 
 export type Binaryen = typeof binaryenNamespace;
 export type BinaryenModule = binaryenNamespace.Module;
 export type ExpressionRef = binaryenNamespace.ExpressionRef;
 
-/**
- * The build's split of the package (scripts/split-binaryen.mjs): its glue reads binaryen.wasm beside it,
- * where the package's own index.js embeds the wasm as a 14 MB string literal (~0.45 s of every cold compile).
- */
-const SPLIT_DIRECTORY = new URL('../../binaryen/', import.meta.url);
-
 let loading: Promise<Binaryen> | undefined;
 
+/**
+ * binaryen from the build's split: its glue reads binaryen.wasm beside it, where the package's own index.js
+ * embeds the wasm as a 14 MB string literal (~0.45 s of every cold compile).
+ */
 export function loadBinaryen(): Promise<Binaryen> {
-  loading ??= withBaselineWasm(() => importBinaryen(SPLIT_DIRECTORY));
+  loading ??= withBaselineWasm(() => importBinaryen(BINARYEN_SPLIT_URL));
   return loading;
 }
 

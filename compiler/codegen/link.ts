@@ -10,6 +10,7 @@ import type { CheckResult } from '../check/index.js';
 import { ABI_VERSION } from '../../abi/batch.js';
 import { CONSTANTS_SECTION, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
 import { loadBinaryen, moduleFeatures, withBaselineWasm, type Binaryen, type BinaryenModule } from './binaryen.js';
+import { STDLIB_URL } from '../build-files.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
@@ -43,7 +44,7 @@ export interface Linked {
   text?: string;
 }
 
-const stdlibPath = fileURLToPath(new URL('../../stdlib.wasm', import.meta.url));
+const stdlibPath = fileURLToPath(STDLIB_URL);
 let stdlibBytes: Uint8Array | undefined;
 
 /** The stdlib read into binaryen, its program import taken out and only the ABI's exports left. */

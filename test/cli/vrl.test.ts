@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +78,25 @@ test('lines that straddle the megabyte pieces a file is read in all run, in orde
 test('-i - reads stdin', () => {
   const result = spawnSync(process.execPath, [main, 'vrl', '-i', '-', '.x'], { cwd: root, encoding: 'utf8', input: '{"x":[1]}\n' });
   assert.is(result.stdout, '[1]\n');
+});
+
+test('-i - reads stdin that another process left non-blocking', async () => {
+  // Python (when there is one: Node gives its children blocking stdio) sets O_NONBLOCK and becomes svc.
+  // The second line comes only after the first one's output: the read in between finds none (EAGAIN).
+  if (spawnSync('python3', ['-c', '']).status !== 0) return;
+  const nonBlocking = 'import fcntl, os, sys; fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK); os.execv(sys.argv[1], sys.argv[1:])';
+  const child = spawn('python3', ['-c', nonBlocking, process.execPath, main, 'vrl', '-i', '-', '.x'], { cwd: root });
+  let [stdout, stderr] = ['', ''];
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    if (stdout === '1\n') child.stdin.end('{"x":2}\n');
+  });
+  child.stdin.write('{"x":1}\n');
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  assert.is(stderr, '');
+  assert.is(stdout, '1\n2\n');
+  assert.is(status, 0);
 });
 
 test('the example program runs on the example events', () => {

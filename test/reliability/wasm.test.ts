@@ -66,12 +66,15 @@ test('the memory limit is checked when the program is set up', async () => {
 test('runBatch: exactly the events that trap fail, with their input as it was; the others come out in order', async () => {
   const program = await compile(REPEAT, { memoryLimit: SMALL_LIMIT });
   const ns = [1, TOO_BIG, 2, 2_500_000_000, 3];
-  const records = decodeOutput(program.runBatch(encodeBatch(ns.map((n) => ({ event: { n } })), BatchFlag.RESULTS | BatchFlag.RAW)));
-  assert.equal(records.map((record) => record.outcome), ['kept', 'error', 'kept', 'error', 'kept']);
-  assert.equal(records.map((record) => (record.outcome === 'kept' ? record.result : record.outcome === 'error' ? record.message : null)), [
-    2n, limitExceeded('4 MiB'), 4n, BEYOND_WASM32, 6n,
-  ]);
-  assert.equal(records[1], { kind: 'log', outcome: 'error', message: limitExceeded('4 MiB'), metadata: {}, event: { n: BigInt(TOO_BIG) } });
+  // A reused output too: the pieces run again after the trap overwrite each other's memory.
+  for (const options of [{}, { reuse: true }]) {
+    const records = decodeOutput(program.runBatch(encodeBatch(ns.map((n) => ({ event: { n } })), BatchFlag.RESULTS | BatchFlag.RAW), options));
+    assert.equal(records.map((record) => record.outcome), ['kept', 'error', 'kept', 'error', 'kept']);
+    assert.equal(records.map((record) => (record.outcome === 'kept' ? record.result : record.outcome === 'error' ? record.message : null)), [
+      2n, limitExceeded('4 MiB'), 4n, BEYOND_WASM32, 6n,
+    ]);
+    assert.equal(records[1], { kind: 'log', outcome: 'error', message: limitExceeded('4 MiB'), metadata: {}, event: { n: BigInt(TOO_BIG) } });
+  }
 });
 
 test('runBatch: events that fit alone but not together in one arena all come out', async () => {
@@ -84,9 +87,11 @@ test('runBatch: events that fit alone but not together in one arena all come out
 test('runNdjson: the trapping line is an error with its line number; the other lines come out in order', async () => {
   const program = await compile(REPEAT, { memoryLimit: SMALL_LIMIT });
   const input = Buffer.from(`{"n":1}\n{"n":${TOO_BIG}}\n\n{"n":2}\n{"n":2500000000}\n{"n":3}`);
-  const { output, errors } = program.runNdjson(input, NDJSON_PRINT_OBJECT);
-  assert.is(output.toString(), '{ "len": 2, "n": 1 }\n{ "len": 4, "n": 2 }\n{ "len": 6, "n": 3 }\n');
-  assert.equal(errors, [{ line: 1, message: limitExceeded('4 MiB') }, { line: 4, message: BEYOND_WASM32 }]);
+  for (const options of [{}, { reuse: true }]) {
+    const { output, errors } = program.runNdjson(input, NDJSON_PRINT_OBJECT, options);
+    assert.is(output.toString(), '{ "len": 2, "n": 1 }\n{ "len": 4, "n": 2 }\n{ "len": 6, "n": 3 }\n');
+    assert.equal(errors, [{ line: 1, message: limitExceeded('4 MiB') }, { line: 4, message: BEYOND_WASM32 }]);
+  }
 });
 
 test('runChain: a trapping record is a failure with its index, forwarded unchanged with KEEP_ON_ERROR', async () => {
@@ -165,9 +170,12 @@ test('codec module: an event whose encoding traps is an encode error, left out; 
   const codec = new CodecModule({ memoryLimit: SMALL_LIMIT });
   // 1.5 MB of control characters, 9 MB as JSON escapes.
   const batch = encodeBatch([{ event: { n: 1 } }, { event: { m: '\u0001'.repeat(1_500_000) } }, { event: { n: 2 } }], 0);
-  const encoded = codec.encode(batch, { codec: 'json' });
-  assert.is(Buffer.from(encoded.bytes).toString(), '{"n":1}\n{"n":2}\n');
-  assert.equal(encoded.errors, [{ event: 1, message: codecLimit('4 MiB') }]);
+  // A reused output too: the pieces encoded again after the trap overwrite each other's memory.
+  for (const options of [{}, { reuse: true }]) {
+    const encoded = codec.encode(batch, { codec: 'json' }, options);
+    assert.is(Buffer.from(encoded.bytes).toString(), '{"n":1}\n{"n":2}\n');
+    assert.equal(encoded.errors, [{ event: 1, message: codecLimit('4 MiB') }]);
+  }
   assert.equal(codec.encodeEach(batch, { codec: 'json' }).map((payload) => Buffer.from(payload).toString()), ['{"n":1}', '{"n":2}']);
 });
 

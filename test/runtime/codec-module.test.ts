@@ -154,6 +154,18 @@ test('json is what svc vrl JSON writes; pretty is serde_json pretty', () => {
   assert.is(encode(logs({ a: [1], b: {} }), { codec: 'json', json: { pretty: true } }).text, '{\n  "a": [\n    1\n  ],\n  "b": {}\n}\n');
 });
 
+test('encode with reuse hands back a view of the module\'s memory, valid until the next call', () => {
+  const own = new CodecModule();
+  const first = own.encode(encodeBatch(logs({ a: 1 }), 0), { codec: 'json' }, { reuse: true });
+  assert.is(text(first.bytes), '{"a":1}\n');
+  const copy = own.encode(encodeBatch(logs({ a: 1 }), 0), { codec: 'json' });
+  assert.is.not(copy.bytes.buffer, first.bytes.buffer);
+  assert.is(copy.bytes.buffer.byteLength, copy.bytes.length);
+  // The next call reuses the memory the first output was in.
+  own.encode(encodeBatch(logs({ b: 2 }), 0), { codec: 'json' }, { reuse: true });
+  assert.is(text(first.bytes), '{"b":2}\n');
+});
+
 test('text, raw_message, logfmt and csv', () => {
   assert.is(encode(logs(event, { other: 1 }), { codec: 'text' }).text, 'hi there\n\n');
   assert.is(encode(logs({ message: 2.0 }, { message: new Uint8Array([0xff]) }), { codec: 'text' }).text, '2\n\ufffd\n');

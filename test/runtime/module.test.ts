@@ -156,6 +156,37 @@ test('runNdjson runs large inputs in pieces, numbering lines across them', () =>
   assert.is(instance.arenaUsed(), 0);
 });
 
+/** Whether `bytes` is a view of the instance's memory (not a copy of its own). */
+const inMemoryOf = (instance: ReturnType<typeof fake>, bytes: Uint8Array) => bytes.buffer.byteLength === instance.memoryBytes();
+
+test('runBatch with reuse returns a view of module memory, valid until the next call', () => {
+  const instance = fake();
+  const output = instance.runBatch(new Uint8Array([1, 2, 3]), { reuse: true });
+  assert.equal([...output], [1, 2, 3]);
+  assert.ok(inMemoryOf(instance, output));
+  assert.not.ok(inMemoryOf(instance, instance.runBatch(new Uint8Array([1, 2, 3]))));
+  // The next call's input lands where the first output was.
+  instance.runBatch(new Uint8Array([7, 8, 9]), { reuse: true });
+  assert.equal([...output], [7, 8, 9]);
+});
+
+test('runNdjson with reuse: one call\'s output is a view of module memory; pieces gather in a buffer the instance keeps', () => {
+  const instance = fake();
+  const small = instance.runNdjson(Buffer.from('{"a":1}\n'), 0, { reuse: true });
+  assert.is(small.output.toString(), '{"a":1}\n');
+  assert.ok(inMemoryOf(instance, small.output));
+  const line = JSON.stringify({ pad: 'x'.repeat(1000) }) + '\n';
+  const input = Buffer.from(line.repeat(Math.ceil((2.5 * NDJSON_CHUNK_BYTES) / line.length)));
+  const first = instance.runNdjson(input, 0, { reuse: true });
+  assert.ok(first.output.equals(input));
+  assert.not.ok(inMemoryOf(instance, first.output));
+  assert.is(first.errors.length, 3);
+  const second = instance.runNdjson(input, 0, { reuse: true });
+  assert.ok(second.output.equals(input));
+  assert.is(second.output.buffer, first.output.buffer);
+  assert.is.not(instance.runNdjson(input, 0).output.buffer, first.output.buffer);
+});
+
 test('runNdjson on empty input outputs nothing', () => {
   assert.equal(fake().runNdjson(new Uint8Array(0), 0), { output: Buffer.alloc(0), errors: [] });
 });
@@ -173,6 +204,13 @@ test('ndjsonChunks cuts after the last newline that fits, counting lines', () =>
   assert.equal(text(ndjsonChunks(Buffer.from('aa\nbb\ncc\ndd'), 7)), [['aa\nbb\n', 0], ['cc\ndd', 2]]);
   assert.equal(text(ndjsonChunks(Buffer.from('a\n\n\nb\nc\n'), 4)), [['a\n\n\n', 0], ['b\nc\n', 3]]);
   assert.equal(text(ndjsonChunks(Buffer.from('ab\ncd\n'), 3)), [['ab\n', 0], ['cd\n', 1]]);
+});
+
+test('ndjsonChunks counts the lines of a piece when asked, also after the next piece; the last may lack its newline', () => {
+  const lines = (input: string, max: number) => [...ndjsonChunks(Buffer.from(input), max)].map((chunk) => chunk.lines);
+  assert.equal(lines('aa\nbb\ncc\ndd', 7), [2, 2]);
+  assert.equal(lines('a\n\n\nb\nc\n', 4), [3, 2]);
+  assert.equal(lines('1\n2', 3), [2]);
 });
 
 test('ndjsonChunks keeps a line longer than the limit whole', () => {

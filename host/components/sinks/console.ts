@@ -34,7 +34,8 @@ export class ConsoleSink implements Sink {
   }
 
   async write(batch: EventBatch): Promise<void> {
-    const bytes = this.encoder.encode(batch);
+    // A view of the encoder's memory will do: the write is done before the next batch is encoded.
+    const bytes = this.encoder.encode(batch, { reuse: true });
     if (this.broken === undefined && bytes.length > 0) {
       // Waiting for the write's callback is the backpressure (a full pipe holds it until drained) and
       // where its failure comes (EPIPE arrives after write() returned).

@@ -144,7 +144,9 @@ class StreamSocketSink implements Sink {
   }
 
   async write(batch: EventBatch): Promise<void> {
-    const bytes = this.encoder.encode(batch);
+    // A view of the encoder's memory will do: `send` is done with it (written, retries included) before the
+    // next batch is encoded.
+    const bytes = this.encoder.encode(batch, { reuse: true });
     if (bytes.length === 0) return;
     await this.connection.send(bytes);
     this.env.telemetry.sentRaw(bytes.length);

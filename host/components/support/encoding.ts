@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { CodecModule, type EncodeFraming, type EncodeOptions } from '../../../runtime/codec-module.js';
+import type { OutputOptions } from '../../../runtime/arena.js';
 import type { ComponentEnv } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
 
@@ -106,10 +107,14 @@ export class SinkEncoder {
     private readonly env: ComponentEnv,
   ) {}
 
-  /** The batch's events, encoded and framed (a batch a transform already encoded for this sink as is). */
-  encode(batch: EventBatch): Uint8Array {
+  /**
+   * The batch's events, encoded and framed (a batch a transform already encoded for this sink as is). With
+   * `reuse` the bytes may be a view of the codec module's memory, valid until the next call: for a sink that
+   * is done with them before it encodes again.
+   */
+  encode(batch: EventBatch, options?: OutputOptions): Uint8Array {
     if (batch.encoded) return batch.bytes;
-    const { bytes, errors } = this.codec.encode(batch.bytes, this.options);
+    const { bytes, errors } = this.codec.encode(batch.bytes, this.options, options);
     if (errors.length > 0) this.failed(errors.length, errors[0]!.message);
     return bytes;
   }
