@@ -5,7 +5,9 @@
 //   it again: O(instructions × input), used while that bitset fits BACKTRACK_BITS (a fixed cost per search,
 //   so an iteration over many matches stays linear);
 // - a Pike VM otherwise: every thread advances one code point at a time, in priority order, O(instructions)
-//   per code point and memory independent of the input.
+//   per code point and memory independent of the input;
+// and, before both, RE2's one-pass machine for a pattern anchored at the start where the next code point
+// always decides which branch of a split goes on (most log formats): one thread, no bookkeeping.
 // Positions and captures are byte offsets. Memory is scratch reused for every search until the arena resets.
 
 import { alloc, arenaGeneration, copyMemory } from './value';
@@ -18,7 +20,8 @@ const FLAGS: usize = 12;
 const START_PC: usize = 16;
 const NAMES_OFFSET: usize = 20;
 const FIRST_BYTES: usize = 24;
-const INSTS: usize = 56;
+const ONE_PASS: usize = 56;
+const INSTS: usize = 60;
 
 const ANCHORED: u32 = 1;
 const NULLABLE: u32 = 2;
@@ -34,6 +37,9 @@ const OP_ASSERT: u32 = 7;
 const OP_NOP: u32 = 8;
 const OP_FAIL: u32 = 9;
 const OP_LOOK: u32 = 10;
+const OP_ONE_PASS_SPLIT: u32 = 11;
+const OP_ONE_PASS_SPLIT_MATCH: u32 = 12;
+const OP_ONE_PASS_LOOP: u32 = 13;
 
 const ASSERT_BEGIN_LINE: u32 = 1;
 const ASSERT_END_LINE: u32 = 2;
@@ -216,6 +222,8 @@ function nextStart(prog: usize, text: usize, len: usize, pos: usize): usize {
 export function regexSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
   if (from > len) return false;
   if ((load<u32>(prog, FLAGS) & ANCHORED) != 0 && from != 0) return false;
+  const onePass = <usize>load<u32>(prog, ONE_PASS);
+  if (onePass != 0) return onePassSearch(prog, prog + onePass, text, len, slots);
   const insts = <usize>load<u32>(prog, INST_COUNT);
   const span = len - from + 1;
   if (<u64>insts * <u64>span <= <u64>BACKTRACK_BITS) return backtrack(prog, text, len, from, slots);
@@ -312,6 +320,82 @@ function tryBacktrack(
       }
       pc = out;
     }
+  }
+  return false;
+}
+
+/** The one-pass machine over `table` (the program's one-pass instructions), from offset 0. */
+function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots: usize): bool {
+  const nslots = <u32>slotCount(prog);
+  for (let i: u32 = 0; i < nslots; i++) store<i32>(slots + (<usize>i << 2), -1);
+  store<i32>(slots, 0);
+  let pc = load<u32>(prog, START_PC);
+  let pos: usize = 0;
+  // The code point at `pos` (u32.MAX_VALUE at the end) and its length.
+  let c: u32 = u32.MAX_VALUE;
+  let width: usize = 0;
+  if (len > 0) {
+    const lead = <u32>load<u8>(text);
+    c = lead < 0x80 ? lead : codePointAt(text);
+    width = sequenceLength(lead);
+  }
+  while (true) {
+    const inst = table + <usize>pc * 12;
+    const op = load<u32>(inst);
+    const out = load<u32>(inst, 4);
+    const arg = load<u32>(inst, 8);
+    if (op <= OP_ANY_NOT_NEWLINE) {
+      if (op == OP_MATCH) {
+        store<i32>(slots, <i32>pos, 4);
+        return true;
+      }
+      if (width == 0 || !accepts(prog, op, arg, c)) return false;
+      pos += width;
+      if (pos < len) {
+        const lead = <u32>load<u8>(text + pos);
+        c = lead < 0x80 ? lead : codePointAt(text + pos);
+        width = sequenceLength(lead);
+      } else {
+        c = u32.MAX_VALUE;
+        width = 0;
+      }
+      pc = out;
+      continue;
+    }
+    if (op >= OP_ONE_PASS_SPLIT) {
+      const record = prog + <usize>arg;
+      if (op == OP_ONE_PASS_LOOP) {
+        // The first branch is one code point instruction back to this split: take its run at once.
+        const run = prog + <usize>load<u32>(record, 4);
+        while (width != 0 && classHas(run, c)) {
+          pos += width;
+          if (pos < len) {
+            const lead = <u32>load<u8>(text + pos);
+            c = lead < 0x80 ? lead : codePointAt(text + pos);
+            width = sequenceLength(lead);
+          } else {
+            c = u32.MAX_VALUE;
+            width = 0;
+          }
+        }
+        if (width == 0 || !classHas(prog + <usize>load<u32>(record, 8), c)) return false;
+        pc = load<u32>(record);
+        continue;
+      }
+      if (width != 0 && classHas(prog + <usize>load<u32>(record, 4), c)) pc = out;
+      else if (width != 0 && classHas(prog + <usize>load<u32>(record, 8), c)) pc = load<u32>(record);
+      else if (op == OP_ONE_PASS_SPLIT_MATCH) pc = out;
+      else return false;
+      continue;
+    }
+    if (op == OP_SAVE) {
+      if (arg < nslots) store<i32>(slots + (<usize>arg << 2), <i32>pos);
+    } else if (op == OP_ASSERT) {
+      if (!assertionHolds(arg, text, len, pos)) return false;
+    } else if (op == OP_FAIL) {
+      return false;
+    }
+    pc = out;
   }
   return false;
 }
