@@ -40,6 +40,16 @@ test('parse_regex: no match, and arguments of other kinds, fail; invalid UTF-8 r
   assert.equal(parse(new Uint8Array([0x61, 0xff]), '(?P<x>a.)'), { x: 'a\uFFFD' });
 });
 
+test('parse_regex_all: every match, in order; none gives an empty array; kinds by their exact type', () => {
+  assert.equal(run('parse_regex_all', 'a1 b2', re('(?P<l>[a-z])(\\d)'), true), [
+    { 0: 'a1', 1: 'a', 2: '1', l: 'a' }, { 0: 'b2', 1: 'b', 2: '2', l: 'b' },
+  ]);
+  assert.equal(run('parse_regex_all', '', re('x')), []);
+  assert.equal(run('parse_regex_all', 1n, re('x')), 'error: expected string, got integer');
+  // A collection by its exact type, keys in byte order, as VRL (checked against the reference engine).
+  assert.equal(run('parse_regex_all', [{ é: 1.5, b: [] }, true], re('x')), 'error: expected string, got [{ b: array, "é": float }, boolean]');
+});
+
 test('parse_regex_all: every match, empty matches by the regex crate rule', () => {
   assert.equal(run('parse_regex_all', 'a1b22', re('(?P<d>\\d+)')), [{ d: '1' }, { d: '22' }]);
   assert.equal(run('parse_regex_all', 'a1', re('(?P<d>\\d*)')), [{ d: '' }, { d: '1' }]);
