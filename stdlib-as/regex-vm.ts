@@ -194,6 +194,18 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
   return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
 }
 
+/**
+ * The code point at `pos` in the low 32 bits and its byte length above them; at the end of the text,
+ * u32.MAX_VALUE and 0.
+ */
+// @ts-ignore: decorator
+@inline function decodeAt(text: usize, len: usize, pos: usize): u64 {
+  if (pos >= len) return <u64>u32.MAX_VALUE;
+  const lead = <u32>load<u8>(text + pos);
+  if (lead < 0x80) return (<u64>1 << 32) | <u64>lead;
+  return (<u64>sequenceLength(lead) << 32) | <u64>codePointAt(text + pos);
+}
+
 // @ts-ignore: decorator
 @inline function mayStartAt(prog: usize, b: u32): bool {
   return ((load<u32>(prog + FIRST_BYTES + ((<usize>b >> 5) << 2)) >>> (b & 31)) & 1) != 0;
@@ -283,11 +295,9 @@ function tryBacktrack(
           store<i32>(slots, <i32>pos, 4);
           return true;
         }
-        if (pos >= len) break;
-        const lead = <u32>load<u8>(text + pos);
-        const c = lead < 0x80 ? lead : codePointAt(text + pos);
-        if (!accepts(prog, op, arg, c)) break;
-        pos += sequenceLength(lead);
+        const next = decodeAt(text, len, pos);
+        if (next >> 32 == 0 || !accepts(prog, op, arg, <u32>next)) break;
+        pos += <usize>(next >> 32);
         pc = out;
         continue;
       }
@@ -332,13 +342,9 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
   let pc = load<u32>(prog, START_PC);
   let pos: usize = 0;
   // The code point at `pos` (u32.MAX_VALUE at the end) and its length.
-  let c: u32 = u32.MAX_VALUE;
-  let width: usize = 0;
-  if (len > 0) {
-    const lead = <u32>load<u8>(text);
-    c = lead < 0x80 ? lead : codePointAt(text);
-    width = sequenceLength(lead);
-  }
+  let next = decodeAt(text, len, 0);
+  let c = <u32>next;
+  let width = <usize>(next >> 32);
   while (true) {
     const inst = table + <usize>pc * 12;
     const op = load<u32>(inst);
@@ -351,14 +357,9 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
       }
       if (width == 0 || !accepts(prog, op, arg, c)) return false;
       pos += width;
-      if (pos < len) {
-        const lead = <u32>load<u8>(text + pos);
-        c = lead < 0x80 ? lead : codePointAt(text + pos);
-        width = sequenceLength(lead);
-      } else {
-        c = u32.MAX_VALUE;
-        width = 0;
-      }
+      next = decodeAt(text, len, pos);
+      c = <u32>next;
+      width = <usize>(next >> 32);
       pc = out;
       continue;
     }
@@ -369,14 +370,9 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
         const run = prog + <usize>load<u32>(record, 4);
         while (width != 0 && classHas(run, c)) {
           pos += width;
-          if (pos < len) {
-            const lead = <u32>load<u8>(text + pos);
-            c = lead < 0x80 ? lead : codePointAt(text + pos);
-            width = sequenceLength(lead);
-          } else {
-            c = u32.MAX_VALUE;
-            width = 0;
-          }
+          next = decodeAt(text, len, pos);
+          c = <u32>next;
+          width = <usize>(next >> 32);
         }
         if (width == 0 || !classHas(prog + <usize>load<u32>(record, 8), c)) return false;
         pc = load<u32>(record);
@@ -524,13 +520,9 @@ function pikeSearch(prog: usize, text: usize, len: usize, from: usize, slots: us
       store<i32>(caps, <i32>pos);
       addThread(prog, current, load<u32>(prog, START_PC), text, len, pos, caps);
     }
-    let c: u32 = u32.MAX_VALUE;
-    let width: usize = 0;
-    if (pos < len) {
-      const lead = <u32>load<u8>(text + pos);
-      c = lead < 0x80 ? lead : codePointAt(text + pos);
-      width = sequenceLength(lead);
-    }
+    const decoded = decodeAt(text, len, pos);
+    const c = <u32>decoded;
+    const width = <usize>(decoded >> 32);
     const size = <usize>load<u32>(current);
     for (let i: usize = 0; i < size; i++) {
       const pc = load<u32>(queueDense(current) + (i << 2));
