@@ -66,6 +66,7 @@ export { fn_keys } from './keys';
 export { fn_length } from './length';
 export { fn_log } from './log';
 export { fn_match } from './match';
+export { fn_match_any, fn_match_array } from './match_any';
 export { fn_merge } from './merge';
 export { fn_mod } from './mod';
 export { fn_now } from './now';

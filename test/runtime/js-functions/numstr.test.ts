@@ -1,12 +1,10 @@
-// The JS-backed functions of issue 9's `numstr` group (regex matching in JS, entropy, redaction, host facts):
+// The JS-backed functions of issue 9's `numstr` group (entropy, redaction, host facts):
 // edge cases beyond their upstream examples.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hostname } from 'node:os';
 import { Regex, type RemapValue } from '../../../abi/values.js';
 import type { JsFunction } from '../../../runtime/imports.js';
-import { match_any } from '../../../runtime/js-functions/match_any.js';
-import { match_array } from '../../../runtime/js-functions/match_array.js';
 import { shannon_entropy } from '../../../runtime/js-functions/shannon_entropy.js';
 import { sieve } from '../../../runtime/js-functions/sieve.js';
 import { redact } from '../../../runtime/js-functions/redact.js';
@@ -30,15 +28,6 @@ const plain = (v: RemapValue): RemapValue =>
   : v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === null
     ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, plain(item)]))
     : v;
-
-test('match_any, match_array', () => {
-  assert.is(run(match_any, 'abc', []), false);
-  assert.is(run(match_any, 'abc', [re('x'), re('c$')]), true);
-  assert.is(run(match_array, [1n, 'foo'], re('foo')), true);
-  assert.is(run(match_array, [1n, 'foo'], re('foo'), true), false);
-  assert.is(run(match_array, [], re('foo'), true), true);
-  assert.is(run(match_array, 'foo', re('foo')), 'error: expected array, got string');
-});
 
 test('shannon_entropy: bytes, code points, graphemes, empty', () => {
   const entropy = (...args: RemapValue[]) => (run(shannon_entropy, ...args) as unknown as IntegralFloat).value;

@@ -1,4 +1,4 @@
-// parse_regex, parse_regex_all, match and find on the wasm regex engine: edge cases beyond their examples.
+// parse_regex, parse_regex_all, match, match_any, match_array and find on the wasm regex engine: edge cases beyond their examples.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Regex } from '../../../abi/values.js';
@@ -78,6 +78,18 @@ test('match', () => {
   assert.is(run('match', '', re('^$')), true);
   assert.is(run('match', INVALID_UTF8, re('a\uFFFDb')), true);
   assert.is(run('match', 'a', 'a'), 'error: expected regex, got string');
+});
+
+test('match_any, match_array', () => {
+  assert.is(run('match_any', 'abc', []), false);
+  assert.is(run('match_any', 'abc', [re('x'), re('c$')]), true);
+  assert.is(run('match_any', 'abc', [re('a'), 'b']), 'error: expected regex, got string');
+  assert.is(run('match_array', [1n, 'foo'], re('foo')), true);
+  assert.is(run('match_array', [1n, 'foo'], re('foo'), true), false);
+  assert.is(run('match_array', ['foo', 'afoo'], re('foo'), true), true);
+  assert.is(run('match_array', [], re('foo'), true), true);
+  assert.is(run('match_array', [], re('foo')), false);
+  assert.is(run('match_array', 'foo', re('foo')), 'error: expected array, got string');
 });
 
 test.run();
