@@ -11,7 +11,7 @@
 // Positions and captures are byte offsets. Memory is scratch reused for every search until the arena resets.
 
 import { alloc, arenaGeneration, copyMemory } from './value';
-import { codePointAt, codePointStartBefore } from './functions/text';
+import { codePointAt, codePointStartBefore, sequenceLength } from './functions/text';
 
 // The program's layout (abi/regex-program.ts).
 const INST_COUNT: usize = 4;
@@ -187,11 +187,6 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
     }
   }
   return found != ((flags & LOOK_NEGATED) != 0);
-}
-
-// @ts-ignore: decorator
-@inline function sequenceLength(lead: u32): usize {
-  return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
 }
 
 /**

@@ -74,7 +74,6 @@ const LOADERS: Readonly<Record<string, () => Promise<JsFunction>>> = {
   sha2: async () => (await import('./sha2.js')).sha2,
   sha3: async () => (await import('./sha3.js')).sha3,
   shannon_entropy: async () => (await import('./shannon_entropy.js')).shannon_entropy,
-  sieve: async () => (await import('./sieve.js')).sieve,
   validate_json_schema: async () => (await import('./validate_json_schema.js')).validate_json_schema,
   xxhash: async () => (await import('./xxhash.js')).xxhash,
 };

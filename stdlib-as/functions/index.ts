@@ -94,6 +94,7 @@ export { fn_replace } from './replace';
 export { fn_round } from './round';
 export { fn_screamingsnakecase } from './screamingsnakecase';
 export { fn_set } from './set';
+export { fn_sieve } from './sieve';
 export { fn_slice } from './slice';
 export { fn_snakecase } from './snakecase';
 export { fn_split } from './split';

@@ -6,7 +6,6 @@ import { hostname } from 'node:os';
 import { Regex, type RemapValue } from '../../../abi/values.js';
 import type { JsFunction } from '../../../runtime/imports.js';
 import { shannon_entropy } from '../../../runtime/js-functions/shannon_entropy.js';
-import { sieve } from '../../../runtime/js-functions/sieve.js';
 import { redact } from '../../../runtime/js-functions/redact.js';
 import { get_timezone_name } from '../../../runtime/js-functions/get_timezone_name.js';
 import { get_hostname } from '../../../runtime/js-functions/get_hostname.js';
@@ -39,14 +38,6 @@ test('shannon_entropy: bytes, code points, graphemes, empty', () => {
   assert.is(entropy('e\u0301x', 'grapheme'), 1);
   assert.is(entropy('abcd'.repeat(100_000)), 2);
   assert.is(run(shannon_entropy, 'a', 'word'), 'error: unknown segmentation: word');
-});
-
-test('sieve: kept characters, single and repeated replacements, Unicode', () => {
-  assert.is(run(sieve, 'a--b-c', re('[a-z]'), '_', '~'), 'a~b_c');
-  assert.is(run(sieve, '--', re('[a-z]'), '_', '~'), '~');
-  assert.is(run(sieve, 'x', re('[a-z]'), '_', '~'), 'x');
-  assert.is(run(sieve, '', re('[a-z]')), '');
-  assert.is(run(sieve, 'a😀b', re('\\p{L}')), 'ab');
 });
 
 test('redact: filters, redactors, nested values, errors', () => {

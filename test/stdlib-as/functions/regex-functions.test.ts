@@ -1,4 +1,4 @@
-// parse_regex, parse_regex_all, match, match_any, match_array and find on the wasm regex engine: edge cases beyond their examples.
+// parse_regex, parse_regex_all, match, match_any, match_array, find and sieve on the wasm regex engine: edge cases beyond their examples.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Regex } from '../../../abi/values.js';
@@ -90,6 +90,16 @@ test('match_any, match_array', () => {
   assert.is(run('match_array', [], re('foo'), true), true);
   assert.is(run('match_array', [], re('foo')), false);
   assert.is(run('match_array', 'foo', re('foo')), 'error: expected array, got string');
+});
+
+test('sieve: kept characters, single and repeated replacements, Unicode', () => {
+  assert.is(run('sieve', 'a--b-c', re('[a-z]'), '_', '~'), 'a~b_c');
+  assert.is(run('sieve', '--', re('[a-z]'), '_', '~'), '~');
+  assert.is(run('sieve', 'x', re('[a-z]'), '_', '~'), 'x');
+  assert.is(run('sieve', '', re('[a-z]')), '');
+  assert.is(run('sieve', 'a😀b', re('\\p{L}')), 'ab');
+  assert.is(run('sieve', 'aéb-c', re('^.$')), 'aéb-c', 'each character is tested alone');
+  assert.is(run('sieve', 'a1b22', re('[a-z]'), '#'), 'a#b');
 });
 
 test.run();
