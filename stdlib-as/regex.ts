@@ -26,7 +26,10 @@ export function compileRegexChecked(ptr: usize, len: usize): Value {
   return newRegex(reply + 8, ptr, len);
 }
 
-/** A regex value for pattern bytes that were valid where they were made (a value from another component). */
+/**
+ * A regex value for pattern bytes that were valid where they were made (a value from another component; the
+ * host refuses to encode an invalid one).
+ */
 export function compileRegex(ptr: usize, len: usize): Value {
   const re = compileRegexChecked(ptr, len);
   if (re == 0) unreachable();
