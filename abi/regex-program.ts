@@ -12,7 +12,8 @@
 //   then class records: u32[4] bitmap of the ASCII code points, u32 n, n × (lo, hi) ranges above ASCII
 //   then look-around records: u32 LOOK_* flags, u32 n, n × offset of a class record (one code point each)
 //   then one-pass split records: u32 pc of the second branch, offsets of the classes of code points that
-//     take the first branch and the second
+//     take the first branch and the second, and of the class of the branch that is one code point
+//     instruction leading back to the split (`\S+`, `[^"]*`: the VM takes its run in one loop), or 0
 //   then names: u32 n, n × (u32 group, u32 length, UTF-8 bytes padded to 4), sorted byte-wise by name
 
 import { compileRustPattern } from './regex.js';
@@ -51,11 +52,6 @@ export const enum Op {
   OnePassSplit = 11,
   /** OnePassSplit whose first branch matches when no code point (or the end of the text) decides. */
   OnePassSplitMatch = 12,
-  /**
-   * OnePassSplit whose first branch is a code point instruction leading back to it (`\S+`, `[^"]*`): takes
-   * the code points of that branch in a loop, then decides on the next one.
-   */
-  OnePassLoop = 13,
 }
 
 /** RE2's empty-width flags, kept as they are. */
@@ -163,11 +159,9 @@ class ProgramWriter {
       onePass.forEach((inst, pc) => {
         const at = table + pc * 3;
         if (inst.op === RE2_ALT || inst.op === RE2_ALT_MATCH) {
-          const first = w[header + inst.out * 3]!;
-          const loops = first >= Op.Class && first <= Op.AnyNotNewline && w[header + inst.out * 3 + 1] === pc;
-          w[at] = inst.op === RE2_ALT_MATCH ? Op.OnePassSplitMatch : loops ? Op.OnePassLoop : Op.OnePassSplit;
+          w[at] = inst.op === RE2_ALT_MATCH ? Op.OnePassSplitMatch : Op.OnePassSplit;
           w[at + 1] = inst.out;
-          w[at + 2] = this.onePassSplit(inst);
+          w[at + 2] = this.onePassSplit(inst, pc);
         } else {
           w[at] = w[header + pc * 3]!;
           w[at + 1] = w[header + pc * 3 + 1]!;
@@ -237,16 +231,25 @@ class ProgramWriter {
     return offset;
   }
 
-  /** The record of a one-pass split: which code points go to `out`, which to `arg` (RE2's `next` per range). */
-  private onePassSplit(inst: Re2OnePassInst): number {
+  /**
+   * The record of the one-pass split at `pc`: which code points go to `out`, which to `arg` (RE2's `next`
+   * per range), and which branch, if any, is a loop of one code point instruction back to the split.
+   */
+  private onePassSplit(inst: Re2OnePassInst, pc: number): number {
     const toOut: [number, number][] = [];
     const toArg: [number, number][] = [];
     for (let i = 0; i < inst.runes.length; i += 2) {
       (inst.next![i / 2] === inst.out ? toOut : toArg).push([inst.runes[i]!, inst.runes[i + 1]!]);
     }
     const classes = [this.classRecord(toOut), this.classRecord(toArg)];
+    const header = PROGRAM_HEADER_SIZE / 4;
+    const loops = (target: number) => {
+      const op = this.words[header + target * 3]!;
+      return op >= Op.Class && op <= Op.AnyNotNewline && this.words[header + target * 3 + 1] === pc;
+    };
+    const loop = loops(inst.out) ? classes[0]! : loops(inst.arg) ? classes[1]! : 0;
     const offset = this.words.length * 4;
-    this.words.push(inst.arg, ...classes);
+    this.words.push(inst.arg, ...classes, loop);
     return offset;
   }
 

@@ -39,7 +39,6 @@ const OP_FAIL: u32 = 9;
 const OP_LOOK: u32 = 10;
 const OP_ONE_PASS_SPLIT: u32 = 11;
 const OP_ONE_PASS_SPLIT_MATCH: u32 = 12;
-const OP_ONE_PASS_LOOP: u32 = 13;
 
 const ASSERT_BEGIN_LINE: u32 = 1;
 const ASSERT_END_LINE: u32 = 2;
@@ -118,9 +117,15 @@ function jobStack(entries: usize): usize {
 
 // ---- matching one position -----------------------------------------------------------------------------
 
-/** Whether class record `record` holds code point `c`. */
-function classHas(record: usize, c: u32): bool {
+/** Whether class record `record` holds code point `c` (inline for ASCII, the common case). */
+// @ts-ignore: decorator
+@inline function classHas(record: usize, c: u32): bool {
   if (c < 0x80) return ((load<u32>(record + ((<usize>c >> 5) << 2)) >>> (c & 31)) & 1) != 0;
+  return rangesHave(record, c);
+}
+
+/** Whether the ranges above ASCII of class record `record` hold code point `c`. */
+function rangesHave(record: usize, c: u32): bool {
   let lo: usize = 0;
   let hi = <usize>load<u32>(record, 16);
   const ranges = record + 20;
@@ -360,18 +365,15 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
     }
     if (op >= OP_ONE_PASS_SPLIT) {
       const record = prog + <usize>arg;
-      if (op == OP_ONE_PASS_LOOP) {
-        // The first branch is one code point instruction back to this split: take its run at once.
-        const run = prog + <usize>load<u32>(record, 4);
-        while (width != 0 && classHas(run, c)) {
+      const loop = <usize>load<u32>(record, 12);
+      if (loop != 0) {
+        // A branch is one code point instruction back to this split: take its run at once.
+        while (width != 0 && classHas(prog + loop, c)) {
           pos += width;
           next = decodeAt(text, len, pos);
           c = <u32>next;
           width = <usize>(next >> 32);
         }
-        if (width == 0 || !classHas(prog + <usize>load<u32>(record, 8), c)) return false;
-        pc = load<u32>(record);
-        continue;
       }
       if (width != 0 && classHas(prog + <usize>load<u32>(record, 4), c)) pc = out;
       else if (width != 0 && classHas(prog + <usize>load<u32>(record, 8), c)) pc = load<u32>(record);
