@@ -2,6 +2,7 @@
 // tested against test/vectors/values.json).
 
 import { Regex, Timestamp, TIMESTAMP_RANGE, type RemapValue } from './values.js';
+import { validateRegex } from './regex.js';
 
 /** Value tags (docs/abi.md §1). */
 export const enum Wire {
@@ -202,6 +203,9 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     return encodeNested(w, Timestamp.fromDate(value), ancestors);
   }
   if (value instanceof Regex) {
+    // The module compiles a regex it receives and cannot fail there: an invalid pattern stops here.
+    const problem = value.program ? undefined : validateRegex(value.pattern);
+    if (problem !== undefined) throw new UnrepresentableValueError(`an invalid regex is not a remap value (${problem})`);
     w.u8(value.program ? Wire.RegexProgram : Wire.Regex);
     w.text(value.pattern);
     if (value.program) w.sized(value.program);

@@ -6,15 +6,20 @@
 //   +0  FORMAT            +4  instruction count    +8  capture groups (not counting the whole match)
 //   +12 flags (ANCHORED: only a match at offset 0; NULLABLE: may match empty, so every position is a start)
 //   +16 start pc          +20 offset of the names  +24 u32[8]: bit b set when a match can start at lead byte b
-//   +56 instructions: (op, out, arg) each
+//   +56 offset of the one-pass instructions (0: the pattern is not one-pass)
+//   +60 instructions: (op, out, arg) each
+//   then, for a one-pass pattern, the same instructions with each split a OnePassSplit
 //   then class records: u32[4] bitmap of the ASCII code points, u32 n, n × (lo, hi) ranges above ASCII
 //   then look-around records: u32 LOOK_* flags, u32 n, n × offset of a class record (one code point each)
+//   then one-pass split records: u32 pc of the second branch, offsets of the classes of code points that
+//     take the first branch and the second, and of the class of the branch that is one code point
+//     instruction leading back to the split (`\S+`, `[^"]*`: the VM takes its run in one loop), or 0
 //   then names: u32 n, n × (u32 group, u32 length, UTF-8 bytes padded to 4), sorted byte-wise by name
 
 import { compileRustPattern, RegexSyntaxError } from './regex.js';
 
 export const PROGRAM_FORMAT = 1;
-export const PROGRAM_HEADER_SIZE = 56;
+export const PROGRAM_HEADER_SIZE = 60;
 
 export const enum ProgramFlag {
   Anchored = 1,
@@ -40,6 +45,13 @@ export const enum Op {
   Fail = 9,
   /** `arg`: offset of a look-around record. */
   Look = 10,
+  /**
+   * Only in the one-pass instructions (a split where the next code point decides the branch): `arg` is the
+   * offset of a one-pass split record; a code point in neither class fails.
+   */
+  OnePassSplit = 11,
+  /** OnePassSplit whose first branch matches when no code point (or the end of the text) decides. */
+  OnePassSplitMatch = 12,
 }
 
 /** RE2's empty-width flags, kept as they are. */
@@ -103,11 +115,18 @@ interface Re2Prog {
   start: number;
 }
 
+/** RE2's one-pass form of a program (re2js `OnePass.compile`): splits carry the code points of each branch. */
+interface Re2OnePassInst extends Re2Inst {
+  next: Uint32Array | null;
+}
+
 /** The compiled program of a Rust pattern. Throws `RegexSyntaxError` with VRL's message when it is invalid. */
 export function regexProgram(pattern: string, lookArounds: readonly LookAround[] = []): Uint8Array {
   const re2 = compileRustPattern(pattern).re2Input;
   const prog = re2.prog as Re2Prog;
-  return new ProgramWriter(prog, lookArounds).write(re2.numSubexp, re2.namedGroups);
+  // A look-around marker reads as a code point to RE2's one-pass analysis: such programs run the general way.
+  const onePass = lookArounds.length === 0 ? (re2.onepass as { inst: Re2OnePassInst[] } | null) : null;
+  return new ProgramWriter(prog, lookArounds).write(re2.numSubexp, re2.namedGroups, onePass?.inst);
 }
 
 class ProgramWriter {
@@ -116,7 +135,7 @@ class ProgramWriter {
 
   constructor(private readonly prog: Re2Prog, private readonly lookArounds: readonly LookAround[]) {}
 
-  write(groupCount: number, namedGroups: Readonly<Record<string, number>>): Uint8Array {
+  write(groupCount: number, namedGroups: Readonly<Record<string, number>>, onePass: readonly Re2OnePassInst[] | undefined): Uint8Array {
     const insts = this.prog.inst;
     const header = PROGRAM_HEADER_SIZE / 4;
     const tables = header + insts.length * 3;
@@ -133,6 +152,23 @@ class ProgramWriter {
       w[header + pc * 3 + 1] = inst.out;
       w[header + pc * 3 + 2] = arg;
     });
+    if (onePass) {
+      const table = this.words.length;
+      w[14] = table * 4;
+      this.words.length += insts.length * 3;
+      onePass.forEach((inst, pc) => {
+        const at = table + pc * 3;
+        if (inst.op === RE2_ALT || inst.op === RE2_ALT_MATCH) {
+          w[at] = inst.op === RE2_ALT_MATCH ? Op.OnePassSplitMatch : Op.OnePassSplit;
+          w[at + 1] = inst.out;
+          w[at + 2] = this.onePassSplit(inst, pc);
+        } else {
+          w[at] = w[header + pc * 3]!;
+          w[at + 1] = w[header + pc * 3 + 1]!;
+          w[at + 2] = w[header + pc * 3 + 2]!;
+        }
+      });
+    }
     const start = this.startSet();
     w[3] = (start.anchored ? ProgramFlag.Anchored : 0) | (start.nullable ? ProgramFlag.Nullable : 0);
     for (let i = 0; i < 8; i++) w[6 + i] = start.firstBytes[i]!;
@@ -186,6 +222,28 @@ class ProgramWriter {
     }
     this.words.push(...ascii, above.length / 2, ...above);
     this.classes.set(key, offset);
+    return offset;
+  }
+
+  /**
+   * The record of the one-pass split at `pc`: which code points go to `out`, which to `arg` (RE2's `next`
+   * per range), and which branch, if any, is a loop of one code point instruction back to the split.
+   */
+  private onePassSplit(inst: Re2OnePassInst, pc: number): number {
+    const toOut: [number, number][] = [];
+    const toArg: [number, number][] = [];
+    for (let i = 0; i < inst.runes.length; i += 2) {
+      (inst.next![i / 2] === inst.out ? toOut : toArg).push([inst.runes[i]!, inst.runes[i + 1]!]);
+    }
+    const classes = [this.classRecord(toOut), this.classRecord(toArg)];
+    const header = PROGRAM_HEADER_SIZE / 4;
+    const loops = (target: number) => {
+      const op = this.words[header + target * 3]!;
+      return op >= Op.Class && op <= Op.AnyNotNewline && this.words[header + target * 3 + 1] === pc;
+    };
+    const loop = loops(inst.out) ? classes[0]! : loops(inst.arg) ? classes[1]! : 0;
+    const offset = this.words.length * 4;
+    this.words.push(inst.arg, ...classes, loop);
     return offset;
   }
 

@@ -5,11 +5,13 @@
 //   it again: O(instructions × input), used while that bitset fits BACKTRACK_BITS (a fixed cost per search,
 //   so an iteration over many matches stays linear);
 // - a Pike VM otherwise: every thread advances one code point at a time, in priority order, O(instructions)
-//   per code point and memory independent of the input.
+//   per code point and memory independent of the input;
+// and, before both, RE2's one-pass machine for a pattern anchored at the start where the next code point
+// always decides which branch of a split goes on (most log formats): one thread, no bookkeeping.
 // Positions and captures are byte offsets. Memory is scratch reused for every search until the arena resets.
 
 import { alloc, arenaGeneration, copyMemory } from './value';
-import { codePointAt, codePointStartBefore } from './functions/text';
+import { codePointAt, codePointStartBefore, sequenceLength } from './functions/text';
 
 // The program's layout (abi/regex-program.ts).
 const INST_COUNT: usize = 4;
@@ -18,7 +20,8 @@ const FLAGS: usize = 12;
 const START_PC: usize = 16;
 const NAMES_OFFSET: usize = 20;
 const FIRST_BYTES: usize = 24;
-const INSTS: usize = 56;
+const ONE_PASS: usize = 56;
+const INSTS: usize = 60;
 
 const ANCHORED: u32 = 1;
 const NULLABLE: u32 = 2;
@@ -34,6 +37,8 @@ const OP_ASSERT: u32 = 7;
 const OP_NOP: u32 = 8;
 const OP_FAIL: u32 = 9;
 const OP_LOOK: u32 = 10;
+const OP_ONE_PASS_SPLIT: u32 = 11;
+const OP_ONE_PASS_SPLIT_MATCH: u32 = 12;
 
 const ASSERT_BEGIN_LINE: u32 = 1;
 const ASSERT_END_LINE: u32 = 2;
@@ -112,9 +117,15 @@ function jobStack(entries: usize): usize {
 
 // ---- matching one position -----------------------------------------------------------------------------
 
-/** Whether class record `record` holds code point `c`. */
-function classHas(record: usize, c: u32): bool {
+/** Whether class record `record` holds code point `c` (inline for ASCII, the common case). */
+// @ts-ignore: decorator
+@inline function classHas(record: usize, c: u32): bool {
   if (c < 0x80) return ((load<u32>(record + ((<usize>c >> 5) << 2)) >>> (c & 31)) & 1) != 0;
+  return rangesHave(record, c);
+}
+
+/** Whether the ranges above ASCII of class record `record` hold code point `c`. */
+function rangesHave(record: usize, c: u32): bool {
   let lo: usize = 0;
   let hi = <usize>load<u32>(record, 16);
   const ranges = record + 20;
@@ -183,9 +194,16 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
   return found != ((flags & LOOK_NEGATED) != 0);
 }
 
+/**
+ * The code point at `pos` in the low 32 bits and its byte length above them; at the end of the text,
+ * u32.MAX_VALUE and 0.
+ */
 // @ts-ignore: decorator
-@inline function sequenceLength(lead: u32): usize {
-  return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+@inline function decodeAt(text: usize, len: usize, pos: usize): u64 {
+  if (pos >= len) return <u64>u32.MAX_VALUE;
+  const lead = <u32>load<u8>(text + pos);
+  if (lead < 0x80) return (<u64>1 << 32) | <u64>lead;
+  return (<u64>sequenceLength(lead) << 32) | <u64>codePointAt(text + pos);
 }
 
 // @ts-ignore: decorator
@@ -216,6 +234,8 @@ function nextStart(prog: usize, text: usize, len: usize, pos: usize): usize {
 export function regexSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
   if (from > len) return false;
   if ((load<u32>(prog, FLAGS) & ANCHORED) != 0 && from != 0) return false;
+  const onePass = <usize>load<u32>(prog, ONE_PASS);
+  if (onePass != 0) return onePassSearch(prog, prog + onePass, text, len, slots);
   const insts = <usize>load<u32>(prog, INST_COUNT);
   const span = len - from + 1;
   if (<u64>insts * <u64>span <= <u64>BACKTRACK_BITS) return backtrack(prog, text, len, from, slots);
@@ -275,11 +295,9 @@ function tryBacktrack(
           store<i32>(slots, <i32>pos, 4);
           return true;
         }
-        if (pos >= len) break;
-        const lead = <u32>load<u8>(text + pos);
-        const c = lead < 0x80 ? lead : codePointAt(text + pos);
-        if (!accepts(prog, op, arg, c)) break;
-        pos += sequenceLength(lead);
+        const next = decodeAt(text, len, pos);
+        if (next >> 32 == 0 || !accepts(prog, op, arg, <u32>next)) break;
+        pos += <usize>(next >> 32);
         pc = out;
         continue;
       }
@@ -312,6 +330,65 @@ function tryBacktrack(
       }
       pc = out;
     }
+  }
+  return false;
+}
+
+/** The one-pass machine over `table` (the program's one-pass instructions), from offset 0. */
+function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots: usize): bool {
+  const nslots = <u32>slotCount(prog);
+  for (let i: u32 = 0; i < nslots; i++) store<i32>(slots + (<usize>i << 2), -1);
+  store<i32>(slots, 0);
+  let pc = load<u32>(prog, START_PC);
+  let pos: usize = 0;
+  // The code point at `pos` (u32.MAX_VALUE at the end) and its length.
+  let next = decodeAt(text, len, 0);
+  let c = <u32>next;
+  let width = <usize>(next >> 32);
+  while (true) {
+    const inst = table + <usize>pc * 12;
+    const op = load<u32>(inst);
+    const out = load<u32>(inst, 4);
+    const arg = load<u32>(inst, 8);
+    if (op <= OP_ANY_NOT_NEWLINE) {
+      if (op == OP_MATCH) {
+        store<i32>(slots, <i32>pos, 4);
+        return true;
+      }
+      if (width == 0 || !accepts(prog, op, arg, c)) return false;
+      pos += width;
+      next = decodeAt(text, len, pos);
+      c = <u32>next;
+      width = <usize>(next >> 32);
+      pc = out;
+      continue;
+    }
+    if (op >= OP_ONE_PASS_SPLIT) {
+      const record = prog + <usize>arg;
+      const loop = <usize>load<u32>(record, 12);
+      if (loop != 0) {
+        // A branch is one code point instruction back to this split: take its run at once.
+        while (width != 0 && classHas(prog + loop, c)) {
+          pos += width;
+          next = decodeAt(text, len, pos);
+          c = <u32>next;
+          width = <usize>(next >> 32);
+        }
+      }
+      if (width != 0 && classHas(prog + <usize>load<u32>(record, 4), c)) pc = out;
+      else if (width != 0 && classHas(prog + <usize>load<u32>(record, 8), c)) pc = load<u32>(record);
+      else if (op == OP_ONE_PASS_SPLIT_MATCH) pc = out;
+      else return false;
+      continue;
+    }
+    if (op == OP_SAVE) {
+      if (arg < nslots) store<i32>(slots + (<usize>arg << 2), <i32>pos);
+    } else if (op == OP_ASSERT) {
+      if (!assertionHolds(arg, text, len, pos)) return false;
+    } else if (op == OP_FAIL) {
+      return false;
+    }
+    pc = out;
   }
   return false;
 }
@@ -440,13 +517,9 @@ function pikeSearch(prog: usize, text: usize, len: usize, from: usize, slots: us
       store<i32>(caps, <i32>pos);
       addThread(prog, current, load<u32>(prog, START_PC), text, len, pos, caps);
     }
-    let c: u32 = u32.MAX_VALUE;
-    let width: usize = 0;
-    if (pos < len) {
-      const lead = <u32>load<u8>(text + pos);
-      c = lead < 0x80 ? lead : codePointAt(text + pos);
-      width = sequenceLength(lead);
-    }
+    const decoded = decodeAt(text, len, pos);
+    const c = <u32>decoded;
+    const width = <usize>(decoded >> 32);
     const size = <usize>load<u32>(current);
     for (let i: usize = 0; i < size; i++) {
       const pc = load<u32>(queueDense(current) + (i << 2));

@@ -10,7 +10,7 @@ import {
 import { fail, failWith } from './error';
 import { Buffer, bufferBytes } from './buffer';
 import { regexSearch, slotScratch, programGroupCount, programNames } from './regex-vm';
-import { bytesSlice } from './functions/text';
+import { bytesSlice, sequenceLength } from './functions/text';
 
 // @ts-ignore: decorator
 @external("svc_js", "regex")
@@ -26,7 +26,10 @@ export function compileRegexChecked(ptr: usize, len: usize): Value {
   return newRegex(reply + 8, ptr, len);
 }
 
-/** A regex value for pattern bytes that were valid where they were made (a value from another component). */
+/**
+ * A regex value for pattern bytes that were valid where they were made (a value from another component; the
+ * host refuses to encode an invalid one).
+ */
 export function compileRegex(ptr: usize, len: usize): Value {
   const re = compileRegexChecked(ptr, len);
   if (re == 0) unreachable();
@@ -62,7 +65,7 @@ function nextMatch(): bool {
     const end = <usize>load<i32>(slots, 4);
     iterFrom = end;
     if (start == end) {
-      iterFrom = end < iterLen ? end + codePointLength(load<u8>(iterText + end)) : end + 1;
+      iterFrom = end < iterLen ? end + sequenceLength(load<u8>(iterText + end)) : end + 1;
       if (<isize>start == iterLastEnd) continue;
     }
     iterLastEnd = <isize>end;
@@ -71,15 +74,15 @@ function nextMatch(): bool {
   return false;
 }
 
-// @ts-ignore: decorator
-@inline function codePointLength(lead: u32): usize {
-  return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
-}
-
 /** Whether `re` matches the valid UTF-8 `text` anywhere. */
 export function regexMatches(re: Value, text: Value): bool {
+  return regexMatchesBytes(re, bytesPtr(text), bytesLen(text));
+}
+
+/** Whether `re` matches the `len` bytes of valid UTF-8 at `ptr` anywhere. */
+export function regexMatchesBytes(re: Value, ptr: usize, len: usize): bool {
   const program = regexProgram(re);
-  return regexSearch(program, bytesPtr(text), bytesLen(text), 0, slotScratch(program));
+  return regexSearch(program, ptr, len, 0, slotScratch(program));
 }
 
 /** The byte offset of the first match at or after `from` in the valid UTF-8 `text`, or -1. */

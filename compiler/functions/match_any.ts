@@ -11,7 +11,6 @@ export default defineFunction({
     { name: 'patterns', kinds: K.Array, required: true, literal: true },
   ],
   returns: BOOLEAN,
-  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Regex match on a string',

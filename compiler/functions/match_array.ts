@@ -11,7 +11,6 @@ export default defineFunction({
     { name: 'all', kinds: K.Boolean, required: false, default: 'false' },
   ],
   returns: BOOLEAN,
-  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     { title: 'Match at least one element', source: 'match_array(["foobar", "bazqux"], r\'foo\')', returns: 'true' },
     {

@@ -13,7 +13,6 @@ export default defineFunction({
     { name: 'replace_repeated', kinds: K.Bytes, required: false, default: '' },
   ],
   returns: BYTES,
-  backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {
       title: 'Keep only lowercase letters',

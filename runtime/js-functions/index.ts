@@ -41,8 +41,6 @@ const LOADERS: Readonly<Record<string, () => Promise<JsFunction>>> = {
   get_timezone_name: async () => (await import('./get_timezone_name.js')).get_timezone_name,
   hmac: async () => (await import('./hmac.js')).hmac,
   http_request: async () => (await import('./http_request.js')).http_request,
-  match_any: async () => (await import('./match_any.js')).match_any,
-  match_array: async () => (await import('./match_array.js')).match_array,
   match_ext_query: async () => (await import('./match_ext_query.js')).match_ext_query,
   md5: async () => (await import('./md5.js')).md5,
   parse_cbor: async () => (await import('./parse_cbor.js')).parse_cbor,
@@ -76,7 +74,6 @@ const LOADERS: Readonly<Record<string, () => Promise<JsFunction>>> = {
   sha2: async () => (await import('./sha2.js')).sha2,
   sha3: async () => (await import('./sha3.js')).sha3,
   shannon_entropy: async () => (await import('./shannon_entropy.js')).shannon_entropy,
-  sieve: async () => (await import('./sieve.js')).sieve,
   validate_json_schema: async () => (await import('./validate_json_schema.js')).validate_json_schema,
   xxhash: async () => (await import('./xxhash.js')).xxhash,
 };

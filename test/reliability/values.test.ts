@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compile, CompileError, Timestamp, type Program } from '../../runtime/index.js';
+import { compile, CompileError, Regex, Timestamp, type Program } from '../../runtime/index.js';
 
 const programs = new Map<string, Promise<Program>>();
 /** Compiled once per source: the cases share programs across events. */
@@ -240,6 +240,7 @@ test('run() rejects unrepresentable JS values with a TypeError naming the path',
     [{ d: new Date(NaN) }, 'an invalid Date is not a remap value at .d'],
     [{ t: new Date('+100000-01-01T00:00:00Z') }, `timestamp +100000-01-01T00:00:00.000Z is outside the range of remap timestamps (${RANGE}) at .t`],
     [cyclic, 'a cyclic value is not a remap value at .a.b'],
+    [{ r: [new Regex('a(')] }, 'an invalid regex is not a remap value (regex parse error: unterminated group) at .r[0]'],
     [{ x: deep }, 'a value nested deeper than 1000 levels is not a remap value at .x[0][0][0][0][0][0][0][0][0][0][0]…'],
   ];
   for (const [event, message] of cases) {

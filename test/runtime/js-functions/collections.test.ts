@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Regex, type RemapValue } from '../../../abi/values.js';
+import type { RemapValue } from '../../../abi/values.js';
 import { IntegralFloat } from '../../../abi/codec.js';
 import type { JsFunction } from '../../../runtime/imports.js';
 import { JS_FUNCTION_NAMES, loadJsFunctions } from '../../../runtime/js-functions/index.js';
@@ -19,16 +19,6 @@ function call(name: string, ...args: RemapValue[]): RemapValue {
 
 /** Plain objects, so that uvu compares results built on null prototypes. */
 const plain = (v: RemapValue): unknown => JSON.parse(JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x)));
-
-test('parse_regex_all: every match, in order; none gives an empty array', () => {
-  assert.equal(plain(call('parse_regex_all', 'a1 b2', new Regex('(?P<l>[a-z])(\\d)'), true)), [
-    { 0: 'a1', 1: 'a', 2: '1', l: 'a' }, { 0: 'b2', 1: 'b', 2: '2', l: 'b' },
-  ]);
-  assert.equal(call('parse_regex_all', '', new Regex('x'), null), []);
-  assert.equal(call('parse_regex_all', 1n, new Regex('x'), null), 'error: expected string, got integer');
-  // A collection by its exact type, keys in byte order, as VRL (checked against the reference engine).
-  assert.equal(call('parse_regex_all', [{ é: 1.5, b: [] }, true], new Regex('x'), null), 'error: expected string, got [{ b: array, "é": float }, boolean]');
-});
 
 test('parse_query_string: repeats collect arrays, only one leading ? is dropped', () => {
   assert.equal(plain(call('parse_query_string', '??a=1&a=2&a=3&b=%C3%A9+x&&c')), { '?a': '1', a: ['2', '3'], b: 'é x', c: '' });

@@ -1,14 +1,11 @@
-// The JS-backed functions of issue 9's `numstr` group (regex matching in JS, entropy, redaction, host facts):
+// The JS-backed functions of issue 9's `numstr` group (entropy, redaction, host facts):
 // edge cases beyond their upstream examples.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hostname } from 'node:os';
 import { Regex, type RemapValue } from '../../../abi/values.js';
 import type { JsFunction } from '../../../runtime/imports.js';
-import { match_any } from '../../../runtime/js-functions/match_any.js';
-import { match_array } from '../../../runtime/js-functions/match_array.js';
 import { shannon_entropy } from '../../../runtime/js-functions/shannon_entropy.js';
-import { sieve } from '../../../runtime/js-functions/sieve.js';
 import { redact } from '../../../runtime/js-functions/redact.js';
 import { get_timezone_name } from '../../../runtime/js-functions/get_timezone_name.js';
 import { get_hostname } from '../../../runtime/js-functions/get_hostname.js';
@@ -31,15 +28,6 @@ const plain = (v: RemapValue): RemapValue =>
     ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, plain(item)]))
     : v;
 
-test('match_any, match_array', () => {
-  assert.is(run(match_any, 'abc', []), false);
-  assert.is(run(match_any, 'abc', [re('x'), re('c$')]), true);
-  assert.is(run(match_array, [1n, 'foo'], re('foo')), true);
-  assert.is(run(match_array, [1n, 'foo'], re('foo'), true), false);
-  assert.is(run(match_array, [], re('foo'), true), true);
-  assert.is(run(match_array, 'foo', re('foo')), 'error: expected array, got string');
-});
-
 test('shannon_entropy: bytes, code points, graphemes, empty', () => {
   const entropy = (...args: RemapValue[]) => (run(shannon_entropy, ...args) as unknown as IntegralFloat).value;
   assert.ok(Object.is(entropy(''), 0));
@@ -50,14 +38,6 @@ test('shannon_entropy: bytes, code points, graphemes, empty', () => {
   assert.is(entropy('e\u0301x', 'grapheme'), 1);
   assert.is(entropy('abcd'.repeat(100_000)), 2);
   assert.is(run(shannon_entropy, 'a', 'word'), 'error: unknown segmentation: word');
-});
-
-test('sieve: kept characters, single and repeated replacements, Unicode', () => {
-  assert.is(run(sieve, 'a--b-c', re('[a-z]'), '_', '~'), 'a~b_c');
-  assert.is(run(sieve, '--', re('[a-z]'), '_', '~'), '~');
-  assert.is(run(sieve, 'x', re('[a-z]'), '_', '~'), 'x');
-  assert.is(run(sieve, '', re('[a-z]')), '');
-  assert.is(run(sieve, 'a😀b', re('\\p{L}')), 'ab');
 });
 
 test('redact: filters, redactors, nested values, errors', () => {

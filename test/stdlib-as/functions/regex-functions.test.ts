@@ -1,4 +1,4 @@
-// parse_regex, parse_regex_all, match and find on the wasm regex engine: edge cases beyond their examples.
+// parse_regex, parse_regex_all, match, match_any, match_array, find and sieve on the wasm regex engine: edge cases beyond their examples.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Regex } from '../../../abi/values.js';
@@ -40,6 +40,16 @@ test('parse_regex: no match, and arguments of other kinds, fail; invalid UTF-8 r
   assert.equal(parse(new Uint8Array([0x61, 0xff]), '(?P<x>a.)'), { x: 'a\uFFFD' });
 });
 
+test('parse_regex_all: every match, in order; none gives an empty array; kinds by their exact type', () => {
+  assert.equal(run('parse_regex_all', 'a1 b2', re('(?P<l>[a-z])(\\d)'), true), [
+    { 0: 'a1', 1: 'a', 2: '1', l: 'a' }, { 0: 'b2', 1: 'b', 2: '2', l: 'b' },
+  ]);
+  assert.equal(run('parse_regex_all', '', re('x')), []);
+  assert.equal(run('parse_regex_all', 1n, re('x')), 'error: expected string, got integer');
+  // A collection by its exact type, keys in byte order, as VRL (checked against the reference engine).
+  assert.equal(run('parse_regex_all', [{ é: 1.5, b: [] }, true], re('x')), 'error: expected string, got [{ b: array, "é": float }, boolean]');
+});
+
 test('parse_regex_all: every match, empty matches by the regex crate rule', () => {
   assert.equal(run('parse_regex_all', 'a1b22', re('(?P<d>\\d+)')), [{ d: '1' }, { d: '22' }]);
   assert.equal(run('parse_regex_all', 'a1', re('(?P<d>\\d*)')), [{ d: '' }, { d: '1' }]);
@@ -68,6 +78,28 @@ test('match', () => {
   assert.is(run('match', '', re('^$')), true);
   assert.is(run('match', INVALID_UTF8, re('a\uFFFDb')), true);
   assert.is(run('match', 'a', 'a'), 'error: expected regex, got string');
+});
+
+test('match_any, match_array', () => {
+  assert.is(run('match_any', 'abc', []), false);
+  assert.is(run('match_any', 'abc', [re('x'), re('c$')]), true);
+  assert.is(run('match_any', 'abc', [re('a'), 'b']), 'error: expected regex, got string');
+  assert.is(run('match_array', [1n, 'foo'], re('foo')), true);
+  assert.is(run('match_array', [1n, 'foo'], re('foo'), true), false);
+  assert.is(run('match_array', ['foo', 'afoo'], re('foo'), true), true);
+  assert.is(run('match_array', [], re('foo'), true), true);
+  assert.is(run('match_array', [], re('foo')), false);
+  assert.is(run('match_array', 'foo', re('foo')), 'error: expected array, got string');
+});
+
+test('sieve: kept characters, single and repeated replacements, Unicode', () => {
+  assert.is(run('sieve', 'a--b-c', re('[a-z]'), '_', '~'), 'a~b_c');
+  assert.is(run('sieve', '--', re('[a-z]'), '_', '~'), '~');
+  assert.is(run('sieve', 'x', re('[a-z]'), '_', '~'), 'x');
+  assert.is(run('sieve', '', re('[a-z]')), '');
+  assert.is(run('sieve', 'a😀b', re('\\p{L}')), 'ab');
+  assert.is(run('sieve', 'aéb-c', re('^.$')), 'aéb-c', 'each character is tested alone');
+  assert.is(run('sieve', 'a1b22', re('[a-z]'), '#'), 'a#b');
 });
 
 test.run();
