@@ -6,6 +6,7 @@ import {
   decodeFrames, decodedLength, decodedCount, decodedConsumed, decodedDiscard, decodeErrors, decodedFrames,
 } from './codec/decode';
 import { encodeBatch, encodedLength, encodeErrors, encodeOffsets } from './codec/encode';
+import { regexSearch, FIRST_SEARCH_BITS } from './regex-vm';
 
 export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor, runtime_state } from './value';
 
@@ -53,5 +54,9 @@ export function encode_offsets_len(): usize {
   return bufferLength(encodeOffsets());
 }
 
-// The regex VM, for the grok patterns the host matches (runtime/js-functions/support/grok.ts).
-export { regexSearch as regex_search, slotScratch as regex_slots } from './regex-vm';
+// The regex VM, for the grok patterns the host matches (runtime/js-functions/support/grok.ts): one search per
+// event.
+export { slotScratch as regex_slots } from './regex-vm';
+export function regex_search(program: usize, text: usize, len: usize, from: usize, slots: usize): bool {
+  return regexSearch(program, text, len, from, slots, FIRST_SEARCH_BITS);
+}

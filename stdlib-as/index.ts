@@ -7,7 +7,7 @@ import { writeDisplay } from './codec/display';
 import { parseIntBytes, parseFloatBytes, numberParsed } from './codec/number';
 import { bufferNew, bufferToBytes } from './buffer';
 import { newInt, newFloat, bytesPtr, bytesLen, regexProgram } from './value';
-import { regexSearch, slotScratch } from './regex-vm';
+import { regexSearch, slotScratch, FIRST_SEARCH_BITS } from './regex-vm';
 import { failWith } from './error';
 
 // Arena (ABI exports).
@@ -84,5 +84,5 @@ export * from './functions/index';
 export function regex_search(re: Value, text: Value, from: usize): usize {
   const program = regexProgram(re);
   const slots = slotScratch(program);
-  return regexSearch(program, bytesPtr(text), bytesLen(text), from, slots) ? slots : 0;
+  return regexSearch(program, bytesPtr(text), bytesLen(text), from, slots, FIRST_SEARCH_BITS) ? slots : 0;
 }

@@ -2,8 +2,7 @@
 // UTF-8 in memory with leftmost-first (Perl/Rust) semantics and captures, in time linear in the input as
 // Rust's regex crate guarantees. Two machines, as the crate's own:
 // - a bounded backtracker, which marks each (instruction, position) it has tried in a bitset and never tries
-//   it again: O(instructions × input), used while that bitset fits BACKTRACK_BITS (a fixed cost per search,
-//   so an iteration over many matches stays linear);
+//   it again: O(instructions × input), used while that bitset fits the search's budget (see FIRST_SEARCH_BITS);
 // - a Pike VM otherwise: every thread advances one code point at a time, in priority order, O(instructions)
 //   per code point and memory independent of the input;
 // and, before both, RE2's one-pass machine for a pattern anchored at the start where the next code point
@@ -50,8 +49,14 @@ const ASSERT_NOT_WORD_BOUNDARY: u32 = 32;
 const LOOK_BEHIND: u32 = 1;
 const LOOK_NEGATED: u32 = 2;
 
-/** Most visited bits of a backtracking search (4 KiB cleared per search). */
-const BACKTRACK_BITS: usize = 32768;
+/**
+ * Most visited bits of a backtracking search, which clears its instructions × positions bits first (beyond,
+ * the Pike VM runs). The one search of a call may take Rust's 256 KiB: large patterns (a grok library
+ * pattern is thousands of instructions) stay on the faster machine over a whole line. Each later search of an
+ * iteration over many matches takes 4 KiB, a fixed cost per match, so the iteration stays linear.
+ */
+export const FIRST_SEARCH_BITS: usize = 2097152;
+export const NEXT_SEARCH_BITS: usize = 32768;
 /** Marks a job of the stacks below that restores a capture slot instead of trying an instruction. */
 const RESTORE: u32 = 0x80000000;
 
@@ -231,14 +236,14 @@ function nextStart(prog: usize, text: usize, len: usize, pos: usize): usize {
  * later; assertions see the whole text. Writes `slotCount(prog)` i32 byte offsets to `slots` (group n at
  * 2n, 2n + 1; -1 where a group took no part) and returns whether there is a match.
  */
-export function regexSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
+export function regexSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize, backtrackBits: usize): bool {
   if (from > len) return false;
   if ((load<u32>(prog, FLAGS) & ANCHORED) != 0 && from != 0) return false;
   const onePass = <usize>load<u32>(prog, ONE_PASS);
   if (onePass != 0) return onePassSearch(prog, prog + onePass, text, len, slots);
   const insts = <usize>load<u32>(prog, INST_COUNT);
   const span = len - from + 1;
-  if (<u64>insts * <u64>span <= <u64>BACKTRACK_BITS) return backtrack(prog, text, len, from, slots);
+  if (<u64>insts * <u64>span <= <u64>backtrackBits) return backtrack(prog, text, len, from, slots);
   return pikeSearch(prog, text, len, from, slots);
 }
 

@@ -9,7 +9,7 @@ import {
 } from './value';
 import { fail, failWith } from './error';
 import { Buffer, bufferBytes } from './buffer';
-import { regexSearch, slotScratch, programGroupCount, programNames } from './regex-vm';
+import { regexSearch, slotScratch, programGroupCount, programNames, FIRST_SEARCH_BITS, NEXT_SEARCH_BITS } from './regex-vm';
 import { bytesSlice, sequenceLength } from './functions/text';
 
 // @ts-ignore: decorator
@@ -60,7 +60,7 @@ function iterate(re: Value, text: Value): void {
 /** The next match, as the regex crate reports them: an empty match where the previous one ended is skipped. */
 function nextMatch(): bool {
   while (iterFrom <= iterLen) {
-    if (!regexSearch(iterProgram, iterText, iterLen, iterFrom, slots)) return false;
+    if (!regexSearch(iterProgram, iterText, iterLen, iterFrom, slots, iterFrom == 0 ? FIRST_SEARCH_BITS : NEXT_SEARCH_BITS)) return false;
     const start = <usize>load<i32>(slots);
     const end = <usize>load<i32>(slots, 4);
     iterFrom = end;
@@ -82,14 +82,14 @@ export function regexMatches(re: Value, text: Value): bool {
 /** Whether `re` matches the `len` bytes of valid UTF-8 at `ptr` anywhere. */
 export function regexMatchesBytes(re: Value, ptr: usize, len: usize): bool {
   const program = regexProgram(re);
-  return regexSearch(program, ptr, len, 0, slotScratch(program));
+  return regexSearch(program, ptr, len, 0, slotScratch(program), FIRST_SEARCH_BITS);
 }
 
 /** The byte offset of the first match at or after `from` in the valid UTF-8 `text`, or -1. */
 export function regexFind(re: Value, text: Value, from: usize): isize {
   const program = regexProgram(re);
   const at = slotScratch(program);
-  return regexSearch(program, bytesPtr(text), bytesLen(text), from, at) ? <isize>load<i32>(at) : -1;
+  return regexSearch(program, bytesPtr(text), bytesLen(text), from, at, FIRST_SEARCH_BITS) ? <isize>load<i32>(at) : -1;
 }
 
 /** Group `group` of the last match as a slice of `text`, or null when it took no part. */
