@@ -41,6 +41,11 @@ test("regex replacements expand Rust's $ references", () => {
   assert.equal(abc('[$$][$][$ x][${]'), { value: 'a[$][$][$ x][${]c' });
   assert.equal(replace('abc', new Regex('(b)?c'), '[$1]'), { value: 'a[b]' });
   assert.equal(replace('ac', new Regex('(b)?c'), '[$1]'), { value: 'a[]' });
+  const first = (template: string) => replace('ac', new Regex('(?P<first>a)(b)?(c)'), template);
+  assert.equal(first('$first|$1|$2|$3|$0'), { value: 'a|a||c|ac' });
+  assert.equal(first('${first}x|$firstx|${+3}|${}|${01}'), { value: 'ax||c||a' });
+  assert.equal(first('$$|$|$-|${x'), { value: '$|$|$-|${x' });
+  assert.equal(replace('aaa', new Regex('a'), '$$'), { value: '$$$' });
 });
 
 test('regex matches follow Rust: no empty match right after a match', () => {
