@@ -12,6 +12,7 @@ import { writeInt, writeIntPadded } from './codec/number';
 import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND } from './codec/time';
 import { KindBit, expectKinds } from './functions/args';
 import { jsTimeZoneOffset } from './clock';
+import { monthAbbreviation } from './time-parse';
 
 const enum Op { Literal, Numeric, Name, Fraction }
 
@@ -276,20 +277,15 @@ const LOWER_MONTHS = 'januaryfebruarymarchaprilmayjunejulyaugustseptemberoctober
 
 /** The month name at `at` (three letters in any ASCII case, the rest with `long` when it follows) into `scanned`. */
 function scanMonth(at: usize, end: usize, long: bool): usize {
-  if (end - at < 3) return 0;
+  const month = monthAbbreviation(at, end);
+  if (month == 0) return 0;
+  scanned = month;
+  at += 3;
+  if (!long) return at;
   let start = 0;
-  for (let month = 0; month < 12; month++) {
-    const name = MONTHS[month];
-    const len = name.length;
-    if (matchesLower(at, end, start, 3)) {
-      scanned = month + 1;
-      at += 3;
-      if (long && matchesLower(at, end, start + 3, len - 3)) at += <usize>(len - 3);
-      return at;
-    }
-    start += len;
-  }
-  return 0;
+  for (let m = 0; m < month - 1; m++) start += MONTHS[m].length;
+  const rest = MONTHS[month - 1].length - 3;
+  return matchesLower(at, end, start + 3, rest) ? at + <usize>rest : at;
 }
 
 /** Whether the `len` bytes at `at`, ASCII letters lowered, are LOWER_MONTHS's from `from`. */
