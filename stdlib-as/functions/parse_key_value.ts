@@ -127,8 +127,13 @@ function delimiterEnd(at: usize, ptr: usize, len: usize): isize {
  * A `"…"` token at `at` that a terminator delimiter (or spaces up to the end) follows. Sets the token to its
  * content; returns the position after the closing quote, or -1.
  */
-function quoted(at: usize, termPtr: usize, termLen: usize): isize {
-  if (at >= textLen || byteAt(at) != 0x22) return -1;
+// @ts-ignore: decorator
+@inline function quoted(at: usize, termPtr: usize, termLen: usize): isize {
+  // Most tokens are not quoted: then no call.
+  return at < textLen && byteAt(at) == 0x22 ? quotedToken(at, termPtr, termLen) : -1;
+}
+
+function quotedToken(at: usize, termPtr: usize, termLen: usize): isize {
   let i = at + 1;
   let escaped = false;
   for (;;) {

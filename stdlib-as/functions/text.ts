@@ -99,10 +99,21 @@ export function writeCodePoint(b: Buffer, c: u32): void {
   bufferByte(b, <u8>(0x80 | (c & 0x3f)));
 }
 
+/** An ASCII byte that is not whitespace: the common case, which needs no call of `whitespaceLength`. */
+// @ts-ignore: decorator
+@inline function isAsciiNonSpace(c: u8): bool {
+  return c < 0x80 && c != 0x20 && (c < 0x09 || c > 0x0d);
+}
+
 /** Start of `str::trim_start` of the valid UTF-8 at [start, end). */
-export function trimStart(start: usize, end: usize): usize {
+// @ts-ignore: decorator
+@inline export function trimStart(start: usize, end: usize): usize {
+  // Mostly the text starts with an ASCII non-space: then no call.
+  return start < end && isAsciiNonSpace(load<u8>(start)) ? start : trimmedStart(start, end);
+}
+
+function trimmedStart(start: usize, end: usize): usize {
   while (start < end) {
-    if (isAsciiNonSpace(load<u8>(start))) break;
     const length = whitespaceLength(start, end);
     if (length == 0) break;
     start += length;
@@ -110,16 +121,14 @@ export function trimStart(start: usize, end: usize): usize {
   return start;
 }
 
-/** An ASCII byte that is not whitespace: the common case, which needs no call of `whitespaceLength`. */
+/** End of `str::trim_end` of the valid UTF-8 at [start, end). */
 // @ts-ignore: decorator
-@inline function isAsciiNonSpace(c: u8): bool {
-  return c < 0x80 && c != 0x20 && (c < 0x09 || c > 0x0d);
+@inline export function trimEnd(start: usize, end: usize): usize {
+  return end > start && isAsciiNonSpace(load<u8>(end - 1)) ? end : trimmedEnd(start, end);
 }
 
-/** End of `str::trim_end` of the valid UTF-8 at [start, end). */
-export function trimEnd(start: usize, end: usize): usize {
+function trimmedEnd(start: usize, end: usize): usize {
   while (end > start) {
-    if (isAsciiNonSpace(load<u8>(end - 1))) break;
     const last = codePointStartBefore(end);
     if (whitespaceLength(last, end) != end - last) break;
     end = last;
