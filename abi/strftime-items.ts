@@ -1,6 +1,6 @@
 // chrono's StrftimeItems: a strftime format string as a list of items. The runtime formats and parses with
-// them (runtime/strftime.ts); the compiler turns a constant format into the item program that the stdlib's
-// formatter runs (compiler/codegen/strftime.ts).
+// them (runtime/strftime.ts); abi/strftime-program.ts turns them into the item programs that the stdlib's
+// formatter and parser run.
 
 export const enum Pad { None, Zero, Space }
 

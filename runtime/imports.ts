@@ -5,6 +5,7 @@ import { RegexSyntaxError, RustRegex } from '../abi/regex.js';
 import { ByteReader, ByteWriter, encodeValue, UnrepresentableValueError } from '../abi/codec.js';
 import { regexProgram } from '../abi/regex-program.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
+import { strftimeProgram, type ProgramKind } from '../abi/strftime-program.js';
 import type { RemapValue } from '../abi/values.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
 import { workerIo, type BlockingIo } from './blocking-io.js';
@@ -124,6 +125,13 @@ export function moduleImports(
         timezone ??= namedTimeZone(services.timezone);
         return offsetOfLocal(timezone, Number(localSeconds));
       },
+      strftime_program(kind: ProgramKind, ptr: number, len: number): number {
+        const program = cachedStrftimeProgram(kind, text(ptr, len));
+        if (!program) return 0;
+        const reply = newReply();
+        reply.sized(program);
+        return writeBack(reply.finish());
+      },
       log(level: number, ptr: number, len: number): void {
         services.log(LOG_LEVELS[level] ?? 'info', text(ptr, len));
       },
@@ -137,3 +145,15 @@ export function moduleImports(
   };
 }
 
+/** strftime programs by kind and format: a program uses a few formats, each on many events. */
+const strftimePrograms = new Map<string, Uint8Array | undefined>();
+const STRFTIME_PROGRAMS_CACHED = 256;
+
+function cachedStrftimeProgram(kind: ProgramKind, format: string): Uint8Array | undefined {
+  const key = `${kind}${format}`;
+  if (strftimePrograms.has(key)) return strftimePrograms.get(key);
+  if (strftimePrograms.size >= STRFTIME_PROGRAMS_CACHED) strftimePrograms.clear();
+  const program = strftimeProgram(kind, format);
+  strftimePrograms.set(key, program);
+  return program;
+}

@@ -44,7 +44,7 @@ export {
 } from './run';
 
 // format_timestamp and parse_timestamp with constant formats (the code generator's choice over the JS functions).
-export { strftime_format_utc, strftime_parse_with_offset } from './strftime';
+export { strftime_format_utc, strftime_parse, strftime_program } from './strftime';
 
 // JS-backed remap functions.
 export { jsCall as js_call } from './js';

@@ -1,14 +1,18 @@
-// format_timestamp in UTC and parse_timestamp of text with an offset, for constant formats: the compiler
-// turns the format into an item program (compiler/codegen/strftime.ts, which documents the layouts) and these
-// run it per call, with runtime/strftime.ts's results. Offsets and zone names are fixed in UTC, so the
-// compiler writes them as text. The parser covers the common case; whatever it does not accept (an error,
-// a leap second, a sign before the year...) goes to the JS function, which has the exact answer or message.
+// format_timestamp in UTC and parse_timestamp of text with an offset or in the instance's time zone: the
+// compiler (for a literal format) or the runtime (for one known at run time, `strftime_program`) turns the
+// format into an item program (abi/strftime-program.ts, which documents the layouts) and these run it per
+// call, with runtime/strftime.ts's results. Offsets and zone names are fixed in UTC, so the program writes
+// them as text. The parser covers the common case; whatever it does not accept (an error, a leap second, a
+// sign before the year, a local time near a zone transition...) goes to the JS function, which has the
+// exact answer or message.
 
 import { Value, Tag, tagOf, newBytes, newTimestamp, bytesPtr, bytesLen, timestampOf } from './value';
 import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferReserve } from './buffer';
 import { writeInt, writeIntPadded } from './codec/number';
 import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND } from './codec/time';
 import { KindBit, expectKinds } from './functions/args';
+import { jsTimeZoneOffset } from './clock';
+import { monthAbbreviation } from './time-parse';
 
 const enum Op { Literal, Numeric, Name, Fraction }
 
@@ -72,6 +76,59 @@ export function strftime_format_utc(value: Value, program: Value): Value {
     }
   }
   return newBytes(bufferData(b), bufferLength(b));
+}
+
+// ---- programs of formats known at run time --------------------------------------------------------
+
+// @ts-ignore: decorator
+@external("svc_js", "strftime_program")
+declare function jsStrftimeProgram(kind: i32, ptr: usize, len: usize): usize;
+
+const CACHED_PROGRAMS: usize = 4;
+const CACHED_FORMAT_MAX: usize = 64;
+const CACHED_PROGRAM_MAX: usize = 192;
+/** u32 kind, u32 format length, u32 program length (NO_PROGRAM: none), u32 unused, the format, the program. */
+const CACHE_ENTRY: usize = 16 + CACHED_FORMAT_MAX + CACHED_PROGRAM_MAX;
+/** The last formats asked about and their programs, in static memory: they outlive the batch's arena. */
+const PROGRAM_CACHE = memory.data(<i32>(CACHED_PROGRAMS * CACHE_ENTRY), 8);
+const NO_PROGRAM: u32 = u32.MAX_VALUE;
+let cachedPrograms: usize = 0;
+let nextCacheEntry: usize = 0;
+
+/**
+ * The program of `kind` (abi/strftime-program.ts's `ProgramKind`) for a format known only at run time, or 0
+ * when there is none (the caller then runs the JS function). The host builds it once per distinct format
+ * (`svc_js.strftime_program`); the last few formats' programs are kept here.
+ */
+export function strftime_program(kind: i32, format: Value): Value {
+  if (tagOf(format) != Tag.Bytes) return 0;
+  const ptr = bytesPtr(format);
+  const len = bytesLen(format);
+  for (let i: usize = 0; i < cachedPrograms; i++) {
+    const entry = PROGRAM_CACHE + i * CACHE_ENTRY;
+    if (load<i32>(entry) == kind && <usize>load<u32>(entry, 4) == len && memory.compare(entry + 16, ptr, len) == 0) {
+      return cachedProgram(entry);
+    }
+  }
+  const reply = jsStrftimeProgram(kind, ptr, len);
+  const programLen: u32 = reply == 0 ? NO_PROGRAM : load<u32>(reply);
+  if (len > CACHED_FORMAT_MAX || (reply != 0 && <usize>programLen > CACHED_PROGRAM_MAX)) {
+    return reply == 0 ? 0 : newBytes(reply + 4, programLen);
+  }
+  const entry = PROGRAM_CACHE + nextCacheEntry * CACHE_ENTRY;
+  nextCacheEntry = (nextCacheEntry + 1) % CACHED_PROGRAMS;
+  if (cachedPrograms < CACHED_PROGRAMS) cachedPrograms++;
+  store<i32>(entry, kind);
+  store<u32>(entry, <u32>len, 4);
+  store<u32>(entry, programLen, 8);
+  memory.copy(entry + 16, ptr, len);
+  if (reply != 0) memory.copy(entry + 16 + CACHED_FORMAT_MAX, reply + 4, programLen);
+  return cachedProgram(entry);
+}
+
+function cachedProgram(entry: usize): Value {
+  const len = load<u32>(entry, 8);
+  return len == NO_PROGRAM ? 0 : newBytes(entry + 16 + CACHED_FORMAT_MAX, len);
 }
 
 /** 0 = Sunday. */
@@ -220,20 +277,15 @@ const LOWER_MONTHS = 'januaryfebruarymarchaprilmayjunejulyaugustseptemberoctober
 
 /** The month name at `at` (three letters in any ASCII case, the rest with `long` when it follows) into `scanned`. */
 function scanMonth(at: usize, end: usize, long: bool): usize {
-  if (end - at < 3) return 0;
+  const month = monthAbbreviation(at, end);
+  if (month == 0) return 0;
+  scanned = month;
+  at += 3;
+  if (!long) return at;
   let start = 0;
-  for (let month = 0; month < 12; month++) {
-    const name = MONTHS[month];
-    const len = name.length;
-    if (matchesLower(at, end, start, 3)) {
-      scanned = month + 1;
-      at += 3;
-      if (long && matchesLower(at, end, start + 3, len - 3)) at += <usize>(len - 3);
-      return at;
-    }
-    start += len;
-  }
-  return 0;
+  for (let m = 0; m < month - 1; m++) start += MONTHS[m].length;
+  const rest = MONTHS[month - 1].length - 3;
+  return matchesLower(at, end, start + 3, rest) ? at + <usize>rest : at;
 }
 
 /** Whether the `len` bytes at `at`, ASCII letters lowered, are LOWER_MONTHS's from `from`. */
@@ -277,24 +329,30 @@ function scanOffset(at: usize, end: usize, zulu: bool): usize {
   return at + 2;
 }
 
+const enum ParseResolution { WithOffset, InLocalZone }
+
 /**
- * `parse_timestamp(value, format)` for a format with an offset, `program` being its parse program; a
+ * `parse_timestamp(value, format)` without `timezone`, `program` being the format's parse program; a
  * timestamp passes through. 0 (no message) when the text does not give an instant this reads: the caller
  * then asks the JS function.
  */
-export function strftime_parse_with_offset(value: Value, program: Value): Value {
+export function strftime_parse(value: Value, program: Value): Value {
   if (tagOf(value) == Tag.Timestamp) return value;
   if (tagOf(value) != Tag.Bytes) return 0;
-  let at = bytesPtr(value);
-  const end = at + bytesLen(value);
-  let op = bytesPtr(program);
-  const opEnd = op + bytesLen(program);
+  const text = bytesPtr(value);
+  const entries = bytesPtr(program) + 1;
+  if (!readFields(text, text + bytesLen(value), entries, entries + bytesLen(program) - 1)) return 0;
+  return load<u8>(bytesPtr(program)) == ParseResolution.WithOffset ? resolveWithOffset() : resolveInLocalZone();
+}
+
+/** Reads the text [at, end) with the parse entries [op, opEnd) into the slots; false unless they read it all. */
+function readFields(at: usize, end: usize, op: usize, opEnd: usize): bool {
   given = 0;
   while (op < opEnd) {
     const kind = <i32>load<u8>(op);
     if (kind == ParseOp.Literal) {
       const len = <usize>load<u8>(op, 1);
-      if (end - at < len || memory.compare(at, op + 2, len) != 0) return 0;
+      if (end - at < len || memory.compare(at, op + 2, len) != 0) return false;
       at += len;
       op += 2 + len;
       continue;
@@ -305,7 +363,7 @@ export function strftime_parse_with_offset(value: Value, program: Value): Value 
       continue;
     }
     if (kind == ParseOp.DateTimeSeparator) {
-      if (at == end) return 0;
+      if (at == end) return false;
       if ((load<u8>(at) | 0x20) == 0x74) at++;
       op += 1;
       continue;
@@ -336,28 +394,53 @@ export function strftime_parse_with_offset(value: Value, program: Value): Value 
       at = scanOffset(at, end, load<u8>(op, 1) != 0);
       op += 2;
     }
-    if (at == 0 || !setSlot(field, scanned)) return 0;
+    if (at == 0 || !setSlot(field, scanned)) return false;
   }
-  return at == end ? resolveWithOffset() : 0;
+  return at == end;
 }
 
-/** The instant of the fields read (chrono's `to_datetime`), when they make one in the nanosecond range. */
+/** The instant of the fields read and the offset read with them (chrono's `to_datetime`), or 0. */
 function resolveWithOffset(): Value {
-  const needed: u32 = (1 << Slot.Year) | (1 << Slot.Month) | (1 << Slot.Day) | (1 << Slot.Hour) | (1 << Slot.Minute) | (1 << Slot.Offset);
-  if ((given & needed) != needed) return 0;
-  if ((given & (1 << Slot.Nanosecond)) != 0 && (given & (1 << Slot.Second)) == 0) return 0;
+  if ((given & (1 << Slot.Offset)) == 0) return 0;
+  const offset = slot(Slot.Offset);
+  // Offsets of a day or more: the JS function's rules.
+  if (offset <= -86_400 || offset >= 86_400) return 0;
+  const local = localSeconds();
+  return local == NO_TIME ? 0 : instant(local - offset);
+}
+
+/** The instant of the fields read as local time in the instance's time zone (`svc_js.tz_offset`), or 0. */
+function resolveInLocalZone(): Value {
+  const local = localSeconds();
+  if (local == NO_TIME) return 0;
+  const offset = <i64>jsTimeZoneOffset(local);
+  // Within a day of a transition a local time may be skipped or repeated (chrono's errors): the JS function decides.
+  if (<i64>jsTimeZoneOffset(local - 86_400) != offset || <i64>jsTimeZoneOffset(local + 86_400) != offset) return 0;
+  return instant(local - offset);
+}
+
+const NO_TIME = i64.MIN_VALUE;
+
+/** The date and time read, as seconds since 1970-01-01T00:00 of their own clock; NO_TIME when incomplete or invalid. */
+function localSeconds(): i64 {
+  const needed: u32 = (1 << Slot.Year) | (1 << Slot.Month) | (1 << Slot.Day) | (1 << Slot.Hour) | (1 << Slot.Minute);
+  if ((given & needed) != needed) return NO_TIME;
+  if ((given & (1 << Slot.Nanosecond)) != 0 && (given & (1 << Slot.Second)) == 0) return NO_TIME;
   const year = slot(Slot.Year);
   const month = <i32>slot(Slot.Month);
   const day = <i32>slot(Slot.Day);
   const hour = slot(Slot.Hour);
   const minute = slot(Slot.Minute);
   const second = (given & (1 << Slot.Second)) != 0 ? slot(Slot.Second) : 0;
-  const offset = slot(Slot.Offset);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return 0;
-  // A leap second (60) and offsets of a day or more: the JS function's rules.
-  if (hour > 23 || minute > 59 || second > 59 || offset <= -86_400 || offset >= 86_400) return 0;
-  const seconds = daysFromCivil(year, month, 1) * 86_400 + (day - 1) * 86_400 + hour * 3600 + minute * 60 + second - offset;
-  // Within i64 nanoseconds, leaving the last partial second at each end to the JS function.
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NO_TIME;
+  // A leap second (60): the JS function's rules.
+  if (hour > 23 || minute > 59 || second > 59) return NO_TIME;
+  return daysFromCivil(year, month, 1) * 86_400 + (day - 1) * 86_400 + hour * 3600 + minute * 60 + second;
+}
+
+/** The timestamp `seconds` since the epoch plus the nanoseconds read, or 0 beyond i64 nanoseconds. */
+function instant(seconds: i64): Value {
+  // Leaving the last partial second at each end to the JS function.
   if (seconds <= i64.MIN_VALUE / NANOS_PER_SECOND || seconds >= i64.MAX_VALUE / NANOS_PER_SECOND) return 0;
   return newTimestamp(seconds * NANOS_PER_SECOND + ((given & (1 << Slot.Nanosecond)) != 0 ? slot(Slot.Nanosecond) : 0));
 }

@@ -114,7 +114,7 @@ const MONTHS = memory.data<u8>([
 ]); // janfebmaraprmayjunjulaugsepoctnovdec
 
 /** Month 1–12 of the three-letter English abbreviation at `at` in any case, or 0. */
-function monthAbbreviation(at: usize, end: usize): i32 {
+export function monthAbbreviation(at: usize, end: usize): i32 {
   if (at + 3 > end) return 0;
   const a = load<u8>(at) | 0x20;
   const b = load<u8>(at + 1) | 0x20;

@@ -561,7 +561,7 @@ export function objectMerged(a: Value, b: Value): Value {
     const order = i == aLen ? 1 : j == bLen ? -1 : compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, j), objectKeyLen(b, j));
     if (order == 0) i++;
     const from = order < 0 ? entryAt(a, i++) : entryAt(b, j++);
-    memory.copy(entries + n * ENTRY_SIZE, from, ENTRY_SIZE);
+    copyMemory(entries + n * ENTRY_SIZE, from, ENTRY_SIZE);
     share(<Value>load<u32>(from, 8));
     n++;
   }

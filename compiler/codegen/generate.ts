@@ -8,7 +8,7 @@ import { K } from '../types/kind.js';
 import { kindDebugInfo } from '../types/debug-info.js';
 import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
-import { offsetParseProgram, utcFormatProgram } from './strftime.js';
+import { ProgramKind, strftimeProgram } from '../../abi/strftime-program.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
 
 /** Where the generated code finds the stdlib: export name → internal function name, and static values. */
@@ -576,25 +576,58 @@ class Generator {
     return this.call(exportName, operands);
   }
 
-  /** `format_timestamp` with a constant format in UTC runs in the stdlib: no host call, the format parsed
-   * once here. */
-  utcFormat(args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
-    const program = utcFormatProgramOf(args);
-    return program && this.call('strftime_format_utc', [operands()[0]!, this.constant(this.pool.bytesValue(program))]);
+  /**
+   * `format_timestamp` in UTC (no `timezone`) runs in the stdlib: a literal format as its program built here,
+   * any other as the program the runtime builds once per distinct format. A format without one (an error, or
+   * a specifier only the JS function has) goes to the JS function.
+   */
+  formatTimestamp(e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
+    if (args.has('timezone')) return undefined;
+    const found = this.strftimeProgram(ProgramKind.UtcFormat, args, operands);
+    if (!found) return undefined;
+    const format = (program: ExpressionRef) => this.call('strftime_format_utc', [operands()[0]!, program]);
+    if (found.literal) return format(found.program);
+    const m = this.m;
+    const program = this.fn.local();
+    return m.block(null, [
+      m.local.set(program, found.program),
+      m.if(m.i32.eqz(m.local.get(program, this.i32)), this.jsCall(def, e, operands()), format(m.local.get(program, this.i32))),
+    ], this.i32);
   }
 
-  /** `parse_timestamp` with a constant format reading an offset: the stdlib reads what it can; the JS function
-   * answers the rest (errors with their messages included). */
-  offsetParse(e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
-    const program = offsetParseProgramOf(args);
-    if (!program) return undefined;
+  /**
+   * `parse_timestamp` without `timezone` runs the format's program in the stdlib (built as for
+   * `format_timestamp`), which reads what it can; the JS function answers the rest, errors and their
+   * messages included.
+   */
+  parseTimestamp(e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
+    if (args.has('timezone')) return undefined;
+    const found = this.strftimeProgram(ProgramKind.Parse, args, operands);
+    if (!found) return undefined;
     const m = this.m;
+    const program = this.fn.local();
     const parsed = this.fn.local();
+    const get = (local: number) => m.local.get(local, this.i32);
     return m.block(null, [
-      m.local.set(parsed, this.call('strftime_parse_with_offset', [operands()[0]!, this.constant(this.pool.bytesValue(program))])),
-      m.if(m.i32.eqz(m.local.get(parsed, this.i32)), m.local.set(parsed, this.jsCall(def, e, operands()))),
-      m.local.get(parsed, this.i32),
+      m.local.set(program, found.program),
+      m.local.set(parsed, m.if(m.i32.eqz(get(program)), this.constI32(0), this.call('strftime_parse', [operands()[0]!, get(program)]))),
+      m.if(m.i32.eqz(get(parsed)), m.local.set(parsed, this.jsCall(def, e, operands()))),
+      get(parsed),
     ], this.i32);
+  }
+
+  /**
+   * The strftime program of a call's `format`: a constant for a literal (undefined when it has none), else the
+   * stdlib's lookup at run time, which gives 0 for a format without one.
+   */
+  private strftimeProgram(kind: ProgramKind, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): { program: ExpressionRef; literal: boolean } | undefined {
+    const format = args.get('format');
+    const constant = format && literalConstant(format);
+    if (constant?.kind === 'string') {
+      const program = strftimeProgram(kind, constant.value);
+      return program && { program: this.constant(this.pool.bytesValue(program)), literal: true };
+    }
+    return { program: this.call('strftime_program', [this.constI32(kind), operands()[1]!]), literal: false };
   }
 
   /** A call of the JS function `def` with the argument values `operands` (0 for an absent one). */
@@ -881,11 +914,11 @@ const INTRINSICS: Readonly<Record<string, (g: Generator, e: ast.Call, args: Map<
 
 /**
  * Calls the generator compiles its own way when their arguments allow, by name: the code, or undefined for
- * the function's implementation (a constant strftime format runs in the stdlib).
+ * the function's implementation (strftime formats run in the stdlib where they can).
  */
 const SPECIALIZED: Readonly<Record<string, (g: Generator, e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]) => ExpressionRef | undefined>> = {
-  format_timestamp: (g, _e, _def, args, operands) => g.utcFormat(args, operands),
-  parse_timestamp: (g, e, def, args, operands) => g.offsetParse(e, def, args, operands),
+  format_timestamp: (g, e, def, args, operands) => g.formatTimestamp(e, def, args, operands),
+  parse_timestamp: (g, e, def, args, operands) => g.parseTimestamp(e, def, args, operands),
 };
 
 /** A program uses a function whose implementation this build does not have. */
@@ -927,22 +960,6 @@ function bindArguments(def: FunctionDef, call: ast.Call): Map<string, ast.Expr> 
   const out = new Map<string, ast.Expr>();
   for (const [arg, param] of bindParameters(def, call)) out.set(param.name, arg.value);
   return out;
-}
-
-/** The item program of a `format_timestamp` call in UTC (no `timezone`) with a literal format the stdlib covers. */
-function utcFormatProgramOf(args: Map<string, ast.Expr>): Uint8Array | undefined {
-  const format = args.get('format');
-  const constant = format && literalConstant(format);
-  if (args.has('timezone') || constant?.kind !== 'string') return undefined;
-  return utcFormatProgram(constant.value);
-}
-
-/** The parse program of a `parse_timestamp` call (no `timezone`) with a literal format reading an offset. */
-function offsetParseProgramOf(args: Map<string, ast.Expr>): Uint8Array | undefined {
-  const format = args.get('format');
-  const constant = format && literalConstant(format);
-  if (args.has('timezone') || constant?.kind !== 'string') return undefined;
-  return offsetParseProgram(constant.value.trim());
 }
 
 /** The constant of a literal, or of an array/object literal made only of literals. */

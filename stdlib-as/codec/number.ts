@@ -34,6 +34,13 @@ export function writeInt(b: Buffer, n: i64): void {
 
 /** Writes a non-negative `n` zero-padded to at least `width` digits (`07`, `0042`). */
 export function writeIntPadded(b: Buffer, n: i64, width: usize): void {
+  // Two digits (the months, days, hours... of dates and times): no scratch, no fill.
+  if (width == 2 && <u64>n < 100) {
+    const out = bufferReserve(b, 2);
+    store<u8>(out, <u8>(48 + n / 10));
+    store<u8>(out, <u8>(48 + n % 10), 1);
+    return;
+  }
   const start = digitsOf(<u64>n);
   const len = DIGITS + 24 - start;
   if (len < width) memory.fill(bufferReserve(b, width - len), 0x30, width - len);

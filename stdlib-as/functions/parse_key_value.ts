@@ -3,8 +3,8 @@
 // delimiter and are trimmed. Results point into the text: only unescaped quoted tokens are copied.
 
 import {
-  Value, Tag, TRUE, tagOf, boolOf, bytesPtr, bytesLen, newBytes, newObject, objectGet, objectSet,
-  newArray, arrayPush,
+  Value, Tag, TRUE, tagOf, boolOf, bytesPtr, bytesLen, newBytes, newObject, objectFind, objectInsertAt, objectValue,
+  objectSetValueAt, newArray, arrayPush,
 } from '../value';
 import { fail, failWith } from '../error';
 import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferToBytes } from '../buffer';
@@ -12,6 +12,7 @@ import { writeInt } from '../codec/number';
 import { expectKinds, KindBit } from './args';
 import { equalsAscii } from '../text';
 import { lossy, findBytes, bytesAt, trimStart, trimEnd } from './text';
+import { bytesEqual } from '../codec/scan';
 
 const DEFAULT_KEY_VALUE_DELIMITER = memory.data<u8>([0x3d]);
 const DEFAULT_FIELD_DELIMITER = memory.data<u8>([0x20]);
@@ -126,11 +127,17 @@ function delimiterEnd(at: usize, ptr: usize, len: usize): isize {
  * A `"…"` token at `at` that a terminator delimiter (or spaces up to the end) follows. Sets the token to its
  * content; returns the position after the closing quote, or -1.
  */
-function quoted(at: usize, termPtr: usize, termLen: usize): isize {
-  if (at >= textLen || byteAt(at) != 0x22) return -1;
+// @ts-ignore: decorator
+@inline function quoted(at: usize, termPtr: usize, termLen: usize): isize {
+  // Most tokens are not quoted: then no call.
+  return at < textLen && byteAt(at) == 0x22 ? quotedToken(at, termPtr, termLen) : -1;
+}
+
+function quotedToken(at: usize, termPtr: usize, termLen: usize): isize {
   let i = at + 1;
   let escaped = false;
   for (;;) {
+    i = quoteOrBackslash(i);
     if (i >= textLen) return -1;
     const c = byteAt(i);
     if (c == 0x22) break;
@@ -150,6 +157,20 @@ function quoted(at: usize, termPtr: usize, termLen: usize): isize {
   tokenEnd = i;
   tokenEscaped = escaped;
   return <isize>after;
+}
+
+/** The first `"` or `\` at or after `at`, or textLen: eight bytes at a time (words may reach past the end: READ_SLACK). */
+function quoteOrBackslash(at: usize): usize {
+  while (at < textLen) {
+    const word = load<u64>(text + at);
+    const found = bytesEqual(word, 0x22) | bytesEqual(word, 0x5c);
+    if (found != 0) {
+      at += <usize>(ctz(found) >> 3);
+      return at < textLen ? at : textLen;
+    }
+    at += 8;
+  }
+  return textLen;
 }
 
 /** Text from `at` up to the delimiter (or the end), trimmed. Returns the delimiter's position. */
@@ -238,17 +259,24 @@ function token(start: usize, end: usize, escaped: bool): Value {
  * fills a key not seen yet, and a value replaces an earlier standalone `true`.
  */
 function add(result: Value, v: Value): void {
-  const key = token(keyStart, keyEnd, keyEscaped);
-  const keyPtr = bytesPtr(key);
-  const keyLen = bytesLen(key);
-  const existing = objectGet(result, keyPtr, keyLen);
-  if (existing == 0 || (existing == TRUE && v != TRUE)) return objectSet(result, keyPtr, keyLen, v);
+  // The object refers to key bytes, which need no record of their own unless unescaped into a copy.
+  let keyPtr = text + keyStart;
+  let keyLen = keyEnd - keyStart;
+  if (keyEscaped) {
+    const key = token(keyStart, keyEnd, true);
+    keyPtr = bytesPtr(key);
+    keyLen = bytesLen(key);
+  }
+  const at = objectFind(result, keyPtr, keyLen);
+  if (at < 0) return objectInsertAt(result, <usize>(-at - 1), keyPtr, keyLen, v);
+  const existing = objectValue(result, <usize>at);
+  if (existing == TRUE && v != TRUE) return objectSetValueAt(result, <usize>at, v);
   if (v == TRUE) return;
   if (tagOf(existing) == Tag.Array) return arrayPush(existing, v);
   const values = newArray(4);
   arrayPush(values, existing);
   arrayPush(values, v);
-  objectSet(result, keyPtr, keyLen, values);
+  objectSetValueAt(result, <usize>at, values);
 }
 
 /** Records nom's `convert_error` text for the first element's failure; returns 0. */

@@ -5,16 +5,13 @@ import { Value, bytesPtr, bytesLen, newBytes } from '../value';
 import { Buffer, bufferNew, bufferByte, bufferToBytes } from '../buffer';
 import { utf8Sequence, writeLossy } from '../codec/utf8';
 import { whitespaceLength } from '../text';
+import { asciiEnd, bytesEqual } from '../codec/scan';
 
 /** `v`'s bytes as valid UTF-8: `v` itself when they are, else a copy with U+FFFD for each invalid part. */
 export function lossy(v: Value): Value {
   const ptr = bytesPtr(v);
   const end = ptr + bytesLen(v);
-  for (let at = ptr; at < end; ) {
-    if (load<u8>(at) < 0x80) {
-      at++;
-      continue;
-    }
+  for (let at = asciiEnd(ptr, end); at < end; at = asciiEnd(at, end)) {
     const length = utf8Sequence(at, end);
     if (length < 0) {
       const b = bufferNew(bytesLen(v) + 8);
@@ -38,8 +35,17 @@ export function findBytes(hay: usize, hayLen: usize, from: usize, needle: usize,
   if (needleLen > hayLen) return -1;
   const first = load<u8>(needle);
   const last = hayLen - needleLen;
-  for (let i = from; i <= last; i++) {
-    if (load<u8>(hay + i) == first && memory.compare(hay + i + 1, needle + 1, needleLen - 1) == 0) return <isize>i;
+  // The first byte eight at a time (words may reach past the end: READ_SLACK), the rest where it occurs.
+  for (let i = from; i <= last; ) {
+    const found = bytesEqual(load<u64>(hay + i), first);
+    if (found == 0) {
+      i += 8;
+      continue;
+    }
+    i += <usize>(ctz(found) >> 3);
+    if (i > last) break;
+    if (needleLen == 1 || memory.compare(hay + i + 1, needle + 1, needleLen - 1) == 0) return <isize>i;
+    i++;
   }
   return -1;
 }
@@ -93,8 +99,20 @@ export function writeCodePoint(b: Buffer, c: u32): void {
   bufferByte(b, <u8>(0x80 | (c & 0x3f)));
 }
 
+/** An ASCII byte that is not whitespace: the common case, which needs no call of `whitespaceLength`. */
+// @ts-ignore: decorator
+@inline function isAsciiNonSpace(c: u8): bool {
+  return c < 0x80 && c != 0x20 && (c < 0x09 || c > 0x0d);
+}
+
 /** Start of `str::trim_start` of the valid UTF-8 at [start, end). */
-export function trimStart(start: usize, end: usize): usize {
+// @ts-ignore: decorator
+@inline export function trimStart(start: usize, end: usize): usize {
+  // Mostly the text starts with an ASCII non-space: then no call.
+  return start < end && isAsciiNonSpace(load<u8>(start)) ? start : trimmedStart(start, end);
+}
+
+function trimmedStart(start: usize, end: usize): usize {
   while (start < end) {
     const length = whitespaceLength(start, end);
     if (length == 0) break;
@@ -104,7 +122,12 @@ export function trimStart(start: usize, end: usize): usize {
 }
 
 /** End of `str::trim_end` of the valid UTF-8 at [start, end). */
-export function trimEnd(start: usize, end: usize): usize {
+// @ts-ignore: decorator
+@inline export function trimEnd(start: usize, end: usize): usize {
+  return end > start && isAsciiNonSpace(load<u8>(end - 1)) ? end : trimmedEnd(start, end);
+}
+
+function trimmedEnd(start: usize, end: usize): usize {
   while (end > start) {
     const last = codePointStartBefore(end);
     if (whitespaceLength(last, end) != end - last) break;

@@ -1,15 +1,17 @@
-// format_timestamp with a constant format in UTC and parse_timestamp of text with an offset run in the
-// stdlib (compiler/codegen/strftime.ts, stdlib-as/strftime.ts): the same results as the JS implementation
-// (runtime/strftime.ts) for every specifier, padding flag and fraction form, over instants across the
-// whole i64 nanosecond range, and for parsing the same instants or the same errors on good and bad text.
+// format_timestamp in UTC and parse_timestamp without `timezone` run in the stdlib (abi/strftime-program.ts,
+// stdlib-as/strftime.ts), with literal formats and with formats known only at run time: the same results as
+// the JS implementation (runtime/strftime.ts) for every specifier, padding flag and fraction form, over
+// instants across the whole i64 nanosecond range; for parsing, the same instants or the same errors on good
+// and bad text, with an offset in the text or as local time in the instance's zone around its transitions.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
   compile, compileToModule, defaultServices, instantiate, loadJsFunctions, Program, Timestamp, type JsFunction,
-} from '../../../runtime/index.js';
-import { parse_timestamp } from '../../../runtime/js-functions/parse_timestamp.js';
-import { strftimeFormatter } from '../../../runtime/strftime.js';
-import { UTC, type TimeZone } from '../../../runtime/time-zones.js';
+} from '../../runtime/index.js';
+import { parse_timestamp } from '../../runtime/js-functions/parse_timestamp.js';
+import { strftimeFormatter } from '../../runtime/strftime.js';
+import { namedTimeZone, UTC, type TimeZone } from '../../runtime/time-zones.js';
+import { jsContext } from '../support/js-context.js';
 
 const NUMERIC = 'CdeGgHIjklmMSsuUVwWyY'.split('');
 const FORMATS = [
@@ -50,13 +52,17 @@ test('every specifier: the stdlib formats as the JS implementation does', async 
   const { info } = await compileToModule(source, { timezone: 'UTC' });
   assert.not.ok(info.jsFunctions.includes('format_timestamp'), 'no host call');
   const program = await compile(source, { timezone: 'UTC' });
+  // The same formats known only at run time: the runtime builds their programs.
+  const dynamic = await countingProgram(`t = timestamp!(.t)\n[${FORMATS.map((_, i) => `format_timestamp!(t, string!(.f[${i}]))`).join(', ')}]`, 'format_timestamp');
   const formatters = FORMATS.map((f) => strftimeFormatter(f));
   for (const nanos of instants()) {
-    const { result } = program.run({ t: new Timestamp(nanos) });
-    const texts = (result as unknown[]).map(text);
-    assert.is(texts.length, FORMATS.length);
-    FORMATS.forEach((format, i) => assert.is(texts[i], formatters[i]!(nanos, UTC), `${literal(format)} at ${nanos} ns`));
+    for (const { result } of [program.run({ t: new Timestamp(nanos) }), dynamic.program.run({ t: new Timestamp(nanos), f: FORMATS })]) {
+      const texts = (result as unknown[]).map(text);
+      assert.is(texts.length, FORMATS.length);
+      FORMATS.forEach((format, i) => assert.is(texts[i], formatters[i]!(nanos, UTC), `${literal(format)} at ${nanos} ns`));
+    }
   }
+  assert.is(dynamic.jsCalls(), 0, 'no call of the JS function');
 });
 
 test('formats the stdlib does not take stay with the JS function, with its errors', async () => {
@@ -65,7 +71,6 @@ test('formats the stdlib does not take stay with the JS function, with its error
     ['format_timestamp!(t, "%#z")', 'invalid format'],
     ['format_timestamp!(t, "%-:z")', 'invalid format'],
     ['format_timestamp!(t, "%H", timezone: "Europe/Berlin")', '01'],
-    ['format_timestamp!(t, string!(.f))', '00'],
   ];
   for (const [call, expected] of cases) {
     const source = `t = t'1970-01-01T00:00:00Z'\n${call}`;
@@ -113,61 +118,114 @@ function parseTexts(format: string): string[] {
 }
 
 /** The JS function's answer: nanoseconds, or the error text. */
-function jsParse(text: string, format: string): string {
+function jsParse(text: string, format: string, timezone = 'UTC'): string {
   try {
-    return String((parse_timestamp([text, format], { timezone: 'UTC' } as never) as Timestamp).nanos);
+    return String((parse_timestamp([text, format], jsContext(timezone)) as Timestamp).nanos);
   } catch (error) {
     return (error as Error).message;
   }
 }
 
-/** The program of `source`, counting the calls of the JS parse_timestamp. */
-async function countingProgram(source: string): Promise<{ program: Program; jsCalls: () => number }> {
-  const { module, info } = await compileToModule(source, { timezone: 'UTC' });
+/** The program of `source`, counting the calls of the JS function `name`. */
+async function countingProgram(source: string, name = 'parse_timestamp', timezone = 'UTC'): Promise<{ program: Program; jsCalls: () => number }> {
+  const { module, info } = await compileToModule(source, { timezone });
   const table = await loadJsFunctions(info.jsFunctions);
   let calls = 0;
   const counted: JsFunction = (args, context) => {
     calls++;
-    return table.parse_timestamp!(args, context);
+    return table[name]!(args, context);
   };
-  const functions = { ...table, parse_timestamp: counted };
+  const functions = { ...table, [name]: counted };
   return { program: new Program(instantiate(module, { functions, services: defaultServices(info) })), jsCalls: () => calls };
+}
+
+/** The stdlib's answer: nanoseconds, or the error text without its call prefix. */
+function programParse(program: Program, text: string, format: string): string {
+  try {
+    return String((program.run({ text, format }).result as Timestamp).nanos);
+  } catch (error) {
+    return (error as Error).message.replace(/^function call error for "parse_timestamp" at \(\d+:\d+\): /, '');
+  }
 }
 
 test('parse_timestamp with an offset: the stdlib reads as the JS function, which answers the rest', async () => {
   for (const format of PARSE_FORMATS) {
-    const { program, jsCalls } = await countingProgram(`parse_timestamp!(.text, ${literal(format)})`);
-    const texts = parseTexts(format);
-    let read = 0;
-    for (const text of texts) {
-      const expected = jsParse(text, format);
-      let got: string;
-      try {
-        got = String((program.run({ text }).result as Timestamp).nanos);
-      } catch (error) {
-        got = (error as Error).message.replace(/^function call error for "parse_timestamp" at \(\d+:\d+\): /, '');
+    for (const formatArg of [literal(format), 'string!(.format)']) {
+      const { program, jsCalls } = await countingProgram(`parse_timestamp!(.text, ${formatArg})`);
+      const texts = parseTexts(format);
+      let read = 0;
+      for (const text of texts) {
+        const expected = jsParse(text, format);
+        assert.is(programParse(program, text, format), expected, `${literal(text)} with ${formatArg} = ${literal(format)}`);
+        if (/^-?\d+$/.test(expected)) read++;
       }
-      assert.is(got, expected, `${literal(text)} with ${literal(format)}`);
-      if (/^-?\d+$/.test(expected)) read++;
+      assert.ok(read > 10, `${format}: ${read} texts read`);
+      // Every error comes from the JS function; most instants come from the stdlib.
+      const readInStdlib = texts.length - jsCalls();
+      assert.ok(readInStdlib > read / 2, `${format}: ${readInStdlib} of ${read} texts read in the stdlib`);
     }
-    assert.ok(read > 10, `${format}: ${read} texts read`);
-    // Every error comes from the JS function; most instants come from the stdlib.
-    const readInStdlib = texts.length - jsCalls();
-    assert.ok(readInStdlib > read / 2, `${format}: ${readInStdlib} of ${read} texts read in the stdlib`);
+  }
+});
+
+const LOCAL_FORMATS = [
+  '%d/%m/%Y %H:%M:%S', '%Y-%m-%d %H:%M:%S%.f', '%Y-%m-%dT%H:%M:%S', '%d %B %Y %H:%M', '%b %e %H:%M:%S %Y',
+  '%Y%m%d%H%M%S', '%F %T%.3f', ' %Y-%m-%d %R ',
+];
+
+/** UTC and zones with transitions of an hour, of half an hour (Lord Howe), and at a half-hour offset (St John's). */
+const ZONES = ['UTC', 'Europe/Berlin', 'Australia/Lord_Howe', 'America/St_Johns'];
+
+/** Wall-clock seconds around each of the zone's transitions in 2021 and 1995 (in the gap, the overlap, a day off), and away from them. */
+function localTimes(zone: TimeZone): number[] {
+  const out: number[] = [1_609_459_200, 1_625_097_600, 0, -1_000_000_000, 4_000_000_000];
+  for (const year of [1995, 2021]) {
+    const start = Date.UTC(year, 0, 1) / 1000;
+    for (let t = start; t < start + 366 * 86_400; t += 3600) {
+      const before = zone.offsetAt(t);
+      if (zone.offsetAt(t + 3600) === before) continue;
+      let transition = t;
+      while (zone.offsetAt(transition + 60) === before) transition += 60;
+      const local = transition + before;
+      for (let k = -8; k <= 8; k++) out.push(local + k * 900, local + k * 900 + 86_400, local + k * 900 - 86_400);
+    }
+  }
+  return out;
+}
+
+test('parse_timestamp of local time: the stdlib reads it in the instance zone as the JS function does', async () => {
+  for (const zoneName of ZONES) {
+    const zone = namedTimeZone(zoneName);
+    const dynamic = await countingProgram('parse_timestamp!(.text, string!(.format))', 'parse_timestamp', zoneName);
+    for (const format of LOCAL_FORMATS) {
+      const formatArgs = [literal(format), 'string!(.format)'];
+      for (const formatArg of formatArgs) {
+        const literalFormat = formatArg === literal(format);
+        const { program, jsCalls } = literalFormat ? await countingProgram(`parse_timestamp!(.text, ${formatArg})`, 'parse_timestamp', zoneName) : dynamic;
+        const callsBefore = jsCalls();
+        const texts = localTimes(zone).map((local) => strftimeFormatter(format.trim())(BigInt(local) * 1_000_000_000n + 120_000_000n, UTC));
+        texts.push('', '31/02/2021 10:00:00', '2021-02-29 10:00:00', '1 Smarch 2021 10:00');
+        for (const text of texts) {
+          assert.is(programParse(program, text, format), jsParse(text, format, zoneName), `${literal(text)} with ${formatArg} = ${literal(format)} in ${zoneName}`);
+        }
+        const inStdlib = texts.length - (jsCalls() - callsBefore);
+        assert.ok(inStdlib > texts.length / 3, `${format} in ${zoneName}: ${inStdlib} of ${texts.length} in the stdlib`);
+      }
+    }
   }
 });
 
 test('parse_timestamp formats the stdlib does not read stay with the JS function', async () => {
   const cases: Array<[string, string]> = [
-    ['"%d/%m/%Y %H:%M"', '01/02/2020 10:00'],
+    ['"%d/%m/%Y %I:%M %p"', '01/02/2020 10:00 AM'],
     ['"%y-%m-%d %H:%M %z"', '20-02-01 10:00 +0000'],
     ['"%a %d/%m/%Y %H:%M %z"', 'Sat 01/02/2020 10:00 +0000'],
     ['"%d/%m/%Y %H:%M %z", timezone: "UTC"', '01/02/2020 10:00 +0000'],
-    ['string!(.format)', '01/02/2020 10:00 +0000'],
+    ['"%d/%m/%Y %H:%M %::z"', '01/02/2020 10:00 +00:00'],
+    ['string!(.format)', 'Sat 01/02/2020 10:00 +0000'],
   ];
   for (const [args, text] of cases) {
     const { program, jsCalls } = await countingProgram(`parse_timestamp!(.text, ${args})`);
-    const { result } = program.run({ text, format: '%d/%m/%Y %H:%M %z' });
+    const { result } = program.run({ text, format: '%a %d/%m/%Y %H:%M %z' });
     assert.is((result as Timestamp).nanos, 1_580_551_200_000_000_000n, args);
     assert.is(jsCalls(), 1, args);
   }

@@ -1,5 +1,7 @@
-// Constant strftime formats as the item programs that stdlib-as/strftime.ts runs, so that `format_timestamp`
-// in UTC and `parse_timestamp` of text with an offset need no host call.
+// strftime formats as the item programs that stdlib-as/strftime.ts runs, so that `format_timestamp` in UTC
+// and `parse_timestamp` need no call of their JS functions. The compiler builds the program of a literal
+// format; the runtime builds it for a format known only at run time (the `svc_js.strftime_program` import),
+// once per distinct format.
 //
 // Format program (`strftime_format_utc`), one entry after another:
 //   0 len text      literal bytes (len ≤ 255)
@@ -8,7 +10,8 @@
 //   3 digits dot    fractional seconds: 3, 6 or 9 digits, 0 for chrono's shortest exact; dot 1 for a `.`
 // In UTC the offset is 0 and the zone is "UTC", so those items are literal text here.
 //
-// Parse program (`strftime_parse_with_offset`):
+// Parse program (`strftime_parse`): a first byte, 0 when the text carries an offset (the format has a zone,
+// VRL's `format_has_zone`), 1 when it is local time in the instance's time zone; then the entries:
 //   0 len text      literal bytes
 //   1 slot width    a number of 1 to `width` digits after ASCII whitespace (slot: index in PARSE_SLOTS)
 //   2 long          a month name (long 1: the full name may follow the three letters)
@@ -17,7 +20,7 @@
 //   5 zulu          an offset: `+hh:mm`, `+hhmm`, `+hh mm`, and with zulu 1 also `Z` or `UTC` in any case
 //   6               between the date and time of `%+`: `T`, `t` or nothing, but not the end of the text
 
-import { formatHasZone, Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../abi/strftime-items.js';
+import { formatHasZone, Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from './strftime-items.js';
 
 const enum Op { Literal, Numeric, Name, Fraction }
 const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset, DateTimeSeparator }
@@ -91,13 +94,21 @@ export function utcFormatProgram(format: string): Uint8Array | undefined {
   return strftimeItems(format).every(emit) ? Uint8Array.from(out) : undefined;
 }
 
+/** Programs the runtime builds on request (`svc_js.strftime_program`'s first argument). */
+export const enum ProgramKind { UtcFormat, Parse }
+
+/** How a parse program's instant is found (its first byte). */
+export const enum ParseResolution { WithOffset, InLocalZone }
+
 /**
- * The parse program of `format` (already trimmed, as parse_timestamp trims it) when it reads a fixed-offset
- * time from numeric date and time fields, month names, fractions and an offset; undefined otherwise.
+ * The parse program of a `parse_timestamp` format (trimmed here, as parse_timestamp trims it) when it reads
+ * numeric date and time fields, month names, fractions and, in a format with a zone, an offset; undefined
+ * otherwise (the JS function reads it).
  */
-export function offsetParseProgram(format: string): Uint8Array | undefined {
-  if (!formatHasZone(format)) return undefined;
-  const out: number[] = [];
+export function parseProgram(format: string): Uint8Array | undefined {
+  format = format.trim();
+  const withOffset = formatHasZone(format);
+  const out: number[] = [withOffset ? ParseResolution.WithOffset : ParseResolution.InLocalZone];
   let offset = false;
   const emit = (item: Item): boolean => {
     if (item.kind === 'literal') pushLiteral(out, item.text);
@@ -118,7 +129,13 @@ export function offsetParseProgram(format: string): Uint8Array | undefined {
     } else return false;
     return true;
   };
-  return strftimeItems(format).every(emit) && offset ? Uint8Array.from(out) : undefined;
+  // A local time must not read an offset (`%::z` is no zone to format_has_zone, yet chrono checks it).
+  return strftimeItems(format).every(emit) && offset === withOffset ? Uint8Array.from(out) : undefined;
+}
+
+/** The program of `kind` for `format`, as the compiler would build it for a literal; undefined for none. */
+export function strftimeProgram(kind: ProgramKind, format: string): Uint8Array | undefined {
+  return kind === ProgramKind.UtcFormat ? utcFormatProgram(format) : parseProgram(format);
 }
 
 /** Fields a parse program reads, as stdlib-as/strftime.ts's `Slot`. */
