@@ -2,6 +2,8 @@
 // them (runtime/strftime.ts); abi/strftime-program.ts turns them into the item programs that the stdlib's
 // formatter and parser run.
 
+import { BoundedCache } from './bounded-cache.js';
+
 export const enum Pad { None, Zero, Space }
 
 export type Numeric =
@@ -67,18 +69,11 @@ const PADS: Record<string, Pad> = { '-': Pad.None, '0': Pad.Zero, _: Pad.Space }
 const isSpace = (c: string) => /\s/u.test(c);
 
 /** Items of the formats seen so far: programs use a few formats, each on every event. */
-const itemsCache = new Map<string, readonly Item[]>();
-const ITEMS_CACHE_SIZE = 256;
+const itemsCache = new BoundedCache<string, readonly Item[]>(256);
 
 /** The items of a format string; an unknown or malformed specifier is an `error` item. */
 export function strftimeItems(format: string): readonly Item[] {
-  let items = itemsCache.get(format);
-  if (items === undefined) {
-    if (itemsCache.size >= ITEMS_CACHE_SIZE) itemsCache.clear();
-    items = parseFormat(format);
-    itemsCache.set(format, items);
-  }
-  return items;
+  return itemsCache.get(format, parseFormat);
 }
 
 function parseFormat(format: string): Item[] {

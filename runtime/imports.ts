@@ -4,6 +4,7 @@ import { randomFillSync } from 'node:crypto';
 import { RegexSyntaxError, RustRegex } from '../abi/regex.js';
 import { ByteReader, ByteWriter, encodeValue, UnrepresentableValueError } from '../abi/codec.js';
 import { regexProgram } from '../abi/regex-program.js';
+import { BoundedCache } from '../abi/bounded-cache.js';
 import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
 import { strftimeProgram, type ProgramKind } from '../abi/strftime-program.js';
 import type { RemapValue } from '../abi/values.js';
@@ -39,25 +40,21 @@ export interface InstanceRef {
   alloc?: (size: number) => number;
 }
 
+/** Distinct patterns an instance keeps compiled (JS engine and wasm programs each). */
+const REGEXES_CACHED = 1024;
+
 export function moduleImports(
   ref: InstanceRef,
   functions: readonly JsFunction[],
   services: InstanceServices,
 ): WebAssembly.Imports {
   let timezone: TimeZone | undefined;
-  const regexes = new Map<string, RustRegex>();
+  const regexes = new BoundedCache<string, RustRegex>(REGEXES_CACHED);
   /** Programs of the patterns modules compile at run time (`svc_js.regex`), or why a pattern is invalid. */
-  const programs = new Map<string, Uint8Array | string>();
+  const programs = new BoundedCache<string, Uint8Array | string>(REGEXES_CACHED);
   const callContext: JsCallContext = {
     timezone: services.timezone,
-    regex: (pattern) => {
-      let re = regexes.get(pattern);
-      if (re === undefined) {
-        re = new RustRegex(pattern);
-        regexes.set(pattern, re);
-      }
-      return re;
-    },
+    regex: (pattern) => regexes.get(pattern, compileRegex),
     io: services.io ?? workerIo(),
     maxDecompressedSize: services.maxDecompressedSize ?? DEFAULT_MAX_DECOMPRESSED_SIZE,
     metrics: services.metrics,
@@ -103,16 +100,7 @@ export function moduleImports(
       },
       regex(ptr: number, len: number): number {
         const pattern = text(ptr, len);
-        let program = programs.get(pattern);
-        if (program === undefined) {
-          try {
-            program = regexProgram(pattern);
-          } catch (error) {
-            if (!(error instanceof RegexSyntaxError)) throw error;
-            program = error.message;
-          }
-          programs.set(pattern, program);
-        }
+        const program = programs.get(pattern, programOrError);
         const reply = newReply();
         reply.u32(typeof program === 'string' ? 1 : 0);
         reply.sized(typeof program === 'string' ? Buffer.from(program) : program);
@@ -126,7 +114,7 @@ export function moduleImports(
         return offsetOfLocal(timezone, Number(localSeconds));
       },
       strftime_program(kind: ProgramKind, ptr: number, len: number): number {
-        const program = cachedStrftimeProgram(kind, text(ptr, len));
+        const program = strftimePrograms.get(`${kind}${text(ptr, len)}`, buildStrftimeProgram);
         if (!program) return 0;
         const reply = newReply();
         reply.sized(program);
@@ -145,15 +133,18 @@ export function moduleImports(
   };
 }
 
-/** strftime programs by kind and format: a program uses a few formats, each on many events. */
-const strftimePrograms = new Map<string, Uint8Array | undefined>();
-const STRFTIME_PROGRAMS_CACHED = 256;
+const compileRegex = (pattern: string) => new RustRegex(pattern);
 
-function cachedStrftimeProgram(kind: ProgramKind, format: string): Uint8Array | undefined {
-  const key = `${kind}${format}`;
-  if (strftimePrograms.has(key)) return strftimePrograms.get(key);
-  if (strftimePrograms.size >= STRFTIME_PROGRAMS_CACHED) strftimePrograms.clear();
-  const program = strftimeProgram(kind, format);
-  strftimePrograms.set(key, program);
-  return program;
+/** strftime programs by `${kind}${format}` (the kind is one digit). */
+const strftimePrograms = new BoundedCache<string, Uint8Array | undefined>(256);
+const buildStrftimeProgram = (key: string) => strftimeProgram(Number(key[0]) as ProgramKind, key.slice(1));
+
+/** The program of a pattern, or VRL's message when it is invalid. */
+function programOrError(pattern: string): Uint8Array | string {
+  try {
+    return regexProgram(pattern);
+  } catch (error) {
+    if (!(error instanceof RegexSyntaxError)) throw error;
+    return error.message;
+  }
 }

@@ -1,6 +1,8 @@
 // Time zones as VRL's `TimeZone` (the process's local zone or a named IANA zone), with their rules from
 // Intl. Times here are seconds since the Unix epoch (numbers: every chrono date fits well within 2^53).
 
+import { BoundedCache } from '../abi/bounded-cache.js';
+
 /** A time zone: its offset and `%Z` name at any instant. */
 export interface TimeZone {
   /** Seconds east of UTC at the instant `utcSeconds`. */
@@ -92,7 +94,8 @@ class IntlZone implements TimeZone {
   private readonly shortNames: Intl.DateTimeFormat;
   private readonly longNames: Intl.DateTimeFormat;
   /** Offsets by instant: syslog batches ask about the same few seconds over and over. */
-  private readonly offsets = new Map<number, number>();
+  private readonly offsets = new BoundedCache<number, number>(OFFSET_CACHE_SIZE);
+  private readonly computeOffset = (utcSeconds: number) => this.offsetFromRules(utcSeconds);
 
   constructor(name: string, private readonly offsetAsName: boolean) {
     this.parts = new Intl.DateTimeFormat('en-US', {
@@ -104,16 +107,10 @@ class IntlZone implements TimeZone {
   }
 
   offsetAt(utcSeconds: number): number {
-    let offset = this.offsets.get(utcSeconds);
-    if (offset === undefined) {
-      if (this.offsets.size >= OFFSET_CACHE_SIZE) this.offsets.clear();
-      offset = this.computeOffset(utcSeconds);
-      this.offsets.set(utcSeconds, offset);
-    }
-    return offset;
+    return this.offsets.get(utcSeconds, this.computeOffset);
   }
 
-  private computeOffset(utcSeconds: number): number {
+  private offsetFromRules(utcSeconds: number): number {
     const field: Record<string, string> = {};
     for (const part of this.parts.formatToParts(utcSeconds * 1000)) field[part.type] = part.value;
     const year = field.era === 'BC' ? 1 - Number(field.year) : Number(field.year);
