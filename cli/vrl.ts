@@ -104,14 +104,22 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
   const flags = options.printObject ? runtime.NDJSON_PRINT_OBJECT : 0;
   const input = options.input;
   // Without input there is no input line to name in errors.
-  if (input === undefined) return runLines(program, { lines: Buffer.from('{}\n'), firstLine: 0 }, flags, false);
+  if (input === undefined) {
+    await runLines(program, { lines: Buffer.from('{}\n'), firstLine: 0 }, flags, false);
+    return;
+  }
   const fromStdin = input === true || input === '' || input === '-';
   const fd = fromStdin ? 0 : await readInput(String(input), 'input file', (path) => openFile(path, 'r'));
   const read = descriptorReader(fd, fromStdin ? 'stdin' : `input file '${String(input)}'`);
   try {
+    let line = 0;
     for await (const piece of linePieces(read, maxLineBytes)) {
-      if ('lines' in piece) await runLines(program, piece, flags, true);
-      else process.stderr.write(`line ${piece.tooLong + 1}: the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped\n`);
+      if (piece !== TOO_LONG) {
+        line += await runLines(program, { lines: piece, firstLine: line }, flags, true);
+      } else {
+        process.stderr.write(`line ${line + 1}: the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped\n`);
+        line++;
+      }
     }
   } finally {
     if (!fromStdin) await closeFile(fd);
@@ -167,45 +175,59 @@ function readInto(fd: number, into: Buffer, at: number, length: number): Promise
   return new Promise((resolve, reject) => read(fd, into, at, length, null, (error, count) => (error ? reject(error) : resolve(count))));
 }
 
-/** Bytes asked of each read. */
+/**
+ * Bytes of a piece: each read asks for what makes the unfinished line carried over up to this. No more than
+ * the runtime's NDJSON_CHUNK_BYTES, so that a piece runs in one call and its output is a view of the
+ * module's memory, not a copy.
+ */
 const READ_BYTES = 1 << 20;
+
+/** What to ask of the read after `carried` bytes of an unfinished line (a long line grows a read at a time). */
+function readLength(carried: number): number {
+  return carried < READ_BYTES / 2 ? READ_BYTES - carried : READ_BYTES;
+}
+
+/** What `linePieces` gives for a line longer than the limit, which it drops. */
+const TOO_LONG = Symbol('too long');
 
 /**
  * Splits the input into pieces of whole lines for the program as they are read (about a read at a time),
  * into two reused buffers: while the pieces of one run, the next read fills the other, after the unfinished
  * line copied over. A piece is a view of its buffer, valid until the next piece is asked for. A line longer
- * than a read goes on in the same buffer, which grows to hold it. Lines longer than `maxLineBytes` (without
- * their newline) are reported by index instead: such a line is dropped as it is read, so an endless one
- * (`-i /dev/zero`) costs no memory.
+ * than a read goes on in the same buffer, which grows to hold it. A line longer than `maxLineBytes` (without
+ * its newline) is given as TOO_LONG instead: such a line is dropped as it is read, so an endless one
+ * (`-i /dev/zero`) costs no memory. Lines are looked for one by one only when the bytes in hand are more
+ * than `maxLineBytes`; otherwise a piece ends at the last newline.
  */
-async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator<Lines | { tooLong: number }> {
+async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator<Buffer | typeof TOO_LONG> {
   let buffer = Buffer.allocUnsafe(READ_BYTES);
   let spare = Buffer.allocUnsafe(0);
-  /** The bytes read and not handed out yet, `buffer[start, end)`: the start of line `line`. */
-  let start = 0;
+  /** The bytes read and not handed out yet, `buffer[0, end)`: the start of a line. */
   let end = 0;
-  let line = 0;
-  /** Inside a line already reported as too long: its bytes are dropped up to its newline. */
+  /** Inside a line already given as TOO_LONG: its bytes are dropped up to its newline. */
   let skipping = false;
   let reading = read(buffer, 0, READ_BYTES);
   for (let count = await reading; count > 0; count = await reading) {
     const data = buffer.subarray(0, end + count);
-    const pieces: Array<Lines | { tooLong: number }> = [];
-    /** Start and first line of the lines not handed out yet. */
-    let [runStart, runLine] = [start, line];
-    for (let newline = data.indexOf(10, end); newline >= 0; newline = data.indexOf(10, start)) {
-      if (skipping || newline - start > maxLineBytes) {
-        if (start > runStart) pieces.push({ lines: data.subarray(runStart, start), firstLine: runLine });
-        if (!skipping) pieces.push({ tooLong: line });
-        [runStart, runLine, skipping] = [newline + 1, line + 1, false];
+    const pieces: Array<Buffer | typeof TOO_LONG> = [];
+    /** The start of the lines not handed out yet, and of the line after the last newline seen. */
+    let [runStart, start] = [0, 0];
+    if (!skipping && data.length <= maxLineBytes) {
+      start = data.lastIndexOf(10) + 1;
+    } else {
+      for (let newline = data.indexOf(10, end); newline >= 0; newline = data.indexOf(10, start)) {
+        if (skipping || newline - start > maxLineBytes) {
+          if (start > runStart) pieces.push(data.subarray(runStart, start));
+          if (!skipping) pieces.push(TOO_LONG);
+          [runStart, skipping] = [newline + 1, false];
+        }
+        start = newline + 1;
       }
-      line++;
-      start = newline + 1;
     }
     end = data.length;
-    if (start > runStart) pieces.push({ lines: data.subarray(runStart, start), firstLine: runLine });
+    if (start > runStart) pieces.push(data.subarray(runStart, start));
     if (!skipping && end - start > maxLineBytes) {
-      pieces.push({ tooLong: line });
+      pieces.push(TOO_LONG);
       skipping = true;
     }
     if (skipping) end = start;
@@ -220,17 +242,18 @@ async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator
       data.copy(grown, 0, 0, end);
       buffer = grown;
     }
-    [start, end] = [0, unfinished];
-    reading = read(buffer, end, READ_BYTES);
+    end = unfinished;
+    reading = read(buffer, end, readLength(end));
     // Its failure is thrown where it is awaited, after the pieces: not an unhandled rejection meanwhile.
     reading.catch(() => undefined);
     yield* pieces;
   }
-  if (end > start) yield { lines: buffer.subarray(start, end), firstLine: line };
+  if (end > 0) yield buffer.subarray(0, end);
 }
 
-async function runLines(program: Program, { lines, firstLine }: Lines, flags: number, numbered: boolean): Promise<void> {
-  const { output, errors } = program.runNdjson(lines, flags, { reuse: true });
+/** Runs the lines and writes their output; resolves to the number of lines. */
+async function runLines(program: Program, { lines, firstLine }: Lines, flags: number, numbered: boolean): Promise<number> {
+  const { output, errors, lines: count } = program.runNdjson(lines, flags, { reuse: true });
   if (errors.length) {
     const prefix = (line: number) => (numbered ? `line ${firstLine + line + 1}: ` : '');
     process.stderr.write(errors.map((e) => prefix(e.line) + e.message).join('\n') + '\n');
@@ -238,6 +261,7 @@ async function runLines(program: Program, { lines, firstLine }: Lines, flags: nu
   // The output is a view of the program's memory, which its next run overwrites: held until written. A
   // failed write ends the process through the stream's 'error' event (cli/main.ts).
   await new Promise((resolve) => process.stdout.write(output, resolve));
+  return count;
 }
 
 async function readProgram(argument: string | undefined, file: string | undefined): Promise<string> {

@@ -75,6 +75,16 @@ test('lines that straddle the megabyte pieces a file is read in all run, in orde
   assert.is(status, 0);
 });
 
+test('errors name their line across the pieces a file is read in, blank lines counted', () => {
+  // About 3 MB: errors fall in every piece; blank lines and a last line without its newline count too.
+  const lines = Array.from({ length: 40000 }, (_, i) => (i % 7 === 3 ? '' : i % 4999 === 17 ? '{"n":"x"}' : `{"n":${i},"pad":"${'p'.repeat(i % 61)}"}`));
+  const input = programFile('numbered.ndjson', lines.join('\n') + '\n{"n":"y"}');
+  const { stdout, stderr } = svc(['vrl', '-i', input, 'to_int!(.n)']);
+  const failed = [...lines.flatMap((line, i) => (line.includes('"x"') ? [i + 1] : [])), lines.length + 1];
+  assert.equal(stderr.trimEnd().split('\n').map((line) => Number(/^line (\d+):/.exec(line)?.[1])), failed);
+  assert.is(stdout.split('\n').length - 1, lines.filter((line) => line.startsWith('{"n":') && !line.includes('"x"')).length);
+});
+
 test('-i - reads stdin', () => {
   const result = spawnSync(process.execPath, [main, 'vrl', '-i', '-', '.x'], { cwd: root, encoding: 'utf8', input: '{"x":[1]}\n' });
   assert.is(result.stdout, '[1]\n');
