@@ -18,7 +18,7 @@ export function defaultThreads(): number {
 }
 
 /** Whether `path` is a file of at least two pieces (what cannot be read is not). */
-export function isLargeFile(path: string): boolean {
+function isLargeFile(path: string): boolean {
   try {
     return statSync(path).size >= 2 * PIECE_BYTES;
   } catch {
