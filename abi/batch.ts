@@ -5,7 +5,7 @@ import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import type { RemapValue } from './values.js';
 
 /** The module ABI this host speaks (docs/abi.md); the `svc` custom section of a module must match it. */
-export const ABI_VERSION = 4;
+export const ABI_VERSION = 5;
 
 /** Flags of `run_batch` input (echoed in its output). */
 export const BatchFlag = {

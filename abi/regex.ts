@@ -10,7 +10,12 @@
 //   a pattern tries one start position, and every branch it abandons fails at the next character without
 //   consuming it, so it does O(input × pattern²) steps.
 
-import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS, RE2JSSyntaxException } from 're2js';
+
+/** re2js (260 KB of JS), loaded when the first pattern is compiled: most runs of a cached program need none. */
+let re2js: typeof import('re2js') | undefined;
+const loadRe2js = () => (re2js ??= createRequire(import.meta.url)('re2js') as typeof import('re2js'));
 
 /** One match: UTF-16 indexes of the whole match and the text of each group (undefined where it took no part). */
 export interface RegexMatch {
@@ -87,6 +92,7 @@ export function compileRustPattern(pattern: string): RE2JS {
 }
 
 function compileRe2(source: string): RE2JS {
+  const { RE2JS, RE2JSSyntaxException } = loadRe2js();
   try {
     return RE2JS.compile(source);
   } catch (error) {

@@ -154,11 +154,12 @@ function nthLine(buffer, n) {
 // The check of ../shared/bench/README.md: 500k events, S1, svc vrl against the readline stream.
 const s1File = path.join(work, 'events.ndjson');
 execFileSync('/bin/bash', ['-c', `node ${path.join(root, '../shared/bench/gen-events.mjs')} ${E2E_EVENTS} > ${s1File}`]);
-const sharedCheck = JSON.parse(execFileSync(process.execPath, [
+// svc vrl as it runs (on several threads), then on one thread.
+const [sharedCheck, oneThreadCheck] = ['', ' --threads 1'].map((threads) => JSON.parse(execFileSync(process.execPath, [
   path.join(root, '../shared/bench/ratio.mjs'), '3',
   `node ${path.join(root, '../shared/bench/S1-hand.mjs')} ${s1File} > /dev/null`,
-  `node ${cli} vrl -o -p ${path.join(root, '../shared/bench/S1.vrl')} -i ${s1File} > /dev/null`,
-], { encoding: 'utf8' }));
+  `node ${cli} vrl${threads} -o -p ${path.join(root, '../shared/bench/S1.vrl')} -i ${s1File} > /dev/null`,
+], { encoding: 'utf8' })));
 
 const pipelineTable = await pipelineBenchmark({
   root, cli, work, eventsFile: s1File, events: E2E_EVENTS,
@@ -186,7 +187,7 @@ const table = [
   ...rows.map((r) => `| ${r.name} | ${r.bytesPerEvent} | ${fmt(r.ours)} (${r.oursMb.toFixed(0)}) | ${fmt(r.hand)} (${r.handMb.toFixed(0)}) | ${ratio(r.ours, r.hand)} | ${fmt(r.reference)} | ${ratio(r.ours, r.reference)} | ${fmt(r.e2eOurs)} | ${fmt(r.e2eHand)} | ${ratio(r.e2eOurs, r.e2eHand)} | ${fmt(r.e2eJq)} |`),
 ];
 const summary = [
-  `S1 end to end, ../shared/bench check (${E2E_EVENTS / 1000}k events, median of 3): hand stream ${sharedCheck.a.toFixed(2)} s, svc vrl ${sharedCheck.b.toFixed(2)} s, ratio ${sharedCheck.ratio.toFixed(2)}×`,
+  `S1 end to end, ../shared/bench check (${E2E_EVENTS / 1000}k events, median of 3): hand stream ${sharedCheck.a.toFixed(2)} s, svc vrl ${sharedCheck.b.toFixed(2)} s, ratio ${sharedCheck.ratio.toFixed(2)}×; with \`svc vrl --threads 1\`: hand stream ${oneThreadCheck.a.toFixed(2)} s, svc vrl ${oneThreadCheck.b.toFixed(2)} s, ratio ${oneThreadCheck.ratio.toFixed(2)}×`,
   `Compile S1 in a fresh process: cold ${(compileTimes.cold * 1000).toFixed(0)} ms (parse, check, binaryen load, link, optimize), cached ${(compileTimes.cached * 1000).toFixed(0)} ms`,
   `svc vrl cold start to first output (S1, warm cache): ${(coldStart * 1000).toFixed(0)} ms`,
   `svc vrl '.a = 1' from spawn to exit (median of 5, load ${os.loadavg()[0].toFixed(1)}): empty cache ${(vrlStart.cold * 1000).toFixed(0)} ms, cached ${(vrlStart.cached * 1000).toFixed(0)} ms; a REPL line, from sending it to its answer: ${(vrlStart.repl * 1000).toFixed(0)} ms`,

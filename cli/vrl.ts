@@ -5,8 +5,9 @@ import { close, open, read } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { CAC, Command } from 'cac';
-import type { Diagnostic, Program } from '../runtime/index.js';
+import type { Diagnostic, ModuleInfo } from '../runtime/index.js';
 import { parseTimeZone } from '../runtime/time-zones.js';
+import { DEFAULT_MAX_THREADS, defaultThreads, HeldLog, PIECE_BYTES, PieceRunner, takeEarlyVrlWorkers, writePiece, type PieceWorker } from './vrl-threads.js';
 import { CliError, EXIT_IO, EXIT_NO_INPUT, EXIT_SOFTWARE, stringOption, systemErrorReason, useColor, UsageError } from './usage.js';
 
 /** Extra help text shown under `svc vrl --help`. */
@@ -34,6 +35,7 @@ export function registerVrl(cli: CAC): Command {
     .option('--emit-wasm [file]', 'Write the compiled module to a file, or print its text form to stdout')
     .option('--module <file>', 'Run a module written by --emit-wasm instead of compiling a program')
     .option('--max-line-bytes <bytes>', `Longest input line; a longer one is an error and skipped (default: ${DEFAULT_MAX_LINE_BYTES})`)
+    .option('--threads <count>', `Threads a large input runs on (default: one per core, at most ${DEFAULT_MAX_THREADS})`)
     .option('-v, --verbose', 'On a failure, also print where it happened (as RUST_BACKTRACE=1 does)')
     .example('  $ svc vrl \'.status = to_int!(.status)\' -i events.ndjson')
     .example('  $ svc vrl -o -p examples/start.vrl -i examples/start.ndjson')
@@ -42,10 +44,21 @@ export function registerVrl(cli: CAC): Command {
 }
 
 async function runVrl(programArgument: string | undefined, options: Record<string, unknown>): Promise<void> {
+  // Threads started before the CLI loaded, for a large input file; the run stops them, or here those it did not take.
+  const early = takeEarlyVrlWorkers();
+  try {
+    await runVrlWith(programArgument, options, early);
+  } finally {
+    await Promise.all(early.map((worker) => worker.terminate()));
+  }
+}
+
+async function runVrlWith(programArgument: string | undefined, options: Record<string, unknown>, early: PieceWorker[]): Promise<void> {
   const programFile = stringOption(options.program, '--program');
   const moduleFile = stringOption(options.module, '--module');
   const timezone = checkTimezone(stringOption(options.timezone, '--timezone'));
-  const maxLineBytes = positiveInteger(stringOption(options.maxLineBytes, '--max-line-bytes'), '--max-line-bytes') ?? DEFAULT_MAX_LINE_BYTES;
+  const maxLineBytes = positiveInteger(stringOption(options.maxLineBytes, '--max-line-bytes'), '--max-line-bytes', 'bytes') ?? DEFAULT_MAX_LINE_BYTES;
+  const threads = positiveInteger(stringOption(options.threads, '--threads'), '--threads', 'threads') ?? defaultThreads();
   const emit = options.emitWasm;
   // cac leaves what follows `--` out of the arguments: `svc vrl -- '<program>'` for a program that starts with a dash.
   const afterDashes = options['--'] as string[];
@@ -66,62 +79,89 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
     // The REPL prints its diagnostics on stdout.
     return startRepl({ timezone, color: useColor(options.color, process.stdout) });
   }
-
-  let program: Program;
   if (moduleFile !== undefined) {
     const wasm = await readInput(moduleFile, 'module file', (path) => readFile(path));
+    let loaded: ReturnType<Runtime['loadModule']>;
     try {
-      program = await runtime.loadProgram(wasm);
+      loaded = runtime.loadModule(wasm);
+      // Loading fails here too when the module calls a JS function this svc lacks.
+      await runtime.loadJsFunctions(loaded.info.jsFunctions);
     } catch (error) {
       throw new CliError(`cannot load module file '${moduleFile}': ${(error as Error).message}`, EXIT_SOFTWARE, { cause: error });
     }
-  } else {
-    const source = await readProgram(programArgument, programFile);
-    const color = useColor(options.color, process.stderr);
-    const report = (diagnostics: readonly Diagnostic[]) => {
-      if (diagnostics.length === 0) return;
-      process.stderr.write(runtime.renderDiagnostics(source, [...diagnostics], { color }).trimEnd() + '\n');
-    };
-    try {
-      if (emit !== undefined) {
-        const toStdout = emit === true || emit === '-';
-        const compiled = await runtime.compileModule(source, { timezone }, { names: true, text: toStdout });
-        report(compiled.warnings);
-        if (toStdout) process.stdout.write(compiled.text!);
-        else await writeOutput(String(emit), 'module file', compiled.wasm);
-        return;
-      }
-      program = await runtime.compile(source, { timezone });
-      report(program.warnings);
-    } catch (error) {
-      if (!(error instanceof runtime.CompileError)) throw error;
-      report([...error.diagnostics, ...error.warnings]);
-      process.exitCode = EXIT_SOFTWARE;
-      return;
-    }
+    return runEvents(runtime, { ...loaded, warnings: (loaded.info.warnings ?? []) as Diagnostic[] }, options, maxLineBytes, threads, early);
   }
 
-  const flags = options.printObject ? runtime.NDJSON_PRINT_OBJECT : 0;
-  const input = options.input;
-  // Without input there is no input line to name in errors.
-  if (input === undefined) return runLines(program, { lines: Buffer.from('{}\n'), firstLine: 0 }, flags, false);
-  const fromStdin = input === true || input === '' || input === '-';
-  const fd = fromStdin ? 0 : await readInput(String(input), 'input file', (path) => openFile(path, 'r'));
-  const read = descriptorReader(fd, fromStdin ? 'stdin' : `input file '${String(input)}'`);
+  const source = await readProgram(programArgument, programFile);
+  const color = useColor(options.color, process.stderr);
+  const report = (diagnostics: readonly Diagnostic[]) => {
+    if (diagnostics.length === 0) return;
+    process.stderr.write(runtime.renderDiagnostics(source, [...diagnostics], { color }).trimEnd() + '\n');
+  };
   try {
-    for await (const piece of linePieces(read, maxLineBytes)) {
-      if ('lines' in piece) await runLines(program, piece, flags, true);
-      else process.stderr.write(`line ${piece.tooLong + 1}: the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped\n`);
+    if (emit !== undefined) {
+      const toStdout = emit === true || emit === '-';
+      const compiled = await runtime.compileModule(source, { timezone }, { names: true, text: toStdout });
+      report(compiled.warnings);
+      if (toStdout) process.stdout.write(compiled.text!);
+      else await writeOutput(String(emit), 'module file', compiled.wasm);
+      return;
     }
-  } finally {
-    if (!fromStdin) await closeFile(fd);
+    const compiled = await runtime.compileToModule(source, { timezone });
+    report(compiled.warnings);
+    await runEvents(runtime, compiled, options, maxLineBytes, threads, early);
+  } catch (error) {
+    if (!(error instanceof runtime.CompileError)) throw error;
+    report([...error.diagnostics, ...error.warnings]);
+    process.exitCode = EXIT_SOFTWARE;
   }
 }
 
-/** Whole lines of the input, and the index of the first of them in the input. */
-interface Lines {
-  lines: Buffer;
-  firstLine: number;
+type Runtime = typeof import('../runtime/index.js');
+
+/**
+ * Runs the module on the input (`{}` without one): on this thread and, for a large input, on `threads - 1`
+ * others, `early` ones started already.
+ */
+async function runEvents(
+  runtime: Runtime,
+  { module, info, warnings }: { module: WebAssembly.Module; info: ModuleInfo; warnings: readonly Diagnostic[] },
+  options: Record<string, unknown>,
+  maxLineBytes: number,
+  threads: number,
+  early: PieceWorker[],
+): Promise<void> {
+  const heldLog = new HeldLog();
+  const program = await runtime.programOf(module, info, { warnings, services: { log: heldLog.log } });
+  const flags = options.printObject ? runtime.NDJSON_PRINT_OBJECT : 0;
+  const input = options.input;
+  // Without input there is no input line to name in errors.
+  if (input === undefined) {
+    await writePiece({ ...program.runNdjson(Buffer.from('{}\n'), flags, { reuse: true }), logs: heldLog.take() }, undefined);
+    return;
+  }
+  const tooLong = `the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped`;
+  const runner = new PieceRunner(program, heldLog, module, flags, threads - 1, tooLong, early);
+  const fromStdin = input === true || input === '' || input === '-';
+  try {
+    const fd = fromStdin ? 0 : await readInput(String(input), 'input file', (path) => openFile(path, 'r'));
+    const read = descriptorReader(fd, fromStdin ? 'stdin' : `input file '${String(input)}'`);
+    try {
+      for await (const piece of linePieces(read, maxLineBytes)) {
+        if (piece === TOO_LONG) {
+          await runner.skipTooLong();
+          continue;
+        }
+        // A full read: more input is likely to follow, enough to pay for starting the other threads.
+        if (piece.length >= READ_BYTES / 2) runner.startWorkers();
+        await runner.run(piece);
+      }
+    } finally {
+      if (!fromStdin) await closeFile(fd);
+    }
+  } finally {
+    await runner.finish();
+  }
 }
 
 /** Reads up to `length` bytes of the input into `into` at `at`; resolves to the count, 0 at the end. */
@@ -167,45 +207,59 @@ function readInto(fd: number, into: Buffer, at: number, length: number): Promise
   return new Promise((resolve, reject) => read(fd, into, at, length, null, (error, count) => (error ? reject(error) : resolve(count))));
 }
 
-/** Bytes asked of each read. */
-const READ_BYTES = 1 << 20;
+/**
+ * Bytes of a piece: each read asks for what makes the unfinished line carried over up to this. No more than
+ * the runtime's NDJSON_CHUNK_BYTES, so that a piece runs in one call and its output is a view of the
+ * module's memory, not a copy.
+ */
+const READ_BYTES = PIECE_BYTES;
+
+/** What to ask of the read after `carried` bytes of an unfinished line (a long line grows a read at a time). */
+function readLength(carried: number): number {
+  return carried < READ_BYTES / 2 ? READ_BYTES - carried : READ_BYTES;
+}
+
+/** What `linePieces` gives for a line longer than the limit, which it drops. */
+const TOO_LONG = Symbol('too long');
 
 /**
  * Splits the input into pieces of whole lines for the program as they are read (about a read at a time),
  * into two reused buffers: while the pieces of one run, the next read fills the other, after the unfinished
  * line copied over. A piece is a view of its buffer, valid until the next piece is asked for. A line longer
- * than a read goes on in the same buffer, which grows to hold it. Lines longer than `maxLineBytes` (without
- * their newline) are reported by index instead: such a line is dropped as it is read, so an endless one
- * (`-i /dev/zero`) costs no memory.
+ * than a read goes on in the same buffer, which grows to hold it. A line longer than `maxLineBytes` (without
+ * its newline) is given as TOO_LONG instead: such a line is dropped as it is read, so an endless one
+ * (`-i /dev/zero`) costs no memory. Lines are looked for one by one only when the bytes in hand are more
+ * than `maxLineBytes`; otherwise a piece ends at the last newline.
  */
-async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator<Lines | { tooLong: number }> {
+async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator<Buffer | typeof TOO_LONG> {
   let buffer = Buffer.allocUnsafe(READ_BYTES);
   let spare = Buffer.allocUnsafe(0);
-  /** The bytes read and not handed out yet, `buffer[start, end)`: the start of line `line`. */
-  let start = 0;
+  /** The bytes read and not handed out yet, `buffer[0, end)`: the start of a line. */
   let end = 0;
-  let line = 0;
-  /** Inside a line already reported as too long: its bytes are dropped up to its newline. */
+  /** Inside a line already given as TOO_LONG: its bytes are dropped up to its newline. */
   let skipping = false;
   let reading = read(buffer, 0, READ_BYTES);
   for (let count = await reading; count > 0; count = await reading) {
     const data = buffer.subarray(0, end + count);
-    const pieces: Array<Lines | { tooLong: number }> = [];
-    /** Start and first line of the lines not handed out yet. */
-    let [runStart, runLine] = [start, line];
-    for (let newline = data.indexOf(10, end); newline >= 0; newline = data.indexOf(10, start)) {
-      if (skipping || newline - start > maxLineBytes) {
-        if (start > runStart) pieces.push({ lines: data.subarray(runStart, start), firstLine: runLine });
-        if (!skipping) pieces.push({ tooLong: line });
-        [runStart, runLine, skipping] = [newline + 1, line + 1, false];
+    const pieces: Array<Buffer | typeof TOO_LONG> = [];
+    /** The start of the lines not handed out yet, and of the line after the last newline seen. */
+    let [runStart, start] = [0, 0];
+    if (!skipping && data.length <= maxLineBytes) {
+      start = data.lastIndexOf(10) + 1;
+    } else {
+      for (let newline = data.indexOf(10, end); newline >= 0; newline = data.indexOf(10, start)) {
+        if (skipping || newline - start > maxLineBytes) {
+          if (start > runStart) pieces.push(data.subarray(runStart, start));
+          if (!skipping) pieces.push(TOO_LONG);
+          [runStart, skipping] = [newline + 1, false];
+        }
+        start = newline + 1;
       }
-      line++;
-      start = newline + 1;
     }
     end = data.length;
-    if (start > runStart) pieces.push({ lines: data.subarray(runStart, start), firstLine: runLine });
+    if (start > runStart) pieces.push(data.subarray(runStart, start));
     if (!skipping && end - start > maxLineBytes) {
-      pieces.push({ tooLong: line });
+      pieces.push(TOO_LONG);
       skipping = true;
     }
     if (skipping) end = start;
@@ -220,24 +274,13 @@ async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator
       data.copy(grown, 0, 0, end);
       buffer = grown;
     }
-    [start, end] = [0, unfinished];
-    reading = read(buffer, end, READ_BYTES);
+    end = unfinished;
+    reading = read(buffer, end, readLength(end));
     // Its failure is thrown where it is awaited, after the pieces: not an unhandled rejection meanwhile.
     reading.catch(() => undefined);
     yield* pieces;
   }
-  if (end > start) yield { lines: buffer.subarray(start, end), firstLine: line };
-}
-
-async function runLines(program: Program, { lines, firstLine }: Lines, flags: number, numbered: boolean): Promise<void> {
-  const { output, errors } = program.runNdjson(lines, flags, { reuse: true });
-  if (errors.length) {
-    const prefix = (line: number) => (numbered ? `line ${firstLine + line + 1}: ` : '');
-    process.stderr.write(errors.map((e) => prefix(e.line) + e.message).join('\n') + '\n');
-  }
-  // The output is a view of the program's memory, which its next run overwrites: held until written. A
-  // failed write ends the process through the stream's 'error' event (cli/main.ts).
-  await new Promise((resolve) => process.stdout.write(output, resolve));
+  if (end > 0) yield buffer.subarray(0, end);
 }
 
 async function readProgram(argument: string | undefined, file: string | undefined): Promise<string> {
@@ -278,11 +321,11 @@ async function writeOutput(path: string, what: string, bytes: Uint8Array): Promi
   }
 }
 
-function positiveInteger(value: string | undefined, flag: string): number | undefined {
+function positiveInteger(value: string | undefined, flag: string, unit: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(number) || number === 0) {
-    throw new UsageError(`invalid ${flag} '${value}': expected a positive whole number of bytes`);
+    throw new UsageError(`invalid ${flag} '${value}': expected a positive whole number of ${unit}`);
   }
   return number;
 }

@@ -6,10 +6,10 @@ import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { NdjsonFlag } from '../abi/batch.js';
 import { buildId, cacheKey, compilerVersion, readCached, sameKeyParts, writeCached, type CacheKeyParts } from './cache.js';
 import type { ModuleInfo } from '../abi/module-info.js';
-import { instantiate, loadInstance, loadModule } from './module.js';
+import { instantiate, loadModule } from './module.js';
 import { Program } from './program.js';
 import { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
-import { defaultServices } from './services.js';
+import { defaultServices, type InstanceServices } from './services.js';
 
 export { CompileError } from '../compiler/diagnostics/diagnostic.js';
 export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/diagnostic.js';
@@ -45,7 +45,21 @@ export interface ProgramOptions extends CompileOptions {
 export async function compile(source: string, options: ProgramOptions = {}): Promise<Program> {
   const { memoryLimit, ...compileOptions } = options;
   const { module, info, warnings } = await compileToModule(source, compileOptions);
-  return new Program(instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: defaultServices(info), memoryLimit }), warnings);
+  return programOf(module, info, { warnings, memoryLimit });
+}
+
+/**
+ * A program on a module from `compileToModule` or `loadModule`, with the JS functions it calls and the
+ * module's default services, or `services` where given: for hosts that keep the module, to run it on other
+ * threads too.
+ */
+export async function programOf(
+  module: WebAssembly.Module,
+  info: ModuleInfo,
+  { warnings = [], memoryLimit, services }: { warnings?: readonly Diagnostic[]; memoryLimit?: number; services?: Partial<InstanceServices> } = {},
+): Promise<Program> {
+  const functions = await loadJsFunctions(info.jsFunctions);
+  return new Program(instantiate(module, { functions, services: { ...defaultServices(info), ...services }, memoryLimit }), warnings);
 }
 
 /**
@@ -96,6 +110,6 @@ export async function compileModule(
 
 /** A program from a module compiled earlier (`svc vrl --emit-wasm`, or the cache). */
 export async function loadProgram(wasm: Uint8Array): Promise<Program> {
-  const instance = await loadInstance(wasm);
-  return new Program(instance, (instance.info.warnings ?? []) as Diagnostic[]);
+  const { module, info } = loadModule(wasm);
+  return programOf(module, info, { warnings: (info.warnings ?? []) as Diagnostic[] });
 }

@@ -100,6 +100,7 @@ interface ModuleExports {
   output_len(): number;
   errors_ptr(): number;
   errors_len(): number;
+  ndjson_lines(): number;
   failures_ptr(): number;
   failures_len(): number;
   arena_used(): number;
@@ -121,7 +122,7 @@ interface ReplExports {
 
 const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
   'memory', 'svc_init', 'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len',
-  'errors_ptr', 'errors_len', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
+  'errors_ptr', 'errors_len', 'ndjson_lines', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
 ];
 
 export interface NdjsonOutput {
@@ -129,6 +130,8 @@ export interface NdjsonOutput {
   output: Buffer;
   /** Lines that failed: 0-based line index in the whole input, and the message. */
   errors: Array<{ line: number; message: string }>;
+  /** The lines of the input, blank ones and a last one without its newline included. */
+  lines: number;
 }
 
 /** What `runChain` returns. */
@@ -341,12 +344,15 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         else output.append(bytes, done);
         return lineErrors;
       });
-    // `chunk.lines` is counted only when a trap needs it.
+    let lines = 0;
+    // The module counts a chunk's lines as it runs them; the host counts them only when a trap needs it.
     for (const chunk of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
       const { bytes, firstLine } = chunk;
       const done = (bytes.byteOffset - input.byteOffset + bytes.length) / input.length;
       const first = run(bytes, done, reuse && bytes.length === input.length);
+      if ('value' in first) chunk.lines = this.exports.ndjson_lines();
       const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverInChunk(first.trap, chunk, (text) => run(text, done));
+      lines += chunk.lines;
       for (const piece of pieces) {
         if ('value' in piece) {
           for (const { index, message } of piece.value) errors.push({ line: firstLine + piece.start + index, message });
@@ -355,7 +361,7 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         }
       }
     }
-    return { output: whole ? Buffer.from(whole.buffer, whole.byteOffset, whole.length) : output.bytes(), errors };
+    return { output: whole ? Buffer.from(whole.buffer, whole.byteOffset, whole.length) : output.bytes(), errors, lines };
   }
 
   /**
@@ -489,11 +495,11 @@ class OutputBytes {
 const NEWLINE = 0x0a;
 
 /** A piece of NDJSON input: `firstLine` is the index of its first line in the whole input, `lines` the
- * number of lines in it (counted on first use). */
+ * number of lines in it: counted on first use, unless a run that read them all set it first. */
 export interface NdjsonChunk {
   bytes: Uint8Array;
   firstLine: number;
-  readonly lines: number;
+  lines: number;
 }
 
 /**
@@ -510,17 +516,21 @@ export function* ndjsonChunks(input: Uint8Array, maxBytes: number): Generator<Nd
       end = lastNewline >= start ? lastNewline + 1 : input.indexOf(NEWLINE, start + maxBytes) + 1 || input.length;
     }
     const bytes = input.subarray(start, end);
-    let newlines: number | undefined;
-    const countNewlines = () => (newlines ??= countOf(bytes, NEWLINE));
-    yield {
+    let lines: number | undefined;
+    const chunk: NdjsonChunk = {
       bytes,
       firstLine,
       // Only the input's last line may lack its newline.
       get lines() {
-        return bytes[bytes.length - 1] === NEWLINE ? countNewlines() : countNewlines() + 1;
+        return (lines ??= countOf(bytes, NEWLINE) + (bytes[bytes.length - 1] === NEWLINE ? 0 : 1));
+      },
+      set lines(count) {
+        lines = count;
       },
     };
-    if (end < input.length) firstLine += countNewlines();
+    yield chunk;
+    // A piece followed by another ends with its last line's newline.
+    if (end < input.length) firstLine += chunk.lines;
     start = end;
   }
 }

@@ -1,4 +1,4 @@
-// Bundles the CLI from tsc's output into dist/bin/ (svc.js, the transform worker and the I/O worker, plus
+// Bundles the CLI from tsc's output into dist/bin/ (svc.js, the transform, I/O and `svc vrl` workers, plus
 // shared chunks): a pipeline's start-up spent most of its time resolving and loading ~400 small modules in
 // each thread, and a cold `svc vrl` another ~300 (the compiler and ohm-js). The compiler is in chunks of its
 // own, loaded only when something is compiled. Left outside the bundle, imported from where they are:
@@ -51,7 +51,7 @@ const zodEnglishOnly = {
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  entryPoints: { svc: join(dist, 'cli/bin.js'), worker: join(dist, 'host/topology/worker.js'), 'io-worker': join(dist, 'runtime/io-worker.js') },
+  entryPoints: { svc: join(dist, 'cli/bin.js'), worker: join(dist, 'host/topology/worker.js'), 'io-worker': join(dist, 'runtime/io-worker.js'), 'vrl-worker': join(dist, 'cli/vrl-worker.js') },
   outdir,
   bundle: true,
   splitting: true,

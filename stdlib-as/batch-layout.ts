@@ -9,7 +9,7 @@ export const enum EventKind {
   Trace = 2,
 }
 /** The ABI version (docs/abi.md), written into batch headers; abi/batch.ts's ABI_VERSION. */
-export const BATCH_VERSION: u16 = 4;
+export const BATCH_VERSION: u16 = 5;
 
 /** Writes "SVCB", the version, `flags` and `count` at `header`. */
 export function writeBatchHeader(header: usize, flags: u16, count: u32): void {

@@ -39,8 +39,8 @@ export {
   bool_test, is_falsy, op_and,
 } from './ops';
 export {
-  event_cell, meta_cell, run_batch, run_chain, run_condition, run_ndjson, run_framed, output_len, errors_ptr, errors_len, failures_ptr,
-  failures_len,
+  event_cell, meta_cell, run_batch, run_chain, run_condition, run_ndjson, run_framed, output_len, errors_ptr, errors_len, ndjson_lines,
+  failures_ptr, failures_len,
 } from './run';
 
 // format_timestamp and parse_timestamp with constant formats (the code generator's choice over the JS functions).

@@ -46,6 +46,12 @@ export function errors_ptr(): usize {
 export function errors_len(): usize {
   return errorsLength;
 }
+/** Lines the last `run_ndjson` read, blank ones and a last one without its newline included. */
+let ndjsonLines: u32 = 0;
+
+export function ndjson_lines(): u32 {
+  return ndjsonLines;
+}
 /** The failures buffer of the last `run_chain` or `run_condition`. */
 let failuresPtr: usize = 0;
 let failuresLength: usize = 0;
@@ -472,6 +478,7 @@ export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
   outputLength = bufferLength(out);
   errorsPtr = bufferData(errors);
   errorsLength = bufferLength(errors);
+  ndjsonLines = line;
   return bufferData(out);
 }
 

@@ -446,7 +446,9 @@ export function objectSortEntries(o: Value): void {
   const len = objectLen(o);
   let from = <usize>load<u32>(o, 12);
   if (len <= SMALL_SORT) {
-    // Most objects are small: an insertion sort in place, without the merge's scratch run.
+    // Most objects are small: an insertion sort in place, without the merge's scratch run. An entry stops
+    // next to an equal key when there is one, so that is where duplicates show.
+    let equalKeys = false;
     for (let i: usize = 1; i < len; i++) {
       const entry = from + i * ENTRY_SIZE;
       const key = load<u32>(entry);
@@ -455,7 +457,11 @@ export function objectSortEntries(o: Value): void {
       let j = i;
       while (j > 0) {
         const prev = from + (j - 1) * ENTRY_SIZE;
-        if (compareBytes(load<u32>(prev), load<u32>(prev, 4), key, keyLen) <= 0) break;
+        const order = compareBytes(load<u32>(prev), load<u32>(prev, 4), key, keyLen);
+        if (order <= 0) {
+          if (order == 0) equalKeys = true;
+          break;
+        }
         copyMemory(prev + ENTRY_SIZE, prev, ENTRY_SIZE);
         j--;
       }
@@ -464,7 +470,8 @@ export function objectSortEntries(o: Value): void {
       store<u32>(at, keyLen, 4);
       store<u32>(at, value, 8);
     }
-    return keepLastOfEqualKeys(o, from, len);
+    if (equalKeys) keepLastOfEqualKeys(o, from, len);
+    return;
   }
   let to = alloc(len * ENTRY_SIZE);
   for (let width: usize = 1; width < len; width <<= 1) {

@@ -16,7 +16,7 @@ import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
 const ABI_EXPORTS = [
   'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len',
-  'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
+  'ndjson_lines', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
 ];
 /** Added for pipelines: the fused driver (it links the codec's decoders and encoders in). */
 const FRAMED_EXPORTS = ['run_framed'];

@@ -16,6 +16,7 @@ function svc(args: string[], env: Record<string, string> = {}) {
     cwd: root,
     encoding: 'utf8',
     env: { ...inherited, ...env },
+    maxBuffer: 64 << 20,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -73,6 +74,39 @@ test('lines that straddle the megabyte pieces a file is read in all run, in orde
   const { status, stdout } = svc(['vrl', '-i', input, 'length!(.pad)']);
   assert.is(stdout, lines.map((line) => String((JSON.parse(line) as { pad: string }).pad.length)).join('\n') + '\n');
   assert.is(status, 0);
+});
+
+test('errors name their line across the pieces a file is read in, blank lines counted', () => {
+  // About 3 MB: errors fall in every piece; blank lines and a last line without its newline count too.
+  const lines = Array.from({ length: 40000 }, (_, i) => (i % 7 === 3 ? '' : i % 4999 === 17 ? '{"n":"x"}' : `{"n":${i},"pad":"${'p'.repeat(i % 61)}"}`));
+  const input = programFile('numbered.ndjson', lines.join('\n') + '\n{"n":"y"}');
+  const { stdout, stderr } = svc(['vrl', '-i', input, 'to_int!(.n)']);
+  const failed = [...lines.flatMap((line, i) => (line.includes('"x"') ? [i + 1] : [])), lines.length + 1];
+  assert.equal(stderr.trimEnd().split('\n').map((line) => Number(/^line (\d+):/.exec(line)?.[1])), failed);
+  assert.is(stdout.split('\n').length - 1, lines.filter((line) => line.startsWith('{"n":') && !line.includes('"x"')).length);
+});
+
+test('a large input gives the same output, errors, log lines and skipped lines on several threads as on one', () => {
+  // About 5 MB, read in pieces that run on the worker threads and on the main one; the long lines are skipped.
+  const lines = Array.from({ length: 50000 }, (_, i) =>
+    i % 9 === 4 ? '' : i % 7919 === 11 ? `{"n":${i},"pad":"${'L'.repeat(400)}"}` : i % 3001 === 7 ? '{"n":"x"}' : `{"n":${i},"pad":"${'p'.repeat(i % 83)}"}`,
+  );
+  const input = programFile('threads.ndjson', lines.join('\n'));
+  const program = 'if mod(to_int!(.n), 1000) == 0 { log(to_int!(.n), level: "warn", rate_limit_secs: 0) }\n.n = to_int!(.n) * 2';
+  const run = (threads: string) => svc(['vrl', '-o', '--threads', threads, '--max-line-bytes', '300', '-i', input, program]);
+  const one = run('1');
+  assert.ok(one.stderr.includes('line 8: function call error') && one.stderr.includes('warn: 48000'), one.stderr.slice(0, 300));
+  assert.ok(one.stderr.includes('line 12: the line is longer than 300 bytes') && one.stderr.includes('line 47526: the line'));
+  assert.is(one.stdout.split('\n').length - 1, lines.filter((line) => line.startsWith('{"n":') && !line.includes('"x"') && !line.includes('L')).length);
+  assert.equal(run('3'), one);
+});
+
+test('an invalid --threads is a usage error', () => {
+  for (const value of ['0', '-1', '1.5', 'many']) {
+    const { status, stderr } = svc(['vrl', `--threads=${value}`, '.']);
+    assert.match(stderr, /^svc: invalid --threads '.*': expected a positive whole number of threads\n$/);
+    assert.is(status, 64);
+  }
 });
 
 test('-i - reads stdin', () => {
@@ -229,7 +263,7 @@ test('an invalid --color is a usage error', () => {
 
 test('vrl --help documents every option and what this version does', () => {
   const { status, stdout } = svc(['vrl', '--help']);
-  for (const option of ['--program <file>', '--input [file]', '--print-object', '--timezone <zone>', '--emit-wasm [file]', '--module <file>', '--max-line-bytes <bytes>', '--verbose', '--color <when>']) {
+  for (const option of ['--program <file>', '--input [file]', '--print-object', '--timezone <zone>', '--emit-wasm [file]', '--module <file>', '--max-line-bytes <bytes>', '--threads <count>', '--verbose', '--color <when>']) {
     assert.ok(stdout.includes(option), `help lacks ${option}`);
   }
   assert.match(stdout, /A runtime error goes to stderr/);

@@ -40,13 +40,13 @@ test('a module without the ABI exports is refused, listing them', async () => {
     await rejection(loadInstance(withInfo({}))),
     new RegExp(
       'the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_chain, run_condition, run_ndjson, ' +
-        'output_len, errors_ptr, errors_len, failures_ptr, failures_len, arena_used',
+        'output_len, errors_ptr, errors_len, ndjson_lines, failures_ptr, failures_len, arena_used',
     ),
   );
 });
 
 // A stand-in for a compiled module that implements the ABI's plumbing: a bump arena above 1024,
-// `run_batch` echoes its input, `run_ndjson` echoes its input and reports
+// `run_batch` echoes its input, `run_ndjson` echoes its input, counts its lines and reports
 // an error "bad" on line 1, `svc_init` keeps the constants' address, which `run_batch` returns for input "C";
 // `run_chain` and `run_condition` echo their input and report no failures.
 const FAKE_WAT = `(module
@@ -87,7 +87,20 @@ const FAKE_WAT = `(module
       (return (global.get $constants))))
     (global.set $outLen (local.get $n))
     (local.get $p))
+  (global $lines (mut i32) (i32.const 0))
+  (func (export "ndjson_lines") (result i32) (global.get $lines))
   (func (export "run_ndjson") (param $p i32) (param $n i32) (param $flags i32) (result i32)
+    (local $i i32)
+    (global.set $lines (i32.const 0))
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+      (if (i32.eq (i32.load8_u (i32.add (local.get $p) (local.get $i))) (i32.const 10))
+        (then (global.set $lines (i32.add (global.get $lines) (i32.const 1)))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $next)))
+    (if (i32.and (i32.gt_u (local.get $n) (i32.const 0))
+          (i32.ne (i32.load8_u (i32.add (local.get $p) (i32.sub (local.get $n) (i32.const 1)))) (i32.const 10)))
+      (then (global.set $lines (i32.add (global.get $lines) (i32.const 1)))))
     (global.set $outLen (local.get $n))
     (local.get $p)))`;
 
@@ -188,7 +201,7 @@ test('runNdjson with reuse: one call\'s output is a view of module memory; piece
 });
 
 test('runNdjson on empty input outputs nothing', () => {
-  assert.equal(fake().runNdjson(new Uint8Array(0), 0), { output: Buffer.alloc(0), errors: [] });
+  assert.equal(fake().runNdjson(new Uint8Array(0), 0), { output: Buffer.alloc(0), errors: [], lines: 0 });
 });
 
 const text = (chunks: Iterable<{ bytes: Uint8Array; firstLine: number }>) =>

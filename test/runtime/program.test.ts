@@ -21,7 +21,7 @@ function stubProgram(answer: (event: RemapValue) => OutputRecord) {
       seen.push(flags);
       return encodeOutput(events.map(({ event }) => answer(event as RemapValue)), flags);
     },
-    runNdjson: (input: Uint8Array, flags: number) => ({ output: Buffer.from(input), errors: [{ line: flags, message: 'm' }] }),
+    runNdjson: (input: Uint8Array, flags: number) => ({ output: Buffer.from(input), errors: [{ line: flags, message: 'm' }], lines: 1 }),
     memoryBytes: () => 65536,
   };
   return { program: new Program(instance, []), seen };
@@ -69,7 +69,7 @@ test('runBatch and runNdjson pass through; warnings are kept', () => {
   const output = program.runBatch(encodeBatch([{ event: 1 }, { event: 2 }], 0));
   assert.equal(decodeOutput(output), [{ kind: 'metric', outcome: 'dropped' }, { kind: 'metric', outcome: 'dropped' }]);
   assert.equal(seen, [0]);
-  assert.equal(program.runNdjson(Buffer.from('x\n'), 2), { output: Buffer.from('x\n'), errors: [{ line: 2, message: 'm' }] });
+  assert.equal(program.runNdjson(Buffer.from('x\n'), 2), { output: Buffer.from('x\n'), errors: [{ line: 2, message: 'm' }], lines: 1 });
   assert.equal(program.warnings, []);
 });
 
@@ -168,9 +168,10 @@ test('runNdjson prints results, objects or JSON events, and reports failing line
     { line: 2, message: 'function call error for "int" at (5:13): expected integer, got string' },
     { line: 3, message: 'invalid JSON: expected ident at column 2' },
   ];
-  assert.equal(program.runNdjson(input, 0), { output: Buffer.from('2\n42\n'), errors });
-  assert.equal(program.runNdjson(input, NdjsonFlag.PRINT_OBJECT), { output: Buffer.from('{ "n": 2 }\n{ "n": 42 }\n'), errors });
-  assert.equal(program.runNdjson(input, NdjsonFlag.JSON), { output: Buffer.from('{"n":2}\n{"n":42}\n'), errors });
+  assert.equal(program.runNdjson(input, 0), { output: Buffer.from('2\n42\n'), errors, lines: 5 });
+  assert.equal(program.runNdjson(input, NdjsonFlag.PRINT_OBJECT), { output: Buffer.from('{ "n": 2 }\n{ "n": 42 }\n'), errors, lines: 5 });
+  assert.equal(program.runNdjson(input, NdjsonFlag.JSON), { output: Buffer.from('{"n":2}\n{"n":42}\n'), errors, lines: 5 });
+  assert.is(program.runNdjson(Buffer.from('{}\n\n{}'), 0).lines, 3, 'blank lines and a last line without its newline count');
 });
 
 test('runNdjson numbers failing lines across the pieces of a large input', async () => {
@@ -178,7 +179,8 @@ test('runNdjson numbers failing lines across the pieces of a large input', async
   const lines = Array.from({ length: Math.ceil((2.5 * NDJSON_CHUNK_BYTES) / 40) }, (_, i) =>
     i % 9973 === 5 ? '{"n":"bad"}' : JSON.stringify({ n: i, pad: 'x'.repeat(i % 20) }),
   );
-  const { output, errors } = program.runNdjson(Buffer.from(lines.join('\n') + '\n'), NdjsonFlag.JSON);
+  const { output, errors, lines: count } = program.runNdjson(Buffer.from(lines.join('\n') + '\n'), NdjsonFlag.JSON);
+  assert.is(count, lines.length);
   const bad = lines.flatMap((line, i) => (line.includes('bad') ? [i] : []));
   assert.equal(errors.map((e) => e.line), bad);
   const outLines = output.toString().split('\n');

@@ -134,7 +134,7 @@ test('remap refuses, naming the file, a module that is not a remap module or tha
   const refusals: Array<[string, string]> = [
     [write('text.wasm', '.a = 1'), 'not a compiled remap module: not WebAssembly'],
     [codecModule, 'not a compiled remap module: it has no "svc" custom section'],
-    [write('abi.wasm', withInfo({ abi: 1, compiler: '0.0.9' })), 'the module uses ABI version 1 (compiled by svc 0.0.9), but this svc runs ABI version 4: compile the program again'],
+    [write('abi.wasm', withInfo({ abi: 1, compiler: '0.0.9' })), 'the module uses ABI version 1 (compiled by svc 0.0.9), but this svc runs ABI version 5: compile the program again'],
     [write('newer.wasm', withInfo({ compiler: '0.1.99' })), 'compiled by svc 0.1.99, which this svc (0.1.0) cannot run: compile the program again with `svc vrl --emit-wasm`'],
     [write('other.wasm', withInfo({ compiler: '1.0.0' })), 'compiled by svc 1.0.0, which this svc (0.1.0) cannot run'],
     [write('functions.wasm', withInfo({ jsFunctions: ['parse_xml', 'teleport'] })), 'it calls teleport, which this svc does not provide'],
