@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { ROOT_OPTIONS } from '../host/config/options.js';
 import type { WorkerThread } from '../host/topology/executor.js';
+import { rawOptionValue } from './usage.js';
 
 /** Arguments after which svc does not run the service (subcommands; help and version). */
 const NOT_THE_SERVICE = new Set(['vrl', 'generate', 'graph', 'list', 'tap', 'test', 'top', 'validate', 'help', '-h', '--help', '-V', '--version']);
@@ -31,12 +32,8 @@ export function startEarlyWorkers(argv: readonly string[], env: NodeJS.ProcessEn
 /** The `threads` root option as `argv` and `env` give it (its flag, short flag or variable), else its default. */
 function threadsOf(argv: readonly string[], env: NodeJS.ProcessEnv): number {
   const spec = ROOT_OPTIONS.find((option) => option.key === 'threads')!;
-  let text = spec.env && env[spec.env];
-  argv.forEach((argument, i) => {
-    if (argument === spec.flag || argument === spec.short) text = argv[i + 1];
-    else if (argument.startsWith(`${spec.flag}=`)) text = argument.slice(spec.flag.length + 1);
-  });
-  const threads = Number(text);
+  const flags = spec.short ? [spec.flag, spec.short] : [spec.flag];
+  const threads = Number(rawOptionValue(argv, flags) ?? (spec.env && env[spec.env]));
   return Number.isInteger(threads) && threads > 0 ? threads : (spec.default as number);
 }
 

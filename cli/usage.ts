@@ -58,3 +58,16 @@ export function useColor(option: unknown, stream: NodeJS.WriteStream): boolean {
   }
   return choice === 'always' || (choice === 'auto' && stream.isTTY === true);
 }
+
+/**
+ * The value the last of `flags` has in raw arguments (`-i file`, `--input file`, `--input=file`): for what
+ * must be read before the CLI parses them (threads started early), so read roughly.
+ */
+export function rawOptionValue(argv: readonly string[], flags: readonly string[]): string | undefined {
+  let value: string | undefined;
+  argv.forEach((argument, i) => {
+    if (flags.includes(argument)) value = argv[i + 1];
+    for (const flag of flags) if (argument.startsWith(`${flag}=`)) value = argument.slice(flag.length + 1);
+  });
+  return value;
+}

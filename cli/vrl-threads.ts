@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LogLevel, Program } from '../runtime/index.js';
+import { rawOptionValue } from './usage.js';
 
 /** Bytes of a piece of input (cli/vrl.ts reads pieces of about this size). */
 export const PIECE_BYTES = 1 << 20;
@@ -35,8 +36,8 @@ let early: PieceWorker[] = [];
  */
 export function startEarlyVrlWorkers(argv: readonly string[]): void {
   if (argv[0] !== 'vrl' || argv.some((argument) => argument.startsWith('--emit-wasm'))) return;
-  const input = optionValue(argv, ['-i', '--input']);
-  const threads = Number(optionValue(argv, ['--threads']) ?? defaultThreads());
+  const input = rawOptionValue(argv, ['-i', '--input']);
+  const threads = Number(rawOptionValue(argv, ['--threads']) ?? defaultThreads());
   if (input === undefined || !Number.isInteger(threads) || threads < 2 || !isLargeFile(input)) return;
   early = Array.from({ length: threads - 1 }, () => new PieceWorker());
 }
@@ -46,16 +47,6 @@ export function takeEarlyVrlWorkers(): PieceWorker[] {
   const taken = early;
   early = [];
   return taken;
-}
-
-/** The value of the last of `flags` in `argv` (`-i file`, `--input file`, `--input=file`). */
-function optionValue(argv: readonly string[], flags: readonly string[]): string | undefined {
-  let value: string | undefined;
-  argv.forEach((argument, i) => {
-    if (flags.includes(argument)) value = argv[i + 1];
-    for (const flag of flags) if (argument.startsWith(`${flag}=`)) value = argument.slice(flag.length + 1);
-  });
-  return value;
 }
 
 /** What running a piece of lines gave: errors are numbered from the piece's first line. */

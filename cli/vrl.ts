@@ -5,7 +5,7 @@ import { close, open, read } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { CAC, Command } from 'cac';
-import type { Diagnostic, ModuleInfo } from '../runtime/index.js';
+import type { Diagnostic, ModuleInfo, Program } from '../runtime/index.js';
 import { parseTimeZone } from '../runtime/time-zones.js';
 import { DEFAULT_MAX_THREADS, defaultThreads, HeldLog, PIECE_BYTES, PieceRunner, takeEarlyVrlWorkers, writePiece, type PieceWorker } from './vrl-threads.js';
 import { CliError, EXIT_IO, EXIT_NO_INPUT, EXIT_SOFTWARE, stringOption, systemErrorReason, useColor, UsageError } from './usage.js';
@@ -81,15 +81,15 @@ async function runVrlWith(programArgument: string | undefined, options: Record<s
   }
   if (moduleFile !== undefined) {
     const wasm = await readInput(moduleFile, 'module file', (path) => readFile(path));
-    let loaded: ReturnType<Runtime['loadModule']>;
+    let started: Started;
     try {
-      loaded = runtime.loadModule(wasm);
-      // Loading fails here too when the module calls a JS function this svc lacks.
-      await runtime.loadJsFunctions(loaded.info.jsFunctions);
+      const { module, info } = runtime.loadModule(wasm);
+      // Instantiating refuses a module without the ABI's exports or calling a JS function this svc lacks.
+      started = await startProgram(runtime, module, info, (info.warnings ?? []) as Diagnostic[]);
     } catch (error) {
       throw new CliError(`cannot load module file '${moduleFile}': ${(error as Error).message}`, EXIT_SOFTWARE, { cause: error });
     }
-    return runEvents(runtime, { ...loaded, warnings: (loaded.info.warnings ?? []) as Diagnostic[] }, options, maxLineBytes, threads, early);
+    return runEvents(runtime, started, options, maxLineBytes, threads, early);
   }
 
   const source = await readProgram(programArgument, programFile);
@@ -109,7 +109,7 @@ async function runVrlWith(programArgument: string | undefined, options: Record<s
     }
     const compiled = await runtime.compileToModule(source, { timezone });
     report(compiled.warnings);
-    await runEvents(runtime, compiled, options, maxLineBytes, threads, early);
+    await runEvents(runtime, await startProgram(runtime, compiled.module, compiled.info, compiled.warnings), options, maxLineBytes, threads, early);
   } catch (error) {
     if (!(error instanceof runtime.CompileError)) throw error;
     report([...error.diagnostics, ...error.warnings]);
@@ -119,20 +119,30 @@ async function runVrlWith(programArgument: string | undefined, options: Record<s
 
 type Runtime = typeof import('../runtime/index.js');
 
+/** The program on this thread, its module (for other threads) and where its `log()` lines are held. */
+interface Started {
+  module: WebAssembly.Module;
+  program: Program;
+  heldLog: HeldLog;
+}
+
+async function startProgram(runtime: Runtime, module: WebAssembly.Module, info: ModuleInfo, warnings: readonly Diagnostic[]): Promise<Started> {
+  const heldLog = new HeldLog();
+  return { module, heldLog, program: await runtime.programOf(module, info, { warnings, services: { log: heldLog.log } }) };
+}
+
 /**
- * Runs the module on the input (`{}` without one): on this thread and, for a large input, on `threads - 1`
+ * Runs the program on the input (`{}` without one): on this thread and, for a large input, on `threads - 1`
  * others, `early` ones started already.
  */
 async function runEvents(
   runtime: Runtime,
-  { module, info, warnings }: { module: WebAssembly.Module; info: ModuleInfo; warnings: readonly Diagnostic[] },
+  { module, program, heldLog }: Started,
   options: Record<string, unknown>,
   maxLineBytes: number,
   threads: number,
   early: PieceWorker[],
 ): Promise<void> {
-  const heldLog = new HeldLog();
-  const program = await runtime.programOf(module, info, { warnings, services: { log: heldLog.log } });
   const flags = options.printObject ? runtime.NDJSON_PRINT_OBJECT : 0;
   const input = options.input;
   // Without input there is no input line to name in errors.

@@ -44,6 +44,8 @@ test('every bad --module file is one line and exit 70, nothing on stdout', () =>
   const foreignAbi = JSON.stringify({ abi: ABI_VERSION + 1, compiler: '9.9.9', source: '.', options: {}, jsFunctions: [] });
   // ABI 2: written before modules exported `runtime_state`.
   const oldAbi = JSON.stringify({ abi: 2, compiler: '0.1.0', source: '.', options: {}, jsFunctions: [] });
+  // This ABI, but no code: refused when it is instantiated.
+  const current = JSON.stringify({ abi: ABI_VERSION, compiler: '0.1.0', source: '.', options: {}, jsFunctions: [] });
   const cases: Array<[string, string | Uint8Array, string]> = [
     ['empty.wasm', '', 'not a compiled remap module: it is empty'],
     ['random.wasm', Buffer.from('d9f0a1c4e2b37f11223344556677', 'hex'), 'not a compiled remap module: not WebAssembly (expected magic word 00 61 73 6d, found d9 f0 a1 c4 @+0)'],
@@ -51,6 +53,8 @@ test('every bad --module file is one line and exit 70, nothing on stdout', () =>
     ['foreign.wasm', moduleWithSection('other', 'x'), 'not a compiled remap module: it has no "svc" custom section'],
     ['abi.wasm', moduleWithSection('svc', foreignAbi), `the module uses ABI version ${ABI_VERSION + 1} (compiled by svc 9.9.9), but this svc runs ABI version ${ABI_VERSION}: compile the program again`],
     ['old.wasm', moduleWithSection('svc', oldAbi), `the module uses ABI version 2 (compiled by svc 0.1.0), but this svc runs ABI version ${ABI_VERSION}: compile the program again`],
+    ['bare.wasm', moduleWithSection('svc', current), 'the module lacks the exports memory, svc_init, alloc, reset, run_batch, run_chain, run_condition, run_ndjson, output_len, errors_ptr, errors_len, ndjson_lines, failures_ptr, failures_len, arena_used, runtime_state'],
+    ['unknown.wasm', moduleWithSection('svc', JSON.stringify({ ...JSON.parse(current), jsFunctions: ['no_such_function'] })), 'the module calls JS function "no_such_function", which this svc does not provide'],
   ];
   for (const [name, content, reason] of cases) {
     const path = file(name, content);
