@@ -1,9 +1,9 @@
 // Run-time checks of argument kinds in JS functions, for calls whose argument kinds the compiler could
 // not verify. The messages are VRL's: `expected string, got integer` (stdlib-as/functions/args.ts in AS).
 
-import { lossyText } from '../text.js';
-import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
-import { IntegralFloat } from '../../abi/codec.js';
+import { lossyText } from '../../text.js';
+import { Regex, Timestamp, type RemapValue } from '../../../abi/values.js';
+import { IntegralFloat } from '../../../abi/codec.js';
 
 export function kindName(value: RemapValue): string {
   if (value === null) return 'null';
