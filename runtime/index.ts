@@ -24,6 +24,7 @@ export { readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type EventKind, type InputEvent, type OutputRecord } from '../abi/batch.js';
 export { Timestamp, Regex, type RemapValue } from '../abi/values.js';
 export { display } from './display.js';
+export { isTimeZone } from './time-zones.js';
 
 /** `runNdjson` flags: print `.` instead of the result; write emitted events as JSON instead of display text. */
 export const NDJSON_PRINT_OBJECT = NdjsonFlag.PRINT_OBJECT;
