@@ -51,7 +51,7 @@ export async function compile(source: string, options: ProgramOptions = {}): Pro
 
 /**
  * A program on a module from `compileToModule` or `loadModule`, with the JS functions it calls and the
- * module's default services, or `services` where given: for hosts that keep the module, to run it on other
+ * module's default services, or `services` where given: for callers that keep the module, to run it on other
  * threads too.
  */
 export async function programOf(
@@ -64,7 +64,7 @@ export async function programOf(
 }
 
 /**
- * Compiles through the on-disk cache to a `WebAssembly.Module`, for hosts that instantiate it themselves
+ * Compiles through the on-disk cache to a `WebAssembly.Module`, for callers that instantiate it themselves
  * (a pipeline compiles on its main thread and instantiates in worker threads). Rejects as `compile` does.
  */
 export async function compileToModule(
