@@ -68,11 +68,6 @@ export function integerArg(value: RemapValue, absent?: bigint): bigint {
   throw mismatch('integer', value);
 }
 
-export function regexArg(value: RemapValue): Regex {
-  if (value instanceof Regex) return value;
-  throw mismatch('regex', value);
-}
-
 export function arrayArg(value: RemapValue): RemapValue[] {
   if (Array.isArray(value)) return value;
   throw mismatch('array', value);
