@@ -35,7 +35,7 @@ const NUMERIC_FIELDS: readonly Numeric[] = [
 /** Name indexes as stdlib-as/strftime.ts's `Name`. */
 const NAMES: readonly Fixed[] = ['shortMonthName', 'longMonthName', 'shortWeekdayName', 'longWeekdayName', 'lowerAmPm', 'upperAmPm'];
 
-/** Fixed items whose text in UTC does not depend on the instant (runtime/strftime.ts's formatting at offset 0). */
+/** Fixed items whose text in UTC does not depend on the instant (runtime/js-functions/support/strftime.ts's formatting at offset 0). */
 const UTC_TEXT: Partial<Record<Fixed, string>> = {
   zoneName: 'UTC', offset: '+0000', offsetColon: '+00:00', offsetDoubleColon: '+00:00:00', offsetTripleColon: '+00',
 };

@@ -2,7 +2,7 @@
 // and the rest of the root options from their SVC_* variables and defaults.
 
 import type { Command } from 'cac';
-import type { RootOptions } from '../host/config/options.js';
+import type { RootOptions } from './root-options.js';
 import { rootOptions } from './service.js';
 
 /** Declares --config-json, --config-toml and --config-yaml. */

@@ -4,8 +4,8 @@
 // worker takes batches).
 
 import { availableParallelism } from 'node:os';
-import { ROOT_OPTIONS } from '../host/config/options.js';
-import type { WorkerThread } from '../host/topology/executor.js';
+import { ROOT_OPTIONS } from './root-options.js';
+import type { WorkerThread } from '../host/early.js';
 import { rawOptionValue } from './usage.js';
 
 /** Arguments after which svc does not run the service (subcommands; help and version). */
@@ -20,7 +20,7 @@ export function startEarlyWorkers(argv: readonly string[], env: NodeJS.ProcessEn
   if (argv.some((argument) => NOT_THE_SERVICE.has(argument))) return;
   const count = Math.min(threadsOf(argv, env), availableParallelism());
   // Until the service takes them, the workers must not keep alive a run that ends otherwise (a usage error).
-  early = import('../host/topology/executor.js').then(({ WorkerThread }) =>
+  early = import('../host/early.js').then(({ WorkerThread }) =>
     Array.from({ length: count }, () => {
       const worker = new WorkerThread();
       worker.keepAlive(false);
@@ -45,6 +45,6 @@ export async function takeEarlyWorkers(count: number): Promise<WorkerThread[]> {
   for (const extra of started.splice(count)) void extra.terminate();
   started.forEach((worker) => worker.keepAlive(true));
   if (started.length === count) return started;
-  const { WorkerThread } = await import('../host/topology/executor.js');
+  const { WorkerThread } = await import('../host/early.js');
   return [...started, ...Array.from({ length: count - started.length }, () => new WorkerThread())];
 }

@@ -4,14 +4,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CAC, Command } from 'cac';
-import type { ConfigFormat } from '../host/config/load.js';
+import type { ConfigFormat } from '../host/index.js';
 import { stringOption, UsageError } from './usage.js';
 
 async function runGenerate(pipeline: string | undefined, parsed: Record<string, unknown>): Promise<number> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
-  const [{ formatOfPath }, { GENERATE_FORMATS, GenerateError, generateConfig }, { EXIT }] = await Promise.all([
-    import('../host/config/load.js'), import('../host/generate.js'), import('../host/pipeline.js'),
-  ]);
+  const { EXIT, formatOfPath, GENERATE_FORMATS, GenerateError, generateConfig } = await import('../host/index.js');
   const file = stringOption(parsed.file, '--file');
   // Without --format, a --file's extension decides (YAML when it has none of .toml, .json, .yaml, .yml).
   const format = (stringOption(parsed.format, '--format') ?? (file === undefined ? 'yaml' : formatOfPath(file))) as ConfigFormat;

@@ -1,16 +1,14 @@
 // `svc graph`: prints the configured topology in DOT (or Mermaid) without building any component.
 
 import type { CAC, Command } from 'cac';
-import { configLocations } from '../host/config/options.js';
-import type { GraphFormat } from '../host/graph-dot.js';
+import { configLocations } from './root-options.js';
+import type { GraphFormat } from '../host/index.js';
 import { rootOptions, withRootOptions } from './service.js';
 import { stringOption, UsageError } from './usage.js';
 
 async function runGraph(parsed: Record<string, unknown>): Promise<number> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
-  const [{ ConfigError }, { GRAPH_FORMATS, graphDot, graphMermaid }, { EXIT, loadPipelineConfig, pipelineGraph }] = await Promise.all([
-    import('../host/config/errors.js'), import('../host/graph-dot.js'), import('../host/pipeline.js'),
-  ]);
+  const { ConfigError, EXIT, GRAPH_FORMATS, graphDot, graphMermaid, loadPipelineConfig, pipelineGraph } = await import('../host/index.js');
   const format = (stringOption(parsed.format, '--format') ?? 'dot') as GraphFormat;
   if (!GRAPH_FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${GRAPH_FORMATS.join(', ')}`);
   const options = rootOptions(parsed);

@@ -2,7 +2,7 @@
 // same JSON, as upstream does).
 
 import type { CAC, Command } from 'cac';
-import type { ComponentKind } from '../host/config/schema.js';
+import type { ComponentKind } from '../host/index.js';
 import { stringOption, UsageError } from './usage.js';
 
 const SECTIONS: ReadonlyArray<{ kind: ComponentKind; key: string; title: string }> = [
@@ -17,7 +17,7 @@ const FORMATS = ['text', 'json', 'avro'];
 /** The listing in `format` (text, json or avro), ending with a newline. */
 async function componentList(format: string): Promise<string> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
-  const registry = (await import('../host/components/registry.js')).componentRegistry();
+  const registry = (await import('../host/index.js')).componentRegistry();
   if (format === 'text') {
     return SECTIONS.map(({ kind, title }) => `${title}:\n${registry.types(kind).map((type) => `- ${type}\n`).join('')}`).join('\n');
   }

@@ -2,9 +2,8 @@
 // previous ones, variables persist, results print in display form, errors as diagnostics.
 
 import { createInterface } from 'node:readline';
-import { CompileError, display, renderDiagnostics } from '../runtime/index.js';
-import { ReplSession } from '../runtime/repl.js';
-import type { RemapValue } from '../runtime/index.js';
+import { CompileError, display, type RemapValue, renderDiagnostics } from '../runtime/index.js';
+import { ReplSession } from '../runtime/engine.js';
 import { replHelp } from './repl-help.js';
 
 export async function startRepl(options: { timezone: string | undefined; color: boolean }): Promise<void> {

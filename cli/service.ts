@@ -1,9 +1,9 @@
 // `svc [options]` and `svc run [options]`: start the service on a configuration. The options come from the
-// table in host/config/options.ts (flags, SVC_* variables, defaults); this file only wires them into cac.
+// table in cli/root-options.ts (flags, SVC_* variables, defaults); this file only wires them into cac.
 
 import type { CAC, Command } from 'cac';
-import { ROOT_OPTIONS, resolveRootOptions, configLocations, type RootOptions, type RootOptionSpec } from '../host/config/options.js';
-import { LogHub } from '../host/log.js';
+import { ROOT_OPTIONS, resolveRootOptions, configLocations, type RootOptions, type RootOptionSpec } from './root-options.js';
+import { LogHub } from '../host/early.js';
 import { UsageError } from './usage.js';
 import { takeEarlyWorkers } from './early-worker.js';
 
@@ -63,7 +63,7 @@ async function runServiceCommand(args: string[] | undefined, parsed: Record<stri
   // The transform workers boot while this thread loads the service and reads the configuration (started by
   // cli/bin.ts, or here when svc was started through cli/main.ts).
   const earlyWorkers = await takeEarlyWorkers(options.threads);
-  const { runService } = await import('../host/service.js');
+  const { runService } = await import('../host/index.js');
   const code = await runService({
     locations: configLocations(options),
     interpolate: !options.disableEnvVarInterpolation,

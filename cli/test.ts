@@ -1,17 +1,15 @@
 // `svc test [paths...]`: runs the configuration's unit tests and prints Vector's report.
 
 import type { CAC, Command } from 'cac';
-import { configLocations } from '../host/config/options.js';
-import type { UnitTests } from '../host/unit-tests.js';
+import { configLocations } from './root-options.js';
+import type { UnitTests } from '../host/index.js';
 import { configFileRootOptions, withConfigFileOptions } from './config-files.js';
 import { logHubFor } from './service.js';
 import { useColor } from './usage.js';
 
 async function runUnitTests(paths: string[], parsed: Record<string, unknown>): Promise<number> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
-  const [{ ConfigError }, { EXIT, loadPipelineConfig }, { UnitTests }] = await Promise.all([
-    import('../host/config/errors.js'), import('../host/pipeline.js'), import('../host/unit-tests.js'),
-  ]);
+  const { ConfigError, EXIT, loadPipelineConfig, UnitTests } = await import('../host/index.js');
   const options = configFileRootOptions(paths, parsed);
   const hub = logHubFor(options, 1);
   const log = hub.logger('svc');

@@ -1,7 +1,7 @@
 // `svc validate [paths...]`: checks a configuration and prints Vector's validation report.
 
 import type { CAC, Command } from 'cac';
-import { configLocations } from '../host/config/options.js';
+import { configLocations } from './root-options.js';
 import { configFileRootOptions, withConfigFileOptions } from './config-files.js';
 import { logHubFor } from './service.js';
 import { useColor } from './usage.js';
@@ -14,7 +14,7 @@ export function normalizeNoEnvironment(argv: readonly string[]): string[] {
 
 async function runValidate(paths: string[], parsed: Record<string, unknown>): Promise<number> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
-  const { validate } = await import('../host/validate.js');
+  const { validate } = await import('../host/index.js');
   const options = configFileRootOptions(paths, parsed);
   // As Vector's validate, the service's own logs are one step quieter than the service's.
   const hub = logHubFor(options, 1);

@@ -6,7 +6,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { CAC, Command } from 'cac';
 import type { Diagnostic, ModuleInfo, Program } from '../runtime/index.js';
-import { parseTimeZone } from '../runtime/time-zones.js';
 import { DEFAULT_MAX_THREADS, defaultThreads, HeldLog, PIECE_BYTES, PieceRunner, takeEarlyVrlWorkers, writePiece, type PieceWorker } from './vrl-threads.js';
 import { CliError, EXIT_IO, EXIT_NO_INPUT, EXIT_SOFTWARE, stringOption, systemErrorReason, useColor, UsageError } from './usage.js';
 
@@ -56,7 +55,7 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
 async function runVrlWith(programArgument: string | undefined, options: Record<string, unknown>, early: PieceWorker[]): Promise<void> {
   const programFile = stringOption(options.program, '--program');
   const moduleFile = stringOption(options.module, '--module');
-  const timezone = checkTimezone(stringOption(options.timezone, '--timezone'));
+  const timezone = await checkTimezone(stringOption(options.timezone, '--timezone'));
   const maxLineBytes = positiveInteger(stringOption(options.maxLineBytes, '--max-line-bytes'), '--max-line-bytes', 'bytes') ?? DEFAULT_MAX_LINE_BYTES;
   const threads = positiveInteger(stringOption(options.threads, '--threads'), '--threads', 'threads') ?? defaultThreads();
   const emit = options.emitWasm;
@@ -341,8 +340,8 @@ function positiveInteger(value: string | undefined, flag: string, unit: string):
 }
 
 /** A time zone as the remap functions read it (IANA names with their exact case, or "local"). */
-function checkTimezone(zone: string | undefined): string | undefined {
-  if (zone !== undefined && parseTimeZone(zone) === undefined) {
+async function checkTimezone(zone: string | undefined): Promise<string | undefined> {
+  if (zone !== undefined && !(await import('../runtime/index.js')).isTimeZone(zone)) {
     throw new UsageError(`unknown time zone '${zone}': expected an IANA name such as Europe/Paris, or "local"`);
   }
   return zone;

@@ -4,7 +4,7 @@
 // least one of those events, and `no_outputs_from` targets must emit nothing.
 
 import { encodeBatch } from '../abi/batch.js';
-import { CodecModule, parseFieldPath } from '../runtime/codec-module.js';
+import { CodecModule, parseFieldPath } from '../runtime/engine.js';
 import { Timestamp } from '../abi/values.js';
 import type { ComponentEnv, TransformDefinition } from './components/component.js';
 import { Condition, conditionSchema, isSet, prepareCondition } from './components/support/condition.js';

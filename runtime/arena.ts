@@ -3,7 +3,6 @@
 // comes back as a `Trap` and the instance starts afresh. Addresses and lengths come out of wasm as signed
 // i32: read as unsigned (`>>> 0`), since memory may pass 2 GiB.
 
-import type { Blob } from './codec-module.js';
 import type { Attempt, Trap } from './trap-recovery.js';
 
 /** The exports every svc module has. */
@@ -12,6 +11,12 @@ export interface ArenaExports {
   alloc(size: number): number;
   reset(): void;
   runtime_state(): number;
+}
+
+/** Data laid out for the arena (codec-module.ts's `Blob`): its size, and how to copy it to an address. */
+export interface ArenaBlob {
+  readonly length: number;
+  writeTo(memory: Uint8Array, base: number): void;
 }
 
 /** How the entry points that take it (`runBatch`, `runNdjson`, the codec module's `encode`) hand back their output. */
@@ -135,7 +140,7 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
   }
 
   /** Copies a descriptor blob into the arena; returns its address. */
-  protected copyBlob(blob: Blob): number {
+  protected copyBlob(blob: ArenaBlob): number {
     const base = this.exports.alloc(blob.length) >>> 0;
     blob.writeTo(new Uint8Array(this.exports.memory.buffer), base);
     return base;

@@ -1,4 +1,4 @@
-// Byte-level access to input batches (docs/abi.md §2) for the host: fan-out, routing and TS transforms that
+// Byte-level access to input batches (docs/abi.md §2) for the pipeline: fan-out, routing and TS transforms that
 // read one field (throttle keys, dedupe fields, sample keys) walk records as views and decode only what
 // they read; writers append records verbatim. The layout itself lives in runtime/batch.ts.
 

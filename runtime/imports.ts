@@ -10,7 +10,7 @@ import { strftimeProgram, type ProgramKind } from '../abi/strftime-program.js';
 import type { RemapValue } from '../abi/values.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
 import { workerIo, type BlockingIo } from './blocking-io.js';
-import type { EnrichmentTables, MetricSample } from './host-data.js';
+import type { EnrichmentTables, MetricSample } from './service-data.js';
 
 /** A JS-backed remap function: arguments in parameter order (null when absent). Throws to fail. */
 export type JsFunction = (args: RemapValue[], context: JsCallContext) => RemapValue;
@@ -28,9 +28,9 @@ export interface JsCallContext {
   io: BlockingIo;
   /** Most bytes a decompression function may produce. */
   maxDecompressedSize: number;
-  /** The internal metrics snapshot (`InstanceServices.metrics`), when the host provides one. */
+  /** The internal metrics snapshot (`InstanceServices.metrics`), when its services give one. */
   metrics?: () => readonly MetricSample[];
-  /** The enrichment tables (`InstanceServices.enrichmentTables`), when the host has any. */
+  /** The enrichment tables (`InstanceServices.enrichmentTables`), when its services give any. */
   enrichmentTables?: EnrichmentTables;
 }
 

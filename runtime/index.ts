@@ -24,6 +24,7 @@ export { readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type EventKind, type InputEvent, type OutputRecord } from '../abi/batch.js';
 export { Timestamp, Regex, type RemapValue } from '../abi/values.js';
 export { display } from './display.js';
+export { isTimeZone } from './time-zones.js';
 
 /** `runNdjson` flags: print `.` instead of the result; write emitted events as JSON instead of display text. */
 export const NDJSON_PRINT_OBJECT = NdjsonFlag.PRINT_OBJECT;
@@ -50,7 +51,7 @@ export async function compile(source: string, options: ProgramOptions = {}): Pro
 
 /**
  * A program on a module from `compileToModule` or `loadModule`, with the JS functions it calls and the
- * module's default services, or `services` where given: for hosts that keep the module, to run it on other
+ * module's default services, or `services` where given: for callers that keep the module, to run it on other
  * threads too.
  */
 export async function programOf(
@@ -63,7 +64,7 @@ export async function programOf(
 }
 
 /**
- * Compiles through the on-disk cache to a `WebAssembly.Module`, for hosts that instantiate it themselves
+ * Compiles through the on-disk cache to a `WebAssembly.Module`, for callers that instantiate it themselves
  * (a pipeline compiles on its main thread and instantiates in worker threads). Rejects as `compile` does.
  */
 export async function compileToModule(

@@ -345,7 +345,7 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         return lineErrors;
       });
     let lines = 0;
-    // The module counts a chunk's lines as it runs them; the host counts them only when a trap needs it.
+    // The module counts a chunk's lines as it runs them; this side counts them only when a trap needs it.
     for (const chunk of ndjsonChunks(input, NDJSON_CHUNK_BYTES)) {
       const { bytes, firstLine } = chunk;
       const done = (bytes.byteOffset - input.byteOffset + bytes.length) / input.length;

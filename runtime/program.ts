@@ -1,5 +1,5 @@
 // A compiled remap program as the library API hands it out (../shared/conformance/README.md): `run` on one
-// JS event, batch and NDJSON entry points for the host, and the compiler's warnings.
+// JS event, batch and NDJSON entry points for its callers, and the compiler's warnings.
 
 import { BatchFlag, decodeOutput, encodeBatch, type EventKind } from '../abi/batch.js';
 import type { NdjsonOutput, RemapInstance } from './module.js';

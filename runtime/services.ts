@@ -1,9 +1,9 @@
-// The services a remap instance gets from whoever runs it (the pipeline host, `svc vrl`, the library API):
+// The services a remap instance gets from whoever runs it (the pipeline, `svc vrl`, the library API):
 // handed to each instance rather than held in module-level singletons, so instances can differ.
 
 import type { ModuleInfo } from '../abi/module-info.js';
 import { workerIo, type BlockingIo } from './blocking-io.js';
-import type { EnrichmentTables, MetricSample } from './host-data.js';
+import type { EnrichmentTables, MetricSample } from './service-data.js';
 
 /** Levels of remap's `log()`, in the order of their numbers in `svc_js.log` (docs/abi.md §6). */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;

@@ -39,6 +39,11 @@ export function parseTimeZone(name: string): TimeZone | undefined {
   return zone;
 }
 
+/** Whether `name` is a time zone the remap functions read (`compile`'s `timezone` option). */
+export function isTimeZone(name: string): boolean {
+  return parseTimeZone(name) !== undefined;
+}
+
 /**
  * Seconds east of UTC at the local wall-clock time `localSeconds`: the earlier instant's when the time is
  * ambiguous, and in a DST gap the offset after the gap (the time moves forward by the gap's length).

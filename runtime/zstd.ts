@@ -1,5 +1,5 @@
 // Zstandard through @bokuweb/zstd-wasm (Node 20's zlib has no zstd), for remap's encode_zstd/decode_zstd and
-// the host's request bodies. The wasm module is loaded once at import: its initialization is asynchronous,
+// the pipeline's request bodies. The wasm module is loaded once at import: its initialization is asynchronous,
 // calls after it are not. Decompression never produces more than a cap: a frame's declared size is checked
 // before any buffer is made for it, and frames without one are decoded into buffers growing up to the cap.
 

@@ -74,9 +74,12 @@ ${stdlibFiles.map(({ stem, exports }) => `export { ${exports.join(', ')} } from 
 
 // ---- runtime/js-functions --------------------------------------------------------------------------------
 
+// Each file here is one function, named as its definition in compiler/functions/; helpers are in support/.
 const jsFiles = sources('runtime/js-functions', ['index.ts'])
-  .map(({ stem, text }) => ({ stem, exports: [...text.matchAll(/^export const (\w+): JsFunction\b/gm)].map((m) => m[1]) }))
-  .filter(({ exports }) => exports.length > 0);
+  .map(({ stem, text }) => ({ stem, exports: [...text.matchAll(/^export const (\w+): JsFunction\b/gm)].map((m) => m[1]) }));
+const misplacedJs = jsFiles
+  .filter(({ stem, exports }) => exports.length !== 1 || exports[0] !== stem)
+  .map(({ stem }) => `runtime/js-functions/${stem}.ts: exports no JsFunction named ${stem} (helpers belong in runtime/js-functions/support/)`);
 const jsNames = jsFiles.flatMap(({ exports }) => exports).sort();
 
 const jsIndex = `${HEADER('the files of this directory')}// JS-backed remap functions by name (definitions with \`backing: { kind: 'js' }\` in compiler/functions/). A compiled
@@ -121,7 +124,8 @@ const implemented = {
 };
 const missing = definitions
   .filter(({ name, backing }) => !(implemented[backing] ?? (() => false))(name))
-  .map(({ stem, name, backing }) => `compiler/functions/${stem}.ts: ${name} (backing ${backing}) has no implementation`);
+  .map(({ stem, name, backing }) => `compiler/functions/${stem}.ts: ${name} (backing ${backing}) has no implementation`)
+  .concat(misplacedJs);
 
 const outputs = [
   ['compiler/functions/index.ts', compilerIndex],

@@ -1,5 +1,6 @@
-// The package layering of docs/architecture.md, checked on the sources: abi/ is the bottom, the compiler
-// never reaches the runtime or the host, and the function registry sits below the checker.
+// The package layering of docs/architecture.md, checked on the sources of every package: no package imports
+// one above it, a package is imported by the others only through its entries, and no two files import each
+// other, directly or around a cycle.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 interface Import {
   /** Root-relative path of the importing file. */
   file: string;
-  /** Root-relative path the specifier resolves to. */
+  /** Root-relative path of the imported source file (`.ts`). */
   target: string;
   /** `import type` / `export type`: erased when compiled. */
   typeOnly: boolean;
@@ -19,49 +20,117 @@ interface Import {
   dynamic: boolean;
 }
 
-/** Root-relative paths of the .ts files under `dir`. */
+/** Bottom to top. bench/ and scripts/ are not here: they are .mjs that run the built dist/. */
+const PACKAGES = ['abi', 'compiler', 'runtime', 'host', 'cli', 'stdlib-as'] as const;
+type Package = (typeof PACKAGES)[number];
+
+/** What each package may import of the others. */
+const MAY_IMPORT: Record<Package, readonly Package[]> = {
+  abi: [],
+  compiler: ['abi'],
+  // The compiler only lazily or for types (see the test below).
+  runtime: ['abi', 'compiler'],
+  // The pipeline compiles through the runtime (`compileToModule`), never the compiler directly.
+  host: ['abi', 'runtime'],
+  cli: ['abi', 'compiler', 'runtime', 'host'],
+  // AssemblyScript: only the wire constants it shares with the TS side (abi/wire/, compiled by asc too).
+  'stdlib-as': ['abi'],
+};
+
+/**
+ * The files through which the other packages import a package. abi/ is a set of leaf modules, each its own
+ * entry: independent formats (the batch layout, the value codec, the regex dialect...) that asc compiles
+ * in part too, where one index would load all of them into every process.
+ */
+const ENTRIES: Record<Exclude<Package, 'abi'>, readonly string[]> = {
+  // compile.ts is loaded lazily; the diagnostics are data and text that the runtime's API re-exports
+  // without loading the compiler.
+  compiler: ['compiler/compile.ts', 'compiler/diagnostics/diagnostic.ts', 'compiler/diagnostics/render.ts'],
+  // index.ts is the npm package's API; engine.ts what svc's own packages use beyond it.
+  runtime: ['runtime/index.ts', 'runtime/engine.ts'],
+  // index.ts is the pipeline, which the CLI loads lazily; early.ts what it needs before that.
+  host: ['host/index.ts', 'host/early.ts'],
+  cli: [],
+  'stdlib-as': [],
+};
+
+/** Root-relative paths of the .ts files under `dir` (declaration files declare, they import nothing). */
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
     .map((name) => join(dir, name));
 }
 
 const SPECIFIER = /\b(import|export)\s+(type\s+)?(?:[^'";]*?\bfrom\s*)?['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
-/** The relative imports of a source file. */
+/** The relative imports of a source file; `.js` specifiers (and asc's extensionless ones) name `.ts` files. */
 function importsOf(file: string): Import[] {
   const text = readFileSync(join(root, file), 'utf8');
-  return [...text.matchAll(SPECIFIER)].map((m) => ({
-    file,
-    target: relative(root, resolve(dirname(join(root, file)), m[3] ?? m[4]!)),
-    typeOnly: m[2] !== undefined,
-    dynamic: m[4] !== undefined,
-  }));
+  return [...text.matchAll(SPECIFIER)].map((m) => {
+    const target = relative(root, resolve(dirname(join(root, file)), m[3] ?? m[4]!));
+    return {
+      file,
+      target: target.endsWith('.js') ? target.slice(0, -3) + '.ts' : /\.\w+$/.test(target) ? target : target + '.ts',
+      typeOnly: m[2] !== undefined,
+      dynamic: m[4] !== undefined,
+    };
+  });
 }
 
 const inside = (path: string, dir: string) => path === dir || path.startsWith(dir + '/');
+const packageOf = (path: string) => PACKAGES.find((dir) => inside(path, dir));
 
-/** Who may not import what. */
-const RULES: Array<{ from: string; mayNotImport: string[] }> = [
-  { from: 'abi', mayNotImport: ['compiler', 'runtime', 'host', 'cli'] },
-  { from: 'compiler', mayNotImport: ['runtime', 'host', 'cli'] },
-  { from: 'compiler/functions', mayNotImport: ['compiler/check'] },
-  { from: 'compiler/types', mayNotImport: ['compiler/check', 'compiler/functions'] },
-  // The pipeline compiles through the runtime (`compileToModule`), never the compiler directly.
-  { from: 'host', mayNotImport: ['compiler', 'cli'] },
-  { from: 'runtime', mayNotImport: ['host', 'cli'] },
-];
+const allImports = PACKAGES.flatMap(sources).flatMap(importsOf);
 
-const allImports = ['abi', 'compiler', 'runtime', 'host'].flatMap(sources).flatMap(importsOf);
+/** Every import cycle between files, each as the files around it: one per back edge of a depth-first walk. */
+function cycles(imports: readonly Import[]): string[][] {
+  const targets = new Map<string, string[]>();
+  for (const { file, target } of imports) targets.set(file, [...(targets.get(file) ?? []), target]);
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const target of targets.get(file) ?? []) {
+      if (state.get(target) === 'open') found.push([...path.slice(path.indexOf(target)), target]);
+      else if (!state.has(target)) visit(target);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...targets.keys()].sort()) if (!state.has(file)) visit(file);
+  return found;
+}
 
 test('the scan finds the imports it checks', () => {
-  assert.ok(allImports.some((i) => i.file === 'compiler/codegen/link.ts' && i.target === 'abi/batch.js'));
-  assert.ok(allImports.some((i) => i.file === 'runtime/index.ts' && i.target === 'compiler/compile.js' && i.dynamic));
+  assert.ok(allImports.some((i) => i.file === 'compiler/codegen/link.ts' && i.target === 'abi/batch.ts'));
+  assert.ok(allImports.some((i) => i.file === 'runtime/index.ts' && i.target === 'compiler/compile.ts' && i.dynamic));
   assert.ok(allImports.some((i) => i.file === 'runtime/program.ts' && i.typeOnly));
+  assert.ok(allImports.some((i) => i.file === 'cli/service.ts' && i.target === 'host/index.ts' && i.dynamic));
+  assert.ok(allImports.some((i) => packageOf(i.file) === 'stdlib-as' && packageOf(i.target) === 'stdlib-as'));
+  const edge = (file: string, target: string): Import => ({ file, target, typeOnly: false, dynamic: false });
+  assert.equal(cycles([edge('a', 'b'), edge('b', 'c'), edge('c', 'b')]), [['b', 'c', 'b']]);
 });
 
-test('abi/ imports nothing of the packages above it; compiler/ never imports runtime/ or host/; host/ never imports compiler/', () => {
-  const violations = RULES.flatMap(({ from, mayNotImport }) =>
+test('no package imports one above it', () => {
+  const violations = allImports
+    .filter((i) => {
+      const [from, to] = [packageOf(i.file)!, packageOf(i.target)];
+      return to !== undefined && to !== from && !MAY_IMPORT[from].includes(to);
+    })
+    .map((i) => `${i.file} imports ${i.target}`);
+  assert.equal(violations, []);
+});
+
+/** Layers inside a package: who may not import what. */
+const INNER_RULES: Array<{ from: string; mayNotImport: string[] }> = [
+  { from: 'compiler/functions', mayNotImport: ['compiler/check'] },
+  { from: 'compiler/types', mayNotImport: ['compiler/check', 'compiler/functions'] },
+];
+
+test('inside compiler/, the function registry is below the checker and the kinds below both', () => {
+  const violations = INNER_RULES.flatMap(({ from, mayNotImport }) =>
     allImports
       .filter((i) => inside(i.file, from) && mayNotImport.some((dir) => inside(i.target, dir)))
       .map((i) => `${i.file} imports ${i.target}`),
@@ -69,14 +138,33 @@ test('abi/ imports nothing of the packages above it; compiler/ never imports run
   assert.equal(violations, []);
 });
 
-test('runtime/ loads the compiler only lazily, through compiler/compile.js', () => {
-  // runtime/index.ts, the library API, re-exports the diagnostics (CompileError, renderDiagnostics).
-  const allowed = (i: Import) =>
-    i.typeOnly || (i.dynamic && i.target === 'compiler/compile.js') || (i.file === 'runtime/index.ts' && inside(i.target, 'compiler/diagnostics'));
+test('stdlib-as/ imports of abi/ only its wire constants', () => {
+  const violations = allImports
+    .filter((i) => inside(i.file, 'stdlib-as') && inside(i.target, 'abi') && !inside(i.target, 'abi/wire'))
+    .map((i) => `${i.file} imports ${i.target}`);
+  assert.equal(violations, []);
+});
+
+test('a package is imported by the others only through its entries', () => {
+  const violations = allImports
+    .filter((i) => {
+      const [from, to] = [packageOf(i.file), packageOf(i.target)];
+      return to !== undefined && to !== 'abi' && to !== from && !ENTRIES[to].includes(i.target);
+    })
+    .map((i) => `${i.file} imports ${i.target}`);
+  assert.equal(violations, []);
+});
+
+test('runtime/ loads the compiler only lazily, through compiler/compile.ts', () => {
+  const allowed = (i: Import) => i.typeOnly || (i.dynamic && i.target === 'compiler/compile.ts') || inside(i.target, 'compiler/diagnostics');
   const violations = allImports
     .filter((i) => inside(i.file, 'runtime') && inside(i.target, 'compiler') && !allowed(i))
     .map((i) => `${i.file} imports ${i.target}`);
   assert.equal(violations, []);
+});
+
+test('no import cycle between files (type-only imports included)', () => {
+  assert.equal(cycles(allImports).map((cycle) => cycle.join(' -> ')), []);
 });
 
 test.run();

@@ -41,7 +41,7 @@ export default defineFunction({
     },
   ],
   fallible: fallibleUnlessKnownAlgorithm('algorithm', ALGORITHMS),
-  backing: { kind: 'js', library: 'runtime/crc.ts' },
+  backing: { kind: 'js', library: 'runtime/js-functions/support/crc.ts' },
   returns: BYTES,
   examples: [
     { title: 'Create CRC checksum using the default algorithm', source: 'crc("foo")', returns: '"2356372769"' },

@@ -15,7 +15,7 @@ import type { ApiContext } from './context.js';
 import { buildApiSchema } from './schema.js';
 import { graphQLRequest, prepareOperation, type GraphQLRequest } from './operation.js';
 import { coreResolvers } from './resolvers/core.js';
-import { hostResolvers } from './resolvers/host.js';
+import { machineResolvers } from './resolvers/machine.js';
 import { addPlayground, servesPlayground } from './playground.js';
 import { componentsResolvers } from './resolvers/components.js';
 import { metricsResolvers } from './resolvers/metrics.js';
@@ -24,7 +24,7 @@ import { tapResolvers } from './resolvers/tap.js';
 
 /** The schema with every resolver module of the API. */
 export function apiSchema(): GraphQLSchema {
-  return buildApiSchema([coreResolvers, hostResolvers, componentsResolvers, metricsResolvers, tapResolvers]);
+  return buildApiSchema([coreResolvers, machineResolvers, componentsResolvers, metricsResolvers, tapResolvers]);
 }
 
 export interface ApiServer {

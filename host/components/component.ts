@@ -10,7 +10,7 @@ import type { LogHub, Logger } from '../log.js';
 import type { MetricsRegistry } from '../telemetry/metrics.js';
 import type { GlobalOptions } from '../config/global.js';
 import type { OptionsSchema } from '../config/schema.js';
-import type { EncodeOptions } from '../../runtime/codec-module.js';
+import type { EncodeOptions } from '../../runtime/engine.js';
 import type { SinkEncoder } from './support/encoding.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink';

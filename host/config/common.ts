@@ -47,7 +47,6 @@ export const tlsSchema = z.strictObject({
   verify_certificate: z.boolean().default(true),
   verify_hostname: z.boolean().default(true),
 });
-export type TlsOptions = z.output<typeof tlsSchema>;
 
 /** Cloud authentication (C.10). */
 export const cloudAuthSchema = z.strictObject({
@@ -67,7 +66,6 @@ export const cloudAuthSchema = z.strictObject({
     read_timeout_seconds: z.number().positive().default(1),
   }).prefault({}),
 });
-export type CloudAuthOptions = z.output<typeof cloudAuthSchema>;
 
 /** `acknowledgements`: a table with `enabled`, or a bare boolean as Vector also accepts. */
 export const acknowledgementsSchema = z.union([

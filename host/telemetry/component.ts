@@ -1,7 +1,7 @@
 // The metrics every component updates (spec 2's telemetry table), tagged with the component's id, kind
 // and type. The output tag is Vector's: `_default` for a component's default output.
 
-import type { ComponentKind } from '../components/component.js';
+import type { ComponentKind } from '../config/schema.js';
 import type { Counter, Gauge, Histogram, MetricsRegistry, Tags } from './metrics.js';
 
 export const DEFAULT_OUTPUT_TAG = '_default';

@@ -3,10 +3,7 @@
 
 import { RustRegex } from '../../abi/regex.js';
 import type { GlobalOptions } from '../config/global.js';
-import type { Tags } from './metrics.js';
-
-/** Milliseconds a series of `name` with `tags` lives without updates; Infinity when it never expires. */
-export type MetricExpiry = (name: string, tags: Tags) => number;
+import type { MetricExpiry, Tags } from './metrics.js';
 
 type MetricSet = GlobalOptions['expire_metrics_per_metric_set'][number];
 type Matcher = NonNullable<MetricSet['labels']>['matchers'][number];

@@ -3,7 +3,6 @@
 // expiry (`expiry.ts`) leaves the registry when the registry is next read; a handle updated after that
 // starts a new series (a counter restarts at zero), as Vector's expired metrics do.
 
-import type { MetricExpiry } from './expiry.js';
 
 export type Tags = Readonly<Record<string, string>>;
 
@@ -81,6 +80,10 @@ export interface Histogram {
   /** Records each of `values` (one update for many values: a value per event). */
   recordAll(values: readonly number[]): void;
 }
+
+/** Milliseconds a series of `name` with `tags` lives without updates; Infinity when it never expires
+ * (`expiry.ts` makes one from the configuration). */
+export type MetricExpiry = (name: string, tags: Tags) => number;
 
 export interface RegistryOptions {
   /** Milliseconds since the epoch (tests inject a fake clock). */

@@ -4,7 +4,7 @@
 
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
 import { ByteReader, Wire } from '../../abi/codec.js';
-import { enterField, enterIndex } from '../../runtime/batch-io.js';
+import { enterField, enterIndex } from '../../runtime/engine.js';
 import { parseFieldPath, valuePath } from '../config/template.js';
 import type { EventBatch } from '../topology/batch.js';
 import type { Histogram, MetricsRegistry, Tags } from './metrics.js';

@@ -4,7 +4,7 @@
 // undecoded; between a remap transform and the one sink it feeds, the sink's encoding of the events. The
 // transform's worker then decodes, runs and encodes in one call (docs/architecture.md §7).
 
-import type { DecodeOptions } from '../../runtime/codec-module.js';
+import type { DecodeOptions } from '../../runtime/engine.js';
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
 
 export type EventKind = 'log' | 'metric' | 'trace';

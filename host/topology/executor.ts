@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../components/component.js';
 import type { EventBatch } from './batch.js';
-import type { EncodeOptions } from '../../runtime/codec-module.js';
+import type { EncodeOptions } from '../../runtime/engine.js';
 import type { MetricSample } from '../telemetry/metrics.js';
 import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
 

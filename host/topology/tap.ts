@@ -8,9 +8,7 @@
 import type { ComponentKind } from '../components/component.js';
 import { parseFieldPath, valuePath } from '../config/template.js';
 import type { RemapValue } from '../../abi/values.js';
-import { BatchReader, BatchWriter, type RecordView, type ValuePath } from '../../runtime/batch-io.js';
-import { CodecModule } from '../../runtime/codec-module.js';
-import { rustDebugString } from '../../runtime/text.js';
+import { BatchReader, BatchWriter, CodecModule, type RecordView, rustDebugString, type ValuePath } from '../../runtime/engine.js';
 import type { EventBatch, EventKind } from './batch.js';
 import { compileGlob, GlobError } from './glob.js';
 import { outputId, type Graph } from './graph.js';

@@ -2,8 +2,8 @@
 // have no single value and are left out); null when none match.
 
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
-import { floatOrNull, matchingMetrics, scalarValue } from './svc-metrics.js';
+import { stringArg } from './support/args.js';
+import { floatOrNull, matchingMetrics, scalarValue } from './support/svc-metrics.js';
 
 const AGGREGATES: Readonly<Record<string, (values: number[]) => number>> = {
   sum: (values) => values.reduce((a, b) => a + b, 0),

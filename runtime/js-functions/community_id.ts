@@ -4,8 +4,8 @@
 
 import { createHash } from 'node:crypto';
 import type { JsFunction } from '../imports.js';
-import { parseIp } from '../ip-address.js';
-import { integerArg, stringArg } from './args.js';
+import { parseIp } from './support/ip-address.js';
+import { integerArg, stringArg } from './support/args.js';
 import type { RemapValue } from '../../abi/values.js';
 
 const ICMP = 1;

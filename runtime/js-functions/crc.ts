@@ -2,8 +2,8 @@
 // expression, so an unknown one fails at run time.
 
 import type { JsFunction } from '../imports.js';
-import { crc as compute, CRC_CATALOGUE } from '../crc.js';
-import { bytesArg, stringArg } from './args.js';
+import { crc as compute, CRC_CATALOGUE } from './support/crc.js';
+import { bytesArg, stringArg } from './support/args.js';
 
 export const crc: JsFunction = ([value, algorithm]) => {
   const name = algorithm === null ? 'CRC_32_ISO_HDLC' : stringArg(algorithm!);

@@ -2,8 +2,8 @@
 // become U+FFFD). As encoding_rs's `decode`, a UTF-8 or UTF-16 byte order mark overrides the label.
 
 import type { JsFunction } from '../imports.js';
-import { bytesArg, stringArg } from './args.js';
-import { charsetName, decodeCharset } from './charset.js';
+import { bytesArg, stringArg } from './support/args.js';
+import { charsetName, decodeCharset } from './support/charset.js';
 
 function sniffBom(bytes: Uint8Array): string | undefined {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';

@@ -2,9 +2,9 @@
 // raw block whose size is prepended to it or at most `buf_size`; never more than the decompression cap.
 
 import type { JsFunction } from '../imports.js';
-import { decodeLz4Block, decodeLz4Frames, decodeLz4SizePrepended, isLz4Frame, Lz4Error } from '../lz4.js';
-import { booleanArg, bytesArg, integerArg } from './args.js';
-import { tooLarge } from './decompress.js';
+import { decodeLz4Block, decodeLz4Frames, decodeLz4SizePrepended, isLz4Frame, Lz4Error } from './support/lz4.js';
+import { booleanArg, bytesArg, integerArg } from './support/args.js';
+import { tooLarge } from './support/decompress.js';
 
 export const decode_lz4: JsFunction = ([value, bufSize, prependedSize], context) => {
   const bytes = bytesArg(value!);

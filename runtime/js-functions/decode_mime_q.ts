@@ -3,8 +3,8 @@
 // as one word's inner part (`charset?B?text`, the charset optional: UTF-8); or else the value unchanged.
 
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
-import { charsetName, decodeCharset } from './charset.js';
+import { stringArg } from './support/args.js';
+import { charsetName, decodeCharset } from './support/charset.js';
 
 interface Word {
   charset: string;

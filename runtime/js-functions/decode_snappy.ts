@@ -2,8 +2,8 @@
 
 
 import type { JsFunction } from '../imports.js';
-import { bytesArg } from './args.js';
-import { tooLarge } from './decompress.js';
+import { bytesArg } from './support/args.js';
+import { tooLarge } from './support/decompress.js';
 import { library } from './support/library.js';
 
 const snappy = library<{ uncompress(bytes: Uint8Array, maxLength?: number): Uint8Array }>('snappyjs');

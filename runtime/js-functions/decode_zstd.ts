@@ -2,8 +2,8 @@
 
 import type { JsFunction } from '../imports.js';
 import { zstdDecompress } from '../zstd.js';
-import { bytesArg } from './args.js';
-import { tooLarge } from './decompress.js';
+import { bytesArg } from './support/args.js';
+import { tooLarge } from './support/decompress.js';
 
 const LABEL = 'unable to decode value with Zstd decoder: ';
 

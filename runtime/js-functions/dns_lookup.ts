@@ -5,7 +5,7 @@
 import { getServers } from 'node:dns';
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { kindName, stringArg, valueKind } from './args.js';
+import { kindName, stringArg, valueKind } from './support/args.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 5;
 const DEFAULT_ATTEMPTS = 2;

@@ -5,8 +5,8 @@
 
 import type Iconv from 'iconv-lite';
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
-import { charsetName, iconvName } from './charset.js';
+import { stringArg } from './support/args.js';
+import { charsetName, iconvName } from './support/charset.js';
 import { encodeIso2022Jp } from './support/iso-2022-jp.js';
 import { library } from './support/library.js';
 

@@ -1,7 +1,7 @@
 import type { JsFunction } from '../imports.js';
 import { Timestamp, type RemapValue } from '../../abi/values.js';
-import { valueKind } from './args.js';
-import { csvDelimiter } from './csv-delimiter.js';
+import { valueKind } from './support/args.js';
+import { csvDelimiter } from './support/csv-delimiter.js';
 
 /**
  * `encode_csv(value, delimiter = ",")`: the array's items as one CSV record without a terminator, quoted as

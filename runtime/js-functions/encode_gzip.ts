@@ -2,8 +2,8 @@
 
 import { gzipSync } from 'node:zlib';
 import type { JsFunction } from '../imports.js';
-import { bytesArg } from './args.js';
-import { deflateLevel } from './compression-level.js';
+import { bytesArg } from './support/args.js';
+import { deflateLevel } from './support/compression-level.js';
 
 const OS_OFFSET = 9;
 const OS_UNKNOWN = 255;

@@ -3,7 +3,7 @@
 
 
 import type { JsFunction } from '../imports.js';
-import { booleanArg, bytesArg } from './args.js';
+import { booleanArg, bytesArg } from './support/args.js';
 import { library } from './support/library.js';
 
 const lz4 = library<typeof import('lz4js')>('lz4js');

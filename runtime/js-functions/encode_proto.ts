@@ -2,7 +2,7 @@
 // named message type of a descriptor set file; with lossy coercion, scalars fill string fields as text.
 
 import type { JsFunction } from '../imports.js';
-import { booleanArg, stringArg } from './args.js';
+import { booleanArg, stringArg } from './support/args.js';
 import { messageObject, messageType } from './support/protobuf.js';
 
 export const encode_proto: JsFunction = ([value, descFile, name, lossy]) => {

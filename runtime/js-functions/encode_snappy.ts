@@ -2,7 +2,7 @@
 
 
 import type { JsFunction } from '../imports.js';
-import { bytesArg } from './args.js';
+import { bytesArg } from './support/args.js';
 import { library } from './support/library.js';
 
 const snappy = library<{ compress(bytes: Uint8Array): Uint8Array }>('snappyjs');

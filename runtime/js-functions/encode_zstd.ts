@@ -2,7 +2,7 @@
 
 import type { JsFunction } from '../imports.js';
 import { zstdCompress } from '../zstd.js';
-import { bytesArg, integerArg } from './args.js';
+import { bytesArg, integerArg } from './support/args.js';
 
 /** zstd's level range (ZSTD_minCLevel() is -(1 << 17)); levels outside it are clamped, as zstd does. */
 const MIN_LEVEL = -(1 << 17);

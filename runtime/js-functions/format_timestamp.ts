@@ -2,9 +2,9 @@
 // not use the compile option here).
 
 import type { JsFunction } from '../imports.js';
-import { strftimeFormatter } from '../strftime.js';
+import { strftimeFormatter } from './support/strftime.js';
 import { namedTimeZone, UTC } from '../time-zones.js';
-import { stringArg, timestampArg } from './args.js';
+import { stringArg, timestampArg } from './support/args.js';
 
 export const format_timestamp: JsFunction = ([value, format, timezone]) => {
   const { nanos } = timestampArg(value!);

@@ -2,7 +2,7 @@
 // with Vector's file-table texts when none or several match.
 
 import type { JsFunction } from '../imports.js';
-import { lookupRows } from './enrichment-lookup.js';
+import { lookupRows } from './support/enrichment-lookup.js';
 
 export const get_enrichment_table_record: JsFunction = (args, context) => {
   const rows = lookupRows(args, context);

@@ -2,7 +2,7 @@
 // reads the environment as text, so the "not valid unicode" case cannot occur here).
 
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 
 export const get_env_var: JsFunction = ([name]) => {
   const value = process.env[stringArg(name!)];

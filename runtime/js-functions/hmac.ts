@@ -3,7 +3,7 @@
 
 import { createHmac } from 'node:crypto';
 import type { JsFunction } from '../imports.js';
-import { bytesArg, stringArg } from './args.js';
+import { bytesArg, stringArg } from './support/args.js';
 
 const ALGORITHMS: Readonly<Record<string, string>> = {
   'SHA-224': 'sha224',

@@ -4,7 +4,7 @@
 
 import type { JsFunction } from '../imports.js';
 import { IO_TIMEOUT_MS } from '../blocking-io.js';
-import { booleanArg, kindName, stringArg, valueKind } from './args.js';
+import { booleanArg, kindName, stringArg, valueKind } from './support/args.js';
 
 export const http_request: JsFunction = ([url, method, headers, body, httpProxy, httpsProxy, redactHeaders], context) => {
   booleanArg(redactHeaders!, true);

@@ -8,7 +8,7 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { RustRegex } from '../../abi/regex.js';
-import { stringArg, valueKind } from './args.js';
+import { stringArg, valueKind } from './support/args.js';
 
 type Predicate = (event: Record<string, RemapValue>) => boolean;
 /** A test of one value's text (numbers compare as numbers where both sides are numeric). */

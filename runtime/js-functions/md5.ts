@@ -2,6 +2,6 @@
 
 import { createHash } from 'node:crypto';
 import type { JsFunction } from '../imports.js';
-import { bytesArg } from './args.js';
+import { bytesArg } from './support/args.js';
 
 export const md5: JsFunction = ([value]) => createHash('md5').update(bytesArg(value!)).digest('hex');

@@ -1,7 +1,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { valueKind } from './args.js';
+import { valueKind } from './support/args.js';
 import { floatValue } from './support/float.js';
 import { Tokenizer, type Token } from 'cborg';
 

@@ -5,7 +5,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { booleanArg, stringArg } from './args.js';
+import { booleanArg, stringArg } from './support/args.js';
 
 const HEADER_FIELDS = [
   'cefVersion', 'deviceVendor', 'deviceProduct', 'deviceVersion', 'deviceEventClassId', 'name', 'severity',

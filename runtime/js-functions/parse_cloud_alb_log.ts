@@ -5,7 +5,7 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { rustDebugString } from '../text.js';
-import { booleanArg, stringArg } from './args.js';
+import { booleanArg, stringArg } from './support/args.js';
 import { floatValue } from './support/float.js';
 
 const HOST = /^[0-9a-f.:-]+/;

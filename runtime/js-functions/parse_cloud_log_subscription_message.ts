@@ -3,7 +3,7 @@
 
 import type { JsFunction } from '../imports.js';
 import { Timestamp, type RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 
 const MESSAGE_TYPES: ReadonlySet<string> = new Set(['DATA_MESSAGE', 'CONTROL_MESSAGE']);
 

@@ -3,7 +3,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 
 const DEFAULT_FORMAT =
   'version account_id interface_id srcaddr dstaddr srcport dstport protocol packets bytes start end action log_status';

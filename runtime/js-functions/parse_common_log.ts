@@ -1,7 +1,7 @@
 // parse_common_log(value, timestamp_format): VRL's Common Log Format regex; `-` fields are left out.
 
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { COMMON_LOG } from './support/access-log-regexes.js';
 import { parseLogLine, type FieldTypes } from './support/log-fields.js';
 

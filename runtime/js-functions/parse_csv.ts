@@ -1,6 +1,6 @@
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
-import { csvDelimiter } from './csv-delimiter.js';
+import { stringArg } from './support/args.js';
+import { csvDelimiter } from './support/csv-delimiter.js';
 
 /**
  * `parse_csv(value, delimiter = ",")`: the first record of the text as the csv crate reads it (no headers):

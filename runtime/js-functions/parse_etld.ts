@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { library } from './support/library.js';
 
 const tldts = library<typeof import('tldts')>('tldts');

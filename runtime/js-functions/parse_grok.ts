@@ -3,7 +3,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { compileGrok } from './support/grok.js';
 
 export const parse_grok: JsFunction = ([value, pattern]) => {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { compileGrok, GrokCompileError, type GrokField } from './support/grok.js';
 import { floatValue } from './support/float.js';
 

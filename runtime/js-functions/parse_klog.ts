@@ -2,7 +2,7 @@
 // so the current one (UTC) is assumed.
 
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { KLOG_LINE, glogFields } from './support/glog.js';
 
 export const parse_klog: JsFunction = ([value]) => {

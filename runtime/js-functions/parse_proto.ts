@@ -2,7 +2,7 @@
 // descriptor set file.
 
 import type { JsFunction } from '../imports.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { messageType, messageValue } from './support/protobuf.js';
 
 export const parse_proto: JsFunction = ([value, descFile, name]) => {

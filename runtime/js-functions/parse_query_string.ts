@@ -1,6 +1,6 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 
 /**
  * `parse_query_string(value)`: form-urlencoded pairs (`+` as space, percent-decoding, a leading `?`

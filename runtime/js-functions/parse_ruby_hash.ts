@@ -1,6 +1,6 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 
 /**
  * `parse_ruby_hash(value)`: a Ruby hash literal as `inspect` writes it — `{ "a" => 1, :b => [nil, true],

@@ -3,11 +3,11 @@
 
 import type { JsFunction } from '../imports.js';
 import { formatHasZone } from '../../abi/strftime-items.js';
-import { parseStrftime, TimestampParseError } from '../strftime.js';
+import { parseStrftime, TimestampParseError } from './support/strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
 import { Timestamp } from '../../abi/values.js';
-import { kindName, stringArg } from './args.js';
+import { kindName, stringArg } from './support/args.js';
 
 export const parse_timestamp: JsFunction = ([value, format, timezone], context) => {
   if (value instanceof Timestamp) return value;

@@ -1,6 +1,6 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 
 /**
  * `parse_tokens(value)`: VRL's tokenizer. Tokens are separated by whitespace: a `[…]` bracket's content,

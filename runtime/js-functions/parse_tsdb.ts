@@ -6,7 +6,7 @@
 
 import type { JsFunction } from '../imports.js';
 import { Timestamp, type RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { floatValue } from './support/float.js';
 
 const parsingError = (reason: string) => new Error(`InfluxDB line protocol parsing error: ${reason}`);

@@ -1,6 +1,6 @@
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { booleanArg, stringArg } from './args.js';
+import { booleanArg, stringArg } from './support/args.js';
 
 /** Rust `url`'s `port_or_known_default` table. */
 const KNOWN_PORTS: Readonly<Record<string, bigint>> = { http: 80n, https: 443n, ws: 80n, wss: 443n, ftp: 21n };

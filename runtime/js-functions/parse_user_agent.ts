@@ -4,7 +4,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { parseWithUap } from './support/uap.js';
 import { library } from './support/library.js';
 

@@ -3,7 +3,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RustRegex } from '../../abi/regex.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { APACHE_COMBINED_LOG, APACHE_ERROR_LOG, COMMON_LOG } from './support/access-log-regexes.js';
 import { parseLogLine, type FieldTypes } from './support/log-fields.js';
 import { COMMON_LOG_TYPES, DEFAULT_ACCESS_TIMESTAMP_FORMAT } from './parse_common_log.js';

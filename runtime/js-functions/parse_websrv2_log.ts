@@ -4,7 +4,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RustRegex } from '../../abi/regex.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import {
   NGINX_COMBINED_LOG, NGINX_ERROR_LOG, NGINX_INGRESS_UPSTREAMINFO_LOG, NGINX_MAIN_LOG,
 } from './support/access-log-regexes.js';

@@ -1,7 +1,7 @@
 import type { XMLParser as Parser } from 'fast-xml-parser';
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { booleanArg, stringArg } from './args.js';
+import { booleanArg, stringArg } from './support/args.js';
 import { library } from './support/library.js';
 
 interface XmlOptions {

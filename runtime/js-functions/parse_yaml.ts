@@ -1,7 +1,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 import { library } from './support/library.js';
 
 const yaml = library<typeof import('yaml')>('yaml');

@@ -9,7 +9,7 @@ import type { JsCallContext, JsFunction } from '../imports.js';
 import { Regex, type RemapValue } from '../../abi/values.js';
 import { RustRegex } from '../../abi/regex.js';
 import { rustMatches } from '../../abi/rust-regex.js';
-import { arrayArg, kindName, stringArg, valueKind } from './args.js';
+import { arrayArg, kindName, stringArg, valueKind } from './support/args.js';
 
 type Replace = (match: string) => string;
 type Filter = (text: string, replace: Replace) => string;

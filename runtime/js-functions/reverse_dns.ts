@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import type { JsFunction } from '../imports.js';
 import { IO_TIMEOUT_MS } from '../blocking-io.js';
-import { stringArg } from './args.js';
+import { stringArg } from './support/args.js';
 
 export const reverse_dns: JsFunction = ([value], context) => {
   const address = stringArg(value!);

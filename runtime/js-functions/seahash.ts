@@ -2,6 +2,6 @@
 
 import type { JsFunction } from '../imports.js';
 import { seahash as hash } from '../seahash.js';
-import { bytesArg } from './args.js';
+import { bytesArg } from './support/args.js';
 
 export const seahash: JsFunction = ([value]) => BigInt.asIntN(64, hash(bytesArg(value!)));

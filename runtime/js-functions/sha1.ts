@@ -2,6 +2,6 @@
 
 import { createHash } from 'node:crypto';
 import type { JsFunction } from '../imports.js';
-import { bytesArg } from './args.js';
+import { bytesArg } from './support/args.js';
 
 export const sha1: JsFunction = ([value]) => createHash('sha1').update(bytesArg(value!)).digest('hex');

@@ -1,7 +1,7 @@
 // sha2(value, variant = "SHA-512/256"): a SHA-2 digest as lowercase hex.
 
 import type { JsFunction } from '../imports.js';
-import { hexDigest } from './digest.js';
+import { hexDigest } from './support/digest.js';
 
 const VARIANTS: Readonly<Record<string, string>> = {
   'SHA-224': 'sha224',

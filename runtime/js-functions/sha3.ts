@@ -1,7 +1,7 @@
 // sha3(value, variant = "SHA3-512"): a SHA-3 digest as lowercase hex.
 
 import type { JsFunction } from '../imports.js';
-import { hexDigest } from './digest.js';
+import { hexDigest } from './support/digest.js';
 
 const VARIANTS: Readonly<Record<string, string>> = {
   'SHA3-224': 'sha3-224',

@@ -3,7 +3,7 @@
 
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { bytesArg, floatResult, stringArg } from './args.js';
+import { bytesArg, floatResult, stringArg } from './support/args.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
 import type { JsFunction } from '../imports.js';
-import { booleanArg, stringArg } from './args.js';
+import { booleanArg, stringArg } from './support/args.js';
 import { library } from './support/library.js';
 
 const ajvLibrary = library<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');

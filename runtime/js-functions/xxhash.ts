@@ -5,7 +5,7 @@
 import { createXXHash128, createXXHash3, createXXHash32, createXXHash64, type IHasher } from 'hash-wasm';
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
-import { bytesArg, stringArg } from './args.js';
+import { bytesArg, stringArg } from './support/args.js';
 
 const [xxh32, xxh64, xxh3, xxh128] = await Promise.all([createXXHash32(), createXXHash64(), createXXHash3(), createXXHash128()]);
 

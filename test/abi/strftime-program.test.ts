@@ -1,6 +1,6 @@
 // format_timestamp in UTC and parse_timestamp without `timezone` run in the stdlib (abi/strftime-program.ts,
 // stdlib-as/strftime.ts), with literal formats and with formats known only at run time: the same results as
-// the JS implementation (runtime/strftime.ts) for every specifier, padding flag and fraction form, over
+// the JS implementation (runtime/js-functions/support/strftime.ts) for every specifier, padding flag and fraction form, over
 // instants across the whole i64 nanosecond range; for parsing, the same instants or the same errors on good
 // and bad text, with an offset in the text or as local time in the instance's zone around its transitions.
 import { test } from 'uvu';
@@ -9,7 +9,7 @@ import {
   compile, compileToModule, defaultServices, instantiate, loadJsFunctions, Program, Timestamp, type JsFunction,
 } from '../../runtime/index.js';
 import { parse_timestamp } from '../../runtime/js-functions/parse_timestamp.js';
-import { strftimeFormatter } from '../../runtime/strftime.js';
+import { strftimeFormatter } from '../../runtime/js-functions/support/strftime.js';
 import { namedTimeZone, UTC, type TimeZone } from '../../runtime/time-zones.js';
 import { jsContext } from '../support/js-context.js';
 

@@ -7,7 +7,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { BatchFlag, compile, decodeOutput, type Program } from '../../../runtime/index.js';
-import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
+import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import { templateOption, templateToRemap } from '../../config/template.js';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';

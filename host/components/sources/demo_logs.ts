@@ -19,7 +19,6 @@ const options = z
   })
   .refine((o) => o.format !== 'shuffle' || o.lines !== undefined, { message: 'format "shuffle" needs `lines`', path: ['lines'] });
 type DemoLogsOptions = z.infer<typeof options>;
-export type DemoFormat = DemoLogsOptions['format'];
 
 // ---- fake data ----------------------------------------------------------------------------------------
 

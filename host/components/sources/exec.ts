@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { CodecModule } from '../../../runtime/codec-module.js';
+import { CodecModule } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { toBatch } from '../../topology/batch.js';
 import { decodeSettings, decodingSchema, framingSchema, NEWLINE_FRAMING, sourceStamp, stampAt, type DecodeSettings } from '../support/decoding.js';

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
-import { CodecModule } from '../../../runtime/codec-module.js';
+import { CodecModule } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { concatBatches, toBatch, type EventBatch } from '../../topology/batch.js';
 import { sourceStamp, stampAt } from '../support/decoding.js';

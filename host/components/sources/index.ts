@@ -14,9 +14,3 @@ import syslog from './syslog.js';
 export const SOURCES: readonly SourceDefinition[] = [
   demoLogs, exec, file, httpServer, httpSource, internalLogs, internalMetrics, socket, stdin, syslog,
 ];
-
-export function sourceDefinition(type: string): SourceDefinition {
-  const definition = SOURCES.find((candidate) => candidate.type === type);
-  if (definition === undefined) throw new Error(`unknown source type "${type}"`);
-  return definition;
-}

@@ -3,7 +3,7 @@
 // Sizes are the events' encoded size in the batch (Vector: "before they are serialized"). A batch that
 // does not fit is split record by record; whole batches are kept as they are, never copied.
 
-import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
+import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 
 export interface BatchLimits {

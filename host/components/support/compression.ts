@@ -4,7 +4,7 @@
 
 import { promisify } from 'node:util';
 import { deflate, gzip } from 'node:zlib';
-import { zstdCompress } from '../../../runtime/zstd.js';
+import { zstdCompress } from '../../../runtime/engine.js';
 
 export type Compression = 'none' | 'gzip' | 'zlib' | 'zstd';
 

@@ -3,7 +3,7 @@
 // condition runs over a whole batch in wasm and answers a bitmap; kind tests read each record's kind byte.
 
 import { z } from 'zod';
-import { BatchReader } from '../../../runtime/batch-io.js';
+import { BatchReader } from '../../../runtime/engine.js';
 import type { ChainFailure } from '../../../abi/batch.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, TransformResult } from '../component.js';

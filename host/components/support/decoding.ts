@@ -4,7 +4,7 @@
 
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { CodecModule, parseFieldPath, type DecodeFraming, type DecodeOptions } from '../../../runtime/codec-module.js';
+import { CodecModule, parseFieldPath, type DecodeFraming, type DecodeOptions } from '../../../runtime/engine.js';
 import { concatBatches, splitBatch, type EventBatch, type EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, SourceContext } from '../component.js';
 import type { ComponentTelemetry } from '../../telemetry/component.js';

@@ -4,7 +4,7 @@
 
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
-import { zstdDecompress } from '../../../runtime/zstd.js';
+import { zstdDecompress } from '../../../runtime/engine.js';
 
 /** Why a body could not be decompressed; `status` is the HTTP answer. */
 export class DecompressionError extends Error {

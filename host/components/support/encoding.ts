@@ -3,9 +3,10 @@
 // newlines, message sinks (http) send a JSON codec's events as one JSON array.
 
 import { z } from 'zod';
-import { CodecModule, type EncodeFraming, type EncodeOptions } from '../../../runtime/codec-module.js';
-import type { OutputOptions } from '../../../runtime/arena.js';
-import type { ComponentEnv } from '../component.js';
+import { CodecModule, type EncodeFraming, type EncodeOptions } from '../../../runtime/engine.js';
+import type { OutputOptions } from '../../../runtime/index.js';
+import type { Logger } from '../../log.js';
+import type { ComponentTelemetry } from '../../telemetry/component.js';
 import type { EventBatch } from '../../topology/batch.js';
 
 const asciiChar = z
@@ -104,7 +105,8 @@ export class SinkEncoder {
 
   constructor(
     readonly options: EncodeOptions,
-    private readonly env: ComponentEnv,
+    /** The sink's (its `ComponentEnv`'s). */
+    private readonly env: { readonly telemetry: ComponentTelemetry; readonly log: Logger },
   ) {}
 
   /**

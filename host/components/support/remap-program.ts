@@ -6,7 +6,7 @@ import {
   CompileError, compileToModule, defaultServices, instantiate, JS_FUNCTION_NAMES, loadJsFunctions, loadModule, readModuleInfo, renderDiagnostics,
   type CompileOptions, type ModuleInfo, type RemapInstance,
 } from '../../../runtime/index.js';
-import { compilerVersion } from '../../../runtime/cache.js';
+import { compilerVersion } from '../../../runtime/engine.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import { threadMetricsSnapshot } from '../../telemetry/metrics-snapshot.js';
 

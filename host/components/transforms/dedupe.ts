@@ -4,7 +4,7 @@
 // and a field set to null differs from a missing one, as in Vector.
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter, withoutField } from '../../../runtime/batch-io.js';
+import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.js';
 import { parseFieldPath, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformRunner } from '../component.js';
 import { monotonicClock, type Clock } from '../support/clock.js';

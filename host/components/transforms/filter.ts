@@ -1,7 +1,7 @@
 // `filter`: forwards the events that match its condition and discards the others (on purpose).
 
 import { z } from 'zod';
-import { splitByBitmap } from '../../../runtime/batch-io.js';
+import { splitByBitmap } from '../../../runtime/engine.js';
 import type { TransformDefinition } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, prepareCondition, type ConditionPlan } from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';

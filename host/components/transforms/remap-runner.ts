@@ -2,9 +2,8 @@
 // an instance of the program, run on each batch in chain mode or on a source's frames, and the annotation
 // of events rerouted to \`dropped\`.
 
-import { BatchReader, BatchWriter, withField } from '../../../runtime/batch-io.js';
+import { BatchReader, BatchWriter, CodecModule, withField } from '../../../runtime/engine.js';
 import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
-import { CodecModule } from '../../../runtime/codec-module.js';
 import { encode } from '../../../abi/codec.js';
 import type { TransformResult, TransformRunner } from '../component.js';
 import { failureErrors, instantiateProgram, RemapLogs } from '../support/remap-program.js';

@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ChainFlag } from '../../../abi/batch.js';
-import { DEFAULT_MEMORY_LIMIT, MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT } from '../../../runtime/module.js';
+import { DEFAULT_MEMORY_LIMIT } from '../../../runtime/index.js';
+import { MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT } from '../../../runtime/engine.js';
 import { parseFieldPath } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, TransformDefinition } from '../component.js';

@@ -2,7 +2,7 @@
 // to `<id>._unmatched` when it matches none (or is discarded, with `reroute_unmatched: false`).
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
+import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';

@@ -3,16 +3,14 @@
 // all events with one value are kept or dropped together. Kept events get the rate at `sample_rate_key`.
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter, withField } from '../../../runtime/batch-io.js';
+import { BatchReader, BatchWriter, seahash, withField } from '../../../runtime/engine.js';
 import { encode } from '../../../abi/codec.js';
-import { display } from '../../../runtime/display.js';
-import type { RemapValue } from '../../../runtime/index.js';
+import { display, type RemapValue } from '../../../runtime/index.js';
 import { parseFieldPath, templateOption, valuePath, type PathSegment } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';
-import { seahash } from '../../../runtime/seahash.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 
 const KINDS: EventKind[] = ['log', 'trace'];

@@ -4,7 +4,7 @@
 // without a key share one bucket, and events matching `exclude` pass untouched.
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter } from '../../../runtime/batch-io.js';
+import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import { templateOption } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
 import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';

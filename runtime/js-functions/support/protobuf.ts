@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type * as Protobuf from 'protobufjs';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
 import { floatValue } from './float.js';
-import { kindName } from '../args.js';
+import { kindName } from './args.js';
 import { library } from './library.js';
 
 const protobufLibrary = library<typeof Protobuf>('protobufjs');

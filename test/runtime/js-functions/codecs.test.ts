@@ -10,8 +10,8 @@ import { jsContext } from '../../support/js-context.js';
 import { JS_FUNCTION_NAMES, loadJsFunctions } from '../../../runtime/js-functions/index.js';
 
 const JS_FUNCTIONS = await loadJsFunctions(JS_FUNCTION_NAMES);
-import { CRC_CATALOGUE } from '../../../runtime/crc.js';
-import { sivSeal } from '../../../runtime/aes-siv.js';
+import { CRC_CATALOGUE } from '../../../runtime/js-functions/support/crc.js';
+import { sivSeal } from '../../../runtime/js-functions/support/aes-siv.js';
 import { zstdCompress } from '../../../runtime/zstd.js';
 import { compress as zstdOneShot } from '@bokuweb/zstd-wasm';
 import type { RemapValue } from '../../../abi/values.js';

@@ -158,7 +158,7 @@ test('grok: library patterns, unknown patterns, no match, large input', () => {
 });
 
 test('grok: logstash\'s other pattern files (haproxy, java, redis, linux-syslog, nagios)', () => {
-  // Expected fields read off the pattern definitions in runtime/logstash-patterns (the reference engine has no parse_grok).
+  // Expected fields read off the pattern definitions in runtime/js-functions/support/logstash-patterns (the reference engine has no parse_grok).
   const haproxy = plain(call(parse_grok,
     'Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 "GET /index.html HTTP/1.1"',
     '%{HAPROXYHTTP}')) as Record<string, string>;

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileToModule, instantiate, loadJsFunctions, Program, Timestamp, type RemapValue } from '../../../runtime/index.js';
 import { defaultServices, type InstanceServices } from '../../../runtime/services.js';
-import { memoryEnrichmentTables, type EnrichmentRow, type MetricSample } from '../../../runtime/host-data.js';
+import { memoryEnrichmentTables, type EnrichmentRow, type MetricSample } from '../../../runtime/service-data.js';
 import type { FunctionDef } from '../../../compiler/functions/define.js';
 
 const GROUP = [

@@ -2,7 +2,7 @@
 // error texts, and frames (the LZ4 frame format, with header, block and content checksums verified).
 // Output never grows past the caller's limit.
 
-import { library } from './js-functions/support/library.js';
+import { library } from './library.js';
 
 const xxh32Library = library<{ hash(seed: number, bytes: Uint8Array, start: number, length: number): number }>('lz4js/xxh32.js');
 

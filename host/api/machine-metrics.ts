@@ -1,19 +1,19 @@
-// The host's metrics as the API's `hostMetrics` query serves them, read from procfs and sysfs as Vector's
-// host_metrics source reads them (PROCFS_ROOT and SYSFS_ROOT move the roots, e.g. to a host's /proc
+// The machine's metrics as the API's `hostMetrics` query serves them, read from procfs and sysfs as Vector's
+// host_metrics source reads them (PROCFS_ROOT and SYSFS_ROOT move the roots, e.g. to a machine's /proc
 // mounted into a container). Values are Vector's series in its units (bytes, seconds, counts). Where
 // Vector has one series per CPU, interface, filesystem or disk, a field is their sum: the schema
-// describes host totals ("Total bytes received"), while Vector's resolver returned the first series only.
+// describes machine totals ("Total bytes received"), while Vector's resolver returned the first series only.
 // A value that cannot be read is 0 in a non-null field (Vector's default) and null in a nullable one.
 
 import { readdir, readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export interface HostRoots {
+export interface MachineRoots {
   procfs: string;
   sysfs: string;
 }
 
-export function hostRoots(env: NodeJS.ProcessEnv): HostRoots {
+export function machineRoots(env: NodeJS.ProcessEnv): MachineRoots {
   return { procfs: env.PROCFS_ROOT || '/proc', sysfs: env.SYSFS_ROOT || '/sys' };
 }
 
@@ -72,8 +72,8 @@ export interface DiskMetrics {
   writesCompletedTotal: number;
 }
 
-/** The `HostMetrics` object: each group is read only when a query selects it. */
-export interface HostMetrics {
+/** The `MachineMetrics` object: each group is read only when a query selects it. */
+export interface MachineMetrics {
   memory(): Promise<MemoryMetrics>;
   swap(): Promise<SwapMetrics>;
   cpu(): Promise<CpuMetrics>;
@@ -83,7 +83,7 @@ export interface HostMetrics {
   disk(): Promise<DiskMetrics>;
 }
 
-export function hostMetrics(roots: HostRoots): HostMetrics {
+export function machineMetrics(roots: MachineRoots): MachineMetrics {
   return {
     memory: () => memoryMetrics(roots),
     swap: () => swapMetrics(roots),
@@ -120,7 +120,7 @@ function keyedValues(text: string | undefined): Map<string, number> {
   return values;
 }
 
-async function memoryMetrics(roots: HostRoots): Promise<MemoryMetrics> {
+async function memoryMetrics(roots: MachineRoots): Promise<MemoryMetrics> {
   const info = keyedValues(await readText(join(roots.procfs, 'meminfo')));
   const total = info.get('MemTotal');
   const free = info.get('MemFree');
@@ -147,7 +147,7 @@ function usedMemory(total: number, free: number, buffers: number, cached: number
   return used > 0 ? used : total - free;
 }
 
-async function swapMetrics(roots: HostRoots): Promise<SwapMetrics> {
+async function swapMetrics(roots: MachineRoots): Promise<SwapMetrics> {
   const [info, vmstat] = await Promise.all([
     readText(join(roots.procfs, 'meminfo')).then(keyedValues),
     readText(join(roots.procfs, 'vmstat')).then(keyedValues),
@@ -167,14 +167,14 @@ async function swapMetrics(roots: HostRoots): Promise<SwapMetrics> {
 
 /** Vector's `cpu_seconds_total` series are the idle, io_wait, nice, system and user times of each CPU; the
  * `cpu` line of /proc/stat holds each of them summed over the CPUs (user nice system idle iowait …). */
-async function cpuMetrics(roots: HostRoots): Promise<CpuMetrics> {
+async function cpuMetrics(roots: MachineRoots): Promise<CpuMetrics> {
   const line = (await readText(join(roots.procfs, 'stat')))?.split('\n').find((text) => /^cpu\s/.test(text));
   const [user, nice, system, idle, iowait] = (line?.trim().split(/\s+/).slice(1, 6) ?? []).map(Number);
   const ticks = [user, nice, system, idle, iowait].reduce<number>((sum, value) => sum + (Number.isFinite(value) ? value! : 0), 0);
   return { cpuSecondsTotal: ticks / USER_HZ };
 }
 
-async function loadAverageMetrics(roots: HostRoots): Promise<LoadAverageMetrics | null> {
+async function loadAverageMetrics(roots: MachineRoots): Promise<LoadAverageMetrics | null> {
   const [load1, load5, load15] = ((await readText(join(roots.procfs, 'loadavg'))) ?? '').trim().split(/\s+/).map(Number);
   if (![load1, load5, load15].every((value) => Number.isFinite(value))) return null;
   return { load1: load1!, load5: load5!, load15: load15! };
@@ -184,7 +184,7 @@ async function loadAverageMetrics(roots: HostRoots): Promise<LoadAverageMetrics 
  * then transmit bytes packets errs drop …. */
 const NET_COLUMNS = { receiveBytes: 0, receivePackets: 1, receiveErrs: 2, transmitBytes: 8, transmitPackets: 9, transmitErrs: 10, transmitDrop: 11 };
 
-async function networkMetrics(roots: HostRoots): Promise<NetworkMetrics> {
+async function networkMetrics(roots: MachineRoots): Promise<NetworkMetrics> {
   const text = await readText(join(roots.procfs, 'net', 'dev'));
   const totals = Object.fromEntries(Object.keys(NET_COLUMNS).map((name) => [name, 0])) as Record<keyof typeof NET_COLUMNS, number>;
   for (const line of text?.split('\n') ?? []) {
@@ -214,7 +214,7 @@ function unescapeMountField(field: string): string {
 
 /** Filesystems on block devices: the types /proc/filesystems does not mark `nodev` (psutil's test; heim
  * keeps a list of the same types). A device mounted twice (bind mounts) counts once. */
-async function fileSystemMetrics(roots: HostRoots): Promise<FileSystemMetrics> {
+async function fileSystemMetrics(roots: MachineRoots): Promise<FileSystemMetrics> {
   const [types, mounts] = await Promise.all([readText(join(roots.procfs, 'filesystems')), readText(join(roots.procfs, 'mounts'))]);
   const physical = new Set(
     (types ?? '')
@@ -242,7 +242,7 @@ async function fileSystemMetrics(roots: HostRoots): Promise<FileSystemMetrics> {
 
 /** Whole disks only: partitions (and devices of partitions) would count the same I/O twice. The kernel
  * lists whole disks under /sys/block (a `/` in a name is a `!` there); without sysfs every device counts. */
-async function diskMetrics(roots: HostRoots): Promise<DiskMetrics> {
+async function diskMetrics(roots: MachineRoots): Promise<DiskMetrics> {
   const [text, blockDevices] = await Promise.all([
     readText(join(roots.procfs, 'diskstats')),
     readdir(join(roots.sysfs, 'block')).then((names) => new Set(names), () => undefined),

@@ -2,7 +2,7 @@
 // no STD3 rules, no hyphen or DNS length checks; bidi and joiner rules checked), and its error display
 // (`Errors { check_bidi }`), which tr46 does not give: the failing rule is found by turning rules off.
 
-import { library } from './support/library.js';
+import { library } from './library.js';
 
 const tr46 = library<typeof import('tr46')>('tr46');
 const punycode = library<typeof import('punycode')>('punycode/punycode.js');

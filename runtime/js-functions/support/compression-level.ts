@@ -1,7 +1,7 @@
 // The `compression_level` argument of encode_gzip and encode_zlib: flate2 takes 0–10 (10 is miniz's
 // "uber" level), zlib stops at 9.
 
-import type { RemapValue } from '../../abi/values.js';
+import type { RemapValue } from '../../../abi/values.js';
 import { integerArg } from './args.js';
 
 const MAX_LEVEL = 10n;

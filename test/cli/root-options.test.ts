@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { configLocations, logLevel, resolveRootOptions, ROOT_OPTIONS } from '../../../host/config/options.js';
+import { configLocations, logLevel, resolveRootOptions, ROOT_OPTIONS } from '../../cli/root-options.js';
 
 test('defaults as the spec lists them', () => {
   const { options, errors } = resolveRootOptions({}, {});

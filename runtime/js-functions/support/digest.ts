@@ -1,7 +1,7 @@
 // Hex digests by a variant name, for functions whose variant is checked at compile time (sha2, sha3).
 
 import { createHash } from 'node:crypto';
-import type { RemapValue } from '../../abi/values.js';
+import type { RemapValue } from '../../../abi/values.js';
 import { bytesArg, stringArg } from './args.js';
 
 /** The hex digest of `value` by the node:crypto hash `variants` names (`variant` absent: `fallback`). */

@@ -4,9 +4,9 @@
 // IPv6 inside; a result that is IPv4-mapped is written as IPv4.
 
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { formatIp, isIpv4Mapped, parseIp, toIpv6Bytes } from '../ip-address.js';
+import { formatIp, isIpv4Mapped, parseIp, toIpv6Bytes } from './ip-address.js';
 import { bytesArg, stringArg } from './args.js';
-import type { RemapValue } from '../../abi/values.js';
+import type { RemapValue } from '../../../abi/values.js';
 
 const KEY_SIZES: Readonly<Record<string, number>> = { aes128: 16, pfx: 32 };
 

@@ -1,9 +1,9 @@
 // What find_enrichment_table_records and get_enrichment_table_record share: their arguments turned into a
-// lookup on the host's enrichment tables (Vector's `vrl_util`: an object with `from` and `to` is a date range).
+// lookup on the enrichment tables of the instance's services (Vector's `vrl_util`: an object with `from` and `to` is a date range).
 
-import { Timestamp, type RemapValue } from '../../abi/values.js';
-import type { EnrichmentCondition, EnrichmentRow } from '../host-data.js';
-import type { JsCallContext } from '../imports.js';
+import { Timestamp, type RemapValue } from '../../../abi/values.js';
+import type { EnrichmentCondition, EnrichmentRow } from '../../service-data.js';
+import type { JsCallContext } from '../../imports.js';
 import { arrayArg, booleanArg, stringArg, valueKind } from './args.js';
 
 /** The rows matching `[table, condition, select, case_sensitive, wildcard]`. */

@@ -3,7 +3,7 @@
 // a flag given on the command line wins over its variable, which wins over the default.
 
 import { availableParallelism } from 'node:os';
-import type { ConfigLocations } from './load.js';
+import type { ConfigLocations } from '../host/index.js';
 
 type OptionKind = 'flag' | 'count' | 'uint' | 'enum' | 'paths';
 

@@ -6,7 +6,7 @@
 import { createCipheriv, createDecipheriv, randomFillSync } from 'node:crypto';
 import { chacha20poly1305, xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';
-import { sivOpen, sivSeal } from '../aes-siv.js';
+import { sivOpen, sivSeal } from './aes-siv.js';
 
 export interface Cipher {
   keySize: number;

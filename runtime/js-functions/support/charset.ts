@@ -3,7 +3,7 @@
 // the legacy ones (Node 20's TextDecoder decodes `windows-1252` as ISO-8859-1).
 
 import type Iconv from 'iconv-lite';
-import { library } from './support/library.js';
+import { library } from './library.js';
 
 const iconv = library<typeof Iconv>('iconv-lite');
 

@@ -4,8 +4,8 @@
 //
 // Times are seconds since the Unix epoch plus nanoseconds; dates are days since 1970-01-01.
 
-import { Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../abi/strftime-items.js';
-import { formatOffset, instantsOfLocal, type TimeZone } from './time-zones.js';
+import { Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../../abi/strftime-items.js';
+import { formatOffset, instantsOfLocal, type TimeZone } from '../../time-zones.js';
 
 // ---- calendar ---------------------------------------------------------------------------------------
 

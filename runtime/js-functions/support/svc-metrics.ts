@@ -1,9 +1,9 @@
-// What get_svc_metric, find_svc_metrics and aggregate_svc_metrics share: the host's metrics snapshot, filtered
+// What get_svc_metric, find_svc_metrics and aggregate_svc_metrics share: the metrics snapshot of the instance's services, filtered
 // by name and tags (a `*` in a wanted tag value matches any run of characters), as Vector's metrics functions do.
 
-import type { RemapValue } from '../../abi/values.js';
-import type { MetricSample } from '../host-data.js';
-import type { JsCallContext } from '../imports.js';
+import type { RemapValue } from '../../../abi/values.js';
+import type { MetricSample } from '../../service-data.js';
+import type { JsCallContext } from '../../imports.js';
 import { floatResult, stringArg, valueKind } from './args.js';
 
 /** The samples named `key` whose tags meet every wanted tag of `tags` (an object argument, null when absent). */

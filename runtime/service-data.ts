@@ -1,9 +1,9 @@
-// Host data remap functions read (InstanceServices.metrics and .enrichmentTables): the process's internal
+// Data remap functions read through the instance's services (InstanceServices.metrics and .enrichmentTables): the process's internal
 // metrics and its enrichment tables, and an in-memory table set that matches rows as Vector's file tables do.
 
 import { Timestamp, type RemapValue } from '../abi/values.js';
 
-/** One series of the host's telemetry registry (host/telemetry/metrics.ts gives these). */
+/** One series of the pipeline's telemetry registry (host/telemetry/metrics.ts gives these). */
 export interface MetricSample {
   name: string;
   tags: Readonly<Record<string, string>>;

@@ -1,4 +1,4 @@
-import type { RemapValue } from '../../abi/values.js';
+import type { RemapValue } from '../../../abi/values.js';
 import { stringArg } from './args.js';
 
 /** The `delimiter` argument of parse_csv and encode_csv: one byte (`,` when absent), as the csv crate takes it. */

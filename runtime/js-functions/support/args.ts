@@ -1,9 +1,9 @@
 // Run-time checks of argument kinds in JS functions, for calls whose argument kinds the compiler could
 // not verify. The messages are VRL's: `expected string, got integer` (stdlib-as/functions/args.ts in AS).
 
-import { lossyText } from '../text.js';
-import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
-import { IntegralFloat } from '../../abi/codec.js';
+import { lossyText } from '../../text.js';
+import { Regex, Timestamp, type RemapValue } from '../../../abi/values.js';
+import { IntegralFloat } from '../../../abi/codec.js';
 
 export function kindName(value: RemapValue): string {
   if (value === null) return 'null';
@@ -66,11 +66,6 @@ export function integerArg(value: RemapValue, absent?: bigint): bigint {
   if (value === null && absent !== undefined) return absent;
   if (typeof value === 'bigint') return value;
   throw mismatch('integer', value);
-}
-
-export function regexArg(value: RemapValue): Regex {
-  if (value instanceof Regex) return value;
-  throw mismatch('regex', value);
 }
 
 export function arrayArg(value: RemapValue): RemapValue[] {
