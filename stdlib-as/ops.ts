@@ -6,8 +6,9 @@
 import {
   Value, Tag, NULL, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
   bytesLen, allocBytes, regexPatternPtr, regexPatternLen, arrayLen, arrayGet, objectLen, objectKeyPtr,
-  objectKeyLen, objectValue, objectMerged, compareBytes, trapWith, TrapCause,
+  objectKeyLen, objectValue, objectMerged, compareBytes, trapWith,
 } from './value';
+import { TrapCause } from '../abi/wire/batch';
 import { fail, failWith } from './error';
 import { Buffer, bufferNew, bufferAscii, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
 import { kindBitOf, kindName } from './functions/args';
@@ -21,7 +22,7 @@ import { mayDescend } from './depth';
  */
 export function writeValueKind(b: Buffer, v: Value, depth: i32 = 0): void {
   const tag = tagOf(v);
-  // Past MAX_DEPTH a container is only named (`array`, `object`).
+  // Past MAX_VALUE_DEPTH a container is only named (`array`, `object`).
   if (tag == Tag.Array && arrayLen(v) > 0 && mayDescend(depth)) {
     bufferByte(b, 0x5b); // [
     for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
@@ -291,7 +292,7 @@ export function value_eq(a: Value, b: Value): bool {
   return valuesEqual(a, b, 0);
 }
 
-/** `value_eq` of values nested `depth` levels deep (containers past MAX_DEPTH compare unequal). */
+/** `value_eq` of values nested `depth` levels deep (containers past MAX_VALUE_DEPTH compare unequal). */
 function valuesEqual(a: Value, b: Value, depth: i32): bool {
   if (a == b) return true;
   const tag = tagOf(a);

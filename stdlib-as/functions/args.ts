@@ -5,19 +5,9 @@ import { Value, TRUE, tagOf } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength, Buffer } from '../buffer';
 import { writeValueKind } from '../ops';
+import { KindBit } from '../../abi/wire/kinds';
 
-/** Kind bits, the same as the compiler's `K` (compiler/types/kind.ts). */
-export const enum KindBit {
-  Bytes = 1,
-  Integer = 2,
-  Float = 4,
-  Boolean = 8,
-  Timestamp = 16,
-  Regex = 32,
-  Null = 64,
-  Array = 128,
-  Object = 256,
-}
+export { KindBit };
 
 /** Indexed by `Tag`. */
 const BIT_OF_TAG: StaticArray<u32> = [

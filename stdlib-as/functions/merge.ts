@@ -11,7 +11,7 @@ export function fn_merge(to: Value, from: Value, deep: Value): Value {
   return isDeep < 0 ? 0 : mergeObjects(to, from, isDeep == 1);
 }
 
-/** `from`'s fields over `to`'s, both nested `depth` levels deep (past MAX_DEPTH, `to` as it is). */
+/** `from`'s fields over `to`'s, both nested `depth` levels deep (past MAX_VALUE_DEPTH, `to` as it is). */
 function mergeObjects(to: Value, from: Value, deep: bool, depth: i32 = 0): Value {
   if (!mayDescend(depth)) return to;
   const merged = objectMerged(to, from);

@@ -31,7 +31,7 @@ function unflattenValue(v: Value, sep: usize, sepLen: usize, deep: bool, depth: 
 
 /**
  * Groups: first key part → array of (rest of the key or null, value) pairs, in key order. `o` is nested
- * `depth` levels deep in the result; past MAX_DEPTH it stays as it is.
+ * `depth` levels deep in the result; past MAX_VALUE_DEPTH it stays as it is.
  */
 function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool, depth: i32 = 0): Value {
   if (!mayDescend(depth)) return o;
@@ -70,7 +70,7 @@ function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool, depth:
   return groups;
 }
 
-/** `v` under the nested objects the parts of `rest` name, from `depth` on (past MAX_DEPTH, `v` as it is). */
+/** `v` under the nested objects the parts of `rest` name, from `depth` on (past MAX_VALUE_DEPTH, `v` as it is). */
 function nest(rest: Value, v: Value, sep: usize, sepLen: usize, deep: bool, depth: i32): Value {
   if (!mayDescend(depth)) return v;
   const key = bytesPtr(rest);

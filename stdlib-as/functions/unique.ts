@@ -50,7 +50,7 @@ function hashBytes(h: u64, ptr: usize, len: usize): u64 {
 
 /**
  * FNV-1a over the kind and content; values equal under `value_eq` hash alike (`-0.0` as `0.0`). Containers
- * past MAX_DEPTH hash by kind only.
+ * past MAX_VALUE_DEPTH hash by kind only.
  */
 function hashValue(v: Value, h: u64, depth: i32 = 0): u64 {
   const tag = tagOf(v);
