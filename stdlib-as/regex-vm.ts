@@ -11,7 +11,7 @@
 
 import { alloc, arenaGeneration, copyMemory } from './value';
 import { LookFlag, ProgramFlag, ProgramHeader, RegexAssert, RegexOp } from '../abi/wire/regex-program';
-import { codePointAt, codePointStartBefore, sequenceLength } from './functions/text';
+import { codePointAt, codePointStartBefore, sequenceLength } from './functions/support/text';
 
 /**
  * Most visited bits of a backtracking search, which clears its instructions × positions bits first (beyond,

@@ -10,12 +10,13 @@ import { Value, Tag, tagOf, newBytes, newTimestamp, bytesPtr, bytesLen, timestam
 import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferReserve } from './buffer';
 import { writeInt, writeIntPadded } from './codec/number';
 import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND } from './codec/time';
-import { KindBit, expectKinds } from './functions/args';
+import {  expectKinds } from './functions/support/args';
 import { jsTimeZoneOffset } from './clock';
 import { monthAbbreviation } from './time-parse';
 import {
   FormatOp, NameItem, NumericField, Pad, ParseOp, ParseResolution, ParseSlot,
 } from '../abi/wire/strftime-program';
+import { KindBit } from '../abi/wire/kinds';
 
 const MONTHS: StaticArray<string> = [
   'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',

@@ -7,8 +7,9 @@ import {
   objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, share, compareBytes,
 } from '../value';
 import { Buffer, bufferNew, bufferBytes, bufferData, bufferLength, bufferTruncate } from '../buffer';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
 import { mayDescend } from '../depth';
+import { KindBit } from '../../abi/wire/kinds';
 
 const DOT = memory.data<u8>([0x2e]);
 

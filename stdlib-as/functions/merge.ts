@@ -2,8 +2,9 @@
 // objects on both sides are merged the same way instead of replaced.
 
 import { Value, Tag, tagOf, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectGet, objectSet, objectMerged } from '../value';
-import { KindBit, expectKinds, optionalBool } from './args';
+import {  expectKinds, optionalBool } from './support/args';
 import { mayDescend } from '../depth';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_merge(to: Value, from: Value, deep: Value): Value {
   if (!expectKinds(to, KindBit.Object) || !expectKinds(from, KindBit.Object)) return 0;

@@ -9,9 +9,10 @@ import {
   objectInsertAt, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectSetValueAt, newArray, arrayLen,
   arrayGet, arrayPush, share,
 } from '../value';
-import { expectKinds, optionalBool, KindBit } from './args';
-import { findBytes } from './text';
+import { expectKinds, optionalBool } from './support/args';
+import { findBytes } from './support/text';
 import { mayDescend } from '../depth';
+import { KindBit } from '../../abi/wire/kinds';
 
 const DOT = memory.data<u8>([0x2e]);
 

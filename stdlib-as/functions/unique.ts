@@ -7,7 +7,8 @@ import {
 } from '../value';
 import { value_eq } from '../ops';
 import { mayDescend } from '../depth';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_unique(value: Value): Value {
   if (!expectKinds(value, KindBit.Array)) return 0;
