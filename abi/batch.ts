@@ -3,37 +3,11 @@
 
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import type { RemapValue } from './values.js';
+import { ABI_VERSION, BATCH_HEADER_SIZE, BATCH_MAGIC, BatchFlag, BatchHeaderField, ChainFlag, NdjsonFlag } from './wire/batch.js';
 
-/** The module ABI this host speaks (docs/abi.md); the `svc` custom section of a module must match it. */
-export const ABI_VERSION = 5;
+export { ABI_VERSION, BATCH_HEADER_SIZE, BatchFlag, ChainFlag, NdjsonFlag };
 
-/** Flags of `run_batch` input (echoed in its output). */
-export const BatchFlag = {
-  /** Append the program's result value to each kept record. */
-  RESULTS: 1,
-  /** A kept record holds the target as the program left it, without the emission rules. */
-  RAW: 2,
-} as const;
-
-/** Flags of `run_chain` (docs/abi.md §2.1). */
-export const ChainFlag = {
-  /** Forward the original record of an event whose program hit a runtime error. */
-  KEEP_ON_ERROR: 1,
-  /** Forward the original record of an event whose program aborted. */
-  KEEP_ON_ABORT: 2,
-  /** `run_framed` only: failures carry the event as it was decoded, as an input record (for `reroute_dropped`). */
-  FAILED_RECORDS: 4,
-} as const;
-
-/** Flags of `run_ndjson`. */
-export const NdjsonFlag = {
-  /** Print `.` instead of the program's result. */
-  PRINT_OBJECT: 1,
-  /** Print the emitted events as JSON, one line each. */
-  JSON: 2,
-} as const;
-
-/** Event kinds, in the order of their wire codes. */
+/** Event kinds, in the order of their wire codes (`EventKind` of abi/wire/batch.ts). */
 export const EVENT_KINDS = ['log', 'metric', 'trace'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -53,10 +27,8 @@ export type OutputRecord =
   | { kind: EventKind; outcome: 'error' | 'aborted'; message: string; metadata: RemapValue; event: RemapValue }
   | { kind: EventKind; outcome: 'dropped' };
 
-/** Outcomes, in the order of their wire codes. */
+/** Outcomes, in the order of their wire codes (`Outcome` of abi/wire/batch.ts). */
 const OUTCOMES = ['kept', 'error', 'aborted', 'dropped'] as const;
-
-const MAGIC = [0x53, 0x56, 0x43, 0x42]; // "SVCB"
 
 export interface BatchHeader {
   flags: number;
@@ -65,11 +37,8 @@ export interface BatchHeader {
 
 // ---- layout: the header and the fixed part of a record are written and read only here -----------------
 
-const FLAGS_OFFSET = 6;
-const COUNT_OFFSET = 8;
-
 export function writeHeader(w: ByteWriter, flags: number, count: number): void {
-  for (const byte of MAGIC) w.u8(byte);
+  w.u32(BATCH_MAGIC);
   w.u16(ABI_VERSION);
   w.u16(flags);
   w.u32(count);
@@ -77,22 +46,19 @@ export function writeHeader(w: ByteWriter, flags: number, count: number): void {
 
 /** Sets the record count of the header `w` starts with (for writers that learn it at the end). */
 export function writeCount(w: ByteWriter, count: number): void {
-  w.view.setUint32(COUNT_OFFSET, count, true);
+  w.view.setUint32(BatchHeaderField.Count, count, true);
 }
 
 /** A copy of a batch with other header flags (e.g. an input batch run for its results). */
 export function withFlags(batch: Uint8Array, flags: number): Uint8Array {
   const copy = batch.slice();
-  new DataView(copy.buffer).setUint16(FLAGS_OFFSET, flags, true);
+  new DataView(copy.buffer).setUint16(BatchHeaderField.Flags, flags, true);
   return copy;
 }
 
-/** Bytes of a batch header: magic, ABI version, flags, record count; the records follow. */
-export const BATCH_HEADER_SIZE = 12;
-
 /** Reads and checks a batch header. */
 export function readHeader(r: ByteReader): BatchHeader {
-  if (r.bytes.length - r.at < BATCH_HEADER_SIZE || MAGIC.some((byte) => r.u8() !== byte)) {
+  if (r.bytes.length - r.at < BATCH_HEADER_SIZE || r.u32() !== BATCH_MAGIC) {
     throw new Error('not a remap batch: it does not start with "SVCB"');
   }
   const version = r.u16();

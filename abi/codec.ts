@@ -3,22 +3,9 @@
 
 import { Regex, Timestamp, TIMESTAMP_RANGE, type RemapValue } from './values.js';
 import { validateRegex } from './regex.js';
+import { MAX_VALUE_DEPTH, Wire } from './wire/values.js';
 
-/** Value tags (docs/abi.md §1). */
-export const enum Wire {
-  Null = 0,
-  False = 1,
-  True = 2,
-  Int = 3,
-  Float = 4,
-  Bytes = 5,
-  Timestamp = 6,
-  Regex = 7,
-  Array = 8,
-  Object = 9,
-  /** Only in a module's constants (docs/abi.md §7): a regex and its compiled program. */
-  RegexProgram = 10,
-}
+export { Wire };
 
 // ignoreBOM: a leading U+FEFF is part of the string, not a byte order mark to drop.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -109,12 +96,6 @@ export class ByteWriter {
     return this.bytes.subarray(0, this.length);
   }
 }
-
-/**
- * The deepest nesting of arrays and objects a JS value may have to be encoded (docs/abi.md §1): deeper
- * ones (and cyclic ones) are refused rather than overflowing the stack here or in the module.
- */
-export const MAX_ENCODED_DEPTH = 1000;
 
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
@@ -213,8 +194,9 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
   }
   const container = value as object;
   if (ancestors.includes(container)) throw new UnrepresentableValueError('a cyclic value is not a remap value');
-  if (ancestors.length === MAX_ENCODED_DEPTH) {
-    throw new UnrepresentableValueError(`a value nested deeper than ${MAX_ENCODED_DEPTH} levels is not a remap value`);
+  // Deeper values (and cyclic ones) are refused rather than overflowing the stack here or in the module.
+  if (ancestors.length === MAX_VALUE_DEPTH) {
+    throw new UnrepresentableValueError(`a value nested deeper than ${MAX_VALUE_DEPTH} levels is not a remap value`);
   }
   ancestors.push(container);
   if (Array.isArray(value)) {

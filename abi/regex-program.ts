@@ -17,57 +17,7 @@
 //   then names: u32 n, n × (u32 group, u32 length, UTF-8 bytes padded to 4), sorted byte-wise by name
 
 import { compileRustPattern, RegexSyntaxError } from './regex.js';
-
-export const PROGRAM_FORMAT = 1;
-export const PROGRAM_HEADER_SIZE = 60;
-
-export const enum ProgramFlag {
-  Anchored = 1,
-  Nullable = 2,
-}
-
-/** The VM's instructions (`out` is the next pc; `arg` depends on the op). */
-export const enum Op {
-  Match = 0,
-  /** `arg`: offset of a class record. */
-  Class = 1,
-  /** `arg`: the code point. */
-  Char = 2,
-  Any = 3,
-  AnyNotNewline = 4,
-  /** Try `out` first, then `arg` (leftmost-first priority). */
-  Split = 5,
-  /** `arg`: capture slot (2 × group, +1 for the end) set to the position. */
-  Save = 6,
-  /** `arg`: ASSERT_* flags that must all hold at the position. */
-  Assert = 7,
-  Nop = 8,
-  Fail = 9,
-  /** `arg`: offset of a look-around record. */
-  Look = 10,
-  /**
-   * Only in the one-pass instructions (a split where the next code point decides the branch): `arg` is the
-   * offset of a one-pass split record; a code point in neither class fails.
-   */
-  OnePassSplit = 11,
-  /** OnePassSplit whose first branch matches when no code point (or the end of the text) decides. */
-  OnePassSplitMatch = 12,
-}
-
-/** RE2's empty-width flags, kept as they are. */
-export const enum Assert {
-  BeginLine = 1,
-  EndLine = 2,
-  BeginText = 4,
-  EndText = 8,
-  WordBoundary = 16,
-  NotWordBoundary = 32,
-}
-
-export const enum LookFlag {
-  Behind = 1,
-  Negated = 2,
-}
+import { LookFlag, PROGRAM_FORMAT, ProgramFlag, ProgramHeader, RegexAssert, RegexOp } from './wire/regex-program.js';
 
 /** Code point ranges, inclusive. */
 export type CodePointRanges = readonly (readonly [number, number])[];
@@ -137,15 +87,15 @@ class ProgramWriter {
 
   write(groupCount: number, namedGroups: Readonly<Record<string, number>>, onePass: readonly Re2OnePassInst[] | undefined): Uint8Array {
     const insts = this.prog.inst;
-    const header = PROGRAM_HEADER_SIZE / 4;
+    const header = ProgramHeader.Size / 4;
     const tables = header + insts.length * 3;
     this.words.length = tables;
     this.words.fill(0);
     const w = this.words;
-    w[0] = PROGRAM_FORMAT;
-    w[1] = insts.length;
-    w[2] = groupCount;
-    w[4] = this.prog.start;
+    w[ProgramHeader.Format / 4] = PROGRAM_FORMAT;
+    w[ProgramHeader.InstCount / 4] = insts.length;
+    w[ProgramHeader.GroupCount / 4] = groupCount;
+    w[ProgramHeader.StartPc / 4] = this.prog.start;
     insts.forEach((inst, pc) => {
       const [op, arg] = this.instruction(inst);
       w[header + pc * 3] = op;
@@ -154,12 +104,12 @@ class ProgramWriter {
     });
     if (onePass) {
       const table = this.words.length;
-      w[14] = table * 4;
+      w[ProgramHeader.OnePass / 4] = table * 4;
       this.words.length += insts.length * 3;
       onePass.forEach((inst, pc) => {
         const at = table + pc * 3;
         if (inst.op === RE2_ALT || inst.op === RE2_ALT_MATCH) {
-          w[at] = inst.op === RE2_ALT_MATCH ? Op.OnePassSplitMatch : Op.OnePassSplit;
+          w[at] = inst.op === RE2_ALT_MATCH ? RegexOp.OnePassSplitMatch : RegexOp.OnePassSplit;
           w[at + 1] = inst.out;
           w[at + 2] = this.onePassSplit(inst, pc);
         } else {
@@ -170,9 +120,9 @@ class ProgramWriter {
       });
     }
     const start = this.startSet();
-    w[3] = (start.anchored ? ProgramFlag.Anchored : 0) | (start.nullable ? ProgramFlag.Nullable : 0);
-    for (let i = 0; i < 8; i++) w[6 + i] = start.firstBytes[i]!;
-    w[5] = w.length * 4;
+    w[ProgramHeader.Flags / 4] = (start.anchored ? ProgramFlag.Anchored : 0) | (start.nullable ? ProgramFlag.Nullable : 0);
+    for (let i = 0; i < 8; i++) w[ProgramHeader.FirstBytes / 4 + i] = start.firstBytes[i]!;
+    w[ProgramHeader.Names / 4] = w.length * 4;
     const names = Object.entries(namedGroups)
       .map(([name, group]) => [Buffer.from(name, 'utf8'), group] as const)
       .sort(([a], [b]) => Buffer.compare(a, b));
@@ -186,24 +136,24 @@ class ProgramWriter {
     return new Uint8Array(Uint32Array.from(w).buffer);
   }
 
-  private instruction(inst: Re2Inst): [Op, number] {
+  private instruction(inst: Re2Inst): [RegexOp, number] {
     switch (inst.op) {
       case RE2_ALT:
-      case RE2_ALT_MATCH: return [Op.Split, inst.arg];
-      case RE2_CAPTURE: return [Op.Save, inst.arg];
-      case RE2_EMPTY_WIDTH: return [Op.Assert, inst.arg];
-      case RE2_FAIL: return [Op.Fail, 0];
-      case RE2_MATCH: return [Op.Match, 0];
-      case RE2_NOP: return [Op.Nop, 0];
-      case RE2_RUNE_ANY: return [Op.Any, 0];
-      case RE2_RUNE_ANY_NOT_NL: return [Op.AnyNotNewline, 0];
+      case RE2_ALT_MATCH: return [RegexOp.Split, inst.arg];
+      case RE2_CAPTURE: return [RegexOp.Save, inst.arg];
+      case RE2_EMPTY_WIDTH: return [RegexOp.Assert, inst.arg];
+      case RE2_FAIL: return [RegexOp.Fail, 0];
+      case RE2_MATCH: return [RegexOp.Match, 0];
+      case RE2_NOP: return [RegexOp.Nop, 0];
+      case RE2_RUNE_ANY: return [RegexOp.Any, 0];
+      case RE2_RUNE_ANY_NOT_NL: return [RegexOp.AnyNotNewline, 0];
       case RE2_RUNE1: {
         const c = inst.runes[0]!;
         const look = c - LOOK_AROUND_MARKER;
-        if (look >= 0 && look < this.lookArounds.length) return [Op.Look, this.lookAround(this.lookArounds[look]!)];
-        return [Op.Char, c];
+        if (look >= 0 && look < this.lookArounds.length) return [RegexOp.Look, this.lookAround(this.lookArounds[look]!)];
+        return [RegexOp.Char, c];
       }
-      case RE2_RUNE: return [Op.Class, this.classRecord(runeRanges(inst))];
+      case RE2_RUNE: return [RegexOp.Class, this.classRecord(runeRanges(inst))];
     }
     throw new Error(`regex program: unknown RE2 instruction ${inst.op}`);
   }
@@ -236,10 +186,10 @@ class ProgramWriter {
       (inst.next![i / 2] === inst.out ? toOut : toArg).push([inst.runes[i]!, inst.runes[i + 1]!]);
     }
     const classes = [this.classRecord(toOut), this.classRecord(toArg)];
-    const header = PROGRAM_HEADER_SIZE / 4;
+    const header = ProgramHeader.Size / 4;
     const loops = (target: number) => {
       const op = this.words[header + target * 3]!;
-      return op >= Op.Class && op <= Op.AnyNotNewline && this.words[header + target * 3 + 1] === pc;
+      return op >= RegexOp.Class && op <= RegexOp.AnyNotNewline && this.words[header + target * 3 + 1] === pc;
     };
     const loop = loops(inst.out) ? classes[0]! : loops(inst.arg) ? classes[1]! : 0;
     const offset = this.words.length * 4;
@@ -280,28 +230,28 @@ class ProgramWriter {
       const inst = insts[pc]!;
       const [op] = this.instruction(inst);
       switch (op) {
-        case Op.Split:
+        case RegexOp.Split:
           stack.push([inst.out, atStart], [inst.arg, atStart]);
           break;
-        case Op.Assert:
-          stack.push([inst.out, atStart || (inst.arg & Assert.BeginText) !== 0]);
+        case RegexOp.Assert:
+          stack.push([inst.out, atStart || (inst.arg & RegexAssert.BeginText) !== 0]);
           break;
-        case Op.Save:
-        case Op.Nop:
-        case Op.Look:
+        case RegexOp.Save:
+        case RegexOp.Nop:
+        case RegexOp.Look:
           stack.push([inst.out, atStart]);
           break;
-        case Op.Match:
+        case RegexOp.Match:
           nullable = true;
           anchored &&= atStart;
           break;
-        case Op.Fail:
+        case RegexOp.Fail:
           break;
         default:
           anchored &&= atStart;
-          if (op === Op.Char) addRange(inst.runes[0]!, inst.runes[0]!);
-          else if (op === Op.Any) addRange(0, 0x10ffff);
-          else if (op === Op.AnyNotNewline) addRange(0, 0x09), addRange(0x0b, 0x10ffff);
+          if (op === RegexOp.Char) addRange(inst.runes[0]!, inst.runes[0]!);
+          else if (op === RegexOp.Any) addRange(0, 0x10ffff);
+          else if (op === RegexOp.AnyNotNewline) addRange(0, 0x09), addRange(0x0b, 0x10ffff);
           else {
             const record = this.instruction(inst)[1] / 4;
             const ascii = this.words.slice(record, record + 4);
@@ -373,5 +323,5 @@ export function codePointRanges(pattern: string): CodePointRanges {
 
 /** Capture groups of a program, not counting the whole match (its slots: 2 × (count + 1)). */
 export function programGroupCount(program: Uint8Array): number {
-  return new DataView(program.buffer, program.byteOffset, program.byteLength).getUint32(8, true);
+  return new DataView(program.buffer, program.byteOffset, program.byteLength).getUint32(ProgramHeader.GroupCount, true);
 }

@@ -3,8 +3,9 @@
 // formatter and parser run.
 
 import { BoundedCache } from './bounded-cache.js';
+import { Pad } from './wire/strftime-program.js';
 
-export const enum Pad { None, Zero, Space }
+export { Pad };
 
 export type Numeric =
   | 'year' | 'yearDiv100' | 'yearMod100' | 'isoYear' | 'isoYearMod100' | 'month' | 'day' | 'weekFromSun'

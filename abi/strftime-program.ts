@@ -20,20 +20,28 @@
 //   5 zulu          an offset: `+hh:mm`, `+hhmm`, `+hh mm`, and with zulu 1 also `Z` or `UTC` in any case
 //   6               between the date and time of `%+`: `T`, `t` or nothing, but not the end of the text
 
-import { formatHasZone, Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from './strftime-items.js';
+import { formatHasZone, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from './strftime-items.js';
+import {
+  FormatOp, NameItem, NumericField, Pad, ParseOp, ParseResolution, ParseSlot, ProgramKind,
+} from './wire/strftime-program.js';
 
-const enum Op { Literal, Numeric, Name, Fraction }
-const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset, DateTimeSeparator }
+export { ProgramKind };
 
-/** Field indexes as stdlib-as/strftime.ts's `Field`. */
-const NUMERIC_FIELDS: readonly Numeric[] = [
-  'year', 'yearDiv100', 'yearMod100', 'isoYear', 'isoYearMod100', 'month', 'day', 'weekFromSun', 'weekFromMon',
-  'isoWeek', 'numDaysFromSun', 'weekdayFromMon', 'ordinal', 'hour', 'hour12', 'minute', 'second', 'nanosecond',
-  'timestamp',
-];
+/** The numeric field code of each of chrono's numeric items. */
+const NUMERIC_FIELDS: Readonly<Record<Numeric, NumericField>> = {
+  year: NumericField.Year, yearDiv100: NumericField.YearDiv100, yearMod100: NumericField.YearMod100,
+  isoYear: NumericField.IsoYear, isoYearMod100: NumericField.IsoYearMod100, month: NumericField.Month,
+  day: NumericField.Day, weekFromSun: NumericField.WeekFromSun, weekFromMon: NumericField.WeekFromMon,
+  isoWeek: NumericField.IsoWeek, numDaysFromSun: NumericField.NumDaysFromSun, weekdayFromMon: NumericField.WeekdayFromMon,
+  ordinal: NumericField.Ordinal, hour: NumericField.Hour, hour12: NumericField.Hour12, minute: NumericField.Minute,
+  second: NumericField.Second, nanosecond: NumericField.Nanosecond, timestamp: NumericField.Timestamp,
+};
 
-/** Name indexes as stdlib-as/strftime.ts's `Name`. */
-const NAMES: readonly Fixed[] = ['shortMonthName', 'longMonthName', 'shortWeekdayName', 'longWeekdayName', 'lowerAmPm', 'upperAmPm'];
+/** The name code of each of chrono's name items. */
+const NAMES: Partial<Record<Fixed, NameItem>> = {
+  shortMonthName: NameItem.ShortMonth, longMonthName: NameItem.LongMonth, shortWeekdayName: NameItem.ShortWeekday,
+  longWeekdayName: NameItem.LongWeekday, lowerAmPm: NameItem.LowerAmPm, upperAmPm: NameItem.UpperAmPm,
+};
 
 /** Fixed items whose text in UTC does not depend on the instant (runtime/js-functions/support/strftime.ts's formatting at offset 0). */
 const UTC_TEXT: Partial<Record<Fixed, string>> = {
@@ -51,7 +59,7 @@ export function utcFormatProgram(format: string): Uint8Array | undefined {
   const literal = (text: string) => pushLiteral(out, text);
   const numeric = (field: Numeric, pad: Pad) => {
     const width = WIDTH[field];
-    out.push(Op.Numeric, NUMERIC_FIELDS.indexOf(field), pad, width === Infinity ? 0 : width);
+    out.push(FormatOp.Numeric, NUMERIC_FIELDS[field], pad, width === Infinity ? 0 : width);
   };
   const emit = (item: Item): boolean => {
     switch (item.kind) {
@@ -72,8 +80,8 @@ export function utcFormatProgram(format: string): Uint8Array | undefined {
     const text = UTC_TEXT[fixed];
     const fraction = FRACTIONS[fixed];
     if (text !== undefined) literal(text);
-    else if (fraction !== undefined) out.push(Op.Fraction, fraction[0], fraction[1] ? 1 : 0);
-    else if (NAMES.includes(fixed)) out.push(Op.Name, NAMES.indexOf(fixed));
+    else if (fraction !== undefined) out.push(FormatOp.Fraction, fraction[0], fraction[1] ? 1 : 0);
+    else if (NAMES[fixed] !== undefined) out.push(FormatOp.Name, NAMES[fixed]);
     else if (fixed === 'rfc3339') {
       numeric('year', Pad.Zero);
       literal('-');
@@ -86,19 +94,13 @@ export function utcFormatProgram(format: string): Uint8Array | undefined {
       numeric('minute', Pad.Zero);
       literal(':');
       numeric('second', Pad.Zero);
-      out.push(Op.Fraction, 0, 1);
+      out.push(FormatOp.Fraction, 0, 1);
       literal('+00:00');
     } else return false; // `%#z` only parses
     return true;
   };
   return strftimeItems(format).every(emit) ? Uint8Array.from(out) : undefined;
 }
-
-/** Programs the runtime builds on request (`svc_js.strftime_program`'s first argument). */
-export const enum ProgramKind { UtcFormat, Parse }
-
-/** How a parse program's instant is found (its first byte). */
-export const enum ParseResolution { WithOffset, InLocalZone }
 
 /**
  * The parse program of a `parse_timestamp` format (trimmed here, as parse_timestamp trims it) when it reads
@@ -113,8 +115,8 @@ export function parseProgram(format: string): Uint8Array | undefined {
   const emit = (item: Item): boolean => {
     if (item.kind === 'literal') pushLiteral(out, item.text);
     else if (item.kind === 'space') out.push(ParseOp.Space);
-    else if (item.kind === 'numeric' && PARSE_SLOTS.includes(item.field)) {
-      out.push(ParseOp.Numeric, PARSE_SLOTS.indexOf(item.field), WIDTH[item.field]);
+    else if (item.kind === 'numeric' && PARSE_SLOTS[item.field] !== undefined) {
+      out.push(ParseOp.Numeric, PARSE_SLOTS[item.field]!, WIDTH[item.field]);
     } else if (item.kind === 'fixed' && (item.fixed === 'shortMonthName' || item.fixed === 'longMonthName')) {
       out.push(ParseOp.MonthName, item.fixed === 'longMonthName' ? 1 : 0);
     } else if (item.kind === 'fixed' && PARSE_FRACTIONS[item.fixed] !== undefined) {
@@ -138,8 +140,11 @@ export function strftimeProgram(kind: ProgramKind, format: string): Uint8Array |
   return kind === ProgramKind.UtcFormat ? utcFormatProgram(format) : parseProgram(format);
 }
 
-/** Fields a parse program reads, as stdlib-as/strftime.ts's `Slot`. */
-const PARSE_SLOTS: readonly Numeric[] = ['year', 'month', 'day', 'hour', 'minute', 'second', 'nanosecond'];
+/** The slot of each numeric item a parse program reads. */
+const PARSE_SLOTS: Partial<Record<Numeric, ParseSlot>> = {
+  year: ParseSlot.Year, month: ParseSlot.Month, day: ParseSlot.Day, hour: ParseSlot.Hour, minute: ParseSlot.Minute,
+  second: ParseSlot.Second, nanosecond: ParseSlot.Nanosecond,
+};
 
 /** Digits of each fraction item (0: a `.` and 1–9 digits, or nothing). */
 const PARSE_FRACTIONS: Partial<Record<Fixed, number>> = {
@@ -148,11 +153,11 @@ const PARSE_FRACTIONS: Partial<Record<Fixed, number>> = {
 
 const OFFSETS: readonly Fixed[] = ['offset', 'offsetColon', 'offsetDoubleColon', 'offsetTripleColon'];
 
-/** A literal entry (op 0 in both layouts) of at most 255 bytes each, `text` split as needed. */
+/** A literal entry (`Literal` in both layouts) of at most 255 bytes each, `text` split as needed. */
 function pushLiteral(out: number[], text: string): void {
   const bytes = Buffer.from(text, 'utf8');
   for (let at = 0; at < bytes.length; at += 255) {
     const run = bytes.subarray(at, at + 255);
-    out.push(Op.Literal, run.length, ...run);
+    out.push(FormatOp.Literal, run.length, ...run);
   }
 }

@@ -4,6 +4,7 @@
 // i32: read as unsigned (`>>> 0`), since memory may pass 2 GiB.
 
 import type { Attempt, Trap } from './trap-recovery.js';
+import { NOT_RUNNING, RuntimeState, TrapCause } from '../abi/wire/batch.js';
 
 /** The exports every svc module has. */
 export interface ArenaExports {
@@ -38,24 +39,10 @@ const PAGE_BYTES = 65536;
  */
 const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
 
-/** The u32 fields of the module's runtime state (`runtime_state`, docs/abi.md §5), by byte offset. */
-const STATE_LIMIT_PAGES = 0;
-const STATE_RUNNING = 4;
-const STATE_TRAP_CAUSE = 8;
-/** `STATE_RUNNING` before a driver reaches its first record. */
-const NOT_RUNNING = 0xffffffff;
-
-/** Why a module trapped, as stdlib-as/value.ts records it in the runtime state. */
-const enum TrapCause {
-  None = 0,
-  MemoryLimit = 1,
-  AddressSpace = 2,
-  GrowRefused = 3,
-}
 
 /** Writes the memory limit of a new instance into its runtime state, before it allocates anything. */
 export function setMemoryLimit(exports: ArenaExports, limit: number): void {
-  new DataView(exports.memory.buffer).setUint32((exports.runtime_state() >>> 0) + STATE_LIMIT_PAGES, Math.floor(limit / PAGE_BYTES), true);
+  new DataView(exports.memory.buffer).setUint32((exports.runtime_state() >>> 0) + RuntimeState.LimitPages, Math.floor(limit / PAGE_BYTES), true);
 }
 
 export abstract class ArenaInstance<Exports extends ArenaExports> {
@@ -79,8 +66,8 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
   protected attempt<T>(work: () => T): Attempt<T> {
     const state = this.exports.runtime_state() >>> 0;
     const view = new DataView(this.exports.memory.buffer);
-    view.setUint32(state + STATE_RUNNING, NOT_RUNNING, true);
-    view.setUint32(state + STATE_TRAP_CAUSE, TrapCause.None, true);
+    view.setUint32(state + RuntimeState.Running, NOT_RUNNING, true);
+    view.setUint32(state + RuntimeState.TrapCause, TrapCause.None, true);
     let result: Attempt<T>;
     try {
       result = { value: work() };
@@ -100,8 +87,8 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
   /** What the trap `error` of the last call means for its event (the memory of a trapped instance stays readable). */
   private trapOf(error: unknown, state: number): Trap {
     const view = new DataView(this.exports.memory.buffer);
-    const running = view.getUint32(state + STATE_RUNNING, true);
-    const cause = view.getUint32(state + STATE_TRAP_CAUSE, true) as TrapCause;
+    const running = view.getUint32(state + RuntimeState.Running, true);
+    const cause = view.getUint32(state + RuntimeState.TrapCause, true) as TrapCause;
     const text = error instanceof Error ? error.message : String(error);
     let message: string;
     if (cause === TrapCause.MemoryLimit) {

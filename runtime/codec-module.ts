@@ -6,6 +6,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encode as encodeValue } from '../abi/codec.js';
 import { programGroupCount } from '../abi/regex-program.js';
+import {
+  CsvQuoteStyle, DecodeDescriptor, DecodeFlag, Decoder, DecodeMethod, EncodeDescriptor, EncodeFlag, Encoder, EncodeMethod,
+  EncodeTimestamp, NO_LIMIT,
+} from '../abi/wire/codec-descriptors.js';
+import { PathSegmentKind } from '../abi/wire/path.js';
 import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type ArenaExports, type OutputOptions } from './arena.js';
 import { moduleImports, type InstanceRef } from './imports.js';
 import { stderrLog, systemClock } from './services.js';
@@ -97,18 +102,44 @@ export interface EncodeResult {
   errors: Array<{ event: number; message: string }>;
 }
 
-// Wire codes of the descriptors: the order of the enums in stdlib-as/codec/{frames,decode,encode}.ts.
-const DECODE_FRAMINGS = ['bytes', 'newline_delimited', 'character_delimited', 'length_delimited', 'octet_counting'] as const;
-const DECODERS: readonly DecoderCodec[] = ['bytes', 'json', 'syslog', 'native_json'];
-const ENCODERS: readonly EncoderCodec[] = ['json', 'text', 'logfmt', 'csv', 'raw_message', 'native_json'];
-const ENCODE_FRAMINGS = ['bytes', 'newline_delimited', 'character_delimited', 'length_delimited'] as const;
-const TIMESTAMP_FORMATS: readonly TimestampFormat[] = ['rfc3339', 'unix', 'unix_ms', 'unix_us', 'unix_ns', 'unix_float'];
-const QUOTE_STYLES: readonly QuoteStyle[] = ['necessary', 'always', 'never', 'non_numeric'];
+// The wire codes of the options' names (abi/wire/codec-descriptors.ts).
+const DECODE_METHODS: Readonly<Record<DecodeFraming['method'], DecodeMethod>> = {
+  bytes: DecodeMethod.Bytes, newline_delimited: DecodeMethod.NewlineDelimited,
+  character_delimited: DecodeMethod.CharacterDelimited, length_delimited: DecodeMethod.LengthDelimited,
+  octet_counting: DecodeMethod.OctetCounting,
+};
+const DECODERS: Readonly<Record<DecoderCodec, Decoder>> = {
+  bytes: Decoder.Bytes, json: Decoder.Json, syslog: Decoder.Syslog, native_json: Decoder.NativeJson,
+};
+const ENCODERS: Readonly<Record<EncoderCodec, Encoder>> = {
+  json: Encoder.Json, text: Encoder.Text, logfmt: Encoder.Logfmt, csv: Encoder.Csv, raw_message: Encoder.RawMessage,
+  native_json: Encoder.NativeJson,
+};
+const ENCODE_METHODS: Readonly<Record<EncodeFraming['method'], EncodeMethod>> = {
+  bytes: EncodeMethod.Bytes, newline_delimited: EncodeMethod.NewlineDelimited,
+  character_delimited: EncodeMethod.CharacterDelimited, length_delimited: EncodeMethod.LengthDelimited,
+};
+const TIMESTAMP_FORMATS: Readonly<Record<TimestampFormat, EncodeTimestamp>> = {
+  rfc3339: EncodeTimestamp.Rfc3339, unix: EncodeTimestamp.Unix, unix_ms: EncodeTimestamp.UnixMs,
+  unix_us: EncodeTimestamp.UnixUs, unix_ns: EncodeTimestamp.UnixNs, unix_float: EncodeTimestamp.UnixFloat,
+};
+const QUOTE_STYLES: Readonly<Record<QuoteStyle, CsvQuoteStyle>> = {
+  necessary: CsvQuoteStyle.Necessary, always: CsvQuoteStyle.Always, never: CsvQuoteStyle.Never,
+  non_numeric: CsvQuoteStyle.NonNumeric,
+};
 
-const DecodeFlag = { EOF: 1, TRUNCATE: 2, LITTLE_ENDIAN: 4, STRICT_UTF8: 8 } as const;
-const EncodeFlag = { PRETTY: 1, DOUBLE_QUOTE: 2, EACH: 4, LITTLE_ENDIAN: 8 } as const;
+/** The code of `name` in `codes`; throws for a name it lacks. */
+function codeOf<Code>(codes: Readonly<Record<string, Code>>, name: string, option: string): Code {
+  if (!Object.hasOwn(codes, name)) throw new Error(`unknown ${option} ${JSON.stringify(name)}`);
+  return codes[name]!;
+}
 
-const NO_LIMIT = 0xffffffff;
+/** A descriptor of `size` bytes: u32 words set at their byte offsets, the others 0. */
+function descriptorWords(size: number, fields: ReadonlyArray<readonly [offset: number, word: number | Ref]>): Array<number | Ref> {
+  const words = new Array<number | Ref>(size / 4).fill(0);
+  for (const [offset, word] of fields) words[offset / 4] = word;
+  return words;
+}
 /** tokio's LengthDelimitedCodec default, Vector's `max_frame_length` default. */
 const DEFAULT_MAX_FRAME_LENGTH = 8 * 1024 * 1024;
 
@@ -185,13 +216,13 @@ function buildPathDescriptor(text: string): Uint8Array {
   for (const segment of segments) {
     if (typeof segment === 'number') {
       const index = BigInt.asUintN(64, BigInt(segment)); // i64, low word first
-      words.push(1, Number(index & 0xffffffffn), Number(index >> 32n));
+      words.push(PathSegmentKind.Index, Number(index & 0xffffffffn), Number(index >> 32n));
       continue;
     }
     const bytes = Buffer.from(segment, 'utf8');
     const padded = Buffer.alloc((bytes.length + 3) & ~3);
     bytes.copy(padded);
-    words.push(0, bytes.length);
+    words.push(PathSegmentKind.Field, bytes.length);
     for (let i = 0; i < padded.length; i += 4) words.push(padded.readUInt32LE(i));
   }
   return new Uint8Array(Uint32Array.from(words).buffer);
@@ -248,10 +279,8 @@ type FrameRange = readonly [number, number];
 /** The decode descriptor of docs/abi.md §9, added to `blob`. */
 export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: FrameRange = ALL_FRAMES): Ref {
   const framing = options.framing;
-  const method = DECODE_FRAMINGS.indexOf(framing.method);
-  if (method < 0) throw new Error(`unknown framing method ${JSON.stringify(framing.method)}`);
-  const codec = DECODERS.indexOf(options.codec);
-  if (codec < 0) throw new Error(`unknown decoding codec ${JSON.stringify(options.codec)}`);
+  const method = codeOf(DECODE_METHODS, framing.method, 'framing method');
+  const codec = codeOf(DECODERS, options.codec, 'decoding codec');
   let flags = options.eof ? DecodeFlag.EOF : 0;
   if (options.lossy === false) flags |= DecodeFlag.STRICT_UTF8;
   let delimiter = 0x0a;
@@ -273,18 +302,28 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
   }
   const stamp = options.stamp ? blob.bytes(encodeValue(options.stamp)) : 0;
   const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
-  return blob.words([method, delimiter, maxLength, flags, fieldLength, fieldOffset, options.discard ?? 0, codec, stamp, message, ...frames]);
+  return blob.words(descriptorWords(DecodeDescriptor.Size, [
+    [DecodeDescriptor.Method, method],
+    [DecodeDescriptor.Delimiter, delimiter],
+    [DecodeDescriptor.MaxLength, maxLength],
+    [DecodeDescriptor.Flags, flags],
+    [DecodeDescriptor.LengthFieldLength, fieldLength],
+    [DecodeDescriptor.LengthFieldOffset, fieldOffset],
+    [DecodeDescriptor.Discard, options.discard ?? 0],
+    [DecodeDescriptor.Decoder, codec],
+    [DecodeDescriptor.Stamp, stamp],
+    [DecodeDescriptor.MessagePath, message],
+    [DecodeDescriptor.FirstFrame, frames[0]],
+    [DecodeDescriptor.EndFrame, frames[1]],
+  ]));
 }
 
 /** The encode descriptor of docs/abi.md §9, added to `blob`. */
 export function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boolean): Ref {
-  const codec = ENCODERS.indexOf(options.codec);
-  if (codec < 0) throw new Error(`unknown encoding codec ${JSON.stringify(options.codec)}`);
+  const codec = codeOf(ENCODERS, options.codec, 'encoding codec');
   const framing = options.framing ?? { method: 'newline_delimited' };
-  const method = ENCODE_FRAMINGS.indexOf(framing.method);
-  if (method < 0) throw new Error(`unknown framing method ${JSON.stringify(framing.method)}`);
-  const timestampFormat = TIMESTAMP_FORMATS.indexOf(options.timestamp_format ?? 'rfc3339');
-  if (timestampFormat < 0) throw new Error(`unknown timestamp_format ${JSON.stringify(options.timestamp_format)}`);
+  const method = codeOf(ENCODE_METHODS, framing.method, 'framing method');
+  const timestampFormat = codeOf(TIMESTAMP_FORMATS, options.timestamp_format ?? 'rfc3339', 'timestamp_format');
   let flags = each ? EncodeFlag.EACH : 0;
   if (options.json?.pretty) flags |= EncodeFlag.PRETTY;
   let delimiter = 0x0a;
@@ -299,19 +338,24 @@ export function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boole
   const csv = options.csv;
   if (options.codec === 'csv' && !csv?.fields?.length) throw new Error('the csv codec needs csv.fields');
   if (csv?.double_quote ?? true) flags |= EncodeFlag.DOUBLE_QUOTE;
-  const quoteStyle = QUOTE_STYLES.indexOf(csv?.quote_style ?? 'necessary');
-  if (quoteStyle < 0) throw new Error(`unknown csv.quote_style ${JSON.stringify(csv?.quote_style)}`);
-  return blob.words([
-    codec, flags, timestampFormat, method, delimiter, fieldLength, maxFrameLength,
-    blob.bytes(pathDescriptor(options.messageKey ?? 'message')),
-    options.only_fields ? blob.paths(options.only_fields) : 0,
-    options.except_fields ? blob.paths(options.except_fields) : 0,
-    options.codec === 'csv' ? blob.paths(csv!.fields) : 0,
-    asciiChar('csv.delimiter', csv?.delimiter ?? ','),
-    asciiChar('csv.quote', csv?.quote ?? '"'),
-    asciiChar('csv.escape', csv?.escape ?? '"'),
-    quoteStyle,
-  ]);
+  const quoteStyle = codeOf(QUOTE_STYLES, csv?.quote_style ?? 'necessary', 'csv.quote_style');
+  return blob.words(descriptorWords(EncodeDescriptor.Size, [
+    [EncodeDescriptor.Encoder, codec],
+    [EncodeDescriptor.Flags, flags],
+    [EncodeDescriptor.TimestampFormat, timestampFormat],
+    [EncodeDescriptor.Framing, method],
+    [EncodeDescriptor.Delimiter, delimiter],
+    [EncodeDescriptor.LengthFieldLength, fieldLength],
+    [EncodeDescriptor.MaxFrameLength, maxFrameLength],
+    [EncodeDescriptor.MessagePath, blob.bytes(pathDescriptor(options.messageKey ?? 'message'))],
+    [EncodeDescriptor.OnlyFields, options.only_fields ? blob.paths(options.only_fields) : 0],
+    [EncodeDescriptor.ExceptFields, options.except_fields ? blob.paths(options.except_fields) : 0],
+    [EncodeDescriptor.CsvFields, options.codec === 'csv' ? blob.paths(csv!.fields) : 0],
+    [EncodeDescriptor.CsvDelimiter, asciiChar('csv.delimiter', csv?.delimiter ?? ',')],
+    [EncodeDescriptor.CsvQuote, asciiChar('csv.quote', csv?.quote ?? '"')],
+    [EncodeDescriptor.CsvEscape, asciiChar('csv.escape', csv?.escape ?? '"')],
+    [EncodeDescriptor.QuoteStyle, quoteStyle],
+  ]));
 }
 
 // ---- the instance ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 
 import { BATCH_HEADER_SIZE, readHeader, writeHeader, writeRecord, EVENT_KINDS } from '../abi/batch.js';
 import { ByteReader, ByteWriter } from '../abi/codec.js';
+import { Outcome } from '../abi/wire/batch.js';
 
 /** A driver call that trapped: the record or line it was running (relative to the call's input, when
  * known), and the message the event fails with. */
@@ -133,15 +134,13 @@ function lineStarts(text: Uint8Array, count: number): number[] {
 
 const NEWLINE = 0x0a;
 
-const OUTCOME_ERROR = 1;
-
 /**
  * The `run_batch` output record of an input record that failed with `message`: outcome error, with the
  * metadata and event as they arrived.
  */
 export function errorRecord(input: Uint8Array, message: string): Uint8Array {
   const w = new ByteWriter();
-  writeRecord(w, EVENT_KINDS[input[4]!]!, OUTCOME_ERROR, () => {
+  writeRecord(w, EVENT_KINDS[input[4]!]!, Outcome.Error, () => {
     w.sized(Buffer.from(message, 'utf8'));
     w.raw(input.subarray(8));
   });

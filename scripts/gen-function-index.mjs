@@ -1,7 +1,8 @@
 // Generates the three indexes of the remap functions from their files, and fails when a definition has no
 // implementation. A function is one definition in compiler/functions/<name>.ts, whose `backing` says where
 // it is implemented:
-//   - `stdlib` (the default): an AssemblyScript export `fn_<name>` in stdlib-as/functions/*.ts;
+//   - `stdlib` (the default): an AssemblyScript export `fn_<name>` in stdlib-as/functions/<file>.ts, the file
+//     named as its definition's (helpers live in stdlib-as/functions/support/);
 //   - `js`: an `export const <name>: JsFunction` in runtime/js-functions/*.ts;
 //   - `intrinsic`: an entry of INTRINSICS in compiler/codegen/generate.ts (the code generator emits it).
 // Written: compiler/functions/index.ts, stdlib-as/functions/index.ts, runtime/js-functions/index.ts.
@@ -65,7 +66,11 @@ export function functionNames(): string[] {
 const stdlibFiles = sources('stdlib-as/functions', ['index.ts'])
   .map(({ stem, text }) => ({ stem, exports: [...text.matchAll(/^export function (fn_\w+)/gm)].map((m) => m[1]) }))
   .filter(({ exports }) => exports.length > 0);
-const stdlibExports = new Set(stdlibFiles.flatMap(({ exports }) => exports));
+/** Stdlib functions by the file that implements them: only `fn_<file>`. */
+const stdlibExports = new Map(stdlibFiles.flatMap(({ stem, exports }) => exports.map((name) => [name, stem])));
+const misplacedStdlib = stdlibFiles
+  .filter(({ stem, exports }) => exports.length !== 1 || exports[0] !== `fn_${stem}`)
+  .map(({ stem, exports }) => `stdlib-as/functions/${stem}.ts exports ${exports.join(', ')}: a file implements the function it is named after`);
 
 const stdlibIndex = `${HEADER('the files of this directory')}// The stdlib-backed remap functions: each file exports \`fn_<name>\` (docs/abi.md §8).
 
@@ -118,14 +123,14 @@ const intrinsicsTable = /\nconst INTRINSICS: [\s\S]*?> = \{([\s\S]*?)\n\};/.exec
 const intrinsics = new Set([...intrinsicsTable.matchAll(/^ {2}(\w+)[:(,]/gm)].map((m) => m[1]));
 
 const implemented = {
-  stdlib: (name) => stdlibExports.has(`fn_${name}`),
+  stdlib: (name, stem) => stdlibExports.get(`fn_${name}`) === stem,
   js: (name) => jsNames.includes(name),
   intrinsic: (name) => intrinsics.has(name),
 };
 const missing = definitions
-  .filter(({ name, backing }) => !(implemented[backing] ?? (() => false))(name))
+  .filter(({ stem, name, backing }) => !(implemented[backing] ?? (() => false))(name, stem))
   .map(({ stem, name, backing }) => `compiler/functions/${stem}.ts: ${name} (backing ${backing}) has no implementation`)
-  .concat(misplacedJs);
+  .concat(misplacedStdlib, misplacedJs);
 
 const outputs = [
   ['compiler/functions/index.ts', compilerIndex],

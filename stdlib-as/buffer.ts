@@ -1,6 +1,7 @@
 // A growable byte buffer in the arena, for encoders and functions that build strings.
 
-import { alloc, Value, newBytes, copyMemory, trapWith, TrapCause } from './value';
+import { alloc, Value, newBytes, copyMemory, trapWith } from './value';
+import { TrapCause } from '../abi/wire/batch';
 
 /** Buffer state lives in a 12-byte arena record: data address, length, capacity. */
 export type Buffer = usize;

@@ -54,6 +54,16 @@ export function encode_offsets_len(): usize {
   return bufferLength(encodeOffsets());
 }
 
+// Every wire constant (abi/wire/) as an exported global, so that a test compares the values asc compiled with
+// the TypeScript side's (test/abi/wire.test.ts).
+export * from '../abi/wire/batch';
+export * from '../abi/wire/codec-descriptors';
+export * from '../abi/wire/kinds';
+export * from '../abi/wire/path';
+export * from '../abi/wire/regex-program';
+export * from '../abi/wire/strftime-program';
+export * from '../abi/wire/values';
+
 // The regex VM, for the grok patterns the host matches (runtime/js-functions/support/grok.ts): one search per
 // event.
 export { slotScratch as regex_slots } from './regex-vm';

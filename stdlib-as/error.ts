@@ -3,17 +3,12 @@
 // Messages are UTF-8 bytes in the arena, built only on the error path.
 
 import { Value, alloc, allocBytes, bytesPtr, bytesLen, copyBytes } from './value';
+import { Outcome } from '../abi/wire/batch';
 
-/** How the program stopped for the current event. */
-export const enum Outcome {
-  Kept = 0,
-  Error = 1,
-  Aborted = 2,
-  Dropped = 3,
-}
 
 let messagePtr: usize = 0;
 let messageLen: usize = 0;
+/** How the program stopped for the current event. */
 let outcome: Outcome = Outcome.Kept;
 
 export function errorMessagePtr(): usize {

@@ -6,74 +6,15 @@
 import {
   Value, Tag, NULL, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
   bytesLen, allocBytes, regexPatternPtr, regexPatternLen, arrayLen, arrayGet, objectLen, objectKeyPtr,
-  objectKeyLen, objectValue, objectMerged, compareBytes, trapWith, TrapCause,
+  objectKeyLen, objectValue, objectMerged, compareBytes, trapWith,
 } from './value';
+import { TrapCause } from '../abi/wire/batch';
 import { fail, failWith } from './error';
-import { Buffer, bufferNew, bufferAscii, bufferByte, bufferBytes, bufferData, bufferLength } from './buffer';
-import { kindBitOf, kindName } from './functions/args';
+import { bufferNew, bufferAscii, bufferData, bufferLength } from './buffer';
+import { writeValueKind } from './kind-names';
 import { mayDescend } from './depth';
 
 // ---- error messages ------------------------------------------------------------------------------------
-
-/**
- * The kind of a value as VRL prints it in operator errors: `integer`, `[integer, string]`,
- * `{ a: float, "b c": [null] }`; empty collections are `array` and `object`.
- */
-export function writeValueKind(b: Buffer, v: Value, depth: i32 = 0): void {
-  const tag = tagOf(v);
-  // Past MAX_DEPTH a container is only named (`array`, `object`).
-  if (tag == Tag.Array && arrayLen(v) > 0 && mayDescend(depth)) {
-    bufferByte(b, 0x5b); // [
-    for (let i: usize = 0, n = arrayLen(v); i < n; i++) {
-      if (i > 0) bufferAscii(b, ', ');
-      writeValueKind(b, arrayGet(v, i), depth + 1);
-    }
-    bufferByte(b, 0x5d); // ]
-    return;
-  }
-  if (tag == Tag.Object && objectLen(v) > 0 && mayDescend(depth)) {
-    bufferAscii(b, '{ ');
-    for (let i: usize = 0, n = objectLen(v); i < n; i++) {
-      if (i > 0) bufferAscii(b, ', ');
-      writeField(b, objectKeyPtr(v, i), objectKeyLen(v, i));
-      bufferAscii(b, ': ');
-      writeValueKind(b, objectValue(v, i), depth + 1);
-    }
-    bufferAscii(b, ' }');
-    return;
-  }
-  bufferAscii(b, kindName(kindBitOf(v)));
-}
-
-/** A field name, quoted (without escapes) unless it matches VRL's `^[0-9]*[a-zA-Z_@][0-9a-zA-Z_@]*$`. */
-function writeField(b: Buffer, key: usize, len: usize): void {
-  let plain = false;
-  let i: usize = 0;
-  while (i < len && isDigit(load<u8>(key + i))) i++;
-  if (i < len && isWordStart(load<u8>(key + i))) {
-    plain = true;
-    for (i++; i < len; i++) {
-      const c = load<u8>(key + i);
-      if (!isDigit(c) && !isWordStart(c)) {
-        plain = false;
-        break;
-      }
-    }
-  }
-  if (!plain) bufferByte(b, 0x22);
-  bufferBytes(b, key, len);
-  if (!plain) bufferByte(b, 0x22);
-}
-
-// @ts-ignore: decorator
-@inline function isDigit(c: u8): bool {
-  return c >= 0x30 && c <= 0x39;
-}
-
-// @ts-ignore: decorator
-@inline function isWordStart(c: u8): bool {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c == 0x5f || c == 0x40;
-}
 
 /** Records `before` + kind of `x` + `between` + kind of `y` as the message; returns 0. */
 function failKinds(before: string, x: Value, between: string, y: Value): Value {
@@ -291,7 +232,7 @@ export function value_eq(a: Value, b: Value): bool {
   return valuesEqual(a, b, 0);
 }
 
-/** `value_eq` of values nested `depth` levels deep (containers past MAX_DEPTH compare unequal). */
+/** `value_eq` of values nested `depth` levels deep (containers past MAX_VALUE_DEPTH compare unequal). */
 function valuesEqual(a: Value, b: Value, depth: i32): bool {
   if (a == b) return true;
   const tag = tagOf(a);

@@ -18,12 +18,7 @@ import { fail } from './error';
 import { mayDescend } from './depth';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from './buffer';
 import { writeInt } from './codec/number';
-
-const enum Segment {
-  Field = 0,
-  Index = 1,
-  Coalesce = 2,
-}
+import { PathSegmentKind } from '../abi/wire/path';
 
 // @ts-ignore: decorator
 @inline function padded(len: usize): usize {
@@ -49,8 +44,8 @@ const enum Segment {
 /** The segment after `seg`. */
 function nextSegment(seg: usize): usize {
   switch (load<u32>(seg)) {
-    case Segment.Field: return nextKey(seg + 4);
-    case Segment.Index: return seg + 12;
+    case PathSegmentKind.Field: return nextKey(seg + 4);
+    case PathSegmentKind.Index: return seg + 12;
   }
   let key = seg + 8;
   for (let i: u32 = 0, n = load<u32>(seg + 4); i < n; i++) key = nextKey(key);
@@ -62,7 +57,7 @@ function nextSegment(seg: usize): usize {
  * first of its keys present in `o`, or 0 when none is.
  */
 function presentKey(seg: usize, o: Value): usize {
-  if (load<u32>(seg) == Segment.Field) return seg + 4;
+  if (load<u32>(seg) == PathSegmentKind.Field) return seg + 4;
   if (tagOf(o) != Tag.Object) return 0;
   let key = seg + 8;
   for (let i: u32 = 0, n = load<u32>(seg + 4); i < n; i++) {
@@ -90,7 +85,7 @@ function writeKey(seg: usize, o: Value): usize {
 
 /** The child `seg` selects in `v`, or 0 when there is none. */
 function child(v: Value, seg: usize): Value {
-  if (load<u32>(seg) == Segment.Index) {
+  if (load<u32>(seg) == PathSegmentKind.Index) {
     if (tagOf(v) != Tag.Array) return 0;
     const at = indexPosition(seg, arrayLen(v));
     return at >= 0 && at < <i64>arrayLen(v) ? arrayGet(v, <usize>at) : 0;
@@ -170,7 +165,7 @@ function failIndex(seg: usize): usize {
  */
 function childSlot(slot: usize, seg: usize): usize {
   const current = load<u32>(slot);
-  if (load<u32>(seg) != Segment.Index) {
+  if (load<u32>(seg) != PathSegmentKind.Index) {
     let o: Value;
     if (tagOf(current) == Tag.Object) {
       o = ownedAt(slot);
@@ -226,7 +221,7 @@ function metricKeys(root: Value, path: usize): i32 {
   let v = root;
   let seg = path + 4;
   for (let i: u32 = 0; i < count; i++) {
-    if (load<u32>(seg) == Segment.Index) return -1;
+    if (load<u32>(seg) == PathSegmentKind.Index) return -1;
     const key = writeKey(seg, v);
     store<u32>(METRIC_KEYS + (<usize>i << 3), <u32>keyBytes(key));
     store<u32>(METRIC_KEYS + (<usize>i << 3), <u32>keyLen(key), 4);
@@ -293,14 +288,14 @@ function removeBelow(slot: usize, seg: usize, left: u32, compact: bool): Value {
 
 /** Index of the entry or item `seg` selects in `container` (known to exist). */
 function position(container: Value, seg: usize): usize {
-  if (load<u32>(seg) == Segment.Index) return <usize>indexPosition(seg, arrayLen(container));
+  if (load<u32>(seg) == PathSegmentKind.Index) return <usize>indexPosition(seg, arrayLen(container));
   const key = presentKey(seg, container);
   return <usize>objectFind(container, keyBytes(key), keyLen(key));
 }
 
 // @ts-ignore: decorator
 @inline function childSlotAt(container: Value, seg: usize, at: usize): usize {
-  return load<u32>(seg) == Segment.Index ? arrayItemSlot(container, at) : objectValueSlot(container, at);
+  return load<u32>(seg) == PathSegmentKind.Index ? arrayItemSlot(container, at) : objectValueSlot(container, at);
 }
 
 // @ts-ignore: decorator
@@ -309,7 +304,7 @@ function position(container: Value, seg: usize): usize {
 }
 
 function removeAt(container: Value, seg: usize, at: usize): Value {
-  if (load<u32>(seg) != Segment.Index) return objectRemoveAt(container, at);
+  if (load<u32>(seg) != PathSegmentKind.Index) return objectRemoveAt(container, at);
   const removed = arrayGet(container, at);
   const len = arrayLen(container);
   const slot = arrayItemSlot(container, at);

@@ -10,44 +10,8 @@
 // Positions and captures are byte offsets. Memory is scratch reused for every search until the arena resets.
 
 import { alloc, arenaGeneration, copyMemory } from './value';
-import { codePointAt, codePointStartBefore, sequenceLength } from './functions/text';
-
-// The program's layout (abi/regex-program.ts).
-const INST_COUNT: usize = 4;
-const GROUP_COUNT: usize = 8;
-const FLAGS: usize = 12;
-const START_PC: usize = 16;
-const NAMES_OFFSET: usize = 20;
-const FIRST_BYTES: usize = 24;
-const ONE_PASS: usize = 56;
-const INSTS: usize = 60;
-
-const ANCHORED: u32 = 1;
-const NULLABLE: u32 = 2;
-
-const OP_MATCH: u32 = 0;
-const OP_CLASS: u32 = 1;
-const OP_CHAR: u32 = 2;
-const OP_ANY: u32 = 3;
-const OP_ANY_NOT_NEWLINE: u32 = 4;
-const OP_SPLIT: u32 = 5;
-const OP_SAVE: u32 = 6;
-const OP_ASSERT: u32 = 7;
-const OP_NOP: u32 = 8;
-const OP_FAIL: u32 = 9;
-const OP_LOOK: u32 = 10;
-const OP_ONE_PASS_SPLIT: u32 = 11;
-const OP_ONE_PASS_SPLIT_MATCH: u32 = 12;
-
-const ASSERT_BEGIN_LINE: u32 = 1;
-const ASSERT_END_LINE: u32 = 2;
-const ASSERT_BEGIN_TEXT: u32 = 4;
-const ASSERT_END_TEXT: u32 = 8;
-const ASSERT_WORD_BOUNDARY: u32 = 16;
-const ASSERT_NOT_WORD_BOUNDARY: u32 = 32;
-
-const LOOK_BEHIND: u32 = 1;
-const LOOK_NEGATED: u32 = 2;
+import { LookFlag, ProgramFlag, ProgramHeader, RegexAssert, RegexOp } from '../abi/wire/regex-program';
+import { codePointAt, codePointStartBefore, sequenceLength } from './functions/support/text';
 
 /**
  * Most visited bits of a backtracking search, which clears its instructions × positions bits first (beyond,
@@ -62,19 +26,19 @@ const RESTORE: u32 = 0x80000000;
 
 // @ts-ignore: decorator
 @inline export function programGroupCount(prog: usize): u32 {
-  return load<u32>(prog, GROUP_COUNT);
+  return load<u32>(prog, ProgramHeader.GroupCount);
 }
 
 /** Address of the program's names: u32 count, then (u32 group, u32 length, bytes padded to 4) sorted by name. */
 // @ts-ignore: decorator
 @inline export function programNames(prog: usize): usize {
-  return prog + <usize>load<u32>(prog, NAMES_OFFSET);
+  return prog + <usize>load<u32>(prog, ProgramHeader.Names);
 }
 
 /** Capture slots of a search: two per group and two for the whole match (i32 byte offsets, -1 when unset). */
 // @ts-ignore: decorator
 @inline export function slotCount(prog: usize): usize {
-  return (<usize>load<u32>(prog, GROUP_COUNT) + 1) << 1;
+  return (<usize>load<u32>(prog, ProgramHeader.GroupCount) + 1) << 1;
 }
 
 // ---- scratch memory ------------------------------------------------------------------------------------
@@ -147,9 +111,9 @@ function rangesHave(record: usize, c: u32): bool {
 /** Whether the instruction at `inst` (a code point op) accepts `c`. */
 // @ts-ignore: decorator
 @inline function accepts(prog: usize, op: u32, arg: u32, c: u32): bool {
-  if (op == OP_CHAR) return c == arg;
-  if (op == OP_CLASS) return classHas(prog + <usize>arg, c);
-  return op == OP_ANY || c != 0x0a;
+  if (op == RegexOp.Char) return c == arg;
+  if (op == RegexOp.Class) return classHas(prog + <usize>arg, c);
+  return op == RegexOp.Any || c != 0x0a;
 }
 
 // @ts-ignore: decorator
@@ -160,14 +124,14 @@ function rangesHave(record: usize, c: u32): bool {
 function assertionHolds(flags: u32, text: usize, len: usize, pos: usize): bool {
   const before: u32 = pos > 0 ? load<u8>(text + pos - 1) : 0x100;
   const after: u32 = pos < len ? load<u8>(text + pos) : 0x100;
-  if ((flags & ASSERT_BEGIN_TEXT) != 0 && pos != 0) return false;
-  if ((flags & ASSERT_END_TEXT) != 0 && pos != len) return false;
-  if ((flags & ASSERT_BEGIN_LINE) != 0 && pos != 0 && before != 0x0a) return false;
-  if ((flags & ASSERT_END_LINE) != 0 && pos != len && after != 0x0a) return false;
-  if ((flags & (ASSERT_WORD_BOUNDARY | ASSERT_NOT_WORD_BOUNDARY)) != 0) {
+  if ((flags & RegexAssert.BeginText) != 0 && pos != 0) return false;
+  if ((flags & RegexAssert.EndText) != 0 && pos != len) return false;
+  if ((flags & RegexAssert.BeginLine) != 0 && pos != 0 && before != 0x0a) return false;
+  if ((flags & RegexAssert.EndLine) != 0 && pos != len && after != 0x0a) return false;
+  if ((flags & (RegexAssert.WordBoundary | RegexAssert.NotWordBoundary)) != 0) {
     const boundary = (before < 0x80 && isWordByte(before)) != (after < 0x80 && isWordByte(after));
-    if ((flags & ASSERT_WORD_BOUNDARY) != 0 && !boundary) return false;
-    if ((flags & ASSERT_NOT_WORD_BOUNDARY) != 0 && boundary) return false;
+    if ((flags & RegexAssert.WordBoundary) != 0 && !boundary) return false;
+    if ((flags & RegexAssert.NotWordBoundary) != 0 && boundary) return false;
   }
   return true;
 }
@@ -177,7 +141,7 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
   const flags = load<u32>(record);
   const n = <usize>load<u32>(record, 4);
   let found = true;
-  if ((flags & LOOK_BEHIND) != 0) {
+  if ((flags & LookFlag.Behind) != 0) {
     let at = pos;
     for (let i = n; i > 0 && found; i--) {
       if (at == 0) found = false;
@@ -196,7 +160,7 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
       }
     }
   }
-  return found != ((flags & LOOK_NEGATED) != 0);
+  return found != ((flags & LookFlag.Negated) != 0);
 }
 
 /**
@@ -213,7 +177,7 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
 
 // @ts-ignore: decorator
 @inline function mayStartAt(prog: usize, b: u32): bool {
-  return ((load<u32>(prog + FIRST_BYTES + ((<usize>b >> 5) << 2)) >>> (b & 31)) & 1) != 0;
+  return ((load<u32>(prog + ProgramHeader.FirstBytes + ((<usize>b >> 5) << 2)) >>> (b & 31)) & 1) != 0;
 }
 
 /**
@@ -221,7 +185,7 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
  * none: with a program that cannot match empty, one whose lead byte starts a code point it accepts first.
  */
 function nextStart(prog: usize, text: usize, len: usize, pos: usize): usize {
-  if ((load<u32>(prog, FLAGS) & NULLABLE) != 0) {
+  if ((load<u32>(prog, ProgramHeader.Flags) & ProgramFlag.Nullable) != 0) {
     while (pos < len && (load<u8>(text + pos) & 0xc0) == 0x80) pos++;
     return pos;
   }
@@ -238,23 +202,23 @@ function nextStart(prog: usize, text: usize, len: usize, pos: usize): usize {
  */
 export function regexSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize, backtrackBits: usize): bool {
   if (from > len) return false;
-  if ((load<u32>(prog, FLAGS) & ANCHORED) != 0 && from != 0) return false;
-  const onePass = <usize>load<u32>(prog, ONE_PASS);
+  if ((load<u32>(prog, ProgramHeader.Flags) & ProgramFlag.Anchored) != 0 && from != 0) return false;
+  const onePass = <usize>load<u32>(prog, ProgramHeader.OnePass);
   if (onePass != 0) return onePassSearch(prog, prog + onePass, text, len, slots);
-  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const insts = <usize>load<u32>(prog, ProgramHeader.InstCount);
   const span = len - from + 1;
   if (<u64>insts * <u64>span <= <u64>backtrackBits) return backtrack(prog, text, len, from, slots);
   return pikeSearch(prog, text, len, from, slots);
 }
 
 function backtrack(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
-  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const insts = <usize>load<u32>(prog, ProgramHeader.InstCount);
   const span = len - from + 1;
   const visitedBytes = ((insts * span + 31) >> 5) << 2;
   const visited = scratch(VISITED, visitedBytes);
   memory.fill(visited, 0, visitedBytes);
   const nslots = slotCount(prog);
-  const anchored = (load<u32>(prog, FLAGS) & ANCHORED) != 0;
+  const anchored = (load<u32>(prog, ProgramHeader.Flags) & ProgramFlag.Anchored) != 0;
   for (let start = nextStart(prog, text, len, from); start <= len; ) {
     for (let i: usize = 0; i < nslots; i++) store<i32>(slots + (i << 2), -1);
     if (tryBacktrack(prog, text, len, from, span, visited, slots, start)) return true;
@@ -272,7 +236,7 @@ function tryBacktrack(
   let jobs = jobStack(64);
   let capacity = jobCapacity();
   let sp: usize = 0;
-  store<u32>(jobs, load<u32>(prog, START_PC));
+  store<u32>(jobs, load<u32>(prog, ProgramHeader.StartPc));
   store<u32>(jobs, <u32>start, 4);
   sp = 1;
   while (sp > 0) {
@@ -290,12 +254,12 @@ function tryBacktrack(
       const seen = load<u32>(word);
       if ((seen & mask) != 0) break;
       store<u32>(word, seen | mask);
-      const inst = prog + INSTS + <usize>pc * 12;
+      const inst = prog + ProgramHeader.Size + <usize>pc * 12;
       const op = load<u32>(inst);
       const out = load<u32>(inst, 4);
       const arg = load<u32>(inst, 8);
-      if (op <= OP_ANY_NOT_NEWLINE) {
-        if (op == OP_MATCH) {
+      if (op <= <u32>RegexOp.AnyNotNewline) {
+        if (op == RegexOp.Match) {
           store<i32>(slots, <i32>start);
           store<i32>(slots, <i32>pos, 4);
           return true;
@@ -306,14 +270,14 @@ function tryBacktrack(
         pc = out;
         continue;
       }
-      if (op == OP_SPLIT || op == OP_SAVE) {
+      if (op == RegexOp.Split || op == RegexOp.Save) {
         // Room for one more job (a stack may need one per visited bit).
         if (sp == capacity) {
           jobs = jobStack(capacity + 1);
           capacity = jobCapacity();
         }
         const job = jobs + (sp << 3);
-        if (op == OP_SPLIT) {
+        if (op == RegexOp.Split) {
           store<u32>(job, arg);
           store<u32>(job, <u32>pos, 4);
           sp++;
@@ -326,11 +290,11 @@ function tryBacktrack(
         pc = out;
         continue;
       }
-      if (op == OP_ASSERT) {
+      if (op == RegexOp.Assert) {
         if (!assertionHolds(arg, text, len, pos)) break;
-      } else if (op == OP_LOOK) {
+      } else if (op == RegexOp.Look) {
         if (!lookHolds(prog, prog + <usize>arg, text, len, pos)) break;
-      } else if (op == OP_FAIL) {
+      } else if (op == RegexOp.Fail) {
         break;
       }
       pc = out;
@@ -344,7 +308,7 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
   const nslots = <u32>slotCount(prog);
   for (let i: u32 = 0; i < nslots; i++) store<i32>(slots + (<usize>i << 2), -1);
   store<i32>(slots, 0);
-  let pc = load<u32>(prog, START_PC);
+  let pc = load<u32>(prog, ProgramHeader.StartPc);
   let pos: usize = 0;
   // The code point at `pos` (u32.MAX_VALUE at the end) and its length.
   let next = decodeAt(text, len, 0);
@@ -355,8 +319,8 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
     const op = load<u32>(inst);
     const out = load<u32>(inst, 4);
     const arg = load<u32>(inst, 8);
-    if (op <= OP_ANY_NOT_NEWLINE) {
-      if (op == OP_MATCH) {
+    if (op <= <u32>RegexOp.AnyNotNewline) {
+      if (op == RegexOp.Match) {
         store<i32>(slots, <i32>pos, 4);
         return true;
       }
@@ -368,7 +332,7 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
       pc = out;
       continue;
     }
-    if (op >= OP_ONE_PASS_SPLIT) {
+    if (op >= <u32>RegexOp.OnePassSplit) {
       const record = prog + <usize>arg;
       const loop = <usize>load<u32>(record, 12);
       if (loop != 0) {
@@ -382,15 +346,15 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
       }
       if (width != 0 && classHas(prog + <usize>load<u32>(record, 4), c)) pc = out;
       else if (width != 0 && classHas(prog + <usize>load<u32>(record, 8), c)) pc = load<u32>(record);
-      else if (op == OP_ONE_PASS_SPLIT_MATCH) pc = out;
+      else if (op == RegexOp.OnePassSplitMatch) pc = out;
       else return false;
       continue;
     }
-    if (op == OP_SAVE) {
+    if (op == RegexOp.Save) {
       if (arg < nslots) store<i32>(slots + (<usize>arg << 2), <i32>pos);
-    } else if (op == OP_ASSERT) {
+    } else if (op == RegexOp.Assert) {
       if (!assertionHolds(arg, text, len, pos)) return false;
-    } else if (op == OP_FAIL) {
+    } else if (op == RegexOp.Fail) {
       return false;
     }
     pc = out;
@@ -436,7 +400,7 @@ function queueInsert(q: usize, insts: usize, pc: u32): void {
  * the captures they set in `caps`, restored on the way back); code point and match instructions keep a copy.
  */
 function addThread(prog: usize, q: usize, pc0: u32, text: usize, len: usize, pos: usize, caps: usize): void {
-  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const insts = <usize>load<u32>(prog, ProgramHeader.InstCount);
   const nslots = slotCount(prog);
   // At most one entry per instruction for each of: its own visit, a split's second branch, a restore.
   const jobs = jobStack(insts * 3 + 1);
@@ -451,34 +415,34 @@ function addThread(prog: usize, q: usize, pc0: u32, text: usize, len: usize, pos
     }
     if (queueHas(q, insts, pc)) continue;
     queueInsert(q, insts, pc);
-    const inst = prog + INSTS + <usize>pc * 12;
+    const inst = prog + ProgramHeader.Size + <usize>pc * 12;
     const op = load<u32>(inst);
     const out = load<u32>(inst, 4);
     const arg = load<u32>(inst, 8);
     const job = jobs + (sp << 3);
     switch (op) {
-      case OP_SPLIT:
+      case RegexOp.Split:
         store<u32>(job, arg);
         store<u32>(job + 8, out);
         sp += 2;
         break;
-      case OP_NOP:
+      case RegexOp.Nop:
         store<u32>(job, out);
         sp++;
         break;
-      case OP_ASSERT:
+      case RegexOp.Assert:
         if (assertionHolds(arg, text, len, pos)) {
           store<u32>(job, out);
           sp++;
         }
         break;
-      case OP_LOOK:
+      case RegexOp.Look:
         if (lookHolds(prog, prog + <usize>arg, text, len, pos)) {
           store<u32>(job, out);
           sp++;
         }
         break;
-      case OP_SAVE:
+      case RegexOp.Save:
         if (<usize>arg < nslots) {
           store<u32>(job, arg | RESTORE);
           store<i32>(job, load<i32>(caps + (<usize>arg << 2)), 4);
@@ -490,7 +454,7 @@ function addThread(prog: usize, q: usize, pc0: u32, text: usize, len: usize, pos
           sp++;
         }
         break;
-      case OP_FAIL:
+      case RegexOp.Fail:
         break;
       default:
         memory.copy(queueSlots(q, insts, nslots, pc), caps, nslots << 2);
@@ -499,9 +463,9 @@ function addThread(prog: usize, q: usize, pc0: u32, text: usize, len: usize, pos
 }
 
 function pikeSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize): bool {
-  const insts = <usize>load<u32>(prog, INST_COUNT);
+  const insts = <usize>load<u32>(prog, ProgramHeader.InstCount);
   const nslots = slotCount(prog);
-  const anchored = (load<u32>(prog, FLAGS) & ANCHORED) != 0;
+  const anchored = (load<u32>(prog, ProgramHeader.Flags) & ProgramFlag.Anchored) != 0;
   const queueSize = queueBytes(insts, nslots);
   const base = scratch(VISITED, queueSize * 2 + (nslots << 2));
   let current = base;
@@ -520,7 +484,7 @@ function pikeSearch(prog: usize, text: usize, len: usize, from: usize, slots: us
     if (!matched && (!anchored || pos == 0)) {
       for (let i: usize = 0; i < nslots; i++) store<i32>(caps + (i << 2), -1);
       store<i32>(caps, <i32>pos);
-      addThread(prog, current, load<u32>(prog, START_PC), text, len, pos, caps);
+      addThread(prog, current, load<u32>(prog, ProgramHeader.StartPc), text, len, pos, caps);
     }
     const decoded = decodeAt(text, len, pos);
     const c = <u32>decoded;
@@ -528,16 +492,16 @@ function pikeSearch(prog: usize, text: usize, len: usize, from: usize, slots: us
     const size = <usize>load<u32>(current);
     for (let i: usize = 0; i < size; i++) {
       const pc = load<u32>(queueDense(current) + (i << 2));
-      const inst = prog + INSTS + <usize>pc * 12;
+      const inst = prog + ProgramHeader.Size + <usize>pc * 12;
       const op = load<u32>(inst);
-      if (op == OP_MATCH) {
+      if (op == RegexOp.Match) {
         memory.copy(slots, queueSlots(current, insts, nslots, pc), nslots << 2);
         store<i32>(slots, <i32>pos, 4);
         matched = true;
         // Threads after this one have lower priority: leftmost-first drops them.
         break;
       }
-      if (op > OP_ANY_NOT_NEWLINE || width == 0) continue;
+      if (op > <u32>RegexOp.AnyNotNewline || width == 0) continue;
       if (!accepts(prog, op, load<u32>(inst, 8), c)) continue;
       memory.copy(caps, queueSlots(current, insts, nslots, pc), nslots << 2);
       addThread(prog, next, load<u32>(inst, 4), text, len, pos + width, caps);

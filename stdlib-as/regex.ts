@@ -10,7 +10,7 @@ import {
 import { fail, failWith } from './error';
 import { Buffer, bufferBytes } from './buffer';
 import { regexSearch, slotScratch, programGroupCount, programNames, FIRST_SEARCH_BITS, NEXT_SEARCH_BITS } from './regex-vm';
-import { bytesSlice, sequenceLength } from './functions/text';
+import { bytesSlice, sequenceLength } from './functions/support/text';
 
 // @ts-ignore: decorator
 @external("svc_js", "regex")

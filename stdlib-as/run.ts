@@ -4,10 +4,11 @@
 // metadata through the cells below and returns its result, or 0 when the event stopped (outcome Error or
 // Aborted, message pending). A metric record runs on its VRL view and emits its native metric (metric.ts).
 
-import { BATCH_HEADER_SIZE as HEADER_SIZE, EventKind, writeBatchHeader } from './batch-layout';
+import { writeBatchHeader } from './batch-layout';
+import { BATCH_HEADER_SIZE as HEADER_SIZE, BatchFlag, ChainFlag, EventKind, NdjsonFlag, Outcome } from '../abi/wire/batch';
 import { bytesEqual } from './codec/scan';
 import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share, setRunning } from './value';
-import { Outcome, setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
+import { setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
 import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength, bufferTruncate } from './buffer';
 import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/binary';
 import { parseJsonLine, writeJson } from './codec/json';
@@ -63,17 +64,6 @@ export function failures_len(): usize {
   return failuresLength;
 }
 
-/** Batch flags (docs/abi.md §2). */
-const RESULTS: u16 = 1;
-const RAW: u16 = 2;
-/** `run_chain` flags (docs/abi.md §2.1): forward the original record of an event that failed that way. */
-const KEEP_ON_ERROR: i32 = 1;
-const KEEP_ON_ABORT: i32 = 2;
-/** NDJSON flags (docs/abi.md §3). */
-const PRINT_OBJECT: i32 = 1;
-const JSON_EVENTS: i32 = 2;
-
-/** The input record kind of a metric (docs/abi.md §2). */
 
 const MESSAGE = memory.data<u8>([0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65]);
 const MESSAGE_LEN: usize = 7;
@@ -89,12 +79,12 @@ function runEvent(meta: Value, event: Value, isMetric: bool): Value {
   // A note left by output written for the previous event belongs to that event.
   takeDepthExceeded();
   const result = program();
-  // A walk in the program stopped at MAX_DEPTH, so what it returned is not the value's.
+  // A walk in the program stopped at MAX_VALUE_DEPTH, so what it returned is not the value's.
   return result != 0 && takeDepthExceeded() ? failTooDeep() : result;
 }
 
 /**
- * Whether the output just written for an event met a value nested deeper than MAX_DEPTH: then the output
+ * Whether the output just written for an event met a value nested deeper than MAX_VALUE_DEPTH: then the output
  * from `mark` on is dropped and the event's error (TOO_DEEP) is pending.
  */
 function outputTooDeep(out: Buffer, mark: usize): bool {
@@ -140,13 +130,13 @@ export function run_batch(ptr: usize, len: usize): usize {
     store<u8>(head, <u8>outcome, 5);
     store<u16>(head, 0, 6);
     if (outcome == Outcome.Kept) {
-      if (flags & RAW) {
+      if (flags & BatchFlag.RAW) {
         store<u32>(bufferReserve(out, 4), 1);
         writeCells(out);
       } else {
         writeEmitted(out, load<u32>(meta_cell()), producedEvent(event_cell()));
       }
-      if (flags & RESULTS) writeValue(out, result);
+      if (flags & BatchFlag.RESULTS) writeValue(out, result);
       if (outputTooDeep(out, start + 8)) {
         outcome = Outcome.Error;
         store<u8>(bufferData(out) + start, <u8>outcome, 5);
@@ -246,7 +236,7 @@ export function run_chain(ptr: usize, len: usize, flags: i32): usize {
     if (result == 0) {
       const outcome = outcomeOf(result);
       writeFailure(failures, i, outcome, record, size);
-      if (flags & (outcome == Outcome.Error ? KEEP_ON_ERROR : KEEP_ON_ABORT)) {
+      if (flags & (outcome == Outcome.Error ? ChainFlag.KEEP_ON_ERROR : ChainFlag.KEEP_ON_ABORT)) {
         bufferBytes(out, record, size);
         emitted++;
       }
@@ -326,7 +316,6 @@ function setFailures(failures: Buffer): void {
 // ---- framed input: decode → program → encode -----------------------------------------------------------
 
 /** `run_framed` flag: failures carry the event as it was decoded (for `reroute_dropped`). */
-const FAILED_RECORDS: i32 = 4;
 
 let framedFlags: i32 = 0;
 /** Output: an input batch, or the encoder's bytes when `run_framed` encodes. */
@@ -407,8 +396,8 @@ function runDecoded(kind: EventKind, event: Value): void {
   }
   if (result == 0) {
     const outcome = outcomeOf(result);
-    const keep = (framedFlags & (outcome == Outcome.Error ? KEEP_ON_ERROR : KEEP_ON_ABORT)) != 0;
-    if (framedFlags & FAILED_RECORDS) {
+    const keep = (framedFlags & (outcome == Outcome.Error ? ChainFlag.KEEP_ON_ERROR : ChainFlag.KEEP_ON_ABORT)) != 0;
+    if (framedFlags & ChainFlag.FAILED_RECORDS) {
       bufferTruncate(framedOriginal, 0);
       writeInputRecord(framedOriginal, <u8>kind, framedMeta, original);
       writeFailure(framedFailures, framedIndex, outcome, bufferData(framedOriginal), bufferLength(framedOriginal));
@@ -439,7 +428,7 @@ function encodeEmitted(_out: Buffer, kind: u8, _meta: Value, event: Value): void
 /**
  * Runs the program on each JSON line of the UTF-8 text at `ptr` (blank lines skipped; metadata `{}`) and
  * writes one output line per event: the display form of the result, or of `.` with PRINT_OBJECT, or with
- * JSON_EVENTS `.`'s emitted events as JSON lines. Invalid JSON, runtime errors and aborts go to the error
+ * JSON `.`'s emitted events as JSON lines. Invalid JSON, runtime errors and aborts go to the error
  * buffer as (u32 line index, u32 length, message). Returns the output address (`output_len` bytes).
  */
 export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
@@ -467,10 +456,10 @@ export function run_ndjson(ptr: usize, len: usize, flags: i32): usize {
     }
     const target: Value = load<u32>(event_cell());
     const mark = bufferLength(out);
-    if (flags & JSON_EVENTS) {
+    if (flags & NdjsonFlag.JSON) {
       writeJsonEvents(out, target);
     } else {
-      writeDisplay(out, flags & PRINT_OBJECT ? target : result);
+      writeDisplay(out, flags & NdjsonFlag.PRINT_OBJECT ? target : result);
       bufferByte(out, 0x0a);
     }
     if (outputTooDeep(out, mark)) writeLineError(errors, line);

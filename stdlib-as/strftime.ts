@@ -10,21 +10,13 @@ import { Value, Tag, tagOf, newBytes, newTimestamp, bytesPtr, bytesLen, timestam
 import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferReserve } from './buffer';
 import { writeInt, writeIntPadded } from './codec/number';
 import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND } from './codec/time';
-import { KindBit, expectKinds } from './functions/args';
+import {  expectKinds } from './functions/support/args';
 import { jsTimeZoneOffset } from './clock';
 import { monthAbbreviation } from './time-parse';
-
-const enum Op { Literal, Numeric, Name, Fraction }
-
-/** Numeric fields, in the order of the compiler's `NUMERIC_FIELDS`. */
-const enum Field {
-  Year, YearDiv100, YearMod100, IsoYear, IsoYearMod100, Month, Day, WeekFromSun, WeekFromMon, IsoWeek,
-  NumDaysFromSun, WeekdayFromMon, Ordinal, Hour, Hour12, Minute, Second, Nanosecond, Timestamp,
-}
-
-const enum Pad { None, Zero, Space }
-
-const enum Name { ShortMonth, LongMonth, ShortWeekday, LongWeekday, LowerAmPm, UpperAmPm }
+import {
+  FormatOp, NameItem, NumericField, Pad, ParseOp, ParseResolution, ParseSlot,
+} from '../abi/wire/strftime-program';
+import { KindBit } from '../abi/wire/kinds';
 
 const MONTHS: StaticArray<string> = [
   'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
@@ -60,14 +52,14 @@ export function strftime_format_utc(value: Value, program: Value): Value {
   const end = at + bytesLen(program);
   while (at < end) {
     const op = <i32>load<u8>(at);
-    if (op == Op.Literal) {
+    if (op == FormatOp.Literal) {
       const len = <usize>load<u8>(at, 1);
       bufferBytes(b, at + 2, len);
       at += 2 + len;
-    } else if (op == Op.Numeric) {
+    } else if (op == FormatOp.Numeric) {
       writeNumber(b, numeric(<i32>load<u8>(at, 1)), <i32>load<u8>(at, 2), <i32>load<u8>(at, 3));
       at += 4;
-    } else if (op == Op.Name) {
+    } else if (op == FormatOp.Name) {
       writeName(b, <i32>load<u8>(at, 1));
       at += 2;
     } else {
@@ -156,27 +148,27 @@ function isoYear(): i64 {
 
 function numeric(field: i32): i64 {
   switch (field) {
-    case Field.Year: return year;
-    case Field.YearDiv100: return year / 100; // i64 nanoseconds span the years 1677–2262: never negative
-    case Field.YearMod100: return year % 100;
-    case Field.IsoYear: return isoYear();
-    case Field.IsoYearMod100: return isoYear() % 100;
-    case Field.Month: return month;
-    case Field.Day: return day;
-    case Field.WeekFromSun: return (ordinal() - weekdayFromSunday(days) + 6) / 7;
-    case Field.WeekFromMon: return (ordinal() - weekdayFromMonday(days) + 6) / 7;
-    case Field.IsoWeek: {
+    case NumericField.Year: return year;
+    case NumericField.YearDiv100: return year / 100; // i64 nanoseconds span the years 1677–2262: never negative
+    case NumericField.YearMod100: return year % 100;
+    case NumericField.IsoYear: return isoYear();
+    case NumericField.IsoYearMod100: return isoYear() % 100;
+    case NumericField.Month: return month;
+    case NumericField.Day: return day;
+    case NumericField.WeekFromSun: return (ordinal() - weekdayFromSunday(days) + 6) / 7;
+    case NumericField.WeekFromMon: return (ordinal() - weekdayFromMonday(days) + 6) / 7;
+    case NumericField.IsoWeek: {
       const thursday = isoThursday();
       return (thursday - daysFromCivil(isoYear(), 1, 1)) / 7 + 1;
     }
-    case Field.NumDaysFromSun: return weekdayFromSunday(days);
-    case Field.WeekdayFromMon: return weekdayFromMonday(days) + 1;
-    case Field.Ordinal: return ordinal();
-    case Field.Hour: return secondOfDay / 3600;
-    case Field.Hour12: return (secondOfDay / 3600 + 11) % 12 + 1;
-    case Field.Minute: return secondOfDay / 60 % 60;
-    case Field.Second: return secondOfDay % 60;
-    case Field.Nanosecond: return nano;
+    case NumericField.NumDaysFromSun: return weekdayFromSunday(days);
+    case NumericField.WeekdayFromMon: return weekdayFromMonday(days) + 1;
+    case NumericField.Ordinal: return ordinal();
+    case NumericField.Hour: return secondOfDay / 3600;
+    case NumericField.Hour12: return (secondOfDay / 3600 + 11) % 12 + 1;
+    case NumericField.Minute: return secondOfDay / 60 % 60;
+    case NumericField.Second: return secondOfDay % 60;
+    case NumericField.Nanosecond: return nano;
     default: return seconds;
   }
 }
@@ -194,11 +186,11 @@ function writeNumber(b: Buffer, value: i64, pad: i32, width: i32): void {
 function writeName(b: Buffer, name: i32): void {
   const hour = secondOfDay / 3600;
   switch (name) {
-    case Name.ShortMonth: return bufferAscii(b, SHORT_MONTHS[month - 1]);
-    case Name.LongMonth: return bufferAscii(b, MONTHS[month - 1]);
-    case Name.ShortWeekday: return bufferAscii(b, SHORT_WEEKDAYS[weekdayFromSunday(days)]);
-    case Name.LongWeekday: return bufferAscii(b, WEEKDAYS[weekdayFromSunday(days)]);
-    case Name.LowerAmPm: return bufferAscii(b, hour < 12 ? 'am' : 'pm');
+    case NameItem.ShortMonth: return bufferAscii(b, SHORT_MONTHS[month - 1]);
+    case NameItem.LongMonth: return bufferAscii(b, MONTHS[month - 1]);
+    case NameItem.ShortWeekday: return bufferAscii(b, SHORT_WEEKDAYS[weekdayFromSunday(days)]);
+    case NameItem.LongWeekday: return bufferAscii(b, WEEKDAYS[weekdayFromSunday(days)]);
+    case NameItem.LowerAmPm: return bufferAscii(b, hour < 12 ? 'am' : 'pm');
     default: return bufferAscii(b, hour < 12 ? 'AM' : 'PM');
   }
 }
@@ -216,11 +208,6 @@ function writeFraction(b: Buffer, digits: i32, dot: bool): void {
 }
 
 // ---- parsing ----------------------------------------------------------------------------------------
-
-const enum ParseOp { Literal, Numeric, MonthName, Fraction, Space, Offset, DateTimeSeparator }
-
-/** Fields a parse program sets, by the index the compiler's `PARSE_SLOTS` gives them. */
-const enum Slot { Year, Month, Day, Hour, Minute, Second, Nanosecond, Offset }
 
 const SLOTS = memory.data(8 * 8);
 /** Bit `1 << slot` for each field set. */
@@ -329,8 +316,6 @@ function scanOffset(at: usize, end: usize, zulu: bool): usize {
   return at + 2;
 }
 
-const enum ParseResolution { WithOffset, InLocalZone }
-
 /**
  * `parse_timestamp(value, format)` without `timezone`, `program` being the format's parse program; a
  * timestamp passes through. 0 (no message) when the text does not give an instant this reads: the caller
@@ -374,13 +359,13 @@ function readFields(at: usize, end: usize, op: usize, opEnd: usize): bool {
       at = scanDigits(skipSpace(at, end), end, 1, <i32>load<u8>(op, 2));
       op += 3;
     } else if (kind == ParseOp.MonthName) {
-      field = Slot.Month;
+      field = ParseSlot.Month;
       at = scanMonth(at, end, load<u8>(op, 1) != 0);
       op += 2;
     } else if (kind == ParseOp.Fraction) {
       const digits = <i32>load<u8>(op, 1);
       op += 2;
-      field = Slot.Nanosecond;
+      field = ParseSlot.Nanosecond;
       if (digits == 0) {
         if (at >= end || load<u8>(at) != 0x2e) continue; // no fraction
         at = scanDigits(at + 1, end, 1, 9);
@@ -390,7 +375,7 @@ function readFields(at: usize, end: usize, op: usize, opEnd: usize): bool {
       }
       for (let i = scannedCount; i < 9; i++) scanned *= 10;
     } else {
-      field = Slot.Offset;
+      field = ParseSlot.Offset;
       at = scanOffset(at, end, load<u8>(op, 1) != 0);
       op += 2;
     }
@@ -401,8 +386,8 @@ function readFields(at: usize, end: usize, op: usize, opEnd: usize): bool {
 
 /** The instant of the fields read and the offset read with them (chrono's `to_datetime`), or 0. */
 function resolveWithOffset(): Value {
-  if ((given & (1 << Slot.Offset)) == 0) return 0;
-  const offset = slot(Slot.Offset);
+  if ((given & (1 << ParseSlot.Offset)) == 0) return 0;
+  const offset = slot(ParseSlot.Offset);
   // Offsets of a day or more: the JS function's rules.
   if (offset <= -86_400 || offset >= 86_400) return 0;
   const local = localSeconds();
@@ -423,15 +408,15 @@ const NO_TIME = i64.MIN_VALUE;
 
 /** The date and time read, as seconds since 1970-01-01T00:00 of their own clock; NO_TIME when incomplete or invalid. */
 function localSeconds(): i64 {
-  const needed: u32 = (1 << Slot.Year) | (1 << Slot.Month) | (1 << Slot.Day) | (1 << Slot.Hour) | (1 << Slot.Minute);
+  const needed: u32 = (1 << ParseSlot.Year) | (1 << ParseSlot.Month) | (1 << ParseSlot.Day) | (1 << ParseSlot.Hour) | (1 << ParseSlot.Minute);
   if ((given & needed) != needed) return NO_TIME;
-  if ((given & (1 << Slot.Nanosecond)) != 0 && (given & (1 << Slot.Second)) == 0) return NO_TIME;
-  const year = slot(Slot.Year);
-  const month = <i32>slot(Slot.Month);
-  const day = <i32>slot(Slot.Day);
-  const hour = slot(Slot.Hour);
-  const minute = slot(Slot.Minute);
-  const second = (given & (1 << Slot.Second)) != 0 ? slot(Slot.Second) : 0;
+  if ((given & (1 << ParseSlot.Nanosecond)) != 0 && (given & (1 << ParseSlot.Second)) == 0) return NO_TIME;
+  const year = slot(ParseSlot.Year);
+  const month = <i32>slot(ParseSlot.Month);
+  const day = <i32>slot(ParseSlot.Day);
+  const hour = slot(ParseSlot.Hour);
+  const minute = slot(ParseSlot.Minute);
+  const second = (given & (1 << ParseSlot.Second)) != 0 ? slot(ParseSlot.Second) : 0;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NO_TIME;
   // A leap second (60): the JS function's rules.
   if (hour > 23 || minute > 59 || second > 59) return NO_TIME;
@@ -442,7 +427,7 @@ function localSeconds(): i64 {
 function instant(seconds: i64): Value {
   // Leaving the last partial second at each end to the JS function.
   if (seconds <= i64.MIN_VALUE / NANOS_PER_SECOND || seconds >= i64.MAX_VALUE / NANOS_PER_SECOND) return 0;
-  return newTimestamp(seconds * NANOS_PER_SECOND + ((given & (1 << Slot.Nanosecond)) != 0 ? slot(Slot.Nanosecond) : 0));
+  return newTimestamp(seconds * NANOS_PER_SECOND + ((given & (1 << ParseSlot.Nanosecond)) != 0 ? slot(ParseSlot.Nanosecond) : 0));
 }
 
 function daysInMonth(year: i64, month: i32): i32 {

@@ -1,6 +1,6 @@
 // The remap value model in linear memory. A `Value` is the address of a 16-byte record:
 //
-//   +0 u8  tag      (Tag below)
+//   +0 u8  tag      (Tag, abi/wire/values.ts)
 //   +1 u8  flags    (SHARED: the record is reachable from more than one place; writers copy it first)
 //   +4 u32 a        Bytes: length · Array/Object: count · Regex: address of its program (stdlib-as/regex-vm.ts)
 //   +8 u64 b        Int: i64 · Float: f64 · Timestamp: i64 ns · Bool: 0/1
@@ -14,19 +14,12 @@
 // No managed AssemblyScript objects (`new`, String, Array<T>, Map) may be created: the module runs under
 // `--runtime stub` and the arena below owns the heap.
 
+import { Tag } from '../abi/wire/values';
+import { RuntimeState, TrapCause } from '../abi/wire/batch';
+
 export type Value = usize;
 
-export const enum Tag {
-  Null = 0,
-  Bool = 1,
-  Int = 2,
-  Float = 3,
-  Bytes = 4,
-  Timestamp = 5,
-  Regex = 6,
-  Array = 7,
-  Object = 8,
-}
+export { Tag };
 
 export const SHARED: u8 = 1;
 export const RECORD_SIZE: usize = 16;
@@ -56,31 +49,16 @@ export function alloc(size: usize): usize {
   return ptr;
 }
 
-/**
- * Shared with the host (docs/abi.md §5): u32 memory limit in 64 KiB pages (the host writes it; 0: the 65,536
- * pages of a wasm32 memory), u32 index of the record or line a driver is running (u32.MAX before the
- * first), u32 `TrapCause` of the last trap the module raised itself.
- */
-const RUNTIME_STATE = memory.data(12, 4);
+/** Shared with the host (docs/abi.md §5): the u32 fields of `RuntimeState`. */
+const RUNTIME_STATE = memory.data(RuntimeState.Size, 4);
 
 export function runtime_state(): usize {
   return RUNTIME_STATE;
 }
 
-/** Why the module trapped (the host turns it into the event's error message). */
-export const enum TrapCause {
-  None = 0,
-  /** The memory would grow past the limit the host set. */
-  MemoryLimit = 1,
-  /** More than the 4 GiB a wasm32 memory can address. */
-  AddressSpace = 2,
-  /** The engine refused to grow the memory (the process is out of memory). */
-  GrowRefused = 3,
-}
-
 /** Traps after recording `cause`: the one way out of an allocation that cannot be satisfied. */
 export function trapWith(cause: TrapCause): void {
-  store<u32>(RUNTIME_STATE, <u32>cause, 8);
+  store<u32>(RUNTIME_STATE, <u32>cause, RuntimeState.TrapCause);
   unreachable();
 }
 
@@ -88,7 +66,7 @@ export function trapWith(cause: TrapCause): void {
 // @ts-ignore: decorator
 @inline
 export function setRunning(index: u32): void {
-  store<u32>(RUNTIME_STATE, index, 4);
+  store<u32>(RUNTIME_STATE, index, RuntimeState.Running);
 }
 
 const WASM32_PAGES: u64 = 65536;
@@ -97,7 +75,7 @@ function allocSlow(ptr: usize, size: usize): usize {
   // In u64: neither the end of the block nor the memory it needs may wrap.
   const top: u64 = (<u64>ptr + <u64>size + 7) & ~(<u64>7);
   const neededPages: u64 = (top + <u64>READ_SLACK + 0xffff) >> 16;
-  const limit = <u64>load<u32>(RUNTIME_STATE);
+  const limit = <u64>load<u32>(RUNTIME_STATE, RuntimeState.LimitPages);
   const limitPages: u64 = limit == 0 || limit > WASM32_PAGES ? WASM32_PAGES : limit;
   if (neededPages > limitPages) trapWith(neededPages > WASM32_PAGES ? TrapCause.AddressSpace : TrapCause.MemoryLimit);
   const current = <u64>memory.size();

@@ -8,10 +8,7 @@ import { ByteWriter, encodeValue, IntegralFloat } from '../../abi/codec.js';
 import { Regex, Timestamp } from '../../abi/values.js';
 import { regexProgram } from '../../abi/regex-program.js';
 import { timestampNanos } from '../check/index.js';
-
-const PATH_FIELD = 0;
-const PATH_INDEX = 1;
-const PATH_COALESCE = 2;
+import { PathSegmentKind } from '../../abi/wire/path.js';
 
 export class ConstantPool {
   private readonly blob = new ByteWriter();
@@ -58,15 +55,15 @@ export class ConstantPool {
     for (const segment of segments) {
       switch (segment.kind) {
         case 'field':
-          w.u32(PATH_FIELD);
+          w.u32(PathSegmentKind.Field);
           this.paddedBytes(segment.name);
           break;
         case 'index':
-          w.u32(PATH_INDEX);
+          w.u32(PathSegmentKind.Index);
           w.i64(BigInt(segment.index));
           break;
         case 'coalesce':
-          w.u32(PATH_COALESCE);
+          w.u32(PathSegmentKind.Coalesce);
           w.u32(segment.fields.length);
           for (const field of segment.fields) this.paddedBytes(field);
           break;

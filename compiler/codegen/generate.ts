@@ -9,6 +9,8 @@ import { kindDebugInfo } from '../types/debug-info.js';
 import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
 import { ConstantPool } from './constants.js';
 import { ProgramKind, strftimeProgram } from '../../abi/strftime-program.js';
+import { Outcome } from '../../abi/wire/batch.js';
+import { Tag } from '../../abi/wire/values.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
 
 /** Where the generated code finds the stdlib: export name → internal function name, and static values. */
@@ -53,10 +55,6 @@ const STATEMENTS_PER_PART = 128;
 /** What a part returns when its statements all ran: no value lives at address 1. */
 const PART_DONE = 1;
 
-const OUTCOME_ERROR = 1;
-const OUTCOME_ABORTED = 2;
-const TAG_ARRAY = 7;
-const TAG_OBJECT = 8;
 
 /** Locals and labels of the wasm function being generated. */
 class FunctionState {
@@ -167,7 +165,7 @@ class Generator {
     m.addFunction(name, this.b.none, this.i32, this.fn.locals, m.block(null, [
       ...prologue(),
       m.block(this.fn.uncaught, [m.local.set(result, body), m.return(m.local.get(result, this.i32))]),
-      this.call('set_outcome', [m.i32.const(OUTCOME_ERROR)], this.b.none),
+      this.call('set_outcome', [m.i32.const(Outcome.Error)], this.b.none),
       m.return(m.i32.const(0)),
     ], this.b.none));
   }
@@ -437,7 +435,7 @@ class Generator {
     const message = e.message ? this.expr(e.message) : this.bytesConstant('aborted');
     return m.block(null, [
       m.drop(this.call('fail_value', [message])),
-      this.call('set_outcome', [m.i32.const(OUTCOME_ABORTED)], this.b.none),
+      this.call('set_outcome', [m.i32.const(Outcome.Aborted)], this.b.none),
       m.return(m.i32.const(0)),
     ], this.b.unreachable);
   }
@@ -737,7 +735,7 @@ class Generator {
     const tag = this.fn.local();
     // A value that is not a collection (the root of a string event, say): VRL's for_each runs the closure
     // on none of it, its filter fails.
-    const notCollection = () => m.i32.lt_u(get(tag), m.i32.const(TAG_ARRAY));
+    const notCollection = () => m.i32.lt_u(get(tag), m.i32.const(Tag.Array));
     return m.block(null, [
       m.local.set(c, input),
       m.local.set(tag, this.call('value_tag', [get(c)])),
@@ -747,7 +745,7 @@ class Generator {
           this.toHandler(),
         ]))
         : m.nop(),
-      m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(TAG_OBJECT))),
+      m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(Tag.Object))),
       m.local.set(n, m.if(get(isObject), this.call('object_len', [get(c)]),
         m.if(notCollection(), m.i32.const(0), this.call('array_len', [get(c)])))),
       m.local.set(result, kind === 'for_each'
@@ -830,10 +828,10 @@ class Generator {
     const [slot] = slots;
     // VRL maps a value that is not a collection (the root of a string event, say) as a whole: map_values
     // runs the closure once on it, map_keys leaves it as it is.
-    const isScalar = () => m.i32.lt_u(get(tag), m.i32.const(TAG_ARRAY));
+    const isScalar = () => m.i32.lt_u(get(tag), m.i32.const(Tag.Array));
     const byShape = (object: ExpressionRef, array: ExpressionRef, scalar: ExpressionRef) =>
       m.if(get(isObject), object, m.if(isScalar(), scalar, array));
-    const isContainer = (v: ExpressionRef) => m.i32.ge_u(this.call('value_tag', [v]), m.i32.const(TAG_ARRAY));
+    const isContainer = (v: ExpressionRef) => m.i32.ge_u(this.call('value_tag', [v]), m.i32.const(Tag.Array));
     // Nested containers first (recursive form), then the closure on the value (map_values) or key (map_keys).
     const descend = m.if(m.i32.and(m.i32.ne(get(recursive), m.i32.const(0)), isContainer(get(value))),
       m.local.set(value, m.block(null, [
@@ -875,7 +873,7 @@ class Generator {
         m.if(m.i32.eqz(this.call('may_descend', [m.i32.sub(get(recursive), m.i32.const(1))])), m.return(get(c))),
         m.local.set(tag, this.call('value_tag', [get(c)])),
         kind === 'map_keys' ? m.if(isScalar(), m.return(get(c))) : m.nop(),
-        m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(TAG_OBJECT))),
+        m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(Tag.Object))),
         m.local.set(n, byShape(this.call('object_len', [get(c)]), this.call('array_len', [get(c)]), m.i32.const(1))),
         m.local.set(result, byShape(this.call('new_object', [get(n)]), this.call('new_array', [get(n)]), get(c))),
         m.local.set(i, m.i32.const(0)),

@@ -1,21 +1,11 @@
 // VRL's type lattice. A Kind is a set of primitive kinds plus, for arrays and objects, what is known of
 // their contents: some known entries and a kind for all the others (`unknown`; absent = no other entries).
 
+import { KindBit as K } from '../../abi/wire/kinds.js';
 import { PersistentMap } from './persistent-map.js';
 
-export const enum K {
-  Bytes = 1,
-  Integer = 2,
-  Float = 4,
-  Boolean = 8,
-  Timestamp = 16,
-  Regex = 32,
-  Null = 64,
-  Array = 128,
-  Object = 256,
-  /** Only inside collections and for paths that may not exist; reads turn it into null. */
-  Undefined = 512,
-}
+/** Kind bits, shared with the stdlib's run-time argument checks. */
+export { K };
 
 export const SCALARS = K.Bytes | K.Integer | K.Float | K.Boolean | K.Timestamp | K.Regex | K.Null;
 /** Every kind, including `undefined` (a path of the event that may not exist is `any`, as in VRL). */

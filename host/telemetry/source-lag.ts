@@ -4,6 +4,7 @@
 
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
 import { ByteReader, Wire } from '../../abi/codec.js';
+import { EventKind } from '../../abi/wire/batch.js';
 import { enterField, enterIndex } from '../../runtime/engine.js';
 import { parseFieldPath, valuePath } from '../config/template.js';
 import type { EventBatch } from '../topology/batch.js';
@@ -12,8 +13,6 @@ import type { Histogram, MetricsRegistry, Tags } from './metrics.js';
 /** Path segments: UTF-8 field names, or array indexes. */
 type Path = ReadonlyArray<Uint8Array | number>;
 
-const LOG = 0;
-const METRIC = 1;
 const METRIC_TIMESTAMP: Path = [Buffer.from('timestamp')];
 
 export class SourceLag {
@@ -38,7 +37,7 @@ export class SourceLag {
       const length = r.u32();
       const next = r.at + length;
       const kind = r.bytes[r.at];
-      const path = kind === LOG ? this.logTimestamp : kind === METRIC ? METRIC_TIMESTAMP : undefined;
+      const path = kind === EventKind.Log ? this.logTimestamp : kind === EventKind.Metric ? METRIC_TIMESTAMP : undefined;
       if (path !== undefined) {
         r.at += 4; // kind, code, padding
         r.skip(); // metadata

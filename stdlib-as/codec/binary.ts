@@ -7,21 +7,7 @@ import {
 } from '../value';
 import { compileRegex } from '../regex';
 import { mayDescend } from '../depth';
-
-export const enum Wire {
-  Null = 0,
-  False = 1,
-  True = 2,
-  Int = 3,
-  Float = 4,
-  Bytes = 5,
-  Timestamp = 6,
-  Regex = 7,
-  Array = 8,
-  Object = 9,
-  /** Only in the constants of a module: a regex with its program compiled by the compiler. */
-  RegexProgram = 10,
-}
+import { Wire } from '../../abi/wire/values';
 
 /** Read position of `decodeValue`, advanced past what it reads. */
 let cursor: usize = 0;
@@ -105,7 +91,7 @@ function decodeNext(): Value {
   return 0;
 }
 
-/** Encoded size of `v`, nested `depth` levels deep, in bytes (containers past MAX_DEPTH encode as null). */
+/** Encoded size of `v`, nested `depth` levels deep, in bytes (containers past MAX_VALUE_DEPTH encode as null). */
 export function encodedSize(v: Value, depth: i32 = 0): usize {
   if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return 1;
   switch (tagOf(v)) {

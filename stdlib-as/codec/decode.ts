@@ -4,7 +4,8 @@
 // source's stamp: each stamp field the event lacks, recursively through nested objects (Vector inserts
 // source metadata with `try_insert`).
 
-import { BATCH_HEADER_SIZE as HEADER_SIZE, writeBatchHeader, EventKind } from '../batch-layout';
+import { writeBatchHeader } from '../batch-layout';
+import { BATCH_HEADER_SIZE as HEADER_SIZE, EventKind } from '../../abi/wire/batch';
 import {
   Value, Tag, tagOf, alloc, newObject, newBytes, newFloat, newTimestamp, objectLen, objectKeyPtr, objectKeyLen,
   objectValue, objectFind, objectInsertAt, objectGet, objectSet, arrayLen, arrayGet, bytesPtr, bytesLen, intOf,
@@ -18,6 +19,7 @@ import { encodeValue, encodedSize, decodeValue } from './binary';
 import { parseJsonWith, isValidUtf8 } from './json';
 import { utf8Sequence } from './utf8';
 import { writeInt } from './number';
+import { DecodeDescriptor, DecodeFlag, Decoder } from '../../abi/wire/codec-descriptors';
 import { path_set } from '../path';
 import { parseRfc3339, parsedTimestamp } from '../time-parse';
 import { equalsAscii } from '../text';
@@ -27,21 +29,10 @@ import {
   Next, FrameError, framesStart, frameNext, frameError, framePtr, frameLen, framesConsumed, framesDiscard,
 } from './frames';
 
-/** Decoders, in the order of runtime/codec-module.ts's table. */
-const enum Codec {
-  Bytes = 0,
-  Json = 1,
-  Syslog = 2,
-  NativeJson = 3,
-}
-
-/** Decode flag: read invalid UTF-8 as an error instead of U+FFFD (the codecs' `lossy: false`). */
-const STRICT_UTF8: u32 = 8;
-
 /** The encoded empty object: every record's metadata. */
 const EMPTY_OBJECT_SIZE: usize = 9;
 
-let codec: Codec = Codec.Bytes;
+let codec: Decoder = Decoder.Bytes;
 let strict = false;
 let stamp: Value = 0;
 let messagePath: usize = 0;
@@ -100,14 +91,14 @@ export type EventSink = (kind: EventKind, event: Value) => void;
  */
 export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: EventSink): void {
   framesStart(ptr, len, descriptor);
-  const flags = load<u32>(descriptor, 12);
-  codec = <Codec>load<u32>(descriptor, 28);
-  strict = (flags & STRICT_UTF8) != 0;
-  const stampAt = <usize>load<u32>(descriptor, 32);
+  const flags = load<u32>(descriptor, DecodeDescriptor.Flags);
+  codec = <Decoder>load<u32>(descriptor, DecodeDescriptor.Decoder);
+  strict = (flags & DecodeFlag.STRICT_UTF8) != 0;
+  const stampAt = <usize>load<u32>(descriptor, DecodeDescriptor.Stamp);
   stamp = stampAt != 0 ? decodeValue(stampAt) : 0;
-  messagePath = <usize>load<u32>(descriptor, 36);
-  firstFrame = load<u32>(descriptor, 40);
-  endFrame = load<u32>(descriptor, 44);
+  messagePath = <usize>load<u32>(descriptor, DecodeDescriptor.MessagePath);
+  firstFrame = load<u32>(descriptor, DecodeDescriptor.FirstFrame);
+  endFrame = load<u32>(descriptor, DecodeDescriptor.EndFrame);
   deliver = sink;
   errors = bufferNew(16);
   count = 0;
@@ -125,13 +116,13 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
 
 function decodeFrame(ptr: usize, len: usize): void {
   switch (codec) {
-    case Codec.Bytes: {
+    case Decoder.Bytes: {
       writeLog(messageEvent(newBytes(ptr, len)));
       return;
     }
-    case Codec.Json: return decodeJson(ptr, len);
-    case Codec.Syslog: return decodeSyslog(ptr, len);
-    case Codec.NativeJson: return decodeNativeJson(ptr, len);
+    case Decoder.Json: return decodeJson(ptr, len);
+    case Decoder.Syslog: return decodeSyslog(ptr, len);
+    case Decoder.NativeJson: return decodeNativeJson(ptr, len);
   }
 }
 

@@ -11,7 +11,7 @@ import { writeLossy } from './utf8';
 import { displayPlainEnd, displayEscapeEnd } from './scan';
 import { mayDescend } from '../depth';
 
-/** VRL's display of `v`, nested `depth` levels deep (containers past MAX_DEPTH show as null). */
+/** VRL's display of `v`, nested `depth` levels deep (containers past MAX_VALUE_DEPTH show as null). */
 export function writeDisplay(b: Buffer, v: Value, depth: i32 = 0): void {
   if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return bufferAscii(b, 'null');
   switch (tagOf(v)) {

@@ -2,7 +2,10 @@
 // → framed bytes. Codecs json, text, logfmt, csv, raw_message, native_json; transforms only_fields,
 // except_fields and timestamp_format on logs and traces; framings bytes, newline, character, length.
 
-import { EventKind } from '../batch-layout';
+import { EventKind } from '../../abi/wire/batch';
+import {
+  CsvQuoteStyle, EncodeDescriptor, EncodeFlag, Encoder, EncodeMethod, EncodeTimestamp,
+} from '../../abi/wire/codec-descriptors';
 import {
   Value, Tag, alloc, tagOf, newObject, newInt, newFloat, objectLen, objectKeyPtr, objectKeyLen, objectValue,
   objectSetValueAt, objectFind, arrayLen, arrayGet, arrayItems, intOf, timestampOf, bytesPtr, bytesLen,
@@ -21,50 +24,10 @@ import { path_get, path_set, path_remove, path_exists } from '../path';
 import { mayDescend, takeDepthExceeded, TOO_DEEP } from '../depth';
 import { writeDebugQuoted, equalsAscii } from '../text';
 
-/** Encoders, in the order of runtime/codec-module.ts's table. */
-const enum Codec {
-  Json = 0,
-  Text = 1,
-  Logfmt = 2,
-  Csv = 3,
-  RawMessage = 4,
-  NativeJson = 5,
-}
-
-const enum TimestampFormat {
-  Rfc3339 = 0,
-  Unix = 1,
-  UnixMs = 2,
-  UnixUs = 3,
-  UnixNs = 4,
-  UnixFloat = 5,
-}
-
-const enum Framing {
-  Bytes = 0,
-  Newline = 1,
-  Character = 2,
-  Length = 3,
-}
-
-const enum QuoteStyle {
-  Necessary = 0,
-  Always = 1,
-  Never = 2,
-  NonNumeric = 3,
-}
-
-/** Encode descriptor flags. */
-const PRETTY: u32 = 1;
-const DOUBLE_QUOTE: u32 = 2;
-/** One payload per event, unframed; their end offsets go to the offsets buffer. */
-const EACH: u32 = 4;
-const LITTLE_ENDIAN: u32 = 8;
-
-let codec: Codec = Codec.Json;
+let codec: Encoder = Encoder.Json;
 let flags: u32 = 0;
-let timestampFormat: TimestampFormat = TimestampFormat.Rfc3339;
-let framing: Framing = Framing.Newline;
+let timestampFormat: EncodeTimestamp = EncodeTimestamp.Rfc3339;
+let framing: EncodeMethod = EncodeMethod.NewlineDelimited;
 let delimiter: u8 = 0x0a;
 let lengthFieldLength: u32 = 4;
 let maxFrameLength: u32 = 0;
@@ -75,7 +38,7 @@ let csvFields: usize = 0;
 let csvDelimiter: u8 = 0x2c;
 let csvQuote: u8 = 0x22;
 let csvEscape: u8 = 0x22;
-let quoteStyle: QuoteStyle = QuoteStyle.Necessary;
+let quoteStyle: CsvQuoteStyle = CsvQuoteStyle.Necessary;
 
 let out: Buffer = 0;
 let errors: Buffer = 0;
@@ -114,21 +77,21 @@ export function encodeBatch(ptr: usize, len: usize, descriptor: usize): usize {
 /** Reads the descriptor (docs/abi.md §9) and starts an output of about `sizeHint` bytes; then `encodeEvent`
  * per event and `encodeFinish`. */
 export function encodeStart(descriptor: usize, sizeHint: usize): void {
-  codec = <Codec>load<u32>(descriptor);
-  flags = load<u32>(descriptor, 4);
-  timestampFormat = <TimestampFormat>load<u32>(descriptor, 8);
-  framing = <Framing>load<u32>(descriptor, 12);
-  delimiter = <u8>load<u32>(descriptor, 16);
-  lengthFieldLength = load<u32>(descriptor, 20);
-  maxFrameLength = load<u32>(descriptor, 24);
-  messagePath = <usize>load<u32>(descriptor, 28);
-  onlyFields = <usize>load<u32>(descriptor, 32);
-  exceptFields = <usize>load<u32>(descriptor, 36);
-  csvFields = <usize>load<u32>(descriptor, 40);
-  csvDelimiter = <u8>load<u32>(descriptor, 44);
-  csvQuote = <u8>load<u32>(descriptor, 48);
-  csvEscape = <u8>load<u32>(descriptor, 52);
-  quoteStyle = <QuoteStyle>load<u32>(descriptor, 56);
+  codec = <Encoder>load<u32>(descriptor, EncodeDescriptor.Encoder);
+  flags = load<u32>(descriptor, EncodeDescriptor.Flags);
+  timestampFormat = <EncodeTimestamp>load<u32>(descriptor, EncodeDescriptor.TimestampFormat);
+  framing = <EncodeMethod>load<u32>(descriptor, EncodeDescriptor.Framing);
+  delimiter = <u8>load<u32>(descriptor, EncodeDescriptor.Delimiter);
+  lengthFieldLength = load<u32>(descriptor, EncodeDescriptor.LengthFieldLength);
+  maxFrameLength = load<u32>(descriptor, EncodeDescriptor.MaxFrameLength);
+  messagePath = <usize>load<u32>(descriptor, EncodeDescriptor.MessagePath);
+  onlyFields = <usize>load<u32>(descriptor, EncodeDescriptor.OnlyFields);
+  exceptFields = <usize>load<u32>(descriptor, EncodeDescriptor.ExceptFields);
+  csvFields = <usize>load<u32>(descriptor, EncodeDescriptor.CsvFields);
+  csvDelimiter = <u8>load<u32>(descriptor, EncodeDescriptor.CsvDelimiter);
+  csvQuote = <u8>load<u32>(descriptor, EncodeDescriptor.CsvQuote);
+  csvEscape = <u8>load<u32>(descriptor, EncodeDescriptor.CsvEscape);
+  quoteStyle = <CsvQuoteStyle>load<u32>(descriptor, EncodeDescriptor.QuoteStyle);
   out = bufferNew(sizeHint);
   errors = bufferNew(16);
   offsets = bufferNew(16);
@@ -144,7 +107,7 @@ export function encodeFinish(): usize {
 export function encodeEvent(index: u32, kind: EventKind, event: Value): void {
   if (kind != EventKind.Metric) event = transform(event);
   const start = bufferLength(out);
-  const prefix = framing == Framing.Length && !(flags & EACH) ? lengthFieldLength : 0;
+  const prefix = framing == EncodeMethod.LengthDelimited && !(flags & EncodeFlag.EACH) ? lengthFieldLength : 0;
   bufferReserve(out, prefix);
   const failure = takeDepthExceeded() ? TOO_DEEP : writePayload(kind, event);
   if (failure != null || takeDepthExceeded()) {
@@ -152,14 +115,14 @@ export function encodeEvent(index: u32, kind: EventKind, event: Value): void {
     return writeError(index, failure != null ? failure : TOO_DEEP);
   }
   const size = bufferLength(out) - start - prefix;
-  if (flags & EACH) {
+  if (flags & EncodeFlag.EACH) {
     store<u32>(bufferReserve(offsets, 4), <u32>bufferLength(out));
     return;
   }
   switch (framing) {
-    case Framing.Newline: return bufferByte(out, 0x0a);
-    case Framing.Character: return bufferByte(out, delimiter);
-    case Framing.Length: {
+    case EncodeMethod.NewlineDelimited: return bufferByte(out, 0x0a);
+    case EncodeMethod.CharacterDelimited: return bufferByte(out, delimiter);
+    case EncodeMethod.LengthDelimited: {
       if (<u64>size > <u64>maxFrameLength) {
         bufferTruncate(out, start);
         return writeError(index, 'frame size too big');
@@ -174,7 +137,7 @@ function writeLength(at: usize, size: u64): void {
   const n = <usize>lengthFieldLength;
   for (let i: usize = 0; i < n; i++) {
     const byte = <u8>(size >> (<u64>i << 3));
-    store<u8>(at + (flags & LITTLE_ENDIAN ? i : n - 1 - i), byte);
+    store<u8>(at + (flags & EncodeFlag.LITTLE_ENDIAN ? i : n - 1 - i), byte);
   }
 }
 
@@ -189,35 +152,35 @@ function writeError(index: u32, text: string): void {
 /** Writes the event as the codec says; returns null, or why the event cannot be encoded. */
 function writePayload(kind: EventKind, event: Value): string | null {
   switch (codec) {
-    case Codec.Json: {
+    case Encoder.Json: {
       if (kind == EventKind.Metric) writeMetricJson(event, 0);
-      else if (flags & PRETTY) writePretty(out, event, 0);
+      else if (flags & EncodeFlag.PRETTY) writePretty(out, event, 0);
       else writeJson(out, event);
       return null;
     }
-    case Codec.NativeJson: {
+    case Encoder.NativeJson: {
       bufferAscii(out, kind == EventKind.Log ? '{"log":' : kind == EventKind.Metric ? '{"metric":' : '{"trace":');
       if (kind == EventKind.Metric) writeMetricJson(event, 0);
       else writeJson(out, event);
       bufferByte(out, 0x7d);
       return null;
     }
-    case Codec.Text: {
+    case Encoder.Text: {
       if (kind == EventKind.Metric) return writeMetricText(event);
       if (kind == EventKind.Log) writeMessage(false, event);
       return null;
     }
-    case Codec.RawMessage: {
+    case Encoder.RawMessage: {
       if (kind != EventKind.Log) return 'the raw_message codec encodes only log events';
       writeMessage(true, event);
       return null;
     }
-    case Codec.Logfmt: {
+    case Encoder.Logfmt: {
       if (kind != EventKind.Log) return 'the logfmt codec encodes only log events';
       writeLogfmt(event);
       return null;
     }
-    case Codec.Csv: {
+    case Encoder.Csv: {
       if (kind != EventKind.Log) return 'the csv codec encodes only log events';
       writeCsv(event);
       return null;
@@ -245,7 +208,7 @@ function transform(event: Value): Value {
     }, cell, 0);
   }
   const result: Value = load<u32>(cell);
-  return timestampFormat == TimestampFormat.Rfc3339 ? result : formatTimestamps(result);
+  return timestampFormat == EncodeTimestamp.Rfc3339 ? result : formatTimestamps(result);
 }
 
 /** A path list: u32 count, then a u32 address of a path descriptor (stdlib-as/path.ts) per path. */
@@ -275,10 +238,10 @@ function formatTimestamps(v: Value, depth: i32 = 0): Value {
 
 function unixTimestamp(ns: i64): Value {
   switch (timestampFormat) {
-    case TimestampFormat.Unix: return newInt(floorDiv(ns, NANOS_PER_SECOND));
-    case TimestampFormat.UnixMs: return newInt(floorDiv(ns, 1_000_000));
-    case TimestampFormat.UnixUs: return newInt(floorDiv(ns, 1_000));
-    case TimestampFormat.UnixNs: return newInt(ns);
+    case EncodeTimestamp.Unix: return newInt(floorDiv(ns, NANOS_PER_SECOND));
+    case EncodeTimestamp.UnixMs: return newInt(floorDiv(ns, 1_000_000));
+    case EncodeTimestamp.UnixUs: return newInt(floorDiv(ns, 1_000));
+    case EncodeTimestamp.UnixNs: return newInt(ns);
   }
   // chrono's timestamp_micros() as f64 / 1e6.
   return newFloat(<f64>floorDiv(ns, 1_000) / 1e6);
@@ -305,7 +268,7 @@ function metricFieldRank(o: Value, i: usize): i32 {
 
 /** A metric object as JSON with Vector's field order (pretty with the PRETTY flag, at `indent`). */
 function writeMetricJson(metric: Value, indent: usize): void {
-  const pretty = (flags & PRETTY) != 0 && codec == Codec.Json;
+  const pretty = (flags & EncodeFlag.PRETTY) != 0 && codec == Encoder.Json;
   const n = objectLen(metric);
   bufferByte(out, 0x7b);
   let first = true;
@@ -449,7 +412,7 @@ function writeCsvField(ptr: usize, len: usize, only: bool): void {
   bufferByte(out, csvQuote);
   for (let at = ptr, end = ptr + len; at < end; at++) {
     const c = load<u8>(at);
-    if (c == csvQuote) bufferByte(out, flags & DOUBLE_QUOTE ? csvQuote : csvEscape);
+    if (c == csvQuote) bufferByte(out, flags & EncodeFlag.DOUBLE_QUOTE ? csvQuote : csvEscape);
     bufferByte(out, c);
   }
   bufferByte(out, csvQuote);
@@ -457,9 +420,9 @@ function writeCsvField(ptr: usize, len: usize, only: bool): void {
 
 function needsQuotes(ptr: usize, len: usize, only: bool): bool {
   switch (quoteStyle) {
-    case QuoteStyle.Always: return true;
-    case QuoteStyle.Never: return false;
-    case QuoteStyle.NonNumeric: {
+    case CsvQuoteStyle.Always: return true;
+    case CsvQuoteStyle.Never: return false;
+    case CsvQuoteStyle.NonNumeric: {
       parseFloatBytes(ptr, len);
       if (len == 0 || !numberParsed()) return true;
     }
@@ -469,7 +432,7 @@ function needsQuotes(ptr: usize, len: usize, only: bool): bool {
   for (let at = ptr, end = ptr + len; at < end; at++) {
     const c = load<u8>(at);
     if (c == csvDelimiter || c == csvQuote || c == 0x0a || c == 0x0d) return true;
-    if (!(flags & DOUBLE_QUOTE) && c == csvEscape) return true;
+    if (!(flags & EncodeFlag.DOUBLE_QUOTE) && c == csvEscape) return true;
   }
   return false;
 }

@@ -4,20 +4,7 @@
 // discarded, and the discard can continue into the next call (its state goes back to the caller).
 
 import { bytesEqual } from './scan';
-
-/** Framing methods, in the order of runtime/codec-module.ts's table. */
-export const enum Framing {
-  Bytes = 0,
-  Newline = 1,
-  Character = 2,
-  Length = 3,
-  OctetCounting = 4,
-}
-
-/** Decode descriptor flags (runtime/codec-module.ts writes them). */
-export const EOF: u32 = 1;
-export const TRUNCATE: u32 = 2;
-export const LITTLE_ENDIAN: u32 = 4;
+import { DecodeDescriptor, DecodeFlag, DecodeMethod, NO_LIMIT } from '../../abi/wire/codec-descriptors';
 
 /** What `frameNext` found. */
 export const enum Next {
@@ -36,11 +23,9 @@ export const enum FrameError {
   Incomplete = 2,
 }
 
-const NONE: u32 = 0xffffffff;
-
-let method: Framing = Framing.Bytes;
+let method: DecodeMethod = DecodeMethod.Bytes;
 let delimiter: u8 = 0x0a;
-let maxLength: u32 = NONE;
+let maxLength: u32 = NO_LIMIT;
 let flags: u32 = 0;
 let lengthFieldLength: u32 = 4;
 let lengthFieldOffset: u32 = 0;
@@ -61,13 +46,13 @@ export let frameLen: usize = 0;
  * max length or 0xffffffff, flags, length field length, length field offset, discard state).
  */
 export function framesStart(ptr: usize, len: usize, descriptor: usize): void {
-  method = <Framing>load<u32>(descriptor);
-  delimiter = <u8>load<u32>(descriptor, 4);
-  maxLength = load<u32>(descriptor, 8);
-  flags = load<u32>(descriptor, 12);
-  lengthFieldLength = load<u32>(descriptor, 16);
-  lengthFieldOffset = load<u32>(descriptor, 20);
-  discard = load<u32>(descriptor, 24);
+  method = <DecodeMethod>load<u32>(descriptor, DecodeDescriptor.Method);
+  delimiter = <u8>load<u32>(descriptor, DecodeDescriptor.Delimiter);
+  maxLength = load<u32>(descriptor, DecodeDescriptor.MaxLength);
+  flags = load<u32>(descriptor, DecodeDescriptor.Flags);
+  lengthFieldLength = load<u32>(descriptor, DecodeDescriptor.LengthFieldLength);
+  lengthFieldOffset = load<u32>(descriptor, DecodeDescriptor.LengthFieldOffset);
+  discard = load<u32>(descriptor, DecodeDescriptor.Discard);
   at = ptr;
   stop = ptr + len;
 }
@@ -84,12 +69,12 @@ export function frameError(): FrameError {
 
 export function frameNext(): Next {
   switch (method) {
-    case Framing.Bytes: {
+    case DecodeMethod.Bytes: {
       if (at == stop) return Next.End;
       return frame(at, stop - at, stop);
     }
-    case Framing.Length: return nextLengthPrefixed();
-    case Framing.OctetCounting: return nextOctetCounted();
+    case DecodeMethod.LengthDelimited: return nextLengthPrefixed();
+    case DecodeMethod.OctetCounting: return nextOctetCounted();
   }
   return nextDelimited();
 }
@@ -109,8 +94,8 @@ function fail(why: FrameError, next: usize): Next {
 
 /** A frame of `len` bytes at `ptr` checked against the maximum length; `next` is where the next one starts. */
 function limited(ptr: usize, len: usize, next: usize): Next {
-  if (maxLength == NONE || len <= <usize>maxLength) return frame(ptr, len, next);
-  return flags & TRUNCATE ? frame(ptr, maxLength, next) : fail(FrameError.TooLong, next);
+  if (maxLength == NO_LIMIT || len <= <usize>maxLength) return frame(ptr, len, next);
+  return flags & DecodeFlag.TRUNCATE ? frame(ptr, maxLength, next) : fail(FrameError.TooLong, next);
 }
 
 /** Address of the first `byte` in [from, stop), or `stop`: eight bytes at a time. */
@@ -143,10 +128,10 @@ function nextLine(): Next {
   const start = at;
   const end = find(start, delimiter);
   if (end < stop) return limited(start, end - start, end + 1);
-  if (flags & EOF) return limited(start, stop - start, stop);
+  if (flags & DecodeFlag.EOF) return limited(start, stop - start, stop);
   // A partial frame already over the limit: drop (or cut) it now and skip its rest in later calls (octet
   // counting keeps its discard state for counted frames, so its fallback lines wait for their end).
-  if (method != Framing.OctetCounting && maxLength != NONE && stop - start > <usize>maxLength) {
+  if (method != DecodeMethod.OctetCounting && maxLength != NO_LIMIT && stop - start > <usize>maxLength) {
     discard = 1;
     return limited(start, stop - start, stop);
   }
@@ -165,22 +150,22 @@ function skipDiscarded(): bool {
 function nextLengthPrefixed(): Next {
   if (!skipDiscarded() || at == stop) return Next.End;
   const header = <usize>(lengthFieldOffset + lengthFieldLength);
-  if (stop - at < header) return flags & EOF ? fail(FrameError.Incomplete, stop) : Next.End;
+  if (stop - at < header) return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : Next.End;
   let length: u64 = 0;
   const field = at + <usize>lengthFieldOffset;
   for (let i: usize = 0; i < <usize>lengthFieldLength; i++) {
-    const byte = <u64>load<u8>(field + (flags & LITTLE_ENDIAN ? <usize>lengthFieldLength - 1 - i : i));
+    const byte = <u64>load<u8>(field + (flags & DecodeFlag.LITTLE_ENDIAN ? <usize>lengthFieldLength - 1 - i : i));
     length = (length << 8) | byte;
   }
   const body = at + header;
-  if (maxLength != NONE && length > <u64>maxLength) {
+  if (maxLength != NO_LIMIT && length > <u64>maxLength) {
     discard = <u32>length;
     at = body;
     skipDiscarded();
     error = FrameError.FrameTooBig;
     return Next.Error;
   }
-  if (<u64>(stop - body) < length) return flags & EOF ? fail(FrameError.Incomplete, stop) : Next.End;
+  if (<u64>(stop - body) < length) return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : Next.End;
   return frame(body, <usize>length, body + <usize>length);
 }
 
@@ -197,16 +182,16 @@ function nextOctetCounted(): Next {
     p++;
   }
   if (p == at || length > <u64>u32.MAX_VALUE) return nextLine();
-  if (p == stop) return flags & EOF ? nextLine() : Next.End;
+  if (p == stop) return flags & DecodeFlag.EOF ? nextLine() : Next.End;
   if (load<u8>(p) != 0x20) return nextLine();
   const body = p + 1;
-  if (maxLength != NONE && length > <u64>maxLength) {
+  if (maxLength != NO_LIMIT && length > <u64>maxLength) {
     discard = <u32>length;
     at = body;
     skipDiscarded();
     error = FrameError.TooLong;
     return Next.Error;
   }
-  if (<u64>(stop - body) < length) return flags & EOF ? fail(FrameError.Incomplete, stop) : Next.End;
+  if (<u64>(stop - body) < length) return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : Next.End;
   return frame(body, <usize>length, body + <usize>length);
 }

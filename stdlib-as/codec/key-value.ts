@@ -84,7 +84,7 @@ function endsWith(b: Buffer, ptr: usize, len: usize): bool {
   return memory.compare(bufferData(b) + bufferLength(b) - len, ptr, len) == 0;
 }
 
-/** Adds the leaves below `v` (nested `depth` levels deep; past MAX_DEPTH, none) to `flat` under `key` + `.` + their own key. */
+/** Adds the leaves below `v` (nested `depth` levels deep; past MAX_VALUE_DEPTH, none) to `flat` under `key` + `.` + their own key. */
 function flattenInto(flat: Value, v: Value, key: Buffer, depth: i32 = 0): void {
   if (!mayDescend(depth)) return;
   const prefix = bufferLength(key);

@@ -1,5 +1,6 @@
 import { Value, Tag, tagOf, intOf, floatOf, newInt, newFloat } from '../value';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `abs(value)`: the magnitude; `i64::MIN` stays itself, as Rust's wrapping `abs` leaves it. */
 export function fn_abs(value: Value): Value {

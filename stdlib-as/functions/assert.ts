@@ -3,7 +3,8 @@
 
 import { Value, TRUE, bytesPtr, bytesLen } from '../value';
 import { fail, failWith } from '../error';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_assert(condition: Value, message: Value): Value {
   if (!expectKinds(condition, KindBit.Boolean)) return 0;

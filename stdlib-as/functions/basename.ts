@@ -1,7 +1,8 @@
 import { Value, NULL, newBytes } from '../value';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
-import { pathStart, pathPtr, lastComponent, lastComponentEnd } from './file-path';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { pathStart, pathPtr, lastComponent, lastComponentEnd } from './support/file-path';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `basename(value)`: the last component of the path when it is a name (not the root, `.` or `..`), else null. */
 export function fn_basename(value: Value): Value {

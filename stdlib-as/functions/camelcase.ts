@@ -1,5 +1,5 @@
 import { Value } from '../value';
-import { boundariesOf, convertCase, WordCase } from './word-case';
+import { boundariesOf, convertCase, WordCase } from './support/word-case';
 
 /** `camelcase(value, original_case)`: the words of the string written as camelCase. */
 export function fn_camelcase(value: Value, originalCase: Value): Value {

@@ -1,5 +1,5 @@
 import { Value } from '../value';
-import { roundNumber, Rounding } from './rounding';
+import { roundNumber, Rounding } from './support/rounding';
 
 /** `ceil(value, precision = 0)`: rounds up, at `precision` decimal places. */
 export function fn_ceil(value: Value, precision: Value): Value {

@@ -1,6 +1,7 @@
 import { Value, intOf, bytesLen, newArray, arrayPush, bytesSlice } from '../value';
 import { failWith } from '../error';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `chunks(value, chunk_size)`: the bytes in pieces of `chunk_size` (the last may be shorter), cutting characters apart. */
 export function fn_chunks(value: Value, chunkSize: Value): Value {

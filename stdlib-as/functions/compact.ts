@@ -6,8 +6,9 @@ import {
   Value, Tag, tagOf, bytesLen, newArray, arrayPush, arrayLen, arrayGet, newObject, objectSet, objectLen,
   objectKeyPtr, objectKeyLen, objectValue, share,
 } from '../value';
-import { KindBit, expectKinds, optionalBool } from './args';
+import {  expectKinds, optionalBool } from './support/args';
 import { isNullish } from './is_nullish';
+import { KindBit } from '../../abi/wire/kinds';
 
 const enum Option {
   Recursive = 1,

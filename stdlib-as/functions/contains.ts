@@ -1,6 +1,6 @@
 import { Value, bytesPtr, bytesLen, newBool } from '../value';
-import { findBytes } from './text';
-import { prepareSubstringMatch, matchText, matchPart } from './substring';
+import { findBytes } from './support/text';
+import { prepareSubstringMatch, matchText, matchPart } from './support/substring';
 
 /** `contains(value, substring, case_sensitive = true)`. */
 export function fn_contains(value: Value, substring: Value, caseSensitive: Value): Value {

@@ -1,7 +1,8 @@
 import { Value, TRUE, FALSE, bytesPtr, bytesLen, arrayLen, arrayGet } from '../value';
-import { expectKinds, optionalBool, KindBit } from './args';
-import { lossy, findBytes } from './text';
-import { changeCase } from './case';
+import { expectKinds, optionalBool } from './support/args';
+import { lossy, findBytes } from './support/text';
+import { changeCase } from './support/case';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `contains_all(value, substrings, case_sensitive = true)`: whether every substring occurs in the value;

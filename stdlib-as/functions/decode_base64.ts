@@ -3,8 +3,9 @@
 import { Value, bytesPtr, bytesLen, allocBytes, newBytes } from '../value';
 import { failWith } from '../error';
 import { decodeBase64 } from '../codec/base64';
-import { expectKinds, KindBit } from './args';
-import { urlSafeCharset } from './base64_charset';
+import { expectKinds } from './support/args';
+import { urlSafeCharset } from './support/base64_charset';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_decode_base64(value: Value, charset: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

@@ -2,8 +2,9 @@
 
 import { Value, bytesPtr, bytesLen, allocBytes, newBytes } from '../value';
 import { hexValue } from '../codec/hex';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_decode_percent(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

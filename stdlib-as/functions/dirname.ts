@@ -1,8 +1,9 @@
 import { Value, newBytes } from '../value';
 import { textBytes } from '../error';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
-import { pathStart, pathPtr, hasRoot, lastComponent, trimmedEnd } from './file-path';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { pathStart, pathPtr, hasRoot, lastComponent, trimmedEnd } from './support/file-path';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `dirname(value)`: the path without its last component (Rust's `Path::parent`); `.` when that leaves

@@ -2,7 +2,8 @@
 
 import { Value, bytesPtr, bytesLen, allocBytes } from '../value';
 import { HEX_LOWER } from '../codec/hex';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_encode_base16(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

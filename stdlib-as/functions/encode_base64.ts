@@ -3,8 +3,9 @@
 import { Value, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferToBytes } from '../buffer';
 import { writeBase64 } from '../codec/base64';
-import { expectKinds, KindBit, optionalBool } from './args';
-import { urlSafeCharset } from './base64_charset';
+import { expectKinds, optionalBool } from './support/args';
+import { urlSafeCharset } from './support/base64_charset';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_encode_base64(value: Value, padding: Value, charset: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

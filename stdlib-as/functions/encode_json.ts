@@ -2,7 +2,8 @@
 
 import { Value, boolOf } from '../value';
 import { encodeJson } from '../codec/json';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_encode_json(value: Value, pretty: Value): Value {
   if (pretty != 0 && !expectKinds(pretty, KindBit.Boolean)) return 0;

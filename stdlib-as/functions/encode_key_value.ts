@@ -6,8 +6,10 @@ import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength, bufferToBytes } from '../buffer';
 import { writeInt } from '../codec/number';
 import { writeKeyValue, EQUALS, SPACE } from '../codec/key-value';
-import { expectKinds, optionalBool, KindBit, kindBitOf, kindName } from './args';
-import { lossy } from './text';
+import { expectKinds, optionalBool } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
+import { kindBitOf, kindName } from '../kind-names';
 
 export function fn_encode_key_value(
   value: Value, fieldsOrdering: Value, keyValueDelimiter: Value, fieldDelimiter: Value, flattenBoolean: Value,

@@ -1,9 +1,10 @@
 // `encode_logfmt(value, fields_ordering = [])`: encode_key_value with `=`, spaces and flattened booleans.
 
 import { Value } from '../value';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
 import { encodeKeyValue } from './encode_key_value';
 import { EQUALS, SPACE } from '../codec/key-value';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_encode_logfmt(value: Value, fieldsOrdering: Value): Value {
   if (!expectKinds(value, KindBit.Object)) return 0;

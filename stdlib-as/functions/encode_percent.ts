@@ -7,8 +7,9 @@ import { failWith } from '../error';
 import { bufferNew, bufferByte, bufferToBytes } from '../buffer';
 import { equalsAscii } from '../text';
 import { HEX_UPPER } from '../codec/hex';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** The ASCII sets as 128-bit maps (4 u32 words, bit c of the map: ASCII byte c is encoded), in SET_NAMES order. */
 const SETS = memory.data<u32>([

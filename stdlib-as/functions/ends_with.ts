@@ -1,6 +1,6 @@
 import { Value, bytesPtr, bytesLen, newBool } from '../value';
-import { bytesAt } from './text';
-import { prepareSubstringMatch, matchText, matchPart } from './substring';
+import { bytesAt } from './support/text';
+import { prepareSubstringMatch, matchText, matchPart } from './support/substring';
 
 /** `ends_with(value, substring, case_sensitive = true)`. */
 export function fn_ends_with(value: Value, substring: Value, caseSensitive: Value): Value {

@@ -1,7 +1,8 @@
 import { Value, Tag, NULL, tagOf, intOf, newInt, bytesPtr, bytesLen } from '../value';
 import { regexFind } from '../regex';
-import { expectKinds, KindBit } from './args';
-import { lossy, findBytes } from './text';
+import { expectKinds } from './support/args';
+import { lossy, findBytes } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `find(value, pattern, from = 0)`: the byte position of the first match at or after byte `from` (a negative

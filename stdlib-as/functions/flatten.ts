@@ -7,8 +7,9 @@ import {
   objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, share, compareBytes,
 } from '../value';
 import { Buffer, bufferNew, bufferBytes, bufferData, bufferLength, bufferTruncate } from '../buffer';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
 import { mayDescend } from '../depth';
+import { KindBit } from '../../abi/wire/kinds';
 
 const DOT = memory.data<u8>([0x2e]);
 
@@ -28,7 +29,7 @@ export function fn_flatten(value: Value, separator: Value, except: Value): Value
   return flat;
 }
 
-/** Adds the items of `array` (nested `depth` levels deep; past MAX_DEPTH, none) to `flat`. */
+/** Adds the items of `array` (nested `depth` levels deep; past MAX_VALUE_DEPTH, none) to `flat`. */
 function flattenArray(flat: Value, array: Value, depth: i32 = 0): void {
   if (!mayDescend(depth)) return;
   for (let i: usize = 0, n = arrayLen(array); i < n; i++) {
@@ -40,7 +41,7 @@ function flattenArray(flat: Value, array: Value, depth: i32 = 0): void {
 
 /**
  * Adds the leaves of `object` to `flat`; `path` holds the joined keys of its parents (`depth` of them; past
- * MAX_DEPTH, none are added).
+ * MAX_VALUE_DEPTH, none are added).
  */
 function flattenObject(
   flat: Value, object: Value, path: Buffer, depth: u32, sepPtr: usize, sepLen: usize, except: Value,

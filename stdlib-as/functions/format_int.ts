@@ -2,7 +2,8 @@ import { Value, intOf } from '../value';
 import { fail } from '../error';
 import { Buffer, bufferNew, bufferAscii, bufferByte, bufferReserve, bufferData, bufferLength, bufferToBytes } from '../buffer';
 import { writeInt } from '../codec/number';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 const DIGITS = memory.data<u8>([
   48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110,

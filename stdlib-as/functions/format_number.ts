@@ -7,7 +7,8 @@ import { Value, Tag, tagOf, intOf, floatOf, bytesPtr, bytesLen } from '../value'
 import { failWith } from '../error';
 import { Buffer, bufferNew, bufferBytes, bufferByte, bufferData, bufferLength, bufferTruncate, bufferToBytes } from '../buffer';
 import { writeInt, writeRustFloat } from '../codec/number';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** Longest fraction `scale` may ask for (a Decimal has at most 28 digits; this only bounds memory). */
 const MAX_SCALE: i64 = 65535;

@@ -5,8 +5,9 @@
 import { Value, Tag, NULL, tagOf, newObject, objectSet, objectGet, arrayLen, arrayGet, share, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferData, bufferLength } from '../buffer';
 import { writeText } from '../codec/key-value';
-import { KindBit, expectKinds } from './args';
-import { lossy } from './text';
+import {  expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 const KEY = memory.data<u8>([0x6b, 0x65, 0x79]);
 const VALUE = memory.data<u8>([0x76, 0x61, 0x6c, 0x75, 0x65]);

@@ -6,7 +6,7 @@ import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { writeInt } from '../codec/number';
 import { nanosPerUnit } from '../time-unit';
-import { kindBitOf, kindName } from './args';
+import { kindBitOf, kindName } from '../kind-names';
 
 export function fn_from_unix_timestamp(value: Value, unit: Value): Value {
   if (tagOf(value) != Tag.Int) return cannotCoerce(value);

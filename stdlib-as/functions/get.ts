@@ -2,8 +2,9 @@
 
 import { Value } from '../value';
 import { path_get } from '../path';
-import { expectKinds, KindBit } from './args';
-import { pathDescriptor } from './value-path';
+import { expectKinds } from './support/args';
+import { pathDescriptor } from './support/value-path';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_get(value: Value, path: Value): Value {
   if (!expectKinds(value, KindBit.Object | KindBit.Array)) return 0;

@@ -3,9 +3,10 @@
 // computes them on a sphere of the mean Earth radius.
 
 import { Value, floatOf, newFloat, newObject, objectSet, bytesPtr, bytesLen } from '../value';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
 import { equalsAscii } from '../text';
-import { roundHalfAwayFromZero } from './rounding';
+import { roundHalfAwayFromZero } from './support/rounding';
+import { KindBit } from '../../abi/wire/kinds';
 
 const EARTH_RADIUS_IN_KILOMETERS: f64 = 6_371_008.8 / 1000.0;
 const EARTH_RADIUS_IN_MILES: f64 = EARTH_RADIUS_IN_KILOMETERS * 0.621_371_2;

@@ -1,6 +1,7 @@
 import { Value, newBool, arrayLen, arrayGet } from '../value';
 import { value_eq } from '../ops';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `includes(value, item)`: whether an item of the array equals `item` (strictly: `1` is not `1.0`). */
 export function fn_includes(value: Value, item: Value): Value {

@@ -3,8 +3,9 @@
 import { Value, bytesPtr, bytesLen, newInt } from '../value';
 import { failWith } from '../error';
 import { parseIpv4 } from '../ip';
-import { expectKinds, KindBit } from './args';
-import { ipScratch } from './ip_text';
+import { expectKinds } from './support/args';
+import { ipScratch } from './support/ip_text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_ip_aton(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

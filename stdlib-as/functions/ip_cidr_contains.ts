@@ -5,9 +5,10 @@
 import { Value, bytesPtr, bytesLen, newBool, tagOf, Tag, arrayLen, arrayGet } from '../value';
 import { failWith } from '../error';
 import { parseIp } from '../ip';
-import { expectKinds, KindBit } from './args';
-import { ipScratch, readIp } from './ip_text';
+import { expectKinds } from './support/args';
+import { ipScratch, readIp } from './support/ip_text';
 import { prefixMask } from './ip_subnet';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** 1 when the block `cidr` contains the `size`-byte address at `ip`, 0 when not, -1 (message pending) when invalid. */
 function contains(cidr: Value, ip: usize, size: i32): i32 {

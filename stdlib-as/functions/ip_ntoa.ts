@@ -2,8 +2,9 @@
 
 import { Value, intOf } from '../value';
 import { failWith } from '../error';
-import { expectKinds, KindBit } from './args';
-import { ipScratch, ipText } from './ip_text';
+import { expectKinds } from './support/args';
+import { ipScratch, ipText } from './support/ip_text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_ip_ntoa(value: Value): Value {
   if (!expectKinds(value, KindBit.Integer)) return 0;

@@ -2,8 +2,9 @@
 
 import { Value, bytesPtr, bytesLen } from '../value';
 import { failWith } from '../error';
-import { expectKinds, KindBit } from './args';
-import { ipText } from './ip_text';
+import { expectKinds } from './support/args';
+import { ipText } from './support/ip_text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_ip_ntop(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

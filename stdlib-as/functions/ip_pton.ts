@@ -1,8 +1,9 @@
 // ip_pton(value): an IPv4 or IPv6 address as its 4 or 16 bytes in network order.
 
 import { Value, newBytes } from '../value';
-import { expectKinds, KindBit } from './args';
-import { ipScratch, readIp } from './ip_text';
+import { expectKinds } from './support/args';
+import { ipScratch, readIp } from './support/ip_text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_ip_pton(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

@@ -5,9 +5,10 @@ import { Value, bytesPtr, bytesLen } from '../value';
 import { fail, failWith } from '../error';
 import { bufferNew, bufferAscii, bufferBytes, bufferData, bufferLength } from '../buffer';
 import { parseIp } from '../ip';
-import { expectKinds, KindBit } from './args';
-import { ipScratch, ipText, readIp } from './ip_text';
-import { lossy } from './text';
+import { expectKinds } from './support/args';
+import { ipScratch, ipText, readIp } from './support/ip_text';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** The decimal after `/`, or -1 when it is not a u32. */
 function prefixLength(ptr: usize, len: usize): i64 {

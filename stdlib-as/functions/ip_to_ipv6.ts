@@ -1,8 +1,9 @@
 // ip_to_ipv6(value): an IPv4 address as IPv4-mapped IPv6 (`::ffff:a.b.c.d`); IPv6 addresses unchanged.
 
 import { Value } from '../value';
-import { expectKinds, KindBit } from './args';
-import { ipScratch, ipText, readIp } from './ip_text';
+import { expectKinds } from './support/args';
+import { ipScratch, ipText, readIp } from './support/ip_text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_ip_to_ipv6(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

@@ -4,8 +4,9 @@
 import { Value, bytesPtr, bytesLen } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferBytes, bufferData, bufferLength } from '../buffer';
-import { expectKinds, KindBit } from './args';
-import { ipScratch, ipText, readIp } from './ip_text';
+import { expectKinds } from './support/args';
+import { ipScratch, ipText, readIp } from './support/ip_text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_ipv6_to_ipv4(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

@@ -3,8 +3,9 @@
 
 import { Value, Tag, tagOf, newBool, FALSE, bytesPtr, bytesLen } from '../value';
 import { parseJson } from '../codec/json';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
 import { equalsAscii } from '../text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_is_json(value: Value, variant: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

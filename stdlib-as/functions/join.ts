@@ -2,7 +2,8 @@ import { Value, Tag, tagOf, bytesPtr, bytesLen, arrayLen, arrayGet } from '../va
 import { failWith } from '../error';
 import { bufferNew, bufferToBytes } from '../buffer';
 import { writeLossy } from '../codec/utf8';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `join(value, separator = "")`: the array's strings (as lossy UTF-8) with the separator between them. */
 export function fn_join(value: Value, separator: Value): Value {

@@ -1,5 +1,5 @@
 import { Value } from '../value';
-import { boundariesOf, convertCase, WordCase } from './word-case';
+import { boundariesOf, convertCase, WordCase } from './support/word-case';
 
 /** `kebabcase(value, original_case)`: the words of the string written as kebab-case. */
 export function fn_kebabcase(value: Value, originalCase: Value): Value {

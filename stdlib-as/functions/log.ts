@@ -7,7 +7,8 @@ import { bufferNew, bufferData, bufferLength } from '../buffer';
 import { writeDisplay } from '../codec/display';
 import { equalsAscii } from '../text';
 import { jsNow } from '../clock';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 // @ts-ignore: decorator
 @external("svc_js", "log")

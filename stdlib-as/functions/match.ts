@@ -1,7 +1,8 @@
 import { Value, newBool } from '../value';
 import { regexMatches } from '../regex';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `match(value, pattern)`: whether the regex matches anywhere in the lossy UTF-8 text. */
 export function fn_match(value: Value, pattern: Value): Value {

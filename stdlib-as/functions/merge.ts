@@ -2,8 +2,9 @@
 // objects on both sides are merged the same way instead of replaced.
 
 import { Value, Tag, tagOf, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectGet, objectSet, objectMerged } from '../value';
-import { KindBit, expectKinds, optionalBool } from './args';
+import {  expectKinds, optionalBool } from './support/args';
 import { mayDescend } from '../depth';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_merge(to: Value, from: Value, deep: Value): Value {
   if (!expectKinds(to, KindBit.Object) || !expectKinds(from, KindBit.Object)) return 0;
@@ -11,7 +12,7 @@ export function fn_merge(to: Value, from: Value, deep: Value): Value {
   return isDeep < 0 ? 0 : mergeObjects(to, from, isDeep == 1);
 }
 
-/** `from`'s fields over `to`'s, both nested `depth` levels deep (past MAX_DEPTH, `to` as it is). */
+/** `from`'s fields over `to`'s, both nested `depth` levels deep (past MAX_VALUE_DEPTH, `to` as it is). */
 function mergeObjects(to: Value, from: Value, deep: bool, depth: i32 = 0): Value {
   if (!mayDescend(depth)) return to;
   const merged = objectMerged(to, from);

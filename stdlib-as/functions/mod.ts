@@ -1,6 +1,7 @@
 import { Value } from '../value';
 import { op_rem } from '../ops';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `mod(value, modulus)`: VRL's `try_rem`, the same as the `%` operator. */
 export function fn_mod(value: Value, modulus: Value): Value {

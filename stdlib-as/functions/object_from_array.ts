@@ -3,8 +3,9 @@
 
 import { Value, Tag, NULL, tagOf, newObject, objectSet, arrayLen, arrayGet, share, bytesPtr, bytesLen } from '../value';
 import { failWith } from '../error';
-import { KindBit, expectKinds } from './args';
-import { lossy } from './text';
+import {  expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_object_from_array(values: Value, keys: Value): Value {
   if (!expectKinds(values, KindBit.Array)) return 0;

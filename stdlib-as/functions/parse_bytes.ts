@@ -2,9 +2,10 @@
 // 1024 in base 2 and of 1000 in base 10; `KiB`, `MiB`, … are always powers of 1024.
 
 import { Value, bytesPtr, bytesLen, newFloat } from '../value';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
-import { scanQuantity, quantity, unitStart, unitEnd, unitIndex, failQuoted } from './measure';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { scanQuantity, quantity, unitStart, unitEnd, unitIndex, failQuoted } from './support/measure';
+import { KindBit } from '../../abi/wire/kinds';
 
 const UNITS: StaticArray<string> = [
   'B', 'kB', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'kiB', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB',

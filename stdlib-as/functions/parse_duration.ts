@@ -2,9 +2,10 @@
 // `unit`s. Each part is converted through exact nanosecond counts, so `1005ms` is exactly 1.005 seconds.
 
 import { Value, bytesPtr, bytesLen, newFloat } from '../value';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
-import { scanQuantity, quantity, unitStart, unitEnd, unitIndex, failQuoted } from './measure';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { scanQuantity, quantity, unitStart, unitEnd, unitIndex, failQuoted } from './support/measure';
+import { KindBit } from '../../abi/wire/kinds';
 
 const UNITS: StaticArray<string> = ['ns', 'us', 'ms', 'cs', 'ds', 's', 'm', 'h', 'd'];
 const NANOSECONDS: StaticArray<f64> = [1, 1e3, 1e6, 1e7, 1e8, 1e9, 60e9, 3600e9, 86400e9];

@@ -2,9 +2,10 @@ import { Value, newFloat, bytesPtr, bytesLen } from '../value';
 import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { parseFloatBytes, numberParsed } from '../codec/number';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
 import { writeDebugQuoted } from '../text';
-import { lossy } from './text';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `parse_float(value)`: Rust's `f64::from_str` (`inf` included); NaN is refused. */
 export function fn_parse_float(value: Value): Value {

@@ -2,8 +2,9 @@ import { Value, intOf, newInt, bytesPtr, bytesLen } from '../value';
 import { fail, failWith } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { writeDisplay } from '../codec/display';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `parse_int(value, base)`: Rust's `i64::from_str_radix`. Without `base`, a leading `0b`, `0o` or `0x`

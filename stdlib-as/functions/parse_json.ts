@@ -5,7 +5,8 @@ import { fail, failWith, failPrefixed } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { parseJsonWith } from '../codec/json';
 import { writeInt } from '../codec/number';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_parse_json(value: Value, maxDepth: Value, lossy: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

@@ -9,10 +9,11 @@ import {
 import { fail, failWith } from '../error';
 import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferToBytes } from '../buffer';
 import { writeInt } from '../codec/number';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
 import { equalsAscii } from '../text';
-import { lossy, findBytes, bytesAt, trimStart, trimEnd } from './text';
+import { lossy, findBytes, bytesAt, trimStart, trimEnd } from './support/text';
 import { bytesEqual } from '../codec/scan';
+import { KindBit } from '../../abi/wire/kinds';
 
 const DEFAULT_KEY_VALUE_DELIMITER = memory.data<u8>([0x3d]);
 const DEFAULT_FIELD_DELIMITER = memory.data<u8>([0x20]);

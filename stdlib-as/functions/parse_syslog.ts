@@ -14,8 +14,9 @@ import { failWith } from '../error';
 import { bufferNew, bufferByte, bufferBytes, bufferToBytes } from '../buffer';
 import { whitespaceLength } from '../text';
 import { parseRfc3339, parseBsdTimestamp, parsedTimestamp } from '../time-parse';
-import { KindBit, expectKinds } from './args';
-import { lossy, trimStart, trimEnd } from './text';
+import {  expectKinds } from './support/args';
+import { lossy, trimStart, trimEnd } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 const KEY_MESSAGE = memory.data<u8>([0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65]); // message
 const KEY_HOSTNAME = memory.data<u8>([0x68, 0x6f, 0x73, 0x74, 0x6e, 0x61, 0x6d, 0x65]); // hostname

@@ -1,5 +1,5 @@
 import { Value } from '../value';
-import { boundariesOf, convertCase, WordCase } from './word-case';
+import { boundariesOf, convertCase, WordCase } from './support/word-case';
 
 /** `pascalcase(value, original_case)`: the words of the string written as PascalCase. */
 export function fn_pascalcase(value: Value, originalCase: Value): Value {

@@ -1,7 +1,8 @@
 // `push(value, item)`: a new array with `item` after the items of `value`.
 
 import { Value, cloneShallow, arrayPush } from '../value';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_push(value: Value, item: Value): Value {
   if (!expectKinds(value, KindBit.Array)) return 0;

@@ -1,5 +1,5 @@
 import { Value, newBool } from '../value';
-import { randomU64 } from './random';
+import { randomU64 } from './support/random';
 
 /** `random_bool()`. */
 export function fn_random_bool(): Value {

@@ -1,7 +1,8 @@
 import { Value, intOf, newBytes } from '../value';
 import { failWith } from '../error';
-import { expectKinds, KindBit } from './args';
-import { randomBlock } from './random';
+import { expectKinds } from './support/args';
+import { randomBlock } from './support/random';
+import { KindBit } from '../../abi/wire/kinds';
 
 const MAX_LENGTH: i64 = 64 * 1024;
 

@@ -1,7 +1,8 @@
 import { Value, floatOf, newFloat } from '../value';
 import { failWith } from '../error';
-import { expectKinds, KindBit } from './args';
-import { randomU64 } from './random';
+import { expectKinds } from './support/args';
+import { randomU64 } from './support/random';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `random_float(min, max)`: uniform from `min` (included) to `max` (excluded). */
 export function fn_random_float(min: Value, max: Value): Value {

@@ -1,7 +1,8 @@
 import { Value, intOf, newInt } from '../value';
 import { failWith } from '../error';
-import { expectKinds, KindBit } from './args';
-import { randomBelow } from './random';
+import { expectKinds } from './support/args';
+import { randomBelow } from './support/random';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `random_int(min, max)`: uniform from `min` (included) to `max` (excluded). */
 export function fn_random_int(min: Value, max: Value): Value {

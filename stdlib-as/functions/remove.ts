@@ -3,8 +3,9 @@
 
 import { Value, alloc, share } from '../value';
 import { path_remove } from '../path';
-import { expectKinds, optionalBool, KindBit } from './args';
-import { pathDescriptor } from './value-path';
+import { expectKinds, optionalBool } from './support/args';
+import { pathDescriptor } from './support/value-path';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_remove(value: Value, path: Value, compact: Value): Value {
   if (!expectKinds(value, KindBit.Object | KindBit.Array)) return 0;

@@ -1,8 +1,9 @@
 import { Value, Tag, tagOf, intOf, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferBytes, bufferToBytes } from '../buffer';
 import { regexReplace } from '../regex';
-import { expectKinds, KindBit } from './args';
-import { lossy, nextStringMatch } from './text';
+import { expectKinds } from './support/args';
+import { lossy, nextStringMatch } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `replace(value, pattern, with, count = -1)`: the first `count` matches (all when negative) of a string or

@@ -1,5 +1,5 @@
 import { Value } from '../value';
-import { boundariesOf, convertCase, WordCase } from './word-case';
+import { boundariesOf, convertCase, WordCase } from './support/word-case';
 
 /** `screamingsnakecase(value, original_case)`: the words of the string written as SCREAMING_SNAKE_CASE. */
 export function fn_screamingsnakecase(value: Value, originalCase: Value): Value {

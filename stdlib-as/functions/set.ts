@@ -2,8 +2,9 @@
 
 import { Value, alloc, share } from '../value';
 import { path_set } from '../path';
-import { expectKinds, KindBit } from './args';
-import { pathDescriptor } from './value-path';
+import { expectKinds } from './support/args';
+import { pathDescriptor } from './support/value-path';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_set(value: Value, path: Value, data: Value): Value {
   if (!expectKinds(value, KindBit.Object | KindBit.Array)) return 0;

@@ -1,8 +1,9 @@
 import { Value, bytesPtr, bytesLen } from '../value';
 import { Buffer, bufferNew, bufferBytes, bufferToBytes } from '../buffer';
 import { regexMatchesBytes } from '../regex';
-import { expectKinds, KindBit } from './args';
-import { lossy, sequenceLength } from './text';
+import { expectKinds } from './support/args';
+import { lossy, sequenceLength } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `sieve(value, permitted_characters, replace_single = "", replace_repeated = "")`: keeps the characters the

@@ -4,8 +4,9 @@ import {
 import { fail, failWith } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { writeInt } from '../codec/number';
-import { expectKinds, KindBit } from './args';
-import { bytesSlice } from './text';
+import { expectKinds } from './support/args';
+import { bytesSlice } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `slice(value, start, end = length)`: bytes of a string or items of an array; negative positions count

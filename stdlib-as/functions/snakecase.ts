@@ -1,5 +1,5 @@
 import { Value } from '../value';
-import { boundariesOf, convertCase, WordCase } from './word-case';
+import { boundariesOf, convertCase, WordCase } from './support/word-case';
 
 /** `snakecase(value, original_case, excluded_boundaries)`: the words of the string written as snake_case. */
 export function fn_snakecase(value: Value, originalCase: Value, excludedBoundaries: Value): Value {

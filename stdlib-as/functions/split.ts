@@ -1,7 +1,8 @@
 import { Value, Tag, tagOf, intOf, bytesPtr, bytesLen, newArray, arrayPush } from '../value';
 import { regexSplit } from '../regex';
-import { expectKinds, KindBit } from './args';
-import { lossy, bytesSlice, nextStringMatch } from './text';
+import { expectKinds } from './support/args';
+import { lossy, bytesSlice, nextStringMatch } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `split(value, pattern, limit)`: the pieces of the text between matches of a string or regex; with `limit`,

@@ -1,7 +1,8 @@
 import { Value, newArray, arrayPush, newBytes } from '../value';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
-import { pathStart, pathPtr, prefixLen, nextComponent, componentStart } from './file-path';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { pathStart, pathPtr, prefixLen, nextComponent, componentStart } from './support/file-path';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `split_path(value)`: the path's components (Rust's `Path::components`): `/` for the root, then the names. */
 export function fn_split_path(value: Value): Value {

@@ -4,7 +4,8 @@
 // controls are dropped.
 
 import { Value, allocBytes, bytesPtr, bytesLen, newBytes } from '../value';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 const ESC: u8 = 0x1b;
 

@@ -1,6 +1,7 @@
 import { Value, bytesPtr, bytesLen } from '../value';
-import { expectKinds, KindBit } from './args';
-import { lossy, bytesSlice, trimStart, trimEnd } from './text';
+import { expectKinds } from './support/args';
+import { lossy, bytesSlice, trimStart, trimEnd } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `strip_whitespace(value)`: Rust's `str::trim` (Unicode White_Space at both ends). */
 export function fn_strip_whitespace(value: Value): Value {

@@ -1,6 +1,7 @@
 import { Value, bytesPtr, bytesLen, newInt } from '../value';
-import { expectKinds, KindBit } from './args';
-import { lossy } from './text';
+import { expectKinds } from './support/args';
+import { lossy } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `strlen(value)`: the number of Unicode scalar values (each invalid UTF-8 sequence counts as one U+FFFD). */
 export function fn_strlen(value: Value): Value {

@@ -15,7 +15,7 @@ export function fn_tag_types_externally(value: Value): Value {
   return tagged(value, 0);
 }
 
-/** `value`, nested `depth` levels deep, with its scalars tagged (past MAX_DEPTH, as it is). */
+/** `value`, nested `depth` levels deep, with its scalars tagged (past MAX_VALUE_DEPTH, as it is). */
 function tagged(value: Value, depth: i32): Value {
   const tag = tagOf(value);
   if (tag == Tag.Null || (tag >= Tag.Array && !mayDescend(depth))) return value;

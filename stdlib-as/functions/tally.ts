@@ -11,8 +11,9 @@ import { Buffer, bufferNew, bufferAscii, bufferByte, bufferData, bufferLength } 
 import { writeInt, writeFloat } from '../codec/number';
 import { writeRfc3339 } from '../codec/time';
 import { writeDebugQuoted } from '../text';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
 import { mayDescend } from '../depth';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_tally(value: Value): Value {
   if (!expectKinds(value, KindBit.Array)) return 0;

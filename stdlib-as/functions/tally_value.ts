@@ -3,7 +3,8 @@
 
 import { Value, newInt, arrayLen, arrayGet } from '../value';
 import { value_eq } from '../ops';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_tally_value(array: Value, value: Value): Value {
   if (!expectKinds(array, KindBit.Array)) return 0;

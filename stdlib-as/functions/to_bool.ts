@@ -4,7 +4,7 @@
 import { Value, Tag, TRUE, FALSE, tagOf, newBool, intOf, floatOf, bytesPtr, bytesLen } from '../value';
 import { parseIntBytes, numberParsed } from '../codec/number';
 import { equalsWordIgnoreCase } from '../text';
-import { failCoerce, failUnparsable } from './coerce';
+import { failCoerce, failUnparsable } from './support/coerce';
 
 export function fn_to_bool(value: Value): Value {
   switch (tagOf(value)) {

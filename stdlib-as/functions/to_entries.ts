@@ -5,7 +5,8 @@ import {
   Value, Tag, tagOf, newObject, objectSet, objectLen, objectKey, objectValue, newArray, arrayLen, arrayGet,
   arrayPush, newInt, share,
 } from '../value';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 const KEY = memory.data<u8>([0x6b, 0x65, 0x79]);
 const VALUE = memory.data<u8>([0x76, 0x61, 0x6c, 0x75, 0x65]);

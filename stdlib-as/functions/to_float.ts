@@ -3,7 +3,7 @@
 
 import { Value, Tag, tagOf, newFloat, intOf, timestampOf, bytesPtr, bytesLen, TRUE } from '../value';
 import { parseFloatBytes, numberParsed } from '../codec/number';
-import { failCoerce, failUnparsable } from './coerce';
+import { failCoerce, failUnparsable } from './support/coerce';
 
 export function fn_to_float(value: Value): Value {
   switch (tagOf(value)) {

@@ -4,7 +4,7 @@
 import { Value, Tag, tagOf, newInt, intOf, floatOf, timestampOf, bytesPtr, bytesLen, TRUE } from '../value';
 import { parseIntBytes, numberParsed } from '../codec/number';
 import { NANOS_PER_SECOND } from '../codec/time';
-import { failCoerce, failUnparsable } from './coerce';
+import { failCoerce, failUnparsable } from './support/coerce';
 
 export function fn_to_int(value: Value): Value {
   switch (tagOf(value)) {

@@ -3,7 +3,8 @@
 import { Value, bytesPtr, bytesLen } from '../value';
 import { failPrefixed } from '../error';
 import { compileRegexChecked } from '../regex';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_to_regex(value: Value): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;

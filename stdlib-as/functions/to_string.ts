@@ -6,7 +6,7 @@ import { bufferNew, bufferToBytes } from '../buffer';
 import { writeInt, writeRustFloat } from '../codec/number';
 import { writeRfc3339 } from '../codec/time';
 import { textBytes } from '../error';
-import { failCoerce } from './coerce';
+import { failCoerce } from './support/coerce';
 
 export function fn_to_string(value: Value): Value {
   switch (tagOf(value)) {

@@ -1,6 +1,7 @@
 import { Value, newInt } from '../value';
-import { expectKinds, KindBit } from './args';
-import { codeOf, failKeyword, FACILITIES } from './syslog-names';
+import { expectKinds } from './support/args';
+import { codeOf, failKeyword, FACILITIES } from './support/syslog-names';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `to_syslog_facility_code(value)`: the code of a facility keyword. */
 export function fn_to_syslog_facility_code(value: Value): Value {

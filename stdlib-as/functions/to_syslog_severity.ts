@@ -1,6 +1,7 @@
 import { Value, newInt } from '../value';
-import { expectKinds, KindBit } from './args';
-import { codeOf, failKeyword, SEVERITIES, SEVERITY_ALIASES, SEVERITY_ALIAS_CODES } from './syslog-names';
+import { expectKinds } from './support/args';
+import { codeOf, failKeyword, SEVERITIES, SEVERITY_ALIASES, SEVERITY_ALIAS_CODES } from './support/syslog-names';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `to_syslog_severity(value)`: the code of a severity keyword (`panic`, `error` and `warn` included). */
 export function fn_to_syslog_severity(value: Value): Value {

@@ -3,7 +3,8 @@
 import { Value, newInt, timestampOf } from '../value';
 import { floorDiv } from '../codec/time';
 import { nanosPerUnit } from '../time-unit';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_to_unix_timestamp(value: Value, unit: Value): Value {
   if (!expectKinds(value, KindBit.Timestamp)) return 0;

@@ -1,7 +1,8 @@
 import { Value, intOf, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferBytes, bufferToBytes } from '../buffer';
-import { expectKinds, KindBit } from './args';
-import { lossy, bytesSlice, sequenceLength } from './text';
+import { expectKinds } from './support/args';
+import { lossy, bytesSlice, sequenceLength } from './support/text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** `truncate(value, limit, suffix = "")`: the first `limit` characters, then `suffix` when some were cut. */
 export function fn_truncate(value: Value, limit: Value, suffix: Value): Value {

@@ -9,9 +9,10 @@ import {
   objectInsertAt, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectSetValueAt, newArray, arrayLen,
   arrayGet, arrayPush, share,
 } from '../value';
-import { expectKinds, optionalBool, KindBit } from './args';
-import { findBytes } from './text';
+import { expectKinds, optionalBool } from './support/args';
+import { findBytes } from './support/text';
 import { mayDescend } from '../depth';
+import { KindBit } from '../../abi/wire/kinds';
 
 const DOT = memory.data<u8>([0x2e]);
 
@@ -31,7 +32,7 @@ function unflattenValue(v: Value, sep: usize, sepLen: usize, deep: bool, depth: 
 
 /**
  * Groups: first key part → array of (rest of the key or null, value) pairs, in key order. `o` is nested
- * `depth` levels deep in the result; past MAX_DEPTH it stays as it is.
+ * `depth` levels deep in the result; past MAX_VALUE_DEPTH it stays as it is.
  */
 function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool, depth: i32 = 0): Value {
   if (!mayDescend(depth)) return o;
@@ -70,7 +71,7 @@ function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool, depth:
   return groups;
 }
 
-/** `v` under the nested objects the parts of `rest` name, from `depth` on (past MAX_DEPTH, `v` as it is). */
+/** `v` under the nested objects the parts of `rest` name, from `depth` on (past MAX_VALUE_DEPTH, `v` as it is). */
 function nest(rest: Value, v: Value, sep: usize, sepLen: usize, deep: bool, depth: i32): Value {
   if (!mayDescend(depth)) return v;
   const key = bytesPtr(rest);

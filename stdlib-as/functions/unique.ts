@@ -7,7 +7,8 @@ import {
 } from '../value';
 import { value_eq } from '../ops';
 import { mayDescend } from '../depth';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_unique(value: Value): Value {
   if (!expectKinds(value, KindBit.Array)) return 0;
@@ -50,7 +51,7 @@ function hashBytes(h: u64, ptr: usize, len: usize): u64 {
 
 /**
  * FNV-1a over the kind and content; values equal under `value_eq` hash alike (`-0.0` as `0.0`). Containers
- * past MAX_DEPTH hash by kind only.
+ * past MAX_VALUE_DEPTH hash by kind only.
  */
 function hashValue(v: Value, h: u64, depth: i32 = 0): u64 {
   const tag = tagOf(v);

@@ -3,7 +3,8 @@
 
 import { Value, alloc, share, newArray, arrayLen, arrayGet, arrayPush } from '../value';
 import { path_get, path_set } from '../path';
-import { expectKinds, KindBit } from './args';
+import { expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function path_unnest(root: Value, path: usize): Value {
   const items = path_get(root, path);

@@ -2,9 +2,10 @@ import { Value, bytesPtr, bytesLen, alloc } from '../value';
 import { fail, failWith } from '../error';
 import { bufferNew, bufferAscii, bufferByte, bufferData, bufferLength } from '../buffer';
 import { writeInt } from '../codec/number';
-import { expectKinds, KindBit } from './args';
-import { uuidText } from './uuid';
+import { expectKinds } from './support/args';
+import { uuidText } from './support/uuid';
 import { HEX_DIGITS } from '../text';
+import { KindBit } from '../../abi/wire/kinds';
 
 /** Value of a base62 digit (`0-9A-Za-z`), or -1. */
 function digitOf(c: u32): i32 {

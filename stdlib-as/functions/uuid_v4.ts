@@ -1,8 +1,8 @@
 // `uuid_v4()`: a random version 4 UUID, lowercase and hyphenated.
 
 import { Value } from '../value';
-import { randomBlock } from './random';
-import { uuidText } from './uuid';
+import { randomBlock } from './support/random';
+import { uuidText } from './support/uuid';
 
 export function fn_uuid_v4(): Value {
   const random = randomBlock(16);

@@ -1,8 +1,9 @@
 import { Value, timestampOf } from '../value';
 import { jsNow } from '../clock';
-import { expectKinds, KindBit } from './args';
-import { randomBlock } from './random';
-import { uuidText } from './uuid';
+import { expectKinds } from './support/args';
+import { randomBlock } from './support/random';
+import { uuidText } from './support/uuid';
+import { KindBit } from '../../abi/wire/kinds';
 
 /**
  * `uuid_v7(timestamp = now())`: 48 bits of Unix milliseconds, version 7, random bits. The milliseconds are

@@ -1,7 +1,8 @@
 // `values(value)`: an object's field values, in key order, as an array.
 
 import { Value, newArray, arrayPush, objectLen, objectValue, share } from '../value';
-import { KindBit, expectKinds } from './args';
+import {  expectKinds } from './support/args';
+import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_values(value: Value): Value {
   if (!expectKinds(value, KindBit.Object)) return 0;

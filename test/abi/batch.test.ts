@@ -10,8 +10,8 @@ const bytesOf = (hexText: string) => new Uint8Array(Buffer.from(hexText.replace(
 
 test('flag values and the ABI version are those of docs/abi.md', () => {
   assert.is(ABI_VERSION, 5);
-  assert.equal(BatchFlag, { RESULTS: 1, RAW: 2 });
-  assert.equal(NdjsonFlag, { PRINT_OBJECT: 1, JSON: 2 });
+  assert.equal([BatchFlag.RESULTS, BatchFlag.RAW], [1, 2]);
+  assert.equal([NdjsonFlag.PRINT_OBJECT, NdjsonFlag.JSON], [1, 2]);
 });
 
 test('an input batch has the documented byte layout', () => {

@@ -8,7 +8,8 @@ import {
 import { BatchReader } from '../../runtime/batch-io.js';
 import type { RemapValue } from '../../abi/values.js';
 
-const { RESULTS, RAW } = BatchFlag;
+const RESULTS = BatchFlag.RESULTS;
+const RAW = BatchFlag.RAW;
 const ERROR = 1;
 const ABORTED = 2;
 

@@ -3,6 +3,7 @@
 // Sizes are the events' encoded size in the batch (Vector: "before they are serialized"). A batch that
 // does not fit is split record by record; whole batches are kept as they are, never copied.
 
+import { BATCH_HEADER_SIZE } from '../../../abi/batch.js';
 import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 
@@ -21,9 +22,8 @@ export function batchLimits(options: { max_events?: number; max_bytes?: number; 
   };
 }
 
-/** Size of a batch's events: its bytes without the 12-byte header. */
-const HEADER_BYTES = 12;
-const eventBytes = (batch: EventBatch) => batch.bytes.length - HEADER_BYTES;
+/** Size of a batch's events: its bytes without the header. */
+const eventBytes = (batch: EventBatch) => batch.bytes.length - BATCH_HEADER_SIZE;
 
 export class Batcher {
   private parts: EventBatch[] = [];

@@ -2,7 +2,7 @@
 // `split_path`: a leading `/` is the root, a leading `.` of a relative path is the current directory, the
 // rest are the parts between separators, where empty parts and `.` are skipped.
 
-import { Value, bytesPtr, bytesLen } from '../value';
+import { Value, bytesPtr, bytesLen } from '../../value';
 
 /** Set by `pathStart`: the text, and the byte length of its root or current-directory prefix (0 or 1). */
 export let pathPtr: usize = 0;

@@ -1,12 +1,13 @@
 // Syslog facility and severity keywords by code, as VRL's `to_syslog_*` functions name them.
 
-import { Value, intOf, bytesPtr, bytesLen } from '../value';
-import { fail, textBytes } from '../error';
-import { Buffer, bufferNew, bufferAscii, bufferBytes, bufferData, bufferLength } from '../buffer';
-import { writeInt } from '../codec/number';
-import { equalsAscii } from '../text';
-import { expectKinds, KindBit } from './args';
+import { Value, intOf, bytesPtr, bytesLen } from '../../value';
+import { fail, textBytes } from '../../error';
+import { Buffer, bufferNew, bufferAscii, bufferBytes, bufferData, bufferLength } from '../../buffer';
+import { writeInt } from '../../codec/number';
+import { equalsAscii } from '../../text';
+import { expectKinds } from './args';
 import { lossy } from './text';
+import { KindBit } from '../../../abi/wire/kinds';
 
 export const FACILITIES: StaticArray<string> = [
   'kern', 'user', 'mail', 'daemon', 'auth', 'syslog', 'lpr', 'news', 'uucp', 'cron', 'authpriv', 'ftp', 'ntp',

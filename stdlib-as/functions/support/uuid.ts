@@ -1,7 +1,7 @@
 // UUIDs as text: lower-case hex, hyphenated 8-4-4-4-12.
 
-import { Value, allocBytes, bytesPtr } from '../value';
-import { HEX_DIGITS } from '../text';
+import { Value, allocBytes, bytesPtr } from '../../value';
+import { HEX_DIGITS } from '../../text';
 
 /** The 16 bytes at `bytes` as a UUID string. */
 export function uuidText(bytes: usize): Value {

@@ -1,11 +1,11 @@
 // Text helpers of the string functions. VRL reads most string arguments with `try_bytes_utf8_lossy`, so
 // they first go through `lossy`; after that the bytes are valid UTF-8 and the decoders below trust them.
 
-import { Value, bytesPtr, bytesLen, newBytes } from '../value';
-import { Buffer, bufferNew, bufferByte, bufferToBytes } from '../buffer';
-import { utf8Sequence, writeLossy } from '../codec/utf8';
-import { whitespaceLength } from '../text';
-import { asciiEnd, bytesEqual } from '../codec/scan';
+import { Value, bytesPtr, bytesLen, newBytes } from '../../value';
+import { Buffer, bufferNew, bufferByte, bufferToBytes } from '../../buffer';
+import { utf8Sequence, writeLossy } from '../../codec/utf8';
+import { whitespaceLength } from '../../text';
+import { asciiEnd, bytesEqual } from '../../codec/scan';
 
 /** `v`'s bytes as valid UTF-8: `v` itself when they are, else a copy with U+FFFD for each invalid part. */
 export function lossy(v: Value): Value {

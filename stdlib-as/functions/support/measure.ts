@@ -1,11 +1,11 @@
 // Shared by `parse_bytes` and `parse_duration`: the `<number><optional space><unit>` quantities VRL reads
 // with `(?P<value>[0-9]*\.?[0-9]+)\s?(?P<unit>…)`, and units looked up by name in a table.
 
-import { Value } from '../value';
-import { fail } from '../error';
-import { bufferNew, bufferAscii, bufferBytes, bufferData, bufferLength } from '../buffer';
-import { parseFloatBytes } from '../codec/number';
-import { equalsAscii } from '../text';
+import { Value } from '../../value';
+import { fail } from '../../error';
+import { bufferNew, bufferAscii, bufferBytes, bufferData, bufferLength } from '../../buffer';
+import { parseFloatBytes } from '../../codec/number';
+import { equalsAscii } from '../../text';
 
 /** Set by `scanQuantity`: the number, and where its unit starts and ends. */
 export let quantity: f64 = 0;

@@ -1,9 +1,9 @@
 // What the ip_* functions share: reading an address argument with VRL's message, and writing a result.
 
-import { Value, bytesPtr, bytesLen, alloc } from '../value';
-import { failWith } from '../error';
-import { bufferNew, bufferToBytes } from '../buffer';
-import { parseIp, writeIpv4, writeIpv6 } from '../ip';
+import { Value, bytesPtr, bytesLen, alloc } from '../../value';
+import { failWith } from '../../error';
+import { bufferNew, bufferToBytes } from '../../buffer';
+import { parseIp, writeIpv4, writeIpv6 } from '../../ip';
 
 /** Size (4 or 16) of the address read into `out`, or 0 with Rust's `unable to parse IP address` message pending. */
 export function readIp(value: Value, out: usize): i32 {

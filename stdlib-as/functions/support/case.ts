@@ -4,8 +4,8 @@
 
 import { casemap, bsearch, SPECIALS_UPPER } from '~lib/util/casemap';
 import { isCased, isCaseIgnorable } from '~lib/util/string';
-import { Value, bytesPtr, bytesLen, allocBytes } from '../value';
-import { Buffer, bufferNew, bufferToBytes } from '../buffer';
+import { Value, bytesPtr, bytesLen, allocBytes } from '../../value';
+import { Buffer, bufferNew, bufferToBytes } from '../../buffer';
 import { lossy, codePointAt, codePointStartBefore, sequenceLength, writeCodePoint } from './text';
 
 /** `v` read as lossy UTF-8, upper-cased, or lower-cased when `upper` is false. */

@@ -1,10 +1,10 @@
 // Error messages of the `to_*` coercions, as VRL words them.
 
-import { Value } from '../value';
-import { fail } from '../error';
-import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
-import { writeDebugQuoted } from '../text';
-import { writeValueKind } from '../ops';
+import { Value } from '../../value';
+import { fail } from '../../error';
+import { bufferNew, bufferAscii, bufferData, bufferLength } from '../../buffer';
+import { writeDebugQuoted } from '../../text';
+import { writeValueKind } from '../../kind-names';
 
 /** `unable to coerce [integer] into boolean`: the value's exact type, as VRL's `Value::kind`. */
 export function failCoerce(value: Value, into: string): Value {

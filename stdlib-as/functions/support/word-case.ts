@@ -4,14 +4,15 @@
 // characters), then the words are re-cased and joined. `original_case` picks the boundaries of that case;
 // without it, the crate's default boundaries apply.
 
-import { Value, bytesPtr, bytesLen, arrayLen, arrayGet } from '../value';
+import { Value, bytesPtr, bytesLen, arrayLen, arrayGet } from '../../value';
 import { casemap } from '~lib/util/casemap';
-import { Buffer, bufferNew, bufferByte, bufferBytes, bufferToBytes } from '../buffer';
-import { failWith } from '../error';
-import { equalsAscii } from '../text';
-import { expectKinds, KindBit } from './args';
+import { Buffer, bufferNew, bufferByte, bufferBytes, bufferToBytes } from '../../buffer';
+import { failWith } from '../../error';
+import { equalsAscii } from '../../text';
+import { expectKinds } from './args';
 import { lossy, codePointAt, sequenceLength, bytesSlice } from './text';
 import { changeCase } from './case';
+import { KindBit } from '../../../abi/wire/kinds';
 
 export const enum Boundary {
   Underscore = 1,

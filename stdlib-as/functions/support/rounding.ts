@@ -1,8 +1,9 @@
 // Shared by `ceil`, `floor` and `round`: VRL's `round_to_precision`, which scales by 10^precision, rounds,
 // and scales back. Integers come back unchanged; a NaN result becomes 0.0 (`from_f64_or_zero`).
 
-import { Value, Tag, tagOf, intOf, floatOf, newFloat } from '../value';
-import { expectKinds, KindBit } from './args';
+import { Value, Tag, tagOf, intOf, floatOf, newFloat } from '../../value';
+import { expectKinds } from './args';
+import { KindBit } from '../../../abi/wire/kinds';
 
 export const enum Rounding {
   Ceil,

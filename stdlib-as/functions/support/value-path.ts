@@ -1,12 +1,13 @@
 // Paths given as array values (`get`, `set`, `remove`): `["foo", "bar", 1, -1]` turned into the path
 // descriptor path.ts reads (see docs/abi.md §8), so the functions share the path reads and writes of `.a.b`.
 
-import { Value, Tag, tagOf, bytesPtr, bytesLen, intOf, arrayLen, arrayGet, alloc, copyMemory } from '../value';
-import { fail } from '../error';
-import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
-import { expectKinds, KindBit } from './args';
-import { writeValueKind } from '../ops';
+import { Value, Tag, tagOf, bytesPtr, bytesLen, intOf, arrayLen, arrayGet, alloc, copyMemory } from '../../value';
+import { fail } from '../../error';
+import { bufferNew, bufferAscii, bufferData, bufferLength } from '../../buffer';
+import { expectKinds } from './args';
 import { lossy } from './text';
+import { KindBit } from '../../../abi/wire/kinds';
+import { writeValueKind } from '../../kind-names';
 
 /** The descriptor of a path array; 0 (message pending) when a segment is neither a string nor an integer. */
 export function pathDescriptor(path: Value): usize {

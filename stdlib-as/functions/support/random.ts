@@ -1,6 +1,6 @@
 // Randomness from the runtime (`svc_js.random`, docs/abi.md §6) for the `random_*` and `uuid_*` functions.
 
-import { alloc } from '../value';
+import { alloc } from '../../value';
 
 // @ts-ignore: decorator
 @external("svc_js", "random")

@@ -1,9 +1,10 @@
 // Shared by `contains`, `starts_with` and `ends_with`: argument checks and the texts they compare.
 
-import { Value, boolOf } from '../value';
-import { expectKinds, KindBit } from './args';
+import { Value, boolOf } from '../../value';
+import { expectKinds } from './args';
 import { lossy } from './text';
 import { changeCase } from './case';
+import { KindBit } from '../../../abi/wire/kinds';
 
 /** Set by `prepareSubstringMatch`: the value's and the substring's text, lower-cased when case-insensitive. */
 export let matchText: Value = 0;

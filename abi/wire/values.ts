@@ -1,0 +1,34 @@
+// Values on the wire and in the module's memory (docs/abi.md §1). Compiled by tsc and asc alike (abi/wire/:
+// plain constants and const enums only, no imports), so the TypeScript and AssemblyScript sides share them.
+
+/** Value tags of the binary codec (docs/abi.md §1). */
+export const enum Wire {
+  Null = 0,
+  False = 1,
+  True = 2,
+  Int = 3,
+  Float = 4,
+  Bytes = 5,
+  Timestamp = 6,
+  Regex = 7,
+  Array = 8,
+  Object = 9,
+  /** Only in a module's constants (docs/abi.md §7): a regex and its compiled program. */
+  RegexProgram = 10,
+}
+
+/** Tags of the 16-byte value records in the module's memory (stdlib-as/value.ts); containers come last. */
+export const enum Tag {
+  Null = 0,
+  Bool = 1,
+  Int = 2,
+  Float = 3,
+  Bytes = 4,
+  Timestamp = 5,
+  Regex = 6,
+  Array = 7,
+  Object = 8,
+}
+
+/** The deepest nesting of arrays and objects a value may have (docs/value-limits.md). */
+export const MAX_VALUE_DEPTH = 1000;
