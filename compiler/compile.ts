@@ -72,7 +72,7 @@ export interface CompiledModule {
  */
 export async function emitModule(checked: CheckedProgram, compiler: string, options: ModuleOptions = {}): Promise<CompiledModule> {
   const { link } = await import('./codegen/link.js');
-  const { MissingImplementation } = await import('./codegen/generate.js');
+  const { MissingImplementation } = await import('./codegen/context.js');
   try {
     return await link({
       program: checked.ast,

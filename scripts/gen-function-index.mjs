@@ -3,7 +3,7 @@
 // it is implemented:
 //   - `stdlib` (the default): an AssemblyScript export `fn_<name>` in stdlib-as/functions/*.ts;
 //   - `js`: an `export const <name>: JsFunction` in runtime/js-functions/*.ts;
-//   - `intrinsic`: an entry of INTRINSICS in compiler/codegen/generate.ts (the code generator emits it).
+//   - `intrinsic`: an entry of INTRINSICS in compiler/codegen/builtins.ts (the code generator emits it).
 // Written: compiler/functions/index.ts, stdlib-as/functions/index.ts, runtime/js-functions/index.ts.
 //   node scripts/gen-function-index.mjs          rewrite the indexes (the build runs this)
 //   node scripts/gen-function-index.mjs --check  exit 1 when an index is out of date or a function lacks its implementation
@@ -110,8 +110,8 @@ export async function loadJsFunctions(names: Iterable<string>): Promise<JsFuncti
 
 // ---- intrinsics and the check ----------------------------------------------------------------------------
 
-const generatorText = readFileSync(`${root}compiler/codegen/generate.ts`, 'utf8');
-const intrinsicsTable = /\nconst INTRINSICS: [\s\S]*?> = \{([\s\S]*?)\n\};/.exec(generatorText)?.[1] ?? '';
+const builtinsText = readFileSync(`${root}compiler/codegen/builtins.ts`, 'utf8');
+const intrinsicsTable = /\nconst INTRINSICS: [\s\S]*?> = \{([\s\S]*?)\n\};/.exec(builtinsText)?.[1] ?? '';
 const intrinsics = new Set([...intrinsicsTable.matchAll(/^ {2}(\w+)[:(,]/gm)].map((m) => m[1]));
 
 const implemented = {

@@ -7,7 +7,7 @@ import type { Constant } from '../functions/define.js';
 import { ByteWriter, encodeValue, IntegralFloat } from '../../abi/codec.js';
 import { Regex, Timestamp } from '../../abi/values.js';
 import { regexProgram } from '../../abi/regex-program.js';
-import { timestampNanos } from '../check/index.js';
+import { timestampNanos } from '../types/timestamp.js';
 
 const PATH_FIELD = 0;
 const PATH_INDEX = 1;
