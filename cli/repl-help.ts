@@ -1,9 +1,10 @@
 // The REPL's `help` commands, as VRL's REPL has them; where VRL opens a browser, the text is printed here
 // (the function's definition holds its documentation).
 
-import { FUNCTIONS, lookupFunction } from '../compiler/functions/index.js';
-import type { FunctionDef } from '../compiler/functions/define.js';
-import { describe, fromBits, ANY_BITS } from '../compiler/types/kind.js';
+import { ANY_BITS, describe, fromBits, loadCompiler, type FunctionDef } from '../compiler/index.js';
+
+// The REPL compiles its lines: the registry comes with the compiler it loads anyway.
+const { FUNCTIONS, lookupFunction } = await loadCompiler();
 
 const DOCS_URL = 'https://vrl.dev';
 const FUNCTIONS_URL = 'https://functions.vrl.dev';

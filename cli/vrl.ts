@@ -71,7 +71,7 @@ async function runVrlWith(programArgument: string | undefined, options: Record<s
   // Loaded here, not at the top: `svc --help` and `svc --version` need no compiler.
   const runtime = await import('../runtime/index.js');
   // Anything compiled here is compiled before another thread runs wasm (see the function).
-  if (moduleFile === undefined) (await import('../compiler/codegen/binaryen.js')).runBinaryenAtBaselineTier();
+  if (moduleFile === undefined) (await import('../compiler/index.js')).runBinaryenAtBaselineTier();
   if (moduleFile === undefined && programArgument === undefined && programFile === undefined) {
     if (emit !== undefined || options.input !== undefined) throw new UsageError('no program: pass its text as an argument or a file with --program <file>');
     const { startRepl } = await import('./repl.js');

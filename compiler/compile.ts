@@ -1,5 +1,6 @@
 // The compiler driver: source text → parse → check → codegen + link (emit). Each stage is a plain
-// function over plain data; this module only sequences them and gathers diagnostics.
+// function over plain data; this module only sequences them and gathers diagnostics. Other packages reach
+// it through index.ts (`loadCompiler`).
 
 import { parse } from './parse/index.js';
 import { check, type CheckContext, type CheckResult } from './check/index.js';
@@ -10,6 +11,8 @@ import type * as ast from './ast.js';
 
 /** For the REPL: the kinds of the event and variables that earlier lines left. */
 export { kindOfValue } from './types/value-kind.js';
+/** The function registry (the REPL's help). */
+export { FUNCTIONS, lookupFunction } from './functions/index.js';
 
 export interface CompileOptions {
   /** Time zone for functions that take one implicitly (parse_timestamp, format_timestamp...). */
@@ -72,7 +75,7 @@ export interface CompiledModule {
  */
 export async function emitModule(checked: CheckedProgram, compiler: string, options: ModuleOptions = {}): Promise<CompiledModule> {
   const { link } = await import('./codegen/link.js');
-  const { MissingImplementation } = await import('./codegen/generate.js');
+  const { MissingImplementation } = await import('./codegen/context.js');
   try {
     return await link({
       program: checked.ast,

@@ -1,8 +1,7 @@
 // The library API of svc's remap engine (see ../shared/conformance/README.md for the contract): compile a
 // program to a wasm module (cached on disk), run it on JS values, batches or NDJSON, and display values.
 
-import type { CompileOptions, ModuleOptions } from '../compiler/compile.js';
-import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import { loadCompiler, type CompileOptions, type Diagnostic, type ModuleOptions } from '../compiler/index.js';
 import { NdjsonFlag } from '../abi/batch.js';
 import { buildId, cacheKey, compilerVersion, readCached, sameKeyParts, writeCached, type CacheKeyParts } from './cache.js';
 import type { ModuleInfo } from '../abi/module-info.js';
@@ -11,9 +10,7 @@ import { Program } from './program.js';
 import { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices } from './services.js';
 
-export { CompileError } from '../compiler/diagnostics/diagnostic.js';
-export type { Diagnostic, Label, Note, Severity } from '../compiler/diagnostics/diagnostic.js';
-export { renderDiagnostics } from '../compiler/diagnostics/render.js';
+export { CompileError, renderDiagnostics, type Diagnostic, type Label, type Note, type Severity } from '../compiler/index.js';
 export type { CompileOptions, ModuleOptions };
 export { Program, RemapRuntimeError } from './program.js';
 export { DEFAULT_MEMORY_LIMIT, instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput, type OutputOptions } from './module.js';
@@ -103,7 +100,7 @@ export async function compileModule(
   moduleOptions: ModuleOptions = {},
 ): Promise<{ wasm: Uint8Array; text?: string; warnings: Diagnostic[] }> {
   // The front and back ends load ohm-js and binaryen: only when something is actually compiled.
-  const { checkProgram, emitModule } = await import('../compiler/compile.js');
+  const { checkProgram, emitModule } = await loadCompiler();
   const checked = checkProgram(source, options);
   const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, jsFunctions: JS_FUNCTION_NAMES, build: buildId() });
   return { ...compiled, warnings: checked.warnings };

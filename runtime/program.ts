@@ -5,7 +5,7 @@ import { BatchFlag, decodeOutput, encodeBatch, type EventKind } from '../abi/bat
 import type { NdjsonOutput, RemapInstance } from './module.js';
 import type { OutputOptions } from './arena.js';
 import type { RemapValue } from '../abi/values.js';
-import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import type { Diagnostic } from '../compiler/index.js';
 
 /** A runtime error or `abort`: the message is VRL's text; `event` is the event as it was when it stopped. */
 export class RemapRuntimeError extends Error {

@@ -1,7 +1,7 @@
 // A REPL session: each line is compiled as its own program, knowing the event and the variables left by
 // earlier lines (their kinds from their current values), and runs with them restored.
 
-import type { CompileOptions } from '../compiler/compile.js';
+import { loadCompiler, type CompileOptions } from '../compiler/index.js';
 import { BatchFlag, decodeOutput, encodeBatch } from '../abi/batch.js';
 import type { RemapValue } from '../abi/values.js';
 import { compilerVersion } from './cache.js';
@@ -22,7 +22,7 @@ export class ReplSession {
    * or a `RemapRuntimeError` (the event keeps the changes made before the error, as in VRL's REPL).
    */
   async evaluate(source: string): Promise<RemapValue> {
-    const { checkProgram, emitModule, kindOfValue } = await import('../compiler/compile.js');
+    const { checkProgram, emitModule, kindOfValue } = await loadCompiler();
     const names = [...this.variables.keys()];
     const checked = checkProgram(source, this.options, {
       target: kindOfValue(this.event),

@@ -4,7 +4,7 @@
 //   - `stdlib` (the default): an AssemblyScript export `fn_<name>` in stdlib-as/functions/<file>.ts, the file
 //     named as its definition's (helpers live in stdlib-as/functions/support/);
 //   - `js`: an `export const <name>: JsFunction` in runtime/js-functions/*.ts;
-//   - `intrinsic`: an entry of INTRINSICS in compiler/codegen/generate.ts (the code generator emits it).
+//   - `intrinsic`: an entry of INTRINSICS in compiler/codegen/builtins.ts (the code generator emits it).
 // Written: compiler/functions/index.ts, stdlib-as/functions/index.ts, runtime/js-functions/index.ts.
 //   node scripts/gen-function-index.mjs          rewrite the indexes (the build runs this)
 //   node scripts/gen-function-index.mjs --check  exit 1 when an index is out of date or a function lacks its implementation
@@ -118,8 +118,8 @@ export async function loadJsFunctions(names: Iterable<string>): Promise<JsFuncti
 
 // ---- intrinsics and the check ----------------------------------------------------------------------------
 
-const generatorText = readFileSync(`${root}compiler/codegen/generate.ts`, 'utf8');
-const intrinsicsTable = /\nconst INTRINSICS: [\s\S]*?> = \{([\s\S]*?)\n\};/.exec(generatorText)?.[1] ?? '';
+const builtinsText = readFileSync(`${root}compiler/codegen/builtins.ts`, 'utf8');
+const intrinsicsTable = /\nconst INTRINSICS: [\s\S]*?> = \{([\s\S]*?)\n\};/.exec(builtinsText)?.[1] ?? '';
 const intrinsics = new Set([...intrinsicsTable.matchAll(/^ {2}(\w+)[:(,]/gm)].map((m) => m[1]));
 
 const implemented = {

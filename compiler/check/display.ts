@@ -2,6 +2,7 @@
 // ("or change this to an infallible assignment: x, err = upcase(.b)").
 
 import type * as ast from '../ast.js';
+import { RFC3339 } from '../types/timestamp.js';
 
 export interface DisplayOptions {
   /**
@@ -35,15 +36,14 @@ export function displayQuery(q: ast.Query, options: DisplayOptions = {}): string
   }
 }
 
-const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
-
 /** A timestamp literal as a value prints: UTC, `Z`, 0/3/6/9 fractional digits. */
 function canonicalTimestamp(text: string): string {
   const m = RFC3339.exec(text);
   if (!m) return text;
-  const offset = /z/i.test(m[4]!) ? 'Z' : m[4]!;
-  const utc = new Date(`${m[1]}T${m[2]}${offset}`).toISOString().slice(0, 19);
-  const digits = (m[3] ?? '').replace(/0+$/, '');
+  const [, year, month, day, hour, minute, second, fraction, zone] = m;
+  const offset = /z/i.test(zone!) ? 'Z' : zone!;
+  const utc = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${offset}`).toISOString().slice(0, 19);
+  const digits = (fraction ?? '.').slice(1).replace(/0+$/, '');
   return `${utc}${digits ? '.' + digits.padEnd(Math.ceil(digits.length / 3) * 3, '0') : ''}Z`;
 }
 
@@ -107,4 +107,12 @@ export function display(e: ast.Expr, options: DisplayOptions = {}): string {
     case 'Abort': return e.message ? `abort ${display(e.message, options)}` : 'abort';
     case 'Return': return `return ${display(e.value, options)}`;
   }
+}
+
+/** VRL quotes programs in its suggestions as compiled expressions. */
+export const COMPILED = { compiled: true } as const;
+
+/** How VRL prints a call in its notes: the call's own `!`, its arguments as compiled. */
+export function callText(e: ast.Call): string {
+  return `${e.name}${e.abort ? '!' : ''}(${e.args.map((a) => display(a.value, COMPILED)).join(', ')})`;
 }

@@ -6,46 +6,24 @@ import type * as ast from '../ast.js';
 import type { Span } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { lookupFunction, functionNames } from '../functions/index.js';
-import type { ArgInfo, CallInfo, Constant, FunctionDef, Parameter } from '../functions/define.js';
+import type { ArgInfo, FunctionDef, Parameter } from '../functions/define.js';
+import { constantOf, type Constant } from '../types/constant.js';
 import {
   BOOLEAN, BYTES, FLOAT, INTEGER, K, NEVER, NULL, REGEX, TIMESTAMP, describe, exactArray, exactObject,
   fromBits, intersects, isAny, isExactly, isSubset, objectOf, readable, union, type Kind,
 } from '../types/kind.js';
-import { display, displayQuery, displayTarget } from './display.js';
+import { COMPILED, callText, display, displayQuery, displayTarget } from './display.js';
 import * as msg from './messages.js';
 import { validateRegex } from '../../abi/regex.js';
-import { TIMESTAMP_RANGE } from '../../abi/values.js';
 import { TypeState, type Declaration } from './state.js';
 import { assignAt, deleteAt, kindAt, rejectsSegment } from '../types/path.js';
+import { timestampProblem } from '../types/timestamp.js';
+import { bindArguments, expectPaths, validateArguments } from './calls.js';
+import { mergeObjects, operatorType, type ArithmeticOrLogic } from './operators.js';
+import type { CheckResult, ResolvedArgument, ResolvedCall, TypeDef } from './result.js';
 
-export interface TypeDef {
-  kind: Kind;
-  fallible: boolean;
-}
+export type { CheckResult, ResolvedArgument, ResolvedCall, TypeDef } from './result.js';
 
-export interface CheckResult {
-  /** Errors and warnings in the order they were found. */
-  diagnostics: Diagnostic[];
-  /** Errors; compilation fails when there is any. */
-  errors: Diagnostic[];
-  /** Warnings (E620, E801, E900). */
-  warnings: Diagnostic[];
-  /** Type of each expression that checked. */
-  types: Map<ast.Expr, TypeDef>;
-  /** Resolved function of each call (seed or alias name). */
-  functions: Map<ast.Call, FunctionDef>;
-  /** Kind of the event after the program, as far as known. */
-  target: Kind;
-}
-
-const NUMERIC = K.Integer | K.Float;
-
-/** VRL's names of expression kinds, as its messages print them. */
-const EXPRESSION_NAMES: Record<ast.Expr['type'], string> = {
-  Literal: 'literal', Template: 'literal', Array: 'container', Object: 'container', Block: 'container', Group: 'container', Sequence: 'container',
-  Query: 'query', Variable: 'variable call', Call: 'function call', Unary: 'unary operation', Binary: 'operation',
-  Assign: 'assignment', If: 'if-statement', Abort: 'abort operation', Return: 'return',
-};
 const BUILTIN_IDENTS = ['null', 'true', 'false'];
 
 /** What is known before the program starts: the REPL carries the event and variables between lines. */
@@ -63,7 +41,7 @@ export function check(program: ast.Program, context: CheckContext = {}): CheckRe
 class Checker {
   private diagnostics: Diagnostic[] = [];
   private types = new Map<ast.Expr, TypeDef>();
-  private functions = new Map<ast.Call, FunctionDef>();
+  private calls = new Map<ast.Call, ResolvedCall>();
   private declarations: Declaration[] = [];
   /**
    * Fallible expressions of the current statement whose errors are not handled yet (VRL's E100 tracking),
@@ -103,7 +81,7 @@ class Checker {
       }
     }
     const warnings = this.diagnostics.filter((d) => d.severity === 'warning');
-    return { diagnostics: this.diagnostics, errors, warnings, types: this.types, functions: this.functions, target: this.state.target };
+    return { diagnostics: this.diagnostics, errors, warnings, types: this.types, calls: this.calls, target: this.state.target };
   }
 
   private report(d: Diagnostic): undefined {
@@ -252,64 +230,42 @@ class Checker {
     const def = lookupFunction(e.name);
     if (!def) return this.report(msg.undefinedFunction(e.nameSpan, msg.closest(e.name, functionNames())));
     if (argDefs.some((a) => !a)) return undefined;
-    this.functions.set(e, def);
     const params = def.parameters;
-    if (e.args.length > params.length) {
-      const span: Span = [e.args[0]!.span[0], e.args[e.args.length - 1]!.span[1]];
-      return this.report(msg.tooManyArguments(span, params.length));
-    }
-
-    // Match arguments to parameters: keywords by name, the others in order.
-    const bound = new Map<Parameter, { arg: ast.Argument; td: TypeDef }>();
-    let position = 0;
-    for (const [i, arg] of e.args.entries()) {
-      let param: Parameter | undefined;
-      if (arg.name !== undefined) {
-        param = params.find((p) => p.name === arg.name);
-        if (!param) {
-          return this.report(msg.unknownKeyword(arg.nameSpan ?? arg.span, e.nameSpan, params.map((p) => p.name)));
-        }
-      } else {
-        while (position < params.length && bound.has(params[position]!)) position++;
-        param = params[position++];
-      }
-      if (!param || bound.has(param)) {
-        const span: Span = [e.args[0]!.span[0], e.args[e.args.length - 1]!.span[1]];
-        return this.report(msg.tooManyArguments(span, params.length));
-      }
-      bound.set(param, { arg, td: argDefs[i]! });
-    }
+    const bound = bindArguments(e, params);
+    if (!(bound instanceof Map)) return this.report(bound);
 
     if (e.closure && !def.closure) return this.report(msg.unexpectedClosure(e.closure.span, e.span));
 
     // Argument kinds: disjoint is an error, overlapping makes the call fallible.
-    const args: Record<string, ArgInfo | undefined> = {};
+    const args: Record<string, ResolvedArgument | undefined> = {};
     let unverified: { arg: ast.Argument; param: Parameter; kind: Kind } | undefined;
     for (const param of params) {
-      const b = bound.get(param);
-      if (!b) continue;
+      const index = bound.get(param);
+      if (index === undefined) continue;
+      const arg = e.args[index]!;
+      const td = argDefs[index]!;
       const expected = fromBits(param.kinds);
-      if (b.td.fallible) {
+      if (td.fallible) {
         this.handled(mark);
-        return this.report(msg.fallibleArgument(b.arg.value.span));
+        return this.report(msg.fallibleArgument(arg.value.span));
       }
       // A value of no kind at all (elements of an empty literal) passes any parameter, as in VRL.
-      if (b.td.kind.bits !== 0 && !intersects(b.td.kind, expected)) {
+      if (td.kind.bits !== 0 && !intersects(td.kind, expected)) {
         return this.report(msg.invalidArgumentType(
-          b.arg.value.span, b.arg.span, param.name, b.td.kind, expected, display(b.arg.value, COMPILED), callText(e),
+          arg.value.span, arg.span, param.name, td.kind, expected, display(arg.value, COMPILED), callText(e),
         ));
       }
-      if (!isSubset(b.td.kind, expected)) unverified ??= { arg: b.arg, param, kind: b.td.kind };
-      const constant = this.constantOf(b.arg.value);
-      const query = this.queryOf(b.arg.value);
+      if (!isSubset(td.kind, expected)) unverified ??= { arg, param, kind: td.kind };
+      const query = this.queryOf(arg.value);
       args[param.name] = {
-        kind: b.td.kind, constant, span: b.arg.value.span, text: display(b.arg.value, COMPILED), ...(query ? { query } : {}),
+        kind: td.kind, constant: this.constantOf(arg.value), span: arg.value.span, text: display(arg.value, COMPILED),
+        ...(query ? { query } : {}), expr: arg.value,
       };
     }
     const missing = params.findIndex((p) => p.required && !bound.has(p));
     if (missing >= 0) return this.report(msg.missingArgument(e.span, params[missing]!.name, missing));
 
-    const call: { args: typeof args; closureReturns?: Kind } = { args };
+    const call: ResolvedCall = { def, args, order: [...bound.keys()] };
     if (def.closure) {
       if (!e.closure) return this.report(msg.missingClosure(e.span, def.closure.example));
       const input = params[0] && args[params[0].name];
@@ -320,11 +276,12 @@ class Checker {
     }
 
     // With an argument of unverified kind the call is reported as such (E110/E103), before its own checks.
-    const rejected = this.expectPaths(def, bound)
-      ?? (unverified && !e.abort ? undefined : this.validateArguments(def, call) ?? def.validate?.(call));
+    const rejected = expectPaths(def, (param) => args[param.name]?.expr)
+      ?? (unverified && !e.abort ? undefined : validateArguments(def, call) ?? def.validate?.(call));
     if (rejected) return this.report(msg.functionCompilation(e.span, rejected.code, rejected.message, rejected.labels));
+    this.calls.set(e, call);
 
-    if (def.name === 'del') this.deletePath(e);
+    if (def.name === 'del') this.deletePath(args.target?.expr);
 
     const fallible = (typeof def.fallible === 'function' ? def.fallible(call) : def.fallible) || unverified !== undefined;
     if (e.abort && !fallible) {
@@ -351,48 +308,7 @@ class Checker {
       fromBits(param.kinds), display(arg.value, COMPILED), callText(e));
   }
 
-  /** Parameters that take a path, not a value (VRL's E400, wrapped in E610). */
-  private expectPaths(def: FunctionDef, bound: Map<Parameter, { arg: ast.Argument }>) {
-    for (const param of def.parameters) {
-      const value = bound.get(param)?.arg.value;
-      if (!param.path || !value || value.type === 'Query') continue;
-      return {
-        code: 400,
-        message: 'unexpected expression type',
-        labels: [`unexpected expression for argument "${param.name}"`, `received: ${EXPRESSION_NAMES[value.type]}`, 'expected: query'],
-      };
-    }
-    return undefined;
-  }
-
-  /** Enum values and literal-only parameters (VRL's E401/E402, wrapped in E610). */
-  private validateArguments(def: FunctionDef, call: CallInfo) {
-    for (const param of def.parameters) {
-      const arg = call.args[param.name];
-      if (!arg) continue;
-      if ((param.literal ?? param.enum !== undefined) && !arg.constant) {
-        return { code: 402, message: 'expected static expression', labels: [`expected static expression for argument "${param.name}"`, `received: ${arg.text}`] };
-      }
-      if (param.enum && param.literal !== false && arg.constant) {
-        // An array parameter with an enum takes a list of its values (snakecase's excluded_boundaries).
-        const values = arg.constant.kind === 'array' ? arg.constant.items : [arg.constant];
-        if (!values.every((v) => v.kind === 'string' && param.enum!.includes(v.value))) {
-          return {
-            code: 401,
-            message: 'invalid enum variant"', // sic: VRL prints a stray quote here
-            labels: [
-              `invalid enum variant for argument "${param.name}"`,
-              `received: ${arg.text}`,
-              `expected one of: ${param.enum.map((v) => `"${v}"`).join(', ')}`,
-            ],
-          };
-        }
-      }
-    }
-    return undefined;
-  }
-
-  private closure(e: ast.Call, closure: ast.Closure, def: FunctionDef, call: CallInfo): Kind | undefined {
+  private closure(e: ast.Call, closure: ast.Closure, def: FunctionDef, call: ResolvedCall): Kind | undefined {
     const spec = def.closure!;
     const variables = spec.variables(call);
     if (closure.params.length !== variables.length) {
@@ -422,8 +338,7 @@ class Checker {
     return kind;
   }
 
-  private deletePath(e: ast.Call): void {
-    const target = e.args[0]?.value;
+  private deletePath(target: ast.Expr | undefined): void {
     if (target?.type !== 'Query') return;
     if (target.target.kind === 'event') this.state.target = deleteAt(this.state.target, target.path);
     else if (target.target.kind === 'metadata') this.state.metadata = deleteAt(this.state.metadata, target.path);
@@ -439,29 +354,9 @@ class Checker {
     return root && { root, path: e.path };
   }
 
-  /** A value known at compile time: literals, containers of them, variables holding one. */
+  /** A value known at compile time here: literals, containers of them, variables holding one. */
   private constantOf(e: ast.Expr): Constant | undefined {
-    switch (e.type) {
-      case 'Literal': return e.value;
-      case 'Template': return e.parts.every((p) => typeof p === 'string') ? { kind: 'string', value: e.parts.join('') } : undefined;
-      case 'Group': return this.constantOf(e.expr);
-      case 'Array': {
-        const items = e.items.map((i) => this.constantOf(i));
-        return items.every((i) => i) ? { kind: 'array', items: items as Constant[] } : undefined;
-      }
-      case 'Object': {
-        const fields = new Map<string, Constant>();
-        for (const entry of e.entries) {
-          const c = this.constantOf(entry.value);
-          if (!c) return undefined;
-          fields.set(entry.key, c);
-        }
-        return { kind: 'object', fields };
-      }
-      case 'Variable': return this.state.variable(e.name)?.constant;
-      case 'Query': return e.target.kind === 'variable' && e.path.length === 0 ? this.state.variable(e.target.name)?.constant : undefined;
-      default: return undefined;
-    }
+    return constantOf(e, (name) => this.state.variable(name)?.constant);
   }
 
   // ---- operators ------------------------------------------------------------------------------------
@@ -666,100 +561,5 @@ class Checker {
 
 function targetSpanOf(t: ast.AssignTarget): Span {
   return t.kind === 'noop' ? t.span : t.query.span;
-}
-
-/** VRL quotes programs in its suggestions as compiled expressions (see display.ts). */
-const COMPILED = { compiled: true } as const;
-
-/** How VRL prints a call in its notes: the call's own `!`, its arguments as compiled. */
-function callText(e: ast.Call): string {
-  return `${e.name}${e.abort ? '!' : ''}(${e.args.map((a) => display(a.value, COMPILED)).join(', ')})`;
-}
-
-function mergeObjects(to: Kind, from: Kind): Kind {
-  const known = new Map(to.object?.known ?? []);
-  for (const [k, v] of from.object?.known ?? []) known.set(k, v);
-  const unknowns = [to.object?.unknown, from.object?.unknown].filter((u): u is Kind => !!u);
-  return objectOf(unknowns.length ? union(...unknowns) : undefined, known);
-}
-
-const isNonZero = (c: Constant | undefined): boolean =>
-  (c?.kind === 'integer' && c.value !== 0n) || (c?.kind === 'float' && c.value !== 0);
-
-/** Numeric result of int/float arithmetic: integer only when both sides are integers. */
-function numeric(l: Kind, r: Kind): Kind {
-  if (isExactly(l, K.Integer) && isExactly(r, K.Integer)) return INTEGER;
-  if (isExactly(l, K.Float) || isExactly(r, K.Float)) return FLOAT;
-  return union(INTEGER, FLOAT);
-}
-
-/** Result kind and fallibility of a binary operator, as VRL's type rules give them. */
-/** Operators typed by their operand kinds alone (`??` and `|` are checked by `coalesce` and `merge`). */
-type ArithmeticOrLogic = Exclude<ast.BinaryOp, '??' | '|'>;
-
-export function operatorType(op: ArithmeticOrLogic, l: Kind, r: Kind, rightConstant?: Constant): TypeDef {
-  const bothNumeric = isSubset(l, fromBits(NUMERIC)) && isSubset(r, fromBits(NUMERIC)) && l.bits !== 0 && r.bits !== 0;
-  switch (op) {
-    case '==':
-    case '!=':
-      return { kind: BOOLEAN, fallible: false };
-    case '<': case '<=': case '>': case '>=': {
-      const comparable = bothNumeric || (isExactly(l, K.Bytes) && isExactly(r, K.Bytes))
-        || (isExactly(l, K.Timestamp) && isExactly(r, K.Timestamp));
-      return { kind: BOOLEAN, fallible: !comparable };
-    }
-    case '&&':
-      return { kind: BOOLEAN, fallible: !isSubset(l, fromBits(K.Boolean | K.Null)) };
-    case '||':
-      return { kind: union(l, r), fallible: false };
-    case '+': {
-      if (bothNumeric) return { kind: numeric(l, r), fallible: false };
-      const bytesOrNull = (k: Kind) => isSubset(k, fromBits(K.Bytes | K.Null));
-      if (bytesOrNull(l) && bytesOrNull(r) && (isExactly(l, K.Bytes) || isExactly(r, K.Bytes))) return { kind: BYTES, fallible: false };
-      return { kind: union(BYTES, INTEGER, FLOAT), fallible: true };
-    }
-    case '-':
-      return bothNumeric ? { kind: numeric(l, r), fallible: false } : { kind: union(INTEGER, FLOAT), fallible: true };
-    case '*': {
-      if (bothNumeric) return { kind: numeric(l, r), fallible: false };
-      const repeat = (isExactly(l, K.Bytes) && isExactly(r, K.Integer)) || (isExactly(l, K.Integer) && isExactly(r, K.Bytes));
-      return repeat ? { kind: BYTES, fallible: false } : { kind: union(BYTES, INTEGER, FLOAT), fallible: true };
-    }
-    case '/':
-      return { kind: FLOAT, fallible: !(bothNumeric && isNonZero(rightConstant)) };
-    case '%':
-      return { kind: bothNumeric ? numeric(l, r) : union(INTEGER, FLOAT), fallible: !(bothNumeric && isNonZero(rightConstant)) };
-  }
-}
-
-export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** Why a timestamp literal is not RFC 3339 (VRL parses them with chrono's RFC 3339 parser), or undefined. */
-export function timestampProblem(text: string): string | undefined {
-  const m = RFC3339.exec(text);
-  if (!m) return /^[\d:.TtZz+ -]*$/.test(text) ? 'premature end of input' : 'input contains invalid characters';
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 60) {
-    return 'input is out of range';
-  }
-  // VRL (chrono) goes on for ±262,000 years; svc's timestamps are i64 nanoseconds.
-  const nanos = timestampNanos(text);
-  if (nanos < -(2n ** 63n) || nanos >= 2n ** 63n) return `input is outside the range of svc timestamps, ${TIMESTAMP_RANGE}`;
-  return undefined;
-}
-
-/** Nanoseconds since the epoch of a timestamp literal (matching RFC3339). */
-export function timestampNanos(text: string): bigint {
-  const m = RFC3339.exec(text);
-  if (!m) throw new Error(`invalid timestamp literal ${text}`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, 0);
-  const zone = m[8]!;
-  const offsetMinutes = /z/i.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  const fraction = BigInt((m[7] ?? '.').slice(1).padEnd(9, '0').slice(0, 9));
-  return (BigInt(date.getTime() / 1000) - BigInt(offsetMinutes * 60)) * 1_000_000_000n + fraction;
 }
 

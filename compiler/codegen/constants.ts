@@ -7,8 +7,8 @@ import type { Constant } from '../functions/define.js';
 import { ByteWriter, encodeValue, IntegralFloat } from '../../abi/codec.js';
 import { Regex, Timestamp } from '../../abi/values.js';
 import { regexProgram } from '../../abi/regex-program.js';
-import { timestampNanos } from '../check/index.js';
 import { PathSegmentKind } from '../../abi/wire/path.js';
+import { timestampNanos } from '../types/timestamp.js';
 
 export class ConstantPool {
   private readonly blob = new ByteWriter();

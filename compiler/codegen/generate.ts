@@ -3,25 +3,14 @@
 // code branches to the innermost error handler (`??`, `ok, err =`, or the function's uncaught exit).
 
 import type * as ast from '../ast.js';
-import type { CheckResult } from '../check/index.js';
-import { K } from '../types/kind.js';
-import { kindDebugInfo } from '../types/debug-info.js';
-import type { Constant, FunctionDef, Parameter } from '../functions/define.js';
+import type { CheckResult, ResolvedCall } from '../check/result.js';
+import { constantOf } from '../types/constant.js';
+import { K, type Kind } from '../types/kind.js';
 import { ConstantPool } from './constants.js';
-import { ProgramKind, strftimeProgram } from '../../abi/strftime-program.js';
 import { Outcome } from '../../abi/wire/batch.js';
-import { Tag } from '../../abi/wire/values.js';
 import type { Binaryen, BinaryenModule, ExpressionRef } from './binaryen.js';
-
-/** Where the generated code finds the stdlib: export name → internal function name, and static values. */
-export interface StdlibSymbols {
-  fn(exportName: string): string;
-  has(exportName: string): boolean;
-  /** Addresses of the static null/true/false records. */
-  readonly nullValue: number;
-  readonly trueValue: number;
-  readonly falseValue: number;
-}
+import { lowerIntrinsic, lowerSpecialized } from './builtins.js';
+import { MissingImplementation, type CodegenContext, type StdlibSymbols } from './context.js';
 
 export interface Generated {
   constants: Uint8Array;
@@ -91,9 +80,9 @@ export function generateProgram(
   return new Generator(b, m, types, std, options.jsFunctions ?? new Set()).program(program, programName, options.predefined ?? []);
 }
 
-class Generator {
+class Generator implements CodegenContext {
   private readonly i32: number;
-  private readonly pool = new ConstantPool();
+  readonly pool = new ConstantPool();
   private readonly jsFunctions: string[] = [];
   private slots = 0;
   private scopes: Scope[] = [new Map()];
@@ -105,10 +94,10 @@ class Generator {
   private closureExit: string | undefined;
 
   constructor(
-    private readonly b: Binaryen,
-    private readonly m: BinaryenModule,
+    readonly b: Binaryen,
+    readonly m: BinaryenModule,
     private readonly types: CheckResult,
-    private readonly std: StdlibSymbols,
+    readonly std: StdlibSymbols,
     private readonly hostAvailable: ReadonlySet<string>,
   ) {
     this.i32 = b.i32;
@@ -189,8 +178,20 @@ class Generator {
 
   // ---- helpers ---------------------------------------------------------------------------------------
 
-  private call(exportName: string, args: ExpressionRef[], result = this.i32): ExpressionRef {
+  call(exportName: string, args: ExpressionRef[], result = this.i32): ExpressionRef {
     return this.m.call(this.std.fn(exportName), args, result);
+  }
+
+  kindOf(e: ast.Expr): Kind | undefined {
+    return this.types.types.get(e)?.kind;
+  }
+
+  local(): number {
+    return this.fn.local();
+  }
+
+  label(what: string): string {
+    return this.fn.label(what);
   }
 
   private constI32(n: number): ExpressionRef {
@@ -198,15 +199,15 @@ class Generator {
   }
 
   /** The decoded constant number `k` of the pool. */
-  private constant(k: number): ExpressionRef {
+  constant(k: number): ExpressionRef {
     return this.m.i32.load(k * 4, 4, this.m.global.get(CONSTS, this.i32));
   }
 
-  private bytesConstant(text: string): ExpressionRef {
+  bytesConstant(text: string): ExpressionRef {
     return this.constant(this.pool.bytes(text));
   }
 
-  private pathDescriptor(path: readonly ast.PathSegment[]): ExpressionRef {
+  pathDescriptor(path: readonly ast.PathSegment[]): ExpressionRef {
     return this.m.i32.add(this.m.global.get(BLOB, this.i32), this.constI32(this.pool.path(path)));
   }
 
@@ -216,7 +217,7 @@ class Generator {
   private loadSlot(slot: number): ExpressionRef {
     return this.m.i32.load(slot * 4, 4, this.m.global.get(VARS, this.i32));
   }
-  private storeSlot(slot: number, value: ExpressionRef): ExpressionRef {
+  storeSlot(slot: number, value: ExpressionRef): ExpressionRef {
     return this.m.i32.store(slot * 4, 4, this.m.global.get(VARS, this.i32), value);
   }
 
@@ -248,12 +249,12 @@ class Generator {
   }
 
   /** Branch to the innermost error handler (the message is pending). */
-  private toHandler(): ExpressionRef {
+  toHandler(): ExpressionRef {
     return this.m.br(this.handler ?? this.fn.uncaught);
   }
 
   /** `value`, or a branch to the handler (after `onError`) when it is 0. */
-  private checked(value: ExpressionRef, onError: ExpressionRef[] = []): ExpressionRef {
+  checked(value: ExpressionRef, onError: ExpressionRef[] = []): ExpressionRef {
     const m = this.m;
     const t = this.fn.local();
     return m.block(null, [
@@ -262,22 +263,11 @@ class Generator {
     ], this.i32);
   }
 
-  /**
-   * The result of a generated closure function: 0 means its body failed (message pending) or aborted;
-   * an abort leaves this function too, anything else goes to the handler.
-   */
-  private checkedHelper(value: ExpressionRef): ExpressionRef {
-    const m = this.m;
-    return this.checked(value, [
-      m.if(this.call('current_outcome', []), m.return(m.i32.const(0))),
-    ]);
-  }
-
-  private isTrue(value: ExpressionRef): ExpressionRef {
+  isTrue(value: ExpressionRef): ExpressionRef {
     return this.m.i32.eq(value, this.constI32(this.std.trueValue));
   }
 
-  private boolValue(condition: ExpressionRef): ExpressionRef {
+  boolValue(condition: ExpressionRef): ExpressionRef {
     return this.m.select(condition, this.constI32(this.std.trueValue), this.constI32(this.std.falseValue));
   }
 
@@ -292,7 +282,7 @@ class Generator {
   // ---- expressions -----------------------------------------------------------------------------------
 
   /** Code that yields the expression's value (never 0: failures branch to the handler). */
-  private expr(e: ast.Expr, used = true): ExpressionRef {
+  expr(e: ast.Expr, used = true): ExpressionRef {
     switch (e.type) {
       case 'Literal': return this.constant(this.pool.value(e.value));
       case 'Template': return this.template(e);
@@ -361,17 +351,17 @@ class Generator {
 
   /** Pool index of a literal container whose items are all literals. */
   private constantOf(e: ast.Expr): number | undefined {
-    const c = literalConstant(e);
+    const c = constantOf(e);
     return c === undefined ? undefined : this.pool.value(c);
   }
 
-  private query(e: ast.Query): ExpressionRef {
+  query(e: ast.Query): ExpressionRef {
     const root = this.queryRoot(e.target);
     if (e.path.length === 0) return this.call('value_share', [root]);
     return this.call('path_get', [root, this.pathDescriptor(e.path)]);
   }
 
-  private queryRoot(target: ast.QueryTarget): ExpressionRef {
+  queryRoot(target: ast.QueryTarget): ExpressionRef {
     const m = this.m;
     switch (target.kind) {
       case 'event': return m.i32.load(0, 4, this.call('event_cell', []));
@@ -382,7 +372,7 @@ class Generator {
   }
 
   /** Address of the cell an assignment or `del` writes through, or undefined for expression targets. */
-  private cellOf(target: ast.QueryTarget): ExpressionRef | undefined {
+  cellOf(target: ast.QueryTarget): ExpressionRef | undefined {
     switch (target.kind) {
       case 'event': return this.call('event_cell', []);
       case 'metadata': return this.call('meta_cell', []);
@@ -542,98 +532,40 @@ class Generator {
   }
 
   private callBody(e: ast.Call): ExpressionRef {
-    const def = this.types.functions.get(e);
-    if (!def) throw new Error(`internal: call to ${e.name} was not resolved by the checker`);
-    const args = bindArguments(def, e);
+    const call = this.types.calls.get(e);
+    if (!call) throw new Error(`internal: call to ${e.name} was not resolved by the checker`);
+    const def = call.def;
+    if (def.backing.kind === 'intrinsic') return lowerIntrinsic(this, e, call);
     const m = this.m;
-    const intrinsic = INTRINSICS[def.name];
-    if (def.backing.kind === 'intrinsic') {
-      if (!intrinsic) throw new MissingImplementation(def.name, e.nameSpan);
-      return intrinsic(this, e, args);
-    }
     // Arguments run in source order; the callee takes them in parameter order.
-    const temps = new Map<Parameter, number>();
+    const temps = new Map<string, number>();
     const evaluate: ExpressionRef[] = [];
-    for (const arg of e.args) {
-      const param = paramOf(def, e, arg);
+    for (const param of call.order) {
       const t = this.fn.local();
-      temps.set(param, t);
-      evaluate.push(m.local.set(t, this.expr(arg.value)));
+      temps.set(param.name, t);
+      evaluate.push(m.local.set(t, this.expr(call.args[param.name]!.expr)));
     }
     // Fresh expressions on each call: a binaryen expression has one parent.
-    const operands = () => def.parameters.map((p) => (temps.has(p) ? m.local.get(temps.get(p)!, this.i32) : m.i32.const(0)));
-    const invoke = SPECIALIZED[def.name]?.(this, e, def, args, operands) ?? this.implementation(def, e, operands());
+    const operands = () => def.parameters.map((p) => (temps.has(p.name) ? m.local.get(temps.get(p.name)!, this.i32) : m.i32.const(0)));
+    const invoke = lowerSpecialized(this, e, call, operands) ?? this.implementation(e, call, operands());
     return m.block(null, [...evaluate, this.checked(invoke)], this.i32);
   }
 
-  /** A call of `def`'s implementation: its JS function or its stdlib export. */
-  private implementation(def: FunctionDef, e: ast.Call, operands: ExpressionRef[]): ExpressionRef {
-    if (def.backing.kind === 'js') return this.jsCall(def, e, operands);
+  /** A call of the function's implementation: its JS function or its stdlib export. */
+  implementation(e: ast.Call, call: ResolvedCall, operands: ExpressionRef[]): ExpressionRef {
+    const def = call.def;
+    if (def.backing.kind === 'js') return this.jsCall(def.name, e, operands);
     const exportName = `fn_${def.name}`;
     if (!this.std.has(exportName)) throw new MissingImplementation(def.name, e.nameSpan);
     return this.call(exportName, operands);
   }
 
-  /**
-   * `format_timestamp` in UTC (no `timezone`) runs in the stdlib: a literal format as its program built here,
-   * any other as the program the runtime builds once per distinct format. A format without one (an error, or
-   * a specifier only the JS function has) goes to the JS function.
-   */
-  formatTimestamp(e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
-    if (args.has('timezone')) return undefined;
-    const found = this.strftimeProgram(ProgramKind.UtcFormat, args, operands);
-    if (!found) return undefined;
-    const format = (program: ExpressionRef) => this.call('strftime_format_utc', [operands()[0]!, program]);
-    if (found.literal) return format(found.program);
+  /** A call of the JS function `name` with the argument values `operands` (0 for an absent one). */
+  private jsCall(name: string, e: ast.Call, operands: ExpressionRef[]): ExpressionRef {
     const m = this.m;
-    const program = this.fn.local();
-    return m.block(null, [
-      m.local.set(program, found.program),
-      m.if(m.i32.eqz(m.local.get(program, this.i32)), this.jsCall(def, e, operands()), format(m.local.get(program, this.i32))),
-    ], this.i32);
-  }
-
-  /**
-   * `parse_timestamp` without `timezone` runs the format's program in the stdlib (built as for
-   * `format_timestamp`), which reads what it can; the JS function answers the rest, errors and their
-   * messages included.
-   */
-  parseTimestamp(e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): ExpressionRef | undefined {
-    if (args.has('timezone')) return undefined;
-    const found = this.strftimeProgram(ProgramKind.Parse, args, operands);
-    if (!found) return undefined;
-    const m = this.m;
-    const program = this.fn.local();
-    const parsed = this.fn.local();
-    const get = (local: number) => m.local.get(local, this.i32);
-    return m.block(null, [
-      m.local.set(program, found.program),
-      m.local.set(parsed, m.if(m.i32.eqz(get(program)), this.constI32(0), this.call('strftime_parse', [operands()[0]!, get(program)]))),
-      m.if(m.i32.eqz(get(parsed)), m.local.set(parsed, this.jsCall(def, e, operands()))),
-      get(parsed),
-    ], this.i32);
-  }
-
-  /**
-   * The strftime program of a call's `format`: a constant for a literal (undefined when it has none), else the
-   * stdlib's lookup at run time, which gives 0 for a format without one.
-   */
-  private strftimeProgram(kind: ProgramKind, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]): { program: ExpressionRef; literal: boolean } | undefined {
-    const format = args.get('format');
-    const constant = format && literalConstant(format);
-    if (constant?.kind === 'string') {
-      const program = strftimeProgram(kind, constant.value);
-      return program && { program: this.constant(this.pool.bytesValue(program)), literal: true };
-    }
-    return { program: this.call('strftime_program', [this.constI32(kind), operands()[1]!]), literal: false };
-  }
-
-  /** A call of the JS function `def` with the argument values `operands` (0 for an absent one). */
-  private jsCall(def: FunctionDef, e: ast.Call, operands: ExpressionRef[]): ExpressionRef {
-    const m = this.m;
-    if (!this.hostAvailable.has(def.name)) throw new MissingImplementation(def.name, e.nameSpan);
-    let index = this.jsFunctions.indexOf(def.name);
-    if (index < 0) index = this.jsFunctions.push(def.name) - 1;
+    if (!this.hostAvailable.has(name)) throw new MissingImplementation(name, e.nameSpan);
+    let index = this.jsFunctions.indexOf(name);
+    if (index < 0) index = this.jsFunctions.push(name) - 1;
     const argv = this.fn.local();
     return m.block(null, [
       m.local.set(argv, this.call('alloc', [this.constI32(operands.length * 4)])),
@@ -642,244 +574,29 @@ class Generator {
     ], this.i32);
   }
 
-  /** `del(path, compact)`: removes through the path's cell; on an expression target only reads. */
-  del(args: Map<string, ast.Expr>): ExpressionRef {
-    const path = args.get('target') as ast.Query;
-    const cell = this.cellOf(path.target);
-    if (!cell) return this.query(path);
-    const compact = args.get('compact');
-    const flag = compact ? this.isTrue(this.expr(compact)) : this.constI32(0);
-    return this.call('path_remove', [cell, this.pathDescriptor(path.path), flag]);
-  }
-
   // ---- closures --------------------------------------------------------------------------------------
 
-  /** `type_def(value)`: the argument's type, known at compile time; the argument itself is not evaluated (as VRL). */
-  typeDef(args: Map<string, ast.Expr>): ExpressionRef {
-    const kind = this.types.types.get(args.get('value')!)?.kind;
-    if (!kind) throw new Error('internal: type_def argument has no type');
-    return this.constant(this.pool.value(kindDebugInfo(kind)));
-  }
-
-  /** `unnest(path)`: one copy of the path's root per item of the array at the path. */
-  unnest(args: Map<string, ast.Expr>): ExpressionRef {
-    const path = args.get('path') as ast.Query;
-    return this.checked(this.call('path_unnest', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
-  }
-
-  /** `exists(path)`: whether the path is there, without reading its value. */
-  exists(args: Map<string, ast.Expr>): ExpressionRef {
-    const path = args.get('field') as ast.Query;
-    return this.boolValue(this.call('path_exists', [this.queryRoot(path.target), this.pathDescriptor(path.path)]));
-  }
-
-  /** `map_values` and `map_keys`: a helper function walks the value, calling the closure. */
-  mapCall(e: ast.Call, args: Map<string, ast.Expr>, kind: 'map_values' | 'map_keys'): ExpressionRef {
-    const input = this.expr(args.get('value')!);
-    const recursive = args.get('recursive');
-    const flag = recursive ? this.isTrue(this.expr(recursive)) : this.constI32(0);
-    const helper = this.mapHelper(e.closure!, kind);
-    return this.checkedHelper(this.m.call(helper, [input, flag], this.i32));
-  }
-
-  /** Binds the closure's parameters to fresh slots and generates its body in a new scope. */
-  private closureBody(closure: ast.Closure, bind: (slots: number[]) => void): ExpressionRef {
+  closureBody(closure: ast.Closure): { slots: number[]; body: ExpressionRef } {
     return this.inScope(() => {
-      bind(closure.params.map((p) => this.defineSlot(p.name)));
+      const slots = closure.params.map((p) => this.defineSlot(p.name));
       const outerExit = this.closureExit;
       this.closureExit = this.fn.label('closure');
       const body = this.m.block(this.closureExit, [this.sequence(closure.body.exprs)], this.i32);
       this.closureExit = outerExit;
-      return body;
+      return { slots, body };
     });
   }
 
-  /** `for_each` and `filter`: a loop over entries (key, value) or items (index, value) in this function. */
-  iterate(e: ast.Call, args: Map<string, ast.Expr>, kind: 'for_each' | 'filter'): ExpressionRef {
-    const input = this.expr(args.get('value')!);
-    const closure = e.closure!;
+  helperFunction(what: string, params: number, body: (name: string) => ExpressionRef[]): string {
     const m = this.m;
-    const i32 = this.i32;
-    const c = this.fn.local();
-    const n = this.fn.local();
-    const i = this.fn.local();
-    const isObject = this.fn.local();
-    const result = this.fn.local();
-    let slots: number[] = [];
-    const body = this.closureBody(closure, (s) => { slots = s; });
-    const [keySlot, valueSlot] = slots;
-    const get = (l: number) => m.local.get(l, i32);
-    const item = m.if(get(isObject),
-      this.call('object_value', [get(c), get(i)]),
-      this.call('array_get', [get(c), get(i)]));
-    const key = m.if(get(isObject),
-      this.call('object_key', [get(c), get(i)]),
-      this.call('new_int', [m.i64.extend_u(get(i))]));
-    const value = this.fn.local();
-    const keyValue = this.fn.local();
-    const step: ExpressionRef[] = [
-      m.local.set(keyValue, key),
-      m.local.set(value, this.call('value_share', [item])),
-      ...(keySlot !== undefined ? [this.storeSlot(keySlot, get(keyValue))] : []),
-      ...(valueSlot !== undefined ? [this.storeSlot(valueSlot, get(value))] : []),
-    ];
-    if (kind === 'for_each') {
-      step.push(m.drop(body));
-    } else {
-      step.push(m.if(this.isTrue(body), m.if(get(isObject),
-        this.call('object_set', [get(result), this.call('bytes_ptr', [get(keyValue)]), this.call('bytes_len', [get(keyValue)]), get(value)], this.b.none),
-        this.call('array_push', [get(result), get(value)], this.b.none))));
-    }
-    const exit = this.fn.label('done');
-    const next = this.fn.label('next');
-    const tag = this.fn.local();
-    // A value that is not a collection (the root of a string event, say): VRL's for_each runs the closure
-    // on none of it, its filter fails.
-    const notCollection = () => m.i32.lt_u(get(tag), m.i32.const(Tag.Array));
-    return m.block(null, [
-      m.local.set(c, input),
-      m.local.set(tag, this.call('value_tag', [get(c)])),
-      kind === 'filter'
-        ? m.if(notCollection(), m.block(null, [
-          m.drop(this.call('fail_value', [this.bytesConstant('function requires collection types as input')])),
-          this.toHandler(),
-        ]))
-        : m.nop(),
-      m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(Tag.Object))),
-      m.local.set(n, m.if(get(isObject), this.call('object_len', [get(c)]),
-        m.if(notCollection(), m.i32.const(0), this.call('array_len', [get(c)])))),
-      m.local.set(result, kind === 'for_each'
-        ? this.constI32(this.std.nullValue)
-        : m.if(get(isObject), this.call('new_object', [get(n)]), this.call('new_array', [get(n)]))),
-      m.local.set(i, m.i32.const(0)),
-      m.block(exit, [m.loop(next, m.block(null, [
-        m.br(exit, m.i32.ge_u(get(i), get(n))),
-        ...step,
-        m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
-        m.br(next),
-      ]))]),
-      get(result),
-    ], i32);
-  }
-
-  /** `replace_with`: the text between matches is kept, each match replaced by the closure's string. */
-  replaceWith(e: ast.Call, args: Map<string, ast.Expr>): ExpressionRef {
-    const input = this.expr(args.get('value')!);
-    const closure = e.closure!;
-    const m = this.m;
-    const i32 = this.i32;
-    const get = (l: number) => m.local.get(l, i32);
-    const [text, matches, n, i, item, last, acc] = Array.from({ length: 7 }, () => this.fn.local());
-    const count = args.get('count');
-    const limit = count ? m.i32.wrap(m.i64.load(8, 8, this.expr(count))) : m.i32.const(-1);
-    let slots: number[] = [];
-    const body = this.closureBody(closure, (s) => { slots = s; });
-    const offset = (index: number) => m.i32.wrap(m.i64.load(8, 8, this.call('array_get', [get(item), m.i32.const(index)])));
-    const append = (piece: ExpressionRef) => m.local.set(acc, this.checked(this.call('op_add', [get(acc), piece])));
-    const exit = this.fn.label('done');
-    const next = this.fn.label('next');
-    return m.block(null, [
-      m.local.set(text, input),
-      m.local.set(matches, this.checked(this.call('regex_matches', [get(text), this.expr(args.get('pattern')!), limit]))),
-      m.local.set(n, this.call('array_len', [get(matches)])),
-      m.local.set(acc, this.bytesConstant('')),
-      m.local.set(last, m.i32.const(0)),
-      m.local.set(i, m.i32.const(0)),
-      m.block(exit, [m.loop(next, m.block(null, [
-        m.br(exit, m.i32.ge_u(get(i), get(n))),
-        m.local.set(item, this.call('array_get', [get(matches), get(i)])),
-        append(this.call('bytes_slice', [get(text), get(last), offset(0)])),
-        slots[0] !== undefined ? this.storeSlot(slots[0], this.call('array_get', [get(item), m.i32.const(2)])) : m.nop(),
-        append(body),
-        m.local.set(last, offset(1)),
-        m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
-        m.br(next),
-      ]))]),
-      append(this.call('bytes_slice', [get(text), get(last), this.call('bytes_len', [get(text)])])),
-      get(acc),
-    ], i32);
-  }
-
-  /**
-   * `map_values` / `map_keys`: a function of its own `(value, recursive) → value`, because the
-   * recursive form calls itself on nested containers (after which map_values also maps the container);
-   * `recursive` is 0, or 1 plus the nesting level of `value`.
-   */
-  private mapHelper(closure: ast.Closure, kind: 'map_values' | 'map_keys'): string {
-    const m = this.m;
-    const i32 = this.i32;
-    const name = `svc_${kind}_${this.helpers++}`;
+    const name = `svc_${what}_${this.helpers++}`;
     const outerFn = this.fn;
     const outerHandler = this.handler;
-    this.fn = new FunctionState(2, i32);
+    this.fn = new FunctionState(params, this.i32);
     this.handler = undefined;
-    const c = 0;
-    const recursive = 1;
-    const n = this.fn.local();
-    const i = this.fn.local();
-    const isObject = this.fn.local();
-    const tag = this.fn.local();
-    const result = this.fn.local();
-    const value = this.fn.local();
-    const mapped = this.fn.local();
-    let slots: number[] = [];
-    const body = this.closureBody(closure, (s) => { slots = s; });
-    const get = (l: number) => m.local.get(l, i32);
-    const [slot] = slots;
-    // VRL maps a value that is not a collection (the root of a string event, say) as a whole: map_values
-    // runs the closure once on it, map_keys leaves it as it is.
-    const isScalar = () => m.i32.lt_u(get(tag), m.i32.const(Tag.Array));
-    const byShape = (object: ExpressionRef, array: ExpressionRef, scalar: ExpressionRef) =>
-      m.if(get(isObject), object, m.if(isScalar(), scalar, array));
-    const isContainer = (v: ExpressionRef) => m.i32.ge_u(this.call('value_tag', [v]), m.i32.const(Tag.Array));
-    // Nested containers first (recursive form), then the closure on the value (map_values) or key (map_keys).
-    const descend = m.if(m.i32.and(m.i32.ne(get(recursive), m.i32.const(0)), isContainer(get(value))),
-      m.local.set(value, m.block(null, [
-        m.local.set(mapped, m.call(name, [get(value), m.i32.add(get(recursive), m.i32.const(1))], i32)),
-        m.if(m.i32.eqz(get(mapped)), m.return(m.i32.const(0))),
-        get(mapped),
-      ], i32)));
-    // The closure sees the value (map_values) or the key (map_keys); its result replaces that part.
-    const bind = slot === undefined ? m.nop() : this.storeSlot(slot, kind === 'map_values'
-      ? get(value)
-      : this.call('object_key', [get(c), get(i)]));
-    const store = kind === 'map_values'
-      ? byShape(
-        this.call('object_set', [get(result), this.call('object_key_ptr', [get(c), get(i)]), this.call('object_key_len', [get(c), get(i)]), get(mapped)], this.b.none),
-        this.call('array_push', [get(result), get(mapped)], this.b.none),
-        m.local.set(result, get(mapped)))
-      : m.if(get(isObject),
-        this.call('object_set', [get(result), this.call('bytes_ptr', [get(mapped)]), this.call('bytes_len', [get(mapped)]), get(value)], this.b.none),
-        this.call('array_push', [get(result), get(value)], this.b.none));
-    // map_keys runs its closure on object keys only; array items are only descended into.
-    const step = kind === 'map_values'
-      ? m.block(null, [bind, m.local.set(mapped, body), store])
-      : m.block(null, [m.if(get(isObject), m.block(null, [bind, m.local.set(mapped, body)])), store]);
-    const exit = this.fn.label('done');
-    const next = this.fn.label('next');
-    const loop = m.block(exit, [m.loop(next, m.block(null, [
-      m.br(exit, m.i32.ge_u(get(i), get(n))),
-      m.local.set(value, this.call('value_share', [kind === 'map_values'
-        ? byShape(this.call('object_value', [get(c), get(i)]), this.call('array_get', [get(c), get(i)]), get(c))
-        : m.if(get(isObject), this.call('object_value', [get(c), get(i)]), this.call('array_get', [get(c), get(i)]))])),
-      descend,
-      step,
-      m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
-      m.br(next),
-    ]))]);
-    m.addFunction(name, this.b.createType([i32, i32]), i32, this.fn.locals, m.block(null, [
-      m.block(this.fn.uncaught, [
-        // `recursive` counts the levels down (stdlib-as/depth.ts): past the limit the value stays as it is.
-        m.if(m.i32.eqz(this.call('may_descend', [m.i32.sub(get(recursive), m.i32.const(1))])), m.return(get(c))),
-        m.local.set(tag, this.call('value_tag', [get(c)])),
-        kind === 'map_keys' ? m.if(isScalar(), m.return(get(c))) : m.nop(),
-        m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(Tag.Object))),
-        m.local.set(n, byShape(this.call('object_len', [get(c)]), this.call('array_len', [get(c)]), m.i32.const(1))),
-        m.local.set(result, byShape(this.call('new_object', [get(n)]), this.call('new_array', [get(n)]), get(c))),
-        m.local.set(i, m.i32.const(0)),
-        loop,
-        m.return(get(result)),
-      ]),
+    const statements = body(name);
+    m.addFunction(name, this.b.createType(Array.from({ length: params }, () => this.i32)), this.i32, this.fn.locals, m.block(null, [
+      m.block(this.fn.uncaught, statements),
       m.return(m.i32.const(0)),
     ], this.b.none));
     this.fn = outerFn;
@@ -892,92 +609,3 @@ const OPERATORS: Record<Exclude<ast.BinaryOp, '??' | '||' | '&&'>, string> = {
   '+': 'op_add', '-': 'op_sub', '*': 'op_mul', '/': 'op_div', '%': 'op_rem',
   '<': 'op_lt', '<=': 'op_le', '>': 'op_gt', '>=': 'op_ge', '==': 'op_eq', '!=': 'op_ne', '|': 'op_merge',
 };
-
-/**
- * Functions the generator emits itself (definitions with `backing: { kind: 'intrinsic' }`), by name: they
- * take paths or closures, or are answered at compile time. scripts/gen-function-index.mjs checks that every
- * such definition has its entry here.
- */
-const INTRINSICS: Readonly<Record<string, (g: Generator, e: ast.Call, args: Map<string, ast.Expr>) => ExpressionRef>> = {
-  del: (g, _e, args) => g.del(args),
-  exists: (g, _e, args) => g.exists(args),
-  filter: (g, e, args) => g.iterate(e, args, 'filter'),
-  for_each: (g, e, args) => g.iterate(e, args, 'for_each'),
-  map_keys: (g, e, args) => g.mapCall(e, args, 'map_keys'),
-  map_values: (g, e, args) => g.mapCall(e, args, 'map_values'),
-  replace_with: (g, e, args) => g.replaceWith(e, args),
-  type_def: (g, _e, args) => g.typeDef(args),
-  unnest: (g, _e, args) => g.unnest(args),
-};
-
-/**
- * Calls the generator compiles its own way when their arguments allow, by name: the code, or undefined for
- * the function's implementation (strftime formats run in the stdlib where they can).
- */
-const SPECIALIZED: Readonly<Record<string, (g: Generator, e: ast.Call, def: FunctionDef, args: Map<string, ast.Expr>, operands: () => ExpressionRef[]) => ExpressionRef | undefined>> = {
-  format_timestamp: (g, e, def, args, operands) => g.formatTimestamp(e, def, args, operands),
-  parse_timestamp: (g, e, def, args, operands) => g.parseTimestamp(e, def, args, operands),
-};
-
-/** A program uses a function whose implementation this build does not have. */
-export class MissingImplementation extends Error {
-  constructor(readonly functionName: string, readonly span: ast.Span) {
-    super(`function "${functionName}" has no implementation in this build`);
-  }
-}
-
-/** The parameter an argument binds to: by keyword, else the next unbound one in order (as the checker). */
-function paramOf(def: FunctionDef, call: ast.Call, arg: ast.Argument): Parameter {
-  return bindParameters(def, call).get(arg)!;
-}
-
-const bindings = new WeakMap<ast.Call, Map<ast.Argument, Parameter>>();
-
-function bindParameters(def: FunctionDef, call: ast.Call): Map<ast.Argument, Parameter> {
-  let bound = bindings.get(call);
-  if (bound) return bound;
-  bound = new Map();
-  const taken = new Set<Parameter>();
-  let position = 0;
-  for (const arg of call.args) {
-    let param: Parameter | undefined;
-    if (arg.name !== undefined) param = def.parameters.find((p) => p.name === arg.name);
-    else {
-      while (position < def.parameters.length && taken.has(def.parameters[position]!)) position++;
-      param = def.parameters[position++];
-    }
-    taken.add(param!);
-    bound.set(arg, param!);
-  }
-  bindings.set(call, bound);
-  return bound;
-}
-
-/** Argument expressions by parameter name. */
-function bindArguments(def: FunctionDef, call: ast.Call): Map<string, ast.Expr> {
-  const out = new Map<string, ast.Expr>();
-  for (const [arg, param] of bindParameters(def, call)) out.set(param.name, arg.value);
-  return out;
-}
-
-/** The constant of a literal, or of an array/object literal made only of literals. */
-function literalConstant(e: ast.Expr): Constant | undefined {
-  switch (e.type) {
-    case 'Literal': return e.value;
-    case 'Group': return literalConstant(e.expr);
-    case 'Array': {
-      const items = e.items.map(literalConstant);
-      return items.every((i) => i !== undefined) ? { kind: 'array', items: items as Constant[] } : undefined;
-    }
-    case 'Object': {
-      const fields = new Map<string, Constant>();
-      for (const entry of e.entries) {
-        const v = literalConstant(entry.value);
-        if (v === undefined) return undefined;
-        fields.set(entry.key, v);
-      }
-      return { kind: 'object', fields };
-    }
-    default: return undefined;
-  }
-}

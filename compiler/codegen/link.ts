@@ -11,7 +11,8 @@ import { ABI_VERSION } from '../../abi/batch.js';
 import { CONSTANTS_SECTION, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
 import { loadBinaryen, moduleFeatures, withBaselineWasm, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { STDLIB_URL } from '../build-files.js';
-import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION, type StdlibSymbols } from './generate.js';
+import type { StdlibSymbols } from './context.js';
+import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION } from './generate.js';
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
 const ABI_EXPORTS = [

@@ -59,6 +59,21 @@ test('variables introduced in a block end with it', () => {
 test('del forgets what was known of a path', () => {
   assert.equal(errors('.a = "x"\nupcase(.a)'), []);
   assert.equal(errors('.a = "x"\ndel(.a)\nupcase(.a)'), [110]);
+  assert.equal(errors('.a = "x"\ndel(compact: true, target: .a)\nupcase(.a)'), [110]);
+});
+
+test('each call is resolved once: its function, arguments by parameter in source order, their constants', () => {
+  const { program } = parse('x = "%Y"\nformat_timestamp!(format: x, value: now())');
+  const result = check(program!);
+  assert.equal(result.errors, []);
+  const e = program!.exprs[1]!;
+  assert.is(e.type, 'Call');
+  const call = result.calls.get(e as Extract<typeof e, { type: 'Call' }>)!;
+  assert.is(call.def.name, 'format_timestamp');
+  assert.equal(call.order.map((p) => p.name), ['format', 'value']);
+  assert.equal(call.args.format!.constant, { kind: 'string', value: '%Y' });
+  assert.is(call.args.value!.constant, undefined);
+  assert.is(call.args.timezone, undefined);
 });
 
 test('division is infallible only by a non-zero constant, including a variable holding one', () => {

@@ -159,6 +159,8 @@ table('control flow', [
 table('closures', [
   { source: 'n = 0; for_each([1, 2, 3]) -> |i, v| { n = n + i + v }; n', result: '9' },
   { source: 'keys = []; for_each({ "b": 1, "a": 2 }) -> |k, _v| { keys = push(keys, k) }; keys', result: '["a", "b"]' },
+  // A variable's compile-time value holds where the checker reads it, not on the closure's next run.
+  { source: 'f = "%Y"; out = []; for_each([1, 2]) -> |_i, _v| { out = push(out, format_timestamp!(t\'2021-02-03T00:00:00Z\', f)); f = "%m" }; out', result: '["2021", "02"]' },
   { source: 'filter([1, 2, 3]) -> |_i, v| { v != 2 }', result: '[1, 3]' },
   { source: 'filter({ "a": 1, "b": 2 }) -> |k, _v| { k == "b" }', result: '{ "b": 2 }' },
   { source: 'map_values({ "a": 1, "b": 2 }) -> |v| { v * 10 }', result: '{ "a": 10, "b": 20 }' },
