@@ -17,7 +17,7 @@ export interface InputEvent {
   event: unknown;
 }
 
-export interface EmittedEvent {
+interface EmittedEvent {
   metadata: RemapValue;
   event: RemapValue;
 }

@@ -54,7 +54,7 @@ const FRACTIONS: Partial<Record<Fixed, [digits: number, dot: boolean]>> = {
 };
 
 /** The item program of `format` in UTC; undefined for a format the JS function rejects (its error says why). */
-export function utcFormatProgram(format: string): Uint8Array | undefined {
+function utcFormatProgram(format: string): Uint8Array | undefined {
   const out: number[] = [];
   const literal = (text: string) => pushLiteral(out, text);
   const numeric = (field: Numeric, pad: Pad) => {
@@ -107,7 +107,7 @@ export function utcFormatProgram(format: string): Uint8Array | undefined {
  * numeric date and time fields, month names, fractions and, in a format with a zone, an offset; undefined
  * otherwise (the JS function reads it).
  */
-export function parseProgram(format: string): Uint8Array | undefined {
+function parseProgram(format: string): Uint8Array | undefined {
   format = format.trim();
   const withOffset = formatHasZone(format);
   const out: number[] = [withOffset ? ParseResolution.WithOffset : ParseResolution.InLocalZone];

@@ -100,7 +100,7 @@ export const ROOT_OPTIONS: readonly RootOptionSpec[] = [
 /** Options that must be at least 1. */
 const POSITIVE = new Set<keyof RootOptions>(['chunkSizeEvents', 'threads', 'watchConfigPollIntervalSeconds']);
 
-export const LOG_LEVELS = ['off', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+const LOG_LEVELS = ['off', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Level from -v/-q counts: info by default, -q warn, -qq error, -qqq off, -v debug, -vv trace; -q wins. */
@@ -180,7 +180,7 @@ export function resolveRootOptions(
 }
 
 /** The default configuration file, used when no config path or directory is given. */
-export const DEFAULT_CONFIG_PATH = '/etc/svc/svc.yaml';
+const DEFAULT_CONFIG_PATH = '/etc/svc/svc.yaml';
 
 /** What to load: --config paths (format from extension), forced-format paths, and directories. */
 export function configLocations(options: Pick<RootOptions, 'config' | 'configDir' | 'configJson' | 'configToml' | 'configYaml'>): ConfigLocations {

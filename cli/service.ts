@@ -20,7 +20,7 @@ export function withRootOptions(command: Command, only: (spec: RootOptionSpec) =
 }
 
 /** cac's parse of the root options, as `resolveRootOptions` takes them: only what was given. */
-export function givenRootFlags(parsed: Record<string, unknown>): Record<string, unknown> {
+function givenRootFlags(parsed: Record<string, unknown>): Record<string, unknown> {
   const flags: Record<string, unknown> = {};
   for (const spec of ROOT_OPTIONS) {
     const value = parsed[spec.key];

@@ -110,7 +110,7 @@ export type If = { type: 'If'; span: Span; predicate: Expr; then: Block; else?: 
 
 export type Block = { type: 'Block'; span: Span; exprs: Expr[] };
 
-export type Group = { type: 'Group'; span: Span; expr: Expr };
+type Group = { type: 'Group'; span: Span; expr: Expr };
 
 /** `if (x = f(); x > 1) {…}`: a predicate of several expressions, run in the enclosing scope; its value is the last one's. */
 export type Sequence = { type: 'Sequence'; span: Span; exprs: Expr[] };

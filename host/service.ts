@@ -96,6 +96,6 @@ export async function runService(options: ServiceOptions): Promise<number> {
   return code;
 }
 
-export function reportConfigErrors(log: Logger, error: ConfigError): void {
+function reportConfigErrors(log: Logger, error: ConfigError): void {
   for (const problem of error.errors) log.error(`Configuration error: ${problem}`);
 }

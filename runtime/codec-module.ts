@@ -34,7 +34,7 @@ export type DecodeFraming =
     }
   | { method: 'octet_counting'; max_length?: number };
 
-export type DecoderCodec = 'bytes' | 'json' | 'syslog' | 'native_json';
+type DecoderCodec = 'bytes' | 'json' | 'syslog' | 'native_json';
 
 export interface DecodeOptions {
   framing: DecodeFraming;
@@ -63,9 +63,9 @@ export interface DecodeResult {
   errors: Array<{ frame: number; message: string }>;
 }
 
-export type EncoderCodec = 'json' | 'text' | 'logfmt' | 'csv' | 'raw_message' | 'native_json';
-export type TimestampFormat = 'rfc3339' | 'unix' | 'unix_ms' | 'unix_us' | 'unix_ns' | 'unix_float';
-export type QuoteStyle = 'necessary' | 'always' | 'never' | 'non_numeric';
+type EncoderCodec = 'json' | 'text' | 'logfmt' | 'csv' | 'raw_message' | 'native_json';
+type TimestampFormat = 'rfc3339' | 'unix' | 'unix_ms' | 'unix_us' | 'unix_ns' | 'unix_float';
+type QuoteStyle = 'necessary' | 'always' | 'never' | 'non_numeric';
 
 /** Vector's `framing` of sinks. */
 export type EncodeFraming =
@@ -74,7 +74,7 @@ export type EncodeFraming =
   | { method: 'character_delimited'; delimiter: string }
   | { method: 'length_delimited'; length_field_length?: number; length_field_is_big_endian?: boolean; max_frame_length?: number };
 
-export interface CsvOptions {
+interface CsvOptions {
   fields: string[];
   delimiter?: string;
   quote_style?: QuoteStyle;

@@ -87,7 +87,7 @@ function fieldEquals(actual: RemapValue, wanted: RemapValue, caseSensitive: bool
 const isString = (value: RemapValue): value is string | Uint8Array => typeof value === 'string' || value instanceof Uint8Array;
 
 /** Remap's `==` on values: kinds must agree (1 is not 1.0), strings compare as bytes. */
-export function remapEquals(a: RemapValue, b: RemapValue): boolean {
+function remapEquals(a: RemapValue, b: RemapValue): boolean {
   if (isString(a) || isString(b)) return isString(a) && isString(b) && Buffer.from(a).equals(Buffer.from(b));
   if (a instanceof Timestamp || b instanceof Timestamp) {
     return a instanceof Timestamp && b instanceof Timestamp && a.nanos === b.nanos;

@@ -6,7 +6,7 @@ export type Counter = 'receivedEvents' | 'receivedBytes' | 'sentEvents' | 'sentB
 /** The counters shown with a per-second rate beside the total. */
 export type RatedCounter = Exclude<Counter, 'errors'>;
 
-export interface OutputMetrics {
+interface OutputMetrics {
   sentEventsTotal: number;
   sentEventsPerSecond: number;
 }
@@ -36,14 +36,14 @@ export interface TopState {
 }
 
 /** A component's total, and its outputs' totals for sent events. */
-export interface TotalValue {
+interface TotalValue {
   id: string;
   total: number;
   outputs?: ReadonlyArray<{ id: string; total: number }>;
 }
 
 /** What a component's counter grew by in one interval, and its outputs' for sent events. */
-export interface ThroughputValue {
+interface ThroughputValue {
   id: string;
   throughput: number;
   outputs?: ReadonlyArray<{ id: string; throughput: number }>;

@@ -41,7 +41,7 @@ export function tableRows(state: TopState, human: boolean): string[][] {
 }
 
 /** Spaces between two columns. */
-export const COLUMN_GAP = 2;
+const COLUMN_GAP = 2;
 
 /**
  * The widths of columns whose widest cells are `widest`, in `room` characters: with room to spare, each

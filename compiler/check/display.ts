@@ -14,7 +14,7 @@ export interface DisplayOptions {
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function displayPath(path: readonly ast.PathSegment[]): string {
+function displayPath(path: readonly ast.PathSegment[]): string {
   return path
     .map((s) => {
       switch (s.kind) {

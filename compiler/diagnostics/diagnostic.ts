@@ -36,7 +36,7 @@ export interface Diagnostic {
 }
 
 /** Codes whose diagnostics are warnings: they are reported but do not fail compilation. */
-export const WARNING_CODES: ReadonlySet<number> = new Set([620, 801, 900]);
+const WARNING_CODES: ReadonlySet<number> = new Set([620, 801, 900]);
 
 export function diagnostic(code: number, message: string, labels: Label[], notes: Note[] = []): Diagnostic {
   return { severity: WARNING_CODES.has(code) ? 'warning' : 'error', code, message, labels, notes };

@@ -52,7 +52,7 @@ export interface ArgumentError {
   labels: string[];
 }
 
-export interface ClosureSpec {
+interface ClosureSpec {
   /** Kinds of the closure's parameters, in order; their count is the closure's arity. */
   variables(call: CallInfo): Kind[];
   /** Kind the closure body must resolve to (E122 otherwise). */
@@ -78,7 +78,7 @@ export interface Example {
  * Where the implementation lives: the AssemblyScript stdlib (`fn_<name>`), a JS function (runtime/js-functions/)
  * backed by a library, or the code generator itself (its INTRINSICS table: paths, closures, compile-time answers).
  */
-export type Backing = { kind: 'stdlib' } | { kind: 'js'; library: string } | { kind: 'intrinsic' };
+type Backing = { kind: 'stdlib' } | { kind: 'js'; library: string } | { kind: 'intrinsic' };
 
 export interface FunctionDef {
   name: string;

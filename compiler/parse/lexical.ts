@@ -7,9 +7,9 @@ const ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** A `{{ name }}` segment of a string: `start`/`end` are UTF-16 indices of `{{` and after `}}`. */
-export interface TemplateSegment { name: string; start: number; end: number }
+interface TemplateSegment { name: string; start: number; end: number }
 
-export type StringPart = string | TemplateSegment;
+type StringPart = string | TemplateSegment;
 
 export type DecodedString =
   | { ok: true; parts: StringPart[] }

@@ -10,7 +10,7 @@ import { servesPlayground } from './playground.js';
 
 export { ApiStartError } from './server.js';
 
-export function apiContext(built: BuiltPipeline, version: string): ApiContext {
+function apiContext(built: BuiltPipeline, version: string): ApiContext {
   const { graph, topology, metrics } = built;
   const components: ApiComponent[] = [...graph.components.values()].map((spec) => {
     const ports = graph.ports.get(spec.id) ?? [];

@@ -17,7 +17,7 @@ export function machineRoots(env: NodeJS.ProcessEnv): MachineRoots {
   return { procfs: env.PROCFS_ROOT || '/proc', sysfs: env.SYSFS_ROOT || '/sys' };
 }
 
-export interface MemoryMetrics {
+interface MemoryMetrics {
   totalBytes: number;
   freeBytes: number;
   availableBytes: number;
@@ -31,7 +31,7 @@ export interface MemoryMetrics {
   wiredBytes: null;
 }
 
-export interface SwapMetrics {
+interface SwapMetrics {
   freeBytes: number;
   totalBytes: number;
   usedBytes: number;
@@ -39,17 +39,17 @@ export interface SwapMetrics {
   swappedOutBytesTotal: number | null;
 }
 
-export interface CpuMetrics {
+interface CpuMetrics {
   cpuSecondsTotal: number;
 }
 
-export interface LoadAverageMetrics {
+interface LoadAverageMetrics {
   load1: number;
   load5: number;
   load15: number;
 }
 
-export interface NetworkMetrics {
+interface NetworkMetrics {
   receiveBytesTotal: number;
   receiveErrsTotal: number;
   receivePacketsTotal: number;
@@ -59,13 +59,13 @@ export interface NetworkMetrics {
   transmitPacketsTotal: number | null;
 }
 
-export interface FileSystemMetrics {
+interface FileSystemMetrics {
   freeBytes: number;
   totalBytes: number;
   usedBytes: number;
 }
 
-export interface DiskMetrics {
+interface DiskMetrics {
   readBytesTotal: number;
   readsCompletedTotal: number;
   writtenBytesTotal: number;

@@ -9,7 +9,7 @@ import type { ApiContext } from './context.js';
 export type FieldResolver = GraphQLFieldResolver<any, ApiContext, any>;
 
 /** A subscription field: `subscribe` yields the values the field resolves to (each one sent as is). */
-export interface SubscriptionField {
+interface SubscriptionField {
   subscribe(parent: unknown, args: any, context: ApiContext): AsyncIterable<unknown>;
 }
 

@@ -36,7 +36,7 @@ export interface ApiServer {
 export class ApiStartError extends Error {}
 
 /** `host:port`, `[v6]:port`. */
-export function parseListenAddress(address: string): { host: string; port: number } {
+function parseListenAddress(address: string): { host: string; port: number } {
   const at = address.lastIndexOf(':');
   const host = address.slice(0, at).replace(/^\[(.*)\]$/, '$1');
   return { host, port: Number(address.slice(at + 1)) };

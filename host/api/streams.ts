@@ -5,8 +5,8 @@ import { GraphQLError } from 'graphql';
 
 /** The intervals a subscription accepts, in ms (Vector's bounds): below the least a client could busy the
  * process. */
-export const MIN_INTERVAL_MS = 10;
-export const MAX_INTERVAL_MS = 60_000;
+const MIN_INTERVAL_MS = 10;
+const MAX_INTERVAL_MS = 60_000;
 
 /** Refuses an interval a subscription cannot take (a GraphQL error for the client). */
 export function checkInterval(intervalMs: number): void {

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** A URI with at least a scheme and a host, as the spec requires of `healthcheck.uri` and proxies. */
-export const uri = z.string().superRefine((value, context) => {
+const uri = z.string().superRefine((value, context) => {
   let host = '';
   try {
     host = new URL(value).host;
@@ -75,12 +75,12 @@ export const acknowledgementsSchema = z.union([
 export type AcknowledgementsOptions = z.output<typeof acknowledgementsSchema>;
 
 /** Smallest disk buffer Vector accepts: 256 MiB plus the size of one record header. */
-export const MIN_DISK_BUFFER_BYTES = 268435488;
+const MIN_DISK_BUFFER_BYTES = 268435488;
 
 const whenFull = z.enum(['block', 'drop_newest']).default('block');
 
 /** A sink's `buffer` (E.1): memory (bounded in events, or in bytes) or disk (bounded in bytes). */
-export const bufferSchema = z.discriminatedUnion('type', [
+const bufferSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('memory'),
     max_events: positiveInteger.optional(),

@@ -49,7 +49,7 @@ const metricSetSchema = z.strictObject({
 });
 
 /** `api` (F.1). */
-export const apiSchema = z.strictObject({
+const apiSchema = z.strictObject({
   address: socketAddress.default('127.0.0.1:8686'),
   enabled: z.boolean().default(false),
   graphql: z.boolean().default(true),

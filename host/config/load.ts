@@ -15,7 +15,7 @@ import {
 export type ConfigFormat = 'yaml' | 'toml' | 'json';
 
 /** A file to read; `format` is set when forced (--config-json/-toml/-yaml), else it comes from the extension. */
-export interface ConfigFileRef {
+interface ConfigFileRef {
   path: string;
   format?: ConfigFormat;
 }
@@ -27,23 +27,23 @@ export interface ConfigLocations {
 }
 
 /** Sections holding tables of id → component (or backend) table. */
-export const COMPONENT_SECTIONS = ['sources', 'transforms', 'sinks', 'enrichment_tables', 'secret'] as const;
+const COMPONENT_SECTIONS = ['sources', 'transforms', 'sinks', 'enrichment_tables', 'secret'] as const;
 export type ComponentSection = (typeof COMPONENT_SECTIONS)[number];
 
 /** A section's item, in the singular, for messages. */
-export const SECTION_ITEM: Record<ComponentSection, string> = {
+const SECTION_ITEM: Record<ComponentSection, string> = {
   sources: 'source', transforms: 'transform', sinks: 'sink', enrichment_tables: 'enrichment table', secret: 'secret backend',
 };
 
 /** One component's (or secret backend's) table as written, and where. */
-export interface RawComponent {
+interface RawComponent {
   id: string;
   file: string;
   table: Record<string, unknown>;
 }
 
 /** One unit test definition as written, and where. */
-export interface RawTest {
+interface RawTest {
   file: string;
   table: Record<string, unknown>;
 }

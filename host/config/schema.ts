@@ -109,7 +109,7 @@ const conditionSchema = z.union([
 ]);
 
 /** A unit test (upstream's format; the runner comes later). */
-export const testSchema = z.strictObject({
+const testSchema = z.strictObject({
   name: z.string().min(1),
   inputs: z.array(z.strictObject({
     insert_at: z.string().min(1),

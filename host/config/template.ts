@@ -92,7 +92,7 @@ function literalPart(text: string): TemplatePart {
 }
 
 /** Splits a template into parts, validating field paths and strftime specifiers. */
-export function parseTemplate(template: string): TemplatePart[] {
+function parseTemplate(template: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let last = 0;
   for (const m of template.matchAll(FIELD)) {

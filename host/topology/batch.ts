@@ -25,7 +25,7 @@ export interface EventBatch {
 }
 
 /** The record count of an SVCB batch, read from its header. */
-export function batchCount(bytes: Uint8Array): number {
+function batchCount(bytes: Uint8Array): number {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
 }
 

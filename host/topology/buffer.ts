@@ -5,7 +5,7 @@
 
 import type { EventBatch } from './batch.js';
 
-export type WhenFull = 'block' | 'drop_newest';
+type WhenFull = 'block' | 'drop_newest';
 
 export interface BufferLimits {
   maxEvents: number;

@@ -20,7 +20,7 @@ export function outputId(component: string, output: string | undefined): string 
   return output === undefined ? component : `${component}.${output}`;
 }
 
-export interface Edge {
+interface Edge {
   from: string;
   output: string | undefined;
   to: string;

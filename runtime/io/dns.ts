@@ -12,13 +12,13 @@ import type { RemapValue } from '../../abi/values.js';
 type DnsRequest = Extract<IoRequest, { op: 'dns' }>;
 
 /** Record types by name (the ones `qtype` accepts) and number. */
-export const RECORD_TYPES: Record<string, number> = {
+const RECORD_TYPES: Record<string, number> = {
   A: 1, NS: 2, CNAME: 5, SOA: 6, NULL: 10, PTR: 12, HINFO: 13, MX: 15, TXT: 16, AAAA: 28, SRV: 33, NAPTR: 35,
   OPT: 41, DS: 43, SSHFP: 44, RRSIG: 46, NSEC: 47, DNSKEY: 48, TLSA: 52, CDS: 59, CDNSKEY: 60, OPENPGPKEY: 61,
   SVCB: 64, HTTPS: 65, CAA: 257, ANY: 255, AXFR: 252, IXFR: 251,
 };
 const TYPE_NAMES = new Map(Object.entries(RECORD_TYPES).map(([name, id]) => [id, name]));
-export const CLASSES: Record<string, number> = { IN: 1, CH: 3, HS: 4, NONE: 254, ANY: 255 };
+const CLASSES: Record<string, number> = { IN: 1, CH: 3, HS: 4, NONE: 254, ANY: 255 };
 const CLASS_NAMES = new Map(Object.entries(CLASSES).map(([name, id]) => [id, name]));
 const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 

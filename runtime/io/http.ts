@@ -7,7 +7,7 @@ import { connect as tlsConnect } from 'node:tls';
 import type { IoRequest } from '../blocking-io.js';
 
 /** Largest response body read (larger ones fail rather than exhaust memory). */
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 type HttpRequest = Extract<IoRequest, { op: 'http' }>;
 

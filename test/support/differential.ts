@@ -62,7 +62,7 @@ export function generateCases(seed: number, functions: readonly Callable[], prog
 export type Outcome = Exclude<ReferenceOutcome, { aborted: string }> | { exception: string };
 
 /** Values as the reference engine hands them out through JSON: numbers, RFC 3339 timestamps, regex patterns. */
-export function toReferenceShape(value: unknown): unknown {
+function toReferenceShape(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (value instanceof Timestamp) return value.toString();
@@ -102,7 +102,7 @@ export async function svcRun(groups: readonly Case[][]): Promise<Outcome[]> {
 }
 
 /** JSON text with object keys sorted, so that key order does not count. */
-export function canonical(value: unknown): string {
+function canonical(value: unknown): string {
   return JSON.stringify(value, (_, v) =>
     v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
 }

@@ -1,7 +1,7 @@
 // Generated Rust regex patterns and inputs for the differential tests of the regex engines.
 
 /** mulberry32: a small seeded generator, so a failure reproduces. */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

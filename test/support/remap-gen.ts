@@ -464,7 +464,7 @@ export function randomText(random: Random, maxLength: number): string {
 }
 
 /** A JSON value for events: objects most of the time, with the generator's keys, nested, and every scalar kind. */
-export function randomValue(random: Random, depth: number, extreme = false): unknown {
+function randomValue(random: Random, depth: number, extreme = false): unknown {
   const r = random.next();
   if (depth <= 0 || r < 0.45) {
     const s = random.next();

@@ -12,7 +12,7 @@ import {
 export const argKind = (call: CallInfo, name: string): Kind => call.args[name]?.kind ?? ANY;
 
 /** Whether an argument's kind is entirely within `bits`. */
-export const argWithin = (call: CallInfo, name: string, bits: number): boolean => isSubset(argKind(call, name), { bits });
+const argWithin = (call: CallInfo, name: string, bits: number): boolean => isSubset(argKind(call, name), { bits });
 
 /** The string value of an argument known at compile time. */
 export function constantString(arg: ArgInfo | undefined): string | undefined {

@@ -16,7 +16,7 @@ const options = z.strictObject({
 
 type ConsoleOptions = z.infer<typeof options>;
 
-export class ConsoleSink implements Sink {
+class ConsoleSink implements Sink {
   /** Why the stream stopped accepting bytes, once it did. */
   private broken: Error | undefined;
 

@@ -79,7 +79,7 @@ interface OpenFile {
   writing: number;
 }
 
-export class FileSink implements Sink {
+class FileSink implements Sink {
   private readonly files = new Map<string, OpenFile>();
   private readonly opening = new Map<string, Promise<OpenFile>>();
   private readonly sweeper: NodeJS.Timeout;

@@ -175,7 +175,7 @@ type Undici = typeof import('undici');
 
 type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason: string };
 
-export class HttpSink implements Sink {
+class HttpSink implements Sink {
   private readonly batcher: Batcher;
   private readonly inFlight: InFlight;
   private readonly rateLimit: RateLimit;

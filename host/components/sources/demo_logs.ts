@@ -110,7 +110,7 @@ class Fake {
 }
 
 /** The `n`th line (from 0) of `format`, stamped `now`. */
-export function demoLine(options: Pick<DemoLogsOptions, 'format' | 'lines' | 'sequence'>, n: number, random: Random, now: Date): string {
+function demoLine(options: Pick<DemoLogsOptions, 'format' | 'lines' | 'sequence'>, n: number, random: Random, now: Date): string {
   const f = new Fake(random, now);
   switch (options.format) {
     case 'shuffle': {

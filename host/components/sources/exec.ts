@@ -29,7 +29,7 @@ const options = z.strictObject({
   framing: framingSchema,
 });
 
-export type ExecSourceOptions = z.infer<typeof options>;
+type ExecSourceOptions = z.infer<typeof options>;
 
 const SOURCE_TYPE = 'exec';
 

@@ -46,7 +46,7 @@ const options = z.strictObject({
   rotate_wait_secs: uint().optional(),
 });
 
-export type FileSourceOptions = z.infer<typeof options>;
+type FileSourceOptions = z.infer<typeof options>;
 
 /** Vector's checkpoint interval. */
 const CHECKPOINT_INTERVAL_MS = 1000;

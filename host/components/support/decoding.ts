@@ -65,7 +65,7 @@ export const framingSchema = z
 export type FramingConfig = z.infer<typeof framingSchema>;
 
 /** The codec module's framing for a `framing` option. */
-export function decodeFraming(framing: NonNullable<FramingConfig>): DecodeFraming {
+function decodeFraming(framing: NonNullable<FramingConfig>): DecodeFraming {
   switch (framing.method) {
     case 'bytes':
       return { method: 'bytes' };

@@ -13,10 +13,10 @@ const asciiChar = z
   .string()
   .refine((text) => text.length === 1 && text.charCodeAt(0) < 0x80, { message: 'expected one ASCII (7-bit) character' });
 
-export const CODECS = ['json', 'text', 'logfmt', 'csv', 'raw_message', 'native_json'] as const;
-export type CodecName = (typeof CODECS)[number];
+const CODECS = ['json', 'text', 'logfmt', 'csv', 'raw_message', 'native_json'] as const;
+type CodecName = (typeof CODECS)[number];
 
-export const TIMESTAMP_FORMATS = ['rfc3339', 'unix', 'unix_ms', 'unix_us', 'unix_ns', 'unix_float'] as const;
+const TIMESTAMP_FORMATS = ['rfc3339', 'unix', 'unix_ms', 'unix_us', 'unix_ns', 'unix_float'] as const;
 
 const csvOptions = z.strictObject({
   fields: z.array(z.string()),
@@ -45,7 +45,7 @@ export const encodingSchema = z
 
 export type EncodingOptions = z.infer<typeof encodingSchema>;
 
-export const FRAMING_METHODS = ['bytes', 'character_delimited', 'length_delimited', 'newline_delimited'] as const;
+const FRAMING_METHODS = ['bytes', 'character_delimited', 'length_delimited', 'newline_delimited'] as const;
 
 const lengthDelimitedOptions = z.strictObject({
   length_field_is_big_endian: z.boolean().default(true),

@@ -139,7 +139,7 @@ function forEachKeySize(entry: (keySize: number, bits: number) => [string, Ciphe
   return KEY_SIZES.flatMap((keySize) => entry(keySize, keySize * 8));
 }
 
-export const CIPHERS: ReadonlyMap<string, Cipher> = new Map<string, Cipher>([
+const CIPHERS: ReadonlyMap<string, Cipher> = new Map<string, Cipher>([
   ...forEachKeySize((keySize, bits): [string, Cipher][] => [
     [`AES-${bits}-CFB`, nodeStream('cfb', keySize)],
     [`AES-${bits}-OFB`, nodeStream('ofb', keySize)],

@@ -4,13 +4,13 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** A strict dotted quad (no leading zeros) as 4 bytes, or undefined. */
-export function parseIpv4(text: string): Uint8Array | undefined {
+function parseIpv4(text: string): Uint8Array | undefined {
   if (!isIPv4(text) || /(^|\.)0\d/.test(text)) return undefined;
   return Uint8Array.from(text.split('.').map(Number));
 }
 
 /** An IPv6 address (one optional `::`, an optional IPv4 tail, no zone) as 16 bytes, or undefined. */
-export function parseIpv6(text: string): Uint8Array | undefined {
+function parseIpv6(text: string): Uint8Array | undefined {
   if (!isIPv6(text) || text.includes('%')) return undefined;
   // An IPv4 tail becomes its two groups.
   let groups = text;

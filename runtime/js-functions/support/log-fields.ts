@@ -12,7 +12,7 @@ import { floatValue } from './float.js';
 export type FieldTypes = Readonly<Record<string, 'integer' | 'float' | 'timestamp'>>;
 
 /** VRL's `parse_time`: the local time in the zone, else the offset the text gives. */
-export function logTimestamp(text: string, format: string, timezone: string): Timestamp {
+function logTimestamp(text: string, format: string, timezone: string): Timestamp {
   try {
     const parsed = parseStrftime(text, format);
     try {

@@ -10,7 +10,7 @@ const xxh32Library = library<{ hash(seed: number, bytes: Uint8Array, start: numb
 export class Lz4Error extends Error {}
 
 /** Thrown when the output would pass the limit the caller gave. */
-export class Lz4TooLarge extends Error {}
+class Lz4TooLarge extends Error {}
 
 const MIN_MATCH = 4;
 

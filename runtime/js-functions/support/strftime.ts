@@ -105,7 +105,7 @@ function isoWeeksIn(isoYear: number): number {
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-export class InvalidFormat extends Error {
+class InvalidFormat extends Error {
   constructor() {
     super('invalid format');
   }
