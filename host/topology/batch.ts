@@ -2,7 +2,7 @@
 // count. The bytes are never decoded here; buffers and metrics only need the count and the byte size.
 // Between a source and the one remap transform it feeds, a batch may instead be the source's frames, still
 // undecoded; between a remap transform and the one sink it feeds, the sink's encoding of the events. The
-// transform's worker then decodes, runs and encodes in one call (docs/architecture.md §7).
+// transform's worker then decodes, runs and encodes in one call (host/README.md).
 
 import type { DecodeOptions } from '../../runtime/engine.js';
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
