@@ -81,14 +81,14 @@ function testNames(dir = testRoot) {
   });
 }
 
-function selectedNames(args) {
+function selectedNames(args, names) {
   const unit = args.includes('--unit');
   const integration = args.includes('--integration');
   const unknown = args.filter((arg) => arg.startsWith('--') && arg !== '--unit' && arg !== '--integration');
   if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(', ')} (usage: node test/run.mjs [--unit] [--integration] [filter...])`);
   // `test/host/api/x.test.ts` and `host/api/x` name the same file.
   const filters = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.replace(/^(dist-test\/)?test\//, '').replace(/(\.test)?\.[jt]s$/, ''));
-  return testNames().filter((name) => {
+  return names.filter((name) => {
     if (unit !== integration && isIntegration(name) !== integration) return false;
     return filters.length === 0 || filters.some((filter) => name.startsWith(filter));
   });
@@ -169,9 +169,10 @@ function judge({ code, output, timedOut }) {
   return { counts: counted, problem: undefined };
 }
 
+const allNames = testNames();
 let names;
 try {
-  names = selectedNames(process.argv.slice(2));
+  names = selectedNames(process.argv.slice(2), allNames);
 } catch (error) {
   console.error(`test: ${error.message}`);
   process.exit(2);
@@ -199,9 +200,10 @@ async function worker() {
 
 await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
 mkdirSync(dirname(durationsFile), { recursive: true });
-writeFileSync(durationsFile, JSON.stringify(durations, null, 2) + '\n');
+// Only the files there are now: a deleted or renamed test's duration goes.
+writeFileSync(durationsFile, JSON.stringify(Object.fromEntries(allNames.filter((name) => name in durations).map((name) => [name, durations[name]])), null, 2) + '\n');
 
-console.log(`test: ${names.length} files on ${workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`test: ${names.length} file${names.length === 1 ? '' : 's'} on ${workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 if (failedFiles.length > 0) console.log(`test: failed:\n${failedFiles.map((file) => `  ${file}`).join('\n')}`);
 const ranNothing = sum.passed + sum.failed === 0;
 if (ranNothing) console.error('test: no test ran');
