@@ -1,10 +1,10 @@
 // Bundles the playground served on /playground (host/api/playground.ts) into dist/playground/: GraphiQL,
 // React and graphql-ws's client from host/api/playground/page.js, as one script and one stylesheet (its
 // fonts are inlined), named by content hash and gzipped beside (1.8 MB → 0.7 MB for a remote browser), and
-// the index.html that loads them. Nothing comes from a CDN at run time. Skipped when the bundle is newer than
-// its inputs: the page, this script and the lock file (the packages' versions).
+// the index.html that loads them. Nothing comes from a CDN at run time. The build runs it when the page, this
+// script or the lock file (the packages' versions) changed.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants, gzipSync } from 'node:zlib';
@@ -13,9 +13,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist/playground');
 const index = join(outdir, 'index.html');
 const entry = join(root, 'host/api/playground/page.js');
-const inputs = [entry, fileURLToPath(import.meta.url), join(root, 'package-lock.json')];
-
-if (existsSync(index) && inputs.every((input) => statSync(input).mtimeMs <= statSync(index).mtimeMs)) process.exit(0);
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });

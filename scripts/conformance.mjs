@@ -1,8 +1,9 @@
 // Runs the upstream conformance suite (../shared/conformance/run.mjs) when it is present, prints its count
-// and compares it with the last recorded one (test/conformance-baseline.json). Fails only when the runner
-// cannot run or the count drops below the baseline; a higher count is recorded (outside CI), so the bar rises.
+// and compares it with the recorded one (test/conformance-baseline.json). Fails only when the runner cannot
+// run or the count drops below the record; a higher count is reported, and raising the record is a change
+// made by hand (the test run writes no tracked file).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -30,7 +31,6 @@ if (passed < baseline.passed) {
   console.error(`conformance: ${baseline.passed - passed} fewer examples pass than recorded`);
   process.exit(1);
 }
-if (passed > baseline.passed && !process.env.CI) {
-  writeFileSync(baselineFile, JSON.stringify({ passed }, null, 2) + '\n');
-  console.log(`conformance: recorded the new count in test/conformance-baseline.json`);
+if (passed > baseline.passed) {
+  console.log(`conformance: ${passed - baseline.passed} more examples pass than recorded; to raise the bar, set "passed": ${passed} in test/conformance-baseline.json`);
 }

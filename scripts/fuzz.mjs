@@ -1,5 +1,5 @@
 // `npm run fuzz -- [--count N | --seconds T] [--seed S] [--events E] [--jobs J] [--cli-every K] [--out DIR]`
-// Runs the fuzzer of test/support/fuzz.ts (built to dist/): generated and mutated programs on random events,
+// Runs the fuzzer of test/support/fuzz.ts (built to dist-test/): generated and mutated programs on random events,
 // through the library API and `svc vrl`, each in child processes. Prints a table of outcomes, writes the
 // failures (a few per distinct failure) as JSON files to DIR (default fuzz-failures/), and exits 1 when any
 // run crashed, hung, trapped or threw a non-project exception.
@@ -19,7 +19,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'fuzz-failures' },
   },
 });
-const { fuzz, BAD_OUTCOMES } = await import('../dist/test/support/fuzz.js');
+const { fuzz, BAD_OUTCOMES } = await import('../dist-test/test/support/fuzz.js');
 
 const options = {
   seed: Number(values.seed),

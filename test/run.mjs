@@ -1,27 +1,105 @@
-// Runs every compiled test (dist/test/**/*.test.js) with uvu, streams its output, and ends with one line:
-// `N passed, M failed` (plus `, K skipped`). Fails when a test failed, when uvu stopped before reporting
-// its totals (a test file that throws on import), or when no test ran at all.
+// Runs the compiled tests (dist-test/test/**/*.test.js; `npm run build` writes them), each file in a uvu
+// process of its own, as many at once as there are cores (at least two), the slowest first by the durations
+// of earlier runs (remembered in .cache/test-durations.json). Each file's output is printed in one piece
+// when the file ends; the last line is `N passed, M failed` (plus `, K skipped`). Fails when a test failed,
+// when a file ended before uvu's totals (it threw on import, crashed or hung past FILE_TIMEOUT_MS), or when
+// no test ran.
+//
+//   node test/run.mjs [--unit] [--integration] [filter...]
+//
+// Unit and integration tests: a test file is an integration test when it starts processes, listens on a
+// port or socket, or drives a browser or a terminal (directly or through the code it tests); those files
+// and folders are listed in INTEGRATION. Every other file is a unit test, run with test/support/unit-guard.mjs,
+// which fails it when it starts a process or listens. `--unit` and `--integration`
+// select a kind (both, or neither: all); a filter keeps the files whose path under test/ starts with it
+// (`host/api`, `cli/tap.test`).
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const testRoot = join(root, 'dist-test/test');
 const uvuBin = fileURLToPath(new URL('../node_modules/uvu/bin.js', import.meta.url));
+const unitGuard = new URL('./support/unit-guard.mjs', import.meta.url).href;
+const durationsFile = join(root, '.cache/test-durations.json');
+/** A file still running after this long is stopped and counted as failed. */
+const FILE_TIMEOUT_MS = 5 * 60_000;
 
-/** Runs uvu, echoing its stdout as it comes, and resolves with its exit code and full stdout. */
-function runUvu() {
-  const args = [uvuBin, 'dist/test', '\\.test\\.js$'];
-  if (!process.stdout.isTTY) args.push('--no-color');
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-    process.stdout.write(chunk);
+/** Integration test files (paths under test/ without `.test.ts`) and folders (ending in `/`: all their files). */
+const INTEGRATION = [
+  'cli/api-client',
+  'cli/generate',
+  'cli/graph',
+  'cli/list',
+  'cli/main',
+  'cli/service',
+  'cli/tap',
+  'cli/test',
+  'cli/top',
+  'cli/top/connection',
+  'cli/validate',
+  'cli/vrl',
+  'compiler/codegen/binaryen',
+  'host/api/bad-clients',
+  'host/api/host-metrics',
+  'host/api/legacy-ws',
+  'host/api/playground',
+  'host/api/server',
+  'host/api/tap',
+  'host/api/vector-documents',
+  'host/api/websocket',
+  'host/components/sinks/console',
+  'host/components/sinks/http',
+  'host/components/sinks/index',
+  'host/components/sinks/socket',
+  'host/components/sources/exec',
+  'host/components/sources/http_server',
+  'host/components/sources/socket',
+  'host/components/sources/stdin',
+  'host/components/sources/syslog',
+  'host/components/transforms/remap',
+  'host/pipeline',
+  'host/pipeline-flow',
+  'host/service',
+  'host/telemetry/pipeline-telemetry',
+  'reliability/',
+  'runtime/differential',
+  'runtime/js-functions/io',
+];
+
+const isIntegration = (name) => INTEGRATION.some((entry) => (entry.endsWith('/') ? name.startsWith(entry) : name === entry));
+
+/** Test files under test/, as paths without their `.test.js`. */
+function testNames(dir = testRoot) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testNames(path);
+    return entry.name.endsWith('.test.js') ? [relative(testRoot, path).slice(0, -'.test.js'.length)] : [];
   });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+}
+
+function selectedNames(args, names) {
+  const unit = args.includes('--unit');
+  const integration = args.includes('--integration');
+  const unknown = args.filter((arg) => arg.startsWith('--') && arg !== '--unit' && arg !== '--integration');
+  if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(', ')} (usage: node test/run.mjs [--unit] [--integration] [filter...])`);
+  // `test/host/api/x.test.ts` and `host/api/x` name the same file.
+  const filters = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.replace(/^(dist-test\/)?test\//, '').replace(/(\.test)?\.[jt]s$/, ''));
+  return names.filter((name) => {
+    if (unit !== integration && isIntegration(name) !== integration) return false;
+    return filters.length === 0 || filters.some((filter) => name.startsWith(filter));
   });
+}
+
+function readDurations() {
+  try {
+    return JSON.parse(readFileSync(durationsFile, 'utf8'));
+  } catch {
+    return {};
+  }
 }
 
 /** uvu's closing block: `Total: N`, `Passed: N`, `Skipped: N` (possibly colored). */
@@ -33,18 +111,101 @@ function totals(output) {
   };
   const total = count('Total');
   const passed = count('Passed');
-  const skipped = count('Skipped');
   if (total === undefined || passed === undefined) return undefined;
-  return { passed, failed: total - passed, skipped: skipped ?? 0 };
+  return { passed, failed: total - passed, skipped: count('Skipped') ?? 0 };
 }
 
-const { code, output } = await runUvu();
-const counted = totals(output);
-// uvu died before its summary: count the run as one failure rather than report nothing.
-if (!counted) console.error(`test: uvu exited with code ${code} before reporting totals`);
-const result = counted ?? { passed: 0, failed: 1, skipped: 0 };
-const ranNothing = result.passed + result.failed === 0;
-if (ranNothing) console.error('test: no test ran');
+/** Child process groups still running, stopped when this runner is interrupted. */
+const running = new Set();
 
-console.log(`${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`);
-process.exitCode = result.failed > 0 || ranNothing || code !== 0 ? 1 : 0;
+/** Runs one test file with uvu; resolves with its output, exit code and duration. */
+function runFile(name) {
+  const file = join(testRoot, `${name}.test.js`);
+  const pattern = `^${`${name.split('/').pop()}.test.js`.replace(/[.]/g, '\\.')}$`;
+  const args = [...(isIntegration(name) ? [] : ['--import', unitGuard]), uvuBin, relative(root, dirname(file)), pattern];
+  if (!process.stdout.isTTY) args.push('--no-color');
+  const started = Date.now();
+  // A process group of its own, so that a timeout also stops the processes the test started.
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child);
+  }, FILE_TIMEOUT_MS);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve({ name, code, output, timedOut, ms: Date.now() - started });
+    });
+  });
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of running) killGroup(child);
+    process.exit(130);
+  });
+}
+
+/** The file's outcome: its counts, and why it failed beyond them (a crash or a timeout). */
+function judge({ code, output, timedOut }) {
+  const counted = totals(output);
+  if (timedOut) return { counts: counted ?? { passed: 0, failed: 1, skipped: 0 }, problem: `stopped after ${FILE_TIMEOUT_MS / 1000} s` };
+  if (!counted) return { counts: { passed: 0, failed: 1, skipped: 0 }, problem: `exited with code ${code} before uvu's totals` };
+  if (code !== 0 && counted.failed === 0) return { counts: { ...counted, failed: 1 }, problem: `exited with code ${code}` };
+  return { counts: counted, problem: undefined };
+}
+
+const allNames = testNames();
+let names;
+try {
+  names = selectedNames(process.argv.slice(2), allNames);
+} catch (error) {
+  console.error(`test: ${error.message}`);
+  process.exit(2);
+}
+const durations = readDurations();
+// Slowest first; files without a recorded duration before all others, integration tests (the slow kind) first.
+const expected = (name) => durations[name] ?? (isIntegration(name) ? Infinity : Number.MAX_VALUE);
+const queue = [...names].sort((a, b) => expected(b) - expected(a) || (a < b ? -1 : 1));
+const workers = Math.max(2, os.availableParallelism());
+const sum = { passed: 0, failed: 0, skipped: 0 };
+const failedFiles = [];
+const started = Date.now();
+
+async function worker() {
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const result = await runFile(name);
+    const { counts, problem } = judge(result);
+    for (const key of Object.keys(sum)) sum[key] += counts[key];
+    durations[name] = result.ms;
+    if (counts.failed > 0) failedFiles.push(`${name}.test.js${problem ? ` (${problem})` : ''}`);
+    const mark = counts.failed > 0 ? 'FAIL' : 'ok';
+    process.stdout.write(`── ${mark} ${name}.test.js (${(result.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${result.output.trimEnd()}\n\n`);
+  }
+}
+
+await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
+mkdirSync(dirname(durationsFile), { recursive: true });
+// Only the files there are now: a deleted or renamed test's duration goes.
+writeFileSync(durationsFile, JSON.stringify(Object.fromEntries(allNames.filter((name) => name in durations).map((name) => [name, durations[name]])), null, 2) + '\n');
+
+console.log(`test: ${names.length} file${names.length === 1 ? '' : 's'} on ${workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (failedFiles.length > 0) console.log(`test: failed:\n${failedFiles.map((file) => `  ${file}`).join('\n')}`);
+const ranNothing = sum.passed + sum.failed === 0;
+if (ranNothing) console.error('test: no test ran');
+console.log(`${sum.passed} passed, ${sum.failed} failed${sum.skipped ? `, ${sum.skipped} skipped` : ''}`);
+process.exitCode = sum.failed > 0 || ranNothing ? 1 : 0;

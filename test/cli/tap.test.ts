@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApiInstance, type ApiInstance } from '../host/api/support.js';
-import { freePort, runSvc, startSvc, type SvcRun } from '../host/support/svc.js';
+import { freePort, runSvc, startSvc, waitFor, type SvcRun } from '../host/support/svc.js';
 
 const PIPELINE = `sources:
   in:
@@ -83,9 +83,9 @@ test('--format json, yaml and logfmt, with and without --meta', async () => {
   try {
     api.run.child.stdin!.write('hello\n');
     for (const [i, tap] of taps.entries()) {
-      await tap.waitForLines(1);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.is(tap.stdout(), formats[i]![1], formats[i]![0].join(' '));
+      const [args, expected] = formats[i]!;
+      await waitFor(() => tap.stdout().length >= expected.length, () => `${args.join(' ')}: ${tap.stdout()}`);
+      assert.is(tap.stdout(), expected, args.join(' '));
     }
   } finally {
     await Promise.all(taps.map(stop));
@@ -98,7 +98,12 @@ test('--quiet prints no notifications; --duration-ms, --duration_ms and -d end i
     assert.is(status, 0, duration[0]);
     assert.is(stderr, '', duration[0]);
   }
-  const { status, stderr } = await runSvc(['tap', '--url', url, '-d', '1000', 'nope', '--inputs-of', 'in']);
+  // The notifications come once the subscription is attached, after any fixed duration on a busy machine:
+  // wait for the last one, then end the tap as Ctrl-C does.
+  const tap = startSvc(['tap', '--url', url, 'nope', '--inputs-of', 'in']);
+  await tap.waitForStderr(/Warning: source inputs cannot be tapped.*\n/);
+  tap.child.kill('SIGINT');
+  const { status, stderr } = await tap.exited;
   assert.is(status, 0);
   assert.is(
     stderr,

@@ -12,7 +12,7 @@ export interface Vector {
   value: unknown;
 }
 
-// Compiled to dist/test/support/: the JSON stays in the source tree.
+// Compiled to dist-test/test/support/: the JSON stays in the source tree.
 const vectorsPath = new URL('../../../test/vectors/values.json', import.meta.url);
 
 export const VECTORS: readonly Vector[] = JSON.parse(readFileSync(vectorsPath, 'utf8'));

@@ -39,7 +39,7 @@ export class TmuxSession {
   }
 
   /** Polls the screen until `ready(screen)` holds; rejects with the last screen after `timeoutMs`. */
-  async waitForScreen(ready: (screen: string) => boolean, what: string, timeoutMs = 30000): Promise<string> {
+  async waitForScreen(ready: (screen: string) => boolean, what: string, timeoutMs = 60000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const screen = this.screen();

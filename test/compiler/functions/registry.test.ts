@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { FUNCTIONS, functionNames, lookupFunction } from '../../../compiler/functions/index.js';
 import { bitsOf } from '../../../compiler/types/kind.js';
 
-// Compiled to dist/test/compiler/functions/: four levels up is the project root, with shared/ beside it.
+// Compiled to dist-test/test/compiler/functions/: four levels up is the project root, with shared/ beside it.
 const root = new URL('../../../../', import.meta.url);
 const conformance = new URL('../shared/conformance/', root);
 

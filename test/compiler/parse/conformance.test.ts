@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from '../../../compiler/parse/index.js';
 
-// dist/test/compiler/parse/ → the project root → its sibling `shared/`.
+// dist-test/test/compiler/parse/ → the project root → its sibling `shared/`.
 const functionsFile = fileURLToPath(new URL('../../../../../shared/conformance/functions.jsonl', import.meta.url));
 
 test('every upstream function example parses without diagnostics', () => {

@@ -58,7 +58,9 @@ test('a client that asks for more than it reads is closed with 1008', async () =
   client.send({ type: 'connection_init' });
   await client.next();
   (client.ws as any)._socket.pause();
-  // 300 answers of ~100 kB each: more than the kernel's buffers and the server's limit together.
+  // 300 answers of ~100 kB each: more than the kernel's buffers and the server's limit together. A busy
+  // instance takes long to make them (and then to serve stillServing's requests): only the keep-alive, which
+  // cuts off a client that stopped reading 24 s after it connected, bounds the time.
   for (let id = 0; id < 300; id++) client.send({ id: String(id), type: 'subscribe', payload: { query: getIntrospectionQuery() } });
   await api.run.waitForStderr(/Closed a WebSocket client that does not read its messages\./);
   await stillServing();

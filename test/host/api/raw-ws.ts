@@ -43,7 +43,7 @@ export class RawClient {
   }
 
   /** The next message not read yet; rejects when the socket closes first or after `timeoutMs`. */
-  async next(timeoutMs = 15000): Promise<any> {
+  async next(timeoutMs = 60000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     while (this.read >= this.messages.length) {
       if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`the socket closed; messages: ${JSON.stringify(this.messages)}`);
@@ -57,7 +57,7 @@ export class RawClient {
   }
 
   /** Reads messages until one matches; returns it. */
-  async nextWhere(matches: (message: any) => boolean, timeoutMs = 15000): Promise<any> {
+  async nextWhere(matches: (message: any) => boolean, timeoutMs = 60000): Promise<any> {
     for (;;) {
       const message = await this.next(timeoutMs);
       if (matches(message)) return message;

@@ -70,7 +70,7 @@ export function wsClient(url: string): Client {
 }
 
 /** The first `count` results of a subscription (each `{ data }` or `{ errors }`); then unsubscribes. */
-export async function firstResults(url: string, text: string, variables: Record<string, unknown>, count: number, timeoutMs = 15000): Promise<any[]> {
+export async function firstResults(url: string, text: string, variables: Record<string, unknown>, count: number, timeoutMs = 60000): Promise<any[]> {
   return resultsUntil(url, text, variables, (results) => results.length >= count, timeoutMs, `${count} results`);
 }
 
@@ -80,7 +80,7 @@ export async function resultsUntil(
   text: string,
   variables: Record<string, unknown>,
   enough: (results: any[]) => boolean,
-  timeoutMs = 15000,
+  timeoutMs = 60000,
   expected = 'the results expected',
 ): Promise<any[]> {
   const client = wsClient(url);

@@ -46,7 +46,7 @@ export async function startSource<Options>(
       shutdown.abort();
       await done;
     },
-    waitFor(count, timeoutMs = 5000) {
+    waitFor(count, timeoutMs = 60000) {
       if (events.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`waited for ${count} events, got ${events.length}: ${JSON.stringify(events.map((e) => e.message))}`)), timeoutMs);

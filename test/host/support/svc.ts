@@ -8,6 +8,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../../support/wait-for.js';
+
+export { waitFor };
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The `svc` executable the tests run. */
@@ -20,7 +23,7 @@ export interface SvcRun {
   /** Stdout so far. */
   stdout(): string;
   stderr(): string;
-  /** Resolves once stdout contains `count` lines (rejects after `timeoutMs`). */
+  /** Resolves once stdout contains `count` lines (rejects after `timeoutMs`, 60 s by default). */
   waitForLines(count: number, timeoutMs?: number): Promise<string[]>;
   /** Resolves once stderr matches `pattern` (rejects after `timeoutMs` or when the process exits first). */
   waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
@@ -30,15 +33,6 @@ export interface SvcRun {
 export function logLines(stderr: string, dir?: string): string {
   const text = stderr.replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /gm, '');
   return dir === undefined ? text : text.split(dir).join('<dir>');
-}
-
-/** Polls `condition` until it holds; rejects with `describe()` after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, describe: () => string, timeoutMs = 20000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${describe()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** A port free right now on 127.0.0.1. */
@@ -91,7 +85,7 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
     exited,
     stdout: () => stdout,
     stderr: () => stderr,
-    async waitForLines(count, timeoutMs = 20000) {
+    async waitForLines(count, timeoutMs = 60000) {
       const deadline = Date.now() + timeoutMs;
       while (lines().length < count) {
         if (closed || Date.now() > deadline) {
@@ -104,7 +98,7 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
       }
       return lines();
     },
-    async waitForStderr(pattern, timeoutMs = 20000) {
+    async waitForStderr(pattern, timeoutMs = 60000) {
       await waitFor(() => pattern.test(stderr) || closed, () => `stderr matching ${pattern}; stderr: ${stderr}`, timeoutMs);
       if (!pattern.test(stderr)) throw new Error(`exited before stderr matched ${pattern}; stderr: ${stderr}`);
     },

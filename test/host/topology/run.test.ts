@@ -8,6 +8,7 @@ import { chainedTransforms, fusedEdges, Topology } from '../../../host/topology/
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { TransformDefinition } from '../../../host/components/component.js';
 import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const logLines: string[] = [];
 const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logLines.push(line) });
@@ -168,7 +169,7 @@ test('a lone batch goes through a transform at once, without waiting for the nex
     { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got), options: {}, inputs: ['t'] },
   ]);
   const done = running.start();
-  for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await waitFor(() => got.length >= 2, () => `2 events, got ${got.length}`);
   assert.is(got.length, 2);
   running.stop();
   await done;
@@ -181,7 +182,8 @@ test('stop() ends a source that waits for shutdown, and what it sent drains', as
     { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got, { delayMs: 5 }), options: {}, inputs: ['in'] },
   ]);
   const done = running.start();
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Stopped once the batch is on its way: the sink has its first event (and takes 5 ms for each).
+  await waitFor(() => got.length > 0, () => 'the first event');
   running.stop();
   await done;
   assert.is(got.length, 3);

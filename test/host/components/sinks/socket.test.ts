@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import socket from '../../../../host/components/sinks/socket.js';
+import { waitFor } from '../../../support/wait-for.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-socket-sink-'));
@@ -57,8 +58,9 @@ test('tcp: a connection the peer closed is noticed; the next write reconnects', 
   while (target.received()[0] !== 'first\n') await sleep(10);
   target.connections[0]!.socket.destroy();
   await target.connections[0]!.closed;
-  // Let the sink's socket see the peer's end.
-  await sleep(100);
+  // A write before the sink's socket read the peer's end would be lost: wait until the sink let it go.
+  const connection = (sink as unknown as { connection: { socket: unknown } }).connection;
+  await waitFor(() => connection.socket === undefined, () => 'the sink to drop the connection the peer closed');
   await sink.write(logBatch([{ message: 'second' }]));
   await sink.close();
   await target.connections[1]!.closed;

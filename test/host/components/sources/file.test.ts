@@ -168,7 +168,8 @@ test('checksum fingerprint: two files starting with the same line are one file t
   const past = new Date(Date.now() - 60_000);
   utimesSync(older, past, past);
   const source = await startSource(file, { include: [join(dir, '*.log')], ...fast }, { dataDir: dir });
-  await pause(150);
+  await source.waitFor(2);
+  await pause(100);
   await source.stop();
   assert.is(source.events.length, 2, JSON.stringify(source.events));
   assert.ok(source.logs.some((record) => record.message.startsWith('More than one file has the same fingerprint')));
