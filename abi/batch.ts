@@ -3,7 +3,15 @@
 
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';
 import type { RemapValue } from './values.js';
-import { ABI_VERSION, BATCH_HEADER_SIZE, BATCH_MAGIC, BatchFlag, BatchHeaderField, ChainFlag, NdjsonFlag } from './wire/batch.js';
+import {
+  ABI_VERSION,
+  BATCH_HEADER_SIZE,
+  BATCH_MAGIC,
+  BatchFlag,
+  BatchHeaderField,
+  ChainFlag,
+  NdjsonFlag,
+} from './wire/batch.js';
 
 export { ABI_VERSION, BATCH_HEADER_SIZE, BatchFlag, ChainFlag, NdjsonFlag };
 
@@ -62,7 +70,8 @@ export function readHeader(r: ByteReader): BatchHeader {
     throw new Error('not a remap batch: it does not start with "SVCB"');
   }
   const version = r.u16();
-  if (version !== ABI_VERSION) throw new Error(`batch ABI version ${version} is not supported (expected ${ABI_VERSION})`);
+  if (version !== ABI_VERSION)
+    throw new Error(`batch ABI version ${version} is not supported (expected ${ABI_VERSION})`);
   return { flags: r.u16(), count: r.u32() };
 }
 
@@ -77,7 +86,11 @@ export function writeRecord(w: ByteWriter, kind: EventKind, code: number, body: 
 }
 
 /** Reads one length-prefixed record: `body` gets a reader over the rest of the record and must consume it. */
-export function readRecord<T>(r: ByteReader, index: number, body: (kind: EventKind, code: number, rest: ByteReader) => T): T {
+export function readRecord<T>(
+  r: ByteReader,
+  index: number,
+  body: (kind: EventKind, code: number, rest: ByteReader) => T,
+): T {
   const length = r.bytes.length - r.at < 4 ? -1 : r.u32();
   if (length < 4 || length > r.bytes.length - r.at) throw new Error(`batch record ${index} is truncated`);
   const record = new ByteReader(r.take(length));
@@ -88,7 +101,9 @@ export function readRecord<T>(r: ByteReader, index: number, body: (kind: EventKi
   record.u16();
   const out = body(kind, code, record);
   if (record.at !== record.bytes.length) {
-    throw new Error(`batch record ${index} is ${record.bytes.length} bytes long but its content ends at byte ${record.at}`);
+    throw new Error(
+      `batch record ${index} is ${record.bytes.length} bytes long but its content ends at byte ${record.at}`,
+    );
   }
   return out;
 }
@@ -116,7 +131,11 @@ export function decodeBatch(bytes: Uint8Array): { flags: number; events: Array<R
   const r = new ByteReader(bytes);
   const { flags, count } = readHeader(r);
   const events = Array.from({ length: count }, (_, index) =>
-    readRecord(r, index, (kind, _code, record) => ({ kind, metadata: record.value() as object, event: record.value() })),
+    readRecord(r, index, (kind, _code, record) => ({
+      kind,
+      metadata: record.value() as object,
+      event: record.value(),
+    })),
   );
   expectEnd(r);
   return { flags, events };
@@ -133,8 +152,13 @@ export function decodeOutput(bytes: Uint8Array): OutputRecord[] {
       const outcome = OUTCOMES[code];
       switch (outcome) {
         case 'kept': {
-          const events = Array.from({ length: record.u32() }, () => ({ metadata: record.value(), event: record.value() }));
-          return flags & BatchFlag.RESULTS ? { kind, outcome, events, result: record.value() } : { kind, outcome, events };
+          const events = Array.from({ length: record.u32() }, () => ({
+            metadata: record.value(),
+            event: record.value(),
+          }));
+          return flags & BatchFlag.RESULTS
+            ? { kind, outcome, events, result: record.value() }
+            : { kind, outcome, events };
         }
         case 'error':
         case 'aborted': {

@@ -114,7 +114,10 @@ export class UnrepresentableValueError extends TypeError {
   within(segment: string | number): this {
     this.segments.unshift(segment);
     // A path through a deep value is shortened: its start locates it.
-    const shown = this.segments.length > 12 ? [...this.segments.slice(0, 12).map(segmentText), '…'] : this.segments.map(segmentText);
+    const shown =
+      this.segments.length > 12
+        ? [...this.segments.slice(0, 12).map(segmentText), '…']
+        : this.segments.map(segmentText);
     this.message = `${this.reason} at ${shown.join('')}`;
     return this;
   }
@@ -124,7 +127,9 @@ export class UnrepresentableValueError extends TypeError {
 function outOfRange(nanos: bigint): UnrepresentableValueError {
   const date = new Date(Number(nanos / 1_000_000n));
   const what = Number.isNaN(date.getTime()) ? `${nanos} ns after the epoch` : date.toISOString();
-  return new UnrepresentableValueError(`timestamp ${what} is outside the range of remap timestamps (${TIMESTAMP_RANGE})`);
+  return new UnrepresentableValueError(
+    `timestamp ${what} is outside the range of remap timestamps (${TIMESTAMP_RANGE})`,
+  );
 }
 
 function segmentText(segment: string | number): string {
@@ -148,7 +153,8 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     case 'boolean':
       return w.u8(value ? Wire.True : Wire.False);
     case 'bigint':
-      if (value < I64_MIN || value > I64_MAX) throw new UnrepresentableValueError(`integer ${value} is outside the 64-bit range of remap integers`);
+      if (value < I64_MIN || value > I64_MAX)
+        throw new UnrepresentableValueError(`integer ${value} is outside the 64-bit range of remap integers`);
       w.u8(Wire.Int);
       return w.i64(value);
     case 'number':
@@ -186,7 +192,8 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
   if (value instanceof Regex) {
     // The module compiles a regex it receives and cannot fail there: an invalid pattern stops here.
     const problem = value.program ? undefined : validateRegex(value.pattern);
-    if (problem !== undefined) throw new UnrepresentableValueError(`an invalid regex is not a remap value (${problem})`);
+    if (problem !== undefined)
+      throw new UnrepresentableValueError(`an invalid regex is not a remap value (${problem})`);
     w.u8(value.program ? Wire.RegexProgram : Wire.Regex);
     w.text(value.pattern);
     if (value.program) w.sized(value.program);
@@ -236,7 +243,10 @@ function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment
  */
 function sortedKeys(keys: string[]): string[] {
   if (!keys.some((key) => /[\uD800-\uFFFF]/.test(key))) return keys.sort();
-  return keys.map((key) => [Buffer.from(key), key] as const).sort(([a], [b]) => Buffer.compare(a, b)).map(([, key]) => key);
+  return keys
+    .map((key) => [Buffer.from(key), key] as const)
+    .sort(([a], [b]) => Buffer.compare(a, b))
+    .map(([, key]) => key);
 }
 
 export function encode(value: unknown): Uint8Array {
@@ -248,7 +258,10 @@ export function encode(value: unknown): Uint8Array {
 /** Reads encoded values from a byte array. */
 export class ByteReader {
   readonly view: DataView;
-  constructor(readonly bytes: Uint8Array, public at = 0) {
+  constructor(
+    readonly bytes: Uint8Array,
+    public at = 0,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   u8(): number {
@@ -305,9 +318,12 @@ export class ByteReader {
   value(): RemapValue {
     const tag = this.u8();
     switch (tag) {
-      case Wire.Null: return null;
-      case Wire.False: return false;
-      case Wire.True: return true;
+      case Wire.Null:
+        return null;
+      case Wire.False:
+        return false;
+      case Wire.True:
+        return true;
       case Wire.Int: {
         const x = this.view.getBigInt64(this.at, true);
         this.at += 8;
@@ -323,9 +339,12 @@ export class ByteReader {
         this.at += 8;
         return new Timestamp(x);
       }
-      case Wire.Bytes: return bytesToValue(this.sized());
-      case Wire.Regex: return new Regex(Buffer.from(this.sized()).toString('utf8'));
-      case Wire.RegexProgram: return new Regex(Buffer.from(this.sized()).toString('utf8'), this.sized().slice());
+      case Wire.Bytes:
+        return bytesToValue(this.sized());
+      case Wire.Regex:
+        return new Regex(Buffer.from(this.sized()).toString('utf8'));
+      case Wire.RegexProgram:
+        return new Regex(Buffer.from(this.sized()).toString('utf8'), this.sized().slice());
       case Wire.Array: {
         const count = this.u32();
         this.at += 4;
@@ -340,7 +359,12 @@ export class ByteReader {
         for (let i = 0; i < count; i++) {
           const key = Buffer.from(this.sized()).toString('utf8');
           // defineProperty: a `__proto__` key is data, not the prototype.
-          Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(out, key, {
+            value: this.value(),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
         return out;
       }

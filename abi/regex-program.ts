@@ -83,9 +83,16 @@ class ProgramWriter {
   private readonly words: number[] = [];
   private readonly classes = new Map<string, number>();
 
-  constructor(private readonly prog: Re2Prog, private readonly lookArounds: readonly LookAround[]) {}
+  constructor(
+    private readonly prog: Re2Prog,
+    private readonly lookArounds: readonly LookAround[],
+  ) {}
 
-  write(groupCount: number, namedGroups: Readonly<Record<string, number>>, onePass: readonly Re2OnePassInst[] | undefined): Uint8Array {
+  write(
+    groupCount: number,
+    namedGroups: Readonly<Record<string, number>>,
+    onePass: readonly Re2OnePassInst[] | undefined,
+  ): Uint8Array {
     const insts = this.prog.inst;
     const header = ProgramHeader.Size / 4;
     const tables = header + insts.length * 3;
@@ -120,7 +127,8 @@ class ProgramWriter {
       });
     }
     const start = this.startSet();
-    w[ProgramHeader.Flags / 4] = (start.anchored ? ProgramFlag.Anchored : 0) | (start.nullable ? ProgramFlag.Nullable : 0);
+    w[ProgramHeader.Flags / 4] =
+      (start.anchored ? ProgramFlag.Anchored : 0) | (start.nullable ? ProgramFlag.Nullable : 0);
     for (let i = 0; i < 8; i++) w[ProgramHeader.FirstBytes / 4 + i] = start.firstBytes[i]!;
     w[ProgramHeader.Names / 4] = w.length * 4;
     const names = Object.entries(namedGroups)
@@ -139,21 +147,31 @@ class ProgramWriter {
   private instruction(inst: Re2Inst): [RegexOp, number] {
     switch (inst.op) {
       case RE2_ALT:
-      case RE2_ALT_MATCH: return [RegexOp.Split, inst.arg];
-      case RE2_CAPTURE: return [RegexOp.Save, inst.arg];
-      case RE2_EMPTY_WIDTH: return [RegexOp.Assert, inst.arg];
-      case RE2_FAIL: return [RegexOp.Fail, 0];
-      case RE2_MATCH: return [RegexOp.Match, 0];
-      case RE2_NOP: return [RegexOp.Nop, 0];
-      case RE2_RUNE_ANY: return [RegexOp.Any, 0];
-      case RE2_RUNE_ANY_NOT_NL: return [RegexOp.AnyNotNewline, 0];
+      case RE2_ALT_MATCH:
+        return [RegexOp.Split, inst.arg];
+      case RE2_CAPTURE:
+        return [RegexOp.Save, inst.arg];
+      case RE2_EMPTY_WIDTH:
+        return [RegexOp.Assert, inst.arg];
+      case RE2_FAIL:
+        return [RegexOp.Fail, 0];
+      case RE2_MATCH:
+        return [RegexOp.Match, 0];
+      case RE2_NOP:
+        return [RegexOp.Nop, 0];
+      case RE2_RUNE_ANY:
+        return [RegexOp.Any, 0];
+      case RE2_RUNE_ANY_NOT_NL:
+        return [RegexOp.AnyNotNewline, 0];
       case RE2_RUNE1: {
         const c = inst.runes[0]!;
         const look = c - LOOK_AROUND_MARKER;
-        if (look >= 0 && look < this.lookArounds.length) return [RegexOp.Look, this.lookAround(this.lookArounds[look]!)];
+        if (look >= 0 && look < this.lookArounds.length)
+          return [RegexOp.Look, this.lookAround(this.lookArounds[look]!)];
         return [RegexOp.Char, c];
       }
-      case RE2_RUNE: return [RegexOp.Class, this.classRecord(runeRanges(inst))];
+      case RE2_RUNE:
+        return [RegexOp.Class, this.classRecord(runeRanges(inst))];
     }
     throw new Error(`regex program: unknown RE2 instruction ${inst.op}`);
   }
@@ -200,7 +218,11 @@ class ProgramWriter {
   private lookAround(look: LookAround): number {
     const classes = look.sequence.map((ranges) => this.classRecord(ranges));
     const offset = this.words.length * 4;
-    this.words.push((look.behind ? LookFlag.Behind : 0) | (look.negated ? LookFlag.Negated : 0), classes.length, ...classes);
+    this.words.push(
+      (look.behind ? LookFlag.Behind : 0) | (look.negated ? LookFlag.Negated : 0),
+      classes.length,
+      ...classes,
+    );
     return offset;
   }
 
@@ -251,8 +273,10 @@ class ProgramWriter {
           anchored &&= atStart;
           if (op === RegexOp.Char) addRange(inst.runes[0]!, inst.runes[0]!);
           else if (op === RegexOp.Any) addRange(0, 0x10ffff);
-          else if (op === RegexOp.AnyNotNewline) addRange(0, 0x09), addRange(0x0b, 0x10ffff);
-          else {
+          else if (op === RegexOp.AnyNotNewline) {
+            addRange(0, 0x09);
+            addRange(0x0b, 0x10ffff);
+          } else {
             const record = this.instruction(inst)[1] / 4;
             const ascii = this.words.slice(record, record + 4);
             for (let i = 0; i < 4; i++) firstBytes[i]! |= ascii[i]!;
@@ -317,7 +341,11 @@ export function codePointRanges(pattern: string): CodePointRanges {
   const inst = (compileRustPattern(pattern).re2Input.prog as Re2Prog).inst.find((i) => i.op >= RE2_RUNE);
   if (inst === undefined) throw new RegexSyntaxError(`regex parse error: not one character: ${pattern}`);
   if (inst.op === RE2_RUNE_ANY) return [[0, 0x10ffff]];
-  if (inst.op === RE2_RUNE_ANY_NOT_NL) return [[0, 9], [11, 0x10ffff]];
+  if (inst.op === RE2_RUNE_ANY_NOT_NL)
+    return [
+      [0, 9],
+      [11, 0x10ffff],
+    ];
   return inst.op === RE2_RUNE1 ? [[inst.runes[0]!, inst.runes[0]!]] : runeRanges(inst);
 }
 

@@ -40,7 +40,10 @@ export class RustRegex {
    * Throws RegexSyntaxError with VRL's message when the pattern is invalid. `allowBacktracker: false` keeps
    * the pattern on RE2 (tests compare the two engines).
    */
-  constructor(readonly pattern: string, allowBacktracker = true) {
+  constructor(
+    readonly pattern: string,
+    allowBacktracker = true,
+  ) {
     const sources = translate(pattern);
     this.re2 = compileRe2(sources.re2);
     const re2 = this.re2.re2Input;
@@ -145,11 +148,24 @@ interface Sources {
 type Ranges = readonly (readonly [number, number])[];
 
 const DIGIT: Ranges = [[0x30, 0x39]];
-const WORD: Ranges = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+const WORD: Ranges = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
 /** Unicode's White_Space, Rust's `\s` (RE2's is ASCII, JS's adds U+FEFF and lacks U+0085). */
 const SPACE: Ranges = [
-  [0x09, 0x0d], [0x20, 0x20], [0x85, 0x85], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a],
-  [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000],
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0x85, 0x85],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
 ];
 const PERL_CLASSES: Readonly<Record<string, Ranges>> = { d: DIGIT, w: WORD, s: SPACE };
 
@@ -157,12 +173,15 @@ const LEADING_FLAGS = /^\(\?([imsxU]+)\)/;
 const REPETITION = /^\{\d+(?:,\d*)?\}/;
 const GROUP_NAME = /^\(\?P?<([^>=!]*)>/;
 const FLAG_GROUP = /^\(\?[A-Za-z-]*[:)]/;
-const CODE_POINT_ESCAPE = /^\\(?:x\{([0-9A-Fa-f]+)\}|x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|U\{([0-9A-Fa-f]+)\}|U([0-9A-Fa-f]{8}))/;
+const CODE_POINT_ESCAPE =
+  /^\\(?:x\{([0-9A-Fa-f]+)\}|x([0-9A-Fa-f]{2})|u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|U\{([0-9A-Fa-f]+)\}|U([0-9A-Fa-f]{8}))/;
 const CONTROL_ESCAPES: Readonly<Record<string, number>> = { n: 10, t: 9, r: 13, f: 12, v: 11, a: 7 };
 const ALNUM = /^[0-9A-Za-z]$/;
 
-const re2Char = (c: number) => (ALNUM.test(String.fromCodePoint(c)) ? String.fromCodePoint(c) : `\\x{${c.toString(16)}}`);
-const jsChar = (c: number) => (ALNUM.test(String.fromCodePoint(c)) ? String.fromCodePoint(c) : `\\u{${c.toString(16)}}`);
+const re2Char = (c: number) =>
+  ALNUM.test(String.fromCodePoint(c)) ? String.fromCodePoint(c) : `\\x{${c.toString(16)}}`;
+const jsChar = (c: number) =>
+  ALNUM.test(String.fromCodePoint(c)) ? String.fromCodePoint(c) : `\\u{${c.toString(16)}}`;
 const rangesOf = (ranges: Ranges, char: (c: number) => string) =>
   ranges.map(([lo, hi]) => (lo === hi ? char(lo) : `${char(lo)}-${char(hi)}`)).join('');
 
@@ -188,7 +207,7 @@ function translate(pattern: string): Sources {
   };
   let inClass = false;
   let classStart = 0;
-  for (let i = 0; i < source.length;) {
+  for (let i = 0; i < source.length; ) {
     const c = source.codePointAt(i)!;
     const ch = String.fromCodePoint(c);
     const rest = source.slice(i);
@@ -237,12 +256,16 @@ function translate(pattern: string): Sources {
         i += named[0].length;
       } else if (flags) {
         if (flags[0].includes('x')) {
-          throw new RegexSyntaxError('regex parse error: extended mode (?x) is only supported at the start of the pattern');
+          throw new RegexSyntaxError(
+            'regex parse error: extended mode (?x) is only supported at the start of the pattern',
+          );
         }
         emit(flags[0], undefined);
         i += flags[0].length;
       } else if (/^\(\?<?[=!]/.test(rest)) {
-        throw new RegexSyntaxError('regex parse error: look-around, including look-ahead and look-behind, is not supported');
+        throw new RegexSyntaxError(
+          'regex parse error: look-around, including look-ahead and look-behind, is not supported',
+        );
       } else if (rest.startsWith('(?')) {
         // Other group syntax: RE2 rejects it, as Rust does, and its message quotes it.
         const opening = /^\(\?.?/su.exec(rest)![0];
@@ -274,7 +297,8 @@ function escape(text: string, inClass: boolean, emit: (forRe2: string, forJs: st
   const perl = PERL_CLASSES[letter.toLowerCase()];
   if (perl) {
     const negated = letter !== letter.toLowerCase();
-    if (!inClass) emit(`[${negated ? '^' : ''}${rangesOf(perl, re2Char)}]`, `[${negated ? '^' : ''}${rangesOf(perl, jsChar)}]`);
+    if (!inClass)
+      emit(`[${negated ? '^' : ''}${rangesOf(perl, re2Char)}]`, `[${negated ? '^' : ''}${rangesOf(perl, jsChar)}]`);
     else if (!negated) emit(rangesOf(perl, re2Char), rangesOf(perl, jsChar));
     // RE2's `\D` and `\W` are Rust's (ASCII); its `\S` inside a class is ASCII (see docs/regex.md).
     else emit(`\\${letter}`, undefined);
@@ -321,14 +345,43 @@ function escape(text: string, inClass: boolean, emit: (forRe2: string, forJs: st
 
 /** Long names of general categories, which Rust accepts and RE2 does not (by Rust's loose matching). */
 const GENERAL_CATEGORIES: Readonly<Record<string, string>> = {
-  letter: 'L', uppercaseletter: 'Lu', lowercaseletter: 'Ll', titlecaseletter: 'Lt', modifierletter: 'Lm', otherletter: 'Lo',
-  mark: 'M', nonspacingmark: 'Mn', spacingmark: 'Mc', enclosingmark: 'Me',
-  number: 'N', decimalnumber: 'Nd', digit: 'Nd', letternumber: 'Nl', othernumber: 'No',
-  punctuation: 'P', connectorpunctuation: 'Pc', dashpunctuation: 'Pd', openpunctuation: 'Ps', closepunctuation: 'Pe',
-  initialpunctuation: 'Pi', finalpunctuation: 'Pf', otherpunctuation: 'Po',
-  symbol: 'S', mathsymbol: 'Sm', currencysymbol: 'Sc', modifiersymbol: 'Sk', othersymbol: 'So',
-  separator: 'Z', spaceseparator: 'Zs', lineseparator: 'Zl', paragraphseparator: 'Zp',
-  other: 'C', control: 'Cc', format: 'Cf', privateuse: 'Co', surrogate: 'Cs',
+  letter: 'L',
+  uppercaseletter: 'Lu',
+  lowercaseletter: 'Ll',
+  titlecaseletter: 'Lt',
+  modifierletter: 'Lm',
+  otherletter: 'Lo',
+  mark: 'M',
+  nonspacingmark: 'Mn',
+  spacingmark: 'Mc',
+  enclosingmark: 'Me',
+  number: 'N',
+  decimalnumber: 'Nd',
+  digit: 'Nd',
+  letternumber: 'Nl',
+  othernumber: 'No',
+  punctuation: 'P',
+  connectorpunctuation: 'Pc',
+  dashpunctuation: 'Pd',
+  openpunctuation: 'Ps',
+  closepunctuation: 'Pe',
+  initialpunctuation: 'Pi',
+  finalpunctuation: 'Pf',
+  otherpunctuation: 'Po',
+  symbol: 'S',
+  mathsymbol: 'Sm',
+  currencysymbol: 'Sc',
+  modifiersymbol: 'Sk',
+  othersymbol: 'So',
+  separator: 'Z',
+  spaceseparator: 'Zs',
+  lineseparator: 'Zl',
+  paragraphseparator: 'Zp',
+  other: 'C',
+  control: 'Cc',
+  format: 'Cf',
+  privateuse: 'Co',
+  surrogate: 'Cs',
 };
 
 /** RE2's name for a Unicode class: `gc=`/`sc=` prefixes dropped, long category names shortened. */
@@ -343,11 +396,25 @@ function stripExtended(source: string): string {
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
-    if (c === '\\') { out += c + (source[++i] ?? ''); continue; }
-    if (inClass) { if (c === ']') inClass = false; out += c; continue; }
-    if (c === '[') { inClass = true; out += c; continue; }
+    if (c === '\\') {
+      out += c + (source[++i] ?? '');
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      out += c;
+      continue;
+    }
     if (/\s/.test(c)) continue;
-    if (c === '#') { while (i < source.length && source[i] !== '\n') i++; continue; }
+    if (c === '#') {
+      while (i < source.length && source[i] !== '\n') i++;
+      continue;
+    }
     out += c;
   }
   return out;

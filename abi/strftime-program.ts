@@ -20,37 +20,79 @@
 //   5 zulu          an offset: `+hh:mm`, `+hhmm`, `+hh mm`, and with zulu 1 also `Z` or `UTC` in any case
 //   6               between the date and time of `%+`: `T`, `t` or nothing, but not the end of the text
 
-import { formatHasZone, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from './strftime-items.js';
 import {
-  FormatOp, NameItem, NumericField, Pad, ParseOp, ParseResolution, ParseSlot, ProgramKind,
+  formatHasZone,
+  RFC3339_DATE,
+  RFC3339_TIME,
+  strftimeItems,
+  WIDTH,
+  type Fixed,
+  type Item,
+  type Numeric,
+} from './strftime-items.js';
+import {
+  FormatOp,
+  NameItem,
+  NumericField,
+  Pad,
+  ParseOp,
+  ParseResolution,
+  ParseSlot,
+  ProgramKind,
 } from './wire/strftime-program.js';
 
 export { ProgramKind };
 
 /** The numeric field code of each of chrono's numeric items. */
 const NUMERIC_FIELDS: Readonly<Record<Numeric, NumericField>> = {
-  year: NumericField.Year, yearDiv100: NumericField.YearDiv100, yearMod100: NumericField.YearMod100,
-  isoYear: NumericField.IsoYear, isoYearMod100: NumericField.IsoYearMod100, month: NumericField.Month,
-  day: NumericField.Day, weekFromSun: NumericField.WeekFromSun, weekFromMon: NumericField.WeekFromMon,
-  isoWeek: NumericField.IsoWeek, numDaysFromSun: NumericField.NumDaysFromSun, weekdayFromMon: NumericField.WeekdayFromMon,
-  ordinal: NumericField.Ordinal, hour: NumericField.Hour, hour12: NumericField.Hour12, minute: NumericField.Minute,
-  second: NumericField.Second, nanosecond: NumericField.Nanosecond, timestamp: NumericField.Timestamp,
+  year: NumericField.Year,
+  yearDiv100: NumericField.YearDiv100,
+  yearMod100: NumericField.YearMod100,
+  isoYear: NumericField.IsoYear,
+  isoYearMod100: NumericField.IsoYearMod100,
+  month: NumericField.Month,
+  day: NumericField.Day,
+  weekFromSun: NumericField.WeekFromSun,
+  weekFromMon: NumericField.WeekFromMon,
+  isoWeek: NumericField.IsoWeek,
+  numDaysFromSun: NumericField.NumDaysFromSun,
+  weekdayFromMon: NumericField.WeekdayFromMon,
+  ordinal: NumericField.Ordinal,
+  hour: NumericField.Hour,
+  hour12: NumericField.Hour12,
+  minute: NumericField.Minute,
+  second: NumericField.Second,
+  nanosecond: NumericField.Nanosecond,
+  timestamp: NumericField.Timestamp,
 };
 
 /** The name code of each of chrono's name items. */
 const NAMES: Partial<Record<Fixed, NameItem>> = {
-  shortMonthName: NameItem.ShortMonth, longMonthName: NameItem.LongMonth, shortWeekdayName: NameItem.ShortWeekday,
-  longWeekdayName: NameItem.LongWeekday, lowerAmPm: NameItem.LowerAmPm, upperAmPm: NameItem.UpperAmPm,
+  shortMonthName: NameItem.ShortMonth,
+  longMonthName: NameItem.LongMonth,
+  shortWeekdayName: NameItem.ShortWeekday,
+  longWeekdayName: NameItem.LongWeekday,
+  lowerAmPm: NameItem.LowerAmPm,
+  upperAmPm: NameItem.UpperAmPm,
 };
 
 /** Fixed items whose text in UTC does not depend on the instant (runtime/js-functions/support/strftime.ts's formatting at offset 0). */
 const UTC_TEXT: Partial<Record<Fixed, string>> = {
-  zoneName: 'UTC', offset: '+0000', offsetColon: '+00:00', offsetDoubleColon: '+00:00:00', offsetTripleColon: '+00',
+  zoneName: 'UTC',
+  offset: '+0000',
+  offsetColon: '+00:00',
+  offsetDoubleColon: '+00:00:00',
+  offsetTripleColon: '+00',
 };
 
 const FRACTIONS: Partial<Record<Fixed, [digits: number, dot: boolean]>> = {
-  fraction: [0, true], fraction3: [3, true], fraction6: [6, true], fraction9: [9, true],
-  digits3: [3, false], digits6: [6, false], digits9: [9, false],
+  fraction: [0, true],
+  fraction3: [3, true],
+  fraction6: [6, true],
+  fraction9: [9, true],
+  digits3: [3, false],
+  digits6: [6, false],
+  digits9: [9, false],
 };
 
 /** The item program of `format` in UTC; undefined for a format the JS function rejects (its error says why). */
@@ -142,13 +184,24 @@ export function strftimeProgram(kind: ProgramKind, format: string): Uint8Array |
 
 /** The slot of each numeric item a parse program reads. */
 const PARSE_SLOTS: Partial<Record<Numeric, ParseSlot>> = {
-  year: ParseSlot.Year, month: ParseSlot.Month, day: ParseSlot.Day, hour: ParseSlot.Hour, minute: ParseSlot.Minute,
-  second: ParseSlot.Second, nanosecond: ParseSlot.Nanosecond,
+  year: ParseSlot.Year,
+  month: ParseSlot.Month,
+  day: ParseSlot.Day,
+  hour: ParseSlot.Hour,
+  minute: ParseSlot.Minute,
+  second: ParseSlot.Second,
+  nanosecond: ParseSlot.Nanosecond,
 };
 
 /** Digits of each fraction item (0: a `.` and 1–9 digits, or nothing). */
 const PARSE_FRACTIONS: Partial<Record<Fixed, number>> = {
-  fraction: 0, fraction3: 0, fraction6: 0, fraction9: 0, digits3: 3, digits6: 6, digits9: 9,
+  fraction: 0,
+  fraction3: 0,
+  fraction6: 0,
+  fraction9: 0,
+  digits3: 3,
+  digits6: 6,
+  digits9: 9,
 };
 
 const OFFSETS: readonly Fixed[] = ['offset', 'offsetColon', 'offsetDoubleColon', 'offsetTripleColon'];

@@ -56,7 +56,10 @@ export class Regex {
    * `program`: the pattern compiled for the wasm engine (abi/regex-program.ts), which the compiler's
    * constants carry so that a module never compiles a literal pattern at run time.
    */
-  constructor(readonly pattern: string, readonly program?: Uint8Array) {}
+  constructor(
+    readonly pattern: string,
+    readonly program?: Uint8Array,
+  ) {}
 
   /** Inline flags at the start of the pattern, e.g. `i` for `(?i)...`. */
   get flags(): string {

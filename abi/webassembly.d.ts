@@ -1,6 +1,8 @@
 // The WebAssembly JS API as Node 20 provides it. TypeScript only declares it in the DOM libraries, which
 // this Node project does not load.
 
+// biome-ignore-all lint/complexity/noBannedTypes: an import or export may be any JS function, as the JS API says
+
 declare namespace WebAssembly {
   type ImportValue = Function | Memory | Global | Table | number | bigint;
   type Imports = Record<string, Record<string, ImportValue>>;

@@ -17,8 +17,26 @@ const BAR_MS = 1000;
 const parseModule = new URL('../dist/compiler/parse/index.js', import.meta.url).href;
 const checkModule = new URL('../dist/compiler/check/index.js', import.meta.url).href;
 
-const FIELDS = ['message', 'status', 'host', 'service', 'user', 'path', 'method', 'duration', 'bytes', 'region',
-  'level', 'trace_id', 'client_ip', 'agent', 'env', 'payload', 'labels', 'timestamp'];
+const FIELDS = [
+  'message',
+  'status',
+  'host',
+  'service',
+  'user',
+  'path',
+  'method',
+  'duration',
+  'bytes',
+  'region',
+  'level',
+  'trace_id',
+  'client_ip',
+  'agent',
+  'env',
+  'payload',
+  'labels',
+  'timestamp',
+];
 const WORDS = ['api', 'web', 'db', 'cache', 'auth', 'edge', 'queue', 'batch', 'error', 'ok'];
 
 /**
@@ -60,12 +78,30 @@ function generateProgram(lines = LINES, seed = SEED) {
   ];
   // Each entry writes one statement (one or more lines); `define` must run after the right-hand side is built.
   const statements = [
-    () => { const value = `to_string(${field()}) ?? "${word()}"`; return `${define('string', 's')} = ${value}`; },
-    () => { const value = `to_int(${field()}) ?? ${int(500)}`; return `${define('int', 'n')} = ${value}`; },
-    () => { const value = `to_float(${field()}) ?? ${int(9)}.5`; return `${define('float', 'x')} = ${value}`; },
-    () => { const value = `object(${field()}) ?? {}`; return `${define('object', 'o')} = ${value}`; },
-    () => { const value = `split(${use('string')}, ",")`; return `${define('array', 'a')} = ${value}`; },
-    () => { const value = `parse_key_value!(${use('string')})`; return `${define('object', 'kv')} = ${value}`; },
+    () => {
+      const value = `to_string(${field()}) ?? "${word()}"`;
+      return `${define('string', 's')} = ${value}`;
+    },
+    () => {
+      const value = `to_int(${field()}) ?? ${int(500)}`;
+      return `${define('int', 'n')} = ${value}`;
+    },
+    () => {
+      const value = `to_float(${field()}) ?? ${int(9)}.5`;
+      return `${define('float', 'x')} = ${value}`;
+    },
+    () => {
+      const value = `object(${field()}) ?? {}`;
+      return `${define('object', 'o')} = ${value}`;
+    },
+    () => {
+      const value = `split(${use('string')}, ",")`;
+      return `${define('array', 'a')} = ${value}`;
+    },
+    () => {
+      const value = `parse_key_value!(${use('string')})`;
+      return `${define('object', 'kv')} = ${value}`;
+    },
     () => `${write()} = upcase(${use('string')})`,
     () => `${write()} = downcase!(${field()})`,
     () => `${write()} = to_int!(${field()}) * ${int(10)}`,
@@ -84,7 +120,8 @@ function generateProgram(lines = LINES, seed = SEED) {
     () => `${write()} = parse_json!(${use('string')})`,
     () => `${write()} = merge(${use('object')}, { "${word()}": ${use('int')}, "tag": "${word()}" })`,
     () => `${write()} = [${use('string')}, "${word()}", ${use('int')}]`,
-    () => (written.length ? `del(${written.splice(Math.floor(next() * written.length), 1)[0]})` : `# nothing to delete`),
+    () =>
+      written.length ? `del(${written.splice(Math.floor(next() * written.length), 1)[0]})` : `# nothing to delete`,
     () => `# ${word()} ${word()} step ${counter}`,
     () => {
       const result = fresh('result');
@@ -96,22 +133,24 @@ function generateProgram(lines = LINES, seed = SEED) {
         `}`,
       ].join('\n');
     },
-    () => [
-      `if ${use('int')} > ${int(400)} && ${use('string')} != "${word()}" {`,
-      `  ${write()} = "${word()}"`,
-      `  ${write()} = ${use('int')} + 1`,
-      `} else if starts_with(${use('string')}, "${word()}") {`,
-      `  ${write()} = "${word()}"`,
-      `} else {`,
-      `  ${write()} = null`,
-      `}`,
-    ].join('\n'),
-    () => [
-      `${write()} = map_values(${use('object')}) -> |value| {`,
-      `  text = to_string(value) ?? ""`,
-      `  downcase(text)`,
-      `}`,
-    ].join('\n'),
+    () =>
+      [
+        `if ${use('int')} > ${int(400)} && ${use('string')} != "${word()}" {`,
+        `  ${write()} = "${word()}"`,
+        `  ${write()} = ${use('int')} + 1`,
+        `} else if starts_with(${use('string')}, "${word()}") {`,
+        `  ${write()} = "${word()}"`,
+        `} else {`,
+        `  ${write()} = null`,
+        `}`,
+      ].join('\n'),
+    () =>
+      [
+        `${write()} = map_values(${use('object')}) -> |value| {`,
+        `  text = to_string(value) ?? ""`,
+        `  downcase(text)`,
+        `}`,
+      ].join('\n'),
     () => `${write()} = filter(${use('array')}) -> |_index, value| { value != "${word()}" }`,
     () => `${write()} = map_keys(${use('object')}) -> |key| { upcase(key) }`,
   ];
@@ -155,11 +194,13 @@ async function main() {
   const { check } = await import(checkModule);
   // Measure only a program the front end accepts: an error would skip work the real thing must do.
   const parsed = parse(source);
-  const errors = [...parsed.diagnostics, ...(parsed.program ? check(parsed.program, source).diagnostics : [])]
-    .filter((d) => d.severity === 'error');
+  const errors = [...parsed.diagnostics, ...(parsed.program ? check(parsed.program, source).diagnostics : [])].filter(
+    (d) => d.severity === 'error',
+  );
   if (!parsed.program || errors.length > 0) {
     console.error(`bench: the generated program does not compile (${errors.length} errors), first:`);
-    for (const d of errors.slice(0, 5)) console.error(`  E${d.code} ${d.message} at ${JSON.stringify(d.labels[0]?.span)}`);
+    for (const d of errors.slice(0, 5))
+      console.error(`  E${d.code} ${d.message} at ${JSON.stringify(d.labels[0]?.span)}`);
     process.exitCode = 1;
     return;
   }
@@ -205,7 +246,11 @@ async function main() {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   console.log(`front end: ${LINES}-line program, ${bytes} bytes, Node ${process.version}`);
   for (const row of rows) {
-    console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('   '));
+    console.log(
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+        .join('   '),
+    );
   }
   const pass = warm.total < BAR_MS;
   console.log(`bar: warm parse + check < ${BAR_MS} ms: ${pass ? 'PASS' : 'FAIL'} (${ms(warm.total)})`);

@@ -40,13 +40,22 @@ function alternate(commands, rounds = ROUNDS) {
 function canonicalLines(file, drop = []) {
   const sortKeys = (value) =>
     value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.keys(value).sort().filter((key) => !drop.includes(key)).map((key) => [key, sortKeys(value[key])]))
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .filter((key) => !drop.includes(key))
+            .map((key) => [key, sortKeys(value[key])]),
+        )
       : value;
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.stringify(sortKeys(JSON.parse(line))));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.stringify(sortKeys(JSON.parse(line))));
 }
 
 function assertSameEvents(what, expected, actual) {
-  if (expected.length !== actual.length) throw new Error(`${what}: ${actual.length} events, expected ${expected.length}`);
+  if (expected.length !== actual.length)
+    throw new Error(`${what}: ${actual.length} events, expected ${expected.length}`);
   const at = expected.findIndex((line, i) => line !== actual[i]);
   if (at >= 0) throw new Error(`${what}: event ${at} differs:\n  expected ${expected[at]}\n  got      ${actual[at]}`);
 }
@@ -108,15 +117,22 @@ async function freePort() {
 async function fedRun({ cli, config, eventsFile, api, settleMs = 1500 }) {
   const devNull = openSync('/dev/null', 'w');
   const child = spawn(process.execPath, [cli, '--config', config], { stdio: ['pipe', devNull, 'ignore'] });
-  const exited = new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`svc exited with ${code}`)))));
+  const exited = new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`svc exited with ${code}`)))),
+  );
   let tap;
   if (api) {
     const url = `http://127.0.0.1:${api.port}/graphql`;
     for (let ready = false; !ready; ) {
-      ready = await fetch(`http://127.0.0.1:${api.port}/health`).then((r) => r.ok, () => false);
+      ready = await fetch(`http://127.0.0.1:${api.port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!ready) await sleep(20);
     }
-    tap = spawn(process.execPath, [cli, 'tap', '--outputs-of', api.tapped, '--limit', '100', '--url', url], { stdio: ['ignore', devNull, 'pipe'] });
+    tap = spawn(process.execPath, [cli, 'tap', '--outputs-of', api.tapped, '--limit', '100', '--url', url], {
+      stdio: ['ignore', devNull, 'pipe'],
+    });
     let stderr = '';
     await new Promise((resolve, reject) => {
       tap.stderr.on('data', (chunk) => {
@@ -145,11 +161,14 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
   const env = process.env;
   const loadBefore = os.loadavg()[0];
   const s1Config = path.join(work, 'pipeline-s1.json');
-  writeFileSync(s1Config, yaml({
-    sources: { in: { type: 'stdin', decoding: { codec: 'json' } } },
-    transforms: { s1: { type: 'remap', inputs: ['in'], file: s1File } },
-    sinks: { out: { type: 'console', inputs: ['s1'], encoding: { codec: 'json' } } },
-  }));
+  writeFileSync(
+    s1Config,
+    yaml({
+      sources: { in: { type: 'stdin', decoding: { codec: 'json' } } },
+      transforms: { s1: { type: 'remap', inputs: ['in'], file: s1File } },
+      sinks: { out: { type: 'console', inputs: ['s1'], encoding: { codec: 'json' } } },
+    }),
+  );
   const pipeline = `node ${cli} -q --config ${s1Config} < ${eventsFile}`;
   const hand = `node ${handScript} ${eventsFile}`;
   // On one thread, as the pipeline's remap runs.
@@ -158,18 +177,33 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
   // Same events out of all three before any timing counts (the pipeline's source stamps source_type and
   // timestamp; the events already have a host).
   const outputs = ['pipeline', 'hand', 'vrl'].map((name) => path.join(work, `out-${name}.ndjson`));
-  [pipeline, hand, vrl].forEach((command, i) => execFileSync('/bin/bash', ['-c', `${command} > ${outputs[i]}`], { stdio: 'inherit' }));
+  [pipeline, hand, vrl].forEach((command, i) =>
+    execFileSync('/bin/bash', ['-c', `${command} > ${outputs[i]}`], { stdio: 'inherit' }),
+  );
   const expected = canonicalLines(outputs[1]);
-  assertSameEvents('svc pipeline against the hand-written stream', expected, canonicalLines(outputs[0], ['source_type', 'timestamp']));
+  assertSameEvents(
+    'svc pipeline against the hand-written stream',
+    expected,
+    canonicalLines(outputs[0], ['source_type', 'timestamp']),
+  );
   assertSameEvents('svc vrl -o against the hand-written stream', expected, canonicalLines(outputs[2]));
 
-  const [pipelineSeconds, handSeconds, vrlSeconds] = alternate([`${pipeline} > /dev/null`, `${hand} > /dev/null`, `${vrl} > /dev/null`]);
-  console.error(`pipeline S1: ${(events / pipelineSeconds / 1e3).toFixed(0)} k ev/s, hand ${(events / handSeconds / 1e3).toFixed(0)} k, vrl -o ${(events / vrlSeconds / 1e3).toFixed(0)} k`);
+  const [pipelineSeconds, handSeconds, vrlSeconds] = alternate([
+    `${pipeline} > /dev/null`,
+    `${hand} > /dev/null`,
+    `${vrl} > /dev/null`,
+  ]);
+  console.error(
+    `pipeline S1: ${(events / pipelineSeconds / 1e3).toFixed(0)} k ev/s, hand ${(events / handSeconds / 1e3).toFixed(0)} k, vrl -o ${(events / vrlSeconds / 1e3).toFixed(0)} k`,
+  );
 
   // S1 again with the API on and a tap on the remap's output, against S1 without the API, both fed when ready.
   const port = await freePort();
   const apiConfig = path.join(work, 'pipeline-s1-api.json');
-  writeFileSync(apiConfig, yaml({ ...JSON.parse(readFileSync(s1Config, 'utf8')), api: { enabled: true, address: `127.0.0.1:${port}` } }));
+  writeFileSync(
+    apiConfig,
+    yaml({ ...JSON.parse(readFileSync(s1Config, 'utf8')), api: { enabled: true, address: `127.0.0.1:${port}` } }),
+  );
   const untappedTimes = [];
   const tappedTimes = [];
   await fedRun({ cli, config: s1Config, eventsFile });
@@ -178,28 +212,42 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
     tappedTimes.push(await fedRun({ cli, config: apiConfig, eventsFile, api: { port, tapped: 's1' } }));
   }
   const [untapped, tapped] = [median(untappedTimes), median(tappedTimes)];
-  console.error(`pipeline S1 fed when ready: without the API ${untapped.toFixed(2)} s, with the API and a tap ${tapped.toFixed(2)} s`);
+  console.error(
+    `pipeline S1 fed when ready: without the API ${untapped.toFixed(2)} s, with the API and a tap ${tapped.toFixed(2)} s`,
+  );
 
   // A chain of two remaps into a blackhole: with two threads each remap has a worker of its own.
   const chainConfig = path.join(work, 'pipeline-chain.json');
-  writeFileSync(chainConfig, yaml({
-    sources: { in: { type: 'stdin', decoding: { codec: 'json' } } },
-    transforms: {
-      a: { type: 'remap', inputs: ['in'], file: s1File },
-      b: { type: 'remap', inputs: ['a'], source: secondProgram },
-    },
-    sinks: { out: { type: 'blackhole', inputs: ['b'] } },
-  }));
+  writeFileSync(
+    chainConfig,
+    yaml({
+      sources: { in: { type: 'stdin', decoding: { codec: 'json' } } },
+      transforms: {
+        a: { type: 'remap', inputs: ['in'], file: s1File },
+        b: { type: 'remap', inputs: ['a'], source: secondProgram },
+      },
+      sinks: { out: { type: 'blackhole', inputs: ['b'] } },
+    }),
+  );
   const chain = (threads) => `node ${cli} -q --threads ${threads} --config ${chainConfig} < ${eventsFile} > /dev/null`;
   const [oneThread, twoThreads] = alternate([chain(1), chain(2)]);
   console.error(`chain: --threads 1 ${oneThread.toFixed(2)} s, --threads 2 ${twoThreads.toFixed(2)} s`);
 
   // The default pipeline with more events and no interval, for memory; as is, for the start-up time.
-  const defaultConfig = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+  const defaultConfig = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
     import { parse } from 'yaml';
     import { readFileSync } from 'node:fs';
     console.log(JSON.stringify(parse(readFileSync(${JSON.stringify(path.join(root, 'examples/default.yaml'))}, 'utf8'))));`,
-  ], { cwd: root, encoding: 'utf8' }));
+      ],
+      { cwd: root, encoding: 'utf8' },
+    ),
+  );
   const demo = Object.values(defaultConfig.sources)[0];
   Object.assign(demo, { count: RSS_EVENTS, interval: 0 });
   const rssConfig = path.join(work, 'pipeline-default-large.json');

@@ -14,7 +14,7 @@ const PATHS = ['/api/v1/users', '/api/v1/orders/42', '/static/app.js', '/login',
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad = (n, w = 2) => String(n).padStart(w, '0');
 
-function clf(rnd, i) {
+function clf(i) {
   const day = 1 + (i % 28);
   const month = MONTHS[i % 12];
   return `${pad(day)}/${month}/2024:${pad(i % 24)}:${pad(i % 60)}:${pad((i * 7) % 60)} +0000`;
@@ -58,7 +58,11 @@ del(.message)
       return {
         message: JSON.stringify({
           user: { id: i, name: `user${i % 1000}`, roles: ['reader'] },
-          request: { action: pick(rnd, ['view', 'edit', 'delete']), path: pick(rnd, PATHS), ms: Math.floor(rnd() * 500) },
+          request: {
+            action: pick(rnd, ['view', 'edit', 'delete']),
+            path: pick(rnd, PATHS),
+            ms: Math.floor(rnd() * 500),
+          },
         }),
         source: 'app',
         seq: i,
@@ -89,8 +93,15 @@ del(.message)
       const pri = Number(m[1]);
       delete e.message;
       return Object.assign(e, {
-        appname: m[5], facility: SYSLOG_FACILITIES[pri >> 3], hostname: m[4], message: m[8], msgid: m[7],
-        procid: Number(m[6]), severity: SYSLOG_SEVERITIES[pri & 7], timestamp: new Date(m[3]).toISOString(), version: Number(m[2]),
+        appname: m[5],
+        facility: SYSLOG_FACILITIES[pri >> 3],
+        hostname: m[4],
+        message: m[8],
+        msgid: m[7],
+        procid: Number(m[6]),
+        severity: SYSLOG_SEVERITIES[pri & 7],
+        timestamp: new Date(m[3]).toISOString(),
+        version: Number(m[2]),
       });
     },
   },
@@ -102,13 +113,16 @@ del(.message)
 `,
     event(rnd, i) {
       return {
-        message: `10.${i % 256}.${(i * 3) % 256}.${(i * 7) % 256} - - [${clf(rnd, i)}] "${pick(rnd, METHODS)} ${pick(rnd, PATHS)} HTTP/1.1" ${pick(rnd, STATUSES)} ${Math.floor(rnd() * 50000)}`,
+        message: `10.${i % 256}.${(i * 3) % 256}.${(i * 7) % 256} - - [${clf(i)}] "${pick(rnd, METHODS)} ${pick(rnd, PATHS)} HTTP/1.1" ${pick(rnd, STATUSES)} ${Math.floor(rnd() * 50000)}`,
         source_type: 'file',
         file: '/var/log/nginx/access.log',
       };
     },
     hand(e) {
-      const m = /^(?<client>\S+) \S+ \S+ \[(?<time>[^\]]+)\] "(?<method>\S+) (?<path>\S+) [^"]*" (?<status>\d+) (?<size>\d+)$/.exec(e.message);
+      const m =
+        /^(?<client>\S+) \S+ \S+ \[(?<time>[^\]]+)\] "(?<method>\S+) (?<path>\S+) [^"]*" (?<status>\d+) (?<size>\d+)$/.exec(
+          e.message,
+        );
       if (!m) return e;
       Object.assign(e, m.groups);
       e.status = parseInt(e.status, 10);
@@ -126,7 +140,7 @@ del(.message)
 `,
     event(rnd, i) {
       return {
-        message: `time="${clf(rnd, i)}" level=${pick(rnd, ['info', 'warn', 'error'])} method=${pick(rnd, METHODS)} path=${pick(rnd, PATHS)} status=${pick(rnd, STATUSES)} bytes=${Math.floor(rnd() * 50000)} user=u${i % 1000}`,
+        message: `time="${clf(i)}" level=${pick(rnd, ['info', 'warn', 'error'])} method=${pick(rnd, METHODS)} path=${pick(rnd, PATHS)} status=${pick(rnd, STATUSES)} bytes=${Math.floor(rnd() * 50000)} user=u${i % 1000}`,
         source_type: 'app',
       };
     },
@@ -135,16 +149,41 @@ del(.message)
       e.bytes = parseInt(e.bytes, 10);
       e.status = parseInt(e.status, 10);
       const t = /^(\d\d)\/(\w{3})\/(\d{4}):(\d\d):(\d\d):(\d\d) ([+-]\d\d)(\d\d)$/.exec(e.time);
-      const ms = Date.UTC(+t[3], MONTHS.indexOf(t[2]), +t[1], +t[4], +t[5], +t[6]) - (Number(t[7]) * 60 + Math.sign(Number(t[7])) * Number(t[8])) * 60000;
+      const ms =
+        Date.UTC(+t[3], MONTHS.indexOf(t[2]), +t[1], +t[4], +t[5], +t[6]) -
+        (Number(t[7]) * 60 + Math.sign(Number(t[7])) * Number(t[8])) * 60000;
       e.time = new Date(ms).toISOString();
       return e;
     },
   },
 };
 
-const SYSLOG_FACILITIES = ['kern', 'user', 'mail', 'daemon', 'auth', 'syslog', 'lpr', 'news', 'uucp', 'cron', 'authpriv',
-  'ftp', 'ntp', 'security', 'console', 'solaris-cron', 'local0', 'local1', 'local2', 'local3', 'local4', 'local5',
-  'local6', 'local7'];
+const SYSLOG_FACILITIES = [
+  'kern',
+  'user',
+  'mail',
+  'daemon',
+  'auth',
+  'syslog',
+  'lpr',
+  'news',
+  'uucp',
+  'cron',
+  'authpriv',
+  'ftp',
+  'ntp',
+  'security',
+  'console',
+  'solaris-cron',
+  'local0',
+  'local1',
+  'local2',
+  'local3',
+  'local4',
+  'local5',
+  'local6',
+  'local7',
+];
 const SYSLOG_SEVERITIES = ['emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug'];
 
 /** `count` events of program `name` as NDJSON text. */

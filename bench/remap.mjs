@@ -62,7 +62,12 @@ function referenceRate(source, input) {
     let failed = 0;
     for (const e of lines) { try { vrl.execute(src, e); } catch { failed++; } }
     console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - t) / 1e9, failed }));`;
-  const result = spawnSync(process.execPath, ['-e', script], { input, cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const result = spawnSync(process.execPath, ['-e', script], {
+    input,
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (result.status !== 0) return { note: `reference engine failed: ${(result.stderr || '').split('\n')[0]}` };
   const { seconds: s, failed } = JSON.parse(result.stdout.trim().split('\n').pop());
   return { rate: REFERENCE_EVENTS / s, failed };
@@ -88,8 +93,13 @@ function firstOutput(argv) {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let done = false;
-    child.stdout.once('data', () => { done = true; resolve(seconds(start)); });
-    child.on('exit', (code) => { if (!done) reject(new Error(`svc vrl exited with ${code} before printing`)); });
+    child.stdout.once('data', () => {
+      done = true;
+      resolve(seconds(start));
+    });
+    child.on('exit', (code) => {
+      if (!done) reject(new Error(`svc vrl exited with ${code} before printing`));
+    });
   });
 }
 
@@ -100,7 +110,13 @@ function compileTime(source) {
     const { compile } = await import(${JSON.stringify(path.join(root, 'dist/runtime/index.js'))});
     await compile(${JSON.stringify(source)});
     console.log(Number(process.hrtime.bigint() - t) / 1e9);`;
-  const run = () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: process.env }).trim());
+  const run = () =>
+    Number(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: process.env,
+      }).trim(),
+    );
   rmSync(cacheDir, { recursive: true, force: true });
   const cold = run();
   const cached = run();
@@ -111,7 +127,10 @@ const rows = [];
 const notes = [];
 const jq = hasJq();
 if (!jq) notes.push('jq is not installed: its column is empty.');
-else notes.push(`jq: ${ONLY.filter((n) => !PROGRAMS[n].jq).join(', ') || 'none'} skipped (no reasonable jq filter for syslog or strftime parsing).`);
+else
+  notes.push(
+    `jq: ${ONLY.filter((n) => !PROGRAMS[n].jq).join(', ') || 'none'} skipped (no reasonable jq filter for syslog or strftime parsing).`,
+  );
 notes.push('Where the time goes, and why S4/S5 are slower than hand-written JS: [performance.md](performance.md).');
 
 for (const name of ONLY) {
@@ -137,10 +156,18 @@ for (const name of ONLY) {
   const e2eJq = jq && spec.jq ? wall(`jq -c '${spec.jq.replaceAll("'", "'\\''")}' ${file} > /dev/null`) : undefined;
 
   rows.push({
-    name, title: spec.title, bytesPerEvent: Math.round(input.length / EVENTS),
-    ours: EVENTS / oursSeconds, oursMb: mb / oursSeconds, hand: EVENTS / handSeconds, handMb: mb / handSeconds,
-    reference: reference.rate, referenceNote: reference.note,
-    e2eOurs: EVENTS / e2eOurs, e2eHand: EVENTS / e2eHand, e2eJq: e2eJq && EVENTS / e2eJq,
+    name,
+    title: spec.title,
+    bytesPerEvent: Math.round(input.length / EVENTS),
+    ours: EVENTS / oursSeconds,
+    oursMb: mb / oursSeconds,
+    hand: EVENTS / handSeconds,
+    handMb: mb / handSeconds,
+    reference: reference.rate,
+    referenceNote: reference.note,
+    e2eOurs: EVENTS / e2eOurs,
+    e2eHand: EVENTS / e2eHand,
+    e2eJq: e2eJq && EVENTS / e2eJq,
   });
   console.error(`${name}: ${fmt(EVENTS / oursSeconds)} ev/s ours, ${fmt(EVENTS / handSeconds)} ev/s hand-written JS`);
 }
@@ -153,17 +180,35 @@ function nthLine(buffer, n) {
 
 // The check of ../shared/bench/README.md: 500k events, S1, svc vrl against the readline stream.
 const s1File = path.join(work, 'events.ndjson');
-execFileSync('/bin/bash', ['-c', `node ${path.join(root, '../shared/bench/gen-events.mjs')} ${E2E_EVENTS} > ${s1File}`]);
+execFileSync('/bin/bash', [
+  '-c',
+  `node ${path.join(root, '../shared/bench/gen-events.mjs')} ${E2E_EVENTS} > ${s1File}`,
+]);
 // svc vrl as it runs (on several threads), then on one thread.
-const [sharedCheck, oneThreadCheck] = ['', ' --threads 1'].map((threads) => JSON.parse(execFileSync(process.execPath, [
-  path.join(root, '../shared/bench/ratio.mjs'), '3',
-  `node ${path.join(root, '../shared/bench/S1-hand.mjs')} ${s1File} > /dev/null`,
-  `node ${cli} vrl${threads} -o -p ${path.join(root, '../shared/bench/S1.vrl')} -i ${s1File} > /dev/null`,
-], { encoding: 'utf8' })));
+const [sharedCheck, oneThreadCheck] = ['', ' --threads 1'].map((threads) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        path.join(root, '../shared/bench/ratio.mjs'),
+        '3',
+        `node ${path.join(root, '../shared/bench/S1-hand.mjs')} ${s1File} > /dev/null`,
+        `node ${cli} vrl${threads} -o -p ${path.join(root, '../shared/bench/S1.vrl')} -i ${s1File} > /dev/null`,
+      ],
+      { encoding: 'utf8' },
+    ),
+  ),
+);
 
 const pipelineTable = await pipelineBenchmark({
-  root, cli, work, eventsFile: s1File, events: E2E_EVENTS,
-  s1File: path.join(root, '../shared/bench/S1.vrl'), handScript: path.join(root, '../shared/bench/S1-hand.mjs'), secondProgram: PROGRAMS.S3.source,
+  root,
+  cli,
+  work,
+  eventsFile: s1File,
+  events: E2E_EVENTS,
+  s1File: path.join(root, '../shared/bench/S1.vrl'),
+  handScript: path.join(root, '../shared/bench/S1-hand.mjs'),
+  secondProgram: PROGRAMS.S3.source,
 });
 
 const s1Source = PROGRAMS.S1.source;
@@ -171,7 +216,15 @@ const compileTimes = compileTime(s1Source);
 writeFileSync(path.join(work, 'one.ndjson'), generate('S1', 1));
 writeFileSync(path.join(work, 'S1.vrl'), s1Source);
 const vrlStart = await startBenchmark(cli);
-const coldStart = await firstOutput([cli, 'vrl', '-o', '-p', path.join(work, 'S1.vrl'), '-i', path.join(work, 'one.ndjson')]);
+const coldStart = await firstOutput([
+  cli,
+  'vrl',
+  '-o',
+  '-p',
+  path.join(work, 'S1.vrl'),
+  '-i',
+  path.join(work, 'one.ndjson'),
+]);
 const peakRss = process.resourceUsage().maxRSS / 1024;
 rmSync(work, { recursive: true, force: true });
 
@@ -184,7 +237,10 @@ const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : '—');
 const table = [
   '| program | B/event | ours ev/s (MB/s) | hand JS ev/s (MB/s) | ours/hand | reference ev/s | ours/reference | e2e ours ev/s | e2e hand ev/s | e2e ours/hand | e2e jq ev/s |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.name} | ${r.bytesPerEvent} | ${fmt(r.ours)} (${r.oursMb.toFixed(0)}) | ${fmt(r.hand)} (${r.handMb.toFixed(0)}) | ${ratio(r.ours, r.hand)} | ${fmt(r.reference)} | ${ratio(r.ours, r.reference)} | ${fmt(r.e2eOurs)} | ${fmt(r.e2eHand)} | ${ratio(r.e2eOurs, r.e2eHand)} | ${fmt(r.e2eJq)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.bytesPerEvent} | ${fmt(r.ours)} (${r.oursMb.toFixed(0)}) | ${fmt(r.hand)} (${r.handMb.toFixed(0)}) | ${ratio(r.ours, r.hand)} | ${fmt(r.reference)} | ${ratio(r.ours, r.reference)} | ${fmt(r.e2eOurs)} | ${fmt(r.e2eHand)} | ${ratio(r.e2eOurs, r.e2eHand)} | ${fmt(r.e2eJq)} |`,
+  ),
 ];
 const summary = [
   `S1 end to end, ../shared/bench check (${E2E_EVENTS / 1000}k events, median of 3): hand stream ${sharedCheck.a.toFixed(2)} s, svc vrl ${sharedCheck.b.toFixed(2)} s, ratio ${sharedCheck.ratio.toFixed(2)}×; with \`svc vrl --threads 1\`: hand stream ${oneThreadCheck.a.toFixed(2)} s, svc vrl ${oneThreadCheck.b.toFixed(2)} s, ratio ${oneThreadCheck.ratio.toFixed(2)}×`,

@@ -32,7 +32,10 @@ async function withCacheDir(use) {
 /** Wall seconds of `svc vrl PROGRAM` from spawn to exit with `cacheDir` as its cache. */
 function vrlOnce(cli, cacheDir) {
   const start = process.hrtime.bigint();
-  execFileSync(process.execPath, [cli, 'vrl', PROGRAM], { env: { ...process.env, SVC_CACHE_DIR: cacheDir }, stdio: 'ignore' });
+  execFileSync(process.execPath, [cli, 'vrl', PROGRAM], {
+    env: { ...process.env, SVC_CACHE_DIR: cacheDir },
+    stdio: 'ignore',
+  });
   return seconds(start);
 }
 
@@ -40,7 +43,10 @@ function vrlOnce(cli, cacheDir) {
  * until its answer, over REPL_LINES lines after a first one. */
 function replLine(cli, cacheDir) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'vrl'], { env: { ...process.env, SVC_CACHE_DIR: cacheDir }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [cli, 'vrl'], {
+      env: { ...process.env, SVC_CACHE_DIR: cacheDir },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`the REPL exited with ${code} before answering every line`)));
     const times = [];
@@ -83,5 +89,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const cli = path.resolve(process.argv[2] ?? fileURLToPath(new URL('../dist/bin/svc.js', import.meta.url)));
   const { cold, cached, repl } = await startBenchmark(cli);
   const ms = (s) => `${(s * 1000).toFixed(0)} ms`;
-  console.log(`${cli}: svc vrl '${PROGRAM}' cold ${ms(cold)}, cached ${ms(cached)}; REPL line ${ms(repl)} (load ${os.loadavg()[0].toFixed(1)})`);
+  console.log(
+    `${cli}: svc vrl '${PROGRAM}' cold ${ms(cold)}, cached ${ms(cached)}; REPL line ${ms(repl)} (load ${os.loadavg()[0].toFixed(1)})`,
+  );
 }

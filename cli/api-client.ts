@@ -18,7 +18,8 @@ export function apiUrl(text: string): URL {
   } catch {
     throw new UsageError(`invalid --url '${text}': not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`invalid --url '${text}': expected an http:// or https:// URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`invalid --url '${text}': expected an http:// or https:// URL`);
   return url;
 }
 
@@ -33,12 +34,18 @@ export function websocketUrl(url: URL): string {
 function failureReason(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof Error) return cause.message;
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${QUERY_TIMEOUT_MS / 1000} seconds`;
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `no answer within ${QUERY_TIMEOUT_MS / 1000} seconds`;
   return error instanceof Error ? error.message : String(error);
 }
 
 /** The `data` of `query` POSTed to the API; rejects with the reason when there is none (or on `signal`). */
-export async function postQuery<T>(url: URL, query: string, variables?: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+export async function postQuery<T>(
+  url: URL,
+  query: string,
+  variables?: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<T> {
   let body: { data?: T; errors?: Array<{ message: string }> };
   try {
     const response = await fetch(url, {
@@ -68,5 +75,8 @@ export async function requireHealthyApi(url: URL): Promise<void> {
   } catch (error) {
     reason = (error as Error).message;
   }
-  throw new CliError(`the API at ${url.href} is not reachable: ${reason} (is api.enabled true in the instance's configuration?)`, EXIT_UNAVAILABLE);
+  throw new CliError(
+    `the API at ${url.href} is not reachable: ${reason} (is api.enabled true in the instance's configuration?)`,
+    EXIT_UNAVAILABLE,
+  );
 }

@@ -19,6 +19,11 @@ export function withConfigFileOptions(command: Command): Command {
  */
 export function configFileRootOptions(paths: readonly string[], parsed: Record<string, unknown>): RootOptions {
   const { SVC_CONFIG: _config, SVC_CONFIG_DIR: _dir, ...env } = process.env;
-  const given = { configJson: parsed.configJson, configToml: parsed.configToml, configYaml: parsed.configYaml, color: parsed.color };
+  const given = {
+    configJson: parsed.configJson,
+    configToml: parsed.configToml,
+    configYaml: parsed.configYaml,
+    color: parsed.color,
+  };
   return rootOptions(paths.length > 0 ? { ...given, config: [...paths] } : given, env);
 }

@@ -9,7 +9,21 @@ import type { WorkerThread } from '../host/early.js';
 import { rawOptionValue } from './usage.js';
 
 /** Arguments after which svc does not run the service (subcommands; help and version). */
-const NOT_THE_SERVICE = new Set(['vrl', 'generate', 'graph', 'list', 'tap', 'test', 'top', 'validate', 'help', '-h', '--help', '-V', '--version']);
+const NOT_THE_SERVICE = new Set([
+  'vrl',
+  'generate',
+  'graph',
+  'list',
+  'tap',
+  'test',
+  'top',
+  'validate',
+  'help',
+  '-h',
+  '--help',
+  '-V',
+  '--version',
+]);
 
 let early: Promise<WorkerThread[]> | undefined;
 

@@ -12,11 +12,16 @@ async function runGenerate(pipeline: string | undefined, parsed: Record<string, 
   const { EXIT, formatOfPath, GENERATE_FORMATS, GenerateError, generateConfig } = await import('../host/index.js');
   const file = stringOption(parsed.file, '--file');
   // Without --format, a --file's extension decides (YAML when it has none of .toml, .json, .yaml, .yml).
-  const format = (stringOption(parsed.format, '--format') ?? (file === undefined ? 'yaml' : formatOfPath(file))) as ConfigFormat;
-  if (!GENERATE_FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${GENERATE_FORMATS.join(', ')}`);
+  const format = (stringOption(parsed.format, '--format') ??
+    (file === undefined ? 'yaml' : formatOfPath(file))) as ConfigFormat;
+  if (!GENERATE_FORMATS.includes(format))
+    throw new UsageError(`invalid --format '${format}': expected one of ${GENERATE_FORMATS.join(', ')}`);
   let text: string;
   try {
-    text = generateConfig(pipeline === undefined ? '' : String(pipeline), { fragment: parsed.fragment === true, format });
+    text = generateConfig(pipeline === undefined ? '' : String(pipeline), {
+      fragment: parsed.fragment === true,
+      format,
+    });
   } catch (error) {
     if (!(error instanceof GenerateError)) throw error;
     for (const problem of error.errors) process.stderr.write(`${problem}\n`);

@@ -8,9 +8,12 @@ import { stringOption, UsageError } from './usage.js';
 
 async function runGraph(parsed: Record<string, unknown>): Promise<number> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
-  const { ConfigError, EXIT, GRAPH_FORMATS, graphDot, graphMermaid, loadPipelineConfig, pipelineGraph } = await import('../host/index.js');
+  const { ConfigError, EXIT, GRAPH_FORMATS, graphDot, graphMermaid, loadPipelineConfig, pipelineGraph } = await import(
+    '../host/index.js'
+  );
   const format = (stringOption(parsed.format, '--format') ?? 'dot') as GraphFormat;
-  if (!GRAPH_FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${GRAPH_FORMATS.join(', ')}`);
+  if (!GRAPH_FORMATS.includes(format))
+    throw new UsageError(`invalid --format '${format}': expected one of ${GRAPH_FORMATS.join(', ')}`);
   const options = rootOptions(parsed);
   try {
     const config = await loadPipelineConfig({

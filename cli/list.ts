@@ -19,7 +19,13 @@ async function componentList(format: string): Promise<string> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
   const registry = (await import('../host/index.js')).componentRegistry();
   if (format === 'text') {
-    return SECTIONS.map(({ kind, title }) => `${title}:\n${registry.types(kind).map((type) => `- ${type}\n`).join('')}`).join('\n');
+    return SECTIONS.map(
+      ({ kind, title }) =>
+        `${title}:\n${registry
+          .types(kind)
+          .map((type) => `- ${type}\n`)
+          .join('')}`,
+    ).join('\n');
   }
   return `${JSON.stringify(Object.fromEntries(SECTIONS.map(({ kind, key }) => [key, registry.types(kind)])))}\n`;
 }
@@ -30,7 +36,8 @@ export function registerList(cli: CAC): Command {
     .option('--format <format>', 'Format of the list: text, json or avro (default: text)')
     .action(async (parsed: Record<string, unknown>) => {
       const format = stringOption(parsed.format, '--format') ?? 'text';
-      if (!FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${FORMATS.join(', ')}`);
+      if (!FORMATS.includes(format))
+        throw new UsageError(`invalid --format '${format}': expected one of ${FORMATS.join(', ')}`);
       process.stdout.write(await componentList(format));
     });
 }

@@ -15,7 +15,9 @@ import { registerTop } from './top.js';
 import { normalizeNoEnvironment, registerValidate } from './validate.js';
 import { registerVrl, VRL_HELP } from './vrl.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 const cli = cac('svc');
 cli.usage('[options] [command]');
@@ -90,14 +92,17 @@ function describeFailure(error: unknown): { exitCode: number; message: string } 
   // Node's system errors. The commands name the file of those they expect; a failed write left is stdout's.
   const system = error as NodeJS.ErrnoException;
   if (typeof system.code === 'string' && system.syscall !== undefined) {
-    return { exitCode: EXIT_IO, message: system.syscall === 'write' ? `cannot write output: ${systemErrorReason(system)}` : system.message };
+    return {
+      exitCode: EXIT_IO,
+      message: system.syscall === 'write' ? `cannot write output: ${systemErrorReason(system)}` : system.message,
+    };
   }
   return { exitCode: EXIT_SOFTWARE, message: error instanceof Error ? error.message : String(error) };
 }
 
 /** The stack of `error` and of its causes. */
 function stackOf(error: unknown): string {
-  const stack = error instanceof Error ? error.stack ?? error.message : String(error);
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return error instanceof Error && error.cause !== undefined ? `${stack}\ncaused by: ${stackOf(error.cause)}` : stack;
 }
 

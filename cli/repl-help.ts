@@ -29,7 +29,10 @@ export function replHelp(line: string): string | undefined {
   if (topic === undefined) return REPL_HELP;
   if (rest.length > 0) return `unknown help command: ${line.trim()} (type "help")`;
   if (['functions', 'funcs', 'fs'].includes(topic) && argument === undefined) return functionList();
-  if (topic === 'docs') return argument === undefined ? `Remap language reference: ${DOCS_URL}\nFunctions: ${FUNCTIONS_URL}` : functionDocs(argument);
+  if (topic === 'docs')
+    return argument === undefined
+      ? `Remap language reference: ${DOCS_URL}\nFunctions: ${FUNCTIONS_URL}`
+      : functionDocs(argument);
   if (topic === 'error' && argument !== undefined) {
     const code = argument.replace(/^E/i, '');
     return /^\d{3}$/.test(code) ? `error E${code}: ${ERRORS_URL}/${code}` : `not an error code: ${argument}`;
@@ -43,7 +46,14 @@ function functionList(): string {
   const width = Math.max(...names.map((name) => name.length)) + 2;
   const columns = Math.max(1, Math.floor(100 / width));
   const lines: string[] = [];
-  for (let at = 0; at < names.length; at += columns) lines.push(names.slice(at, at + columns).map((name) => name.padEnd(width)).join('').trimEnd());
+  for (let at = 0; at < names.length; at += columns)
+    lines.push(
+      names
+        .slice(at, at + columns)
+        .map((name) => name.padEnd(width))
+        .join('')
+        .trimEnd(),
+    );
   return lines.join('\n');
 }
 
@@ -58,8 +68,17 @@ function functionDocs(name: string): string {
     ...(def.deprecated ? ['', `Deprecated: ${def.deprecated}`] : []),
     '',
     'Parameters:',
-    ...def.parameters.map((p) => `  ${p.name}: ${describe(fromBits(p.kinds & ANY_BITS))}${p.required ? '' : `, optional${p.default === undefined ? '' : ` (default ${p.default})`}`}`),
-    ...def.examples.flatMap((example) => ['', `# ${example.title}`, example.source, ...(example.returns !== undefined ? [`=> ${example.returns}`] : []), ...(example.raises !== undefined ? [`error: ${example.raises}`] : [])]),
+    ...def.parameters.map(
+      (p) =>
+        `  ${p.name}: ${describe(fromBits(p.kinds & ANY_BITS))}${p.required ? '' : `, optional${p.default === undefined ? '' : ` (default ${p.default})`}`}`,
+    ),
+    ...def.examples.flatMap((example) => [
+      '',
+      `# ${example.title}`,
+      example.source,
+      ...(example.returns !== undefined ? [`=> ${example.returns}`] : []),
+      ...(example.raises !== undefined ? [`error: ${example.raises}`] : []),
+    ]),
     '',
     `${FUNCTIONS_URL}/#${def.name}`,
   ].join('\n');

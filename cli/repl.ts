@@ -39,7 +39,9 @@ export async function startRepl(options: { timezone: string | undefined; color: 
         // Whatever failed (a runtime error, a trap, the compiler), only this line is lost: the session,
         // its event and its variables are as the previous line left them.
         if (error instanceof CompileError) {
-          process.stdout.write(renderDiagnostics(line, [...error.diagnostics], { color: options.color }).trimEnd() + '\n');
+          process.stdout.write(
+            renderDiagnostics(line, [...error.diagnostics], { color: options.color }).trimEnd() + '\n',
+          );
         } else process.stdout.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
       }
     }

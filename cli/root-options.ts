@@ -53,48 +53,196 @@ export interface RootOptions {
 }
 
 export const ROOT_OPTIONS: readonly RootOptionSpec[] = [
-  { key: 'allowEmptyConfig', flag: '--allow-empty-config', env: 'SVC_ALLOW_EMPTY_CONFIG', kind: 'flag', default: false,
-    description: 'Run with a config that has no components (a stub to be replaced later, e.g. with --watch-config)' },
-  { key: 'noGracefulShutdownLimit', flag: '--no-graceful-shutdown-limit', env: 'SVC_NO_GRACEFUL_SHUTDOWN_LIMIT', kind: 'flag', default: false,
-    description: 'Never time out the graceful shutdown after SIGINT/SIGTERM' },
-  { key: 'opensslNoProbe', flag: '--openssl-no-probe', env: 'SVC_OPENSSL_NO_PROBE', kind: 'flag', default: false,
-    description: 'Do not probe root-certificate locations (SSL_CERT_FILE/SSL_CERT_DIR for exec children)' },
-  { key: 'quiet', flag: '--quiet', short: '-q', kind: 'count', default: 0,
-    description: 'Less internal logging; repeatable; overrides --verbose' },
-  { key: 'verbose', flag: '--verbose', short: '-v', kind: 'count', default: 0, description: 'More internal logging; repeatable' },
-  { key: 'requireHealthy', flag: '--require-healthy', short: '-r', env: 'SVC_REQUIRE_HEALTHY', kind: 'flag',
-    description: 'Exit on startup if a sink fails its healthcheck; overrides healthchecks.require_healthy' },
-  { key: 'watchConfig', flag: '--watch-config', short: '-w', env: 'SVC_WATCH_CONFIG', kind: 'flag', default: false,
-    description: 'Watch the config files and reload on change' },
-  { key: 'disableEnvVarInterpolation', flag: '--disable-env-var-interpolation', env: 'SVC_DISABLE_ENV_VAR_INTERPOLATION', kind: 'flag', default: false,
-    description: 'Do not replace $VAR references in config files' },
-  { key: 'chunkSizeEvents', flag: '--chunk-size-events', env: 'SVC_CHUNK_SIZE_EVENTS', kind: 'uint', default: 1000,
-    description: 'Events batched per source send; sizes source output buffers' },
-  { key: 'color', flag: '--color', env: 'SVC_COLOR', kind: 'enum', values: ['always', 'auto', 'never'], default: 'auto',
-    description: 'When to use ANSI colors (auto: when stdout is a terminal)' },
-  { key: 'config', flag: '--config', short: '-c', env: 'SVC_CONFIG', kind: 'paths', default: [],
-    description: 'Config files or globs (format from the extension, else YAML); default /etc/svc/svc.yaml' },
-  { key: 'configDir', flag: '--config-dir', env: 'SVC_CONFIG_DIR', kind: 'paths', default: [],
-    description: 'Config directories (.toml, .json, .yaml, .yml files)' },
-  { key: 'configJson', flag: '--config-json', env: 'SVC_CONFIG_JSON', kind: 'paths', default: [], description: 'Config files read as JSON' },
-  { key: 'configToml', flag: '--config-toml', env: 'SVC_CONFIG_TOML', kind: 'paths', default: [], description: 'Config files read as TOML' },
-  { key: 'configYaml', flag: '--config-yaml', env: 'SVC_CONFIG_YAML', kind: 'paths', default: [], description: 'Config files read as YAML' },
-  { key: 'gracefulShutdownLimitSecs', flag: '--graceful-shutdown-limit-secs', env: 'SVC_GRACEFUL_SHUTDOWN_LIMIT_SECS', kind: 'uint', default: 60,
-    description: 'Seconds to wait after SIGINT/SIGTERM before forcing shutdown' },
-  { key: 'internalLogRateLimit', flag: '--internal-log-rate-limit', short: '-i', env: 'SVC_INTERNAL_LOG_RATE_LIMIT', kind: 'uint', default: 10,
-    description: 'Window in seconds for rate limiting repeated internal logs on stdout/stderr' },
-  { key: 'internalLogsSourceRateLimit', flag: '--internal-logs-source-rate-limit', env: 'SVC_INTERNAL_LOGS_SOURCE_RATE_LIMIT', kind: 'uint',
-    description: 'Window in seconds for rate limiting what internal_logs sources receive; unset: no limit' },
-  { key: 'logFormat', flag: '--log-format', env: 'SVC_LOG_FORMAT', kind: 'enum', values: ['json', 'text'], default: 'text',
-    description: 'Format of the service\'s own logs' },
-  { key: 'maxDecompressedSizeBytes', flag: '--max-decompressed-size-bytes', env: 'SVC_MAX_DECOMPRESSED_SIZE_BYTES', kind: 'uint', default: 104857600,
-    description: 'Largest payload a source accepts after decompression' },
-  { key: 'threads', flag: '--threads', short: '-t', env: 'SVC_THREADS', kind: 'uint', default: availableParallelism(),
-    description: 'Processing threads (default: the available cores)' },
-  { key: 'watchConfigMethod', flag: '--watch-config-method', env: 'SVC_WATCH_CONFIG_METHOD', kind: 'enum', values: ['recommended', 'poll'], default: 'recommended',
-    description: 'recommended: file system events; poll: for network file systems' },
-  { key: 'watchConfigPollIntervalSeconds', flag: '--watch-config-poll-interval-seconds', env: 'SVC_WATCH_CONFIG_POLL_INTERVAL_SECONDS', kind: 'uint', default: 60,
-    description: 'Poll interval of --watch-config-method poll' },
+  {
+    key: 'allowEmptyConfig',
+    flag: '--allow-empty-config',
+    env: 'SVC_ALLOW_EMPTY_CONFIG',
+    kind: 'flag',
+    default: false,
+    description: 'Run with a config that has no components (a stub to be replaced later, e.g. with --watch-config)',
+  },
+  {
+    key: 'noGracefulShutdownLimit',
+    flag: '--no-graceful-shutdown-limit',
+    env: 'SVC_NO_GRACEFUL_SHUTDOWN_LIMIT',
+    kind: 'flag',
+    default: false,
+    description: 'Never time out the graceful shutdown after SIGINT/SIGTERM',
+  },
+  {
+    key: 'opensslNoProbe',
+    flag: '--openssl-no-probe',
+    env: 'SVC_OPENSSL_NO_PROBE',
+    kind: 'flag',
+    default: false,
+    description: 'Do not probe root-certificate locations (SSL_CERT_FILE/SSL_CERT_DIR for exec children)',
+  },
+  {
+    key: 'quiet',
+    flag: '--quiet',
+    short: '-q',
+    kind: 'count',
+    default: 0,
+    description: 'Less internal logging; repeatable; overrides --verbose',
+  },
+  {
+    key: 'verbose',
+    flag: '--verbose',
+    short: '-v',
+    kind: 'count',
+    default: 0,
+    description: 'More internal logging; repeatable',
+  },
+  {
+    key: 'requireHealthy',
+    flag: '--require-healthy',
+    short: '-r',
+    env: 'SVC_REQUIRE_HEALTHY',
+    kind: 'flag',
+    description: 'Exit on startup if a sink fails its healthcheck; overrides healthchecks.require_healthy',
+  },
+  {
+    key: 'watchConfig',
+    flag: '--watch-config',
+    short: '-w',
+    env: 'SVC_WATCH_CONFIG',
+    kind: 'flag',
+    default: false,
+    description: 'Watch the config files and reload on change',
+  },
+  {
+    key: 'disableEnvVarInterpolation',
+    flag: '--disable-env-var-interpolation',
+    env: 'SVC_DISABLE_ENV_VAR_INTERPOLATION',
+    kind: 'flag',
+    default: false,
+    description: 'Do not replace $VAR references in config files',
+  },
+  {
+    key: 'chunkSizeEvents',
+    flag: '--chunk-size-events',
+    env: 'SVC_CHUNK_SIZE_EVENTS',
+    kind: 'uint',
+    default: 1000,
+    description: 'Events batched per source send; sizes source output buffers',
+  },
+  {
+    key: 'color',
+    flag: '--color',
+    env: 'SVC_COLOR',
+    kind: 'enum',
+    values: ['always', 'auto', 'never'],
+    default: 'auto',
+    description: 'When to use ANSI colors (auto: when stdout is a terminal)',
+  },
+  {
+    key: 'config',
+    flag: '--config',
+    short: '-c',
+    env: 'SVC_CONFIG',
+    kind: 'paths',
+    default: [],
+    description: 'Config files or globs (format from the extension, else YAML); default /etc/svc/svc.yaml',
+  },
+  {
+    key: 'configDir',
+    flag: '--config-dir',
+    env: 'SVC_CONFIG_DIR',
+    kind: 'paths',
+    default: [],
+    description: 'Config directories (.toml, .json, .yaml, .yml files)',
+  },
+  {
+    key: 'configJson',
+    flag: '--config-json',
+    env: 'SVC_CONFIG_JSON',
+    kind: 'paths',
+    default: [],
+    description: 'Config files read as JSON',
+  },
+  {
+    key: 'configToml',
+    flag: '--config-toml',
+    env: 'SVC_CONFIG_TOML',
+    kind: 'paths',
+    default: [],
+    description: 'Config files read as TOML',
+  },
+  {
+    key: 'configYaml',
+    flag: '--config-yaml',
+    env: 'SVC_CONFIG_YAML',
+    kind: 'paths',
+    default: [],
+    description: 'Config files read as YAML',
+  },
+  {
+    key: 'gracefulShutdownLimitSecs',
+    flag: '--graceful-shutdown-limit-secs',
+    env: 'SVC_GRACEFUL_SHUTDOWN_LIMIT_SECS',
+    kind: 'uint',
+    default: 60,
+    description: 'Seconds to wait after SIGINT/SIGTERM before forcing shutdown',
+  },
+  {
+    key: 'internalLogRateLimit',
+    flag: '--internal-log-rate-limit',
+    short: '-i',
+    env: 'SVC_INTERNAL_LOG_RATE_LIMIT',
+    kind: 'uint',
+    default: 10,
+    description: 'Window in seconds for rate limiting repeated internal logs on stdout/stderr',
+  },
+  {
+    key: 'internalLogsSourceRateLimit',
+    flag: '--internal-logs-source-rate-limit',
+    env: 'SVC_INTERNAL_LOGS_SOURCE_RATE_LIMIT',
+    kind: 'uint',
+    description: 'Window in seconds for rate limiting what internal_logs sources receive; unset: no limit',
+  },
+  {
+    key: 'logFormat',
+    flag: '--log-format',
+    env: 'SVC_LOG_FORMAT',
+    kind: 'enum',
+    values: ['json', 'text'],
+    default: 'text',
+    description: "Format of the service's own logs",
+  },
+  {
+    key: 'maxDecompressedSizeBytes',
+    flag: '--max-decompressed-size-bytes',
+    env: 'SVC_MAX_DECOMPRESSED_SIZE_BYTES',
+    kind: 'uint',
+    default: 104857600,
+    description: 'Largest payload a source accepts after decompression',
+  },
+  {
+    key: 'threads',
+    flag: '--threads',
+    short: '-t',
+    env: 'SVC_THREADS',
+    kind: 'uint',
+    default: availableParallelism(),
+    description: 'Processing threads (default: the available cores)',
+  },
+  {
+    key: 'watchConfigMethod',
+    flag: '--watch-config-method',
+    env: 'SVC_WATCH_CONFIG_METHOD',
+    kind: 'enum',
+    values: ['recommended', 'poll'],
+    default: 'recommended',
+    description: 'recommended: file system events; poll: for network file systems',
+  },
+  {
+    key: 'watchConfigPollIntervalSeconds',
+    flag: '--watch-config-poll-interval-seconds',
+    env: 'SVC_WATCH_CONFIG_POLL_INTERVAL_SECONDS',
+    kind: 'uint',
+    default: 60,
+    description: 'Poll interval of --watch-config-method poll',
+  },
 ];
 
 /** Options that must be at least 1. */
@@ -111,11 +259,27 @@ export function logLevel(verbose: number, quiet: number): LogLevel {
 }
 
 /** clap's boolish values, which Vector's flags accept in their variables. */
-const BOOLISH: Record<string, boolean> = { y: true, yes: true, t: true, true: true, on: true, 1: true, n: false, no: false, f: false, false: false, off: false, 0: false };
+const BOOLISH: Record<string, boolean> = {
+  y: true,
+  yes: true,
+  t: true,
+  true: true,
+  on: true,
+  1: true,
+  n: false,
+  no: false,
+  f: false,
+  false: false,
+  off: false,
+  0: false,
+};
 
 /** Converts one given value to the option's kind; `source` names where it came from, for errors. */
 function convert(spec: RootOptionSpec, value: unknown, source: string, errors: string[]): unknown {
-  const invalid = (expected: string) => { errors.push(`invalid value ${JSON.stringify(value)} for ${source}: expected ${expected}`); return undefined; };
+  const invalid = (expected: string) => {
+    errors.push(`invalid value ${JSON.stringify(value)} for ${source}: expected ${expected}`);
+    return undefined;
+  };
   switch (spec.kind) {
     case 'flag': {
       if (typeof value === 'boolean') return value;
@@ -137,7 +301,10 @@ function convert(spec: RootOptionSpec, value: unknown, source: string, errors: s
       return spec.values!.includes(String(value)) ? String(value) : invalid(`one of ${spec.values!.join(', ')}`);
     case 'paths':
       // As in Vector, several paths may be given in one value, separated by commas.
-      return (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((p) => p.trim()).filter((p) => p !== '');
+      return (Array.isArray(value) ? value : [value])
+        .flatMap((v) => String(v).split(','))
+        .map((p) => p.trim())
+        .filter((p) => p !== '');
   }
 }
 
@@ -183,7 +350,9 @@ export function resolveRootOptions(
 const DEFAULT_CONFIG_PATH = '/etc/svc/svc.yaml';
 
 /** What to load: --config paths (format from extension), forced-format paths, and directories. */
-export function configLocations(options: Pick<RootOptions, 'config' | 'configDir' | 'configJson' | 'configToml' | 'configYaml'>): ConfigLocations {
+export function configLocations(
+  options: Pick<RootOptions, 'config' | 'configDir' | 'configJson' | 'configToml' | 'configYaml'>,
+): ConfigLocations {
   const files = [
     ...options.config.map((path) => ({ path })),
     ...options.configJson.map((path) => ({ path, format: 'json' as const })),

@@ -2,7 +2,13 @@
 // table in cli/root-options.ts (flags, SVC_* variables, defaults); this file only wires them into cac.
 
 import type { CAC, Command } from 'cac';
-import { ROOT_OPTIONS, resolveRootOptions, configLocations, type RootOptions, type RootOptionSpec } from './root-options.js';
+import {
+  ROOT_OPTIONS,
+  resolveRootOptions,
+  configLocations,
+  type RootOptions,
+  type RootOptionSpec,
+} from './root-options.js';
 import { LogHub } from '../host/early.js';
 import { UsageError } from './usage.js';
 import { takeEarlyWorkers } from './early-worker.js';
@@ -54,12 +60,17 @@ export function logHubFor(options: RootOptions, quieter = 0): LogHub {
   });
 }
 
-async function runServiceCommand(args: string[] | undefined, parsed: Record<string, unknown>, version: string): Promise<void> {
+async function runServiceCommand(
+  args: string[] | undefined,
+  parsed: Record<string, unknown>,
+  version: string,
+): Promise<void> {
   if (args && args.length > 0) throw new UsageError(`unknown command '${args[0]}'`);
   const options = rootOptions(parsed);
   const hub = logHubFor(options);
   const log = hub.logger('svc');
-  if (options.watchConfig) log.warn('--watch-config: configuration reload is not available in this build; the configuration is read once.');
+  if (options.watchConfig)
+    log.warn('--watch-config: configuration reload is not available in this build; the configuration is read once.');
   // The transform workers boot while this thread loads the service and reads the configuration (started by
   // cli/bin.ts, or here when svc was started through cli/main.ts).
   const earlyWorkers = await takeEarlyWorkers(options.threads);
@@ -84,9 +95,11 @@ async function runServiceCommand(args: string[] | undefined, parsed: Record<stri
 
 /** Registers `run` and the default (root) command. */
 export function registerService(cli: CAC, version: string): Command[] {
-  const run = withRootOptions(cli.command('run', 'Start the service (the same as svc without a command)'))
-    .action((parsed: Record<string, unknown>) => runServiceCommand(undefined, parsed, version));
-  const root = withRootOptions(cli.command('[...args]', 'Start the service on its configuration'))
-    .action((args: string[], parsed: Record<string, unknown>) => runServiceCommand(args, parsed, version));
+  const run = withRootOptions(cli.command('run', 'Start the service (the same as svc without a command)')).action(
+    (parsed: Record<string, unknown>) => runServiceCommand(undefined, parsed, version),
+  );
+  const root = withRootOptions(cli.command('[...args]', 'Start the service on its configuration')).action(
+    (args: string[], parsed: Record<string, unknown>) => runServiceCommand(args, parsed, version),
+  );
   return [run, root];
 }

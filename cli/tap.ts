@@ -40,26 +40,32 @@ function integerOption(value: unknown, flag: string, least: number): number | un
   const text = stringOption(value, flag);
   if (text === undefined) return undefined;
   const number = Number(text);
-  if (!Number.isInteger(number) || number < least) throw new UsageError(`invalid ${flag} '${text}': expected an integer of at least ${least}`);
+  if (!Number.isInteger(number) || number < least)
+    throw new UsageError(`invalid ${flag} '${text}': expected an integer of at least ${least}`);
   return number;
 }
 
 /** Comma-separated ids or globs, from one or more uses of the option. */
 function listOption(value: unknown): string[] {
   if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).flatMap((item) => String(item).split(',')).filter((item) => item !== '');
+  return (Array.isArray(value) ? value : [value])
+    .flatMap((item) => String(item).split(','))
+    .filter((item) => item !== '');
 }
 
 function tapOptions(components: readonly string[], parsed: Record<string, unknown>): TapOptions {
   const url = apiUrl(stringOption(parsed.url, '--url') ?? DEFAULT_API_URL);
   const format = (stringOption(parsed.format, '--format') ?? 'json') as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`invalid --format '${format}': expected one of ${FORMATS.join(', ')}`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`invalid --format '${format}': expected one of ${FORMATS.join(', ')}`);
   const positional = components.map(String);
   const outputsOf = listOption(parsed.outputsOf);
   const inputsPatterns = listOption(parsed.inputsOf);
   // As Vector: every output when no pattern at all is given.
-  const outputsPatterns = positional.length + outputsOf.length + inputsPatterns.length === 0 ? ['*'] : [...positional, ...outputsOf];
-  if (parsed.durationMs !== undefined && parsed.duration_ms !== undefined) throw new UsageError('--duration-ms given more than once');
+  const outputsPatterns =
+    positional.length + outputsOf.length + inputsPatterns.length === 0 ? ['*'] : [...positional, ...outputsOf];
+  if (parsed.durationMs !== undefined && parsed.duration_ms !== undefined)
+    throw new UsageError('--duration-ms given more than once');
   return {
     url,
     socketUrl: websocketUrl(url),
@@ -105,26 +111,35 @@ async function tapOnce(options: TapOptions, stop: AbortSignal): Promise<void> {
         interval: options.interval,
         encoding: options.format.toUpperCase(),
       };
-      const unsubscribe = client.subscribe<{ outputEventsByComponentIdPatterns: Payload[] }>({ query: SUBSCRIPTION, variables }, {
-        next(result) {
-          if (result.errors) {
-            reject(new UsageError(`the API refused the tap: ${result.errors.map((error) => error.message).join('; ')}`));
-            return;
-          }
-          for (const payload of result.data!.outputEventsByComponentIdPatterns) {
-            if (payload.__typename === 'EventNotification') {
-              if (!options.quiet) process.stderr.write(`${payload.message}\n`);
-            } else process.stdout.write(`${formatEvent(payload, options)}\n`);
-          }
+      const unsubscribe = client.subscribe<{ outputEventsByComponentIdPatterns: Payload[] }>(
+        { query: SUBSCRIPTION, variables },
+        {
+          next(result) {
+            if (result.errors) {
+              reject(
+                new UsageError(`the API refused the tap: ${result.errors.map((error) => error.message).join('; ')}`),
+              );
+              return;
+            }
+            for (const payload of result.data!.outputEventsByComponentIdPatterns) {
+              if (payload.__typename === 'EventNotification') {
+                if (!options.quiet) process.stderr.write(`${payload.message}\n`);
+              } else process.stdout.write(`${formatEvent(payload, options)}\n`);
+            }
+          },
+          // A closed socket, or a server that went away: the connection is lost.
+          error: () => resolve(),
+          complete: () => resolve(),
         },
-        // A closed socket, or a server that went away: the connection is lost.
-        error: () => resolve(),
-        complete: () => resolve(),
-      });
-      stop.addEventListener('abort', () => {
-        unsubscribe();
-        resolve();
-      }, { once: true });
+      );
+      stop.addEventListener(
+        'abort',
+        () => {
+          unsubscribe();
+          resolve();
+        },
+        { once: true },
+      );
     });
   } finally {
     await client.dispose();
@@ -143,13 +158,18 @@ async function runTap(options: TapOptions): Promise<void> {
       await tapOnce(options, stop.signal);
       if (stop.signal.aborted) return;
       if (!options.reconnect) throw new CliError(`[tap] Connection to ${options.socketUrl} lost.`, EXIT_UNAVAILABLE);
-      if (!options.quiet) process.stderr.write(`[tap] Connection failed. Reconnecting in ${RECONNECT_DELAY_MS / 1000} seconds.\n`);
+      if (!options.quiet)
+        process.stderr.write(`[tap] Connection failed. Reconnecting in ${RECONNECT_DELAY_MS / 1000} seconds.\n`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, RECONNECT_DELAY_MS);
-        stop.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        }, { once: true });
+        stop.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
       });
       if (stop.signal.aborted) return;
     }
@@ -162,10 +182,21 @@ async function runTap(options: TapOptions): Promise<void> {
 
 export function registerTap(cli: CAC): Command {
   const command = cli
-    .command('tap [...components]', 'Observe events entering components (transforms, sinks) and leaving components (sources, transforms), sampled at an interval')
-    .usage('tap [options] [components...] (ids or globs of sources and transforms whose outputs to observe; default * without --outputs-of and --inputs-of)')
-    .option('--outputs-of <ids>', 'Observe the outputs of these sources and transforms (comma-separated ids, globs allowed)')
-    .option('--inputs-of <ids>', 'Observe the inputs of these transforms and sinks (comma-separated ids, globs allowed)')
+    .command(
+      'tap [...components]',
+      'Observe events entering components (transforms, sinks) and leaving components (sources, transforms), sampled at an interval',
+    )
+    .usage(
+      'tap [options] [components...] (ids or globs of sources and transforms whose outputs to observe; default * without --outputs-of and --inputs-of)',
+    )
+    .option(
+      '--outputs-of <ids>',
+      'Observe the outputs of these sources and transforms (comma-separated ids, globs allowed)',
+    )
+    .option(
+      '--inputs-of <ids>',
+      'Observe the inputs of these transforms and sinks (comma-separated ids, globs allowed)',
+    )
     .option('-f, --format <format>', 'json, logfmt or yaml (default: json)')
     .option('-i, --interval <ms>', 'Sampling interval in ms (default: 500)')
     .option('-l, --limit <count>', 'Most events per interval (default: 100)')

@@ -21,8 +21,17 @@ async function runUnitTests(paths: string[], parsed: Record<string, unknown>): P
   let tests: UnitTests;
   try {
     // Tests need no sources or sinks: they replace them.
-    const config = await loadPipelineConfig({ locations: configLocations(options), interpolate: !options.disableEnvVarInterpolation, allowEmptyConfig: true });
-    tests = await UnitTests.build(config, { log, logHub: hub, chunkSize: options.chunkSizeEvents, maxDecompressedSize: options.maxDecompressedSizeBytes });
+    const config = await loadPipelineConfig({
+      locations: configLocations(options),
+      interpolate: !options.disableEnvVarInterpolation,
+      allowEmptyConfig: true,
+    });
+    tests = await UnitTests.build(config, {
+      log,
+      logHub: hub,
+      chunkSize: options.chunkSizeEvents,
+      maxDecompressedSize: options.maxDecompressedSizeBytes,
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     log.error(`Failed to execute tests:\n${error.errors.join('\n')}.`);

@@ -15,7 +15,8 @@ function intervalMs(value: unknown): number {
   const text = stringOption(value, '--interval');
   if (text === undefined) return DEFAULT_INTERVAL_MS;
   const ms = Number(text);
-  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`invalid --interval '${text}': expected a positive whole number of milliseconds`);
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new UsageError(`invalid --interval '${text}': expected a positive whole number of milliseconds`);
   return ms;
 }
 
@@ -33,7 +34,12 @@ async function runTop(options: Record<string, unknown>): Promise<void> {
   const url = apiUrl(stringOption(options.url, '--url') ?? DEFAULT_API_URL);
   // cac's parser sets both names of `-n, --no-reconnect` to true for `-n`, and both to false for `--no-reconnect`.
   const reconnect = options.n !== true && options.reconnect !== false;
-  const feed = { url, intervalMs: intervalMs(options.interval), filter: componentFilter(options.components), reconnect };
+  const feed = {
+    url,
+    intervalMs: intervalMs(options.interval),
+    filter: componentFilter(options.components),
+    reconnect,
+  };
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     throw new CliError('top needs a terminal (a TTY on stdin and stdout) to display its dashboard', EXIT_IO);
   }

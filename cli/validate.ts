@@ -43,10 +43,9 @@ export function registerValidate(cli: CAC): Command {
     .option('--skip-healthchecks', 'Skip health checks');
   // cac gives a `--no-x` flag the default `x = true`, which its help would show as "(default: true)".
   command.options.find((option) => option.rawName === '--no-environment')!.config.default = undefined;
-  return command
-    .action(async (paths: string[], parsed: Record<string, unknown>) => {
-      const code = await runValidate(paths, parsed);
-      // Built components (sockets, timers) must not keep the process alive.
-      process.exit(code);
-    });
+  return command.action(async (paths: string[], parsed: Record<string, unknown>) => {
+    const code = await runValidate(paths, parsed);
+    // Built components (sockets, timers) must not keep the process alive.
+    process.exit(code);
+  });
 }

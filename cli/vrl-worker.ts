@@ -13,7 +13,10 @@ const heldLog = new HeldLog();
 // The thread may start before the module is compiled: it gets the module in its first message.
 port.once('message', async ({ module, flags }: VrlWorkerData) => {
   const info = readModuleInfo(module);
-  const instance = instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: { ...defaultServices(info), log: heldLog.log } });
+  const instance = instantiate(module, {
+    functions: await loadJsFunctions(info.jsFunctions),
+    services: { ...defaultServices(info), log: heldLog.log },
+  });
   port.on('message', (piece: Uint8Array) => {
     const { output, errors, lines } = instance.runNdjson(piece, flags, { reuse: true });
     // A copy out of the module's memory, in a buffer of its own to transfer.

@@ -6,8 +6,26 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { CAC, Command } from 'cac';
 import type { Diagnostic, ModuleInfo, Program } from '../runtime/index.js';
-import { DEFAULT_MAX_THREADS, defaultThreads, HeldLog, PIECE_BYTES, PieceRunner, takeEarlyVrlWorkers, writePiece, type PieceWorker } from './vrl-threads.js';
-import { CliError, EXIT_IO, EXIT_NO_INPUT, EXIT_SOFTWARE, stringOption, systemErrorReason, useColor, UsageError } from './usage.js';
+import {
+  DEFAULT_MAX_THREADS,
+  defaultThreads,
+  HeldLog,
+  PIECE_BYTES,
+  PieceRunner,
+  takeEarlyVrlWorkers,
+  writePiece,
+  type PieceWorker,
+} from './vrl-threads.js';
+import {
+  CliError,
+  EXIT_IO,
+  EXIT_NO_INPUT,
+  EXIT_SOFTWARE,
+  stringOption,
+  systemErrorReason,
+  useColor,
+  UsageError,
+} from './usage.js';
 
 /** Extra help text shown under `svc vrl --help`. */
 export const VRL_HELP = {
@@ -33,10 +51,16 @@ export function registerVrl(cli: CAC): Command {
     .option('--timezone <zone>', 'Time zone for timestamps without one: an IANA name or "local" (default: local)')
     .option('--emit-wasm [file]', 'Write the compiled module to a file, or print its text form to stdout')
     .option('--module <file>', 'Run a module written by --emit-wasm instead of compiling a program')
-    .option('--max-line-bytes <bytes>', `Longest input line; a longer one is an error and skipped (default: ${DEFAULT_MAX_LINE_BYTES})`)
-    .option('--threads <count>', `Threads a large input runs on (default: one per core, at most ${DEFAULT_MAX_THREADS})`)
+    .option(
+      '--max-line-bytes <bytes>',
+      `Longest input line; a longer one is an error and skipped (default: ${DEFAULT_MAX_LINE_BYTES})`,
+    )
+    .option(
+      '--threads <count>',
+      `Threads a large input runs on (default: one per core, at most ${DEFAULT_MAX_THREADS})`,
+    )
     .option('-v, --verbose', 'On a failure, also print where it happened (as RUST_BACKTRACE=1 does)')
-    .example('  $ svc vrl \'.status = to_int!(.status)\' -i events.ndjson')
+    .example("  $ svc vrl '.status = to_int!(.status)' -i events.ndjson")
     .example('  $ svc vrl -o -p examples/start.vrl -i examples/start.ndjson')
     .example('  $ svc vrl --emit-wasm out.wasm -p program.vrl && svc vrl --module out.wasm -i events.ndjson')
     .action(runVrl);
@@ -52,16 +76,24 @@ async function runVrl(programArgument: string | undefined, options: Record<strin
   }
 }
 
-async function runVrlWith(programArgument: string | undefined, options: Record<string, unknown>, early: PieceWorker[]): Promise<void> {
+async function runVrlWith(
+  programArgument: string | undefined,
+  options: Record<string, unknown>,
+  early: PieceWorker[],
+): Promise<void> {
   const programFile = stringOption(options.program, '--program');
   const moduleFile = stringOption(options.module, '--module');
   const timezone = await checkTimezone(stringOption(options.timezone, '--timezone'));
-  const maxLineBytes = positiveInteger(stringOption(options.maxLineBytes, '--max-line-bytes'), '--max-line-bytes', 'bytes') ?? DEFAULT_MAX_LINE_BYTES;
-  const threads = positiveInteger(stringOption(options.threads, '--threads'), '--threads', 'threads') ?? defaultThreads();
+  const maxLineBytes =
+    positiveInteger(stringOption(options.maxLineBytes, '--max-line-bytes'), '--max-line-bytes', 'bytes') ??
+    DEFAULT_MAX_LINE_BYTES;
+  const threads =
+    positiveInteger(stringOption(options.threads, '--threads'), '--threads', 'threads') ?? defaultThreads();
   const emit = options.emitWasm;
   // cac leaves what follows `--` out of the arguments: `svc vrl -- '<program>'` for a program that starts with a dash.
   const afterDashes = options['--'] as string[];
-  if (afterDashes.length > (programArgument === undefined ? 1 : 0)) throw new UsageError('give one program: its text as one argument');
+  if (afterDashes.length > (programArgument === undefined ? 1 : 0))
+    throw new UsageError('give one program: its text as one argument');
   programArgument ??= afterDashes[0];
   if (moduleFile !== undefined && (programArgument !== undefined || programFile !== undefined)) {
     throw new UsageError('give either a program or --module, not both');
@@ -73,7 +105,8 @@ async function runVrlWith(programArgument: string | undefined, options: Record<s
   // Anything compiled here is compiled before another thread runs wasm (see the function).
   if (moduleFile === undefined) (await import('../compiler/index.js')).runBinaryenAtBaselineTier();
   if (moduleFile === undefined && programArgument === undefined && programFile === undefined) {
-    if (emit !== undefined || options.input !== undefined) throw new UsageError('no program: pass its text as an argument or a file with --program <file>');
+    if (emit !== undefined || options.input !== undefined)
+      throw new UsageError('no program: pass its text as an argument or a file with --program <file>');
     const { startRepl } = await import('./repl.js');
     // The REPL prints its diagnostics on stdout.
     return startRepl({ timezone, color: useColor(options.color, process.stdout) });
@@ -86,7 +119,9 @@ async function runVrlWith(programArgument: string | undefined, options: Record<s
       // Instantiating refuses a module without the ABI's exports or calling a JS function this svc lacks.
       started = await startProgram(runtime, module, info, (info.warnings ?? []) as Diagnostic[]);
     } catch (error) {
-      throw new CliError(`cannot load module file '${moduleFile}': ${(error as Error).message}`, EXIT_SOFTWARE, { cause: error });
+      throw new CliError(`cannot load module file '${moduleFile}': ${(error as Error).message}`, EXIT_SOFTWARE, {
+        cause: error,
+      });
     }
     return runEvents(runtime, started, options, maxLineBytes, threads, early);
   }
@@ -108,7 +143,14 @@ async function runVrlWith(programArgument: string | undefined, options: Record<s
     }
     const compiled = await runtime.compileToModule(source, { timezone });
     report(compiled.warnings);
-    await runEvents(runtime, await startProgram(runtime, compiled.module, compiled.info, compiled.warnings), options, maxLineBytes, threads, early);
+    await runEvents(
+      runtime,
+      await startProgram(runtime, compiled.module, compiled.info, compiled.warnings),
+      options,
+      maxLineBytes,
+      threads,
+      early,
+    );
   } catch (error) {
     if (!(error instanceof runtime.CompileError)) throw error;
     report([...error.diagnostics, ...error.warnings]);
@@ -125,9 +167,18 @@ interface Started {
   heldLog: HeldLog;
 }
 
-async function startProgram(runtime: Runtime, module: WebAssembly.Module, info: ModuleInfo, warnings: readonly Diagnostic[]): Promise<Started> {
+async function startProgram(
+  runtime: Runtime,
+  module: WebAssembly.Module,
+  info: ModuleInfo,
+  warnings: readonly Diagnostic[],
+): Promise<Started> {
   const heldLog = new HeldLog();
-  return { module, heldLog, program: await runtime.programOf(module, info, { warnings, services: { log: heldLog.log } }) };
+  return {
+    module,
+    heldLog,
+    program: await runtime.programOf(module, info, { warnings, services: { log: heldLog.log } }),
+  };
 }
 
 /**
@@ -146,7 +197,10 @@ async function runEvents(
   const input = options.input;
   // Without input there is no input line to name in errors.
   if (input === undefined) {
-    await writePiece({ ...program.runNdjson(Buffer.from('{}\n'), flags, { reuse: true }), logs: heldLog.take() }, undefined);
+    await writePiece(
+      { ...program.runNdjson(Buffer.from('{}\n'), flags, { reuse: true }), logs: heldLog.take() },
+      undefined,
+    );
     return;
   }
   const tooLong = `the line is longer than ${maxLineBytes} bytes (--max-line-bytes): skipped`;
@@ -213,7 +267,9 @@ const openFile = promisify(open);
 const closeFile = promisify(close);
 
 function readInto(fd: number, into: Buffer, at: number, length: number): Promise<number> {
-  return new Promise((resolve, reject) => read(fd, into, at, length, null, (error, count) => (error ? reject(error) : resolve(count))));
+  return new Promise((resolve, reject) =>
+    read(fd, into, at, length, null, (error, count) => (error ? reject(error) : resolve(count))),
+  );
 }
 
 /**
@@ -275,7 +331,8 @@ async function* linePieces(read: ReadInto, maxLineBytes: number): AsyncGenerator
     const unfinished = end - start;
     if (start > 0) {
       // Lines ended in this buffer: the next read goes to the other one while they run.
-      if (spare.length < unfinished + READ_BYTES) spare = Buffer.allocUnsafe(Math.max(unfinished + READ_BYTES, 2 * spare.length));
+      if (spare.length < unfinished + READ_BYTES)
+        spare = Buffer.allocUnsafe(Math.max(unfinished + READ_BYTES, 2 * spare.length));
       data.copy(spare, 0, start, end);
       [buffer, spare] = [spare, buffer];
     } else if (buffer.length < end + READ_BYTES) {
@@ -302,7 +359,10 @@ async function readProgram(argument: string | undefined, file: string | undefine
 
 /** Reasons a file cannot serve as input at all (EX_NOINPUT), in the words of the error line. */
 const NO_INPUT_REASONS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file', ENOTDIR: 'no such file', EISDIR: 'is a directory', EACCES: 'permission denied',
+  ENOENT: 'no such file',
+  ENOTDIR: 'no such file',
+  EISDIR: 'is a directory',
+  EACCES: 'permission denied',
 };
 
 /** A file operation's system error as a one-line failure: `<doing>: <reason>`; other errors as they are. */
@@ -310,7 +370,11 @@ function fileError(error: unknown, doing: string): unknown {
   const { code, syscall } = error as NodeJS.ErrnoException;
   if (typeof code !== 'string' || syscall === undefined) return error;
   const reason = NO_INPUT_REASONS[code];
-  return new CliError(`${doing}: ${reason ?? systemErrorReason(error as NodeJS.ErrnoException)}`, reason ? EXIT_NO_INPUT : EXIT_IO, { cause: error });
+  return new CliError(
+    `${doing}: ${reason ?? systemErrorReason(error as NodeJS.ErrnoException)}`,
+    reason ? EXIT_NO_INPUT : EXIT_IO,
+    { cause: error },
+  );
 }
 
 /** Runs a file operation whose failure names the file. */

@@ -80,10 +80,19 @@ export type Call = {
 export type Unary = { type: 'Unary'; span: Span; op: '!'; opSpan: Span; operand: Expr };
 
 export type BinaryOp =
-  | '*' | '/' | '%' | '+' | '-'
-  | '<' | '<=' | '>' | '>='
-  | '==' | '!='
-  | '&&' | '||'
+  | '*'
+  | '/'
+  | '%'
+  | '+'
+  | '-'
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | '=='
+  | '!='
+  | '&&'
+  | '||'
   | '??'
   /** Object merge. */
   | '|';
@@ -91,9 +100,7 @@ export type BinaryOp =
 export type Binary = { type: 'Binary'; span: Span; op: BinaryOp; opSpan: Span; left: Expr; right: Expr };
 
 /** What can be assigned to: `_`, an event or metadata path, a variable (with a path). */
-export type AssignTarget =
-  | { kind: 'noop'; span: Span }
-  | { kind: 'query'; query: Query };
+export type AssignTarget = { kind: 'noop'; span: Span } | { kind: 'query'; query: Query };
 
 export type Assign = {
   type: 'Assign';

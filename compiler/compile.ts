@@ -43,7 +43,7 @@ export function checkProgram(source: string, options: CompileOptions = {}, conte
     throw new CompileError(renderDiagnostics(source, types.diagnostics), types.errors, types.warnings);
   }
   const last = parsed.program.exprs.at(-1);
-  const result = last === undefined ? NULL : types.types.get(last)?.kind ?? NEVER;
+  const result = last === undefined ? NULL : (types.types.get(last)?.kind ?? NEVER);
   if (options.condition && !isExactly(result, K.Boolean)) {
     // Vector's message; it is not a diagnostic there either.
     throw new CompileError('VRL conditions must return a boolean.', [], types.warnings);
@@ -73,22 +73,37 @@ export interface CompiledModule {
  * Back end: code generation and linking with the stdlib into one optimized module. Loads binaryen on
  * first use. A function without an implementation in this build is reported as E610 on its call.
  */
-export async function emitModule(checked: CheckedProgram, compiler: string, options: ModuleOptions = {}): Promise<CompiledModule> {
+export async function emitModule(
+  checked: CheckedProgram,
+  compiler: string,
+  options: ModuleOptions = {},
+): Promise<CompiledModule> {
   const { link } = await import('./codegen/link.js');
   const { MissingImplementation } = await import('./codegen/context.js');
   try {
-    return await link({
-      program: checked.ast,
-      types: checked.types,
-      info: { source: checked.source, options: checked.options, compiler, build: options.build, warnings: checked.warnings },
-      names: options.names,
-      framed: checked.options.framed,
-      predefined: options.predefined,
-      jsFunctions: options.jsFunctions ?? new Set(),
-    }, { text: options.text });
+    return await link(
+      {
+        program: checked.ast,
+        types: checked.types,
+        info: {
+          source: checked.source,
+          options: checked.options,
+          compiler,
+          build: options.build,
+          warnings: checked.warnings,
+        },
+        names: options.names,
+        framed: checked.options.framed,
+        predefined: options.predefined,
+        jsFunctions: options.jsFunctions ?? new Set(),
+      },
+      { text: options.text },
+    );
   } catch (error) {
     if (!(error instanceof MissingImplementation)) throw error;
-    const d = diagnostic(610, 'function compilation error', [primary(error.span, 'this function has no implementation in this build')]);
+    const d = diagnostic(610, 'function compilation error', [
+      primary(error.span, 'this function has no implementation in this build'),
+    ]);
     throw new CompileError(renderDiagnostics(checked.source, [d]), [d], []);
   }
 }

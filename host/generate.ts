@@ -54,16 +54,24 @@ function exampleOf(schema: Schema): unknown {
 function describe(schema: Schema): string {
   const def = defOf(schema);
   switch (def.type) {
-    case 'optional': case 'nullable': case 'default': case 'prefault': case 'readonly': case 'catch':
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
       return describe(def.innerType as Schema);
     case 'pipe':
       return describe((defOf(def.in as Schema).type === 'transform' ? def.out : def.in) as Schema);
     case 'array':
       return `array of ${describe(def.element as Schema)}`;
-    case 'object': case 'record':
+    case 'object':
+    case 'record':
       return 'table';
     case 'enum':
-      return `one of ${Object.values(def.entries as Record<string, string>).map((v) => JSON.stringify(v)).join(', ')}`;
+      return `one of ${Object.values(def.entries as Record<string, string>)
+        .map((v) => JSON.stringify(v))
+        .join(', ')}`;
     case 'literal':
       return (def.values as unknown[]).map((v) => JSON.stringify(v)).join(' or ');
     case 'union':
@@ -81,11 +89,14 @@ function exampleValue(schema: Schema): unknown {
   switch (def.type) {
     case 'optional':
       return OMIT;
-    case 'default': case 'prefault': {
+    case 'default':
+    case 'prefault': {
       const parsed = (schema as z.ZodType).safeParse(undefined);
       return parsed.success ? parsed.data : exampleValue(def.innerType as Schema);
     }
-    case 'nullable': case 'readonly': case 'catch':
+    case 'nullable':
+    case 'readonly':
+    case 'catch':
       return exampleValue(def.innerType as Schema);
     case 'pipe':
       return exampleValue((defOf(def.in as Schema).type === 'transform' ? def.out : def.in) as Schema);
@@ -136,11 +147,24 @@ const PLACEHOLDER_INPUT = 'component-id';
  * of a stage by `,`, each `type` or `name:type`. Throws GenerateError listing every problem.
  */
 export function generateConfig(expression: string, options: GenerateOptions): string {
-  const stages = expression === '' ? [] : expression.split('/').map((stage) => stage.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+  const stages =
+    expression === ''
+      ? []
+      : expression.split('/').map((stage) =>
+          stage
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
+        );
   const errors: string[] = [];
-  if (stages.length > STAGES.length) errors.push(`a pipeline has at most three stages (sources/transforms/sinks), got ${stages.length}: "${expression}"`);
+  if (stages.length > STAGES.length)
+    errors.push(
+      `a pipeline has at most three stages (sources/transforms/sinks), got ${stages.length}: "${expression}"`,
+    );
   const registry = componentRegistry();
-  const config: Record<string, unknown> = options.fragment ? {} : { data_dir: globalSchema.in.shape.data_dir.parse(undefined) };
+  const config: Record<string, unknown> = options.fragment
+    ? {}
+    : { data_dir: globalSchema.in.shape.data_dir.parse(undefined) };
   const names = { source: [] as string[], transform: [] as string[], sink: [] as string[] };
   const used = new Set<string>();
   STAGES.forEach(({ kind, section, prefix }, stage) => {
@@ -149,10 +173,21 @@ export function generateConfig(expression: string, options: GenerateOptions): st
       const colon = item.indexOf(':');
       const name = colon < 0 ? `${prefix}${index}` : item.slice(0, colon).trim();
       const type = colon < 0 ? item : item.slice(colon + 1).trim();
-      if (name === '') { errors.push(`failed to generate ${kind} "${item}": the name before ":" is empty`); return; }
-      if (used.has(name)) { errors.push(`failed to generate ${kind} "${item}": the name "${name}" is used twice`); return; }
+      if (name === '') {
+        errors.push(`failed to generate ${kind} "${item}": the name before ":" is empty`);
+        return;
+      }
+      if (used.has(name)) {
+        errors.push(`failed to generate ${kind} "${item}": the name "${name}" is used twice`);
+        return;
+      }
       const schema = registry.get(kind, type);
-      if (!schema) { errors.push(`failed to generate ${kind} "${item}": unknown ${kind} type "${type}"${didYouMean(type, registry.types(kind))}`); return; }
+      if (!schema) {
+        errors.push(
+          `failed to generate ${kind} "${item}": unknown ${kind} type "${type}"${didYouMean(type, registry.types(kind))}`,
+        );
+        return;
+      }
       used.add(name);
       names[kind].push(name);
       const inputs = kind === 'source' ? undefined : upstream(kind, names);
@@ -160,7 +195,9 @@ export function generateConfig(expression: string, options: GenerateOptions): st
         type,
         ...(inputs ? { inputs } : {}),
         ...componentExample(schema.options),
-        ...(kind === 'sink' ? { healthcheck: healthcheckSchema.parse({}), buffer: sinkBufferSchema.parse(undefined) } : {}),
+        ...(kind === 'sink'
+          ? { healthcheck: healthcheckSchema.parse({}), buffer: sinkBufferSchema.parse(undefined) }
+          : {}),
       };
     });
     if (Object.keys(components).length > 0) config[section] = components;
@@ -175,9 +212,14 @@ export function generateConfig(expression: string, options: GenerateOptions): st
  */
 function upstream(kind: 'transform' | 'sink', names: Record<'source' | 'transform', string[]>): string[] {
   const transforms = names.transform;
-  const inputs = kind === 'sink'
-    ? (transforms.length > 0 ? [transforms.at(-1)!] : names.source)
-    : (transforms.length > 1 ? [transforms.at(-2)!] : names.source);
+  const inputs =
+    kind === 'sink'
+      ? transforms.length > 0
+        ? [transforms.at(-1)!]
+        : names.source
+      : transforms.length > 1
+        ? [transforms.at(-2)!]
+        : names.source;
   return inputs.length > 0 ? inputs : [PLACEHOLDER_INPUT];
 }
 
@@ -185,14 +227,19 @@ function upstream(kind: 'transform' | 'sink', names: Record<'source' | 'transfor
 function serialize(config: Record<string, unknown>, format: ConfigFormat): string {
   const required: Required[] = [];
   const token = (n: number) => `SVC_REQUIRED_OPTION_${n}`;
-  const marked = JSON.parse(JSON.stringify(config, (_key, value: unknown) => {
-    if (!(value instanceof Required)) return value;
-    required.push(value);
-    return format === 'json' ? undefined : token(required.length - 1);
-  })) as Record<string, unknown>;
+  const marked = JSON.parse(
+    JSON.stringify(config, (_key, value: unknown) => {
+      if (!(value instanceof Required)) return value;
+      required.push(value);
+      return format === 'json' ? undefined : token(required.length - 1);
+    }),
+  ) as Record<string, unknown>;
   if (format === 'json') return `${JSON.stringify(marked, null, 2)}\n`;
   const text = format === 'yaml' ? toYaml(marked, { blockQuote: false }) : toToml(marked);
   const separator = format === 'yaml' ? ': ' : ' = ';
-  return text.replace(new RegExp(`^(\\s*)(\\S.*?)${separator}"?SVC_REQUIRED_OPTION_(\\d+)"?$`, 'gm'),
-    (_line, indent: string, key: string, n: string) => `${indent}# ${key}${separator}<${required[Number(n)]!.expects}> (required)`);
+  return text.replace(
+    new RegExp(`^(\\s*)(\\S.*?)${separator}"?SVC_REQUIRED_OPTION_(\\d+)"?$`, 'gm'),
+    (_line, indent: string, key: string, n: string) =>
+      `${indent}# ${key}${separator}<${required[Number(n)]!.expects}> (required)`,
+  );
 }

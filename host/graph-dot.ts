@@ -24,7 +24,9 @@ export function graphDot(config: Config, graph: Graph): string {
   let dot = 'digraph {\n';
   for (const { kind, component } of nodes(config)) {
     const attributes = { shape: DOT_SHAPES[kind], ...component.graph.node_attributes };
-    const text = Object.entries(attributes).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(' ');
+    const text = Object.entries(attributes)
+      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .join(' ');
     dot += `  ${JSON.stringify(component.id)} [${text}]\n`;
     for (const edge of graph.edges.filter((e) => e.to === component.id)) {
       const label = edge.output === undefined ? '' : ` [label=${JSON.stringify(edge.output)}]`;
@@ -36,7 +38,11 @@ export function graphDot(config: Config, graph: Graph): string {
 
 /** Mermaid flowchart text as Vector prints it (including its trailing blank line). */
 export function graphMermaid(config: Config, graph: Graph): string {
-  const shapes = { source: (id: string) => `${id}[/${id}/]`, transform: (id: string) => `${id}{${id}}`, sink: (id: string) => `${id}[\\${id}\\]` };
+  const shapes = {
+    source: (id: string) => `${id}[/${id}/]`,
+    transform: (id: string) => `${id}{${id}}`,
+    sink: (id: string) => `${id}[\\${id}\\]`,
+  };
   const titles = { source: 'Sources', transform: 'Transforms', sink: 'Sinks' };
   let text = 'flowchart TD;\n';
   for (const kind of ['source', 'transform', 'sink'] as const) {
@@ -44,7 +50,10 @@ export function graphMermaid(config: Config, graph: Graph): string {
     for (const { component } of nodes(config).filter((node) => node.kind === kind)) {
       text += `  ${shapes[kind](component.id)}\n`;
       for (const edge of graph.edges.filter((e) => e.to === component.id)) {
-        text += edge.output === undefined ? `  ${edge.from} --> ${component.id}\n` : `  ${edge.from} -->|${edge.output}| ${component.id}\n`;
+        text +=
+          edge.output === undefined
+            ? `  ${edge.from} --> ${component.id}\n`
+            : `  ${edge.from} -->|${edge.output}| ${component.id}\n`;
       }
     }
   }

@@ -55,7 +55,8 @@ class RateLimiter {
       return [notice(record, `Internal log [${record.message}] has been suppressed ${suppressed} times.`), record];
     }
     window.count++;
-    if (window.count === 2) return [notice(record, `Internal log [${record.message}] is being suppressed to avoid flooding.`)];
+    if (window.count === 2)
+      return [notice(record, `Internal log [${record.message}] is being suppressed to avoid flooding.`)];
     return [];
   }
 }
@@ -72,7 +73,8 @@ export class LogHub {
 
   constructor(readonly options: LogOutputOptions) {
     this.stderrLimiter = new RateLimiter(options.rateLimitSecs * 1000);
-    this.sourceLimiter = options.sourceRateLimitSecs === undefined ? undefined : new RateLimiter(options.sourceRateLimitSecs * 1000);
+    this.sourceLimiter =
+      options.sourceRateLimitSecs === undefined ? undefined : new RateLimiter(options.sourceRateLimitSecs * 1000);
   }
 
   logger(target: string, fields: LogRecord['fields'] = {}): Logger {
@@ -109,17 +111,21 @@ export class LogHub {
 
   format(record: LogRecord): string {
     if (this.options.format === 'json') {
-      return JSON.stringify({
-        timestamp: record.timestamp.toISOString(),
-        level: record.level.toUpperCase(),
-        target: record.target,
-        message: record.message,
-        ...record.fields,
-      }) + '\n';
+      return (
+        JSON.stringify({
+          timestamp: record.timestamp.toISOString(),
+          level: record.level.toUpperCase(),
+          target: record.target,
+          message: record.message,
+          ...record.fields,
+        }) + '\n'
+      );
     }
     const level = record.level.toUpperCase().padStart(5);
     const fields = Object.entries(record.fields)
-      .map(([key, value]) => `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : value}`)
+      .map(
+        ([key, value]) => `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : value}`,
+      )
       .join(' ');
     const coloredLevel = this.options.color ? `${LEVEL_COLOR[record.level]}${level}\x1b[0m` : level;
     return `${record.timestamp.toISOString()} ${coloredLevel} ${record.target}: ${record.message}${fields ? ` ${fields}` : ''}\n`;
@@ -152,13 +158,20 @@ export class Logger {
   }
   /** Logs an error; with backtraces on, an Error's stack follows. */
   error(message: string, fields?: LogRecord['fields'], error?: unknown): void {
-    const withStack = this.hub.options.backtraces && error instanceof Error && error.stack ? `${message}\n${error.stack}` : message;
+    const withStack =
+      this.hub.options.backtraces && error instanceof Error && error.stack ? `${message}\n${error.stack}` : message;
     this.log('error', withStack, fields);
   }
 
   private log(level: LogLevel, message: string, fields: LogRecord['fields'] = {}): void {
     if (!this.hub.enabled(level) && LEVEL_RANK[level] < LEVEL_RANK.info) return;
-    const record: LogRecord = { timestamp: new Date(), level, target: this.target, message, fields: { ...this.fields, ...fields } };
+    const record: LogRecord = {
+      timestamp: new Date(),
+      level,
+      target: this.target,
+      message,
+      fields: { ...this.fields, ...fields },
+    };
     // Rate limited per message text and component, as Vector keys on call site and component.
     this.hub.publish(record, `${this.target}\0${String(this.fields.component_id ?? '')}\0${message}`);
   }

@@ -43,26 +43,47 @@ export function hostName(): string {
 }
 
 /** Loads and validates the configuration; throws ConfigError with every problem. */
-export async function loadPipelineConfig(options: Pick<PipelineOptions, 'locations' | 'interpolate' | 'allowEmptyConfig' | 'env'>): Promise<Config> {
+export async function loadPipelineConfig(
+  options: Pick<PipelineOptions, 'locations' | 'interpolate' | 'allowEmptyConfig' | 'env'>,
+): Promise<Config> {
   const raw = await loadConfig(options.locations, { env: options.env, interpolate: options.interpolate });
   const { config, errors } = validateConfig(raw, componentRegistry(), { allowEmpty: options.allowEmptyConfig });
   if (!config) throw new ConfigError(errors);
   const unsupported = [...config.sinks.values()]
     .filter((sink) => sink.buffer?.type === 'disk')
-    .map((sink) => `${sink.file}: sinks.${sink.id}: option "buffer.type": disk buffers are not available in this build; use "memory"`);
+    .map(
+      (sink) =>
+        `${sink.file}: sinks.${sink.id}: option "buffer.type": disk buffers are not available in this build; use "memory"`,
+    );
   if (unsupported.length > 0) throw new ConfigError(unsupported);
   return config;
 }
 
 /** Options this build accepts and validates but does not act on yet, each with what happens instead. */
 const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; message: string }> = [
-  { applies: (c) => c.global.acknowledgements.enabled === true || [...c.sinks.values()].some((s) => s.acknowledgements?.enabled === true),
-    message: 'acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks' },
-  { applies: (c) => c.enrichment_tables.size > 0, message: 'enrichment_tables: enrichment tables are not loaded in this build' },
+  {
+    applies: (c) =>
+      c.global.acknowledgements.enabled === true ||
+      [...c.sinks.values()].some((s) => s.acknowledgements?.enabled === true),
+    message:
+      'acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks',
+  },
+  {
+    applies: (c) => c.enrichment_tables.size > 0,
+    message: 'enrichment_tables: enrichment tables are not loaded in this build',
+  },
   { applies: (c) => c.secret.size > 0, message: 'secret: secret backends are not available in this build' },
-  { applies: (c) => c.global.schema.log_namespace, message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout' },
-  { applies: (c) => c.global.proxy.http !== undefined || c.global.proxy.https !== undefined || [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
-    message: 'proxy: proxies are not used by this build; connections go direct' },
+  {
+    applies: (c) => c.global.schema.log_namespace,
+    message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout',
+  },
+  {
+    applies: (c) =>
+      c.global.proxy.http !== undefined ||
+      c.global.proxy.https !== undefined ||
+      [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
+    message: 'proxy: proxies are not used by this build; connections go direct',
+  },
 ];
 
 /** Warnings for the options of `config` this build does not act on yet. */
@@ -115,19 +136,30 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   const metrics = new MetricsRegistry({ expiry: metricExpiry(config.global) });
   // No more workers than transforms can use (a concurrent one uses them all): an idle worker costs start-up
   // time and memory.
-  const usable = [...config.transforms.values()].reduce((total, transform) => total + (transformDefinition(transform.type).concurrent ? options.threads : 1), 0);
+  const usable = [...config.transforms.values()].reduce(
+    (total, transform) => total + (transformDefinition(transform.type).concurrent ? options.threads : 1),
+    0,
+  );
   const workers = Math.min(options.threads, usable);
   const early = options.earlyWorkers ?? [];
   for (const unused of early.splice(workers)) void unused.terminate();
   const refreshPeriod = config.global.metrics_storage_refresh_period;
-  const metricsFeed = refreshPeriod === undefined ? undefined : { snapshot: () => metrics.snapshot(), periodMs: refreshPeriod * 1000 };
-  const executor = options.threads > 0 ? new WorkerExecutor(workers, early, metricsFeed) : new InlineExecutor(transformDefinition, metricsFeed);
+  const metricsFeed =
+    refreshPeriod === undefined ? undefined : { snapshot: () => metrics.snapshot(), periodMs: refreshPeriod * 1000 };
+  const executor =
+    options.threads > 0
+      ? new WorkerExecutor(workers, early, metricsFeed)
+      : new InlineExecutor(transformDefinition, metricsFeed);
   try {
     const topology = await Topology.build(graph, {
       sinkBuffer: (id) => {
         const buffer = config.sinks.get(id)!.buffer!;
         return buffer.type === 'memory'
-          ? { maxEvents: buffer.max_events ?? Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full }
+          ? {
+              maxEvents: buffer.max_events ?? Number.MAX_SAFE_INTEGER,
+              maxBytes: buffer.max_size,
+              whenFull: buffer.when_full,
+            }
           : { maxEvents: Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full };
       },
       transformBufferEvents: 2 * options.chunkSize,
@@ -146,10 +178,12 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   } catch (error) {
     if (error instanceof BuildError) {
       // Named like the validation errors: file, section and id.
-      throw new ConfigError(error.failures.map(({ spec, message }) => {
-        const section = KIND_SECTION[spec.kind] as 'sources' | 'transforms' | 'sinks';
-        return `${config[section].get(spec.id)!.file}: ${section}.${spec.id}: ${message}`;
-      }));
+      throw new ConfigError(
+        error.failures.map(({ spec, message }) => {
+          const section = KIND_SECTION[spec.kind] as 'sources' | 'transforms' | 'sinks';
+          return `${config[section].get(spec.id)!.file}: ${section}.${spec.id}: ${message}`;
+        }),
+      );
     }
     throw error;
   }
@@ -161,7 +195,8 @@ export function sinkHealthcheck(built: BuiltPipeline, id: string): (() => Promis
   const check = built.topology.sinkHealthcheck(id);
   if (!sink?.healthcheck?.enabled || check === undefined) return undefined;
   const timeoutMs = (sink.healthcheck.timeout ?? 10) * 1000;
-  return () => withTimeout(check({ uri: sink.healthcheck!.uri }), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
+  return () =>
+    withTimeout(check({ uri: sink.healthcheck!.uri }), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
 }
 
 /** Runs the sinks' healthchecks; returns the failures (already logged). */

@@ -62,8 +62,17 @@ export class UnitTests {
 
   /** Prepares every transform and test; throws ConfigError naming each test that cannot be built. */
   static async build(config: Config, env: UnitTestEnv): Promise<UnitTests> {
-    if (config.tests.length === 0) return new UnitTests([], { components: new Map(), ports: new Map(), edges: [], order: [], warnings: [] }, new Map(), env);
-    const graph = pipelineGraph(config, componentSpecs(config).filter((spec) => spec.kind !== 'sink'));
+    if (config.tests.length === 0)
+      return new UnitTests(
+        [],
+        { components: new Map(), ports: new Map(), edges: [], order: [], warnings: [] },
+        new Map(),
+        env,
+      );
+    const graph = pipelineGraph(
+      config,
+      componentSpecs(config).filter((spec) => spec.kind !== 'sink'),
+    );
     const metrics = new MetricsRegistry();
     const componentEnv = (id: string): ComponentEnv => ({
       globals: config.global,
@@ -94,7 +103,10 @@ export class UnitTests {
     for (const test of config.tests) {
       const problems: string[] = [];
       const prepared = await prepareTest(test, graph, config, codec, componentEnv(`test ${test.name}`), problems);
-      if (problems.length > 0) errors.push(`Failed to build test "${test.name}":\n${problems.map((p) => `  ${p.replaceAll('\n', '\n  ')}`).join('\n')}`);
+      if (problems.length > 0)
+        errors.push(
+          `Failed to build test "${test.name}":\n${problems.map((p) => `  ${p.replaceAll('\n', '\n  ')}`).join('\n')}`,
+        );
       else tests.push(prepared);
     }
     if (errors.length > 0) throw new ConfigError(errors);
@@ -119,7 +131,10 @@ export class UnitTests {
       const checkErrors = conditions.flatMap((check, i) => failedConditions(check, batches, i, targets));
       if (checkErrors.length > 0) {
         const payloads = batches.flatMap((batch) => eventsAsJson(codec, batch));
-        errors.push(...checkErrors, `output payloads from ${idList(targets)} (events encoded as JSON):\n  ${payloads.join('\n  ')}`);
+        errors.push(
+          ...checkErrors,
+          `output payloads from ${idList(targets)} (events encoded as JSON):\n  ${payloads.join('\n  ')}`,
+        );
       }
     }
     for (const target of test.noOutputsFrom) {
@@ -146,12 +161,14 @@ export class UnitTests {
       for (const batch of batches) {
         const result = await executor.process(id, batch);
         for (const { message } of result.errors ?? []) this.env.log.error(message, { component_id: id });
-        for (const { level, message } of result.logs ?? []) this.env.log[level](message, { component_id: id, vrl_position: 'log' });
+        for (const { level, message } of result.logs ?? [])
+          this.env.log[level](message, { component_id: id, vrl_position: 'log' });
         for (const { output, batch: out } of result.outputs) {
           const key = outputId(id, output);
           emitted.set(key, [...(emitted.get(key) ?? []), out]);
           for (const edge of this.graph.edges) {
-            if (edge.from === id && edge.output === output && this.graph.components.get(edge.to)?.kind === 'transform') deliver(edge.to, out);
+            if (edge.from === id && edge.output === output && this.graph.components.get(edge.to)?.kind === 'transform')
+              deliver(edge.to, out);
           }
         }
       }
@@ -172,25 +189,37 @@ function failedConditions(check: Condition[], batches: EventBatch[], index: numb
       for (let event = 0; event < batch.count; event++) {
         if (isSet(bits, event)) return;
         const failure = failed.find((f) => f.index === event);
-        const why = failure === undefined ? 'source execution resolved to false'
-          : `source execution ${failure.outcome === 'aborted' ? 'aborted' : 'failed'}: ${failure.message}`;
+        const why =
+          failure === undefined
+            ? 'source execution resolved to false'
+            : `source execution ${failure.outcome === 'aborted' ? 'aborted' : 'failed'}: ${failure.message}`;
         reasons.push(`  condition[${j}]: ${why}`);
       }
     }
     failures.push(...reasons);
   });
-  return failures.length > 0 ? [`check[${index}] for transforms ${idList(targets)} failed conditions:`, ...failures] : [];
+  return failures.length > 0
+    ? [`check[${index}] for transforms ${idList(targets)} failed conditions:`, ...failures]
+    : [];
 }
 
 /** Vector's JSON of each event of a batch. */
 function eventsAsJson(codec: CodecModule, batch: EventBatch): string[] {
   const { bytes } = codec.encode(batch.bytes, { codec: 'json', framing: { method: 'newline_delimited' } });
-  return Buffer.from(bytes).toString('utf8').split('\n').filter((line) => line !== '');
+  return Buffer.from(bytes)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 /** Checks a test against the graph and turns its inputs into batches and its conditions into programs. */
 async function prepareTest(
-  test: TestDefinition, graph: Graph, config: Config, codec: CodecModule, env: ComponentEnv, problems: string[],
+  test: TestDefinition,
+  graph: Graph,
+  config: Config,
+  codec: CodecModule,
+  env: ComponentEnv,
+  problems: string[],
 ): Promise<PreparedTest> {
   const isTransform = (id: string) => graph.components.get(id)?.kind === 'transform';
   /** `<id>` or `<id>.<port>` of a transform output. */
@@ -219,12 +248,17 @@ async function prepareTest(
   for (const [i, output] of test.outputs.entries()) {
     const targets = typeof output.extract_from === 'string' ? [output.extract_from] : output.extract_from;
     const unknown = targets.filter((target) => !isTransformOutput(target));
-    for (const target of unknown) problems.push(`outputs[${i}]: invalid extract_from target "${target}": no transform output has this id`);
+    for (const target of unknown)
+      problems.push(`outputs[${i}]: invalid extract_from target "${target}": no transform output has this id`);
     const conditions: Condition[] = [];
     for (const [j, condition] of output.conditions.entries()) {
       const source = typeof condition === 'string' ? condition : condition.source;
       try {
-        const plan = await prepareCondition(conditionSchema.parse({ type: 'vrl', source }), env, `outputs[${i}].conditions[${j}]`);
+        const plan = await prepareCondition(
+          conditionSchema.parse({ type: 'vrl', source }),
+          env,
+          `outputs[${i}].conditions[${j}]`,
+        );
         conditions.push(await Condition.create(plan, logs));
       } catch (error) {
         problems.push(error instanceof Error ? error.message : String(error));
@@ -236,7 +270,8 @@ async function prepareTest(
     groups.set(key, group);
   }
   for (const target of test.no_outputs_from) {
-    if (!isTransformOutput(target)) problems.push(`invalid no_outputs_from target "${target}": no transform output has this id`);
+    if (!isTransformOutput(target))
+      problems.push(`invalid no_outputs_from target "${target}": no transform output has this id`);
   }
   return { name: test.name, inputs, checks: [...groups.values()], noOutputsFrom: test.no_outputs_from, logs };
 }
@@ -251,7 +286,13 @@ function field<T>(input: TestInput, name: 'value' | 'log_fields' | 'metric' | 's
 }
 
 /** One input as a batch: `raw` (a message), `log` (fields by path), `metric` (Vector's metric), `vrl` (a program's event). */
-async function inputBatch(input: TestInput, config: Config, codec: CodecModule, env: ComponentEnv, logs: RemapLogs): Promise<EventBatch> {
+async function inputBatch(
+  input: TestInput,
+  config: Config,
+  codec: CodecModule,
+  env: ComponentEnv,
+  logs: RemapLogs,
+): Promise<EventBatch> {
   const schema = config.global.log_schema;
   const logEvent = (message: string) => {
     const event: Record<string, unknown> = {};
@@ -264,7 +305,8 @@ async function inputBatch(input: TestInput, config: Config, codec: CodecModule, 
       return { bytes: encodeBatch([{ event: logEvent(field<string>(input, 'value')) }], 0), count: 1 };
     case 'log': {
       const event = logEvent('');
-      for (const [path, value] of Object.entries(field<Record<string, unknown>>(input, 'log_fields'))) setPath(event, path, remapValue(value));
+      for (const [path, value] of Object.entries(field<Record<string, unknown>>(input, 'log_fields')))
+        setPath(event, path, remapValue(value));
       return { bytes: encodeBatch([{ event }], 0), count: 1 };
     }
     case 'metric': {
@@ -274,8 +316,15 @@ async function inputBatch(input: TestInput, config: Config, codec: CodecModule, 
       return { bytes: decoded.batch, count: decoded.count };
     }
     case 'vrl': {
-      const module = await compileProgram(field<string>(input, 'source'), { timezone: config.global.timezone }, env, 'source');
-      const { output, count, failures } = (await instantiateProgram(module, logs, env)).runChain(encodeBatch([{ event: {} }], 0));
+      const module = await compileProgram(
+        field<string>(input, 'source'),
+        { timezone: config.global.timezone },
+        env,
+        'source',
+      );
+      const { output, count, failures } = (await instantiateProgram(module, logs, env)).runChain(
+        encodeBatch([{ event: {} }], 0),
+      );
       if (failures.length > 0) throw new Error(`source: ${failures[0]!.message}`);
       return { bytes: output, count };
     }
@@ -304,6 +353,7 @@ function remapValue(value: unknown): unknown {
   if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
   if (value instanceof Date) return Timestamp.fromDate(value);
   if (Array.isArray(value)) return value.map(remapValue);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapValue(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, remapValue(v)]));
   return value;
 }

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { ConfigError } from './config/errors.js';
 import type { Config } from './config/schema.js';
 import {
-  buildPipeline, EXIT, loadPipelineConfig, notYetAvailable, pipelineGraph, sinkHealthcheck, type PipelineOptions,
+  buildPipeline,
+  EXIT,
+  loadPipelineConfig,
+  notYetAvailable,
+  pipelineGraph,
+  sinkHealthcheck,
+  type PipelineOptions,
 } from './pipeline.js';
 import type { Graph } from './topology/graph.js';
 
@@ -32,12 +38,22 @@ class Report {
   private readonly intro: Record<'error' | 'warning' | 'success', string>;
 
   constructor(private readonly options: Pick<ValidateOptions, 'color' | 'write'>) {
-    this.intro = { error: this.paint('x', 'red'), warning: this.paint('~', 'yellow'), success: this.paint('√', 'green') };
+    this.intro = {
+      error: this.paint('x', 'red'),
+      warning: this.paint('~', 'yellow'),
+      success: this.paint('√', 'green'),
+    };
   }
 
-  success(message: string): void { this.print(`${this.intro.success} ${message}\n`); }
-  warning(message: string): void { this.print(`${this.intro.warning} ${message}\n`); }
-  error(message: string): void { this.print(`${this.intro.error} ${message}\n`); }
+  success(message: string): void {
+    this.print(`${this.intro.success} ${message}\n`);
+  }
+  warning(message: string): void {
+    this.print(`${this.intro.warning} ${message}\n`);
+  }
+  error(message: string): void {
+    this.print(`${this.intro.error} ${message}\n`);
+  }
 
   /** A title underlined with dashes, followed by its items. */
   list(title: string, kind: 'error' | 'warning', items: readonly string[]): void {
@@ -48,7 +64,9 @@ class Report {
   }
 
   validated(): void {
-    this.options.write(`${'-'.repeat(this.width)}\n${' '.repeat(Math.max(0, this.width - 'Validated'.length))}${this.paint('Validated', 'green')}\n`);
+    this.options.write(
+      `${'-'.repeat(this.width)}\n${' '.repeat(Math.max(0, this.width - 'Validated'.length))}${this.paint('Validated', 'green')}\n`,
+    );
   }
 
   private paint(text: string, color: keyof typeof COLORS): string {
@@ -116,12 +134,21 @@ async function load(options: ValidateOptions, report: Report): Promise<{ config:
  * Builds every component (with a temporary `data_dir`, so nothing is written where the service keeps its
  * state), then runs the healthchecks one after the other so each result is read next to its sink.
  */
-async function checkEnvironment(options: ValidateOptions, config: Config, graph: Graph, report: Report): Promise<boolean> {
+async function checkEnvironment(
+  options: ValidateOptions,
+  config: Config,
+  graph: Graph,
+  report: Report,
+): Promise<boolean> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-validate-'));
   try {
     let built;
     try {
-      built = await buildPipeline({ ...config, global: { ...config.global, data_dir: dataDir } }, { ...options, threads: 0 }, graph);
+      built = await buildPipeline(
+        { ...config, global: { ...config.global, data_dir: dataDir } },
+        { ...options, threads: 0 },
+        graph,
+      );
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       report.list('Component errors', 'error', error.errors);

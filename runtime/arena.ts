@@ -39,10 +39,13 @@ const PAGE_BYTES = 65536;
  */
 const RETAINED_MEMORY_BYTES = 256 * 2 ** 20;
 
-
 /** Writes the memory limit of a new instance into its runtime state, before it allocates anything. */
 export function setMemoryLimit(exports: ArenaExports, limit: number): void {
-  new DataView(exports.memory.buffer).setUint32((exports.runtime_state() >>> 0) + RuntimeState.LimitPages, Math.floor(limit / PAGE_BYTES), true);
+  new DataView(exports.memory.buffer).setUint32(
+    (exports.runtime_state() >>> 0) + RuntimeState.LimitPages,
+    Math.floor(limit / PAGE_BYTES),
+    true,
+  );
 }
 
 export abstract class ArenaInstance<Exports extends ArenaExports> {
@@ -75,7 +78,8 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
     } catch (error) {
       result = { trap: this.trapOf(error, state) };
     }
-    if ('trap' in result || this.memoryBytes() > Math.min(RETAINED_MEMORY_BYTES, this.memoryLimit / 2)) this.exports = this.restart();
+    if ('trap' in result || this.memoryBytes() > Math.min(RETAINED_MEMORY_BYTES, this.memoryLimit / 2))
+      this.exports = this.restart();
     return result;
   }
 
@@ -140,7 +144,10 @@ export abstract class ArenaInstance<Exports extends ArenaExports> {
     const errors: Array<{ index: number; message: string }> = [];
     for (let at = 0; at < bytes.length; ) {
       const length = view.getUint32(at + 4, true);
-      errors.push({ index: view.getUint32(at, true), message: Buffer.from(bytes.subarray(at + 8, at + 8 + length)).toString('utf8') });
+      errors.push({
+        index: view.getUint32(at, true),
+        message: Buffer.from(bytes.subarray(at + 8, at + 8 + length)).toString('utf8'),
+      });
       at += 8 + length;
     }
     return errors;

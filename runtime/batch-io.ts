@@ -3,8 +3,16 @@
 // they read; writers append records verbatim. The layout itself lives in runtime/batch.ts.
 
 import {
-  decodeBatch, expectEnd, readHeader, readRecord, writeCount, writeHeader, writeInputRecord, writeRecord,
-  type EventKind, type InputEvent,
+  decodeBatch,
+  expectEnd,
+  readHeader,
+  readRecord,
+  writeCount,
+  writeHeader,
+  writeInputRecord,
+  writeRecord,
+  type EventKind,
+  type InputEvent,
 } from '../abi/batch.js';
 import { ByteReader, ByteWriter, encodeValue, Wire } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
@@ -184,7 +192,8 @@ function editField(value: Uint8Array, path: readonly string[], replacement: Uint
   }
   if (existing === undefined && replacement === undefined) return value;
   const current = existing ? value.subarray(existing.start + 4 + key.length, existing.end) : EMPTY_OBJECT;
-  const child = path.length === 1 && replacement === undefined ? undefined : editField(current, path.slice(1), replacement);
+  const child =
+    path.length === 1 && replacement === undefined ? undefined : editField(current, path.slice(1), replacement);
   const w = new ByteWriter();
   w.u8(Wire.Object);
   w.u32(count + (existing ? 0 : 1) - (child === undefined ? 1 : 0));

@@ -9,7 +9,15 @@ import type { RemapValue } from '../abi/values.js';
 
 /** An operation of the worker (io-worker.ts) and its arguments. */
 export type IoRequest =
-  | { op: 'http'; url: string; method: string; headers: Record<string, string>; body: string; httpProxy?: string; httpsProxy?: string }
+  | {
+      op: 'http';
+      url: string;
+      method: string;
+      headers: Record<string, string>;
+      body: string;
+      httpProxy?: string;
+      httpsProxy?: string;
+    }
   | { op: 'dns'; name: string; qtype: string; qclass: string; servers: string[]; timeoutMs: number; attempts: number }
   | { op: 'reverse_dns'; address: string };
 

@@ -186,7 +186,8 @@ let packageVersion: string | undefined;
 
 /** The version in package.json, read once per process. */
 export function compilerVersion(): string {
-  packageVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
-    .version;
+  packageVersion ??= (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
   return packageVersion;
 }

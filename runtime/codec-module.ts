@@ -7,8 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { encode as encodeValue } from '../abi/codec.js';
 import { programGroupCount } from '../abi/regex-program.js';
 import {
-  CsvQuoteStyle, DecodeDescriptor, DecodeFlag, Decoder, DecodeMethod, EncodeDescriptor, EncodeFlag, Encoder, EncodeMethod,
-  EncodeTimestamp, NO_LIMIT,
+  CsvQuoteStyle,
+  DecodeDescriptor,
+  DecodeFlag,
+  Decoder,
+  DecodeMethod,
+  EncodeDescriptor,
+  EncodeFlag,
+  Encoder,
+  EncodeMethod,
+  EncodeTimestamp,
+  NO_LIMIT,
 } from '../abi/wire/codec-descriptors.js';
 import { PathSegmentKind } from '../abi/wire/path.js';
 import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type ArenaExports, type OutputOptions } from './arena.js';
@@ -72,7 +81,12 @@ export type EncodeFraming =
   | { method: 'bytes' }
   | { method: 'newline_delimited' }
   | { method: 'character_delimited'; delimiter: string }
-  | { method: 'length_delimited'; length_field_length?: number; length_field_is_big_endian?: boolean; max_frame_length?: number };
+  | {
+      method: 'length_delimited';
+      length_field_length?: number;
+      length_field_is_big_endian?: boolean;
+      max_frame_length?: number;
+    };
 
 interface CsvOptions {
   fields: string[];
@@ -104,27 +118,44 @@ export interface EncodeResult {
 
 // The wire codes of the options' names (abi/wire/codec-descriptors.ts).
 const DECODE_METHODS: Readonly<Record<DecodeFraming['method'], DecodeMethod>> = {
-  bytes: DecodeMethod.Bytes, newline_delimited: DecodeMethod.NewlineDelimited,
-  character_delimited: DecodeMethod.CharacterDelimited, length_delimited: DecodeMethod.LengthDelimited,
+  bytes: DecodeMethod.Bytes,
+  newline_delimited: DecodeMethod.NewlineDelimited,
+  character_delimited: DecodeMethod.CharacterDelimited,
+  length_delimited: DecodeMethod.LengthDelimited,
   octet_counting: DecodeMethod.OctetCounting,
 };
 const DECODERS: Readonly<Record<DecoderCodec, Decoder>> = {
-  bytes: Decoder.Bytes, json: Decoder.Json, syslog: Decoder.Syslog, native_json: Decoder.NativeJson,
+  bytes: Decoder.Bytes,
+  json: Decoder.Json,
+  syslog: Decoder.Syslog,
+  native_json: Decoder.NativeJson,
 };
 const ENCODERS: Readonly<Record<EncoderCodec, Encoder>> = {
-  json: Encoder.Json, text: Encoder.Text, logfmt: Encoder.Logfmt, csv: Encoder.Csv, raw_message: Encoder.RawMessage,
+  json: Encoder.Json,
+  text: Encoder.Text,
+  logfmt: Encoder.Logfmt,
+  csv: Encoder.Csv,
+  raw_message: Encoder.RawMessage,
   native_json: Encoder.NativeJson,
 };
 const ENCODE_METHODS: Readonly<Record<EncodeFraming['method'], EncodeMethod>> = {
-  bytes: EncodeMethod.Bytes, newline_delimited: EncodeMethod.NewlineDelimited,
-  character_delimited: EncodeMethod.CharacterDelimited, length_delimited: EncodeMethod.LengthDelimited,
+  bytes: EncodeMethod.Bytes,
+  newline_delimited: EncodeMethod.NewlineDelimited,
+  character_delimited: EncodeMethod.CharacterDelimited,
+  length_delimited: EncodeMethod.LengthDelimited,
 };
 const TIMESTAMP_FORMATS: Readonly<Record<TimestampFormat, EncodeTimestamp>> = {
-  rfc3339: EncodeTimestamp.Rfc3339, unix: EncodeTimestamp.Unix, unix_ms: EncodeTimestamp.UnixMs,
-  unix_us: EncodeTimestamp.UnixUs, unix_ns: EncodeTimestamp.UnixNs, unix_float: EncodeTimestamp.UnixFloat,
+  rfc3339: EncodeTimestamp.Rfc3339,
+  unix: EncodeTimestamp.Unix,
+  unix_ms: EncodeTimestamp.UnixMs,
+  unix_us: EncodeTimestamp.UnixUs,
+  unix_ns: EncodeTimestamp.UnixNs,
+  unix_float: EncodeTimestamp.UnixFloat,
 };
 const QUOTE_STYLES: Readonly<Record<QuoteStyle, CsvQuoteStyle>> = {
-  necessary: CsvQuoteStyle.Necessary, always: CsvQuoteStyle.Always, never: CsvQuoteStyle.Never,
+  necessary: CsvQuoteStyle.Necessary,
+  always: CsvQuoteStyle.Always,
+  never: CsvQuoteStyle.Never,
   non_numeric: CsvQuoteStyle.NonNumeric,
 };
 
@@ -135,7 +166,10 @@ function codeOf<Code>(codes: Readonly<Record<string, Code>>, name: string, optio
 }
 
 /** A descriptor of `size` bytes: u32 words set at their byte offsets, the others 0. */
-function descriptorWords(size: number, fields: ReadonlyArray<readonly [offset: number, word: number | Ref]>): Array<number | Ref> {
+function descriptorWords(
+  size: number,
+  fields: ReadonlyArray<readonly [offset: number, word: number | Ref]>,
+): Array<number | Ref> {
   const words = new Array<number | Ref>(size / 4).fill(0);
   for (const [offset, word] of fields) words[offset / 4] = word;
   return words;
@@ -145,13 +179,15 @@ const DEFAULT_MAX_FRAME_LENGTH = 8 * 1024 * 1024;
 
 /** An ASCII character option (`delimiter`, `quote`, `escape`) as its byte. */
 function asciiChar(option: string, text: string): number {
-  if (text.length !== 1 || text.charCodeAt(0) > 0x7f) throw new Error(`${option} must be one ASCII character, not ${JSON.stringify(text)}`);
+  if (text.length !== 1 || text.charCodeAt(0) > 0x7f)
+    throw new Error(`${option} must be one ASCII character, not ${JSON.stringify(text)}`);
   return text.charCodeAt(0);
 }
 
 function lengthFieldLength(n: number | undefined): number {
   const length = n ?? 4;
-  if (!Number.isInteger(length) || length < 1 || length > 8) throw new Error(`length_field_length must be 1 to 8 bytes, not ${length}`);
+  if (!Number.isInteger(length) || length < 1 || length > 8)
+    throw new Error(`length_field_length must be 1 to 8 bytes, not ${length}`);
   return length;
 }
 
@@ -262,7 +298,9 @@ export class Blob {
     const view = new DataView(memory.buffer, memory.byteOffset, memory.byteLength);
     for (const { offset, bytes, words } of this.parts) {
       if (bytes) memory.set(bytes, base + offset);
-      words?.forEach((word, i) => view.setUint32(base + offset + 4 * i, word instanceof Ref ? base + word.offset : word, true));
+      words?.forEach((word, i) =>
+        view.setUint32(base + offset + 4 * i, word instanceof Ref ? base + word.offset : word, true),
+      );
     }
   }
   get length(): number {
@@ -287,11 +325,16 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
   let maxLength = NO_LIMIT;
   let fieldLength = 4;
   let fieldOffset = 0;
-  if (framing.method === 'character_delimited') delimiter = asciiChar('framing.character_delimited.delimiter', framing.delimiter);
+  if (framing.method === 'character_delimited')
+    delimiter = asciiChar('framing.character_delimited.delimiter', framing.delimiter);
   if (framing.method === 'newline_delimited' || framing.method === 'character_delimited') {
     if (framing.oversized_action === 'truncate') flags |= DecodeFlag.TRUNCATE;
   }
-  if (framing.method === 'newline_delimited' || framing.method === 'character_delimited' || framing.method === 'octet_counting') {
+  if (
+    framing.method === 'newline_delimited' ||
+    framing.method === 'character_delimited' ||
+    framing.method === 'octet_counting'
+  ) {
     maxLength = framing.max_length ?? NO_LIMIT;
   }
   if (framing.method === 'length_delimited') {
@@ -302,20 +345,22 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
   }
   const stamp = options.stamp ? blob.bytes(encodeValue(options.stamp)) : 0;
   const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
-  return blob.words(descriptorWords(DecodeDescriptor.Size, [
-    [DecodeDescriptor.Method, method],
-    [DecodeDescriptor.Delimiter, delimiter],
-    [DecodeDescriptor.MaxLength, maxLength],
-    [DecodeDescriptor.Flags, flags],
-    [DecodeDescriptor.LengthFieldLength, fieldLength],
-    [DecodeDescriptor.LengthFieldOffset, fieldOffset],
-    [DecodeDescriptor.Discard, options.discard ?? 0],
-    [DecodeDescriptor.Decoder, codec],
-    [DecodeDescriptor.Stamp, stamp],
-    [DecodeDescriptor.MessagePath, message],
-    [DecodeDescriptor.FirstFrame, frames[0]],
-    [DecodeDescriptor.EndFrame, frames[1]],
-  ]));
+  return blob.words(
+    descriptorWords(DecodeDescriptor.Size, [
+      [DecodeDescriptor.Method, method],
+      [DecodeDescriptor.Delimiter, delimiter],
+      [DecodeDescriptor.MaxLength, maxLength],
+      [DecodeDescriptor.Flags, flags],
+      [DecodeDescriptor.LengthFieldLength, fieldLength],
+      [DecodeDescriptor.LengthFieldOffset, fieldOffset],
+      [DecodeDescriptor.Discard, options.discard ?? 0],
+      [DecodeDescriptor.Decoder, codec],
+      [DecodeDescriptor.Stamp, stamp],
+      [DecodeDescriptor.MessagePath, message],
+      [DecodeDescriptor.FirstFrame, frames[0]],
+      [DecodeDescriptor.EndFrame, frames[1]],
+    ]),
+  );
 }
 
 /** The encode descriptor of docs/abi.md §9, added to `blob`. */
@@ -329,7 +374,8 @@ export function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boole
   let delimiter = 0x0a;
   let fieldLength = 4;
   let maxFrameLength = DEFAULT_MAX_FRAME_LENGTH;
-  if (framing.method === 'character_delimited') delimiter = asciiChar('framing.character_delimited.delimiter', framing.delimiter);
+  if (framing.method === 'character_delimited')
+    delimiter = asciiChar('framing.character_delimited.delimiter', framing.delimiter);
   if (framing.method === 'length_delimited') {
     fieldLength = lengthFieldLength(framing.length_field_length);
     maxFrameLength = framing.max_frame_length ?? DEFAULT_MAX_FRAME_LENGTH;
@@ -339,23 +385,25 @@ export function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boole
   if (options.codec === 'csv' && !csv?.fields?.length) throw new Error('the csv codec needs csv.fields');
   if (csv?.double_quote ?? true) flags |= EncodeFlag.DOUBLE_QUOTE;
   const quoteStyle = codeOf(QUOTE_STYLES, csv?.quote_style ?? 'necessary', 'csv.quote_style');
-  return blob.words(descriptorWords(EncodeDescriptor.Size, [
-    [EncodeDescriptor.Encoder, codec],
-    [EncodeDescriptor.Flags, flags],
-    [EncodeDescriptor.TimestampFormat, timestampFormat],
-    [EncodeDescriptor.Framing, method],
-    [EncodeDescriptor.Delimiter, delimiter],
-    [EncodeDescriptor.LengthFieldLength, fieldLength],
-    [EncodeDescriptor.MaxFrameLength, maxFrameLength],
-    [EncodeDescriptor.MessagePath, blob.bytes(pathDescriptor(options.messageKey ?? 'message'))],
-    [EncodeDescriptor.OnlyFields, options.only_fields ? blob.paths(options.only_fields) : 0],
-    [EncodeDescriptor.ExceptFields, options.except_fields ? blob.paths(options.except_fields) : 0],
-    [EncodeDescriptor.CsvFields, options.codec === 'csv' ? blob.paths(csv!.fields) : 0],
-    [EncodeDescriptor.CsvDelimiter, asciiChar('csv.delimiter', csv?.delimiter ?? ',')],
-    [EncodeDescriptor.CsvQuote, asciiChar('csv.quote', csv?.quote ?? '"')],
-    [EncodeDescriptor.CsvEscape, asciiChar('csv.escape', csv?.escape ?? '"')],
-    [EncodeDescriptor.QuoteStyle, quoteStyle],
-  ]));
+  return blob.words(
+    descriptorWords(EncodeDescriptor.Size, [
+      [EncodeDescriptor.Encoder, codec],
+      [EncodeDescriptor.Flags, flags],
+      [EncodeDescriptor.TimestampFormat, timestampFormat],
+      [EncodeDescriptor.Framing, method],
+      [EncodeDescriptor.Delimiter, delimiter],
+      [EncodeDescriptor.LengthFieldLength, fieldLength],
+      [EncodeDescriptor.MaxFrameLength, maxFrameLength],
+      [EncodeDescriptor.MessagePath, blob.bytes(pathDescriptor(options.messageKey ?? 'message'))],
+      [EncodeDescriptor.OnlyFields, options.only_fields ? blob.paths(options.only_fields) : 0],
+      [EncodeDescriptor.ExceptFields, options.except_fields ? blob.paths(options.except_fields) : 0],
+      [EncodeDescriptor.CsvFields, options.codec === 'csv' ? blob.paths(csv!.fields) : 0],
+      [EncodeDescriptor.CsvDelimiter, asciiChar('csv.delimiter', csv?.delimiter ?? ',')],
+      [EncodeDescriptor.CsvQuote, asciiChar('csv.quote', csv?.quote ?? '"')],
+      [EncodeDescriptor.CsvEscape, asciiChar('csv.escape', csv?.escape ?? '"')],
+      [EncodeDescriptor.QuoteStyle, quoteStyle],
+    ]),
+  );
 }
 
 // ---- the instance ---------------------------------------------------------------------------------------
@@ -449,7 +497,13 @@ export class CodecModule extends ArenaInstance<CodecExports> {
     const framing = run([0, 0]);
     if ('trap' in framing) {
       // Not even the input fits in memory: it is dropped, as one failed frame.
-      return { batch: joinBatch(0, 0, []), count: 0, consumed: input.length, discard: options.discard ?? 0, errors: [{ frame: 0, message: framing.trap.message }] };
+      return {
+        batch: joinBatch(0, 0, []),
+        count: 0,
+        consumed: input.length,
+        discard: options.discard ?? 0,
+        errors: [{ frame: 0, message: framing.trap.message }],
+      };
     }
     const pieces = recoverFromTrap(whole.trap, framing.value.frames, (start, end) => run([start, end]));
     const sections: Uint8Array[] = [];
@@ -502,15 +556,24 @@ export class CodecModule extends ArenaInstance<CodecExports> {
   /** Encodes the events of an input batch as framed bytes: a copy, or with `reuse` a view (see `OutputOptions`). */
   encode(batch: Uint8Array, options: EncodeOptions, { reuse = false }: OutputOptions = {}): EncodeResult {
     // Pieces encoded again after a trap overwrite each other's memory: only a whole batch's output stays a view.
-    const pieces = this.runEncode(batch, options, false, (out, length, whole) => (reuse && whole ? this.bytes(out, length) : this.copyOut(out, length)));
+    const pieces = this.runEncode(batch, options, false, (out, length, whole) =>
+      reuse && whole ? this.bytes(out, length) : this.copyOut(out, length),
+    );
     const bytes = pieces.flatMap((piece) => piece.bytes ?? []);
-    return { bytes: bytes.length === 1 ? bytes[0]! : joinBytes(bytes), errors: pieces.flatMap((piece) => piece.errors) };
+    return {
+      bytes: bytes.length === 1 ? bytes[0]! : joinBytes(bytes),
+      errors: pieces.flatMap((piece) => piece.errors),
+    };
   }
 
   /** Encodes each event of an input batch as a payload of its own, unframed (events that fail are left out). */
   encodeEach(batch: Uint8Array, options: EncodeOptions): Uint8Array[] {
     return this.runEncode(batch, options, true, (out) => {
-      const view = new DataView(this.exports.memory.buffer, this.exports.encode_offsets_ptr() >>> 0, this.exports.encode_offsets_len() >>> 0);
+      const view = new DataView(
+        this.exports.memory.buffer,
+        this.exports.encode_offsets_ptr() >>> 0,
+        this.exports.encode_offsets_len() >>> 0,
+      );
       const payloads: Uint8Array[] = [];
       for (let at = 0, start = 0; at < view.byteLength; at += 4) {
         const end = view.getUint32(at, true);
@@ -539,19 +602,26 @@ export class CodecModule extends ArenaInstance<CodecExports> {
   ): Array<{ bytes?: T; errors: EncodeResult['errors'] }> {
     const blob = new Blob();
     const descriptor = encodeDescriptor(blob, options, each);
-    const run = (events: Uint8Array) => this.attempt(() => {
-      const ptr = this.copyIn(events);
-      const base = this.copyBlob(blob);
-      const out = this.exports.encode(ptr, events.length, base + descriptor.offset);
-      const errors = this.readErrors(this.exports.encode_errors_ptr(), this.exports.encode_errors_len());
-      return { bytes: read(out, this.exports.encode_len(), events === batch), errors: errors.map(({ index, message }) => ({ event: index, message })) };
-    });
+    const run = (events: Uint8Array) =>
+      this.attempt(() => {
+        const ptr = this.copyIn(events);
+        const base = this.copyBlob(blob);
+        const out = this.exports.encode(ptr, events.length, base + descriptor.offset);
+        const errors = this.readErrors(this.exports.encode_errors_ptr(), this.exports.encode_errors_len());
+        return {
+          bytes: read(out, this.exports.encode_len(), events === batch),
+          errors: errors.map(({ index, message }) => ({ event: index, message })),
+        };
+      });
     const whole = run(batch);
     if ('value' in whole) return [whole.value];
     const records = new BatchRecords(batch);
     return recoverFromTrap(whole.trap, records.count, (start, end) => run(records.slice(start, end))).map((piece) =>
       'value' in piece
-        ? { bytes: piece.value.bytes, errors: piece.value.errors.map((error) => ({ ...error, event: piece.start + error.event })) }
+        ? {
+            bytes: piece.value.bytes,
+            errors: piece.value.errors.map((error) => ({ ...error, event: piece.start + error.event })),
+          }
         : { errors: [{ event: piece.failed, message: piece.message }] },
     );
   }
@@ -576,7 +646,10 @@ function resultOf({ frames: _frames, ...result }: DecodedRange): DecodeResult {
 /** A new codec module instance, its memory limit set. */
 function startCodec(timezone: string, memoryLimit: number): CodecExports {
   const ref: InstanceRef = {};
-  const instance = new WebAssembly.Instance(codecWasm(), moduleImports(ref, [], { now: systemClock, timezone, log: stderrLog }));
+  const instance = new WebAssembly.Instance(
+    codecWasm(),
+    moduleImports(ref, [], { now: systemClock, timezone, log: stderrLog }),
+  );
   const exports = instance.exports as unknown as CodecExports;
   ref.memory = exports.memory;
   ref.alloc = exports.alloc;

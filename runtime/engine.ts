@@ -3,9 +3,26 @@
 // pipeline shares with remap functions. Kept apart so the npm package's API does not grow by these, and so
 // `svc vrl` and its threads, which need only ./index.ts, do not load them (zstd's wasm loads at import).
 
-export { BatchReader, BatchWriter, enterField, enterIndex, splitByBitmap, withField, withoutField, type RecordView, type ValuePath } from './batch-io.js';
+export {
+  BatchReader,
+  BatchWriter,
+  enterField,
+  enterIndex,
+  splitByBitmap,
+  withField,
+  withoutField,
+  type RecordView,
+  type ValuePath,
+} from './batch-io.js';
 export { compilerVersion } from './cache.js';
-export { CodecModule, parseFieldPath, type DecodeFraming, type DecodeOptions, type EncodeFraming, type EncodeOptions } from './codec-module.js';
+export {
+  CodecModule,
+  parseFieldPath,
+  type DecodeFraming,
+  type DecodeOptions,
+  type EncodeFraming,
+  type EncodeOptions,
+} from './codec-module.js';
 export { displayFloat } from './display.js';
 export { MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT } from './module.js';
 export { ReplSession } from './repl.js';

@@ -3,4 +3,7 @@
 // sits both as tsc builds it (dist/runtime/) and as the CLI bundles it (dist/bin/): two levels up is the
 // package either way.
 
-export const LOGSTASH_PATTERN_DIRECTORY = new URL('../../runtime/js-functions/support/logstash-patterns/', import.meta.url);
+export const LOGSTASH_PATTERN_DIRECTORY = new URL(
+  '../../runtime/js-functions/support/logstash-patterns/',
+  import.meta.url,
+);

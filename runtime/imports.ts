@@ -93,7 +93,12 @@ export function moduleImports(
           // A result that cannot be encoded fails the call (the reply may hold part of it: start over).
           reply = newReply();
           reply.u8(1);
-          const message = error instanceof UnrepresentableValueError ? error.reason : error instanceof Error ? error.message : String(error);
+          const message =
+            error instanceof UnrepresentableValueError
+              ? error.reason
+              : error instanceof Error
+                ? error.message
+                : String(error);
           reply.sized(Buffer.from(message));
         }
         return writeBack(reply.finish());

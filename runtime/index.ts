@@ -3,22 +3,54 @@
 
 import { loadCompiler, type CompileOptions, type Diagnostic, type ModuleOptions } from '../compiler/index.js';
 import { NdjsonFlag } from '../abi/batch.js';
-import { buildId, cacheKey, compilerVersion, readCached, sameKeyParts, writeCached, type CacheKeyParts } from './cache.js';
+import {
+  buildId,
+  cacheKey,
+  compilerVersion,
+  readCached,
+  sameKeyParts,
+  writeCached,
+  type CacheKeyParts,
+} from './cache.js';
 import type { ModuleInfo } from '../abi/module-info.js';
 import { instantiate, loadModule } from './module.js';
 import { Program } from './program.js';
 import { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices } from './services.js';
 
-export { CompileError, renderDiagnostics, type Diagnostic, type Label, type Note, type Severity } from '../compiler/index.js';
+export {
+  CompileError,
+  renderDiagnostics,
+  type Diagnostic,
+  type Label,
+  type Note,
+  type Severity,
+} from '../compiler/index.js';
 export type { CompileOptions, ModuleOptions };
 export { Program, RemapRuntimeError } from './program.js';
-export { DEFAULT_MEMORY_LIMIT, instantiate, loadInstance, loadModule, RemapInstance, type InstanceOptions, type NdjsonOutput, type OutputOptions } from './module.js';
+export {
+  DEFAULT_MEMORY_LIMIT,
+  instantiate,
+  loadInstance,
+  loadModule,
+  RemapInstance,
+  type InstanceOptions,
+  type NdjsonOutput,
+  type OutputOptions,
+} from './module.js';
 export { defaultServices, stderrLog, systemClock, type InstanceServices, type LogLevel } from './services.js';
 export { JS_FUNCTION_NAMES, loadJsFunctions } from './js-functions/index.js';
 export type { JsFunction, JsFunctionTable } from './imports.js';
 export { readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
-export { encodeBatch, decodeOutput, BatchFlag, NdjsonFlag, type EventKind, type InputEvent, type OutputRecord } from '../abi/batch.js';
+export {
+  encodeBatch,
+  decodeOutput,
+  BatchFlag,
+  NdjsonFlag,
+  type EventKind,
+  type InputEvent,
+  type OutputRecord,
+} from '../abi/batch.js';
 export { Timestamp, Regex, type RemapValue } from '../abi/values.js';
 export { display } from './display.js';
 export { isTimeZone } from './time-zones.js';
@@ -54,10 +86,17 @@ export async function compile(source: string, options: ProgramOptions = {}): Pro
 export async function programOf(
   module: WebAssembly.Module,
   info: ModuleInfo,
-  { warnings = [], memoryLimit, services }: { warnings?: readonly Diagnostic[]; memoryLimit?: number; services?: Partial<InstanceServices> } = {},
+  {
+    warnings = [],
+    memoryLimit,
+    services,
+  }: { warnings?: readonly Diagnostic[]; memoryLimit?: number; services?: Partial<InstanceServices> } = {},
 ): Promise<Program> {
   const functions = await loadJsFunctions(info.jsFunctions);
-  return new Program(instantiate(module, { functions, services: { ...defaultServices(info), ...services }, memoryLimit }), warnings);
+  return new Program(
+    instantiate(module, { functions, services: { ...defaultServices(info), ...services }, memoryLimit }),
+    warnings,
+  );
 }
 
 /**
@@ -102,7 +141,11 @@ export async function compileModule(
   // The front and back ends load ohm-js and binaryen: only when something is actually compiled.
   const { checkProgram, emitModule } = await loadCompiler();
   const checked = checkProgram(source, options);
-  const compiled = await emitModule(checked, compilerVersion(), { ...moduleOptions, jsFunctions: JS_FUNCTION_NAMES, build: buildId() });
+  const compiled = await emitModule(checked, compilerVersion(), {
+    ...moduleOptions,
+    jsFunctions: JS_FUNCTION_NAMES,
+    build: buildId(),
+  });
   return { ...compiled, warnings: checked.warnings };
 }
 

@@ -12,9 +12,12 @@ const { port, flag } = workerData as { port: MessagePort; flag: Int32Array };
 async function perform(request: IoRequest): Promise<IoReply> {
   try {
     switch (request.op) {
-      case 'http': return { ok: true, value: await httpRequest(request) };
-      case 'dns': return { ok: true, value: await dnsLookup(request) };
-      case 'reverse_dns': return { ok: true, value: await reverseDns(request.address) };
+      case 'http':
+        return { ok: true, value: await httpRequest(request) };
+      case 'dns':
+        return { ok: true, value: await dnsLookup(request) };
+      case 'reverse_dns':
+        return { ok: true, value: await reverseDns(request.address) };
     }
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -11,8 +11,25 @@ import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/modul
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
 import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type OutputOptions } from './arena.js';
-import { Blob, CodecModule, decodeDescriptor, encodeDescriptor, type DecodeOptions, type EncodeOptions } from './codec-module.js';
-import { BatchRecords, errorRecord, joinBatch, recordBytes, recoverFromTrap, TextLines, type Attempt, type Piece, type Trap } from './trap-recovery.js';
+import {
+  Blob,
+  CodecModule,
+  decodeDescriptor,
+  encodeDescriptor,
+  type DecodeOptions,
+  type EncodeOptions,
+} from './codec-module.js';
+import {
+  BatchRecords,
+  errorRecord,
+  joinBatch,
+  recordBytes,
+  recoverFromTrap,
+  TextLines,
+  type Attempt,
+  type Piece,
+  type Trap,
+} from './trap-recovery.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices, type LogLevel } from './services.js';
@@ -46,7 +63,9 @@ export function loadModule(bytes: Uint8Array): { module: WebAssembly.Module; inf
     module = new WebAssembly.Module(bytes);
   } catch (error) {
     if (!(error instanceof WebAssembly.CompileError)) throw error;
-    throw new Error(`not a compiled remap module: not WebAssembly (${error.message.replace(/^WebAssembly\.Module\(\): /, '')})`);
+    throw new Error(
+      `not a compiled remap module: not WebAssembly (${error.message.replace(/^WebAssembly\.Module\(\): /, '')})`,
+    );
   }
   return { module, info: checkedInfo(module) };
 }
@@ -55,7 +74,9 @@ export function loadModule(bytes: Uint8Array): { module: WebAssembly.Module; inf
 export function instantiate(module: WebAssembly.Module, options: InstanceOptions): RemapInstance {
   const limit = options.memoryLimit ?? DEFAULT_MEMORY_LIMIT;
   if (!Number.isInteger(limit) || limit < MIN_MEMORY_LIMIT || limit > MAX_MEMORY_LIMIT) {
-    throw new RangeError(`the memory limit must be a whole number of bytes from ${MIN_MEMORY_LIMIT} (1 MiB) to ${MAX_MEMORY_LIMIT} (4 GiB); got ${limit}`);
+    throw new RangeError(
+      `the memory limit must be a whole number of bytes from ${MIN_MEMORY_LIMIT} (1 MiB) to ${MAX_MEMORY_LIMIT} (4 GiB); got ${limit}`,
+    );
   }
   return new RemapInstance(module, checkedInfo(module), options);
 }
@@ -121,8 +142,22 @@ interface ReplExports {
 }
 
 const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
-  'memory', 'svc_init', 'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len',
-  'errors_ptr', 'errors_len', 'ndjson_lines', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
+  'memory',
+  'svc_init',
+  'alloc',
+  'reset',
+  'run_batch',
+  'run_chain',
+  'run_condition',
+  'run_ndjson',
+  'output_len',
+  'errors_ptr',
+  'errors_len',
+  'ndjson_lines',
+  'failures_ptr',
+  'failures_len',
+  'arena_used',
+  'runtime_state',
 ];
 
 export interface NdjsonOutput {
@@ -204,7 +239,9 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     if ('value' in first) return first.value;
     const records = new BatchRecords(input);
     const pieces = recoverFromTrap(first.trap, records.count, (start, end) => run(records.slice(start, end), false));
-    const sections = pieces.map((piece) => ('value' in piece ? recordBytes(piece.value) : errorRecord(records.record(piece.failed), piece.message)));
+    const sections = pieces.map((piece) =>
+      'value' in piece ? recordBytes(piece.value) : errorRecord(records.record(piece.failed), piece.message),
+    );
     return joinBatch(records.flags, records.count, sections);
   }
 
@@ -266,29 +303,58 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
       const base = this.copyBlob(blob);
       const run = (this.exports as ModuleExports & FramedExports).run_framed;
       const at = run(ptr, input.length, base + decodeRef.offset, encodeRef ? base + encodeRef.offset : 0, flags) >>> 0;
-      const [out, outLength, count, decoded, failuresAt, failuresLength, decodeErrorsAt, decodeErrorsLength, encodeErrorsAt, encodeErrorsLength] =
-        new Uint32Array(this.exports.memory.buffer, at, 10);
+      const [
+        out,
+        outLength,
+        count,
+        decoded,
+        failuresAt,
+        failuresLength,
+        decodeErrorsAt,
+        decodeErrorsLength,
+        encodeErrorsAt,
+        encodeErrorsLength,
+      ] = new Uint32Array(this.exports.memory.buffer, at, 10);
       return {
         output: this.copyOut(out!, outLength!),
         count: count!,
         decoded: decoded!,
         failures: failuresLength === 0 ? [] : decodeFailures(this.bytes(failuresAt!, failuresLength!).slice()),
-        decodeErrors: this.readErrors(decodeErrorsAt!, decodeErrorsLength!).map(({ index, message }) => ({ frame: index, message })),
-        encodeErrors: this.readErrors(encodeErrorsAt!, encodeErrorsLength!).map(({ index, message }) => ({ event: index, message })),
+        decodeErrors: this.readErrors(decodeErrorsAt!, decodeErrorsLength!).map(({ index, message }) => ({
+          frame: index,
+          message,
+        })),
+        encodeErrors: this.readErrors(encodeErrorsAt!, encodeErrorsLength!).map(({ index, message }) => ({
+          event: index,
+          message,
+        })),
       };
     });
     return 'value' in result ? result.value : this.runFramedInSteps(input, decode, encode, flags);
   }
 
-  private runFramedInSteps(input: Uint8Array, decode: DecodeOptions, encode: EncodeOptions | undefined, flags: number): FramedOutput {
+  private runFramedInSteps(
+    input: Uint8Array,
+    decode: DecodeOptions,
+    encode: EncodeOptions | undefined,
+    flags: number,
+  ): FramedOutput {
     const codec = new CodecModule({ timezone: this.options.services.timezone });
     const decoded = codec.decode(input, decode);
     const chain = this.runChain(decoded.batch, flags & (ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT));
-    const failures = flags & ChainFlag.FAILED_RECORDS ? chain.failures : chain.failures.map(({ record: _record, ...failure }) => failure);
+    const failures =
+      flags & ChainFlag.FAILED_RECORDS
+        ? chain.failures
+        : chain.failures.map(({ record: _record, ...failure }) => failure);
     const common = { decoded: decoded.count, failures, decodeErrors: decoded.errors };
     if (encode === undefined) return { ...common, output: chain.output, count: chain.count, encodeErrors: [] };
     const encoded = codec.encode(chain.output, encode);
-    return { ...common, output: encoded.bytes, count: chain.count - encoded.errors.length, encodeErrors: encoded.errors };
+    return {
+      ...common,
+      output: encoded.bytes,
+      count: chain.count - encoded.errors.length,
+      encodeErrors: encoded.errors,
+    };
   }
 
   /** Runs the program as a condition on each record of an input batch (docs/abi.md §2.2). */
@@ -351,7 +417,10 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
       const done = (bytes.byteOffset - input.byteOffset + bytes.length) / input.length;
       const first = run(bytes, done, reuse && bytes.length === input.length);
       if ('value' in first) chunk.lines = this.exports.ndjson_lines();
-      const pieces = 'value' in first ? [{ start: 0, value: first.value }] : recoverInChunk(first.trap, chunk, (text) => run(text, done));
+      const pieces =
+        'value' in first
+          ? [{ start: 0, value: first.value }]
+          : recoverInChunk(first.trap, chunk, (text) => run(text, done));
       lines += chunk.lines;
       for (const piece of pieces) {
         if ('value' in piece) {
@@ -361,7 +430,11 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
         }
       }
     }
-    return { output: whole ? Buffer.from(whole.buffer, whole.byteOffset, whole.length) : output.bytes(), errors, lines };
+    return {
+      output: whole ? Buffer.from(whole.buffer, whole.byteOffset, whole.length) : output.bytes(),
+      errors,
+      lines,
+    };
   }
 
   /**
@@ -370,7 +443,11 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
    * A trap fails the batch's events with the trap's message and leaves the variables as they were (slots
    * past `variables`, new in this program, null as before a run).
    */
-  runBatchWithVariables(input: Uint8Array, variables: readonly RemapValue[], slots: number): { output: Uint8Array; variables: RemapValue[] } {
+  runBatchWithVariables(
+    input: Uint8Array,
+    variables: readonly RemapValue[],
+    slots: number,
+  ): { output: Uint8Array; variables: RemapValue[] } {
     const repl = this.exports as ModuleExports & ReplExports;
     const result = this.attempt(() => {
       const base = repl.svc_variables() >>> 0;
@@ -389,8 +466,13 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
     });
     if ('value' in result) return result.value;
     const records = new BatchRecords(input);
-    const failed = Array.from({ length: records.count }, (_, index) => errorRecord(records.record(index), result.trap.message));
-    return { output: joinBatch(records.flags, records.count, failed), variables: Array.from({ length: slots }, (_, slot) => variables[slot] ?? null) };
+    const failed = Array.from({ length: records.count }, (_, index) =>
+      errorRecord(records.record(index), result.trap.message),
+    );
+    return {
+      output: joinBatch(records.flags, records.count, failed),
+      variables: Array.from({ length: slots }, (_, slot) => variables[slot] ?? null),
+    };
   }
 
   /** Bytes allocated in the arena since the last reset. */
@@ -443,7 +525,8 @@ function startInstance(module: WebAssembly.Module, info: ModuleInfo, options: In
   const ref: InstanceRef = {};
   const instance = new WebAssembly.Instance(module, moduleImports(ref, functions, options.services));
   const missing = REQUIRED_EXPORTS.filter((name) => !(name in instance.exports));
-  if (missing.length > 0) throw new Error(`the module lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`the module lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   const exports = instance.exports as unknown as ModuleExports;
   ref.memory = exports.memory;
   ref.alloc = exports.alloc;
@@ -479,7 +562,9 @@ class OutputBytes {
     if (needed > this.buffer.length) {
       // Room for the rest of the output at the rate so far (all of it when this is the last piece).
       const expected = Math.ceil(needed / done);
-      const grown = Buffer.allocUnsafe(done === 1 ? needed : Math.max(expected + (expected >> 3), 2 * this.buffer.length));
+      const grown = Buffer.allocUnsafe(
+        done === 1 ? needed : Math.max(expected + (expected >> 3), 2 * this.buffer.length),
+      );
       grown.set(this.buffer.subarray(0, this.length));
       this.buffer = grown;
     }

@@ -28,11 +28,18 @@ export class ReplSession {
       target: kindOfValue(this.event),
       variables: new Map(names.map((name) => [name, kindOfValue(this.variables.get(name)!)])),
     });
-    const { wasm } = await emitModule(checked, compilerVersion(), { predefined: names, jsFunctions: JS_FUNCTION_NAMES });
+    const { wasm } = await emitModule(checked, compilerVersion(), {
+      predefined: names,
+      jsFunctions: JS_FUNCTION_NAMES,
+    });
     const instance = await loadInstance(wasm);
     const slots = instance.info.variables ?? [];
     const input = encodeBatch([{ event: this.event }], BatchFlag.RESULTS | BatchFlag.RAW);
-    const run = instance.runBatchWithVariables(input, names.map((n) => this.variables.get(n)!), slots.length);
+    const run = instance.runBatchWithVariables(
+      input,
+      names.map((n) => this.variables.get(n)!),
+      slots.length,
+    );
     for (const [name, slot] of slots) this.variables.set(name, run.variables[slot]!);
     const [record] = decodeOutput(run.output);
     if (record?.outcome === 'kept') {

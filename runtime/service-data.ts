@@ -42,16 +42,18 @@ export function memoryEnrichmentTables(tables: Readonly<Record<string, readonly 
         if (!Object.hasOwn(row, condition.field)) return false;
         const actual = row[condition.field]!;
         if (condition.type === 'between_dates') {
-          return actual instanceof Timestamp && condition.from.nanos <= actual.nanos && actual.nanos <= condition.to.nanos;
+          return (
+            actual instanceof Timestamp && condition.from.nanos <= actual.nanos && actual.nanos <= condition.to.nanos
+          );
         }
         return (
           fieldEquals(actual, condition.value, caseSensitive) ||
           (wildcard !== undefined && fieldEquals(actual, wildcard, caseSensitive))
         );
       };
-      return tables[table]!
-        .filter((row) => conditions.every((condition) => matches(row, condition)))
-        .map((row) => (select === undefined ? { ...row } : selectFields(row, select)));
+      return tables[table]!.filter((row) => conditions.every((condition) => matches(row, condition))).map((row) =>
+        select === undefined ? { ...row } : selectFields(row, select),
+      );
     },
   };
 }
@@ -84,7 +86,8 @@ function fieldEquals(actual: RemapValue, wanted: RemapValue, caseSensitive: bool
   return remapEquals(actual, wanted);
 }
 
-const isString = (value: RemapValue): value is string | Uint8Array => typeof value === 'string' || value instanceof Uint8Array;
+const isString = (value: RemapValue): value is string | Uint8Array =>
+  typeof value === 'string' || value instanceof Uint8Array;
 
 /** Remap's `==` on values: kinds must agree (1 is not 1.0), strings compare as bytes. */
 function remapEquals(a: RemapValue, b: RemapValue): boolean {
@@ -101,4 +104,5 @@ function remapEquals(a: RemapValue, b: RemapValue): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && remapEquals(a[k]!, b[k]!));
 }
 
-const isPlainObject = (value: object): value is Record<string, RemapValue> => Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+const isPlainObject = (value: object): value is Record<string, RemapValue> =>
+  Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;

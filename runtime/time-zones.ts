@@ -102,10 +102,20 @@ class IntlZone implements TimeZone {
   private readonly offsets = new BoundedCache<number, number>(OFFSET_CACHE_SIZE);
   private readonly computeOffset = (utcSeconds: number) => this.offsetFromRules(utcSeconds);
 
-  constructor(name: string, private readonly offsetAsName: boolean) {
+  constructor(
+    name: string,
+    private readonly offsetAsName: boolean,
+  ) {
     this.parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: name, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric',
-      hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: name,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     this.shortNames = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'short' });
     this.longNames = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'long' });
@@ -120,7 +130,16 @@ class IntlZone implements TimeZone {
     for (const part of this.parts.formatToParts(utcSeconds * 1000)) field[part.type] = part.value;
     const year = field.era === 'BC' ? 1 - Number(field.year) : Number(field.year);
     // Date.UTC maps years 0–99 to 1900–1999: build the date in 2000 and move it to its year.
-    const date = new Date(Date.UTC(2000, Number(field.month) - 1, Number(field.day), Number(field.hour), Number(field.minute), Number(field.second)));
+    const date = new Date(
+      Date.UTC(
+        2000,
+        Number(field.month) - 1,
+        Number(field.day),
+        Number(field.hour),
+        Number(field.minute),
+        Number(field.second),
+      ),
+    );
     date.setUTCFullYear(year);
     return date.getTime() / 1000 - utcSeconds;
   }

@@ -28,7 +28,11 @@ export type Piece<T> = { start: number; end: number; value: T } | { failed: numb
  * event), so the range is split there and both parts run again. A trap before any unit (copying the input
  * in) halves the range. Returns the pieces in unit order.
  */
-export function recoverFromTrap<T>(trap: Trap, count: number, attempt: (start: number, end: number) => Attempt<T>): Array<Piece<T>> {
+export function recoverFromTrap<T>(
+  trap: Trap,
+  count: number,
+  attempt: (start: number, end: number) => Attempt<T>,
+): Array<Piece<T>> {
   const pieces: Array<Piece<T>> = [];
   // A stack of ranges still to run, the next one last.
   const pending: Array<[number, number]> = [];
@@ -127,7 +131,8 @@ export class TextLines {
 /** Where each of the `count` lines of `text` starts, and where the last one ends. */
 function lineStarts(text: Uint8Array, count: number): number[] {
   const starts = [0];
-  for (let at = text.indexOf(NEWLINE); at >= 0 && starts.length <= count; at = text.indexOf(NEWLINE, at + 1)) starts.push(at + 1);
+  for (let at = text.indexOf(NEWLINE); at >= 0 && starts.length <= count; at = text.indexOf(NEWLINE, at + 1))
+    starts.push(at + 1);
   if (starts.length === count) starts.push(text.length);
   return starts;
 }

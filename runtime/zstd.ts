@@ -53,10 +53,14 @@ function frameHeader(bytes: Uint8Array, at: number): FrameHeader {
   const length = sizeAt + sizeBytes - at;
   if (sizeBytes === 0) return { descriptor, length, contentSize: undefined };
   if (bytes.length < sizeAt + sizeBytes) throw zstdError(72);
-  const contentSize = sizeBytes === 1 ? bytes[sizeAt]!
-    : sizeBytes === 2 ? view.getUint16(sizeAt, true) + 256
-      : sizeBytes === 4 ? view.getUint32(sizeAt, true)
-        : Number(view.getBigUint64(sizeAt, true));
+  const contentSize =
+    sizeBytes === 1
+      ? bytes[sizeAt]!
+      : sizeBytes === 2
+        ? view.getUint16(sizeAt, true) + 256
+        : sizeBytes === 4
+          ? view.getUint32(sizeAt, true)
+          : Number(view.getBigUint64(sizeAt, true));
   return { descriptor, length, contentSize };
 }
 
@@ -149,7 +153,12 @@ export function zstdCompress(bytes: Uint8Array, level: number): Uint8Array {
   const dictionaryBytes = [0, 1, 2, 4][descriptor & 3]!;
   const windowLog = level < 0 ? NEGATIVE_LEVEL_WINDOW_LOG : WINDOW_LOG[Math.min(level, WINDOW_LOG.length - 1)]!;
   const dictionaryAt = 5 + (singleSegment ? 0 : 1);
-  const header = [...frame.subarray(0, 4), descriptor & 0x07, (windowLog - 10) << 3, ...frame.subarray(dictionaryAt, dictionaryAt + dictionaryBytes)];
+  const header = [
+    ...frame.subarray(0, 4),
+    descriptor & 0x07,
+    (windowLog - 10) << 3,
+    ...frame.subarray(dictionaryAt, dictionaryAt + dictionaryBytes),
+  ];
   const out = new Uint8Array(header.length + frame.length - headerEnd);
   out.set(header);
   out.set(frame.subarray(headerEnd), header.length);

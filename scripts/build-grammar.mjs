@@ -9,4 +9,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const grammar = ohm.grammar(readFileSync(join(root, 'compiler/grammar/remap.ohm'), 'utf8'));
 const out = join(root, 'dist/compiler/grammar/recipe.js');
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, `// Generated from compiler/grammar/remap.ohm by scripts/build-grammar.mjs.\nexport default ${grammar.toRecipe()};\n`);
+writeFileSync(
+  out,
+  `// Generated from compiler/grammar/remap.ohm by scripts/build-grammar.mjs.\nexport default ${grammar.toRecipe()};\n`,
+);

@@ -5,7 +5,17 @@
 // tests alone.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,7 +26,16 @@ const stampDir = join(root, '.cache/build');
 /** The source directories of the shipped code (tsconfig.build.json) and of the tests (tsconfig.test.json). */
 const shippedDirs = ['abi', 'compiler', 'runtime', 'host', 'cli'];
 const testDirs = ['test', 'bench'];
-const asc = ['node_modules/assemblyscript/bin/asc.js', '--runtime', 'stub', '-O3', '--noAssert', '--debug', '--initialMemory', '2'];
+const asc = [
+  'node_modules/assemblyscript/bin/asc.js',
+  '--runtime',
+  'stub',
+  '-O3',
+  '--noAssert',
+  '--debug',
+  '--initialMemory',
+  '2',
+];
 const tsc = 'node_modules/typescript/bin/tsc';
 
 /** Yields `dir` and everything below it as `{ path, isDirectory }`. */
@@ -81,7 +100,8 @@ function node(args) {
  * they are there, so it starts afresh.
  */
 async function tscBuild(step, project) {
-  if (step.outputs.some((output) => !existsSync(join(root, output)))) rmSync(join(root, '.cache/tsc', `${project}.tsbuildinfo`), { force: true });
+  if (step.outputs.some((output) => !existsSync(join(root, output))))
+    rmSync(join(root, '.cache/tsc', `${project}.tsbuildinfo`), { force: true });
   await node([tsc, '-b', `tsconfig.${project}.json`]);
 }
 
@@ -107,7 +127,8 @@ function writeBuildId() {
   const compiled = ['abi', 'compiler']
     .flatMap((dir) => [...walk(join(dist, dir))])
     .filter((f) => !f.isDirectory && f.path.endsWith('.js'));
-  for (const { path } of compiled.sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(path.slice(dist.length)).update(readFileSync(path));
+  for (const { path } of compiled.sort((a, b) => (a.path < b.path ? -1 : 1)))
+    hash.update(path.slice(dist.length)).update(readFileSync(path));
   writeFileSync(join(dist, 'build-id'), hash.digest('hex') + '\n');
 }
 
@@ -130,7 +151,13 @@ const steps = [
   {
     // The function indexes come from the function files; the build stops when a definition has no implementation.
     name: 'function indexes',
-    inputs: ['compiler/functions', 'stdlib-as/functions', 'runtime/js-functions', 'compiler/codegen/generate.ts', 'scripts/gen-function-index.mjs'],
+    inputs: [
+      'compiler/functions',
+      'stdlib-as/functions',
+      'runtime/js-functions',
+      'compiler/codegen/generate.ts',
+      'scripts/gen-function-index.mjs',
+    ],
     pattern: /\.ts$/,
     outputs: ['compiler/functions/index.ts', 'stdlib-as/functions/index.ts', 'runtime/js-functions/index.ts'],
     run: () => node(['scripts/gen-function-index.mjs']),
@@ -217,21 +244,24 @@ async function build() {
   const ran = [];
   const runStep = (step) => {
     if (!done.has(step.name)) {
-      done.set(step.name, (async () => {
-        await Promise.all((step.after ?? []).map((name) => runStep(steps.find((s) => s.name === name))));
-        if (!isStale(step)) return;
-        const stepStarted = new Date();
-        try {
-          await step.run.call(step);
-        } catch (error) {
-          throw new Error(`build: ${step.name} failed (${error.message})`);
-        }
-        // Stamped with the start time: an input saved while the step ran is newer and makes it stale again.
-        mkdirSync(stampDir, { recursive: true });
-        writeFileSync(stampOf(step.name), stepStarted.toISOString() + '\n');
-        utimesSync(stampOf(step.name), stepStarted, stepStarted);
-        ran.push(step.name);
-      })());
+      done.set(
+        step.name,
+        (async () => {
+          await Promise.all((step.after ?? []).map((name) => runStep(steps.find((s) => s.name === name))));
+          if (!isStale(step)) return;
+          const stepStarted = new Date();
+          try {
+            await step.run.call(step);
+          } catch (error) {
+            throw new Error(`build: ${step.name} failed (${error.message})`);
+          }
+          // Stamped with the start time: an input saved while the step ran is newer and makes it stale again.
+          mkdirSync(stampDir, { recursive: true });
+          writeFileSync(stampOf(step.name), stepStarted.toISOString() + '\n');
+          utimesSync(stampOf(step.name), stepStarted, stepStarted);
+          ran.push(step.name);
+        })(),
+      );
     }
     return done.get(step.name);
   };

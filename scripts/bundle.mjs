@@ -16,7 +16,11 @@ const outdir = join(dist, 'bin');
 /** Packages bundled: those the CLI and a pipeline load at every start, and the compiler's parser. */
 const BUNDLED_PACKAGES = new Set(['cac', 'zod', 'yaml', 'smol-toml', 'picomatch', 'tinyglobby', 'fdir', 'ohm-js']);
 
-const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** @type {import('esbuild').Plugin} */
 const keepOutside = {
@@ -37,7 +41,9 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(plugin) {
     plugin.onResolve({ filter: /\/locales\/index\.js$/ }, ({ importer, resolveDir }) =>
-      importer.includes(`${sep}node_modules${sep}zod${sep}`) ? { path: join(resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+      importer.includes(`${sep}node_modules${sep}zod${sep}`)
+        ? { path: join(resolveDir, '../locales/en.js'), namespace: 'zod-locales' }
+        : undefined,
     );
     plugin.onLoad({ filter: /.*/, namespace: 'zod-locales' }, ({ path }) => ({
       contents: `export { default as en } from ${JSON.stringify(path)};`,
@@ -51,7 +57,12 @@ const zodEnglishOnly = {
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  entryPoints: { svc: join(dist, 'cli/bin.js'), worker: join(dist, 'host/topology/worker.js'), 'io-worker': join(dist, 'runtime/io-worker.js'), 'vrl-worker': join(dist, 'cli/vrl-worker.js') },
+  entryPoints: {
+    svc: join(dist, 'cli/bin.js'),
+    worker: join(dist, 'host/topology/worker.js'),
+    'io-worker': join(dist, 'runtime/io-worker.js'),
+    'vrl-worker': join(dist, 'cli/vrl-worker.js'),
+  },
   outdir,
   bundle: true,
   splitting: true,
@@ -61,6 +72,8 @@ await build({
   chunkNames: 'chunk-[hash]',
   plugins: [zodEnglishOnly, keepOutside],
   // Bundled CommonJS packages call `require` for Node's built-ins.
-  banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
+  },
   logLevel: 'warning',
 });

@@ -15,7 +15,11 @@ if (!existsSync(runner)) {
   process.exit(0);
 }
 // A generous per-case timeout: a loaded machine must not turn slow compiles into lost cases.
-const result = spawnSync(process.execPath, [runner, '--timeout', '60000'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+const result = spawnSync(process.execPath, [runner, '--timeout', '60000'], {
+  cwd: root,
+  encoding: 'utf8',
+  maxBuffer: 1 << 26,
+});
 const lastLine = (result.stdout ?? '').trim().split('\n').pop() ?? '';
 const match = /^(\d+) passed, (\d+) failed$/.exec(lastLine);
 if (result.status !== 0 || !match) {
@@ -32,5 +36,7 @@ if (passed < baseline.passed) {
   process.exit(1);
 }
 if (passed > baseline.passed) {
-  console.log(`conformance: ${passed - baseline.passed} more examples pass than recorded; to raise the bar, set "passed": ${passed} in test/conformance-baseline.json`);
+  console.log(
+    `conformance: ${passed - baseline.passed} more examples pass than recorded; to raise the bar, set "passed": ${passed} in test/conformance-baseline.json`,
+  );
 }

@@ -18,15 +18,23 @@ const NOTE = {
 };
 
 function reference(source) {
-  const out = execFileSync('node', ['scripts/vrl-ref.cjs', source], { env: { ...process.env, JSON: '1' }, encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.startsWith('{')).map((l) => {
-    const d = JSON.parse(l);
-    return {
-      severity: d.severity, code: d.code, message: d.message,
-      labels: d.labels.map((x) => ({ message: x.message, primary: x.primary, span: x.span })),
-      notes: d.notes.map((n) => NOTE[n.note_type](n.message)),
-    };
+  const out = execFileSync('node', ['scripts/vrl-ref.cjs', source], {
+    env: { ...process.env, JSON: '1' },
+    encoding: 'utf8',
   });
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => {
+      const d = JSON.parse(l);
+      return {
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+        labels: d.labels.map((x) => ({ message: x.message, primary: x.primary, span: x.span })),
+        notes: d.notes.map((n) => NOTE[n.note_type](n.message)),
+      };
+    });
 }
 
 async function ours(source) {
@@ -39,7 +47,10 @@ async function ours(source) {
 }
 
 const table = process.argv.includes('--table');
-const lines = fs.readFileSync(process.argv[2], 'utf8').split('\n').filter((l) => l.trim());
+const lines = fs
+  .readFileSync(process.argv[2], 'utf8')
+  .split('\n')
+  .filter((l) => l.trim());
 let same = 0;
 for (const line of lines) {
   const source = line.replace(/\\n/g, '\n');

@@ -30,7 +30,9 @@ const options = {
   cliEvery: Number(values['cli-every']),
   timeoutMs: Number(values.timeout),
 };
-console.log(`fuzz: seed ${options.seed}, ${options.programs ?? '∞'} programs${options.seconds ? ` or ${options.seconds} s` : ''}, ${options.eventsPerProgram} events each, ${options.jobs} workers, every ${options.cliEvery}th program through svc vrl`);
+console.log(
+  `fuzz: seed ${options.seed}, ${options.programs ?? '∞'} programs${options.seconds ? ` or ${options.seconds} s` : ''}, ${options.eventsPerProgram} events each, ${options.jobs} workers, every ${options.cliEvery}th program through svc vrl`,
+);
 const started = Date.now();
 let lastReport = started;
 const summary = await fuzz({
@@ -43,23 +45,36 @@ const summary = await fuzz({
   },
 });
 
-console.log(`\n${summary.programs} programs × events = ${summary.runs} runs in ${Math.round((Date.now() - started) / 1000)} s (seed ${options.seed})`);
+console.log(
+  `\n${summary.programs} programs × events = ${summary.runs} runs in ${Math.round((Date.now() - started) / 1000)} s (seed ${options.seed})`,
+);
 console.log('outcome         count   (library API: one per event; svc vrl: one per program)');
 for (const [kind, count] of Object.entries(summary.counts)) {
-  console.log(`${kind.padEnd(15)} ${String(count).padStart(7)}${BAD_OUTCOMES.includes(kind) && count > 0 ? '   ← bad' : ''}`);
+  console.log(
+    `${kind.padEnd(15)} ${String(count).padStart(7)}${BAD_OUTCOMES.includes(kind) && count > 0 ? '   ← bad' : ''}`,
+  );
 }
 if (summary.failures.size > 0) {
   const dir = path.resolve(values.out);
   mkdirSync(dir, { recursive: true });
-  console.log(`\n${summary.failures.size} distinct failures (a few cases of each in ${path.relative(process.cwd(), dir) || '.'}/):`);
+  console.log(
+    `\n${summary.failures.size} distinct failures (a few cases of each in ${path.relative(process.cwd(), dir) || '.'}/):`,
+  );
   let n = 0;
   for (const [key, cases] of [...summary.failures].sort((a, b) => a[0].localeCompare(b[0]))) {
     console.log(`  ${key}`);
-    cases.forEach((c, i) => writeFileSync(path.join(dir, `${String(n).padStart(3, '0')}-${c.kind}-${i}.json`), JSON.stringify(c, null, 2) + '\n'));
+    cases.forEach((c, i) =>
+      writeFileSync(
+        path.join(dir, `${String(n).padStart(3, '0')}-${c.kind}-${i}.json`),
+        JSON.stringify(c, null, 2) + '\n',
+      ),
+    );
     n++;
   }
   const programs = [...summary.badPrograms.values()].map((p) => JSON.stringify(p)).join('\n');
   writeFileSync(path.join(dir, 'bad-programs.jsonl'), programs + '\n');
-  console.log(`  every program with a bad outcome: ${path.relative(process.cwd(), path.join(dir, 'bad-programs.jsonl'))}`);
+  console.log(
+    `  every program with a bad outcome: ${path.relative(process.cwd(), path.join(dir, 'bad-programs.jsonl'))}`,
+  );
 }
 process.exitCode = summary.failures.size > 0 ? 1 : 0;

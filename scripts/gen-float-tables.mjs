@@ -39,7 +39,13 @@ for (let e = -342n; e <= 308n; e++) {
 const words = (table) => {
   const lines = [];
   for (let i = 0; i < table.length; i += 2) {
-    lines.push('  ' + table.slice(i, i + 2).map((v) => `0x${(v & MASK).toString(16)}, 0x${(v >> 64n).toString(16)},`).join(' '));
+    lines.push(
+      '  ' +
+        table
+          .slice(i, i + 2)
+          .map((v) => `0x${(v & MASK).toString(16)}, 0x${(v >> 64n).toString(16)},`)
+          .join(' '),
+    );
   }
   return lines.join('\n');
 };

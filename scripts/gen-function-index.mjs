@@ -23,11 +23,56 @@ function sources(dir, except) {
 }
 
 // Import bindings are the file names; the few that are not usable identifiers get a prefix.
-const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
-  'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new',
-  'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield',
-  'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
-const binding = (name) => (/^[A-Za-z_$][\w$]*$/.test(name) && !RESERVED.has(name) ? name : `fn_${name.replace(/\W/g, '_')}`);
+const RESERVED = new Set([
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'yield',
+  'let',
+  'static',
+  'implements',
+  'interface',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'await',
+]);
+const binding = (name) =>
+  /^[A-Za-z_$][\w$]*$/.test(name) && !RESERVED.has(name) ? name : `fn_${name.replace(/\W/g, '_')}`;
 
 // ---- compiler/functions ----------------------------------------------------------------------------------
 
@@ -70,7 +115,10 @@ const stdlibFiles = sources('stdlib-as/functions', ['index.ts'])
 const stdlibExports = new Map(stdlibFiles.flatMap(({ stem, exports }) => exports.map((name) => [name, stem])));
 const misplacedStdlib = stdlibFiles
   .filter(({ stem, exports }) => exports.length !== 1 || exports[0] !== `fn_${stem}`)
-  .map(({ stem, exports }) => `stdlib-as/functions/${stem}.ts exports ${exports.join(', ')}: a file implements the function it is named after`);
+  .map(
+    ({ stem, exports }) =>
+      `stdlib-as/functions/${stem}.ts exports ${exports.join(', ')}: a file implements the function it is named after`,
+  );
 
 const stdlibIndex = `${HEADER('the files of this directory')}// The stdlib-backed remap functions: each file exports \`fn_<name>\` (docs/abi.md §8).
 
@@ -80,11 +128,16 @@ ${stdlibFiles.map(({ stem, exports }) => `export { ${exports.join(', ')} } from 
 // ---- runtime/js-functions --------------------------------------------------------------------------------
 
 // Each file here is one function, named as its definition in compiler/functions/; helpers are in support/.
-const jsFiles = sources('runtime/js-functions', ['index.ts'])
-  .map(({ stem, text }) => ({ stem, exports: [...text.matchAll(/^export const (\w+): JsFunction\b/gm)].map((m) => m[1]) }));
+const jsFiles = sources('runtime/js-functions', ['index.ts']).map(({ stem, text }) => ({
+  stem,
+  exports: [...text.matchAll(/^export const (\w+): JsFunction\b/gm)].map((m) => m[1]),
+}));
 const misplacedJs = jsFiles
   .filter(({ stem, exports }) => exports.length !== 1 || exports[0] !== stem)
-  .map(({ stem }) => `runtime/js-functions/${stem}.ts: exports no JsFunction named ${stem} (helpers belong in runtime/js-functions/support/)`);
+  .map(
+    ({ stem }) =>
+      `runtime/js-functions/${stem}.ts: exports no JsFunction named ${stem} (helpers belong in runtime/js-functions/support/)`,
+  );
 const jsNames = jsFiles.flatMap(({ exports }) => exports).sort();
 
 const jsIndex = `${HEADER('the files of this directory')}// JS-backed remap functions by name (definitions with \`backing: { kind: 'js' }\` in compiler/functions/). A compiled
@@ -94,7 +147,11 @@ const jsIndex = `${HEADER('the files of this directory')}// JS-backed remap func
 import type { JsFunction, JsFunctionTable } from '../imports.js';
 
 const LOADERS: Readonly<Record<string, () => Promise<JsFunction>>> = {
-${jsFiles.flatMap(({ stem, exports }) => exports.map((name) => ({ stem, name }))).sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ stem, name }) => `  ${name}: async () => (await import('./${stem}.js')).${name},`).join('\n')}
+${jsFiles
+  .flatMap(({ stem, exports }) => exports.map((name) => ({ stem, name })))
+  .sort((a, b) => (a.name < b.name ? -1 : 1))
+  .map(({ stem, name }) => `  ${name}: async () => (await import('./${stem}.js')).${name},`)
+  .join('\n')}
 };
 
 /** What the compiler is told this runtime provides. */

@@ -19,6 +19,7 @@ do literalEnd = source.indexOf('`', literalEnd + 1);
 while (literalEnd !== -1 && source[literalEnd - 1] === '\\');
 if (literalEnd === -1 || source[literalEnd + 1] !== ')') fail('the embedded wasm literal does not end as expected');
 
+// biome-ignore lint/security/noGlobalEval lint/complexity/noCommaOperator: an indirect eval (global scope) of the package's own string literal
 const text = (0, eval)(source.slice(literalStart, literalEnd + 1));
 // The package's decoder maps each char code c to the byte `~c >> 8 & c` (c itself below 256).
 const wasm = new Uint8Array(text.length);

@@ -9,7 +9,7 @@ if (first === '--run') {
   try {
     console.log(JSON.stringify(vrl.execute(src, JSON.parse(event))));
   } catch (e) {
-    console.log('runtime error:', e && e.message ? e.message : String(e));
+    console.log('runtime error:', e?.message ? e.message : String(e));
   }
 } else {
   const { errors, warnings } = vrl.check(first);

@@ -37,7 +37,7 @@ export function bufferNew(capacity: usize): Buffer {
 /** Moves the content to a larger block holding at least `needed` bytes. */
 function bufferGrow(b: Buffer, needed: u64): void {
   if (needed > <u64>u32.MAX_VALUE) trapWith(TrapCause.AddressSpace);
-  let grown = <u64>load<u32>(b, 8) << 1;
+  let grown = (<u64>load<u32>(b, 8)) << 1;
   if (grown < needed) grown = needed;
   if (grown > <u64>u32.MAX_VALUE) grown = needed;
   const data = alloc(<usize>grown);

@@ -3,12 +3,24 @@
 
 import { bufferData, bufferLength } from './buffer';
 import {
-  decodeFrames, decodedLength, decodedCount, decodedConsumed, decodedDiscard, decodeErrors, decodedFrames,
+  decodeFrames,
+  decodedLength,
+  decodedCount,
+  decodedConsumed,
+  decodedDiscard,
+  decodeErrors,
+  decodedFrames,
 } from './codec/decode';
 import { encodeBatch, encodedLength, encodeErrors, encodeOffsets } from './codec/encode';
 import { regexSearch, FIRST_SEARCH_BITS } from './regex-vm';
 
-export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor, runtime_state } from './value';
+export {
+  alloc,
+  arenaReset as reset,
+  arenaUsed as arena_used,
+  arenaSetFloor as arena_set_floor,
+  runtime_state,
+} from './value';
 
 export function decode(ptr: usize, len: usize, descriptor: usize): usize {
   return decodeFrames(ptr, len, descriptor);

@@ -5,7 +5,6 @@
 import { Value, alloc, allocBytes, bytesPtr, bytesLen, copyBytes } from './value';
 import { Outcome } from '../abi/wire/batch';
 
-
 let messagePtr: usize = 0;
 let messageLen: usize = 0;
 /** How the program stopped for the current event. */

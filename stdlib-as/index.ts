@@ -11,23 +11,52 @@ import { regexSearch, slotScratch, FIRST_SEARCH_BITS } from './regex-vm';
 import { failWith } from './error';
 
 // Arena (ABI exports).
-export { alloc, arenaReset as reset, arenaUsed as arena_used, arenaSetFloor as arena_set_floor, runtime_state } from './value';
+export {
+  alloc,
+  arenaReset as reset,
+  arenaUsed as arena_used,
+  arenaSetFloor as arena_set_floor,
+  runtime_state,
+} from './value';
 
 // Building and reading values (the code generator's constants, closures and iteration).
 export {
-  NULL as value_null, TRUE as value_true, FALSE as value_false, tagOf as value_tag,
-  newInt as new_int, newFloat as new_float, newTimestamp as new_timestamp, copyBytes as copy_bytes,
-  newArray as new_array, arrayPush as array_push, arrayLen as array_len, arrayGet as array_get,
-  newObject as new_object, objectSet as object_set, objectLen as object_len, objectValue as object_value,
-  objectKeyPtr as object_key_ptr, objectKeyLen as object_key_len, objectKey as object_key, share as value_share,
-  bytesPtr as bytes_ptr, bytesLen as bytes_len, bytesSlice as bytes_slice,
+  NULL as value_null,
+  TRUE as value_true,
+  FALSE as value_false,
+  tagOf as value_tag,
+  newInt as new_int,
+  newFloat as new_float,
+  newTimestamp as new_timestamp,
+  copyBytes as copy_bytes,
+  newArray as new_array,
+  arrayPush as array_push,
+  arrayLen as array_len,
+  arrayGet as array_get,
+  newObject as new_object,
+  objectSet as object_set,
+  objectLen as object_len,
+  objectValue as object_value,
+  objectKeyPtr as object_key_ptr,
+  objectKeyLen as object_key_len,
+  objectKey as object_key,
+  share as value_share,
+  bytesPtr as bytes_ptr,
+  bytesLen as bytes_len,
+  bytesSlice as bytes_slice,
 } from './value';
 export { regexFindAll as regex_matches } from './regex';
 
 // Errors.
 export {
-  errorMessagePtr as error_ptr, errorMessageLen as error_len, errorMessage as error_message, fail as fail,
-  setOutcome as set_outcome, currentOutcome as current_outcome, errorPrefix as error_prefix, failValue as fail_value,
+  errorMessagePtr as error_ptr,
+  errorMessageLen as error_len,
+  errorMessage as error_message,
+  fail,
+  setOutcome as set_outcome,
+  currentOutcome as current_outcome,
+  errorPrefix as error_prefix,
+  failValue as fail_value,
 } from './error';
 
 // Paths, operators and the program drivers.
@@ -35,12 +64,38 @@ export { path_get, path_set, path_remove, path_exists } from './path';
 export { may_descend } from './depth';
 export { path_unnest } from './functions/unnest';
 export {
-  op_add, op_sub, op_mul, op_div, op_rem, op_lt, op_le, op_gt, op_ge, op_eq, op_ne, op_merge, op_not, value_eq,
-  bool_test, is_falsy, op_and,
+  op_add,
+  op_sub,
+  op_mul,
+  op_div,
+  op_rem,
+  op_lt,
+  op_le,
+  op_gt,
+  op_ge,
+  op_eq,
+  op_ne,
+  op_merge,
+  op_not,
+  value_eq,
+  bool_test,
+  is_falsy,
+  op_and,
 } from './ops';
 export {
-  event_cell, meta_cell, run_batch, run_chain, run_condition, run_ndjson, run_framed, output_len, errors_ptr, errors_len, ndjson_lines,
-  failures_ptr, failures_len,
+  event_cell,
+  meta_cell,
+  run_batch,
+  run_chain,
+  run_condition,
+  run_ndjson,
+  run_framed,
+  output_len,
+  errors_ptr,
+  errors_len,
+  ndjson_lines,
+  failures_ptr,
+  failures_len,
 } from './run';
 
 // format_timestamp and parse_timestamp with constant formats (the code generator's choice over the JS functions).

@@ -77,7 +77,7 @@ export function writeIpv6(b: Buffer, ip: usize): void {
 }
 
 function group(ip: usize, i: i32): u32 {
-  return (<u32>load<u8>(ip + (<usize>i << 1)) << 8) | load<u8>(ip + (<usize>i << 1) + 1);
+  return ((<u32>load<u8>(ip + ((<usize>i) << 1))) << 8) | load<u8>(ip + ((<usize>i) << 1) + 1);
 }
 
 function writeHexGroup(b: Buffer, g: u32): void {
@@ -155,8 +155,8 @@ function readGroups(groups: usize, limit: u32): u32 {
     const separated = i == 0 || readChar(0x3a);
     // An embedded IPv4 address needs two group slots.
     if (separated && i + 1 < limit && readIpv4(GROUP_SCRATCH)) {
-      store<u16>(groups + (<usize>i << 1), (<u16>load<u8>(GROUP_SCRATCH) << 8) | load<u8>(GROUP_SCRATCH, 1));
-      store<u16>(groups + (<usize>i << 1) + 2, (<u16>load<u8>(GROUP_SCRATCH, 2) << 8) | load<u8>(GROUP_SCRATCH, 3));
+      store<u16>(groups + ((<usize>i) << 1), ((<u16>load<u8>(GROUP_SCRATCH)) << 8) | load<u8>(GROUP_SCRATCH, 1));
+      store<u16>(groups + ((<usize>i) << 1) + 2, ((<u16>load<u8>(GROUP_SCRATCH, 2)) << 8) | load<u8>(GROUP_SCRATCH, 3));
       return (i + 2) | 0x100;
     }
     const group = separated ? readHexGroup() : -1;
@@ -164,7 +164,7 @@ function readGroups(groups: usize, limit: u32): u32 {
       at = start;
       return i;
     }
-    store<u16>(groups + (<usize>i << 1), <u16>group);
+    store<u16>(groups + ((<usize>i) << 1), <u16>group);
   }
   return limit;
 }
@@ -181,7 +181,7 @@ function readIpv6(out: usize): bool {
     if (head & 0x100) return false; // an IPv4 part cannot come before `::`
     if (!readChar(0x3a) || !readChar(0x3a)) return false;
     const tailSize = readGroups(TAIL, 7 - headSize) & 0xff;
-    memory.copy(HEAD + ((8 - <usize>tailSize) << 1), TAIL, <usize>tailSize << 1);
+    memory.copy(HEAD + ((8 - <usize>tailSize) << 1), TAIL, (<usize>tailSize) << 1);
   }
   for (let i: usize = 0; i < 8; i++) {
     const group = load<u16>(HEAD + (i << 1));

@@ -13,7 +13,7 @@ declare function jsCallImport(fn: i32, ptr: usize, len: usize): usize;
 export function jsCall(fn: i32, argv: usize, argc: i32): Value {
   const args = newArray(<usize>argc);
   for (let i = 0; i < argc; i++) {
-    const v = load<u32>(argv + (<usize>i << 2));
+    const v = load<u32>(argv + ((<usize>i) << 2));
     arrayPush(args, v == 0 ? NULL : v);
   }
   const encoded = encodeToArena(args);

@@ -1,17 +1,22 @@
 // Kinds as VRL names them in messages: a value's kind bit, kind names, a set of kinds (`string or integer`) and
 // a value's exact type (`[integer, string]`).
 
-import {
-  Value, Tag, tagOf, arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue,
-} from './value';
+import { Value, Tag, tagOf, arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue } from './value';
 import { Buffer, bufferAscii, bufferByte, bufferBytes } from './buffer';
 import { mayDescend } from './depth';
 import { KindBit } from '../abi/wire/kinds';
 
 /** Indexed by `Tag`. */
 const BIT_OF_TAG: StaticArray<u32> = [
-  KindBit.Null, KindBit.Boolean, KindBit.Integer, KindBit.Float, KindBit.Bytes, KindBit.Timestamp,
-  KindBit.Regex, KindBit.Array, KindBit.Object,
+  KindBit.Null,
+  KindBit.Boolean,
+  KindBit.Integer,
+  KindBit.Float,
+  KindBit.Bytes,
+  KindBit.Timestamp,
+  KindBit.Regex,
+  KindBit.Array,
+  KindBit.Object,
 ];
 
 export function kindBitOf(v: Value): u32 {
@@ -33,15 +38,24 @@ export function writeKinds(b: Buffer, mask: u32): void {
 
 export function kindName(bit: u32): string {
   switch (bit) {
-    case KindBit.Bytes: return 'string';
-    case KindBit.Integer: return 'integer';
-    case KindBit.Float: return 'float';
-    case KindBit.Boolean: return 'boolean';
-    case KindBit.Timestamp: return 'timestamp';
-    case KindBit.Regex: return 'regex';
-    case KindBit.Null: return 'null';
-    case KindBit.Array: return 'array';
-    case KindBit.Object: return 'object';
+    case KindBit.Bytes:
+      return 'string';
+    case KindBit.Integer:
+      return 'integer';
+    case KindBit.Float:
+      return 'float';
+    case KindBit.Boolean:
+      return 'boolean';
+    case KindBit.Timestamp:
+      return 'timestamp';
+    case KindBit.Regex:
+      return 'regex';
+    case KindBit.Null:
+      return 'null';
+    case KindBit.Array:
+      return 'array';
+    case KindBit.Object:
+      return 'object';
   }
   return 'never';
 }

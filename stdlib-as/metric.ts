@@ -6,8 +6,27 @@
 // always stays exactly one metric.
 
 import {
-  Value, Tag, NULL, tagOf, share, owned, newObject, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectFind,
-  objectGet, objectSet, objectSetInOrder, objectRemoveAt, newInt, intOf, floatOf, bytesPtr, bytesLen,
+  Value,
+  Tag,
+  NULL,
+  tagOf,
+  share,
+  owned,
+  newObject,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  objectFind,
+  objectGet,
+  objectSet,
+  objectSetInOrder,
+  objectRemoveAt,
+  newInt,
+  intOf,
+  floatOf,
+  bytesPtr,
+  bytesLen,
 } from './value';
 import { textBytes } from './error';
 import { equalsAscii } from './text';
@@ -26,11 +45,23 @@ const FIELDS: StaticArray<string> = ['name', 'namespace', 'tags', 'timestamp', '
 
 /** Vector's metric value types, as keys of the native object: exactly one of them holds the value. */
 export const VALUE_TYPES: StaticArray<string> = [
-  'counter', 'gauge', 'set', 'distribution', 'aggregated_histogram', 'aggregated_summary', 'sketch',
+  'counter',
+  'gauge',
+  'set',
+  'distribution',
+  'aggregated_histogram',
+  'aggregated_summary',
+  'sketch',
 ];
 /** The view's `type` of each value type (Vector's `MetricValue::as_name`). */
 const TYPE_NAMES: StaticArray<string> = [
-  'counter', 'gauge', 'set', 'distribution', 'aggregated histogram', 'aggregated summary', 'agent dd sketch',
+  'counter',
+  'gauge',
+  'set',
+  'distribution',
+  'aggregated histogram',
+  'aggregated summary',
+  'agent dd sketch',
 ];
 
 /** The cell holding the view while the program runs on a metric; 0 while it runs on a log or a trace. */
@@ -91,11 +122,11 @@ function viewOf(metric: Value): Value {
 
 // @ts-ignore: decorator
 @inline function keyPtr(keys: usize, i: i32): usize {
-  return <usize>load<u32>(keys + (<usize>i << 3));
+  return <usize>load<u32>(keys + ((<usize>i) << 3));
 }
 // @ts-ignore: decorator
 @inline function keyLength(keys: usize, i: i32): usize {
-  return <usize>load<u32>(keys + (<usize>i << 3), 4);
+  return <usize>load<u32>(keys + ((<usize>i) << 3), 4);
 }
 
 /**
@@ -129,7 +160,10 @@ export function metricSet(keys: usize, count: i32, v: Value): bool {
       if (value == 0) return false;
       break;
     case Field.Kind:
-      if (tagOf(v) != Tag.Bytes || !(equalsAscii(bytesPtr(v), bytesLen(v), 'incremental') || equalsAscii(bytesPtr(v), bytesLen(v), 'absolute'))) {
+      if (
+        tagOf(v) != Tag.Bytes ||
+        !(equalsAscii(bytesPtr(v), bytesLen(v), 'incremental') || equalsAscii(bytesPtr(v), bytesLen(v), 'absolute'))
+      ) {
         return false;
       }
       break;
@@ -194,7 +228,8 @@ export function metricRemove(keys: usize, count: i32): Value {
   const keyLen = keyLength(keys, 0);
   const field = fieldOf(key, keyLen);
   if (count == 1) {
-    if (field != Field.Namespace && field != Field.Timestamp && field != Field.IntervalMs && field != Field.Tags) return 0;
+    if (field != Field.Namespace && field != Field.Timestamp && field != Field.IntervalMs && field != Field.Tags)
+      return 0;
     return removeField(key, keyLen);
   }
   if (field != Field.Tags) return 0;

@@ -4,9 +4,32 @@
 // 0.0); infinities stay.
 
 import {
-  Value, Tag, NULL, TRUE, FALSE, tagOf, newBool, newInt, newFloat, intOf, floatOf, timestampOf, bytesPtr,
-  bytesLen, allocBytes, regexPatternPtr, regexPatternLen, arrayLen, arrayGet, objectLen, objectKeyPtr,
-  objectKeyLen, objectValue, objectMerged, compareBytes, trapWith,
+  Value,
+  Tag,
+  NULL,
+  TRUE,
+  FALSE,
+  tagOf,
+  newBool,
+  newInt,
+  newFloat,
+  intOf,
+  floatOf,
+  timestampOf,
+  bytesPtr,
+  bytesLen,
+  allocBytes,
+  regexPatternPtr,
+  regexPatternLen,
+  arrayLen,
+  arrayGet,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  objectMerged,
+  compareBytes,
+  trapWith,
 } from './value';
 import { TrapCause } from '../abi/wire/batch';
 import { fail, failWith } from './error';
@@ -52,12 +75,6 @@ function floatResult(f: f64): Value {
 // @ts-ignore: decorator
 @inline function toF64(v: Value): f64 {
   return tagOf(v) == Tag.Int ? <f64>intOf(v) : floatOf(v);
-}
-
-/** A number as i64: floats truncate, as VRL's `try_into_i64` does (the caller checked `isNumber`). */
-// @ts-ignore: decorator
-@inline function toI64(v: Value): i64 {
-  return tagOf(v) == Tag.Int ? intOf(v) : <i64>floatOf(v);
 }
 
 const enum Arith {
@@ -126,7 +143,7 @@ function repeat(s: Value, times: i64): Value {
   if (size == 0) return out;
   memory.copy(start, bytesPtr(s), len);
   // Doubling what is already copied: ~32 copies, not one per repetition (`"ab" * 147483648` took a second).
-  for (let done = <usize>len; done < size;) {
+  for (let done = <usize>len; done < size; ) {
     const n = min(done, size - done);
     memory.copy(start + done, start, n);
     done += n;
@@ -201,9 +218,12 @@ function compare(op: Cmp, a: Value, b: Value): Value {
     return failKinds("can't compare ", a, ' >= ', b);
   }
   switch (op) {
-    case Cmp.Lt: return newBool(order < 0);
-    case Cmp.Le: return newBool(order <= 0);
-    case Cmp.Gt: return newBool(order > 0);
+    case Cmp.Lt:
+      return newBool(order < 0);
+    case Cmp.Le:
+      return newBool(order <= 0);
+    case Cmp.Gt:
+      return newBool(order > 0);
   }
   return newBool(order >= 0);
 }
@@ -239,12 +259,17 @@ function valuesEqual(a: Value, b: Value, depth: i32): bool {
   if (tag != tagOf(b)) return false;
   if (tag >= Tag.Array && !mayDescend(depth)) return false;
   switch (tag) {
-    case Tag.Null: return true;
-    case Tag.Bool: return false; // the static records differ
+    case Tag.Null:
+      return true;
+    case Tag.Bool:
+      return false; // the static records differ
     case Tag.Int:
-    case Tag.Timestamp: return intOf(a) == intOf(b);
-    case Tag.Float: return floatOf(a) == floatOf(b);
-    case Tag.Bytes: return compareBytes(bytesPtr(a), bytesLen(a), bytesPtr(b), bytesLen(b)) == 0;
+    case Tag.Timestamp:
+      return intOf(a) == intOf(b);
+    case Tag.Float:
+      return floatOf(a) == floatOf(b);
+    case Tag.Bytes:
+      return compareBytes(bytesPtr(a), bytesLen(a), bytesPtr(b), bytesLen(b)) == 0;
     case Tag.Regex:
       return compareBytes(regexPatternPtr(a), regexPatternLen(a), regexPatternPtr(b), regexPatternLen(b)) == 0;
     case Tag.Array: {

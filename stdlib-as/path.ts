@@ -10,8 +10,26 @@
 // u32 slot holding a root: `.`, `%` or a variable) and copy every shared container they pass through.
 
 import {
-  Value, Tag, NULL, ENTRY_SIZE, tagOf, share, owned, isShared, newArray, arrayLen, arrayItems, arrayGet,
-  arrayPush, arrayTruncate, newObject, objectLen, objectFind, objectGet, objectInsertAt, objectRemoveAt,
+  Value,
+  Tag,
+  NULL,
+  ENTRY_SIZE,
+  tagOf,
+  share,
+  owned,
+  isShared,
+  newArray,
+  arrayLen,
+  arrayItems,
+  arrayGet,
+  arrayPush,
+  arrayTruncate,
+  newObject,
+  objectLen,
+  objectFind,
+  objectGet,
+  objectInsertAt,
+  objectRemoveAt,
 } from './value';
 import { metricCell, metricSet, metricRemove } from './metric';
 import { fail } from './error';
@@ -44,8 +62,10 @@ import { PathSegmentKind } from '../abi/wire/path';
 /** The segment after `seg`. */
 function nextSegment(seg: usize): usize {
   switch (load<u32>(seg)) {
-    case PathSegmentKind.Field: return nextKey(seg + 4);
-    case PathSegmentKind.Index: return seg + 12;
+    case PathSegmentKind.Field:
+      return nextKey(seg + 4);
+    case PathSegmentKind.Index:
+      return seg + 12;
   }
   let key = seg + 8;
   for (let i: u32 = 0, n = load<u32>(seg + 4); i < n; i++) key = nextKey(key);
@@ -223,8 +243,8 @@ function metricKeys(root: Value, path: usize): i32 {
   for (let i: u32 = 0; i < count; i++) {
     if (load<u32>(seg) == PathSegmentKind.Index) return -1;
     const key = writeKey(seg, v);
-    store<u32>(METRIC_KEYS + (<usize>i << 3), <u32>keyBytes(key));
-    store<u32>(METRIC_KEYS + (<usize>i << 3), <u32>keyLen(key), 4);
+    store<u32>(METRIC_KEYS + ((<usize>i) << 3), <u32>keyBytes(key));
+    store<u32>(METRIC_KEYS + ((<usize>i) << 3), <u32>keyLen(key), 4);
     const next = child(v, seg);
     v = next == 0 ? NULL : next;
     seg = nextSegment(seg);

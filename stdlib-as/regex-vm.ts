@@ -118,7 +118,7 @@ function rangesHave(record: usize, c: u32): bool {
 
 // @ts-ignore: decorator
 @inline function isWordByte(b: u32): bool {
-  return (b - 0x30 < 10) || ((b | 0x20) - 0x61 < 26) || b == 0x5f;
+  return b - 0x30 < 10 || (b | 0x20) - 0x61 < 26 || b == 0x5f;
 }
 
 function assertionHolds(flags: u32, text: usize, len: usize, pos: usize): bool {
@@ -171,8 +171,8 @@ function lookHolds(prog: usize, record: usize, text: usize, len: usize, pos: usi
 @inline function decodeAt(text: usize, len: usize, pos: usize): u64 {
   if (pos >= len) return <u64>u32.MAX_VALUE;
   const lead = <u32>load<u8>(text + pos);
-  if (lead < 0x80) return (<u64>1 << 32) | <u64>lead;
-  return (<u64>sequenceLength(lead) << 32) | <u64>codePointAt(text + pos);
+  if (lead < 0x80) return ((<u64>1) << 32) | <u64>lead;
+  return ((<u64>sequenceLength(lead)) << 32) | <u64>codePointAt(text + pos);
 }
 
 // @ts-ignore: decorator
@@ -200,7 +200,14 @@ function nextStart(prog: usize, text: usize, len: usize, pos: usize): usize {
  * later; assertions see the whole text. Writes `slotCount(prog)` i32 byte offsets to `slots` (group n at
  * 2n, 2n + 1; -1 where a group took no part) and returns whether there is a match.
  */
-export function regexSearch(prog: usize, text: usize, len: usize, from: usize, slots: usize, backtrackBits: usize): bool {
+export function regexSearch(
+  prog: usize,
+  text: usize,
+  len: usize,
+  from: usize,
+  slots: usize,
+  backtrackBits: usize,
+): bool {
   if (from > len) return false;
   if ((load<u32>(prog, ProgramHeader.Flags) & ProgramFlag.Anchored) != 0 && from != 0) return false;
   const onePass = <usize>load<u32>(prog, ProgramHeader.OnePass);
@@ -230,7 +237,14 @@ function backtrack(prog: usize, text: usize, len: usize, from: usize, slots: usi
 
 /** One start position of `backtrack`: depth-first in priority order, each (pc, position) at most once. */
 function tryBacktrack(
-  prog: usize, text: usize, len: usize, from: usize, span: usize, visited: usize, slots: usize, start: usize,
+  prog: usize,
+  text: usize,
+  len: usize,
+  from: usize,
+  span: usize,
+  visited: usize,
+  slots: usize,
+  start: usize,
 ): bool {
   const nslots = <u32>slotCount(prog);
   let jobs = jobStack(64);
@@ -244,13 +258,13 @@ function tryBacktrack(
     let pc = load<u32>(jobs + (sp << 3));
     let pos = <usize>load<u32>(jobs + (sp << 3), 4);
     if ((pc & RESTORE) != 0) {
-      store<i32>(slots + (<usize>(pc & ~RESTORE) << 2), <i32>pos);
+      store<i32>(slots + ((<usize>(pc & ~RESTORE)) << 2), <i32>pos);
       continue;
     }
     while (true) {
       const bit = <usize>pc * span + (pos - from);
       const word = visited + ((bit >> 5) << 2);
-      const mask: u32 = 1 << <u32>(bit & 31);
+      const mask: u32 = 1 << (<u32>(bit & 31));
       const seen = load<u32>(word);
       if ((seen & mask) != 0) break;
       store<u32>(word, seen | mask);
@@ -283,9 +297,9 @@ function tryBacktrack(
           sp++;
         } else if (arg < nslots) {
           store<u32>(job, arg | RESTORE);
-          store<i32>(job, load<i32>(slots + (<usize>arg << 2)), 4);
+          store<i32>(job, load<i32>(slots + ((<usize>arg) << 2)), 4);
           sp++;
-          store<i32>(slots + (<usize>arg << 2), <i32>pos);
+          store<i32>(slots + ((<usize>arg) << 2), <i32>pos);
         }
         pc = out;
         continue;
@@ -306,7 +320,7 @@ function tryBacktrack(
 /** The one-pass machine over `table` (the program's one-pass instructions), from offset 0. */
 function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots: usize): bool {
   const nslots = <u32>slotCount(prog);
-  for (let i: u32 = 0; i < nslots; i++) store<i32>(slots + (<usize>i << 2), -1);
+  for (let i: u32 = 0; i < nslots; i++) store<i32>(slots + ((<usize>i) << 2), -1);
   store<i32>(slots, 0);
   let pc = load<u32>(prog, ProgramHeader.StartPc);
   let pos: usize = 0;
@@ -351,7 +365,7 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
       continue;
     }
     if (op == RegexOp.Save) {
-      if (arg < nslots) store<i32>(slots + (<usize>arg << 2), <i32>pos);
+      if (arg < nslots) store<i32>(slots + ((<usize>arg) << 2), <i32>pos);
     } else if (op == RegexOp.Assert) {
       if (!assertionHolds(arg, text, len, pos)) return false;
     } else if (op == RegexOp.Fail) {
@@ -359,6 +373,7 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
     }
     pc = out;
   }
+  // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
   return false;
 }
 
@@ -379,14 +394,14 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
 
 function queueHas(q: usize, insts: usize, pc: u32): bool {
   const size = load<u32>(q);
-  const index = load<u32>(q + 4 + (insts << 2) + (<usize>pc << 2));
-  return index < size && load<u32>(q + 4 + (<usize>index << 2)) == pc;
+  const index = load<u32>(q + 4 + (insts << 2) + ((<usize>pc) << 2));
+  return index < size && load<u32>(q + 4 + ((<usize>index) << 2)) == pc;
 }
 
 function queueInsert(q: usize, insts: usize, pc: u32): void {
   const size = load<u32>(q);
-  store<u32>(q + 4 + (<usize>size << 2), pc);
-  store<u32>(q + 4 + (insts << 2) + (<usize>pc << 2), size);
+  store<u32>(q + 4 + ((<usize>size) << 2), pc);
+  store<u32>(q + 4 + (insts << 2) + ((<usize>pc) << 2), size);
   store<u32>(q, size + 1);
 }
 
@@ -410,7 +425,7 @@ function addThread(prog: usize, q: usize, pc0: u32, text: usize, len: usize, pos
     sp--;
     const pc = load<u32>(jobs + (sp << 3));
     if ((pc & RESTORE) != 0) {
-      store<i32>(caps + (<usize>(pc & ~RESTORE) << 2), load<i32>(jobs + (sp << 3), 4));
+      store<i32>(caps + ((<usize>(pc & ~RESTORE)) << 2), load<i32>(jobs + (sp << 3), 4));
       continue;
     }
     if (queueHas(q, insts, pc)) continue;
@@ -445,8 +460,8 @@ function addThread(prog: usize, q: usize, pc0: u32, text: usize, len: usize, pos
       case RegexOp.Save:
         if (<usize>arg < nslots) {
           store<u32>(job, arg | RESTORE);
-          store<i32>(job, load<i32>(caps + (<usize>arg << 2)), 4);
-          store<i32>(caps + (<usize>arg << 2), <i32>pos);
+          store<i32>(job, load<i32>(caps + ((<usize>arg) << 2)), 4);
+          store<i32>(caps + ((<usize>arg) << 2), <i32>pos);
           store<u32>(job + 8, out);
           sp += 2;
         } else {

@@ -4,12 +4,30 @@
 // (`svc_js.regex`, cached there by pattern).
 
 import {
-  Value, NULL, newRegex, regexProgram, bytesPtr, bytesLen, newArray, arrayPush, newObject, objectInsertAt, objectSet,
-  newInt, allocBytes,
+  Value,
+  NULL,
+  newRegex,
+  regexProgram,
+  bytesPtr,
+  bytesLen,
+  newArray,
+  arrayPush,
+  newObject,
+  objectInsertAt,
+  objectSet,
+  newInt,
+  allocBytes,
 } from './value';
 import { fail, failWith } from './error';
 import { Buffer, bufferBytes } from './buffer';
-import { regexSearch, slotScratch, programGroupCount, programNames, FIRST_SEARCH_BITS, NEXT_SEARCH_BITS } from './regex-vm';
+import {
+  regexSearch,
+  slotScratch,
+  programGroupCount,
+  programNames,
+  FIRST_SEARCH_BITS,
+  NEXT_SEARCH_BITS,
+} from './regex-vm';
 import { bytesSlice, sequenceLength } from './functions/support/text';
 
 // @ts-ignore: decorator
@@ -60,7 +78,17 @@ function iterate(re: Value, text: Value): void {
 /** The next match, as the regex crate reports them: an empty match where the previous one ended is skipped. */
 function nextMatch(): bool {
   while (iterFrom <= iterLen) {
-    if (!regexSearch(iterProgram, iterText, iterLen, iterFrom, slots, iterFrom == 0 ? FIRST_SEARCH_BITS : NEXT_SEARCH_BITS)) return false;
+    if (
+      !regexSearch(
+        iterProgram,
+        iterText,
+        iterLen,
+        iterFrom,
+        slots,
+        iterFrom == 0 ? FIRST_SEARCH_BITS : NEXT_SEARCH_BITS,
+      )
+    )
+      return false;
     const start = <usize>load<i32>(slots);
     const end = <usize>load<i32>(slots, 4);
     iterFrom = end;
@@ -106,7 +134,7 @@ function decimalKey(n: usize): Value {
   let digits: usize = 1;
   for (let rest = n / 10; rest > 0; rest /= 10) digits++;
   const v = allocBytes(digits);
-  for (let i = digits, rest = n; i > 0; i--, rest /= 10) store<u8>(bytesPtr(v) + i - 1, <u8>(0x30 + rest % 10));
+  for (let i = digits, rest = n; i > 0; i--, rest /= 10) store<u8>(bytesPtr(v) + i - 1, <u8>(0x30 + (rest % 10)));
   return v;
 }
 
@@ -301,8 +329,9 @@ function expand(b: Buffer, text: Value, template: Value): void {
     }
     const group = groupNumber(ptr + nameStart, nameEnd - nameStart);
     if (group < 0) continue;
-    const start = load<i32>(slots + (<usize>group << 3));
-    if (start >= 0) bufferBytes(b, bytesPtr(text) + <usize>start, <usize>(load<i32>(slots + (<usize>group << 3), 4) - start));
+    const start = load<i32>(slots + ((<usize>group) << 3));
+    if (start >= 0)
+      bufferBytes(b, bytesPtr(text) + <usize>start, <usize>(load<i32>(slots + ((<usize>group) << 3), 4) - start));
   }
 }
 
@@ -310,7 +339,7 @@ function expand(b: Buffer, text: Value, template: Value): void {
 function groupNumber(name: usize, len: usize): isize {
   const groups = <usize>programGroupCount(iterProgram);
   let digits = name;
-  let end = name + len;
+  const end = name + len;
   if (len > 1 && load<u8>(name) == 0x2b) digits++;
   let number: usize = 0;
   let numeric = digits < end;

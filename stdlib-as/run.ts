@@ -5,11 +5,27 @@
 // Aborted, message pending). A metric record runs on its VRL view and emits its native metric (metric.ts).
 
 import { writeBatchHeader } from './batch-layout';
-import { BATCH_HEADER_SIZE as HEADER_SIZE, BatchFlag, ChainFlag, EventKind, NdjsonFlag, Outcome } from '../abi/wire/batch';
+import {
+  BATCH_HEADER_SIZE as HEADER_SIZE,
+  BatchFlag,
+  ChainFlag,
+  EventKind,
+  NdjsonFlag,
+  Outcome,
+} from '../abi/wire/batch';
 import { bytesEqual } from './codec/scan';
 import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share, setRunning } from './value';
 import { setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
-import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferData, bufferLength, bufferTruncate } from './buffer';
+import {
+  Buffer,
+  bufferNew,
+  bufferReserve,
+  bufferByte,
+  bufferBytes,
+  bufferData,
+  bufferLength,
+  bufferTruncate,
+} from './buffer';
 import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/binary';
 import { parseJsonLine, writeJson } from './codec/json';
 import { writeDisplay } from './codec/display';
@@ -63,7 +79,6 @@ export function failures_ptr(): usize {
 export function failures_len(): usize {
   return failuresLength;
 }
-
 
 const MESSAGE = memory.data<u8>([0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65]);
 const MESSAGE_LEN: usize = 7;
@@ -181,7 +196,11 @@ function emittedCount(target: Value): usize {
  * one per item, anything else (and a non-object item) `{ "message": v }`.
  */
 function emit(
-  out: Buffer, kind: u8, meta: Value, target: Value, write: (out: Buffer, kind: u8, meta: Value, event: Value) => void,
+  out: Buffer,
+  kind: u8,
+  meta: Value,
+  target: Value,
+  write: (out: Buffer, kind: u8, meta: Value, event: Value) => void,
 ): void {
   if (tagOf(target) != Tag.Array) {
     write(out, kind, meta, asEvent(target));
@@ -253,9 +272,9 @@ export function run_chain(ptr: usize, len: usize, flags: i32): usize {
  * Runs the program (a condition) on every record of the input batch at `ptr` and returns the address of a
  * bitmap of `output_len` = ceil(count / 8) bytes (docs/abi.md §2.2): bit `i` (LSB first in byte `i >> 3`)
  * is set when record `i`'s result is `true`. Errors and aborts leave the bit clear and go to the failures
- * buffer, without the record. `len` is unused: the batch delimits itself (kept to match the other entries).
+ * buffer, without the record. `_len` is unused: the batch delimits itself (kept to match the other entries).
  */
-export function run_condition(ptr: usize, len: usize): usize {
+export function run_condition(ptr: usize, _len: usize): usize {
   const count = load<u32>(ptr, 8);
   const size = (<usize>count + 7) >> 3;
   const bits = alloc(size);
@@ -267,7 +286,7 @@ export function run_condition(ptr: usize, len: usize): usize {
     const result = runRecord(record);
     if (result == TRUE) {
       const byte = bits + (i >> 3);
-      store<u8>(byte, load<u8>(byte) | (<u8>1 << <u8>(i & 7)));
+      store<u8>(byte, load<u8>(byte) | ((<u8>1) << (<u8>(i & 7))));
     } else if (result == 0) {
       writeFailure(failures, i, outcomeOf(result), 0, 0);
     }
@@ -336,7 +355,13 @@ let framedOriginal: Buffer = 0;
  * the two batches between them. Returns the address of ten u32: output address, length, events out,
  * events decoded, failures address, length, decode errors address, length, encode errors address, length.
  */
-export function run_framed(ptr: usize, len: usize, decodeDescriptor: usize, encodeDescriptor: usize, flags: i32): usize {
+export function run_framed(
+  ptr: usize,
+  len: usize,
+  decodeDescriptor: usize,
+  encodeDescriptor: usize,
+  flags: i32,
+): usize {
   framedFlags = flags;
   framedEncodes = encodeDescriptor != 0;
   const sizeHint = len + (len >> 1);

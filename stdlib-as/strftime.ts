@@ -7,22 +7,70 @@
 // exact answer or message.
 
 import { Value, Tag, tagOf, newBytes, newTimestamp, bytesPtr, bytesLen, timestampOf } from './value';
-import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferReserve } from './buffer';
+import {
+  Buffer,
+  bufferNew,
+  bufferByte,
+  bufferBytes,
+  bufferAscii,
+  bufferData,
+  bufferLength,
+  bufferReserve,
+} from './buffer';
 import { writeInt, writeIntPadded } from './codec/number';
-import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv, NANOS_PER_DAY, NANOS_PER_SECOND } from './codec/time';
-import {  expectKinds } from './functions/support/args';
+import {
+  civilFromDays,
+  civilYear,
+  civilMonth,
+  civilDay,
+  daysFromCivil,
+  floorDiv,
+  NANOS_PER_DAY,
+  NANOS_PER_SECOND,
+} from './codec/time';
+import { expectKinds } from './functions/support/args';
 import { jsTimeZoneOffset } from './clock';
 import { monthAbbreviation } from './time-parse';
 import {
-  FormatOp, NameItem, NumericField, Pad, ParseOp, ParseResolution, ParseSlot,
+  FormatOp,
+  NameItem,
+  NumericField,
+  Pad,
+  ParseOp,
+  ParseResolution,
+  ParseSlot,
 } from '../abi/wire/strftime-program';
 import { KindBit } from '../abi/wire/kinds';
 
 const MONTHS: StaticArray<string> = [
-  'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 const WEEKDAYS: StaticArray<string> = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const SHORT_MONTHS: StaticArray<string> = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const SHORT_MONTHS: StaticArray<string> = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+];
 const SHORT_WEEKDAYS: StaticArray<string> = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 // The instant being formatted, split once per call.
@@ -148,28 +196,46 @@ function isoYear(): i64 {
 
 function numeric(field: i32): i64 {
   switch (field) {
-    case NumericField.Year: return year;
-    case NumericField.YearDiv100: return year / 100; // i64 nanoseconds span the years 1677–2262: never negative
-    case NumericField.YearMod100: return year % 100;
-    case NumericField.IsoYear: return isoYear();
-    case NumericField.IsoYearMod100: return isoYear() % 100;
-    case NumericField.Month: return month;
-    case NumericField.Day: return day;
-    case NumericField.WeekFromSun: return (ordinal() - weekdayFromSunday(days) + 6) / 7;
-    case NumericField.WeekFromMon: return (ordinal() - weekdayFromMonday(days) + 6) / 7;
+    case NumericField.Year:
+      return year;
+    case NumericField.YearDiv100:
+      return year / 100; // i64 nanoseconds span the years 1677–2262: never negative
+    case NumericField.YearMod100:
+      return year % 100;
+    case NumericField.IsoYear:
+      return isoYear();
+    case NumericField.IsoYearMod100:
+      return isoYear() % 100;
+    case NumericField.Month:
+      return month;
+    case NumericField.Day:
+      return day;
+    case NumericField.WeekFromSun:
+      return (ordinal() - weekdayFromSunday(days) + 6) / 7;
+    case NumericField.WeekFromMon:
+      return (ordinal() - weekdayFromMonday(days) + 6) / 7;
     case NumericField.IsoWeek: {
       const thursday = isoThursday();
       return (thursday - daysFromCivil(isoYear(), 1, 1)) / 7 + 1;
     }
-    case NumericField.NumDaysFromSun: return weekdayFromSunday(days);
-    case NumericField.WeekdayFromMon: return weekdayFromMonday(days) + 1;
-    case NumericField.Ordinal: return ordinal();
-    case NumericField.Hour: return secondOfDay / 3600;
-    case NumericField.Hour12: return (secondOfDay / 3600 + 11) % 12 + 1;
-    case NumericField.Minute: return secondOfDay / 60 % 60;
-    case NumericField.Second: return secondOfDay % 60;
-    case NumericField.Nanosecond: return nano;
-    default: return seconds;
+    case NumericField.NumDaysFromSun:
+      return weekdayFromSunday(days);
+    case NumericField.WeekdayFromMon:
+      return weekdayFromMonday(days) + 1;
+    case NumericField.Ordinal:
+      return ordinal();
+    case NumericField.Hour:
+      return secondOfDay / 3600;
+    case NumericField.Hour12:
+      return ((secondOfDay / 3600 + 11) % 12) + 1;
+    case NumericField.Minute:
+      return (secondOfDay / 60) % 60;
+    case NumericField.Second:
+      return secondOfDay % 60;
+    case NumericField.Nanosecond:
+      return nano;
+    default:
+      return seconds;
   }
 }
 
@@ -186,12 +252,18 @@ function writeNumber(b: Buffer, value: i64, pad: i32, width: i32): void {
 function writeName(b: Buffer, name: i32): void {
   const hour = secondOfDay / 3600;
   switch (name) {
-    case NameItem.ShortMonth: return bufferAscii(b, SHORT_MONTHS[month - 1]);
-    case NameItem.LongMonth: return bufferAscii(b, MONTHS[month - 1]);
-    case NameItem.ShortWeekday: return bufferAscii(b, SHORT_WEEKDAYS[weekdayFromSunday(days)]);
-    case NameItem.LongWeekday: return bufferAscii(b, WEEKDAYS[weekdayFromSunday(days)]);
-    case NameItem.LowerAmPm: return bufferAscii(b, hour < 12 ? 'am' : 'pm');
-    default: return bufferAscii(b, hour < 12 ? 'AM' : 'PM');
+    case NameItem.ShortMonth:
+      return bufferAscii(b, SHORT_MONTHS[month - 1]);
+    case NameItem.LongMonth:
+      return bufferAscii(b, MONTHS[month - 1]);
+    case NameItem.ShortWeekday:
+      return bufferAscii(b, SHORT_WEEKDAYS[weekdayFromSunday(days)]);
+    case NameItem.LongWeekday:
+      return bufferAscii(b, WEEKDAYS[weekdayFromSunday(days)]);
+    case NameItem.LowerAmPm:
+      return bufferAscii(b, hour < 12 ? 'am' : 'pm');
+    default:
+      return bufferAscii(b, hour < 12 ? 'AM' : 'PM');
   }
 }
 
@@ -215,7 +287,7 @@ let given: u32 = 0;
 
 /** Sets a field; false when it was set to another value before (chrono's `Impossible`). */
 function setSlot(slot: i32, value: i64): bool {
-  const at = SLOTS + (<usize>slot << 3);
+  const at = SLOTS + ((<usize>slot) << 3);
   const bit: u32 = 1 << slot;
   if (given & bit) return load<i64>(at) == value;
   store<i64>(at, value);
@@ -225,7 +297,7 @@ function setSlot(slot: i32, value: i64): bool {
 
 // @ts-ignore: decorator
 @inline function slot(s: i32): i64 {
-  return load<i64>(SLOTS + (<usize>s << 3));
+  return load<i64>(SLOTS + ((<usize>s) << 3));
 }
 
 function isDigit(at: usize, end: usize): bool {
@@ -281,7 +353,7 @@ function matchesLower(at: usize, end: usize, from: i32, len: i32): bool {
   for (let i = 0; i < len; i++) {
     let c = <u32>load<u8>(at + <usize>i);
     if (c - 0x41 < 26) c |= 0x20;
-    if (c != <u32>load<u16>(changetype<usize>(LOWER_MONTHS) + (<usize>(from + i) << 1))) return false;
+    if (c != <u32>load<u16>(changetype<usize>(LOWER_MONTHS) + ((<usize>(from + i)) << 1))) return false;
   }
   return true;
 }
@@ -408,7 +480,12 @@ const NO_TIME = i64.MIN_VALUE;
 
 /** The date and time read, as seconds since 1970-01-01T00:00 of their own clock; NO_TIME when incomplete or invalid. */
 function localSeconds(): i64 {
-  const needed: u32 = (1 << ParseSlot.Year) | (1 << ParseSlot.Month) | (1 << ParseSlot.Day) | (1 << ParseSlot.Hour) | (1 << ParseSlot.Minute);
+  const needed: u32 =
+    (1 << ParseSlot.Year) |
+    (1 << ParseSlot.Month) |
+    (1 << ParseSlot.Day) |
+    (1 << ParseSlot.Hour) |
+    (1 << ParseSlot.Minute);
   if ((given & needed) != needed) return NO_TIME;
   if ((given & (1 << ParseSlot.Nanosecond)) != 0 && (given & (1 << ParseSlot.Second)) == 0) return NO_TIME;
   const year = slot(ParseSlot.Year);
@@ -427,7 +504,9 @@ function localSeconds(): i64 {
 function instant(seconds: i64): Value {
   // Leaving the last partial second at each end to the JS function.
   if (seconds <= i64.MIN_VALUE / NANOS_PER_SECOND || seconds >= i64.MAX_VALUE / NANOS_PER_SECOND) return 0;
-  return newTimestamp(seconds * NANOS_PER_SECOND + ((given & (1 << ParseSlot.Nanosecond)) != 0 ? slot(ParseSlot.Nanosecond) : 0));
+  return newTimestamp(
+    seconds * NANOS_PER_SECOND + ((given & (1 << ParseSlot.Nanosecond)) != 0 ? slot(ParseSlot.Nanosecond) : 0),
+  );
 }
 
 function daysInMonth(year: i64, month: i32): i32 {

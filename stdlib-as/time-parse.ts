@@ -49,8 +49,15 @@ function daysInMonth(year: i64, month: i32): i32 {
 
 /** Whether the fields make a date and time (second 60 is a leap second, as chrono allows for RFC 3339). */
 function validDateTime(year: i64, month: i32, day: i64, hour: i64, minute: i64, second: i64, maxSecond: i64): bool {
-  return month >= 1 && month <= 12 && day >= 1 && day <= <i64>daysInMonth(year, month) && hour <= 23 && minute <= 59 &&
-    second <= maxSecond;
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= <i64>daysInMonth(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= maxSecond
+  );
 }
 
 /** Sets parsedNanos to the UTC instant; false when it is beyond i64 nanoseconds. */
@@ -99,7 +106,8 @@ export function parseRfc3339(at: usize, end: usize): bool {
     if (zone != 0x2b && zone != 0x2d) return false;
     const offsetHours = fixedDigits(p + 1, end, 2);
     const offsetMinutes = fixedDigits(p + 4, end, 2);
-    if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59 || load<u8>(p + 3) != 0x3a) return false;
+    if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59 || load<u8>(p + 3) != 0x3a)
+      return false;
     offset = <i64>(offsetHours * 3600 + offsetMinutes * 60);
     if (zone == 0x2d) offset = -offset;
     p += 6;
@@ -109,8 +117,8 @@ export function parseRfc3339(at: usize, end: usize): bool {
 }
 
 const MONTHS = memory.data<u8>([
-  0x6a, 0x61, 0x6e, 0x66, 0x65, 0x62, 0x6d, 0x61, 0x72, 0x61, 0x70, 0x72, 0x6d, 0x61, 0x79, 0x6a, 0x75, 0x6e,
-  0x6a, 0x75, 0x6c, 0x61, 0x75, 0x67, 0x73, 0x65, 0x70, 0x6f, 0x63, 0x74, 0x6e, 0x6f, 0x76, 0x64, 0x65, 0x63,
+  0x6a, 0x61, 0x6e, 0x66, 0x65, 0x62, 0x6d, 0x61, 0x72, 0x61, 0x70, 0x72, 0x6d, 0x61, 0x79, 0x6a, 0x75, 0x6e, 0x6a,
+  0x75, 0x6c, 0x61, 0x75, 0x67, 0x73, 0x65, 0x70, 0x6f, 0x63, 0x74, 0x6e, 0x6f, 0x76, 0x64, 0x65, 0x63,
 ]); // janfebmaraprmayjunjulaugsepoctnovdec
 
 /** Month 1–12 of the three-letter English abbreviation at `at` in any case, or 0. */

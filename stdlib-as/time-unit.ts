@@ -9,8 +9,10 @@ import { Value, bytesPtr, bytesLen } from './value';
 export function nanosPerUnit(unit: Value): i64 {
   if (unit == 0) return 1_000_000_000;
   switch (<i32>bytesLen(unit)) {
-    case 7: return 1_000_000_000; // seconds
-    case 11: return 1; // nanoseconds
+    case 7:
+      return 1_000_000_000; // seconds
+    case 11:
+      return 1; // nanoseconds
   }
   return load<u8>(bytesPtr(unit), 2) == 0x6c ? 1_000_000 : 1_000; // milliseconds, microseconds
 }

@@ -33,7 +33,7 @@ let arenaTop: usize = (__heap_base + 15) & ~15;
  * value: the arena keeps them inside memory after everything it hands out.
  */
 export const READ_SLACK: usize = 8;
-let arenaEnd: usize = (<usize>memory.size() << 16) - READ_SLACK;
+let arenaEnd: usize = ((<usize>memory.size()) << 16) - READ_SLACK;
 /** Arena address below which allocations survive `arenaReset` (program constants, variable slots). */
 let arenaFloor: usize = (__heap_base + 15) & ~15;
 
@@ -82,8 +82,9 @@ function allocSlow(ptr: usize, size: usize): usize {
   // Grow by at least half again, within the limit.
   let pages = neededPages + (current >> 1);
   if (pages > limitPages) pages = limitPages;
-  if (memory.grow(<i32>(pages - current)) < 0 && memory.grow(<i32>(neededPages - current)) < 0) trapWith(TrapCause.GrowRefused);
-  arenaEnd = (<usize>memory.size() << 16) - READ_SLACK;
+  if (memory.grow(<i32>(pages - current)) < 0 && memory.grow(<i32>(neededPages - current)) < 0)
+    trapWith(TrapCause.GrowRefused);
+  arenaEnd = ((<usize>memory.size()) << 16) - READ_SLACK;
   arenaTop = <usize>top;
   return ptr;
 }
@@ -543,7 +544,12 @@ export function objectMerged(a: Value, b: Value): Value {
   let j: usize = 0;
   let n: usize = 0;
   while (i < aLen || j < bLen) {
-    const order = i == aLen ? 1 : j == bLen ? -1 : compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, j), objectKeyLen(b, j));
+    const order =
+      i == aLen
+        ? 1
+        : j == bLen
+          ? -1
+          : compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, j), objectKeyLen(b, j));
     if (order == 0) i++;
     const from = order < 0 ? entryAt(a, i++) : entryAt(b, j++);
     copyMemory(entries + n * ENTRY_SIZE, from, ENTRY_SIZE);

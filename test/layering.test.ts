@@ -60,7 +60,8 @@ function sources(dir: string): string[] {
     .map((name) => join(dir, name));
 }
 
-const SPECIFIER = /\b(import|export)\s+(type\s+)?(?:[^'";]*?\bfrom\s*)?['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+const SPECIFIER =
+  /\b(import|export)\s+(type\s+)?(?:[^'";]*?\bfrom\s*)?['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 /** The relative imports of a source file; `.js` specifiers (and asc's extensionless ones) name `.ts` files. */
 function importsOf(file: string): Import[] {
@@ -164,7 +165,13 @@ function staticClosure(file: string): Set<string> {
 }
 
 test('the library API loads the compiler proper (parser, checker, generator, registry) only lazily', () => {
-  const proper = ['compiler/compile.ts', 'compiler/parse', 'compiler/check', 'compiler/functions', 'compiler/codegen/generate.ts'];
+  const proper = [
+    'compiler/compile.ts',
+    'compiler/parse',
+    'compiler/check',
+    'compiler/functions',
+    'compiler/codegen/generate.ts',
+  ];
   const loaded = [...staticClosure('runtime/index.ts')].filter((file) => proper.some((dir) => inside(file, dir)));
   assert.equal(loaded, []);
   assert.ok(allImports.some((i) => i.file === 'compiler/index.ts' && i.target === 'compiler/compile.ts' && i.dynamic));
@@ -172,13 +179,20 @@ test('the library API loads the compiler proper (parser, checker, generator, reg
 
 test('asc and tsc share only abi/wire/: stdlib-as/ imports nothing else of abi/, and abi/wire/ imports nothing', () => {
   const violations = allImports
-    .filter((i) => (inside(i.file, 'stdlib-as') && inside(i.target, 'abi') && !inside(i.target, 'abi/wire')) || inside(i.file, 'abi/wire'))
+    .filter(
+      (i) =>
+        (inside(i.file, 'stdlib-as') && inside(i.target, 'abi') && !inside(i.target, 'abi/wire')) ||
+        inside(i.file, 'abi/wire'),
+    )
     .map((i) => `${i.file} imports ${i.target}`);
   assert.equal(violations, []);
 });
 
 test('no import cycle between files (type-only imports included)', () => {
-  assert.equal(cycles(allImports).map((cycle) => cycle.join(' -> ')), []);
+  assert.equal(
+    cycles(allImports).map((cycle) => cycle.join(' -> ')),
+    [],
+  );
 });
 
 test.run();

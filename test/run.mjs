@@ -69,7 +69,8 @@ const INTEGRATION = [
   'runtime/js-functions/io',
 ];
 
-const isIntegration = (name) => INTEGRATION.some((entry) => (entry.endsWith('/') ? name.startsWith(entry) : name === entry));
+const isIntegration = (name) =>
+  INTEGRATION.some((entry) => (entry.endsWith('/') ? name.startsWith(entry) : name === entry));
 
 /** Test files under test/, as paths without their `.test.js`. */
 function testNames(dir = testRoot) {
@@ -85,9 +86,14 @@ function selectedNames(args, names) {
   const unit = args.includes('--unit');
   const integration = args.includes('--integration');
   const unknown = args.filter((arg) => arg.startsWith('--') && arg !== '--unit' && arg !== '--integration');
-  if (unknown.length > 0) throw new Error(`unknown option ${unknown.join(', ')} (usage: node test/run.mjs [--unit] [--integration] [filter...])`);
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown option ${unknown.join(', ')} (usage: node test/run.mjs [--unit] [--integration] [filter...])`,
+    );
   // `test/host/api/x.test.ts` and `host/api/x` name the same file.
-  const filters = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.replace(/^(dist-test\/)?test\//, '').replace(/(\.test)?\.[jt]s$/, ''));
+  const filters = args
+    .filter((arg) => !arg.startsWith('--'))
+    .map((arg) => arg.replace(/^(dist-test\/)?test\//, '').replace(/(\.test)?\.[jt]s$/, ''));
   return names.filter((name) => {
     if (unit !== integration && isIntegration(name) !== integration) return false;
     return filters.length === 0 || filters.some((filter) => name.startsWith(filter));
@@ -122,7 +128,12 @@ const running = new Set();
 function runFile(name) {
   const file = join(testRoot, `${name}.test.js`);
   const pattern = `^${`${name.split('/').pop()}.test.js`.replace(/[.]/g, '\\.')}$`;
-  const args = [...(isIntegration(name) ? [] : ['--import', unitGuard]), uvuBin, relative(root, dirname(file)), pattern];
+  const args = [
+    ...(isIntegration(name) ? [] : ['--import', unitGuard]),
+    uvuBin,
+    relative(root, dirname(file)),
+    pattern,
+  ];
   if (!process.stdout.isTTY) args.push('--no-color');
   const started = Date.now();
   // A process group of its own, so that a timeout also stops the processes the test started.
@@ -163,9 +174,15 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 /** The file's outcome: its counts, and why it failed beyond them (a crash or a timeout). */
 function judge({ code, output, timedOut }) {
   const counted = totals(output);
-  if (timedOut) return { counts: counted ?? { passed: 0, failed: 1, skipped: 0 }, problem: `stopped after ${FILE_TIMEOUT_MS / 1000} s` };
-  if (!counted) return { counts: { passed: 0, failed: 1, skipped: 0 }, problem: `exited with code ${code} before uvu's totals` };
-  if (code !== 0 && counted.failed === 0) return { counts: { ...counted, failed: 1 }, problem: `exited with code ${code}` };
+  if (timedOut)
+    return {
+      counts: counted ?? { passed: 0, failed: 1, skipped: 0 },
+      problem: `stopped after ${FILE_TIMEOUT_MS / 1000} s`,
+    };
+  if (!counted)
+    return { counts: { passed: 0, failed: 1, skipped: 0 }, problem: `exited with code ${code} before uvu's totals` };
+  if (code !== 0 && counted.failed === 0)
+    return { counts: { ...counted, failed: 1 }, problem: `exited with code ${code}` };
   return { counts: counted, problem: undefined };
 }
 
@@ -194,16 +211,27 @@ async function worker() {
     durations[name] = result.ms;
     if (counts.failed > 0) failedFiles.push(`${name}.test.js${problem ? ` (${problem})` : ''}`);
     const mark = counts.failed > 0 ? 'FAIL' : 'ok';
-    process.stdout.write(`── ${mark} ${name}.test.js (${(result.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${result.output.trimEnd()}\n\n`);
+    process.stdout.write(
+      `── ${mark} ${name}.test.js (${(result.ms / 1000).toFixed(1)} s)${problem ? `: ${problem}` : ''}\n${result.output.trimEnd()}\n\n`,
+    );
   }
 }
 
 await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
 mkdirSync(dirname(durationsFile), { recursive: true });
 // Only the files there are now: a deleted or renamed test's duration goes.
-writeFileSync(durationsFile, JSON.stringify(Object.fromEntries(allNames.filter((name) => name in durations).map((name) => [name, durations[name]])), null, 2) + '\n');
+writeFileSync(
+  durationsFile,
+  JSON.stringify(
+    Object.fromEntries(allNames.filter((name) => name in durations).map((name) => [name, durations[name]])),
+    null,
+    2,
+  ) + '\n',
+);
 
-console.log(`test: ${names.length} file${names.length === 1 ? '' : 's'} on ${workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `test: ${names.length} file${names.length === 1 ? '' : 's'} on ${workers} workers in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 if (failedFiles.length > 0) console.log(`test: failed:\n${failedFiles.map((file) => `  ${file}`).join('\n')}`);
 const ranNothing = sum.passed + sum.failed === 0;
 if (ranNothing) console.error('test: no test ran');

@@ -28,7 +28,11 @@ export interface Feed {
  * Feeds `dispatch` with the instance's components and metrics until stopped. When the connection is lost
  * it says so and reconnects every RECONNECT_DELAY_MS, or, without `reconnect`, calls `lost`.
  */
-export function startFeed(options: FeedOptions, dispatch: (event: TopEvent) => void, lost: (error: ConnectionLost) => void): Feed {
+export function startFeed(
+  options: FeedOptions,
+  dispatch: (event: TopEvent) => void,
+  lost: (error: ConnectionLost) => void,
+): Feed {
   let stopped = false;
   // Ends a components query in flight when the feed stops.
   const stopping = new AbortController();
@@ -38,7 +42,12 @@ export function startFeed(options: FeedOptions, dispatch: (event: TopEvent) => v
   /** One connection: the components, then the subscriptions until the socket closes. Resolves with why it ended. */
   async function connection(): Promise<string> {
     try {
-      const data = await postQuery<ComponentsData>(options.url, COMPONENTS_QUERY, { first: ALL_COMPONENTS }, stopping.signal);
+      const data = await postQuery<ComponentsData>(
+        options.url,
+        COMPONENTS_QUERY,
+        { first: ALL_COMPONENTS },
+        stopping.signal,
+      );
       dispatch({ type: 'components', rows: componentRows(data, options.filter) });
     } catch (error) {
       const reason = (error as Error).message;
@@ -53,7 +62,8 @@ export function startFeed(options: FeedOptions, dispatch: (event: TopEvent) => v
         retryAttempts: 0,
         on: {
           connected: () => dispatch({ type: 'connection', status: { state: 'connected', since: new Date() } }),
-          closed: (event) => resolve(`the connection closed with code ${(event as { code?: number }).code ?? 'unknown'}`),
+          closed: (event) =>
+            resolve(`the connection closed with code ${(event as { code?: number }).code ?? 'unknown'}`),
         },
       });
       for (const subscription of subscriptions(options.intervalMs, options.filter)) {
@@ -61,13 +71,15 @@ export function startFeed(options: FeedOptions, dispatch: (event: TopEvent) => v
           { query: subscription.query, variables: subscription.variables },
           {
             next(result) {
-              if (result.errors?.length) dispatch({ type: 'problem', message: result.errors.map((error) => error.message).join('; ') });
+              if (result.errors?.length)
+                dispatch({ type: 'problem', message: result.errors.map((error) => error.message).join('; ') });
               const event = result.data && subscription.event(result.data);
               if (event) dispatch(event);
             },
             // A lost socket ends every subscription with its close event, already handled by `closed`.
             error(error) {
-              if (Array.isArray(error)) dispatch({ type: 'problem', message: error.map((each: Error) => each.message).join('; ') });
+              if (Array.isArray(error))
+                dispatch({ type: 'problem', message: error.map((each: Error) => each.message).join('; ') });
             },
             complete() {},
           },

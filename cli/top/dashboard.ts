@@ -87,14 +87,18 @@ function Dashboard({ store, url, intervalMs, human }: DashboardProps): ReactElem
         h(Text, { color: CONNECTION_COLORS[state.connection.state] }, connectionText(state.connection)),
       ),
     ),
-    state.problem === undefined ? null : h(Text, { color: 'red', wrap: 'truncate-end' }, `Last error: ${state.problem}`),
+    state.problem === undefined
+      ? null
+      : h(Text, { color: 'red', wrap: 'truncate-end' }, `Last error: ${state.problem}`),
     h(
       Box,
       { borderStyle: 'single', paddingX: 1, flexDirection: 'column', flexGrow: 1, overflow: 'hidden' },
       h(Text, { bold: true, wrap: 'truncate-end' }, tableLine(COLUMNS, widths)),
       h(Text, null, ' '),
       shown.map((line, index) => h(Text, { key: index, wrap: 'truncate-end' }, tableLine(line, widths) || ' ')),
-      shown.length < lines.length && room > 0 ? h(Text, { dimColor: true }, `${lines.length - shown.length} more lines: enlarge the terminal`) : null,
+      shown.length < lines.length && room > 0
+        ? h(Text, { dimColor: true }, `${lines.length - shown.length} more lines: enlarge the terminal`)
+        : null,
     ),
     h(Text, { dimColor: true }, ' q, Esc: quit'),
   );
@@ -111,7 +115,9 @@ const LEAVE_ALTERNATE_SCREEN = '\x1b[?1049l';
 export async function showDashboard(options: FeedOptions & { human: boolean }): Promise<void> {
   const store = new Store();
   process.stdout.write(ENTER_ALTERNATE_SCREEN);
-  const app = render(h(Dashboard, { store, url: options.url.href, intervalMs: options.intervalMs, human: options.human }));
+  const app = render(
+    h(Dashboard, { store, url: options.url.href, intervalMs: options.intervalMs, human: options.human }),
+  );
   let lost: ConnectionLost | undefined;
   const feed = startFeed(options, store.dispatch, (error) => {
     lost = error;

@@ -64,7 +64,10 @@ export function componentRows(data: ComponentsData, filter: ComponentFilter): Co
           sentBytes: metrics.sentBytesTotal?.sentBytesTotal ?? 0,
         },
         outputs: new Map(
-          (node.outputs ?? []).map((output) => [output.outputId, { sentEventsTotal: output.sentEventsTotal?.sentEventsTotal ?? 0, sentEventsPerSecond: 0 }]),
+          (node.outputs ?? []).map((output) => [
+            output.outputId,
+            { sentEventsTotal: output.sentEventsTotal?.sentEventsTotal ?? 0, sentEventsPerSecond: 0 },
+          ]),
         ),
       };
     });
@@ -115,7 +118,9 @@ export function subscriptions(intervalMs: number, filter: ComponentFilter): Subs
       variables: {},
       event(data) {
         const added = data.componentAdded as { __typename: string; componentId: string; componentType: string };
-        return filter(added.componentId) ? { type: 'added', row: emptyRow(added.componentId, kindOf(added.__typename), added.componentType) } : undefined;
+        return filter(added.componentId)
+          ? { type: 'added', row: emptyRow(added.componentId, kindOf(added.__typename), added.componentType) }
+          : undefined;
       },
     },
     {
@@ -123,36 +128,43 @@ export function subscriptions(intervalMs: number, filter: ComponentFilter): Subs
       variables: {},
       event: (data) => ({ type: 'removed', id: (data.componentRemoved as { componentId: string }).componentId }),
     },
-    ...TOTALS.map(([query, field, counter, metric]): Subscription => ({
-      query,
-      variables,
-      event: (data) => ({
-        type: 'totals',
-        counter,
-        values: (data[field] as TotalItem[])
-          .filter((item) => filter(item.componentId))
-          .map((item) => ({
-            id: item.componentId,
-            total: item.metric[metric]!,
-            outputs: item.outputs?.map((output) => ({ id: output.outputId, total: output.sentEventsTotal?.sentEventsTotal ?? 0 })),
-          })),
+    ...TOTALS.map(
+      ([query, field, counter, metric]): Subscription => ({
+        query,
+        variables,
+        event: (data) => ({
+          type: 'totals',
+          counter,
+          values: (data[field] as TotalItem[])
+            .filter((item) => filter(item.componentId))
+            .map((item) => ({
+              id: item.componentId,
+              total: item.metric[metric]!,
+              outputs: item.outputs?.map((output) => ({
+                id: output.outputId,
+                total: output.sentEventsTotal?.sentEventsTotal ?? 0,
+              })),
+            })),
+        }),
       }),
-    })),
-    ...THROUGHPUTS.map(([query, field, counter]): Subscription => ({
-      query,
-      variables,
-      event: (data) => ({
-        type: 'throughputs',
-        counter,
-        intervalMs,
-        values: (data[field] as ThroughputItem[])
-          .filter((item) => filter(item.componentId))
-          .map((item) => ({
-            id: item.componentId,
-            throughput: item.throughput,
-            outputs: item.outputs?.map((output) => ({ id: output.outputId, throughput: output.throughput })),
-          })),
+    ),
+    ...THROUGHPUTS.map(
+      ([query, field, counter]): Subscription => ({
+        query,
+        variables,
+        event: (data) => ({
+          type: 'throughputs',
+          counter,
+          intervalMs,
+          values: (data[field] as ThroughputItem[])
+            .filter((item) => filter(item.componentId))
+            .map((item) => ({
+              id: item.componentId,
+              throughput: item.throughput,
+              outputs: item.outputs?.map((output) => ({ id: output.outputId, throughput: output.throughput })),
+            })),
+        }),
       }),
-    })),
+    ),
   ];
 }

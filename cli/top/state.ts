@@ -61,7 +61,11 @@ export type TopEvent =
 
 export const DEFAULT_OUTPUT = '_default';
 
-export const INITIAL_STATE: TopState = { components: new Map(), connection: { state: 'connecting' }, problem: undefined };
+export const INITIAL_STATE: TopState = {
+  components: new Map(),
+  connection: { state: 'connecting' },
+  problem: undefined,
+};
 
 /** A row with nothing counted yet. */
 export function emptyRow(id: string, kind: string, type: string): ComponentRow {
@@ -101,17 +105,33 @@ function applyTotals(components: ReadonlyMap<string, ComponentRow>, counter: Cou
  * A throughput message covers every component: one it leaves out (an API may list only those that
  * changed) had nothing over the interval.
  */
-function applyThroughputs(components: ReadonlyMap<string, ComponentRow>, counter: RatedCounter, intervalMs: number, values: readonly ThroughputValue[]) {
+function applyThroughputs(
+  components: ReadonlyMap<string, ComponentRow>,
+  counter: RatedCounter,
+  intervalMs: number,
+  values: readonly ThroughputValue[],
+) {
   const byId = new Map(values.map((value) => [value.id, value]));
   const next = new Map<string, ComponentRow>();
   for (const [id, row] of components) {
     const value = byId.get(id);
     let outputs = row.outputs;
     if (counter === 'sentEvents') {
-      const rates = new Map((value?.outputs ?? []).map((output) => [output.id, perSecond(output.throughput, intervalMs)]));
-      outputs = new Map([...row.outputs].map(([output, metrics]) => [output, { ...metrics, sentEventsPerSecond: rates.get(output) ?? 0 }]));
+      const rates = new Map(
+        (value?.outputs ?? []).map((output) => [output.id, perSecond(output.throughput, intervalMs)]),
+      );
+      outputs = new Map(
+        [...row.outputs].map(([output, metrics]) => [
+          output,
+          { ...metrics, sentEventsPerSecond: rates.get(output) ?? 0 },
+        ]),
+      );
     }
-    next.set(id, { ...row, perSecond: { ...row.perSecond, [counter]: perSecond(value?.throughput ?? 0, intervalMs) }, outputs });
+    next.set(id, {
+      ...row,
+      perSecond: { ...row.perSecond, [counter]: perSecond(value?.throughput ?? 0, intervalMs) },
+      outputs,
+    });
   }
   return next;
 }
@@ -130,9 +150,16 @@ export function applyEvent(state: TopState, event: TopEvent): TopState {
     case 'totals':
       return { ...state, components: applyTotals(state.components, event.counter, event.values) };
     case 'throughputs':
-      return { ...state, components: applyThroughputs(state.components, event.counter, event.intervalMs, event.values) };
+      return {
+        ...state,
+        components: applyThroughputs(state.components, event.counter, event.intervalMs, event.values),
+      };
     case 'connection':
-      return { ...state, connection: event.status, problem: event.status.state === 'connected' ? undefined : state.problem };
+      return {
+        ...state,
+        connection: event.status,
+        problem: event.status.state === 'connected' ? undefined : state.problem,
+      };
     case 'problem':
       return { ...state, problem: event.message };
   }
@@ -150,6 +177,8 @@ export function connectionText(status: ConnectionStatus): string {
       return `Connected (since ${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())})`;
     }
     case 'disconnected':
-      return status.retryMs === undefined ? 'Disconnected' : `Disconnected (reconnecting every ${status.retryMs / 1000} seconds)`;
+      return status.retryMs === undefined
+        ? 'Disconnected'
+        : `Disconnected (reconnecting every ${status.retryMs / 1000} seconds)`;
   }
 }

@@ -4,7 +4,17 @@
 import { bytesCell, countCell, humanCount, thousands } from './format.js';
 import { DEFAULT_OUTPUT, type ComponentRow, type TopState } from './state.js';
 
-export const COLUMNS = ['ID', 'Output', 'Kind', 'Type', 'Events In', 'Bytes In', 'Events Out', 'Bytes Out', 'Errors'] as const;
+export const COLUMNS = [
+  'ID',
+  'Output',
+  'Kind',
+  'Type',
+  'Events In',
+  'Bytes In',
+  'Events Out',
+  'Bytes Out',
+  'Errors',
+] as const;
 
 /** Whether a row lists its outputs: it has named ones, not only the default one. */
 function showsOutputs(row: ComponentRow): boolean {
@@ -34,7 +44,17 @@ export function tableRows(state: TopState, human: boolean): string[][] {
     ]);
     if (!outputs) continue;
     for (const [id, output] of [...row.outputs].sort(byKey)) {
-      lines.push(['', id, '', '', '', '', countCell(output.sentEventsTotal, output.sentEventsPerSecond, human), '', '']);
+      lines.push([
+        '',
+        id,
+        '',
+        '',
+        '',
+        '',
+        countCell(output.sentEventsTotal, output.sentEventsPerSecond, human),
+        '',
+        '',
+      ]);
     }
   }
   return lines;

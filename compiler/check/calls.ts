@@ -23,7 +23,12 @@ export function bindArguments(e: ast.Call, params: readonly Parameter[]): Map<Pa
     let param: Parameter | undefined;
     if (arg.name !== undefined) {
       param = params.find((p) => p.name === arg.name);
-      if (!param) return msg.unknownKeyword(arg.nameSpan ?? arg.span, e.nameSpan, params.map((p) => p.name));
+      if (!param)
+        return msg.unknownKeyword(
+          arg.nameSpan ?? arg.span,
+          e.nameSpan,
+          params.map((p) => p.name),
+        );
     } else {
       while (position < params.length && bound.has(params[position]!)) position++;
       param = params[position++];
@@ -36,20 +41,40 @@ export function bindArguments(e: ast.Call, params: readonly Parameter[]): Map<Pa
 
 /** VRL's names of expression kinds, as its messages print them. */
 const EXPRESSION_NAMES: Record<ast.Expr['type'], string> = {
-  Literal: 'literal', Template: 'literal', Array: 'container', Object: 'container', Block: 'container', Group: 'container', Sequence: 'container',
-  Query: 'query', Variable: 'variable call', Call: 'function call', Unary: 'unary operation', Binary: 'operation',
-  Assign: 'assignment', If: 'if-statement', Abort: 'abort operation', Return: 'return',
+  Literal: 'literal',
+  Template: 'literal',
+  Array: 'container',
+  Object: 'container',
+  Block: 'container',
+  Group: 'container',
+  Sequence: 'container',
+  Query: 'query',
+  Variable: 'variable call',
+  Call: 'function call',
+  Unary: 'unary operation',
+  Binary: 'operation',
+  Assign: 'assignment',
+  If: 'if-statement',
+  Abort: 'abort operation',
+  Return: 'return',
 };
 
 /** Parameters that take a path, not a value (VRL's E400, wrapped in E610). */
-export function expectPaths(def: FunctionDef, args: (param: Parameter) => ast.Expr | undefined): ArgumentError | undefined {
+export function expectPaths(
+  def: FunctionDef,
+  args: (param: Parameter) => ast.Expr | undefined,
+): ArgumentError | undefined {
   for (const param of def.parameters) {
     const value = args(param);
     if (!param.path || !value || value.type === 'Query') continue;
     return {
       code: 400,
       message: 'unexpected expression type',
-      labels: [`unexpected expression for argument "${param.name}"`, `received: ${EXPRESSION_NAMES[value.type]}`, 'expected: query'],
+      labels: [
+        `unexpected expression for argument "${param.name}"`,
+        `received: ${EXPRESSION_NAMES[value.type]}`,
+        'expected: query',
+      ],
     };
   }
   return undefined;
@@ -61,7 +86,11 @@ export function validateArguments(def: FunctionDef, call: CallInfo): ArgumentErr
     const arg = call.args[param.name];
     if (!arg) continue;
     if ((param.literal ?? param.enum !== undefined) && !arg.constant) {
-      return { code: 402, message: 'expected static expression', labels: [`expected static expression for argument "${param.name}"`, `received: ${arg.text}`] };
+      return {
+        code: 402,
+        message: 'expected static expression',
+        labels: [`expected static expression for argument "${param.name}"`, `received: ${arg.text}`],
+      };
     }
     if (param.enum && param.literal !== false && arg.constant) {
       // An array parameter with an enum takes a list of its values (snakecase's excluded_boundaries).

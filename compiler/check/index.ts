@@ -9,8 +9,27 @@ import { lookupFunction, functionNames } from '../functions/index.js';
 import type { ArgInfo, FunctionDef, Parameter } from '../functions/define.js';
 import { constantOf, type Constant } from '../types/constant.js';
 import {
-  BOOLEAN, BYTES, FLOAT, INTEGER, K, NEVER, NULL, REGEX, TIMESTAMP, describe, exactArray, exactObject,
-  fromBits, intersects, isAny, isExactly, isSubset, objectOf, readable, union, type Kind,
+  BOOLEAN,
+  BYTES,
+  FLOAT,
+  INTEGER,
+  K,
+  NEVER,
+  NULL,
+  REGEX,
+  TIMESTAMP,
+  describe,
+  exactArray,
+  exactObject,
+  fromBits,
+  intersects,
+  isAny,
+  isExactly,
+  isSubset,
+  objectOf,
+  readable,
+  union,
+  type Kind,
 } from '../types/kind.js';
 import { COMPILED, callText, display, displayQuery, displayTarget } from './display.js';
 import * as msg from './messages.js';
@@ -81,7 +100,14 @@ class Checker {
       }
     }
     const warnings = this.diagnostics.filter((d) => d.severity === 'warning');
-    return { diagnostics: this.diagnostics, errors, warnings, types: this.types, calls: this.calls, target: this.state.target };
+    return {
+      diagnostics: this.diagnostics,
+      errors,
+      warnings,
+      types: this.types,
+      calls: this.calls,
+      target: this.state.target,
+    };
   }
 
   private report(d: Diagnostic): undefined {
@@ -124,33 +150,54 @@ class Checker {
 
   private exprInner(e: ast.Expr): TypeDef | undefined {
     switch (e.type) {
-      case 'Literal': return this.literal(e);
-      case 'Template': return this.template(e);
-      case 'Array': return this.array(e);
-      case 'Object': return this.object(e);
-      case 'Variable': return this.variable(e.name, e.span);
-      case 'Query': return this.query(e);
-      case 'Call': return this.call(e);
-      case 'Unary': return this.not(e);
-      case 'Binary': return e.op === '??' ? this.coalesce(e) : this.binary(e);
-      case 'Assign': return this.assign(e);
-      case 'If': return this.ifExpr(e);
-      case 'Block': return this.block(e);
-      case 'Group': return this.expr(e.expr);
-      case 'Sequence': return this.blockBody(e);
-      case 'Abort': return this.abort(e);
-      case 'Return': return this.returnExpr(e);
+      case 'Literal':
+        return this.literal(e);
+      case 'Template':
+        return this.template(e);
+      case 'Array':
+        return this.array(e);
+      case 'Object':
+        return this.object(e);
+      case 'Variable':
+        return this.variable(e.name, e.span);
+      case 'Query':
+        return this.query(e);
+      case 'Call':
+        return this.call(e);
+      case 'Unary':
+        return this.not(e);
+      case 'Binary':
+        return e.op === '??' ? this.coalesce(e) : this.binary(e);
+      case 'Assign':
+        return this.assign(e);
+      case 'If':
+        return this.ifExpr(e);
+      case 'Block':
+        return this.block(e);
+      case 'Group':
+        return this.expr(e.expr);
+      case 'Sequence':
+        return this.blockBody(e);
+      case 'Abort':
+        return this.abort(e);
+      case 'Return':
+        return this.returnExpr(e);
     }
   }
 
   private literal(e: ast.Literal): TypeDef | undefined {
     const v = e.value;
     switch (v.kind) {
-      case 'string': return { kind: BYTES, fallible: false };
-      case 'integer': return { kind: INTEGER, fallible: false };
-      case 'float': return { kind: FLOAT, fallible: false };
-      case 'boolean': return { kind: BOOLEAN, fallible: false };
-      case 'null': return { kind: NULL, fallible: false };
+      case 'string':
+        return { kind: BYTES, fallible: false };
+      case 'integer':
+        return { kind: INTEGER, fallible: false };
+      case 'float':
+        return { kind: FLOAT, fallible: false };
+      case 'boolean':
+        return { kind: BOOLEAN, fallible: false };
+      case 'null':
+        return { kind: NULL, fallible: false };
       case 'timestamp': {
         const problem = timestampProblem(v.text);
         return problem ? this.report(msg.invalidTimestamp(e.span, problem)) : { kind: TIMESTAMP, fallible: false };
@@ -168,12 +215,18 @@ class Checker {
     let ok = true;
     for (const part of e.parts) {
       const td = typeof part === 'string' ? { kind: BYTES, fallible: false } : this.expr(part);
-      if (!td) { ok = false; continue; }
-      if (!result) { result = td; continue; }
+      if (!td) {
+        ok = false;
+        continue;
+      }
+      if (!result) {
+        result = td;
+        continue;
+      }
       const joined = operatorType('+', result.kind, td.kind);
       result = { kind: joined.kind, fallible: joined.fallible || result.fallible || td.fallible };
     }
-    return ok ? result ?? { kind: BYTES, fallible: false } : undefined;
+    return ok ? (result ?? { kind: BYTES, fallible: false }) : undefined;
   }
 
   private array(e: ast.ArrayLit): TypeDef | undefined {
@@ -189,7 +242,10 @@ class Checker {
     let ok = true;
     for (const entry of e.entries) {
       const td = this.expr(entry.value);
-      if (!td) { ok = false; continue; }
+      if (!td) {
+        ok = false;
+        continue;
+      }
       fields[entry.key] = td.kind;
       fallible ||= td.fallible;
     }
@@ -215,10 +271,14 @@ class Checker {
 
   private queryRoot(e: ast.Query): TypeDef | undefined {
     switch (e.target.kind) {
-      case 'event': return { kind: this.state.target, fallible: false };
-      case 'metadata': return { kind: this.state.metadata, fallible: false };
-      case 'variable': return this.variable(e.target.name, e.target.span);
-      case 'expr': return this.expr(e.target.expr);
+      case 'event':
+        return { kind: this.state.target, fallible: false };
+      case 'metadata':
+        return { kind: this.state.metadata, fallible: false };
+      case 'variable':
+        return this.variable(e.target.name, e.target.span);
+      case 'expr':
+        return this.expr(e.target.expr);
     }
   }
 
@@ -251,15 +311,27 @@ class Checker {
       }
       // A value of no kind at all (elements of an empty literal) passes any parameter, as in VRL.
       if (td.kind.bits !== 0 && !intersects(td.kind, expected)) {
-        return this.report(msg.invalidArgumentType(
-          arg.value.span, arg.span, param.name, td.kind, expected, display(arg.value, COMPILED), callText(e),
-        ));
+        return this.report(
+          msg.invalidArgumentType(
+            arg.value.span,
+            arg.span,
+            param.name,
+            td.kind,
+            expected,
+            display(arg.value, COMPILED),
+            callText(e),
+          ),
+        );
       }
       if (!isSubset(td.kind, expected)) unverified ??= { arg, param, kind: td.kind };
       const query = this.queryOf(arg.value);
       args[param.name] = {
-        kind: td.kind, constant: this.constantOf(arg.value), span: arg.value.span, text: display(arg.value, COMPILED),
-        ...(query ? { query } : {}), expr: arg.value,
+        kind: td.kind,
+        constant: this.constantOf(arg.value),
+        span: arg.value.span,
+        text: display(arg.value, COMPILED),
+        ...(query ? { query } : {}),
+        expr: arg.value,
       };
     }
     const missing = params.findIndex((p) => p.required && !bound.has(p));
@@ -269,21 +341,24 @@ class Checker {
     if (def.closure) {
       if (!e.closure) return this.report(msg.missingClosure(e.span, def.closure.example));
       const input = params[0] && args[params[0].name];
-      if (input && !isSubset(input.kind, fromBits(params[0]!.kinds))) return this.report(msg.closureInputType(e.span, input.kind));
+      if (input && !isSubset(input.kind, fromBits(params[0]!.kinds)))
+        return this.report(msg.closureInputType(e.span, input.kind));
       const returns = this.closure(e, e.closure, def, call);
       if (!returns) return undefined;
       call.closureReturns = returns;
     }
 
     // With an argument of unverified kind the call is reported as such (E110/E103), before its own checks.
-    const rejected = expectPaths(def, (param) => args[param.name]?.expr)
-      ?? (unverified && !e.abort ? undefined : validateArguments(def, call) ?? def.validate?.(call));
+    const rejected =
+      expectPaths(def, (param) => args[param.name]?.expr) ??
+      (unverified && !e.abort ? undefined : (validateArguments(def, call) ?? def.validate?.(call)));
     if (rejected) return this.report(msg.functionCompilation(e.span, rejected.code, rejected.message, rejected.labels));
     this.calls.set(e, call);
 
     if (def.name === 'del') this.deletePath(args.target?.expr);
 
-    const fallible = (typeof def.fallible === 'function' ? def.fallible(call) : def.fallible) || unverified !== undefined;
+    const fallible =
+      (typeof def.fallible === 'function' ? def.fallible(call) : def.fallible) || unverified !== undefined;
     if (e.abort && !fallible) {
       this.report(msg.abortInfallible(e.nameSpan, [e.nameSpan[1], e.nameSpan[1] + 1]));
     }
@@ -304,8 +379,15 @@ class Checker {
     if (!found || e.type !== 'Call') return undefined;
     const { arg, param, kind } = found;
     // Unlike a kind mismatch, which labels the whole argument, this one labels the keyword only.
-    return msg.invalidArgumentType(arg.value.span, arg.nameSpan ?? arg.value.span, param.name, kind,
-      fromBits(param.kinds), display(arg.value, COMPILED), callText(e));
+    return msg.invalidArgumentType(
+      arg.value.span,
+      arg.nameSpan ?? arg.value.span,
+      param.name,
+      kind,
+      fromBits(param.kinds),
+      display(arg.value, COMPILED),
+      callText(e),
+    );
   }
 
   private closure(e: ast.Call, closure: ast.Closure, def: FunctionDef, call: ResolvedCall): Kind | undefined {
@@ -348,9 +430,14 @@ class Checker {
   /** The root kind and path of a path argument into the event, metadata or a variable. */
   private queryOf(e: ast.Expr): ArgInfo['query'] {
     if (e.type !== 'Query') return undefined;
-    const root = e.target.kind === 'event' ? this.state.target
-      : e.target.kind === 'metadata' ? this.state.metadata
-        : e.target.kind === 'variable' ? this.state.variable(e.target.name)?.kind : undefined;
+    const root =
+      e.target.kind === 'event'
+        ? this.state.target
+        : e.target.kind === 'metadata'
+          ? this.state.metadata
+          : e.target.kind === 'variable'
+            ? this.state.variable(e.target.name)?.kind
+            : undefined;
     return root && { root, path: e.path };
   }
 
@@ -364,7 +451,8 @@ class Checker {
   private not(e: ast.Unary): TypeDef | undefined {
     const operand = this.expr(e.operand);
     if (!operand) return undefined;
-    if (!isExactly(operand.kind, K.Boolean)) return this.report(msg.nonBooleanNegation(e.opSpan, e.operand.span, operand.kind));
+    if (!isExactly(operand.kind, K.Boolean))
+      return this.report(msg.nonBooleanNegation(e.opSpan, e.operand.span, operand.kind));
     return { kind: BOOLEAN, fallible: operand.fallible };
   }
 
@@ -389,7 +477,10 @@ class Checker {
 
   /** `a | b`: both sides must be objects; fields of `b` win. */
   private merge(e: ast.Binary, left: TypeDef, right: TypeDef): TypeDef | undefined {
-    const nonObjects = [[e.left, left], [e.right, right]] as const;
+    const nonObjects = [
+      [e.left, left],
+      [e.right, right],
+    ] as const;
     const spans = nonObjects.filter(([, td]) => !isExactly(td.kind, K.Object)).map(([side]) => side.span);
     if (spans.length) return this.report(msg.mergeNonObject(...spans));
     return { kind: mergeObjects(left.kind, right.kind), fallible: left.fallible || right.fallible };
@@ -417,12 +508,19 @@ class Checker {
       this.handled(mark);
       const hint = this.unverified.get(e.value);
       const suggestion = `${displayTarget(e.target)}, err = ${display(e.value, COMPILED)}`;
-      return this.report(msg.unhandledFallibleAssignment(e.value.span, [targetSpan[0], e.opSpan[1]], suggestion, hint && {
-        labels: [
-          `\`${display(hint.arg.value, COMPILED)}\` argument type is \`${describe(hint.kind)}\` and this function expected a parameter \`${hint.param.name}\` of type \`${describe(fromBits(hint.param.kinds))}\``,
-          `update the expression to be infallible by adding a \`!\`: \`${callText({ ...(e.value as ast.Call), abort: true })}\``,
-        ],
-      }));
+      return this.report(
+        msg.unhandledFallibleAssignment(
+          e.value.span,
+          [targetSpan[0], e.opSpan[1]],
+          suggestion,
+          hint && {
+            labels: [
+              `\`${display(hint.arg.value, COMPILED)}\` argument type is \`${describe(hint.kind)}\` and this function expected a parameter \`${hint.param.name}\` of type \`${describe(fromBits(hint.param.kinds))}\``,
+              `update the expression to be infallible by adding a \`!\`: \`${callText({ ...(e.value as ast.Call), abort: true })}\``,
+            ],
+          },
+        ),
+      );
     }
     if (e.target.kind === 'noop' && !e.errorTarget) {
       return this.report(msg.noopAssignment(e.value.span, targetSpan, [targetSpan[0], e.opSpan[1]]));
@@ -445,13 +543,16 @@ class Checker {
     if (t.kind === 'noop') return undefined;
     const q = t.query;
     switch (q.target.kind) {
-      case 'event': return readable(kindAt(this.state.target, q.path));
-      case 'metadata': return readable(kindAt(this.state.metadata, q.path));
+      case 'event':
+        return readable(kindAt(this.state.target, q.path));
+      case 'metadata':
+        return readable(kindAt(this.state.metadata, q.path));
       case 'variable': {
         const info = this.state.variable(q.target.name);
         return info ? readable(kindAt(info.kind, q.path)) : undefined;
       }
-      case 'expr': return undefined;
+      case 'expr':
+        return undefined;
     }
   }
 
@@ -459,25 +560,45 @@ class Checker {
   private assignTarget(e: ast.Assign, t: ast.AssignTarget, kind: Kind, constant?: Constant): boolean {
     if (t.kind === 'noop') return true;
     const q = t.query;
-    const root = q.target.kind === 'event' ? this.state.target
-      : q.target.kind === 'metadata' ? this.state.metadata
-        : q.target.kind === 'variable' ? this.state.variable(q.target.name)?.kind : undefined;
+    const root =
+      q.target.kind === 'event'
+        ? this.state.target
+        : q.target.kind === 'metadata'
+          ? this.state.metadata
+          : q.target.kind === 'variable'
+            ? this.state.variable(q.target.name)?.kind
+            : undefined;
     if (root) {
       for (let i = 0; i < q.path.length; i++) {
         const seg = q.path[i]!;
         const parent = kindAt(root, q.path.slice(0, i));
         if (rejectsSegment(parent, seg)) {
-          const parentSpan: Span = [q.span[0], i === 0 ? (q.target.kind === 'variable' ? q.target.span[1] : q.span[0] + 1) : q.path[i - 1]!.span[1]];
+          const parentSpan: Span = [
+            q.span[0],
+            i === 0 ? (q.target.kind === 'variable' ? q.target.span[1] : q.span[0] + 1) : q.path[i - 1]!.span[1],
+          ];
           const parentText = displayQuery({ ...q, path: q.path.slice(0, i) });
-          this.report(msg.invalidParentSegment(seg.span, parentSpan, readable(parent), seg.kind === 'index' ? 'array' : 'object',
-            parentText, display(e, COMPILED)));
+          this.report(
+            msg.invalidParentSegment(
+              seg.span,
+              parentSpan,
+              readable(parent),
+              seg.kind === 'index' ? 'array' : 'object',
+              parentText,
+              display(e, COMPILED),
+            ),
+          );
           return false;
         }
       }
     }
     switch (q.target.kind) {
-      case 'event': this.state.target = assignAt(this.state.target, q.path, kind); break;
-      case 'metadata': this.state.metadata = assignAt(this.state.metadata, q.path, kind); break;
+      case 'event':
+        this.state.target = assignAt(this.state.target, q.path, kind);
+        break;
+      case 'metadata':
+        this.state.metadata = assignAt(this.state.metadata, q.path, kind);
+        break;
       case 'variable': {
         const name = q.target.name;
         const existing = this.state.variable(name);
@@ -487,10 +608,15 @@ class Checker {
           this.declarations.push(declaration);
         }
         const newKind = assignAt(existing?.kind ?? NULL, q.path, kind);
-        this.state.setVariable(name, { kind: newKind, constant: q.path.length === 0 ? constant : undefined, declaration });
+        this.state.setVariable(name, {
+          kind: newKind,
+          constant: q.path.length === 0 ? constant : undefined,
+          declaration,
+        });
         break;
       }
-      case 'expr': break;
+      case 'expr':
+        break;
     }
     return true;
   }
@@ -500,15 +626,23 @@ class Checker {
   private ifExpr(e: ast.If): TypeDef | undefined {
     const predicate = this.expr(e.predicate);
     if (!predicate) return undefined;
-    if (!isExactly(predicate.kind, K.Boolean)) return this.report(msg.nonBooleanPredicate(e.predicate.span, predicate.kind));
+    if (!isExactly(predicate.kind, K.Boolean))
+      return this.report(msg.nonBooleanPredicate(e.predicate.span, predicate.kind));
     const before = this.state.clone();
     const then = this.block(e.then);
     const afterThen = this.state;
     this.state = before;
-    const otherwise = e.else ? (e.else.type === 'If' ? this.expr(e.else) : this.block(e.else)) : { kind: NULL, fallible: false };
+    const otherwise = e.else
+      ? e.else.type === 'If'
+        ? this.expr(e.else)
+        : this.block(e.else)
+      : { kind: NULL, fallible: false };
     this.state.join(afterThen);
     if (!then || !otherwise) return undefined;
-    return { kind: union(then.kind, otherwise.kind), fallible: predicate.fallible || then.fallible || otherwise.fallible };
+    return {
+      kind: union(then.kind, otherwise.kind),
+      fallible: predicate.fallible || then.fallible || otherwise.fallible,
+    };
   }
 
   private block(e: ast.Block): TypeDef | undefined {
@@ -553,7 +687,8 @@ class Checker {
         this.handled(mark);
         return this.report(msg.fallibleAbortMessage(e.message.span));
       }
-      if (!isExactly(message.kind, K.Bytes)) return this.report(msg.nonStringAbortMessage(e.message.span, message.kind));
+      if (!isExactly(message.kind, K.Bytes))
+        return this.report(msg.nonStringAbortMessage(e.message.span, message.kind));
     }
     return { kind: NEVER, fallible: false };
   }
@@ -562,4 +697,3 @@ class Checker {
 function targetSpanOf(t: ast.AssignTarget): Span {
   return t.kind === 'noop' ? t.span : t.query.span;
 }
-

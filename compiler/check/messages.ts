@@ -16,21 +16,34 @@ function resolvesTo(k: Kind): string {
 }
 
 export const unhandledError = (span: Span): Diagnostic =>
-  diagnostic(100, 'unhandled error', [
-    primary(span, 'expression can result in runtime error'),
-    secondary(span, 'handle the error case to ensure runtime success'),
-  ], [ERROR_DOCS]);
+  diagnostic(
+    100,
+    'unhandled error',
+    [
+      primary(span, 'expression can result in runtime error'),
+      secondary(span, 'handle the error case to ensure runtime success'),
+    ],
+    [ERROR_DOCS],
+  );
 
 export const invalidRegex = (span: Span, error: string): Diagnostic =>
-  diagnostic(101, 'invalid regular expression', [primary(span, error)], [
-    seeDocs('regular expressions', 'https://vrl.dev/expressions/#regular-expression'),
-  ]);
+  diagnostic(
+    101,
+    'invalid regular expression',
+    [primary(span, error)],
+    [seeDocs('regular expressions', 'https://vrl.dev/expressions/#regular-expression')],
+  );
 
 export const nonBooleanPredicate = (span: Span, kind: Kind): Diagnostic =>
-  diagnostic(102, 'non-boolean predicate', [
-    primary(span, 'this predicate must resolve to a boolean'),
-    secondary(span, `instead it resolves to ${describe(kind)}`),
-  ], [{ kind: 'coerce-value' }, seeDocs('if expressions', 'https://vrl.dev/expressions/#if')]);
+  diagnostic(
+    102,
+    'non-boolean predicate',
+    [
+      primary(span, 'this predicate must resolve to a boolean'),
+      secondary(span, `instead it resolves to ${describe(kind)}`),
+    ],
+    [{ kind: 'coerce-value' }, seeDocs('if expressions', 'https://vrl.dev/expressions/#if')],
+  );
 
 /** `argumentHint`: the first argument whose kind made the call fallible, when that is the reason. */
 export function unhandledFallibleAssignment(
@@ -39,20 +52,33 @@ export function unhandledFallibleAssignment(
   suggestion: string,
   argumentHint?: { labels: string[] },
 ): Diagnostic {
-  return diagnostic(103, 'unhandled fallible assignment', [
-    primary(valueSpan, "this expression is fallible because at least one argument's type cannot be verified to be valid"),
-    ...(argumentHint?.labels ?? []).map((m) => primary(valueSpan, m)),
-    secondary(targetSpan, 'or change this to an infallible assignment:'),
-    secondary(targetSpan, suggestion),
-  ], [ERROR_DOCS, { kind: 'see-function-characteristics-docs' }]);
+  return diagnostic(
+    103,
+    'unhandled fallible assignment',
+    [
+      primary(
+        valueSpan,
+        "this expression is fallible because at least one argument's type cannot be verified to be valid",
+      ),
+      ...(argumentHint?.labels ?? []).map((m) => primary(valueSpan, m)),
+      secondary(targetSpan, 'or change this to an infallible assignment:'),
+      secondary(targetSpan, suggestion),
+    ],
+    [ERROR_DOCS, { kind: 'see-function-characteristics-docs' }],
+  );
 }
 
 export const unnecessaryErrorAssignment = (errSpan: Span, valueSpan: Span, okSpan: Span, use: string): Diagnostic =>
-  diagnostic(104, 'unnecessary error assignment', [
-    primary(errSpan, 'this error assignment is unnecessary'),
-    secondary(valueSpan, "because this expression can't fail"),
-    secondary(okSpan, `use: ${use}`),
-  ], [ERROR_DOCS]);
+  diagnostic(
+    104,
+    'unnecessary error assignment',
+    [
+      primary(errSpan, 'this error assignment is unnecessary'),
+      secondary(valueSpan, "because this expression can't fail"),
+      secondary(okSpan, `use: ${use}`),
+    ],
+    [ERROR_DOCS],
+  );
 
 export function undefinedFunction(span: Span, guess: string | undefined): Diagnostic {
   const labels = [primary(span, 'undefined function')];
@@ -61,13 +87,20 @@ export function undefinedFunction(span: Span, guess: string | undefined): Diagno
 }
 
 export const tooManyArguments = (span: Span, max: number): Diagnostic =>
-  diagnostic(106, 'wrong number of function arguments', [
-    primary(span, 'too many function arguments'),
-    secondary(span, `this function takes a maximum of ${max} argument${max === 1 ? '' : 's'}`),
-  ], [seeDocs('function arguments', 'https://vrl.dev/expressions/#arguments')]);
+  diagnostic(
+    106,
+    'wrong number of function arguments',
+    [
+      primary(span, 'too many function arguments'),
+      secondary(span, `this function takes a maximum of ${max} argument${max === 1 ? '' : 's'}`),
+    ],
+    [seeDocs('function arguments', 'https://vrl.dev/expressions/#arguments')],
+  );
 
 export const missingArgument = (span: Span, name: string, position: number): Diagnostic =>
-  diagnostic(107, 'missing function argument', [primary(span, `required argument missing: "${name}" (position ${position})`)]);
+  diagnostic(107, 'missing function argument', [
+    primary(span, `required argument missing: "${name}" (position ${position})`),
+  ]);
 
 export const unknownKeyword = (span: Span, nameSpan: Span, keywords: readonly string[]): Diagnostic =>
   diagnostic(108, 'unknown function argument keyword', [
@@ -105,24 +138,44 @@ export function invalidArgumentType(
   const fix = FIXES.find(([bits]) => expected.bits === bits);
   if (fix) {
     const [, assert, coerce] = fix;
-    notes.push(basic('try: ensuring an appropriate type at runtime'), basic(' '),
-      basic(`    ${argText} = ${assert}!(${argText})`), basic(`    ${callText}`), basic(' '));
+    notes.push(
+      basic('try: ensuring an appropriate type at runtime'),
+      basic(' '),
+      basic(`    ${argText} = ${assert}!(${argText})`),
+      basic(`    ${callText}`),
+      basic(' '),
+    );
     if (coerce) {
       notes.push(
-        basic('try: coercing to an appropriate type and specifying a default value as a fallback in case coercion fails'),
-        basic(' '), basic(`    ${argText} = ${coerce[0]}(${argText}) ?? ${coerce[1]}`), basic(`    ${callText}`), basic(' '));
+        basic(
+          'try: coercing to an appropriate type and specifying a default value as a fallback in case coercion fails',
+        ),
+        basic(' '),
+        basic(`    ${argText} = ${coerce[0]}(${argText}) ?? ${coerce[1]}`),
+        basic(`    ${callText}`),
+        basic(' '),
+      );
     }
     notes.push(ERROR_DOCS);
   }
-  return diagnostic(110, 'invalid argument type', [
-    primary(argSpan, `this expression resolves to ${resolvesTo(got)}`),
-    secondary(expectedSpan, `but the parameter "${param}" expects ${resolvesTo(expected)}`),
-  ], notes);
+  return diagnostic(
+    110,
+    'invalid argument type',
+    [
+      primary(argSpan, `this expression resolves to ${resolvesTo(got)}`),
+      secondary(expectedSpan, `but the parameter "${param}" expects ${resolvesTo(expected)}`),
+    ],
+    notes,
+  );
 }
 
 export const missingClosure = (span: Span, example: string | undefined): Diagnostic =>
-  diagnostic(111, 'missing closure', [primary(span, 'this function expects a closure')],
-    example ? [{ kind: 'example', text: example }] : []);
+  diagnostic(
+    111,
+    'missing closure',
+    [primary(span, 'this function expects a closure')],
+    example ? [{ kind: 'example', text: example }] : [],
+  );
 
 export const closureArity = (nameSpan: Span, paramsSpan: Span, expected: number, got: number): Diagnostic =>
   diagnostic(120, 'invalid closure arity', [
@@ -144,45 +197,73 @@ export const closureReturnType = (span: Span, expected: Kind, got: Kind): Diagno
   ]);
 
 export const nonStringAbortMessage = (span: Span, kind: Kind): Diagnostic =>
-  diagnostic(113, 'non-string abort message', [
-    primary(span, 'abort only accepts an expression argument resolving to a string'),
-    secondary(span, `this expression resolves to ${describe(kind)}`),
-  ], [{ kind: 'coerce-value' }, seeDocs('type coercion', 'https://functions.vrl.dev/#coerce-functions')]);
+  diagnostic(
+    113,
+    'non-string abort message',
+    [
+      primary(span, 'abort only accepts an expression argument resolving to a string'),
+      secondary(span, `this expression resolves to ${describe(kind)}`),
+    ],
+    [{ kind: 'coerce-value' }, seeDocs('type coercion', 'https://functions.vrl.dev/#coerce-functions')],
+  );
 
 /** A function's own compile-time rejection of an argument (E400-E403), wrapped as VRL does. */
 export const functionCompilation = (span: Span, code: number, message: string, labels: readonly string[]): Diagnostic =>
-  diagnostic(610, `function compilation error: error[E${code}] ${message}`,
+  diagnostic(
+    610,
+    `function compilation error: error[E${code}] ${message}`,
     labels.map((m, i) => (i === 0 ? primary(span, m) : secondary(span, m))),
-    [{ kind: 'see-code-docs', code }]);
+    [{ kind: 'see-code-docs', code }],
+  );
 
 export const invalidTimestamp = (span: Span, error: string): Diagnostic =>
-  diagnostic(601, 'invalid timestamp', [primary(span, `invalid timestamp format: ${error}`)], [
-    seeDocs('timestamps', 'https://vrl.dev/expressions/#timestamp'),
-  ]);
+  diagnostic(
+    601,
+    'invalid timestamp',
+    [primary(span, `invalid timestamp format: ${error}`)],
+    [seeDocs('timestamps', 'https://vrl.dev/expressions/#timestamp')],
+  );
 
 export const abortInfallible = (nameSpan: Span, bangSpan: Span): Diagnostic =>
-  diagnostic(620, "can't abort infallible function", [
-    primary(nameSpan, "this function can't fail"),
-    secondary(bangSpan, 'remove this abort (!) instruction'),
-  ], [ERROR_DOCS]);
+  diagnostic(
+    620,
+    "can't abort infallible function",
+    [primary(nameSpan, "this function can't fail"), secondary(bangSpan, 'remove this abort (!) instruction')],
+    [ERROR_DOCS],
+  );
 
 export const fallibleArgument = (span: Span): Diagnostic =>
-  diagnostic(630, 'fallible argument', [
-    primary(span, 'this expression can fail'),
-    secondary(span, 'handle the error before passing it in as an argument'),
-  ], [ERROR_DOCS]);
+  diagnostic(
+    630,
+    'fallible argument',
+    [
+      primary(span, 'this expression can fail'),
+      secondary(span, 'handle the error before passing it in as an argument'),
+    ],
+    [ERROR_DOCS],
+  );
 
 export const fallibleAbortMessage = (span: Span): Diagnostic =>
-  diagnostic(631, 'unhandled fallible expression', [
-    primary(span, 'abort only accepts an infallible expression argument'),
-    secondary(span, 'handle errors before using the expression as an abort message'),
-  ], [ERROR_DOCS]);
+  diagnostic(
+    631,
+    'unhandled fallible expression',
+    [
+      primary(span, 'abort only accepts an infallible expression argument'),
+      secondary(span, 'handle errors before using the expression as an abort message'),
+    ],
+    [ERROR_DOCS],
+  );
 
 export const fallibleReturnValue = (keywordSpan: Span): Diagnostic =>
-  diagnostic(631, 'unhandled fallible expression', [
-    primary(keywordSpan, 'return only accepts an infallible expression argument'),
-    secondary(keywordSpan, 'handle errors before using the expression as a return value'),
-  ], [ERROR_DOCS]);
+  diagnostic(
+    631,
+    'unhandled fallible expression',
+    [
+      primary(keywordSpan, 'return only accepts an infallible expression argument'),
+      secondary(keywordSpan, 'handle errors before using the expression as a return value'),
+    ],
+    [ERROR_DOCS],
+  );
 
 export const noopAssignment = (valueSpan: Span, targetSpan: Span, removeSpan: Span): Diagnostic =>
   diagnostic(640, 'unnecessary no-op assignment', [
@@ -199,15 +280,26 @@ export function invalidParentSegment(
   parentText: string,
   assignmentText: string,
 ): Diagnostic {
-  const what = container === 'array' ? 'indexing into a non-array type is unsupported' : 'querying a field of a non-object type is unsupported';
-  return diagnostic(642, 'parent path segment rejects this mutation', [
-    primary(segmentSpan, what),
-    secondary(parentSpan, `this path resolves to a value of type ${describe(parentKind)}`),
-  ], [
-    basic(`try: change parent value to ${container}, before assignment`), basic(' '),
-    basic(`    ${parentText} = ${container === 'array' ? '[]' : '{}'}`), basic(`    ${assignmentText}`), basic(' '),
-    ERROR_DOCS,
-  ]);
+  const what =
+    container === 'array'
+      ? 'indexing into a non-array type is unsupported'
+      : 'querying a field of a non-object type is unsupported';
+  return diagnostic(
+    642,
+    'parent path segment rejects this mutation',
+    [
+      primary(segmentSpan, what),
+      secondary(parentSpan, `this path resolves to a value of type ${describe(parentKind)}`),
+    ],
+    [
+      basic(`try: change parent value to ${container}, before assignment`),
+      basic(' '),
+      basic(`    ${parentText} = ${container === 'array' ? '[]' : '{}'}`),
+      basic(`    ${assignmentText}`),
+      basic(' '),
+      ERROR_DOCS,
+    ],
+  );
 }
 
 export const unnecessaryCoalesce = (lhs: Span, op: Span, rhs: Span): Diagnostic =>
@@ -218,13 +310,22 @@ export const unnecessaryCoalesce = (lhs: Span, op: Span, rhs: Span): Diagnostic 
   ]);
 
 export const mergeNonObject = (...spans: Span[]): Diagnostic =>
-  diagnostic(652, 'only objects can be merged', spans.map((span) => primary(span, 'this expression must resolve to an object')));
+  diagnostic(
+    652,
+    'only objects can be merged',
+    spans.map((span) => primary(span, 'this expression must resolve to an object')),
+  );
 
 export const nonBooleanNegation = (opSpan: Span, exprSpan: Span, kind: Kind): Diagnostic =>
-  diagnostic(660, 'non-boolean negation', [
-    primary(opSpan, 'negation only works on boolean values'),
-    secondary(exprSpan, `this expression resolves to ${describe(kind)}`),
-  ], [{ kind: 'coerce-value' }, seeDocs('type coercion', 'https://functions.vrl.dev/#coerce-functions')]);
+  diagnostic(
+    660,
+    'non-boolean negation',
+    [
+      primary(opSpan, 'negation only works on boolean values'),
+      secondary(exprSpan, `this expression resolves to ${describe(kind)}`),
+    ],
+    [{ kind: 'coerce-value' }, seeDocs('type coercion', 'https://functions.vrl.dev/#coerce-functions')],
+  );
 
 export function undefinedVariable(span: Span, guess: string | undefined): Diagnostic {
   const labels = [primary(span, 'undefined variable')];
@@ -234,12 +335,17 @@ export function undefinedVariable(span: Span, guess: string | undefined): Diagno
 
 /** E900 for a variable never read or a value never used (`what` is e.g. "variable `x`", "literal `1`"). */
 export const unused = (span: Span, what: string): Diagnostic =>
-  diagnostic(900, `unused ${what}`, [primary(span, 'help: use the result of this expression or remove it')],
-    [basic('this expression has no side-effects')]);
+  diagnostic(
+    900,
+    `unused ${what}`,
+    [primary(span, 'help: use the result of this expression or remove it')],
+    [basic('this expression has no side-effects')],
+  );
 
 /** Levenshtein distance over code points. */
 function distance(a: string, b: string): number {
-  const x = [...a], y = [...b];
+  const x = [...a],
+    y = [...b];
   let prev = Array.from({ length: y.length + 1 }, (_, i) => i);
   for (let i = 1; i <= x.length; i++) {
     const cur = [i];
@@ -257,7 +363,10 @@ export function closest(name: string, candidates: readonly string[]): string | u
   let bestScore = Infinity;
   for (const c of candidates) {
     const score = distance(name, c);
-    if (score < bestScore) { best = c; bestScore = score; }
+    if (score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
   }
   return best;
 }

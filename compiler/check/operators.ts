@@ -2,7 +2,19 @@
 
 import type * as ast from '../ast.js';
 import type { Constant } from '../types/constant.js';
-import { BOOLEAN, BYTES, FLOAT, INTEGER, K, fromBits, isExactly, isSubset, objectOf, union, type Kind } from '../types/kind.js';
+import {
+  BOOLEAN,
+  BYTES,
+  FLOAT,
+  INTEGER,
+  K,
+  fromBits,
+  isExactly,
+  isSubset,
+  objectOf,
+  union,
+  type Kind,
+} from '../types/kind.js';
 import type { TypeDef } from './result.js';
 
 const NUMERIC = K.Integer | K.Float;
@@ -35,9 +47,14 @@ export function operatorType(op: ArithmeticOrLogic, l: Kind, r: Kind, rightConst
     case '==':
     case '!=':
       return { kind: BOOLEAN, fallible: false };
-    case '<': case '<=': case '>': case '>=': {
-      const comparable = bothNumeric || (isExactly(l, K.Bytes) && isExactly(r, K.Bytes))
-        || (isExactly(l, K.Timestamp) && isExactly(r, K.Timestamp));
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const comparable =
+        bothNumeric ||
+        (isExactly(l, K.Bytes) && isExactly(r, K.Bytes)) ||
+        (isExactly(l, K.Timestamp) && isExactly(r, K.Timestamp));
       return { kind: BOOLEAN, fallible: !comparable };
     }
     case '&&':
@@ -47,19 +64,24 @@ export function operatorType(op: ArithmeticOrLogic, l: Kind, r: Kind, rightConst
     case '+': {
       if (bothNumeric) return { kind: numeric(l, r), fallible: false };
       const bytesOrNull = (k: Kind) => isSubset(k, fromBits(K.Bytes | K.Null));
-      if (bytesOrNull(l) && bytesOrNull(r) && (isExactly(l, K.Bytes) || isExactly(r, K.Bytes))) return { kind: BYTES, fallible: false };
+      if (bytesOrNull(l) && bytesOrNull(r) && (isExactly(l, K.Bytes) || isExactly(r, K.Bytes)))
+        return { kind: BYTES, fallible: false };
       return { kind: union(BYTES, INTEGER, FLOAT), fallible: true };
     }
     case '-':
       return bothNumeric ? { kind: numeric(l, r), fallible: false } : { kind: union(INTEGER, FLOAT), fallible: true };
     case '*': {
       if (bothNumeric) return { kind: numeric(l, r), fallible: false };
-      const repeat = (isExactly(l, K.Bytes) && isExactly(r, K.Integer)) || (isExactly(l, K.Integer) && isExactly(r, K.Bytes));
+      const repeat =
+        (isExactly(l, K.Bytes) && isExactly(r, K.Integer)) || (isExactly(l, K.Integer) && isExactly(r, K.Bytes));
       return repeat ? { kind: BYTES, fallible: false } : { kind: union(BYTES, INTEGER, FLOAT), fallible: true };
     }
     case '/':
       return { kind: FLOAT, fallible: !(bothNumeric && isNonZero(rightConstant)) };
     case '%':
-      return { kind: bothNumeric ? numeric(l, r) : union(INTEGER, FLOAT), fallible: !(bothNumeric && isNonZero(rightConstant)) };
+      return {
+        kind: bothNumeric ? numeric(l, r) : union(INTEGER, FLOAT),
+        fallible: !(bothNumeric && isNonZero(rightConstant)),
+      };
   }
 }

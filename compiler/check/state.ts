@@ -20,7 +20,10 @@ export interface VariableInfo {
 }
 
 /** A variable in a scope, with when its name was introduced there (scopes list names in that order). */
-interface ScopeEntry { info: VariableInfo; introduced: number }
+interface ScopeEntry {
+  info: VariableInfo;
+  introduced: number;
+}
 /**
  * Persistent, so that copying the state for an if's branches costs nothing and joining them visits only
  * the variables they changed (copied Maps made checking quadratic in the number of variables).
@@ -46,8 +49,12 @@ export class TypeState {
     return new TypeState(this.target, this.metadata, [...this.scopes]);
   }
 
-  pushScope(): void { this.scopes.push(PersistentMap.empty()); }
-  popScope(): void { this.scopes.pop(); }
+  pushScope(): void {
+    this.scopes.push(PersistentMap.empty());
+  }
+  popScope(): void {
+    this.scopes.pop();
+  }
 
   variable(name: string): VariableInfo | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
@@ -59,7 +66,8 @@ export class TypeState {
 
   /** Names in scope, outermost first, in the order they were introduced. */
   variableNames(): string[] {
-    const inOrder = (scope: Scope) => [...scope].sort(([, a], [, b]) => a.introduced - b.introduced).map(([name]) => name);
+    const inOrder = (scope: Scope) =>
+      [...scope].sort(([, a], [, b]) => a.introduced - b.introduced).map(([name]) => name);
     return [...new Set(this.scopes.flatMap(inOrder))];
   }
 
@@ -67,7 +75,10 @@ export class TypeState {
   setVariable(name: string, info: VariableInfo): void {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const found = this.scopes[i]!.get(name);
-      if (found) { this.scopes[i] = this.scopes[i]!.set(name, { info, introduced: found.introduced }); return; }
+      if (found) {
+        this.scopes[i] = this.scopes[i]!.set(name, { info, introduced: found.introduced });
+        return;
+      }
     }
     this.defineLocal(name, info);
   }
@@ -95,7 +106,11 @@ export class TypeState {
         const same = their.info.constant && mine.info.constant && sameConstant(mine.info.constant, their.info.constant);
         joined = joined.set(name, {
           introduced: mine.introduced,
-          info: { kind: union(mine.info.kind, their.info.kind), constant: same ? mine.info.constant : undefined, declaration: mine.info.declaration },
+          info: {
+            kind: union(mine.info.kind, their.info.kind),
+            constant: same ? mine.info.constant : undefined,
+            declaration: mine.info.declaration,
+          },
         });
       });
       this.scopes[depth] = joined;

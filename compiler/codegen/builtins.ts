@@ -11,7 +11,6 @@ import { Tag } from '../../abi/wire/values.js';
 import type { ExpressionRef } from './binaryen.js';
 import { MissingImplementation, type CodegenContext } from './context.js';
 
-
 /**
  * Functions the generator emits itself (definitions with `backing: { kind: 'intrinsic' }`), by name.
  * scripts/gen-function-index.mjs checks that every such definition has its entry here.
@@ -32,7 +31,12 @@ const INTRINSICS: Readonly<Record<string, (ctx: CodegenContext, e: ast.Call, cal
  * Calls compiled their own way when their arguments allow, by name: the code, or undefined for the
  * function's implementation (strftime formats run in the stdlib where they can).
  */
-const SPECIALIZED: Readonly<Record<string, (ctx: CodegenContext, e: ast.Call, call: ResolvedCall, operands: () => ExpressionRef[]) => ExpressionRef | undefined>> = {
+const SPECIALIZED: Readonly<
+  Record<
+    string,
+    (ctx: CodegenContext, e: ast.Call, call: ResolvedCall, operands: () => ExpressionRef[]) => ExpressionRef | undefined
+  >
+> = {
   format_timestamp: formatTimestamp,
   parse_timestamp: parseTimestamp,
 };
@@ -48,7 +52,12 @@ export function lowerIntrinsic(ctx: CodegenContext, e: ast.Call, call: ResolvedC
  * The code of a call compiled its own way, or undefined for the function's implementation. `operands` gives
  * fresh reads of the evaluated arguments in parameter order (0 for an absent one).
  */
-export function lowerSpecialized(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, operands: () => ExpressionRef[]): ExpressionRef | undefined {
+export function lowerSpecialized(
+  ctx: CodegenContext,
+  e: ast.Call,
+  call: ResolvedCall,
+  operands: () => ExpressionRef[],
+): ExpressionRef | undefined {
   return SPECIALIZED[call.def.name]?.(ctx, e, call, operands);
 }
 
@@ -60,7 +69,12 @@ const arg = (call: ResolvedCall, name: string): ast.Expr | undefined => call.arg
  * any other as the program the runtime builds once per distinct format. A format without one (an error, or
  * a specifier only the JS function has) goes to the JS function.
  */
-function formatTimestamp(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, operands: () => ExpressionRef[]): ExpressionRef | undefined {
+function formatTimestamp(
+  ctx: CodegenContext,
+  e: ast.Call,
+  call: ResolvedCall,
+  operands: () => ExpressionRef[],
+): ExpressionRef | undefined {
   if (call.args.timezone) return undefined;
   const found = strftimeFormat(ctx, ProgramKind.UtcFormat, call, operands);
   if (!found) return undefined;
@@ -68,10 +82,18 @@ function formatTimestamp(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, o
   if (found.literal) return format(found.program);
   const m = ctx.m;
   const program = ctx.local();
-  return m.block(null, [
-    m.local.set(program, found.program),
-    m.if(m.i32.eqz(m.local.get(program, ctx.b.i32)), ctx.implementation(e, call, operands()), format(m.local.get(program, ctx.b.i32))),
-  ], ctx.b.i32);
+  return m.block(
+    null,
+    [
+      m.local.set(program, found.program),
+      m.if(
+        m.i32.eqz(m.local.get(program, ctx.b.i32)),
+        ctx.implementation(e, call, operands()),
+        format(m.local.get(program, ctx.b.i32)),
+      ),
+    ],
+    ctx.b.i32,
+  );
 }
 
 /**
@@ -79,7 +101,12 @@ function formatTimestamp(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, o
  * `format_timestamp`), which reads what it can; the JS function answers the rest, errors and their
  * messages included.
  */
-function parseTimestamp(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, operands: () => ExpressionRef[]): ExpressionRef | undefined {
+function parseTimestamp(
+  ctx: CodegenContext,
+  e: ast.Call,
+  call: ResolvedCall,
+  operands: () => ExpressionRef[],
+): ExpressionRef | undefined {
   if (call.args.timezone) return undefined;
   const found = strftimeFormat(ctx, ProgramKind.Parse, call, operands);
   if (!found) return undefined;
@@ -87,19 +114,31 @@ function parseTimestamp(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, op
   const program = ctx.local();
   const parsed = ctx.local();
   const get = (local: number) => m.local.get(local, ctx.b.i32);
-  return m.block(null, [
-    m.local.set(program, found.program),
-    m.local.set(parsed, m.if(m.i32.eqz(get(program)), ctx.m.i32.const(0), ctx.call('strftime_parse', [operands()[0]!, get(program)]))),
-    m.if(m.i32.eqz(get(parsed)), m.local.set(parsed, ctx.implementation(e, call, operands()))),
-    get(parsed),
-  ], ctx.b.i32);
+  return m.block(
+    null,
+    [
+      m.local.set(program, found.program),
+      m.local.set(
+        parsed,
+        m.if(m.i32.eqz(get(program)), ctx.m.i32.const(0), ctx.call('strftime_parse', [operands()[0]!, get(program)])),
+      ),
+      m.if(m.i32.eqz(get(parsed)), m.local.set(parsed, ctx.implementation(e, call, operands()))),
+      get(parsed),
+    ],
+    ctx.b.i32,
+  );
 }
 
 /**
  * The strftime program of a call's `format`: a constant for a literal (undefined when it has none), else the
  * stdlib's lookup at run time, which gives 0 for a format without one.
  */
-function strftimeFormat(ctx: CodegenContext, kind: ProgramKind, call: ResolvedCall, operands: () => ExpressionRef[]): { program: ExpressionRef; literal: boolean } | undefined {
+function strftimeFormat(
+  ctx: CodegenContext,
+  kind: ProgramKind,
+  call: ResolvedCall,
+  operands: () => ExpressionRef[],
+): { program: ExpressionRef; literal: boolean } | undefined {
   const format = call.args.format;
   const constant = format && constantOf(format.expr);
   if (constant?.kind === 'string') {
@@ -150,7 +189,6 @@ function mapCall(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, kind: 'ma
   ]);
 }
 
-
 /** `for_each` and `filter`: a loop over entries (key, value) or items (index, value) in this function. */
 function iterate(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, kind: 'for_each' | 'filter'): ExpressionRef {
   const input = ctx.expr(arg(call, 'value')!);
@@ -165,12 +203,12 @@ function iterate(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, kind: 'fo
   const { slots, body } = ctx.closureBody(closure);
   const [keySlot, valueSlot] = slots;
   const get = (l: number) => m.local.get(l, i32);
-  const item = m.if(get(isObject),
-    ctx.call('object_value', [get(c), get(i)]),
-    ctx.call('array_get', [get(c), get(i)]));
-  const key = m.if(get(isObject),
+  const item = m.if(get(isObject), ctx.call('object_value', [get(c), get(i)]), ctx.call('array_get', [get(c), get(i)]));
+  const key = m.if(
+    get(isObject),
     ctx.call('object_key', [get(c), get(i)]),
-    ctx.call('new_int', [m.i64.extend_u(get(i))]));
+    ctx.call('new_int', [m.i64.extend_u(get(i))]),
+  );
   const value = ctx.local();
   const keyValue = ctx.local();
   const step: ExpressionRef[] = [
@@ -182,9 +220,20 @@ function iterate(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, kind: 'fo
   if (kind === 'for_each') {
     step.push(m.drop(body));
   } else {
-    step.push(m.if(ctx.isTrue(body), m.if(get(isObject),
-      ctx.call('object_set', [get(result), ctx.call('bytes_ptr', [get(keyValue)]), ctx.call('bytes_len', [get(keyValue)]), get(value)], ctx.b.none),
-      ctx.call('array_push', [get(result), get(value)], ctx.b.none))));
+    step.push(
+      m.if(
+        ctx.isTrue(body),
+        m.if(
+          get(isObject),
+          ctx.call(
+            'object_set',
+            [get(result), ctx.call('bytes_ptr', [get(keyValue)]), ctx.call('bytes_len', [get(keyValue)]), get(value)],
+            ctx.b.none,
+          ),
+          ctx.call('array_push', [get(result), get(value)], ctx.b.none),
+        ),
+      ),
+    );
   }
   const exit = ctx.label('done');
   const next = ctx.label('next');
@@ -192,30 +241,51 @@ function iterate(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, kind: 'fo
   // A value that is not a collection (the root of a string event, say): VRL's for_each runs the closure
   // on none of it, its filter fails.
   const notCollection = () => m.i32.lt_u(get(tag), m.i32.const(Tag.Array));
-  return m.block(null, [
-    m.local.set(c, input),
-    m.local.set(tag, ctx.call('value_tag', [get(c)])),
-    kind === 'filter'
-      ? m.if(notCollection(), m.block(null, [
-        m.drop(ctx.call('fail_value', [ctx.bytesConstant('function requires collection types as input')])),
-        ctx.toHandler(),
-      ]))
-      : m.nop(),
-    m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(Tag.Object))),
-    m.local.set(n, m.if(get(isObject), ctx.call('object_len', [get(c)]),
-      m.if(notCollection(), m.i32.const(0), ctx.call('array_len', [get(c)])))),
-    m.local.set(result, kind === 'for_each'
-      ? ctx.m.i32.const(ctx.std.nullValue)
-      : m.if(get(isObject), ctx.call('new_object', [get(n)]), ctx.call('new_array', [get(n)]))),
-    m.local.set(i, m.i32.const(0)),
-    m.block(exit, [m.loop(next, m.block(null, [
-      m.br(exit, m.i32.ge_u(get(i), get(n))),
-      ...step,
-      m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
-      m.br(next),
-    ]))]),
-    get(result),
-  ], i32);
+  return m.block(
+    null,
+    [
+      m.local.set(c, input),
+      m.local.set(tag, ctx.call('value_tag', [get(c)])),
+      kind === 'filter'
+        ? m.if(
+            notCollection(),
+            m.block(null, [
+              m.drop(ctx.call('fail_value', [ctx.bytesConstant('function requires collection types as input')])),
+              ctx.toHandler(),
+            ]),
+          )
+        : m.nop(),
+      m.local.set(isObject, m.i32.eq(get(tag), m.i32.const(Tag.Object))),
+      m.local.set(
+        n,
+        m.if(
+          get(isObject),
+          ctx.call('object_len', [get(c)]),
+          m.if(notCollection(), m.i32.const(0), ctx.call('array_len', [get(c)])),
+        ),
+      ),
+      m.local.set(
+        result,
+        kind === 'for_each'
+          ? ctx.m.i32.const(ctx.std.nullValue)
+          : m.if(get(isObject), ctx.call('new_object', [get(n)]), ctx.call('new_array', [get(n)])),
+      ),
+      m.local.set(i, m.i32.const(0)),
+      m.block(exit, [
+        m.loop(
+          next,
+          m.block(null, [
+            m.br(exit, m.i32.ge_u(get(i), get(n))),
+            ...step,
+            m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
+            m.br(next),
+          ]),
+        ),
+      ]),
+      get(result),
+    ],
+    i32,
+  );
 }
 
 /** `replace_with`: the text between matches is kept, each match replaced by the closure's string. */
@@ -229,30 +299,42 @@ function replaceWith(ctx: CodegenContext, e: ast.Call, call: ResolvedCall): Expr
   const count = arg(call, 'count');
   const limit = count ? m.i32.wrap(m.i64.load(8, 8, ctx.expr(count))) : m.i32.const(-1);
   const { slots, body } = ctx.closureBody(closure);
-  const offset = (index: number) => m.i32.wrap(m.i64.load(8, 8, ctx.call('array_get', [get(item), m.i32.const(index)])));
+  const offset = (index: number) =>
+    m.i32.wrap(m.i64.load(8, 8, ctx.call('array_get', [get(item), m.i32.const(index)])));
   const append = (piece: ExpressionRef) => m.local.set(acc, ctx.checked(ctx.call('op_add', [get(acc), piece])));
   const exit = ctx.label('done');
   const next = ctx.label('next');
-  return m.block(null, [
-    m.local.set(text, input),
-    m.local.set(matches, ctx.checked(ctx.call('regex_matches', [get(text), ctx.expr(arg(call, 'pattern')!), limit]))),
-    m.local.set(n, ctx.call('array_len', [get(matches)])),
-    m.local.set(acc, ctx.bytesConstant('')),
-    m.local.set(last, m.i32.const(0)),
-    m.local.set(i, m.i32.const(0)),
-    m.block(exit, [m.loop(next, m.block(null, [
-      m.br(exit, m.i32.ge_u(get(i), get(n))),
-      m.local.set(item, ctx.call('array_get', [get(matches), get(i)])),
-      append(ctx.call('bytes_slice', [get(text), get(last), offset(0)])),
-      slots[0] !== undefined ? ctx.storeSlot(slots[0], ctx.call('array_get', [get(item), m.i32.const(2)])) : m.nop(),
-      append(body),
-      m.local.set(last, offset(1)),
-      m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
-      m.br(next),
-    ]))]),
-    append(ctx.call('bytes_slice', [get(text), get(last), ctx.call('bytes_len', [get(text)])])),
-    get(acc),
-  ], i32);
+  return m.block(
+    null,
+    [
+      m.local.set(text, input),
+      m.local.set(matches, ctx.checked(ctx.call('regex_matches', [get(text), ctx.expr(arg(call, 'pattern')!), limit]))),
+      m.local.set(n, ctx.call('array_len', [get(matches)])),
+      m.local.set(acc, ctx.bytesConstant('')),
+      m.local.set(last, m.i32.const(0)),
+      m.local.set(i, m.i32.const(0)),
+      m.block(exit, [
+        m.loop(
+          next,
+          m.block(null, [
+            m.br(exit, m.i32.ge_u(get(i), get(n))),
+            m.local.set(item, ctx.call('array_get', [get(matches), get(i)])),
+            append(ctx.call('bytes_slice', [get(text), get(last), offset(0)])),
+            slots[0] !== undefined
+              ? ctx.storeSlot(slots[0], ctx.call('array_get', [get(item), m.i32.const(2)]))
+              : m.nop(),
+            append(body),
+            m.local.set(last, offset(1)),
+            m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
+            m.br(next),
+          ]),
+        ),
+      ]),
+      append(ctx.call('bytes_slice', [get(text), get(last), ctx.call('bytes_len', [get(text)])])),
+      get(acc),
+    ],
+    i32,
+  );
 }
 
 /**
@@ -283,40 +365,82 @@ function mapHelper(ctx: CodegenContext, closure: ast.Closure, kind: 'map_values'
       m.if(get(isObject), object, m.if(isScalar(), scalar, array));
     const isContainer = (v: ExpressionRef) => m.i32.ge_u(ctx.call('value_tag', [v]), m.i32.const(Tag.Array));
     // Nested containers first (recursive form), then the closure on the value (map_values) or key (map_keys).
-    const descend = m.if(m.i32.and(m.i32.ne(get(recursive), m.i32.const(0)), isContainer(get(value))),
-      m.local.set(value, m.block(null, [
-        m.local.set(mapped, m.call(name, [get(value), m.i32.add(get(recursive), m.i32.const(1))], i32)),
-        m.if(m.i32.eqz(get(mapped)), m.return(m.i32.const(0))),
-        get(mapped),
-      ], i32)));
+    const descend = m.if(
+      m.i32.and(m.i32.ne(get(recursive), m.i32.const(0)), isContainer(get(value))),
+      m.local.set(
+        value,
+        m.block(
+          null,
+          [
+            m.local.set(mapped, m.call(name, [get(value), m.i32.add(get(recursive), m.i32.const(1))], i32)),
+            m.if(m.i32.eqz(get(mapped)), m.return(m.i32.const(0))),
+            get(mapped),
+          ],
+          i32,
+        ),
+      ),
+    );
     // The closure sees the value (map_values) or the key (map_keys); its result replaces that part.
-    const bind = slot === undefined ? m.nop() : ctx.storeSlot(slot, kind === 'map_values'
-      ? get(value)
-      : ctx.call('object_key', [get(c), get(i)]));
-    const store = kind === 'map_values'
-      ? byShape(
-        ctx.call('object_set', [get(result), ctx.call('object_key_ptr', [get(c), get(i)]), ctx.call('object_key_len', [get(c), get(i)]), get(mapped)], ctx.b.none),
-        ctx.call('array_push', [get(result), get(mapped)], ctx.b.none),
-        m.local.set(result, get(mapped)))
-      : m.if(get(isObject),
-        ctx.call('object_set', [get(result), ctx.call('bytes_ptr', [get(mapped)]), ctx.call('bytes_len', [get(mapped)]), get(value)], ctx.b.none),
-        ctx.call('array_push', [get(result), get(value)], ctx.b.none));
+    const bind =
+      slot === undefined
+        ? m.nop()
+        : ctx.storeSlot(slot, kind === 'map_values' ? get(value) : ctx.call('object_key', [get(c), get(i)]));
+    const store =
+      kind === 'map_values'
+        ? byShape(
+            ctx.call(
+              'object_set',
+              [
+                get(result),
+                ctx.call('object_key_ptr', [get(c), get(i)]),
+                ctx.call('object_key_len', [get(c), get(i)]),
+                get(mapped),
+              ],
+              ctx.b.none,
+            ),
+            ctx.call('array_push', [get(result), get(mapped)], ctx.b.none),
+            m.local.set(result, get(mapped)),
+          )
+        : m.if(
+            get(isObject),
+            ctx.call(
+              'object_set',
+              [get(result), ctx.call('bytes_ptr', [get(mapped)]), ctx.call('bytes_len', [get(mapped)]), get(value)],
+              ctx.b.none,
+            ),
+            ctx.call('array_push', [get(result), get(value)], ctx.b.none),
+          );
     // map_keys runs its closure on object keys only; array items are only descended into.
-    const step = kind === 'map_values'
-      ? m.block(null, [bind, m.local.set(mapped, body), store])
-      : m.block(null, [m.if(get(isObject), m.block(null, [bind, m.local.set(mapped, body)])), store]);
+    const step =
+      kind === 'map_values'
+        ? m.block(null, [bind, m.local.set(mapped, body), store])
+        : m.block(null, [m.if(get(isObject), m.block(null, [bind, m.local.set(mapped, body)])), store]);
     const exit = ctx.label('done');
     const next = ctx.label('next');
-    const loop = m.block(exit, [m.loop(next, m.block(null, [
-      m.br(exit, m.i32.ge_u(get(i), get(n))),
-      m.local.set(value, ctx.call('value_share', [kind === 'map_values'
-        ? byShape(ctx.call('object_value', [get(c), get(i)]), ctx.call('array_get', [get(c), get(i)]), get(c))
-        : m.if(get(isObject), ctx.call('object_value', [get(c), get(i)]), ctx.call('array_get', [get(c), get(i)]))])),
-      descend,
-      step,
-      m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
-      m.br(next),
-    ]))]);
+    const loop = m.block(exit, [
+      m.loop(
+        next,
+        m.block(null, [
+          m.br(exit, m.i32.ge_u(get(i), get(n))),
+          m.local.set(
+            value,
+            ctx.call('value_share', [
+              kind === 'map_values'
+                ? byShape(ctx.call('object_value', [get(c), get(i)]), ctx.call('array_get', [get(c), get(i)]), get(c))
+                : m.if(
+                    get(isObject),
+                    ctx.call('object_value', [get(c), get(i)]),
+                    ctx.call('array_get', [get(c), get(i)]),
+                  ),
+            ]),
+          ),
+          descend,
+          step,
+          m.local.set(i, m.i32.add(get(i), m.i32.const(1))),
+          m.br(next),
+        ]),
+      ),
+    ]);
     return [
       // `recursive` counts the levels down (stdlib-as/depth.ts): past the limit the value stays as it is.
       m.if(m.i32.eqz(ctx.call('may_descend', [m.i32.sub(get(recursive), m.i32.const(1))])), m.return(get(c))),

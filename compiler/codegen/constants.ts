@@ -94,18 +94,26 @@ function segmentKey(s: PathSegment): unknown {
 /** The JS form the codec encodes (integers as bigint so they stay integers). */
 function toJs(c: Constant): unknown {
   switch (c.kind) {
-    case 'string': return c.value;
-    case 'integer': return c.value;
-    case 'float': return new IntegralFloat(c.value);
-    case 'boolean': return c.value;
-    case 'null': return null;
-    case 'timestamp': return new Timestamp(timestampNanos(c.text));
+    case 'string':
+      return c.value;
+    case 'integer':
+      return c.value;
+    case 'float':
+      return new IntegralFloat(c.value);
+    case 'boolean':
+      return c.value;
+    case 'null':
+      return null;
+    case 'timestamp':
+      return new Timestamp(timestampNanos(c.text));
     case 'regex': {
       const pattern = c.flags ? `(?${c.flags})${c.pattern}` : c.pattern;
       return new Regex(pattern, regexProgram(pattern));
     }
-    case 'array': return c.items.map(toJs);
-    case 'object': return Object.fromEntries([...c.fields].map(([k, v]) => [k, toJs(v)]));
+    case 'array':
+      return c.items.map(toJs);
+    case 'object':
+      return Object.fromEntries([...c.fields].map(([k, v]) => [k, toJs(v)]));
   }
 }
 
@@ -118,7 +126,9 @@ function keyOf(js: unknown): string {
   if (js instanceof Regex) return `r${JSON.stringify(js.pattern)}`;
   if (Array.isArray(js)) return `[${js.map(keyOf).join(',')}]`;
   if (js !== null && typeof js === 'object') {
-    return `{${Object.entries(js).map(([k, v]) => `${JSON.stringify(k)}:${keyOf(v)}`).join(',')}}`;
+    return `{${Object.entries(js)
+      .map(([k, v]) => `${JSON.stringify(k)}:${keyOf(v)}`)
+      .join(',')}}`;
   }
   return String(js);
 }

@@ -61,7 +61,10 @@ export interface CodegenContext {
 
 /** A program uses a function whose implementation this build does not have. */
 export class MissingImplementation extends Error {
-  constructor(readonly functionName: string, readonly span: ast.Span) {
+  constructor(
+    readonly functionName: string,
+    readonly span: ast.Span,
+  ) {
     super(`function "${functionName}" has no implementation in this build`);
   }
 }

@@ -44,7 +44,6 @@ const STATEMENTS_PER_PART = 128;
 /** What a part returns when its statements all ran: no value lives at address 1. */
 const PART_DONE = 1;
 
-
 /** Locals and labels of the wasm function being generated. */
 class FunctionState {
   readonly locals: number[] = [];
@@ -52,7 +51,10 @@ class FunctionState {
   /** Label of the block whose end is the function's error exit. */
   readonly uncaught: string;
 
-  constructor(readonly params: number, private readonly i32: number) {
+  constructor(
+    readonly params: number,
+    private readonly i32: number,
+  ) {
     this.uncaught = this.label('uncaught');
   }
 
@@ -77,7 +79,11 @@ export function generateProgram(
   programName: string,
   options: GenerateOptions = {},
 ): Generated {
-  return new Generator(b, m, types, std, options.jsFunctions ?? new Set()).program(program, programName, options.predefined ?? []);
+  return new Generator(b, m, types, std, options.jsFunctions ?? new Set()).program(
+    program,
+    programName,
+    options.predefined ?? [],
+  );
 }
 
 class Generator implements CodegenContext {
@@ -119,7 +125,8 @@ class Generator implements CodegenContext {
     // Variables start as null, except those an earlier REPL line left.
     const slotReset = (): ExpressionRef[] => {
       const reset: ExpressionRef[] = [];
-      for (let i = predefined.length; i < this.slots; i++) reset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
+      for (let i = predefined.length; i < this.slots; i++)
+        reset.push(this.storeSlot(i, this.constI32(this.std.nullValue)));
       return reset;
     };
     if (!parts.length) {
@@ -129,11 +136,26 @@ class Generator implements CodegenContext {
       this.statementsFunction(run, last, false);
       // A part that did not finish (error, abort or `return`) gives the program's result.
       const result = 0;
-      m.addFunction(name, this.b.none, i32, [i32], m.block(null, [
-        ...slotReset(),
-        ...parts.map((call) => m.if(m.i32.ne(m.local.tee(result, call, i32), m.i32.const(PART_DONE)), m.return(m.local.get(result, i32)))),
-        m.return(m.call(run, [], i32)),
-      ], this.b.none));
+      m.addFunction(
+        name,
+        this.b.none,
+        i32,
+        [i32],
+        m.block(
+          null,
+          [
+            ...slotReset(),
+            ...parts.map((call) =>
+              m.if(
+                m.i32.ne(m.local.tee(result, call, i32), m.i32.const(PART_DONE)),
+                m.return(m.local.get(result, i32)),
+              ),
+            ),
+            m.return(m.call(run, [], i32)),
+          ],
+          this.b.none,
+        ),
+      );
     }
     this.init();
     return { constants: this.pool.finish(), jsFunctions: this.jsFunctions, variables: [...this.scopes[0]!] };
@@ -144,19 +166,34 @@ class Generator implements CodegenContext {
    * 0 once the outcome is set (error, abort); a `return` statement returns its value from it. The prologue
    * is made after the statements, which allocate the variable slots.
    */
-  private statementsFunction(name: string, exprs: readonly ast.Expr[], part: boolean, prologue: () => ExpressionRef[] = () => []): void {
+  private statementsFunction(
+    name: string,
+    exprs: readonly ast.Expr[],
+    part: boolean,
+    prologue: () => ExpressionRef[] = () => [],
+  ): void {
     const m = this.m;
     this.fn = new FunctionState(0, this.i32);
     const result = this.fn.local();
     const body = part
       ? m.block(null, [...exprs.map((e) => m.drop(this.expr(e, false))), this.constI32(PART_DONE)], this.i32)
       : this.sequence(exprs);
-    m.addFunction(name, this.b.none, this.i32, this.fn.locals, m.block(null, [
-      ...prologue(),
-      m.block(this.fn.uncaught, [m.local.set(result, body), m.return(m.local.get(result, this.i32))]),
-      this.call('set_outcome', [m.i32.const(Outcome.Error)], this.b.none),
-      m.return(m.i32.const(0)),
-    ], this.b.none));
+    m.addFunction(
+      name,
+      this.b.none,
+      this.i32,
+      this.fn.locals,
+      m.block(
+        null,
+        [
+          ...prologue(),
+          m.block(this.fn.uncaught, [m.local.set(result, body), m.return(m.local.get(result, this.i32))]),
+          this.call('set_outcome', [m.i32.const(Outcome.Error)], this.b.none),
+          m.return(m.i32.const(0)),
+        ],
+        this.b.none,
+      ),
+    );
   }
 
   /** `svc_init(blob)`: decode the constants, reserve variable slots, keep both across arena resets. */
@@ -164,15 +201,33 @@ class Generator implements CodegenContext {
     const m = this.m;
     const i32 = this.i32;
     for (const name of [BLOB, CONSTS, VARS]) m.addGlobal(name, i32, true, m.i32.const(0));
-    const decode = this.pool.values.map((offset, k) => m.i32.store(k * 4, 4, m.global.get(CONSTS, i32),
-      this.call('value_share', [this.call('value_decode', [m.i32.add(m.global.get(BLOB, i32), m.i32.const(offset))])])));
-    m.addFunction(INIT_FUNCTION, this.b.createType([i32]), this.b.none, [], m.block(null, [
-      m.global.set(BLOB, m.local.get(0, i32)),
-      m.global.set(CONSTS, this.call('alloc', [m.i32.const(Math.max(4, this.pool.values.length * 4))])),
-      ...decode,
-      m.global.set(VARS, this.call('alloc', [m.i32.const(Math.max(4, this.slots * 4))])),
-      this.call('arena_set_floor', [], this.b.none),
-    ], this.b.none));
+    const decode = this.pool.values.map((offset, k) =>
+      m.i32.store(
+        k * 4,
+        4,
+        m.global.get(CONSTS, i32),
+        this.call('value_share', [
+          this.call('value_decode', [m.i32.add(m.global.get(BLOB, i32), m.i32.const(offset))]),
+        ]),
+      ),
+    );
+    m.addFunction(
+      INIT_FUNCTION,
+      this.b.createType([i32]),
+      this.b.none,
+      [],
+      m.block(
+        null,
+        [
+          m.global.set(BLOB, m.local.get(0, i32)),
+          m.global.set(CONSTS, this.call('alloc', [m.i32.const(Math.max(4, this.pool.values.length * 4))])),
+          ...decode,
+          m.global.set(VARS, this.call('alloc', [m.i32.const(Math.max(4, this.slots * 4))])),
+          this.call('arena_set_floor', [], this.b.none),
+        ],
+        this.b.none,
+      ),
+    );
     m.addFunction(VARIABLES_FUNCTION, this.b.none, i32, [], m.global.get(VARS, i32));
   }
 
@@ -257,10 +312,14 @@ class Generator implements CodegenContext {
   checked(value: ExpressionRef, onError: ExpressionRef[] = []): ExpressionRef {
     const m = this.m;
     const t = this.fn.local();
-    return m.block(null, [
-      m.if(m.i32.eqz(m.local.tee(t, value, this.i32)), m.block(null, [...onError, this.toHandler()])),
-      m.local.get(t, this.i32),
-    ], this.i32);
+    return m.block(
+      null,
+      [
+        m.if(m.i32.eqz(m.local.tee(t, value, this.i32)), m.block(null, [...onError, this.toHandler()])),
+        m.local.get(t, this.i32),
+      ],
+      this.i32,
+    );
   }
 
   isTrue(value: ExpressionRef): ExpressionRef {
@@ -284,25 +343,41 @@ class Generator implements CodegenContext {
   /** Code that yields the expression's value (never 0: failures branch to the handler). */
   expr(e: ast.Expr, used = true): ExpressionRef {
     switch (e.type) {
-      case 'Literal': return this.constant(this.pool.value(e.value));
-      case 'Template': return this.template(e);
-      case 'Array': return this.arrayLiteral(e);
-      case 'Object': return this.objectLiteral(e);
-      case 'Variable': return this.call('value_share', [this.loadSlot(this.slotOf(e.name))]);
-      case 'Query': return this.query(e);
-      case 'Call': return this.callExpr(e);
-      case 'Unary': return this.checked(this.call('op_not', [this.expr(e.operand)]));
-      case 'Binary': return this.binary(e);
-      case 'Assign': return this.assign(e, used);
-      case 'If': return this.ifExpr(e);
-      case 'Block': return this.inScope(() => this.sequence(e.exprs));
-      case 'Group': return this.expr(e.expr, used);
-      case 'Sequence': return this.sequence(e.exprs);
-      case 'Abort': return this.abort(e);
+      case 'Literal':
+        return this.constant(this.pool.value(e.value));
+      case 'Template':
+        return this.template(e);
+      case 'Array':
+        return this.arrayLiteral(e);
+      case 'Object':
+        return this.objectLiteral(e);
+      case 'Variable':
+        return this.call('value_share', [this.loadSlot(this.slotOf(e.name))]);
+      case 'Query':
+        return this.query(e);
+      case 'Call':
+        return this.callExpr(e);
+      case 'Unary':
+        return this.checked(this.call('op_not', [this.expr(e.operand)]));
+      case 'Binary':
+        return this.binary(e);
+      case 'Assign':
+        return this.assign(e, used);
+      case 'If':
+        return this.ifExpr(e);
+      case 'Block':
+        return this.inScope(() => this.sequence(e.exprs));
+      case 'Group':
+        return this.expr(e.expr, used);
+      case 'Sequence':
+        return this.sequence(e.exprs);
+      case 'Abort':
+        return this.abort(e);
       // Inside a closure `return` ends the closure's run with the value; elsewhere, the program's.
-      case 'Return': return this.closureExit
-        ? this.m.br(this.closureExit, undefined, this.expr(e.value))
-        : this.m.return(this.expr(e.value));
+      case 'Return':
+        return this.closureExit
+          ? this.m.br(this.closureExit, undefined, this.expr(e.value))
+          : this.m.return(this.expr(e.value));
     }
   }
 
@@ -317,11 +392,15 @@ class Generator implements CodegenContext {
     if (constant !== undefined) return this.constant(constant);
     const m = this.m;
     const a = this.fn.local();
-    return m.block(null, [
-      m.local.set(a, this.call('new_array', [this.constI32(e.items.length)])),
-      ...e.items.map((item) => this.call('array_push', [m.local.get(a, this.i32), this.expr(item)], this.b.none)),
-      m.local.get(a, this.i32),
-    ], this.i32);
+    return m.block(
+      null,
+      [
+        m.local.set(a, this.call('new_array', [this.constI32(e.items.length)])),
+        ...e.items.map((item) => this.call('array_push', [m.local.get(a, this.i32), this.expr(item)], this.b.none)),
+        m.local.get(a, this.i32),
+      ],
+      this.i32,
+    );
   }
 
   private objectLiteral(e: ast.ObjectLit): ExpressionRef {
@@ -330,23 +409,31 @@ class Generator implements CodegenContext {
     const m = this.m;
     const o = this.fn.local();
     const key = this.fn.local();
-    return m.block(null, [
-      m.local.set(o, this.call('new_object', [this.constI32(e.entries.length)])),
-      ...e.entries.map((entry) => {
-        const value = this.fn.local();
-        return m.block(null, [
-          m.local.set(value, this.expr(entry.value)),
-          m.local.set(key, this.bytesConstant(entry.key)),
-          this.call('object_set', [
-            m.local.get(o, this.i32),
-            this.call('bytes_ptr', [m.local.get(key, this.i32)]),
-            this.call('bytes_len', [m.local.get(key, this.i32)]),
-            m.local.get(value, this.i32),
-          ], this.b.none),
-        ]);
-      }),
-      m.local.get(o, this.i32),
-    ], this.i32);
+    return m.block(
+      null,
+      [
+        m.local.set(o, this.call('new_object', [this.constI32(e.entries.length)])),
+        ...e.entries.map((entry) => {
+          const value = this.fn.local();
+          return m.block(null, [
+            m.local.set(value, this.expr(entry.value)),
+            m.local.set(key, this.bytesConstant(entry.key)),
+            this.call(
+              'object_set',
+              [
+                m.local.get(o, this.i32),
+                this.call('bytes_ptr', [m.local.get(key, this.i32)]),
+                this.call('bytes_len', [m.local.get(key, this.i32)]),
+                m.local.get(value, this.i32),
+              ],
+              this.b.none,
+            ),
+          ]);
+        }),
+        m.local.get(o, this.i32),
+      ],
+      this.i32,
+    );
   }
 
   /** Pool index of a literal container whose items are all literals. */
@@ -364,20 +451,28 @@ class Generator implements CodegenContext {
   queryRoot(target: ast.QueryTarget): ExpressionRef {
     const m = this.m;
     switch (target.kind) {
-      case 'event': return m.i32.load(0, 4, this.call('event_cell', []));
-      case 'metadata': return m.i32.load(0, 4, this.call('meta_cell', []));
-      case 'variable': return this.loadSlot(this.slotOf(target.name));
-      case 'expr': return this.expr(target.expr);
+      case 'event':
+        return m.i32.load(0, 4, this.call('event_cell', []));
+      case 'metadata':
+        return m.i32.load(0, 4, this.call('meta_cell', []));
+      case 'variable':
+        return this.loadSlot(this.slotOf(target.name));
+      case 'expr':
+        return this.expr(target.expr);
     }
   }
 
   /** Address of the cell an assignment or `del` writes through, or undefined for expression targets. */
   cellOf(target: ast.QueryTarget): ExpressionRef | undefined {
     switch (target.kind) {
-      case 'event': return this.call('event_cell', []);
-      case 'metadata': return this.call('meta_cell', []);
-      case 'variable': return this.slotAddress(this.slotOf(target.name));
-      case 'expr': return undefined;
+      case 'event':
+        return this.call('event_cell', []);
+      case 'metadata':
+        return this.call('meta_cell', []);
+      case 'variable':
+        return this.slotAddress(this.slotOf(target.name));
+      case 'expr':
+        return undefined;
     }
   }
 
@@ -391,21 +486,23 @@ class Generator implements CodegenContext {
         this.handler = failed;
         const left = this.expr(e.left);
         this.handler = outer;
-        return m.block(done, [
-          m.block(failed, [m.br(done, undefined, left)]),
-          this.expr(e.right),
-        ], this.i32);
+        return m.block(done, [m.block(failed, [m.br(done, undefined, left)]), this.expr(e.right)], this.i32);
       }
       case '||': {
         const l = this.fn.local();
-        return m.if(this.call('is_falsy', [m.local.tee(l, this.expr(e.left), this.i32)]),
-          this.expr(e.right), m.local.get(l, this.i32));
+        return m.if(
+          this.call('is_falsy', [m.local.tee(l, this.expr(e.left), this.i32)]),
+          this.expr(e.right),
+          m.local.get(l, this.i32),
+        );
       }
       case '&&': {
         const l = this.fn.local();
-        return m.if(this.call('is_falsy', [m.local.tee(l, this.expr(e.left), this.i32)]),
+        return m.if(
+          this.call('is_falsy', [m.local.tee(l, this.expr(e.left), this.i32)]),
           this.constI32(this.std.falseValue),
-          this.checked(this.call('op_and', [m.local.get(l, this.i32), this.expr(e.right)])));
+          this.checked(this.call('op_and', [m.local.get(l, this.i32), this.expr(e.right)])),
+        );
       }
       default:
         return this.checked(this.call(OPERATORS[e.op], [this.expr(e.left), this.expr(e.right)]));
@@ -423,11 +520,15 @@ class Generator implements CodegenContext {
   private abort(e: ast.Abort): ExpressionRef {
     const m = this.m;
     const message = e.message ? this.expr(e.message) : this.bytesConstant('aborted');
-    return m.block(null, [
-      m.drop(this.call('fail_value', [message])),
-      this.call('set_outcome', [m.i32.const(Outcome.Aborted)], this.b.none),
-      m.return(m.i32.const(0)),
-    ], this.b.unreachable);
+    return m.block(
+      null,
+      [
+        m.drop(this.call('fail_value', [message])),
+        this.call('set_outcome', [m.i32.const(Outcome.Aborted)], this.b.none),
+        m.return(m.i32.const(0)),
+      ],
+      this.b.unreachable,
+    );
   }
 
   // ---- assignment ------------------------------------------------------------------------------------
@@ -445,11 +546,11 @@ class Generator implements CodegenContext {
       return used ? this.call('value_share', [v]) : v;
     };
     if (!e.errorTarget) {
-      return m.block(null, [
-        m.local.set(value, rhs()),
-        this.writeTarget(e.target, stored()),
-        m.local.get(value, this.i32),
-      ], this.i32);
+      return m.block(
+        null,
+        [m.local.set(value, rhs()), this.writeTarget(e.target, stored()), m.local.get(value, this.i32)],
+        this.i32,
+      );
     }
     // `ok, err = expr`: on success err is null; on failure ok gets the default of expr's kind.
     const done = this.fn.label('assigned');
@@ -458,20 +559,24 @@ class Generator implements CodegenContext {
     this.handler = failed;
     const attempt = rhs();
     this.handler = outer;
-    return m.block(null, [
-      m.block(done, [
-        m.block(failed, [
-          m.local.set(value, attempt),
-          this.writeTarget(e.errorTarget, this.constI32(this.std.nullValue)),
+    return m.block(
+      null,
+      [
+        m.block(done, [
+          m.block(failed, [
+            m.local.set(value, attempt),
+            this.writeTarget(e.errorTarget, this.constI32(this.std.nullValue)),
+            this.writeTarget(e.target, stored()),
+            m.br(done),
+          ]),
+          this.writeTarget(e.errorTarget, this.call('error_message', [])),
+          m.local.set(value, this.defaultValue(e.value)),
           this.writeTarget(e.target, stored()),
-          m.br(done),
         ]),
-        this.writeTarget(e.errorTarget, this.call('error_message', [])),
-        m.local.set(value, this.defaultValue(e.value)),
-        this.writeTarget(e.target, stored()),
-      ]),
-      m.local.get(value, this.i32),
-    ], this.i32);
+        m.local.get(value, this.i32),
+      ],
+      this.i32,
+    );
   }
 
   /** VRL's default value of an expression's kind: "" for strings, 0, 0.0, false, [], {}; else null. */
@@ -524,11 +629,15 @@ class Generator implements CodegenContext {
     const value = this.callBody(e);
     this.handler = outer;
     const prefix = `function call error for "${e.name}" at (${e.span[0]}:${e.span[1]}): `;
-    return m.block(done, [
-      m.block(failed, [m.br(done, undefined, value)]),
-      m.drop(this.call('error_prefix', [this.bytesConstant(prefix)])),
-      this.toHandler(),
-    ], this.i32);
+    return m.block(
+      done,
+      [
+        m.block(failed, [m.br(done, undefined, value)]),
+        m.drop(this.call('error_prefix', [this.bytesConstant(prefix)])),
+        this.toHandler(),
+      ],
+      this.i32,
+    );
   }
 
   private callBody(e: ast.Call): ExpressionRef {
@@ -546,7 +655,8 @@ class Generator implements CodegenContext {
       evaluate.push(m.local.set(t, this.expr(call.args[param.name]!.expr)));
     }
     // Fresh expressions on each call: a binaryen expression has one parent.
-    const operands = () => def.parameters.map((p) => (temps.has(p.name) ? m.local.get(temps.get(p.name)!, this.i32) : m.i32.const(0)));
+    const operands = () =>
+      def.parameters.map((p) => (temps.has(p.name) ? m.local.get(temps.get(p.name)!, this.i32) : m.i32.const(0)));
     const invoke = lowerSpecialized(this, e, call, operands) ?? this.implementation(e, call, operands());
     return m.block(null, [...evaluate, this.checked(invoke)], this.i32);
   }
@@ -567,11 +677,15 @@ class Generator implements CodegenContext {
     let index = this.jsFunctions.indexOf(name);
     if (index < 0) index = this.jsFunctions.push(name) - 1;
     const argv = this.fn.local();
-    return m.block(null, [
-      m.local.set(argv, this.call('alloc', [this.constI32(operands.length * 4)])),
-      ...operands.map((op, i) => m.i32.store(i * 4, 4, m.local.get(argv, this.i32), op)),
-      this.call('js_call', [this.constI32(index), m.local.get(argv, this.i32), this.constI32(operands.length)]),
-    ], this.i32);
+    return m.block(
+      null,
+      [
+        m.local.set(argv, this.call('alloc', [this.constI32(operands.length * 4)])),
+        ...operands.map((op, i) => m.i32.store(i * 4, 4, m.local.get(argv, this.i32), op)),
+        this.call('js_call', [this.constI32(index), m.local.get(argv, this.i32), this.constI32(operands.length)]),
+      ],
+      this.i32,
+    );
   }
 
   // ---- closures --------------------------------------------------------------------------------------
@@ -595,10 +709,13 @@ class Generator implements CodegenContext {
     this.fn = new FunctionState(params, this.i32);
     this.handler = undefined;
     const statements = body(name);
-    m.addFunction(name, this.b.createType(Array.from({ length: params }, () => this.i32)), this.i32, this.fn.locals, m.block(null, [
-      m.block(this.fn.uncaught, statements),
-      m.return(m.i32.const(0)),
-    ], this.b.none));
+    m.addFunction(
+      name,
+      this.b.createType(Array.from({ length: params }, () => this.i32)),
+      this.i32,
+      this.fn.locals,
+      m.block(null, [m.block(this.fn.uncaught, statements), m.return(m.i32.const(0))], this.b.none),
+    );
     this.fn = outerFn;
     this.handler = outerHandler;
     return name;
@@ -606,6 +723,16 @@ class Generator implements CodegenContext {
 }
 
 const OPERATORS: Record<Exclude<ast.BinaryOp, '??' | '||' | '&&'>, string> = {
-  '+': 'op_add', '-': 'op_sub', '*': 'op_mul', '/': 'op_div', '%': 'op_rem',
-  '<': 'op_lt', '<=': 'op_le', '>': 'op_gt', '>=': 'op_ge', '==': 'op_eq', '!=': 'op_ne', '|': 'op_merge',
+  '+': 'op_add',
+  '-': 'op_sub',
+  '*': 'op_mul',
+  '/': 'op_div',
+  '%': 'op_rem',
+  '<': 'op_lt',
+  '<=': 'op_le',
+  '>': 'op_gt',
+  '>=': 'op_ge',
+  '==': 'op_eq',
+  '!=': 'op_ne',
+  '|': 'op_merge',
 };

@@ -16,8 +16,20 @@ import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION } from './generate.j
 
 /** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
 const ABI_EXPORTS = [
-  'alloc', 'reset', 'run_batch', 'run_chain', 'run_condition', 'run_ndjson', 'output_len', 'errors_ptr', 'errors_len',
-  'ndjson_lines', 'failures_ptr', 'failures_len', 'arena_used', 'runtime_state',
+  'alloc',
+  'reset',
+  'run_batch',
+  'run_chain',
+  'run_condition',
+  'run_ndjson',
+  'output_len',
+  'errors_ptr',
+  'errors_len',
+  'ndjson_lines',
+  'failures_ptr',
+  'failures_len',
+  'arena_used',
+  'runtime_state',
 ];
 /** Added for pipelines: the fused driver (it links the codec's decoders and encoders in). */
 const FRAMED_EXPORTS = ['run_framed'];
@@ -114,14 +126,18 @@ function readStdlib(b: Binaryen, framed: boolean, repl: boolean): Stdlib {
     const name = b.getExportInfo(m.getExportByIndex(i)).name;
     if (name !== 'memory') m.removeExport(name);
   }
-  for (const name of [...ABI_EXPORTS, ...(framed ? FRAMED_EXPORTS : []), ...(repl ? REPL_EXPORTS : [])]) m.addFunctionExport(symbols.fn(name), name);
+  for (const name of [...ABI_EXPORTS, ...(framed ? FRAMED_EXPORTS : []), ...(repl ? REPL_EXPORTS : [])])
+    m.addFunctionExport(symbols.fn(name), name);
   return { m, symbols, programName, functions: functionNames(b, m), framed };
 }
 
 /** Generates the program into `stdlib.m` and emits the module, optimized or as generated. */
 function emit(b: Binaryen, stdlib: Stdlib, input: LinkInput, options: { text?: boolean }, optimize: boolean): Linked {
   const { m, symbols } = stdlib;
-  const generated = generateProgram(b, m, input.program, input.types, symbols, stdlib.programName, { predefined: input.predefined, jsFunctions: input.jsFunctions });
+  const generated = generateProgram(b, m, input.program, input.types, symbols, stdlib.programName, {
+    predefined: input.predefined,
+    jsFunctions: input.jsFunctions,
+  });
   m.addFunctionExport(INIT_FUNCTION, INIT_FUNCTION);
   if (input.predefined) m.addFunctionExport(VARIABLES_FUNCTION, VARIABLES_FUNCTION);
   if (optimize) {
@@ -132,9 +148,17 @@ function emit(b: Binaryen, stdlib: Stdlib, input: LinkInput, options: { text?: b
     // module again cost three quarters of every compile for no measurable speed (S1: same events/s).
     for (const name of functionNames(b, m)) if (!stdlib.functions.has(name)) m.optimizeFunction(name);
   }
-  const info: ModuleInfo = { abi: ABI_VERSION, ...input.info, jsFunctions: generated.jsFunctions, variables: generated.variables };
+  const info: ModuleInfo = {
+    abi: ABI_VERSION,
+    ...input.info,
+    jsFunctions: generated.jsFunctions,
+    variables: generated.variables,
+  };
   // Appended to the emitted bytes: binaryen cannot take a custom section out of the module a REPL reuses.
-  const wasm = withCustomSections(m.emitBinary(), [[INFO_SECTION, Buffer.from(JSON.stringify(info))], [CONSTANTS_SECTION, generated.constants]]);
+  const wasm = withCustomSections(m.emitBinary(), [
+    [INFO_SECTION, Buffer.from(JSON.stringify(info))],
+    [CONSTANTS_SECTION, generated.constants],
+  ]);
   // V8's validator, not binaryen's: it decides what Node accepts and takes a millisecond where binaryen's
   // took a tenth of a cold compile.
   if (!WebAssembly.validate(wasm)) throw new Error('internal: the linked module does not validate');

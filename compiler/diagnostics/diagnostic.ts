@@ -47,19 +47,29 @@ export const secondary = (span: Span, message = ''): Label => ({ message, primar
 
 export function noteText(note: Note): string {
   switch (note.kind) {
-    case 'hint': return `hint: ${note.text}`;
-    case 'example': return `example: ${note.text}`;
-    case 'coerce-value': return 'hint: coerce the value to the required type using a coercion function';
-    case 'see-function-docs': return `see function documentation at: https://vrl.dev/functions/#${note.name}`;
-    case 'see-error-docs': return 'see documentation about error handling at https://errors.vrl.dev/#handling';
+    case 'hint':
+      return `hint: ${note.text}`;
+    case 'example':
+      return `example: ${note.text}`;
+    case 'coerce-value':
+      return 'hint: coerce the value to the required type using a coercion function';
+    case 'see-function-docs':
+      return `see function documentation at: https://vrl.dev/functions/#${note.name}`;
+    case 'see-error-docs':
+      return 'see documentation about error handling at https://errors.vrl.dev/#handling';
     case 'see-function-characteristics-docs':
       return 'see functions characteristics documentation at https://vrl.dev/expressions/#function-call-characteristics';
-    case 'see-code-docs': return `learn more about error code ${note.code} at https://errors.vrl.dev/${note.code}`;
-    case 'see-lang-docs': return 'see language documentation at https://vrl.dev';
-    case 'see-repl': return 'try your code in the VRL REPL, learn more at https://vrl.dev/examples';
-    case 'see-docs': return `see documentation about ${note.about} at ${note.url}`;
+    case 'see-code-docs':
+      return `learn more about error code ${note.code} at https://errors.vrl.dev/${note.code}`;
+    case 'see-lang-docs':
+      return 'see language documentation at https://vrl.dev';
+    case 'see-repl':
+      return 'try your code in the VRL REPL, learn more at https://vrl.dev/examples';
+    case 'see-docs':
+      return `see documentation about ${note.about} at ${note.url}`;
     case 'basic':
-    case 'user-error-message': return note.text;
+    case 'user-error-message':
+      return note.text;
   }
 }
 

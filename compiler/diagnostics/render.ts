@@ -376,7 +376,11 @@ class Renderer {
     this.newline();
     for (const label of [...hanging].reverse()) {
       this.labelGutter(multis);
-      this.pointers(line.chars.filter((ch) => ch.byte < label.start), hanging, maxStart);
+      this.pointers(
+        line.chars.filter((ch) => ch.byte < label.start),
+        hanging,
+        maxStart,
+      );
       this.styled(this.labelStyle(label.style), label.message);
       this.newline();
     }
@@ -495,9 +499,12 @@ function overlaps(start: number, end: number, otherStart: number, otherEnd: numb
 /** Whether a multi-line label covers the byte range of a character on one of its lines. */
 function coversMulti(multi: MultiLabel, start: number, end: number): boolean {
   switch (multi.part.kind) {
-    case 'top': return start >= multi.part.start;
-    case 'left': return true;
-    case 'bottom': return end <= multi.part.end;
+    case 'top':
+      return start >= multi.part.start;
+    case 'left':
+      return true;
+    case 'bottom':
+      return end <= multi.part.end;
   }
 }
 
@@ -548,10 +555,25 @@ function measureChars(text: string): Char[] {
 const ZERO_WIDTH = /^[\p{Cc}\p{Mn}\p{Me}\p{Cf}\u{1160}-\u{11ff}]$/u;
 const WIDE_EMOJI = /^\p{Emoji_Presentation}$/u;
 const WIDE_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x1100, 0x115f], [0x2329, 0x232a], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff],
-  [0xa000, 0xa4cf], [0xa960, 0xa97f], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe10, 0xfe19], [0xfe30, 0xfe6f],
-  [0xff00, 0xff60], [0xffe0, 0xffe6], [0x16fe0, 0x16fe4], [0x17000, 0x18cff], [0x1b000, 0x1b2ff],
-  [0x20000, 0x2fffd], [0x30000, 0x3fffd],
+  [0x1100, 0x115f],
+  [0x2329, 0x232a],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x16fe0, 0x16fe4],
+  [0x17000, 0x18cff],
+  [0x1b000, 0x1b2ff],
+  [0x20000, 0x2fffd],
+  [0x30000, 0x3fffd],
 ];
 const REGIONAL_INDICATORS: readonly [number, number] = [0x1f1e6, 0x1f1ff]; // emoji, yet narrow
 

@@ -6,9 +6,7 @@ export default defineFunction({
   name: 'abs',
   category: 'Number',
   description: 'Returns the absolute value of an integer or a float.',
-  parameters: [
-    { name: 'value', kinds: K.Integer | K.Float, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Integer | K.Float, required: true }],
   returns: numericResult,
   examples: [
     { title: 'Computes the absolute value of an integer', source: 'abs(-42)', returns: '42' },

@@ -11,7 +11,5 @@ export default defineFunction({
     { name: 'items', kinds: K.Array, required: true },
   ],
   returns: (call) => appendedArray(argKind(call, 'value'), argKind(call, 'items')),
-  examples: [
-    { title: 'Append to an array', source: 'append([1, 2], [3, 4])', returns: '[1, 2, 3, 4]' },
-  ],
+  examples: [{ title: 'Append to an array', source: 'append([1, 2], [3, 4])', returns: '[1, 2, 3, 4]' }],
 });

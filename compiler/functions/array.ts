@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Type',
   description:
     'Returns the value unchanged when it is an array, and fails otherwise; afterwards the type checker knows it is an array.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: assertionFallible(K.Array),
   returns: assertedKind(K.Array),
   examples: [

@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'String',
   description:
     'Returns the last component of a path, ignoring a trailing separator; null when the path has none (such as `/`).',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: union(BYTES, NULL),
   examples: [

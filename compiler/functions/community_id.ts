@@ -20,17 +20,20 @@ export default defineFunction({
   examples: [
     {
       title: 'Generate Community ID for TCP',
-      source: 'community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 1122, destination_port: 3344, protocol: 6)',
+      source:
+        'community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 1122, destination_port: 3344, protocol: 6)',
       returns: '"1:wCb3OG7yAFWelaUydu0D+125CLM="',
     },
     {
       title: 'Generate Community ID for UDP',
-      source: 'community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 1122, destination_port: 3344, protocol: 17)',
+      source:
+        'community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 1122, destination_port: 3344, protocol: 17)',
       returns: '"1:0Mu9InQx6z4ZiCZM/7HXi2WMhOg="',
     },
     {
       title: 'Generate Community ID for ICMP',
-      source: 'community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 8, destination_port: 0, protocol: 1)',
+      source:
+        'community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 8, destination_port: 0, protocol: 1)',
       returns: '"1:crodRHL2FEsHjbv3UkRrfbs4bZ0="',
     },
     {

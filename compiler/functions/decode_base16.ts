@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'decode_base16',
   category: 'Codec',
   description: 'Decodes a hexadecimal (Base16) string into the bytes it stands for.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   examples: [

@@ -26,7 +26,8 @@ export default defineFunction({
     },
     {
       title: 'Decode Base64 data (URL safe)',
-      source: 'decode_base64!("eW91IGNhbid0IG1ha2UgeW91ciBoZWFydCBmZWVsIHNvbWV0aGluZyBpdCB3b24ndA==", charset: "url_safe")',
+      source:
+        'decode_base64!("eW91IGNhbid0IG1ha2UgeW91ciBoZWFydCBmZWVsIHNvbWV0aGluZyBpdCB3b24ndA==", charset: "url_safe")',
       returns: '"you can\'t make your heart feel something it won\'t"',
     },
   ],

@@ -23,6 +23,10 @@ export default defineFunction({
       source: 'decode_charset!(decode_base64!("pLOk86TLpMGkzw=="), "euc-jp")',
       returns: '"こんにちは"',
     },
-    { title: 'Decode GB2312 string', source: 'decode_charset!(decode_base64!("xOO6ww=="), "gb2312")', returns: '"你好"' },
+    {
+      title: 'Decode GB2312 string',
+      source: 'decode_charset!(decode_base64!("xOO6ww=="), "gb2312")',
+      returns: '"你好"',
+    },
   ],
 });

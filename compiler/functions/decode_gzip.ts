@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'decode_gzip',
   category: 'Codec',
   description: 'Decompresses gzip data.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   backing: { kind: 'js', library: 'node:zlib' },

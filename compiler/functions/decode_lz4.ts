@@ -17,12 +17,14 @@ export default defineFunction({
   examples: [
     {
       title: 'LZ4 block with prepended size',
-      source: 'decode_lz4!(decode_base64!("LAAAAPAdVGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIDEzIGxhenkgZG9ncy4="), prepended_size: true)',
+      source:
+        'decode_lz4!(decode_base64!("LAAAAPAdVGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIDEzIGxhenkgZG9ncy4="), prepended_size: true)',
       returns: '"The quick brown fox jumps over 13 lazy dogs."',
     },
     {
       title: 'Decode Lz4 data without prepended size.',
-      source: 'decode_lz4!(decode_base64!("BCJNGGBAgiwAAIBUaGUgcXVpY2sgYnJvd24gZm94IGp1bXBzIG92ZXIgMTMgbGF6eSBkb2dzLgAAAAA="))',
+      source:
+        'decode_lz4!(decode_base64!("BCJNGGBAgiwAAIBUaGUgcXVpY2sgYnJvd24gZm94IGp1bXBzIG92ZXIgMTMgbGF6eSBkb2dzLgAAAAA="))',
       returns: '"The quick brown fox jumps over 13 lazy dogs."',
     },
   ],

@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'Codec',
   description:
     'Replaces the MIME encoded-words (RFC 2047, Q or B encoding) in a string by the text they encode; the word may appear inside other text and may lack a charset.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   backing: { kind: 'js', library: 'iconv-lite' },

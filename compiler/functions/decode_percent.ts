@@ -5,11 +5,7 @@ export default defineFunction({
   name: 'decode_percent',
   category: 'Codec',
   description: 'Decodes the percent-escapes (`%20`...) of a URL-encoded string.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: BYTES,
-  examples: [
-    { title: 'Percent decode a value', source: 'decode_percent("foo%20bar%3F")', returns: '"foo bar?"' },
-  ],
+  examples: [{ title: 'Percent decode a value', source: 'decode_percent("foo%20bar%3F")', returns: '"foo bar?"' }],
 });

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'decode_zlib',
   category: 'Codec',
   description: 'Decompresses zlib data.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   backing: { kind: 'js', library: 'node:zlib' },

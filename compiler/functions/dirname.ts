@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'String',
   description:
     'Returns the directory part of a path: everything before its last component, `.` for a bare file name and `/` for the root.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   examples: [

@@ -71,7 +71,8 @@ res.additional = map_values(res.additional) -> |value| {
 res
 `,
       mode: 'compile',
-      returns: '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
+      returns:
+        '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
     },
     {
       title: 'Custom class and qtype',
@@ -93,7 +94,8 @@ res.additional = map_values(res.additional) -> |value| {
 res
 `,
       mode: 'compile',
-      returns: '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
+      returns:
+        '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
     },
     {
       title: 'Custom options',
@@ -114,7 +116,8 @@ res.additional = map_values(res.additional) -> |value| {
 res
 `,
       mode: 'compile',
-      returns: '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
+      returns:
+        '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
     },
     {
       title: 'Custom server',
@@ -135,7 +138,8 @@ res.additional = map_values(res.additional) -> |value| {
 res
 `,
       mode: 'compile',
-      returns: '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
+      returns:
+        '{ "additional": [{ "domainName": "", "rData": "OPT ...", "recordType": "OPT", "recordTypeId": 41, "ttl": 0 }], "answers": [{ "class": "IN", "domainName": "dns.google", "rData": "8.8.8.8", "recordType": "A", "recordTypeId": 1, "ttl": 600 }], "authority": [], "fullRcode": 0, "header": { "aa": false, "ad": false, "anCount": 2, "arCount": 1, "cd": false, "nsCount": 0, "opcode": 0, "qdCount": 1, "qr": true, "ra": true, "rcode": 0, "rd": true, "tc": false }, "question": [{ "class": "IN", "domainName": "dns.google", "questionType": "A", "questionTypeId": 1 }], "rcodeName": "NOERROR" }',
     },
   ],
 });

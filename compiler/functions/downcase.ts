@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'downcase',
   category: 'String',
   description: 'Lower-cases a string, following Unicode case rules.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: BYTES,
   examples: [
     { title: 'Downcase a string', source: 'downcase("Hello, World!")', returns: '"hello, world!"' },

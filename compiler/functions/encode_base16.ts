@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'encode_base16',
   category: 'Codec',
   description: 'Encodes a string as lower-case hexadecimal (Base16).',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: BYTES,
   examples: [
     {

@@ -20,7 +20,8 @@ export default defineFunction({
     },
     {
       title: 'Encode to logfmt (fields ordering)',
-      source: 'encode_logfmt!({"ts": "2021-06-05T17:20:00Z", "msg": "This is a message", "lvl": "info", "log_id": 12345}, ["ts", "lvl", "msg"])',
+      source:
+        'encode_logfmt!({"ts": "2021-06-05T17:20:00Z", "msg": "This is a message", "lvl": "info", "log_id": 12345}, ["ts", "lvl", "msg"])',
       returns: '"ts=2021-06-05T17:20:00Z lvl=info msg=\\"This is a message\\" log_id=12345"',
     },
     {
@@ -30,7 +31,8 @@ export default defineFunction({
     },
     {
       title: 'Encode to logfmt (nested fields ordering)',
-      source: 'encode_logfmt!({"agent": {"name": "foo"}, "log": {"file": {"path": "my.log"}}, "event": "log"}, ["event", "log.file.path", "agent.name"])',
+      source:
+        'encode_logfmt!({"agent": {"name": "foo"}, "log": {"file": {"path": "my.log"}}, "event": "log"}, ["event", "log.file.path", "agent.name"])',
       returns: '"event=log log.file.path=my.log agent.name=foo"',
     },
   ],

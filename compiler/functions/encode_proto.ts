@@ -17,7 +17,8 @@ export default defineFunction({
   examples: [
     {
       title: 'Encode to proto',
-      source: 'encode_base64(encode_proto!({ "name": "someone", "phones": [{"number": "123456"}]}, "tests/data/protobuf/test_protobuf/v1/test_protobuf.desc", "test_protobuf.v1.Person"))',
+      source:
+        'encode_base64(encode_proto!({ "name": "someone", "phones": [{"number": "123456"}]}, "tests/data/protobuf/test_protobuf/v1/test_protobuf.desc", "test_protobuf.v1.Person"))',
       returns: '"Cgdzb21lb25lIggKBjEyMzQ1Ng=="',
     },
   ],

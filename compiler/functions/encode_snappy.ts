@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'encode_snappy',
   category: 'Codec',
   description: 'Compresses a string with Snappy (raw block format).',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   backing: { kind: 'js', library: 'snappyjs' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'exists',
   category: 'Path',
   description: 'Tells whether a path (field or array index) is present, even when its value is null.',
-  parameters: [
-    { name: 'field', kinds: ANY_BITS, required: true, path: true },
-  ],
+  parameters: [{ name: 'field', kinds: ANY_BITS, required: true, path: true }],
   returns: BOOLEAN,
   backing: { kind: 'intrinsic' },
   examples: [

@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Enumerate',
   description:
     'Keeps the elements of an array or object for which the closure (given the index or key, and the value) returns true.',
-  parameters: [
-    { name: 'value', kinds: K.Object | K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Object | K.Array, required: true }],
   returns: sameCollection,
   closure: {
     variables: keyAndValue,

@@ -16,7 +16,8 @@ export default defineFunction({
     { title: 'Exact match', source: 'find_enrichment_table_records!("users", {"surname": "Smith"})', mode: 'compile' },
     {
       title: 'Case-insensitive match with selected fields',
-      source: 'find_enrichment_table_records!("users", {"surname": "smith"}, select: ["firstname", "id"], case_sensitive: false)',
+      source:
+        'find_enrichment_table_records!("users", {"surname": "smith"}, select: ["firstname", "id"], case_sensitive: false)',
       mode: 'compile',
     },
   ],

@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Type',
   description:
     'Returns the value unchanged when it is a float, and fails otherwise; afterwards the type checker knows it is a float.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: assertionFallible(K.Float),
   returns: assertedKind(K.Float),
   examples: [

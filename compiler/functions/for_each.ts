@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Enumerate',
   description:
     'Runs the closure once for each element of an array or object, given the index or key and the value; returns null.',
-  parameters: [
-    { name: 'value', kinds: K.Object | K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Object | K.Array, required: true }],
   returns: NULL,
   closure: {
     variables: keyAndValue,

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'from_entries',
   category: 'Object',
   description: 'Builds an object from an array of `{ "key": ..., "value": ... }` entries.',
-  parameters: [
-    { name: 'value', kinds: K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Array, required: true }],
   returns: objectOf(ANY),
   examples: [
     { title: 'Manipulate empty array', source: 'from_entries([])', returns: '{}' },

@@ -16,7 +16,8 @@ export default defineFunction({
     { title: 'Look up a row by id', source: 'get_enrichment_table_record!("users", {"id": 1})', mode: 'compile' },
     {
       title: 'Date range',
-      source: 'get_enrichment_table_record!("users", {"surname": "Smith", "date_of_birth": {"from": t\'1985-01-01T00:00:00Z\', "to": t\'1985-12-31T00:00:00Z\'}})',
+      source:
+        'get_enrichment_table_record!("users", {"surname": "Smith", "date_of_birth": {"from": t\'1985-01-01T00:00:00Z\', "to": t\'1985-12-31T00:00:00Z\'}})',
       mode: 'compile',
     },
   ],

@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'System',
   description:
     'Returns the value of an environment variable of the running process; fails when it is unset or not valid Unicode.',
-  parameters: [
-    { name: 'name', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'name', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   pure: false,

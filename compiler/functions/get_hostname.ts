@@ -10,7 +10,5 @@ export default defineFunction({
   returns: BYTES,
   pure: false,
   backing: { kind: 'js', library: 'node:os' },
-  examples: [
-    { title: 'Get hostname', source: 'get_hostname!()', mode: 'type', returns: '"my-hostname"' },
-  ],
+  examples: [{ title: 'Get hostname', source: 'get_hostname!()', mode: 'type', returns: '"my-hostname"' }],
 });

@@ -3,9 +3,7 @@ import { K, BYTES } from '../types/kind.js';
 import { fallibleUnlessKnownAlgorithm } from './support/rules.js';
 
 /** Checked at run time (the call is infallible when it is absent or a literal among these). */
-const ALGORITHMS = [
-  'SHA-224', 'SHA-256', 'SHA-384', 'SHA-512', 'SHA1',
-];
+const ALGORITHMS = ['SHA-224', 'SHA-256', 'SHA-384', 'SHA-512', 'SHA1'];
 
 export default defineFunction({
   name: 'hmac',

@@ -31,7 +31,8 @@ export default defineFunction({
 .
 `,
       mode: 'compile',
-      returns: '{ "args": {}, "headers": { "Accept": "*/*", "Host": "httpbin.org" }, "origin": "***", "url": "https://httpbin.org/get" }',
+      returns:
+        '{ "args": {}, "headers": { "Accept": "*/*", "Host": "httpbin.org" }, "origin": "***", "url": "https://httpbin.org/get" }',
     },
     {
       title: 'HTTP request with bearer token',
@@ -50,7 +51,8 @@ export default defineFunction({
 .
 `,
       mode: 'compile',
-      returns: '{ "args": {}, "data": "", "files": {}, "form": {}, "headers": { "Accept": "*/*", "Content-Length": "0", "Host": "httpbin.org" }, "json": null, "origin": "***", "url": "https://httpbin.org/put" }',
+      returns:
+        '{ "args": {}, "data": "", "files": {}, "form": {}, "headers": { "Accept": "*/*", "Content-Length": "0", "Host": "httpbin.org" }, "json": null, "origin": "***", "url": "https://httpbin.org/put" }',
     },
     {
       title: 'HTTP POST request with body',
@@ -63,7 +65,8 @@ export default defineFunction({
 .
 `,
       mode: 'compile',
-      returns: '{ "args": {}, "data": "{\\"data\\":{\\"hello\\":\\"world\\"}}", "files": {}, "form": {}, "headers": { "Accept": "*/*", "Content-Length": "26", "Host": "httpbin.org" }, "json": { "data": { "hello": "world" } }, "origin": "***", "url": "https://httpbin.org/post" }',
+      returns:
+        '{ "args": {}, "data": "{\\"data\\":{\\"hello\\":\\"world\\"}}", "files": {}, "form": {}, "headers": { "Accept": "*/*", "Content-Length": "26", "Host": "httpbin.org" }, "json": { "data": { "hello": "world" } }, "origin": "***", "url": "https://httpbin.org/post" }',
     },
   ],
 });

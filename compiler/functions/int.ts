@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Type',
   description:
     'Returns the value unchanged when it is an integer, and fails otherwise; afterwards the type checker knows it is an integer.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: assertionFallible(K.Integer),
   returns: assertedKind(K.Integer),
   examples: [

@@ -27,7 +27,8 @@ export default defineFunction({
     {
       title: 'Invalid address',
       source: 'ip_cidr_contains!("192.168.0.0/24", "INVALID")',
-      raises: 'function call error for "ip_cidr_contains" at (0:46): unable to parse IP address: invalid IP address syntax',
+      raises:
+        'function call error for "ip_cidr_contains" at (0:46): unable to parse IP address: invalid IP address syntax',
     },
   ],
 });

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'ip_ntop',
   category: 'IP',
   description: 'Converts a binary IP address (4 bytes for IPv4, 16 for IPv6) into its text form.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   examples: [

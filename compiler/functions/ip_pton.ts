@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'ip_pton',
   category: 'IP',
   description: 'Converts an IPv4 or IPv6 address in text form into its binary form of 4 or 16 bytes.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   examples: [

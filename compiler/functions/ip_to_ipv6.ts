@@ -5,12 +5,8 @@ export default defineFunction({
   name: 'ip_to_ipv6',
   category: 'IP',
   description: 'Converts an IPv4 address into its IPv4-mapped IPv6 form; an IPv6 address comes back unchanged.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
-  examples: [
-    { title: 'IPv4 to IPv6', source: 'ip_to_ipv6!("192.168.10.32")', returns: '"::ffff:192.168.10.32"' },
-  ],
+  examples: [{ title: 'IPv4 to IPv6', source: 'ip_to_ipv6!("192.168.10.32")', returns: '"::ffff:192.168.10.32"' }],
 });

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_array',
   category: 'Type',
   description: 'Tells whether a value is an array.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid array', source: 'is_array([1, 2, 3])', returns: 'true' },

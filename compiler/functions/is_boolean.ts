@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_boolean',
   category: 'Type',
   description: 'Tells whether a value is a boolean.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid boolean', source: 'is_boolean(false)', returns: 'true' },

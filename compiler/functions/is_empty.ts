@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_empty',
   category: 'Type',
   description: 'Tells whether a string, array or object has a length of zero.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes | K.Object | K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes | K.Object | K.Array, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Empty array', source: 'is_empty([])', returns: 'true' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_float',
   category: 'Type',
   description: 'Tells whether a value is a float.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid float', source: 'is_float(0.577)', returns: 'true' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_integer',
   category: 'Type',
   description: 'Tells whether a value is an integer.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid integer', source: 'is_integer(1)', returns: 'true' },

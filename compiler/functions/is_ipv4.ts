@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_ipv4',
   category: 'IP',
   description: 'Tells whether a string is a valid IPv4 address.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid IPv4 address', source: 'is_ipv4("10.0.102.37")', returns: 'true' },

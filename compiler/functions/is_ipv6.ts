@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_ipv6',
   category: 'IP',
   description: 'Tells whether a string is a valid IPv6 address.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid IPv6 address', source: 'is_ipv6("2001:0db8:85a3:0000:0000:8a2e:0370:7334")', returns: 'true' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_null',
   category: 'Type',
   description: 'Tells whether a value is null.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Null value', source: 'is_null(null)', returns: 'true' },

@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'Type',
   description:
     'Tells whether a value counts as empty: null, "-", or a string that is empty or only whitespace. Empty arrays and objects do not count.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Null detection (blank string)', source: 'is_nullish("")', returns: 'true' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_object',
   category: 'Type',
   description: 'Tells whether a value is an object.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid object', source: 'is_object({"foo": "bar"})', returns: 'true' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_regex',
   category: 'Type',
   description: 'Tells whether a value is a regular expression.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid regex', source: "is_regex(r'pattern')", returns: 'true' },

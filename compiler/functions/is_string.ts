@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_string',
   category: 'Type',
   description: 'Tells whether a value is a string.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid string', source: 'is_string("a string")', returns: 'true' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'is_timestamp',
   category: 'Type',
   description: 'Tells whether a value is a timestamp.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: BOOLEAN,
   examples: [
     { title: 'Valid timestamp', source: "is_timestamp(t'2021-03-26T16:00:00Z')", returns: 'true' },

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'keys',
   category: 'Enumerate',
   description: 'Returns the top-level keys of an object as an array of strings.',
-  parameters: [
-    { name: 'value', kinds: K.Object, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Object, required: true }],
   returns: arrayOf(BYTES),
   examples: [
     {

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'length',
   category: 'Enumerate',
   description: 'Returns the number of elements of an array, of top-level keys of an object, or of bytes of a string.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes | K.Object | K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes | K.Object | K.Array, required: true }],
   returns: INTEGER,
   examples: [
     {

@@ -11,10 +11,10 @@ export default defineFunction({
   ],
   returns: BOOLEAN,
   examples: [
-    { title: 'Regex match on a string', source: 'match("I\'m a little teapot", r\'teapot\')', returns: 'true' },
+    { title: 'Regex match on a string', source: "match(\"I'm a little teapot\", r'teapot')", returns: 'true' },
     {
       title: 'String does not match the regular expression',
-      source: 'match("I\'m a little teapot", r\'.*balloon\')',
+      source: "match(\"I'm a little teapot\", r'.*balloon')",
       returns: 'false',
     },
   ],

@@ -14,12 +14,12 @@ export default defineFunction({
   examples: [
     {
       title: 'Regex match on a string',
-      source: 'match_any("I\'m a little teapot", [r\'frying pan\', r\'teapot\'])',
+      source: "match_any(\"I'm a little teapot\", [r'frying pan', r'teapot'])",
       returns: 'true',
     },
     {
       title: 'No match',
-      source: 'match_any("My name is John Doe", patterns: [r\'\\d+\', r\'Jane\'])',
+      source: "match_any(\"My name is John Doe\", patterns: [r'\\d+', r'Jane'])",
       returns: 'false',
     },
   ],

@@ -27,7 +27,5 @@ export default defineFunction({
     if (value === K.Integer && modulus === K.Integer) return INTEGER;
     return value === K.Float || modulus === K.Float ? FLOAT : union(INTEGER, FLOAT);
   },
-  examples: [
-    { title: 'Calculate the remainder of two integers', source: 'mod(5, 2)', returns: '1' },
-  ],
+  examples: [{ title: 'Calculate the remainder of two integers', source: 'mod(5, 2)', returns: '1' }],
 });

@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Type',
   description:
     'Returns the value unchanged when it is an object, and fails otherwise; afterwards the type checker knows it is an object.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: assertionFallible(K.Object),
   returns: assertedKind(K.Object),
   examples: [

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'parse_cbor',
   category: 'Parse',
   description: 'Decodes a CBOR payload into the corresponding remap value.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: JSON_KIND,
   backing: { kind: 'js', library: 'cborg' },

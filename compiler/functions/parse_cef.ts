@@ -29,7 +29,8 @@ export default defineFunction({
     "CEF:0|CyberArk|PTA|12.6|1|Suspected credentials theft|8|suser=mike2@prod1.domain.com shost=prod1.domain.com src=1.1.1.1 duser=andy@dev1.domain.com dhost=dev1.domain.com dst=2.2.2.2 cs1Label=ExtraData cs1=None cs2Label=EventID cs2=52b06812ec3500ed864c461e deviceCustomDate1Label=detectionDate deviceCustomDate1=1388577900000 cs3Label=PTAlink cs3=https://1.1.1.1/incidents/52b06812ec3500ed864c461e cs4Label=ExternalLink cs4=None"
 )
 `,
-      returns: '{ "cefVersion": "0", "deviceVendor": "CyberArk", "deviceProduct": "PTA", "deviceVersion": "12.6", "deviceEventClassId": "1", "name": "Suspected credentials theft", "severity": "8", "suser": "mike2@prod1.domain.com", "shost": "prod1.domain.com", "src": "1.1.1.1", "duser": "andy@dev1.domain.com", "dhost": "dev1.domain.com", "dst": "2.2.2.2", "cs1Label": "ExtraData", "cs1": "None", "cs2Label": "EventID", "cs2": "52b06812ec3500ed864c461e", "deviceCustomDate1Label": "detectionDate", "deviceCustomDate1": "1388577900000", "cs3Label": "PTAlink", "cs3": "https://1.1.1.1/incidents/52b06812ec3500ed864c461e", "cs4Label": "ExternalLink", "cs4": "None" }',
+      returns:
+        '{ "cefVersion": "0", "deviceVendor": "CyberArk", "deviceProduct": "PTA", "deviceVersion": "12.6", "deviceEventClassId": "1", "name": "Suspected credentials theft", "severity": "8", "suser": "mike2@prod1.domain.com", "shost": "prod1.domain.com", "src": "1.1.1.1", "duser": "andy@dev1.domain.com", "dhost": "dev1.domain.com", "dst": "2.2.2.2", "cs1Label": "ExtraData", "cs1": "None", "cs2Label": "EventID", "cs2": "52b06812ec3500ed864c461e", "deviceCustomDate1Label": "detectionDate", "deviceCustomDate1": "1388577900000", "cs3Label": "PTAlink", "cs3": "https://1.1.1.1/incidents/52b06812ec3500ed864c461e", "cs4Label": "ExternalLink", "cs4": "None" }',
     },
     {
       title: 'Ignore syslog header',
@@ -37,7 +38,8 @@ export default defineFunction({
     "Sep 29 08:26:10 host CEF:1|Security|threatmanager|1.0|100|worm successfully stopped|10|src=10.0.0.1 dst=2.1.2.2 spt=1232"
 )
 `,
-      returns: '{ "cefVersion": "1", "deviceVendor": "Security", "deviceProduct": "threatmanager", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "worm successfully stopped", "severity": "10", "src": "10.0.0.1", "dst": "2.1.2.2", "spt": "1232" }',
+      returns:
+        '{ "cefVersion": "1", "deviceVendor": "Security", "deviceProduct": "threatmanager", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "worm successfully stopped", "severity": "10", "src": "10.0.0.1", "dst": "2.1.2.2", "spt": "1232" }',
     },
     {
       title: 'Translate custom fields',
@@ -46,22 +48,28 @@ export default defineFunction({
     translate_custom_fields: true
 )
 `,
-      returns: '{ "cefVersion": "0", "deviceVendor": "Dev", "deviceProduct": "firewall", "deviceVersion": "2.2", "deviceEventClassId": "1", "name": "Connection denied", "severity": "5", "Device IPv6 Address": "2345:0425:2CA1:0000:0000:0567:5673:23b5" }',
+      returns:
+        '{ "cefVersion": "0", "deviceVendor": "Dev", "deviceProduct": "firewall", "deviceVersion": "2.2", "deviceEventClassId": "1", "name": "Connection denied", "severity": "5", "Device IPv6 Address": "2345:0425:2CA1:0000:0000:0567:5673:23b5" }',
     },
     {
       title: 'Parse CEF with only header',
       source: 'parse_cef!("CEF:1|Security|threatmanager|1.0|100|worm successfully stopped|10|")',
-      returns: '{ "cefVersion": "1", "deviceVendor": "Security", "deviceProduct": "threatmanager", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "worm successfully stopped", "severity": "10" }',
+      returns:
+        '{ "cefVersion": "1", "deviceVendor": "Security", "deviceProduct": "threatmanager", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "worm successfully stopped", "severity": "10" }',
     },
     {
       title: 'Parse CEF with empty value',
-      source: 'parse_cef!("CEF:0|CyberArk|PTA|12.6|1|Suspected credentials theft||suser=mike2@prod1.domain.com shost= src=1.1.1.1")',
-      returns: '{ "cefVersion": "0", "deviceVendor": "CyberArk", "deviceProduct": "PTA", "deviceVersion": "12.6", "deviceEventClassId": "1", "name": "Suspected credentials theft", "severity": "", "suser": "mike2@prod1.domain.com", "shost": "", "src": "1.1.1.1" }',
+      source:
+        'parse_cef!("CEF:0|CyberArk|PTA|12.6|1|Suspected credentials theft||suser=mike2@prod1.domain.com shost= src=1.1.1.1")',
+      returns:
+        '{ "cefVersion": "0", "deviceVendor": "CyberArk", "deviceProduct": "PTA", "deviceVersion": "12.6", "deviceEventClassId": "1", "name": "Suspected credentials theft", "severity": "", "suser": "mike2@prod1.domain.com", "shost": "", "src": "1.1.1.1" }',
     },
     {
       title: 'Parse CEF with escapes',
-      source: "parse_cef!(s'CEF:0|security|threatmanager|1.0|100|Detected a \\| in message. No action needed.|10|src=10.0.0.1 msg=Detected a threat.\\n No action needed act=blocked a \\= dst=1.1.1.1')",
-      returns: '{ "cefVersion": "0", "deviceVendor": "security", "deviceProduct": "threatmanager", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "Detected a | in message. No action needed.", "severity": "10", "src": "10.0.0.1", "msg": "Detected a threat.\\n No action needed", "act": "blocked a =", "dst": "1.1.1.1" }',
+      source:
+        "parse_cef!(s'CEF:0|security|threatmanager|1.0|100|Detected a \\| in message. No action needed.|10|src=10.0.0.1 msg=Detected a threat.\\n No action needed act=blocked a \\= dst=1.1.1.1')",
+      returns:
+        '{ "cefVersion": "0", "deviceVendor": "security", "deviceProduct": "threatmanager", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "Detected a | in message. No action needed.", "severity": "10", "src": "10.0.0.1", "msg": "Detected a threat.\\n No action needed", "act": "blocked a =", "dst": "1.1.1.1" }',
     },
     {
       title: 'Parse non-compliant CEF with unescaped equals in values',
@@ -70,7 +78,8 @@ export default defineFunction({
     strict: false
 )
 `,
-      returns: '{ "cefVersion": "0", "deviceVendor": "Vendor", "deviceProduct": "Product", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "Event", "severity": "5", "src": "10.0.0.1", "request": "https://foo.com?id=foo&a=bar", "dst": "2.2.2.2" }',
+      returns:
+        '{ "cefVersion": "0", "deviceVendor": "Vendor", "deviceProduct": "Product", "deviceVersion": "1.0", "deviceEventClassId": "100", "name": "Event", "severity": "5", "src": "10.0.0.1", "request": "https://foo.com?id=foo&a=bar", "dst": "2.2.2.2" }',
     },
   ],
 });

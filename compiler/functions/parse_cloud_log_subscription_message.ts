@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Parse',
   description:
     'Parses the JSON message that a cloud log subscription delivers: owner, log group and stream, subscription filters and the batch of log events.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   backing: { kind: 'js', library: 'JSON' },
   returns: exactObject({
@@ -40,7 +38,8 @@ export default defineFunction({
     ]
 }')
 `,
-      returns: '{ "log_events": [{ "id": "35683658089614582423604394983260738922885519999578275840", "message": "{\\"bytes\\":26780,\\"datetime\\":\\"14/Sep/2020:11:45:41-0400\\",\\"host\\":\\"157.130.216.193\\",\\"method\\":\\"PUT\\",\\"protocol\\":\\"HTTP/1.0\\",\\"referer\\":\\"https://www.principalcross-platform.io/markets/ubiquitous\\",\\"request\\":\\"/expedite/convergence\\",\\"source_type\\":\\"stdin\\",\\"status\\":301,\\"user-identifier\\":\\"-\\"}", "timestamp": "2020-09-14T19:09:29.039Z" }], "log_group": "test", "log_stream": "test", "message_type": "DATA_MESSAGE", "owner": "111111111111", "subscription_filters": ["Destination"] }',
+      returns:
+        '{ "log_events": [{ "id": "35683658089614582423604394983260738922885519999578275840", "message": "{\\"bytes\\":26780,\\"datetime\\":\\"14/Sep/2020:11:45:41-0400\\",\\"host\\":\\"157.130.216.193\\",\\"method\\":\\"PUT\\",\\"protocol\\":\\"HTTP/1.0\\",\\"referer\\":\\"https://www.principalcross-platform.io/markets/ubiquitous\\",\\"request\\":\\"/expedite/convergence\\",\\"source_type\\":\\"stdin\\",\\"status\\":301,\\"user-identifier\\":\\"-\\"}", "timestamp": "2020-09-14T19:09:29.039Z" }], "log_group": "test", "log_stream": "test", "message_type": "DATA_MESSAGE", "owner": "111111111111", "subscription_filters": ["Destination"] }',
     },
   ],
 });

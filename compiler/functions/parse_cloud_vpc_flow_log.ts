@@ -5,14 +5,41 @@ import { K, BYTES, INTEGER, NULL, objectOf, union } from '../types/kind.js';
 import { STRING_OR_NULL, INTEGER_OR_NULL } from './support/result-kinds.js';
 
 const INTEGER_FIELDS = [
-  'bytes', 'dstport', 'encryption_status', 'end', 'packets', 'protocol', 'srcport', 'start', 'tcp_flags',
-  'traffic_path', 'version',
+  'bytes',
+  'dstport',
+  'encryption_status',
+  'end',
+  'packets',
+  'protocol',
+  'srcport',
+  'start',
+  'tcp_flags',
+  'traffic_path',
+  'version',
 ];
 
 const STRING_FIELDS = [
-  'account_id', 'action', 'az_id', 'dstaddr', 'flow_direction', 'instance_id', 'interface_id', 'log_status',
-  'pkt_dst_aws_service', 'pkt_dstaddr', 'pkt_src_aws_service', 'pkt_srcaddr', 'region', 'srcaddr',
-  'sublocation_id', 'sublocation_type', 'subnet_id', 'type', 'vpc_id', 'reject_reason', 'resource_id',
+  'account_id',
+  'action',
+  'az_id',
+  'dstaddr',
+  'flow_direction',
+  'instance_id',
+  'interface_id',
+  'log_status',
+  'pkt_dst_aws_service',
+  'pkt_dstaddr',
+  'pkt_src_aws_service',
+  'pkt_srcaddr',
+  'region',
+  'srcaddr',
+  'sublocation_id',
+  'sublocation_type',
+  'subnet_id',
+  'type',
+  'vpc_id',
+  'reject_reason',
+  'resource_id',
   'interface_type',
 ];
 
@@ -37,8 +64,10 @@ export default defineFunction({
   examples: [
     {
       title: 'Parse AWS VPC Flow log (default format)',
-      source: 'parse_aws_vpc_flow_log!("2 123456789010 eni-1235b8ca123456789 - - - - - - - 1431280876 1431280934 - NODATA")',
-      returns: '{ "version": 2, "account_id": "123456789010", "interface_id": "eni-1235b8ca123456789", "srcaddr": null, "dstaddr": null, "srcport": null, "dstport": null, "protocol": null, "packets": null, "bytes": null, "start": 1431280876, "end": 1431280934, "action": null, "log_status": "NODATA" }',
+      source:
+        'parse_aws_vpc_flow_log!("2 123456789010 eni-1235b8ca123456789 - - - - - - - 1431280876 1431280934 - NODATA")',
+      returns:
+        '{ "version": 2, "account_id": "123456789010", "interface_id": "eni-1235b8ca123456789", "srcaddr": null, "dstaddr": null, "srcport": null, "dstport": null, "protocol": null, "packets": null, "bytes": null, "start": 1431280876, "end": 1431280934, "action": null, "log_status": "NODATA" }',
     },
     {
       title: 'Parse AWS VPC Flow log (custom format)',
@@ -47,7 +76,8 @@ export default defineFunction({
     "instance_id interface_id srcaddr dstaddr pkt_srcaddr pkt_dstaddr"
 )
 `,
-      returns: '{ "instance_id": null, "interface_id": "eni-1235b8ca123456789", "srcaddr": "10.0.1.5", "dstaddr": "10.0.0.220", "pkt_srcaddr": "10.0.1.5", "pkt_dstaddr": "203.0.113.5" }',
+      returns:
+        '{ "instance_id": null, "interface_id": "eni-1235b8ca123456789", "srcaddr": "10.0.1.5", "dstaddr": "10.0.0.220", "pkt_srcaddr": "10.0.1.5", "pkt_dstaddr": "203.0.113.5" }',
     },
     {
       title: 'Parse AWS VPC Flow log including v5 fields',
@@ -56,7 +86,8 @@ export default defineFunction({
     format: "version srcaddr dstaddr srcport dstport protocol start end type packets bytes account_id vpc_id subnet_id instance_id interface_id region az_id sublocation_type sublocation_id action tcp_flags pkt_srcaddr pkt_dstaddr pkt_src_aws_service pkt_dst_aws_service traffic_path flow_direction log_status"
 )
 `,
-      returns: '{ "account_id": "123456789012", "action": "ACCEPT", "az_id": "apse2-az3", "bytes": 15044, "dstaddr": "10.0.0.71", "dstport": 34210, "end": 1616729349, "flow_direction": "ingress", "instance_id": "i-0c50d5961bcb2d47b", "interface_id": "eni-1235b8ca123456789", "log_status": "OK", "packets": 14, "pkt_dst_aws_service": null, "pkt_dstaddr": "10.0.0.71", "pkt_src_aws_service": "S3", "pkt_srcaddr": "52.95.128.179", "protocol": 6, "region": "ap-southeast-2", "srcaddr": "52.95.128.179", "srcport": 80, "start": 1616729292, "sublocation_id": null, "sublocation_type": null, "subnet_id": "subnet-aaaaaaaa012345678", "tcp_flags": 19, "traffic_path": null, "type": "IPv4", "version": 5, "vpc_id": "vpc-abcdefab012345678" }',
+      returns:
+        '{ "account_id": "123456789012", "action": "ACCEPT", "az_id": "apse2-az3", "bytes": 15044, "dstaddr": "10.0.0.71", "dstport": 34210, "end": 1616729349, "flow_direction": "ingress", "instance_id": "i-0c50d5961bcb2d47b", "interface_id": "eni-1235b8ca123456789", "log_status": "OK", "packets": 14, "pkt_dst_aws_service": null, "pkt_dstaddr": "10.0.0.71", "pkt_src_aws_service": "S3", "pkt_srcaddr": "52.95.128.179", "protocol": 6, "region": "ap-southeast-2", "srcaddr": "52.95.128.179", "srcport": 80, "start": 1616729292, "sublocation_id": null, "sublocation_type": null, "subnet_id": "subnet-aaaaaaaa012345678", "tcp_flags": 19, "traffic_path": null, "type": "IPv4", "version": 5, "vpc_id": "vpc-abcdefab012345678" }',
     },
     {
       title: 'Parse AWS VPC Flow log including v11 fields',
@@ -65,7 +96,8 @@ export default defineFunction({
     format: "version srcaddr dstaddr srcport dstport protocol start end action log_status reject_reason resource_id encryption_status interface_type"
 )
 `,
-      returns: '{ "action": "REJECT", "dstaddr": "52.95.128.179", "dstport": 80, "encryption_status": 1, "end": 1616729349, "interface_type": "nat_gateway", "log_status": "OK", "protocol": 6, "reject_reason": "BPA", "resource_id": "nat-0c50d5961bcb2d47b", "srcaddr": "10.0.0.71", "srcport": 34210, "start": 1616729292, "version": 11 }',
+      returns:
+        '{ "action": "REJECT", "dstaddr": "52.95.128.179", "dstport": 80, "encryption_status": 1, "end": 1616729349, "interface_type": "nat_gateway", "log_status": "OK", "protocol": 6, "reject_reason": "BPA", "resource_id": "nat-0c50d5961bcb2d47b", "srcaddr": "10.0.0.71", "srcport": 34210, "start": 1616729292, "version": 11 }',
     },
   ],
 });

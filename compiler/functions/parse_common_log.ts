@@ -17,8 +17,10 @@ export default defineFunction({
   examples: [
     {
       title: 'Parse using Common Log Format (with default timestamp format)',
-      source: 'parse_common_log!(s\'127.0.0.1 bob frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326\')',
-      returns: '{ "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
+      source:
+        'parse_common_log!(s\'127.0.0.1 bob frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326\')',
+      returns:
+        '{ "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
     },
     {
       title: 'Parse using Common Log Format (with custom timestamp format)',
@@ -27,7 +29,8 @@ export default defineFunction({
     "%+"
 )
 `,
-      returns: '{ "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
+      returns:
+        '{ "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
     },
   ],
 });

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'parse_float',
   category: 'String',
   description: 'Reads a base-10 floating point number, with optional sign and exponent, from a string.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: FLOAT,
   examples: [

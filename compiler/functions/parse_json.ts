@@ -23,7 +23,8 @@ export default defineFunction({
     {
       title: 'Invalid JSON value',
       source: 'parse_json!("{ INVALID }")',
-      raises: 'function call error for "parse_json" at (0:26): unable to parse json: key must be a string at line 1 column 3',
+      raises:
+        'function call error for "parse_json" at (0:26): unable to parse json: key must be a string at line 1 column 3',
     },
     {
       title: 'Parse JSON with max_depth',

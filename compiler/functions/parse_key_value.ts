@@ -28,7 +28,8 @@ export default defineFunction({
     "@timestamp=\\"Sun Jan 10 16:47:39 EST 2021\\" level=info msg=\\"Stopping all fetchers\\" tag#production=stopping_fetchers id=ConsumerFetcherManager-1382721708341 module=kafka.consumer.ConsumerFetcherManager"
 )
 `,
-      returns: '{ "@timestamp": "Sun Jan 10 16:47:39 EST 2021", "level": "info", "msg": "Stopping all fetchers", "tag#production": "stopping_fetchers", "id": "ConsumerFetcherManager-1382721708341", "module": "kafka.consumer.ConsumerFetcherManager" }',
+      returns:
+        '{ "@timestamp": "Sun Jan 10 16:47:39 EST 2021", "level": "info", "msg": "Stopping all fetchers", "tag#production": "stopping_fetchers", "id": "ConsumerFetcherManager-1382721708341", "module": "kafka.consumer.ConsumerFetcherManager" }',
     },
     {
       title: 'Parse comma delimited log',
@@ -38,7 +39,8 @@ export default defineFunction({
     key_value_delimiter: ":"
 )
 `,
-      returns: '{ "path": "/cart_link", "host": "store.app.com", "fwd": "102.30.171.16", "dyno": "web.1", "connect": "0ms", "service": "87ms", "status": "304", "bytes": "632", "protocol": "https" }',
+      returns:
+        '{ "path": "/cart_link", "host": "store.app.com", "fwd": "102.30.171.16", "dyno": "web.1", "connect": "0ms", "service": "87ms", "status": "304", "bytes": "632", "protocol": "https" }',
     },
     {
       title: 'Parse comma delimited log with standalone keys',

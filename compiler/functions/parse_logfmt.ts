@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Parse',
   description:
     'Parses logfmt text (`key=value` pairs separated by spaces) into an object; a standalone key becomes `true`.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: KEY_VALUE_OBJECT,
   examples: [
@@ -24,7 +22,8 @@ export default defineFunction({
     "@timestamp=\\"Sun Jan 10 16:47:39 EST 2021\\" level=info msg=\\"Stopping all fetchers\\" tag#production=stopping_fetchers id=ConsumerFetcherManager-1382721708341 module=kafka.consumer.ConsumerFetcherManager"
 )
 `,
-      returns: '{ "@timestamp": "Sun Jan 10 16:47:39 EST 2021", "level": "info", "msg": "Stopping all fetchers", "tag#production": "stopping_fetchers", "id": "ConsumerFetcherManager-1382721708341", "module": "kafka.consumer.ConsumerFetcherManager" }',
+      returns:
+        '{ "@timestamp": "Sun Jan 10 16:47:39 EST 2021", "level": "info", "msg": "Stopping all fetchers", "tag#production": "stopping_fetchers", "id": "ConsumerFetcherManager-1382721708341", "module": "kafka.consumer.ConsumerFetcherManager" }',
     },
     {
       title: 'Parse logfmt log with standalone key',

@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'Parse',
   description:
     'Parses a URL query string (a leading `?` is allowed) into an object; a repeated key collects an array and a key without a value gets an empty string.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: objectOf(union(BYTES, arrayOf(BYTES))),
   backing: { kind: 'js', library: 'URLSearchParams' },
   examples: [

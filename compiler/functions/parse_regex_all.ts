@@ -18,7 +18,8 @@ export default defineFunction({
     {
       title: 'Parse using Regex (all matches)',
       source: 'parse_regex_all!("first group and second group.", r\'(?P<number>\\w+) group\', numeric_groups: true)',
-      returns: '[{ "number": "first", "0": "first group", "1": "first" }, { "number": "second", "0": "second group", "1": "second" }]',
+      returns:
+        '[{ "number": "first", "0": "first group", "1": "first" }, { "number": "second", "0": "second group", "1": "second" }]',
     },
     {
       title: 'Parse using Regex (simple match)',
@@ -27,8 +28,10 @@ export default defineFunction({
     },
     {
       title: 'Parse using Regex (all numeric groups)',
-      source: 'parse_regex_all!("apples and carrots, peaches and peas", r\'(?P<fruit>[\\w\\.]+) and (?P<veg>[\\w]+)\', numeric_groups: true)',
-      returns: '[{ "fruit": "apples", "veg": "carrots", "0": "apples and carrots", "1": "apples", "2": "carrots" }, { "fruit": "peaches", "veg": "peas", "0": "peaches and peas", "1": "peaches", "2": "peas" }]',
+      source:
+        'parse_regex_all!("apples and carrots, peaches and peas", r\'(?P<fruit>[\\w\\.]+) and (?P<veg>[\\w]+)\', numeric_groups: true)',
+      returns:
+        '[{ "fruit": "apples", "veg": "carrots", "0": "apples and carrots", "1": "apples", "2": "carrots" }, { "fruit": "peaches", "veg": "peas", "0": "peaches and peas", "1": "peaches", "2": "peas" }]',
     },
     {
       title: 'Parse using Regex with variables',

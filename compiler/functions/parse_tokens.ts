@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Parse',
   description:
     'Splits text into tokens: words separated by spaces, double-quoted strings and bracketed text each count as one token; `-` becomes null.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: arrayOf(STRING_OR_NULL),
   backing: { kind: 'js', library: 'JS (hand-written parser)' },
   examples: [

@@ -27,12 +27,14 @@ export default defineFunction({
     {
       title: 'Parse URL',
       source: 'parse_url!("ftp://foo:bar@example.com:4343/foobar?hello=world#123")',
-      returns: '{ "fragment": "123", "host": "example.com", "password": "bar", "path": "/foobar", "port": 4343, "query": { "hello": "world" }, "scheme": "ftp", "username": "foo" }',
+      returns:
+        '{ "fragment": "123", "host": "example.com", "password": "bar", "path": "/foobar", "port": 4343, "query": { "hello": "world" }, "scheme": "ftp", "username": "foo" }',
     },
     {
       title: 'Parse URL with default port',
       source: 'parse_url!("https://example.com", default_known_ports: true)',
-      returns: '{ "fragment": null, "host": "example.com", "password": "", "path": "/", "port": 443, "query": {}, "scheme": "https", "username": "" }',
+      returns:
+        '{ "fragment": null, "host": "example.com", "password": "", "path": "/", "port": 443, "query": {}, "scheme": "https", "username": "" }',
     },
   ],
 });

@@ -2,7 +2,11 @@ import { defineFunction } from './define.js';
 import { K, exactObject, union, type Kind } from '../types/kind.js';
 import { constantString } from './support/rules.js';
 import {
-  STRING_OR_NULL, INTEGER_OR_NULL, TIMESTAMP_OR_NULL, COMMON_LOG_FIELDS, COMMON_LOG,
+  STRING_OR_NULL,
+  INTEGER_OR_NULL,
+  TIMESTAMP_OR_NULL,
+  COMMON_LOG_FIELDS,
+  COMMON_LOG,
 } from './support/result-kinds.js';
 
 const ERROR_LOG = exactObject({
@@ -37,8 +41,10 @@ export default defineFunction({
   examples: [
     {
       title: 'Parse using Apache log format (common)',
-      source: 'parse_apache_log!(s\'127.0.0.1 bob frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326\', format: "common")',
-      returns: '{ "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
+      source:
+        'parse_apache_log!(s\'127.0.0.1 bob frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326\', format: "common")',
+      returns:
+        '{ "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
     },
     {
       title: 'Parse using Apache log format (combined)',
@@ -47,7 +53,8 @@ export default defineFunction({
     "combined",
 )
 `,
-      returns: '{ "agent": "Mozilla/5.0 (X11; Linux i686; rv:5.0) Gecko/1945-10-12 Firefox/37.0", "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "referrer": "http://www.seniorinfomediaries.com/vertical/channels/front-end/bandwidth", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
+      returns:
+        '{ "agent": "Mozilla/5.0 (X11; Linux i686; rv:5.0) Gecko/1945-10-12 Firefox/37.0", "host": "127.0.0.1", "identity": "bob", "message": "GET /apache_pb.gif HTTP/1.0", "method": "GET", "path": "/apache_pb.gif", "protocol": "HTTP/1.0", "referrer": "http://www.seniorinfomediaries.com/vertical/channels/front-end/bandwidth", "size": 2326, "status": 200, "timestamp": "2000-10-10T20:55:36Z", "user": "frank" }',
     },
     {
       title: 'Parse using Apache log format (error)',
@@ -56,7 +63,8 @@ export default defineFunction({
     "error"
 )
 `,
-      returns: '{ "client": "147.159.108.175", "message": "I will bypass the haptic COM bandwidth, that should matrix the CSS driver!", "module": "ab", "pid": 4803, "port": 24259, "severity": "alert", "thread": "3814", "timestamp": "2021-03-01T12:00:19Z" }',
+      returns:
+        '{ "client": "147.159.108.175", "message": "I will bypass the haptic COM bandwidth, that should matrix the CSS driver!", "module": "ab", "pid": 4803, "port": 24259, "severity": "alert", "thread": "3814", "timestamp": "2021-03-01T12:00:19Z" }',
     },
   ],
 });

@@ -81,7 +81,8 @@ export default defineFunction({
     "combined",
 )
 `,
-      returns: '{ "agent": "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/72.0.3626.119 Safari/537.36", "client": "172.17.0.1", "compression": "2.75", "referer": "http://localhost/somewhere", "request": "POST /not-found HTTP/1.1", "size": 153, "status": 404, "timestamp": "2021-04-01T12:02:31Z", "user": "alice" }',
+      returns:
+        '{ "agent": "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/72.0.3626.119 Safari/537.36", "client": "172.17.0.1", "compression": "2.75", "referer": "http://localhost/somewhere", "request": "POST /not-found HTTP/1.1", "size": 153, "status": 404, "timestamp": "2021-04-01T12:02:31Z", "user": "alice" }',
     },
     {
       title: 'Parse via Nginx log format (error)',
@@ -90,7 +91,8 @@ export default defineFunction({
     "error"
 )
 `,
-      returns: '{ "cid": 1, "client": "172.17.0.1", "host": "localhost:8081", "message": "open() \\"/usr/share/nginx/html/not-found\\" failed (2: No such file or directory)", "pid": 31, "request": "POST /not-found HTTP/1.1", "server": "localhost", "severity": "error", "tid": 31, "timestamp": "2021-04-01T13:02:31Z" }',
+      returns:
+        '{ "cid": 1, "client": "172.17.0.1", "host": "localhost:8081", "message": "open() \\"/usr/share/nginx/html/not-found\\" failed (2: No such file or directory)", "pid": 31, "request": "POST /not-found HTTP/1.1", "server": "localhost", "severity": "error", "tid": 31, "timestamp": "2021-04-01T13:02:31Z" }',
     },
     {
       title: 'Parse via Nginx log format (ingress_upstreaminfo)',
@@ -99,7 +101,8 @@ export default defineFunction({
     "ingress_upstreaminfo"
 )
 `,
-      returns: '{ "body_bytes_size": 12312, "http_referer": "https://10.0.0.1/some/referer", "http_user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/111.0.0.0 Safari/537.36", "proxy_alternative_upstream_name": "some-other-upstream-5000", "proxy_upstream_name": "some-upstream-service-9000", "remote_addr": "0.0.0.0", "remote_user": "bob", "req_id": "752178adb17130b291aefd8c386279e7", "request": "GET /some/path HTTP/2.0", "request_length": 462, "request_time": 0.05, "status": 200, "timestamp": "2023-03-18T15:00:00Z", "upstream_addr": "10.0.50.80:9000", "upstream_response_length": 19437, "upstream_response_time": 0.049, "upstream_status": 200 }',
+      returns:
+        '{ "body_bytes_size": 12312, "http_referer": "https://10.0.0.1/some/referer", "http_user_agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/111.0.0.0 Safari/537.36", "proxy_alternative_upstream_name": "some-other-upstream-5000", "proxy_upstream_name": "some-upstream-service-9000", "remote_addr": "0.0.0.0", "remote_user": "bob", "req_id": "752178adb17130b291aefd8c386279e7", "request": "GET /some/path HTTP/2.0", "request_length": 462, "request_time": 0.05, "status": 200, "timestamp": "2023-03-18T15:00:00Z", "upstream_addr": "10.0.50.80:9000", "upstream_response_length": 19437, "upstream_response_time": 0.049, "upstream_status": 200 }',
     },
     {
       title: 'Parse via Nginx log format (main)',
@@ -108,7 +111,8 @@ export default defineFunction({
     "main"
 )
 `,
-      returns: '{ "body_bytes_size": 615, "http_referer": "https://domain.tld/path", "http_user_agent": "curl/8.11.1", "http_x_forwarded_for": "1.2.3.4, 10.10.1.1", "remote_addr": "172.24.0.3", "remote_user": "alice", "request": "GET / HTTP/1.1", "status": 200, "timestamp": "2024-12-31T17:32:06Z" }',
+      returns:
+        '{ "body_bytes_size": 615, "http_referer": "https://domain.tld/path", "http_user_agent": "curl/8.11.1", "http_x_forwarded_for": "1.2.3.4, 10.10.1.1", "remote_addr": "172.24.0.3", "remote_user": "alice", "request": "GET / HTTP/1.1", "status": 200, "timestamp": "2024-12-31T17:32:06Z" }',
     },
   ],
 });

@@ -27,7 +27,8 @@ export default defineFunction({
 
 parse_xml!(value, text_key: "value", parse_number: false)
 `,
-      returns: '{ "book": { "@category": "CHILDREN", "author": "J K. Rowling", "title": { "@lang": "en", "value": "Harry Potter" }, "year": "2005" } }',
+      returns:
+        '{ "book": { "@category": "CHILDREN", "author": "J K. Rowling", "title": { "@lang": "en", "value": "Harry Potter" }, "year": "2005" } }',
     },
   ],
 });

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'parse_yaml',
   category: 'Parse',
   description: 'Parses a YAML document (JSON included) into a remap value.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: JSON_KIND,
   backing: { kind: 'js', library: 'yaml' },
@@ -25,7 +23,8 @@ export default defineFunction({
                         - world
                         json_array: ["hello", "world"]
                 ')`,
-      returns: '{ "object": { "string": "value", "number": 42, "boolean": false, "array": ["hello", "world"], "json_array": ["hello", "world"] } }',
+      returns:
+        '{ "object": { "string": "value", "number": 42, "boolean": false, "array": ["hello", "world"], "json_array": ["hello", "world"] } }',
     },
     { title: 'Parse YAML string', source: "parse_yaml!(s'hello')", returns: '"hello"' },
     { title: 'Parse YAML quoted string', source: 'parse_yaml!(s\'"hello"\')', returns: '"hello"' },

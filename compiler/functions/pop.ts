@@ -6,9 +6,7 @@ export default defineFunction({
   name: 'pop',
   category: 'Array',
   description: 'Returns the array without its last item; the argument itself is left unchanged.',
-  parameters: [
-    { name: 'value', kinds: K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Array, required: true }],
   returns: (call) => {
     const value = only(argKind(call, 'value'), K.Array);
     const items = value.array;
@@ -17,7 +15,5 @@ export default defineFunction({
     const fixedLength = items && !items.unknown && !known.some((kind) => kind.bits & K.Undefined);
     return fixedLength ? exactArray(known.slice(0, -1)) : arrayOf(elementsOf(value));
   },
-  examples: [
-    { title: 'Pop an item from an array', source: 'pop([1, 2, 3])', returns: '[1, 2]' },
-  ],
+  examples: [{ title: 'Pop an item from an array', source: 'pop([1, 2, 3])', returns: '[1, 2]' }],
 });

@@ -8,7 +8,5 @@ export default defineFunction({
   parameters: [],
   returns: BOOLEAN,
   pure: false,
-  examples: [
-    { title: 'Random boolean', source: 'is_boolean(random_bool())', returns: 'true' },
-  ],
+  examples: [{ title: 'Random boolean', source: 'is_boolean(random_bool())', returns: 'true' }],
 });

@@ -18,9 +18,7 @@ export default defineFunction({
   name: 'random_bytes',
   category: 'Random',
   description: 'Returns a string of `length` random bytes (at most 64 KiB).',
-  parameters: [
-    { name: 'length', kinds: K.Integer, required: true },
-  ],
+  parameters: [{ name: 'length', kinds: K.Integer, required: true }],
   fallible: (call) => constantInteger(call.args.length) === undefined,
   returns: BYTES,
   validate: validateLength,

@@ -9,7 +9,8 @@ const FILTER_NAMES = ['us_social_security_number'];
 /** Redactors named by a string; an object's `type` may also be `text`. */
 const REDACTOR_NAMES = ['full', 'sha2', 'sha3'];
 
-const stringOf = (c: Constant | undefined) => (c !== undefined && 'kind' in c && c.kind === 'string' ? c.value : undefined);
+const stringOf = (c: Constant | undefined) =>
+  c !== undefined && 'kind' in c && c.kind === 'string' ? c.value : undefined;
 
 /** Why a literal filter is not one (as the run time reports it), or undefined. */
 function filterProblem(filter: Constant): string | undefined {
@@ -88,7 +89,8 @@ export default defineFunction({
     },
     {
       title: 'Replace with SHA-256 hash using hex encoding',
-      source: 'redact("my id is 123456", filters: [r\'\\d+\'], redactor: {"type": "sha2", "variant": "SHA-256", "encoding": "base16"})',
+      source:
+        'redact("my id is 123456", filters: [r\'\\d+\'], redactor: {"type": "sha2", "variant": "SHA-256", "encoding": "base16"})',
       returns: '"my id is 8d969eef6ecad3c29a3a629280e686cf0c3f5d5a86aff3ca12020c923adc6c92"',
     },
   ],

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'seahash',
   category: 'Cryptography',
   description: 'Computes the SeaHash of a string, as a signed 64-bit integer.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   backing: { kind: 'js', library: 'runtime/seahash.ts' },
   returns: INTEGER,
   examples: [

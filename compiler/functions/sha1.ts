@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'sha1',
   category: 'Cryptography',
   description: 'Computes the SHA-1 digest of a string, as lowercase hex.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   backing: { kind: 'js', library: 'node:crypto' },
   returns: BYTES,
   examples: [

@@ -21,7 +21,8 @@ export default defineFunction({
     {
       title: 'Calculate sha3 hash using default variant',
       source: 'sha3("foobar")',
-      returns: '"ff32a30c3af5012ea395827a3e99a13073c3a8d8410a708568ff7e6eb85968fccfebaea039bc21411e9d43fdb9a851b529b9960ffea8679199781b8f45ca85e2"',
+      returns:
+        '"ff32a30c3af5012ea395827a3e99a13073c3a8d8410a708568ff7e6eb85968fccfebaea039bc21411e9d43fdb9a851b529b9960ffea8679199781b8f45ca85e2"',
     },
     {
       title: 'Calculate sha3 hash with SHA3-224',

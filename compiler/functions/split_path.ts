@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'split_path',
   category: 'String',
   description: 'Splits a file path into its components, the root being `/`.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: arrayOf(BYTES),
   examples: [
     { title: 'Split path with trailing slash', source: 'split_path("/home/user/")', returns: '["/", "home", "user"]' },

@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Type',
   description:
     'Returns the value when it is a string and fails otherwise, so that the checker then knows it is a string.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: assertionFallible(K.Bytes),
   returns: assertedKind(K.Bytes),
   examples: [

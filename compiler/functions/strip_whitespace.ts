@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'strip_whitespace',
   category: 'String',
   description: 'Removes Unicode whitespace from both ends of a string.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: BYTES,
   examples: [
     { title: 'Strip whitespace', source: 'strip_whitespace("  A sentence.  ")', returns: '"A sentence."' },

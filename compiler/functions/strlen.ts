@@ -5,11 +5,7 @@ export default defineFunction({
   name: 'strlen',
   category: 'Enumerate',
   description: 'Counts the Unicode code points of a string.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: INTEGER,
-  examples: [
-    { title: 'Count Unicode scalar values', source: 'strlen("ñandú")', returns: '5' },
-  ],
+  examples: [{ title: 'Count Unicode scalar values', source: 'strlen("ñandú")', returns: '5' }],
 });

@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Type',
   description:
     'Wraps every scalar, including those nested in objects and arrays, in an object that names its type, such as `{ "integer": 1 }`. Null stays null.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: (call) => {
     const value = argKind(call, 'value');
     const parts: Kind[] = [];

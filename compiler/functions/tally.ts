@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'tally',
   category: 'Enumerate',
   description: 'Counts how many times each string occurs in an array, as an object of counts.',
-  parameters: [
-    { name: 'value', kinds: K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Array, required: true }],
   fallible: true,
   returns: objectOf(INTEGER),
   examples: [

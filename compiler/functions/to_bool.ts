@@ -10,9 +10,7 @@ export default defineFunction({
   category: 'Coerce',
   description:
     'Converts a value to a boolean: strings such as `yes`, `no`, `true`, `f` or `0` are read, numbers are true unless zero, and null is false.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: (call) => intersects(argKind(call, 'value'), { bits: MAY_FAIL }),
   returns: BOOLEAN,
   examples: [

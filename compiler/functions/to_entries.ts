@@ -7,9 +7,7 @@ export default defineFunction({
   category: 'Object',
   description:
     'Turns an object or array into an array of `{ key, value }` objects, the key being the field name or the index.',
-  parameters: [
-    { name: 'value', kinds: K.Object | K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Object | K.Array, required: true }],
   returns: (call) => {
     const value = argKind(call, 'value');
     const keys: Kind[] = [];

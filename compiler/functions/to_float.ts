@@ -10,9 +10,7 @@ export default defineFunction({
   category: 'Coerce',
   description:
     'Converts a value to a float: integers widen, strings are parsed, booleans give 1.0 or 0.0, timestamps give seconds since the epoch with a fraction, and null gives 0.0.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: (call) => intersects(argKind(call, 'value'), { bits: MAY_FAIL }),
   returns: FLOAT,
   examples: [
@@ -30,7 +28,8 @@ export default defineFunction({
     {
       title: 'Invalid string',
       source: "to_float!(s'foobar')",
-      raises: 'function call error for "to_float" at (0:20): Invalid floating point number "foobar": invalid float literal',
+      raises:
+        'function call error for "to_float" at (0:20): Invalid floating point number "foobar": invalid float literal',
     },
     {
       title: 'Array',

@@ -10,9 +10,7 @@ export default defineFunction({
   category: 'Coerce',
   description:
     'Converts a value to an integer: floats are truncated, strings are parsed, booleans give 1 or 0, timestamps give seconds since the epoch, and null gives 0.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: (call) => intersects(argKind(call, 'value'), { bits: MAY_FAIL }),
   returns: INTEGER,
   examples: [

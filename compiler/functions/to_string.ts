@@ -10,9 +10,7 @@ export default defineFunction({
   category: 'Coerce',
   description:
     'Converts a scalar to its text: numbers and booleans as written, timestamps in RFC 3339, and null as the empty string.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   fallible: (call) => intersects(argKind(call, 'value'), { bits: MAY_FAIL }),
   returns: BYTES,
   examples: [

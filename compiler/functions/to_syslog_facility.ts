@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'to_syslog_facility',
   category: 'Convert',
   description: 'Converts a syslog facility code (0 to 23) into its keyword, such as `kern` or `auth`.',
-  parameters: [
-    { name: 'value', kinds: K.Integer, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Integer, required: true }],
   fallible: true,
   returns: BYTES,
   examples: [

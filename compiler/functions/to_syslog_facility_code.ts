@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'to_syslog_facility_code',
   category: 'Convert',
   description: 'Converts a syslog facility keyword, such as `authpriv`, into its code (0 to 23).',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: INTEGER,
   examples: [

@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'to_syslog_level',
   category: 'Convert',
   description: 'Converts a syslog severity code (0 to 7) into its keyword, such as `emerg` or `notice`.',
-  parameters: [
-    { name: 'value', kinds: K.Integer, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Integer, required: true }],
   fallible: true,
   returns: BYTES,
   examples: [

@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'Convert',
   description:
     'Converts a syslog severity keyword into its code (0 to 7); the old keywords `panic`, `error` and `warn` are accepted.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: INTEGER,
   examples: [

@@ -6,12 +6,8 @@ export default defineFunction({
   category: 'Type',
   description:
     'Returns, as a value, the type the checker inferred for its argument. A debugging aid whose output format is not stable.',
-  parameters: [
-    { name: 'value', kinds: ANY_BITS, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: ANY_BITS, required: true }],
   returns: ANY,
   backing: { kind: 'intrinsic' },
-  examples: [
-    { title: 'return type definition', source: 'type_def(42)', returns: '{ "integer": true }' },
-  ],
+  examples: [{ title: 'return type definition', source: 'type_def(42)', returns: '{ "integer": true }' }],
 });

@@ -6,11 +6,7 @@ export default defineFunction({
   name: 'unique',
   category: 'Enumerate',
   description: 'Removes repeated items from an array, keeping the first of each.',
-  parameters: [
-    { name: 'value', kinds: K.Array, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Array, required: true }],
   returns: (call) => arrayOf(elementsOf(only(argKind(call, 'value'), K.Array))),
-  examples: [
-    { title: 'Unique', source: 'unique(["foo", "bar", "foo", "baz"])', returns: '["foo", "bar", "baz"]' },
-  ],
+  examples: [{ title: 'Unique', source: 'unique(["foo", "bar", "foo", "baz"])', returns: '["foo", "bar", "baz"]' }],
 });

@@ -21,12 +21,10 @@ export default defineFunction({
   category: 'Object',
   description:
     'Given the path of an array field, returns one copy of its object per array item, with the field replaced by that item. Assigning the result to `.` emits one event per item.',
-  parameters: [
-    { name: 'path', kinds: K.Array, required: true, path: true },
-  ],
+  parameters: [{ name: 'path', kinds: K.Array, required: true, path: true }],
   fallible: (call) => !isSubset(argKind(call, 'path'), { bits: K.Array }),
   returns: (call) => {
-    const query = call.args['path']?.query;
+    const query = call.args.path?.query;
     return query ? unnested(query) : arrayOf(objectOf(ANY));
   },
   backing: { kind: 'intrinsic' },
@@ -36,14 +34,16 @@ export default defineFunction({
       source: `. = {"hostname": "localhost", "messages": ["message 1", "message 2"]}
 . = unnest(.messages)
 `,
-      returns: '[{ "hostname": "localhost", "messages": "message 1" }, { "hostname": "localhost", "messages": "message 2" }]',
+      returns:
+        '[{ "hostname": "localhost", "messages": "message 1" }, { "hostname": "localhost", "messages": "message 2" }]',
     },
     {
       title: 'Unnest a nested array field',
       source: `. = {"hostname": "localhost", "event": {"messages": ["message 1", "message 2"]}}
 . = unnest(.event.messages)
 `,
-      returns: '[{ "hostname": "localhost", "event": { "messages": "message 1" } }, { "hostname": "localhost", "event": { "messages": "message 2" } }]',
+      returns:
+        '[{ "hostname": "localhost", "event": { "messages": "message 1" } }, { "hostname": "localhost", "event": { "messages": "message 2" } }]',
     },
   ],
 });

@@ -5,11 +5,7 @@ export default defineFunction({
   name: 'upcase',
   category: 'String',
   description: 'Converts a string to uppercase following Unicode rules.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   returns: BYTES,
-  examples: [
-    { title: 'Upcase a string', source: 'upcase("Hello, World!")', returns: '"HELLO, WORLD!"' },
-  ],
+  examples: [{ title: 'Upcase a string', source: 'upcase("Hello, World!")', returns: '"HELLO, WORLD!"' }],
 });

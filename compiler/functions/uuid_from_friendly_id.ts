@@ -5,9 +5,7 @@ export default defineFunction({
   name: 'uuid_from_friendly_id',
   category: 'Random',
   description: 'Converts a friendly id (the base62 form of a 128-bit number) into the UUID with the same bits.',
-  parameters: [
-    { name: 'value', kinds: K.Bytes, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Bytes, required: true }],
   fallible: true,
   returns: BYTES,
   examples: [

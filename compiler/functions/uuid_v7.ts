@@ -6,9 +6,7 @@ export default defineFunction({
   category: 'Random',
   description:
     'Generates a version 7 UUID, which starts with a timestamp (`timestamp`, or the current time) followed by random bits.',
-  parameters: [
-    { name: 'timestamp', kinds: K.Timestamp, required: false, default: '`now()`' },
-  ],
+  parameters: [{ name: 'timestamp', kinds: K.Timestamp, required: false, default: '`now()`' }],
   returns: BYTES,
   pure: false,
   examples: [

@@ -6,9 +6,7 @@ export default defineFunction({
   name: 'values',
   category: 'Enumerate',
   description: "Returns the values of an object's fields, as an array.",
-  parameters: [
-    { name: 'value', kinds: K.Object, required: true },
-  ],
+  parameters: [{ name: 'value', kinds: K.Object, required: true }],
   returns: (call) => arrayOf(elementsOf(only(argKind(call, 'value'), K.Object))),
   examples: [
     {

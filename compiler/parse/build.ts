@@ -4,8 +4,21 @@
 
 import type { MatchResult, Node } from 'ohm-js';
 import type {
-  Argument, AssignTarget, BinaryOp, Block, Call, Closure, Expr, If, LiteralValue, ObjectEntry, PathSegment,
-  Query, QueryTarget, Span, Variable,
+  Argument,
+  AssignTarget,
+  BinaryOp,
+  Block,
+  Call,
+  Closure,
+  Expr,
+  If,
+  LiteralValue,
+  ObjectEntry,
+  PathSegment,
+  Query,
+  QueryTarget,
+  Span,
+  Variable,
 } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { grammar } from './grammar.js';
@@ -13,7 +26,10 @@ import { chainedComparison, invalidEscape, invalidNumericLiteral, reservedKeywor
 import { decodeString, floatValue, integerValue, regexPattern, RESERVED_IDENTIFIERS } from './lexical.js';
 
 /** A problem found while building, at a UTF-16 index of the source; `parse` reports one of them. */
-export interface Issue { at: number; diagnostic: Diagnostic }
+export interface Issue {
+  at: number;
+  diagnostic: Diagnostic;
+}
 
 interface BuildState {
   /** Byte offset of a UTF-16 index of the matched text. */
@@ -27,7 +43,7 @@ interface BuildState {
 let state: BuildState;
 
 const spanOf = (node: Node): Span => [state.byte(node.source.startIdx), state.byte(node.source.endIdx)];
-const ast = <T>(node: Node): T => node['ast']() as T;
+const ast = <T>(node: Node): T => node.ast() as T;
 const optional = <T>(iter: Node): T | undefined => (iter.numChildren ? ast<T>(iter.children[0]!) : undefined);
 const listItems = (list: Node): Node[] => list.asIteration().children;
 
@@ -45,12 +61,20 @@ function checkIdentifier(node: Node): string {
 /** VRL's binary operator precedence (higher binds tighter); every operator is left-associative. */
 const PRECEDENCE: Readonly<Record<BinaryOp, number>> = {
   '??': 1,
-  '&&': 2, '||': 2,
-  '==': 3, '!=': 3,
-  '<': 4, '<=': 4, '>': 4, '>=': 4,
+  '&&': 2,
+  '||': 2,
+  '==': 3,
+  '!=': 3,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
   '|': 5,
-  '+': 6, '-': 6,
-  '*': 7, '/': 7, '%': 7,
+  '+': 6,
+  '-': 6,
+  '*': 7,
+  '/': 7,
+  '%': 7,
 };
 const isComparison = (op: BinaryOp): boolean => PRECEDENCE[op] === 3 || PRECEDENCE[op] === 4;
 
@@ -136,7 +160,15 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
     if (target.ctorName === 'noop') return { kind: 'noop', span: spanOf(target) };
     if (target.ctorName === 'variable') {
       const variable = ast<Variable>(target);
-      return { kind: 'query', query: { type: 'Query', span: variable.span, target: { kind: 'variable', name: variable.name, span: variable.span }, path: [] } };
+      return {
+        kind: 'query',
+        query: {
+          type: 'Query',
+          span: variable.span,
+          target: { kind: 'variable', name: variable.name, span: variable.span },
+          path: [],
+        },
+      };
     }
     return { kind: 'query', query: ast<Query>(target) };
   },
@@ -144,7 +176,11 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
   If(_if, predicate, _newlines, then, _elseNewlines, _else, _blockNewlines, otherwise): If {
     const elseValue = optional<Block | If>(otherwise);
     return {
-      type: 'If', span: spanOf(this), predicate: ast<Expr>(predicate), then: ast<Block>(then),
+      type: 'If',
+      span: spanOf(this),
+      predicate: ast<Expr>(predicate),
+      // biome-ignore lint/suspicious/noThenProperty: the AST's field names, not a promise
+      then: ast<Block>(then),
       ...(elseValue ? { else: elseValue } : {}),
     };
   },
@@ -166,9 +202,16 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
     return operatorChain(first, ops, operands);
   },
   Unary(bangs, operand): Expr {
-    return bangs.children.reduceRight<Expr>((inner, bang) => ({
-      type: 'Unary', span: [spanOf(bang)[0], inner.span[1]], op: '!', opSpan: spanOf(bang), operand: inner,
-    }), ast<Expr>(operand));
+    return bangs.children.reduceRight<Expr>(
+      (inner, bang) => ({
+        type: 'Unary',
+        span: [spanOf(bang)[0], inner.span[1]],
+        op: '!',
+        opSpan: spanOf(bang),
+        operand: inner,
+      }),
+      ast<Expr>(operand),
+    );
   },
 
   Primary_queryable(container, segments): Expr {
@@ -249,7 +292,11 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
   },
   variableQuery(name, segments): Query {
     const target: QueryTarget = { kind: 'variable', name: checkIdentifier(name), span: spanOf(name) };
-    return query.call(this, target, segments.children.map((segment) => ast<PathSegment>(segment)));
+    return query.call(
+      this,
+      target,
+      segments.children.map((segment) => ast<PathSegment>(segment)),
+    );
   },
   pathSegments(segments): PathSegment[] {
     return segments.children.map((segment) => ast<PathSegment>(segment));
@@ -277,9 +324,15 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
     return {
       type: 'Template',
       span: spanOf(this),
-      parts: parts.map((part) => typeof part === 'string' ? part : {
-        type: 'Variable', span: [state.byte(part.start), state.byte(part.end)], name: part.name,
-      }),
+      parts: parts.map((part) =>
+        typeof part === 'string'
+          ? part
+          : {
+              type: 'Variable',
+              span: [state.byte(part.start), state.byte(part.end)],
+              name: part.name,
+            },
+      ),
     };
   },
   // A raw string keeps every backslash, `\'` included, as VRL does.
@@ -313,8 +366,12 @@ const semantics = grammar.createSemantics().addOperation<unknown>('ast', {
  * The statements of a successful match of the program's text from UTF-16 index `offset` on; `issues` holds
  * the problems found on the way. `byte` maps the program's UTF-16 indices to byte offsets.
  */
-export function buildStatements(match: MatchResult, byte: (index: number) => number, offset: number): { statements: Expr[]; issues: Issue[] } {
+export function buildStatements(
+  match: MatchResult,
+  byte: (index: number) => number,
+  offset: number,
+): { statements: Expr[]; issues: Issue[] } {
   state = { byte: (index) => byte(offset + index), offset, issues: [] };
-  const statements = semantics(match)['ast']() as Expr[];
+  const statements = semantics(match).ast() as Expr[];
   return { statements, issues: state.issues };
 }

@@ -8,7 +8,9 @@ import { diagnostic, primary, secondary, type Diagnostic } from '../diagnostics/
 
 /** An integer literal outside i64, with Rust's reason. */
 export function invalidNumericLiteral(span: Span, text: string): Diagnostic {
-  const reason = text.startsWith('-') ? 'number too small to fit in target type' : 'number too large to fit in target type';
+  const reason = text.startsWith('-')
+    ? 'number too small to fit in target type'
+    : 'number too large to fit in target type';
   return diagnostic(206, 'invalid numeric literal', [primary(span, `invalid numeric literal: ${reason}`)]);
 }
 
@@ -22,7 +24,9 @@ export const invalidLiteral = (start: number): Diagnostic =>
 
 /** `at`: byte offset of the character after the backslash. */
 export const invalidEscape = (at: number, escape: string): Diagnostic =>
-  diagnostic(209, `invalid escape character: \\${escape}`, [primary([at, at + 1], `invalid escape character: ${escape}`)]);
+  diagnostic(209, `invalid escape character: \\${escape}`, [
+    primary([at, at + 1], `invalid escape character: ${escape}`),
+  ]);
 
 /** Errors that stop VRL's lexer at once, wherever they are. */
 export const LEXICAL_CODES: ReadonlySet<number> = new Set([206, 207, 208, 209]);
@@ -35,9 +39,12 @@ export function reservedKeyword(span: Span): Diagnostic {
 }
 
 export function chainedComparison(operatorSpan: Span): Diagnostic {
-  return diagnostic(650, "comparison operators can't be chained together", [primary(operatorSpan)], [
-    { kind: 'see-docs', about: 'comparisons', url: 'https://vrl.dev/expressions/#comparison' },
-  ]);
+  return diagnostic(
+    650,
+    "comparison operators can't be chained together",
+    [primary(operatorSpan)],
+    [{ kind: 'see-docs', about: 'comparisons', url: 'https://vrl.dev/expressions/#comparison' }],
+  );
 }
 
 /** E203 (a token the grammar does not accept here) or, with `token` undefined, E204 (end of program). */

@@ -7,15 +7,30 @@ import type { Span } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { endWithout } from '../diagnostics/trim.js';
 import { grammar } from './grammar.js';
-import { invalidEscape, invalidLiteral, invalidNumericLiteral, invalidStringLiteral, reservedKeyword, unexpected } from './errors.js';
+import {
+  invalidEscape,
+  invalidLiteral,
+  invalidNumericLiteral,
+  invalidStringLiteral,
+  reservedKeyword,
+  unexpected,
+} from './errors.js';
 import { decodeString, integerValue, RESERVED_IDENTIFIERS } from './lexical.js';
 
 /** What ohm-js returns from `getRightmostFailures()`, which its type declarations omit. */
-interface Failure { getText(): string; getType(): string }
+interface Failure {
+  getText(): string;
+  getType(): string;
+}
 type FailedMatch = MatchResult & { getRightmostFailurePosition(): number; getRightmostFailures(): Failure[] };
 
 /** A token of the `lexTokens` scan; `kind` is the `lexToken` case. UTF-16 indices. */
-interface Token { kind: string; start: number; end: number; node: Node }
+interface Token {
+  kind: string;
+  start: number;
+  end: number;
+  node: Node;
+}
 
 const scanner = grammar.createSemantics().addOperation<Token[]>('tokens', {
   lexTokens(items) {
@@ -23,31 +38,65 @@ const scanner = grammar.createSemantics().addOperation<Token[]>('tokens', {
       .filter((item) => item.ctorName === 'lexToken')
       .map((item) => {
         const node = item.children[0]!;
-        return { kind: node.ctorName.slice('lexToken_'.length), start: node.source.startIdx, end: node.source.endIdx, node };
+        return {
+          kind: node.ctorName.slice('lexToken_'.length),
+          start: node.source.startIdx,
+          end: node.source.endIdx,
+          node,
+        };
       });
   },
 });
 
 function scan(source: string): Token[] {
   // `lexTokens` accepts any text: its last case takes any character.
-  return scanner(grammar.match(source, 'lexTokens'))['tokens']() as Token[];
+  return scanner(grammar.match(source, 'lexTokens')).tokens() as Token[];
 }
 
 /** VRL's names for token kinds, by `lexToken` case. Words and punctuation are looked up by text. */
 const TOKEN_KINDS: Readonly<Record<string, string>> = {
-  functionCall: 'FunctionCall', queryVariable: 'LQuery', queryRoot: 'LQuery',
-  string: 'StringLiteral', unterminatedString: 'StringLiteral', rawString: 'RawStringLiteral',
-  regex: 'RegexLiteral', timestamp: 'TimestampLiteral', float: 'FloatLiteral', integer: 'IntegerLiteral',
-  unterminatedLiteral: 'InvalidToken', invalid: 'InvalidToken',
+  functionCall: 'FunctionCall',
+  queryVariable: 'LQuery',
+  queryRoot: 'LQuery',
+  string: 'StringLiteral',
+  unterminatedString: 'StringLiteral',
+  rawString: 'RawStringLiteral',
+  regex: 'RegexLiteral',
+  timestamp: 'TimestampLiteral',
+  float: 'FloatLiteral',
+  integer: 'IntegerLiteral',
+  unterminatedLiteral: 'InvalidToken',
+  invalid: 'InvalidToken',
 };
 const WORD_KINDS: Readonly<Record<string, string>> = {
-  if: 'If', else: 'Else', null: 'Null', true: 'True', false: 'False', abort: 'Abort', return: 'Return',
+  if: 'If',
+  else: 'Else',
+  null: 'Null',
+  true: 'True',
+  false: 'False',
+  abort: 'Abort',
+  return: 'Return',
 };
 /** Punctuation not listed here is an operator. */
 const PUNCTUATION_KINDS: Readonly<Record<string, string>> = {
-  '->': 'Arrow', '|=': 'MergeEquals', '=': 'Equals', '!': 'Bang', '?': 'Question', '&': 'Ampersand',
-  '\\': 'Escape', '(': 'LParen', ')': 'RParen', '[': 'LBracket', ']': 'RBracket', '{': 'LBrace',
-  '}': 'RBrace', ',': 'Comma', ':': 'Colon', ';': 'SemiColon', '_': 'Underscore', '@': 'PathField',
+  '->': 'Arrow',
+  '|=': 'MergeEquals',
+  '=': 'Equals',
+  '!': 'Bang',
+  '?': 'Question',
+  '&': 'Ampersand',
+  '\\': 'Escape',
+  '(': 'LParen',
+  ')': 'RParen',
+  '[': 'LBracket',
+  ']': 'RBracket',
+  '{': 'LBrace',
+  '}': 'RBrace',
+  ',': 'Comma',
+  ':': 'Colon',
+  ';': 'SemiColon',
+  _: 'Underscore',
+  '@': 'PathField',
 };
 
 /** VRL's kind name and span (UTF-16) for the token starting at `token`. */
@@ -57,7 +106,11 @@ function describe(token: Token): { kind: string; start: number; end: number } {
   switch (token.kind) {
     case 'identifier':
     case 'label':
-      return { kind: WORD_KINDS[text] ?? (RESERVED_IDENTIFIERS.has(text) ? 'ReservedIdentifier' : 'Identifier'), start, end };
+      return {
+        kind: WORD_KINDS[text] ?? (RESERVED_IDENTIFIERS.has(text) ? 'ReservedIdentifier' : 'Identifier'),
+        start,
+        end,
+      };
     case 'functionCall':
       return { kind: 'FunctionCall', start, end: token.node.children[0]!.source.endIdx };
     case 'punctuation':
@@ -79,11 +132,16 @@ function lexicalProblem(token: Token, byte: (index: number) => number): Diagnost
       const decoded = decodeString(text.slice(1, -1), token.start + 1, true);
       return decoded.ok ? undefined : invalidEscape(byte(decoded.at), decoded.invalidEscape);
     }
-    case 'unterminatedString': return invalidStringLiteral(byte(token.start));
-    case 'unterminatedLiteral': return invalidLiteral(byte(token.start));
+    case 'unterminatedString':
+      return invalidStringLiteral(byte(token.start));
+    case 'unterminatedLiteral':
+      return invalidLiteral(byte(token.start));
     case 'integer':
-      return integerValue(text) === undefined ? invalidNumericLiteral([byte(token.start), byte(token.end)], text) : undefined;
-    default: return undefined;
+      return integerValue(text) === undefined
+        ? invalidNumericLiteral([byte(token.start), byte(token.end)], text)
+        : undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -95,15 +153,22 @@ const EXPECTED_BY_DESCRIPTION: Readonly<Record<string, readonly string[]>> = {
   'closure parameter': ['identifier', '_'],
   _: ['_'],
   'function call': ['function call'],
-  if: ['if'], else: ['else'], abort: ['abort'], return: ['return'],
+  if: ['if'],
+  else: ['else'],
+  abort: ['abort'],
+  return: ['return'],
   'binary operator': ['|', '+', '*', '-', '/', '%', '<', '<=', '>', '>=', '==', '!=', '&&', '||', '??'],
   'assignment operator': ['=', '|='],
   'path literal': ['path literal'],
   'path field': ['path field', 'string literal'],
-  'string literal': ['string literal'], 'raw string literal': ['raw string literal'],
-  'regex literal': ['regex literal'], 'timestamp literal': ['timestamp literal'],
-  'integer literal': ['integer literal'], 'float literal': ['float literal'],
-  boolean: ['true', 'false'], null: ['null'],
+  'string literal': ['string literal'],
+  'raw string literal': ['raw string literal'],
+  'regex literal': ['regex literal'],
+  'timestamp literal': ['timestamp literal'],
+  'integer literal': ['integer literal'],
+  'float literal': ['float literal'],
+  boolean: ['true', 'false'],
+  null: ['null'],
 };
 /** Terminals of syntactic rules that are VRL tokens (others come from inside lexical rules). */
 const EXPECTED_TERMINALS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -113,17 +178,74 @@ const EXPECTED_TERMINALS: Readonly<Record<string, string>> = Object.fromEntries(
 const PATH_ROOTS: Readonly<Record<string, string>> = { '.': 'path literal', '%': 'path literal' };
 /** The order in which VRL lists expected tokens. */
 const EXPECTED_ORDER: readonly string[] = [
-  'identifier', 'path field', 'string literal', 'raw string literal', 'integer literal', 'float literal',
-  'regex literal', 'timestamp literal', 'function call', 'path literal', 'if', 'else', 'null', 'true',
-  'false', 'abort', 'return', ';', '\\n', '|', '=', '|=', ',', ':', '+', '*', '-', '/', '%', '<', '<=',
-  '>', '>=', '==', '!=', '&&', '||', '??', '_', '!', '[', '{', '(', ']', '}', ')', '->',
+  'identifier',
+  'path field',
+  'string literal',
+  'raw string literal',
+  'integer literal',
+  'float literal',
+  'regex literal',
+  'timestamp literal',
+  'function call',
+  'path literal',
+  'if',
+  'else',
+  'null',
+  'true',
+  'false',
+  'abort',
+  'return',
+  ';',
+  '\\n',
+  '|',
+  '=',
+  '|=',
+  ',',
+  ':',
+  '+',
+  '*',
+  '-',
+  '/',
+  '%',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '==',
+  '!=',
+  '&&',
+  '||',
+  '??',
+  '_',
+  '!',
+  '[',
+  '{',
+  '(',
+  ']',
+  '}',
+  ')',
+  '->',
 ];
 
 /** Tokens that can start an expression. The grammar's first-character guards hide most of them from ohm's
  * failure list, so where an expression could start (a path root or a call was expected) all are listed. */
 const EXPRESSION_START: readonly string[] = [
-  'identifier', 'string literal', 'raw string literal', 'integer literal', 'float literal', 'regex literal',
-  'timestamp literal', 'function call', 'path literal', 'null', 'true', 'false', '!', '[', '{', '(',
+  'identifier',
+  'string literal',
+  'raw string literal',
+  'integer literal',
+  'float literal',
+  'regex literal',
+  'timestamp literal',
+  'function call',
+  'path literal',
+  'null',
+  'true',
+  'false',
+  '!',
+  '[',
+  '{',
+  '(',
 ];
 
 function expectedTokens(failures: Failure[]): string[] {
@@ -137,7 +259,8 @@ function expectedTokens(failures: Failure[]): string[] {
       for (const token of EXPECTED_BY_DESCRIPTION[text] ?? []) expected.add(token);
     }
   }
-  if (expected.has('path literal') && expected.has('function call')) for (const token of EXPRESSION_START) expected.add(token);
+  if (expected.has('path literal') && expected.has('function call'))
+    for (const token of EXPRESSION_START) expected.add(token);
   const rank = (token: string) => EXPECTED_ORDER.indexOf(token);
   return [...expected].sort((a, b) => rank(a) - rank(b)).map((token) => `"${token}"`);
 }
@@ -175,7 +298,10 @@ export function explainFailure(source: string, match: MatchResult, byte: (index:
     const problem = lexicalProblem(token, byte);
     if (problem) return problem;
   }
-  const reserved = tokens.find((token) => token.start <= position && token.kind === 'identifier' && RESERVED_IDENTIFIERS.has(token.node.sourceString));
+  const reserved = tokens.find(
+    (token) =>
+      token.start <= position && token.kind === 'identifier' && RESERVED_IDENTIFIERS.has(token.node.sourceString),
+  );
   if (reserved) return reservedKeyword([byte(reserved.start), byte(reserved.end)]);
 
   const expected = expectedTokens(failed.getRightmostFailures());
@@ -187,7 +313,8 @@ export function explainFailure(source: string, match: MatchResult, byte: (index:
     const end = endWithout(source, /[ \t\r]/);
     return unexpected(toBytes([end, end]), undefined, expected);
   }
-  if (source[position] === '\n') return unexpected(toBytes([position, position + 1]), 'syntax token: "Newline"', expected);
+  if (source[position] === '\n')
+    return unexpected(toBytes([position, position + 1]), 'syntax token: "Newline"', expected);
   const token = tokens.find((candidate) => candidate.end > position)!;
   const { kind, start, end } = describe(token);
   return unexpected(toBytes([start, end]), `syntax token: "${kind}"`, expected);

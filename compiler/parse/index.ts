@@ -42,7 +42,11 @@ const MATCH_CHARS = 8 * 1024;
  * Matches the program a group of top-level statements at a time, so that ohm's memo table holds a few
  * statements rather than the program. Undefined when a group does not match.
  */
-function matchStatements(source: string, statementEnds: readonly number[], byte: (index: number) => number): { statements: Expr[]; issues: Issue[] } | undefined {
+function matchStatements(
+  source: string,
+  statementEnds: readonly number[],
+  byte: (index: number) => number,
+): { statements: Expr[]; issues: Issue[] } | undefined {
   const statements: Expr[] = [];
   const issues: Issue[] = [];
   let start = 0;

@@ -3,11 +3,23 @@
 
 /** Escapes VRL accepts in "..." strings, and what they stand for. */
 const ESCAPES: Readonly<Record<string, string>> = {
-  n: '\n', t: '\t', r: '\r', '0': '\0', '\\': '\\', '"': '"', "'": "'", '{': '{', '}': '}',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '0': '\0',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+  '{': '{',
+  '}': '}',
 };
 
 /** A `{{ name }}` segment of a string: `start`/`end` are UTF-16 indices of `{{` and after `}}`. */
-interface TemplateSegment { name: string; start: number; end: number }
+interface TemplateSegment {
+  name: string;
+  start: number;
+  end: number;
+}
 
 type StringPart = string | TemplateSegment;
 
@@ -90,7 +102,33 @@ export const floatValue = (text: string): number => Number(text.replace(/_/g, ''
 
 /** Identifiers VRL's lexer refuses as variable names (E205), though they may name functions and fields. */
 export const RESERVED_IDENTIFIERS: ReadonlySet<string> = new Set([
-  'all', 'any', 'array', 'bool', 'boolean', 'break', 'continue', 'do', 'duration', 'each', 'emit',
-  'float', 'for', 'forall', 'foreach', 'int', 'integer', 'iter', 'loop', 'object', 'regex', 'string',
-  'timestamp', 'traverse', 'try', 'undefined', 'unless', 'walk', 'while',
+  'all',
+  'any',
+  'array',
+  'bool',
+  'boolean',
+  'break',
+  'continue',
+  'do',
+  'duration',
+  'each',
+  'emit',
+  'float',
+  'for',
+  'forall',
+  'foreach',
+  'int',
+  'integer',
+  'iter',
+  'loop',
+  'object',
+  'regex',
+  'string',
+  'timestamp',
+  'traverse',
+  'try',
+  'undefined',
+  'unless',
+  'walk',
+  'while',
 ]);

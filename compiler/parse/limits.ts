@@ -37,15 +37,26 @@ const BLANK = /[ \t\r]/;
 
 /** Without a label: the snippet would quote the program's line, which may be all of it. */
 export function tooLarge(byteLength: number): Diagnostic {
-  return diagnostic(213, `program too large: ${byteLength} bytes, at most ${MAX_SOURCE_BYTES} are allowed`, [], [
-    { kind: 'hint', text: 'split the program into several transforms' },
-  ]);
+  return diagnostic(
+    213,
+    `program too large: ${byteLength} bytes, at most ${MAX_SOURCE_BYTES} are allowed`,
+    [],
+    [{ kind: 'hint', text: 'split the program into several transforms' }],
+  );
 }
 
 export function nestedTooDeeply(span: Span): Diagnostic {
-  return diagnostic(212, 'program nested too deeply', [
-    primary(span, `more than ${MAX_NESTING_DEPTH} levels of nesting here`),
-  ], [{ kind: 'hint', text: 'assign inner expressions to variables, or split long chains of operators, else-ifs or assignments' }]);
+  return diagnostic(
+    212,
+    'program nested too deeply',
+    [primary(span, `more than ${MAX_NESTING_DEPTH} levels of nesting here`)],
+    [
+      {
+        kind: 'hint',
+        text: 'assign inner expressions to variables, or split long chains of operators, else-ifs or assignments',
+      },
+    ],
+  );
 }
 
 export interface Scan {
@@ -78,7 +89,10 @@ export function scanSource(source: string): Scan {
     total -= frame()[part];
     frame()[part] = 0;
   };
-  const endStatement = () => { drop('links'); drop('operators'); };
+  const endStatement = () => {
+    drop('links');
+    drop('operators');
+  };
   const n = source.length;
   let i = 0;
   while (i < n) {
@@ -88,7 +102,10 @@ export function scanSource(source: string): Scan {
     if (c === '#') {
       while (i < n && source[i] !== '\n') i++;
       continue;
-    } else if (c === '"' || ((c === 's' || c === 'r' || c === 't') && source[i + 1] === "'" && !IDENTIFIER_CHAR.test(source[i - 1] ?? ''))) {
+    } else if (
+      c === '"' ||
+      ((c === 's' || c === 'r' || c === 't') && source[i + 1] === "'" && !IDENTIFIER_CHAR.test(source[i - 1] ?? ''))
+    ) {
       const quote = c === '"' ? '"' : "'";
       i += c === '"' ? 1 : 2;
       while (i < n && source[i] !== quote) i += source[i] === '\\' ? 2 : 1;

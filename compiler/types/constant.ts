@@ -16,8 +16,10 @@ export type Constant =
  */
 export function constantOf(e: ast.Expr, variable?: (name: string) => Constant | undefined): Constant | undefined {
   switch (e.type) {
-    case 'Literal': return e.value;
-    case 'Group': return constantOf(e.expr, variable);
+    case 'Literal':
+      return e.value;
+    case 'Group':
+      return constantOf(e.expr, variable);
     case 'Array': {
       const items: Constant[] = [];
       for (const item of e.items) {
@@ -36,8 +38,11 @@ export function constantOf(e: ast.Expr, variable?: (name: string) => Constant | 
       }
       return { kind: 'object', fields };
     }
-    case 'Variable': return variable?.(e.name);
-    case 'Query': return e.target.kind === 'variable' && e.path.length === 0 ? variable?.(e.target.name) : undefined;
-    default: return undefined;
+    case 'Variable':
+      return variable?.(e.name);
+    case 'Query':
+      return e.target.kind === 'variable' && e.path.length === 0 ? variable?.(e.target.name) : undefined;
+    default:
+      return undefined;
   }
 }

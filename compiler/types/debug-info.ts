@@ -6,8 +6,14 @@ import type { Constant } from './constant.js';
 import { K, type Collection, type Kind } from './kind.js';
 
 const SCALAR_NAMES: ReadonlyArray<[number, string]> = [
-  [K.Bytes, 'bytes'], [K.Integer, 'integer'], [K.Float, 'float'], [K.Boolean, 'boolean'],
-  [K.Timestamp, 'timestamp'], [K.Regex, 'regex'], [K.Null, 'null'], [K.Undefined, 'undefined'],
+  [K.Bytes, 'bytes'],
+  [K.Integer, 'integer'],
+  [K.Float, 'float'],
+  [K.Boolean, 'boolean'],
+  [K.Timestamp, 'timestamp'],
+  [K.Regex, 'regex'],
+  [K.Null, 'null'],
+  [K.Undefined, 'undefined'],
 ];
 
 export function kindDebugInfo(kind: Kind, depth = 0): Constant {
@@ -23,6 +29,7 @@ function collectionDebugInfo<Key>(collection: Collection<Key>, depth: number): C
   const fields = new Map<string, Constant>();
   if (depth > 8) return { kind: 'object', fields };
   for (const [key, kind] of collection.known) fields.set(String(key), kindDebugInfo(kind, depth + 1));
-  if (collection.unknown && collection.unknown.bits !== 0) fields.set('unknown', kindDebugInfo(collection.unknown, depth + 1));
+  if (collection.unknown && collection.unknown.bits !== 0)
+    fields.set('unknown', kindDebugInfo(collection.unknown, depth + 1));
   return { kind: 'object', fields };
 }

@@ -50,7 +50,10 @@ export const JSON_KIND: Kind = union(
   objectOf(ANY),
 );
 
-export function objectOf(unknown: Kind | undefined, known: Record<string, Kind> | ReadonlyMap<string, Kind> = {}): Kind {
+export function objectOf(
+  unknown: Kind | undefined,
+  known: Record<string, Kind> | ReadonlyMap<string, Kind> = {},
+): Kind {
   const map = known instanceof Map || known instanceof PersistentMap ? known : new Map(Object.entries(known));
   return { bits: K.Object, object: { known: map, unknown } };
 }
@@ -73,8 +76,9 @@ function unionCollection<T>(a: Collection<T> | undefined, b: Collection<T> | und
   if (!a) return b;
   if (!b) return a;
   if (a === b) return a;
-  const known = a.known instanceof PersistentMap && b.known instanceof PersistentMap ? unionShared(a, b) : unionKnown(a, b);
-  const unknown = a.unknown && b.unknown ? union(a.unknown, b.unknown) : a.unknown ?? b.unknown;
+  const known =
+    a.known instanceof PersistentMap && b.known instanceof PersistentMap ? unionShared(a, b) : unionKnown(a, b);
+  const unknown = a.unknown && b.unknown ? union(a.unknown, b.unknown) : (a.unknown ?? b.unknown);
   return { known, unknown };
 }
 
@@ -104,9 +108,15 @@ function unionShared<T>(a: Collection<T>, b: Collection<T>): ReadonlyMap<T, Kind
 export function union(...kinds: Kind[]): Kind {
   let out: Kind = NEVER;
   for (const k of kinds) {
-    if (out === NEVER) { out = k; continue; }
+    if (out === NEVER) {
+      out = k;
+      continue;
+    }
     if (out === k || k === NEVER) continue;
-    if (out === ANY || k === ANY) { out = out === ANY ? out : k; if (out === ANY) continue; }
+    if (out === ANY || k === ANY) {
+      out = out === ANY ? out : k;
+      if (out === ANY) continue;
+    }
     out = {
       bits: out.bits | k.bits,
       object: unionCollection(out.object, k.object),
@@ -151,7 +161,8 @@ export function indexOf(k: Kind, index: number): Kind {
     if (index >= 0) parts.push(a.known.get(index) ?? a.unknown ?? UNDEFINED);
     else {
       const exactLength = a.unknown ? undefined : a.known.size;
-      if (exactLength !== undefined && exactLength + index >= 0) parts.push(a.known.get(exactLength + index) ?? UNDEFINED);
+      if (exactLength !== undefined && exactLength + index >= 0)
+        parts.push(a.known.get(exactLength + index) ?? UNDEFINED);
       else parts.push(...a.known.values(), a.unknown ?? UNDEFINED, UNDEFINED);
     }
   }

@@ -17,9 +17,15 @@ export function kindAt(root: Kind, path: readonly PathSegment[]): Kind {
   let k = root;
   for (const seg of path) {
     switch (seg.kind) {
-      case 'field': k = fieldOf(k, seg.name); break;
-      case 'index': k = indexOf(k, seg.index); break;
-      case 'coalesce': k = union(...seg.fields.map((f) => fieldOf(k, f))); break;
+      case 'field':
+        k = fieldOf(k, seg.name);
+        break;
+      case 'index':
+        k = indexOf(k, seg.index);
+        break;
+      case 'coalesce':
+        k = union(...seg.fields.map((f) => fieldOf(k, f)));
+        break;
     }
   }
   return k;
@@ -80,7 +86,10 @@ export function deleteAt(root: Kind, path: readonly PathSegment[]): Kind {
   }
   // Removing an array element shifts the rest: only the element kinds stay known.
   if (seg.kind === 'index' && root.array && rest.length === 0) {
-    return { ...root, array: { known: new Map(), unknown: union(...root.array.known.values(), root.array.unknown ?? UNDEFINED) } };
+    return {
+      ...root,
+      array: { known: new Map(), unknown: union(...root.array.known.values(), root.array.unknown ?? UNDEFINED) },
+    };
   }
   return root;
 }

@@ -3,10 +3,17 @@
 // copied Maps both cost the size of the object, which made checking quadratic in the program's length.
 // Iteration follows hash order, not insertion order.
 
-interface Entry<K, V> { readonly key: K; readonly value: V; readonly hash: number }
+interface Entry<K, V> {
+  readonly key: K;
+  readonly value: V;
+  readonly hash: number;
+}
 /** Entries whose hashes are equal in all 32 bits. */
 type Collision<K, V> = ReadonlyArray<Entry<K, V>>;
-interface Branch<K, V> { readonly bitmap: number; readonly slots: ReadonlyArray<Slot<K, V>> }
+interface Branch<K, V> {
+  readonly bitmap: number;
+  readonly slots: ReadonlyArray<Slot<K, V>>;
+}
 type Slot<K, V> = Entry<K, V> | Branch<K, V> | Collision<K, V>;
 
 const BITS = 5;
@@ -25,7 +32,7 @@ function hashOf(key: string | number): number {
 function popcount(n: number): number {
   n -= (n >>> 1) & 0x55555555;
   n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
-  return (Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** A slot holding both entries, at the level below `shift`. */
@@ -41,12 +48,18 @@ function pair<K, V>(a: Entry<K, V>, b: Entry<K, V>, shift: number): Slot<K, V> {
 function insert<K, V>(slot: Slot<K, V>, entry: Entry<K, V>, shift: number, added: { value: boolean }): Slot<K, V> {
   if (isCollision(slot)) {
     const at = slot.findIndex((e) => e.key === entry.key);
-    if (at < 0) { added.value = true; return [...slot, entry]; }
+    if (at < 0) {
+      added.value = true;
+      return [...slot, entry];
+    }
     if (slot[at]!.value === entry.value) return slot;
     return slot.map((e, i) => (i === at ? entry : e));
   }
   if (!isBranch(slot)) {
-    if (slot.key !== entry.key) { added.value = true; return pair(slot, entry, shift); }
+    if (slot.key !== entry.key) {
+      added.value = true;
+      return pair(slot, entry, shift);
+    }
     return slot.value === entry.value ? slot : entry;
   }
   const bit = 1 << ((entry.hash >>> shift) & 31);
@@ -73,7 +86,12 @@ function* entriesOf<K, V>(slot: Slot<K, V>): Generator<Entry<K, V>> {
  * Calls `visit` for every key whose entry `a` and `b` do not share: present in one only, or with values
  * that may differ. Subtrees both maps share are skipped, so this costs what the maps' changes cost.
  */
-function differences<K, V>(a: Slot<K, V> | undefined, b: Slot<K, V> | undefined, shift: number, visit: (key: K, a: V | undefined, b: V | undefined) => void): void {
+function differences<K, V>(
+  a: Slot<K, V> | undefined,
+  b: Slot<K, V> | undefined,
+  shift: number,
+  visit: (key: K, a: V | undefined, b: V | undefined) => void,
+): void {
   if (a === b) return;
   if (a && b && isBranch(a) && isBranch(b)) {
     for (let bits = a.bitmap | b.bitmap; bits; bits &= bits - 1) {
@@ -97,7 +115,10 @@ function differences<K, V>(a: Slot<K, V> | undefined, b: Slot<K, V> | undefined,
 }
 
 export class PersistentMap<K extends string | number, V> implements ReadonlyMap<K, V> {
-  private constructor(private readonly root: Branch<K, V>, readonly size: number) {}
+  private constructor(
+    private readonly root: Branch<K, V>,
+    readonly size: number,
+  ) {}
 
   static empty<K extends string | number, V>(): PersistentMap<K, V> {
     return new PersistentMap<K, V>(EMPTY_BRANCH, 0);

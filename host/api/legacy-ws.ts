@@ -25,7 +25,10 @@ const KA_INTERVAL_MS = 12_000;
 
 const PROTOCOL_ERROR = 1002;
 
-type ClientMessage = { type: 'connection_init' | 'connection_terminate' } | { type: 'start'; id: string; payload: unknown } | { type: 'stop'; id: string };
+type ClientMessage =
+  | { type: 'connection_init' | 'connection_terminate' }
+  | { type: 'start'; id: string; payload: unknown }
+  | { type: 'stop'; id: string };
 
 /** The message in `text`, or what is wrong with it (the close reason). */
 function clientMessage(text: string): ClientMessage | string {
@@ -35,7 +38,8 @@ function clientMessage(text: string): ClientMessage | string {
   } catch {
     return 'a message is not JSON';
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'a message is not a JSON object';
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return 'a message is not a JSON object';
   const { type, id, payload } = message as Record<string, unknown>;
   switch (type) {
     case 'connection_init':
@@ -58,7 +62,12 @@ interface Operation {
 }
 
 /** Serves the legacy protocol on `socket`; returns what to call when the socket has closed. */
-export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, context: ApiContext, log: Logger): () => Promise<void> {
+export function serveLegacy(
+  socket: ProtocolSocket,
+  schema: GraphQLSchema,
+  context: ApiContext,
+  log: Logger,
+): () => Promise<void> {
   const operations = new Map<string, Operation>();
   let keepAlive: NodeJS.Timeout | undefined;
   // Set when the socket has closed: a message handled across that moment starts nothing more.
@@ -79,7 +88,8 @@ export function serveLegacy(socket: ProtocolSocket, schema: GraphQLSchema, conte
     await stop(id);
     if (closed) return;
     const request = graphQLRequest(payload);
-    if (typeof request === 'string') return send({ type: 'error', id, payload: [{ message: `the "start" payload: ${request}` }] });
+    if (typeof request === 'string')
+      return send({ type: 'error', id, payload: [{ message: `the "start" payload: ${request}` }] });
     const prepared = prepareOperation(schema, request, context);
     if ('errors' in prepared) return send({ type: 'error', id, payload: prepared.errors });
     const operation: Operation = { stopped: false };

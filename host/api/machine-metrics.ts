@@ -134,7 +134,10 @@ async function memoryMetrics(roots: MachineRoots): Promise<MemoryMetrics> {
     buffersBytes: buffers ?? null,
     cachedBytes: cached ?? null,
     sharedBytes: info.get('Shmem') ?? null,
-    usedBytes: total === undefined || free === undefined || buffers === undefined || cached === undefined ? null : usedMemory(total, free, buffers, cached),
+    usedBytes:
+      total === undefined || free === undefined || buffers === undefined || cached === undefined
+        ? null
+        : usedMemory(total, free, buffers, cached),
     inactiveBytes: null,
     wiredBytes: null,
   };
@@ -170,27 +173,48 @@ async function swapMetrics(roots: MachineRoots): Promise<SwapMetrics> {
 async function cpuMetrics(roots: MachineRoots): Promise<CpuMetrics> {
   const line = (await readText(join(roots.procfs, 'stat')))?.split('\n').find((text) => /^cpu\s/.test(text));
   const [user, nice, system, idle, iowait] = (line?.trim().split(/\s+/).slice(1, 6) ?? []).map(Number);
-  const ticks = [user, nice, system, idle, iowait].reduce<number>((sum, value) => sum + (Number.isFinite(value) ? value! : 0), 0);
+  const ticks = [user, nice, system, idle, iowait].reduce<number>(
+    (sum, value) => sum + (Number.isFinite(value) ? value! : 0),
+    0,
+  );
   return { cpuSecondsTotal: ticks / USER_HZ };
 }
 
 async function loadAverageMetrics(roots: MachineRoots): Promise<LoadAverageMetrics | null> {
-  const [load1, load5, load15] = ((await readText(join(roots.procfs, 'loadavg'))) ?? '').trim().split(/\s+/).map(Number);
+  const [load1, load5, load15] = ((await readText(join(roots.procfs, 'loadavg'))) ?? '')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   if (![load1, load5, load15].every((value) => Number.isFinite(value))) return null;
   return { load1: load1!, load5: load5!, load15: load15! };
 }
 
 /** /proc/net/dev columns after `iface:`: receive bytes packets errs drop fifo frame compressed multicast,
  * then transmit bytes packets errs drop …. */
-const NET_COLUMNS = { receiveBytes: 0, receivePackets: 1, receiveErrs: 2, transmitBytes: 8, transmitPackets: 9, transmitErrs: 10, transmitDrop: 11 };
+const NET_COLUMNS = {
+  receiveBytes: 0,
+  receivePackets: 1,
+  receiveErrs: 2,
+  transmitBytes: 8,
+  transmitPackets: 9,
+  transmitErrs: 10,
+  transmitDrop: 11,
+};
 
 async function networkMetrics(roots: MachineRoots): Promise<NetworkMetrics> {
   const text = await readText(join(roots.procfs, 'net', 'dev'));
-  const totals = Object.fromEntries(Object.keys(NET_COLUMNS).map((name) => [name, 0])) as Record<keyof typeof NET_COLUMNS, number>;
+  const totals = Object.fromEntries(Object.keys(NET_COLUMNS).map((name) => [name, 0])) as Record<
+    keyof typeof NET_COLUMNS,
+    number
+  >;
   for (const line of text?.split('\n') ?? []) {
     const colon = line.indexOf(':');
     if (colon < 0) continue;
-    const columns = line.slice(colon + 1).trim().split(/\s+/).map(Number);
+    const columns = line
+      .slice(colon + 1)
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     for (const [name, column] of Object.entries(NET_COLUMNS) as Array<[keyof typeof NET_COLUMNS, number]>) {
       totals[name] += Number.isFinite(columns[column]) ? columns[column]! : 0;
     }
@@ -215,7 +239,10 @@ function unescapeMountField(field: string): string {
 /** Filesystems on block devices: the types /proc/filesystems does not mark `nodev` (psutil's test; heim
  * keeps a list of the same types). A device mounted twice (bind mounts) counts once. */
 async function fileSystemMetrics(roots: MachineRoots): Promise<FileSystemMetrics> {
-  const [types, mounts] = await Promise.all([readText(join(roots.procfs, 'filesystems')), readText(join(roots.procfs, 'mounts'))]);
+  const [types, mounts] = await Promise.all([
+    readText(join(roots.procfs, 'filesystems')),
+    readText(join(roots.procfs, 'mounts')),
+  ]);
   const physical = new Set(
     (types ?? '')
       .split('\n')
@@ -225,7 +252,14 @@ async function fileSystemMetrics(roots: MachineRoots): Promise<FileSystemMetrics
   const mountPoints = new Map<string, string>();
   for (const line of mounts?.split('\n') ?? []) {
     const [device, mountPoint, type] = line.split(' ');
-    if (device === undefined || mountPoint === undefined || type === undefined || !physical.has(type) || mountPoints.has(device)) continue;
+    if (
+      device === undefined ||
+      mountPoint === undefined ||
+      type === undefined ||
+      !physical.has(type) ||
+      mountPoints.has(device)
+    )
+      continue;
     mountPoints.set(device, unescapeMountField(mountPoint));
   }
   const usages = await Promise.all([...mountPoints.values()].map((path) => statfs(path).catch(() => undefined)));
@@ -245,14 +279,23 @@ async function fileSystemMetrics(roots: MachineRoots): Promise<FileSystemMetrics
 async function diskMetrics(roots: MachineRoots): Promise<DiskMetrics> {
   const [text, blockDevices] = await Promise.all([
     readText(join(roots.procfs, 'diskstats')),
-    readdir(join(roots.sysfs, 'block')).then((names) => new Set(names), () => undefined),
+    readdir(join(roots.sysfs, 'block')).then(
+      (names) => new Set(names),
+      () => undefined,
+    ),
   ]);
-  const totals: DiskMetrics = { readBytesTotal: 0, readsCompletedTotal: 0, writtenBytesTotal: 0, writesCompletedTotal: 0 };
+  const totals: DiskMetrics = {
+    readBytesTotal: 0,
+    readsCompletedTotal: 0,
+    writtenBytesTotal: 0,
+    writesCompletedTotal: 0,
+  };
   for (const line of text?.split('\n') ?? []) {
     // major minor name reads reads_merged sectors_read ms_reading writes writes_merged sectors_written …
     const [, , name, ...fields] = line.trim().split(/\s+/);
     const [reads, , sectorsRead, , writes, , sectorsWritten] = fields.map(Number);
-    if (name === undefined || ![reads, sectorsRead, writes, sectorsWritten].every((value) => Number.isFinite(value))) continue;
+    if (name === undefined || ![reads, sectorsRead, writes, sectorsWritten].every((value) => Number.isFinite(value)))
+      continue;
     if (blockDevices !== undefined && !blockDevices.has(name.replaceAll('/', '!'))) continue;
     totals.readsCompletedTotal += reads!;
     totals.readBytesTotal += sectorsRead! * SECTOR_BYTES;

@@ -2,7 +2,15 @@
 // and its preparation for graphql-js: parsed and validated against the schema. HTTP and both WebSocket
 // protocols prepare operations here, so they accept and reject the same documents with the same errors.
 
-import { GraphQLError, getOperationAST, parse, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationTypeNode } from 'graphql';
+import {
+  GraphQLError,
+  getOperationAST,
+  parse,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type OperationTypeNode,
+} from 'graphql';
 import type { Logger } from '../log.js';
 import type { ApiContext } from './context.js';
 import { validateAsVector } from './validation.js';
@@ -15,12 +23,18 @@ export interface GraphQLRequest {
 
 /** The request in `body`, or what is wrong with it. */
 export function graphQLRequest(body: unknown): GraphQLRequest | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body must be a JSON object with a "query"';
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return 'the body must be a JSON object with a "query"';
   const { query, variables, operationName } = body as Record<string, unknown>;
   if (typeof query !== 'string') return '"query" must be a string';
-  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return '"variables" must be an object';
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables)))
+    return '"variables" must be an object';
   if (operationName != null && typeof operationName !== 'string') return '"operationName" must be a string';
-  return { query, variables: variables as GraphQLRequest['variables'], operationName: operationName as GraphQLRequest['operationName'] };
+  return {
+    query,
+    variables: variables as GraphQLRequest['variables'],
+    operationName: operationName as GraphQLRequest['operationName'],
+  };
 }
 
 export interface PreparedOperation {
@@ -30,7 +44,11 @@ export interface PreparedOperation {
 }
 
 /** Parses and validates `request`; syntax and validation errors come back as the client will see them. */
-export function prepareOperation(schema: GraphQLSchema, request: GraphQLRequest, context: ApiContext): PreparedOperation | { errors: readonly GraphQLError[] } {
+export function prepareOperation(
+  schema: GraphQLSchema,
+  request: GraphQLRequest,
+  context: ApiContext,
+): PreparedOperation | { errors: readonly GraphQLError[] } {
   let document: DocumentNode;
   try {
     document = parse(request.query);
@@ -40,7 +58,13 @@ export function prepareOperation(schema: GraphQLSchema, request: GraphQLRequest,
   const errors = validateAsVector(schema, document);
   if (errors.length > 0) return { errors };
   return {
-    args: { schema, document, variableValues: request.variables, operationName: request.operationName, contextValue: context },
+    args: {
+      schema,
+      document,
+      variableValues: request.variables,
+      operationName: request.operationName,
+      contextValue: context,
+    },
     kind: getOperationAST(document, request.operationName)?.operation,
   };
 }
@@ -51,6 +75,10 @@ export function prepareOperation(schema: GraphQLSchema, request: GraphQLRequest,
 export function logFailures(log: Logger, errors: readonly GraphQLError[] | undefined): void {
   for (const error of errors ?? []) {
     if (error.originalError === undefined || error.originalError instanceof GraphQLError) continue;
-    log.error('A GraphQL operation failed.', { error: error.message, ...(error.path ? { path: error.path.join('.') } : {}) }, error.originalError);
+    log.error(
+      'A GraphQL operation failed.',
+      { error: error.message, ...(error.path ? { path: error.path.join('.') } : {}) },
+      error.originalError,
+    );
   }
 }

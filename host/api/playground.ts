@@ -28,7 +28,11 @@ export function addPlayground(hono: Hono): void {
     c.header('Cache-Control', 'no-cache');
     return page(c, next);
   });
-  const assets = serveStatic({ root: directory, rewriteRequestPath: (path) => path.slice('/playground/'.length), precompressed: true });
+  const assets = serveStatic({
+    root: directory,
+    rewriteRequestPath: (path) => path.slice('/playground/'.length),
+    precompressed: true,
+  });
   // Only the content-hashed names: neither index.html nor a .gz file asked for by name.
   hono.get('/playground/:asset{.+-[A-Z0-9]+\\.(?:js|css)}', (c, next) => {
     c.header('Cache-Control', 'public, max-age=31536000, immutable');

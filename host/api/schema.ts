@@ -2,14 +2,22 @@
 // under the MPL 2.0 in vector-schema.LICENSE), so Vector's clients and dashboards run unchanged. The schema
 // is rebuilt from that file and each resolver module fills in the fields it serves.
 
-import { buildClientSchema, GraphQLObjectType, type GraphQLFieldResolver, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import {
+  buildClientSchema,
+  GraphQLObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from 'graphql';
 import introspection from './vector-schema.json' with { type: 'json' };
 import type { ApiContext } from './context.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: graphql-js types a resolver's parent and arguments as any
 export type FieldResolver = GraphQLFieldResolver<any, ApiContext, any>;
 
 /** A subscription field: `subscribe` yields the values the field resolves to (each one sent as is). */
 interface SubscriptionField {
+  // biome-ignore lint/suspicious/noExplicitAny: graphql-js types a resolver's arguments as any
   subscribe(parent: unknown, args: any, context: ApiContext): AsyncIterable<unknown>;
 }
 
@@ -25,7 +33,8 @@ export function buildApiSchema(modules: readonly Resolvers[]): GraphQLSchema {
   for (const resolvers of modules) {
     for (const [typeName, fields] of Object.entries(resolvers)) {
       const type = schema.getType(typeName);
-      if (!(type instanceof GraphQLObjectType)) throw new Error(`API resolvers: no object type ${typeName} in the schema`);
+      if (!(type instanceof GraphQLObjectType))
+        throw new Error(`API resolvers: no object type ${typeName} in the schema`);
       const schemaFields = type.getFields();
       for (const [name, resolver] of Object.entries(fields)) {
         const field = schemaFields[name];

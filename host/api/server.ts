@@ -47,7 +47,11 @@ async function runQuery(schema: GraphQLSchema, request: GraphQLRequest, context:
   const prepared = prepareOperation(schema, request, context);
   if ('errors' in prepared) return prepared;
   if (prepared.kind === 'subscription') {
-    return { errors: [new GraphQLError('Subscriptions are served over WebSocket on /graphql (graphql-transport-ws or graphql-ws).')] };
+    return {
+      errors: [
+        new GraphQLError('Subscriptions are served over WebSocket on /graphql (graphql-transport-ws or graphql-ws).'),
+      ],
+    };
   }
   return execute(prepared.args);
 }
@@ -87,7 +91,12 @@ export async function startApi(options: ApiOptions, context: ApiContext, log: Lo
   const { host, port } = parseListenAddress(options.address);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'EADDRINUSE' ? 'the address is already in use' : error.code === 'EACCES' ? 'permission denied' : error.message;
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? 'the address is already in use'
+          : error.code === 'EACCES'
+            ? 'permission denied'
+            : error.message;
       reject(new ApiStartError(`The API cannot listen on ${options.address} (api.address): ${reason}.`));
     };
     server.once('error', failed);

@@ -13,7 +13,8 @@ export function checkInterval(intervalMs: number): void {
   if (!Number.isInteger(intervalMs) || intervalMs < MIN_INTERVAL_MS) {
     throw new GraphQLError(`interval must be an integer of at least ${MIN_INTERVAL_MS} ms, got ${intervalMs}`);
   }
-  if (intervalMs > MAX_INTERVAL_MS) throw new GraphQLError(`interval must be at most ${MAX_INTERVAL_MS} ms, got ${intervalMs}`);
+  if (intervalMs > MAX_INTERVAL_MS)
+    throw new GraphQLError(`interval must be at most ${MAX_INTERVAL_MS} ms, got ${intervalMs}`);
 }
 
 /** Yields `produce()` at once, then every `intervalMs`; a tick where it returns undefined sends nothing. */

@@ -3,7 +3,15 @@
 // (the spec's SameResponseShape); async-graphql does not, and Vector's own tap document relies on it:
 // `message` is `String` on Log and `String!` on EventNotification.
 
-import { OverlappingFieldsCanBeMergedRule, specifiedRules, validate, type DocumentNode, type GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  OverlappingFieldsCanBeMergedRule,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 
 /** OverlappingFieldsCanBeMerged without its type check: a conflict of types is reported only between
  * mutually exclusive parents (on one parent, a conflict is of fields or arguments, reported as such). */
@@ -18,7 +26,9 @@ const overlappingFieldsAsVector: ValidationRule = (context) =>
     }),
   );
 
-const RULES = specifiedRules.map((rule) => (rule === OverlappingFieldsCanBeMergedRule ? overlappingFieldsAsVector : rule));
+const RULES = specifiedRules.map((rule) =>
+  rule === OverlappingFieldsCanBeMergedRule ? overlappingFieldsAsVector : rule,
+);
 
 /** graphql-js's `validate` with the rules Vector's server applies. */
 export function validateAsVector(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {

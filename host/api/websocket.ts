@@ -43,7 +43,8 @@ export function subscriptionServer(schema: GraphQLSchema, context: ApiContext, l
   const sockets = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_MESSAGE_BYTES,
-    handleProtocols: (offered) => [GRAPHQL_TRANSPORT_WS_PROTOCOL, LEGACY_PROTOCOL].find((protocol) => offered.has(protocol)) ?? false,
+    handleProtocols: (offered) =>
+      [GRAPHQL_TRANSPORT_WS_PROTOCOL, LEGACY_PROTOCOL].find((protocol) => offered.has(protocol)) ?? false,
   });
   const transportWs = makeServer({
     schema,
@@ -57,10 +58,15 @@ export function subscriptionServer(schema: GraphQLSchema, context: ApiContext, l
   });
   sockets.on('connection', (ws: WebSocket, request: IncomingMessage) => {
     const socket = guardedSocket(ws, request, log);
-    const closed = ws.protocol === LEGACY_PROTOCOL ? serveLegacy(socket, schema, context, log) : transportWs.opened(socket, {});
+    const closed =
+      ws.protocol === LEGACY_PROTOCOL ? serveLegacy(socket, schema, context, log) : transportWs.opened(socket, {});
     ws.once('close', (code, reason) => {
       closed(code, reason.toString()).catch((error: unknown) =>
-        log.error('Failed to end the operations of a closed WebSocket.', { error: error instanceof Error ? error.message : String(error) }, error),
+        log.error(
+          'Failed to end the operations of a closed WebSocket.',
+          { error: error instanceof Error ? error.message : String(error) },
+          error,
+        ),
       );
     });
   });
@@ -118,8 +124,14 @@ function guardedSocket(ws: WebSocket, request: IncomingMessage, log: Logger): Pr
       new Promise<void>((resolve) => {
         if (ws.readyState !== ws.OPEN) return resolve();
         if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-          log.warn('Closed a WebSocket client that does not read its messages.', { client, buffered_bytes: ws.bufferedAmount });
-          ws.close(POLICY_VIOLATION, closeReason(`the client does not read its messages: more than ${MAX_BUFFERED_BYTES} bytes wait unsent`));
+          log.warn('Closed a WebSocket client that does not read its messages.', {
+            client,
+            buffered_bytes: ws.bufferedAmount,
+          });
+          ws.close(
+            POLICY_VIOLATION,
+            closeReason(`the client does not read its messages: more than ${MAX_BUFFERED_BYTES} bytes wait unsent`),
+          );
           return resolve();
         }
         waiting.add(resolve);
@@ -132,7 +144,11 @@ function guardedSocket(ws: WebSocket, request: IncomingMessage, log: Logger): Pr
     onMessage: (handle) =>
       ws.on('message', (data) => {
         handle(String(data)).catch((error: unknown) => {
-          log.error('Failed to handle a WebSocket message.', { client, error: error instanceof Error ? error.message : String(error) }, error);
+          log.error(
+            'Failed to handle a WebSocket message.',
+            { client, error: error instanceof Error ? error.message : String(error) },
+            error,
+          );
           ws.close(INTERNAL_ERROR, 'internal server error');
         });
       }),

@@ -143,5 +143,5 @@ export interface SinkDefinition<Options = unknown> extends DefinitionBase<Option
   build(options: Options, env: ComponentEnv): Promise<Sink>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any definition, whatever its options and plan (variance)
 export type ComponentDefinition = SourceDefinition<any> | TransformDefinition<any, any> | SinkDefinition<any>;

@@ -15,7 +15,8 @@ let registry: ComponentRegistry | undefined;
 export function componentRegistry(): ComponentRegistry {
   if (registry === undefined) {
     registry = new ComponentRegistry();
-    for (const { kind, type, options, description } of COMPONENTS) registry.register({ kind, type, options, description });
+    for (const { kind, type, options, description } of COMPONENTS)
+      registry.register({ kind, type, options, description });
   }
   return registry;
 }

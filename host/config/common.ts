@@ -12,7 +12,8 @@ const uri = z.string().superRefine((value, context) => {
   } catch {
     // reported below
   }
-  if (host === '') context.addIssue({ code: 'custom', message: `expected a URI with a scheme and a host, got "${value}"` });
+  if (host === '')
+    context.addIssue({ code: 'custom', message: `expected a URI with a scheme and a host, got "${value}"` });
 });
 
 /** `host:port` with an IP address (Vector binds a socket address), e.g. `127.0.0.1:8686` or `[::1]:8686`. */
@@ -20,7 +21,11 @@ export const socketAddress = z.string().superRefine((value, context) => {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(value);
   const ip = match?.[1] ?? match?.[2];
   const valid = match !== null && isIP(ip!) === (match[1] ? 6 : 4) && Number(match[3]) <= 65535;
-  if (!valid) context.addIssue({ code: 'custom', message: `expected an IP address and port such as "127.0.0.1:8686", got "${value}"` });
+  if (!valid)
+    context.addIssue({
+      code: 'custom',
+      message: `expected an IP address and port such as "127.0.0.1:8686", got "${value}"`,
+    });
 });
 
 /** A positive whole number. */
@@ -60,11 +65,13 @@ export const cloudAuthSchema = z.strictObject({
   region: z.string().optional(),
   session_name: z.string().optional(),
   load_timeout_secs: positiveInteger.optional(),
-  imds: z.strictObject({
-    max_attempts: positiveInteger.default(4),
-    connect_timeout_seconds: z.number().positive().default(1),
-    read_timeout_seconds: z.number().positive().default(1),
-  }).prefault({}),
+  imds: z
+    .strictObject({
+      max_attempts: positiveInteger.default(4),
+      connect_timeout_seconds: z.number().positive().default(1),
+      read_timeout_seconds: z.number().positive().default(1),
+    })
+    .prefault({}),
 });
 
 /** `acknowledgements`: a table with `enabled`, or a bare boolean as Vector also accepts. */
@@ -81,16 +88,25 @@ const whenFull = z.enum(['block', 'drop_newest']).default('block');
 
 /** A sink's `buffer` (E.1): memory (bounded in events, or in bytes) or disk (bounded in bytes). */
 const bufferSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('memory'),
-    max_events: positiveInteger.optional(),
-    max_size: positiveInteger.optional(),
-    when_full: whenFull,
-  }).superRefine((buffer, context) => {
-    if (buffer.max_events !== undefined && buffer.max_size !== undefined) {
-      context.addIssue({ code: 'custom', path: ['max_size'], message: 'cannot be set together with "buffer.max_events"' });
-    }
-  }).transform((buffer) => (buffer.max_size === undefined ? { ...buffer, max_events: buffer.max_events ?? 500 } : buffer)),
+  z
+    .strictObject({
+      type: z.literal('memory'),
+      max_events: positiveInteger.optional(),
+      max_size: positiveInteger.optional(),
+      when_full: whenFull,
+    })
+    .superRefine((buffer, context) => {
+      if (buffer.max_events !== undefined && buffer.max_size !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['max_size'],
+          message: 'cannot be set together with "buffer.max_events"',
+        });
+      }
+    })
+    .transform((buffer) =>
+      buffer.max_size === undefined ? { ...buffer, max_events: buffer.max_events ?? 500 } : buffer,
+    ),
   z.strictObject({
     type: z.literal('disk'),
     max_size: z.number().int().min(MIN_DISK_BUFFER_BYTES),
@@ -100,10 +116,13 @@ const bufferSchema = z.discriminatedUnion('type', [
 export type BufferOptions = z.output<typeof bufferSchema>;
 
 /** `buffer` as written: `type` may be left out (memory). */
-export const sinkBufferSchema = z.preprocess(
-  (value) => (typeof value === 'object' && value !== null && !('type' in value) ? { ...value, type: 'memory' } : value),
-  bufferSchema,
-).default({ type: 'memory', max_events: 500, when_full: 'block' });
+export const sinkBufferSchema = z
+  .preprocess(
+    (value) =>
+      typeof value === 'object' && value !== null && !('type' in value) ? { ...value, type: 'memory' } : value,
+    bufferSchema,
+  )
+  .default({ type: 'memory', max_events: 500, when_full: 'block' });
 
 /** A sink's `healthcheck` (E.4). */
 export const healthcheckSchema = z.strictObject({

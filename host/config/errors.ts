@@ -32,7 +32,10 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
     const distance = editDistance(name, candidate);
-    if (distance < bestDistance) { best = candidate; bestDistance = distance; }
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
   }
   return best;
 }

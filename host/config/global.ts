@@ -2,19 +2,30 @@
 // Options whose behaviour comes with later work are accepted and validated here already.
 
 import { z } from 'zod';
-import { acknowledgementsSchema, cloudAuthSchema, positiveInteger, proxySchema, socketAddress, tlsSchema } from './common.js';
+import {
+  acknowledgementsSchema,
+  cloudAuthSchema,
+  positiveInteger,
+  proxySchema,
+  socketAddress,
+  tlsSchema,
+} from './common.js';
 import { parseFieldPath, TemplateError } from './template.js';
 import { validateRegex } from '../../abi/regex.js';
 
 /** A `log_schema` path: `.message`, or the older bare form `message`; empty means none. */
-const logSchemaPath = (fallback: string) => z.string().superRefine((value, context) => {
-  try {
-    parseFieldPath(value);
-  } catch (e) {
-    if (!(e instanceof TemplateError)) throw e;
-    context.addIssue({ code: 'custom', message: e.message });
-  }
-}).default(fallback);
+const logSchemaPath = (fallback: string) =>
+  z
+    .string()
+    .superRefine((value, context) => {
+      try {
+        parseFieldPath(value);
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        context.addIssue({ code: 'custom', message: e.message });
+      }
+    })
+    .default(fallback);
 
 /** A TZ-database zone name or `local`. */
 const timezone = z.string().superRefine((value, context) => {
@@ -35,17 +46,23 @@ const rustRegex = z.string().superRefine((value, context) => {
 /** `expire_metrics_per_metric_set[]`: which metrics (by name and labels) expire after `expire_secs`. */
 const metricSetSchema = z.strictObject({
   expire_secs: z.number(),
-  name: z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('exact'), value: z.string() }),
-    z.strictObject({ type: z.literal('regex'), pattern: rustRegex }),
-  ]).optional(),
-  labels: z.strictObject({
-    type: z.enum(['all', 'any']),
-    matchers: z.array(z.discriminatedUnion('type', [
-      z.strictObject({ type: z.literal('exact'), key: z.string(), value: z.string() }),
-      z.strictObject({ type: z.literal('regex'), key: z.string(), value_pattern: rustRegex }),
-    ])),
-  }).optional(),
+  name: z
+    .discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('exact'), value: z.string() }),
+      z.strictObject({ type: z.literal('regex'), pattern: rustRegex }),
+    ])
+    .optional(),
+  labels: z
+    .strictObject({
+      type: z.enum(['all', 'any']),
+      matchers: z.array(
+        z.discriminatedUnion('type', [
+          z.strictObject({ type: z.literal('exact'), key: z.string(), value: z.string() }),
+          z.strictObject({ type: z.literal('regex'), key: z.string(), value_pattern: rustRegex }),
+        ]),
+      ),
+    })
+    .optional(),
 });
 
 /** `api` (F.1). */
@@ -64,31 +81,41 @@ const globalObject = z.strictObject({
   buffer_utilization_ewma_alpha: z.number().gt(0).lt(1).default(0.9),
   data_dir: z.string().min(1).default('/var/lib/svc/'),
   /** Deprecated form of expire_metrics_secs. */
-  expire_metrics: z.strictObject({ secs: z.number().int().min(0), nsecs: z.number().int().min(0).default(0) }).optional(),
+  expire_metrics: z
+    .strictObject({ secs: z.number().int().min(0), nsecs: z.number().int().min(0).default(0) })
+    .optional(),
   /** Seconds; negative disables expiry. */
   expire_metrics_secs: z.number().optional(),
   expire_metrics_per_metric_set: z.array(metricSetSchema).default([]),
-  healthchecks: z.strictObject({
-    enabled: z.boolean().default(true),
-    require_healthy: z.boolean().default(false),
-  }).prefault({}),
-  log_schema: z.strictObject({
-    host_key: logSchemaPath('.host'),
-    message_key: logSchemaPath('.message'),
-    metadata_key: logSchemaPath('.metadata'),
-    source_type_key: logSchemaPath('.source_type'),
-    timestamp_key: logSchemaPath('.timestamp'),
-  }).prefault({}),
+  healthchecks: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      require_healthy: z.boolean().default(false),
+    })
+    .prefault({}),
+  log_schema: z
+    .strictObject({
+      host_key: logSchemaPath('.host'),
+      message_key: logSchemaPath('.message'),
+      metadata_key: logSchemaPath('.metadata'),
+      source_type_key: logSchemaPath('.source_type'),
+      timestamp_key: logSchemaPath('.timestamp'),
+    })
+    .prefault({}),
   /** Seconds; the remap metrics functions need it set. */
   metrics_storage_refresh_period: z.number().positive().optional(),
   proxy: proxySchema.prefault({}),
   schema: z.strictObject({ log_namespace: z.boolean().default(false) }).prefault({}),
-  telemetry: z.strictObject({
-    tags: z.strictObject({
-      emit_service: z.boolean().default(false),
-      emit_source: z.boolean().default(false),
-    }).prefault({}),
-  }).prefault({}),
+  telemetry: z
+    .strictObject({
+      tags: z
+        .strictObject({
+          emit_service: z.boolean().default(false),
+          emit_source: z.boolean().default(false),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   timezone: timezone.default('local'),
   wildcard_matching: z.enum(['strict', 'relaxed']).default('strict'),
 });
@@ -97,14 +124,21 @@ const globalObject = z.strictObject({
  * All global options. `expire_metrics` (deprecated) and `expire_metrics_secs` cannot both be set; the
  * result carries the effective `expire_metrics_secs` (300 when neither is).
  */
-export const globalSchema = globalObject.superRefine((options, context) => {
-  if (options.expire_metrics && options.expire_metrics_secs !== undefined) {
-    context.addIssue({ code: 'custom', path: ['expire_metrics'], message: 'cannot be set together with "expire_metrics_secs"' });
-  }
-}).transform(({ expire_metrics, expire_metrics_secs, ...options }) => ({
-  ...options,
-  expire_metrics_secs: expire_metrics_secs ?? (expire_metrics ? expire_metrics.secs + expire_metrics.nsecs / 1e9 : 300),
-}));
+export const globalSchema = globalObject
+  .superRefine((options, context) => {
+    if (options.expire_metrics && options.expire_metrics_secs !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['expire_metrics'],
+        message: 'cannot be set together with "expire_metrics_secs"',
+      });
+    }
+  })
+  .transform(({ expire_metrics, expire_metrics_secs, ...options }) => ({
+    ...options,
+    expire_metrics_secs:
+      expire_metrics_secs ?? (expire_metrics ? expire_metrics.secs + expire_metrics.nsecs / 1e9 : 300),
+  }));
 export type GlobalOptions = z.output<typeof globalSchema>;
 
 /** Secret backends (`secret.<name>`, C.3). */
@@ -120,10 +154,16 @@ export const secretBackendSchema = z.discriminatedUnion('type', [
     command: z.array(z.string()).min(1),
     /** Seconds. */
     timeout: positiveInteger.default(5),
-    protocol: z.discriminatedUnion('version', [
-      z.strictObject({ version: z.literal('v1') }),
-      z.strictObject({ version: z.literal('v1_1'), backend_type: z.string(), backend_config: z.unknown().optional() }),
-    ]).default({ version: 'v1' }),
+    protocol: z
+      .discriminatedUnion('version', [
+        z.strictObject({ version: z.literal('v1') }),
+        z.strictObject({
+          version: z.literal('v1_1'),
+          backend_type: z.string(),
+          backend_config: z.unknown().optional(),
+        }),
+      ])
+      .default({ version: 'v1' }),
   }),
   z.strictObject({
     type: z.literal('cloud_secrets_manager'),

@@ -43,31 +43,47 @@ export function interpolateEnv(
   file: string,
 ): { text: string; errors: string[] } {
   const errors: string[] = [];
-  const output = text.replace(VARIABLE, (match, bare: string | undefined, braced: string | undefined,
-    operator: string | undefined, argument: string | undefined, offset: number) => {
-    if (match === '$$') return '$';
-    const name = (bare ?? braced)!;
-    const value = env[name];
-    const fail = (message: string) => { errors.push(`${file}:${lineAt(text, offset)}: ${message}`); return ''; };
-    let result: string;
-    switch (operator) {
-      case ':-': result = value ? value : argument!; break;
-      case '-': result = value ?? argument!; break;
-      case ':?':
-        if (!value) return fail(`non-empty environment variable "${name}" required: ${argument}`);
-        result = value;
-        break;
-      case '?':
-        if (value === undefined) return fail(`environment variable "${name}" required: ${argument}`);
-        result = value;
-        break;
-      default:
-        if (value === undefined) return fail(`missing environment variable "${name}"`);
-        result = value;
-    }
-    if (/[\r\n]/.test(result)) return fail(`environment variable "${name}" contains a newline character`);
-    return result;
-  });
+  const output = text.replace(
+    VARIABLE,
+    (
+      match,
+      bare: string | undefined,
+      braced: string | undefined,
+      operator: string | undefined,
+      argument: string | undefined,
+      offset: number,
+    ) => {
+      if (match === '$$') return '$';
+      const name = (bare ?? braced)!;
+      const value = env[name];
+      const fail = (message: string) => {
+        errors.push(`${file}:${lineAt(text, offset)}: ${message}`);
+        return '';
+      };
+      let result: string;
+      switch (operator) {
+        case ':-':
+          result = value ? value : argument!;
+          break;
+        case '-':
+          result = value ?? argument!;
+          break;
+        case ':?':
+          if (!value) return fail(`non-empty environment variable "${name}" required: ${argument}`);
+          result = value;
+          break;
+        case '?':
+          if (value === undefined) return fail(`environment variable "${name}" required: ${argument}`);
+          result = value;
+          break;
+        default:
+          if (value === undefined) return fail(`missing environment variable "${name}"`);
+          result = value;
+      }
+      if (/[\r\n]/.test(result)) return fail(`environment variable "${name}" contains a newline character`);
+      return result;
+    },
+  );
   return { text: output, errors };
 }
 
@@ -81,6 +97,8 @@ export function findSecretReferences(text: string, file: string): SecretReferenc
  * user sees the build cannot resolve them rather than a literal `SECRET[...]` reaching a component.
  */
 export function unresolvedSecretErrors(references: readonly SecretReference[]): string[] {
-  return references.map((r) =>
-    `${r.file}:${r.line}: cannot resolve SECRET[${r.backend}.${r.key}]: secret backends are not available in this build`);
+  return references.map(
+    (r) =>
+      `${r.file}:${r.line}: cannot resolve SECRET[${r.backend}.${r.key}]: secret backends are not available in this build`,
+  );
 }

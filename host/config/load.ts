@@ -9,7 +9,11 @@ import { parseDocument } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { ConfigError } from './errors.js';
 import {
-  findSecretReferences, interpolateEnv, interpolationEnv, unresolvedSecretErrors, type SecretReference,
+  findSecretReferences,
+  interpolateEnv,
+  interpolationEnv,
+  unresolvedSecretErrors,
+  type SecretReference,
 } from './interpolate.js';
 
 export type ConfigFormat = 'yaml' | 'toml' | 'json';
@@ -32,7 +36,11 @@ export type ComponentSection = (typeof COMPONENT_SECTIONS)[number];
 
 /** A section's item, in the singular, for messages. */
 const SECTION_ITEM: Record<ComponentSection, string> = {
-  sources: 'source', transforms: 'transform', sinks: 'sink', enrichment_tables: 'enrichment table', secret: 'secret backend',
+  sources: 'source',
+  transforms: 'transform',
+  sinks: 'sink',
+  enrichment_tables: 'enrichment table',
+  secret: 'secret backend',
 };
 
 /** One component's (or secret backend's) table as written, and where. */
@@ -70,11 +78,20 @@ export interface LoadOptions {
 }
 
 /** Only these files are read from config directories. */
-const FORMAT_BY_EXTENSION: Record<string, ConfigFormat> = { '.toml': 'toml', '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml' };
+const FORMAT_BY_EXTENSION: Record<string, ConfigFormat> = {
+  '.toml': 'toml',
+  '.json': 'json',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+};
 
 /** Subdirectories of a config dir holding one component per file, the file stem being the id. */
 const DIRECTORY_SECTIONS: Record<string, ComponentSection | 'tests'> = {
-  sources: 'sources', transforms: 'transforms', sinks: 'sinks', enrichment_tables: 'enrichment_tables', tests: 'tests',
+  sources: 'sources',
+  transforms: 'transforms',
+  sinks: 'sinks',
+  enrichment_tables: 'enrichment_tables',
+  tests: 'tests',
 };
 
 /** The format of a path given to --config: from its extension, falling back to YAML. */
@@ -167,7 +184,11 @@ function parseText(text: string, format: ConfigFormat, file: string): { value?: 
         const message = (e as Error).message;
         const where = positionAt(text, jsonErrorOffset(text, message));
         // V8 quotes the text around an unexpected token; the position says where it is.
-        return { errors: [`${file}:${where}: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')}`] };
+        return {
+          errors: [
+            `${file}:${where}: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')}`,
+          ],
+        };
       }
   }
 }
@@ -224,7 +245,9 @@ class ConfigBuilder {
       if ((COMPONENT_SECTIONS as readonly string[]).includes(key)) {
         const section = key as ComponentSection;
         if (!isTable(value)) {
-          this.errors.push(`${file}: "${key}" must be a table of ${SECTION_ITEM[section]} ids, got ${describeType(value)}`);
+          this.errors.push(
+            `${file}: "${key}" must be a table of ${SECTION_ITEM[section]} ids, got ${describeType(value)}`,
+          );
           continue;
         }
         for (const [id, component] of Object.entries(value)) this.addComponent(section, id, component, file);
@@ -278,10 +301,13 @@ class ConfigBuilder {
       return;
     }
     if (sameValue(current, value)) return;
-    const firstFile = this.config.globalOrigins.get(path) ?? [...this.config.globalOrigins]
-      .find(([p]) => p.startsWith(`${path}.`))?.[1];
-    this.errors.push(`conflicting values for global option "${path}": ${JSON.stringify(current)} in ${firstFile}, ` +
-      `${JSON.stringify(value)} in ${file}`);
+    const firstFile =
+      this.config.globalOrigins.get(path) ??
+      [...this.config.globalOrigins].find(([p]) => p.startsWith(`${path}.`))?.[1];
+    this.errors.push(
+      `conflicting values for global option "${path}": ${JSON.stringify(current)} in ${firstFile}, ` +
+        `${JSON.stringify(value)} in ${file}`,
+    );
   }
 
   private recordOrigins(value: unknown, path: string, file: string): void {
@@ -301,7 +327,9 @@ async function expandPath(ref: ConfigFileRef, errors: string[]): Promise<ConfigF
 /** Entries of a directory sorted by name, or undefined with an error recorded. */
 async function listDirectory(dir: string, errors: string[]) {
   try {
-    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   } catch (e) {
     errors.push(`${dir}: could not read the config directory: ${(e as Error).message}`);
     return undefined;
@@ -319,7 +347,11 @@ function configFile(name: string): { stem: string; format: ConfigFormat } | unde
  * A component subdirectory: each file is one component whose id is the file stem. Under `transforms/`, a
  * subdirectory `x/` holds parts of component `x`: each of its files is the option named by its stem.
  */
-async function loadComponentDirectory(builder: ConfigBuilder, dir: string, section: ComponentSection | 'tests'): Promise<void> {
+async function loadComponentDirectory(
+  builder: ConfigBuilder,
+  dir: string,
+  section: ComponentSection | 'tests',
+): Promise<void> {
   const entries = await listDirectory(dir, builder.errors);
   if (!entries) return;
   const parts = new Map<string, Record<string, unknown>>();
@@ -353,7 +385,10 @@ async function loadComponentDirectory(builder: ConfigBuilder, dir: string, secti
       continue;
     }
     for (const [key, value] of Object.entries(table)) {
-      if (key in component.table) builder.errors.push(`${partFiles.get(id)}: transforms.${id}: option "${key}" is set both in ${component.file} and in the directory`);
+      if (key in component.table)
+        builder.errors.push(
+          `${partFiles.get(id)}: transforms.${id}: option "${key}" is set both in ${component.file} and in the directory`,
+        );
       else component.table[key] = value;
     }
   }
@@ -371,7 +406,7 @@ async function loadDirectory(builder: ConfigBuilder, dir: string): Promise<void>
       continue;
     }
     const file = entry.isFile() ? configFile(entry.name) : undefined;
-    const table = file && await builder.read(path, file.format);
+    const table = file && (await builder.read(path, file.format));
     if (table) builder.addRoot(table, path);
   }
 }

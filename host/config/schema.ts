@@ -5,8 +5,16 @@
 import { z } from 'zod';
 import { closestName, didYouMean } from './errors.js';
 import {
-  acknowledgementsSchema, graphSchema, healthcheckSchema, inputsSchema, proxySchema, sinkBufferSchema,
-  type AcknowledgementsOptions, type BufferOptions, type HealthcheckOptions, type ProxyOptions,
+  acknowledgementsSchema,
+  graphSchema,
+  healthcheckSchema,
+  inputsSchema,
+  proxySchema,
+  sinkBufferSchema,
+  type AcknowledgementsOptions,
+  type BufferOptions,
+  type HealthcheckOptions,
+  type ProxyOptions,
 } from './common.js';
 import { globalSchema, secretBackendSchema, type GlobalOptions, type SecretBackendOptions } from './global.js';
 import { describeType, type ComponentSection, type RawConfig } from './load.js';
@@ -40,7 +48,10 @@ function extendOptions(schema: OptionsSchema, shape: z.ZodRawShape): z.ZodType {
 
 /** The configuration section of each kind. */
 export const KIND_SECTION: Record<ComponentKind, ComponentSection> = {
-  source: 'sources', transform: 'transforms', sink: 'sinks', enrichment_table: 'enrichment_tables',
+  source: 'sources',
+  transform: 'transforms',
+  sink: 'sinks',
+  enrichment_table: 'enrichment_tables',
 };
 
 /** Options every component of a kind has besides `type` and its own (D.0, E.1, E.3, E.4). */
@@ -62,6 +73,7 @@ const COMMON_OPTIONS = {
 export class ComponentRegistry {
   private readonly schemas = new Map<ComponentKind, Map<string, ComponentSchema>>();
 
+  // biome-ignore lint/suspicious/noExplicitAny: a schema of any options type (variance)
   register(schema: ComponentSchema<any>): this {
     const byType = this.schemas.get(schema.kind) ?? new Map<string, ComponentSchema>();
     if (byType.has(schema.type)) throw new Error(`${schema.kind} type "${schema.type}" is registered twice`);
@@ -103,26 +115,31 @@ export interface ComponentConfig<T = unknown> {
   acknowledgements?: AcknowledgementsOptions;
 }
 
-const conditionSchema = z.union([
-  z.string(),
-  z.strictObject({ type: z.enum(['vrl', 'remap']), source: z.string() }),
-]);
+const conditionSchema = z.union([z.string(), z.strictObject({ type: z.enum(['vrl', 'remap']), source: z.string() })]);
 
 /** A unit test (upstream's format; the runner comes later). */
 const testSchema = z.strictObject({
   name: z.string().min(1),
-  inputs: z.array(z.strictObject({
-    insert_at: z.string().min(1),
-    type: z.enum(['raw', 'log', 'metric', 'vrl']).default('raw'),
-    value: z.string().optional(),
-    source: z.string().optional(),
-    log_fields: z.record(z.string(), z.unknown()).optional(),
-    metric: z.record(z.string(), z.unknown()).optional(),
-  })).default([]),
-  outputs: z.array(z.strictObject({
-    extract_from: z.union([z.string(), z.array(z.string())]),
-    conditions: z.array(conditionSchema).default([]),
-  })).default([]),
+  inputs: z
+    .array(
+      z.strictObject({
+        insert_at: z.string().min(1),
+        type: z.enum(['raw', 'log', 'metric', 'vrl']).default('raw'),
+        value: z.string().optional(),
+        source: z.string().optional(),
+        log_fields: z.record(z.string(), z.unknown()).optional(),
+        metric: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .default([]),
+  outputs: z
+    .array(
+      z.strictObject({
+        extract_from: z.union([z.string(), z.array(z.string())]),
+        conditions: z.array(conditionSchema).default([]),
+      }),
+    )
+    .default([]),
   no_outputs_from: z.array(z.string()).default([]),
 });
 export type TestDefinition = z.output<typeof testSchema>;
@@ -143,19 +160,29 @@ type Path = readonly PropertyKey[];
 
 /** `buffer.max_events`, `inputs[0]`. */
 function formatPath(path: Path): string {
-  return path.reduce<string>((text, key) =>
-    typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`, '');
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`),
+    '',
+  );
 }
 
 function valueAt(value: unknown, path: Path): unknown {
-  return path.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
+  return path.reduce<unknown>(
+    (v, key) => (typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 /** The keys an object schema accepts at `path` (through wrappers, arrays, records and unions). */
 function keysAt(schema: z.core.$ZodType, path: Path): string[] {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
   switch (def.type) {
-    case 'optional': case 'default': case 'prefault': case 'nullable': case 'readonly': case 'catch':
+    case 'optional':
+    case 'default':
+    case 'prefault':
+    case 'nullable':
+    case 'readonly':
+    case 'catch':
       return keysAt(def.innerType as z.core.$ZodType, path);
     case 'pipe':
       return [...keysAt(def.in as z.core.$ZodType, path), ...keysAt(def.out as z.core.$ZodType, path)];
@@ -210,19 +237,32 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.core.$ZodType, value: 
         return at(`expected one of ${options.map((v) => JSON.stringify(v)).join(', ')}, got ${shown}${guess}`);
       }
       // Report the branch that got furthest: the one not rejecting the value's type outright.
-      const branches = issue.errors.filter((errors) => !errors.every((e) => e.code === 'invalid_type' && e.path.length === 0));
+      const branches = issue.errors.filter(
+        (errors) => !errors.every((e) => e.code === 'invalid_type' && e.path.length === 0),
+      );
       if (branches.length === 1) {
-        return branches[0]!.flatMap((e) => describeIssue({ ...e, path: [...path, ...e.path] } as z.core.$ZodIssue, schema, value));
+        return branches[0]!.flatMap((e) =>
+          describeIssue({ ...e, path: [...path, ...e.path] } as z.core.$ZodIssue, schema, value),
+        );
       }
-      const expected = issue.errors.flatMap((errors) => errors.flatMap((e) => (e.code === 'invalid_type' && e.path.length === 0 ? [TYPE_NAMES[e.expected] ?? e.expected] : [])));
+      const expected = issue.errors.flatMap((errors) =>
+        errors.flatMap((e) =>
+          e.code === 'invalid_type' && e.path.length === 0 ? [TYPE_NAMES[e.expected] ?? e.expected] : [],
+        ),
+      );
       return at(`expected ${[...new Set(expected)].join(' or ') || 'another value'}, got ${shown}`);
     }
-    case 'too_small': case 'too_big': {
+    case 'too_small':
+    case 'too_big': {
       const small = issue.code === 'too_small';
       const bound = small ? issue.minimum : issue.maximum;
-      if (issue.origin === 'array' || issue.origin === 'set') return at(`expected ${small ? 'at least' : 'at most'} ${bound} item${bound === 1 ? '' : 's'}`);
-      if (issue.origin === 'string') return at(small && bound === 1 ? 'must not be empty' : `expected ${small ? 'at least' : 'at most'} ${bound} characters`);
-      const relation = small ? (issue.inclusive ? '>=' : '>') : (issue.inclusive ? '<=' : '<');
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return at(`expected ${small ? 'at least' : 'at most'} ${bound} item${bound === 1 ? '' : 's'}`);
+      if (issue.origin === 'string')
+        return at(
+          small && bound === 1 ? 'must not be empty' : `expected ${small ? 'at least' : 'at most'} ${bound} characters`,
+        );
+      const relation = small ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
       return at(`expected a number ${relation} ${bound}, got ${String(got)}`);
     }
     default:
@@ -231,7 +271,12 @@ function describeIssue(issue: z.core.$ZodIssue, schema: z.core.$ZodType, value: 
 }
 
 /** Parses `value` with `schema`; issues become messages prefixed with `prefix`. */
-function check<S extends z.ZodType>(schema: S, value: unknown, prefix: (path: Path) => string, errors: string[]): z.output<S> | undefined {
+function check<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix: (path: Path) => string,
+  errors: string[],
+): z.output<S> | undefined {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
@@ -250,17 +295,36 @@ function globalOrigin(raw: RawConfig, path: Path): string {
 }
 
 /** Top-level names, for suggestions on a misspelled section or global option. */
-const TOP_LEVEL = [...Object.keys(globalSchema.in.shape), 'sources', 'transforms', 'sinks', 'enrichment_tables', 'secret', 'tests'];
+const TOP_LEVEL = [
+  ...Object.keys(globalSchema.in.shape),
+  'sources',
+  'transforms',
+  'sinks',
+  'enrichment_tables',
+  'secret',
+  'tests',
+];
 
 function validateComponent(
-  kind: ComponentKind, id: string, file: string, table: Record<string, unknown>, registry: ComponentRegistry, errors: string[],
+  kind: ComponentKind,
+  id: string,
+  file: string,
+  table: Record<string, unknown>,
+  registry: ComponentRegistry,
+  errors: string[],
 ): ComponentConfig | undefined {
   const section = KIND_SECTION[kind];
   const where = `${file}: ${section}.${id}: `;
   const item = kind.replace('_', ' ');
   const type = table.type;
-  if (type === undefined) { errors.push(`${where}missing required option "type"`); return undefined; }
-  if (typeof type !== 'string') { errors.push(`${where}option "type": expected string, got ${describeType(type)}`); return undefined; }
+  if (type === undefined) {
+    errors.push(`${where}missing required option "type"`);
+    return undefined;
+  }
+  if (typeof type !== 'string') {
+    errors.push(`${where}option "type": expected string, got ${describeType(type)}`);
+    return undefined;
+  }
   const schema = registry.get(kind, type);
   if (!schema) {
     errors.push(`${where}unknown ${item} type "${type}"${didYouMean(type, registry.types(kind))}`);
@@ -272,10 +336,18 @@ function validateComponent(
   if (!parsed) return undefined;
   const options = Object.fromEntries(Object.entries(parsed).filter(([key]) => key !== 'type' && !(key in common)));
   return {
-    id, kind, type, file, options,
+    id,
+    kind,
+    type,
+    file,
+    options,
     inputs: (parsed.inputs as string[] | undefined) ?? [],
-    graph: parsed.graph as ComponentConfig['graph'] ?? { node_attributes: {} },
-    ...Object.fromEntries(['proxy', 'buffer', 'healthcheck', 'acknowledgements'].filter((k) => parsed[k] !== undefined).map((k) => [k, parsed[k]])),
+    graph: (parsed.graph as ComponentConfig['graph']) ?? { node_attributes: {} },
+    ...Object.fromEntries(
+      ['proxy', 'buffer', 'healthcheck', 'acknowledgements']
+        .filter((k) => parsed[k] !== undefined)
+        .map((k) => [k, parsed[k]]),
+    ),
   };
 }
 
@@ -288,7 +360,11 @@ export interface ValidateOptions {
  * Validates a loaded configuration against the global schema and the registered component types.
  * `config` is set only when `errors` is empty.
  */
-export function validateConfig(raw: RawConfig, registry: ComponentRegistry, options: ValidateOptions = {}): { config?: Config; errors: string[] } {
+export function validateConfig(
+  raw: RawConfig,
+  registry: ComponentRegistry,
+  options: ValidateOptions = {},
+): { config?: Config; errors: string[] } {
   const errors: string[] = [];
   const unknownTopLevel = Object.keys(raw.global).filter((key) => !(key in globalSchema.in.shape));
   for (const key of unknownTopLevel) {
@@ -330,8 +406,13 @@ export function validateConfig(raw: RawConfig, registry: ComponentRegistry, opti
   if (errors.length > 0 || !global) return { errors };
   return {
     config: {
-      global, secret, tests, files: raw.files,
-      sources: components.source, transforms: components.transform, sinks: components.sink,
+      global,
+      secret,
+      tests,
+      files: raw.files,
+      sources: components.source,
+      transforms: components.transform,
+      sinks: components.sink,
       enrichment_tables: components.enrichment_table,
     },
     errors,

@@ -33,7 +33,9 @@ export function parseFieldPath(text: string): FieldPath {
   const metadata = text.startsWith('%');
   let position = metadata ? 1 : 0;
   const segments: PathSegment[] = [];
-  const fail = (): never => { throw new TemplateError(`invalid field path "${text}"`); };
+  const fail = (): never => {
+    throw new TemplateError(`invalid field path "${text}"`);
+  };
   if (text[position] === '.') position++;
   while (position < text.length) {
     if (segments.length > 0 && text[position] !== '[') {
@@ -52,16 +54,25 @@ export function parseFieldPath(text: string): FieldPath {
 
 /** A remap string literal; `{` is escaped because remap strings are themselves templates. */
 function remapString(text: string): string {
-  const escapes: Record<string, string> = { '\\': '\\\\', '"': '\\"', '{': '\\{', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const escapes: Record<string, string> = {
+    '\\': '\\\\',
+    '"': '\\"',
+    '{': '\\{',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+  };
   return `"${text.replace(/[\\"{\n\r\t]/g, (c) => escapes[c]!)}"`;
 }
 
 /** The remap path expression of a parsed path. */
 export function remapPath(path: FieldPath): string {
-  const segments = path.segments.map((s) => {
-    if ('index' in s) return `[${s.index}]`;
-    return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s.field) ? `.${s.field}` : `.${remapString(s.field)}`;
-  }).join('');
+  const segments = path.segments
+    .map((s) => {
+      if ('index' in s) return `[${s.index}]`;
+      return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s.field) ? `.${s.field}` : `.${remapString(s.field)}`;
+    })
+    .join('');
   if (path.metadata) return `%${segments.replace(/^\./, '')}`;
   return segments === '' ? '.' : segments;
 }
@@ -137,7 +148,9 @@ export function templateToRemap(template: string, options: TemplateOptions): Com
     for (const part of parts) {
       if (part.kind !== 'field') continue;
       // Vector prints the list with Rust's debug format: ["a", "b"].
-      lines.push(`if !exists(${remapPath(part.path)}) { _missing = push(_missing, ${remapString(JSON.stringify(part.name))}) }`);
+      lines.push(
+        `if !exists(${remapPath(part.path)}) { _missing = push(_missing, ${remapString(JSON.stringify(part.name))}) }`,
+      );
     }
     lines.push('if length(_missing) > 0 { abort "Missing fields on event: [" + join!(_missing, ", ") + "]" }');
   }
@@ -148,8 +161,10 @@ export function templateToRemap(template: string, options: TemplateOptions): Com
   const zone = options.timezone === undefined ? '' : `, timezone: ${remapString(options.timezone)}`;
   const rendered = parts.map((part, i) => {
     switch (part.kind) {
-      case 'literal': return remapString(part.text);
-      case 'strftime': return `format_timestamp!(_timestamp, ${remapString(part.format)}${zone})`;
+      case 'literal':
+        return remapString(part.text);
+      case 'strftime':
+        return `format_timestamp!(_timestamp, ${remapString(part.format)}${zone})`;
       case 'field': {
         const path = remapPath(part.path);
         lines.push(`_field${i} = if is_null(${path}) { "<null>" } else { to_string(${path}) ?? encode_json(${path}) }`);

@@ -25,7 +25,13 @@ export class BufferUtilization {
   private readonly mean: Gauge;
   private readonly ewma: Ewma;
 
-  constructor(registry: MetricsRegistry, prefix: 'source_buffer' | 'transform_buffer', tags: Tags, maxEvents: number, alpha: number) {
+  constructor(
+    registry: MetricsRegistry,
+    prefix: 'source_buffer' | 'transform_buffer',
+    tags: Tags,
+    maxEvents: number,
+    alpha: number,
+  ) {
     registry.gauge(`${prefix}_max_size_events`, tags).set(maxEvents);
     // Deprecated name (Vector still emits both).
     registry.gauge(`${prefix}_max_event_size`, tags).set(maxEvents);

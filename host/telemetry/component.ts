@@ -60,7 +60,12 @@ export class ComponentTelemetry {
     this.countSent(undefined, events, eventBytes, sourceId);
   }
 
-  private countSent(outputTag: string | undefined, events: number, eventBytes: number, sourceId: string | undefined): void {
+  private countSent(
+    outputTag: string | undefined,
+    events: number,
+    eventBytes: number,
+    sourceId: string | undefined,
+  ): void {
     const counters = this.eventCounters(this.sentBy, 'component_sent', outputTag, sourceId);
     counters.events.increment(events);
     counters.bytes.increment(eventBytes);
@@ -72,9 +77,14 @@ export class ComponentTelemetry {
    * `service` tag is always `-`: svc's events carry no service (Vector takes it from the field with the
    * `service` meaning of the event's schema, which svc does not track).
    */
-  private eventCounters(cache: Map<string, EventCounters>, prefix: string, output: string | undefined, sourceId: string | undefined): EventCounters {
+  private eventCounters(
+    cache: Map<string, EventCounters>,
+    prefix: string,
+    output: string | undefined,
+    sourceId: string | undefined,
+  ): EventCounters {
     const source = this.eventTags.emit_source
-      ? sourceId ?? (this.tags.component_kind === 'source' ? this.tags.component_id! : '-')
+      ? (sourceId ?? (this.tags.component_kind === 'source' ? this.tags.component_id! : '-'))
       : undefined;
     const key = `${output}\0${source}`;
     let counters = cache.get(key);

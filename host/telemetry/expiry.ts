@@ -8,8 +8,13 @@ import type { MetricExpiry, Tags } from './metrics.js';
 type MetricSet = GlobalOptions['expire_metrics_per_metric_set'][number];
 type Matcher = NonNullable<MetricSet['labels']>['matchers'][number];
 
-export function metricExpiry(options: Pick<GlobalOptions, 'expire_metrics_secs' | 'expire_metrics_per_metric_set'>): MetricExpiry {
-  const sets = options.expire_metrics_per_metric_set.map((set) => ({ matches: metricSetMatcher(set), ms: expiryMs(set.expire_secs) }));
+export function metricExpiry(
+  options: Pick<GlobalOptions, 'expire_metrics_secs' | 'expire_metrics_per_metric_set'>,
+): MetricExpiry {
+  const sets = options.expire_metrics_per_metric_set.map((set) => ({
+    matches: metricSetMatcher(set),
+    ms: expiryMs(set.expire_secs),
+  }));
   const fallback = expiryMs(options.expire_metrics_secs);
   return (name, tags) => sets.find((set) => set.matches(name, tags))?.ms ?? fallback;
 }
@@ -20,21 +25,25 @@ const expiryMs = (secs: number) => (secs < 0 ? Infinity : secs * 1000);
 function metricSetMatcher(set: MetricSet): (name: string, tags: Tags) => boolean {
   const name = set.name;
   const nameMatches =
-    name === undefined ? () => true
-    : name.type === 'exact' ? (value: string) => value === name.value
-    : regexTest(name.pattern);
+    name === undefined
+      ? () => true
+      : name.type === 'exact'
+        ? (value: string) => value === name.value
+        : regexTest(name.pattern);
   const labels = set.labels;
   if (labels === undefined) return nameMatches;
   const matchers = labels.matchers.map(labelMatcher);
-  const labelsMatch = labels.type === 'all'
-    ? (tags: Tags) => matchers.every((matches) => matches(tags))
-    : (tags: Tags) => matchers.some((matches) => matches(tags));
+  const labelsMatch =
+    labels.type === 'all'
+      ? (tags: Tags) => matchers.every((matches) => matches(tags))
+      : (tags: Tags) => matchers.some((matches) => matches(tags));
   return (metricName, tags) => nameMatches(metricName) && labelsMatch(tags);
 }
 
 function labelMatcher(matcher: Matcher): (tags: Tags) => boolean {
   const { key } = matcher;
-  const valueMatches = matcher.type === 'exact' ? (value: string) => value === matcher.value : regexTest(matcher.value_pattern);
+  const valueMatches =
+    matcher.type === 'exact' ? (value: string) => value === matcher.value : regexTest(matcher.value_pattern);
   return (tags) => Object.hasOwn(tags, key) && valueMatches(tags[key]!);
 }
 

@@ -20,7 +20,10 @@ export interface MetricsFeed {
 }
 
 /** Publishes `feed.snapshot()` through `publish` now and every period until the returned function is called. */
-export function feedMetricsSnapshots(feed: MetricsFeed, publish: (snapshot: readonly MetricSample[]) => void): () => void {
+export function feedMetricsSnapshots(
+  feed: MetricsFeed,
+  publish: (snapshot: readonly MetricSample[]) => void,
+): () => void {
   publish(feed.snapshot());
   const timer = setInterval(() => publish(feed.snapshot()), feed.periodMs);
   timer.unref();

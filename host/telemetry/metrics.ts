@@ -3,7 +3,6 @@
 // expiry (`expiry.ts`) leaves the registry when the registry is next read; a handle updated after that
 // starts a new series (a counter restarts at zero), as Vector's expired metrics do.
 
-
 export type Tags = Readonly<Record<string, string>>;
 
 export type MetricValue =

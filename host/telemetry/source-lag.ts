@@ -21,10 +21,18 @@ export class SourceLag {
   private readonly logTimestamp: Path | undefined;
 
   /** `now`: milliseconds since the epoch (tests inject a fake clock). */
-  constructor(registry: MetricsRegistry, tags: Tags, timestampKey: string, private readonly now: () => number = Date.now) {
+  constructor(
+    registry: MetricsRegistry,
+    tags: Tags,
+    timestampKey: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.histogram = registry.histogram('source_lag_time_seconds', tags);
     const path = timestampKey === '' ? undefined : parseFieldPath(timestampKey);
-    this.logTimestamp = path && !path.metadata ? valuePath(path.segments).map((segment) => (typeof segment === 'string' ? Buffer.from(segment) : segment)) : undefined;
+    this.logTimestamp =
+      path && !path.metadata
+        ? valuePath(path.segments).map((segment) => (typeof segment === 'string' ? Buffer.from(segment) : segment))
+        : undefined;
   }
 
   /** A batch of events (neither frames nor encoded output) the source sends now. */
@@ -37,7 +45,8 @@ export class SourceLag {
       const length = r.u32();
       const next = r.at + length;
       const kind = r.bytes[r.at];
-      const path = kind === EventKind.Log ? this.logTimestamp : kind === EventKind.Metric ? METRIC_TIMESTAMP : undefined;
+      const path =
+        kind === EventKind.Log ? this.logTimestamp : kind === EventKind.Metric ? METRIC_TIMESTAMP : undefined;
       if (path !== undefined) {
         r.at += 4; // kind, code, padding
         r.skip(); // metadata

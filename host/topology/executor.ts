@@ -20,7 +20,12 @@ export interface TransformExecutor {
   /** Runs a batch through a chain of transforms in one thread, each one's default output the next one's
    * input (`encode` for the last); one result per transform that ran. `keepPassedOn`: return the batches
    * passed between them too (a tap samples them). */
-  processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn?: boolean): Promise<StageResult[]>;
+  processChain(
+    chain: readonly string[],
+    batch: EventBatch,
+    encode?: EncodeOptions,
+    keepPassedOn?: boolean,
+  ): Promise<StageResult[]>;
   close(): Promise<void>;
 }
 
@@ -33,7 +38,12 @@ export interface StageResult {
 }
 
 /** Runs `batch` through `runners` in turn (see `processChain`); stops early when a stage passes nothing on. */
-export function runStages(runners: readonly TransformRunner[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn = false): StageResult[] {
+export function runStages(
+  runners: readonly TransformRunner[],
+  batch: EventBatch,
+  encode?: EncodeOptions,
+  keepPassedOn = false,
+): StageResult[] {
   const stages: StageResult[] = [];
   let input = batch;
   for (const [i, runner] of runners.entries()) {
@@ -44,7 +54,11 @@ export function runStages(runners: readonly TransformRunner[], batch: EventBatch
     const result = runner.process(input);
     // A chained transform has its default output only (`chainedTransforms` in run.ts).
     const next = result.outputs.find((out) => out.output === undefined)?.batch;
-    const passedOn = { count: next?.count ?? 0, byteSize: next?.bytes.byteLength ?? 0, batch: keepPassedOn ? next : undefined };
+    const passedOn = {
+      count: next?.count ?? 0,
+      byteSize: next?.bytes.byteLength ?? 0,
+      batch: keepPassedOn ? next : undefined,
+    };
     stages.push({ result: { ...result, outputs: [] }, passedOn });
     if (next === undefined || next.count === 0) break;
     input = next;
@@ -59,7 +73,10 @@ export class InlineExecutor implements TransformExecutor {
   private readonly stopMetrics: (() => void) | undefined;
 
   /** `metrics`: the pipeline's registry snapshots, for remap programs' metrics functions. */
-  constructor(private readonly lookup: TransformLookup, metrics?: MetricsFeed) {
+  constructor(
+    private readonly lookup: TransformLookup,
+    metrics?: MetricsFeed,
+  ) {
     this.stopMetrics = metrics && feedMetricsSnapshots(metrics, publishMetricsSnapshot);
   }
 
@@ -75,8 +92,18 @@ export class InlineExecutor implements TransformExecutor {
     return this.runners.get(id)!.process(batch, encode);
   }
 
-  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn?: boolean): Promise<StageResult[]> {
-    return runStages(chain.map((id) => this.runners.get(id)!), batch, encode, keepPassedOn);
+  async processChain(
+    chain: readonly string[],
+    batch: EventBatch,
+    encode?: EncodeOptions,
+    keepPassedOn?: boolean,
+  ): Promise<StageResult[]> {
+    return runStages(
+      chain.map((id) => this.runners.get(id)!),
+      batch,
+      encode,
+      keepPassedOn,
+    );
   }
 
   async close(): Promise<void> {
@@ -88,7 +115,14 @@ export class InlineExecutor implements TransformExecutor {
 /** Messages to a worker that it replies to. */
 export type WorkerCall =
   | { op: 'create'; seq: number; id: string; type: string; plan: unknown }
-  | { op: 'process'; seq: number; chain: readonly string[]; batch: EventBatch; encode?: EncodeOptions; keepPassedOn?: boolean };
+  | {
+      op: 'process';
+      seq: number;
+      chain: readonly string[];
+      batch: EventBatch;
+      encode?: EncodeOptions;
+      keepPassedOn?: boolean;
+    };
 
 /** Messages to a worker: calls, and the pipeline's metrics snapshot (no reply). */
 export type WorkerRequest = WorkerCall | { op: 'metrics'; snapshot: readonly MetricSample[] };
@@ -99,7 +133,9 @@ export type WorkerReply = { seq: number; stages?: StageResult[]; error?: string 
 /** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
 export function transferable(bytes: Uint8Array): Uint8Array {
   // `new Uint8Array(view)` copies; `slice` would not on a Buffer (Buffer.prototype.slice is a view).
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? bytes
+    : new Uint8Array(bytes);
 }
 
 /** One transform worker thread. */
@@ -177,7 +213,10 @@ export class WorkerExecutor implements TransformExecutor {
   constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: MetricsFeed) {
     this.workers = [...started, ...Array.from({ length: threads - started.length }, () => new WorkerThread())];
     this.stopMetrics =
-      metrics && feedMetricsSnapshots(metrics, (snapshot) => this.workers.forEach((worker) => worker.notify({ op: 'metrics', snapshot })));
+      metrics &&
+      feedMetricsSnapshots(metrics, (snapshot) =>
+        this.workers.forEach((worker) => worker.notify({ op: 'metrics', snapshot })),
+      );
   }
 
   /** Resolves once one worker runs the transform: a concurrent transform's other workers join as they finish
@@ -213,7 +252,12 @@ export class WorkerExecutor implements TransformExecutor {
     return (await this.processChain([id], batch, encode))[0]!.result;
   }
 
-  async processChain(chain: readonly string[], batch: EventBatch, encode?: EncodeOptions, keepPassedOn?: boolean): Promise<StageResult[]> {
+  async processChain(
+    chain: readonly string[],
+    batch: EventBatch,
+    encode?: EncodeOptions,
+    keepPassedOn?: boolean,
+  ): Promise<StageResult[]> {
     const assignments = chain.map((id) => this.assignment.get(id)!);
     const head = assignments[0]!;
     // The workers that have created every transform of the chain (they join each transform as they finish
@@ -226,9 +270,15 @@ export class WorkerExecutor implements TransformExecutor {
     }
   }
 
-  private async run(worker: WorkerThread, call: Omit<Extract<WorkerCall, { op: 'process' }>, 'op' | 'seq'>): Promise<StageResult[]> {
+  private async run(
+    worker: WorkerThread,
+    call: Omit<Extract<WorkerCall, { op: 'process' }>, 'op' | 'seq'>,
+  ): Promise<StageResult[]> {
     const bytes = transferable(call.batch.bytes);
-    const reply = await worker.request({ ...call, op: 'process', seq: worker.nextSeq(), batch: { ...call.batch, bytes } }, [bytes.buffer as ArrayBuffer]);
+    const reply = await worker.request(
+      { ...call, op: 'process', seq: worker.nextSeq(), batch: { ...call.batch, bytes } },
+      [bytes.buffer as ArrayBuffer],
+    );
     if (reply.error !== undefined) throw new Error(reply.error);
     return reply.stages!;
   }

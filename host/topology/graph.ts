@@ -43,7 +43,12 @@ export class TopologyError extends Error {
 
 /** Matches Vector's wildcard inputs: `*` stands for any run of characters. */
 function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 export function buildGraph(specs: readonly ComponentSpec[], wildcardMatching: 'strict' | 'relaxed'): Graph {
@@ -62,7 +67,12 @@ export function buildGraph(specs: readonly ComponentSpec[], wildcardMatching: 's
   const portIndex = new Map<string, { component: string; port: OutputPort }>();
   for (const spec of components.values()) {
     if (spec.kind === 'sink') continue;
-    const declared = spec.definition.kind === 'source' ? spec.definition.outputs(spec.options) : spec.definition.kind === 'transform' ? spec.definition.outputs(spec.options, spec.id) : [];
+    const declared =
+      spec.definition.kind === 'source'
+        ? spec.definition.outputs(spec.options)
+        : spec.definition.kind === 'transform'
+          ? spec.definition.outputs(spec.options, spec.id)
+          : [];
     ports.set(spec.id, declared);
     for (const port of declared) portIndex.set(outputId(spec.id, port.name), { component: spec.id, port });
   }
@@ -74,8 +84,12 @@ export function buildGraph(specs: readonly ComponentSpec[], wildcardMatching: 's
     const seen = new Set<string>();
     for (const input of spec.inputs) {
       const matches = input.includes('*')
-        ? [...portIndex.keys()].filter((name) => wildcard(input).test(name) && portIndex.get(name)!.component !== spec.id)
-        : portIndex.has(input) ? [input] : [];
+        ? [...portIndex.keys()].filter(
+            (name) => wildcard(input).test(name) && portIndex.get(name)!.component !== spec.id,
+          )
+        : portIndex.has(input)
+          ? [input]
+          : [];
       if (input === spec.id) {
         errors.push(`Self-referencing input "${input}" for ${spec.kind} "${spec.id}".`);
         continue;
@@ -89,7 +103,9 @@ export function buildGraph(specs: readonly ComponentSpec[], wildcardMatching: 's
         seen.add(name);
         const { component, port } = portIndex.get(name)!;
         if (!port.kinds.some((kind) => accepted.includes(kind))) {
-          errors.push(`Data type mismatch between ${name} (${kindList(port.kinds)}) and ${spec.id} (${kindList(accepted)})`);
+          errors.push(
+            `Data type mismatch between ${name} (${kindList(port.kinds)}) and ${spec.id} (${kindList(accepted)})`,
+          );
           continue;
         }
         edges.push({ from: component, output: port.name, to: spec.id });

@@ -71,7 +71,10 @@ export class Topology {
   /** Samples the events passing outputs for the API's taps. */
   readonly tap: TapHub;
 
-  private constructor(private readonly options: TopologyOptions, graph: Graph) {
+  private constructor(
+    private readonly options: TopologyOptions,
+    graph: Graph,
+  ) {
     const { timezone, log_schema: schema } = options.env.globals;
     this.tap = new TapHub(graph, { timezone, messageKey: schema.message_key, timestampKey: schema.timestamp_key });
   }
@@ -102,7 +105,8 @@ export class Topology {
       const key = outputId(edge.from, edge.output);
       topology.consumers.set(key, [...(topology.consumers.get(key) ?? []), consumer]);
     }
-    for (const [source, transform] of fused.decodingSources) topology.nodes.get(transform)!.framesFrom = topology.nodes.get(source);
+    for (const [source, transform] of fused.decodingSources)
+      topology.nodes.get(transform)!.framesFrom = topology.nodes.get(source);
     for (const [first, rest] of chainedTransforms(graph)) {
       const chain = rest.map((id) => topology.nodes.get(id)!);
       topology.nodes.get(first)!.chain = chain;
@@ -139,7 +143,13 @@ export class Topology {
 
   /** `consumerDecodes`: a source whose one consumer decodes its frames (`fusedEdges`). */
   private async buildNode(spec: ComponentSpec, consumerDecodes: boolean): Promise<void> {
-    const telemetry = new ComponentTelemetry(this.options.env.metrics, spec.id, spec.kind, spec.type, this.options.env.globals.telemetry.tags);
+    const telemetry = new ComponentTelemetry(
+      this.options.env.metrics,
+      spec.id,
+      spec.kind,
+      spec.type,
+      this.options.env.globals.telemetry.tags,
+    );
     const log = this.options.log.child(`svc::${spec.kind}s::${spec.type}`, {
       component_kind: spec.kind,
       component_type: spec.type,
@@ -161,11 +171,12 @@ export class Topology {
         node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
         return;
       }
-      case 'sink':
+      case 'sink': {
         node.sink = await definition.build(spec.options, env);
         const limits = this.options.sinkBuffer(spec.id);
         node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
         return;
+      }
     }
   }
 
@@ -174,9 +185,16 @@ export class Topology {
   private bufferObserver(node: Node, limits: BufferLimits): BufferObserver {
     const { metrics, globals } = this.options.env;
     const sinkBuffer = node.spec.kind === 'sink' ? new SinkBufferTelemetry(metrics, node.telemetry.tags) : undefined;
-    const transformBuffer = node.spec.kind === 'transform'
-      ? new BufferUtilization(metrics, 'transform_buffer', node.telemetry.tags, limits.maxEvents, globals.buffer_utilization_ewma_alpha)
-      : undefined;
+    const transformBuffer =
+      node.spec.kind === 'transform'
+        ? new BufferUtilization(
+            metrics,
+            'transform_buffer',
+            node.telemetry.tags,
+            limits.maxEvents,
+            globals.buffer_utilization_ewma_alpha,
+          )
+        : undefined;
     const changed = (events: number) => {
       transformBuffer?.record(events);
       for (const output of node.sourceOutputs) output.record();
@@ -210,7 +228,13 @@ export class Topology {
         const buffers = consumers.map((consumer) => consumer.buffer!);
         const tags = { ...node.telemetry.tags, output: port.name ?? DEFAULT_OUTPUT_TAG };
         const maxEvents = Math.min(...buffers.map((buffer) => buffer.limits.maxEvents));
-        const utilization = new BufferUtilization(metrics, 'source_buffer', tags, maxEvents, globals.buffer_utilization_ewma_alpha);
+        const utilization = new BufferUtilization(
+          metrics,
+          'source_buffer',
+          tags,
+          maxEvents,
+          globals.buffer_utilization_ewma_alpha,
+        );
         const output = { record: () => utilization.record(Math.max(...buffers.map((buffer) => buffer.eventCount))) };
         for (const consumer of consumers) consumer.sourceOutputs.push(output);
       }
@@ -282,8 +306,12 @@ export class Topology {
     // A tap that wants an output the worker would keep (encoded for the sink, or passed on in the chain)
     // gets it back as a batch.
     const tapping = this.tap.active;
-    const encode = last.encodesFor && !(tapping && this.tap.claim(last.spec.id, batch.count)) ? last.encodesFor.sink!.batchEncoder!.options : undefined;
-    const keepPassedOn = tapping && stages.some((stage) => stage !== last && this.tap.claim(stage.spec.id, batch.count));
+    const encode =
+      last.encodesFor && !(tapping && this.tap.claim(last.spec.id, batch.count))
+        ? last.encodesFor.sink!.batchEncoder!.options
+        : undefined;
+    const keepPassedOn =
+      tapping && stages.some((stage) => stage !== last && this.tap.claim(stage.spec.id, batch.count));
     for (const stage of stages) stage.utilization!.start();
     try {
       const ids = stages.map((stage) => stage.spec.id);
@@ -294,7 +322,11 @@ export class Topology {
       // The batch is lost, never the process: count it and go on with the next one.
       node.telemetry.error('transform_failed', 'processing', batch.count);
       node.telemetry.discarded(batch.count, false);
-      node.log.error(`Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+      node.log.error(
+        `Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`,
+        {},
+        error,
+      );
       return undefined;
     } finally {
       for (const stage of stages) stage.utilization!.end();
@@ -303,7 +335,12 @@ export class Topology {
 
   /** Frames a source sent undecoded were decoded by the transform: count the events they made as the
    * source's input and output and the transform's input, and the frames that failed as the source's errors. */
-  private decodedFrames(node: Node, byteSize: number, decoded: NonNullable<TransformResult['decoded']>, sourceId: string | undefined): void {
+  private decodedFrames(
+    node: Node,
+    byteSize: number,
+    decoded: NonNullable<TransformResult['decoded']>,
+    sourceId: string | undefined,
+  ): void {
     const source = node.framesFrom;
     if (source) {
       source.telemetry.received(decoded.count, byteSize);
@@ -343,7 +380,8 @@ export class Topology {
       node.log.error(message, { error_type: errorType, stage });
     }
     for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
-    if (result.encodeFailures) node.encodesFor!.sink!.batchEncoder!.failed(result.encodeFailures.count, result.encodeFailures.message);
+    if (result.encodeFailures)
+      node.encodesFor!.sink!.batchEncoder!.failed(result.encodeFailures.count, result.encodeFailures.message);
   }
 
   private async runSink(node: Node, sink: Sink): Promise<void> {
@@ -356,7 +394,11 @@ export class Topology {
         node.telemetry.delivered(batch.count, batch.bytes.byteLength, batch.sourceId);
       } catch (error) {
         node.telemetry.error('write_failed', 'sending', batch.count);
-        node.log.error(`Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`, {}, error);
+        node.log.error(
+          `Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`,
+          {},
+          error,
+        );
       } finally {
         node.utilization!.end();
       }
@@ -379,7 +421,9 @@ export class Topology {
     const consumers = this.consumers.get(id) ?? [];
     if (consumers.length === 0 && node.spec.kind === 'source') return;
     await Promise.all(
-      consumers.map((consumer, i) => consumer.buffer!.push(i === 0 ? batch : { ...batch, bytes: new Uint8Array(batch.bytes) })),
+      consumers.map((consumer, i) =>
+        consumer.buffer!.push(i === 0 ? batch : { ...batch, bytes: new Uint8Array(batch.bytes) }),
+      ),
     );
   }
 
@@ -437,7 +481,10 @@ export function chainedTransforms(graph: Graph): Map<string, string[]> {
  * frames), and a remap transform whose default output feeds one sink and nothing else feeds it (the
  * transform encodes for the sink, when the sink encodes batches whole).
  */
-export function fusedEdges(graph: Graph): { decodingSources: Map<string, string>; encodingTransforms: Map<string, string> } {
+export function fusedEdges(graph: Graph): {
+  decodingSources: Map<string, string>;
+  encodingTransforms: Map<string, string>;
+} {
   const from = (id: string) => graph.edges.filter((edge) => edge.from === id);
   const into = (id: string) => graph.edges.filter((edge) => edge.to === id);
   const isRemap = (id: string) => graph.components.get(id)?.type === 'remap';

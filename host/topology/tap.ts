@@ -8,7 +8,14 @@
 import type { ComponentKind } from '../components/component.js';
 import { parseFieldPath, valuePath } from '../config/template.js';
 import type { RemapValue } from '../../abi/values.js';
-import { BatchReader, BatchWriter, CodecModule, type RecordView, rustDebugString, type ValuePath } from '../../runtime/engine.js';
+import {
+  BatchReader,
+  BatchWriter,
+  CodecModule,
+  type RecordView,
+  rustDebugString,
+  type ValuePath,
+} from '../../runtime/engine.js';
 import type { EventBatch, EventKind } from './batch.js';
 import { compileGlob, GlobError } from './glob.js';
 import { outputId, type Graph } from './graph.js';
@@ -221,7 +228,9 @@ export class TapHub {
       if (spec.kind === 'sink') this.sinks.push(spec.id);
       else for (const port of graph.ports.get(spec.id) ?? []) this.outputs.set(outputId(spec.id, port.name), component);
       if (spec.kind !== 'source') {
-        const feeding = graph.edges.filter((edge) => edge.to === spec.id).map((edge) => outputId(edge.from, edge.output));
+        const feeding = graph.edges
+          .filter((edge) => edge.to === spec.id)
+          .map((edge) => outputId(edge.from, edge.output));
         this.inputs.set(spec.id, [...new Set(feeding)]);
       }
     }
@@ -269,7 +278,12 @@ export class TapHub {
         return compileGlob(pattern);
       } catch (error) {
         if (!(error instanceof GlobError)) throw error;
-        invalid.push({ kind: 'invalidMatch', pattern, invalidMatches: [], message: `[tap] Warning: pattern '${pattern}' is not a valid glob: ${error.message}.` });
+        invalid.push({
+          kind: 'invalidMatch',
+          pattern,
+          invalidMatches: [],
+          message: `[tap] Warning: pattern '${pattern}' is not a valid glob: ${error.message}.`,
+        });
         return undefined;
       }
     };
@@ -278,7 +292,12 @@ export class TapHub {
     const wrongKind = (pattern: string, ids: string[], what: string) => {
       if (ids.length === 0) return;
       const list = `[${ids.map(rustDebugString).join(', ')}]`;
-      invalid.push({ kind: 'invalidMatch', pattern, invalidMatches: ids, message: `[tap] Warning: ${what.replace('%', `'${pattern}'`)} ${list}` });
+      invalid.push({
+        kind: 'invalidMatch',
+        pattern,
+        invalidMatches: ids,
+        message: `[tap] Warning: ${what.replace('%', `'${pattern}'`)} ${list}`,
+      });
     };
     for (const pattern of request.outputsPatterns) {
       const test = compile(pattern);
@@ -297,12 +316,18 @@ export class TapHub {
       wrongKind(pattern, this.sources.filter(test), 'source inputs cannot be tapped. Input pattern % matches sources');
     }
     const notifications: TapNotification[] = [
-      ...[...new Set(matched)].map((pattern) => ({ kind: 'matched' as const, pattern, message: `[tap] Pattern '${pattern}' successfully matched.` })),
-      ...[...new Set(notMatched)].filter((pattern) => !matched.includes(pattern)).map((pattern) => ({
-        kind: 'notMatched' as const,
+      ...[...new Set(matched)].map((pattern) => ({
+        kind: 'matched' as const,
         pattern,
-        message: `[tap] Pattern '${pattern}' failed to match: will retry on configuration reload.`,
+        message: `[tap] Pattern '${pattern}' successfully matched.`,
       })),
+      ...[...new Set(notMatched)]
+        .filter((pattern) => !matched.includes(pattern))
+        .map((pattern) => ({
+          kind: 'notMatched' as const,
+          pattern,
+          message: `[tap] Pattern '${pattern}' failed to match: will retry on configuration reload.`,
+        })),
       ...invalid,
     ];
     const tap = new Tap(outputs, notifications, request.limit, request.interval, (gone) => this.detach(gone));
@@ -318,7 +343,8 @@ export class TapHub {
 
   private index(): void {
     this.byOutput.clear();
-    for (const tap of this.taps) for (const output of tap.outputs) this.byOutput.set(output, [...(this.byOutput.get(output) ?? []), tap]);
+    for (const tap of this.taps)
+      for (const output of tap.outputs) this.byOutput.set(output, [...(this.byOutput.get(output) ?? []), tap]);
     this.active = this.taps.size > 0;
   }
 }

@@ -23,7 +23,12 @@ port.on('message', async (request: WorkerRequest) => {
       runners.set(request.id, await createRunner(request.type, request.plan));
       reply = { seq: request.seq };
     } else {
-      const stages = runStages(request.chain.map((id) => runners.get(id)!), request.batch, request.encode, request.keepPassedOn);
+      const stages = runStages(
+        request.chain.map((id) => runners.get(id)!),
+        request.batch,
+        request.encode,
+        request.keepPassedOn,
+      );
       const transferred = (batch: EventBatch): EventBatch => {
         const bytes = transferable(batch.bytes);
         // Two outputs may carry the same batch (a route matching everything): transfer it once.

@@ -13,14 +13,51 @@ type DnsRequest = Extract<IoRequest, { op: 'dns' }>;
 
 /** Record types by name (the ones `qtype` accepts) and number. */
 const RECORD_TYPES: Record<string, number> = {
-  A: 1, NS: 2, CNAME: 5, SOA: 6, NULL: 10, PTR: 12, HINFO: 13, MX: 15, TXT: 16, AAAA: 28, SRV: 33, NAPTR: 35,
-  OPT: 41, DS: 43, SSHFP: 44, RRSIG: 46, NSEC: 47, DNSKEY: 48, TLSA: 52, CDS: 59, CDNSKEY: 60, OPENPGPKEY: 61,
-  SVCB: 64, HTTPS: 65, CAA: 257, ANY: 255, AXFR: 252, IXFR: 251,
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  NULL: 10,
+  PTR: 12,
+  HINFO: 13,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+  SRV: 33,
+  NAPTR: 35,
+  OPT: 41,
+  DS: 43,
+  SSHFP: 44,
+  RRSIG: 46,
+  NSEC: 47,
+  DNSKEY: 48,
+  TLSA: 52,
+  CDS: 59,
+  CDNSKEY: 60,
+  OPENPGPKEY: 61,
+  SVCB: 64,
+  HTTPS: 65,
+  CAA: 257,
+  ANY: 255,
+  AXFR: 252,
+  IXFR: 251,
 };
 const TYPE_NAMES = new Map(Object.entries(RECORD_TYPES).map(([name, id]) => [id, name]));
 const CLASSES: Record<string, number> = { IN: 1, CH: 3, HS: 4, NONE: 254, ANY: 255 };
 const CLASS_NAMES = new Map(Object.entries(CLASSES).map(([name, id]) => [id, name]));
-const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
+const RCODE_NAMES = [
+  'NOERROR',
+  'FORMERR',
+  'SERVFAIL',
+  'NXDOMAIN',
+  'NOTIMP',
+  'REFUSED',
+  'YXDOMAIN',
+  'YXRRSET',
+  'NXRRSET',
+  'NOTAUTH',
+  'NOTZONE',
+];
 
 const typeName = (id: number) => TYPE_NAMES.get(id) ?? `Unknown(${id})`;
 const className = (id: number) => CLASS_NAMES.get(id) ?? `Unknown(${id})`;
@@ -72,7 +109,10 @@ function exchange(query: Buffer, server: string, timeoutMs: number): Promise<Buf
 }
 
 function encodeName(name: string): Buffer {
-  const labels = name.replace(/\.$/, '').split('.').filter((label) => label !== '');
+  const labels = name
+    .replace(/\.$/, '')
+    .split('.')
+    .filter((label) => label !== '');
   const parts: Buffer[] = [];
   for (const label of labels) {
     const bytes = Buffer.from(label);
@@ -99,7 +139,10 @@ function encodeQuery(name: string, qtype: number, qclass: number): Buffer {
 
 /** Reads DNS wire format, following name compression pointers. */
 class Reader {
-  constructor(readonly message: Buffer, public at = 0) {}
+  constructor(
+    readonly message: Buffer,
+    public at = 0,
+  ) {}
 
   u8(): number {
     return this.message.readUInt8(this.at++);
@@ -159,23 +202,37 @@ function decodeResponse(message: Buffer): RemapValue {
     const name = r.name();
     const type = r.u16();
     const klass = r.u16();
-    question.push({ class: className(klass), domainName: domainName(name), questionType: typeName(type), questionTypeId: BigInt(type) });
+    question.push({
+      class: className(klass),
+      domainName: domainName(name),
+      questionType: typeName(type),
+      questionTypeId: BigInt(type),
+    });
   }
   const sections = counts.slice(1).map((count) => Array.from({ length: count }, () => decodeRecord(r)));
   const opt = sections[2]!.find((record) => record.recordTypeId === 41n);
   const rcode = flags & 0xf;
   // The OPT record's TTL carries the upper 8 bits of the extended rcode.
-  const fullRcode = rcode | (opt === undefined ? 0 : Number(optTtl.get(opt) ?? 0) >>> 24 << 4);
+  const fullRcode = rcode | (opt === undefined ? 0 : (Number(optTtl.get(opt) ?? 0) >>> 24) << 4);
   return {
     additional: sections[2]!,
     answers: sections[0]!,
     authority: sections[1]!,
     fullRcode: BigInt(fullRcode),
     header: {
-      aa: (flags & 0x0400) !== 0, ad: (flags & 0x0020) !== 0, anCount: BigInt(counts[1]!), arCount: BigInt(counts[3]!),
-      cd: (flags & 0x0010) !== 0, nsCount: BigInt(counts[2]!), opcode: BigInt((flags >> 11) & 0xf),
-      qdCount: BigInt(counts[0]!), qr: (flags & 0x8000) !== 0, ra: (flags & 0x0080) !== 0, rcode: BigInt(rcode),
-      rd: (flags & 0x0100) !== 0, tc: (flags & 0x0200) !== 0,
+      aa: (flags & 0x0400) !== 0,
+      ad: (flags & 0x0020) !== 0,
+      anCount: BigInt(counts[1]!),
+      arCount: BigInt(counts[3]!),
+      cd: (flags & 0x0010) !== 0,
+      nsCount: BigInt(counts[2]!),
+      opcode: BigInt((flags >> 11) & 0xf),
+      qdCount: BigInt(counts[0]!),
+      qr: (flags & 0x8000) !== 0,
+      ra: (flags & 0x0080) !== 0,
+      rcode: BigInt(rcode),
+      rd: (flags & 0x0100) !== 0,
+      tc: (flags & 0x0200) !== 0,
     },
     question,
     rcodeName: RCODE_NAMES[fullRcode] ?? `Unknown(${fullRcode})`,
@@ -210,12 +267,20 @@ function decodeRecord(r: Reader): DnsRecord {
 function recordData(r: Reader, type: number, length: number): string {
   const start = r.at;
   switch (type) {
-    case 1: return [...r.bytes(4)].join('.');
-    case 28: return ipv6Text(r.bytes(16));
-    case 2: case 5: case 12: return r.name();
-    case 15: return `${r.u16()} ${r.name()}`;
-    case 6: return `${r.name()} ${r.name()} ${r.u32()} ${r.u32()} ${r.u32()} ${r.u32()} ${r.u32()}`;
-    case 33: return `${r.u16()} ${r.u16()} ${r.u16()} ${r.name()}`;
+    case 1:
+      return [...r.bytes(4)].join('.');
+    case 28:
+      return ipv6Text(r.bytes(16));
+    case 2:
+    case 5:
+    case 12:
+      return r.name();
+    case 15:
+      return `${r.u16()} ${r.name()}`;
+    case 6:
+      return `${r.name()} ${r.name()} ${r.u32()} ${r.u32()} ${r.u32()} ${r.u32()} ${r.u32()}`;
+    case 33:
+      return `${r.u16()} ${r.u16()} ${r.u16()} ${r.name()}`;
     case 16: {
       const strings: string[] = [];
       while (r.at < start + length) strings.push(r.bytes(r.u8()).toString('utf8'));

@@ -23,7 +23,12 @@ export async function httpRequest(request: HttpRequest): Promise<Uint8Array> {
     response = send(secure, url, options, request.body);
   } else if (!secure) {
     const proxyUrl = new URL(proxy);
-    response = send(false, proxyUrl, { ...options, path: url.href, headers: { host: url.host, ...request.headers } }, request.body);
+    response = send(
+      false,
+      proxyUrl,
+      { ...options, path: url.href, headers: { host: url.host, ...request.headers } },
+      request.body,
+    );
   } else {
     const socket = await tunnel(new URL(proxy), url);
     response = send(true, url, { ...options, createConnection: () => socket } as RequestOptions, request.body);

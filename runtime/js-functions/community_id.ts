@@ -15,7 +15,20 @@ const PORT_PROTOCOLS = new Set([6, 17, 132, ICMP, ICMP6]); // TCP, UDP, SCTP and
 /** ICMP message types and the type of their counterpart (the spec's "port equivalents"). */
 const ICMP_COUNTERPARTS: Readonly<Record<number, Readonly<Record<number, number>>>> = {
   [ICMP]: { 8: 0, 0: 8, 13: 14, 14: 13, 15: 16, 16: 15, 10: 9, 9: 10, 17: 18, 18: 17 },
-  [ICMP6]: { 128: 129, 129: 128, 133: 134, 134: 133, 135: 136, 136: 135, 130: 131, 131: 130, 139: 140, 140: 139, 144: 145, 145: 144 },
+  [ICMP6]: {
+    128: 129,
+    129: 128,
+    133: 134,
+    134: 133,
+    135: 136,
+    136: 135,
+    130: 131,
+    131: 130,
+    139: 140,
+    140: 139,
+    144: 145,
+    145: 144,
+  },
 };
 
 function address(value: RemapValue): Uint8Array {
@@ -41,7 +54,8 @@ function ordered(a: Uint8Array, aPort: number, b: Uint8Array, bPort: number): bo
 export const community_id: JsFunction = ([sourceIp, destinationIp, protocol, sourcePort, destinationPort, seed]) => {
   let source = address(sourceIp!);
   let destination = address(destinationIp!);
-  if (source.length !== destination.length) throw new Error('source and destination IP addresses must be of the same family');
+  if (source.length !== destination.length)
+    throw new Error('source and destination IP addresses must be of the same family');
   const proto = integerArg(protocol!, 0n);
   if (proto < 0n || proto > 255n) throw new Error('protocol must be between 0 and 255');
   const seedValue = u16(seed!, 'seed') ?? 0;
@@ -66,7 +80,11 @@ export const community_id: JsFunction = ([sourceIp, destinationIp, protocol, sou
   const hash = createHash('sha1');
   const head = Buffer.alloc(2);
   head.writeUInt16BE(seedValue);
-  hash.update(head).update(source).update(destination).update(Buffer.from([Number(proto), 0]));
+  hash
+    .update(head)
+    .update(source)
+    .update(destination)
+    .update(Buffer.from([Number(proto), 0]));
   if (hasPorts) {
     const ports = Buffer.alloc(4);
     ports.writeUInt16BE(sport!, 0);

@@ -22,7 +22,11 @@ function parseInner(input: string, at: number, toEnd: boolean): { word: Word; en
   if (close < 0 && !toEnd) return undefined;
   const end = close < 0 ? input.length : close;
   return {
-    word: { charset: input.slice(at, charsetEnd), encoding: input.slice(charsetEnd + 1, encodingEnd), text: input.slice(encodingEnd + 1, end) },
+    word: {
+      charset: input.slice(at, charsetEnd),
+      encoding: input.slice(charsetEnd + 1, encodingEnd),
+      text: input.slice(encodingEnd + 1, end),
+    },
     end,
   };
 }

@@ -1,6 +1,5 @@
 // decode_snappy(value): raw (unframed) Snappy data, at most the instance's decompression cap.
 
-
 import type { JsFunction } from '../imports.js';
 import { bytesArg } from './support/args.js';
 import { tooLarge } from './support/decompress.js';

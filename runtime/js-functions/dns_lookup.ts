@@ -23,23 +23,27 @@ export const dns_lookup: JsFunction = ([value, qtype, qclass, options], context)
   const name = stringArg(value!);
   const settings = (options === null ? {} : options) as Record<string, RemapValue>;
   if (kindName(settings) !== 'object') throw new Error(`expected object, got ${valueKind(settings)}`);
-  const servers = settings.servers === undefined || settings.servers === null
-    ? getServers()
-    : (() => {
-      if (!Array.isArray(settings.servers)) throw new Error('servers must be an array of strings');
-      return settings.servers.map(stringArg);
-    })();
+  const servers =
+    settings.servers === undefined || settings.servers === null
+      ? getServers()
+      : (() => {
+          if (!Array.isArray(settings.servers)) throw new Error('servers must be an array of strings');
+          return settings.servers.map(stringArg);
+        })();
   const timeoutMs = positiveNumber(settings, 'timeout', DEFAULT_TIMEOUT_SECONDS) * 1000;
   const attempts = Math.floor(positiveNumber(settings, 'attempts', DEFAULT_ATTEMPTS));
-  const reply = context.io.run({
-    op: 'dns',
-    name,
-    qtype: qtype === null ? 'A' : stringArg(qtype!),
-    qclass: qclass === null ? 'IN' : stringArg(qclass!),
-    servers,
-    timeoutMs,
-    attempts,
-  }, timeoutMs * attempts * Math.max(1, servers.length) + 1000);
+  const reply = context.io.run(
+    {
+      op: 'dns',
+      name,
+      qtype: qtype === null ? 'A' : stringArg(qtype!),
+      qclass: qclass === null ? 'IN' : stringArg(qclass!),
+      servers,
+      timeoutMs,
+      attempts,
+    },
+    timeoutMs * attempts * Math.max(1, servers.length) + 1000,
+  );
   if (!reply.ok) throw new Error(`unable to perform a lookup: ${reply.error}`);
   return reply.value;
 };

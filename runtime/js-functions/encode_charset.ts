@@ -17,7 +17,8 @@ const QUESTION_MARK = 0x3f;
 
 function countQuestionMarks(bytes: Uint8Array | string): number {
   let count = 0;
-  for (let i = 0; i < bytes.length; i++) if ((typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i]) === QUESTION_MARK) count++;
+  for (let i = 0; i < bytes.length; i++)
+    if ((typeof bytes === 'string' ? bytes.charCodeAt(i) : bytes[i]) === QUESTION_MARK) count++;
   return count;
 }
 

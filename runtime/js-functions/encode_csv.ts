@@ -12,9 +12,11 @@ export const encode_csv: JsFunction = ([value, delimiter]) => {
   const separator = csvDelimiter(delimiter!);
   const fields = value.map(fieldText);
   return fields
-    .map((field) => (/["\r\n]/.test(field) || field.includes(separator) || (field === '' && fields.length === 1)
-      ? `"${field.replaceAll('"', '""')}"`
-      : field))
+    .map((field) =>
+      /["\r\n]/.test(field) || field.includes(separator) || (field === '' && fields.length === 1)
+        ? `"${field.replaceAll('"', '""')}"`
+        : field,
+    )
     .join(separator);
 };
 

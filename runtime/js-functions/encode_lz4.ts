@@ -1,7 +1,6 @@
 // encode_lz4(value, prepend_size = true): one raw LZ4 block (lz4_flex's `compress`), after its little-endian
 // u32 size with `prepend_size` (`compress_prepend_size`).
 
-
 import type { JsFunction } from '../imports.js';
 import { booleanArg, bytesArg } from './support/args.js';
 import { library } from './support/library.js';

@@ -5,4 +5,5 @@ import type { JsFunction } from '../imports.js';
 import { bytesArg } from './support/args.js';
 import { deflateLevel } from './support/compression-level.js';
 
-export const encode_zlib: JsFunction = ([value, level]) => deflateSync(bytesArg(value!), { level: deflateLevel(level!) });
+export const encode_zlib: JsFunction = ([value, level]) =>
+  deflateSync(bytesArg(value!), { level: deflateLevel(level!) });

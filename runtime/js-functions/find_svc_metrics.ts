@@ -3,4 +3,5 @@
 import type { JsFunction } from '../imports.js';
 import { matchingMetrics, metricObject } from './support/svc-metrics.js';
 
-export const find_svc_metrics: JsFunction = ([key, tags], context) => matchingMetrics(context, key!, tags!).map(metricObject);
+export const find_svc_metrics: JsFunction = ([key, tags], context) =>
+  matchingMetrics(context, key!, tags!).map(metricObject);

@@ -14,7 +14,15 @@ type Predicate = (event: Record<string, RemapValue>) => boolean;
 /** A test of one value's text (numbers compare as numbers where both sides are numeric). */
 type ValueTest = (text: string) => boolean;
 
-const RESERVED: ReadonlySet<string> = new Set(['host', 'source', 'service', 'status', 'trace_id', 'message', 'timestamp']);
+const RESERVED: ReadonlySet<string> = new Set([
+  'host',
+  'source',
+  'service',
+  'status',
+  'trace_id',
+  'message',
+  'timestamp',
+]);
 const cache = new Map<string, Predicate>();
 
 export const match_ext_query: JsFunction = ([value, query]) => {
@@ -122,7 +130,7 @@ class QueryParser {
   /** The value and its test; also its text and whether it was a quoted phrase (for free text). */
   private value(): [ValueTest, string, boolean] {
     const rest = this.text.slice(this.at);
-    const range = /^([\[{])\s*("(?:[^"\\]|\\.)*"|[^\s\]}]+)\s+TO\s+("(?:[^"\\]|\\.)*"|[^\s\]}]+)\s*([\]}])/.exec(rest);
+    const range = /^([[{])\s*("(?:[^"\\]|\\.)*"|[^\s\]}]+)\s+TO\s+("(?:[^"\\]|\\.)*"|[^\s\]}]+)\s*([\]}])/.exec(rest);
     if (range) {
       this.at += range[0].length;
       return [rangeTest(bound(range[2]!), bound(range[3]!), range[1] === '[', range[4] === ']'), range[0], false];
@@ -149,7 +157,11 @@ class QueryParser {
       return [(text) => glob.test(text), raw, false];
     }
     const exact = unescape(raw);
-    return [(text) => text === exact || (isNumeric(text) && isNumeric(exact) && Number(text) === Number(exact)), exact, false];
+    return [
+      (text) => text === exact || (isNumeric(text) && isNumeric(exact) && Number(text) === Number(exact)),
+      exact,
+      false,
+    ];
   }
 }
 
@@ -200,10 +212,14 @@ function compare(a: string, b: string): number {
 
 function compareWith(op: string, order: number): boolean {
   switch (op) {
-    case '>': return order > 0;
-    case '>=': return order >= 0;
-    case '<': return order < 0;
-    default: return order <= 0;
+    case '>':
+      return order > 0;
+    case '>=':
+      return order >= 0;
+    case '<':
+      return order < 0;
+    default:
+      return order <= 0;
   }
 }
 

@@ -1,4 +1,3 @@
-
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { valueKind } from './support/args.js';
@@ -12,7 +11,8 @@ import { Tokenizer, type Token } from 'cborg';
  * with ciborium's texts. cborg's tokenizer reads the encoding: its decoder would make `1.0` the integer 1.
  */
 export const parse_cbor: JsFunction = ([value]) => {
-  if (!(typeof value === 'string' || value instanceof Uint8Array)) throw new Error(`expected string, got ${valueKind(value!)}`);
+  if (!(typeof value === 'string' || value instanceof Uint8Array))
+    throw new Error(`expected string, got ${valueKind(value!)}`);
   const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
   try {
     return item(new Tokenizer(bytes, { allowIndefinite: true, allowUndefined: true, allowBigInt: true }));
@@ -51,14 +51,21 @@ function item(tokens: Tokenizer): RemapValue {
     case 'float':
       if (Number.isNaN(v)) throw semantic('invalid value: floating point `NaN`, expected any valid JSON value');
       return floatValue(v as number);
-    case 'string': return v as string;
-    case 'true': return true;
-    case 'false': return false;
+    case 'string':
+      return v as string;
+    case 'true':
+      return true;
+    case 'false':
+      return false;
     case 'null':
-    case 'undefined': return null;
-    case 'bytes': throw semantic('invalid type: byte array, expected any valid JSON value');
-    case 'tag': throw semantic(bignum(token, tokens) ?? 'invalid type: enum, expected any valid JSON value');
-    case 'break': throw semantic('invalid type: break, expected non-break');
+    case 'undefined':
+      return null;
+    case 'bytes':
+      throw semantic('invalid type: byte array, expected any valid JSON value');
+    case 'tag':
+      throw semantic(bignum(token, tokens) ?? 'invalid type: enum, expected any valid JSON value');
+    case 'break':
+      throw semantic('invalid type: break, expected non-break');
     case 'array': {
       const items: RemapValue[] = [];
       for (let i = 0; i < (v as number); i++) {
@@ -67,7 +74,8 @@ function item(tokens: Tokenizer): RemapValue {
       }
       return items;
     }
-    default: { // map
+    default: {
+      // map
       const object: Record<string, RemapValue> = Object.create(null);
       for (let i = 0; i < (v as number); i++) {
         if (endOfIndefinite(tokens, v as number)) break;
@@ -106,16 +114,24 @@ function mapKey(tokens: Tokenizer): string {
   const v = token.value as unknown;
   const unexpected = (what: string) => semantic(`invalid type: ${what}, expected string`);
   switch (token.type.name) {
-    case 'string': return v as string;
+    case 'string':
+      return v as string;
     case 'uint':
-    case 'negint': throw unexpected(`integer \`${v}\``);
-    case 'float': throw unexpected(`floating point \`${rustFloat(v as number)}\``);
+    case 'negint':
+      throw unexpected(`integer \`${v}\``);
+    case 'float':
+      throw unexpected(`floating point \`${rustFloat(v as number)}\``);
     case 'true':
-    case 'false': throw unexpected(`boolean \`${v}\``);
-    case 'bytes': throw unexpected('bytes');
-    case 'array': throw unexpected('sequence');
-    case 'map': throw unexpected('map');
-    default: throw unexpected(token.type.name); // null, undefined, break
+    case 'false':
+      throw unexpected(`boolean \`${v}\``);
+    case 'bytes':
+      throw unexpected('bytes');
+    case 'array':
+      throw unexpected('sequence');
+    case 'map':
+      throw unexpected('map');
+    default:
+      throw unexpected(token.type.name); // null, undefined, break
   }
 }
 

@@ -8,20 +8,47 @@ import type { RemapValue } from '../../abi/values.js';
 import { booleanArg, stringArg } from './support/args.js';
 
 const HEADER_FIELDS = [
-  'cefVersion', 'deviceVendor', 'deviceProduct', 'deviceVersion', 'deviceEventClassId', 'name', 'severity',
+  'cefVersion',
+  'deviceVendor',
+  'deviceProduct',
+  'deviceVersion',
+  'deviceEventClassId',
+  'name',
+  'severity',
 ];
 
 /** The extension keys that `<key>Label` can rename. */
 const CUSTOM_FIELDS: ReadonlySet<string> = new Set([
-  'c6a1', 'c6a2', 'c6a3', 'c6a4', 'cfp1', 'cfp2', 'cfp3', 'cfp4', 'cn1', 'cn2', 'cn3',
-  'cs1', 'cs2', 'cs3', 'cs4', 'cs5', 'cs6', 'deviceCustomDate1', 'deviceCustomDate2', 'flexDate1',
-  'flexNumber1', 'flexNumber2', 'flexString1', 'flexString2',
+  'c6a1',
+  'c6a2',
+  'c6a3',
+  'c6a4',
+  'cfp1',
+  'cfp2',
+  'cfp3',
+  'cfp4',
+  'cn1',
+  'cn2',
+  'cn3',
+  'cs1',
+  'cs2',
+  'cs3',
+  'cs4',
+  'cs5',
+  'cs6',
+  'deviceCustomDate1',
+  'deviceCustomDate2',
+  'flexDate1',
+  'flexNumber1',
+  'flexNumber2',
+  'flexString1',
+  'flexString2',
 ]);
 
 /** A header field: text up to an unescaped `|`. */
 const HEADER_FIELD = /((?:[^|\\]|\\.)*)\|/sy;
 /** Where a key starts: the extension's start or a space, then the key and `=`. */
-const KEY = /(?:^|(?<= ))([\w.\[\]-]+)=/g;
+const KEY = /(?:^|(?<= ))([\w.[\]-]+)=/g;
 const VALUE_ESCAPES: Readonly<Record<string, string>> = { '=': '=', '\\': '\\', n: '\n', r: '\r' };
 
 const failure = () => new Error('Could not parse whole line successfully');

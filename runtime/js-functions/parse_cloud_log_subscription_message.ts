@@ -17,7 +17,9 @@ export const parse_cloud_log_subscription_message: JsFunction = ([value]) => {
   const root = object(message, 'struct AwsCloudWatchLogsSubscriptionMessage');
   const messageType = string(root, 'messageType');
   if (!MESSAGE_TYPES.has(messageType)) {
-    throw new Error(`unable to parse: unknown variant \`${messageType}\`, expected \`DATA_MESSAGE\` or \`CONTROL_MESSAGE\``);
+    throw new Error(
+      `unable to parse: unknown variant \`${messageType}\`, expected \`DATA_MESSAGE\` or \`CONTROL_MESSAGE\``,
+    );
   }
   const filters = field(root, 'subscriptionFilters');
   const events = field(root, 'logEvents');

@@ -9,7 +9,16 @@ const DEFAULT_FORMAT =
   'version account_id interface_id srcaddr dstaddr srcport dstport protocol packets bytes start end action log_status';
 
 const INTEGER_FIELDS: ReadonlySet<string> = new Set([
-  'version', 'srcport', 'dstport', 'protocol', 'packets', 'bytes', 'start', 'end', 'tcp_flags', 'traffic_path',
+  'version',
+  'srcport',
+  'dstport',
+  'protocol',
+  'packets',
+  'bytes',
+  'start',
+  'end',
+  'tcp_flags',
+  'traffic_path',
   'encryption_status',
 ]);
 

@@ -10,8 +10,9 @@ export const DEFAULT_ACCESS_TIMESTAMP_FORMAT = '%d/%b/%Y:%T %z';
 export const COMMON_LOG_TYPES: FieldTypes = { timestamp: 'timestamp', status: 'integer', size: 'integer' };
 
 export const parse_common_log: JsFunction = ([value, timestampFormat], context) => {
-  const format = timestampFormat === null || timestampFormat === undefined
-    ? DEFAULT_ACCESS_TIMESTAMP_FORMAT
-    : stringArg(timestampFormat);
+  const format =
+    timestampFormat === null || timestampFormat === undefined
+      ? DEFAULT_ACCESS_TIMESTAMP_FORMAT
+      : stringArg(timestampFormat);
   return parseLogLine(stringArg(value!), [COMMON_LOG], COMMON_LOG_TYPES, 'common', format, context);
 };

@@ -46,7 +46,12 @@ function rulesOf(path: string): SuffixRules {
     } catch (e) {
       throw new Error(`unable to read public suffix list: ${(e as Error).message}`);
     }
-    rules = new Set(text.split('\n').map((line) => line.trim().split(/\s/)[0]!.toLowerCase()).filter((rule) => rule !== '' && !rule.startsWith('//')));
+    rules = new Set(
+      text
+        .split('\n')
+        .map((line) => line.trim().split(/\s/)[0]!.toLowerCase())
+        .filter((rule) => rule !== '' && !rule.startsWith('//')),
+    );
     customLists.set(path, rules);
   }
   return rules;
@@ -58,7 +63,14 @@ function customSuffix(domain: string, rules: SuffixRules): Suffix | undefined {
   if (labels.some((label) => label === '')) return undefined;
   for (let start = 0; start < labels.length; start++) {
     const candidate = labels.slice(start).join('.');
-    if (rules.has(`!${candidate}`)) return { etld: domain.split('.').slice(start + 1).join('.'), known: true };
+    if (rules.has(`!${candidate}`))
+      return {
+        etld: domain
+          .split('.')
+          .slice(start + 1)
+          .join('.'),
+        known: true,
+      };
     const wildcard = ['*', ...labels.slice(start + 1)].join('.');
     if (rules.has(candidate) || (start + 1 < labels.length && rules.has(wildcard))) {
       return { etld: domain.split('.').slice(start).join('.'), known: true };

@@ -53,8 +53,12 @@ function aliasFile(path: string): Record<string, string> {
     } catch (error) {
       throw new Error(`unable to read alias source ${path}: ${(error as Error).message}`);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)
-      || !Object.values(parsed).every((alias) => typeof alias === 'string')) {
+    if (
+      typeof parsed !== 'object' ||
+      parsed === null ||
+      Array.isArray(parsed) ||
+      !Object.values(parsed).every((alias) => typeof alias === 'string')
+    ) {
       throw new Error(`unable to read alias source ${path}: expected an object of strings`);
     }
     aliases = parsed as Record<string, string>;
@@ -78,9 +82,11 @@ function fieldsOf(fields: readonly GrokField[], groups: Record<string, string | 
     let target = result;
     for (const segment of path.slice(0, -1)) {
       const next = target[segment];
-      target = (next && typeof next === 'object' && !Array.isArray(next) && !(next instanceof Uint8Array)
-        ? next
-        : (target[segment] = Object.create(null))) as Record<string, RemapValue>;
+      target = (
+        next && typeof next === 'object' && !Array.isArray(next) && !(next instanceof Uint8Array)
+          ? next
+          : (target[segment] = Object.create(null))
+      ) as Record<string, RemapValue>;
     }
     const last = path[path.length - 1]!;
     if (!(last in target)) target[last] = converted;

@@ -108,7 +108,12 @@ class RubyHashParser {
         continue;
       }
       const escaped = this.text[this.at++] ?? this.fail('an escaped character');
-      out += quote === '"' ? ESCAPES[escaped] ?? escaped : escaped === quote || escaped === '\\' ? escaped : `\\${escaped}`;
+      out +=
+        quote === '"'
+          ? (ESCAPES[escaped] ?? escaped)
+          : escaped === quote || escaped === '\\'
+            ? escaped
+            : `\\${escaped}`;
     }
     return this.fail(`closing ${quote}`);
   }

@@ -21,7 +21,8 @@ export const parse_timestamp: JsFunction = ([value, format, timezone], context) 
     const parsed = parseStrftime(text, pattern);
     return new Timestamp(formatHasZone(pattern) ? parsed.toInstantWithOffset() : parsed.toInstantInZone(zone));
   } catch (error) {
-    if (error instanceof TimestampParseError) throw new Error(`Invalid timestamp ${rustDebugString(text)}: ${error.message}`);
+    if (error instanceof TimestampParseError)
+      throw new Error(`Invalid timestamp ${rustDebugString(text)}: ${error.message}`);
     throw error;
   }
 };

@@ -141,7 +141,8 @@ class LineParser {
     }
     if (at === this.at) return undefined;
     this.at = at;
-    if (text.endsWith('\\')) throw parsingError('Measurements, tag keys and values, and field keys may not end with a backslash');
+    if (text.endsWith('\\'))
+      throw parsingError('Measurements, tag keys and values, and field keys may not end with a backslash');
     return text;
   }
 
@@ -195,7 +196,9 @@ class LineParser {
 function toMetrics(line: ParsedLine): RemapValue[] {
   return line.fields.map(([field, value]) => {
     if (typeof value !== 'number') {
-      throw new Error("Error while converting InfluxDB line protocol metric to Vector's metric model: field set values of type string are not supported");
+      throw new Error(
+        "Error while converting InfluxDB line protocol metric to Vector's metric model: field set values of type string are not supported",
+      );
     }
     const metric: Record<string, RemapValue> = { name: `${line.measurement}_${field}` };
     if (line.tags.size > 0) metric.tags = Object.fromEntries(line.tags);

@@ -20,7 +20,8 @@ const woothee = library<{ parse(ua: string): WootheeResult }>('woothee');
 
 type Field = string | null;
 
-const known = (text: string | undefined): Field => (text === undefined || text === '' || text === 'UNKNOWN' ? null : text);
+const known = (text: string | undefined): Field =>
+  text === undefined || text === '' || text === 'UNKNOWN' ? null : text;
 
 function fast(ua: string) {
   const r = woothee().parse(ua);

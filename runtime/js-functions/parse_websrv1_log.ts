@@ -18,8 +18,9 @@ export const parse_websrv1_log: JsFunction = ([value, format, timestampFormat], 
   const name = stringArg(format!);
   const spec = FORMATS[name];
   if (!spec) throw new Error(`invalid format: ${name}`);
-  const tsFormat = timestampFormat === null || timestampFormat === undefined
-    ? DEFAULT_ACCESS_TIMESTAMP_FORMAT
-    : stringArg(timestampFormat);
+  const tsFormat =
+    timestampFormat === null || timestampFormat === undefined
+      ? DEFAULT_ACCESS_TIMESTAMP_FORMAT
+      : stringArg(timestampFormat);
   return parseLogLine(stringArg(value!), [spec.regex], spec.types, name, tsFormat, context);
 };

@@ -6,7 +6,10 @@ import type { JsFunction } from '../imports.js';
 import type { RustRegex } from '../../abi/regex.js';
 import { stringArg } from './support/args.js';
 import {
-  NGINX_COMBINED_LOG, NGINX_ERROR_LOG, NGINX_INGRESS_UPSTREAMINFO_LOG, NGINX_MAIN_LOG,
+  NGINX_COMBINED_LOG,
+  NGINX_ERROR_LOG,
+  NGINX_INGRESS_UPSTREAMINFO_LOG,
+  NGINX_MAIN_LOG,
 } from './support/access-log-regexes.js';
 import { parseLogLine, type FieldTypes } from './support/log-fields.js';
 import { DEFAULT_ACCESS_TIMESTAMP_FORMAT } from './parse_common_log.js';
@@ -38,8 +41,7 @@ export const parse_websrv2_log: JsFunction = ([value, format, timestampFormat], 
   const name = stringArg(format!);
   const spec = FORMATS[name];
   if (!spec) throw new Error(`invalid format: ${name}`);
-  const tsFormat = timestampFormat === null || timestampFormat === undefined
-    ? spec.timestampFormat
-    : stringArg(timestampFormat);
+  const tsFormat =
+    timestampFormat === null || timestampFormat === undefined ? spec.timestampFormat : stringArg(timestampFormat);
   return parseLogLine(stringArg(value!), [spec.regex], TYPES, name, tsFormat, context);
 };

@@ -23,20 +23,21 @@ const ATTRIBUTES = ':@';
 
 const xml = library<typeof import('fast-xml-parser')>('fast-xml-parser');
 let parser: Parser | undefined;
-const newParser = () => new (xml().XMLParser)({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  commentPropName: COMMENT,
-  processEntities: true,
-  htmlEntities: false,
-});
+const newParser = () =>
+  new (xml().XMLParser)({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    commentPropName: COMMENT,
+    processEntities: true,
+    htmlEntities: false,
+  });
 
 /**
  * `parse_xml(value, trim = true, include_attr = true, attr_prefix = "@", text_key = "text",
@@ -45,7 +46,17 @@ const newParser = () => new (xml().XMLParser)({
  * (repeated names collect arrays, text under `text_key`), flattened to its only child when it has no
  * attributes; text becomes null, a boolean or a number when the options say so.
  */
-export const parse_xml: JsFunction = ([value, trim, includeAttr, attrPrefix, textKey, alwaysUseTextKey, parseBool, parseNull, parseNumber]) => {
+export const parse_xml: JsFunction = ([
+  value,
+  trim,
+  includeAttr,
+  attrPrefix,
+  textKey,
+  alwaysUseTextKey,
+  parseBool,
+  parseNull,
+  parseNumber,
+]) => {
   let text = stringArg(value!);
   if (booleanArg(trim!, true)) text = text.replace(/>\s+</g, '><');
   const options: XmlOptions = {
@@ -72,7 +83,11 @@ function attributesOf(node: XmlNode): Record<string, string> {
 }
 
 /** The object of an element's attributes and its element and text children. */
-function childrenObject(children: XmlNode[], attributes: Record<string, string>, options: XmlOptions): Record<string, RemapValue> {
+function childrenObject(
+  children: XmlNode[],
+  attributes: Record<string, string>,
+  options: XmlOptions,
+): Record<string, RemapValue> {
   const object: Record<string, RemapValue> = Object.create(null);
   if (options.includeAttr) for (const [name, v] of Object.entries(attributes)) object[options.attrPrefix + name] = v;
   for (const child of children) {

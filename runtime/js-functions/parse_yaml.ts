@@ -1,4 +1,3 @@
-
 import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { stringArg } from './support/args.js';

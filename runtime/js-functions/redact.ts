@@ -20,11 +20,18 @@ const US_SOCIAL_SECURITY_NUMBER = new RustRegex(
 );
 
 const SHA2_VARIANTS: Record<string, string> = {
-  'SHA-224': 'sha224', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512',
-  'SHA-512/224': 'sha512-224', 'SHA-512/256': 'sha512-256',
+  'SHA-224': 'sha224',
+  'SHA-256': 'sha256',
+  'SHA-384': 'sha384',
+  'SHA-512': 'sha512',
+  'SHA-512/224': 'sha512-224',
+  'SHA-512/256': 'sha512-256',
 };
 const SHA3_VARIANTS: Record<string, string> = {
-  'SHA3-224': 'sha3-224', 'SHA3-256': 'sha3-256', 'SHA3-384': 'sha3-384', 'SHA3-512': 'sha3-512',
+  'SHA3-224': 'sha3-224',
+  'SHA3-256': 'sha3-256',
+  'SHA3-384': 'sha3-384',
+  'SHA3-512': 'sha3-512',
 };
 const DEFAULT_VARIANT: Record<string, string> = { sha2: 'SHA-512/256', sha3: 'SHA3-512' };
 const ENCODINGS: Record<string, 'base64' | 'hex'> = { base64: 'base64', base16: 'hex' };

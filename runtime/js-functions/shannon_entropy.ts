@@ -25,9 +25,12 @@ function entropy(symbols: Iterable<string | number>): RemapValue {
 export const shannon_entropy: JsFunction = ([value, segmentation]) => {
   const mode = segmentation === null ? 'byte' : stringArg(segmentation!);
   switch (mode) {
-    case 'byte': return entropy(bytesArg(value!));
-    case 'codepoint': return entropy(stringArg(value!));
-    case 'grapheme': return entropy(Array.from(graphemes.segment(stringArg(value!)), (s) => s.segment));
+    case 'byte':
+      return entropy(bytesArg(value!));
+    case 'codepoint':
+      return entropy(stringArg(value!));
+    case 'grapheme':
+      return entropy(Array.from(graphemes.segment(stringArg(value!)), (s) => s.segment));
   }
   throw new Error(`unknown segmentation: ${mode}`);
 };

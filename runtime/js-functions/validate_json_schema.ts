@@ -42,15 +42,23 @@ function validator(path: string, ignoreUnknownFormats: boolean): ValidateFunctio
     throw new Error(`Failed to read schema: ${(e as Error).message}`);
   }
   const addFormats = formatsLibrary().default ?? formatsLibrary();
-  const ajv = new (ajvLibrary().Ajv2020)({ allErrors: true, verbose: true, addUsedSchema: false, strict: !ignoreUnknownFormats, logger: false });
+  const ajv = new (ajvLibrary().Ajv2020)({
+    allErrors: true,
+    verbose: true,
+    addUsedSchema: false,
+    strict: !ignoreUnknownFormats,
+    logger: false,
+  });
   addFormats(ajv);
   try {
     validate = ajv.compile(schema as object);
   } catch (e) {
     const format = /unknown format "([^"]*)"/.exec((e as Error).message);
-    throw new Error(format
-      ? `Failed to compile schema: Unknown format: '${format[1]}'. Adjust configuration to ignore unrecognized formats`
-      : `Failed to compile schema: ${(e as Error).message}`);
+    throw new Error(
+      format
+        ? `Failed to compile schema: Unknown format: '${format[1]}'. Adjust configuration to ignore unrecognized formats`
+        : `Failed to compile schema: ${(e as Error).message}`,
+    );
   }
   validators.set(key, validate);
   return validate;
@@ -60,7 +68,11 @@ const json = (v: unknown): string => JSON.stringify(v);
 
 /** The `jsonschema` crate's text of an ajv error, for the keywords it words differently; ajv's own otherwise. */
 const ERROR_TEXTS: Readonly<Record<string, (data: unknown, params: Record<string, unknown>) => string>> = {
-  type: (data, p) => `${json(data)} is not of type ${String(p.type).split(',').map((t) => `"${t}"`).join(', ')}`,
+  type: (data, p) =>
+    `${json(data)} is not of type ${String(p.type)
+      .split(',')
+      .map((t) => `"${t}"`)
+      .join(', ')}`,
   format: (data, p) => `${json(data)} is not a "${String(p.format)}"`,
   required: (_, p) => `"${String(p.missingProperty)}" is a required property`,
   minimum: (data, p) => `${json(data)} is less than the minimum of ${String(p.limit)}`,
@@ -76,15 +88,17 @@ const ERROR_TEXTS: Readonly<Record<string, (data: unknown, params: Record<string
   const: (_, p) => `${json(p.allowedValue)} was expected`,
   multipleOf: (data, p) => `${json(data)} is not a multiple of ${String(p.multipleOf)}`,
   uniqueItems: (data) => `${json(data)} has non-unique elements`,
-  additionalProperties: (_, p) => `Additional properties are not allowed ('${String(p.additionalProperty)}' was unexpected)`,
+  additionalProperties: (_, p) =>
+    `Additional properties are not allowed ('${String(p.additionalProperty)}' was unexpected)`,
   anyOf: (data) => `${json(data)} is not valid under any of the schemas listed in the 'anyOf' keyword`,
-  oneOf: (data, p) => p.passingSchemas
-    ? `${json(data)} is valid under more than one of the schemas listed in the 'oneOf' keyword`
-    : `${json(data)} is not valid under any of the schemas listed in the 'oneOf' keyword`,
+  oneOf: (data, p) =>
+    p.passingSchemas
+      ? `${json(data)} is valid under more than one of the schemas listed in the 'oneOf' keyword`
+      : `${json(data)} is not valid under any of the schemas listed in the 'oneOf' keyword`,
   'false schema': (data) => `False schema does not allow ${json(data)}`,
 };
 
 function errorText(error: ErrorObject): string {
   const text = ERROR_TEXTS[error.keyword];
-  return text ? text(error.data, error.params as Record<string, unknown>) : error.message ?? error.keyword;
+  return text ? text(error.data, error.params as Record<string, unknown>) : (error.message ?? error.keyword);
 }

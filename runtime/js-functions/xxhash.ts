@@ -7,7 +7,12 @@ import type { JsFunction } from '../imports.js';
 import type { RemapValue } from '../../abi/values.js';
 import { bytesArg, stringArg } from './support/args.js';
 
-const [xxh32, xxh64, xxh3, xxh128] = await Promise.all([createXXHash32(), createXXHash64(), createXXHash3(), createXXHash128()]);
+const [xxh32, xxh64, xxh3, xxh128] = await Promise.all([
+  createXXHash32(),
+  createXXHash64(),
+  createXXHash3(),
+  createXXHash128(),
+]);
 
 const digest = (hasher: IHasher, bytes: Uint8Array): bigint => BigInt(`0x${hasher.init().update(bytes).digest('hex')}`);
 

@@ -1,9 +1,36 @@
 // The binary value codec of docs/abi.md §1: how values cross between components and to the host.
 
 import {
-  Value, Tag, NULL, TRUE, FALSE, alloc, newInt, newFloat, newTimestamp, newBytes, newRegex, newArray,
-  arrayPush, arrayLen, arrayGet, newObject, copyMemory, objectSetInOrder, objectLen, objectKeyPtr, objectKeyLen, objectValue,
-  tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
+  Value,
+  Tag,
+  NULL,
+  TRUE,
+  FALSE,
+  alloc,
+  newInt,
+  newFloat,
+  newTimestamp,
+  newBytes,
+  newRegex,
+  newArray,
+  arrayPush,
+  arrayLen,
+  arrayGet,
+  newObject,
+  copyMemory,
+  objectSetInOrder,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  tagOf,
+  intOf,
+  floatOf,
+  timestampOf,
+  bytesPtr,
+  bytesLen,
+  regexPatternPtr,
+  regexPatternLen,
 } from '../value';
 import { compileRegex } from '../regex';
 import { mayDescend } from '../depth';
@@ -29,9 +56,12 @@ function decodeNext(): Value {
   const tag = <i32>load<u8>(cursor);
   cursor += 1;
   switch (tag) {
-    case Wire.Null: return NULL;
-    case Wire.False: return FALSE;
-    case Wire.True: return TRUE;
+    case Wire.Null:
+      return NULL;
+    case Wire.False:
+      return FALSE;
+    case Wire.True:
+      return TRUE;
     case Wire.Int: {
       const v = newInt(load<i64>(cursor));
       cursor += 8;
@@ -96,12 +126,16 @@ export function encodedSize(v: Value, depth: i32 = 0): usize {
   if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return 1;
   switch (tagOf(v)) {
     case Tag.Null:
-    case Tag.Bool: return 1;
+    case Tag.Bool:
+      return 1;
     case Tag.Int:
     case Tag.Float:
-    case Tag.Timestamp: return 9;
-    case Tag.Bytes: return 5 + bytesLen(v);
-    case Tag.Regex: return 5 + regexPatternLen(v);
+    case Tag.Timestamp:
+      return 9;
+    case Tag.Bytes:
+      return 5 + bytesLen(v);
+    case Tag.Regex:
+      return 5 + regexPatternLen(v);
     case Tag.Array: {
       let size: usize = 9;
       for (let i: usize = 0, n = arrayLen(v); i < n; i++) size += encodedSize(arrayGet(v, i), depth + 1);

@@ -7,13 +7,40 @@
 import { writeBatchHeader } from '../batch-layout';
 import { BATCH_HEADER_SIZE as HEADER_SIZE, EventKind } from '../../abi/wire/batch';
 import {
-  Value, Tag, tagOf, alloc, newObject, newBytes, newFloat, newTimestamp, objectLen, objectKeyPtr, objectKeyLen,
-  objectValue, objectFind, objectInsertAt, objectGet, objectSet, arrayLen, arrayGet, bytesPtr, bytesLen, intOf,
-  share, setRunning,
+  Value,
+  Tag,
+  tagOf,
+  alloc,
+  newObject,
+  newBytes,
+  newFloat,
+  newTimestamp,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  objectFind,
+  objectInsertAt,
+  objectGet,
+  objectSet,
+  arrayLen,
+  arrayGet,
+  bytesPtr,
+  bytesLen,
+  intOf,
+  share,
+  setRunning,
 } from '../value';
 import { errorMessagePtr, errorMessageLen } from '../error';
 import {
-  Buffer, bufferNew, bufferReserve, bufferBytes, bufferAscii, bufferData, bufferLength, bufferByte,
+  Buffer,
+  bufferNew,
+  bufferReserve,
+  bufferBytes,
+  bufferAscii,
+  bufferData,
+  bufferLength,
+  bufferByte,
 } from '../buffer';
 import { encodeValue, encodedSize, decodeValue } from './binary';
 import { parseJsonWith, isValidUtf8 } from './json';
@@ -26,7 +53,15 @@ import { equalsAscii } from '../text';
 import { VALUE_TYPES } from '../metric';
 import { fn_parse_syslog } from '../functions/parse_syslog';
 import {
-  Next, FrameError, framesStart, frameNext, frameError, framePtr, frameLen, framesConsumed, framesDiscard,
+  Next,
+  FrameError,
+  framesStart,
+  frameNext,
+  frameError,
+  framePtr,
+  frameLen,
+  framesConsumed,
+  framesDiscard,
 } from './frames';
 
 /** The encoded empty object: every record's metadata. */
@@ -120,9 +155,12 @@ function decodeFrame(ptr: usize, len: usize): void {
       writeLog(messageEvent(newBytes(ptr, len)));
       return;
     }
-    case Decoder.Json: return decodeJson(ptr, len);
-    case Decoder.Syslog: return decodeSyslog(ptr, len);
-    case Decoder.NativeJson: return decodeNativeJson(ptr, len);
+    case Decoder.Json:
+      return decodeJson(ptr, len);
+    case Decoder.Syslog:
+      return decodeSyslog(ptr, len);
+    case Decoder.NativeJson:
+      return decodeNativeJson(ptr, len);
   }
 }
 
@@ -243,7 +281,8 @@ function decodeNativeJson(ptr: usize, len: usize): void {
     store<u32>(events + (i << 3), <u32>kind);
     store<u32>(events + (i << 3), <u32>event, 4);
   }
-  for (let i: usize = 0; i < n; i++) writeEvent(<EventKind>load<u32>(events + (i << 3)), load<u32>(events + (i << 3), 4));
+  for (let i: usize = 0; i < n; i++)
+    writeEvent(<EventKind>load<u32>(events + (i << 3)), load<u32>(events + (i << 3), 4));
 }
 
 /** The kind of a native event `{"log"|"metric"|"trace": {...}}`, or -1 with the error written. */
@@ -273,8 +312,14 @@ function checkMetric(metric: Value): bool {
   const name = field(metric, 'name');
   if (name == 0 || tagOf(name) != Tag.Bytes) return nativeError('a metric needs a string "name"');
   const kind = field(metric, 'kind');
-  if (kind == 0 || tagOf(kind) != Tag.Bytes ||
-      !(equalsAscii(bytesPtr(kind), bytesLen(kind), 'absolute') || equalsAscii(bytesPtr(kind), bytesLen(kind), 'incremental'))) {
+  if (
+    kind == 0 ||
+    tagOf(kind) != Tag.Bytes ||
+    !(
+      equalsAscii(bytesPtr(kind), bytesLen(kind), 'absolute') ||
+      equalsAscii(bytesPtr(kind), bytesLen(kind), 'incremental')
+    )
+  ) {
     return nativeError('a metric needs a "kind", "absolute" or "incremental"');
   }
   let valueType = -1;
@@ -284,7 +329,9 @@ function checkMetric(metric: Value): bool {
     valueType = i;
   }
   if (valueType < 0) {
-    return nativeError('a metric needs a value: counter, gauge, set, distribution, aggregated_histogram, aggregated_summary or sketch');
+    return nativeError(
+      'a metric needs a value: counter, gauge, set, distribution, aggregated_histogram, aggregated_summary or sketch',
+    );
   }
   if (valueType <= 1) {
     const holder = field(metric, VALUE_TYPES[valueType]);
@@ -398,8 +445,10 @@ function writePendingError(): void {
 
 function failFrame(why: FrameError): void {
   switch (why) {
-    case FrameError.TooLong: return writeError('frame is longer than max_length: discarded');
-    case FrameError.FrameTooBig: return writeError('frame size too big');
+    case FrameError.TooLong:
+      return writeError('frame is longer than max_length: discarded');
+    case FrameError.FrameTooBig:
+      return writeError('frame size too big');
   }
   writeError('bytes remaining on stream');
 }

@@ -1,8 +1,23 @@
 // VRL's `Display` of values: what the `vrl` CLI prints for a result (`{ "a": [1, 2.0] }`, `t'…'`, `r'…'`).
 
 import {
-  Value, Tag, tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
-  arrayLen, arrayGet, objectLen, objectKeyPtr, objectKeyLen, objectValue, TRUE, copyMemory,
+  Value,
+  Tag,
+  tagOf,
+  intOf,
+  floatOf,
+  timestampOf,
+  bytesPtr,
+  bytesLen,
+  regexPatternPtr,
+  regexPatternLen,
+  arrayLen,
+  arrayGet,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  TRUE,
 } from '../value';
 import { Buffer, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferQuoted } from '../buffer';
 import { writeInt, writeFloat } from './number';

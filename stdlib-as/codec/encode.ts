@@ -4,15 +4,46 @@
 
 import { EventKind } from '../../abi/wire/batch';
 import {
-  CsvQuoteStyle, EncodeDescriptor, EncodeFlag, Encoder, EncodeMethod, EncodeTimestamp,
+  CsvQuoteStyle,
+  EncodeDescriptor,
+  EncodeFlag,
+  Encoder,
+  EncodeMethod,
+  EncodeTimestamp,
 } from '../../abi/wire/codec-descriptors';
 import {
-  Value, Tag, alloc, tagOf, newObject, newInt, newFloat, objectLen, objectKeyPtr, objectKeyLen, objectValue,
-  objectSetValueAt, objectFind, arrayLen, arrayGet, arrayItems, intOf, timestampOf, bytesPtr, bytesLen,
-  regexPatternPtr, regexPatternLen, setRunning,
+  Value,
+  Tag,
+  alloc,
+  tagOf,
+  newObject,
+  newInt,
+  newFloat,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  objectSetValueAt,
+  objectFind,
+  arrayLen,
+  arrayGet,
+  arrayItems,
+  intOf,
+  timestampOf,
+  bytesPtr,
+  bytesLen,
+  setRunning,
 } from '../value';
 import {
-  Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferTruncate,
+  Buffer,
+  bufferNew,
+  bufferReserve,
+  bufferByte,
+  bufferBytes,
+  bufferAscii,
+  bufferData,
+  bufferLength,
+  bufferTruncate,
 } from '../buffer';
 import { decodeValue, decodeCursor } from './binary';
 import { writeJson, writePretty, writeIndent, writeJsonString } from './json';
@@ -120,8 +151,10 @@ export function encodeEvent(index: u32, kind: EventKind, event: Value): void {
     return;
   }
   switch (framing) {
-    case EncodeMethod.NewlineDelimited: return bufferByte(out, 0x0a);
-    case EncodeMethod.CharacterDelimited: return bufferByte(out, delimiter);
+    case EncodeMethod.NewlineDelimited:
+      return bufferByte(out, 0x0a);
+    case EncodeMethod.CharacterDelimited:
+      return bufferByte(out, delimiter);
     case EncodeMethod.LengthDelimited: {
       if (<u64>size > <u64>maxFrameLength) {
         bufferTruncate(out, start);
@@ -136,7 +169,7 @@ export function encodeEvent(index: u32, kind: EventKind, event: Value): void {
 function writeLength(at: usize, size: u64): void {
   const n = <usize>lengthFieldLength;
   for (let i: usize = 0; i < n; i++) {
-    const byte = <u8>(size >> (<u64>i << 3));
+    const byte = <u8>(size >> ((<u64>i) << 3));
     store<u8>(at + (flags & EncodeFlag.LITTLE_ENDIAN ? i : n - 1 - i), byte);
   }
 }
@@ -196,24 +229,40 @@ function transform(event: Value): Value {
   const cell = alloc(4);
   if (onlyFields != 0) {
     store<u32>(cell, <u32>newObject(8));
-    forEachPath(onlyFields, (path: usize, cell: usize, source: Value): void => {
-      if (path_exists(source, path)) path_set(cell, path, path_get(source, path));
-    }, cell, event);
+    forEachPath(
+      onlyFields,
+      (path: usize, cell: usize, source: Value): void => {
+        if (path_exists(source, path)) path_set(cell, path, path_get(source, path));
+      },
+      cell,
+      event,
+    );
   } else {
     store<u32>(cell, <u32>event);
   }
   if (exceptFields != 0) {
-    forEachPath(exceptFields, (path: usize, cell: usize, _source: Value): void => {
-      path_remove(cell, path, 0);
-    }, cell, 0);
+    forEachPath(
+      exceptFields,
+      (path: usize, cell: usize, _source: Value): void => {
+        path_remove(cell, path, 0);
+      },
+      cell,
+      0,
+    );
   }
   const result: Value = load<u32>(cell);
   return timestampFormat == EncodeTimestamp.Rfc3339 ? result : formatTimestamps(result);
 }
 
 /** A path list: u32 count, then a u32 address of a path descriptor (stdlib-as/path.ts) per path. */
-function forEachPath(list: usize, each: (path: usize, cell: usize, source: Value) => void, cell: usize, source: Value): void {
-  for (let i: usize = 0, n = <usize>load<u32>(list); i < n; i++) each(<usize>load<u32>(list + 4 + (i << 2)), cell, source);
+function forEachPath(
+  list: usize,
+  each: (path: usize, cell: usize, source: Value) => void,
+  cell: usize,
+  source: Value,
+): void {
+  for (let i: usize = 0, n = <usize>load<u32>(list); i < n; i++)
+    each(<usize>load<u32>(list + 4 + (i << 2)), cell, source);
 }
 
 /**
@@ -223,13 +272,16 @@ function forEachPath(list: usize, each: (path: usize, cell: usize, source: Value
 function formatTimestamps(v: Value, depth: i32 = 0): Value {
   if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return v;
   switch (tagOf(v)) {
-    case Tag.Timestamp: return unixTimestamp(timestampOf(v));
+    case Tag.Timestamp:
+      return unixTimestamp(timestampOf(v));
     case Tag.Object: {
-      for (let i: usize = 0, n = objectLen(v); i < n; i++) objectSetValueAt(v, i, formatTimestamps(objectValue(v, i), depth + 1));
+      for (let i: usize = 0, n = objectLen(v); i < n; i++)
+        objectSetValueAt(v, i, formatTimestamps(objectValue(v, i), depth + 1));
       return v;
     }
     case Tag.Array: {
-      for (let i: usize = 0, n = arrayLen(v); i < n; i++) store<u32>(arrayItems(v) + (i << 2), <u32>formatTimestamps(arrayGet(v, i), depth + 1));
+      for (let i: usize = 0, n = arrayLen(v); i < n; i++)
+        store<u32>(arrayItems(v) + (i << 2), <u32>formatTimestamps(arrayGet(v, i), depth + 1));
       return v;
     }
   }
@@ -238,10 +290,14 @@ function formatTimestamps(v: Value, depth: i32 = 0): Value {
 
 function unixTimestamp(ns: i64): Value {
   switch (timestampFormat) {
-    case EncodeTimestamp.Unix: return newInt(floorDiv(ns, NANOS_PER_SECOND));
-    case EncodeTimestamp.UnixMs: return newInt(floorDiv(ns, 1_000_000));
-    case EncodeTimestamp.UnixUs: return newInt(floorDiv(ns, 1_000));
-    case EncodeTimestamp.UnixNs: return newInt(ns);
+    case EncodeTimestamp.Unix:
+      return newInt(floorDiv(ns, NANOS_PER_SECOND));
+    case EncodeTimestamp.UnixMs:
+      return newInt(floorDiv(ns, 1_000_000));
+    case EncodeTimestamp.UnixUs:
+      return newInt(floorDiv(ns, 1_000));
+    case EncodeTimestamp.UnixNs:
+      return newInt(ns);
   }
   // chrono's timestamp_micros() as f64 / 1e6.
   return newFloat(<f64>floorDiv(ns, 1_000) / 1e6);
@@ -420,8 +476,10 @@ function writeCsvField(ptr: usize, len: usize, only: bool): void {
 
 function needsQuotes(ptr: usize, len: usize, only: bool): bool {
   switch (quoteStyle) {
-    case CsvQuoteStyle.Always: return true;
-    case CsvQuoteStyle.Never: return false;
+    case CsvQuoteStyle.Always:
+      return true;
+    case CsvQuoteStyle.Never:
+      return false;
     case CsvQuoteStyle.NonNumeric: {
       parseFloatBytes(ptr, len);
       if (len == 0 || !numberParsed()) return true;

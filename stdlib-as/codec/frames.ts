@@ -73,8 +73,10 @@ export function frameNext(): Next {
       if (at == stop) return Next.End;
       return frame(at, stop - at, stop);
     }
-    case DecodeMethod.LengthDelimited: return nextLengthPrefixed();
-    case DecodeMethod.OctetCounting: return nextOctetCounted();
+    case DecodeMethod.LengthDelimited:
+      return nextLengthPrefixed();
+    case DecodeMethod.OctetCounting:
+      return nextOctetCounted();
   }
   return nextDelimited();
 }

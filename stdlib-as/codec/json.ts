@@ -2,15 +2,39 @@
 // codec do. Parse errors carry serde_json's messages and positions (`expected value at line 1 column 1`).
 
 import {
-  Value, Tag, NULL, TRUE, FALSE, alloc, tagOf, newInt, newFloat, newBytes, newArray, arrayPush, arrayLen,
-  arrayGet, newObject, objectAppend, objectSortEntries, objectLen, objectKeyPtr, objectKeyLen, objectValue, intOf, floatOf,
-  timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, copyMemory,
+  Value,
+  Tag,
+  NULL,
+  TRUE,
+  FALSE,
+  alloc,
+  tagOf,
+  newInt,
+  newFloat,
+  newBytes,
+  newArray,
+  arrayPush,
+  arrayLen,
+  arrayGet,
+  newObject,
+  objectAppend,
+  objectSortEntries,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  intOf,
+  floatOf,
+  timestampOf,
+  bytesPtr,
+  bytesLen,
+  regexPatternPtr,
+  regexPatternLen,
+  copyMemory,
 } from '../value';
 import { fail } from '../error';
-import { Buffer, bufferNew, bufferReserve, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferQuoted } from '../buffer';
-import {
-  writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat,
-} from './number';
+import { Buffer, bufferNew, bufferByte, bufferAscii, bufferData, bufferLength, bufferQuoted } from '../buffer';
+import { writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat } from './number';
 import { writeRfc3339 } from './time';
 import { utf8Sequence, writeLossy } from './utf8';
 import { jsonPlainEnd, jsonEscapeEnd } from './scan';
@@ -147,15 +171,20 @@ function parseValue(): Value {
   if (pos == end) return failPeek('EOF while parsing a value');
   const c = load<u8>(pos);
   switch (c) {
-    case 0x7b: return parseObject();
-    case 0x5b: return parseArray();
+    case 0x7b:
+      return parseObject();
+    case 0x5b:
+      return parseArray();
     case 0x22: {
       pos++;
       return readString() ? newBytes(stringPtr, stringLen) : 0;
     }
-    case 0x74: return parseIdent('true', TRUE);
-    case 0x66: return parseIdent('false', FALSE);
-    case 0x6e: return parseIdent('null', NULL);
+    case 0x74:
+      return parseIdent('true', TRUE);
+    case 0x66:
+      return parseIdent('false', FALSE);
+    case 0x6e:
+      return parseIdent('null', NULL);
   }
   if (c == 0x2d || (c >= 0x30 && c <= 0x39)) return parseNumber();
   return failPeek('expected value');
@@ -166,7 +195,7 @@ function parseIdent(word: string, v: Value): Value {
   pos++;
   for (let i = 1, n = word.length; i < n; i++) {
     if (pos == end) return failHere('EOF while parsing a value');
-    if (<u16>load<u8>(pos++) != load<u16>(changetype<usize>(word) + (<usize>i << 1))) {
+    if (<u16>load<u8>(pos++) != load<u16>(changetype<usize>(word) + ((<usize>i) << 1))) {
       return failHere('expected ident');
     }
   }
@@ -218,6 +247,7 @@ function parseArray(): Value {
     if (pos == end) return failPeek('EOF while parsing a value');
     if (load<u8>(pos) == 0x5d) return failPeek('trailing comma');
   }
+  // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
   return 0;
 }
 
@@ -259,6 +289,7 @@ function parseObject(): Value {
     skipWhitespace();
     if (pos == end) return failPeek('EOF while parsing a value');
   }
+  // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
   return 0;
 }
 
@@ -355,14 +386,30 @@ function readEscape(w: usize): usize {
   const e = load<u8>(pos++);
   let byte: u8 = 0;
   switch (e) {
-    case 0x22: case 0x5c: case 0x2f: byte = e; break;
-    case 0x62: byte = 0x08; break;
-    case 0x66: byte = 0x0c; break;
-    case 0x6e: byte = 0x0a; break;
-    case 0x72: byte = 0x0d; break;
-    case 0x74: byte = 0x09; break;
-    case 0x75: return readUnicodeEscape(w);
-    default: return <usize>failHere('invalid escape');
+    case 0x22:
+    case 0x5c:
+    case 0x2f:
+      byte = e;
+      break;
+    case 0x62:
+      byte = 0x08;
+      break;
+    case 0x66:
+      byte = 0x0c;
+      break;
+    case 0x6e:
+      byte = 0x0a;
+      break;
+    case 0x72:
+      byte = 0x0d;
+      break;
+    case 0x74:
+      byte = 0x09;
+      break;
+    case 0x75:
+      return readUnicodeEscape(w);
+    default:
+      return <usize>failHere('invalid escape');
   }
   store<u8>(w, byte);
   return w + 1;
@@ -559,12 +606,18 @@ export function writeIndent(b: Buffer, depth: usize): void {
 /** Everything but containers: timestamps as RFC 3339 strings, regexes as their pattern. */
 function writeJsonScalar(b: Buffer, v: Value): void {
   switch (tagOf(v)) {
-    case Tag.Null: return bufferAscii(b, 'null');
-    case Tag.Bool: return bufferAscii(b, v == TRUE ? 'true' : 'false');
-    case Tag.Int: return writeInt(b, intOf(v));
-    case Tag.Float: return writeFloatJson(b, floatOf(v));
-    case Tag.Bytes: return writeJsonString(b, bytesPtr(v), bytesLen(v));
-    case Tag.Regex: return writeJsonString(b, regexPatternPtr(v), regexPatternLen(v));
+    case Tag.Null:
+      return bufferAscii(b, 'null');
+    case Tag.Bool:
+      return bufferAscii(b, v == TRUE ? 'true' : 'false');
+    case Tag.Int:
+      return writeInt(b, intOf(v));
+    case Tag.Float:
+      return writeFloatJson(b, floatOf(v));
+    case Tag.Bytes:
+      return writeJsonString(b, bytesPtr(v), bytesLen(v));
+    case Tag.Regex:
+      return writeJsonString(b, regexPatternPtr(v), regexPatternLen(v));
     case Tag.Timestamp: {
       bufferByte(b, 0x22);
       writeRfc3339(b, timestampOf(v));
@@ -596,12 +649,19 @@ export function writeJsonString(b: Buffer, ptr: usize, len: usize): void {
 function writeEscape(b: Buffer, c: u8): void {
   bufferByte(b, 0x5c);
   switch (c) {
-    case 0x22: case 0x5c: return bufferByte(b, c);
-    case 0x08: return bufferByte(b, 0x62);
-    case 0x0c: return bufferByte(b, 0x66);
-    case 0x0a: return bufferByte(b, 0x6e);
-    case 0x0d: return bufferByte(b, 0x72);
-    case 0x09: return bufferByte(b, 0x74);
+    case 0x22:
+    case 0x5c:
+      return bufferByte(b, c);
+    case 0x08:
+      return bufferByte(b, 0x62);
+    case 0x0c:
+      return bufferByte(b, 0x66);
+    case 0x0a:
+      return bufferByte(b, 0x6e);
+    case 0x0d:
+      return bufferByte(b, 0x72);
+    case 0x09:
+      return bufferByte(b, 0x74);
   }
   bufferAscii(b, 'u00');
   bufferByte(b, load<u8>(HEX_LOWER + (c >> 4)));

@@ -2,11 +2,40 @@
 // the text of a value those writers and the text codecs use.
 
 import {
-  Value, Tag, TRUE, tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
-  arrayLen, arrayGet, newObject, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectFind, objectSet,
-  objectRemoveAt, alloc, copyMemory,
+  Value,
+  Tag,
+  TRUE,
+  tagOf,
+  intOf,
+  floatOf,
+  timestampOf,
+  bytesPtr,
+  bytesLen,
+  regexPatternPtr,
+  regexPatternLen,
+  arrayLen,
+  arrayGet,
+  newObject,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  objectFind,
+  objectSet,
+  objectRemoveAt,
+  alloc,
+  copyMemory,
 } from '../value';
-import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferTruncate } from '../buffer';
+import {
+  Buffer,
+  bufferNew,
+  bufferByte,
+  bufferBytes,
+  bufferAscii,
+  bufferData,
+  bufferLength,
+  bufferTruncate,
+} from '../buffer';
 import { writeJson } from './json';
 import { writeInt, writeRustFloat } from './number';
 import { writeRfc3339 } from './time';
@@ -25,12 +54,18 @@ export function writeText(b: Buffer, v: Value, raw: bool): void {
       else writeLossy(b, bytesPtr(v), bytesLen(v));
       return;
     }
-    case Tag.Int: return writeInt(b, intOf(v));
-    case Tag.Float: return writeRustFloat(b, floatOf(v));
-    case Tag.Bool: return bufferAscii(b, v == TRUE ? 'true' : 'false');
-    case Tag.Timestamp: return writeRfc3339(b, timestampOf(v));
-    case Tag.Regex: return bufferBytes(b, regexPatternPtr(v), regexPatternLen(v));
-    case Tag.Null: return bufferAscii(b, 'null');
+    case Tag.Int:
+      return writeInt(b, intOf(v));
+    case Tag.Float:
+      return writeRustFloat(b, floatOf(v));
+    case Tag.Bool:
+      return bufferAscii(b, v == TRUE ? 'true' : 'false');
+    case Tag.Timestamp:
+      return writeRfc3339(b, timestampOf(v));
+    case Tag.Regex:
+      return bufferBytes(b, regexPatternPtr(v), regexPatternLen(v));
+    case Tag.Null:
+      return bufferAscii(b, 'null');
   }
   writeJson(b, v);
 }
@@ -53,8 +88,14 @@ let flattenBoolean = false;
  * the bare key and `false` is left out.
  */
 export function writeKeyValue(
-  out: Buffer, object: Value, ordering: Value,
-  kvPtr: usize, kvLen: usize, fieldDelimiterPtr: usize, fieldDelimiterLen: usize, flattenBooleans: bool,
+  out: Buffer,
+  object: Value,
+  ordering: Value,
+  kvPtr: usize,
+  kvLen: usize,
+  fieldDelimiterPtr: usize,
+  fieldDelimiterLen: usize,
+  flattenBooleans: bool,
 ): void {
   keyValuePtr = kvPtr;
   keyValueLen = kvLen;

@@ -2,7 +2,16 @@
 // Floats are printed with their shortest round-trip digits (Ryu); parsing is exact (Clinger's fast path,
 // then Eisel-Lemire, then the host's correctly rounded conversion for the rare cases both leave open).
 
-import { Buffer, bufferByte, bufferBytes, bufferAscii, bufferReserve, bufferData, bufferLength, bufferTruncate } from '../buffer';
+import {
+  Buffer,
+  bufferByte,
+  bufferBytes,
+  bufferAscii,
+  bufferReserve,
+  bufferData,
+  bufferLength,
+  bufferTruncate,
+} from '../buffer';
 import { POW5_SPLIT, POW5_INV_SPLIT, POW10_128 } from './float-tables';
 
 // @ts-ignore: decorator
@@ -28,7 +37,7 @@ function digitsOf(n: u64): usize {
 export function writeInt(b: Buffer, n: i64): void {
   // The magnitude as u64 also covers i64.MIN.
   if (n < 0) bufferByte(b, 0x2d);
-  const start = digitsOf(n < 0 ? <u64>(-n) : <u64>n);
+  const start = digitsOf(n < 0 ? <u64>-n : <u64>n);
   bufferBytes(b, start, DIGITS + 24 - start);
 }
 
@@ -38,7 +47,7 @@ export function writeIntPadded(b: Buffer, n: i64, width: usize): void {
   if (width == 2 && <u64>n < 100) {
     const out = bufferReserve(b, 2);
     store<u8>(out, <u8>(48 + n / 10));
-    store<u8>(out, <u8>(48 + n % 10), 1);
+    store<u8>(out, <u8>(48 + (n % 10)), 1);
     return;
   }
   const start = digitsOf(<u64>n);
@@ -113,7 +122,7 @@ function shortest(f: f64): void {
     m2 = mantissaBits;
   } else {
     e2 = exponentBits - 1023 - 52 - 2;
-    m2 = (<u64>1 << 52) | mantissaBits;
+    m2 = ((<u64>1) << 52) | mantissaBits;
   }
   const acceptBounds = (m2 & 1) == 0;
   const mv = m2 << 2;
@@ -148,7 +157,7 @@ function shortest(f: f64): void {
       if (acceptBounds) vmIsTrailingZeros = mmShift == 1;
       else vp--;
     } else if (q < 63) {
-      vrIsTrailingZeros = (mv & ((<u64>1 << q) - 1)) == 0;
+      vrIsTrailingZeros = (mv & (((<u64>1) << q) - 1)) == 0;
     }
   }
 
@@ -309,8 +318,8 @@ export function parseIntBytes(ptr: usize, len: usize): i64 {
 }
 
 const EXACT_POW10: StaticArray<f64> = [
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-  1e19, 1e20, 1e21, 1e22,
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
 ];
 
 /**
@@ -320,17 +329,22 @@ const EXACT_POW10: StaticArray<f64> = [
  * correctly (Clinger).
  */
 export function decimalToFloat(
-  mantissa: u64, exponent: i32, truncated: bool, negative: bool, text: usize, len: usize,
+  mantissa: u64,
+  exponent: i32,
+  truncated: bool,
+  negative: bool,
+  text: usize,
+  len: usize,
 ): f64 {
   if (mantissa == 0) return negative ? -0.0 : 0.0;
   if (!truncated) {
-    if (mantissa <= (<u64>1 << 53) && exponent >= -22 && exponent <= 22) {
+    if (mantissa <= (<u64>1) << 53 && exponent >= -22 && exponent <= 22) {
       const m = <f64>mantissa;
       const f = exponent < 0 ? m / unchecked(EXACT_POW10[-exponent]) : m * unchecked(EXACT_POW10[exponent]);
       return negative ? -f : f;
     }
     const bits = eiselLemire(mantissa, exponent);
-    if (bits != 0) return reinterpret<f64>(negative ? bits | (<u64>1 << 63) : bits);
+    if (bits != 0) return reinterpret<f64>(negative ? bits | ((<u64>1) << 63) : bits);
   }
   return jsParseFloat(text, len);
 }

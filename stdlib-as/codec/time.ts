@@ -89,7 +89,7 @@ function formatRfc3339(b: Buffer, ns: i64): void {
   const secondsOfDay = nanosOfDay / NANOS_PER_SECOND;
   writeIntPadded(b, secondsOfDay / 3600, 2);
   bufferByte(b, 0x3a);
-  writeIntPadded(b, secondsOfDay / 60 % 60, 2);
+  writeIntPadded(b, (secondsOfDay / 60) % 60, 2);
   bufferByte(b, 0x3a);
   writeIntPadded(b, secondsOfDay % 60, 2);
   writeFraction(b, nanosOfDay % NANOS_PER_SECOND);

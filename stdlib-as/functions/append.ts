@@ -1,7 +1,7 @@
 // `append(value, items)`: a new array with the items of `items` after those of `value`.
 
 import { Value, cloneShallow, arrayPush, arrayLen, arrayGet, share } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_append(value: Value, items: Value): Value {

@@ -3,7 +3,7 @@
 
 import { Value, TRUE, bytesPtr, bytesLen } from '../value';
 import { fail, failWith } from '../error';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_assert(condition: Value, message: Value): Value {

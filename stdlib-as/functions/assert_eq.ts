@@ -6,7 +6,7 @@ import { fail } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { writeDisplay } from '../codec/display';
 import { value_eq } from '../ops';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_assert_eq(left: Value, right: Value, message: Value): Value {

@@ -1,7 +1,7 @@
 // `bool(value)`: the value itself when it is a boolean, else VRL's type error.
 
 import { Value } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_bool(value: Value): Value {

@@ -12,6 +12,7 @@ export function fn_chunks(value: Value, chunkSize: Value): Value {
   if (len == 0) return newArray(0);
   const step: usize = <u64>size < <u64>len ? <usize>size : len;
   const parts = newArray(len / step + 1);
-  for (let at: usize = 0; at < len; at += step) arrayPush(parts, bytesSlice(value, at, at + step < len ? at + step : len));
+  for (let at: usize = 0; at < len; at += step)
+    arrayPush(parts, bytesSlice(value, at, at + step < len ? at + step : len));
   return parts;
 }

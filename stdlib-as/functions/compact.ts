@@ -3,10 +3,23 @@
 // first (so a collection that only held empty values goes too).
 
 import {
-  Value, Tag, tagOf, bytesLen, newArray, arrayPush, arrayLen, arrayGet, newObject, objectSet, objectLen,
-  objectKeyPtr, objectKeyLen, objectValue, share,
+  Value,
+  Tag,
+  tagOf,
+  bytesLen,
+  newArray,
+  arrayPush,
+  arrayLen,
+  arrayGet,
+  newObject,
+  objectSet,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  share,
 } from '../value';
-import {  expectKinds, optionalBool } from './support/args';
+import { expectKinds, optionalBool } from './support/args';
 import { isNullish } from './is_nullish';
 import { KindBit } from '../../abi/wire/kinds';
 
@@ -29,14 +42,23 @@ function readOption(arg: Value, fallback: bool, bit: Option): bool {
 }
 
 export function fn_compact(
-  value: Value, recursive: Value, removeNull: Value, removeString: Value, removeObject: Value,
-  removeArray: Value, nullish: Value,
+  value: Value,
+  recursive: Value,
+  removeNull: Value,
+  removeString: Value,
+  removeObject: Value,
+  removeArray: Value,
+  nullish: Value,
 ): Value {
   if (!expectKinds(value, KindBit.Array | KindBit.Object)) return 0;
   options = 0;
-  const valid = readOption(recursive, true, Option.Recursive) && readOption(removeNull, true, Option.Null)
-    && readOption(removeString, true, Option.String) && readOption(removeObject, true, Option.Object)
-    && readOption(removeArray, true, Option.Array) && readOption(nullish, false, Option.Nullish);
+  const valid =
+    readOption(recursive, true, Option.Recursive) &&
+    readOption(removeNull, true, Option.Null) &&
+    readOption(removeString, true, Option.String) &&
+    readOption(removeObject, true, Option.Object) &&
+    readOption(removeArray, true, Option.Array) &&
+    readOption(nullish, false, Option.Nullish);
   return valid ? compactCollection(value) : 0;
 }
 
@@ -61,17 +83,21 @@ function compactCollection(value: Value): Value {
 
 function compactItem(item: Value): Value {
   const tag = tagOf(item);
-  if ((options & Option.Recursive) && (tag == Tag.Array || tag == Tag.Object)) return compactCollection(item);
+  if (options & Option.Recursive && (tag == Tag.Array || tag == Tag.Object)) return compactCollection(item);
   return share(item);
 }
 
 function isEmpty(item: Value): bool {
-  if ((options & Option.Nullish) && isNullish(item)) return true;
+  if (options & Option.Nullish && isNullish(item)) return true;
   switch (tagOf(item)) {
-    case Tag.Null: return (options & Option.Null) != 0;
-    case Tag.Bytes: return (options & Option.String) != 0 && bytesLen(item) == 0;
-    case Tag.Object: return (options & Option.Object) != 0 && objectLen(item) == 0;
-    case Tag.Array: return (options & Option.Array) != 0 && arrayLen(item) == 0;
+    case Tag.Null:
+      return (options & Option.Null) != 0;
+    case Tag.Bytes:
+      return (options & Option.String) != 0 && bytesLen(item) == 0;
+    case Tag.Object:
+      return (options & Option.Object) != 0 && objectLen(item) == 0;
+    case Tag.Array:
+      return (options & Option.Array) != 0 && arrayLen(item) == 0;
   }
   return false;
 }

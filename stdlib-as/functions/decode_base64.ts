@@ -12,7 +12,7 @@ export function fn_decode_base64(value: Value, charset: Value): Value {
   const urlSafe = urlSafeCharset(charset);
   if (urlSafe < 0) return 0;
   const len = bytesLen(value);
-  const out = bytesPtr(allocBytes(len / 4 * 3 + 2));
+  const out = bytesPtr(allocBytes((len / 4) * 3 + 2));
   const decoded = decodeBase64(bytesPtr(value), len, urlSafe == 1, out);
   if (decoded < 0) return failWith('unable to decode value from base64');
   return newBytes(out, <usize>decoded);

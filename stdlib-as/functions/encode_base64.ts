@@ -14,7 +14,7 @@ export function fn_encode_base64(value: Value, padding: Value, charset: Value): 
   const urlSafe = urlSafeCharset(charset);
   if (urlSafe < 0) return 0;
   const len = bytesLen(value);
-  const b = bufferNew((len + 2) / 3 * 4);
+  const b = bufferNew(((len + 2) / 3) * 4);
   writeBase64(b, bytesPtr(value), len, urlSafe == 1, padded == 1);
   return bufferToBytes(b);
 }

@@ -12,7 +12,11 @@ import { KindBit } from '../../abi/wire/kinds';
 import { kindBitOf, kindName } from '../kind-names';
 
 export function fn_encode_key_value(
-  value: Value, fieldsOrdering: Value, keyValueDelimiter: Value, fieldDelimiter: Value, flattenBoolean: Value,
+  value: Value,
+  fieldsOrdering: Value,
+  keyValueDelimiter: Value,
+  fieldDelimiter: Value,
+  flattenBoolean: Value,
 ): Value {
   if (!expectKinds(value, KindBit.Object)) return 0;
   if (keyValueDelimiter != 0 && !expectKinds(keyValueDelimiter, KindBit.Bytes)) return 0;
@@ -22,14 +26,25 @@ export function fn_encode_key_value(
   const kv = keyValueDelimiter != 0 ? lossy(keyValueDelimiter) : 0;
   const field = fieldDelimiter != 0 ? lossy(fieldDelimiter) : 0;
   return encodeKeyValue(
-    value, fieldsOrdering, kv != 0 ? bytesPtr(kv) : EQUALS, kv != 0 ? bytesLen(kv) : 1,
-    field != 0 ? bytesPtr(field) : SPACE, field != 0 ? bytesLen(field) : 1, flatten == 1,
+    value,
+    fieldsOrdering,
+    kv != 0 ? bytesPtr(kv) : EQUALS,
+    kv != 0 ? bytesLen(kv) : 1,
+    field != 0 ? bytesPtr(field) : SPACE,
+    field != 0 ? bytesLen(field) : 1,
+    flatten == 1,
   );
 }
 
 /** The text, or 0 (message pending) when `fieldsOrdering` (an array, or 0) holds a non-string. */
 export function encodeKeyValue(
-  value: Value, fieldsOrdering: Value, kvPtr: usize, kvLen: usize, fieldPtr: usize, fieldLen: usize, flatten: bool,
+  value: Value,
+  fieldsOrdering: Value,
+  kvPtr: usize,
+  kvLen: usize,
+  fieldPtr: usize,
+  fieldLen: usize,
+  flatten: bool,
 ): Value {
   let ordering: Value = 0;
   if (fieldsOrdering != 0) {

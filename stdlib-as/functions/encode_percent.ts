@@ -13,22 +13,59 @@ import { KindBit } from '../../abi/wire/kinds';
 
 /** The ASCII sets as 128-bit maps (4 u32 words, bit c of the map: ASCII byte c is encoded), in SET_NAMES order. */
 const SETS = memory.data<u32>([
-  0xffffffff, 0xfc00ffff, 0xf8000001, 0xf8000001, // NON_ALPHANUMERIC
-  0xffffffff, 0x00000000, 0x00000000, 0x80000000, // CONTROLS
-  0xffffffff, 0x50000005, 0x00000000, 0x80000001, // FRAGMENT
-  0xffffffff, 0x5000000d, 0x00000000, 0x80000000, // QUERY
-  0xffffffff, 0x5000008d, 0x00000000, 0x80000000, // SPECIAL
-  0xffffffff, 0xd000000d, 0x00000000, 0xa8000001, // PATH
-  0xffffffff, 0xfc00800d, 0x78000001, 0xb8000001, // USERINFO
-  0xffffffff, 0xfc00987d, 0x78000001, 0xb8000001, // COMPONENT
-  0xffffffff, 0xfc009bff, 0x78000001, 0xf8000001, // WWW_FORM_URLENCODED
+  0xffffffff,
+  0xfc00ffff,
+  0xf8000001,
+  0xf8000001, // NON_ALPHANUMERIC
+  0xffffffff,
+  0x00000000,
+  0x00000000,
+  0x80000000, // CONTROLS
+  0xffffffff,
+  0x50000005,
+  0x00000000,
+  0x80000001, // FRAGMENT
+  0xffffffff,
+  0x5000000d,
+  0x00000000,
+  0x80000000, // QUERY
+  0xffffffff,
+  0x5000008d,
+  0x00000000,
+  0x80000000, // SPECIAL
+  0xffffffff,
+  0xd000000d,
+  0x00000000,
+  0xa8000001, // PATH
+  0xffffffff,
+  0xfc00800d,
+  0x78000001,
+  0xb8000001, // USERINFO
+  0xffffffff,
+  0xfc00987d,
+  0x78000001,
+  0xb8000001, // COMPONENT
+  0xffffffff,
+  0xfc009bff,
+  0x78000001,
+  0xf8000001, // WWW_FORM_URLENCODED
 ]);
-const SET_NAMES: StaticArray<string> = ['NON_ALPHANUMERIC', 'CONTROLS', 'FRAGMENT', 'QUERY', 'SPECIAL', 'PATH', 'USERINFO', 'COMPONENT', 'WWW_FORM_URLENCODED'];
+const SET_NAMES: StaticArray<string> = [
+  'NON_ALPHANUMERIC',
+  'CONTROLS',
+  'FRAGMENT',
+  'QUERY',
+  'SPECIAL',
+  'PATH',
+  'USERINFO',
+  'COMPONENT',
+  'WWW_FORM_URLENCODED',
+];
 
 /** The address of the named set's map, or 0. */
 function setNamed(name: Value): usize {
   for (let i = 0; i < SET_NAMES.length; i++) {
-    if (equalsAscii(bytesPtr(name), bytesLen(name), unchecked(SET_NAMES[i]))) return SETS + (<usize>i << 4);
+    if (equalsAscii(bytesPtr(name), bytesLen(name), unchecked(SET_NAMES[i]))) return SETS + ((<usize>i) << 4);
   }
   return 0;
 }

@@ -3,11 +3,27 @@
 // objects vanish). Fields whose key is listed in `except` keep their object value.
 
 import {
-  Value, Tag, tagOf, alloc, bytesPtr, bytesLen, newArray, arrayPush, arrayLen, arrayGet, newObject,
-  objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, share, compareBytes,
+  Value,
+  Tag,
+  tagOf,
+  alloc,
+  bytesPtr,
+  bytesLen,
+  newArray,
+  arrayPush,
+  arrayLen,
+  arrayGet,
+  newObject,
+  objectSet,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  share,
+  compareBytes,
 } from '../value';
 import { Buffer, bufferNew, bufferBytes, bufferData, bufferLength, bufferTruncate } from '../buffer';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { mayDescend } from '../depth';
 import { KindBit } from '../../abi/wire/kinds';
 
@@ -44,7 +60,13 @@ function flattenArray(flat: Value, array: Value, depth: i32 = 0): void {
  * MAX_VALUE_DEPTH, none are added).
  */
 function flattenObject(
-  flat: Value, object: Value, path: Buffer, depth: u32, sepPtr: usize, sepLen: usize, except: Value,
+  flat: Value,
+  object: Value,
+  path: Buffer,
+  depth: u32,
+  sepPtr: usize,
+  sepLen: usize,
+  except: Value,
 ): void {
   if (!mayDescend(<i32>depth)) return;
   for (let i: usize = 0, n = objectLen(object); i < n; i++) {

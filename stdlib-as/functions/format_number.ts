@@ -5,7 +5,16 @@
 
 import { Value, Tag, tagOf, intOf, floatOf, bytesPtr, bytesLen } from '../value';
 import { failWith } from '../error';
-import { Buffer, bufferNew, bufferBytes, bufferByte, bufferData, bufferLength, bufferTruncate, bufferToBytes } from '../buffer';
+import {
+  Buffer,
+  bufferNew,
+  bufferBytes,
+  bufferByte,
+  bufferData,
+  bufferLength,
+  bufferTruncate,
+  bufferToBytes,
+} from '../buffer';
 import { writeInt, writeRustFloat } from '../codec/number';
 import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';

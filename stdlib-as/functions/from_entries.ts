@@ -2,10 +2,23 @@
 // inverse). A key that is not a string is written as text (`to_string_lossy`); entries that are not
 // objects or have no key are left out, a missing value is null.
 
-import { Value, Tag, NULL, tagOf, newObject, objectSet, objectGet, arrayLen, arrayGet, share, bytesPtr, bytesLen } from '../value';
+import {
+  Value,
+  Tag,
+  NULL,
+  tagOf,
+  newObject,
+  objectSet,
+  objectGet,
+  arrayLen,
+  arrayGet,
+  share,
+  bytesPtr,
+  bytesLen,
+} from '../value';
 import { bufferNew, bufferData, bufferLength } from '../buffer';
 import { writeText } from '../codec/key-value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { lossy } from './support/text';
 import { KindBit } from '../../abi/wire/kinds';
 

@@ -23,7 +23,13 @@ function roundTo(x: f64, scale: f64): Value {
   return newFloat(isNaN(rounded) ? 0 : rounded);
 }
 
-export function fn_haversine(latitude1: Value, longitude1: Value, latitude2: Value, longitude2: Value, unit: Value): Value {
+export function fn_haversine(
+  latitude1: Value,
+  longitude1: Value,
+  latitude2: Value,
+  longitude2: Value,
+  unit: Value,
+): Value {
   const numbers = KindBit.Float;
   if (!expectKinds(latitude1, numbers) || !expectKinds(longitude1, numbers)) return 0;
   if (!expectKinds(latitude2, numbers) || !expectKinds(longitude2, numbers)) return 0;

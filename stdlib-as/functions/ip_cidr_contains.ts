@@ -20,7 +20,7 @@ function contains(cidr: Value, ip: usize, size: i32): i32 {
   const network = ipScratch();
   const networkSize = parseIp(ptr, slash, network);
   if (networkSize == 0) {
-    failWith('unable to parse CIDR: couldn\'t parse address in network: invalid IP address syntax');
+    failWith("unable to parse CIDR: couldn't parse address in network: invalid IP address syntax");
     return -1;
   }
   let bits = networkSize * 8;
@@ -49,7 +49,7 @@ function contains(cidr: Value, ip: usize, size: i32): i32 {
 }
 
 function invalidLength(): i32 {
-  failWith('unable to parse CIDR: couldn\'t parse length in network: invalid length for network');
+  failWith("unable to parse CIDR: couldn't parse length in network: invalid length for network");
   return -1;
 }
 

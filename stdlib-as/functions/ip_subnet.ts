@@ -54,7 +54,11 @@ export function fn_ip_subnet(value: Value, subnet: Value): Value {
     const maskSize = parseIp(ptr, len, mask);
     if (maskSize == 0) return failWith('unable to parse mask: invalid IP address syntax');
     if (maskSize != size) {
-      return failWith(size == 16 ? 'attempting to mask an ipv6 address with an ipv4 mask' : 'attempting to mask an ipv4 address with an ipv6 mask');
+      return failWith(
+        size == 16
+          ? 'attempting to mask an ipv6 address with an ipv4 mask'
+          : 'attempting to mask an ipv4 address with an ipv6 mask',
+      );
     }
   }
   for (let i = 0; i < size; i++) store<u8>(ip + <usize>i, load<u8>(ip + <usize>i) & load<u8>(mask + <usize>i));

@@ -1,7 +1,7 @@
 // `is_ipv4(value)`: whether the string is an IPv4 address.
 
 import { Value, newBool, bytesPtr, bytesLen, alloc } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { parseIpv4 } from '../ip';
 import { KindBit } from '../../abi/wire/kinds';
 

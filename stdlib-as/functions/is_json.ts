@@ -3,7 +3,7 @@
 
 import { Value, Tag, tagOf, newBool, FALSE, bytesPtr, bytesLen } from '../value';
 import { parseJson } from '../codec/json';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { equalsAscii } from '../text';
 import { KindBit } from '../../abi/wire/kinds';
 
@@ -17,13 +17,19 @@ export function fn_is_json(value: Value, variant: Value): Value {
 
 function isVariant(tag: Tag, name: usize, nameLen: usize): bool {
   switch (tag) {
-    case Tag.Object: return equalsAscii(name, nameLen, 'object');
-    case Tag.Array: return equalsAscii(name, nameLen, 'array');
-    case Tag.Bytes: return equalsAscii(name, nameLen, 'string');
+    case Tag.Object:
+      return equalsAscii(name, nameLen, 'object');
+    case Tag.Array:
+      return equalsAscii(name, nameLen, 'array');
+    case Tag.Bytes:
+      return equalsAscii(name, nameLen, 'string');
     case Tag.Int:
-    case Tag.Float: return equalsAscii(name, nameLen, 'number');
-    case Tag.Bool: return equalsAscii(name, nameLen, 'bool');
-    case Tag.Null: return equalsAscii(name, nameLen, 'null');
+    case Tag.Float:
+      return equalsAscii(name, nameLen, 'number');
+    case Tag.Bool:
+      return equalsAscii(name, nameLen, 'bool');
+    case Tag.Null:
+      return equalsAscii(name, nameLen, 'null');
   }
   return false;
 }

@@ -1,7 +1,7 @@
 // `keys(value)`: an object's top-level keys, in order, as an array of strings.
 
 import { Value, newArray, arrayPush, newBytes, objectLen, objectKeyPtr, objectKeyLen } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_keys(value: Value): Value {

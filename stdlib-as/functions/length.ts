@@ -1,7 +1,7 @@
 // `length(value)`: bytes of a string, items of an array or top-level fields of an object.
 
 import { Value, Tag, tagOf, newInt, bytesLen, arrayLen, objectLen } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 /** The length of a string, array or object; -1 (message pending) for any other kind. */

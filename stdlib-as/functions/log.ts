@@ -7,13 +7,12 @@ import { bufferNew, bufferData, bufferLength } from '../buffer';
 import { writeDisplay } from '../codec/display';
 import { equalsAscii } from '../text';
 import { jsNow } from '../clock';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 // @ts-ignore: decorator
 @external("svc_js", "log")
 declare function jsLog(level: i32, ptr: usize, len: usize): void;
-
 
 const enum Level {
   Trace = 0,
@@ -63,7 +62,7 @@ function isDue(level: Level, ptr: usize, len: usize, limitSecs: i64): bool {
   if (limitSecs <= 0) return true;
   let hash: u32 = 0x811c9dc5 ^ <u32>level; // FNV-1a
   for (let i: usize = 0; i < len; i++) hash = (hash ^ <u32>load<u8>(ptr + i)) * 0x01000193;
-  const slot = RECENT + (<usize>(hash & <u32>(RECENT_SLOTS - 1)) << 4);
+  const slot = RECENT + ((<usize>(hash & <u32>(RECENT_SLOTS - 1))) << 4);
   const now = jsNow();
   const last = load<i64>(slot, 8);
   if (load<u32>(slot) == hash && last != 0 && (now - last) / 1_000_000_000 < limitSecs) return false;

@@ -1,8 +1,19 @@
 // `merge(to, from, deep)`: `to` with the fields of `from` added; `from` wins. With `deep`, fields that are
 // objects on both sides are merged the same way instead of replaced.
 
-import { Value, Tag, tagOf, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectGet, objectSet, objectMerged } from '../value';
-import {  expectKinds, optionalBool } from './support/args';
+import {
+  Value,
+  Tag,
+  tagOf,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  objectGet,
+  objectSet,
+  objectMerged,
+} from '../value';
+import { expectKinds, optionalBool } from './support/args';
 import { mayDescend } from '../depth';
 import { KindBit } from '../../abi/wire/kinds';
 
@@ -24,7 +35,8 @@ function mergeObjects(to: Value, from: Value, deep: bool, depth: i32 = 0): Value
     const key = objectKeyPtr(from, i);
     const keyLen = objectKeyLen(from, i);
     const existing = objectGet(to, key, keyLen);
-    if (existing != 0 && tagOf(existing) == Tag.Object) objectSet(merged, key, keyLen, mergeObjects(existing, field, true, depth + 1));
+    if (existing != 0 && tagOf(existing) == Tag.Object)
+      objectSet(merged, key, keyLen, mergeObjects(existing, field, true, depth + 1));
   }
   return merged;
 }

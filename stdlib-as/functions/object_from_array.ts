@@ -3,7 +3,7 @@
 
 import { Value, Tag, NULL, tagOf, newObject, objectSet, arrayLen, arrayGet, share, bytesPtr, bytesLen } from '../value';
 import { failWith } from '../error';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { lossy } from './support/text';
 import { KindBit } from '../../abi/wire/kinds';
 
@@ -20,7 +20,8 @@ export function fn_object_from_array(values: Value, keys: Value): Value {
   }
   for (let i: usize = 0, n = arrayLen(values); i < n; i++) {
     const pair = arrayGet(values, i);
-    if (tagOf(pair) != Tag.Array) return failWith('object_from_array in single-argument mode must be passed an array of arrays');
+    if (tagOf(pair) != Tag.Array)
+      return failWith('object_from_array in single-argument mode must be passed an array of arrays');
     if (arrayLen(pair) == 0) continue;
     if (!setEntry(object, arrayGet(pair, 0), arrayLen(pair) > 1 ? arrayGet(pair, 1) : NULL)) return 0;
   }

@@ -8,7 +8,21 @@ import { scanQuantity, quantity, unitStart, unitEnd, unitIndex, failQuoted } fro
 import { KindBit } from '../../abi/wire/kinds';
 
 const UNITS: StaticArray<string> = [
-  'B', 'kB', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'kiB', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB',
+  'B',
+  'kB',
+  'KB',
+  'MB',
+  'GB',
+  'TB',
+  'PB',
+  'EB',
+  'kiB',
+  'KiB',
+  'MiB',
+  'GiB',
+  'TiB',
+  'PiB',
+  'EiB',
 ];
 /** Power of the base (2: 1024, 10: 1000) of each unit; the binary ones (index 8 on) always use 1024. */
 const POWERS: StaticArray<i32> = [0, 1, 1, 2, 3, 4, 5, 6, 1, 1, 2, 3, 4, 5, 6];

@@ -3,11 +3,33 @@
 // delimiter and are trimmed. Results point into the text: only unescaped quoted tokens are copied.
 
 import {
-  Value, Tag, TRUE, tagOf, boolOf, bytesPtr, bytesLen, newBytes, newObject, objectFind, objectInsertAt, objectValue,
-  objectSetValueAt, newArray, arrayPush,
+  Value,
+  Tag,
+  TRUE,
+  tagOf,
+  boolOf,
+  bytesPtr,
+  bytesLen,
+  newBytes,
+  newObject,
+  objectFind,
+  objectInsertAt,
+  objectValue,
+  objectSetValueAt,
+  newArray,
+  arrayPush,
 } from '../value';
 import { fail, failWith } from '../error';
-import { Buffer, bufferNew, bufferByte, bufferBytes, bufferAscii, bufferData, bufferLength, bufferToBytes } from '../buffer';
+import {
+  Buffer,
+  bufferNew,
+  bufferByte,
+  bufferBytes,
+  bufferAscii,
+  bufferData,
+  bufferLength,
+  bufferToBytes,
+} from '../buffer';
 import { writeInt } from '../codec/number';
 import { expectKinds } from './support/args';
 import { equalsAscii } from '../text';
@@ -24,7 +46,11 @@ const NEWLINE = memory.data<u8>([0x0a]);
  * accept_standalone_key = true)`.
  */
 export function fn_parse_key_value(
-  value: Value, keyValueDelimiter: Value, fieldDelimiter: Value, whitespace: Value, acceptStandaloneKey: Value,
+  value: Value,
+  keyValueDelimiter: Value,
+  fieldDelimiter: Value,
+  whitespace: Value,
+  acceptStandaloneKey: Value,
 ): Value {
   if (!expectKinds(value, KindBit.Bytes)) return 0;
   if (keyValueDelimiter != 0 && !expectKinds(keyValueDelimiter, KindBit.Bytes)) return 0;
@@ -210,7 +236,7 @@ function element(at: usize): isize {
   // The key-value delimiter: optional for standalone keys; lenient mode allows spaces around it.
   at = <usize>next;
   const tagAt = strict ? at : spaces0(at);
-  let paired = bytesAt(text, textLen, tagAt, kvPtr, kvLen);
+  const paired = bytesAt(text, textLen, tagAt, kvPtr, kvLen);
   if (paired) {
     const after = strict ? tagAt + kvLen : spaces0(tagAt + kvLen);
     // nom's many_m_n refuses a delimiter that consumes nothing.

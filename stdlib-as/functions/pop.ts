@@ -1,7 +1,7 @@
 // `pop(value)`: a new array without the last item of `value`.
 
 import { Value, cloneShallow, arrayLen, arrayTruncate } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_pop(value: Value): Value {

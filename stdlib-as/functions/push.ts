@@ -1,7 +1,7 @@
 // `push(value, item)`: a new array with `item` after the items of `value`.
 
 import { Value, cloneShallow, arrayPush } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_push(value: Value, item: Value): Value {

@@ -21,14 +21,17 @@ export function fn_sieve(value: Value, permitted: Value, single: Value, repeated
   const replaceRepeated = repeated == 0 ? 0 : lossy(repeated);
   const b = bufferNew(len);
   // Verdicts for ASCII characters, tested once each: bit c of `known` once tested, of `kept` when kept.
-  let knownLow: u64 = 0, knownHigh: u64 = 0, keptLow: u64 = 0, keptHigh: u64 = 0;
+  let knownLow: u64 = 0,
+    knownHigh: u64 = 0,
+    keptLow: u64 = 0,
+    keptHigh: u64 = 0;
   let removed: usize = 0;
   for (let at: usize = 0; at < len; ) {
     const lead = <u32>load<u8>(ptr + at);
     const width = sequenceLength(lead);
     let keep: bool;
     if (lead < 0x80) {
-      const bit: u64 = <u64>1 << <u64>(lead & 63);
+      const bit: u64 = (<u64>1) << (<u64>(lead & 63));
       const known = lead < 64 ? knownLow : knownHigh;
       if ((known & bit) == 0) {
         keep = regexMatchesBytes(permitted, ptr + at, 1);

@@ -1,6 +1,4 @@
-import {
-  Value, Tag, tagOf, intOf, bytesLen, arrayLen, arrayGet, arrayPush, newArray, share,
-} from '../value';
+import { Value, Tag, tagOf, intOf, bytesLen, arrayLen, arrayGet, arrayPush, newArray, share } from '../value';
 import { fail, failWith } from '../error';
 import { bufferNew, bufferAscii, bufferData, bufferLength } from '../buffer';
 import { writeInt } from '../codec/number';

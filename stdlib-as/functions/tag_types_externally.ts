@@ -2,8 +2,22 @@
 // inside arrays and objects too; null stays null.
 
 import {
-  Value, Tag, tagOf, newObject, objectSet, objectLen, objectKeyPtr, objectKeyLen, objectValue, newArray,
-  arrayLen, arrayGet, arrayPush, share, bytesPtr, bytesLen,
+  Value,
+  Tag,
+  tagOf,
+  newObject,
+  objectSet,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  newArray,
+  arrayLen,
+  arrayGet,
+  arrayPush,
+  share,
+  bytesPtr,
+  bytesLen,
 } from '../value';
 import { textBytes } from '../error';
 import { mayDescend } from '../depth';

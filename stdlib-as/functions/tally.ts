@@ -2,16 +2,35 @@
 // be a string; the error names the first that is not, in Rust's Debug form of VRL's `Value`.
 
 import {
-  Value, Tag, TRUE, tagOf, intOf, floatOf, timestampOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen,
-  newObject, objectFind, objectInsertAt, objectValue, objectSetValueAt, objectLen, objectKeyPtr, objectKeyLen,
-  arrayLen, arrayGet, newInt,
+  Value,
+  Tag,
+  TRUE,
+  tagOf,
+  intOf,
+  floatOf,
+  timestampOf,
+  bytesPtr,
+  bytesLen,
+  regexPatternPtr,
+  regexPatternLen,
+  newObject,
+  objectFind,
+  objectInsertAt,
+  objectValue,
+  objectSetValueAt,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  arrayLen,
+  arrayGet,
+  newInt,
 } from '../value';
 import { fail } from '../error';
 import { Buffer, bufferNew, bufferAscii, bufferByte, bufferData, bufferLength } from '../buffer';
 import { writeInt, writeFloat } from '../codec/number';
 import { writeRfc3339 } from '../codec/time';
 import { writeDebugQuoted } from '../text';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { mayDescend } from '../depth';
 import { KindBit } from '../../abi/wire/kinds';
 
@@ -39,8 +58,10 @@ function failNotString(item: Value): Value {
 function writeValueDebug(b: Buffer, v: Value, depth: i32 = 0): void {
   if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return bufferAscii(b, '..');
   switch (tagOf(v)) {
-    case Tag.Null: return bufferAscii(b, 'Null');
-    case Tag.Bool: return bufferAscii(b, v == TRUE ? 'Boolean(true)' : 'Boolean(false)');
+    case Tag.Null:
+      return bufferAscii(b, 'Null');
+    case Tag.Bool:
+      return bufferAscii(b, v == TRUE ? 'Boolean(true)' : 'Boolean(false)');
     case Tag.Int:
       bufferAscii(b, 'Integer(');
       writeInt(b, intOf(v));

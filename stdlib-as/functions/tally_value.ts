@@ -3,7 +3,7 @@
 
 import { Value, newInt, arrayLen, arrayGet } from '../value';
 import { value_eq } from '../ops';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_tally_value(array: Value, value: Value): Value {

@@ -8,11 +8,16 @@ import { failCoerce, failUnparsable } from './support/coerce';
 
 export function fn_to_bool(value: Value): Value {
   switch (tagOf(value)) {
-    case Tag.Bool: return value;
-    case Tag.Int: return newBool(intOf(value) != 0);
-    case Tag.Float: return newBool(floatOf(value) != 0);
-    case Tag.Null: return FALSE;
-    case Tag.Bytes: return parseBool(bytesPtr(value), bytesLen(value));
+    case Tag.Bool:
+      return value;
+    case Tag.Int:
+      return newBool(intOf(value) != 0);
+    case Tag.Float:
+      return newBool(floatOf(value) != 0);
+    case Tag.Null:
+      return FALSE;
+    case Tag.Bytes:
+      return parseBool(bytesPtr(value), bytesLen(value));
   }
   return failCoerce(value, 'boolean');
 }
@@ -26,6 +31,10 @@ function parseBool(ptr: usize, len: usize): Value {
 
 /** `true`, `t`, `yes`, `y` (or the false ones) in any case. */
 function isAnyWord(ptr: usize, len: usize, word: string, initial: string, answer: string, answerInitial: string): bool {
-  return equalsWordIgnoreCase(ptr, len, word) || equalsWordIgnoreCase(ptr, len, initial)
-    || equalsWordIgnoreCase(ptr, len, answer) || equalsWordIgnoreCase(ptr, len, answerInitial);
+  return (
+    equalsWordIgnoreCase(ptr, len, word) ||
+    equalsWordIgnoreCase(ptr, len, initial) ||
+    equalsWordIgnoreCase(ptr, len, answer) ||
+    equalsWordIgnoreCase(ptr, len, answerInitial)
+  );
 }

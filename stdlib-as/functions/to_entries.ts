@@ -2,10 +2,22 @@
 // an array (keys as indexes), in order.
 
 import {
-  Value, Tag, tagOf, newObject, objectSet, objectLen, objectKey, objectValue, newArray, arrayLen, arrayGet,
-  arrayPush, newInt, share,
+  Value,
+  Tag,
+  tagOf,
+  newObject,
+  objectSet,
+  objectLen,
+  objectKey,
+  objectValue,
+  newArray,
+  arrayLen,
+  arrayGet,
+  arrayPush,
+  newInt,
+  share,
 } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 const KEY = memory.data<u8>([0x6b, 0x65, 0x79]);

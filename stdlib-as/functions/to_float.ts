@@ -7,11 +7,16 @@ import { failCoerce, failUnparsable } from './support/coerce';
 
 export function fn_to_float(value: Value): Value {
   switch (tagOf(value)) {
-    case Tag.Float: return value;
-    case Tag.Int: return newFloat(<f64>intOf(value));
-    case Tag.Bool: return newFloat(value == TRUE ? 1.0 : 0.0);
-    case Tag.Null: return newFloat(0.0);
-    case Tag.Timestamp: return newFloat(<f64>timestampOf(value) / 1e9);
+    case Tag.Float:
+      return value;
+    case Tag.Int:
+      return newFloat(<f64>intOf(value));
+    case Tag.Bool:
+      return newFloat(value == TRUE ? 1.0 : 0.0);
+    case Tag.Null:
+      return newFloat(0.0);
+    case Tag.Timestamp:
+      return newFloat(<f64>timestampOf(value) / 1e9);
     case Tag.Bytes: {
       const ptr = bytesPtr(value);
       const len = bytesLen(value);

@@ -3,7 +3,7 @@
 import { Value, bytesPtr, bytesLen } from '../value';
 import { failPrefixed } from '../error';
 import { compileRegexChecked } from '../regex';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_to_regex(value: Value): Value {

@@ -10,9 +10,12 @@ import { failCoerce } from './support/coerce';
 
 export function fn_to_string(value: Value): Value {
   switch (tagOf(value)) {
-    case Tag.Bytes: return value;
-    case Tag.Bool: return textBytes(value == TRUE ? 'true' : 'false');
-    case Tag.Null: return newBytes(0, 0);
+    case Tag.Bytes:
+      return value;
+    case Tag.Bool:
+      return textBytes(value == TRUE ? 'true' : 'false');
+    case Tag.Null:
+      return newBytes(0, 0);
     case Tag.Int: {
       const b = bufferNew(20);
       writeInt(b, intOf(value));

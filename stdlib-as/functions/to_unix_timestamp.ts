@@ -3,7 +3,7 @@
 import { Value, newInt, timestampOf } from '../value';
 import { floorDiv } from '../codec/time';
 import { nanosPerUnit } from '../time-unit';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_to_unix_timestamp(value: Value, unit: Value): Value {

@@ -5,9 +5,27 @@
 // unflattened too. An empty separator splits nothing.
 
 import {
-  Value, Tag, NULL, tagOf, bytesPtr, bytesLen, newBytes, newObject, objectSet, objectFind,
-  objectInsertAt, objectLen, objectKeyPtr, objectKeyLen, objectValue, objectSetValueAt, newArray, arrayLen,
-  arrayGet, arrayPush, share,
+  Value,
+  Tag,
+  NULL,
+  tagOf,
+  bytesPtr,
+  bytesLen,
+  newBytes,
+  newObject,
+  objectSet,
+  objectFind,
+  objectInsertAt,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  objectSetValueAt,
+  newArray,
+  arrayLen,
+  arrayGet,
+  arrayPush,
+  share,
 } from '../value';
 import { expectKinds, optionalBool } from './support/args';
 import { findBytes } from './support/text';
@@ -58,7 +76,11 @@ function unflattenObject(o: Value, sep: usize, sepLen: usize, deep: bool, depth:
     if (arrayLen(pairs) == 2) {
       const rest = arrayGet(pairs, 0);
       const v = arrayGet(pairs, 1);
-      objectSetValueAt(groups, g, rest == NULL ? unflattenValue(v, sep, sepLen, deep, depth + 1) : nest(rest, v, sep, sepLen, deep, depth + 1));
+      objectSetValueAt(
+        groups,
+        g,
+        rest == NULL ? unflattenValue(v, sep, sepLen, deep, depth + 1) : nest(rest, v, sep, sepLen, deep, depth + 1),
+      );
       continue;
     }
     const rests = newObject(arrayLen(pairs) >> 1);
@@ -82,7 +104,12 @@ function nest(rest: Value, v: Value, sep: usize, sepLen: usize, deep: bool, dept
     objectSet(object, key, keyLen, unflattenValue(v, sep, sepLen, deep, depth + 1));
   } else {
     const first = <usize>split;
-    objectSet(object, key, first, nest(newBytes(key + first + sepLen, keyLen - first - sepLen), v, sep, sepLen, deep, depth + 1));
+    objectSet(
+      object,
+      key,
+      first,
+      nest(newBytes(key + first + sepLen, keyLen - first - sepLen), v, sep, sepLen, deep, depth + 1),
+    );
   }
   return object;
 }

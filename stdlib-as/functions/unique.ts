@@ -2,12 +2,30 @@
 // `1.0` differ). A hash set over the kept items keeps large arrays linear.
 
 import {
-  Value, Tag, TRUE, tagOf, intOf, floatOf, bytesPtr, bytesLen, regexPatternPtr, regexPatternLen, newArray,
-  arrayLen, arrayGet, arrayPush, objectLen, objectKeyPtr, objectKeyLen, objectValue, alloc, share,
+  Value,
+  Tag,
+  TRUE,
+  tagOf,
+  intOf,
+  floatOf,
+  bytesPtr,
+  bytesLen,
+  regexPatternPtr,
+  regexPatternLen,
+  newArray,
+  arrayLen,
+  arrayGet,
+  arrayPush,
+  objectLen,
+  objectKeyPtr,
+  objectKeyLen,
+  objectValue,
+  alloc,
+  share,
 } from '../value';
 import { value_eq } from '../ops';
 import { mayDescend } from '../depth';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_unique(value: Value): Value {
@@ -58,15 +76,19 @@ function hashValue(v: Value, h: u64, depth: i32 = 0): u64 {
   h = mix(h, <u64>tag);
   if (tag >= Tag.Array && !mayDescend(depth)) return h;
   switch (tag) {
-    case Tag.Bool: return mix(h, v == TRUE ? 1 : 0);
+    case Tag.Bool:
+      return mix(h, v == TRUE ? 1 : 0);
     case Tag.Int:
-    case Tag.Timestamp: return mix(h, <u64>intOf(v));
+    case Tag.Timestamp:
+      return mix(h, <u64>intOf(v));
     case Tag.Float: {
       const f = floatOf(v);
       return mix(h, f == 0 ? 0 : reinterpret<u64>(f));
     }
-    case Tag.Bytes: return hashBytes(h, bytesPtr(v), bytesLen(v));
-    case Tag.Regex: return hashBytes(h, regexPatternPtr(v), regexPatternLen(v));
+    case Tag.Bytes:
+      return hashBytes(h, bytesPtr(v), bytesLen(v));
+    case Tag.Regex:
+      return hashBytes(h, regexPatternPtr(v), regexPatternLen(v));
     case Tag.Array: {
       for (let i: usize = 0, n = arrayLen(v); i < n; i++) h = hashValue(arrayGet(v, i), h, depth + 1);
       return h;

@@ -1,7 +1,7 @@
 // `values(value)`: an object's field values, in key order, as an array.
 
 import { Value, newArray, arrayPush, objectLen, objectValue, share } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_values(value: Value): Value {

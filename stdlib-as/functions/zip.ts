@@ -2,7 +2,7 @@
 // argument, `array_0` is the array of arrays to zip.
 
 import { Value, newArray, arrayLen, arrayGet, arrayPush, share } from '../value';
-import {  expectKinds } from './support/args';
+import { expectKinds } from './support/args';
 import { KindBit } from '../../abi/wire/kinds';
 
 export function fn_zip(array0: Value, array1: Value): Value {

@@ -1,7 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  ABI_VERSION, BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
+  ABI_VERSION,
+  BatchFlag,
+  NdjsonFlag,
+  decodeBatch,
+  decodeOutput,
+  encodeBatch,
+  encodeOutput,
+  type OutputRecord,
 } from '../../abi/batch.js';
 import { Timestamp } from '../../abi/values.js';
 
@@ -26,7 +33,9 @@ test('an input batch has the documented byte layout', () => {
       '19000000 01 00 0000', // length 25, metric
       '09 01000000 06000000 01000000 6d 02', // metadata { m: true }
       '05 01000000 78', // event "x"
-    ].join('').replace(/\s+/g, ''),
+    ]
+      .join('')
+      .replace(/\s+/g, ''),
   );
 });
 
@@ -66,7 +75,14 @@ test('a hand-written output batch decodes to each outcome', () => {
     ].join(''),
   );
   assert.equal(decodeOutput(output), [
-    { kind: 'log', outcome: 'kept', events: [{ metadata: {}, event: 1n }, { metadata: {}, event: true }] },
+    {
+      kind: 'log',
+      outcome: 'kept',
+      events: [
+        { metadata: {}, event: 1n },
+        { metadata: {}, event: true },
+      ],
+    },
     { kind: 'metric', outcome: 'error', message: 'boom!', metadata: {}, event: 'abc' },
     { kind: 'trace', outcome: 'aborted', message: 'aborted', metadata: null, event: null },
     { kind: 'log', outcome: 'dropped' },
@@ -89,13 +105,20 @@ test('output batches round-trip', () => {
   assert.equal(decodeOutput(encodeOutput(records, BatchFlag.RESULTS)), records);
   const withoutResults = records.map((r) => (r.outcome === 'kept' ? { ...r, result: undefined } : r));
   const decoded = decodeOutput(encodeOutput(withoutResults, 0));
-  assert.equal(decoded[0], { kind: 'log', outcome: 'kept', events: [{ metadata: { a: 'b' }, event: { message: 'x' } }] });
+  assert.equal(decoded[0], {
+    kind: 'log',
+    outcome: 'kept',
+    events: [{ metadata: { a: 'b' }, event: { message: 'x' } }],
+  });
 });
 
 test('malformed batches are refused with the reason', () => {
   assert.throws(() => decodeOutput(bytesOf('00')), /does not start with "SVCB"/);
   assert.throws(() => decodeOutput(bytesOf('4e4f5045 0100 0000 00000000')), /does not start with "SVCB"/);
-  assert.throws(() => decodeOutput(bytesOf('53564342 0100 0000 00000000')), /batch ABI version 1 is not supported \(expected 5\)/);
+  assert.throws(
+    () => decodeOutput(bytesOf('53564342 0100 0000 00000000')),
+    /batch ABI version 1 is not supported \(expected 5\)/,
+  );
   assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 01000000')), /record 0 is truncated/);
   assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 01000000 08000000 00 00')), /record 0 is truncated/);
   assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 01000000 04000000 07 03 0000')), /unknown event kind 7/);

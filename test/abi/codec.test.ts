@@ -54,13 +54,28 @@ function encodedKeys(bytes: Uint8Array): Buffer[] {
 }
 
 test('strings of any length and script encode as UTF-8; object keys sort by their UTF-8 bytes', () => {
-  const strings = ['', 'a', 'é', 'x'.repeat(64), 'x'.repeat(65), `${'x'.repeat(63)}é`, '😀', '\uE000', '\uFFFF', '9', '10'];
+  const strings = [
+    '',
+    'a',
+    'é',
+    'x'.repeat(64),
+    'x'.repeat(65),
+    `${'x'.repeat(63)}é`,
+    '😀',
+    '\uE000',
+    '\uFFFF',
+    '9',
+    '10',
+  ];
   for (const s of strings) assert.equal(decode(encode(s)), s, s);
   // A lone surrogate has no UTF-8: it becomes U+FFFD, as Buffer and TextEncoder write it.
   assert.equal(decode(encode('a\uD800')), 'a\uFFFD');
   const object = Object.fromEntries(strings.map((s, i) => [s, BigInt(i)]));
   assert.equal(encodedKeys(encode(object)), strings.map((s) => Buffer.from(s)).sort(Buffer.compare));
-  assert.equal(encodedKeys(encode({ b: 1n, a: 2n, '10': 3n, '9': 4n })), ['10', '9', 'a', 'b'].map((s) => Buffer.from(s)));
+  assert.equal(
+    encodedKeys(encode({ b: 1n, a: 2n, '10': 3n, '9': 4n })),
+    ['10', '9', 'a', 'b'].map((s) => Buffer.from(s)),
+  );
 });
 
 test('NaN is refused', () => {

@@ -12,7 +12,11 @@ import { translatedMatches, translatedRegExp } from '../support/regexp-translati
 import { generator } from '../support/regex-generator.js';
 
 const newMatches = (re: RustRegex, text: string) =>
-  [...rustMatches(re, text)].map((m) => [m.start, m.end, ...Array.from({ length: re.groupCount + 1 }, (_, i) => m.groups[i])]);
+  [...rustMatches(re, text)].map((m) => [
+    m.start,
+    m.end,
+    ...Array.from({ length: re.groupCount + 1 }, (_, i) => m.groups[i]),
+  ]);
 
 test('generated patterns: fast path, RE2 and the corrected RegExp translation agree', () => {
   const gen = generator(20261126);
@@ -42,7 +46,10 @@ test('only anchored one-pass patterns run on the backtracker', () => {
   const fast = (pattern: string) => new RustRegex(pattern).onBacktracker;
   assert.ok(fast('^(?P<client>\\S+) \\S+ \\[(?P<time>[^\\]]+)\\] "(?P<method>\\S+) [^"]*" (?P<status>\\d+)$'));
   assert.ok(fast('\\A[a-z]+=\\d+\\z'));
-  assert.not.ok(fast('^[a-z]+=\\d+'), 'RE2 takes a one-pass pattern with alternatives only when anchored at the end too');
+  assert.not.ok(
+    fast('^[a-z]+=\\d+'),
+    'RE2 takes a one-pass pattern with alternatives only when anchored at the end too',
+  );
   assert.not.ok(fast('^(a+)+$'), 'ambiguous nesting');
   assert.not.ok(fast('^\\S+\\s*\\S+$'), '\\s* can be empty between two \\S+');
   assert.not.ok(fast('^"\\S+"$'), '\\S takes the closing quote too');
@@ -62,7 +69,7 @@ const DIFFERENCES: [string, string, boolean, boolean][] = [
   ['(?m)a$', 'a\u2028', true, false],
 ];
 
-test('documented differences from the previous translation, where the new engine gives Rust\'s answer', () => {
+test("documented differences from the previous translation, where the new engine gives Rust's answer", () => {
   for (const [pattern, input, before, after] of DIFFERENCES) {
     const where = `${pattern} on ${JSON.stringify(input)}`;
     assert.is(translatedRegExp(pattern, false).test(input), before, `before: ${where}`);

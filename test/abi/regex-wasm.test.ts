@@ -82,7 +82,11 @@ test('generated patterns on long inputs (Pike VM): the same matches as RE2', () 
         const at = Buffer.byteLength(text.slice(0, from));
         const boundary = !(text.charCodeAt(from) >= 0xdc00 && text.charCodeAt(from) < 0xe000);
         if (!boundary) continue;
-        assert.equal(wasmSearch(re, textValue, bytes, at, re2.groupCount), re2Search(re2, text, from), `${JSON.stringify(pattern)} from ${from}`);
+        assert.equal(
+          wasmSearch(re, textValue, bytes, at, re2.groupCount),
+          re2Search(re2, text, from),
+          `${JSON.stringify(pattern)} from ${from}`,
+        );
       }
     }
     wasm.reset!();

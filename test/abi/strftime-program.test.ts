@@ -6,7 +6,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  compile, compileToModule, defaultServices, instantiate, loadJsFunctions, Program, Timestamp, type JsFunction,
+  compile,
+  compileToModule,
+  defaultServices,
+  instantiate,
+  loadJsFunctions,
+  Program,
+  Timestamp,
+  type JsFunction,
 } from '../../runtime/index.js';
 import { parse_timestamp } from '../../runtime/js-functions/parse_timestamp.js';
 import { strftimeFormatter } from '../../runtime/js-functions/support/strftime.js';
@@ -17,9 +24,26 @@ const NUMERIC = 'CdeGgHIjklmMSsuUVwWyY'.split('');
 const FORMATS = [
   ...'aAbBcCdDeFgGhHIjklmMnprRsStTuUvVwWxXyYzZ+%'.split('').map((c) => `%${c}`),
   ...NUMERIC.flatMap((c) => [`%-${c}`, `%_${c}`, `%0${c}`]),
-  '%f', '%.f', '%.3f', '%.6f', '%.9f', '%3f', '%6f', '%9f', '%-f', '%_f', '%:z', '%::z', '%:::z',
-  '%Y-%m-%dT%H:%M:%S%.3fZ', 'at %T on %A, %B %e (day %j) in week %V of %G',
-  'journée %d — 日 %m', '  spaced\t%H  \n %M ', 'x'.repeat(300) + '%S' + 'y'.repeat(256), '', 'plain',
+  '%f',
+  '%.f',
+  '%.3f',
+  '%.6f',
+  '%.9f',
+  '%3f',
+  '%6f',
+  '%9f',
+  '%-f',
+  '%_f',
+  '%:z',
+  '%::z',
+  '%:::z',
+  '%Y-%m-%dT%H:%M:%S%.3fZ',
+  'at %T on %A, %B %e (day %j) in week %V of %G',
+  'journée %d — 日 %m',
+  '  spaced\t%H  \n %M ',
+  'x'.repeat(300) + '%S' + 'y'.repeat(256),
+  '',
+  'plain',
 ];
 
 const NANOS_MIN = -(2n ** 63n);
@@ -45,7 +69,8 @@ function instants(): bigint[] {
 }
 
 const literal = (format: string) => JSON.stringify(format);
-const text = (value: unknown) => (typeof value === 'string' ? value : Buffer.from(value as Uint8Array).toString('utf8'));
+const text = (value: unknown) =>
+  typeof value === 'string' ? value : Buffer.from(value as Uint8Array).toString('utf8');
 
 test('every specifier: the stdlib formats as the JS implementation does', async () => {
   const source = `t = timestamp!(.t)\n[${FORMATS.map((f) => `format_timestamp!(t, ${literal(f)})`).join(', ')}]`;
@@ -53,13 +78,21 @@ test('every specifier: the stdlib formats as the JS implementation does', async 
   assert.not.ok(info.jsFunctions.includes('format_timestamp'), 'no host call');
   const program = await compile(source, { timezone: 'UTC' });
   // The same formats known only at run time: the runtime builds their programs.
-  const dynamic = await countingProgram(`t = timestamp!(.t)\n[${FORMATS.map((_, i) => `format_timestamp!(t, string!(.f[${i}]))`).join(', ')}]`, 'format_timestamp');
+  const dynamic = await countingProgram(
+    `t = timestamp!(.t)\n[${FORMATS.map((_, i) => `format_timestamp!(t, string!(.f[${i}]))`).join(', ')}]`,
+    'format_timestamp',
+  );
   const formatters = FORMATS.map((f) => strftimeFormatter(f));
   for (const nanos of instants()) {
-    for (const { result } of [program.run({ t: new Timestamp(nanos) }), dynamic.program.run({ t: new Timestamp(nanos), f: FORMATS })]) {
+    for (const { result } of [
+      program.run({ t: new Timestamp(nanos) }),
+      dynamic.program.run({ t: new Timestamp(nanos), f: FORMATS }),
+    ]) {
       const texts = (result as unknown[]).map(text);
       assert.is(texts.length, FORMATS.length);
-      FORMATS.forEach((format, i) => assert.is(texts[i], formatters[i]!(nanos, UTC), `${literal(format)} at ${nanos} ns`));
+      FORMATS.forEach((format, i) =>
+        assert.is(texts[i], formatters[i]!(nanos, UTC), `${literal(format)} at ${nanos} ns`),
+      );
     }
   }
   assert.is(dynamic.jsCalls(), 0, 'no call of the JS function');
@@ -88,10 +121,21 @@ test('formats the stdlib does not take stay with the JS function, with its error
 });
 
 const PARSE_FORMATS = [
-  '%d/%b/%Y:%H:%M:%S %z', '%Y-%m-%dT%H:%M:%S%.f%:z', '%Y-%m-%d %H:%M:%S%.3f %:z', '%Y%m%d%H%M%S%z',
-  '%d %B %Y %H:%M %z', '%Y-%m-%dT%H:%M:%S.%f%z', '%Y-%m-%d %H:%M:%S,%3f %z', '%Y-%m-%d %H:%M:%S.%6f%z',
-  '%Y-%m-%d %H:%M:%S.%9f%z', '%e-%h-%Y %k:%M %z', '%F %T%.9f %z', '%Y/%m/%d %R %z', 'été %Y-%m-%d %H:%M %z',
-  '%+', 'at %+ or so',
+  '%d/%b/%Y:%H:%M:%S %z',
+  '%Y-%m-%dT%H:%M:%S%.f%:z',
+  '%Y-%m-%d %H:%M:%S%.3f %:z',
+  '%Y%m%d%H%M%S%z',
+  '%d %B %Y %H:%M %z',
+  '%Y-%m-%dT%H:%M:%S.%f%z',
+  '%Y-%m-%d %H:%M:%S,%3f %z',
+  '%Y-%m-%d %H:%M:%S.%6f%z',
+  '%Y-%m-%d %H:%M:%S.%9f%z',
+  '%e-%h-%Y %k:%M %z',
+  '%F %T%.9f %z',
+  '%Y/%m/%d %R %z',
+  'été %Y-%m-%d %H:%M %z',
+  '%+',
+  'at %+ or so',
 ];
 
 /** A fixed-offset zone, for writing the texts to parse. */
@@ -104,16 +148,48 @@ function parseTexts(format: string): string[] {
   all.forEach((nanos, i) => {
     const offset = [0, 3600, -5 * 3600 - 1800, 14 * 3600, -12 * 3600, 45 * 60][i % 6]!;
     const text = strftimeFormatter(format)(nanos, fixedZone(offset));
-    out.push(text, text.toUpperCase(), text.toLowerCase(), ` ${text}`, `${text} `, `${text}x`, text.slice(0, -1),
-      text.slice(1), text.replace(/:/g, ': '), text.replace(/ /g, '  '), text.replace(/ /g, '\u00a0'),
-      text.replace(/\+/g, '-'), text.replace(/[+-](\d\d)/, '+99'), text.replace(/[+-](\d\d):?(\d\d)/, '+$1:6$2'),
-      text.replace(/:(\d\d)([ .,+-]|$)/, ':60$2'), text.replace(/(\d{4})/, '+$1'), text.replace(/\d/, 'x'),
-      text.replace(/\.(\d+)/, '.$1123'), text.replace(/(\d\d)/, '1$1'), text.replace(/[+-]\d\d:?\d\d/, 'Z'),
-      text.replace(/[+-]\d\d:?\d\d/, 'z'), text.replace(/[+-]\d\d:?\d\d/, 'uTc'), text.replace(/[+-]\d\d:?\d\d/, 'UTX'),
-      text.replace('T', 't'), text.replace('T', ''), text.replace('T', ' '), text.replace(/T.*/, 'T'), text.replace(/T.*/, ''));
+    out.push(
+      text,
+      text.toUpperCase(),
+      text.toLowerCase(),
+      ` ${text}`,
+      `${text} `,
+      `${text}x`,
+      text.slice(0, -1),
+      text.slice(1),
+      text.replace(/:/g, ': '),
+      text.replace(/ /g, '  '),
+      text.replace(/ /g, '\u00a0'),
+      text.replace(/\+/g, '-'),
+      text.replace(/[+-](\d\d)/, '+99'),
+      text.replace(/[+-](\d\d):?(\d\d)/, '+$1:6$2'),
+      text.replace(/:(\d\d)([ .,+-]|$)/, ':60$2'),
+      text.replace(/(\d{4})/, '+$1'),
+      text.replace(/\d/, 'x'),
+      text.replace(/\.(\d+)/, '.$1123'),
+      text.replace(/(\d\d)/, '1$1'),
+      text.replace(/[+-]\d\d:?\d\d/, 'Z'),
+      text.replace(/[+-]\d\d:?\d\d/, 'z'),
+      text.replace(/[+-]\d\d:?\d\d/, 'uTc'),
+      text.replace(/[+-]\d\d:?\d\d/, 'UTX'),
+      text.replace('T', 't'),
+      text.replace('T', ''),
+      text.replace('T', ' '),
+      text.replace(/T.*/, 'T'),
+      text.replace(/T.*/, ''),
+    );
   });
-  out.push('', 'garbage', '31/Feb/2020:00:00:00 +0000', '29/Feb/2021:00:00:00 +0000', '29/Feb/2020:24:00:00 +0000',
-    '01/Jan/2020:00:00:00 +2400', '01/Januar/2020:00:00:00 +0000', '01/Dec/2262:00:00:00 +0000', '10/Apr/1677:00:00:00 +0000');
+  out.push(
+    '',
+    'garbage',
+    '31/Feb/2020:00:00:00 +0000',
+    '29/Feb/2021:00:00:00 +0000',
+    '29/Feb/2020:24:00:00 +0000',
+    '01/Jan/2020:00:00:00 +2400',
+    '01/Januar/2020:00:00:00 +0000',
+    '01/Dec/2262:00:00:00 +0000',
+    '10/Apr/1677:00:00:00 +0000',
+  );
   return out;
 }
 
@@ -127,7 +203,11 @@ function jsParse(text: string, format: string, timezone = 'UTC'): string {
 }
 
 /** The program of `source`, counting the calls of the JS function `name`. */
-async function countingProgram(source: string, name = 'parse_timestamp', timezone = 'UTC'): Promise<{ program: Program; jsCalls: () => number }> {
+async function countingProgram(
+  source: string,
+  name = 'parse_timestamp',
+  timezone = 'UTC',
+): Promise<{ program: Program; jsCalls: () => number }> {
   const { module, info } = await compileToModule(source, { timezone });
   const table = await loadJsFunctions(info.jsFunctions);
   let calls = 0;
@@ -136,7 +216,10 @@ async function countingProgram(source: string, name = 'parse_timestamp', timezon
     return table[name]!(args, context);
   };
   const functions = { ...table, [name]: counted };
-  return { program: new Program(instantiate(module, { functions, services: defaultServices(info) })), jsCalls: () => calls };
+  return {
+    program: new Program(instantiate(module, { functions, services: defaultServices(info) })),
+    jsCalls: () => calls,
+  };
 }
 
 /** The stdlib's answer: nanoseconds, or the error text without its call prefix. */
@@ -156,7 +239,11 @@ test('parse_timestamp with an offset: the stdlib reads as the JS function, which
       let read = 0;
       for (const text of texts) {
         const expected = jsParse(text, format);
-        assert.is(programParse(program, text, format), expected, `${literal(text)} with ${formatArg} = ${literal(format)}`);
+        assert.is(
+          programParse(program, text, format),
+          expected,
+          `${literal(text)} with ${formatArg} = ${literal(format)}`,
+        );
         if (/^-?\d+$/.test(expected)) read++;
       }
       assert.ok(read > 10, `${format}: ${read} texts read`);
@@ -168,8 +255,14 @@ test('parse_timestamp with an offset: the stdlib reads as the JS function, which
 });
 
 const LOCAL_FORMATS = [
-  '%d/%m/%Y %H:%M:%S', '%Y-%m-%d %H:%M:%S%.f', '%Y-%m-%dT%H:%M:%S', '%d %B %Y %H:%M', '%b %e %H:%M:%S %Y',
-  '%Y%m%d%H%M%S', '%F %T%.3f', ' %Y-%m-%d %R ',
+  '%d/%m/%Y %H:%M:%S',
+  '%Y-%m-%d %H:%M:%S%.f',
+  '%Y-%m-%dT%H:%M:%S',
+  '%d %B %Y %H:%M',
+  '%b %e %H:%M:%S %Y',
+  '%Y%m%d%H%M%S',
+  '%F %T%.3f',
+  ' %Y-%m-%d %R ',
 ];
 
 /** UTC and zones with transitions of an hour, of half an hour (Lord Howe), and at a half-hour offset (St John's). */
@@ -200,15 +293,26 @@ test('parse_timestamp of local time: the stdlib reads it in the instance zone as
       const formatArgs = [literal(format), 'string!(.format)'];
       for (const formatArg of formatArgs) {
         const literalFormat = formatArg === literal(format);
-        const { program, jsCalls } = literalFormat ? await countingProgram(`parse_timestamp!(.text, ${formatArg})`, 'parse_timestamp', zoneName) : dynamic;
+        const { program, jsCalls } = literalFormat
+          ? await countingProgram(`parse_timestamp!(.text, ${formatArg})`, 'parse_timestamp', zoneName)
+          : dynamic;
         const callsBefore = jsCalls();
-        const texts = localTimes(zone).map((local) => strftimeFormatter(format.trim())(BigInt(local) * 1_000_000_000n + 120_000_000n, UTC));
+        const texts = localTimes(zone).map((local) =>
+          strftimeFormatter(format.trim())(BigInt(local) * 1_000_000_000n + 120_000_000n, UTC),
+        );
         texts.push('', '31/02/2021 10:00:00', '2021-02-29 10:00:00', '1 Smarch 2021 10:00');
         for (const text of texts) {
-          assert.is(programParse(program, text, format), jsParse(text, format, zoneName), `${literal(text)} with ${formatArg} = ${literal(format)} in ${zoneName}`);
+          assert.is(
+            programParse(program, text, format),
+            jsParse(text, format, zoneName),
+            `${literal(text)} with ${formatArg} = ${literal(format)} in ${zoneName}`,
+          );
         }
         const inStdlib = texts.length - (jsCalls() - callsBefore);
-        assert.ok(inStdlib > texts.length / 3, `${format} in ${zoneName}: ${inStdlib} of ${texts.length} in the stdlib`);
+        assert.ok(
+          inStdlib > texts.length / 3,
+          `${format} in ${zoneName}: ${inStdlib} of ${texts.length} in the stdlib`,
+        );
       }
     }
   }

@@ -16,7 +16,9 @@ const wireDir = join(root, 'abi/wire');
 /** Where copies would hide: every package but abi/wire itself. */
 const SCANNED = ['abi', 'compiler', 'runtime', 'host', 'cli', 'stdlib-as'];
 
-const wireFiles = readdirSync(wireDir).filter((f) => f.endsWith('.ts')).map((f) => join(wireDir, f));
+const wireFiles = readdirSync(wireDir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => join(wireDir, f));
 
 /** Every wire constant as tsc evaluates it: `NAME` for a constant, `Enum.Member` for an enum member. */
 function tsWireConstants(): Map<string, number> {
@@ -85,7 +87,10 @@ test('asc compiled every wire constant with the value tsc reads', () => {
 });
 
 test('the TS name tables follow the wire codes', () => {
-  assert.equal([EVENT_KINDS[EventKind.Log], EVENT_KINDS[EventKind.Metric], EVENT_KINDS[EventKind.Trace]], ['log', 'metric', 'trace']);
+  assert.equal(
+    [EVENT_KINDS[EventKind.Log], EVENT_KINDS[EventKind.Metric], EVENT_KINDS[EventKind.Trace]],
+    ['log', 'metric', 'trace'],
+  );
   assert.is(EVENT_KINDS.length, 3);
 });
 
@@ -142,7 +147,8 @@ test('no file outside abi/wire/ declares a copy of a wire constant', () => {
   const wireEnums = new Map<string, Map<string, number>>();
   for (const [name, value] of TS_CONSTANTS) {
     const [enumName, member] = name.split('.');
-    if (member !== undefined) (wireEnums.get(enumName!) ?? wireEnums.set(enumName!, new Map()).get(enumName!)!).set(member, value);
+    if (member !== undefined)
+      (wireEnums.get(enumName!) ?? wireEnums.set(enumName!, new Map()).get(enumName!)!).set(member, value);
   }
   const found: string[] = [];
   let scanned = 0;
@@ -160,9 +166,15 @@ test('no file outside abi/wire/ declares a copy of a wire constant', () => {
               found.push(`${at}: enum ${node.name.text} copies ${wireName}`);
             }
           }
-        } else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && ts.isNumericLiteral(node.initializer)) {
+        } else if (
+          ts.isVariableDeclaration(node) &&
+          ts.isIdentifier(node.name) &&
+          node.initializer &&
+          ts.isNumericLiteral(node.initializer)
+        ) {
           const name = node.name.text;
-          if (copies.get(name) === Number(node.initializer.text)) found.push(`${at}: const ${name} copies a wire constant`);
+          if (copies.get(name) === Number(node.initializer.text))
+            found.push(`${at}: const ${name} copies a wire constant`);
         }
         ts.forEachChild(node, visit);
       };

@@ -21,7 +21,10 @@ test('the health check of an endpoint where nothing listens exits 69 with the re
   } catch (error) {
     assert.instance(error, CliError);
     assert.is((error as CliError).exitCode, 69);
-    assert.is((error as Error).message, `the API at ${url} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (is api.enabled true in the instance's configuration?)`);
+    assert.is(
+      (error as Error).message,
+      `the API at ${url} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (is api.enabled true in the instance's configuration?)`,
+    );
   }
 });
 

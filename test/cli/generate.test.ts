@@ -8,7 +8,9 @@ const dir = scratchDir();
 
 test('generate prints YAML for a pipeline expression: names by stage, wiring, defaults, data_dir', () => {
   const { status, stdout, stderr } = svc(['generate', 'in:exec/sample,dedupe']);
-  assert.is(stdout, `data_dir: /var/lib/svc/
+  assert.is(
+    stdout,
+    `data_dir: /var/lib/svc/
 sources:
   in:
     type: exec
@@ -36,7 +38,8 @@ transforms:
       - transform0
     cache:
       num_events: 5000
-`);
+`,
+  );
   assert.is(stderr, '');
   assert.is(status, 0);
 });
@@ -49,7 +52,10 @@ test('generate --fragment leaves out the global options; an empty stage is allow
 
 test('generate --format toml writes TOML with required options commented out', () => {
   const { status, stdout } = svc(['generate', '-f', '/filter', '--format', 'toml']);
-  assert.is(stdout, '[transforms.transform0]\ntype = "filter"\ninputs = [ "component-id" ]\n# condition = <table> (required)\n');
+  assert.is(
+    stdout,
+    '[transforms.transform0]\ntype = "filter"\ninputs = [ "component-id" ]\n# condition = <table> (required)\n',
+  );
   assert.is(status, 0);
 });
 
@@ -75,18 +81,25 @@ test('generate reports every unknown type with the closest name and exits 70', (
   const target = join(dir, 'never.yaml');
   const { status, stdout, stderr } = svc(['generate', 'exec,fil/remapp/x:', '--file', target]);
   assert.is(stdout, '');
-  assert.is(stderr, [
-    'failed to generate source "fil": unknown source type "fil"; did you mean "file"?',
-    'failed to generate transform "remapp": unknown transform type "remapp"; did you mean "remap"?',
-    'failed to generate sink "x:": unknown sink type ""',
-    '',
-  ].join('\n'));
+  assert.is(
+    stderr,
+    [
+      'failed to generate source "fil": unknown source type "fil"; did you mean "file"?',
+      'failed to generate transform "remapp": unknown transform type "remapp"; did you mean "remap"?',
+      'failed to generate sink "x:": unknown sink type ""',
+      '',
+    ].join('\n'),
+  );
   assert.is(status, 70);
   assert.not.ok(existsSync(target));
 });
 
 test('generate refuses an unknown --format', () => {
-  assert.equal(svc(['generate', 'file', '--format', 'xml']), { status: 64, stdout: '', stderr: "svc: invalid --format 'xml': expected one of yaml, toml, json\n" });
+  assert.equal(svc(['generate', 'file', '--format', 'xml']), {
+    status: 64,
+    stdout: '',
+    stderr: "svc: invalid --format 'xml': expected one of yaml, toml, json\n",
+  });
 });
 
 test.run();

@@ -4,12 +4,24 @@ import { componentRegistry } from '../../host/components/registry.js';
 import { svc } from './support/svc.js';
 
 const registry = componentRegistry();
-const kinds = { sources: registry.types('source'), transforms: registry.types('transform'), sinks: registry.types('sink') };
+const kinds = {
+  sources: registry.types('source'),
+  transforms: registry.types('transform'),
+  sinks: registry.types('sink'),
+};
 
 test('list prints every component type by kind, sorted, as Vector lays it out', () => {
   const { status, stdout, stderr } = svc(['list']);
   const section = (title: string, types: string[]) => `${title}:\n${types.map((t) => `- ${t}\n`).join('')}`;
-  assert.is(stdout, [section('Sources', kinds.sources), section('Transforms', kinds.transforms), section('Sinks', kinds.sinks), section('Enrichment tables', [])].join('\n'));
+  assert.is(
+    stdout,
+    [
+      section('Sources', kinds.sources),
+      section('Transforms', kinds.transforms),
+      section('Sinks', kinds.sinks),
+      section('Enrichment tables', []),
+    ].join('\n'),
+  );
   assert.ok(stdout.includes('\nTransforms:\n- dedupe\n- filter\n- remap\n'), stdout);
   assert.is(stderr, '');
   assert.is(status, 0);

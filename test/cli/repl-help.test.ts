@@ -28,7 +28,7 @@ test('help docs <function> prints its signature, parameters and examples; aliase
   assert.match(replHelp('help docs')!, /https:\/\/vrl\.dev/);
 });
 
-test('help error <code> points at the code\'s page', () => {
+test("help error <code> points at the code's page", () => {
   assert.is(replHelp('help error 103'), 'error E103: https://errors.vrl.dev/103');
   assert.is(replHelp('help error E110'), 'error E110: https://errors.vrl.dev/110');
   assert.is(replHelp('help error x'), 'not an error code: x');

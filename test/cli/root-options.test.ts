@@ -7,11 +7,28 @@ test('defaults as the spec lists them', () => {
   const { options, errors } = resolveRootOptions({}, {});
   assert.equal(errors, []);
   assert.equal(options, {
-    allowEmptyConfig: false, noGracefulShutdownLimit: false, opensslNoProbe: false, quiet: 0, verbose: 0,
-    watchConfig: false, disableEnvVarInterpolation: false, chunkSizeEvents: 1000, color: 'auto',
-    config: [], configDir: [], configJson: [], configToml: [], configYaml: [],
-    gracefulShutdownLimitSecs: 60, internalLogRateLimit: 10, logFormat: 'text', maxDecompressedSizeBytes: 104857600,
-    threads: availableParallelism(), watchConfigMethod: 'recommended', watchConfigPollIntervalSeconds: 60, logLevel: 'info',
+    allowEmptyConfig: false,
+    noGracefulShutdownLimit: false,
+    opensslNoProbe: false,
+    quiet: 0,
+    verbose: 0,
+    watchConfig: false,
+    disableEnvVarInterpolation: false,
+    chunkSizeEvents: 1000,
+    color: 'auto',
+    config: [],
+    configDir: [],
+    configJson: [],
+    configToml: [],
+    configYaml: [],
+    gracefulShutdownLimitSecs: 60,
+    internalLogRateLimit: 10,
+    logFormat: 'text',
+    maxDecompressedSizeBytes: 104857600,
+    threads: availableParallelism(),
+    watchConfigMethod: 'recommended',
+    watchConfigPollIntervalSeconds: 60,
+    logLevel: 'info',
   });
 });
 
@@ -24,8 +41,15 @@ test('every option with a variable is named SVC_ + its flag in upper snake case'
 test('flags win over variables, variables over defaults; paths split on commas', () => {
   const { options } = resolveRootOptions(
     { threads: '3', config: ['a.yaml,b.toml', 'c/*.json'], watchConfig: true },
-    { SVC_THREADS: '7', SVC_COLOR: 'never', SVC_CONFIG: 'ignored.yaml', SVC_CONFIG_DIR: '/etc/svc/d1,/etc/svc/d2',
-      SVC_REQUIRE_HEALTHY: 'yes', SVC_WATCH_CONFIG: 'false', SVC_INTERNAL_LOGS_SOURCE_RATE_LIMIT: '5' },
+    {
+      SVC_THREADS: '7',
+      SVC_COLOR: 'never',
+      SVC_CONFIG: 'ignored.yaml',
+      SVC_CONFIG_DIR: '/etc/svc/d1,/etc/svc/d2',
+      SVC_REQUIRE_HEALTHY: 'yes',
+      SVC_WATCH_CONFIG: 'false',
+      SVC_INTERNAL_LOGS_SOURCE_RATE_LIMIT: '5',
+    },
   );
   assert.is(options!.threads, 3);
   assert.is(options!.color, 'never');
@@ -37,19 +61,24 @@ test('flags win over variables, variables over defaults; paths split on commas',
 });
 
 test('invalid values and conflicting flags are all reported', () => {
-  assert.equal(resolveRootOptions(
-    { color: 'sometimes', threads: '0', noGracefulShutdownLimit: true, gracefulShutdownLimitSecs: 5 },
-    { SVC_CHUNK_SIZE_EVENTS: 'lots', SVC_WATCH_CONFIG: 'maybe', SVC_LOG: 'loud' },
-  ).errors, [
-    'invalid value "maybe" for SVC_WATCH_CONFIG: expected true or false',
-    'invalid value "lots" for SVC_CHUNK_SIZE_EVENTS: expected a whole number',
-    'invalid value "sometimes" for --color: expected one of always, auto, never',
-    'invalid value "0" for --threads: expected a number of at least 1',
-    '--no-graceful-shutdown-limit cannot be used with --graceful-shutdown-limit-secs',
-    'invalid value "loud" for SVC_LOG: expected one of off, error, warn, info, debug, trace',
-  ]);
-  assert.equal(resolveRootOptions({}, { SVC_NO_GRACEFUL_SHUTDOWN_LIMIT: 'true', SVC_GRACEFUL_SHUTDOWN_LIMIT_SECS: '9' }).errors,
-    ['--no-graceful-shutdown-limit cannot be used with --graceful-shutdown-limit-secs']);
+  assert.equal(
+    resolveRootOptions(
+      { color: 'sometimes', threads: '0', noGracefulShutdownLimit: true, gracefulShutdownLimitSecs: 5 },
+      { SVC_CHUNK_SIZE_EVENTS: 'lots', SVC_WATCH_CONFIG: 'maybe', SVC_LOG: 'loud' },
+    ).errors,
+    [
+      'invalid value "maybe" for SVC_WATCH_CONFIG: expected true or false',
+      'invalid value "lots" for SVC_CHUNK_SIZE_EVENTS: expected a whole number',
+      'invalid value "sometimes" for --color: expected one of always, auto, never',
+      'invalid value "0" for --threads: expected a number of at least 1',
+      '--no-graceful-shutdown-limit cannot be used with --graceful-shutdown-limit-secs',
+      'invalid value "loud" for SVC_LOG: expected one of off, error, warn, info, debug, trace',
+    ],
+  );
+  assert.equal(
+    resolveRootOptions({}, { SVC_NO_GRACEFUL_SHUTDOWN_LIMIT: 'true', SVC_GRACEFUL_SHUTDOWN_LIMIT_SECS: '9' }).errors,
+    ['--no-graceful-shutdown-limit cannot be used with --graceful-shutdown-limit-secs'],
+  );
   assert.is(resolveRootOptions({ noGracefulShutdownLimit: true }, {}).options!.gracefulShutdownLimitSecs, undefined);
 });
 
@@ -64,8 +93,10 @@ test('config locations: the default path only when nothing is given; forced form
   const none = { config: [], configDir: [], configJson: [], configToml: [], configYaml: [] };
   assert.equal(configLocations(none), { files: [{ path: '/etc/svc/svc.yaml' }], dirs: [] });
   assert.equal(configLocations({ ...none, configDir: ['/d'] }), { files: [], dirs: ['/d'] });
-  assert.equal(configLocations({ ...none, config: ['a.yaml'], configJson: ['b.conf'] }),
-    { files: [{ path: 'a.yaml' }, { path: 'b.conf', format: 'json' }], dirs: [] });
+  assert.equal(configLocations({ ...none, config: ['a.yaml'], configJson: ['b.conf'] }), {
+    files: [{ path: 'a.yaml' }, { path: 'b.conf', format: 'json' }],
+    dirs: [],
+  });
 });
 
 test.run();

@@ -55,15 +55,24 @@ test('prints exactly the events passing the outputs and inputs tapped', async ()
   const outputs = await startTap(['--outputs-of', 'in,up', '-i', '100']);
   const inputs = await startTap(['--inputs-of', 'o*', '-i', '100']);
   try {
-    assert.match(outputs.stderr(), /^\[tap\] Pattern 'in' successfully matched\.\n\[tap\] Pattern 'up' successfully matched\.\n/);
+    assert.match(
+      outputs.stderr(),
+      /^\[tap\] Pattern 'in' successfully matched\.\n\[tap\] Pattern 'up' successfully matched\.\n/,
+    );
     const lines = ['first', 'second', 'third'];
     api.run.child.stdin!.write(lines.map((line) => `${line}\n`).join(''));
     const printed = await api.run.waitForLines(lines.length);
     // The inputs of the sink are the outputs of `up`: the events the sink printed.
     assert.equal(await inputs.waitForLines(lines.length), printed);
     const tapped = (await outputs.waitForLines(2 * lines.length)).map((line) => JSON.parse(line).message);
-    assert.equal(tapped.filter((message) => message === message.toLowerCase()), lines);
-    assert.equal(tapped.filter((message) => message === message.toUpperCase()), lines.map((line) => line.toUpperCase()));
+    assert.equal(
+      tapped.filter((message) => message === message.toLowerCase()),
+      lines,
+    );
+    assert.equal(
+      tapped.filter((message) => message === message.toUpperCase()),
+      lines.map((line) => line.toUpperCase()),
+    );
   } finally {
     await stop(outputs);
     await stop(inputs);
@@ -73,18 +82,30 @@ test('prints exactly the events passing the outputs and inputs tapped', async ()
 test('--format json, yaml and logfmt, with and without --meta', async () => {
   const formats: Array<[string[], string]> = [
     [['-f', 'json'], '{"message":"HELLO","n":1,"source_type":"stdin","tags":["a","b c"]}\n'],
-    [['-f', 'json', '-m'], '{"component_id":"up","component_kind":"transform","component_type":"remap","event":{"message":"HELLO","n":1,"source_type":"stdin","tags":["a","b c"]}}\n'],
+    [
+      ['-f', 'json', '-m'],
+      '{"component_id":"up","component_kind":"transform","component_type":"remap","event":{"message":"HELLO","n":1,"source_type":"stdin","tags":["a","b c"]}}\n',
+    ],
     [['--format', 'yaml'], 'message: HELLO\nn: 1\nsource_type: stdin\ntags:\n- a\n- b c\n\n'],
-    [['-f', 'yaml', '--meta'], 'event:\n  message: HELLO\n  n: 1\n  source_type: stdin\n  tags:\n  - a\n  - b c\ncomponent_id: up\ncomponent_kind: transform\ncomponent_type: remap\n\n'],
+    [
+      ['-f', 'yaml', '--meta'],
+      'event:\n  message: HELLO\n  n: 1\n  source_type: stdin\n  tags:\n  - a\n  - b c\ncomponent_id: up\ncomponent_kind: transform\ncomponent_type: remap\n\n',
+    ],
     [['-f', 'logfmt'], 'message=HELLO n=1 source_type=stdin tags.0=a tags.1="b c"\n'],
-    [['-f', 'logfmt', '-m'], 'component_id=up component_kind=transform component_type=remap message=HELLO n=1 source_type=stdin tags.0=a tags.1="b c"\n'],
+    [
+      ['-f', 'logfmt', '-m'],
+      'component_id=up component_kind=transform component_type=remap message=HELLO n=1 source_type=stdin tags.0=a tags.1="b c"\n',
+    ],
   ];
   const taps = await Promise.all(formats.map(([args]) => startTap(['up', '-i', '50', ...args])));
   try {
     api.run.child.stdin!.write('hello\n');
     for (const [i, tap] of taps.entries()) {
       const [args, expected] = formats[i]!;
-      await waitFor(() => tap.stdout().length >= expected.length, () => `${args.join(' ')}: ${tap.stdout()}`);
+      await waitFor(
+        () => tap.stdout().length >= expected.length,
+        () => `${args.join(' ')}: ${tap.stdout()}`,
+      );
       assert.is(tap.stdout(), expected, args.join(' '));
     }
   } finally {
@@ -93,7 +114,11 @@ test('--format json, yaml and logfmt, with and without --meta', async () => {
 });
 
 test('--quiet prints no notifications; --duration-ms, --duration_ms and -d end it with status 0', async () => {
-  for (const duration of [['--duration-ms', '1000'], ['--duration_ms', '1000'], ['-d', '1000']]) {
+  for (const duration of [
+    ['--duration-ms', '1000'],
+    ['--duration_ms', '1000'],
+    ['-d', '1000'],
+  ]) {
     const { status, stderr } = await runSvc(['tap', '--url', url, '-q', ...duration]);
     assert.is(status, 0, duration[0]);
     assert.is(stderr, '', duration[0]);
@@ -116,7 +141,10 @@ test('--quiet prints no notifications; --duration-ms, --duration_ms and -d end i
 test('a bad URL or option is a usage error (64); an API that cannot be reached is 69', async () => {
   for (const [args, message] of [
     [['--url', 'not a url'], "svc: invalid --url 'not a url': not a URL\n"],
-    [['--url', 'ftp://127.0.0.1/graphql'], "svc: invalid --url 'ftp://127.0.0.1/graphql': expected an http:// or https:// URL\n"],
+    [
+      ['--url', 'ftp://127.0.0.1/graphql'],
+      "svc: invalid --url 'ftp://127.0.0.1/graphql': expected an http:// or https:// URL\n",
+    ],
     [['--format', 'xml'], "svc: invalid --format 'xml': expected one of json, logfmt, yaml\n"],
     [['--limit', '0'], "svc: invalid --limit '0': expected an integer of at least 1\n"],
   ] as const) {
@@ -129,7 +157,10 @@ test('a bad URL or option is a usage error (64); an API that cannot be reached i
   for (const args of [['-n'], []]) {
     const { status, stderr } = await runSvc(['tap', '--url', dead, ...args], { env: { RUST_BACKTRACE: '0' } });
     assert.is(status, 69);
-    assert.is(stderr, `svc: the API at ${dead} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (is api.enabled true in the instance's configuration?)\n`);
+    assert.is(
+      stderr,
+      `svc: the API at ${dead} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (is api.enabled true in the instance's configuration?)\n`,
+    );
   }
 });
 
@@ -137,7 +168,9 @@ test('reconnects when the instance restarts on the same port; with -n, a lost co
   const instance = await startApiInstance(PIPELINE);
   let restarted: SvcRun | undefined;
   const tap = startSvc(['tap', '--url', `${instance.base}/graphql`, '-i', '50', 'up']);
-  const once = ['-n', '--no-reconnect'].map((flag) => startSvc(['tap', '--url', `${instance.base}/graphql`, flag, 'up'], { env: { RUST_BACKTRACE: '0' } }));
+  const once = ['-n', '--no-reconnect'].map((flag) =>
+    startSvc(['tap', '--url', `${instance.base}/graphql`, flag, 'up'], { env: { RUST_BACKTRACE: '0' } }),
+  );
   try {
     await tap.waitForStderr(/successfully matched/);
     for (const run of once) await run.waitForStderr(/successfully matched/);
@@ -153,7 +186,10 @@ test('reconnects when the instance restarts on the same port; with -n, a lost co
     // Matched again once reconnected.
     await tap.waitForStderr(/Reconnecting in 5 seconds\.\n\[tap\] Pattern 'up' successfully matched\.\n/);
     restarted.child.stdin!.write('again\n');
-    assert.equal((await tap.waitForLines(1)).map((line) => JSON.parse(line).message), ['AGAIN']);
+    assert.equal(
+      (await tap.waitForLines(1)).map((line) => JSON.parse(line).message),
+      ['AGAIN'],
+    );
   } finally {
     await stop(tap);
     for (const run of once) await stop(run);

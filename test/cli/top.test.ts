@@ -81,7 +81,11 @@ if (!hasTmux()) {
     const url = `${api.base}/graphql`;
     const top = startTop(['--url', url]);
     try {
-      const first = await top.waitForScreen((screen) => screen.includes('Connected') && eventsOut(screen, 'demo') > 0, 'the components with counts', SCREEN_TIMEOUT_MS);
+      const first = await top.waitForScreen(
+        (screen) => screen.includes('Connected') && eventsOut(screen, 'demo') > 0,
+        'the components with counts',
+        SCREEN_TIMEOUT_MS,
+      );
       assert.ok(first.includes(`svc top | ${url} | Sampling @ 1,000ms | Connected (since `), first);
       assert.match(first, /│ ID\s+Output\s+Kind\s+Type\s+Events In\s+Bytes In\s+Events Out\s+Bytes Out\s+Errors\s+│/);
       assert.equal(cells(first, 'demo')!.slice(0, 4), ['demo', '--', 'source', 'demo_logs']);
@@ -93,22 +97,34 @@ if (!hasTmux()) {
       assert.equal(cells(first, 'out')!.slice(0, 4), ['out', '--', 'sink', 'blackhole']);
       const lines = first.split('\n');
       const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
-      assert.ok(at(/^│ demo /) < at(/^│ out /) && at(/^│ out /) < at(/^│ parse /) && at(/^│ parse /) < at(/^│ split /), first);
+      assert.ok(
+        at(/^│ demo /) < at(/^│ out /) && at(/^│ out /) < at(/^│ parse /) && at(/^│ parse /) < at(/^│ split /),
+        first,
+      );
       // The route's outputs, on the lines under it, with their own Events Out.
       assert.is(at(/^│\s+_unmatched\s{2,}(N\/A|[\d,]+ \()/), at(/^│ split /) + 1, first);
       assert.is(at(/^│\s+get\s{2,}(N\/A|[\d,]+ \()/), at(/^│ split /) + 2, first);
 
       const before = eventsOut(first, 'demo');
       const later = await top.waitForScreen(
-        (screen) => eventsOut(screen, 'demo') > before && /^[\d,]+ \(([1-9]\d*|\d+\.\d\d k)\/s\)$/.test(cells(screen, 'out')?.[4] ?? ''),
+        (screen) =>
+          eventsOut(screen, 'demo') > before &&
+          /^[\d,]+ \(([1-9]\d*|\d+\.\d\d k)\/s\)$/.test(cells(screen, 'out')?.[4] ?? ''),
         'the counters to grow, with a rate',
         SCREEN_TIMEOUT_MS,
       );
       assert.ok(total(cells(later, 'parse')![4]) > 0, later);
 
       top.resize(100, 30);
-      const narrow = await top.waitForScreen((screen) => screen.split('\n')[0] === `┌${'─'.repeat(98)}┐`, 'a redraw 100 columns wide', SCREEN_TIMEOUT_MS);
-      assert.ok(narrow.split('\n').every((line) => line.length <= 100), narrow);
+      const narrow = await top.waitForScreen(
+        (screen) => screen.split('\n')[0] === `┌${'─'.repeat(98)}┐`,
+        'a redraw 100 columns wide',
+        SCREEN_TIMEOUT_MS,
+      );
+      assert.ok(
+        narrow.split('\n').every((line) => line.length <= 100),
+        narrow,
+      );
       assert.ok(cells(narrow, 'demo') && cells(narrow, 'split'), narrow);
 
       top.sendKeys('q');
@@ -122,7 +138,9 @@ if (!hasTmux()) {
     const top = startTop(['-H', '-u', `${api.base}/graphql`]);
     try {
       const screen = await top.waitForScreen(
-        (text) => /^\d+\.\d\d k \(/.test(cells(text, 'parse')?.[4] ?? '') && /^\d+\.\d\d (KiB|MiB) \((\d+ B|\d+\.\d\d KiB)\/s\)$/.test(cells(text, 'demo')?.[5] ?? ''),
+        (text) =>
+          /^\d+\.\d\d k \(/.test(cells(text, 'parse')?.[4] ?? '') &&
+          /^\d+\.\d\d (KiB|MiB) \((\d+ B|\d+\.\d\d KiB)\/s\)$/.test(cells(text, 'demo')?.[5] ?? ''),
         'humanized metrics',
         SCREEN_TIMEOUT_MS,
       );
@@ -137,7 +155,11 @@ if (!hasTmux()) {
   test('--components shows only the ids its globs match; Ctrl-C quits', async () => {
     const top = startTop(['--components', 'sp*,out', '--url', `${api.base}/graphql`, '--interval', '500']);
     try {
-      const screen = await top.waitForScreen((text) => cells(text, 'split') !== undefined && cells(text, 'out') !== undefined, 'split and out', SCREEN_TIMEOUT_MS);
+      const screen = await top.waitForScreen(
+        (text) => cells(text, 'split') !== undefined && cells(text, 'out') !== undefined,
+        'split and out',
+        SCREEN_TIMEOUT_MS,
+      );
       assert.ok(screen.includes('Sampling @ 500ms'), screen);
       assert.is(cells(screen, 'demo'), undefined, screen);
       assert.is(cells(screen, 'parse'), undefined, screen);
@@ -151,7 +173,11 @@ if (!hasTmux()) {
   test('an error the API answers with (an interval it refuses) shows under the header; SIGTERM ends top as quitting does', async () => {
     const top = startTop(['--interval', '5', '--url', `${api.base}/graphql`]);
     try {
-      await top.waitForScreen((text) => /^Last error: .*\binterval\b/m.test(text) && cells(text, 'demo') !== undefined, 'the error', SCREEN_TIMEOUT_MS);
+      await top.waitForScreen(
+        (text) => /^Last error: .*\binterval\b/m.test(text) && cells(text, 'demo') !== undefined,
+        'the error',
+        SCREEN_TIMEOUT_MS,
+      );
       top.signal('SIGTERM');
       // The shell's screen is back: it shows only what the shell printed.
       await top.waitForScreen((text) => text.trim() === '[exit 0]', 'top to end', SCREEN_TIMEOUT_MS);
@@ -176,12 +202,24 @@ if (!hasTmux()) {
     const once = startTop(['--no-reconnect', '--url', url]);
     try {
       for (const session of [top, once]) {
-        await session.waitForScreen((screen) => screen.includes('Connected') && cells(screen, 'demo') !== undefined, 'the dashboard', SCREEN_TIMEOUT_MS);
+        await session.waitForScreen(
+          (screen) => screen.includes('Connected') && cells(screen, 'demo') !== undefined,
+          'the dashboard',
+          SCREEN_TIMEOUT_MS,
+        );
       }
       instance.child.kill('SIGTERM');
       await instance.exited;
-      await top.waitForScreen((screen) => screen.includes('Disconnected (reconnecting every 5 seconds)'), 'Disconnected', SCREEN_TIMEOUT_MS);
-      const lost = await once.waitForScreen((screen) => screen.includes('[exit 69]'), 'top -n to exit', SCREEN_TIMEOUT_MS);
+      await top.waitForScreen(
+        (screen) => screen.includes('Disconnected (reconnecting every 5 seconds)'),
+        'Disconnected',
+        SCREEN_TIMEOUT_MS,
+      );
+      const lost = await once.waitForScreen(
+        (screen) => screen.includes('[exit 69]'),
+        'top -n to exit',
+        SCREEN_TIMEOUT_MS,
+      );
       assert.ok(lost.includes(`svc: lost the connection to the API at ${url}: `), lost);
 
       instance = await startInstance();
@@ -208,7 +246,9 @@ if (!hasTmux()) {
       try {
         const screen = await top.waitForScreen((text) => text.includes('[exit 69]'), 'exit 69', SCREEN_TIMEOUT_MS);
         assert.ok(
-          screen.startsWith(`svc: the API at ${url} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (is api.enabled true in the instance's configuration?)\n[exit 69]`),
+          screen.startsWith(
+            `svc: the API at ${url} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (is api.enabled true in the instance's configuration?)\n[exit 69]`,
+          ),
           screen,
         );
       } finally {

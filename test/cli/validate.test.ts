@@ -6,21 +6,28 @@ const dir = scratchDir();
 const SOURCE = 'sources:\n  in:\n    type: exec\n    command: [echo, hi]\n    mode: scheduled\n';
 // No sink types are needed here: SVC_ALLOW_EMPTY_CONFIG lets a configuration without sinks load.
 const env = { SVC_ALLOW_EMPTY_CONFIG: 'true' };
-const config = writeConfig(dir, 'ok.yaml', `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: '.x = 1'\n`);
+const config = writeConfig(
+  dir,
+  'ok.yaml',
+  `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: '.x = 1'\n`,
+);
 
 test('validate prints the warnings, the component check and Validated under a rule as wide as the widest line', () => {
   const { status, stdout, stderr } = svc(['validate', config], { env });
   const title = `Loaded with warnings ["${config}"]`;
-  assert.is(stdout, [
-    title,
-    '-'.repeat(title.length),
-    '~ Transform "t" has no consumers',
-    '',
-    '√ Component configuration',
-    '-'.repeat(title.length),
-    `${' '.repeat(title.length - 9)}Validated`,
-    '',
-  ].join('\n'));
+  assert.is(
+    stdout,
+    [
+      title,
+      '-'.repeat(title.length),
+      '~ Transform "t" has no consumers',
+      '',
+      '√ Component configuration',
+      '-'.repeat(title.length),
+      `${' '.repeat(title.length - 9)}Validated`,
+      '',
+    ].join('\n'),
+  );
   assert.is(stderr, '');
   assert.is(status, 0);
 });
@@ -35,34 +42,44 @@ const SINKS = `${SOURCE}sinks:
     encoding: { codec: json }
 `;
 
-test('validate checks the components and each sink\'s health: √ for each, then Validated', () => {
+test("validate checks the components and each sink's health: √ for each, then Validated", () => {
   const config = writeConfig(dir, 'sinks.yaml', SINKS);
   const { status, stdout, stderr } = svc(['validate', config]);
   const loaded = `√ Loaded ["${config}"]`;
-  assert.is(stdout, [
-    loaded,
-    '√ Component configuration',
-    '√ Health check "out"',
-    '√ Health check "print"',
-    '-'.repeat(loaded.length),
-    `${' '.repeat(loaded.length - 9)}Validated`,
-    '',
-  ].join('\n'));
+  assert.is(
+    stdout,
+    [
+      loaded,
+      '√ Component configuration',
+      '√ Health check "out"',
+      '√ Health check "print"',
+      '-'.repeat(loaded.length),
+      `${' '.repeat(loaded.length - 9)}Validated`,
+      '',
+    ].join('\n'),
+  );
   assert.is(stderr, '');
   assert.is(status, 0);
 });
 
 test('a failing healthcheck is an x line and exit 78; --skip-healthchecks does not run it', () => {
-  const config = writeConfig(dir, 'unhealthy.yaml', `${SOURCE}sinks:
+  const config = writeConfig(
+    dir,
+    'unhealthy.yaml',
+    `${SOURCE}sinks:
   web:
     type: http
     inputs: [in]
     uri: http://127.0.0.1:1/
     encoding: { codec: json }
     healthcheck: { uri: "http://127.0.0.1:1/health", timeout: 5 }
-`);
+`,
+  );
   const failed = svc(['validate', config]);
-  assert.is(failed.stdout, `√ Loaded ["${config}"]\n√ Component configuration\nx Health check for "web" failed: connect ECONNREFUSED 127.0.0.1:1\n`);
+  assert.is(
+    failed.stdout,
+    `√ Loaded ["${config}"]\n√ Component configuration\nx Health check for "web" failed: connect ECONNREFUSED 127.0.0.1:1\n`,
+  );
   assert.is(failed.status, 78);
   const skipped = svc(['validate', '--skip-healthchecks', config]);
   assert.match(skipped.stdout, /^√ Loaded .*\n√ Component configuration\n-+\n +Validated\n$/);
@@ -88,14 +105,23 @@ test('options this build accepts but does not act on are warnings', () => {
   const config = writeConfig(dir, 'proxy.yaml', `${SINKS}proxy:\n  http: http://127.0.0.1:3128\n`);
   const { status, stdout } = svc(['validate', config]);
   const title = `Loaded with warnings ["${config}"]`;
-  assert.ok(stdout.startsWith(`${title}\n${'-'.repeat(title.length)}\n~ proxy: proxies are not used by this build; connections go direct\n\n√ Component configuration\n`), stdout);
+  assert.ok(
+    stdout.startsWith(
+      `${title}\n${'-'.repeat(title.length)}\n~ proxy: proxies are not used by this build; connections go direct\n\n√ Component configuration\n`,
+    ),
+    stdout,
+  );
   assert.is(status, 0);
   assert.is(svc(['validate', '-d', config]).status, 78);
 });
 
 for (const flag of ['--no-environment', '-ne']) {
   test(`validate ${flag} only loads the configuration: a program that does not compile goes unnoticed`, () => {
-    const broken = writeConfig(dir, `broken${flag}.yaml`, `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: '.x = '\n`);
+    const broken = writeConfig(
+      dir,
+      `broken${flag}.yaml`,
+      `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: '.x = '\n`,
+    );
     const { status, stdout } = svc(['validate', flag, broken], { env });
     assert.not.match(stdout, /Component/);
     assert.match(stdout, /\n +Validated\n$/);
@@ -104,7 +130,11 @@ for (const flag of ['--no-environment', '-ne']) {
 }
 
 test('validate reports component errors under their title and exits 78', () => {
-  const broken = writeConfig(dir, 'broken.yaml', `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: 'upcase(1)'\n`);
+  const broken = writeConfig(
+    dir,
+    'broken.yaml',
+    `${SOURCE}transforms:\n  t:\n    type: remap\n    inputs: [in]\n    source: 'upcase(1)'\n`,
+  );
   const { status, stdout } = svc(['validate', '--skip-healthchecks', broken], { env });
   assert.match(stdout, /\n\nComponent errors\n----------------\nx [^\n]*broken\.yaml: transforms\.t: error\[E110\]/);
   assert.match(stdout, /invalid argument type/);
@@ -120,19 +150,31 @@ test('validate --deny-warnings turns the warnings into errors', () => {
 });
 
 test('validate lists every loading error at once, files given by format included', () => {
-  const bad = writeConfig(dir, 'bad.conf', '{"sources": {"in": {"type": "exec", "mode": "sometimes", "command": ["x"]}}, "sinks": {}}');
+  const bad = writeConfig(
+    dir,
+    'bad.conf',
+    '{"sources": {"in": {"type": "exec", "mode": "sometimes", "command": ["x"]}}, "sinks": {}}',
+  );
   const { status, stdout } = svc(['validate', '--config-json', bad, '/nonexistent/svc.yaml']);
   const title = `Failed to load ["/nonexistent/svc.yaml", "${bad}"]`;
-  assert.is(stdout, [
-    title,
-    '-'.repeat(title.length),
-    'x /nonexistent/svc.yaml: could not read the file: ENOENT: no such file or directory, open \'/nonexistent/svc.yaml\'',
-    '',
-    '',
-  ].join('\n'));
+  assert.is(
+    stdout,
+    [
+      title,
+      '-'.repeat(title.length),
+      "x /nonexistent/svc.yaml: could not read the file: ENOENT: no such file or directory, open '/nonexistent/svc.yaml'",
+      '',
+      '',
+    ].join('\n'),
+  );
   assert.is(status, 78);
   const schema = svc(['validate', '--config-json', bad]);
-  assert.ok(schema.stdout.includes(`x ${bad}: sources.in: option "mode": expected one of "scheduled", "streaming", got "sometimes"\nx no sinks defined in the configuration\n`), schema.stdout);
+  assert.ok(
+    schema.stdout.includes(
+      `x ${bad}: sources.in: option "mode": expected one of "scheduled", "streaming", got "sometimes"\nx no sinks defined in the configuration\n`,
+    ),
+    schema.stdout,
+  );
   assert.is(schema.status, 78);
 });
 

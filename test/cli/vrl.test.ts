@@ -62,7 +62,10 @@ test('a runtime error goes to stderr with its input line and the next events sti
   const input = programFile('mixed.ndjson', '{"n":"1"}\n{"n":"x"}\n{"n":"3"}\n');
   const { status, stdout, stderr } = svc(['vrl', '-i', input, 'to_int!(.n)']);
   assert.is(stdout, '1\n3\n');
-  assert.is(stderr, 'line 2: function call error for "to_int" at (0:11): Invalid integer "x": invalid digit found in string\n');
+  assert.is(
+    stderr,
+    'line 2: function call error for "to_int" at (0:11): Invalid integer "x": invalid digit found in string\n',
+  );
   assert.is(status, 0);
 });
 
@@ -78,26 +81,53 @@ test('lines that straddle the megabyte pieces a file is read in all run, in orde
 
 test('errors name their line across the pieces a file is read in, blank lines counted', () => {
   // About 3 MB: errors fall in every piece; blank lines and a last line without its newline count too.
-  const lines = Array.from({ length: 40000 }, (_, i) => (i % 7 === 3 ? '' : i % 4999 === 17 ? '{"n":"x"}' : `{"n":${i},"pad":"${'p'.repeat(i % 61)}"}`));
+  const lines = Array.from({ length: 40000 }, (_, i) =>
+    i % 7 === 3 ? '' : i % 4999 === 17 ? '{"n":"x"}' : `{"n":${i},"pad":"${'p'.repeat(i % 61)}"}`,
+  );
   const input = programFile('numbered.ndjson', lines.join('\n') + '\n{"n":"y"}');
   const { stdout, stderr } = svc(['vrl', '-i', input, 'to_int!(.n)']);
   const failed = [...lines.flatMap((line, i) => (line.includes('"x"') ? [i + 1] : [])), lines.length + 1];
-  assert.equal(stderr.trimEnd().split('\n').map((line) => Number(/^line (\d+):/.exec(line)?.[1])), failed);
-  assert.is(stdout.split('\n').length - 1, lines.filter((line) => line.startsWith('{"n":') && !line.includes('"x"')).length);
+  assert.equal(
+    stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => Number(/^line (\d+):/.exec(line)?.[1])),
+    failed,
+  );
+  assert.is(
+    stdout.split('\n').length - 1,
+    lines.filter((line) => line.startsWith('{"n":') && !line.includes('"x"')).length,
+  );
 });
 
 test('a large input gives the same output, errors, log lines and skipped lines on several threads as on one', () => {
   // About 5 MB, read in pieces that run on the worker threads and on the main one; the long lines are skipped.
   const lines = Array.from({ length: 50000 }, (_, i) =>
-    i % 9 === 4 ? '' : i % 7919 === 11 ? `{"n":${i},"pad":"${'L'.repeat(400)}"}` : i % 3001 === 7 ? '{"n":"x"}' : `{"n":${i},"pad":"${'p'.repeat(i % 83)}"}`,
+    i % 9 === 4
+      ? ''
+      : i % 7919 === 11
+        ? `{"n":${i},"pad":"${'L'.repeat(400)}"}`
+        : i % 3001 === 7
+          ? '{"n":"x"}'
+          : `{"n":${i},"pad":"${'p'.repeat(i % 83)}"}`,
   );
   const input = programFile('threads.ndjson', lines.join('\n'));
-  const program = 'if mod(to_int!(.n), 1000) == 0 { log(to_int!(.n), level: "warn", rate_limit_secs: 0) }\n.n = to_int!(.n) * 2';
-  const run = (threads: string) => svc(['vrl', '-o', '--threads', threads, '--max-line-bytes', '300', '-i', input, program]);
+  const program =
+    'if mod(to_int!(.n), 1000) == 0 { log(to_int!(.n), level: "warn", rate_limit_secs: 0) }\n.n = to_int!(.n) * 2';
+  const run = (threads: string) =>
+    svc(['vrl', '-o', '--threads', threads, '--max-line-bytes', '300', '-i', input, program]);
   const one = run('1');
-  assert.ok(one.stderr.includes('line 8: function call error') && one.stderr.includes('warn: 48000'), one.stderr.slice(0, 300));
-  assert.ok(one.stderr.includes('line 12: the line is longer than 300 bytes') && one.stderr.includes('line 47526: the line'));
-  assert.is(one.stdout.split('\n').length - 1, lines.filter((line) => line.startsWith('{"n":') && !line.includes('"x"') && !line.includes('L')).length);
+  assert.ok(
+    one.stderr.includes('line 8: function call error') && one.stderr.includes('warn: 48000'),
+    one.stderr.slice(0, 300),
+  );
+  assert.ok(
+    one.stderr.includes('line 12: the line is longer than 300 bytes') && one.stderr.includes('line 47526: the line'),
+  );
+  assert.is(
+    one.stdout.split('\n').length - 1,
+    lines.filter((line) => line.startsWith('{"n":') && !line.includes('"x"') && !line.includes('L')).length,
+  );
   assert.equal(run('3'), one);
 });
 
@@ -110,7 +140,11 @@ test('an invalid --threads is a usage error', () => {
 });
 
 test('-i - reads stdin', () => {
-  const result = spawnSync(process.execPath, [main, 'vrl', '-i', '-', '.x'], { cwd: root, encoding: 'utf8', input: '{"x":[1]}\n' });
+  const result = spawnSync(process.execPath, [main, 'vrl', '-i', '-', '.x'], {
+    cwd: root,
+    encoding: 'utf8',
+    input: '{"x":[1]}\n',
+  });
   assert.is(result.stdout, '[1]\n');
 });
 
@@ -118,7 +152,8 @@ test('-i - reads stdin that another process left non-blocking', async () => {
   // Python (when there is one: Node gives its children blocking stdio) sets O_NONBLOCK and becomes svc.
   // The second line comes only after the first one's output: the read in between finds none (EAGAIN).
   if (spawnSync('python3', ['-c', '']).status !== 0) return;
-  const nonBlocking = 'import fcntl, os, sys; fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK); os.execv(sys.argv[1], sys.argv[1:])';
+  const nonBlocking =
+    'import fcntl, os, sys; fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK); os.execv(sys.argv[1], sys.argv[1:])';
   const child = spawn('python3', ['-c', nonBlocking, process.execPath, main, 'vrl', '-i', '-', '.x'], { cwd: root });
   let [stdout, stderr] = ['', ''];
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -158,7 +193,10 @@ test('a module not from svc is refused', () => {
   const bogus = join(scratch, 'bogus.wasm');
   writeFileSync(bogus, Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
   const { status, stderr } = svc(['vrl', '--module', bogus]);
-  assert.is(stderr, `svc: cannot load module file '${bogus}': not a compiled remap module: it has no "svc" custom section\n`);
+  assert.is(
+    stderr,
+    `svc: cannot load module file '${bogus}': not a compiled remap module: it has no "svc" custom section\n`,
+  );
   assert.is(status, 70);
 });
 
@@ -172,7 +210,12 @@ test('the REPL keeps variables and the event between lines and answers help', ()
   assert.ok(lines[0]!.startsWith('Remap REPL'), lines[0]);
   assert.ok(result.stdout.includes('1\n2\n1\n{ "a": 1 }\n'), result.stdout);
   assert.ok(result.stdout.includes('error[E110]: invalid argument type'), result.stdout);
-  assert.ok(result.stdout.includes('error: function call error for "parse_json" at (0:16): unable to parse json: EOF while parsing an object at line 1 column 1'), result.stdout);
+  assert.ok(
+    result.stdout.includes(
+      'error: function call error for "parse_json" at (0:16): unable to parse json: EOF while parsing an object at line 1 column 1',
+    ),
+    result.stdout,
+  );
   assert.ok(result.stdout.trimEnd().endsWith('\n1'), result.stdout);
   assert.is(result.status, 0);
 });
@@ -263,7 +306,18 @@ test('an invalid --color is a usage error', () => {
 
 test('vrl --help documents every option and what this version does', () => {
   const { status, stdout } = svc(['vrl', '--help']);
-  for (const option of ['--program <file>', '--input [file]', '--print-object', '--timezone <zone>', '--emit-wasm [file]', '--module <file>', '--max-line-bytes <bytes>', '--threads <count>', '--verbose', '--color <when>']) {
+  for (const option of [
+    '--program <file>',
+    '--input [file]',
+    '--print-object',
+    '--timezone <zone>',
+    '--emit-wasm [file]',
+    '--module <file>',
+    '--max-line-bytes <bytes>',
+    '--threads <count>',
+    '--verbose',
+    '--color <when>',
+  ]) {
     assert.ok(stdout.includes(option), `help lacks ${option}`);
   }
   assert.match(stdout, /A runtime error goes to stderr/);
@@ -271,8 +325,14 @@ test('vrl --help documents every option and what this version does', () => {
 });
 
 test('the bundled svc finds the logstash pattern files parse_grok reads on first use', () => {
-  const result = svc(['vrl', 'parse_grok!("[4018] 14 Nov 07:01:22.119 * Background saving terminated with success", "%{REDISLOG}")']);
-  assert.equal({ stdout: result.stdout, status: result.status }, { stdout: '{ "pid": "4018", "timestamp": "14 Nov 07:01:22.119" }\n', status: 0 });
+  const result = svc([
+    'vrl',
+    'parse_grok!("[4018] 14 Nov 07:01:22.119 * Background saving terminated with success", "%{REDISLOG}")',
+  ]);
+  assert.equal(
+    { stdout: result.stdout, status: result.status },
+    { stdout: '{ "pid": "4018", "timestamp": "14 Nov 07:01:22.119" }\n', status: 0 },
+  );
 });
 
 test.run();

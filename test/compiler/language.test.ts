@@ -55,68 +55,188 @@ function table(name: string, cases: Case[]): void {
   });
 }
 
-table('the reference\'s expression examples', [
-  { title: "abort: Ignoring invalid events", source: "if contains(string!(.message), \"hello\") {\n\tabort\n}\n.message = \"not hello world\"", event: {"message": "hello world"}, after: "{ \"message\": \"hello world\" }", aborted: true },
-  { title: "arithmetic: Sum (int)", source: "1 + 1", result: "2" },
-  { title: "arithmetic: Sum (float)", source: "1.0 + 1.0", result: "2.0" },
-  { title: "arithmetic: Sum (numeric)", source: "1 + 1.0", result: "2.0" },
-  { title: "arithmetic: Sum (string)", source: "\"Hello\" + \", \" + \"World!\"", result: "\"Hello, World!\"" },
-  { title: "arithmetic: Difference (int)", source: "2 - 1", result: "1" },
-  { title: "arithmetic: Difference (float)", source: "2.0 - 1.0", result: "1.0" },
-  { title: "arithmetic: Difference (numeric)", source: "2.0 - 1", result: "1.0" },
-  { title: "arithmetic: Multiplication (int)", source: "2 * 1", result: "2" },
-  { title: "arithmetic: Multiplication (float)", source: "2.0 * 1.0", result: "2.0" },
-  { title: "arithmetic: Multiplication (numeric)", source: "2.0 * 1", result: "2.0" },
-  { title: "arithmetic: Float division (int)", source: "2 / 1", result: "2.0" },
-  { title: "arithmetic: Float division (float)", source: "2.0 / 1.0", result: "2.0" },
-  { title: "arithmetic: Float division (numeric)", source: "2.0 / 1", result: "2.0" },
-  { title: "assignment: Path assignment", source: ".message = \"Hello, World!\"", after: "{ \"message\": \"Hello, World!\" }" },
-  { title: "assignment: Nested path assignment", source: ".parent.child = \"Hello, World!\"", after: "{ \"parent\": { \"child\": \"Hello, World!\" } }" },
-  { title: "assignment: Double assignment", source: ".first = .second = \"Hello, World!\"", after: "{ \"first\": \"Hello, World!\", \"second\": \"Hello, World!\" }" },
-  { title: "assignment: Array element assignment", source: ".array[1] = \"Hello, World!\"", after: "{ \"array\": [null, \"Hello, World!\"] }" },
-  { title: "assignment: Variable assignment", source: "my_variable = \"Hello, World!\"\n.my_field = my_variable", result: "\"Hello, World!\"" },
-  { title: "assignment: Object merge assignment", source: "my_variable = {\"message\": \"Hello, World!\"}\nmy_variable |= {\"level\": \"info\"}", result: "{ \"level\": \"info\", \"message\": \"Hello, World!\" }" },
-  { title: "assignment: Fallible assignment (success)", source: ".parsed, .err = parse_json(\"{\\\"Hello\\\": \\\"World!\\\"}\")", after: "{ \"err\": null, \"parsed\": { \"Hello\": \"World!\" } }" },
-  { title: "assignment: Fallible assignment (error)", source: ".parsed, .err = parse_json(\"malformed\")", after: "{ \"err\": \"function call error for \\\"parse_json\\\" at (16:39): unable to parse json: expected value at line 1 column 1\", \"parsed\": null }" },
-  { title: "block: Simple block", source: "{\n\tmessage = \"{\\\"Hello\\\": \\\"World!\\\"}\"\n\tparse_json!(message)\n}", result: "{ \"Hello\": \"World!\" }" },
-  { title: "block: Assignment block", source: ".structured = {\n\tmessage = \"{\\\"Hello\\\": \\\"World!\\\"}\"\n\tparse_json!(message)\n}", after: "{ \"structured\": { \"Hello\": \"World!\" } }" },
+table("the reference's expression examples", [
+  {
+    title: 'abort: Ignoring invalid events',
+    source: 'if contains(string!(.message), "hello") {\n\tabort\n}\n.message = "not hello world"',
+    event: { message: 'hello world' },
+    after: '{ "message": "hello world" }',
+    aborted: true,
+  },
+  { title: 'arithmetic: Sum (int)', source: '1 + 1', result: '2' },
+  { title: 'arithmetic: Sum (float)', source: '1.0 + 1.0', result: '2.0' },
+  { title: 'arithmetic: Sum (numeric)', source: '1 + 1.0', result: '2.0' },
+  { title: 'arithmetic: Sum (string)', source: '"Hello" + ", " + "World!"', result: '"Hello, World!"' },
+  { title: 'arithmetic: Difference (int)', source: '2 - 1', result: '1' },
+  { title: 'arithmetic: Difference (float)', source: '2.0 - 1.0', result: '1.0' },
+  { title: 'arithmetic: Difference (numeric)', source: '2.0 - 1', result: '1.0' },
+  { title: 'arithmetic: Multiplication (int)', source: '2 * 1', result: '2' },
+  { title: 'arithmetic: Multiplication (float)', source: '2.0 * 1.0', result: '2.0' },
+  { title: 'arithmetic: Multiplication (numeric)', source: '2.0 * 1', result: '2.0' },
+  { title: 'arithmetic: Float division (int)', source: '2 / 1', result: '2.0' },
+  { title: 'arithmetic: Float division (float)', source: '2.0 / 1.0', result: '2.0' },
+  { title: 'arithmetic: Float division (numeric)', source: '2.0 / 1', result: '2.0' },
+  {
+    title: 'assignment: Path assignment',
+    source: '.message = "Hello, World!"',
+    after: '{ "message": "Hello, World!" }',
+  },
+  {
+    title: 'assignment: Nested path assignment',
+    source: '.parent.child = "Hello, World!"',
+    after: '{ "parent": { "child": "Hello, World!" } }',
+  },
+  {
+    title: 'assignment: Double assignment',
+    source: '.first = .second = "Hello, World!"',
+    after: '{ "first": "Hello, World!", "second": "Hello, World!" }',
+  },
+  {
+    title: 'assignment: Array element assignment',
+    source: '.array[1] = "Hello, World!"',
+    after: '{ "array": [null, "Hello, World!"] }',
+  },
+  {
+    title: 'assignment: Variable assignment',
+    source: 'my_variable = "Hello, World!"\n.my_field = my_variable',
+    result: '"Hello, World!"',
+  },
+  {
+    title: 'assignment: Object merge assignment',
+    source: 'my_variable = {"message": "Hello, World!"}\nmy_variable |= {"level": "info"}',
+    result: '{ "level": "info", "message": "Hello, World!" }',
+  },
+  {
+    title: 'assignment: Fallible assignment (success)',
+    source: '.parsed, .err = parse_json("{\\"Hello\\": \\"World!\\"}")',
+    after: '{ "err": null, "parsed": { "Hello": "World!" } }',
+  },
+  {
+    title: 'assignment: Fallible assignment (error)',
+    source: '.parsed, .err = parse_json("malformed")',
+    after:
+      '{ "err": "function call error for \\"parse_json\\" at (16:39): unable to parse json: expected value at line 1 column 1", "parsed": null }',
+  },
+  {
+    title: 'block: Simple block',
+    source: '{\n\tmessage = "{\\"Hello\\": \\"World!\\"}"\n\tparse_json!(message)\n}',
+    result: '{ "Hello": "World!" }',
+  },
+  {
+    title: 'block: Assignment block',
+    source: '.structured = {\n\tmessage = "{\\"Hello\\": \\"World!\\"}"\n\tparse_json!(message)\n}',
+    after: '{ "structured": { "Hello": "World!" } }',
+  },
   // The reference's functions (parse_syslog, parse_common_log) swapped for ones every build has.
-  { title: "coalesce: Error coalescing", source: "parse_json(\"not json\") ?? parse_regex(\"abc\", r'x') ?? \"malformed\"", result: "\"malformed\"" },
-  { title: "comparison: Equal integers", source: "1 == 1", result: "true" },
-  { title: "comparison: Equal integer and float", source: "1 == 1.0", result: "true" },
-  { title: "comparison: Not equal", source: "1 != 2", result: "true" },
-  { title: "comparison: Equal string", source: "x = \"foo\"\nx == \"foo\"", result: "true" },
-  { title: "comparison: Not equal strings", source: "\"foo\" != \"bar\"", result: "true" },
-  { title: "comparison: Greater than or equal", source: "2 >= 2", result: "true" },
-  { title: "comparison: Greater than", source: "2 > 1", result: "true" },
-  { title: "comparison: Less than or equal", source: "2 <= 2", result: "true" },
-  { title: "comparison: Less than", source: "1 < 2", result: "true" },
-  { title: "comparison: Less than timestamps", source: "t'2024-04-04T22:22:22.234142+01:00' < t'2024-04-04T22:22:22.234142+04:00'", result: "false" },
-  { title: "function_call: Positional function invocation", source: "split(\"hello, world!\", \", \")", result: "[\"hello\", \"world!\"]" },
-  { title: "function_call: Named function invocation (ordered)", source: "split(\"hello, world!\", pattern: \", \")", result: "[\"hello\", \"world!\"]" },
-  { title: "function_call: Named function invocation (unordered)", source: "split(pattern: \", \", value: \"hello, world!\")", result: "[\"hello\", \"world!\"]" },
-  { title: "function_call: Infallible function invocation", source: "split(\"apples and pears and bananas\", \" and \")", result: "[\"apples\", \"pears\", \"bananas\"]" },
-  { title: "function_call: Fallible function invocation", source: "# The compiler cannot determine the argument type thus we need to do error handling.\nsplit!(.message, \" and \")", event: {"message": "apples and pears and bananas"}, result: "[\"apples\", \"pears\", \"bananas\"]" },
-  { title: "if: True if expression", source: "if true {\n\t\"Hello, World!\"\n}", result: "\"Hello, World!\"" },
-  { title: "if: False if expression", source: "if false {\n\t# not evaluated\n\tnull\n}", result: "null" },
-  { title: "if: If/else expression", source: "if false {\n\t# not evaluated\n\tnull\n} else {\n\t\"Hello, World!\"\n}", result: "\"Hello, World!\"" },
-  { title: "if: If/else if/else expression", source: "if false {\n\t# not evaluated\n\tnull\n} else if false {\n\t# not evaluated\n\tnull\n} else {\n\t\"Hello, World!\"\n}", result: "\"Hello, World!\"" },
-  { title: "if: Multiline expression", source: "x = 3\nif (x = x + 1; x == 5) {\n\t# not evaluated\n\tnull\n} else if (\n\tx = x + 1\n\tx == 5\n) {\n\t\"Hello, World!\"\n}", result: "\"Hello, World!\"" },
-  { title: "index: Array index expression", source: ".array[0]", event: {"array": ["first", "second"]}, result: "\"first\"" },
-  { title: "logical: AND", source: "true && true", result: "true" },
-  { title: "logical: OR (boolean)", source: "false || \"foo\"", result: "\"foo\"" },
-  { title: "logical: OR (null)", source: "null || \"foo\"", result: "\"foo\"" },
-  { title: "logical: NOT", source: "!false", result: "true" },
-  { title: "path: Root event path", source: ".", event: {"message": "Hello, World!"}, result: "{ \"message\": \"Hello, World!\" }" },
-  { title: "path: Root metadata path", source: "%", event: {"message": "Hello, World!"}, result: "{}" },
-  { title: "path: Top-level path", source: ".message", event: {"message": "Hello, World!"}, result: "\"Hello, World!\"" },
-  { title: "path: Nested path", source: ".parent.child", event: {"parent": {"child": "Hello, World!"}}, result: "\"Hello, World!\"" },
-  { title: "path: Array element path (first)", source: ".array[0]", event: {"array": ["first", "second"]}, result: "\"first\"" },
-  { title: "path: Array element path (second)", source: ".array[1]", event: {"array": ["first", "second"]}, result: "\"second\"" },
-  { title: "path: Quoted path", source: ".\"parent.key.with.special characters\".child", event: {"parent.key.with.special characters": {"child": "Hello, World!"}}, result: "\"Hello, World!\"" },
-  { title: "variable: Simple variable", source: "my_variable = 1\nmy_variable == 1", result: "true" },
-  { title: "variable: Variable with path", source: "my_object = { \"one\": 1 }\nmy_object.one", result: "1" },
-
+  {
+    title: 'coalesce: Error coalescing',
+    source: 'parse_json("not json") ?? parse_regex("abc", r\'x\') ?? "malformed"',
+    result: '"malformed"',
+  },
+  { title: 'comparison: Equal integers', source: '1 == 1', result: 'true' },
+  { title: 'comparison: Equal integer and float', source: '1 == 1.0', result: 'true' },
+  { title: 'comparison: Not equal', source: '1 != 2', result: 'true' },
+  { title: 'comparison: Equal string', source: 'x = "foo"\nx == "foo"', result: 'true' },
+  { title: 'comparison: Not equal strings', source: '"foo" != "bar"', result: 'true' },
+  { title: 'comparison: Greater than or equal', source: '2 >= 2', result: 'true' },
+  { title: 'comparison: Greater than', source: '2 > 1', result: 'true' },
+  { title: 'comparison: Less than or equal', source: '2 <= 2', result: 'true' },
+  { title: 'comparison: Less than', source: '1 < 2', result: 'true' },
+  {
+    title: 'comparison: Less than timestamps',
+    source: "t'2024-04-04T22:22:22.234142+01:00' < t'2024-04-04T22:22:22.234142+04:00'",
+    result: 'false',
+  },
+  {
+    title: 'function_call: Positional function invocation',
+    source: 'split("hello, world!", ", ")',
+    result: '["hello", "world!"]',
+  },
+  {
+    title: 'function_call: Named function invocation (ordered)',
+    source: 'split("hello, world!", pattern: ", ")',
+    result: '["hello", "world!"]',
+  },
+  {
+    title: 'function_call: Named function invocation (unordered)',
+    source: 'split(pattern: ", ", value: "hello, world!")',
+    result: '["hello", "world!"]',
+  },
+  {
+    title: 'function_call: Infallible function invocation',
+    source: 'split("apples and pears and bananas", " and ")',
+    result: '["apples", "pears", "bananas"]',
+  },
+  {
+    title: 'function_call: Fallible function invocation',
+    source:
+      '# The compiler cannot determine the argument type thus we need to do error handling.\nsplit!(.message, " and ")',
+    event: { message: 'apples and pears and bananas' },
+    result: '["apples", "pears", "bananas"]',
+  },
+  { title: 'if: True if expression', source: 'if true {\n\t"Hello, World!"\n}', result: '"Hello, World!"' },
+  { title: 'if: False if expression', source: 'if false {\n\t# not evaluated\n\tnull\n}', result: 'null' },
+  {
+    title: 'if: If/else expression',
+    source: 'if false {\n\t# not evaluated\n\tnull\n} else {\n\t"Hello, World!"\n}',
+    result: '"Hello, World!"',
+  },
+  {
+    title: 'if: If/else if/else expression',
+    source:
+      'if false {\n\t# not evaluated\n\tnull\n} else if false {\n\t# not evaluated\n\tnull\n} else {\n\t"Hello, World!"\n}',
+    result: '"Hello, World!"',
+  },
+  {
+    title: 'if: Multiline expression',
+    source:
+      'x = 3\nif (x = x + 1; x == 5) {\n\t# not evaluated\n\tnull\n} else if (\n\tx = x + 1\n\tx == 5\n) {\n\t"Hello, World!"\n}',
+    result: '"Hello, World!"',
+  },
+  {
+    title: 'index: Array index expression',
+    source: '.array[0]',
+    event: { array: ['first', 'second'] },
+    result: '"first"',
+  },
+  { title: 'logical: AND', source: 'true && true', result: 'true' },
+  { title: 'logical: OR (boolean)', source: 'false || "foo"', result: '"foo"' },
+  { title: 'logical: OR (null)', source: 'null || "foo"', result: '"foo"' },
+  { title: 'logical: NOT', source: '!false', result: 'true' },
+  {
+    title: 'path: Root event path',
+    source: '.',
+    event: { message: 'Hello, World!' },
+    result: '{ "message": "Hello, World!" }',
+  },
+  { title: 'path: Root metadata path', source: '%', event: { message: 'Hello, World!' }, result: '{}' },
+  { title: 'path: Top-level path', source: '.message', event: { message: 'Hello, World!' }, result: '"Hello, World!"' },
+  {
+    title: 'path: Nested path',
+    source: '.parent.child',
+    event: { parent: { child: 'Hello, World!' } },
+    result: '"Hello, World!"',
+  },
+  {
+    title: 'path: Array element path (first)',
+    source: '.array[0]',
+    event: { array: ['first', 'second'] },
+    result: '"first"',
+  },
+  {
+    title: 'path: Array element path (second)',
+    source: '.array[1]',
+    event: { array: ['first', 'second'] },
+    result: '"second"',
+  },
+  {
+    title: 'path: Quoted path',
+    source: '."parent.key.with.special characters".child',
+    event: { 'parent.key.with.special characters': { child: 'Hello, World!' } },
+    result: '"Hello, World!"',
+  },
+  { title: 'variable: Simple variable', source: 'my_variable = 1\nmy_variable == 1', result: 'true' },
+  { title: 'variable: Variable with path', source: 'my_object = { "one": 1 }\nmy_object.one', result: '1' },
 ]);
 
 table('if: a parenthesized predicate may hold several expressions', [
@@ -151,7 +271,10 @@ table('return: ends the program, or the closure run it is in', [
   { source: 'if true { return "early" }; "late"', result: '"early"' },
   { source: 'map_values([1, 2, 3]) -> |v| { if v == 2 { return 20 }; v * 10 }', result: '[10, 20, 30]' },
   { source: 'filter([1, 2, 3, 4]) -> |_i, v| { if v % 2 == 0 { return false }; true }', result: '[1, 3]' },
-  { source: 'map_keys({ "a": 1, "b": 2 }) -> |k| { if k == "a" { return "x" }; upcase(k) }', result: '{ "B": 2, "x": 1 }' },
+  {
+    source: 'map_keys({ "a": 1, "b": 2 }) -> |k| { if k == "a" { return "x" }; upcase(k) }',
+    result: '{ "B": 2, "x": 1 }',
+  },
   { source: 'n = 0; for_each([1, 2, 3]) -> |_i, v| { if v == 2 { return null }; n = n + v }; n', result: '4' },
   {
     source: 'replace_with("a1b2", r\'\\d\') -> |m| { if m.string == "1" { return "one" }; "other" }',
@@ -171,14 +294,25 @@ table('float arithmetic that would give NaN is a runtime error (VRL 0.35)', [
   { source: 'f = to_float!("inf"); f * 0', error: 'operation would produce NaN' },
   { source: 'f = to_float!("inf"); _, err = f / f; err', result: '"operation would produce NaN"' },
   { source: 'f = to_float!("inf"); f % 2', error: 'operation would produce NaN' },
-  { source: '.a = 1; f = to_float!("inf"); .b = f - f; .c = 1', error: 'operation would produce NaN', after: '{ "a": 1 }' },
+  {
+    source: '.a = 1; f = to_float!("inf"); .b = f - f; .c = 1',
+    error: 'operation would produce NaN',
+    after: '{ "a": 1 }',
+  },
   // Infinities themselves stay.
   { source: 'f = to_float!("inf"); f + f == f', result: 'true' },
   // The `ok, err =` form and `??` handle it.
-  { source: 'f = to_float!("inf"); x, err = f * .zero; [x, err]', event: { zero: 0 }, result: '[null, "operation would produce NaN"]' },
+  {
+    source: 'f = to_float!("inf"); x, err = f * .zero; [x, err]',
+    event: { zero: 0 },
+    result: '[null, "operation would produce NaN"]',
+  },
   { source: 'f = to_float!("inf"); f * .zero ?? "none"', event: { zero: 0 }, result: '"none"' },
   // Inside a call it is reported through the call.
-  { source: 'f = to_float!("inf"); for_each([1]) -> |_i, _v| { f - f }', error: 'function call error for "for_each" at (22:57): operation would produce NaN' },
+  {
+    source: 'f = to_float!("inf"); for_each([1]) -> |_i, _v| { f - f }',
+    error: 'function call error for "for_each" at (22:57): operation would produce NaN',
+  },
 ]);
 
 table('abort: the message must be a string (E113) and may be a block', [
@@ -193,15 +327,18 @@ table('abort: the message must be a string (E113) and may be a block', [
 table('an error raised inside a call is reported through it', [
   {
     source: 'string!(parse_json!("{"))',
-    error: 'function call error for "string" at (0:25): function call error for "parse_json" at (8:24): unable to parse json: EOF while parsing an object at line 1 column 1',
+    error:
+      'function call error for "string" at (0:25): function call error for "parse_json" at (8:24): unable to parse json: EOF while parsing an object at line 1 column 1',
   },
   {
     source: 'for_each([1]) -> |_i, v| { parse_json!("{") }',
-    error: 'function call error for "for_each" at (0:45): function call error for "parse_json" at (27:43): unable to parse json: EOF while parsing an object at line 1 column 1',
+    error:
+      'function call error for "for_each" at (0:45): function call error for "parse_json" at (27:43): unable to parse json: EOF while parsing an object at line 1 column 1',
   },
   {
     source: 'replace_with("abc", r\'b\') -> |m| { string!(parse_json!("{")) }',
-    error: 'function call error for "replace_with" at (0:62): function call error for "string" at (35:60): function call error for "parse_json" at (43:59): unable to parse json: EOF while parsing an object at line 1 column 1',
+    error:
+      'function call error for "replace_with" at (0:62): function call error for "string" at (35:60): function call error for "parse_json" at (43:59): unable to parse json: EOF while parsing an object at line 1 column 1',
   },
   // A handled error is not reported.
   { source: 'string(parse_json("{") ?? "x") ?? "y"', result: '"x"' },
@@ -210,8 +347,14 @@ table('an error raised inside a call is reported through it', [
 ]);
 
 table('replace_with: groups named `string` or `captures` are refused at the first match', [
-  { source: 'replace_with("abc", r\'(?P<string>b)\') -> |_m| { "x" }', error: 'function call error for "replace_with" at (0:53): Capture group cannot be named "string" or "captures"' },
-  { source: 'replace_with("abc", r\'(?P<captures>b)\') -> |_m| { "x" }', error: 'function call error for "replace_with" at (0:55): Capture group cannot be named "string" or "captures"' },
+  {
+    source: 'replace_with("abc", r\'(?P<string>b)\') -> |_m| { "x" }',
+    error: 'function call error for "replace_with" at (0:53): Capture group cannot be named "string" or "captures"',
+  },
+  {
+    source: 'replace_with("abc", r\'(?P<captures>b)\') -> |_m| { "x" }',
+    error: 'function call error for "replace_with" at (0:55): Capture group cannot be named "string" or "captures"',
+  },
   // No match, no error; other names are fields of the match.
   { source: 'replace_with("abc", r\'(?P<string>z)\') -> |_m| { "x" }', result: '"abc"' },
   { source: 'replace_with("aéb", r\'(?P<word>é)\') -> |m| { upcase(string!(m.word)) }', result: '"aÉb"' },
@@ -219,7 +362,10 @@ table('replace_with: groups named `string` or `captures` are refused at the firs
 ]);
 
 test('replace_with: a large input', async () => {
-  const got = await outcome({ source: 'replace_with(string!(.s), r\'b\') -> |m| { upcase(m.string) }', event: { s: 'ab'.repeat(20_000) } });
+  const got = await outcome({
+    source: "replace_with(string!(.s), r'b') -> |m| { upcase(m.string) }",
+    event: { s: 'ab'.repeat(20_000) },
+  });
   assert.is(got.result, JSON.stringify('aB'.repeat(20_000)));
 });
 
@@ -232,7 +378,7 @@ test('type rules: programs VRL 0.35 compiles', () => {
     '. = {"hostname": "localhost", "event": {"messages": ["m1", "m2"]}}\n. = unnest(.event.messages)',
     // parse_regex: any regex expression (0.34); a constant one types its groups, numbered ones included.
     'parse_regex!("abc", .pattern)',
-    'p = r\'b\'; if .x == 1 { p = r\'(c)\' }; parse_regex!("abc", p)',
+    "p = r'b'; if .x == 1 { p = r'(c)' }; parse_regex!(\"abc\", p)",
     'x = parse_regex!("a1", r\'(?P<w>a)(\\d)\', numeric_groups: true); upcase(x.w) + upcase(x."1") ?? ""',
   ]) {
     assert.not.throws(() => checkProgram(source), source);
@@ -240,8 +386,16 @@ test('type rules: programs VRL 0.35 compiles', () => {
 });
 
 table('parse_regex: a pattern known only at run time', [
-  { source: 'parse_regex!("abc", .p)', event: { p: 'b' }, error: 'function call error for "parse_regex" at (0:23): expected regex, got string' },
-  { source: 'p = r\'x\'; if .c == 1 { p = r\'(?P<g>b)\' }; parse_regex!("abc", p)', event: { c: 1 }, result: '{ "g": "b" }' },
+  {
+    source: 'parse_regex!("abc", .p)',
+    event: { p: 'b' },
+    error: 'function call error for "parse_regex" at (0:23): expected regex, got string',
+  },
+  {
+    source: "p = r'x'; if .c == 1 { p = r'(?P<g>b)' }; parse_regex!(\"abc\", p)",
+    event: { c: 1 },
+    result: '{ "g": "b" }',
+  },
 ]);
 
 table('string escapes', [

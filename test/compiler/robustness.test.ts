@@ -6,13 +6,49 @@ import { FUNCTIONS } from '../../compiler/functions/index.js';
 import { checkProgram } from '../../compiler/compile.js';
 import { CompileError } from '../../compiler/diagnostics/diagnostic.js';
 
-const PIECES = ['(', ')', '{', '}', '[', ']', '.', '%', '!', '??', '|', '|=', ',', '=', '"', "'", '\n', ' ', 'x',
-  '-> |a|', '1', '"é"', 'if', 'else', 'abort', 'return', '#', '{{', '}}', '\\', 's\'', 't\'', 'r\''];
+const PIECES = [
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  '.',
+  '%',
+  '!',
+  '??',
+  '|',
+  '|=',
+  ',',
+  '=',
+  '"',
+  "'",
+  '\n',
+  ' ',
+  'x',
+  '-> |a|',
+  '1',
+  '"é"',
+  'if',
+  'else',
+  'abort',
+  'return',
+  '#',
+  '{{',
+  '}}',
+  '\\',
+  "s'",
+  "t'",
+  "r'",
+];
 
 test('2,000 mutated programs compile or fail with diagnostics only', async () => {
   const sources = FUNCTIONS.flatMap((f) => f.examples.map((e) => e.source));
   let seed = 7;
-  const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
   const crashes: string[] = [];
   let rejected = 0;
   for (let n = 0; n < 2000; n++) {

@@ -4,29 +4,42 @@ import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { COMPONENTS, componentRegistry } from '../../host/components/registry.js';
-import { componentExample, generateConfig, GenerateError, Required } from '../../host/generate.js';
+import { componentExample, generateConfig, GenerateError, type Required } from '../../host/generate.js';
 import type { RawConfig } from '../../host/config/load.js';
 import { validateConfig } from '../../host/config/schema.js';
 
 /** A loaded configuration from one parsed table, as loadConfig would give it. */
 function raw(table: Record<string, unknown>): RawConfig {
-  const sections = Object.fromEntries(['sources', 'transforms', 'sinks', 'enrichment_tables', 'secret'].map((section) => [
-    section,
-    new Map(Object.entries((table[section] ?? {}) as Record<string, Record<string, unknown>>).map(([id, t]) => [id, { id, file: 'generated', table: t }])),
-  ])) as unknown as RawConfig['sections'];
+  const sections = Object.fromEntries(
+    ['sources', 'transforms', 'sinks', 'enrichment_tables', 'secret'].map((section) => [
+      section,
+      new Map(
+        Object.entries((table[section] ?? {}) as Record<string, Record<string, unknown>>).map(([id, t]) => [
+          id,
+          { id, file: 'generated', table: t },
+        ]),
+      ),
+    ]),
+  ) as unknown as RawConfig['sections'];
   const global = Object.fromEntries(Object.entries(table).filter(([key]) => !(key in sections)));
   return { global, globalOrigins: new Map(), sections, tests: [], files: ['generated'], secrets: [] };
 }
 
-const PARSERS: Record<'yaml' | 'toml' | 'json', (text: string) => unknown> = { yaml: parseYaml, toml: parseToml, json: JSON.parse };
+const PARSERS: Record<'yaml' | 'toml' | 'json', (text: string) => unknown> = {
+  yaml: parseYaml,
+  toml: parseToml,
+  json: JSON.parse,
+};
 
 /** Top-level options of a component type that have a default (a generated config writes them). */
 function defaulted(options: z.ZodType): string[] {
   const object = (options instanceof z.ZodDiscriminatedUnion ? options.options[0] : options) as z.ZodObject;
-  return Object.entries(object.shape).filter(([, field]) => {
-    const parsed = (field as z.ZodType).safeParse(undefined);
-    return parsed.success && parsed.data !== undefined;
-  }).map(([key]) => key);
+  return Object.entries(object.shape)
+    .filter(([, field]) => {
+      const parsed = (field as z.ZodType).safeParse(undefined);
+      return parsed.success && parsed.data !== undefined;
+    })
+    .map(([key]) => key);
 }
 
 for (const format of ['yaml', 'toml', 'json'] as const) {
@@ -49,14 +62,20 @@ test('a transform and a sink read every source when nothing is between them', ()
 });
 
 test('options: defaults (nested too), examples, Required markers; optional ones left out', () => {
-  const example = componentExample(z.strictObject({
-    command: z.array(z.string()).meta({ examples: [['echo', 'hi']] }),
-    mode: z.enum(['a', 'b']),
-    nested: z.strictObject({ depth: z.number().default(2), name: z.string(), kind: z.union([z.literal('x'), z.literal('y')]) }),
-    tuned: z.strictObject({ level: z.number().default(3) }).prefault({}),
-    maybe: z.string().optional(),
-    count: z.number().int().default(7),
-  }));
+  const example = componentExample(
+    z.strictObject({
+      command: z.array(z.string()).meta({ examples: [['echo', 'hi']] }),
+      mode: z.enum(['a', 'b']),
+      nested: z.strictObject({
+        depth: z.number().default(2),
+        name: z.string(),
+        kind: z.union([z.literal('x'), z.literal('y')]),
+      }),
+      tuned: z.strictObject({ level: z.number().default(3) }).prefault({}),
+      maybe: z.string().optional(),
+      count: z.number().int().default(7),
+    }),
+  );
   assert.equal(Object.keys(example), ['command', 'mode', 'nested', 'tuned', 'count']);
   assert.equal(example.command, ['echo', 'hi']);
   assert.is(example.mode, 'a');

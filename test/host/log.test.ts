@@ -4,7 +4,15 @@ import { LogHub, type LogOutputOptions, type LogRecord } from '../../host/log.js
 
 function hub(options: Partial<LogOutputOptions> = {}) {
   const lines: string[] = [];
-  const logs = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 10, backtraces: false, write: (line) => lines.push(line), ...options });
+  const logs = new LogHub({
+    level: 'info',
+    format: 'text',
+    color: false,
+    rateLimitSecs: 10,
+    backtraces: false,
+    write: (line) => lines.push(line),
+    ...options,
+  });
   return { logs, lines };
 }
 
@@ -19,14 +27,20 @@ const at = (seconds: number, message = 'Disk full.', fields: LogRecord['fields']
 test('text lines: time, level, target, message, fields (quoted when they hold spaces)', () => {
   const { logs, lines } = hub();
   logs.logger('svc::sinks::file', { component_id: 'out' }).info('Opened file.', { path: '/tmp/a b.log', count: 2 });
-  assert.match(lines[0]!, /^\d{4}-\d\d-\d\dT[\d:.]+Z  INFO svc::sinks::file: Opened file\. component_id=out path="\/tmp\/a b\.log" count=2\n$/);
+  assert.match(
+    lines[0]!,
+    /^\d{4}-\d\d-\d\dT[\d:.]+Z {2}INFO svc::sinks::file: Opened file\. component_id=out path="\/tmp\/a b\.log" count=2\n$/,
+  );
 });
 
 test('JSON lines carry the same as fields', () => {
   const { logs, lines } = hub({ format: 'json' });
   logs.logger('svc').warn('Slow.', { component_id: 'x' });
   const record = JSON.parse(lines[0]!) as Record<string, unknown>;
-  assert.equal({ ...record, timestamp: undefined }, { timestamp: undefined, level: 'WARN', target: 'svc', message: 'Slow.', component_id: 'x' });
+  assert.equal(
+    { ...record, timestamp: undefined },
+    { timestamp: undefined, level: 'WARN', target: 'svc', message: 'Slow.', component_id: 'x' },
+  );
 });
 
 test('levels below the configured one are not written', () => {
@@ -42,22 +56,25 @@ test('the rate limit: first occurrence, a suppression notice, silence, then a co
   const { logs, lines } = hub();
   for (const second of [0, 1, 2, 3]) logs.publish(at(second), 'key');
   logs.publish(at(12), 'key');
-  assert.equal(lines.map((line) => line.replace(/^\S+\s+\S+\s+\S+\s/, '').trimEnd()), [
-    'Disk full.',
-    'Internal log [Disk full.] is being suppressed to avoid flooding. internal_log_rate_limit=true',
-    'Internal log [Disk full.] has been suppressed 2 times. internal_log_rate_limit=true',
-    'Disk full.',
-  ]);
+  assert.equal(
+    lines.map((line) => line.replace(/^\S+\s+\S+\s+\S+\s/, '').trimEnd()),
+    [
+      'Disk full.',
+      'Internal log [Disk full.] is being suppressed to avoid flooding. internal_log_rate_limit=true',
+      'Internal log [Disk full.] has been suppressed 2 times. internal_log_rate_limit=true',
+      'Disk full.',
+    ],
+  );
 });
 
 test('internal_log_rate_limit: false bypasses the limit, and the field is not written', () => {
   const { logs, lines } = hub();
-  for (const second of [0, 1, 2]) logs.publish(at(second, 'Collected events.', { events: second, internal_log_rate_limit: false }), 'key');
-  assert.equal(lines.map((line) => line.replace(/^\S+\s+\S+\s+\S+\s/, '').trimEnd()), [
-    'Collected events. events=0',
-    'Collected events. events=1',
-    'Collected events. events=2',
-  ]);
+  for (const second of [0, 1, 2])
+    logs.publish(at(second, 'Collected events.', { events: second, internal_log_rate_limit: false }), 'key');
+  assert.equal(
+    lines.map((line) => line.replace(/^\S+\s+\S+\s+\S+\s/, '').trimEnd()),
+    ['Collected events. events=0', 'Collected events. events=1', 'Collected events. events=2'],
+  );
 });
 
 test('subscribers get records at info and above, with their own window', () => {

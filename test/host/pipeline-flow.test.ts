@@ -12,7 +12,11 @@ import * as assert from 'uvu/assert';
 import { freePort, startSvc, tempDir, waitFor } from './support/svc.js';
 
 function readLines(path: string): string[] {
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((line) => line !== '') : [];
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+    : [];
 }
 
 const sorted = (lines: string[]) => [...lines].sort();
@@ -20,7 +24,9 @@ const sorted = (lines: string[]) => [...lines].sort();
 test('stdin → remap (reroute_dropped) → route → filter: one route fans out to console and a file, a file sink gets the rest and the dropped events', async () => {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   app_in:
     type: stdin
@@ -60,11 +66,19 @@ sinks:
     path: ${dir}/rest.log
     inputs: [split._unmatched, keep, clean.dropped]
     encoding: { codec: json }
-`);
-  const input = [
-    { level: 'error', n: '1' }, { level: 'info', n: '2' }, { level: 'info', n: '1' }, { level: 'debug', n: '3' },
-    { level: 'bad', n: '4' }, { level: 'info', n: 'x' },
-  ].map((event) => JSON.stringify(event)).join('\n') + '\nnot json\n';
+`,
+  );
+  const input =
+    [
+      { level: 'error', n: '1' },
+      { level: 'info', n: '2' },
+      { level: 'info', n: '1' },
+      { level: 'debug', n: '3' },
+      { level: 'bad', n: '4' },
+      { level: 'info', n: 'x' },
+    ]
+      .map((event) => JSON.stringify(event))
+      .join('\n') + '\nnot json\n';
   const { status, stdout, stderr } = await startSvc(['--config', config], { stdin: input }).exited;
   assert.is(stdout, '{"level":"error","n":1,"source_type":"stdin"}\n', stderr);
   assert.is(readFileSync(join(dir, 'errors.log'), 'utf8'), stdout);
@@ -75,8 +89,14 @@ sinks:
     '{"level":"debug","n":3,"source_type":"stdin"}',
     '{"level":"info","n":2,"source_type":"stdin"}',
   ]);
-  assert.match(stderr, /ERROR svc::sources::stdin: Failed deserializing frame: .* component_id=app_in error_type=parser_failed stage=processing\n/);
-  assert.match(stderr, /ERROR svc::transforms::remap: Mapping failed with event: function call error for "to_int" .*Invalid integer "x".* component_id=clean /);
+  assert.match(
+    stderr,
+    /ERROR svc::sources::stdin: Failed deserializing frame: .* component_id=app_in error_type=parser_failed stage=processing\n/,
+  );
+  assert.match(
+    stderr,
+    /ERROR svc::transforms::remap: Mapping failed with event: function call error for "to_int" .*Invalid integer "x".* component_id=clean /,
+  );
   assert.is(status, 0);
 });
 
@@ -113,11 +133,18 @@ async function tcpCollector() {
 
 test('listening sources (http_server, socket tcp and udp, syslog) into an http sink and a socket sink; SIGTERM ends it', async () => {
   const dir = tempDir();
-  const [httpPort, tcpPort, udpPort, syslogPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [httpPort, tcpPort, udpPort, syslogPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const http = await httpCollector();
   const tcp = await tcpCollector();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   web:
     type: http_server
@@ -155,7 +182,8 @@ sinks:
     address: 127.0.0.1:${tcp.port}
     inputs: [keep]
     encoding: { codec: json }
-`);
+`,
+  );
   const svc = startSvc(['--config', config]);
   try {
     await svc.waitForStderr(/svc has started/);
@@ -168,7 +196,10 @@ sinks:
     udpClient.send('over udp', udpPort, '127.0.0.1', () => udpClient.close());
     const syslogClient = connect(syslogPort, '127.0.0.1');
     syslogClient.end('<13>1 2026-11-23T10:00:00Z box app 1 ID1 - over syslog\n');
-    await waitFor(() => http.events.length >= 4 && tcp.lines.length >= 4, () => `4 events, got ${JSON.stringify(http.events)} ${tcp.lines}; stderr: ${svc.stderr()}`);
+    await waitFor(
+      () => http.events.length >= 4 && tcp.lines.length >= 4,
+      () => `4 events, got ${JSON.stringify(http.events)} ${tcp.lines}; stderr: ${svc.stderr()}`,
+    );
     svc.child.kill('SIGTERM');
     const { status } = await svc.exited;
     const expected = [
@@ -192,7 +223,9 @@ test('demo_logs (count), file, exec, internal_logs and internal_metrics into fil
   const tailed = join(dir, 'app.log');
   writeFileSync(tailed, 'first line\n');
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 data_dir: ${dir}
 sources:
   demo:
@@ -239,27 +272,48 @@ sinks:
     type: blackhole
     inputs: [demo, tail]
     print_interval_secs: 1
-`);
+`,
+  );
   const svc = startSvc(['--config', config]);
   try {
     const events = () => readLines(join(dir, 'events.log')).map((line) => JSON.parse(line) as Record<string, unknown>);
     await svc.waitForStderr(/svc has started/);
     appendFileSync(tailed, 'second line\n');
-    await waitFor(() => events().length >= 6, () => `6 events, got ${JSON.stringify(events())}; stderr: ${svc.stderr()}`);
+    await waitFor(
+      () => events().length >= 6,
+      () => `6 events, got ${JSON.stringify(events())}; stderr: ${svc.stderr()}`,
+    );
     const metricReceived = (line: string) => {
       const event = JSON.parse(line) as { name?: string; tags?: Record<string, string>; counter?: { value: number } };
-      return event.name === 'component_received_events_total' && event.tags?.component_id === 'nowhere' && event.counter?.value === 5;
+      return (
+        event.name === 'component_received_events_total' &&
+        event.tags?.component_id === 'nowhere' &&
+        event.counter?.value === 5
+      );
     };
-    await waitFor(() => readLines(join(dir, 'metrics.log')).some(metricReceived), () => `a metric of 5 events into "nowhere"; stderr: ${svc.stderr()}`);
-    await waitFor(() => readLines(join(dir, 'logs.log')).some((line) => line.includes('demo passed')), () => `the remap log in logs.log; stderr: ${svc.stderr()}`);
+    await waitFor(
+      () => readLines(join(dir, 'metrics.log')).some(metricReceived),
+      () => `a metric of 5 events into "nowhere"; stderr: ${svc.stderr()}`,
+    );
+    await waitFor(
+      () => readLines(join(dir, 'logs.log')).some((line) => line.includes('demo passed')),
+      () => `the remap log in logs.log; stderr: ${svc.stderr()}`,
+    );
     svc.child.kill('SIGTERM');
     const { status } = await svc.exited;
     const messages = events().map((event) => `${String(event.source_type)}: ${String(event.message)}`);
     assert.equal(sorted(messages), [
-      'demo_logs: demo line', 'demo_logs: demo line', 'demo_logs: demo line',
-      'exec: from exec', 'file: first line', 'file: second line',
+      'demo_logs: demo line',
+      'demo_logs: demo line',
+      'demo_logs: demo line',
+      'exec: from exec',
+      'file: first line',
+      'file: second line',
     ]);
-    const log = JSON.parse(readLines(join(dir, 'logs.log')).find((line) => line.includes('demo passed'))!) as Record<string, unknown>;
+    const log = JSON.parse(readLines(join(dir, 'logs.log')).find((line) => line.includes('demo passed'))!) as Record<
+      string,
+      unknown
+    >;
     assert.is(log.source_type, 'internal_logs');
     assert.is((log.metadata as Record<string, unknown>).level, 'WARN');
     assert.match(svc.stderr(), /INFO svc::sinks::blackhole: Collected events\. .*events=5 /, svc.stderr());

@@ -66,13 +66,16 @@ sinks:
 `,
     },
     args: ['--config', '<dir>/svc.yaml'],
-    stderr: loading('<dir>/svc.yaml') +
+    stderr:
+      loading('<dir>/svc.yaml') +
       error('<dir>/svc.yaml: sources.in: unknown option "decodng"; did you mean "decoding"?') +
       error('<dir>/svc.yaml: sources.demo: unknown source type "demo_log"; did you mean "demo_logs"?') +
       error('<dir>/svc.yaml: sources.sock: missing required option "address"') +
       error('<dir>/svc.yaml: sources.gen: option "count": expected number, got "many"') +
       error('<dir>/svc.yaml: transforms.limit: option "threshold": must be non-zero') +
-      error('<dir>/svc.yaml: sinks.out: option "encoding.codec": expected one of "json", "text", "logfmt", "csv", "raw_message", "native_json", got "jsn"; did you mean "json"?') +
+      error(
+        '<dir>/svc.yaml: sinks.out: option "encoding.codec": expected one of "json", "text", "logfmt", "csv", "raw_message", "native_json", got "jsn"; did you mean "json"?',
+      ) +
       error('component id "in" is used twice: sources.in in <dir>/svc.yaml and sinks.in in <dir>/svc.yaml'),
   },
   {
@@ -110,7 +113,8 @@ sinks:
 `,
     },
     args: ['--config', '<dir>/svc.yaml'],
-    stderr: loading('<dir>/svc.yaml') +
+    stderr:
+      loading('<dir>/svc.yaml') +
       error('Input "nope" for transform "parse" doesn\'t match any components.') +
       error('Input "app_*" for transform "parse" doesn\'t match any components.') +
       error('Data type mismatch between metrics ([Metric]) and limit ([Log])') +
@@ -123,7 +127,8 @@ sinks:
       'b.yaml': `sources:\n  in:\n    type: demo_logs\n    format: json\n${CONSOLE_SINK}`,
     },
     args: ['-c', '<dir>/a.yaml', '-c', '<dir>/b.yaml'],
-    stderr: loading('<dir>/a.yaml,<dir>/b.yaml') +
+    stderr:
+      loading('<dir>/a.yaml,<dir>/b.yaml') +
       error('duplicate source id "in": defined in <dir>/a.yaml and in <dir>/b.yaml'),
   },
   {
@@ -141,7 +146,8 @@ ${CONSOLE_SINK}`,
     },
     args: ['--config', '<dir>/svc.yaml'],
     env: { EMPTY: '' },
-    stderr: loading('<dir>/svc.yaml') +
+    stderr:
+      loading('<dir>/svc.yaml') +
       error('<dir>/svc.yaml:5: missing environment variable "NOPE"') +
       error('<dir>/svc.yaml:8: non-empty environment variable "EMPTY" required: a host key is needed'),
   },
@@ -169,7 +175,8 @@ sinks:
 `,
     },
     args: ['--config', '<dir>/svc.yaml'],
-    stderr: loading('<dir>/svc.yaml') +
+    stderr:
+      loading('<dir>/svc.yaml') +
       error(`<dir>/svc.yaml: transforms.syntax: error[E204]: syntax error
   ┌─ :1:8
   │
@@ -203,21 +210,29 @@ sinks:
     name: 'a TOML and a JSON file, each with its own problems',
     files: {
       'a.toml': '[sources.in]\ntype = "stdin"\nmax_length = "big"\n',
-      'b.json': JSON.stringify({ sinks: { out: { type: 'console', inputs: ['in'], encoding: { codec: 'json' }, targett: 'stdout' } } }),
+      'b.json': JSON.stringify({
+        sinks: { out: { type: 'console', inputs: ['in'], encoding: { codec: 'json' }, targett: 'stdout' } },
+      }),
     },
     args: ['--config', '<dir>/a.toml', '--config', '<dir>/b.json'],
-    stderr: loading('<dir>/a.toml,<dir>/b.json') +
+    stderr:
+      loading('<dir>/a.toml,<dir>/b.json') +
       error('<dir>/a.toml: sources.in: option "max_length": expected number, got "big"') +
       error('<dir>/b.json: sinks.out: unknown option "targett"; did you mean "target"?'),
   },
   {
     name: 'TOML and JSON syntax errors, with their positions',
-    files: { 'a.toml': '[sources.in]\ntype = \n', 'b.json': '{"sources": {"in": {}}\n', 'c.json': '{"sources": {"in": }}' },
+    files: {
+      'a.toml': '[sources.in]\ntype = \n',
+      'b.json': '{"sources": {"in": {}}\n',
+      'c.json': '{"sources": {"in": }}',
+    },
     args: ['--config', '<dir>/a.toml', '--config', '<dir>/b.json', '--config', '<dir>/c.json'],
-    stderr: loading('<dir>/a.toml,<dir>/b.json,<dir>/c.json') +
+    stderr:
+      loading('<dir>/a.toml,<dir>/b.json,<dir>/c.json') +
       error('<dir>/a.toml:2:8: Invalid TOML document: invalid value') +
-      error('<dir>/b.json:2:1: Expected \',\' or \'}\' after property value') +
-      error('<dir>/c.json:1:20: Unexpected token \'}\''),
+      error("<dir>/b.json:2:1: Expected ',' or '}' after property value") +
+      error("<dir>/c.json:1:20: Unexpected token '}'"),
   },
   {
     name: 'a --config-dir layout with a bad file',
@@ -226,8 +241,8 @@ sinks:
       'conf/sinks/out.yaml': 'type: console\ninputs: [in]\n  encoding: { codec: json }\n',
     },
     args: ['--config-dir', '<dir>/conf'],
-    stderr: loading('<dir>/conf') +
-      error('<dir>/conf/sinks/out.yaml:3:1: All mapping items must start at the same column'),
+    stderr:
+      loading('<dir>/conf') + error('<dir>/conf/sinks/out.yaml:3:1: All mapping items must start at the same column'),
   },
   {
     name: 'a glob matching nothing',
@@ -244,7 +259,10 @@ for (const bad of CASES) {
       mkdirSync(dirname(join(dir, name)), { recursive: true });
       writeFileSync(join(dir, name), content);
     }
-    const { status, stdout, stderr } = await runSvc(bad.args.map((arg) => arg.replace('<dir>', dir)), { env: bad.env, stdin: '' });
+    const { status, stdout, stderr } = await runSvc(
+      bad.args.map((arg) => arg.replace('<dir>', dir)),
+      { env: bad.env, stdin: '' },
+    );
     assert.is(logLines(stderr, dir), bad.stderr);
     assert.is(stdout, '');
     assert.is(status, 78);
@@ -256,10 +274,15 @@ test('bad configuration: a source whose address is taken fails the build, named 
   await once(taken, 'listening');
   const { port } = taken.address() as AddressInfo;
   try {
-    const dir = writeFiles({ 'svc.yaml': `sources:\n  in:\n    type: socket\n    mode: tcp\n    address: 127.0.0.1:${port}\n${CONSOLE_SINK}` });
+    const dir = writeFiles({
+      'svc.yaml': `sources:\n  in:\n    type: socket\n    mode: tcp\n    address: 127.0.0.1:${port}\n${CONSOLE_SINK}`,
+    });
     const { status, stdout, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')]);
-    assert.is(logLines(stderr, dir), loading('<dir>/svc.yaml') +
-      error(`<dir>/svc.yaml: sources.in: could not listen on 127.0.0.1:${port}: address already in use`));
+    assert.is(
+      logLines(stderr, dir),
+      loading('<dir>/svc.yaml') +
+        error(`<dir>/svc.yaml: sources.in: could not listen on 127.0.0.1:${port}: address already in use`),
+    );
     assert.is(stdout, '');
     assert.is(status, 78);
   } finally {
@@ -299,10 +322,15 @@ ${CONSOLE_SINK}`,
   });
   const { status, stdout, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], { stdin: 'hello\n' });
   assert.match(stdout, /"message":"hello"/);
-  assert.equal(logLines(stderr, dir).split('\n').filter((line) => line.includes('WARN')), [
-    ' WARN svc: acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks',
-    ' WARN svc: schema.log_namespace: the log namespace is not available in this build; events use the legacy layout',
-  ]);
+  assert.equal(
+    logLines(stderr, dir)
+      .split('\n')
+      .filter((line) => line.includes('WARN')),
+    [
+      ' WARN svc: acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks',
+      ' WARN svc: schema.log_namespace: the log namespace is not available in this build; events use the legacy layout',
+    ],
+  );
   assert.is(status, 0);
 });
 

@@ -24,9 +24,16 @@ async function slowServer(delayMs: number) {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       requests++;
-      if (delayMs === Infinity) { held.push(response); return; }
+      if (delayMs === Infinity) {
+        held.push(response);
+        return;
+      }
       await sleep(delayMs);
-      if (request.method === 'POST') events += Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line !== '').length;
+      if (request.method === 'POST')
+        events += Buffer.concat(chunks)
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line !== '').length;
       response.end();
     });
   }).listen(0, '127.0.0.1');
@@ -35,7 +42,11 @@ async function slowServer(delayMs: number) {
     port: (server.address() as AddressInfo).port,
     events: () => events,
     requests: () => requests,
-    close: () => { for (const response of held) response.destroy(); server.close(); server.closeAllConnections(); },
+    close: () => {
+      for (const response of held) response.destroy();
+      server.close();
+      server.closeAllConnections();
+    },
   };
 }
 
@@ -52,7 +63,9 @@ const httpSink = (port: number, maxEvents: number, buffer = '') => `
 /** A config accepting events over http_server (so the test knows when they are accepted: the 200). */
 function httpIntoSlowSink(dir: string, sourcePort: number, sinkPort: number): string {
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   in:
     type: http_server
@@ -62,7 +75,8 @@ sources:
 sinks:
   out:
     inputs: [in]${httpSink(sinkPort, 20)}
-`);
+`,
+  );
   return config;
 }
 
@@ -76,11 +90,17 @@ test('SIGTERM with events buffered behind a slow sink: every accepted event is d
     await svc.waitForStderr(/svc has started/);
     const accepted = await fetch(`http://127.0.0.1:${sourcePort}/`, { method: 'POST', body: lines(300) });
     assert.is(accepted.status, 200);
-    await waitFor(() => sink.requests() > 0, () => 'a first request at the sink');
+    await waitFor(
+      () => sink.requests() > 0,
+      () => 'a first request at the sink',
+    );
     svc.child.kill('SIGTERM');
     const { status, stderr } = await svc.exited;
     assert.is(sink.events(), 300, stderr);
-    assert.match(logLines(stderr), / INFO svc: Signal received\. Shutting down\. signal=SIGTERM\n INFO svc: svc has stopped\.\n$/);
+    assert.match(
+      logLines(stderr),
+      / INFO svc: Signal received\. Shutting down\. signal=SIGTERM\n INFO svc: svc has stopped\.\n$/,
+    );
     assert.is(status, 0);
   } finally {
     svc.child.kill('SIGKILL');
@@ -95,7 +115,10 @@ test('a second signal forces the exit while the drain waits on a stuck sink', as
   try {
     await svc.waitForStderr(/svc has started/);
     await fetch(`http://127.0.0.1:${sourcePort}/`, { method: 'POST', body: lines(10) });
-    await waitFor(() => sink.requests() > 0, () => 'a first request at the sink');
+    await waitFor(
+      () => sink.requests() > 0,
+      () => 'a first request at the sink',
+    );
     svc.child.kill('SIGINT');
     await svc.waitForStderr(/Signal received/);
     svc.child.kill('SIGINT');
@@ -111,11 +134,19 @@ test('a second signal forces the exit while the drain waits on a stuck sink', as
 test('--graceful-shutdown-limit-secs 1 with a sink that never finishes: forced exit with the log line', async () => {
   const sink = await slowServer(Infinity);
   const sourcePort = await freePort();
-  const svc = startSvc(['--config', httpIntoSlowSink(tempDir(), sourcePort, sink.port), '--graceful-shutdown-limit-secs', '1']);
+  const svc = startSvc([
+    '--config',
+    httpIntoSlowSink(tempDir(), sourcePort, sink.port),
+    '--graceful-shutdown-limit-secs',
+    '1',
+  ]);
   try {
     await svc.waitForStderr(/svc has started/);
     await fetch(`http://127.0.0.1:${sourcePort}/`, { method: 'POST', body: lines(10) });
-    await waitFor(() => sink.requests() > 0, () => 'a first request at the sink');
+    await waitFor(
+      () => sink.requests() > 0,
+      () => 'a first request at the sink',
+    );
     svc.child.kill('SIGTERM');
     const { status, stderr } = await svc.exited;
     assert.match(logLines(stderr), /\nERROR svc: Failed to gracefully shut down in 1 s\. Killing components\.\n$/);
@@ -129,7 +160,9 @@ test('--graceful-shutdown-limit-secs 1 with a sink that never finishes: forced e
 test('stdin EOF ends the process by itself, everything written, exit 0', async () => {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   in:
     type: stdin
@@ -139,7 +172,8 @@ sinks:
     inputs: [in]
     path: ${dir}/out.log
     encoding: { codec: text }
-`);
+`,
+  );
   const { status, stderr } = await startSvc(['--config', config], { stdin: lines(1000) }).exited;
   assert.is(readFileSync(join(dir, 'out.log'), 'utf8'), lines(1000));
   assert.match(logLines(stderr), / INFO svc: svc has started\. .*\n INFO svc: svc has stopped\.\n$/);
@@ -156,20 +190,25 @@ test('backpressure: 50 MB on stdin behind a slow sink with when_full = block sta
   const sink = await slowServer(5);
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   in:
     type: stdin
 sinks:
   out:
     inputs: [in]${httpSink(sink.port, 5000, '\n    buffer: { type: memory, max_events: 5000, when_full: block }')}
-`);
+`,
+  );
   // 500 000 lines of 100 bytes.
   const line = 'x'.repeat(99) + '\n';
   const count = 500_000;
   const svc = startSvc(['--config', config]);
   let peak = 0;
-  const sampler = setInterval(() => { if (svc.child.exitCode === null) peak = Math.max(peak, rss(svc.child.pid!)); }, 100);
+  const sampler = setInterval(() => {
+    if (svc.child.exitCode === null) peak = Math.max(peak, rss(svc.child.pid!));
+  }, 100);
   try {
     // Written in pieces, as the pipe drains: the svc process reads only as fast as the sink takes.
     const chunk = line.repeat(10_000);
@@ -193,7 +232,9 @@ test('drop_newest behind a slow sink: delivered + component_discarded_events_tot
   const sink = await slowServer(20);
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   in:
     type: stdin
@@ -208,7 +249,8 @@ sinks:
     inputs: [metrics]
     path: ${dir}/metrics.log
     encoding: { codec: json }
-`);
+`,
+  );
   const count = 20_000;
   const svc = startSvc(['--config', config], { stdin: lines(count) });
   try {
@@ -221,9 +263,16 @@ sinks:
       }
       return latest;
     };
-    await waitFor(() => sink.events() + discarded() === count, () => `delivered ${sink.events()} + discarded ${discarded()} = ${count}; stderr: ${svc.stderr()}`, 30000);
+    await waitFor(
+      () => sink.events() + discarded() === count,
+      () => `delivered ${sink.events()} + discarded ${discarded()} = ${count}; stderr: ${svc.stderr()}`,
+      30000,
+    );
     assert.ok(discarded() > 0, 'some events were dropped');
-    assert.match(svc.stderr(), /WARN svc::sinks::http: Buffer is full: events dropped \(when_full = drop_newest\)\. .*component_id=out/);
+    assert.match(
+      svc.stderr(),
+      /WARN svc::sinks::http: Buffer is full: events dropped \(when_full = drop_newest\)\. .*component_id=out/,
+    );
     svc.child.kill('SIGTERM');
     assert.is((await svc.exited).status, 0);
   } finally {
@@ -235,7 +284,9 @@ sinks:
 test('--threads 2 and --threads 1 give the same events in the same order through a two-remap chain', async () => {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   in:
     type: stdin
@@ -259,24 +310,30 @@ sinks:
     type: console
     inputs: [second]
     encoding: { codec: json }
-`);
+`,
+  );
   const input = Array.from({ length: 5000 }, (_, n) => JSON.stringify({ n: String(n) }) + '\n').join('');
-  const [one, two] = await Promise.all(['1', '2'].map((threads) => startSvc(['--config', config, '--threads', threads], { stdin: input }).exited));
+  const [one, two] = await Promise.all(
+    ['1', '2'].map((threads) => startSvc(['--config', config, '--threads', threads], { stdin: input }).exited),
+  );
   assert.is(one!.status, 0, one!.stderr);
   assert.is(two!.status, 0, two!.stderr);
   assert.match(one!.stderr, /svc has started\. .*threads=1\n/);
   assert.match(two!.stderr, /svc has started\. .*threads=2\n/);
-  const expected = Array.from({ length: 5000 }, (_, n) => n).filter((n) => n % 7 !== 0)
-    .map((n) => JSON.stringify({ n, odd: n % 2 === 1, source_type: 'stdin', square: n * n }) + '\n').join('');
+  const expected = Array.from({ length: 5000 }, (_, n) => n)
+    .filter((n) => n % 7 !== 0)
+    .map((n) => JSON.stringify({ n, odd: n % 2 === 1, source_type: 'stdin', square: n * n }) + '\n')
+    .join('');
   assert.is(one!.stdout, expected);
   assert.is(two!.stdout, expected);
 });
 
-
 test('stdin → remap → console: the remap worker decodes and encodes, and the source still counts what failed to decode', async () => {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `
+  writeFileSync(
+    config,
+    `
 sources:
   in:
     type: stdin
@@ -294,13 +351,22 @@ sinks:
     type: console
     inputs: [tag]
     encoding: { codec: csv, csv: { fields: [n, source_type] } }
-`);
-  const input = Array.from({ length: 3000 }, (_, n) => (n === 1234 ? '{broken\n' : JSON.stringify({ n: String(n) }) + '\n')).join('');
+`,
+  );
+  const input = Array.from({ length: 3000 }, (_, n) =>
+    n === 1234 ? '{broken\n' : JSON.stringify({ n: String(n) }) + '\n',
+  ).join('');
   const { status, stdout, stderr } = await startSvc(['--config', config, '--threads', '2'], { stdin: input }).exited;
   assert.is(status, 0, stderr);
-  const expected = Array.from({ length: 3000 }, (_, n) => n).filter((n) => n !== 1234).map((n) => `${n * 2},stdin\n`).join('');
+  const expected = Array.from({ length: 3000 }, (_, n) => n)
+    .filter((n) => n !== 1234)
+    .map((n) => `${n * 2},stdin\n`)
+    .join('');
   assert.is(stdout, expected);
-  assert.match(stderr, /ERROR svc::sources::stdin: Failed deserializing frame: Error parsing JSON: Error\("key must be a string", line: 1, column: 2\) component_kind=source component_type=stdin component_id=in error_type=parser_failed/);
+  assert.match(
+    stderr,
+    /ERROR svc::sources::stdin: Failed deserializing frame: Error parsing JSON: Error\("key must be a string", line: 1, column: 2\) component_kind=source component_type=stdin component_id=in error_type=parser_failed/,
+  );
 });
 
 test.run();

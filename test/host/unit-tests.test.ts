@@ -10,7 +10,14 @@ import { UnitTests, type TestResult } from '../../host/unit-tests.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-unit-tests-'));
 const logs: string[] = [];
-const hub = new LogHub({ level: 'warn', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logs.push(line) });
+const hub = new LogHub({
+  level: 'warn',
+  format: 'text',
+  color: false,
+  rateLimitSecs: 0,
+  backtraces: false,
+  write: (line) => logs.push(line),
+});
 const env = { log: hub.logger('svc'), logHub: hub, chunkSize: 1000, maxDecompressedSize: 1 << 20 };
 
 const PIPELINE = `
@@ -44,7 +51,11 @@ let files = 0;
 async function build(tests: string): Promise<UnitTests> {
   const path = join(dir, `config${files++}.yaml`);
   writeFileSync(path, `${PIPELINE}tests:\n${tests}`);
-  const config = await loadPipelineConfig({ locations: { files: [{ path }], dirs: [] }, interpolate: false, allowEmptyConfig: true });
+  const config = await loadPipelineConfig({
+    locations: { files: [{ path }], dirs: [] },
+    interpolate: false,
+    allowEmptyConfig: true,
+  });
   return UnitTests.build(config, env);
 }
 
@@ -95,8 +106,14 @@ test('inputs of every type run through the transforms; outputs and named ports a
 `);
   assert.is(tests.count, 4);
   const all = await results(tests);
-  assert.equal(all.map((r) => r.errors), [[], [], [], []]);
-  assert.equal(all.map((r) => r.name), ['log fields by path, through a route port', 'raw is the message', 'vrl builds the event', 'metric']);
+  assert.equal(
+    all.map((r) => r.errors),
+    [[], [], [], []],
+  );
+  assert.equal(
+    all.map((r) => r.name),
+    ['log fields by path, through a route port', 'raw is the message', 'vrl builds the event', 'metric'],
+  );
 });
 
 test("each condition must hold for some event; failures name the check, each event's reason and the payloads", async () => {
@@ -123,7 +140,10 @@ test("each condition must hold for some event; failures name the check, each eve
     '  condition[2]: source execution failed: function call error for "assert" at (0:30): n is not 4',
     '  condition[2]: source execution failed: function call error for "assert" at (0:30): n is not 4',
   ]);
-  assert.match(errors[5]!, /^output payloads from \["keep"\] \(events encoded as JSON\):\n  \{"keep":1,"message":"","n":1,"timestamp":"[^"]+"\}\n  \{"keep":1,"message":"","n":2,"timestamp":"[^"]+"\}$/);
+  assert.match(
+    errors[5]!,
+    /^output payloads from \["keep"\] \(events encoded as JSON\):\n {2}\{"keep":1,"message":"","n":1,"timestamp":"[^"]+"\}\n {2}\{"keep":1,"message":"","n":2,"timestamp":"[^"]+"\}$/,
+  );
 });
 
 test('no events, and events where none were expected, fail', async () => {
@@ -141,10 +161,13 @@ test('no events, and events where none were expected, fail', async () => {
         value: kept
     no_outputs_from: [tag]
 `);
-  assert.equal((await results(tests)).map((r) => r.errors), [
-    ['checks for transforms ["keep"] failed: no events received.'],
-    ['check for transforms ["tag"] failed: expected no outputs'],
-  ]);
+  assert.equal(
+    (await results(tests)).map((r) => r.errors),
+    [
+      ['checks for transforms ["keep"] failed: no events received.'],
+      ['check for transforms ["tag"] failed: expected no outputs'],
+    ],
+  );
 });
 
 test('stateful transforms start afresh in each test', async () => {
@@ -157,7 +180,10 @@ test('stateful transforms start afresh in each test', async () => {
     outputs:
       - extract_from: count
         conditions: ['.n == 1']`;
-  assert.equal((await results(await build(`${test1}${test1.replace('first', 'second')}`))).map((r) => r.errors), [[], []]);
+  assert.equal(
+    (await results(await build(`${test1}${test1.replace('first', 'second')}`))).map((r) => r.errors),
+    [[], []],
+  );
 });
 
 test('tests that cannot be built are reported together, each with all its problems', async () => {
@@ -180,16 +206,26 @@ test('tests that cannot be built are reported together, each with all its proble
   } catch (error) {
     assert.instance(error, ConfigError);
     const [bad, empty] = (error as ConfigError).errors;
-    assert.match(bad!, /^Failed to build test "bad targets":\n  inputs\[0\]: unable to locate target transform "in"\n  inputs\[1\]: input type "log" requires the field "log_fields"\n  outputs\[0\]: invalid extract_from target "split.small": no transform output has this id\n  outputs\[0\].conditions\[0\]: VRL conditions must return a boolean\.\n/);
-    assert.match(bad!, /\n  invalid no_outputs_from target "nowhere": no transform output has this id$/);
-    assert.is(empty, 'Failed to build test "empty":\n  at least one input is required\n  at least one of "outputs" or "no_outputs_from" is required');
+    assert.match(
+      bad!,
+      /^Failed to build test "bad targets":\n {2}inputs\[0\]: unable to locate target transform "in"\n {2}inputs\[1\]: input type "log" requires the field "log_fields"\n {2}outputs\[0\]: invalid extract_from target "split.small": no transform output has this id\n {2}outputs\[0\].conditions\[0\]: VRL conditions must return a boolean\.\n/,
+    );
+    assert.match(bad!, /\n {2}invalid no_outputs_from target "nowhere": no transform output has this id$/);
+    assert.is(
+      empty,
+      'Failed to build test "empty":\n  at least one input is required\n  at least one of "outputs" or "no_outputs_from" is required',
+    );
   }
 });
 
 test('a configuration without tests builds to none', async () => {
   const path = join(dir, 'none.yaml');
   writeFileSync(path, PIPELINE);
-  const config = await loadPipelineConfig({ locations: { files: [{ path }], dirs: [] }, interpolate: false, allowEmptyConfig: true });
+  const config = await loadPipelineConfig({
+    locations: { files: [{ path }], dirs: [] },
+    interpolate: false,
+    allowEmptyConfig: true,
+  });
   assert.is((await UnitTests.build(config, env)).count, 0);
 });
 

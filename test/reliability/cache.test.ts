@@ -4,7 +4,17 @@
 // entries go first) and removes temporary files that writers left behind.
 
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -21,7 +31,10 @@ function run(cache: string, program: string, expected: string, env: Record<strin
   assert.equal(result, { status: 0, stdout: `${expected}\n`, stderr: '' }, program);
 }
 
-const entries = (cache: string) => readdirSync(cache).filter((name) => name.endsWith('.wasm')).sort();
+const entries = (cache: string) =>
+  readdirSync(cache)
+    .filter((name) => name.endsWith('.wasm'))
+    .sort();
 const only = (cache: string) => {
   const names = entries(cache);
   assert.is(names.length, 1, names.join(', '));
@@ -32,7 +45,8 @@ const A = 'to_int!(.n) + 1';
 const B = 'to_int!(.n) * 2';
 const C = 'to_int!(.n) - 1';
 /** The entry whose module was compiled from `source` (its `svc` section holds the source). */
-const entryOf = (cache: string, source: string) => entries(cache).find((name) => readFileSync(join(cache, name)).includes(source));
+const entryOf = (cache: string, source: string) =>
+  entries(cache).find((name) => readFileSync(join(cache, name)).includes(source));
 
 // Compiling is what takes time here: A and B are compiled once, and copied into the caches that need them.
 const seed = freshCache();
@@ -122,16 +136,23 @@ test('temporary files older than a minute are removed by the next write; newer o
 
 test('processes compiling the same program at once all run it; one whole entry, no temporary files', async () => {
   const cache = freshCache();
-  const runs = Array.from({ length: 4 }, () => new Promise<{ status: number | null; stdout: string }>((resolve) => {
-    const child = spawn(process.execPath, [SVC_MAIN, 'vrl', A], { env: svcEnv({ SVC_CACHE_DIR: cache }), stdio: ['ignore', 'pipe', 'inherit'] });
-    const hang = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.on('close', (status) => {
-      clearTimeout(hang);
-      resolve({ status, stdout });
-    });
-  }));
+  const runs = Array.from(
+    { length: 4 },
+    () =>
+      new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [SVC_MAIN, 'vrl', A], {
+          env: svcEnv({ SVC_CACHE_DIR: cache }),
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        const hang = setTimeout(() => child.kill('SIGKILL'), 120_000);
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.on('close', (status) => {
+          clearTimeout(hang);
+          resolve({ status, stdout });
+        });
+      }),
+  );
   for (const result of await Promise.all(runs)) assert.equal(result, { status: 0, stdout: '1\n' });
   assert.is(readdirSync(cache).length, 1);
   run(cache, A, '21');

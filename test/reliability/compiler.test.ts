@@ -27,14 +27,21 @@ function svcVrl(program: string) {
   const file = join(scratch, 'program.vrl');
   writeFileSync(file, program);
   const { SVC_COLOR: _, ...env } = process.env;
-  const result = spawnSync(process.execPath, [main, 'vrl', '-p', file], { cwd: root, encoding: 'utf8', timeout: KILL_AFTER_MS, env });
+  const result = spawnSync(process.execPath, [main, 'vrl', '-p', file], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: KILL_AFTER_MS,
+    env,
+  });
   return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Runs a module script in a fresh process (a cold stack: its frames are larger than after warm-up). */
 function fresh(script: string) {
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: root, encoding: 'utf8', timeout: KILL_AFTER_MS,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: KILL_AFTER_MS,
   });
   return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
 }
@@ -51,7 +58,8 @@ function diagnosticOf(source: string) {
 
 const nestedObjects = (n: number) => '{"a": '.repeat(n) + '1' + ' }'.repeat(n);
 const nestedCalls = (n: number) => 'to_string('.repeat(n) + '1' + ')'.repeat(n);
-const elseIfs = (n: number) => 'if .a == 0 { 0 }' + Array.from({ length: n }, (_, i) => ` else if .a == ${i + 1} { ${i + 1} }`).join('');
+const elseIfs = (n: number) =>
+  'if .a == 0 { 0 }' + Array.from({ length: n }, (_, i) => ` else if .a == ${i + 1} { ${i + 1} }`).join('');
 const operators = (n: number) => Array.from({ length: n + 1 }, () => '1').join(' + ');
 
 /** Lines like a large hand-written program: assignments with error coalescing, variables, if/else. */
@@ -92,7 +100,12 @@ test('every kind of deep nesting is refused, however deep', () => {
 });
 
 test('nesting within the limit compiles, and brackets in literals and comments do not count', () => {
-  for (const source of [nestedObjects(MAX_NESTING_DEPTH), nestedCalls(MAX_NESTING_DEPTH), elseIfs(250), operators(700)]) {
+  for (const source of [
+    nestedObjects(MAX_NESTING_DEPTH),
+    nestedCalls(MAX_NESTING_DEPTH),
+    elseIfs(250),
+    operators(700),
+  ]) {
     assert.is(diagnosticOf(source), undefined, source.slice(0, 40));
   }
   const brackets = '('.repeat(5_000);
@@ -123,7 +136,10 @@ test('svc vrl reports deep nesting as a compile error, without a stack trace', a
 
 test('a program past the size limit is a diagnostic, before parsing', async () => {
   const literal = `.a = "${'x'.repeat(10 * 1024 * 1024)}"`;
-  const error = await compile(literal).then(() => undefined, (e: unknown) => e);
+  const error = await compile(literal).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.instance(error, CompileError);
   const d = (error as CompileError).diagnostics[0]!;
   assert.is(d.code, 213);
@@ -156,20 +172,23 @@ test('diagnostics far along a line or after long runs of blanks take time linear
   `);
   assert.is(result.signal, null, 'killed: a diagnostic hung');
   assert.is(result.stderr, '');
-  assert.is(result.stdout, [
-    'error[E701]: call to undefined variable /   ┌─ :1:100006',
-    'error[E204]: syntax error /   ┌─ :1:100003',
-    'error[E203]: syntax error /   ┌─ :1:3 /   │ / 1 │ .a[ /   │   ^ /   │   │ /   │   unexpected end of query path',
-    '',
-  ].join('\n'));
+  assert.is(
+    result.stdout,
+    [
+      'error[E701]: call to undefined variable /   ┌─ :1:100006',
+      'error[E204]: syntax error /   ┌─ :1:100003',
+      'error[E203]: syntax error /   ┌─ :1:3 /   │ / 1 │ .a[ /   │   ^ /   │   │ /   │   unexpected end of query path',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('a long program compiles and runs', async () => {
   const program = await compile(longProgram(heavy ? 6_000 : 400));
   const { event } = program.run({ a: 1, b: 'b', s: 1 }) as { event: Record<string, unknown> };
-  assert.is(event['f1'], '1');
-  assert.is(event['h1'], 'B');
-  assert.is(event['k0'], 1n);
+  assert.is(event.f1, '1');
+  assert.is(event.h1, 'B');
+  assert.is(event.k0, 1n);
 });
 
 test('statements continued on the next line stay one statement when matched one at a time', async () => {

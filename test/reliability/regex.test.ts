@@ -35,7 +35,11 @@ const CASES: Case[] = [
     { program: `parse_common_log!(.m)`, input: ' '.repeat(n), expected: 'error' },
     // parse_cef's value scans (were `/ +$/` and `/(?:^|[^\\])(?:\\\\)*=/`: quadratic when backtracking).
     { program: `length(string!(parse_cef!(.m).k))`, input: `CEF:0|a|b|c|d|e|f|k=v${' '.repeat(n)}x`, expected: n + 2 },
-    { program: `length(string!(parse_cef!(.m).k))`, input: `CEF:0|a|b|c|d|e|f|k=${'\\'.repeat(n)}x`, expected: n / 2 + 1 },
+    {
+      program: `length(string!(parse_cef!(.m).k))`,
+      input: `CEF:0|a|b|c|d|e|f|k=${'\\'.repeat(n)}x`,
+      expected: n / 2 + 1,
+    },
     // Query wildcards: `*` is a run of anything (polynomial in the number of stars when backtracking).
     { program: `match_datadog_query(., "@m:*a*a*a*a*a*a*b")`, input: a(n), expected: false },
     { program: `match_datadog_query(., "*a*a*a*a*a*a*b")`, input: a(n), expected: false },
@@ -45,7 +49,11 @@ const CASES: Case[] = [
     { program: `parse_grok!(.m, "(?<x>(a|a?)+)b")`, input: a(n), expected: 'error' },
     // Grok patterns with look-around (QUOTEDSTRING: `(?<!\\)` and nested repetition) run on the regex VM.
     { program: `parse_grok!(.m, "%{QUOTEDSTRING:q}")`, input: `"${a(n)}`, expected: 'error' },
-    { program: `parse_grok!(.m, "%{QUOTEDSTRING:q} %{NUMBER:n}")`, input: `x"${a(n)}" 1.5`, expected: { n: '1.5', q: `"${a(n)}"` } },
+    {
+      program: `parse_grok!(.m, "%{QUOTEDSTRING:q} %{NUMBER:n}")`,
+      input: `x"${a(n)}" 1.5`,
+      expected: { n: '1.5', q: `"${a(n)}"` },
+    },
     // One-pass and anchored: runs on V8's engine, still linear.
     { program: `parse_regex!(.m, r'^(?P<head>\\S+) (?P<tail>\\S+)$')`, input: `${a(n)}`, expected: 'error' },
   ]),
@@ -64,7 +72,11 @@ function throughLibrary(cases: readonly Case[]) {
     }
     console.log(JSON.stringify(out, (_, v) => (typeof v === 'bigint' ? Number(v) : v)));`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: root, encoding: 'utf8', timeout: HANG, maxBuffer: 1 << 26, input: JSON.stringify(cases),
+    cwd: root,
+    encoding: 'utf8',
+    timeout: HANG,
+    maxBuffer: 1 << 26,
+    input: JSON.stringify(cases),
   });
 }
 
@@ -74,20 +86,33 @@ test('hostile patterns complete through the library API with VRL results', () =>
   assert.is(result.status, 0, result.stderr);
   const results = JSON.parse(result.stdout) as unknown[];
   const wrong = CASES.filter((c, i) => JSON.stringify(results[i]) !== JSON.stringify(c.expected));
-  assert.equal(wrong.map((c) => `${c.program} on ${c.input.length} chars`), []);
+  assert.equal(
+    wrong.map((c) => `${c.program} on ${c.input.length} chars`),
+    [],
+  );
 });
 
 test('svc vrl: a hostile event between good ones, every event comes out', () => {
   const program = `.r = replace(string!(.m), r'^(a+)+$', "X")`;
   const events = ['good', `${a(10_000)}!`, a(30), 'also good'].map((m) => JSON.stringify({ m }));
   const result = spawnSync(process.execPath, [join(root, 'dist/bin/svc.js'), 'vrl', '-o', '-i', '-', program], {
-    cwd: root, encoding: 'utf8', timeout: HANG, input: `${events.join('\n')}\n`, maxBuffer: 1 << 26,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: HANG,
+    input: `${events.join('\n')}\n`,
+    maxBuffer: 1 << 26,
   });
   assert.is(result.signal, null, 'killed: a regex hung');
   assert.is(result.status, 0, result.stderr);
-  const out = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { r: string });
+  const out = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { r: string });
   // Compared by length: a 10,000-character string would flood the report.
-  assert.equal(out.map((e) => e.r.length), ['good', `${a(10_000)}!`, 'X', 'also good'].map((r) => r.length));
+  assert.equal(
+    out.map((e) => e.r.length),
+    ['good', `${a(10_000)}!`, 'X', 'also good'].map((r) => r.length),
+  );
   assert.is(out[2]!.r, 'X');
 });
 

@@ -32,9 +32,16 @@ function plain(v: unknown): unknown {
 }
 
 /** `svc vrl -i -` on `input` in a child process: stdout, stderr, exit status. */
-function svcVrl(source: string, input: string, flags: string[] = []): { stdout: string; stderr: string; status: number } {
+function svcVrl(
+  source: string,
+  input: string,
+  flags: string[] = [],
+): { stdout: string; stderr: string; status: number } {
   const child = spawnSync(process.execPath, ['dist/bin/svc.js', 'vrl', '-i', '-', ...flags, source], {
-    input, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 26,
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 1 << 26,
   });
   return { stdout: child.stdout, stderr: child.stderr, status: child.status ?? -1 };
 }
@@ -63,7 +70,10 @@ test('map_keys over a non-collection root returns it unchanged', async () => {
 test('filter over a non-collection root fails as VRL does', async () => {
   const p = await program('filter(.) -> |_k, _v| { true }');
   for (const event of SCALAR_EVENTS) {
-    assert.throws(() => run(p, event), /^function call error for "filter" at \(0:30\): function requires collection types as input$/);
+    assert.throws(
+      () => run(p, event),
+      /^function call error for "filter" at \(0:30\): function requires collection types as input$/,
+    );
   }
   assert.equal(run(p, { a: 1 }).result, { a: 1 });
 });
@@ -76,7 +86,10 @@ test('svc vrl: a stream of bare strings runs closures without garbage or a crash
   assert.is(out.stderr, '');
   const printed = out.stdout.split('\n').filter(Boolean);
   assert.is(printed.length, lines);
-  assert.ok(printed.every((l) => l === '256'), printed[0]);
+  assert.ok(
+    printed.every((l) => l === '256'),
+    printed[0],
+  );
 });
 
 test('svc vrl prints a bare string event as itself', () => {
@@ -97,8 +110,12 @@ test('indexes do not wrap at 2^32: reads select nothing, writes fail with an err
   const write = await program('set!({}, ["a", to_int!(.i)], 1)');
   assert.equal(run(write, { i: 3 }).result, { a: [null, null, null, 1] });
   for (const i of [4294967297, -4294967297, 2 ** 40]) {
-    assert.throws(() => write.run({ i }), (e: Error) =>
-      e.message === `function call error for "set" at (0:31): cannot assign at index ${i}: an array grows to at most 268435456 items`);
+    assert.throws(
+      () => write.run({ i }),
+      (e: Error) =>
+        e.message ===
+        `function call error for "set" at (0:31): cannot assign at index ${i}: an array grows to at most 268435456 items`,
+    );
   }
   // The program goes on with the next event.
   assert.equal(run(write, { i: -2 }).result, { a: [1, null] });
@@ -132,9 +149,13 @@ test('svc vrl: 200,000 keys in descending order parse in one pass (quadratic ins
 
 test('svc vrl: merging two wide objects of interleaved keys is one pass, with | and merge (each key shifted the rest: 1M keys took minutes)', () => {
   const n = process.env.SVC_HEAVY_TESTS ? 1_000_000 : 100_000;
-  const half = (odd: number) => `{${Array.from({ length: n }, (_, i) => `"k${String(2 * i + odd).padStart(8, '0')}":${i}`).join(',')}}`;
+  const half = (odd: number) =>
+    `{${Array.from({ length: n }, (_, i) => `"k${String(2 * i + odd).padStart(8, '0')}":${i}`).join(',')}}`;
   const event = `{"a":${half(0)},"b":${half(1)}}\n`;
-  const out = svcVrl('a = object!(.a); b = object!(.b); [length(a | b), length(merge(a, b, deep: true)), keys(a | b)[1]]', event);
+  const out = svcVrl(
+    'a = object!(.a); b = object!(.b); [length(a | b), length(merge(a, b, deep: true)), keys(a | b)[1]]',
+    event,
+  );
   assert.equal(out, { stdout: `[${2 * n}, ${2 * n}, "k00000001"]\n`, stderr: '', status: 0 });
 });
 
@@ -143,7 +164,10 @@ test('svc vrl: merging two wide objects of interleaved keys is one pass, with | 
 test('JSON nesting follows serde_json: 127 levels parse, the 128th is an error naming the place', async () => {
   const p = await program('parse_json!(.m)');
   assert.ok(p.run({ m: '['.repeat(127) + ']'.repeat(127) }));
-  assert.throws(() => p.run({ m: '['.repeat(128) + ']'.repeat(128) }), /recursion limit exceeded at line 1 column 128$/);
+  assert.throws(
+    () => p.run({ m: '['.repeat(128) + ']'.repeat(128) }),
+    /recursion limit exceeded at line 1 column 128$/,
+  );
   const out = svcVrl('.', '['.repeat(200) + ']'.repeat(200) + '\n{"a":1}\n');
   assert.is(out.stdout, '{ "a": 1 }\n');
   assert.match(out.stderr, 'line 1: invalid JSON: recursion limit exceeded at column 128');
@@ -159,7 +183,11 @@ test('values a program nests up to 1000 levels work; deeper ones fail that event
   const out = svcVrl(encode, '{"n":1000}\n{"n":20000}\n{"n":3}\n');
   assert.equal(out, { stdout: '2000\n6\n', stderr: 'line 2: value nested deeper than 1000 levels\n', status: 0 });
   const printed = svcVrl(nest('[x]', '.x = x'), '{"n":20000}\n{"n":2}\n', ['-o']);
-  assert.equal(printed, { stdout: '{ "n": 2, "x": [[]] }\n', stderr: 'line 1: value nested deeper than 1000 levels\n', status: 0 });
+  assert.equal(printed, {
+    stdout: '{ "n": 2, "x": [[]] }\n',
+    stderr: 'line 1: value nested deeper than 1000 levels\n',
+    status: 0,
+  });
 });
 
 test('every recursive walk stops at the depth limit: the event fails, the next one runs', async () => {
@@ -177,32 +205,47 @@ test('every recursive walk stops at the depth limit: the event fails, the next o
   ];
   for (const source of sources) {
     const p = await program(source);
-    assert.throws(() => p.run({ n: 20_000 }), (e: Error) => e.message === 'value nested deeper than 1000 levels', source);
+    assert.throws(
+      () => p.run({ n: 20_000 }),
+      (e: Error) => e.message === 'value nested deeper than 1000 levels',
+      source,
+    );
     assert.ok(p.run({ n: 3 }), source);
   }
 });
 
-test('pipeline: an event too deep to encode is the sink encoder\'s error, the others come out', () => {
+test("pipeline: an event too deep to encode is the sink encoder's error, the others come out", () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-values-'));
   const config = join(dir, 'deep.yaml');
-  writeFileSync(config, [
-    'sources: { in: { type: stdin } }',
-    'transforms:',
-    '  deep:',
-    '    type: remap',
-    '    inputs: [in]',
-    '    source: |',
-    '      x = []',
-    '      for_each(split("a," * (to_int!(.message) - 2), ",")) -> |_i, _v| { x = [x] }',
-    '      .y = x',
-    'sinks: { out: { type: console, inputs: [deep], encoding: { codec: json } } }',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      'sources: { in: { type: stdin } }',
+      'transforms:',
+      '  deep:',
+      '    type: remap',
+      '    inputs: [in]',
+      '    source: |',
+      '      x = []',
+      '      for_each(split("a," * (to_int!(.message) - 2), ",")) -> |_i, _v| { x = [x] }',
+      '      .y = x',
+      'sinks: { out: { type: console, inputs: [deep], encoding: { codec: json } } }',
+    ].join('\n'),
+  );
   const child = spawnSync(process.execPath, ['dist/bin/svc.js', '--config', config], {
-    input: '3\n20000\n4\n', encoding: 'utf8', timeout: 60_000,
+    input: '3\n20000\n4\n',
+    encoding: 'utf8',
+    timeout: 60_000,
   });
   rmSync(dir, { recursive: true });
   assert.is(child.status, 0, child.stderr);
-  assert.equal(child.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line).y), [[[[]]], [[[[]]]]]);
+  assert.equal(
+    child.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).y),
+    [[[[]]], [[[[]]]]],
+  );
   assert.match(child.stderr, /Failed serializing frame: value nested deeper than 1000 levels .*count=1/);
 });
 
@@ -213,7 +256,10 @@ const RANGE = '1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z'
 test('timestamps beyond i64 nanoseconds fail with an error instead of wrapping', async () => {
   const literal = await compile("t'3000-01-01T00:00:00Z'").catch((e: unknown) => e);
   assert.instance(literal, CompileError);
-  assert.match((literal as Error).message, `invalid timestamp format: input is outside the range of svc timestamps, ${RANGE}`);
+  assert.match(
+    (literal as Error).message,
+    `invalid timestamp format: input is outside the range of svc timestamps, ${RANGE}`,
+  );
   assert.ok(await compile("t'2262-04-11T23:47:16.854775807Z'"));
   const parsed = await program('parse_timestamp!(.t, "%Y-%m-%d %H:%M:%S")');
   assert.throws(() => parsed.run({ t: '3000-01-01 00:00:00' }), /out of range/);
@@ -238,13 +284,26 @@ test('run() rejects unrepresentable JS values with a TypeError naming the path',
     [{ s: Symbol('s') }, 'a symbol is not a remap value at .s'],
     [{ f: () => 1 }, 'a function is not a remap value at .f'],
     [{ d: new Date(NaN) }, 'an invalid Date is not a remap value at .d'],
-    [{ t: new Date('+100000-01-01T00:00:00Z') }, `timestamp +100000-01-01T00:00:00.000Z is outside the range of remap timestamps (${RANGE}) at .t`],
+    [
+      { t: new Date('+100000-01-01T00:00:00Z') },
+      `timestamp +100000-01-01T00:00:00.000Z is outside the range of remap timestamps (${RANGE}) at .t`,
+    ],
     [cyclic, 'a cyclic value is not a remap value at .a.b'],
-    [{ r: [new Regex('a(')] }, 'an invalid regex is not a remap value (regex parse error: unterminated group) at .r[0]'],
-    [{ x: deep }, 'a value nested deeper than 1000 levels is not a remap value at .x[0][0][0][0][0][0][0][0][0][0][0]…'],
+    [
+      { r: [new Regex('a(')] },
+      'an invalid regex is not a remap value (regex parse error: unterminated group) at .r[0]',
+    ],
+    [
+      { x: deep },
+      'a value nested deeper than 1000 levels is not a remap value at .x[0][0][0][0][0][0][0][0][0][0][0]…',
+    ],
   ];
   for (const [event, message] of cases) {
-    assert.throws(() => p.run(event), (e: Error) => e instanceof TypeError && e.message === message, message);
+    assert.throws(
+      () => p.run(event),
+      (e: Error) => e instanceof TypeError && e.message === message,
+      message,
+    );
   }
   // At the limits, values pass unchanged.
   assert.equal(p.run({ a: [2n ** 63n - 1n, -(2n ** 63n)] }).result, { a: [2n ** 63n - 1n, -(2n ** 63n)] });

@@ -20,12 +20,31 @@ test('BatchReader: count, flags, and each record as views of its parts', () => {
   assert.is(reader.count, 3);
   assert.is(reader.flags, BatchFlag.RESULTS);
   const views = [...reader];
-  assert.equal(views.map((v) => [v.index, v.kind]), [[0, 'log'], [1, 'metric'], [2, 'trace']]);
-  assert.equal(views.map((v) => plain(v.metadata)), events.map((e) => plain(encode(e.metadata ?? {}))));
-  assert.equal(views.map((v) => plain(v.event)), events.map((e) => plain(encode(e.event))));
+  assert.equal(
+    views.map((v) => [v.index, v.kind]),
+    [
+      [0, 'log'],
+      [1, 'metric'],
+      [2, 'trace'],
+    ],
+  );
+  assert.equal(
+    views.map((v) => plain(v.metadata)),
+    events.map((e) => plain(encode(e.metadata ?? {}))),
+  );
+  assert.equal(
+    views.map((v) => plain(v.event)),
+    events.map((e) => plain(encode(e.event))),
+  );
   assert.equal(plain(Buffer.concat(views.map((v) => v.record))), plain(batch.subarray(12)), 'records tile the batch');
-  assert.ok(views.every((v) => v.record.buffer === batch.buffer), 'views, not copies');
-  assert.equal(views.map((v) => reader.decodeRecord(v)), decodeBatch(batch).events);
+  assert.ok(
+    views.every((v) => v.record.buffer === batch.buffer),
+    'views, not copies',
+  );
+  assert.equal(
+    views.map((v) => reader.decodeRecord(v)),
+    decodeBatch(batch).events,
+  );
   assert.equal(reader.decodeAll(), decodeBatch(batch).events);
 });
 
@@ -37,7 +56,7 @@ test('BatchReader: a malformed batch is refused with the reason', () => {
 });
 
 const nested = {
-  a: { b: [10n, { c: 'deep' }, [true, null]], 'é': 1.5 },
+  a: { b: [10n, { c: 'deep' }, [true, null]], é: 1.5 },
   list: [{ k: 'first' }, { k: 'last' }],
   t: new Timestamp(1_000_000_000n),
   z: 'end',
@@ -65,7 +84,16 @@ test('BatchReader.readPath gives undefined where the path leads nowhere', () => 
   const reader = new BatchReader(encodeBatch([], 0));
   const value = encode(nested);
   const missing: Array<Array<string | number>> = [
-    ['nope'], ['0'], ['zz'], ['a', 'c'], ['a', 'b', 3], ['a', 'b', -4], ['a', 0], ['list', 'k'], ['z', 'x'], ['z', 0],
+    ['nope'],
+    ['0'],
+    ['zz'],
+    ['a', 'c'],
+    ['a', 'b', 3],
+    ['a', 'b', -4],
+    ['a', 0],
+    ['list', 'k'],
+    ['z', 'x'],
+    ['z', 0],
     ['a', 'b', 1, 'c', 'd'],
   ];
   for (const path of missing) assert.is(reader.readPath(value, path), undefined, JSON.stringify(path));
@@ -75,9 +103,18 @@ test('BatchReader.readPath gives undefined where the path leads nowhere', () => 
 
 test('BatchReader.readPath reads record events and metadata', () => {
   const reader = new BatchReader(encodeBatch(events, 0));
-  assert.equal([...reader].map((r) => reader.readPath(r.event, ['counter', 'value'])), [undefined, 2.5, undefined]);
-  assert.equal([...reader].map((r) => reader.readPath(r.event, [1])), [undefined, undefined, 'two']);
-  assert.equal([...reader].map((r) => reader.readPath(r.metadata, ['m'])), ['x', undefined, undefined]);
+  assert.equal(
+    [...reader].map((r) => reader.readPath(r.event, ['counter', 'value'])),
+    [undefined, 2.5, undefined],
+  );
+  assert.equal(
+    [...reader].map((r) => reader.readPath(r.event, [1])),
+    [undefined, undefined, 'two'],
+  );
+  assert.equal(
+    [...reader].map((r) => reader.readPath(r.metadata, ['m'])),
+    ['x', undefined, undefined],
+  );
 });
 
 test('BatchWriter: append, appendWithMetadata and appendRaw round-trip', () => {
@@ -113,7 +150,10 @@ test('BatchWriter.finish: an exact-size copy in its own, transferable ArrayBuffe
 test('BatchWriter.appendRaw takes exactly one whole record', () => {
   const record = [...new BatchReader(encodeBatch(events, 0))][0]!.record;
   const w = new BatchWriter();
-  assert.throws(() => w.appendRaw(record.subarray(0, -1)), new RegExp(`one whole record .* got ${record.length - 1} bytes`));
+  assert.throws(
+    () => w.appendRaw(record.subarray(0, -1)),
+    new RegExp(`one whole record .* got ${record.length - 1} bytes`),
+  );
   assert.throws(() => w.appendRaw(new Uint8Array(2)), /got 2 bytes/);
   assert.is(w.count, 0);
 });
@@ -128,7 +168,10 @@ test('splitByBitmap: records whose bit is set and the others, in order, flags ke
   assert.equal(indexes(unmatched), [1, 3, 4, 5, 6, 8]);
   assert.equal([matchedCount, unmatchedCount], [5, 6]);
   assert.is(decodeBatch(matched).flags, BatchFlag.RESULTS);
-  assert.throws(() => splitByBitmap(batch, new Uint8Array(1)), /a bitmap of 1 bytes cannot cover a batch of 11 records/);
+  assert.throws(
+    () => splitByBitmap(batch, new Uint8Array(1)),
+    /a bitmap of 1 bytes cannot cover a batch of 11 records/,
+  );
 });
 
 test('withField inserts in key order, replaces, creates objects on the way, and copies the rest as bytes', () => {

@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  buildId, cacheDir, cacheKey, cacheMaxBytes, compilerVersion, DEFAULT_CACHE_MAX_BYTES, readCached, sameKeyParts, writeCached,
+  buildId,
+  cacheDir,
+  cacheKey,
+  cacheMaxBytes,
+  compilerVersion,
+  DEFAULT_CACHE_MAX_BYTES,
+  readCached,
+  sameKeyParts,
+  writeCached,
   type CacheKeyParts,
 } from '../../runtime/cache.js';
 
@@ -48,7 +56,10 @@ test('cache keys do not depend on the order of option properties', () => {
 });
 
 test('parts cannot run into each other', () => {
-  assert.is.not(cacheKey({ ...parts, source: 'ab', compilerVersion: 'c' }), cacheKey({ ...parts, source: 'a', compilerVersion: 'bc' }));
+  assert.is.not(
+    cacheKey({ ...parts, source: 'ab', compilerVersion: 'c' }),
+    cacheKey({ ...parts, source: 'a', compilerVersion: 'bc' }),
+  );
 });
 
 test('the cache directory follows SVC_CACHE_DIR, then the platform convention', () => {
@@ -59,7 +70,10 @@ test('the cache directory follows SVC_CACHE_DIR, then the platform convention', 
   assert.is(cacheDir({ XDG_CACHE_HOME: '/xdg' }, 'linux', '/home/u'), '/xdg/svc');
   assert.is(cacheDir({ XDG_CACHE_HOME: 'relative' }, 'linux', '/home/u'), '/home/u/.cache/svc');
   assert.is(cacheDir({ XDG_CACHE_HOME: '/xdg' }, 'darwin', '/Users/u'), '/Users/u/Library/Caches/svc');
-  assert.is(cacheDir({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', 'C:\\Users\\u'), 'C:\\Users\\u\\AppData\\Local\\svc\\cache');
+  assert.is(
+    cacheDir({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', 'C:\\Users\\u'),
+    'C:\\Users\\u\\AppData\\Local\\svc\\cache',
+  );
   assert.is(cacheDir({}, 'win32', 'C:\\Users\\u'), 'C:\\Users\\u\\AppData\\Local\\svc\\cache');
 });
 
@@ -128,7 +142,7 @@ test('keys that are not sha256 hex are refused (no paths outside the cache)', ()
   assert.throws(() => writeCached('ABC', new Uint8Array()), /not a cache key/);
 });
 
-test('buildId is the one the build wrote; compilerVersion is package.json\'s', () => {
+test("buildId is the one the build wrote; compilerVersion is package.json's", () => {
   const expected = readFileSync(join(root, 'dist/build-id'), 'utf8').trim();
   assert.match(expected, /^[0-9a-f]{64}$/);
   assert.is(buildId(), expected);
@@ -139,7 +153,10 @@ test('the cache module imports only Node built-ins (a hit loads neither ohm-js n
   const compiled = readFileSync(join(root, 'dist/runtime/cache.js'), 'utf8');
   const imports = [...compiled.matchAll(/\bfrom '([^']+)'|\bimport\('([^']+)'\)/g)].map((m) => m[1] ?? m[2]);
   assert.ok(imports.length > 0);
-  assert.equal(imports.filter((name) => !name!.startsWith('node:')), []);
+  assert.equal(
+    imports.filter((name) => !name!.startsWith('node:')),
+    [],
+  );
 });
 
 test.run();

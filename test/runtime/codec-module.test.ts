@@ -12,7 +12,9 @@ const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 
 function decode(input: string | Uint8Array, options: Partial<DecodeOptions> = {}) {
   const result = codec.decode(typeof input === 'string' ? Buffer.from(input) : input, {
-    framing: { method: 'newline_delimited' }, codec: 'bytes', ...options,
+    framing: { method: 'newline_delimited' },
+    codec: 'bytes',
+    ...options,
   });
   return { ...result, events: decodeBatch(result.batch).events };
 }
@@ -23,7 +25,8 @@ function encode(events: InputEvent[], options: EncodeOptions) {
 }
 
 const logs = (...events: unknown[]): InputEvent[] => events.map((event) => ({ event }));
-const messages = (result: ReturnType<typeof decode>) => result.events.map((e) => (e.event as { message: unknown }).message);
+const messages = (result: ReturnType<typeof decode>) =>
+  result.events.map((e) => (e.event as { message: unknown }).message);
 
 // ---- framing ------------------------------------------------------------------------------------------------
 
@@ -53,20 +56,30 @@ test('max_length discards longer frames with an error, also across calls; trunca
 });
 
 test('character_delimited, bytes and length_delimited framings', () => {
-  assert.equal(messages(decode('a|b|c', { framing: { method: 'character_delimited', delimiter: '|' }, eof: true })), ['a', 'b', 'c']);
+  assert.equal(messages(decode('a|b|c', { framing: { method: 'character_delimited', delimiter: '|' }, eof: true })), [
+    'a',
+    'b',
+    'c',
+  ]);
   assert.equal(messages(decode('a\nb', { framing: { method: 'bytes' } })), ['a\nb']);
   assert.equal(decode('', { framing: { method: 'bytes' } }).count, 0);
   const framed = Buffer.from([0, 0, 0, 2, 0x68, 0x69, 0, 0, 0, 3, 0x61]);
   const first = decode(framed, { framing: { method: 'length_delimited' } });
   assert.equal(messages(first), ['hi']);
   assert.is(first.consumed, 6);
-  const split = decode(Buffer.concat([framed.subarray(first.consumed), Buffer.from('bc')]), { framing: { method: 'length_delimited' } });
+  const split = decode(Buffer.concat([framed.subarray(first.consumed), Buffer.from('bc')]), {
+    framing: { method: 'length_delimited' },
+  });
   assert.equal(messages(split), ['abc']);
   const incomplete = decode(framed.subarray(6), { framing: { method: 'length_delimited' }, eof: true });
   assert.equal(incomplete.errors, [{ frame: 0, message: 'bytes remaining on stream' }]);
-  const little = decode(Buffer.from([2, 0, 0x68, 0x69]), { framing: { method: 'length_delimited', length_field_length: 2, length_field_is_big_endian: false } });
+  const little = decode(Buffer.from([2, 0, 0x68, 0x69]), {
+    framing: { method: 'length_delimited', length_field_length: 2, length_field_is_big_endian: false },
+  });
   assert.equal(messages(little), ['hi']);
-  const big = decode(Buffer.from([0, 0, 0, 5, 0x61, 0x62, 0, 0, 0, 1, 0x63]), { framing: { method: 'length_delimited', max_frame_length: 4 } });
+  const big = decode(Buffer.from([0, 0, 0, 5, 0x61, 0x62, 0, 0, 0, 1, 0x63]), {
+    framing: { method: 'length_delimited', max_frame_length: 4 },
+  });
   assert.equal(big.errors, [{ frame: 0, message: 'frame size too big' }]);
   assert.equal(messages(big), []);
 });
@@ -91,36 +104,71 @@ test('bytes keeps invalid UTF-8 as bytes and uses the message key', () => {
 
 test('json: an object is an event, an array one per element, other values and bad text are errors', () => {
   const result = decode('{"a":1}\n[{"b":2},{"c":3}]\n\n3\n{bad\n[{"d":4},1]\n', { codec: 'json' });
-  assert.equal(result.events.map((e) => e.event), [{ a: 1n }, { b: 2n }, { c: 3n }]);
+  assert.equal(
+    result.events.map((e) => e.event),
+    [{ a: 1n }, { b: 2n }, { c: 3n }],
+  );
   assert.equal(result.errors, [
     { frame: 3, message: 'Attempted to convert non-Object JSON into a LogEvent.' },
     { frame: 4, message: 'Error parsing JSON: Error("key must be a string", line: 1, column: 2)' },
     { frame: 5, message: 'Attempted to convert non-Object JSON into a LogEvent.' },
   ]);
-  const lossy = decode(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), { codec: 'json', eof: true });
+  const lossy = decode(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), {
+    codec: 'json',
+    eof: true,
+  });
   assert.equal(lossy.events[0]!.event, { a: '\ufffd' });
-  const strict = decode(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), { codec: 'json', lossy: false, eof: true });
+  const strict = decode(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), {
+    codec: 'json',
+    lossy: false,
+    eof: true,
+  });
   assert.is(strict.count, 0);
   assert.match(strict.errors[0]!.message, /^Error parsing JSON: Error\("invalid unicode code point"/);
 });
 
 test('syslog: parsed fields, and an error for a line that is not syslog', () => {
-  const result = decode('<13>1 2020-03-13T20:45:38.119Z host app 2426 ID1 [x@1 a="b"] hi\nnot syslog\n', { codec: 'syslog' });
+  const result = decode('<13>1 2020-03-13T20:45:38.119Z host app 2426 ID1 [x@1 a="b"] hi\nnot syslog\n', {
+    codec: 'syslog',
+  });
   assert.equal(result.events[0]!.event, {
-    appname: 'app', facility: 'user', hostname: 'host', message: 'hi', msgid: 'ID1', procid: 2426n, severity: 'notice',
-    timestamp: new Timestamp(1584132338119000000n), version: 1n, 'x@1': { a: 'b' },
+    appname: 'app',
+    facility: 'user',
+    hostname: 'host',
+    message: 'hi',
+    msgid: 'ID1',
+    procid: 2426n,
+    severity: 'notice',
+    timestamp: new Timestamp(1584132338119000000n),
+    version: 1n,
+    'x@1': { a: 'b' },
   });
   assert.equal(result.errors, [{ frame: 1, message: 'unable to parse input as valid syslog message' }]);
 });
 
 test('native_json: logs, metrics with Vector types, traces; invalid events are errors', () => {
-  const metric = '{"name":"x","namespace":"ns","tags":{"a":"b"},"timestamp":"2020-01-01T00:00:00Z","kind":"absolute","counter":{"value":1}}';
-  const result = decode(`{"log":{"a":1}}\n{"metric":${metric}}\n[{"trace":{"t":1}}]\n{"foo":{}}\n{"metric":{"name":"x","kind":"absolute"}}\n`, { codec: 'native_json' });
-  assert.equal(result.events.map((e) => e.kind), ['log', 'metric', 'trace']);
+  const metric =
+    '{"name":"x","namespace":"ns","tags":{"a":"b"},"timestamp":"2020-01-01T00:00:00Z","kind":"absolute","counter":{"value":1}}';
+  const result = decode(
+    `{"log":{"a":1}}\n{"metric":${metric}}\n[{"trace":{"t":1}}]\n{"foo":{}}\n{"metric":{"name":"x","kind":"absolute"}}\n`,
+    { codec: 'native_json' },
+  );
+  assert.equal(
+    result.events.map((e) => e.kind),
+    ['log', 'metric', 'trace'],
+  );
   assert.equal(result.events[1]!.event, {
-    counter: { value: 1 }, kind: 'absolute', name: 'x', namespace: 'ns', tags: { a: 'b' }, timestamp: new Timestamp(1577836800000000000n),
+    counter: { value: 1 },
+    kind: 'absolute',
+    name: 'x',
+    namespace: 'ns',
+    tags: { a: 'b' },
+    timestamp: new Timestamp(1577836800000000000n),
   });
-  assert.equal(result.errors.map((e) => e.frame), [3, 4]);
+  assert.equal(
+    result.errors.map((e) => e.frame),
+    [3, 4],
+  );
   assert.match(result.errors[0]!.message, 'unknown event type "foo"');
   assert.match(result.errors[1]!.message, 'a metric needs a value');
 });
@@ -128,33 +176,50 @@ test('native_json: logs, metrics with Vector types, traces; invalid events are e
 test('the stamp fills what log events lack, recursively, and leaves metrics alone', () => {
   const stamp = { source_type: 'stdin', host: 'h', nested: { a: 1, b: 2 }, timestamp: new Timestamp(5n) };
   const result = decode('{"host":"mine","nested":{"a":"x"}}\n{"nested":"scalar"}\n', { codec: 'json', stamp });
-  assert.equal(result.events.map((e) => e.event), [
-    { host: 'mine', nested: { a: 'x', b: 2n }, source_type: 'stdin', timestamp: new Timestamp(5n) },
-    { host: 'h', nested: 'scalar', source_type: 'stdin', timestamp: new Timestamp(5n) },
-  ]);
-  const metric = decode('{"metric":{"name":"x","kind":"absolute","gauge":{"value":2.5}}}', { codec: 'native_json', stamp, eof: true });
+  assert.equal(
+    result.events.map((e) => e.event),
+    [
+      { host: 'mine', nested: { a: 'x', b: 2n }, source_type: 'stdin', timestamp: new Timestamp(5n) },
+      { host: 'h', nested: 'scalar', source_type: 'stdin', timestamp: new Timestamp(5n) },
+    ],
+  );
+  const metric = decode('{"metric":{"name":"x","kind":"absolute","gauge":{"value":2.5}}}', {
+    codec: 'native_json',
+    stamp,
+    eof: true,
+  });
   assert.equal(Object.keys(metric.events[0]!.event as object), ['gauge', 'kind', 'name']);
 });
 
 test('empty input decodes to an empty batch', () => {
   const result = decode('', { codec: 'json', eof: true });
-  assert.equal({ count: result.count, consumed: result.consumed, events: result.events }, { count: 0, consumed: 0, events: [] });
+  assert.equal(
+    { count: result.count, consumed: result.consumed, events: result.events },
+    { count: 0, consumed: 0, events: [] },
+  );
 });
 
 // ---- encoders -----------------------------------------------------------------------------------------------
 
 const event = {
-  message: 'hi there', n: { x: new IntegralFloat(1.5), y: [1, 2] }, f: false, t: true, ts: new Timestamp(1577836800500000000n),
+  message: 'hi there',
+  n: { x: new IntegralFloat(1.5), y: [1, 2] },
+  f: false,
+  t: true,
+  ts: new Timestamp(1577836800500000000n),
 };
 
 test('json is what svc vrl JSON writes; pretty is serde_json pretty', () => {
   const stdlib = new Stdlib();
   const expected = stdlib.call('fn_encode_json', event);
   assert.equal(encode(logs(event), { codec: 'json' }).text, `${(expected as { value: string }).value}\n`);
-  assert.is(encode(logs({ a: [1], b: {} }), { codec: 'json', json: { pretty: true } }).text, '{\n  "a": [\n    1\n  ],\n  "b": {}\n}\n');
+  assert.is(
+    encode(logs({ a: [1], b: {} }), { codec: 'json', json: { pretty: true } }).text,
+    '{\n  "a": [\n    1\n  ],\n  "b": {}\n}\n',
+  );
 });
 
-test('encode with reuse hands back a view of the module\'s memory, valid until the next call', () => {
+test("encode with reuse hands back a view of the module's memory, valid until the next call", () => {
   const own = new CodecModule();
   const first = own.encode(encodeBatch(logs({ a: 1 }), 0), { codec: 'json' }, { reuse: true });
   assert.is(text(first.bytes), '{"a":1}\n');
@@ -169,16 +234,34 @@ test('encode with reuse hands back a view of the module\'s memory, valid until t
 test('text, raw_message, logfmt and csv', () => {
   assert.is(encode(logs(event, { other: 1 }), { codec: 'text' }).text, 'hi there\n\n');
   assert.is(encode(logs({ message: 2.0 }, { message: new Uint8Array([0xff]) }), { codec: 'text' }).text, '2\n\ufffd\n');
-  assert.equal(codec.encode(encodeBatch(logs({ message: new Uint8Array([0xff]) }), 0), { codec: 'raw_message' }).bytes, new Uint8Array([0xff, 0x0a]));
+  assert.equal(
+    codec.encode(encodeBatch(logs({ message: new Uint8Array([0xff]) }), 0), { codec: 'raw_message' }).bytes,
+    new Uint8Array([0xff, 0x0a]),
+  );
   assert.is(
     encode(logs(event), { codec: 'logfmt' }).text,
     'message="hi there" n.x=1.5 n.y.0=1 n.y.1=2 t ts=2020-01-01T00:00:00.500Z\n',
   );
-  assert.is(encode(logs({ a: 'q"r', b: '', c: 'k=v', d: 'back\\slash', e: null }), { codec: 'logfmt' }).text, 'a="q\\"r" b= c="k=v" d=back\\\\slash e=null\n');
+  assert.is(
+    encode(logs({ a: 'q"r', b: '', c: 'k=v', d: 'back\\slash', e: null }), { codec: 'logfmt' }).text,
+    'a="q\\"r" b= c="k=v" d=back\\\\slash e=null\n',
+  );
   const csv = { fields: ['message', 'n.x', 'ts', 'missing', 'n', 'q'] };
-  assert.is(encode(logs({ ...event, q: 'a "b", c' }), { codec: 'csv', csv }).text, 'hi there,1.5,2020-01-01T00:00:00.500Z,,,"a ""b"", c"\n');
-  assert.is(encode(logs({ q: 'a"b' }), { codec: 'csv', csv: { fields: ['q', 'q'], double_quote: false, escape: '\\' } }).text, '"a\\"b","a\\"b"\n');
-  assert.is(encode(logs({ a: '1', b: 'x' }), { codec: 'csv', csv: { fields: ['a', 'b'], quote_style: 'non_numeric', delimiter: ';' } }).text, '1;"x"\n');
+  assert.is(
+    encode(logs({ ...event, q: 'a "b", c' }), { codec: 'csv', csv }).text,
+    'hi there,1.5,2020-01-01T00:00:00.500Z,,,"a ""b"", c"\n',
+  );
+  assert.is(
+    encode(logs({ q: 'a"b' }), { codec: 'csv', csv: { fields: ['q', 'q'], double_quote: false, escape: '\\' } }).text,
+    '"a\\"b","a\\"b"\n',
+  );
+  assert.is(
+    encode(logs({ a: '1', b: 'x' }), {
+      codec: 'csv',
+      csv: { fields: ['a', 'b'], quote_style: 'non_numeric', delimiter: ';' },
+    }).text,
+    '1;"x"\n',
+  );
   assert.is(encode(logs({}), { codec: 'csv', csv: { fields: ['a'] } }).text, '""\n');
   assert.throws(() => encode(logs({}), { codec: 'csv' }), /needs csv.fields/);
 });
@@ -186,23 +269,50 @@ test('text, raw_message, logfmt and csv', () => {
 test('metrics: json and native_json in Vector field order, text in Vector form; other codecs refuse them', () => {
   const metric: InputEvent = {
     kind: 'metric',
-    event: { name: 'x', namespace: 'ns', tags: { a: 'b', 'c d': 'e' }, timestamp: new Timestamp(0n), kind: 'incremental', counter: { value: new IntegralFloat(1) } },
+    event: {
+      name: 'x',
+      namespace: 'ns',
+      tags: { a: 'b', 'c d': 'e' },
+      timestamp: new Timestamp(0n),
+      kind: 'incremental',
+      counter: { value: new IntegralFloat(1) },
+    },
   };
-  const json = '{"name":"x","namespace":"ns","tags":{"a":"b","c d":"e"},"timestamp":"1970-01-01T00:00:00Z","kind":"incremental","counter":{"value":1.0}}';
+  const json =
+    '{"name":"x","namespace":"ns","tags":{"a":"b","c d":"e"},"timestamp":"1970-01-01T00:00:00Z","kind":"incremental","counter":{"value":1.0}}';
   assert.is(encode([metric], { codec: 'json' }).text, `${json}\n`);
   assert.is(encode([metric], { codec: 'native_json' }).text, `{"metric":${json}}\n`);
   assert.is(encode([metric], { codec: 'text' }).text, '1970-01-01T00:00:00Z ns_x{a="b","c d"="e"} + 1\n');
   assert.equal(encode([metric, { event: { message: 'ok' } }], { codec: 'raw_message' }), {
-    text: 'ok\n', errors: [{ event: 0, message: 'the raw_message codec encodes only log events' }],
+    text: 'ok\n',
+    errors: [{ event: 0, message: 'the raw_message codec encodes only log events' }],
   });
 });
 
 test('only_fields, except_fields and timestamp formats', () => {
-  assert.is(encode(logs(event), { codec: 'json', only_fields: ['n.x', 'ts', 'absent'] }).text, '{"n":{"x":1.5},"ts":"2020-01-01T00:00:00.500Z"}\n');
-  assert.is(encode(logs(event), { codec: 'json', except_fields: ['n', '.message', 't'] }).text, '{"f":false,"ts":"2020-01-01T00:00:00.500Z"}\n');
-  const formats = { unix: '1577836800', unix_ms: '1577836800500', unix_us: '1577836800500000', unix_ns: '1577836800500000000', unix_float: '1577836800.5' } as const;
+  assert.is(
+    encode(logs(event), { codec: 'json', only_fields: ['n.x', 'ts', 'absent'] }).text,
+    '{"n":{"x":1.5},"ts":"2020-01-01T00:00:00.500Z"}\n',
+  );
+  assert.is(
+    encode(logs(event), { codec: 'json', except_fields: ['n', '.message', 't'] }).text,
+    '{"f":false,"ts":"2020-01-01T00:00:00.500Z"}\n',
+  );
+  const formats = {
+    unix: '1577836800',
+    unix_ms: '1577836800500',
+    unix_us: '1577836800500000',
+    unix_ns: '1577836800500000000',
+    unix_float: '1577836800.5',
+  } as const;
   for (const [format, expected] of Object.entries(formats)) {
-    assert.is(encode(logs({ ts: event.ts, deep: [event.ts] }), { codec: 'json', timestamp_format: format as keyof typeof formats }).text, `{"deep":[${expected}],"ts":${expected}}\n`);
+    assert.is(
+      encode(logs({ ts: event.ts, deep: [event.ts] }), {
+        codec: 'json',
+        timestamp_format: format as keyof typeof formats,
+      }).text,
+      `{"deep":[${expected}],"ts":${expected}}\n`,
+    );
   }
 });
 
@@ -210,15 +320,22 @@ test('encoder framings and encodeEach', () => {
   const two = logs({ message: 'a' }, { message: 'bc' });
   assert.is(encode(two, { codec: 'text', framing: { method: 'character_delimited', delimiter: ',' } }).text, 'a,bc,');
   assert.is(encode(two, { codec: 'text', framing: { method: 'bytes' } }).text, 'abc');
-  assert.equal([...codec.encode(encodeBatch(two, 0), { codec: 'text', framing: { method: 'length_delimited' } }).bytes], [0, 0, 0, 1, 0x61, 0, 0, 0, 2, 0x62, 0x63]);
-  assert.equal(codec.encodeEach(encodeBatch(two, 0), { codec: 'json' }).map(text), ['{"message":"a"}', '{"message":"bc"}']);
+  assert.equal(
+    [...codec.encode(encodeBatch(two, 0), { codec: 'text', framing: { method: 'length_delimited' } }).bytes],
+    [0, 0, 0, 1, 0x61, 0, 0, 0, 2, 0x62, 0x63],
+  );
+  assert.equal(codec.encodeEach(encodeBatch(two, 0), { codec: 'json' }).map(text), [
+    '{"message":"a"}',
+    '{"message":"bc"}',
+  ]);
   assert.is(codec.arenaUsed(), 0);
 });
 
 test('round trips: json and native_json decode → encode give the input back', () => {
   const lines = '{"a":{"b":[1,2.5,"x"]},"message":"m"}\n{"c":null,"d":true}\n';
   assert.is(text(codec.encode(decode(lines, { codec: 'json' }).batch, { codec: 'json' }).bytes), lines);
-  const native = '{"log":{"a":1}}\n{"metric":{"name":"x","tags":{"a":"b"},"timestamp":"2020-01-01T00:00:00.250Z","kind":"absolute","gauge":{"value":2.0}}}\n{"trace":{"span":"s"}}\n';
+  const native =
+    '{"log":{"a":1}}\n{"metric":{"name":"x","tags":{"a":"b"},"timestamp":"2020-01-01T00:00:00.250Z","kind":"absolute","gauge":{"value":2.0}}}\n{"trace":{"span":"s"}}\n';
   assert.is(text(codec.encode(decode(native, { codec: 'native_json' }).batch, { codec: 'native_json' }).bytes), native);
 });
 

@@ -14,7 +14,9 @@ interface Known {
   disagreements: { program?: string; svc?: string; reference?: string; reason: string }[];
 }
 
-const known = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/data/differential/known.json', import.meta.url)), 'utf8')) as Known;
+const known = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../test/data/differential/known.json', import.meta.url)), 'utf8'),
+) as Known;
 const SEED = 9;
 const PROGRAMS = 60;
 const EVENTS_PER_PROGRAM = 20;
@@ -33,16 +35,25 @@ test(`${PROGRAMS * EVENTS_PER_PROGRAM} generated (program, event) pairs agree wi
     if ('ok' in ours[i]!) counts.ran++;
     let verdict: keyof typeof counts = compare(ours[i]!, theirs[i]!);
     const listed = (k: Known['disagreements'][number]) =>
-      (!k.program || new RegExp(k.program).test(c.program)) && (!k.svc || new RegExp(k.svc).test(svc)) && (!k.reference || new RegExp(k.reference).test(reference));
+      (!k.program || new RegExp(k.program).test(c.program)) &&
+      (!k.svc || new RegExp(k.svc).test(svc)) &&
+      (!k.reference || new RegExp(k.reference).test(reference));
     if (verdict === 'differ' && known.disagreements.some(listed)) verdict = 'known';
     counts[verdict]++;
     if (verdict === 'differ' && !unexplained.has(c.program)) {
-      unexplained.set(c.program, `program:\n${c.program}\nevent: ${JSON.stringify(c.event)}\nsvc:       ${svc}\nreference: ${reference}`);
+      unexplained.set(
+        c.program,
+        `program:\n${c.program}\nevent: ${JSON.stringify(c.event)}\nsvc:       ${svc}\nreference: ${reference}`,
+      );
     }
   });
   // Most pairs must run to the end, or the comparison says little.
   assert.ok(counts.ran > cases.length / 3, `only ${counts.ran} of ${cases.length} pairs ran without an error`);
-  assert.is(counts.differ, 0, `disagreements ${JSON.stringify(counts)}, one per program:\n\n${[...unexplained.values()].join('\n\n')}`);
+  assert.is(
+    counts.differ,
+    0,
+    `disagreements ${JSON.stringify(counts)}, one per program:\n\n${[...unexplained.values()].join('\n\n')}`,
+  );
 });
 
 test.run();

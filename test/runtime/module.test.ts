@@ -13,7 +13,7 @@ test('a module of another ABI version is refused, naming both versions', () => {
     () => loadModule(withInfo({ abi: ABI_VERSION + 1, compiler: '9.0.0' })),
     (error: Error) =>
       error.message ===
-        `the module uses ABI version ${ABI_VERSION + 1} (compiled by svc 9.0.0), but this svc runs ABI version ${ABI_VERSION}: ` +
+      `the module uses ABI version ${ABI_VERSION + 1} (compiled by svc 9.0.0), but this svc runs ABI version ${ABI_VERSION}: ` +
         'compile the program again',
   );
 });
@@ -165,12 +165,16 @@ test('runNdjson runs large inputs in pieces, numbering lines across them', () =>
   assert.ok(result.output.equals(input));
   const firstLines = [...ndjsonChunks(input, NDJSON_CHUNK_BYTES)].map((c) => c.firstLine);
   assert.is(firstLines.length, 3);
-  assert.equal(result.errors, firstLines.map((first) => ({ line: first + 1, message: 'bad' })));
+  assert.equal(
+    result.errors,
+    firstLines.map((first) => ({ line: first + 1, message: 'bad' })),
+  );
   assert.is(instance.arenaUsed(), 0);
 });
 
 /** Whether `bytes` is a view of the instance's memory (not a copy of its own). */
-const inMemoryOf = (instance: ReturnType<typeof fake>, bytes: Uint8Array) => bytes.buffer.byteLength === instance.memoryBytes();
+const inMemoryOf = (instance: ReturnType<typeof fake>, bytes: Uint8Array) =>
+  bytes.buffer.byteLength === instance.memoryBytes();
 
 test('runBatch with reuse returns a view of module memory, valid until the next call', () => {
   const instance = fake();
@@ -183,7 +187,7 @@ test('runBatch with reuse returns a view of module memory, valid until the next 
   assert.equal([...output], [7, 8, 9]);
 });
 
-test('runNdjson with reuse: one call\'s output is a view of module memory; pieces gather in a buffer the instance keeps', () => {
+test("runNdjson with reuse: one call's output is a view of module memory; pieces gather in a buffer the instance keeps", () => {
   const instance = fake();
   const small = instance.runNdjson(Buffer.from('{"a":1}\n'), 0, { reuse: true });
   assert.is(small.output.toString(), '{"a":1}\n');
@@ -214,9 +218,18 @@ test('ndjsonChunks keeps small inputs whole', () => {
 });
 
 test('ndjsonChunks cuts after the last newline that fits, counting lines', () => {
-  assert.equal(text(ndjsonChunks(Buffer.from('aa\nbb\ncc\ndd'), 7)), [['aa\nbb\n', 0], ['cc\ndd', 2]]);
-  assert.equal(text(ndjsonChunks(Buffer.from('a\n\n\nb\nc\n'), 4)), [['a\n\n\n', 0], ['b\nc\n', 3]]);
-  assert.equal(text(ndjsonChunks(Buffer.from('ab\ncd\n'), 3)), [['ab\n', 0], ['cd\n', 1]]);
+  assert.equal(text(ndjsonChunks(Buffer.from('aa\nbb\ncc\ndd'), 7)), [
+    ['aa\nbb\n', 0],
+    ['cc\ndd', 2],
+  ]);
+  assert.equal(text(ndjsonChunks(Buffer.from('a\n\n\nb\nc\n'), 4)), [
+    ['a\n\n\n', 0],
+    ['b\nc\n', 3],
+  ]);
+  assert.equal(text(ndjsonChunks(Buffer.from('ab\ncd\n'), 3)), [
+    ['ab\n', 0],
+    ['cd\n', 1],
+  ]);
 });
 
 test('ndjsonChunks counts the lines of a piece when asked, also after the next piece; the last may lack its newline', () => {
@@ -227,7 +240,11 @@ test('ndjsonChunks counts the lines of a piece when asked, also after the next p
 });
 
 test('ndjsonChunks keeps a line longer than the limit whole', () => {
-  assert.equal(text(ndjsonChunks(Buffer.from('a\nlong line\nb\n'), 4)), [['a\n', 0], ['long line\n', 1], ['b\n', 2]]);
+  assert.equal(text(ndjsonChunks(Buffer.from('a\nlong line\nb\n'), 4)), [
+    ['a\n', 0],
+    ['long line\n', 1],
+    ['b\n', 2],
+  ]);
   assert.equal(text(ndjsonChunks(Buffer.from('long line'), 4)), [['long line', 0]]);
   assert.equal(text(ndjsonChunks(Buffer.from('long line\n'), 4)), [['long line\n', 0]]);
 });
@@ -251,7 +268,8 @@ const instanceOf = async (source: string) => loadInstance((await compileModule(s
 const batch = (events: InputEvent[]) => new Uint8Array(encodeBatch(events, 0));
 
 test('runChain: a chain of two programs passes batches on without decoding them in between', async () => {
-  const split = await instanceOf(`if .fan == true { . = [{ "i": .i, "part": 1 }, { "i": .i, "part": 2 }] } else { .one = true }
+  const split =
+    await instanceOf(`if .fan == true { . = [{ "i": .i, "part": 1 }, { "i": .i, "part": 2 }] } else { .one = true }
 %seen = true`);
   const count = await instanceOf(`.n = int!(.i) * 10`);
   const input = batch([{ event: { i: 1, fan: true }, kind: 'trace' }, { event: { i: 2 } }, { event: 'text' }]);
@@ -282,8 +300,20 @@ if .mode == "abort" { abort "stop: " + string!(.mode) }
   const input = batch(['1', 'abort', 'x', '2'].map((mode) => ({ event: { mode } })));
   const records = [...new BatchReader(input)].map((r) => r.record);
   const dropped = instance.runChain(input);
-  assert.equal(decodeBatch(dropped.output).events.map((e) => e.event), [{ mode: '1', changed: true, n: 1n }, { mode: '2', changed: true, n: 2n }]);
-  assert.equal(dropped.failures.map((f) => [f.index, f.outcome, f.record]), [[1, 'aborted', records[1]], [2, 'error', records[2]]]);
+  assert.equal(
+    decodeBatch(dropped.output).events.map((e) => e.event),
+    [
+      { mode: '1', changed: true, n: 1n },
+      { mode: '2', changed: true, n: 2n },
+    ],
+  );
+  assert.equal(
+    dropped.failures.map((f) => [f.index, f.outcome, f.record]),
+    [
+      [1, 'aborted', records[1]],
+      [2, 'error', records[2]],
+    ],
+  );
   assert.is(dropped.failures[0]!.message, 'stop: abort');
   const kept = instance.runChain(input, ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT);
   assert.is(kept.count, 4);
@@ -299,27 +329,56 @@ if .v == "error" { to_int!(.v) > 0 } else { .v }`);
   const input = batch(values.map((v) => ({ event: { v } })));
   const { bits, failures } = instance.runCondition(input);
   assert.equal([...bits], [0b1010_0001, 0b0000_0001]);
-  assert.equal(failures.map(({ index, outcome, record }) => [index, outcome, record]), [[2, 'aborted', undefined], [4, 'error', undefined]]);
+  assert.equal(
+    failures.map(({ index, outcome, record }) => [index, outcome, record]),
+    [
+      [2, 'aborted', undefined],
+      [4, 'error', undefined],
+    ],
+  );
   assert.is(failures[0]!.message, 'aborted');
   const { matched, unmatchedCount } = splitByBitmap(input, bits);
-  assert.equal(decodeBatch(matched).events.map((e) => e.event), [{ v: true }, { v: true }, { v: true }, { v: true }]);
+  assert.equal(
+    decodeBatch(matched).events.map((e) => e.event),
+    [{ v: true }, { v: true }, { v: true }, { v: true }],
+  );
   assert.is(unmatchedCount, 6);
   assert.is(instance.arenaUsed(), 0);
 });
-
 
 test('runFramed: frames decoded and stamped, the program run, the events encoded; failures keep the event as decoded', async () => {
   const { wasm } = await compileModule('.b = to_int!(.a) + 1\nif .b == 3 { abort }', { framed: true });
   const instance = await loadInstance(wasm);
   assert.ok(instance.framed);
   const input = new TextEncoder().encode('{"a":1}\n{"a":"x"}\n{"a":2}\nnope\n[{"a":5},{"a":6}]\n');
-  const decode = { framing: { method: 'newline_delimited' as const }, codec: 'json' as const, stamp: { src: 's' }, eof: true };
-  const encoded = instance.runFramed(input, decode, { codec: 'json' }, ChainFlag.KEEP_ON_ERROR | ChainFlag.FAILED_RECORDS);
-  assert.is(new TextDecoder().decode(encoded.output), '{"a":1,"b":2,"src":"s"}\n{"a":"x","src":"s"}\n{"a":5,"b":6,"src":"s"}\n{"a":6,"b":7,"src":"s"}\n');
+  const decode = {
+    framing: { method: 'newline_delimited' as const },
+    codec: 'json' as const,
+    stamp: { src: 's' },
+    eof: true,
+  };
+  const encoded = instance.runFramed(
+    input,
+    decode,
+    { codec: 'json' },
+    ChainFlag.KEEP_ON_ERROR | ChainFlag.FAILED_RECORDS,
+  );
+  assert.is(
+    new TextDecoder().decode(encoded.output),
+    '{"a":1,"b":2,"src":"s"}\n{"a":"x","src":"s"}\n{"a":5,"b":6,"src":"s"}\n{"a":6,"b":7,"src":"s"}\n',
+  );
   assert.is(encoded.count, 4);
   assert.is(encoded.decoded, 5);
-  assert.equal(encoded.decodeErrors, [{ frame: 3, message: 'Error parsing JSON: Error("expected ident", line: 1, column: 2)' }]);
-  assert.equal(encoded.failures.map((failure) => [failure.index, failure.outcome]), [[1, 'error'], [2, 'aborted']]);
+  assert.equal(encoded.decodeErrors, [
+    { frame: 3, message: 'Error parsing JSON: Error("expected ident", line: 1, column: 2)' },
+  ]);
+  assert.equal(
+    encoded.failures.map((failure) => [failure.index, failure.outcome]),
+    [
+      [1, 'error'],
+      [2, 'aborted'],
+    ],
+  );
   // The aborted event's record is the event as decoded, before the program set `.b`.
   const record = encoded.failures[1]!.record!;
   const batch = new Uint8Array(12 + record.length);
@@ -329,9 +388,14 @@ test('runFramed: frames decoded and stamped, the program run, the events encoded
   assert.equal(decodeBatch(batch).events[0]!.event, { a: 2n, src: 's' });
 
   const chained = instance.runFramed(input, decode, undefined, 0);
-  assert.equal(decodeBatch(chained.output).events.map((record) => record.event), [
-    { a: 1n, b: 2n, src: 's' }, { a: 5n, b: 6n, src: 's' }, { a: 6n, b: 7n, src: 's' },
-  ]);
+  assert.equal(
+    decodeBatch(chained.output).events.map((record) => record.event),
+    [
+      { a: 1n, b: 2n, src: 's' },
+      { a: 5n, b: 6n, src: 's' },
+      { a: 6n, b: 7n, src: 's' },
+    ],
+  );
   assert.is(chained.failures[0]!.record, undefined);
 });
 

@@ -3,7 +3,14 @@ import * as assert from 'uvu/assert';
 import type { CompileOptions } from '../../compiler/compile.js';
 import { compileModule } from '../../runtime/index.js';
 import {
-  ABI_VERSION, BatchFlag, NdjsonFlag, decodeBatch, decodeOutput, encodeBatch, encodeOutput, type OutputRecord,
+  ABI_VERSION,
+  BatchFlag,
+  NdjsonFlag,
+  decodeBatch,
+  decodeOutput,
+  encodeBatch,
+  encodeOutput,
+  type OutputRecord,
 } from '../../abi/batch.js';
 import { readModuleInfo } from '../../abi/module-info.js';
 import { instantiate, loadInstance, loadModule, NDJSON_CHUNK_BYTES } from '../../runtime/module.js';
@@ -19,9 +26,16 @@ function stubProgram(answer: (event: RemapValue) => OutputRecord) {
     runBatch(input: Uint8Array) {
       const { flags, events } = decodeBatch(input);
       seen.push(flags);
-      return encodeOutput(events.map(({ event }) => answer(event as RemapValue)), flags);
+      return encodeOutput(
+        events.map(({ event }) => answer(event as RemapValue)),
+        flags,
+      );
     },
-    runNdjson: (input: Uint8Array, flags: number) => ({ output: Buffer.from(input), errors: [{ line: flags, message: 'm' }], lines: 1 }),
+    runNdjson: (input: Uint8Array, flags: number) => ({
+      output: Buffer.from(input),
+      errors: [{ line: flags, message: 'm' }],
+      lines: 1,
+    }),
     memoryBytes: () => 65536,
   };
   return { program: new Program(instance, []), seen };
@@ -29,14 +43,22 @@ function stubProgram(answer: (event: RemapValue) => OutputRecord) {
 
 test('run asks for the result and the raw target, and returns both', () => {
   const { program, seen } = stubProgram((event) => ({
-    kind: 'log', outcome: 'kept', events: [{ metadata: {}, event: { ...(event as object), b: 2n } }], result: 'r',
+    kind: 'log',
+    outcome: 'kept',
+    events: [{ metadata: {}, event: { ...(event as object), b: 2n } }],
+    result: 'r',
   }));
   assert.equal(program.run({ a: 1 }), { result: 'r', event: { a: 1n, b: 2n } });
   assert.equal(seen, [BatchFlag.RESULTS | BatchFlag.RAW]);
 });
 
 test('run never mutates its input', () => {
-  const { program } = stubProgram(() => ({ kind: 'log', outcome: 'kept', events: [{ metadata: {}, event: {} }], result: null }));
+  const { program } = stubProgram(() => ({
+    kind: 'log',
+    outcome: 'kept',
+    events: [{ metadata: {}, event: {} }],
+    result: null,
+  }));
   const input = { a: { b: [1, 2] } };
   const copy = structuredClone(input);
   program.run(input);
@@ -45,7 +67,13 @@ test('run never mutates its input', () => {
 
 test('a runtime error or abort throws RemapRuntimeError with the message and the event as it was', () => {
   for (const outcome of ['error', 'aborted'] as const) {
-    const { program } = stubProgram(() => ({ kind: 'log', outcome, message: `it ${outcome}`, metadata: {}, event: { a: 5n } }));
+    const { program } = stubProgram(() => ({
+      kind: 'log',
+      outcome,
+      message: `it ${outcome}`,
+      metadata: {},
+      event: { a: 5n },
+    }));
     try {
       program.run({ a: 1 });
       assert.unreachable('run should have thrown');
@@ -67,9 +95,16 @@ test('a dropped answer to run is a bug in the module', () => {
 test('runBatch and runNdjson pass through; warnings are kept', () => {
   const { program, seen } = stubProgram(() => ({ kind: 'metric', outcome: 'dropped' }));
   const output = program.runBatch(encodeBatch([{ event: 1 }, { event: 2 }], 0));
-  assert.equal(decodeOutput(output), [{ kind: 'metric', outcome: 'dropped' }, { kind: 'metric', outcome: 'dropped' }]);
+  assert.equal(decodeOutput(output), [
+    { kind: 'metric', outcome: 'dropped' },
+    { kind: 'metric', outcome: 'dropped' },
+  ]);
   assert.equal(seen, [0]);
-  assert.equal(program.runNdjson(Buffer.from('x\n'), 2), { output: Buffer.from('x\n'), errors: [{ line: 2, message: 'm' }], lines: 1 });
+  assert.equal(program.runNdjson(Buffer.from('x\n'), 2), {
+    output: Buffer.from('x\n'),
+    errors: [{ line: 2, message: 'm' }],
+    lines: 1,
+  });
   assert.equal(program.warnings, []);
 });
 
@@ -97,7 +132,13 @@ test('a compiled program runs on JS events with the value mapping of the library
   const input = { a: 1, nested: { keep: [1.25] } };
   assert.equal(program.run(input), {
     result: 1n,
-    event: { a: 1n, b: 1.5, c: [1n, 'x', null, true], d: new Timestamp(1602345600000000000n), nested: { keep: [1.25] } },
+    event: {
+      a: 1n,
+      b: 1.5,
+      c: [1n, 'x', null, true],
+      d: new Timestamp(1602345600000000000n),
+      nested: { keep: [1.25] },
+    },
   });
   assert.equal(input, { a: 1, nested: { keep: [1.25] } });
   assert.equal(program.run({ a: 'again' }).result, 'again');
@@ -121,7 +162,10 @@ test('runtime errors and aborts throw RemapRuntimeError with the event as it was
 
 test('warnings are exposed', async () => {
   const { program } = await compiled('"x"\n.a');
-  assert.equal(program.warnings.map((w) => w.code), [900]);
+  assert.equal(
+    program.warnings.map((w) => w.code),
+    [900],
+  );
 });
 
 test('runBatch applies the emission rules per record, keeps metadata and kinds, and isolates errors', async () => {
@@ -140,7 +184,9 @@ test('runBatch applies the emission rules per record, keeps metadata and kinds, 
   assert.equal(decodeOutput(program.runBatch(input)), [
     { kind: 'log', outcome: 'kept', events: [{ metadata: { seen: true }, event: { a: 1n } }] },
     {
-      kind: 'trace', outcome: 'kept', events: [
+      kind: 'trace',
+      outcome: 'kept',
+      events: [
         { metadata: { seen: true }, event: { a: 1n } },
         { metadata: { seen: true }, event: { message: 2n } },
         { metadata: { seen: true }, event: { message: [] } },
@@ -155,7 +201,10 @@ test('runBatch applies the emission rules per record, keeps metadata and kinds, 
 
 test('the arena is freed after every batch', async () => {
   const { program, instance } = await compiled('.b = upcase(string!(.a))\n.c = [.b, .b]');
-  const input = encodeBatch(Array.from({ length: 100 }, (_, i) => ({ event: { a: `event ${i}` } })), 0);
+  const input = encodeBatch(
+    Array.from({ length: 100 }, (_, i) => ({ event: { a: `event ${i}` } })),
+    0,
+  );
   const first = program.runBatch(input);
   for (let i = 0; i < 200; i++) assert.equal(program.runBatch(input), first);
   assert.is(instance.arenaUsed(), 0);
@@ -169,9 +218,21 @@ test('runNdjson prints results, objects or JSON events, and reports failing line
     { line: 3, message: 'invalid JSON: expected ident at column 2' },
   ];
   assert.equal(program.runNdjson(input, 0), { output: Buffer.from('2\n42\n'), errors, lines: 5 });
-  assert.equal(program.runNdjson(input, NdjsonFlag.PRINT_OBJECT), { output: Buffer.from('{ "n": 2 }\n{ "n": 42 }\n'), errors, lines: 5 });
-  assert.equal(program.runNdjson(input, NdjsonFlag.JSON), { output: Buffer.from('{"n":2}\n{"n":42}\n'), errors, lines: 5 });
-  assert.is(program.runNdjson(Buffer.from('{}\n\n{}'), 0).lines, 3, 'blank lines and a last line without its newline count');
+  assert.equal(program.runNdjson(input, NdjsonFlag.PRINT_OBJECT), {
+    output: Buffer.from('{ "n": 2 }\n{ "n": 42 }\n'),
+    errors,
+    lines: 5,
+  });
+  assert.equal(program.runNdjson(input, NdjsonFlag.JSON), {
+    output: Buffer.from('{"n":2}\n{"n":42}\n'),
+    errors,
+    lines: 5,
+  });
+  assert.is(
+    program.runNdjson(Buffer.from('{}\n\n{}'), 0).lines,
+    3,
+    'blank lines and a last line without its newline count',
+  );
 });
 
 test('runNdjson numbers failing lines across the pieces of a large input', async () => {
@@ -182,7 +243,10 @@ test('runNdjson numbers failing lines across the pieces of a large input', async
   const { output, errors, lines: count } = program.runNdjson(Buffer.from(lines.join('\n') + '\n'), NdjsonFlag.JSON);
   assert.is(count, lines.length);
   const bad = lines.flatMap((line, i) => (line.includes('bad') ? [i] : []));
-  assert.equal(errors.map((e) => e.line), bad);
+  assert.equal(
+    errors.map((e) => e.line),
+    bad,
+  );
   const outLines = output.toString().split('\n');
   assert.is(outLines.length - 1, lines.length - bad.length);
   assert.is(outLines[outLines.length - 2], lines[lines.length - 1], 'keys in the same (sorted) order: same JSON');
@@ -192,7 +256,10 @@ test('the module records its source, options and JS functions, and runs in its t
   const source = 'parse_regex!(.t, r\'^(?P<y>\\d+)\')\nparse_xml!(.t)\nparse_timestamp!(.t, "%Y-%m-%d %H:%M")';
   const { wasm } = await compiled(source, { timezone: 'Europe/Paris' });
   const info = readModuleInfo(wasm);
-  assert.equal([info.abi, info.compiler, info.source, info.options], [ABI_VERSION, '0.1.0', source, { timezone: 'Europe/Paris' }]);
+  assert.equal(
+    [info.abi, info.compiler, info.source, info.options],
+    [ABI_VERSION, '0.1.0', source, { timezone: 'Europe/Paris' }],
+  );
   assert.equal([...info.jsFunctions].sort(), ['parse_timestamp', 'parse_xml'], 'parse_regex runs in wasm');
 
   const paris = await compiled('parse_timestamp!(.t, "%Y-%m-%d %H:%M")', { timezone: 'Europe/Paris' });
@@ -204,11 +271,14 @@ test('the module records its source, options and JS functions, and runs in its t
 /** Runs `source` on `{}` in an instance of its module with `services` in place of the defaults. */
 async function runWith(source: string, services: Partial<InstanceServices>, options: CompileOptions = {}) {
   const { module, info } = loadModule((await compileModule(source, options)).wasm);
-  const instance = instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: { ...defaultServices(info), ...services } });
+  const instance = instantiate(module, {
+    functions: await loadJsFunctions(info.jsFunctions),
+    services: { ...defaultServices(info), ...services },
+  });
   return new Program(instance).run({}).result;
 }
 
-test('defaultServices: the module\'s time zone, else UTC; the system clock; stderr', () => {
+test("defaultServices: the module's time zone, else UTC; the system clock; stderr", () => {
   const services = defaultServices({ options: { timezone: 'Asia/Tokyo' } });
   assert.is(services.timezone, 'Asia/Tokyo');
   assert.is(defaultServices({ options: {} }).timezone, 'UTC');
@@ -217,21 +287,30 @@ test('defaultServices: the module\'s time zone, else UTC; the system clock; stde
 });
 
 test('an instance reads the time from its clock service', async () => {
-  assert.equal(await runWith('now()', { now: () => 1_700_000_000_123_000_000n }), new Timestamp(1_700_000_000_123_000_000n));
+  assert.equal(
+    await runWith('now()', { now: () => 1_700_000_000_123_000_000n }),
+    new Timestamp(1_700_000_000_123_000_000n),
+  );
 });
 
-test('an instance\'s time zone service overrides the module\'s compile option', async () => {
+test("an instance's time zone service overrides the module's compile option", async () => {
   const source = 'parse_timestamp!("2020-01-01 12:00", "%Y-%m-%d %H:%M")';
   assert.equal(await runWith(source, {}, { timezone: 'Europe/Paris' }), new Timestamp(1577876400000000000n));
-  assert.equal(await runWith(source, { timezone: 'UTC' }, { timezone: 'Europe/Paris' }), new Timestamp(1577880000000000000n));
+  assert.equal(
+    await runWith(source, { timezone: 'UTC' }, { timezone: 'Europe/Paris' }),
+    new Timestamp(1577880000000000000n),
+  );
   const local = 'to_unix_timestamp(parse_timestamp!("2020-01-01 12:00", "%Y-%m-%d %H:%M"))';
-  assert.is(await runWith(local, { timezone: 'America/New_York' }), 1577898000n, 'the stdlib\'s zone rules too');
+  assert.is(await runWith(local, { timezone: 'America/New_York' }), 1577898000n, "the stdlib's zone rules too");
 });
 
-test('log() writes to the instance\'s log service', async () => {
+test("log() writes to the instance's log service", async () => {
   const lines: Array<[LogLevel, string]> = [];
   await runWith('log("hello", level: "warn")\nlog(42)', { log: (level, message) => lines.push([level, message]) });
-  assert.equal(lines, [['warn', 'hello'], ['info', '42']]);
+  assert.equal(lines, [
+    ['warn', 'hello'],
+    ['info', '42'],
+  ]);
 });
 
 test.run();

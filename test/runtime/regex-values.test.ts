@@ -26,7 +26,7 @@ test('to_regex, then every regex function of the module on it', async () => {
   assert.equal([other.event.matched, other.event.at, other.event.pieces], [true, 1n, ['a', '']]);
 });
 
-test('an invalid pattern at run time fails with the engine\'s message', async () => {
+test("an invalid pattern at run time fails with the engine's message", async () => {
   const program = await compile('to_regex(.p) ?? "failed: " + to_string(.p) ?? ""');
   const { result } = program.run({ p: 'a(' });
   assert.is(result, 'failed: a(');
@@ -36,7 +36,10 @@ test('an invalid pattern at run time fails with the engine\'s message', async ()
 
 test('a regex value from the event and from a variable matches in wasm', async () => {
   const program = await compile('match(.m, .r) ?? false');
-  assert.equal([program.run({ m: 'xyz', r: new Regex('y+') }).result, program.run({ m: 'x', r: new Regex('y') }).result], [true, false]);
+  assert.equal(
+    [program.run({ m: 'xyz', r: new Regex('y+') }).result, program.run({ m: 'x', r: new Regex('y') }).result],
+    [true, false],
+  );
 });
 
 test.run();

@@ -20,8 +20,14 @@ test('lines carry variables and the event; closures, JS-backed functions and lon
 test('a line that does not compile or fails at run time leaves the next lines working', async () => {
   const session = new ReplSession();
   assert.is(await session.evaluate('n = 1'), 1n);
-  await session.evaluate('n + "a"').then(() => assert.unreachable('it compiled'), (error) => assert.instance(error, CompileError));
-  await session.evaluate('.b = 1; m = to_int!("x")').then(() => assert.unreachable('it ran'), (error) => assert.instance(error, RemapRuntimeError));
+  await session.evaluate('n + "a"').then(
+    () => assert.unreachable('it compiled'),
+    (error) => assert.instance(error, CompileError),
+  );
+  await session.evaluate('.b = 1; m = to_int!("x")').then(
+    () => assert.unreachable('it ran'),
+    (error) => assert.instance(error, RemapRuntimeError),
+  );
   assert.is(await session.evaluate('n + 1'), 2n);
   assert.is(await session.evaluate('m'), null);
   assert.equal(session.event, { b: 1n });

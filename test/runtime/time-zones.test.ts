@@ -27,7 +27,10 @@ test('offsets follow the zone rules, historical ones included', () => {
 test('local times in gaps and overlaps', () => {
   const newYork = parseTimeZone('America/New_York')!;
   assert.equal(instantsOfLocal(newYork, seconds('2020-03-08T02:30:00Z')), []);
-  assert.equal(instantsOfLocal(newYork, seconds('2020-11-01T01:30:00Z')), [seconds('2020-11-01T05:30:00Z'), seconds('2020-11-01T06:30:00Z')]);
+  assert.equal(instantsOfLocal(newYork, seconds('2020-11-01T01:30:00Z')), [
+    seconds('2020-11-01T05:30:00Z'),
+    seconds('2020-11-01T06:30:00Z'),
+  ]);
   assert.equal(instantsOfLocal(newYork, seconds('2020-06-01T12:00:00Z')), [seconds('2020-06-01T16:00:00Z')]);
   assert.is(offsetOfLocal(newYork, seconds('2020-11-01T01:30:00Z')), -4 * 3600);
   assert.is(offsetOfLocal(newYork, seconds('2020-03-08T02:30:00Z')), -4 * 3600, 'past the gap');

@@ -45,13 +45,30 @@ test('+ adds numbers (integers wrap), concatenates strings, and lets null join a
 });
 
 test('error messages print the kinds of the values, as VRL does', () => {
-  err('op_add', [1n, 'a', [null, true], { b: { c: 1.5 } }], { a: [], b: {}, c: null, d: [[1n]] },
-    "can't add type { a: array, b: object, c: null, d: [[integer]] } to [integer, string, [null, boolean], { b: { c: float } }]");
-  err('op_add', { 'a b': 1n, 'é': 2n, '': 3n, '1': 4n, _x: 5n, A: 6n }, 1n,
-    `can't add type integer to { "": integer, "1": integer, A: integer, _x: integer, "a b": integer, "é": integer }`);
-  err('op_add', { a1: 1n, '1a': 2n, 'a-b': 3n, 'a@': 4n, 'a"b': 5n, 'a.b': 6n, 'a\\b': 7n, Ab_9: 8n, 'a\nb': 9n }, 1n,
-    `can't add type integer to { 1a: integer, Ab_9: integer, "a\nb": integer, "a"b": integer, "a-b": integer, "a.b": integer, a1: integer, a@: integer, "a\\b": integer }`);
-  err('op_add', { x: { y: { z: [{ k: [[['a']]] }] } } }, 1n, "can't add type integer to { x: { y: { z: [{ k: [[[string]]] }] } } }");
+  err(
+    'op_add',
+    [1n, 'a', [null, true], { b: { c: 1.5 } }],
+    { a: [], b: {}, c: null, d: [[1n]] },
+    "can't add type { a: array, b: object, c: null, d: [[integer]] } to [integer, string, [null, boolean], { b: { c: float } }]",
+  );
+  err(
+    'op_add',
+    { 'a b': 1n, é: 2n, '': 3n, '1': 4n, _x: 5n, A: 6n },
+    1n,
+    `can't add type integer to { "": integer, "1": integer, A: integer, _x: integer, "a b": integer, "é": integer }`,
+  );
+  err(
+    'op_add',
+    { a1: 1n, '1a': 2n, 'a-b': 3n, 'a@': 4n, 'a"b': 5n, 'a.b': 6n, 'a\\b': 7n, Ab_9: 8n, 'a\nb': 9n },
+    1n,
+    `can't add type integer to { 1a: integer, Ab_9: integer, "a\nb": integer, "a"b": integer, "a-b": integer, "a.b": integer, a1: integer, a@: integer, "a\\b": integer }`,
+  );
+  err(
+    'op_add',
+    { x: { y: { z: [{ k: [[['a']]] }] } } },
+    1n,
+    "can't add type integer to { x: { y: { z: [{ k: [[[string]]] }] } } }",
+  );
 });
 
 test('- and * on numbers; * repeats a string an integer number of times', () => {
@@ -131,7 +148,7 @@ test('comparisons: numbers of either kind, strings byte-wise, timestamps', () =>
   ok('op_ge', new Timestamp(5n), new Timestamp(6n), false);
 });
 
-test('comparison errors are VRL\'s, including its wording slips for < <= > >=', () => {
+test("comparison errors are VRL's, including its wording slips for < <= > >=", () => {
   err('op_lt', 's', 2n, 'expected string, got integer');
   err('op_gt', 's', [1n], 'expected string, got [integer]');
   err('op_le', ts('2020-01-01T00:00:00Z'), '2020', 'expected timestamp, got string');
@@ -194,7 +211,7 @@ test('| merges two objects shallowly, the right side winning; the operands stay 
   err('op_merge', { x: 1n }, 2n, "can't merge type integer into { x: integer }");
 });
 
-test('&& after a left side that is not falsy (logic.ts): booleans only, VRL\'s kinds in the error', () => {
+test("&& after a left side that is not falsy (logic.ts): booleans only, VRL's kinds in the error", () => {
   assert.is(x.is_falsy!(arg(null)), 1);
   assert.is(x.is_falsy!(arg(false)), 1);
   assert.is(x.is_falsy!(arg(0n)), 0);

@@ -2,8 +2,16 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Stdlib } from '../support/stdlib.js';
 import {
-  BatchFlag, ChainFlag, NdjsonFlag, decodeBatch, decodeFailures, decodeOutput, encodeBatch, type ChainFailure,
-  type InputEvent, type OutputRecord,
+  BatchFlag,
+  ChainFlag,
+  NdjsonFlag,
+  decodeBatch,
+  decodeFailures,
+  decodeOutput,
+  encodeBatch,
+  type ChainFailure,
+  type InputEvent,
+  type OutputRecord,
 } from '../../abi/batch.js';
 import { BatchReader } from '../../runtime/batch-io.js';
 import type { RemapValue } from '../../abi/values.js';
@@ -85,15 +93,22 @@ test('run_batch: the program changes events in place; kinds and metadata pass th
     p.setMeta(['tag'], 'x');
     return p.get('n');
   });
-  assert.equal(runBatch(s, [
-    { event: { n: 1n } },
-    { kind: 'trace', metadata: { m: 1n }, event: { n: 2n, a: [1n, { b: 'é' }] } },
-    { kind: 'trace', event: {} },
-  ]), [
-    { kind: 'log', outcome: 'kept', events: [kept({ n: 1n, seen: true }, { tag: 'x' })] },
-    { kind: 'trace', outcome: 'kept', events: [kept({ n: 2n, a: [1n, { b: 'é' }], seen: true }, { m: 1n, tag: 'x' })] },
-    { kind: 'trace', outcome: 'kept', events: [kept({ seen: true }, { tag: 'x' })] },
-  ]);
+  assert.equal(
+    runBatch(s, [
+      { event: { n: 1n } },
+      { kind: 'trace', metadata: { m: 1n }, event: { n: 2n, a: [1n, { b: 'é' }] } },
+      { kind: 'trace', event: {} },
+    ]),
+    [
+      { kind: 'log', outcome: 'kept', events: [kept({ n: 1n, seen: true }, { tag: 'x' })] },
+      {
+        kind: 'trace',
+        outcome: 'kept',
+        events: [kept({ n: 2n, a: [1n, { b: 'é' }], seen: true }, { m: 1n, tag: 'x' })],
+      },
+      { kind: 'trace', outcome: 'kept', events: [kept({ seen: true }, { tag: 'x' })] },
+    ],
+  );
 });
 
 test('run_batch: RESULTS appends the result to kept records only', () => {
@@ -116,15 +131,27 @@ test('run_batch: emission rules: objects, arrays of events, anything else wrappe
     return p.s.put(null);
   });
   const meta = { m: true };
-  const out = runBatch(s, targets.map(() => ({ metadata: meta, event: { original: true } })));
-  assert.equal(out.map((r) => r.outcome === 'kept' && r.events), [
-    [kept({ a: 1n }, meta), kept({ message: 2n }, meta), kept({ message: 'x' }, meta), kept({ message: null }, meta), kept({ message: [3n] }, meta)],
-    [],
-    [kept({ message: 5n }, meta)],
-    [kept({ message: 'text' }, meta)],
-    [kept({ message: null }, meta)],
-    [kept({ o: {} }, meta)],
-  ]);
+  const out = runBatch(
+    s,
+    targets.map(() => ({ metadata: meta, event: { original: true } })),
+  );
+  assert.equal(
+    out.map((r) => r.outcome === 'kept' && r.events),
+    [
+      [
+        kept({ a: 1n }, meta),
+        kept({ message: 2n }, meta),
+        kept({ message: 'x' }, meta),
+        kept({ message: null }, meta),
+        kept({ message: [3n] }, meta),
+      ],
+      [],
+      [kept({ message: 5n }, meta)],
+      [kept({ message: 'text' }, meta)],
+      [kept({ message: null }, meta)],
+      [kept({ o: {} }, meta)],
+    ],
+  );
 });
 
 test('run_batch: RAW keeps the target as the program left it, one event per record', () => {
@@ -135,7 +162,11 @@ test('run_batch: RAW keeps the target as the program left it, one event per reco
     return p.s.put(true);
   });
   assert.equal(
-    runBatch(s, targets.map(() => ({ event: {} })), RAW | RESULTS),
+    runBatch(
+      s,
+      targets.map(() => ({ event: {} })),
+      RAW | RESULTS,
+    ),
     targets.map((t) => ({ kind: 'log', outcome: 'kept', events: [kept(t)], result: true })),
   );
 });
@@ -149,17 +180,26 @@ test('run_batch: errors and aborts report the message and the event as it was wh
     p.set(['after'], 2n);
     return p.get('after');
   });
-  assert.equal(runBatch(s, [
-    { event: { mode: 'error' }, metadata: { k: 1n } },
-    { event: { mode: 'ok' } },
-    { event: { mode: 'abort' }, kind: 'trace' },
-    { event: { mode: 'ok' } },
-  ]), [
-    { kind: 'log', outcome: 'error', message: 'function call error for "f" at (0:3): bad', metadata: { k: 1n }, event: { mode: 'error', before: 1n } },
-    { kind: 'log', outcome: 'kept', events: [kept({ mode: 'ok', before: 1n, after: 2n })] },
-    { kind: 'trace', outcome: 'aborted', message: 'aborted', metadata: {}, event: { mode: 'abort', before: 1n } },
-    { kind: 'log', outcome: 'kept', events: [kept({ mode: 'ok', before: 1n, after: 2n })] },
-  ]);
+  assert.equal(
+    runBatch(s, [
+      { event: { mode: 'error' }, metadata: { k: 1n } },
+      { event: { mode: 'ok' } },
+      { event: { mode: 'abort' }, kind: 'trace' },
+      { event: { mode: 'ok' } },
+    ]),
+    [
+      {
+        kind: 'log',
+        outcome: 'error',
+        message: 'function call error for "f" at (0:3): bad',
+        metadata: { k: 1n },
+        event: { mode: 'error', before: 1n },
+      },
+      { kind: 'log', outcome: 'kept', events: [kept({ mode: 'ok', before: 1n, after: 2n })] },
+      { kind: 'trace', outcome: 'aborted', message: 'aborted', metadata: {}, event: { mode: 'abort', before: 1n } },
+      { kind: 'log', outcome: 'kept', events: [kept({ mode: 'ok', before: 1n, after: 2n })] },
+    ],
+  );
 });
 
 test('run_batch: an empty batch gives an empty output batch', () => {
@@ -175,8 +215,14 @@ test('run_batch: outputs larger than the input grow the buffer', () => {
     return p.s.put(null);
   });
   const events = Array.from({ length: 200 }, (_, i) => ({ i: BigInt(i) }));
-  const out = runBatch(s, events.map((event) => ({ event })));
-  assert.equal(out, events.map((e) => ({ kind: 'log', outcome: 'kept', events: [kept({ ...e, padding: 'y'.repeat(300) })] })));
+  const out = runBatch(
+    s,
+    events.map((event) => ({ event })),
+  );
+  assert.equal(
+    out,
+    events.map((e) => ({ kind: 'log', outcome: 'kept', events: [kept({ ...e, padding: 'y'.repeat(300) })] })),
+  );
 });
 
 test('run_batch: memory stays flat over the same batch 1,000 times with resets', () => {
@@ -186,7 +232,10 @@ test('run_batch: memory stays flat over the same batch 1,000 times with resets',
     return p.get('tags');
   });
   const x = s.exports;
-  const input = encodeBatch(Array.from({ length: 10 }, () => ({ event: { a: { b: [1n, 'x'.repeat(100)] }, tags: ['t'] } })), RESULTS);
+  const input = encodeBatch(
+    Array.from({ length: 10 }, () => ({ event: { a: { b: [1n, 'x'.repeat(100)] }, tags: ['t'] } })),
+    RESULTS,
+  );
   const used = new Set<number>();
   const sizes = new Set<number>();
   let first: Uint8Array | undefined;
@@ -220,14 +269,15 @@ function runCondition(s: Stdlib, input: Uint8Array): { bits: number[]; failures:
 }
 
 /** A program that fails by `.mode` ("error", "abort"), else sets `.seen` and `%m` and returns `.mode`. */
-const byMode = () => withProgram((p) => {
-  const mode = p.s.get(p.get('mode'));
-  p.set(['changed'], true);
-  if (mode === 'error') return p.stop(ERROR, 'function call error for "f" at (0:3): bad');
-  if (mode === 'abort') return p.stop(ABORTED, 'aborted');
-  p.setMeta(['m'], 1n);
-  return p.get('mode');
-});
+const byMode = () =>
+  withProgram((p) => {
+    const mode = p.s.get(p.get('mode'));
+    p.set(['changed'], true);
+    if (mode === 'error') return p.stop(ERROR, 'function call error for "f" at (0:3): bad');
+    if (mode === 'abort') return p.stop(ABORTED, 'aborted');
+    p.setMeta(['m'], 1n);
+    return p.get('mode');
+  });
 
 test('run_chain: the output is an input batch of the emitted events, with their kinds and metadata', () => {
   const targets: unknown[] = [[{ a: 1n }, 2n, [3n]], [], 'text', { o: {} }];
@@ -238,7 +288,10 @@ test('run_chain: the output is an input batch of the emitted events, with their 
     return p.s.put(null);
   });
   const kinds = ['trace', 'log', 'trace', 'log'] as const;
-  const input = encodeBatch(targets.map((_, i) => ({ kind: kinds[i], metadata: { k: 'v' }, event: {} })), RESULTS);
+  const input = encodeBatch(
+    targets.map((_, i) => ({ kind: kinds[i], metadata: { k: 'v' }, event: {} })),
+    RESULTS,
+  );
   const { output, failures } = runChain(s, input);
   assert.equal(decodeBatch(output), {
     flags: RESULTS,
@@ -262,7 +315,9 @@ test('run_chain: errors and aborts emit nothing and hand back the record as it a
   const input = new Uint8Array(encodeBatch(events, 0)); // a plain Uint8Array, as the records read out of wasm
   const records = [...new BatchReader(input)].map((r) => r.record);
   const { output, failures } = runChain(byMode(), input);
-  assert.equal(decodeBatch(output).events, [{ kind: 'log', metadata: { m: 1n }, event: { mode: 'ok', changed: true } }]);
+  assert.equal(decodeBatch(output).events, [
+    { kind: 'log', metadata: { m: 1n }, event: { mode: 'ok', changed: true } },
+  ]);
   assert.equal(failures, [
     { index: 0, outcome: 'error', message: 'function call error for "f" at (0:3): bad', record: records[0] },
     { index: 2, outcome: 'aborted', message: 'aborted', record: records[2] },
@@ -270,7 +325,12 @@ test('run_chain: errors and aborts emit nothing and hand back the record as it a
 });
 
 test('run_chain: KEEP_ON_ERROR and KEEP_ON_ABORT forward the original record in its place', () => {
-  const input = new Uint8Array(encodeBatch(['abort', 'ok', 'error', 'ok', 'abort'].map((mode) => ({ event: { mode } })), 0));
+  const input = new Uint8Array(
+    encodeBatch(
+      ['abort', 'ok', 'error', 'ok', 'abort'].map((mode) => ({ event: { mode } })),
+      0,
+    ),
+  );
   const records = [...new BatchReader(input)].map((r) => r.record);
   const ok = { kind: 'log', metadata: { m: 1n }, event: { mode: 'ok', changed: true } };
   const original = (mode: string) => ({ kind: 'log', metadata: {}, event: { mode } });
@@ -281,7 +341,11 @@ test('run_chain: KEEP_ON_ERROR and KEEP_ON_ABORT forward the original record in 
   assert.equal(decodeBatch(both.output).events, [original('abort'), ok, original('error'), ok, original('abort')]);
   const kept = [...new BatchReader(both.output)].map((r) => r.record);
   assert.equal([kept[0], kept[2], kept[4]], [records[0], records[2], records[4]]);
-  assert.equal(both.failures.map((f) => f.index), [0, 2, 4], 'kept records are still reported');
+  assert.equal(
+    both.failures.map((f) => f.index),
+    [0, 2, 4],
+    'kept records are still reported',
+  );
 });
 
 test('run_chain: an empty batch gives an empty batch', () => {
@@ -298,27 +362,49 @@ test('run_condition: a bit per record, set for `true` only; errors and aborts re
     if (mode === 'abort') return p.stop(ABORTED, 'aborted');
     return p.get('mode');
   });
-  const { bits, failures } = runCondition(s, encodeBatch(results.map((mode) => ({ event: { mode } })), 0));
+  const { bits, failures } = runCondition(
+    s,
+    encodeBatch(
+      results.map((mode) => ({ event: { mode } })),
+      0,
+    ),
+  );
   assert.equal(bits, [0b0100_0001, 0b0000_0011]);
-  assert.equal(failures, [{ index: 5, outcome: 'error', message: 'bad' }, { index: 7, outcome: 'aborted', message: 'aborted' }]);
+  assert.equal(failures, [
+    { index: 5, outcome: 'error', message: 'bad' },
+    { index: 7, outcome: 'aborted', message: 'aborted' },
+  ]);
 });
 
 test('run_condition: bitmaps of 0, 8 and 9 records; stale arena bytes never leak into them', () => {
   const s = withProgram((p) => p.get('mode'));
-  const batch = (n: number) => encodeBatch(Array.from({ length: n }, () => ({ event: { mode: true } })), 0);
+  const batch = (n: number) =>
+    encodeBatch(
+      Array.from({ length: n }, () => ({ event: { mode: true } })),
+      0,
+    );
   s.exports.reset!();
   assert.equal(runCondition(s, batch(0)).bits, []);
   s.exports.reset!();
   assert.equal(runCondition(s, batch(8)).bits, [0xff]);
   s.exports.reset!();
-  runCondition(s, encodeBatch(Array.from({ length: 9 }, () => ({ event: { mode: 'x'.repeat(9) } })), 0));
+  runCondition(
+    s,
+    encodeBatch(
+      Array.from({ length: 9 }, () => ({ event: { mode: 'x'.repeat(9) } })),
+      0,
+    ),
+  );
   s.exports.reset!();
   assert.equal(runCondition(s, batch(9)).bits, [0xff, 0x01]);
 });
 
 test('run_chain: memory stays flat over the same batch 1,000 times with resets', () => {
   const s = byMode();
-  const input = encodeBatch(['ok', 'error', 'abort', 'ok'].map((mode) => ({ event: { mode, pad: 'p'.repeat(80) } })), 0);
+  const input = encodeBatch(
+    ['ok', 'error', 'abort', 'ok'].map((mode) => ({ event: { mode, pad: 'p'.repeat(80) } })),
+    0,
+  );
   const used = new Set<number>();
   let first: Uint8Array | undefined;
   for (let i = 0; i < 1000; i++) {
@@ -333,10 +419,11 @@ test('run_chain: memory stays flat over the same batch 1,000 times with resets',
 
 // ---- run_ndjson ----------------------------------------------------------------------------------------
 
-const readN = () => withProgram((p) => {
-  p.set(['seen'], true);
-  return p.get('n');
-});
+const readN = () =>
+  withProgram((p) => {
+    p.set(['seen'], true);
+    return p.get('n');
+  });
 
 test('run_ndjson: one display line per event, blank lines skipped but counted', () => {
   const text = '{"n":1}\n\n  \n{"n":"x\\"y"}\r\n{"n":[1,2.5,{"b":null}]}\n{"m":1}';
@@ -348,10 +435,14 @@ test('run_ndjson: one display line per event, blank lines skipped but counted', 
 
 test('run_ndjson: PRINT_OBJECT prints `.`; JSON prints the emitted events', () => {
   const text = '{"n":1}\n{"n":"é","a":[true]}\n';
-  assert.equal(runNdjson(readN(), text, NdjsonFlag.PRINT_OBJECT).output,
-    '{ "n": 1, "seen": true }\n{ "a": [true], "n": "é", "seen": true }\n');
-  assert.equal(runNdjson(readN(), text, NdjsonFlag.JSON).output,
-    '{"n":1,"seen":true}\n{"a":[true],"n":"é","seen":true}\n');
+  assert.equal(
+    runNdjson(readN(), text, NdjsonFlag.PRINT_OBJECT).output,
+    '{ "n": 1, "seen": true }\n{ "a": [true], "n": "é", "seen": true }\n',
+  );
+  assert.equal(
+    runNdjson(readN(), text, NdjsonFlag.JSON).output,
+    '{"n":1,"seen":true}\n{"a":[true],"n":"é","seen":true}\n',
+  );
 });
 
 test('run_ndjson: JSON follows the emission rules', () => {
@@ -361,7 +452,10 @@ test('run_ndjson: JSON follows the emission rules', () => {
     p.set([], targets[next++]);
     return p.s.put(null);
   });
-  assert.equal(runNdjson(s, '{}\n{}\n{}\n', NdjsonFlag.JSON).output, '{"a":1}\n{"message":2}\n{"message":"x"}\n{"message":5}\n');
+  assert.equal(
+    runNdjson(s, '{}\n{}\n{}\n', NdjsonFlag.JSON).output,
+    '{"a":1}\n{"message":2}\n{"message":"x"}\n{"message":5}\n',
+  );
 });
 
 test('run_ndjson: invalid JSON, errors and aborts go to the error buffer with their line index', () => {
@@ -374,8 +468,14 @@ test('run_ndjson: invalid JSON, errors and aborts go to the error buffer with th
   const text = '{"mode":"ok"}\nnot json\n\n{"mode":"error"}\n{"mode":"abort"}\n{"mode":1}\n{"mode":\n';
   const { output, errors } = runNdjson(s, text);
   assert.is(output, '"ok"\n1\n');
-  assert.equal(errors.map(([line]) => line), [1, 3, 4, 6]);
-  assert.equal(errors.slice(1, 3).map(([, message]) => message), ['function call error for "f" at (0:3): bad', 'stop here']);
+  assert.equal(
+    errors.map(([line]) => line),
+    [1, 3, 4, 6],
+  );
+  assert.equal(
+    errors.slice(1, 3).map(([, message]) => message),
+    ['function call error for "f" at (0:3): bad', 'stop here'],
+  );
   assert.match(errors[0]![1], /^invalid JSON: expected ident at column 2$/);
   assert.match(errors[3]![1], /^invalid JSON: EOF while parsing a value at column 8$/);
 });
@@ -406,7 +506,9 @@ test('run_ndjson: long lines and many lines (line search across word boundaries)
 test('run_ndjson: memory stays flat over the same input 1,000 times with resets', () => {
   const s = readN();
   const x = s.exports;
-  const input = Buffer.from(Array.from({ length: 10 }, (_, i) => `{"n":${i},"s":"${'x'.repeat(50)}"}`).join('\n') + '\nbad\n');
+  const input = Buffer.from(
+    Array.from({ length: 10 }, (_, i) => `{"n":${i},"s":"${'x'.repeat(50)}"}`).join('\n') + '\nbad\n',
+  );
   const used = new Set<number>();
   const sizes = new Set<number>();
   for (let i = 0; i < 1000; i++) {

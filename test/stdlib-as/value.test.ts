@@ -29,14 +29,21 @@ test('string comparison is byte-wise at every offset, and a prefix sorts first',
     for (const b of all) {
       const lt = stdlib.call('op_lt', a, b);
       const eq = stdlib.call('op_eq', a, b);
-      assert.equal([lt, eq], [{ value: order(a, b) < 0 }, { value: a === b }], `${JSON.stringify(a)} ${JSON.stringify(b)}`);
+      assert.equal(
+        [lt, eq],
+        [{ value: order(a, b) < 0 }, { value: a === b }],
+        `${JSON.stringify(a)} ${JSON.stringify(b)}`,
+      );
     }
   }
 });
 
 test('objects keep keys sorted and find them whatever order they arrive in', () => {
   const keys = strings();
-  const shuffled = keys.map((key, i) => [key, (i * 7919) % keys.length] as const).sort((x, y) => x[1] - y[1]).map(([key]) => key);
+  const shuffled = keys
+    .map((key, i) => [key, (i * 7919) % keys.length] as const)
+    .sort((x, y) => x[1] - y[1])
+    .map(([key]) => key);
   for (const arrival of [keys, [...keys].reverse(), shuffled]) {
     const o = wasm.new_object!(0);
     for (const key of arrival) {
@@ -62,7 +69,10 @@ test('parsed JSON objects keep keys sorted whatever order they arrive in, the la
   assert.equal(parse('{"c":1,"b":2,"a":3,"bb":4}'), { value: { a: 3n, b: 2n, bb: 4n, c: 1n } });
   assert.equal(parse('{"a":1,"b":2,"b":3,"a":4}'), { value: { a: 4n, b: 3n } });
   const keys = strings().filter((key) => !key.includes('\u0000'));
-  const text = `{${[...keys].reverse().map((key) => `${JSON.stringify(key)}:1`).join(',')}}`;
+  const text = `{${[...keys]
+    .reverse()
+    .map((key) => `${JSON.stringify(key)}:1`)
+    .join(',')}}`;
   const parsed = parse(text) as { value: Record<string, unknown> };
   assert.equal(Object.keys(parsed.value), [...new Set(keys)].sort(order));
 });

@@ -39,7 +39,12 @@ export function sharedFunctions(excluded: ReadonlySet<string>): Callable[] {
  * events. Programs 0.25's checker rejects are skipped (their count is returned): where 0.25 rejects, there
  * is nothing to compare, and it rejects what 0.35 accepts (literal checks, type definitions fixed since).
  */
-export function generateCases(seed: number, functions: readonly Callable[], programs: number, eventsPerProgram: number): { groups: Case[][]; skipped: number } {
+export function generateCases(
+  seed: number,
+  functions: readonly Callable[],
+  programs: number,
+  eventsPerProgram: number,
+): { groups: Case[][]; skipped: number } {
   const random = new Random(seed);
   const generator = new ProgramGenerator(random, { functions });
   const groups: Case[][] = [];
@@ -83,9 +88,8 @@ export async function svcRun(groups: readonly Case[][]): Promise<Outcome[]> {
     try {
       program = await compile(group[0]!.program, { timezone: 'UTC' });
     } catch (error) {
-      const outcome: Outcome = error instanceof CompileError
-        ? { compile: error.diagnostics[0]?.code ?? 0 }
-        : { exception: String(error) };
+      const outcome: Outcome =
+        error instanceof CompileError ? { compile: error.diagnostics[0]?.code ?? 0 } : { exception: String(error) };
       for (const _ of group) outcomes.push(outcome);
       continue;
     }
@@ -104,7 +108,10 @@ export async function svcRun(groups: readonly Case[][]): Promise<Outcome[]> {
 /** JSON text with object keys sorted, so that key order does not count. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_, v) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 export type Verdict = 'agree' | 'reference-aborted' | 'differ';
@@ -116,7 +123,8 @@ export type Verdict = 'agree' | 'reference-aborted' | 'differ';
 export function compare(ours: Outcome, theirs: ReferenceOutcome): Verdict {
   if ('aborted' in theirs) return 'reference-aborted';
   if ('compile' in ours || 'compile' in theirs) return 'compile' in ours && 'compile' in theirs ? 'agree' : 'differ';
-  if ('runtime' in ours || 'runtime' in theirs) return 'runtime' in ours && 'runtime' in theirs && ours.runtime === theirs.runtime ? 'agree' : 'differ';
+  if ('runtime' in ours || 'runtime' in theirs)
+    return 'runtime' in ours && 'runtime' in theirs && ours.runtime === theirs.runtime ? 'agree' : 'differ';
   if ('ok' in ours && 'ok' in theirs) return canonical(ours.ok) === canonical(theirs.ok) ? 'agree' : 'differ';
   return 'differ';
 }

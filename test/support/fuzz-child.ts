@@ -10,7 +10,8 @@ const MAX_RSS = 3 * 1024 ** 3;
 /** What an error escaping the library API is: a trap is a wasm RuntimeError or svc's own "a bug in svc" wrapper. */
 function classify(error: unknown): Outcome {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  if (error instanceof WebAssembly.RuntimeError || /a bug in svc/.test(message)) return { kind: 'trap', detail: message };
+  if (error instanceof WebAssembly.RuntimeError || /a bug in svc/.test(message))
+    return { kind: 'trap', detail: message };
   return { kind: 'exception', detail: error instanceof Error && error.stack ? error.stack : message };
 }
 
@@ -19,7 +20,13 @@ async function runJob(job: FuzzJob): Promise<Outcome[]> {
   try {
     program = await compile(job.program, { timezone: 'UTC' });
   } catch (error) {
-    const outcome: Outcome = error instanceof CompileError ? { kind: 'diagnostic', detail: error.diagnostics[0]?.code === undefined ? error.message : `E${error.diagnostics[0].code}` } : classify(error);
+    const outcome: Outcome =
+      error instanceof CompileError
+        ? {
+            kind: 'diagnostic',
+            detail: error.diagnostics[0]?.code === undefined ? error.message : `E${error.diagnostics[0].code}`,
+          }
+        : classify(error);
     return job.events.map(() => outcome);
   }
   return job.events.map((event) => {

@@ -64,7 +64,10 @@ export interface FuzzSummary {
   /** The first few failures of each distinct signature (kind + first line of detail, numbers blanked). */
   failures: Map<string, Failure[]>;
   /** Every program with a bad outcome, once per (program, kind), for grouping failures by what the program does. */
-  badPrograms: Map<string, { kind: OutcomeKind; detail: string; origin: string; cli: boolean; program: string; count: number }>;
+  badPrograms: Map<
+    string,
+    { kind: OutcomeKind; detail: string; origin: string; cli: boolean; program: string; count: number }
+  >;
 }
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -77,7 +80,9 @@ const NOT_FUZZED = new Set(['http_request', 'dns_lookup', 'reverse_dns', 'log', 
 
 /** Example programs to mutate: the function definitions' examples, the upstream examples and examples/. */
 export function seedPrograms(): { origin: string; program: string }[] {
-  const seeds = FUNCTIONS.flatMap((def) => def.examples.map((e) => ({ origin: `example:${def.name}`, program: e.source })));
+  const seeds = FUNCTIONS.flatMap((def) =>
+    def.examples.map((e) => ({ origin: `example:${def.name}`, program: e.source })),
+  );
   const upstream = path.join(root, '../shared/conformance/functions.jsonl');
   try {
     for (const line of readFileSync(upstream, 'utf8').split('\n')) {
@@ -93,11 +98,56 @@ export function seedPrograms(): { origin: string; program: string }[] {
 }
 
 const EXTREME_LITERALS = [
-  '9223372036854775807', '-9223372036854775808', '4294967296', '4294967297', '2147483648', '-1', '0', '1e308',
-  '"x" * 4294967296', '"ab" * 2147483648', '"x" * 100000', '"🎉" * 1000', '""', '"\\u{0}"', 'null', '[]', '{}',
-  '.', '. = "line"', '[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]', 't\'2262-04-12T00:00:00Z\'', 't\'1600-01-01T00:00:00Z\'',
+  '9223372036854775807',
+  '-9223372036854775808',
+  '4294967296',
+  '4294967297',
+  '2147483648',
+  '-1',
+  '0',
+  '1e308',
+  '"x" * 4294967296',
+  '"ab" * 2147483648',
+  '"x" * 100000',
+  '"🎉" * 1000',
+  '""',
+  '"\\u{0}"',
+  'null',
+  '[]',
+  '{}',
+  '.',
+  '. = "line"',
+  '[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]',
+  "t'2262-04-12T00:00:00Z'",
+  "t'1600-01-01T00:00:00Z'",
 ];
-const TOKENS = ['(', ')', '[', ']', '{', '}', '!', '??', '.', ',', '|', '->', '"', "'", 'if ', ' else ', 'abort', '=', '+', '*', '\n', ';', '%', 'r\'', 't\''];
+const TOKENS = [
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '!',
+  '??',
+  '.',
+  ',',
+  '|',
+  '->',
+  '"',
+  "'",
+  'if ',
+  ' else ',
+  'abort',
+  '=',
+  '+',
+  '*',
+  '\n',
+  ';',
+  '%',
+  "r'",
+  "t'",
+];
 
 /** One mutation of a program: literals swapped for extreme ones, spans cut or doubled, tokens inserted, bodies wrapped. */
 export function mutate(random: Random, source: string): string {
@@ -125,12 +175,14 @@ export function mutate(random: Random, source: string): string {
     const a = at();
     return source.slice(0, a) + random.pick(TOKENS) + source.slice(a);
   }
-  if (r < 0.8) return `${random.pick(['map_values', 'for_each', 'filter'])}(.) -> |${random.pick(['k, v', 'v'])}| {\n${source}\n}`;
+  if (r < 0.8)
+    return `${random.pick(['map_values', 'for_each', 'filter'])}(.) -> |${random.pick(['k, v', 'v'])}| {\n${source}\n}`;
   if (r < 0.87) {
     const depth = random.pick([10, 100, 300, 1000]);
     return '('.repeat(depth) + source + ')'.repeat(depth);
   }
-  if (r < 0.93) return `${source}\n${random.pick(['.a[4294967297] = 1', '. = "bare string"', 'abort', '.x = "y" * 2147483647', `.s = ${JSON.stringify(randomText(random, 200))}`])}`;
+  if (r < 0.93)
+    return `${source}\n${random.pick(['.a[4294967297] = 1', '. = "bare string"', 'abort', '.x = "y" * 2147483647', `.s = ${JSON.stringify(randomText(random, 200))}`])}`;
   const a = at();
   return source.slice(0, a) + randomText(random, 8) + source.slice(a);
 }
@@ -162,7 +214,10 @@ class Worker {
   private child: ChildProcess | undefined;
 
   run(job: FuzzJob, timeoutMs: number): Promise<Outcome[]> {
-    const child = (this.child ??= fork(CHILD, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' }));
+    const child = (this.child ??= fork(CHILD, [], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    }));
     let stderr = '';
     child.stderr!.setEncoding('utf8');
     // The tail says why a worker died.
@@ -188,9 +243,27 @@ class Worker {
       const onExit = (code: number | null, signal: string | null) => {
         this.child = undefined;
         // A worker that exits on its own after a job (memory) has already answered; anything else is a crash.
-        finish(job.events.map(() => ({ kind: 'crash', detail: `worker exited (${signal ?? code}): ${stderr.trim().split('\n').filter((l) => !/^\s+at |^Node\.js v|^\s*$/.test(l)).slice(-4).join(' | ')}` })), false);
+        finish(
+          job.events.map(() => ({
+            kind: 'crash',
+            detail: `worker exited (${signal ?? code}): ${stderr
+              .trim()
+              .split('\n')
+              .filter((l) => !/^\s+at |^Node\.js v|^\s*$/.test(l))
+              .slice(-4)
+              .join(' | ')}`,
+          })),
+          false,
+        );
       };
-      const timer = setTimeout(() => finish(job.events.map(() => ({ kind: 'hang', detail: `no answer in ${timeoutMs} ms` })), true), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          finish(
+            job.events.map(() => ({ kind: 'hang', detail: `no answer in ${timeoutMs} ms` })),
+            true,
+          ),
+        timeoutMs,
+      );
       child.on('message', onMessage);
       child.once('exit', onExit);
       child.send(job);
@@ -231,11 +304,18 @@ function runCli(job: FuzzJob, dir: string, timeoutMs: number): Promise<Outcome> 
       const firstLine = stderr.trim().split('\n')[0] ?? '';
       if (signal === 'SIGKILL') resolve({ kind: 'hang', detail: `svc vrl: no exit in ${timeoutMs} ms` });
       else if (signal) resolve({ kind: 'crash', detail: `svc vrl: killed by ${signal}` });
-      else if (/RuntimeError|a bug in svc/.test(stderr)) resolve({ kind: 'trap', detail: `svc vrl: ${stderr.split('\n').find((l) => /RuntimeError|a bug in svc/.test(l))}` });
-      else if (/\n\s+at .+:\d+:\d+\)?\n/.test(stderr)) resolve({ kind: 'exception', detail: `svc vrl (exit ${code}): ${firstLine}\n${stderr.slice(0, 2000)}` });
+      else if (/RuntimeError|a bug in svc/.test(stderr))
+        resolve({
+          kind: 'trap',
+          detail: `svc vrl: ${stderr.split('\n').find((l) => /RuntimeError|a bug in svc/.test(l))}`,
+        });
+      else if (/\n\s+at .+:\d+:\d+\)?\n/.test(stderr))
+        resolve({ kind: 'exception', detail: `svc vrl (exit ${code}): ${firstLine}\n${stderr.slice(0, 2000)}` });
       else if (code === 0) resolve({ kind: stderr ? 'runtime-error' : 'ok', detail: firstLine });
-      else if (/^(error|warning)\[E\d+\]|^VRL conditions/m.test(stderr)) resolve({ kind: 'diagnostic', detail: firstLine });
-      else if (/^svc: /.test(firstLine) && stderr.trim().split('\n').length === 1) resolve({ kind: 'runtime-error', detail: firstLine });
+      else if (/^(error|warning)\[E\d+\]|^VRL conditions/m.test(stderr))
+        resolve({ kind: 'diagnostic', detail: firstLine });
+      else if (/^svc: /.test(firstLine) && stderr.trim().split('\n').length === 1)
+        resolve({ kind: 'runtime-error', detail: firstLine });
       else resolve({ kind: 'crash', detail: `svc vrl exited ${code}: ${stderr.slice(0, 2000)}` });
     });
   });
@@ -243,7 +323,10 @@ function runCli(job: FuzzJob, dir: string, timeoutMs: number): Promise<Outcome> 
 
 /** Kind plus the first line of the detail with numbers and quoted text blanked: one entry per distinct failure. */
 function signature(kind: OutcomeKind, detail: string): string {
-  const line = detail.split('\n')[0]!.replace(/"[^"]*"|'[^']*'/g, '"…"').replace(/\d+/g, 'N');
+  const line = detail
+    .split('\n')[0]!
+    .replace(/"[^"]*"|'[^']*'/g, '"…"')
+    .replace(/\d+/g, 'N');
   return `${kind}: ${line}`.slice(0, 300);
 }
 
@@ -267,12 +350,28 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzSummary> {
     if (!BAD_OUTCOMES.includes(outcome.kind)) return;
     const key = signature(outcome.kind, outcome.detail ?? '');
     const list = summary.failures.get(key) ?? [];
-    if (list.length < KEEP_PER_SIGNATURE) list.push({ kind: outcome.kind, detail: outcome.detail ?? '', origin: job.origin, cli: job.cli, program: job.program, event });
+    if (list.length < KEEP_PER_SIGNATURE)
+      list.push({
+        kind: outcome.kind,
+        detail: outcome.detail ?? '',
+        origin: job.origin,
+        cli: job.cli,
+        program: job.program,
+        event,
+      });
     summary.failures.set(key, list);
     const programKey = `${outcome.kind}\0${job.cli}\0${job.program}`;
     const seen = summary.badPrograms.get(programKey);
     if (seen) seen.count++;
-    else summary.badPrograms.set(programKey, { kind: outcome.kind, detail: (outcome.detail ?? '').split('\n')[0]!, origin: job.origin, cli: job.cli, program: job.program, count: 1 });
+    else
+      summary.badPrograms.set(programKey, {
+        kind: outcome.kind,
+        detail: (outcome.detail ?? '').split('\n')[0]!,
+        origin: job.origin,
+        cli: job.cli,
+        program: job.program,
+        count: 1,
+      });
   };
   const worker = async () => {
     const process = new Worker();

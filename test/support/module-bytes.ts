@@ -13,7 +13,10 @@ function leb(n: number): number[] {
 }
 
 /** Appends custom sections to a wasm binary (by default an empty module). */
-export function emptyModule(sections: Record<string, string | Uint8Array> = {}, wasm = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]): Uint8Array {
+export function emptyModule(
+  sections: Record<string, string | Uint8Array> = {},
+  wasm = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+): Uint8Array {
   const bytes = [...wasm];
   for (const [name, content] of Object.entries(sections)) {
     const body = [...leb(Buffer.byteLength(name)), ...Buffer.from(name), ...Buffer.from(content)];
@@ -23,7 +26,13 @@ export function emptyModule(sections: Record<string, string | Uint8Array> = {}, 
 }
 
 /** A well-formed `svc` section's content. */
-export const info = { abi: ABI_VERSION, compiler: '0.1.0', source: '.a = 1', options: { timezone: 'UTC' }, jsFunctions: [] };
+export const info = {
+  abi: ABI_VERSION,
+  compiler: '0.1.0',
+  source: '.a = 1',
+  options: { timezone: 'UTC' },
+  jsFunctions: [],
+};
 
 /** An empty module whose `svc` section is `info` with `fields` changed. */
 export const withInfo = (fields: object) => emptyModule({ svc: JSON.stringify({ ...info, ...fields }) });

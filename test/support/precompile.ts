@@ -12,10 +12,14 @@ export async function precompile(sources: readonly string[], options: CompileOpt
   await Promise.all(
     Array.from({ length: threads }, (_, i) => {
       const share = unique.filter((_, at) => at % threads === i);
-      const worker = new Worker(new URL('./precompile-worker.js', import.meta.url), { workerData: { sources: share, options } });
+      const worker = new Worker(new URL('./precompile-worker.js', import.meta.url), {
+        workerData: { sources: share, options },
+      });
       return new Promise<void>((resolve, reject) => {
         worker.on('error', reject);
-        worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`precompile worker exited with ${code}`))));
+        worker.on('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`precompile worker exited with ${code}`)),
+        );
       });
     }),
   );

@@ -28,7 +28,12 @@ function run(request: ReferenceRequest): unknown[] {
   while (answers.length < items.length) {
     const rest = items.slice(answers.length);
     const input = JSON.stringify(request.probe ? { probe: rest } : { cases: rest });
-    const done = spawnSync(process.execPath, [child], { input, encoding: 'utf8', maxBuffer: 1 << 30, timeout: 120_000 });
+    const done = spawnSync(process.execPath, [child], {
+      input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      timeout: 120_000,
+    });
     const lines = done.stdout.split('\n').filter(Boolean);
     answers.push(...lines.map((line) => JSON.parse(line)));
     if (done.status === RESTART) continue;

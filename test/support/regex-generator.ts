@@ -11,8 +11,33 @@ function random(seed: number): () => number {
 }
 
 const ATOMS = [
-  'a', 'b', 'é', ' ', '1', '_', '\\.', '\\n', '\\t', '\\xe9', '\\u00e9', '.', '\\d', '\\w', '\\s', '\\S', '\\D', '\\W',
-  '[ab]', '[^a ]', '[a-c\\d]', '[\\s_]', '[é1]', '[^\\w]', '\\b', '\\B', '😀',
+  'a',
+  'b',
+  'é',
+  ' ',
+  '1',
+  '_',
+  '\\.',
+  '\\n',
+  '\\t',
+  '\\xe9',
+  '\\u00e9',
+  '.',
+  '\\d',
+  '\\w',
+  '\\s',
+  '\\S',
+  '\\D',
+  '\\W',
+  '[ab]',
+  '[^a ]',
+  '[a-c\\d]',
+  '[\\s_]',
+  '[é1]',
+  '[^\\w]',
+  '\\b',
+  '\\B',
+  '😀',
 ];
 const QUANTIFIERS = ['*', '+', '?', '{1,3}', '{2}', '{0,}', '*?', '+?', '??', '{1,2}?'];
 const ALPHABET = ['a', 'b', '1', '_', ' ', 'é', '😀', '\n', '\u00a0', '\u3000', '\t', 'x', '.', 'A'];
@@ -27,7 +52,19 @@ const EMPTY_WIDTH = new Set(['\\b', '\\B']);
 const NULLABLE_QUANTIFIERS = new Set(['*', '?', '{0,}', '*?', '??']);
 
 /** What the Rust dialect adds, for engines that are all Rust's (the wasm engine against RE2). */
-const RUST_ATOMS = ['(?i:k)', '(?i)σ', '(?i:[a-c])', '\\p{Greek}', '\\pL', '\\PL', '[[:alpha:]]', '(?s:.)', '(?m:^)', '(?m:$)', '[^\\n]'];
+const RUST_ATOMS = [
+  '(?i:k)',
+  '(?i)σ',
+  '(?i:[a-c])',
+  '\\p{Greek}',
+  '\\pL',
+  '\\PL',
+  '[[:alpha:]]',
+  '(?s:.)',
+  '(?m:^)',
+  '(?m:$)',
+  '[^\\n]',
+];
 const RUST_ALPHABET = ['K', '\u212a', 'Σ', 'ς', 'σ', 'α', '\r'];
 const RUST_PREFIXES = ['(?i)', '(?m)', '(?s)', '(?U)', '(?is)'];
 
@@ -71,4 +108,3 @@ export function generator(seed: number, rust = false) {
     input: () => Array.from({ length: Math.floor(r() * 10) }, () => pick(alphabet)).join(''),
   };
 }
-

@@ -13,7 +13,10 @@ export function translatedRegExp(pattern: string, rustCorrected: boolean): RegEx
     for (const f of m[1]!) flags.add(f);
     source = source.slice(m[0].length);
   }
-  source = source.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$(?![\\s\\S])');
+  source = source
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$(?![\\s\\S])');
   if (rustCorrected) {
     source = correctClasses(source);
     flags.add('u');

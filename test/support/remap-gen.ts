@@ -78,34 +78,112 @@ const HAND_WRITTEN = new Set(['del', 'unnest']);
 
 /** Strings that parsers and converters have something to do with. */
 const STRINGS = [
-  '', 'a', 'hello world', 'Hello, World!', '  padded  ', 'foo_bar-Baz qux', 'héllo wörld', '日本語テキスト', '🎉👍🏽', 'e\u0301',
-  '42', '-17', '3.14', '1e3', 'true', 'no', 'null', '0x1F', '9223372036854775808',
-  '2020-10-10T16:00:00Z', '2021-02-03T04:05:06.789+01:00', '1614556800', '10/Oct/2000:13:55:36 -0700',
-  '{"a":1,"b":[true,null,"x"],"c":{"d":2.5}}', '[1,2,3]', '"quoted"', '{"broken":', 'a=1 b=2 c="three four"',
-  'level=info msg="started" dur=1.5s', 'k1:v1,k2:v2', 'key=value&x=%20y',
-  '<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - BOM\'su root\' failed',
+  '',
+  'a',
+  'hello world',
+  'Hello, World!',
+  '  padded  ',
+  'foo_bar-Baz qux',
+  'héllo wörld',
+  '日本語テキスト',
+  '🎉👍🏽',
+  'e\u0301',
+  '42',
+  '-17',
+  '3.14',
+  '1e3',
+  'true',
+  'no',
+  'null',
+  '0x1F',
+  '9223372036854775808',
+  '2020-10-10T16:00:00Z',
+  '2021-02-03T04:05:06.789+01:00',
+  '1614556800',
+  '10/Oct/2000:13:55:36 -0700',
+  '{"a":1,"b":[true,null,"x"],"c":{"d":2.5}}',
+  '[1,2,3]',
+  '"quoted"',
+  '{"broken":',
+  'a=1 b=2 c="three four"',
+  'level=info msg="started" dur=1.5s',
+  'k1:v1,k2:v2',
+  'key=value&x=%20y',
+  "<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - BOM'su root' failed",
   '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326',
-  'https://user:pw@example.com:8080/path/to?q=1&r=two#frag', '192.168.0.1', '10.0.0.0/8', '::1', '2001:db8::ff00:42:8329',
-  'aGVsbG8gd29ybGQ=', '68656c6c6f', 'hello%20world', 'xn--mnchen-3ya', 'Mozilla/5.0 (X11; Linux x86_64)',
-  'line one\nline two', 'tab\tseparated\tvalues', 'a,b,"c,d"', '\u001b[31mred\u001b[0m', 'ends with space ',
-  '1.5 KiB', '100ms', '1h30m', 'GET', 'ERROR', 'warning',
+  'https://user:pw@example.com:8080/path/to?q=1&r=two#frag',
+  '192.168.0.1',
+  '10.0.0.0/8',
+  '::1',
+  '2001:db8::ff00:42:8329',
+  'aGVsbG8gd29ybGQ=',
+  '68656c6c6f',
+  'hello%20world',
+  'xn--mnchen-3ya',
+  'Mozilla/5.0 (X11; Linux x86_64)',
+  'line one\nline two',
+  'tab\tseparated\tvalues',
+  'a,b,"c,d"',
+  '\u001b[31mred\u001b[0m',
+  'ends with space ',
+  '1.5 KiB',
+  '100ms',
+  '1h30m',
+  'GET',
+  'ERROR',
+  'warning',
 ];
 
 const REGEXES = [
-  String.raw`r'^\d+$'`, String.raw`r'(?P<word>\w+)'`, String.raw`r'[aeiou]'`, String.raw`r'(?i)hello'`,
-  String.raw`r'^(?P<ip>[\d.]+) - (?P<user>\S+)'`, String.raw`r'\s+'`, String.raw`r'o'`, String.raw`r'(?P<k>\w+)=(?P<v>\w+)'`,
+  String.raw`r'^\d+$'`,
+  String.raw`r'(?P<word>\w+)'`,
+  String.raw`r'[aeiou]'`,
+  String.raw`r'(?i)hello'`,
+  String.raw`r'^(?P<ip>[\d.]+) - (?P<user>\S+)'`,
+  String.raw`r'\s+'`,
+  String.raw`r'o'`,
+  String.raw`r'(?P<k>\w+)=(?P<v>\w+)'`,
 ];
 
-const TIMESTAMPS = ["t'2020-10-10T16:00:00Z'", "t'1970-01-01T00:00:00Z'", "t'2021-02-03T04:05:06.789123Z'", "t'1999-12-31T23:59:59+05:00'"];
+const TIMESTAMPS = [
+  "t'2020-10-10T16:00:00Z'",
+  "t'1970-01-01T00:00:00Z'",
+  "t'2021-02-03T04:05:06.789123Z'",
+  "t'1999-12-31T23:59:59+05:00'",
+];
 
 const EXTREME_INTEGERS = [
-  '9223372036854775807', '-9223372036854775807', '2147483647', '2147483648', '4294967295', '4294967296', '4294967297',
-  '-2147483649', '-1', '0', '1000000000000', '65536',
+  '9223372036854775807',
+  '-9223372036854775807',
+  '2147483647',
+  '2147483648',
+  '4294967295',
+  '4294967296',
+  '4294967297',
+  '-2147483649',
+  '-1',
+  '0',
+  '1000000000000',
+  '65536',
 ];
-const EXTREME_FLOATS = ['1.7976931348623157e308', '-1.7976931348623157e308', '5e-324', '0.0', '-0.0', '1e308', '123456789.123456789'];
+const EXTREME_FLOATS = [
+  '1.7976931348623157e308',
+  '-1.7976931348623157e308',
+  '5e-324',
+  '0.0',
+  '-0.0',
+  '1e308',
+  '123456789.123456789',
+];
 const EXTREME_STRINGS = [
-  '"x" * 2147483647', '"ab" * 2147483648', '"x" * 4294967296', '"abc" * 1431655766', '"x" * 100000', '"🎉" * 30000',
-  '"a" * 9223372036854775807', '"\\u{10FFFF}\\u{0}\\u{7F}"',
+  '"x" * 2147483647',
+  '"ab" * 2147483648',
+  '"x" * 4294967296',
+  '"abc" * 1431655766',
+  '"x" * 100000',
+  '"🎉" * 30000',
+  '"a" * 9223372036854775807',
+  '"\\u{10FFFF}\\u{0}\\u{7F}"',
 ];
 
 function quote(text: string, unicodeEscapes = false): string {
@@ -163,7 +241,10 @@ export class ProgramGenerator {
   private variables: { name: string; bits: number }[] = [];
   private counter = 0;
 
-  constructor(random: Random, private readonly options: GeneratorOptions) {
+  constructor(
+    random: Random,
+    private readonly options: GeneratorOptions,
+  ) {
     this.random = random;
     this.extreme = options.extreme ?? false;
     this.maxDepth = options.depth ?? 3;
@@ -186,8 +267,11 @@ export class ProgramGenerator {
     const lines: string[] = [];
     for (let i = 0; i < count; i++) lines.push(this.statement());
     // Replacing the whole event comes last: after it, the event's type is known and reads are no longer `any`.
-    if (this.random.chance(0.1)) lines.push(`. = ${this.expr(this.random.pick(['object', 'any', 'string'] as const), 0, true).src}`);
-    else if (this.extreme && this.random.chance(0.1)) lines.push(`. = ${this.random.pick(['"just a string"', '42', '[1, 2, 3]', 'null', '3.5', 'true'])}`);
+    if (this.random.chance(0.1))
+      lines.push(`. = ${this.expr(this.random.pick(['object', 'any', 'string'] as const), 0, true).src}`);
+    // biome-ignore lint/suspicious/noDuplicateElseIf: each chance() draws anew
+    else if (this.extreme && this.random.chance(0.1))
+      lines.push(`. = ${this.random.pick(['"just a string"', '42', '[1, 2, 3]', 'null', '3.5', 'true'])}`);
     lines.push(this.random.chance(0.3) ? '.' : this.expr('any', 0, true).src);
     return lines.join('\n');
   }
@@ -215,7 +299,15 @@ export class ProgramGenerator {
   }
 
   private extremeStatement(): string {
-    const index = this.random.pick(['4294967297', '2147483648', '-4294967297', '100000', '9223372036854775807', '-1', '1000000']);
+    const index = this.random.pick([
+      '4294967297',
+      '2147483648',
+      '-4294967297',
+      '100000',
+      '9223372036854775807',
+      '-1',
+      '1000000',
+    ]);
     return this.random.pick([
       `.list[${index}] = 1`,
       `.${this.random.pick(WRITE_KEYS)} = ${this.deep(this.random.pick([50, 500, 5000]))}`,
@@ -255,17 +347,33 @@ export class ProgramGenerator {
     const target = this.random.chance(this.extreme ? 0.5 : 0.3) ? '.' : this.collection();
     switch (f.def.name) {
       case 'for_each':
-        return withVars([{ name: 'k', bits: K.Bytes | K.Integer }, { name: 'v', bits: ANY_VALUE_BITS }], () =>
-          `${f.name}(${target}) -> |k, v| { ${this.writePath()} = ${this.expr('any', 1, true).src} }`);
+        return withVars(
+          [
+            { name: 'k', bits: K.Bytes | K.Integer },
+            { name: 'v', bits: ANY_VALUE_BITS },
+          ],
+          () => `${f.name}(${target}) -> |k, v| { ${this.writePath()} = ${this.expr('any', 1, true).src} }`,
+        );
       case 'map_values':
-        return withVars([{ name: 'v', bits: ANY_VALUE_BITS }], () =>
-          `${f.name}(${target}${this.random.chance(0.3) ? ', recursive: true' : ''}) -> |v| { ${this.expr('any', 1, true).src} }`);
+        return withVars(
+          [{ name: 'v', bits: ANY_VALUE_BITS }],
+          () =>
+            `${f.name}(${target}${this.random.chance(0.3) ? ', recursive: true' : ''}) -> |v| { ${this.expr('any', 1, true).src} }`,
+        );
       case 'map_keys':
-        return withVars([{ name: 'k', bits: K.Bytes }], () =>
-          `${f.name}(${this.random.chance(0.5) ? '.' : this.expr('object', 1).src}${this.random.chance(0.3) ? ', recursive: true' : ''}) -> |k| { ${this.expr('string', 1, true).src} }`);
+        return withVars(
+          [{ name: 'k', bits: K.Bytes }],
+          () =>
+            `${f.name}(${this.random.chance(0.5) ? '.' : this.expr('object', 1).src}${this.random.chance(0.3) ? ', recursive: true' : ''}) -> |k| { ${this.expr('string', 1, true).src} }`,
+        );
       case 'filter':
-        return withVars([{ name: 'k', bits: K.Bytes | K.Integer }, { name: 'v', bits: ANY_VALUE_BITS }], () =>
-          `${f.name}(${target}) -> |k, v| { ${this.expr('boolean', 1, true).src} }`);
+        return withVars(
+          [
+            { name: 'k', bits: K.Bytes | K.Integer },
+            { name: 'v', bits: ANY_VALUE_BITS },
+          ],
+          () => `${f.name}(${target}) -> |k, v| { ${this.expr('boolean', 1, true).src} }`,
+        );
       case 'replace_with':
         return `${f.name}(${this.expr('string', 1).src}, ${this.random.pick(REGEXES)}) -> |m| { upcase(m.string) }`;
       default:
@@ -323,7 +431,10 @@ export class ProgramGenerator {
     }
     if (r < 0.95 && statement) {
       const cond = this.expr('boolean', depth + 1).src;
-      return { src: `if ${cond} { ${this.expr(want, depth + 1, true).src} } else { ${this.expr(want, depth + 1, true).src} }`, bits };
+      return {
+        src: `if ${cond} { ${this.expr(want, depth + 1, true).src} } else { ${this.expr(want, depth + 1, true).src} }`,
+        bits,
+      };
     }
     return this.literal(want);
   }
@@ -342,11 +453,22 @@ export class ProgramGenerator {
       case 'string':
         return { src: this.random.pick([`string(${path}) ?? ${fallback}`, `string!(${path})`]), bits };
       case 'integer':
-        return { src: this.random.pick([`int(${path}) ?? ${fallback}`, `to_int(${path}) ?? ${fallback}`, `int!(${path})`]), bits };
+        return {
+          src: this.random.pick([`int(${path}) ?? ${fallback}`, `to_int(${path}) ?? ${fallback}`, `int!(${path})`]),
+          bits,
+        };
       case 'float':
         return { src: this.random.pick([`float(${path}) ?? ${fallback}`, `to_float(${path}) ?? ${fallback}`]), bits };
       case 'boolean':
-        return { src: this.random.pick([`bool(${path}) ?? ${fallback}`, `is_string(${path})`, `exists(${this.path()})`, `is_null(${path})`]), bits };
+        return {
+          src: this.random.pick([
+            `bool(${path}) ?? ${fallback}`,
+            `is_string(${path})`,
+            `exists(${this.path()})`,
+            `is_null(${path})`,
+          ]),
+          bits,
+        };
       case 'timestamp':
         return { src: `timestamp(${path}) ?? ${fallback}`, bits };
       case 'array':
@@ -363,14 +485,16 @@ export class ProgramGenerator {
     const side = (w: Want) => this.expr(w, depth).src;
     switch (want) {
       case 'string':
-        if (this.extreme && this.random.chance(0.2)) return { src: `${side('string')} * ${this.random.pick(EXTREME_INTEGERS)}`, bits };
+        if (this.extreme && this.random.chance(0.2))
+          return { src: `${side('string')} * ${this.random.pick(EXTREME_INTEGERS)}`, bits };
         return { src: `${side('string')} + ${side('string')}`, bits };
       case 'integer': {
         const op = this.random.pick(['+', '-', '*']);
         return { src: `(${side('integer')} ${op} ${side('integer')})`, bits };
       }
       case 'float': {
-        if (this.random.chance(0.3)) return { src: `(${side('float')} / ${this.random.pick(['2.0', '0.5', '3'])})`, bits };
+        if (this.random.chance(0.3))
+          return { src: `(${side('float')} / ${this.random.pick(['2.0', '0.5', '3'])})`, bits };
         const op = this.random.pick(['+', '-', '*']);
         return { src: `(${side('float')} ${op} ${side('float')})`, bits };
       }
@@ -378,13 +502,20 @@ export class ProgramGenerator {
         const r = this.random.next();
         if (r < 0.25) return { src: `!${this.literal('boolean').src}`, bits };
         if (r < 0.5) return { src: `(${side('boolean')} ${this.random.pick(['&&', '||'])} ${side('boolean')})`, bits };
-        if (r < 0.75) return { src: `(${side('integer')} ${this.random.pick(['<', '<=', '>', '>=', '==', '!='])} ${side('integer')})`, bits };
+        if (r < 0.75)
+          return {
+            src: `(${side('integer')} ${this.random.pick(['<', '<=', '>', '>=', '==', '!='])} ${side('integer')})`,
+            bits,
+          };
         return { src: `(${side('string')} ${this.random.pick(['==', '!='])} ${side('string')})`, bits };
       }
       case 'array':
         return { src: `[${side('any')}, ${side('any')}]`, bits };
       case 'object':
-        return { src: `{ ${quote(this.random.pick(KEYS))}: ${side('any')}, ${quote(this.random.pick(KEYS))}: ${side('any')} }`, bits };
+        return {
+          src: `{ ${quote(this.random.pick(KEYS))}: ${side('any')}, ${quote(this.random.pick(KEYS))}: ${side('any')} }`,
+          bits,
+        };
       default:
         return undefined;
     }
@@ -428,7 +559,13 @@ export class ProgramGenerator {
     const extreme = this.extreme && this.random.chance(0.25);
     switch (want) {
       case 'string':
-        if (extreme) return { src: this.random.chance(0.5) ? this.random.pick(EXTREME_STRINGS) : quote(randomText(this.random, 20_000), true), bits };
+        if (extreme)
+          return {
+            src: this.random.chance(0.5)
+              ? this.random.pick(EXTREME_STRINGS)
+              : quote(randomText(this.random, 20_000), true),
+            bits,
+          };
         return { src: quote(this.random.chance(0.8) ? this.random.pick(STRINGS) : randomText(this.random, 12)), bits };
       case 'integer':
         if (extreme) return { src: this.random.pick(EXTREME_INTEGERS), bits };
@@ -443,9 +580,28 @@ export class ProgramGenerator {
       case 'null':
         return { src: 'null', bits };
       case 'array':
-        return { src: this.random.pick(['[]', '[1, 2, 3]', '["a", "b"]', '[null, true, 1.5]', '[[1], {"a": 2}]', '["x", "y", "x"]']), bits };
+        return {
+          src: this.random.pick([
+            '[]',
+            '[1, 2, 3]',
+            '["a", "b"]',
+            '[null, true, 1.5]',
+            '[[1], {"a": 2}]',
+            '["x", "y", "x"]',
+          ]),
+          bits,
+        };
       case 'object':
-        return { src: this.random.pick(['{}', '{"a": 1}', '{"a": {"b": "c"}, "d": [1, 2]}', '{"x": null, "y": "z"}', '{"message": "hi", "n": 3}']), bits };
+        return {
+          src: this.random.pick([
+            '{}',
+            '{"a": 1}',
+            '{"a": {"b": "c"}, "d": [1, 2]}',
+            '{"x": null, "y": "z"}',
+            '{"message": "hi", "n": 3}',
+          ]),
+          bits,
+        };
     }
   }
 }
@@ -454,12 +610,19 @@ export class ProgramGenerator {
 export function randomText(random: Random, maxLength: number): string {
   const length = random.int(maxLength + 1);
   const alphabets = [
-    'abcdefghijklmnopqrstuvwxyz', 'ABCXYZ0123456789', ' ,.;:=-_/\\"\'{}[]()<>|&%$#@!?*+', 'éüßçñøå', '日本語中文한국어',
-    '🎉👍🏽😀🇫🇷', '\u0301\u200b\u00a0\ufeff', '\n\t\r\u0000\u0007\u001b',
+    'abcdefghijklmnopqrstuvwxyz',
+    'ABCXYZ0123456789',
+    ' ,.;:=-_/\\"\'{}[]()<>|&%$#@!?*+',
+    'éüßçñøå',
+    '日本語中文한국어',
+    '🎉👍🏽😀🇫🇷',
+    '\u0301\u200b\u00a0\ufeff',
+    '\n\t\r\u0000\u0007\u001b',
   ];
   let out = '';
   const alphabet = Array.from(random.pick(alphabets));
-  for (let i = 0; i < length; i++) out += random.chance(0.9) ? random.pick(alphabet) : random.pick(Array.from(random.pick(alphabets)));
+  for (let i = 0; i < length; i++)
+    out += random.chance(0.9) ? random.pick(alphabet) : random.pick(Array.from(random.pick(alphabets)));
   return out;
 }
 
@@ -469,7 +632,22 @@ function randomValue(random: Random, depth: number, extreme = false): unknown {
   if (depth <= 0 || r < 0.45) {
     const s = random.next();
     if (s < 0.35) return random.chance(0.7) ? random.pick(STRINGS) : randomText(random, extreme ? 5000 : 16);
-    if (s < 0.55) return random.pick([0, 1, -1, 42, 200, 404, 500, 65535, 2 ** 31, 2 ** 32 + 1, -(2 ** 40), Number.MAX_SAFE_INTEGER]);
+    if (s < 0.55)
+      return random.pick([
+        0,
+        1,
+        -1,
+        42,
+        200,
+        404,
+        500,
+        65535,
+        2 ** 31,
+        2 ** 32 + 1,
+        -(2 ** 40),
+        Number.MAX_SAFE_INTEGER,
+      ]);
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: sample data, not π
     if (s < 0.7) return random.pick([0.5, -1.25, 3.14159, 1e-7, 1.5e300, 123.456]);
     if (s < 0.8) return random.chance(0.5);
     if (s < 0.9) return null;
@@ -478,7 +656,8 @@ function randomValue(random: Random, depth: number, extreme = false): unknown {
   if (r < 0.7) {
     const object: Record<string, unknown> = {};
     const n = random.int(5);
-    for (let i = 0; i < n; i++) object[random.chance(0.9) ? random.pick(KEYS) : randomText(random, 6)] = randomValue(random, depth - 1, extreme);
+    for (let i = 0; i < n; i++)
+      object[random.chance(0.9) ? random.pick(KEYS) : randomText(random, 6)] = randomValue(random, depth - 1, extreme);
     return object;
   }
   const n = random.int(extreme ? 8 : 4);

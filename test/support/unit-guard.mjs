@@ -9,7 +9,8 @@ const refuse = (what) => () => {
 };
 
 const childProcess = require('node:child_process');
-for (const name of ['spawn', 'spawnSync', 'fork', 'exec', 'execSync', 'execFile', 'execFileSync']) childProcess[name] = refuse('start a process');
+for (const name of ['spawn', 'spawnSync', 'fork', 'exec', 'execSync', 'execFile', 'execFileSync'])
+  childProcess[name] = refuse('start a process');
 require('node:net').Server.prototype.listen = refuse('listen on a port or socket');
 require('node:dgram').Socket.prototype.bind = refuse('listen on a port or socket');
 // ES module imports of node:child_process see the replaced functions.

@@ -25,11 +25,16 @@ export function valueOf(form: unknown): RemapValue {
   if (Array.isArray(form)) return form.map(valueOf);
   const [[tag, x]] = Object.entries(form as Record<string, unknown>) as [[string, unknown]];
   switch (tag) {
-    case 'int': return BigInt(x as string);
-    case 'float': return typeof x === 'string' ? SPECIAL_FLOATS[x]! : (x as number);
-    case 'bytes_hex': return new Uint8Array(Buffer.from(x as string, 'hex'));
-    case 'ts': return new Timestamp(BigInt(x as string));
-    case 'regex': return new Regex(x as string);
+    case 'int':
+      return BigInt(x as string);
+    case 'float':
+      return typeof x === 'string' ? SPECIAL_FLOATS[x]! : (x as number);
+    case 'bytes_hex':
+      return new Uint8Array(Buffer.from(x as string, 'hex'));
+    case 'ts':
+      return new Timestamp(BigInt(x as string));
+    case 'regex':
+      return new Regex(x as string);
     case 'object': {
       const out: Record<string, RemapValue> = {};
       for (const [key, v] of Object.entries(x as Record<string, unknown>)) {

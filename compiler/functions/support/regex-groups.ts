@@ -21,18 +21,26 @@ export function captureGroups(pattern: string): CaptureGroups {
   let classDepth = 0;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
-    if (c === '\\') { i++; continue; }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
     if (classDepth > 0) {
       // Rust classes nest (`[a-z&&[^aeiou]]`); a `]` right after the opening `[` or `[^` is literal.
       if (c === '[') classDepth++;
       else if (c === ']' && !/\[\^?$/.test(pattern.slice(0, i))) classDepth--;
       continue;
     }
-    if (c === '[') { classDepth = 1; continue; }
+    if (c === '[') {
+      classDepth = 1;
+      continue;
+    }
     if (c !== '(') continue;
     const named = NAMED_GROUP.exec(pattern.slice(i));
-    if (named) { count++; names.push(named[1]!); }
-    else if (pattern[i + 1] !== '?') count++;
+    if (named) {
+      count++;
+      names.push(named[1]!);
+    } else if (pattern[i + 1] !== '?') count++;
   }
   return { count, names };
 }

@@ -1,8 +1,17 @@
 // Result kinds shared by several function definitions (mostly log parsers).
 
 import {
-  BOOLEAN, BYTES, FLOAT, INTEGER, NULL, TIMESTAMP,
-  arrayOf, exactObject, objectOf, union, type Kind,
+  BOOLEAN,
+  BYTES,
+  FLOAT,
+  INTEGER,
+  NULL,
+  TIMESTAMP,
+  arrayOf,
+  exactObject,
+  objectOf,
+  union,
+  type Kind,
 } from '../../types/kind.js';
 
 export const STRING_OR_NULL = union(BYTES, NULL);

@@ -3,9 +3,22 @@
 
 import type { ArgInfo, CallInfo } from '../define.js';
 import {
-  K, ANY, BYTES, INTEGER, UNDEFINED,
-  arrayOf, elementsOf, fromBits, isAny, isSubset, objectOf, only, union, without,
-  type Collection, type Kind,
+  K,
+  ANY,
+  BYTES,
+  INTEGER,
+  UNDEFINED,
+  arrayOf,
+  elementsOf,
+  fromBits,
+  isAny,
+  isSubset,
+  objectOf,
+  only,
+  union,
+  without,
+  type Collection,
+  type Kind,
 } from '../../types/kind.js';
 
 /** Kind of an argument; `any` when it is absent (the checker reports missing required ones). */
@@ -25,19 +38,25 @@ export function constantInteger(arg: ArgInfo | undefined): bigint | undefined {
 }
 
 /** Type assertions (`array`, `bool`, `int`...): they fail unless the value already has the asserted kind. */
-export const assertionFallible = (bits: number) => (call: CallInfo): boolean => !argWithin(call, 'value', bits);
+export const assertionFallible =
+  (bits: number) =>
+  (call: CallInfo): boolean =>
+    !argWithin(call, 'value', bits);
 
 /** Type assertions return the asserted part of the value's kind, or the plain asserted kind. */
-export const assertedKind = (bits: number) => (call: CallInfo): Kind => {
-  const value = argKind(call, 'value');
-  return value.bits & bits ? only(value, bits) : fromBits(bits);
-};
+export const assertedKind =
+  (bits: number) =>
+  (call: CallInfo): Kind => {
+    const value = argKind(call, 'value');
+    return value.bits & bits ? only(value, bits) : fromBits(bits);
+  };
 
 /**
  * Functions whose algorithm argument is checked at run time: infallible when it is absent or a
  * literal naming a supported algorithm exactly.
  */
-export const fallibleUnlessKnownAlgorithm = (param: string, supported: readonly string[]) =>
+export const fallibleUnlessKnownAlgorithm =
+  (param: string, supported: readonly string[]) =>
   (call: CallInfo): boolean => {
     const arg = call.args[param];
     if (!arg) return false;
@@ -122,9 +141,10 @@ export function mergedObject(to: Kind, from: Kind, deep: boolean): Kind {
   const b = from.object ?? { known: new Map<string, Kind>(), unknown: ANY };
   const mergeField = (left: Kind, right: Kind): Kind => {
     const present = without(right, K.Undefined);
-    const merged = deep && left.bits & K.Object && right.bits & K.Object
-      ? union(present, mergedObject(only(left, K.Object), only(right, K.Object), true))
-      : present;
+    const merged =
+      deep && left.bits & K.Object && right.bits & K.Object
+        ? union(present, mergedObject(only(left, K.Object), only(right, K.Object), true))
+        : present;
     return right.bits & K.Undefined ? union(merged, left) : merged;
   };
   const known = new Map<string, Kind>();
@@ -135,7 +155,7 @@ export function mergedObject(to: Kind, from: Kind, deep: boolean): Kind {
   for (const [key, right] of b.known) {
     if (!a.known.has(key)) known.set(key, mergeField(a.unknown ? union(a.unknown, UNDEFINED) : UNDEFINED, right));
   }
-  const unknown = a.unknown && b.unknown ? union(a.unknown, b.unknown) : a.unknown ?? b.unknown;
+  const unknown = a.unknown && b.unknown ? union(a.unknown, b.unknown) : (a.unknown ?? b.unknown);
   return objectOf(unknown, known);
 }
 

@@ -79,12 +79,15 @@ function stringMatches(filter: StringFilter, value: string): boolean {
 
 /** The schema's names of a source's output types, in Vector's order. */
 function outputTypes(component: ApiComponent): string[] {
-  return (['log', 'metric', 'trace'] as const).filter((kind) => component.outputTypes.includes(kind)).map((kind) => kind.toUpperCase());
+  return (['log', 'metric', 'trace'] as const)
+    .filter((kind) => component.outputTypes.includes(kind))
+    .map((kind) => kind.toUpperCase());
 }
 
 /** Vector compares the sets of output types. */
 function outputTypesMatch(filter: OutputTypeFilter, types: readonly string[]): boolean {
-  const sameSet = (other: readonly string[]) => new Set(other).size === types.length && other.every((type) => types.includes(type));
+  const sameSet = (other: readonly string[]) =>
+    new Set(other).size === types.length && other.every((type) => types.includes(type));
   return (
     (filter.equals == null || sameSet(filter.equals)) &&
     (filter.notEquals == null || !sameSet(filter.notEquals)) &&
@@ -99,7 +102,12 @@ function filterMatches(filter: ComponentFilter, component: ApiComponent): boolea
   const own =
     all(filter.componentId, (f) => stringMatches(f, component.id)) &&
     all(filter.componentType, (f) => stringMatches(f, component.type)) &&
-    all(filter.componentKind, (f) => (f.equals == null || f.equals === component.kind.toUpperCase()) && (f.notEquals == null || f.notEquals !== component.kind.toUpperCase())) &&
+    all(
+      filter.componentKind,
+      (f) =>
+        (f.equals == null || f.equals === component.kind.toUpperCase()) &&
+        (f.notEquals == null || f.notEquals !== component.kind.toUpperCase()),
+    ) &&
     all(filter.outputType, (f) => outputTypesMatch(f, outputTypes(component)));
   return own || (filter.or ?? []).some((alternative) => filterMatches(alternative, component));
 }
@@ -118,7 +126,10 @@ const SORT_KEYS: Record<SortField['field'], (component: ApiComponent) => string 
   COMPONENT_KEY: (component) => component.id,
   COMPONENT_KIND: (component) => KIND_ORDER[component.kind],
   COMPONENT_TYPE: (component) => component.type,
-  OUTPUT_TYPE: (component) => outputTypes(component).map((type) => 'LMT'.indexOf(type[0]!)).join(','),
+  OUTPUT_TYPE: (component) =>
+    outputTypes(component)
+      .map((type) => 'LMT'.indexOf(type[0]!))
+      .join(','),
 };
 
 /** Sorted by the first field, ties by the next ones; stable, so remaining ties keep the id order. */
@@ -149,7 +160,8 @@ function cursor(index: number): string {
 
 function cursorIndex(text: string, argument: string): number {
   const index = /^Cursor:(\d+)$/.exec(Buffer.from(text, 'base64url').toString())?.[1];
-  if (index === undefined || cursor(Number(index)) !== text) throw new GraphQLError(`"${argument}" is not a cursor of this connection: "${text}"`);
+  if (index === undefined || cursor(Number(index)) !== text)
+    throw new GraphQLError(`"${argument}" is not a cursor of this connection: "${text}"`);
   return Number(index);
 }
 
@@ -163,14 +175,20 @@ function pageSize(value: number | null | undefined, argument: string): number | 
 function connection<T>(items: readonly T[], args: PageArgs) {
   const first = pageSize(args.first, 'first');
   const last = pageSize(args.last, 'last');
-  if (first !== undefined && last !== undefined) throw new GraphQLError('The "first" and "last" parameters cannot exist at the same time');
+  if (first !== undefined && last !== undefined)
+    throw new GraphQLError('The "first" and "last" parameters cannot exist at the same time');
   const after = args.after == null ? 0 : cursorIndex(args.after, 'after') + 1;
   const before = Math.min(args.before == null ? items.length : cursorIndex(args.before, 'before'), items.length);
   const start = last === undefined ? after : Math.max(before - last, after);
   const end = first === undefined ? before : Math.min(after + first, before);
   const edges = items.slice(start, Math.max(start, end)).map((node, i) => ({ cursor: cursor(start + i), node }));
   return {
-    pageInfo: { hasPreviousPage: start > 0, hasNextPage: end < items.length, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    pageInfo: {
+      hasPreviousPage: start > 0,
+      hasNextPage: end < items.length,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
     edges,
     nodes: edges.map((edge) => edge.node),
     totalCount: items.length,
@@ -181,7 +199,9 @@ type ListArgs = PageArgs & { filter?: ComponentFilter | null; sort?: SortField[]
 
 function listed(kind?: ComponentKind): FieldResolver {
   return (_parent, args: ListArgs, context: ApiContext) => {
-    const matching = components(context, kind).filter((component) => args.filter == null || filterMatches(args.filter, component));
+    const matching = components(context, kind).filter(
+      (component) => args.filter == null || filterMatches(args.filter, component),
+    );
     return connection(sortBy(matching, args.sort), args);
   };
 }
@@ -207,12 +227,14 @@ function componentMetrics(typename: string, fields: readonly MetricField[]): Fie
 
 /** Components of `kind` that `component` feeds. */
 function consumers(kind: ComponentKind): FieldResolver {
-  return (component: ApiComponent, _args, context: ApiContext) => components(context, kind).filter((other) => other.inputs.includes(component.id));
+  return (component: ApiComponent, _args, context: ApiContext) =>
+    components(context, kind).filter((other) => other.inputs.includes(component.id));
 }
 
 /** Components of `kind` that feed `component`. */
 function producers(kind: ComponentKind): FieldResolver {
-  return (component: ApiComponent, _args, context: ApiContext) => components(context, kind).filter((other) => component.inputs.includes(other.id));
+  return (component: ApiComponent, _args, context: ApiContext) =>
+    components(context, kind).filter((other) => component.inputs.includes(other.id));
 }
 
 /** The components of each `change` of the topology as it happens. Its `return` removes the listener at once

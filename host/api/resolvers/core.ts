@@ -15,7 +15,12 @@ export const coreResolvers: Resolvers = {
     meta: (_parent, _args, context) => ({ versionString: context.version, hostname: context.hostname }),
   },
   Subscription: {
-    heartbeat: { subscribe: (_parent, { interval }: { interval: number }) => every(interval, () => ({ utc: new Date().toISOString() })) },
-    uptime: { subscribe: (_parent, { interval }: { interval: number }, context) => every(interval, () => uptime(context)) },
+    heartbeat: {
+      subscribe: (_parent, { interval }: { interval: number }) =>
+        every(interval, () => ({ utc: new Date().toISOString() })),
+    },
+    uptime: {
+      subscribe: (_parent, { interval }: { interval: number }, context) => every(interval, () => uptime(context)),
+    },
   },
 };

@@ -43,7 +43,11 @@ export function compare(a: string | number, b: string | number): number {
 }
 
 /** Sums of `field`'s series by `key`, in the order of the keys (series without a key are left out). */
-export function sumsBy(samples: readonly MetricSample[], field: MetricField, key: (sample: MetricSample) => string | undefined): Map<string, number> {
+export function sumsBy(
+  samples: readonly MetricSample[],
+  field: MetricField,
+  key: (sample: MetricSample) => string | undefined,
+): Map<string, number> {
   const sums = new Map<string, number>();
   for (const sample of samples) {
     if (sample.value.type === 'histogram' || !SERIES[field](sample.name)) continue;
@@ -109,17 +113,28 @@ function afterFirstTick<T>(interval: number, produce: () => T): AsyncIterable<T>
 function componentThroughputs(context: ApiContext, interval: number, field: MetricField) {
   const last = new Map<string, number>();
   return afterFirstTick(interval, () =>
-    [...sumsBy(context.metrics.snapshot(), field, byComponent)].map(([id, value]) => ({ componentId: id, throughput: delta(last, id, value) })),
+    [...sumsBy(context.metrics.snapshot(), field, byComponent)].map(([id, value]) => ({
+      componentId: id,
+      throughput: delta(last, id, value),
+    })),
   );
 }
 
 /** Sent events per component, with the sums per output. */
-function sentEventsByComponent(context: ApiContext): Array<{ id: string; total: number; outputs: Array<[string, number]> }> {
+function sentEventsByComponent(
+  context: ApiContext,
+): Array<{ id: string; total: number; outputs: Array<[string, number]> }> {
   const samples = context.metrics.snapshot();
   return [...sumsBy(samples, 'sentEventsTotal', byComponent)].map(([id, total]) => ({
     id,
     total,
-    outputs: [...sumsBy(samples.filter((sample) => sample.tags.component_id === id), 'sentEventsTotal', byOutput)],
+    outputs: [
+      ...sumsBy(
+        samples.filter((sample) => sample.tags.component_id === id),
+        'sentEventsTotal',
+        byOutput,
+      ),
+    ],
   }));
 }
 
@@ -141,22 +156,58 @@ type Interval = { interval: number };
 
 export const metricsResolvers: Resolvers = {
   Subscription: {
-    metrics: { subscribe: (_parent, { interval }: Interval, context) => every(interval, () => ({ __typename: 'Uptime', ...uptime(context) })) },
-    receivedEventsTotal: { subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'receivedEventsTotal') },
-    sentEventsTotal: { subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'sentEventsTotal') },
-    errorsTotal: { subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'errorsTotal') },
-    allocatedBytes: { subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'allocatedBytes') },
-    receivedEventsThroughput: { subscribe: (_parent, { interval }: Interval, context) => instanceThroughput(context, interval, 'receivedEventsTotal') },
-    sentEventsThroughput: { subscribe: (_parent, { interval }: Interval, context) => instanceThroughput(context, interval, 'sentEventsTotal') },
+    metrics: {
+      subscribe: (_parent, { interval }: Interval, context) =>
+        every(interval, () => ({ __typename: 'Uptime', ...uptime(context) })),
+    },
+    receivedEventsTotal: {
+      subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'receivedEventsTotal'),
+    },
+    sentEventsTotal: {
+      subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'sentEventsTotal'),
+    },
+    errorsTotal: {
+      subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'errorsTotal'),
+    },
+    allocatedBytes: {
+      subscribe: (_parent, { interval }: Interval, context) => instanceTotal(context, interval, 'allocatedBytes'),
+    },
+    receivedEventsThroughput: {
+      subscribe: (_parent, { interval }: Interval, context) =>
+        instanceThroughput(context, interval, 'receivedEventsTotal'),
+    },
+    sentEventsThroughput: {
+      subscribe: (_parent, { interval }: Interval, context) => instanceThroughput(context, interval, 'sentEventsTotal'),
+    },
 
-    componentReceivedEventsTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'receivedEventsTotal') },
-    componentReceivedBytesTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'receivedBytesTotal') },
-    componentSentBytesTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'sentBytesTotal') },
-    componentErrorsTotals: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'errorsTotal') },
-    componentAllocatedBytes: { subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'allocatedBytes') },
-    componentReceivedEventsThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'receivedEventsTotal') },
-    componentReceivedBytesThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'receivedBytesTotal') },
-    componentSentBytesThroughputs: { subscribe: (_parent, { interval }: Interval, context) => componentThroughputs(context, interval, 'sentBytesTotal') },
+    componentReceivedEventsTotals: {
+      subscribe: (_parent, { interval }: Interval, context) =>
+        componentTotals(context, interval, 'receivedEventsTotal'),
+    },
+    componentReceivedBytesTotals: {
+      subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'receivedBytesTotal'),
+    },
+    componentSentBytesTotals: {
+      subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'sentBytesTotal'),
+    },
+    componentErrorsTotals: {
+      subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'errorsTotal'),
+    },
+    componentAllocatedBytes: {
+      subscribe: (_parent, { interval }: Interval, context) => componentTotals(context, interval, 'allocatedBytes'),
+    },
+    componentReceivedEventsThroughputs: {
+      subscribe: (_parent, { interval }: Interval, context) =>
+        componentThroughputs(context, interval, 'receivedEventsTotal'),
+    },
+    componentReceivedBytesThroughputs: {
+      subscribe: (_parent, { interval }: Interval, context) =>
+        componentThroughputs(context, interval, 'receivedBytesTotal'),
+    },
+    componentSentBytesThroughputs: {
+      subscribe: (_parent, { interval }: Interval, context) =>
+        componentThroughputs(context, interval, 'sentBytesTotal'),
+    },
 
     // A component is sent when its sum changed, with the outputs that changed.
     componentSentEventsTotals: {
@@ -170,7 +221,10 @@ export const metricsResolvers: Resolvers = {
               {
                 componentId: id,
                 metric: metricValue('sentEventsTotal', total),
-                outputs: changedOutputs.map(([output, value]) => ({ outputId: output, sentEventsTotal: metricValue('sentEventsTotal', value) })),
+                outputs: changedOutputs.map(([output, value]) => ({
+                  outputId: output,
+                  sentEventsTotal: metricValue('sentEventsTotal', value),
+                })),
               },
             ];
           }),
@@ -184,7 +238,10 @@ export const metricsResolvers: Resolvers = {
           sentEventsByComponent(context).map(({ id, total, outputs }) => ({
             componentId: id,
             throughput: delta(last, id, total),
-            outputs: outputs.map(([output, value]) => ({ outputId: output, throughput: delta(last, `${id}\0${output}`, value) })),
+            outputs: outputs.map(([output, value]) => ({
+              outputId: output,
+              throughput: delta(last, `${id}\0${output}`, value),
+            })),
           })),
         );
       },

@@ -6,7 +6,14 @@ import { GraphQLError } from 'graphql';
 import { isMap, isScalar, isSeq, parseDocument, visit } from 'yaml';
 import { decode as decodeValue, encode as encodeValue } from '../../../abi/codec.js';
 import { Regex, Timestamp, type RemapValue } from '../../../abi/values.js';
-import { BatchWriter, displayFloat, type EncodeOptions, lossyText, rustDebugString, withField } from '../../../runtime/engine.js';
+import {
+  BatchWriter,
+  displayFloat,
+  type EncodeOptions,
+  lossyText,
+  rustDebugString,
+  withField,
+} from '../../../runtime/engine.js';
 import { parseFieldPath, TemplateError, valuePath } from '../../config/template.js';
 import { TappedEvent, type Tap, type TapItem } from '../../topology/tap.js';
 import type { Resolvers } from '../schema.js';
@@ -26,7 +33,11 @@ const NOTIFICATION_TYPES = { matched: 'Matched', notMatched: 'NotMatched', inval
 function payload(item: TapItem): unknown {
   if (item instanceof TappedEvent) return { __typename: EVENT_TYPES[item.kind], event: item } satisfies EventPayload;
   const { kind, message, ...details } = item;
-  return { __typename: 'EventNotification', message, notification: { __typename: NOTIFICATION_TYPES[kind], ...details } };
+  return {
+    __typename: 'EventNotification',
+    message,
+    notification: { __typename: NOTIFICATION_TYPES[kind], ...details },
+  };
 }
 
 /** The tap's lists as payloads; unsubscribing detaches the tap, even while it waits for events. */
@@ -163,7 +174,10 @@ const VALUE_TYPES: Record<string, string> = {
 
 function metricOf(event: TappedEvent): { metric: NativeMetric; type: string } {
   const metric = event.value() as unknown as NativeMetric;
-  return { metric, type: Object.keys(VALUE_TYPES).find((type) => metric[type] !== undefined && metric[type] !== null)! };
+  return {
+    metric,
+    type: Object.keys(VALUE_TYPES).find((type) => metric[type] !== undefined && metric[type] !== null)!,
+  };
 }
 
 /** Rust's `{}` of an f64: no `.0` on whole numbers, never an exponent. */
@@ -182,10 +196,12 @@ function metricValueText(event: TappedEvent, metric: NativeMetric, type: string)
     case 'gauge':
       return rustFloat(value.value);
     case 'set':
-      return (value.values as RemapValue[]).map((word) => {
-        const text = lossyText(word);
-        return /[\s"]/u.test(text) ? rustDebugString(text) : text;
-      }).join(' ');
+      return (value.values as RemapValue[])
+        .map((word) => {
+          const text = lossyText(word);
+          return /[\s"]/u.test(text) ? rustDebugString(text) : text;
+        })
+        .join(' ');
     case 'distribution':
       return `${lossyText(value.statistic!)} ${list(value.samples!, (s) => `${s.rate}@${rustFloat(s.value)}`)}`;
     case 'aggregated_histogram':
@@ -201,9 +217,14 @@ function metricValueText(event: TappedEvent, metric: NativeMetric, type: string)
 export const tapResolvers: Resolvers = {
   Subscription: {
     outputEventsByComponentIdPatterns: {
-      subscribe: (_parent, args: { outputsPatterns: string[]; inputsPatterns?: string[] | null; interval: number; limit: number }, context) => {
+      subscribe: (
+        _parent,
+        args: { outputsPatterns: string[]; inputsPatterns?: string[] | null; interval: number; limit: number },
+        context,
+      ) => {
         checkInterval(args.interval);
-        if (!Number.isInteger(args.limit) || args.limit < 1) throw new GraphQLError(`limit must be a positive integer, got ${args.limit}`);
+        if (!Number.isInteger(args.limit) || args.limit < 1)
+          throw new GraphQLError(`limit must be a positive integer, got ${args.limit}`);
         const tap = context.tap.attach({
           outputsPatterns: args.outputsPatterns,
           inputsPatterns: args.inputsPatterns ?? [],
@@ -235,7 +256,10 @@ export const tapResolvers: Resolvers = {
       return metricValueText(event, metric, type);
     },
     tags: ({ event }: EventPayload) =>
-      Object.entries(metricOf(event).metric.tags ?? {}).map(([key, value]) => ({ key, value: value === null ? '' : lossyText(value) })),
+      Object.entries(metricOf(event).metric.tags ?? {}).map(([key, value]) => ({
+        key,
+        value: value === null ? '' : lossyText(value),
+      })),
   },
   Trace: {
     ...COMPONENT_FIELDS,

@@ -24,7 +24,8 @@ class BlackholeSink implements Sink {
     private readonly options: BlackholeOptions,
     private readonly env: ComponentEnv,
   ) {
-    if (options.print_interval_secs > 0) this.reporter = setInterval(() => this.report(), options.print_interval_secs * 1000).unref();
+    if (options.print_interval_secs > 0)
+      this.reporter = setInterval(() => this.report(), options.print_interval_secs * 1000).unref();
   }
 
   async write(batch: EventBatch): Promise<void> {
@@ -48,7 +49,11 @@ class BlackholeSink implements Sink {
 
   private report(): void {
     // A periodic summary: every one counts, so it is never rate limited.
-    this.env.log.info('Collected events.', { events: this.events, raw_bytes_collected: this.bytes, internal_log_rate_limit: false });
+    this.env.log.info('Collected events.', {
+      events: this.events,
+      raw_bytes_collected: this.bytes,
+      internal_log_rate_limit: false,
+    });
   }
 }
 

@@ -63,7 +63,11 @@ class ConsoleSink implements Sink {
     this.broken = error;
     this.env.telemetry.error('write_failed', 'sending');
     if (error.code === 'EPIPE') this.env.log.warn('Output stream closed: events are discarded from now on.');
-    else this.env.log.error(`Failed writing to the output stream: ${error.message}`, { error_type: 'write_failed', stage: 'sending' });
+    else
+      this.env.log.error(`Failed writing to the output stream: ${error.message}`, {
+        error_type: 'write_failed',
+        stage: 'sending',
+      });
   };
 }
 
@@ -74,7 +78,10 @@ const consoleSink: SinkDefinition<ConsoleOptions> = {
   options,
   inputs: () => ['log', 'metric', 'trace'],
   build: async (parsed, env) => {
-    const encoder = new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', env.globals.log_schema.message_key), env);
+    const encoder = new SinkEncoder(
+      encodeOptions(parsed.encoding, parsed.framing, 'stream', env.globals.log_schema.message_key),
+      env,
+    );
     return new ConsoleSink(parsed.target === 'stdout' ? process.stdout : process.stderr, encoder, env);
   },
 };

@@ -36,7 +36,10 @@ class PathTemplate {
   ) {}
 
   static async build(template: string, env: ComponentEnv, timezone: string | undefined): Promise<PathTemplate> {
-    const { source, isDynamic } = templateToRemap(template, { timestampKey: env.globals.log_schema.timestamp_key, timezone });
+    const { source, isDynamic } = templateToRemap(template, {
+      timestampKey: env.globals.log_schema.timestamp_key,
+      timezone,
+    });
     if (!isDynamic) return new PathTemplate(template, undefined);
     return new PathTemplate(undefined, await compile(source, { timezone }));
   }
@@ -48,10 +51,16 @@ class PathTemplate {
     new DataView(input.buffer).setUint16(6, BatchFlag.RESULTS, true);
     const paths = decodeOutput(this.program!.runBatch(input)).map((record) => {
       if (record.outcome === 'kept' && typeof record.result === 'string') return record.result;
-      const message = record.outcome === 'error' || record.outcome === 'aborted' ? record.message : 'the path did not render to a string';
+      const message =
+        record.outcome === 'error' || record.outcome === 'aborted'
+          ? record.message
+          : 'the path did not render to a string';
       env.telemetry.error('template_failed', 'processing');
       env.telemetry.discarded(1, false);
-      env.log.error(`Failed to render template for "path": ${message}. Event dropped.`, { error_type: 'template_failed', stage: 'processing' });
+      env.log.error(`Failed to render template for "path": ${message}. Event dropped.`, {
+        error_type: 'template_failed',
+        stage: 'processing',
+      });
       return undefined;
     });
     return { paths };
@@ -123,7 +132,10 @@ class FileSink implements Sink {
     } catch (error) {
       this.env.telemetry.error('io_failed', 'sending');
       this.env.telemetry.discarded(events.count, false);
-      this.env.log.error(`Failed writing to ${path}: ${error instanceof Error ? error.message : String(error)}`, { error_type: 'io_failed', stage: 'sending' });
+      this.env.log.error(`Failed writing to ${path}: ${error instanceof Error ? error.message : String(error)}`, {
+        error_type: 'io_failed',
+        stage: 'sending',
+      });
       // The next write opens the file anew.
       await this.closeFile(path);
     }
@@ -175,7 +187,10 @@ const file: SinkDefinition<FileOptions> = {
   build: async (parsed, env) => {
     const timezone = parsed.timezone ?? env.globals.timezone;
     const path = await PathTemplate.build(parsed.path, env, timezone);
-    const encoder = new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', env.globals.log_schema.message_key), env);
+    const encoder = new SinkEncoder(
+      encodeOptions(parsed.encoding, parsed.framing, 'stream', env.globals.log_schema.message_key),
+      env,
+    );
     return new FileSink(parsed, path, encoder, env);
   },
 };

@@ -19,10 +19,9 @@ const METHODS = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'tr
 /** Vector's `u64::MAX` default: retry for ever (bounded by nothing but shutdown). */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
-const uri = z.string().refine(
-  (text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol),
-  { message: 'expected an http:// or https:// URI' },
-);
+const uri = z.string().refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), {
+  message: 'expected an http:// or https:// URI',
+});
 
 const options = z
   .strictObject({
@@ -194,10 +193,18 @@ class HttpSink implements Sink {
     this.inFlight = new InFlight(limit);
     this.rateLimit = new RateLimit(options.request.rate_limit_num, options.request.rate_limit_duration_secs * 1000);
     this.dispatcher = new undici.Agent({ connections: limit });
-    this.batcher = new Batcher(batchLimits(options.batch), (parts, events) => this.inFlight.start(() => this.send(parts, events)));
+    this.batcher = new Batcher(batchLimits(options.batch), (parts, events) =>
+      this.inFlight.start(() => this.send(parts, events)),
+    );
     const framing = encoder.options.framing!;
     const json = encoder.options.codec === 'json';
-    this.jsonBody = !json ? undefined : framing.method === 'character_delimited' && framing.delimiter === ',' ? 'array' : framing.method === 'newline_delimited' ? 'ndjson' : undefined;
+    this.jsonBody = !json
+      ? undefined
+      : framing.method === 'character_delimited' && framing.delimiter === ','
+        ? 'array'
+        : framing.method === 'newline_delimited'
+          ? 'ndjson'
+          : undefined;
     this.headers = { ...this.contentHeaders(), ...authHeader(options.auth), ...options.request.headers };
   }
 
@@ -221,14 +228,21 @@ class HttpSink implements Sink {
       signal: AbortSignal.timeout(this.options.request.timeout_secs * 1000),
     });
     await response.body.dump();
-    if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`${check.uri} answered HTTP ${response.statusCode}`);
+    if (response.statusCode < 200 || response.statusCode >= 300)
+      throw new Error(`${check.uri} answered HTTP ${response.statusCode}`);
   }
 
   private contentHeaders(): Record<string, string> {
     const { codec } = this.encoder.options;
     const headers: Record<string, string> = {};
     const contentType =
-      this.jsonBody === 'array' ? 'application/json' : this.jsonBody === 'ndjson' ? 'application/x-ndjson' : codec === 'text' || codec === 'raw_message' ? 'text/plain' : undefined;
+      this.jsonBody === 'array'
+        ? 'application/json'
+        : this.jsonBody === 'ndjson'
+          ? 'application/x-ndjson'
+          : codec === 'text' || codec === 'raw_message'
+            ? 'text/plain'
+            : undefined;
     if (contentType) headers['content-type'] = contentType;
     if (this.options.compression !== 'none') headers['content-encoding'] = CONTENT_ENCODING[this.options.compression];
     return headers;
@@ -243,7 +257,8 @@ class HttpSink implements Sink {
       this.giveUp(events, 'encoder_failed', `Failed building the request body: ${String(error)}`);
       return;
     }
-    const { retry_attempts, retry_initial_backoff_secs, retry_max_duration_secs, retry_jitter_mode } = this.options.request;
+    const { retry_attempts, retry_initial_backoff_secs, retry_max_duration_secs, retry_jitter_mode } =
+      this.options.request;
     for (let attempt = 0; ; attempt++) {
       await this.rateLimit.take();
       const outcome = await this.attempt(body);
@@ -276,9 +291,16 @@ class HttpSink implements Sink {
       await response.body.dump();
       const status = response.statusCode;
       if (status >= 200 && status < 300) return { delivered: true };
-      return { delivered: false, retry: retriable(status, this.options.retry_strategy), reason: `HTTP status ${status}` };
+      return {
+        delivered: false,
+        retry: retriable(status, this.options.retry_strategy),
+        reason: `HTTP status ${status}`,
+      };
     } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'request timed out' : `request failed: ${describe(error)}`;
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? 'request timed out'
+          : `request failed: ${describe(error)}`;
       return { delivered: false, retry: this.options.retry_strategy.type !== 'none', reason };
     }
   }
@@ -291,7 +313,11 @@ class HttpSink implements Sink {
         return encoded.subarray(0, Math.max(0, encoded.length - 1));
       case 'array': {
         const { payload_prefix: prefix, payload_suffix: suffix } = this.options;
-        return Buffer.concat([Buffer.from(`${prefix}[`), encoded.subarray(0, Math.max(0, encoded.length - 1)), Buffer.from(`]${suffix}`)]);
+        return Buffer.concat([
+          Buffer.from(`${prefix}[`),
+          encoded.subarray(0, Math.max(0, encoded.length - 1)),
+          Buffer.from(`]${suffix}`),
+        ]);
       }
       default:
         return encoded;
@@ -332,7 +358,10 @@ const http: SinkDefinition<HttpOptions> = {
   options,
   inputs: () => ['log', 'metric', 'trace'],
   build: async (parsed, env) => {
-    const encoder = new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key), env);
+    const encoder = new SinkEncoder(
+      encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key),
+      env,
+    );
     return new HttpSink(parsed, encoder, env, await import('undici'));
   },
 };

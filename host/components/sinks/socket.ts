@@ -70,7 +70,9 @@ class StreamConnection {
       if (failures > 1) await sleep(backoffMs(failures - 2));
       const socket = this.socket ?? (await this.reconnect());
       try {
-        await new Promise<void>((resolve, reject) => socket.write(bytes, (error) => (error ? reject(error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          socket.write(bytes, (error) => (error ? reject(error) : resolve())),
+        );
         return;
       } catch (error) {
         this.env.telemetry.error('write_failed', 'sending');
@@ -108,7 +110,9 @@ class StreamConnection {
         return socket;
       } catch (error) {
         this.env.telemetry.error('connection_failed', 'sending');
-        this.env.log.warn(`Unable to connect to ${this.describe}: ${(error as Error).message}; retrying in ${backoffMs(attempt)} ms.`);
+        this.env.log.warn(
+          `Unable to connect to ${this.describe}: ${(error as Error).message}; retrying in ${backoffMs(attempt)} ms.`,
+        );
         await sleep(backoffMs(attempt));
       }
     }
@@ -188,7 +192,9 @@ class UdpSink implements Sink {
   async write(batch: EventBatch): Promise<void> {
     for (const payload of this.encoder.encodeEach(batch)) {
       try {
-        await new Promise<void>((resolve, reject) => this.socket.send(payload, (error) => (error ? reject(error) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          this.socket.send(payload, (error) => (error ? reject(error) : resolve())),
+        );
         this.env.telemetry.sentRaw(payload.length);
       } catch (error) {
         this.failed(error as Error, 1);
@@ -217,18 +223,30 @@ const socket: SinkDefinition<SocketOptions> = {
     const messageKey = env.globals.log_schema.message_key;
     switch (parsed.mode) {
       case 'udp':
-        return UdpSink.create(parsed, new SinkEncoder(encodeOptions(parsed.encoding, undefined, 'message', messageKey), env), env);
+        return UdpSink.create(
+          parsed,
+          new SinkEncoder(encodeOptions(parsed.encoding, undefined, 'message', messageKey), env),
+          env,
+        );
       case 'tcp': {
         const { host, port } = parsed.address;
         // `keepalive` without `time_secs` turns keepalive on with the system's delay.
         const keepaliveMs = parsed.keepalive && (parsed.keepalive.time_secs ?? 0) * 1000;
         const connection = new StreamConnection({ host, port }, `${host}:${port}`, keepaliveMs, env);
-        return new StreamSocketSink(connection, new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env), env);
+        return new StreamSocketSink(
+          connection,
+          new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
+          env,
+        );
       }
       case 'unix':
       case 'unix_stream': {
         const connection = new StreamConnection({ path: parsed.path }, parsed.path, undefined, env);
-        return new StreamSocketSink(connection, new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env), env);
+        return new StreamSocketSink(
+          connection,
+          new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
+          env,
+        );
       }
     }
   },

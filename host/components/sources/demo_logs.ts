@@ -5,7 +5,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
-import { BYTES_FRAMING, decodedKinds, decodeSettings, decodingSchema, framingSchema, SourceDecoder, sourceStamp } from '../support/decoding.js';
+import {
+  BYTES_FRAMING,
+  decodedKinds,
+  decodeSettings,
+  decodingSchema,
+  framingSchema,
+  SourceDecoder,
+  sourceStamp,
+} from '../support/decoding.js';
 
 const options = z
   .strictObject({
@@ -17,30 +25,98 @@ const options = z
     decoding: decodingSchema,
     framing: framingSchema,
   })
-  .refine((o) => o.format !== 'shuffle' || o.lines !== undefined, { message: 'format "shuffle" needs `lines`', path: ['lines'] });
+  .refine((o) => o.format !== 'shuffle' || o.lines !== undefined, {
+    message: 'format "shuffle" needs `lines`',
+    path: ['lines'],
+  });
 type DemoLogsOptions = z.infer<typeof options>;
 
 // ---- fake data ----------------------------------------------------------------------------------------
 
-const USERNAMES = ['ahmadajmi', 'b0rnbr0ken', 'benefritz', 'BryanHorsey', 'devankoshal', 'meln1ks', 'KarimMove', 'jesseddy', 'Karimmove', 'shaneIxD', 'youbet', 'ahmadajmi', 'jessicamcl', 'CrucifiX', 'BryanHorsey'];
-const DOMAINS = ['some', 'random', 'names', 'make', 'up', 'for', 'fake', 'domains', 'we', 'need', 'more', 'up', 'names', 'test', 'wiki', 'lol'];
+const USERNAMES = [
+  'ahmadajmi',
+  'b0rnbr0ken',
+  'benefritz',
+  'BryanHorsey',
+  'devankoshal',
+  'meln1ks',
+  'KarimMove',
+  'jesseddy',
+  'Karimmove',
+  'shaneIxD',
+  'youbet',
+  'ahmadajmi',
+  'jessicamcl',
+  'CrucifiX',
+  'BryanHorsey',
+];
+const DOMAINS = [
+  'some',
+  'random',
+  'names',
+  'make',
+  'up',
+  'for',
+  'fake',
+  'domains',
+  'we',
+  'need',
+  'more',
+  'up',
+  'names',
+  'test',
+  'wiki',
+  'lol',
+];
 const TLDS = ['com', 'net', 'org', 'de', 'us', 'io', 'we', 'make', 'pw', 'cc'];
-const APPS = ['authsvc', 'ahmadajmi', 'benefritz', 'devankoshal', 'meln1ks', 'shaneIxD', 'jesseddy', 'cutter', 'cruz', 'launchd', 'su', 'sshd', 'cron', 'kernel'];
+const APPS = [
+  'authsvc',
+  'ahmadajmi',
+  'benefritz',
+  'devankoshal',
+  'meln1ks',
+  'shaneIxD',
+  'jesseddy',
+  'cutter',
+  'cruz',
+  'launchd',
+  'su',
+  'sshd',
+  'cron',
+  'kernel',
+];
 const HTTP_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTION', 'PATCH', 'POST', 'PUT'];
 const HTTP_VERSIONS = ['HTTP/1.0', 'HTTP/1.1', 'HTTP/2.0'];
 const HTTP_CODES = [200, 300, 301, 302, 304, 307, 400, 401, 403, 404, 410, 500, 501, 502, 503];
-const ENDPOINT_WORDS = ['wp-admin', 'apps', 'cart', 'user', 'booper', 'bot', 'do-not-access', 'needs-more', 'secret-info', 'controller', 'observability', 'metrics', 'deploy', 'wiki', 'login', 'search'];
+const ENDPOINT_WORDS = [
+  'wp-admin',
+  'apps',
+  'cart',
+  'user',
+  'booper',
+  'bot',
+  'do-not-access',
+  'needs-more',
+  'secret-info',
+  'controller',
+  'observability',
+  'metrics',
+  'deploy',
+  'wiki',
+  'login',
+  'search',
+];
 const ERROR_LEVELS = ['alert', 'crit', 'debug', 'emerg', 'error', 'info', 'notice', 'trace1-8', 'warn'];
 const ERROR_MODULES = ['core', 'proxy', 'ssl', 'authz_core', 'mpm_event', 'rewrite', 'php7'];
 const ERROR_MESSAGES = [
   "There's a breach in the warp core, captain",
-  'Great Scott! We\'re never gonna reach 88 mph with the flux capacitor in its current state!',
+  "Great Scott! We're never gonna reach 88 mph with the flux capacitor in its current state!",
   "You're not gonna believe what just happened",
-  "#hugops to everyone who has to deal with this",
+  '#hugops to everyone who has to deal with this',
   'Take a breath, let it go, walk away',
   "A bug was encountered but not in Vector, which doesn't have bugs",
   "We're gonna need a bigger boat",
-  'Maybe we just shouldn\'t use computers',
+  "Maybe we just shouldn't use computers",
   "That's still a lot of errors",
   'Pretty pretty pretty good',
   "I'm sorry, Dave. I'm afraid I can't do that",
@@ -97,7 +173,12 @@ class Fake {
   // Times in UTC, in each format's own notation.
   private get t() {
     const d = this.now;
-    return { Y: d.getUTCFullYear(), m: d.getUTCMonth(), d: pad(d.getUTCDate()), T: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}` };
+    return {
+      Y: d.getUTCFullYear(),
+      m: d.getUTCMonth(),
+      d: pad(d.getUTCDate()),
+      T: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
+    };
   }
   /** `%d/%b/%Y:%T` */
   apacheTime = () => `${this.t.d}/${MONTHS[this.t.m]}/${this.t.Y}:${this.t.T}`;
@@ -110,7 +191,12 @@ class Fake {
 }
 
 /** The `n`th line (from 0) of `format`, stamped `now`. */
-function demoLine(options: Pick<DemoLogsOptions, 'format' | 'lines' | 'sequence'>, n: number, random: Random, now: Date): string {
+function demoLine(
+  options: Pick<DemoLogsOptions, 'format' | 'lines' | 'sequence'>,
+  n: number,
+  random: Random,
+  now: Date,
+): string {
   const f = new Fake(random, now);
   switch (options.format) {
     case 'shuffle': {

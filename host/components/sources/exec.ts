@@ -9,7 +9,15 @@ import { z } from 'zod';
 import { CodecModule } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { toBatch } from '../../topology/batch.js';
-import { decodeSettings, decodingSchema, framingSchema, NEWLINE_FRAMING, sourceStamp, stampAt, type DecodeSettings } from '../support/decoding.js';
+import {
+  decodeSettings,
+  decodingSchema,
+  framingSchema,
+  NEWLINE_FRAMING,
+  sourceStamp,
+  stampAt,
+  type DecodeSettings,
+} from '../support/decoding.js';
 
 const uint = () => z.number().int().nonnegative();
 
@@ -50,7 +58,8 @@ class ExecSource implements Source {
       const started = Date.now();
       const ran = await this.runCommand(context);
       let waitMs: number;
-      if (this.options.mode === 'scheduled') waitMs = this.options.scheduled.exec_interval_secs * 1000 - (Date.now() - started);
+      if (this.options.mode === 'scheduled')
+        waitMs = this.options.scheduled.exec_interval_secs * 1000 - (Date.now() - started);
       else if (!this.options.streaming.respawn_on_exit && ran) return;
       else waitMs = this.options.streaming.respawn_interval_secs * 1000;
       if (waitMs > 0) await sleep(waitMs, undefined, { signal: shutdown }).catch(() => undefined);
@@ -60,7 +69,9 @@ class ExecSource implements Source {
   /** Runs the command once, to its end (or shutdown, which sends it SIGTERM). False when it did not start. */
   private runCommand(context: SourceContext): Promise<boolean> {
     const [program, ...args] = this.options.command as [string, ...string[]];
-    const environment = this.options.clear_environment ? { ...this.options.environment } : { ...process.env, ...this.options.environment };
+    const environment = this.options.clear_environment
+      ? { ...this.options.environment }
+      : { ...process.env, ...this.options.environment };
     return new Promise((resolve) => {
       const child = spawn(program, args, {
         cwd: this.options.working_directory,
@@ -73,7 +84,9 @@ class ExecSource implements Source {
       child.once('error', (error) => {
         failed = true;
         this.env.telemetry.error('command_failed', 'receiving');
-        this.env.log.error(`Unable to exec ${JSON.stringify(this.options.command.join(' '))}: ${error.message}`, { command: this.options.command.join(' ') });
+        this.env.log.error(`Unable to exec ${JSON.stringify(this.options.command.join(' '))}: ${error.message}`, {
+          command: this.options.command.join(' '),
+        });
       });
       const streams = [this.readStream(child.stdout!, 'stdout', child.pid, context)];
       if (child.stderr) streams.push(this.readStream(child.stderr, 'stderr', child.pid, context));
@@ -87,7 +100,12 @@ class ExecSource implements Source {
 
   /** Decodes a stream as it comes; bytes after the last complete frame wait for more (up to
    * `maximum_buffer_size_bytes`, then they are a frame), and the rest is a frame at the end. */
-  private async readStream(stream: Readable, name: 'stdout' | 'stderr', pid: number | undefined, context: SourceContext): Promise<void> {
+  private async readStream(
+    stream: Readable,
+    name: 'stdout' | 'stderr',
+    pid: number | undefined,
+    context: SourceContext,
+  ): Promise<void> {
     let held: Buffer = Buffer.alloc(0);
     let discard = 0;
     const emit = async (input: Buffer, eof: boolean): Promise<number> => {
@@ -97,7 +115,9 @@ class ExecSource implements Source {
       discard = result.discard;
       for (const { message } of result.errors) {
         this.env.telemetry.error('parser_failed', 'processing');
-        this.env.log.error(`Failed decoding output of ${this.options.command.join(' ')}: ${message}`, { data_stream: name });
+        this.env.log.error(`Failed decoding output of ${this.options.command.join(' ')}: ${message}`, {
+          data_stream: name,
+        });
       }
       if (result.count > 0) await context.send(toBatch(result.batch));
       return result.consumed;

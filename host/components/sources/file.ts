@@ -69,7 +69,8 @@ class FileSource implements Source {
   ) {
     this.excluded = picomatch(options.exclude, { dot: true });
     this.delimiter = Buffer.from(options.line_delimiter, 'utf8');
-    this.ignoreBefore = options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
+    this.ignoreBefore =
+      options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
   }
 
   /** The files there at start-up (`read_from` applies to them), found while the pipeline is built. */
@@ -128,7 +129,8 @@ class FileSource implements Source {
         watcher.dead = true;
         continue;
       }
-      if (outcome === 'truncated') this.env.log.info(`File ${watcher.path} was truncated: reading it from the start.`, { file: watcher.path });
+      if (outcome === 'truncated')
+        this.env.log.info(`File ${watcher.path} was truncated: reading it from the start.`, { file: watcher.path });
       if (outcome === 'data') readSomething = true;
       const caughtUp = outcome !== 'data';
       if (!watcher.findable) {
@@ -225,7 +227,10 @@ class FileSource implements Source {
 
   private oversize(watcher: FileWatcher, count: number): void {
     this.env.telemetry.error('condition_failed', 'receiving', count);
-    this.env.log.warn(`Found line that exceeds max_line_bytes (${this.options.max_line_bytes}); discarding.`, { file: watcher.path, count });
+    this.env.log.warn(`Found line that exceeds max_line_bytes (${this.options.max_line_bytes}); discarding.`, {
+      file: watcher.path,
+      count,
+    });
   }
 
   /** `remove_after_secs`: a file read to its end and not written since is deleted. */
@@ -249,8 +254,9 @@ class FileSource implements Source {
    * renamed (or, if its old path is still there, a duplicate: the most recently modified one is read); a new
    * fingerprint is a new file, read from its checkpoint, or per `read_from` at start-up, else from the start. */
   private async discover(startup: boolean): Promise<void> {
-    const found = (await glob(this.options.include, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false }))
-      .filter((path) => !this.excluded(path));
+    const found = (
+      await glob(this.options.include, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false })
+    ).filter((path) => !this.excluded(path));
     for (const watcher of this.watchers.values()) watcher.findable = false;
     const now = Date.now();
     for (const path of found) {
@@ -265,7 +271,12 @@ class FileSource implements Source {
         continue;
       }
       const stats = await handle.stat();
-      const key = await fingerprint(handle, stats, this.options.fingerprint, this.options.max_line_bytes * this.options.fingerprint.lines);
+      const key = await fingerprint(
+        handle,
+        stats,
+        this.options.fingerprint,
+        this.options.max_line_bytes * this.options.fingerprint.lines,
+      );
       if (key === undefined) {
         await handle.close();
         continue;
@@ -290,7 +301,9 @@ class FileSource implements Source {
         continue;
       }
       // The same file with new first lines (rewritten in place): the watcher goes on under its new fingerprint.
-      const rewritten = [...this.watchers.values()].find((w) => w.path === path && w.dev === stats.dev && w.ino === stats.ino);
+      const rewritten = [...this.watchers.values()].find(
+        (w) => w.path === path && w.dev === stats.dev && w.ino === stats.ino,
+      );
       if (rewritten !== undefined) {
         await handle.close();
         this.watchers.delete(rewritten.fingerprint);
@@ -309,7 +322,17 @@ class FileSource implements Source {
       this.env.log.debug(`Watching file ${path} from byte ${position}.`, { file: path });
       this.watchers.set(
         key,
-        new FileWatcher(path, key, handle, stats.dev, stats.ino, stats.birthtimeMs || stats.mtimeMs, position, this.delimiter, this.options.max_line_bytes),
+        new FileWatcher(
+          path,
+          key,
+          handle,
+          stats.dev,
+          stats.ino,
+          stats.birthtimeMs || stats.mtimeMs,
+          position,
+          this.delimiter,
+          this.options.max_line_bytes,
+        ),
       );
     }
   }
@@ -331,7 +354,10 @@ const file: SourceDefinition<FileSourceOptions> = {
   options,
   outputs: () => [{ name: undefined, kinds: ['log'] }],
   async build(options, env) {
-    const checkpoints = await Checkpoints.open(join(options.data_dir ?? env.globals.data_dir, env.id), options.ignore_checkpoints);
+    const checkpoints = await Checkpoints.open(
+      join(options.data_dir ?? env.globals.data_dir, env.id),
+      options.ignore_checkpoints,
+    );
     const source = new FileSource(options, env, checkpoints, new CodecModule({ timezone: env.globals.timezone }));
     await source.discoverAtStartup();
     return source;

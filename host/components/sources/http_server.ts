@@ -43,13 +43,17 @@ const options = z
     response_code: z.number().int().min(100).max(599).default(200),
   })
   .refine((o) => o.encoding === undefined || (o.decoding === undefined && o.framing === undefined), {
-    message: '`encoding` is deprecated and cannot be combined with `decoding` or `framing`: configure `framing` and `decoding` instead',
+    message:
+      '`encoding` is deprecated and cannot be combined with `decoding` or `framing`: configure `framing` and `decoding` instead',
     path: ['encoding'],
   });
 type HttpServerOptions = z.infer<typeof options>;
 
 /** The legacy `encoding` as framing and codec (Vector's mapping). */
-const LEGACY_ENCODINGS: Record<NonNullable<HttpServerOptions['encoding']>, Pick<DecodeSettings, 'framing' | 'codec'>> = {
+const LEGACY_ENCODINGS: Record<
+  NonNullable<HttpServerOptions['encoding']>,
+  Pick<DecodeSettings, 'framing' | 'codec'>
+> = {
   text: { framing: NEWLINE_FRAMING, codec: 'bytes' },
   ndjson: { framing: NEWLINE_FRAMING, codec: 'json' },
   json: { framing: BYTES_FRAMING, codec: 'json' },
@@ -80,8 +84,12 @@ class NameSelection {
 }
 
 function settingsOf(options: HttpServerOptions, env: ComponentEnv): DecodeSettings {
-  if (options.encoding === undefined) return decodeSettings(options.decoding ?? { codec: 'bytes' }, options.framing, NEWLINE_FRAMING, env);
-  return { ...decodeSettings({ codec: 'bytes' }, undefined, NEWLINE_FRAMING, env), ...LEGACY_ENCODINGS[options.encoding] };
+  if (options.encoding === undefined)
+    return decodeSettings(options.decoding ?? { codec: 'bytes' }, options.framing, NEWLINE_FRAMING, env);
+  return {
+    ...decodeSettings({ codec: 'bytes' }, undefined, NEWLINE_FRAMING, env),
+    ...LEGACY_ENCODINGS[options.encoding],
+  };
 }
 
 /** Reads a request body, failing with 413 past `cap` bytes. */
@@ -121,7 +129,11 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     if (c.req.method !== options.method) return c.text('Method not allowed', 405);
     let body: Uint8Array;
     try {
-      body = await decompressBody(await readBody(c.req.raw, env.maxDecompressedSize), c.req.header('content-encoding'), env.maxDecompressedSize);
+      body = await decompressBody(
+        await readBody(c.req.raw, env.maxDecompressedSize),
+        c.req.header('content-encoding'),
+        env.maxDecompressedSize,
+      );
     } catch (error) {
       if (!(error instanceof DecompressionError)) throw error;
       return fail(c, error.status, error.message, error.status === 413 ? 'request_too_large' : 'decompression_failed');
@@ -144,7 +156,9 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   } catch (error) {
     server.close();
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`could not listen on ${options.address}: ${code === 'EADDRINUSE' ? 'address already in use' : (error as Error).message}`);
+    throw new Error(
+      `could not listen on ${options.address}: ${code === 'EADDRINUSE' ? 'address already in use' : (error as Error).message}`,
+    );
   }
 
   return {
@@ -173,7 +187,9 @@ function httpServerDefinition(type: string): SourceDefinition<HttpServerOptions>
     type,
     description: 'Receive observability data from an HTTP client request.',
     options,
-    outputs: (options) => [{ name: undefined, kinds: options.encoding ? ['log'] : decodedKinds(options.decoding ?? { codec: 'bytes' }) }],
+    outputs: (options) => [
+      { name: undefined, kinds: options.encoding ? ['log'] : decodedKinds(options.decoding ?? { codec: 'bytes' }) },
+    ],
     build,
   };
 }

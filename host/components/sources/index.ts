@@ -12,5 +12,14 @@ import stdin from './stdin.js';
 import syslog from './syslog.js';
 
 export const SOURCES: readonly SourceDefinition[] = [
-  demoLogs, exec, file, httpServer, httpSource, internalLogs, internalMetrics, socket, stdin, syslog,
+  demoLogs,
+  exec,
+  file,
+  httpServer,
+  httpSource,
+  internalLogs,
+  internalMetrics,
+  socket,
+  stdin,
+  syslog,
 ];

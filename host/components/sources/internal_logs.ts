@@ -19,7 +19,12 @@ function logEvent(record: LogRecord, options: InternalLogsOptions, env: Componen
   const schema = env.globals.log_schema;
   const event: Stamp = { ...record.fields };
   stampAt(event, schema.message_key || 'message', record.message);
-  event.metadata = { kind: 'event', level: record.level.toUpperCase(), module_path: record.target, target: record.target };
+  event.metadata = {
+    kind: 'event',
+    level: record.level.toUpperCase(),
+    module_path: record.target,
+    target: record.target,
+  };
   stampAt(event, schema.source_type_key, 'internal_logs');
   stampAt(event, schema.timestamp_key, record.timestamp);
   stampAt(event, options.host_key ?? schema.host_key, env.hostname);

@@ -28,7 +28,10 @@ function metricValue(sample: MetricSample): Record<string, unknown> {
     case 'histogram':
       return {
         aggregated_histogram: {
-          buckets: value.buckets.map((bucket) => ({ upper_limit: new IntegralFloat(bucket.upperLimit), count: bucket.count })),
+          buckets: value.buckets.map((bucket) => ({
+            upper_limit: new IntegralFloat(bucket.upperLimit),
+            count: bucket.count,
+          })),
           count: value.count,
           sum: new IntegralFloat(value.sum),
         },
@@ -44,7 +47,9 @@ const definition: SourceDefinition<InternalMetricsOptions> = {
   outputs: () => [{ name: undefined, kinds: ['metric'] }],
   async build(options, env) {
     if (options.scrape_interval_secs === 0) {
-      env.log.warn('Interval set to 0 secs, this could result in high CPU utilization. It is suggested to use interval >= 1 secs.');
+      env.log.warn(
+        'Interval set to 0 secs, this could result in high CPU utilization. It is suggested to use interval >= 1 secs.',
+      );
     }
     const extraTags: Record<string, string> = {};
     if (options.tags.host_key) extraTags[options.tags.host_key] = env.hostname;
@@ -57,10 +62,18 @@ const definition: SourceDefinition<InternalMetricsOptions> = {
           const timestamp = new Date();
           const events = env.metrics.snapshot().map((sample) => ({
             kind: 'metric' as const,
-            event: { name: sample.name, namespace: options.namespace, tags: { ...sample.tags, ...extraTags }, timestamp, kind: 'absolute', ...metricValue(sample) },
+            event: {
+              name: sample.name,
+              namespace: options.namespace,
+              tags: { ...sample.tags, ...extraTags },
+              timestamp,
+              kind: 'absolute',
+              ...metricValue(sample),
+            },
           }));
           if (events.length > 0) {
-            for (const batch of splitBatch({ bytes: encodeBatch(events, 0), count: events.length }, env.chunkSize)) await context.send(batch);
+            for (const batch of splitBatch({ bytes: encodeBatch(events, 0), count: events.length }, env.chunkSize))
+              await context.send(batch);
           }
           next += options.scrape_interval_secs * 1000;
           await sleep(Math.max(0, next - performance.now()), undefined, { signal }).catch(() => undefined);

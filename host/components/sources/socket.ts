@@ -4,7 +4,16 @@
 
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
-import { BYTES_FRAMING, decodedKinds, decodeSettings, decodingSchema, framingSchema, SourceDecoder, sourceStamp, stampAt } from '../support/decoding.js';
+import {
+  BYTES_FRAMING,
+  decodedKinds,
+  decodeSettings,
+  decodingSchema,
+  framingSchema,
+  SourceDecoder,
+  sourceStamp,
+  stampAt,
+} from '../support/decoding.js';
 import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
 
 const common = {
@@ -33,8 +42,18 @@ const options = z.discriminatedUnion('mode', [
     keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
   }),
   z.strictObject({ mode: z.literal('udp'), ...common, ...ip, max_length: z.number().int().positive().default(102400) }),
-  z.strictObject({ mode: z.literal('unix_stream'), ...common, ...unix, max_length: z.number().int().positive().optional() }),
-  z.strictObject({ mode: z.literal('unix_datagram'), ...common, ...unix, max_length: z.number().int().positive().default(102400) }),
+  z.strictObject({
+    mode: z.literal('unix_stream'),
+    ...common,
+    ...unix,
+    max_length: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
+    mode: z.literal('unix_datagram'),
+    ...common,
+    ...unix,
+    max_length: z.number().int().positive().default(102400),
+  }),
 ]);
 type SocketOptions = z.infer<typeof options>;
 
@@ -50,7 +69,11 @@ const definition: SourceDefinition<SocketOptions> = {
       return 'port_key' in options && peer.port !== undefined ? stampAt(fields, options.port_key, peer.port) : fields;
     };
     // Without `framing`, streams are newline delimited, cut at `max_length` when given (Vector's older option).
-    const streamFraming = { method: 'newline_delimited', max_length: options.max_length, oversized_action: 'truncate' } as const;
+    const streamFraming = {
+      method: 'newline_delimited',
+      max_length: options.max_length,
+      oversized_action: 'truncate',
+    } as const;
     switch (options.mode) {
       case 'tcp': {
         const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
@@ -58,14 +81,25 @@ const definition: SourceDefinition<SocketOptions> = {
       }
       case 'unix_stream': {
         const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
-        return streamListener({ kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode }, decoder, env, stamp, 0);
+        return streamListener(
+          { kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode },
+          decoder,
+          env,
+          stamp,
+          0,
+        );
       }
       case 'udp': {
         const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env));
-        return datagramListener(options.address, decoder, env, stamp, { maxLength: options.max_length, receiveBufferBytes: options.receive_buffer_bytes });
+        return datagramListener(options.address, decoder, env, stamp, {
+          maxLength: options.max_length,
+          receiveBufferBytes: options.receive_buffer_bytes,
+        });
       }
       case 'unix_datagram':
-        throw new Error('mode "unix_datagram" is not available: Node.js has no Unix datagram sockets (use "unix_stream" or "udp")');
+        throw new Error(
+          'mode "unix_datagram" is not available: Node.js has no Unix datagram sockets (use "unix_stream" or "udp")',
+        );
     }
   },
 };

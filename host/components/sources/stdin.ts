@@ -7,7 +7,15 @@ import { Socket, type SocketConstructorOpts } from 'node:net';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
-import { decodedKinds, decodeSettings, decodingSchema, framingSchema, pumpReadable, SourceDecoder, sourceStamp } from '../support/decoding.js';
+import {
+  decodedKinds,
+  decodeSettings,
+  decodingSchema,
+  framingSchema,
+  pumpReadable,
+  SourceDecoder,
+  sourceStamp,
+} from '../support/decoding.js';
 
 const options = z.strictObject({
   max_length: z.number().int().positive().default(102400),
@@ -27,10 +35,15 @@ export function stdinSource(input: () => Readable): SourceDefinition<StdinOption
     outputs: (options) => [{ name: undefined, kinds: decodedKinds(options.decoding) }],
     async build(options, env) {
       // Without `framing`, lines longer than `max_length` are truncated (the option's documented meaning).
-      const defaultFraming = { method: 'newline_delimited', max_length: options.max_length, oversized_action: 'truncate' } as const;
+      const defaultFraming = {
+        method: 'newline_delimited',
+        max_length: options.max_length,
+        oversized_action: 'truncate',
+      } as const;
       const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, defaultFraming, env));
       return {
-        run: (context) => pumpReadable(input(), decoder.stream(), context, () => sourceStamp(env, 'stdin', options.host_key)),
+        run: (context) =>
+          pumpReadable(input(), decoder.stream(), context, () => sourceStamp(env, 'stdin', options.host_key)),
       };
     },
   };
@@ -52,7 +65,13 @@ function standardInput(): Readable {
   }
   if (stats.isFile()) return createReadStream('', { fd: 0, highWaterMark: READ_BYTES, autoClose: false });
   // `readableHighWaterMark` is a stream option the socket passes on (@types/node's socket options lack it).
-  if (stats.isFIFO()) return new Socket({ fd: 0, readable: true, writable: false, readableHighWaterMark: READ_BYTES } as SocketConstructorOpts);
+  if (stats.isFIFO())
+    return new Socket({
+      fd: 0,
+      readable: true,
+      writable: false,
+      readableHighWaterMark: READ_BYTES,
+    } as SocketConstructorOpts);
   return process.stdin;
 }
 

@@ -47,19 +47,35 @@ const definition: SourceDefinition<SyslogOptions> = {
   options,
   outputs: () => [{ name: undefined, kinds: ['log'] }],
   async build(options, env) {
-    const stamp = (peer: Peer) => stampAt(sourceStamp(env, 'syslog', options.host_key, peer.address), 'source_ip', peer.address);
+    const stamp = (peer: Peer) =>
+      stampAt(sourceStamp(env, 'syslog', options.host_key, peer.address), 'source_ip', peer.address);
     switch (options.mode) {
       case 'tcp': {
-        const decoder = new SourceDecoder(env, settings({ method: 'octet_counting', max_length: options.max_length }, env));
+        const decoder = new SourceDecoder(
+          env,
+          settings({ method: 'octet_counting', max_length: options.max_length }, env),
+        );
         return streamListener(tcpListen(options), decoder, env, stamp, SHUTDOWN_TIMEOUT_SECS);
       }
       case 'unix': {
-        const decoder = new SourceDecoder(env, settings({ method: 'octet_counting', max_length: options.max_length }, env));
-        return streamListener({ kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode }, decoder, env, stamp, 0);
+        const decoder = new SourceDecoder(
+          env,
+          settings({ method: 'octet_counting', max_length: options.max_length }, env),
+        );
+        return streamListener(
+          { kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode },
+          decoder,
+          env,
+          stamp,
+          0,
+        );
       }
       case 'udp': {
         const decoder = new SourceDecoder(env, settings(BYTES_FRAMING, env));
-        return datagramListener(options.address, decoder, env, stamp, { maxLength: options.max_length, receiveBufferBytes: options.receive_buffer_bytes });
+        return datagramListener(options.address, decoder, env, stamp, {
+          maxLength: options.max_length,
+          receiveBufferBytes: options.receive_buffer_bytes,
+        });
       }
     }
   },

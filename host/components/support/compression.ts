@@ -9,7 +9,11 @@ import { zstdCompress } from '../../../runtime/engine.js';
 export type Compression = 'none' | 'gzip' | 'zlib' | 'zstd';
 
 /** The `Content-Encoding` of a compressed HTTP body. */
-export const CONTENT_ENCODING: Record<Exclude<Compression, 'none'>, string> = { gzip: 'gzip', zlib: 'deflate', zstd: 'zstd' };
+export const CONTENT_ENCODING: Record<Exclude<Compression, 'none'>, string> = {
+  gzip: 'gzip',
+  zlib: 'deflate',
+  zstd: 'zstd',
+};
 
 const gzipAsync = promisify(gzip);
 const deflateAsync = promisify(deflate);

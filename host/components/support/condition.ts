@@ -22,8 +22,11 @@ const conditionObject = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('is_log') }),
   z.strictObject({ type: z.literal('is_metric') }),
   z.strictObject({ type: z.literal('is_trace') }),
-  z.strictObject({ type: z.enum(['datadog_search', 'extsearch']), source: z.string() })
-    .superRefine((condition, context) => context.addIssue({ code: 'custom', message: UNSUPPORTED_QUERY(condition.type) })),
+  z
+    .strictObject({ type: z.enum(['datadog_search', 'extsearch']), source: z.string() })
+    .superRefine((condition, context) =>
+      context.addIssue({ code: 'custom', message: UNSUPPORTED_QUERY(condition.type) }),
+    ),
 ]);
 
 /** A condition option: `{type, source}`, `{type: is_log}`..., or a remap expression as a plain string. */
@@ -35,10 +38,16 @@ export const conditionSchema = z.preprocess(
 export type ConditionConfig = z.output<typeof conditionSchema>;
 
 /** A prepared condition: plain data and a `WebAssembly.Module`, so it crosses to a worker. */
-export type ConditionPlan = { test: 'vrl'; module: WebAssembly.Module; maxDecompressedSize: number } | { test: 'kind'; kind: EventKind };
+export type ConditionPlan =
+  | { test: 'vrl'; module: WebAssembly.Module; maxDecompressedSize: number }
+  | { test: 'kind'; kind: EventKind };
 
 /** Compiles a condition; `what` names it in errors (e.g. `route "errors"`). */
-export async function prepareCondition(config: ConditionConfig, env: ComponentEnv, what: string): Promise<ConditionPlan> {
+export async function prepareCondition(
+  config: ConditionConfig,
+  env: ComponentEnv,
+  what: string,
+): Promise<ConditionPlan> {
   if (config.type === 'vrl') {
     const module = await compileProgram(config.source, { timezone: env.globals.timezone, condition: true }, env, what);
     return { test: 'vrl', module, maxDecompressedSize: env.maxDecompressedSize };

@@ -43,7 +43,9 @@ export const framingSchema = z
     z.strictObject({
       method: z.literal('character_delimited'),
       character_delimited: z.strictObject({
-        delimiter: z.string().refine((text) => text.length === 1 && text.charCodeAt(0) < 0x80, 'must be one ASCII character'),
+        delimiter: z
+          .string()
+          .refine((text) => text.length === 1 && text.charCodeAt(0) < 0x80, 'must be one ASCII character'),
         max_length: maxLength,
         oversized_action: oversizedAction,
       }),
@@ -59,7 +61,10 @@ export const framingSchema = z
         })
         .optional(),
     }),
-    z.strictObject({ method: z.literal('octet_counting'), octet_counting: z.strictObject({ max_length: maxLength }).optional() }),
+    z.strictObject({
+      method: z.literal('octet_counting'),
+      octet_counting: z.strictObject({ max_length: maxLength }).optional(),
+    }),
   ])
   .optional();
 export type FramingConfig = z.infer<typeof framingSchema>;
@@ -125,7 +130,12 @@ export function stampAt(stamp: Stamp, path: string | undefined, value: unknown):
 
 /** The stamp every source gives its events: source type, the current time and, unless `hostKey` is empty,
  * the host name (`hostKey` defaults to `log_schema.host_key`). */
-export function sourceStamp(env: ComponentEnv, sourceType: string, hostKey?: string, host: string = env.hostname): Stamp {
+export function sourceStamp(
+  env: ComponentEnv,
+  sourceType: string,
+  hostKey?: string,
+  host: string = env.hostname,
+): Stamp {
   const schema = env.globals.log_schema;
   const stamp: Stamp = {};
   stampAt(stamp, schema.source_type_key, sourceType);
@@ -137,7 +147,11 @@ export function sourceStamp(env: ComponentEnv, sourceType: string, hostKey?: str
 // ---- decoding -----------------------------------------------------------------------------------------
 
 /** Frames of any size, each behind its 4-byte big-endian length: how `decodeMessages` joins messages. */
-const LENGTH_PREFIXED: DecodeFraming = { method: 'length_delimited', length_field_length: 4, max_frame_length: 0xffffffff };
+const LENGTH_PREFIXED: DecodeFraming = {
+  method: 'length_delimited',
+  length_field_length: 4,
+  max_frame_length: 0xffffffff,
+};
 
 /** A source's decoder: one codec module instance, shared by all its streams. */
 export class SourceDecoder {
@@ -154,7 +168,12 @@ export class SourceDecoder {
    * decodes frames itself and the framing ends frames with a delimiter, the stream sends whole frames. */
   stream(): FrameStream {
     const framing = this.settings.framing;
-    const delimiter = framing.method === 'newline_delimited' ? 0x0a : framing.method === 'character_delimited' ? framing.delimiter.charCodeAt(0) : undefined;
+    const delimiter =
+      framing.method === 'newline_delimited'
+        ? 0x0a
+        : framing.method === 'character_delimited'
+          ? framing.delimiter.charCodeAt(0)
+          : undefined;
     return new FrameStream(this, this.env.consumerDecodes ? delimiter : undefined);
   }
 
@@ -178,9 +197,16 @@ export class SourceDecoder {
     const decoded: EventBatch[] = [];
     for (let start = 0, end = 1; start < messages.length; start = end, end = start + 1) {
       const stamp = messages[start]!.stamp;
-      if (this.settings.framing.method === 'bytes') while (end < messages.length && messages[end]!.stamp === stamp) end++;
+      if (this.settings.framing.method === 'bytes')
+        while (end < messages.length && messages[end]!.stamp === stamp) end++;
       if (end - start === 1) decoded.push(...this.decodeMessage(messages[start]!.bytes, stamp));
-      else decoded.push(...this.decodeFrames(messages.slice(start, end).map((message) => message.bytes), stamp));
+      else
+        decoded.push(
+          ...this.decodeFrames(
+            messages.slice(start, end).map((message) => message.bytes),
+            stamp,
+          ),
+        );
     }
     const nonEmpty = decoded.filter((batch) => batch.count > 0);
     return nonEmpty.length === 0 ? [] : splitBatch(concatBatches(nonEmpty), this.env.chunkSize);
@@ -212,9 +238,19 @@ export class SourceDecoder {
     framing: DecodeFraming = this.settings.framing,
   ): { batches: EventBatch[]; consumed: number; discard: number; errors: string[] } {
     const result = this.codec.decode(input, { ...this.settings, framing, stamp, eof, discard });
-    reportDecodeErrors(this.env.telemetry, this.env.log, result.errors.map((error) => error.message));
-    const batches = result.count === 0 ? [] : splitBatch({ bytes: result.batch, count: result.count }, this.env.chunkSize);
-    return { batches, consumed: result.consumed, discard: result.discard, errors: result.errors.map((error) => error.message) };
+    reportDecodeErrors(
+      this.env.telemetry,
+      this.env.log,
+      result.errors.map((error) => error.message),
+    );
+    const batches =
+      result.count === 0 ? [] : splitBatch({ bytes: result.batch, count: result.count }, this.env.chunkSize);
+    return {
+      batches,
+      consumed: result.consumed,
+      discard: result.discard,
+      errors: result.errors.map((error) => error.message),
+    };
   }
 
   /** @internal Whole frames, undecoded, for the consumer to decode; `count` of them (an estimate until the
@@ -238,7 +274,8 @@ export class SourceDecoder {
 export function reportDecodeErrors(telemetry: ComponentTelemetry, log: Logger, errors: readonly string[]): void {
   if (errors.length === 0) return;
   telemetry.error('parser_failed', 'processing', errors.length);
-  for (const error of errors) log.error(`Failed deserializing frame: ${error}`, { error_type: 'parser_failed', stage: 'processing' });
+  for (const error of errors)
+    log.error(`Failed deserializing frame: ${error}`, { error_type: 'parser_failed', stage: 'processing' });
 }
 
 /** One stream's framing state: the unfinished frame and the framer's discard state. */

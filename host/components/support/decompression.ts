@@ -44,7 +44,11 @@ function tooLarge(cap: number): DecompressionError {
 }
 
 /** `body` with every encoding of `contentEncoding` undone; errors are `DecompressionError`s. */
-export async function decompressBody(body: Uint8Array, contentEncoding: string | undefined, cap: number): Promise<Uint8Array> {
+export async function decompressBody(
+  body: Uint8Array,
+  contentEncoding: string | undefined,
+  cap: number,
+): Promise<Uint8Array> {
   const encodings = (contentEncoding ?? '')
     .split(',')
     .map((encoding) => encoding.trim().toLowerCase())
@@ -57,7 +61,10 @@ export async function decompressBody(body: Uint8Array, contentEncoding: string |
       bytes = await decompress(bytes, cap);
     } catch (error) {
       if (error instanceof DecompressionError) throw error;
-      throw new DecompressionError(400, `Failed decompressing payload with ${encoding} decoder: ${(error as Error).message}`);
+      throw new DecompressionError(
+        400,
+        `Failed decompressing payload with ${encoding} decoder: ${(error as Error).message}`,
+      );
     }
   }
   return bytes;

@@ -9,9 +9,9 @@ import type { Logger } from '../../log.js';
 import type { ComponentTelemetry } from '../../telemetry/component.js';
 import type { EventBatch } from '../../topology/batch.js';
 
-const asciiChar = z
-  .string()
-  .refine((text) => text.length === 1 && text.charCodeAt(0) < 0x80, { message: 'expected one ASCII (7-bit) character' });
+const asciiChar = z.string().refine((text) => text.length === 1 && text.charCodeAt(0) < 0x80, {
+  message: 'expected one ASCII (7-bit) character',
+});
 
 const CODECS = ['json', 'text', 'logfmt', 'csv', 'raw_message', 'native_json'] as const;
 type CodecName = (typeof CODECS)[number];
@@ -39,7 +39,12 @@ export const encodingSchema = z
   })
   .check((ctx) => {
     if (ctx.value.codec === 'csv' && ctx.value.csv === undefined) {
-      ctx.issues.push({ code: 'custom', input: ctx.value, path: ['csv'], message: 'missing option "csv" (required when codec = "csv"), with "csv.fields"' });
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['csv'],
+        message: 'missing option "csv" (required when codec = "csv"), with "csv.fields"',
+      });
     }
   });
 
@@ -79,14 +84,30 @@ export type SinkKind = 'stream' | 'message';
 
 /** The codec module's options for the sink's `encoding` and `framing`: the framing the user configured, or
  * Vector's default for the codec and the kind of sink (a JSON codec in a message sink delimits with `,`). */
-export function encodeOptions(encoding: EncodingOptions, framing: FramingOptions | undefined, sinkKind: SinkKind, messageKey: string): EncodeOptions {
+export function encodeOptions(
+  encoding: EncodingOptions,
+  framing: FramingOptions | undefined,
+  sinkKind: SinkKind,
+  messageKey: string,
+): EncodeOptions {
   const { codec, json, csv, only_fields, except_fields, timestamp_format } = encoding;
-  return { codec, json, csv, only_fields, except_fields, timestamp_format, messageKey, framing: encodeFraming(codec, framing, sinkKind) };
+  return {
+    codec,
+    json,
+    csv,
+    only_fields,
+    except_fields,
+    timestamp_format,
+    messageKey,
+    framing: encodeFraming(codec, framing, sinkKind),
+  };
 }
 
 function encodeFraming(codec: CodecName, framing: FramingOptions | undefined, sinkKind: SinkKind): EncodeFraming {
   if (framing === undefined) {
-    return codec === 'json' && sinkKind === 'message' ? { method: 'character_delimited', delimiter: ',' } : { method: 'newline_delimited' };
+    return codec === 'json' && sinkKind === 'message'
+      ? { method: 'character_delimited', delimiter: ',' }
+      : { method: 'newline_delimited' };
   }
   switch (framing.method) {
     case 'character_delimited':
@@ -124,7 +145,8 @@ export class SinkEncoder {
   /** One unframed payload per event. */
   encodeEach(batch: EventBatch): Uint8Array[] {
     const payloads = this.codec.encodeEach(batch.bytes, this.options);
-    if (payloads.length < batch.count) this.failed(batch.count - payloads.length, 'the event cannot be encoded with this codec');
+    if (payloads.length < batch.count)
+      this.failed(batch.count - payloads.length, 'the event cannot be encoded with this codec');
     return payloads;
   }
 
@@ -132,6 +154,10 @@ export class SinkEncoder {
   failed(count: number, message: string): void {
     this.env.telemetry.error('encoder_failed', 'sending', count);
     this.env.telemetry.discarded(count, false);
-    this.env.log.error(`Failed serializing frame: ${message}`, { error_type: 'encoder_failed', stage: 'sending', count });
+    this.env.log.error(`Failed serializing frame: ${message}`, {
+      error_type: 'encoder_failed',
+      stage: 'sending',
+      count,
+    });
   }
 }

@@ -26,7 +26,12 @@ export function parseListenAddress(address: string): { host: string; port: numbe
 
 function listenError(where: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'EADDRINUSE' ? 'address already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'address already in use'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : (error as Error).message;
   return new Error(`could not listen on ${where}: ${why}`);
 }
 
@@ -94,12 +99,19 @@ export async function streamListener(
       // Connections read on after shutdown until their peer closes, at most this long.
       const cutoff = new AbortController();
       accept = (socket) => {
-        if (listen.kind === 'tcp' && listen.keepaliveSecs !== undefined) socket.setKeepAlive(true, listen.keepaliveSecs * 1000);
-        const peer: Peer = listen.kind === 'tcp' ? { address: socket.remoteAddress ?? '', port: socket.remotePort } : { address: listen.path };
+        if (listen.kind === 'tcp' && listen.keepaliveSecs !== undefined)
+          socket.setKeepAlive(true, listen.keepaliveSecs * 1000);
+        const peer: Peer =
+          listen.kind === 'tcp'
+            ? { address: socket.remoteAddress ?? '', port: socket.remotePort }
+            : { address: listen.path };
         sockets.add(socket);
         socket.on('error', (error) => {
           env.telemetry.error('connection_failed', 'receiving');
-          env.log.error(`Connection from ${peer.address} failed: ${error.message}`, { error_type: 'connection_failed', stage: 'receiving' });
+          env.log.error(`Connection from ${peer.address} failed: ${error.message}`, {
+            error_type: 'connection_failed',
+            stage: 'receiving',
+          });
         });
         const done: Promise<void> = pumpReadable(socket, decoder.stream(), context, () => stamp(peer), cutoff.signal)
           .catch((error: Error) => env.log.error(`Reading from ${peer.address} failed: ${error.message}`))
@@ -143,7 +155,10 @@ export async function datagramListener(
   options: { maxLength?: number; receiveBufferBytes?: number },
 ): Promise<Source> {
   const { host, port } = parseListenAddress(address);
-  const socket: DatagramSocket = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', ...(options.receiveBufferBytes ? { recvBufferSize: options.receiveBufferBytes } : {}) });
+  const socket: DatagramSocket = createSocket({
+    type: isIPv6(host) ? 'udp6' : 'udp4',
+    ...(options.receiveBufferBytes ? { recvBufferSize: options.receiveBufferBytes } : {}),
+  });
   try {
     socket.bind(port, host);
     await Promise.race([once(socket, 'listening'), once(socket, 'error').then(([error]) => Promise.reject(error))]);
@@ -160,7 +175,10 @@ export async function datagramListener(
       env.log.warn('Datagrams dropped: the pipeline does not keep up.', { count: 1 });
       return;
     }
-    const bytes = options.maxLength !== undefined && message.length > options.maxLength ? message.subarray(0, options.maxLength) : message;
+    const bytes =
+      options.maxLength !== undefined && message.length > options.maxLength
+        ? message.subarray(0, options.maxLength)
+        : message;
     queue.push({ bytes, stamp: stamp({ address: remote.address, port: remote.port }) });
     wake?.();
   });

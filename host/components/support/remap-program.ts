@@ -3,8 +3,18 @@
 
 import { readFile } from 'node:fs/promises';
 import {
-  CompileError, compileToModule, defaultServices, instantiate, JS_FUNCTION_NAMES, loadJsFunctions, loadModule, readModuleInfo, renderDiagnostics,
-  type CompileOptions, type ModuleInfo, type RemapInstance,
+  CompileError,
+  compileToModule,
+  defaultServices,
+  instantiate,
+  JS_FUNCTION_NAMES,
+  loadJsFunctions,
+  loadModule,
+  readModuleInfo,
+  renderDiagnostics,
+  type CompileOptions,
+  type ModuleInfo,
+  type RemapInstance,
 } from '../../../runtime/index.js';
 import { compilerVersion } from '../../../runtime/engine.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
@@ -14,10 +24,16 @@ import { threadMetricsSnapshot } from '../../telemetry/metrics-snapshot.js';
  * Compiles a program; compile errors reject with the rendered diagnostics (prefixed with `what`, e.g. the
  * option holding it), compile warnings are logged.
  */
-export async function compileProgram(source: string, options: CompileOptions, env: ComponentEnv, what?: string): Promise<WebAssembly.Module> {
+export async function compileProgram(
+  source: string,
+  options: CompileOptions,
+  env: ComponentEnv,
+  what?: string,
+): Promise<WebAssembly.Module> {
   try {
     const { module, warnings } = await compileToModule(source, options);
-    if (warnings.length > 0) env.log.warn(`VRL compilation warning.${what ? ` (${what})` : ''}\n${renderDiagnostics(source, warnings)}`);
+    if (warnings.length > 0)
+      env.log.warn(`VRL compilation warning.${what ? ` (${what})` : ''}\n${renderDiagnostics(source, warnings)}`);
     return module;
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
@@ -32,7 +48,9 @@ export async function compileProgram(source: string, options: CompileOptions, en
  */
 export async function loadPrecompiledModule(path: string): Promise<WebAssembly.Module> {
   const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot read the remap module "${path}": ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new Error(
+      `cannot read the remap module "${path}": ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+    );
   });
   const refuse = (why: string) => new Error(`remap module "${path}": ${why}`);
   let loaded: { module: WebAssembly.Module; info: ModuleInfo };
@@ -44,7 +62,9 @@ export async function loadPrecompiledModule(path: string): Promise<WebAssembly.M
   const { module, info } = loaded;
   const version = compilerVersion();
   if (!runsModulesOf(version, info.compiler)) {
-    throw refuse(`compiled by svc ${info.compiler}, which this svc (${version}) cannot run: compile the program again with \`svc vrl --emit-wasm\``);
+    throw refuse(
+      `compiled by svc ${info.compiler}, which this svc (${version}) cannot run: compile the program again with \`svc vrl --emit-wasm\``,
+    );
   }
   const missing = info.jsFunctions.filter((name) => !JS_FUNCTION_NAMES.has(name));
   if (missing.length > 0) throw refuse(`it calls ${missing.join(', ')}, which this svc does not provide`);
@@ -108,7 +128,11 @@ export interface ProgramSettings {
 }
 
 /** An instance of a compiled program in the transform's thread. */
-export async function instantiateProgram(module: WebAssembly.Module, logs: RemapLogs, settings: ProgramSettings = {}): Promise<RemapInstance> {
+export async function instantiateProgram(
+  module: WebAssembly.Module,
+  logs: RemapLogs,
+  settings: ProgramSettings = {},
+): Promise<RemapInstance> {
   const info = readModuleInfo(module);
   const services = defaultServices(info);
   return instantiate(module, {

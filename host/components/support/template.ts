@@ -11,7 +11,10 @@ import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } fro
 export type TemplatePlan = { option: string; text: string } | { option: string; module: WebAssembly.Module };
 
 export async function prepareTemplate(template: string, env: ComponentEnv, option: string): Promise<TemplatePlan> {
-  const compiled = templateToRemap(template, { timestampKey: env.globals.log_schema.timestamp_key, timezone: env.globals.timezone });
+  const compiled = templateToRemap(template, {
+    timestampKey: env.globals.log_schema.timestamp_key,
+    timezone: env.globals.timezone,
+  });
   if (!compiled.isDynamic) return { option, text: template };
   // Only the result is wanted: emptying the event keeps the module from copying it back out.
   const source = `_rendered = {\n${compiled.source}\n}\n. = {}\n_rendered`;
@@ -38,11 +41,13 @@ export class Template {
   }
 
   render(batch: Uint8Array, count: number): Rendered {
-    if (this.instance === undefined) return { values: new Array<string>(count).fill((this.plan as { text: string }).text), errors: [] };
+    if (this.instance === undefined)
+      return { values: new Array<string>(count).fill((this.plan as { text: string }).text), errors: [] };
     const records = decodeOutput(this.instance.runBatch(withFlags(batch, BatchFlag.RESULTS | BatchFlag.RAW)));
     const failures: Array<{ message: string }> = [];
     const values = records.map((record) => {
-      if (record.outcome === 'kept') return typeof record.result === 'string' ? record.result : lossyUtf8.decode(record.result as Uint8Array);
+      if (record.outcome === 'kept')
+        return typeof record.result === 'string' ? record.result : lossyUtf8.decode(record.result as Uint8Array);
       if (record.outcome !== 'dropped') failures.push(record);
       return undefined;
     });

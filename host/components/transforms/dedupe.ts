@@ -14,9 +14,13 @@ const REASON = 'Events have been found in cache for deduplication.';
 const MISSING = Buffer.from([0xff]);
 
 const options = z.strictObject({
-  fields: z.union([z.strictObject({ match: z.array(z.string()) }), z.strictObject({ ignore: z.array(z.string()) })]).optional(),
+  fields: z
+    .union([z.strictObject({ match: z.array(z.string()) }), z.strictObject({ ignore: z.array(z.string()) })])
+    .optional(),
   cache: z.strictObject({ num_events: z.number().int().positive().default(5000) }).default({ num_events: 5000 }),
-  time_settings: z.strictObject({ max_age_ms: z.number().int().nonnegative(), refresh_on_drop: z.boolean().default(false) }).optional(),
+  time_settings: z
+    .strictObject({ max_age_ms: z.number().int().nonnegative(), refresh_on_drop: z.boolean().default(false) })
+    .optional(),
 });
 
 type DedupeOptions = z.output<typeof options>;
@@ -39,18 +43,28 @@ const dedupe: TransformDefinition<DedupeOptions, DedupePlan> = {
   async prepare(config, env) {
     const { timestamp_key, host_key, message_key } = env.globals.log_schema;
     const spec = config.fields ?? { match: [timestamp_key, host_key, message_key].filter((key) => key !== '') };
-    const paths = (texts: string[]) => texts.map((text) => {
-      const path = parseFieldPath(text);
-      if (path.metadata) throw new Error(`fields: "${text}" is a metadata path; dedupe compares event fields`);
-      return valuePath(path.segments);
-    });
-    const fields = 'match' in spec
-      ? { match: paths(spec.match) }
-      : { ignore: paths(spec.ignore).map((path) => {
-          if (path.some((segment) => typeof segment === 'number')) throw new Error('fields.ignore: paths with array indexes are not supported');
-          return path as string[];
-        }) };
-    return { fields, capacity: config.cache.num_events, maxAgeMs: config.time_settings?.max_age_ms, refreshOnDrop: config.time_settings?.refresh_on_drop ?? false };
+    const paths = (texts: string[]) =>
+      texts.map((text) => {
+        const path = parseFieldPath(text);
+        if (path.metadata) throw new Error(`fields: "${text}" is a metadata path; dedupe compares event fields`);
+        return valuePath(path.segments);
+      });
+    const fields =
+      'match' in spec
+        ? { match: paths(spec.match) }
+        : {
+            ignore: paths(spec.ignore).map((path) => {
+              if (path.some((segment) => typeof segment === 'number'))
+                throw new Error('fields.ignore: paths with array indexes are not supported');
+              return path as string[];
+            }),
+          };
+    return {
+      fields,
+      capacity: config.cache.num_events,
+      maxAgeMs: config.time_settings?.max_age_ms,
+      refreshOnDrop: config.time_settings?.refresh_on_drop ?? false,
+    };
   },
   create: (plan) => createDedupe(plan, monotonicClock),
 };
@@ -63,7 +77,9 @@ export function createDedupe(plan: DedupePlan, now: Clock): TransformRunner {
   const cache = new Map<string, number>();
   const keyOf = (reader: BatchReader, event: Uint8Array): string => {
     if ('match' in plan.fields) {
-      return Buffer.concat(plan.fields.match.map((path) => reader.readPathEncoded(event, path) ?? MISSING)).toString('latin1');
+      return Buffer.concat(plan.fields.match.map((path) => reader.readPathEncoded(event, path) ?? MISSING)).toString(
+        'latin1',
+      );
     }
     return Buffer.from(plan.fields.ignore.reduce(withoutField, event)).toString('latin1');
   };

@@ -3,7 +3,13 @@
 import { z } from 'zod';
 import { splitByBitmap } from '../../../runtime/engine.js';
 import type { TransformDefinition } from '../component.js';
-import { Condition, conditionErrors, conditionSchema, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import {
+  Condition,
+  conditionErrors,
+  conditionSchema,
+  prepareCondition,
+  type ConditionPlan,
+} from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';
 
 const options = z.strictObject({ condition: conditionSchema });

@@ -43,10 +43,16 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
       let run: { output: Uint8Array; count: number; failures: ChainFailure[] };
       let input = batch;
       if (batch.frames && instance.framed) {
-        const framed = instance.runFramed(batch.bytes, batch.frames, encode, plan.keep | (plan.rerouteDropped ? ChainFlag.FAILED_RECORDS : 0));
+        const framed = instance.runFramed(
+          batch.bytes,
+          batch.frames,
+          encode,
+          plan.keep | (plan.rerouteDropped ? ChainFlag.FAILED_RECORDS : 0),
+        );
         run = framed;
         decoded = { count: framed.decoded, errors: framed.decodeErrors.map((error) => error.message) };
-        if (framed.encodeErrors.length > 0) encodeFailures = { count: framed.encodeErrors.length, message: framed.encodeErrors[0]!.message };
+        if (framed.encodeErrors.length > 0)
+          encodeFailures = { count: framed.encodeErrors.length, message: framed.encodeErrors[0]!.message };
       } else {
         if (batch.frames) {
           const result = (codec ??= new CodecModule({ timezone: plan.timezone })).decode(batch.bytes, batch.frames);
@@ -56,18 +62,25 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
         run = instance.runChain(input.bytes, plan.keep);
         encode = undefined;
       }
-      const outputs: TransformResult['outputs'] = [{ output: undefined, batch: { bytes: run.output, count: run.count, encoded: encode !== undefined } }];
+      const outputs: TransformResult['outputs'] = [
+        { output: undefined, batch: { bytes: run.output, count: run.count, encoded: encode !== undefined } },
+      ];
       const failures = run.failures;
       const errors = failures.filter((failure) => failure.outcome === 'error');
       const dropped = failures.filter((failure) => (failure.outcome === 'error' ? plan.dropOnError : plan.dropOnAbort));
       const discarded: NonNullable<TransformResult['discarded']> = [];
       if (plan.rerouteDropped) {
-        outputs.push({ output: DROPPED, batch: annotate(dropped, input.frames ? 0 : new BatchReader(input.bytes).flags) });
+        outputs.push({
+          output: DROPPED,
+          batch: annotate(dropped, input.frames ? 0 : new BatchReader(input.bytes).flags),
+        });
       } else {
         const droppedErrors = dropped.filter((failure) => failure.outcome === 'error').length;
         const droppedAborts = dropped.length - droppedErrors;
-        if (droppedErrors > 0) discarded.push({ count: droppedErrors, intentional: false, reason: 'Mapping failed with event.' });
-        if (droppedAborts > 0) discarded.push({ count: droppedAborts, intentional: true, reason: 'Event mapping aborted.' });
+        if (droppedErrors > 0)
+          discarded.push({ count: droppedErrors, intentional: false, reason: 'Mapping failed with event.' });
+        if (droppedAborts > 0)
+          discarded.push({ count: droppedAborts, intentional: true, reason: 'Event mapping aborted.' });
       }
       return {
         outputs,
@@ -100,7 +113,8 @@ function annotator(plan: RemapPlan): (failures: ChainFailure[], flags: number) =
       const reason = outcome === 'error' ? 'error' : 'abort';
       if (kind === 'metric') {
         let tagged = event;
-        for (const [name, value] of Object.entries({ reason, ...common })) tagged = withField(tagged, ['tags', `${key.tagPrefix}.${name}`], encode(value));
+        for (const [name, value] of Object.entries({ reason, ...common }))
+          tagged = withField(tagged, ['tags', `${key.tagPrefix}.${name}`], encode(value));
         annotated.appendEncoded(kind, metadata, tagged);
       } else {
         const dropped = encode({ dropped: { reason, message, ...common } });

@@ -50,21 +50,26 @@ const options = z
 
 type RemapOptions = z.output<typeof options>;
 
-
 const remap: TransformDefinition<RemapOptions, RemapPlan> = {
   kind: 'transform',
   type: 'remap',
   concurrent: true,
   description:
-    'Modifies events with a remap program. Besides Vector\'s `source`, `file` and `files`, the program may be a ' +
+    "Modifies events with a remap program. Besides Vector's `source`, `file` and `files`, the program may be a " +
     'module precompiled by `svc vrl --emit-wasm` (`module`: its path; refused unless this svc can run it).',
   options,
   inputs: () => ALL_KINDS,
-  outputs: (config) => [{ name: undefined, kinds: ALL_KINDS }, ...(config.reroute_dropped ? [{ name: DROPPED, kinds: ALL_KINDS }] : [])],
+  outputs: (config) => [
+    { name: undefined, kinds: ALL_KINDS },
+    ...(config.reroute_dropped ? [{ name: DROPPED, kinds: ALL_KINDS }] : []),
+  ],
   async prepare(config, env) {
     const timezone = config.timezone ?? env.globals.timezone;
     return {
-      module: config.module === undefined ? await compiledProgram(config, timezone, env) : await loadPrecompiledModule(config.module),
+      module:
+        config.module === undefined
+          ? await compiledProgram(config, timezone, env)
+          : await loadPrecompiledModule(config.module),
       timezone,
       keep: (config.drop_on_error ? 0 : ChainFlag.KEEP_ON_ERROR) | (config.drop_on_abort ? 0 : ChainFlag.KEEP_ON_ABORT),
       dropOnError: config.drop_on_error,
@@ -87,7 +92,9 @@ async function compiledProgram(config: RemapOptions, timezone: string, env: Comp
   const texts = await Promise.all(
     paths.map((path) =>
       readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        throw new Error(`cannot read the remap program "${path}": ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+        throw new Error(
+          `cannot read the remap program "${path}": ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+        );
       }),
     ),
   );
@@ -102,7 +109,8 @@ function annotationPath(text: string): RemapPlan['annotation'] {
   if (text === '') return undefined;
   const path = parseFieldPath(text);
   const fields = path.segments.map((segment) => {
-    if ('index' in segment) throw new Error(`log_schema.metadata_key "${text}" holds an array index: it must be a path of fields`);
+    if ('index' in segment)
+      throw new Error(`log_schema.metadata_key "${text}" holds an array index: it must be a path of fields`);
     return segment.field;
   });
   return { metadata: path.metadata, fields, tagPrefix: `${text.replace(/^[.%]/, '')}.dropped` };

@@ -5,7 +5,14 @@ import { z } from 'zod';
 import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
-import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import {
+  Condition,
+  conditionErrors,
+  conditionSchema,
+  isSet,
+  prepareCondition,
+  type ConditionPlan,
+} from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';
 
 const UNMATCHED = '_unmatched';
@@ -17,7 +24,11 @@ const options = z.strictObject({
   route: z.record(z.string(), conditionSchema).superRefine((routes, context) => {
     for (const name of Object.keys(routes)) {
       if (RESERVED.includes(name)) {
-        context.addIssue({ code: 'custom', path: [name], message: `"${name}" is a reserved output name and cannot be a route id (reserved: ${RESERVED.join(', ')})` });
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `"${name}" is a reserved output name and cannot be a route id (reserved: ${RESERVED.join(', ')})`,
+        });
       }
     }
   }),
@@ -44,17 +55,26 @@ const route: TransformDefinition<RouteOptions, RoutePlan> = {
   ],
   async prepare(config, env) {
     const routes = await Promise.all(
-      Object.entries(config.route).map(async ([name, condition]) => ({ name, condition: await prepareCondition(condition, env, `route "${name}"`) })),
+      Object.entries(config.route).map(async ([name, condition]) => ({
+        name,
+        condition: await prepareCondition(condition, env, `route "${name}"`),
+      })),
     );
     return { routes, rerouteUnmatched: config.reroute_unmatched };
   },
   async create(plan) {
     const logs = new RemapLogs();
-    const routes = await Promise.all(plan.routes.map(async ({ name, condition }) => ({ name, condition: await Condition.create(condition, logs) })));
+    const routes = await Promise.all(
+      plan.routes.map(async ({ name, condition }) => ({ name, condition: await Condition.create(condition, logs) })),
+    );
     return {
       process(batch) {
         const reader = new BatchReader(batch.bytes);
-        const results = routes.map(({ name, condition }) => ({ name, ...condition.evaluate(batch.bytes), writer: new BatchWriter(reader.flags) }));
+        const results = routes.map(({ name, condition }) => ({
+          name,
+          ...condition.evaluate(batch.bytes),
+          writer: new BatchWriter(reader.flags),
+        }));
         const unmatched = new BatchWriter(reader.flags);
         for (const { index, record } of reader) {
           let matched = false;
@@ -65,11 +85,21 @@ const route: TransformDefinition<RouteOptions, RoutePlan> = {
           }
           if (!matched) unmatched.appendRaw(record);
         }
-        const outputs: TransformResult['outputs'] = results.map(({ name, writer }) => ({ output: name, batch: { bytes: writer.finish(), count: writer.count } }));
+        const outputs: TransformResult['outputs'] = results.map(({ name, writer }) => ({
+          output: name,
+          batch: { bytes: writer.finish(), count: writer.count },
+        }));
         const discarded: NonNullable<TransformResult['discarded']> = [];
-        if (plan.rerouteUnmatched) outputs.push({ output: UNMATCHED, batch: { bytes: unmatched.finish(), count: unmatched.count } });
-        else if (unmatched.count > 0) discarded.push({ count: unmatched.count, intentional: true, reason: 'Event did not match any route.' });
-        return { outputs, discarded, errors: results.flatMap(({ failures }) => conditionErrors(failures)), logs: logs.take() };
+        if (plan.rerouteUnmatched)
+          outputs.push({ output: UNMATCHED, batch: { bytes: unmatched.finish(), count: unmatched.count } });
+        else if (unmatched.count > 0)
+          discarded.push({ count: unmatched.count, intentional: true, reason: 'Event did not match any route.' });
+        return {
+          outputs,
+          discarded,
+          errors: results.flatMap(({ failures }) => conditionErrors(failures)),
+          logs: logs.take(),
+        };
       },
     };
   },

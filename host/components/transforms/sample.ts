@@ -9,7 +9,14 @@ import { display, type RemapValue } from '../../../runtime/index.js';
 import { parseFieldPath, templateOption, valuePath, type PathSegment } from '../../config/template.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
-import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import {
+  Condition,
+  conditionErrors,
+  conditionSchema,
+  isSet,
+  prepareCondition,
+  type ConditionPlan,
+} from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 
@@ -36,10 +43,17 @@ const options = z
   })
   .superRefine((config, context) => {
     if ((config.rate === undefined) === (config.ratio === undefined)) {
-      context.addIssue({ code: 'custom', message: "exactly one of `rate` or `ratio` must be set" });
+      context.addIssue({ code: 'custom', message: 'exactly one of `rate` or `ratio` must be set' });
     }
-    if (config.sample_rate_key !== '' && parseFieldPath(config.sample_rate_key).segments.some((segment) => 'index' in segment)) {
-      context.addIssue({ code: 'custom', path: ['sample_rate_key'], message: 'must be a path of fields (no array index)' });
+    if (
+      config.sample_rate_key !== '' &&
+      parseFieldPath(config.sample_rate_key).segments.some((segment) => 'index' in segment)
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['sample_rate_key'],
+        message: 'must be a path of fields (no array index)',
+      });
     }
   });
 
@@ -66,7 +80,8 @@ const sample: TransformDefinition<SampleOptions, SamplePlan> = {
       config.group_by === undefined ? undefined : prepareTemplate(config.group_by, env, 'group_by'),
       config.exclude === undefined ? undefined : prepareCondition(config.exclude, env, 'exclude'),
     ]);
-    const fields = (text: string) => parseFieldPath(text).segments.map((segment) => (segment as { field: string }).field);
+    const fields = (text: string) =>
+      parseFieldPath(text).segments.map((segment) => (segment as { field: string }).field);
     return {
       mode: config.rate !== undefined ? { rate: config.rate } : { ratio: config.ratio! },
       keyField: config.key_field === undefined ? undefined : parseFieldPath(config.key_field).segments,
@@ -132,7 +147,8 @@ function keepRule(mode: SamplePlan['mode']): (counter: number, hash: bigint | un
   }
   const { ratio } = mode;
   const limit = BigInt(Math.min(ratio * 2 ** 64, 2 ** 64));
-  return (counter, hash) => (hash === undefined ? Math.ceil((counter + 1) * ratio) > Math.ceil(counter * ratio) : hash < limit);
+  return (counter, hash) =>
+    hash === undefined ? Math.ceil((counter + 1) * ratio) > Math.ceil(counter * ratio) : hash < limit;
 }
 
 /** Vector's `to_string_lossy` of a value: strings as they are, other values as remap displays them. */

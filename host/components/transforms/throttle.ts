@@ -7,7 +7,14 @@ import { z } from 'zod';
 import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import { templateOption } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
-import { Condition, conditionErrors, conditionSchema, isSet, prepareCondition, type ConditionPlan } from '../support/condition.js';
+import {
+  Condition,
+  conditionErrors,
+  conditionSchema,
+  isSet,
+  prepareCondition,
+  type ConditionPlan,
+} from '../support/condition.js';
 import { RemapLogs } from '../support/remap-program.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 import { monotonicClock, type Clock } from '../support/clock.js';
@@ -17,11 +24,20 @@ const REASON = 'Rate limit exceeded.';
 const NO_KEY = 'None';
 
 const options = z.strictObject({
-  threshold: z.number().int().nonnegative().refine((value) => value > 0, 'must be non-zero'),
-  window_secs: z.number().nonnegative().refine((value) => value > 0, 'must be non-zero'),
+  threshold: z
+    .number()
+    .int()
+    .nonnegative()
+    .refine((value) => value > 0, 'must be non-zero'),
+  window_secs: z
+    .number()
+    .nonnegative()
+    .refine((value) => value > 0, 'must be non-zero'),
   key_field: templateOption().optional(),
   exclude: conditionSchema.optional(),
-  internal_metrics: z.strictObject({ emit_events_discarded_per_key: z.boolean().default(false) }).default({ emit_events_discarded_per_key: false }),
+  internal_metrics: z
+    .strictObject({ emit_events_discarded_per_key: z.boolean().default(false) })
+    .default({ emit_events_discarded_per_key: false }),
 });
 
 type ThrottleOptions = z.output<typeof options>;
@@ -39,7 +55,8 @@ interface ThrottlePlan {
 const throttle: TransformDefinition<ThrottleOptions, ThrottlePlan> = {
   kind: 'transform',
   type: 'throttle',
-  description: 'Rate limits one or more log streams to limit load on downstream services, or to enforce usage quotas on users.',
+  description:
+    'Rate limits one or more log streams to limit load on downstream services, or to enforce usage quotas on users.',
   options,
   inputs: () => ['log'],
   outputs: () => [{ name: undefined, kinds: ['log'] }],
@@ -49,7 +66,14 @@ const throttle: TransformDefinition<ThrottleOptions, ThrottlePlan> = {
       config.exclude === undefined ? undefined : prepareCondition(config.exclude, env, 'exclude'),
     ]);
     const windowMs = config.window_secs * 1000;
-    return { threshold: config.threshold, intervalMs: windowMs / config.threshold, windowMs, key, exclude, perKeyMetric: config.internal_metrics.emit_events_discarded_per_key };
+    return {
+      threshold: config.threshold,
+      intervalMs: windowMs / config.threshold,
+      windowMs,
+      key,
+      exclude,
+      perKeyMetric: config.internal_metrics.emit_events_discarded_per_key,
+    };
   },
   create: (plan) => createThrottle(plan, monotonicClock),
 };
@@ -99,11 +123,14 @@ export async function createThrottle(plan: ThrottlePlan, now: Clock): Promise<Tr
       }
       const discarded: NonNullable<TransformResult['discarded']> = [];
       if (plan.perKeyMetric) {
-        for (const [bucket, count] of discardedByKey) discarded.push({ count, intentional: true, reason: REASON, key: bucket ?? NO_KEY });
+        for (const [bucket, count] of discardedByKey)
+          discarded.push({ count, intentional: true, reason: REASON, key: bucket ?? NO_KEY });
       } else if (discardedByKey.size > 0) {
         discarded.push({ count: batch.count - passed.count, intentional: true, reason: REASON });
       }
-      const outputs = [{ output: undefined, batch: discarded.length === 0 ? batch : { bytes: passed.finish(), count: passed.count } }];
+      const outputs = [
+        { output: undefined, batch: discarded.length === 0 ? batch : { bytes: passed.finish(), count: passed.count } },
+      ];
       return { outputs, discarded, errors, logs: logs.take() };
     },
   };

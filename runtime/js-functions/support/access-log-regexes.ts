@@ -13,8 +13,7 @@ const COMMON_PREFIX =
 export const COMMON_LOG = new RustRegex(`${COMMON_PREFIX}\\s*$`);
 
 export const APACHE_COMBINED_LOG = new RustRegex(
-  COMMON_PREFIX +
-    String.raw`\s+(?:-|"(?:-|(?:\s*(?<referrer>(?s:.)*?)))")\s+(?:-|"(?:-|(?:\s*(?<agent>(?s:.)*?)))")`,
+  COMMON_PREFIX + String.raw`\s+(?:-|"(?:-|(?:\s*(?<referrer>(?s:.)*?)))")\s+(?:-|"(?:-|(?:\s*(?<agent>(?s:.)*?)))")`,
 );
 
 export const APACHE_ERROR_LOG = new RustRegex(

@@ -38,9 +38,7 @@ function cmac(key: Uint8Array, message: Buffer): Buffer {
   const k1 = dbl(ecb(Buffer.alloc(BLOCK)));
   const complete = message.length > 0 && message.length % BLOCK === 0;
   const lastStart = complete ? message.length - BLOCK : message.length - (message.length % BLOCK);
-  const last = complete
-    ? xor(message.subarray(lastStart), k1)
-    : xor(padded(message.subarray(lastStart)), dbl(k1));
+  const last = complete ? xor(message.subarray(lastStart), k1) : xor(padded(message.subarray(lastStart)), dbl(k1));
   const cbc = createCipheriv(aesName(key, 'cbc'), key, ZERO_IV).setAutoPadding(false);
   const macced = Buffer.concat([cbc.update(Buffer.concat([message.subarray(0, lastStart), last])), cbc.final()]);
   return macced.subarray(macced.length - BLOCK);
@@ -70,7 +68,11 @@ function ctr(key: Uint8Array, v: Buffer, data: Buffer): Buffer {
 export function sivSeal(key: Uint8Array, headers: readonly Uint8Array[], plaintext: Uint8Array): Buffer {
   const half = key.length / 2;
   const [macKey, ctrKey] = [key.subarray(0, half), key.subarray(half)];
-  const v = s2v(macKey, headers.map((header) => Buffer.from(header)), Buffer.from(plaintext));
+  const v = s2v(
+    macKey,
+    headers.map((header) => Buffer.from(header)),
+    Buffer.from(plaintext),
+  );
   return Buffer.concat([v, ctr(ctrKey, v, Buffer.from(plaintext))]);
 }
 
@@ -81,5 +83,11 @@ export function sivOpen(key: Uint8Array, headers: readonly Uint8Array[], sealed:
   const [macKey, ctrKey] = [key.subarray(0, half), key.subarray(half)];
   const v = Buffer.from(sealed.subarray(0, BLOCK));
   const plaintext = ctr(ctrKey, v, Buffer.from(sealed.subarray(BLOCK)));
-  return s2v(macKey, headers.map((header) => Buffer.from(header)), plaintext).equals(v) ? plaintext : undefined;
+  return s2v(
+    macKey,
+    headers.map((header) => Buffer.from(header)),
+    plaintext,
+  ).equals(v)
+    ? plaintext
+    : undefined;
 }

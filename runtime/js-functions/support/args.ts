@@ -8,10 +8,14 @@ import { IntegralFloat } from '../../../abi/codec.js';
 export function kindName(value: RemapValue): string {
   if (value === null) return 'null';
   switch (typeof value) {
-    case 'boolean': return 'boolean';
-    case 'bigint': return 'integer';
-    case 'number': return 'float';
-    case 'string': return 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'bigint':
+      return 'integer';
+    case 'number':
+      return 'float';
+    case 'string':
+      return 'string';
   }
   if (value instanceof Uint8Array) return 'string';
   if (value instanceof Timestamp) return 'timestamp';
@@ -36,7 +40,9 @@ export function valueKind(value: RemapValue): string {
   const name = kindName(value);
   if (name !== 'object') return name;
   const entries = Object.entries(value as Record<string, RemapValue>).sort(([a], [b]) => byteOrder(a, b));
-  return entries.length === 0 ? 'object' : `{ ${entries.map(([k, v]) => `${fieldName(k)}: ${valueKind(v)}`).join(', ')} }`;
+  return entries.length === 0
+    ? 'object'
+    : `{ ${entries.map(([k, v]) => `${fieldName(k)}: ${valueKind(v)}`).join(', ')} }`;
 }
 
 function mismatch(expected: string, value: RemapValue): Error {

@@ -116,7 +116,10 @@ function siv(keySize: number): Cipher {
   };
 }
 
-type Aead = (key: Uint8Array, nonce: Uint8Array) => { encrypt(data: Uint8Array): Uint8Array; decrypt(data: Uint8Array): Uint8Array };
+type Aead = (
+  key: Uint8Array,
+  nonce: Uint8Array,
+) => { encrypt(data: Uint8Array): Uint8Array; decrypt(data: Uint8Array): Uint8Array };
 
 function aead(make: Aead, ivSize: number): Cipher {
   return {

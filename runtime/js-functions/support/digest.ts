@@ -5,7 +5,12 @@ import type { RemapValue } from '../../../abi/values.js';
 import { bytesArg, stringArg } from './args.js';
 
 /** The hex digest of `value` by the node:crypto hash `variants` names (`variant` absent: `fallback`). */
-export function hexDigest(variants: Readonly<Record<string, string>>, fallback: string, value: RemapValue, variant: RemapValue): string {
+export function hexDigest(
+  variants: Readonly<Record<string, string>>,
+  fallback: string,
+  value: RemapValue,
+  variant: RemapValue,
+): string {
   const name = variant === null ? fallback : stringArg(variant);
   const hash = variants[name];
   if (hash === undefined) throw new Error(`unknown variant: ${name}`);

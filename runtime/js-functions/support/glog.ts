@@ -8,8 +8,12 @@ import { RustRegex } from '../../../abi/regex.js';
 const LEVELS: Readonly<Record<string, string>> = { I: 'info', W: 'warning', E: 'error', F: 'fatal' };
 
 const BODY = String.raw`\s+(?<id>\d+)\s(?<file>.+):(?<line>\d+)\]\s?(?<message>.*)`;
-export const GLOG_LINE = new RustRegex(String.raw`^\s*(?<level>\w)(?<timestamp>\d{8}\s\d{2}:\d{2}:\d{2}\.\d{6})${BODY}`);
-export const KLOG_LINE = new RustRegex(String.raw`^\s*(?<level>\w)(?<timestamp>\d{4}\s\d{2}:\d{2}:\d{2}\.\d{6})${BODY}`);
+export const GLOG_LINE = new RustRegex(
+  String.raw`^\s*(?<level>\w)(?<timestamp>\d{8}\s\d{2}:\d{2}:\d{2}\.\d{6})${BODY}`,
+);
+export const KLOG_LINE = new RustRegex(
+  String.raw`^\s*(?<level>\w)(?<timestamp>\d{4}\s\d{2}:\d{2}:\d{2}\.\d{6})${BODY}`,
+);
 
 /** Fields of a matched line; `year` prefixes klog's timestamp (glog's has its own). */
 export function glogFields(groups: Record<string, string>, year = ''): Record<string, RemapValue> {

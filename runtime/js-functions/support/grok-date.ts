@@ -12,8 +12,24 @@ export interface DateMatcher {
   parse(text: string): bigint | undefined;
 }
 
-type Part = 'year' | 'year2' | 'month' | 'monthName' | 'day' | 'dayOfYear' | 'hour' | 'hour12' | 'hour0to11'
-  | 'hour1to24' | 'minute' | 'second' | 'fraction' | 'halfday' | 'offset' | 'zone' | 'ignored';
+type Part =
+  | 'year'
+  | 'year2'
+  | 'month'
+  | 'monthName'
+  | 'day'
+  | 'dayOfYear'
+  | 'hour'
+  | 'hour12'
+  | 'hour0to11'
+  | 'hour1to24'
+  | 'minute'
+  | 'second'
+  | 'fraction'
+  | 'halfday'
+  | 'offset'
+  | 'zone'
+  | 'ignored';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const ZONE_NAME = String.raw`[A-Za-z][\w+-]*(?:/[\w+-]+)*`;
@@ -22,23 +38,41 @@ const NUMBER = (letters: number) => (letters === 1 ? String.raw`\d{1,2}` : Strin
 /** A run of one pattern letter: its regex and the part it gives, or undefined for a letter not supported. */
 function token(letter: string, count: number): [string, Part] | undefined {
   switch (letter) {
-    case 'y': case 'Y': case 'u': return count === 2 ? [String.raw`\d{2}`, 'year2'] : [String.raw`\d{4}`, 'year'];
-    case 'M': return count >= 3 ? [count === 3 ? '[A-Za-z]{3}' : '[A-Za-z]+', 'monthName'] : [NUMBER(count), 'month'];
-    case 'd': return [NUMBER(count), 'day'];
-    case 'D': return [String.raw`\d{1,3}`, 'dayOfYear'];
-    case 'H': return [NUMBER(count), 'hour'];
-    case 'h': return [NUMBER(count), 'hour12'];
-    case 'K': return [NUMBER(count), 'hour0to11'];
-    case 'k': return [NUMBER(count), 'hour1to24'];
-    case 'm': return [NUMBER(count), 'minute'];
-    case 's': return [NUMBER(count), 'second'];
-    case 'S': return [String.raw`\d{1,9}`, 'fraction'];
-    case 'a': return ['[AaPp][Mm]', 'halfday'];
+    case 'y':
+    case 'Y':
+    case 'u':
+      return count === 2 ? [String.raw`\d{2}`, 'year2'] : [String.raw`\d{4}`, 'year'];
+    case 'M':
+      return count >= 3 ? [count === 3 ? '[A-Za-z]{3}' : '[A-Za-z]+', 'monthName'] : [NUMBER(count), 'month'];
+    case 'd':
+      return [NUMBER(count), 'day'];
+    case 'D':
+      return [String.raw`\d{1,3}`, 'dayOfYear'];
+    case 'H':
+      return [NUMBER(count), 'hour'];
+    case 'h':
+      return [NUMBER(count), 'hour12'];
+    case 'K':
+      return [NUMBER(count), 'hour0to11'];
+    case 'k':
+      return [NUMBER(count), 'hour1to24'];
+    case 'm':
+      return [NUMBER(count), 'minute'];
+    case 's':
+      return [NUMBER(count), 'second'];
+    case 'S':
+      return [String.raw`\d{1,9}`, 'fraction'];
+    case 'a':
+      return ['[AaPp][Mm]', 'halfday'];
     // The day of the week is read but not checked against the date.
-    case 'E': return [count === 3 ? '[A-Za-z]{3}' : '[A-Za-z]+', 'ignored'];
-    case 'Z': return count >= 3 ? [ZONE_NAME, 'zone'] : [String.raw`Z|[+-]\d{2}(?::?\d{2})?`, 'offset'];
-    case 'z': return [ZONE_NAME, 'zone'];
-    default: return undefined;
+    case 'E':
+      return [count === 3 ? '[A-Za-z]{3}' : '[A-Za-z]+', 'ignored'];
+    case 'Z':
+      return count >= 3 ? [ZONE_NAME, 'zone'] : [String.raw`Z|[+-]\d{2}(?::?\d{2})?`, 'offset'];
+    case 'z':
+      return [ZONE_NAME, 'zone'];
+    default:
+      return undefined;
   }
 }
 
@@ -51,7 +85,7 @@ export function dateMatcher(format: string, timezone?: string): DateMatcher {
   // Literal text, and the letters' regexes: groups for parsing, plain in the grok pattern.
   const pieces: Array<string | { regex: string }> = [];
   const parts: Part[] = [];
-  for (let i = 0; i < format.length;) {
+  for (let i = 0; i < format.length; ) {
     const c = format[i]!;
     if (/[A-Za-z]/.test(c)) {
       let end = i;
@@ -94,7 +128,13 @@ function matcherZone(name: string): TimeZone | undefined {
 }
 
 function toMillis(parts: readonly Part[], values: readonly string[], defaultZone: TimeZone): bigint | undefined {
-  let year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, millis = 0;
+  let year = 1970,
+    month = 1,
+    day = 1,
+    hour = 0,
+    minute = 0,
+    second = 0,
+    millis = 0;
   let pm: boolean | undefined;
   let hour12: number | undefined;
   let offset: number | undefined;
@@ -103,33 +143,66 @@ function toMillis(parts: readonly Part[], values: readonly string[], defaultZone
     const text = values[i]!;
     const n = Number(text);
     switch (part) {
-      case 'year': year = n; break;
+      case 'year':
+        year = n;
+        break;
       // chrono's `%y`: 69-99 are 1969-1999, the others 2000-2068.
-      case 'year2': year = n >= 69 ? 1900 + n : 2000 + n; break;
-      case 'month': month = n; break;
+      case 'year2':
+        year = n >= 69 ? 1900 + n : 2000 + n;
+        break;
+      case 'month':
+        month = n;
+        break;
       case 'monthName': {
         month = MONTHS.findIndex((name) => text.toLowerCase().startsWith(name)) + 1;
         if (month === 0) return undefined;
         break;
       }
-      case 'day': day = n; break;
-      case 'dayOfYear': month = 1; day = n; break;
-      case 'hour': hour = n; break;
-      case 'hour12': hour12 = n % 12; if (n < 1 || n > 12) return undefined; break;
-      case 'hour0to11': hour12 = n; if (n > 11) return undefined; break;
-      case 'hour1to24': hour = n % 24; if (n < 1 || n > 24) return undefined; break;
-      case 'minute': minute = n; break;
-      case 'second': second = n; break;
-      case 'fraction': millis = Number(text.padEnd(3, '0').slice(0, 3)); break;
-      case 'halfday': pm = text.toLowerCase() === 'pm'; break;
-      case 'offset': offset = offsetSeconds(text); break;
+      case 'day':
+        day = n;
+        break;
+      case 'dayOfYear':
+        month = 1;
+        day = n;
+        break;
+      case 'hour':
+        hour = n;
+        break;
+      case 'hour12':
+        hour12 = n % 12;
+        if (n < 1 || n > 12) return undefined;
+        break;
+      case 'hour0to11':
+        hour12 = n;
+        if (n > 11) return undefined;
+        break;
+      case 'hour1to24':
+        hour = n % 24;
+        if (n < 1 || n > 24) return undefined;
+        break;
+      case 'minute':
+        minute = n;
+        break;
+      case 'second':
+        second = n;
+        break;
+      case 'fraction':
+        millis = Number(text.padEnd(3, '0').slice(0, 3));
+        break;
+      case 'halfday':
+        pm = text.toLowerCase() === 'pm';
+        break;
+      case 'offset':
+        offset = offsetSeconds(text);
+        break;
       case 'zone': {
         const named = parseTimeZone(text);
         if (named === undefined || text === 'local') return undefined;
         zone = named;
         break;
       }
-      case 'ignored': break;
+      case 'ignored':
+        break;
     }
   }
   if (hour12 !== undefined) hour = hour12 + (pm ? 12 : 0);

@@ -4,7 +4,12 @@
 // code point, which the regex program turns into a `Look` instruction (abi/regex-program.ts); the VM checks
 // those code points in place, so matching stays linear.
 
-import { codePointRanges, LOOK_AROUND_MARKER, type CodePointRanges, type LookAround } from '../../../abi/regex-program.js';
+import {
+  codePointRanges,
+  LOOK_AROUND_MARKER,
+  type CodePointRanges,
+  type LookAround,
+} from '../../../abi/regex-program.js';
 
 export interface MarkedPattern {
   /** The pattern with each look-around group replaced by its marker. */
@@ -16,7 +21,8 @@ export class LookAroundError extends Error {}
 
 const OPENING = /^\(\?(<?)([=!])/;
 /** One code point of a look-around body: an escape, a bracket class, `.`, or a literal (`{` when no count follows). */
-const ELEMENT = /^(?:\\(?:[pP](?:\{[^}]*\}|.)|x\{[0-9A-Fa-f]+\}|x[0-9A-Fa-f]{2}|u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|.)|\[\^?\]?(?:\[:[a-z]+:\]|\\.|[^\]])*\]|\{(?!\d+(?:,\d*)?\})|[^()|*+?{\\[])/su;
+const ELEMENT =
+  /^(?:\\(?:[pP](?:\{[^}]*\}|.)|x\{[0-9A-Fa-f]+\}|x[0-9A-Fa-f]{2}|u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|.)|\[\^?\]?(?:\[:[a-z]+:\]|\\.|[^\]])*\]|\{(?!\d+(?:,\d*)?\})|[^()|*+?{\\[])/su;
 const EXACT_COUNT = /^\{(\d+)\}/;
 const VARIABLE_COUNT = /^(?:[*+?]|\{\d+,\d*\})/;
 const MAX_LOOK_AROUND = 64;
@@ -81,7 +87,7 @@ function closingParenthesis(source: string, from: number): number {
 /** The classes of a body that matches a fixed number of code points, one per code point. */
 function codePointSequence(body: string): CodePointRanges[] {
   const sequence: CodePointRanges[] = [];
-  for (let rest = body; rest !== '';) {
+  for (let rest = body; rest !== ''; ) {
     const element = ELEMENT.exec(rest)?.[0];
     if (element === undefined) throw unbounded(body);
     rest = rest.slice(element.length);

@@ -19,7 +19,16 @@ export const GROK_PATTERNS: Readonly<Record<string, string>> = {
   SPACE: String.raw`\s*`,
   DATA: String.raw`.*?`,
   GREEDYDATA: String.raw`.*`,
-  QUOTEDSTRING: String.raw`(?:(?<!\\)(?:"(?:\\.|[^\\"]+)+"|""|(?:'(?:\\.|[^\\']+)+')|''|(?:` + '`' + String.raw`(?:\\.|[^\\` + '`' + String.raw`]+)+` + '`' + String.raw`)|` + '``' + '))',
+  QUOTEDSTRING:
+    String.raw`(?:(?<!\\)(?:"(?:\\.|[^\\"]+)+"|""|(?:'(?:\\.|[^\\']+)+')|''|(?:` +
+    '`' +
+    String.raw`(?:\\.|[^\\` +
+    '`' +
+    String.raw`]+)+` +
+    '`' +
+    String.raw`)|` +
+    '``' +
+    '))',
   UUID: String.raw`[A-Fa-f0-9]{8}-(?:[A-Fa-f0-9]{4}-){3}[A-Fa-f0-9]{12}`,
   URN: String.raw`urn:[0-9A-Za-z][0-9A-Za-z-]{0,31}:(?:%[0-9a-fA-F]{2}|[0-9A-Za-z()+,.:=@;$_!*'/?#-])+`,
   MAC: String.raw`(?:%{CISCOMAC}|%{WINDOWSMAC}|%{COMMONMAC})`,

@@ -39,7 +39,10 @@ export interface GrokOptions {
 /** A quoted argument, `"…"` or `'…'`: two groups, one of which holds its text. */
 const QUOTED = String.raw`(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')`;
 /** `%{NAME}`, `%{NAME:field}`, `%{NAME:field:filter}`; Datadog matchers may take one or two quoted arguments. */
-const REFERENCE = new RegExp(String.raw`%\{(\w+)(?:\(\s*${QUOTED}(?:\s*,\s*${QUOTED})?[^)]*\))?(?::([^:}]*))?(?::([^}]*))?\}`, 'g');
+const REFERENCE = new RegExp(
+  String.raw`%\{(\w+)(?:\(\s*${QUOTED}(?:\s*,\s*${QUOTED})?[^)]*\))?(?::([^:}]*))?(?::([^}]*))?\}`,
+  'g',
+);
 /** A named group written in the pattern itself (`(?<name>…)` or `(?P<name>…)`), not a lookbehind. */
 const INLINE_GROUP = /(?<!\\)\(\?P?<(?![=!])([^>]+)>/g;
 const FILTER_CALL = /^(\w+)(?:\(\s*"((?:[^"\\]|\\.)*)"\s*\))?$/;
@@ -111,16 +114,23 @@ function expand(text: string, options: GrokOptions, fields: GrokField[], depth: 
   };
   return text
     .replace(INLINE_GROUP, (_, name: string) => named(name))
-    .replace(REFERENCE, (_, ref: string, dq1?: string, sq1?: string, dq2?: string, sq2?: string, field?: string, filterText?: string) => {
-      const definition = lookup(ref, [dq1 ?? sq1, dq2 ?? sq2], options);
-      const body = definition.raw ? definition.pattern : expand(definition.pattern, options, fields, depth + 1);
-      if (!field) return `(?:${body})`;
-      if (filterText) return `${named(field, ...parseFilter(filterText))}${body})`;
-      return `${named(field, definition.convert, undefined, definition.date)}${body})`;
-    });
+    .replace(
+      REFERENCE,
+      (_, ref: string, dq1?: string, sq1?: string, dq2?: string, sq2?: string, field?: string, filterText?: string) => {
+        const definition = lookup(ref, [dq1 ?? sq1, dq2 ?? sq2], options);
+        const body = definition.raw ? definition.pattern : expand(definition.pattern, options, fields, depth + 1);
+        if (!field) return `(?:${body})`;
+        if (filterText) return `${named(field, ...parseFilter(filterText))}${body})`;
+        return `${named(field, definition.convert, undefined, definition.date)}${body})`;
+      },
+    );
 }
 
-function lookup(name: string, [argument, second]: Array<string | undefined>, options: GrokOptions): Matcher & { raw?: boolean; date?: DateMatcher } {
+function lookup(
+  name: string,
+  [argument, second]: Array<string | undefined>,
+  options: GrokOptions,
+): Matcher & { raw?: boolean; date?: DateMatcher } {
   const alias = options.aliases?.[name];
   if (alias !== undefined) return { pattern: alias };
   if (options.datadog) {
@@ -158,7 +168,9 @@ let logstashLibrary: Map<string, string> | undefined;
 function logstashPatterns(): Map<string, string> {
   if (!logstashLibrary) {
     logstashLibrary = new Map();
-    for (const file of readdirSync(LOGSTASH_PATTERN_DIRECTORY).filter((f) => !/[.A-Z]/.test(f)).sort()) {
+    for (const file of readdirSync(LOGSTASH_PATTERN_DIRECTORY)
+      .filter((f) => !/[.A-Z]/.test(f))
+      .sort()) {
       for (const line of readFileSync(new URL(file, LOGSTASH_PATTERN_DIRECTORY), 'utf8').split('\n')) {
         const m = PATTERN_LINE.exec(line.trim());
         if (m) logstashLibrary.set(m[1]!, m[2]!.replaceAll('(?>', '(?:'));

@@ -11,7 +11,11 @@ const VALIDATING = { checkBidi: true, checkJoiners: true } as const;
 
 export type Direction = 'ascii' | 'unicode';
 
-function process(direction: Direction, domain: string, options: { checkBidi?: boolean; checkJoiners?: boolean }): { domain: string; error: boolean } {
+function process(
+  direction: Direction,
+  domain: string,
+  options: { checkBidi?: boolean; checkJoiners?: boolean },
+): { domain: string; error: boolean } {
   if (direction === 'unicode') return tr46().toUnicode(domain, options);
   const ascii = tr46().toASCII(domain, options);
   return ascii === null ? { domain, error: true } : { domain: ascii, error: false };

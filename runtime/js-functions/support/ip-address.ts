@@ -67,6 +67,10 @@ export function formatIp(bytes: Uint8Array): string {
     if (j - i > bestLength) [best, bestLength] = [i, j - i];
     i = j === i ? i + 1 : j;
   }
-  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  const hex = (from: number, to: number) =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(':');
   return best < 0 ? hex(0, 8) : `${hex(0, best)}::${hex(best + bestLength, 8)}`;
 }

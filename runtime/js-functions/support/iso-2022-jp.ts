@@ -20,7 +20,8 @@ function jis0208Index(): Map<number, number> {
 }
 
 /** Half-width katakana U+FF61… as the full-width characters WHATWG's index ISO-2022-JP katakana gives. */
-const KATAKANA = '。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン゛゜';
+const KATAKANA =
+  '。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン゛゜';
 
 const ESCAPE = { ascii: [0x1b, 0x28, 0x42], roman: [0x1b, 0x28, 0x4a], jis0208: [0x1b, 0x24, 0x42] } as const;
 type State = keyof typeof ESCAPE;

@@ -4,7 +4,9 @@
 
 import { library } from './library.js';
 
-const xxh32Library = library<{ hash(seed: number, bytes: Uint8Array, start: number, length: number): number }>('lz4js/xxh32.js');
+const xxh32Library = library<{ hash(seed: number, bytes: Uint8Array, start: number, length: number): number }>(
+  'lz4js/xxh32.js',
+);
 
 /** A decoding failure, its message as lz4_flex displays it. */
 export class Lz4Error extends Error {}
@@ -18,7 +20,15 @@ const MIN_MATCH = 4;
  * Decodes one block of `src[start, end)` into `out` from `at`, never past `limit` bytes; matches may reach
  * back into earlier output (linked frame blocks). Returns the new end of the output.
  */
-function decodeBlock(src: Uint8Array, start: number, end: number, out: Uint8Array, at: number, limit: number, tooSmall: () => Error): number {
+function decodeBlock(
+  src: Uint8Array,
+  start: number,
+  end: number,
+  out: Uint8Array,
+  at: number,
+  limit: number,
+  tooSmall: () => Error,
+): number {
   let i = start;
   const readLength = (length: number): number => {
     if (length !== 15) return length;
@@ -42,7 +52,8 @@ function decodeBlock(src: Uint8Array, start: number, end: number, out: Uint8Arra
     const offset = src[i]! | (src[i + 1]! << 8);
     i += 2;
     const length = readLength(token & 15) + MIN_MATCH;
-    if (offset === 0 || offset > at) throw new Lz4Error('the offset to copy is not contained in the decompressed buffer');
+    if (offset === 0 || offset > at)
+      throw new Lz4Error('the offset to copy is not contained in the decompressed buffer');
     if (at + length > limit) throw tooSmall();
     // Byte by byte: a match may overlap the bytes it produces.
     for (let from = at - offset, n = 0; n < length; n++) out[at++] = out[from + n]!;
@@ -53,8 +64,17 @@ function decodeBlock(src: Uint8Array, start: number, end: number, out: Uint8Arra
 /** A raw block of at most `capacity` bytes (lz4_flex's `decompress` with that size). */
 export function decodeLz4Block(src: Uint8Array, capacity: number): Uint8Array {
   const out = new Uint8Array(capacity);
-  const length = decodeBlock(src, 0, src.length, out, 0, capacity, () =>
-    new Lz4Error(`provided output is too small for the decompressed data, actual ${capacity}, expected ${capacity + 1}`),
+  const length = decodeBlock(
+    src,
+    0,
+    src.length,
+    out,
+    0,
+    capacity,
+    () =>
+      new Lz4Error(
+        `provided output is too small for the decompressed data, actual ${capacity}, expected ${capacity + 1}`,
+      ),
   );
   return out.subarray(0, length);
 }
@@ -65,8 +85,14 @@ export function decodeLz4SizePrepended(src: Uint8Array, cap: number): Uint8Array
   const size = new DataView(src.buffer, src.byteOffset, 4).getUint32(0, true);
   if (size > cap) throw new Lz4TooLarge();
   const out = new Uint8Array(size);
-  const length = decodeBlock(src, 4, src.length, out, 0, size, () =>
-    new Lz4Error(`provided output is too small for the decompressed data, actual ${size}, expected ${size + 1}`),
+  const length = decodeBlock(
+    src,
+    4,
+    src.length,
+    out,
+    0,
+    size,
+    () => new Lz4Error(`provided output is too small for the decompressed data, actual ${size}, expected ${size + 1}`),
   );
   if (length !== size) throw new Lz4Error(`the expected decompressed size differs, actual ${length}, expected ${size}`);
   return out;
@@ -119,7 +145,8 @@ export function decodeLz4Frames(src: Uint8Array, cap: number): Uint8Array {
       i += 8;
     }
     need(1);
-    if (src[i] !== ((xxh32Library().hash(0, src, descriptorAt, i - descriptorAt) >>> 8) & 0xff)) throw new Lz4Error('HeaderChecksumError');
+    if (src[i] !== ((xxh32Library().hash(0, src, descriptorAt, i - descriptorAt) >>> 8) & 0xff))
+      throw new Lz4Error('HeaderChecksumError');
     i += 1;
     const frameStart = at;
     for (;;) {
@@ -130,7 +157,8 @@ export function decodeLz4Frames(src: Uint8Array, cap: number): Uint8Array {
       const size = word & 0x7fffffff;
       if (size > blockMax) throw new Lz4Error('BlockTooBig');
       need(size + (hasBlockChecksums ? 4 : 0));
-      if (hasBlockChecksums && view.getUint32(i + size, true) !== xxh32Library().hash(0, src, i, size) >>> 0) throw new Lz4Error('BlockChecksumError');
+      if (hasBlockChecksums && view.getUint32(i + size, true) !== xxh32Library().hash(0, src, i, size) >>> 0)
+        throw new Lz4Error('BlockChecksumError');
       if (word & 0x80000000) {
         reserve(size);
         out.set(src.subarray(i, i + size), at);
@@ -145,7 +173,8 @@ export function decodeLz4Frames(src: Uint8Array, cap: number): Uint8Array {
     }
     if (hasContentChecksum) {
       need(4);
-      if (view.getUint32(i, true) !== xxh32Library().hash(0, out, frameStart, at - frameStart) >>> 0) throw new Lz4Error('ContentChecksumError');
+      if (view.getUint32(i, true) !== xxh32Library().hash(0, out, frameStart, at - frameStart) >>> 0)
+        throw new Lz4Error('ContentChecksumError');
       i += 4;
     }
     if (contentSize !== undefined && at - frameStart !== contentSize) {

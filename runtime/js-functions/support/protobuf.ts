@@ -9,7 +9,9 @@ import { kindName } from './args.js';
 import { library } from './library.js';
 
 const protobufLibrary = library<typeof Protobuf>('protobufjs');
-const descriptorLibrary = library<{ FileDescriptorSet: { decode(bytes: Uint8Array): unknown } }>('protobufjs/ext/descriptor');
+const descriptorLibrary = library<{ FileDescriptorSet: { decode(bytes: Uint8Array): unknown } }>(
+  'protobufjs/ext/descriptor',
+);
 
 const roots = new Map<string, Protobuf.Root>();
 
@@ -26,7 +28,8 @@ export function messageType(path: string, name: string): Protobuf.Type {
     try {
       // Requiring the descriptor extension adds Root.fromDescriptor.
       const { FileDescriptorSet } = descriptorLibrary();
-      const fromDescriptor = (protobufLibrary().Root as unknown as { fromDescriptor(set: unknown): Protobuf.Root }).fromDescriptor;
+      const fromDescriptor = (protobufLibrary().Root as unknown as { fromDescriptor(set: unknown): Protobuf.Root })
+        .fromDescriptor;
       root = fromDescriptor(FileDescriptorSet.decode(bytes));
     } catch (error) {
       throw new Error(`Failed to load descriptor file ${path}: ${(error as Error).message}`);
@@ -34,12 +37,22 @@ export function messageType(path: string, name: string): Protobuf.Type {
     roots.set(path, root);
   }
   const type = root.lookup(name.replace(/^\.?/, '.'));
-  if (!(type instanceof protobufLibrary().Type)) throw new Error(`The message type '${name}' could not be found in '${path}'`);
+  if (!(type instanceof protobufLibrary().Type))
+    throw new Error(`The message type '${name}' could not be found in '${path}'`);
   return type;
 }
 
 const INTEGER_TYPES = new Set([
-  'int32', 'sint32', 'uint32', 'fixed32', 'sfixed32', 'int64', 'sint64', 'uint64', 'fixed64', 'sfixed64',
+  'int32',
+  'sint32',
+  'uint32',
+  'fixed32',
+  'sfixed32',
+  'int64',
+  'sint64',
+  'uint64',
+  'fixed64',
+  'sfixed64',
 ]);
 
 /** A decoded message as an object of its set fields (empty repeated and map fields left out). */
@@ -70,7 +83,8 @@ export function messageValue(message: Protobuf.Message, type: Protobuf.Type): Re
 function scalar(value: unknown, field: Protobuf.Field): RemapValue {
   const resolved = field.resolvedType;
   if (resolved instanceof protobufLibrary().Type) return messageValue(value as Protobuf.Message, resolved);
-  if (resolved instanceof protobufLibrary().Enum) return resolved.valuesById[value as number] ?? BigInt(value as number);
+  if (resolved instanceof protobufLibrary().Enum)
+    return resolved.valuesById[value as number] ?? BigInt(value as number);
   if (INTEGER_TYPES.has(field.type)) return BigInt.asIntN(64, BigInt(String(value)));
   if (field.type === 'double' || field.type === 'float') return floatValue(value as number);
   if (field.type === 'bytes') return new Uint8Array(value as Uint8Array);

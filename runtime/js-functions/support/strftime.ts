@@ -4,7 +4,16 @@
 //
 // Times are seconds since the Unix epoch plus nanoseconds; dates are days since 1970-01-01.
 
-import { Pad, RFC3339_DATE, RFC3339_TIME, strftimeItems, WIDTH, type Fixed, type Item, type Numeric } from '../../../abi/strftime-items.js';
+import {
+  Pad,
+  RFC3339_DATE,
+  RFC3339_TIME,
+  strftimeItems,
+  WIDTH,
+  type Fixed,
+  type Item,
+  type Numeric,
+} from '../../../abi/strftime-items.js';
 import { formatOffset, instantsOfLocal, type TimeZone } from '../../time-zones.js';
 
 // ---- calendar ---------------------------------------------------------------------------------------
@@ -33,11 +42,17 @@ function civilFromDays(days: number): Civil {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const shifted = Math.floor((5 * dayOfYear + 2) / 153);
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
-  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1 };
+  return {
+    year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day: dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1,
+  };
 }
 
 const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -52,7 +67,8 @@ function daysInMonth(year: number, month: number): number {
 }
 
 function fromYmd(year: number, month: number, day: number): number | undefined {
-  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+    return undefined;
   return daysFromCivil(year, month, day);
 }
 
@@ -89,7 +105,13 @@ function computeDateFields(days: number): DateFields {
   const isoWeek = Math.floor((thursday - daysFromCivil(isoYear, 1, 1)) / 7) + 1;
   // Fields spelled out: V8 builds `{ ...civil, more }` about 40× slower.
   return {
-    year: civil.year, month: civil.month, day: civil.day, ordinal, weekday, isoYear, isoWeek,
+    year: civil.year,
+    month: civil.month,
+    day: civil.day,
+    ordinal,
+    weekday,
+    isoYear,
+    isoWeek,
     weekFromSun: Math.floor((ordinal - weekday + 6) / 7),
     weekFromMon: Math.floor((ordinal - weekdayFromMonday(days) + 6) / 7),
   };
@@ -102,7 +124,20 @@ function isoWeeksIn(isoYear: number): number {
 
 // ---- formatting -------------------------------------------------------------------------------------
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 class InvalidFormat extends Error {
@@ -137,52 +172,92 @@ function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): str
 
   const numeric = (field: Numeric): number => {
     switch (field) {
-      case 'year': return date.year;
-      case 'yearDiv100': return Math.floor(date.year / 100);
-      case 'yearMod100': return mod(date.year, 100);
-      case 'isoYear': return date.isoYear;
-      case 'isoYearMod100': return mod(date.isoYear, 100);
-      case 'month': return date.month;
-      case 'day': return date.day;
-      case 'weekFromSun': return date.weekFromSun;
-      case 'weekFromMon': return date.weekFromMon;
-      case 'isoWeek': return date.isoWeek;
-      case 'numDaysFromSun': return date.weekday;
-      case 'weekdayFromMon': return date.weekday === 0 ? 7 : date.weekday;
-      case 'ordinal': return date.ordinal;
-      case 'hour': return time.hour;
-      case 'hour12': return ((time.hour + 11) % 12) + 1;
-      case 'minute': return time.minute;
-      case 'second': return time.second;
-      case 'nanosecond': return time.nano;
-      case 'timestamp': return utc;
+      case 'year':
+        return date.year;
+      case 'yearDiv100':
+        return Math.floor(date.year / 100);
+      case 'yearMod100':
+        return mod(date.year, 100);
+      case 'isoYear':
+        return date.isoYear;
+      case 'isoYearMod100':
+        return mod(date.isoYear, 100);
+      case 'month':
+        return date.month;
+      case 'day':
+        return date.day;
+      case 'weekFromSun':
+        return date.weekFromSun;
+      case 'weekFromMon':
+        return date.weekFromMon;
+      case 'isoWeek':
+        return date.isoWeek;
+      case 'numDaysFromSun':
+        return date.weekday;
+      case 'weekdayFromMon':
+        return date.weekday === 0 ? 7 : date.weekday;
+      case 'ordinal':
+        return date.ordinal;
+      case 'hour':
+        return time.hour;
+      case 'hour12':
+        return ((time.hour + 11) % 12) + 1;
+      case 'minute':
+        return time.minute;
+      case 'second':
+        return time.second;
+      case 'nanosecond':
+        return time.nano;
+      case 'timestamp':
+        return utc;
     }
   };
-  const fraction = (digits: number, dot: boolean) => (dot ? '.' : '') + String(Math.floor(nano / 10 ** (9 - digits))).padStart(digits, '0');
+  const fraction = (digits: number, dot: boolean) =>
+    (dot ? '.' : '') + String(Math.floor(nano / 10 ** (9 - digits))).padStart(digits, '0');
 
   const fixed = (item: Fixed): string => {
     switch (item) {
-      case 'shortMonthName': return MONTHS[date.month - 1]!.slice(0, 3);
-      case 'longMonthName': return MONTHS[date.month - 1]!;
-      case 'shortWeekdayName': return WEEKDAYS[date.weekday]!.slice(0, 3);
-      case 'longWeekdayName': return WEEKDAYS[date.weekday]!;
-      case 'lowerAmPm': return time.hour < 12 ? 'am' : 'pm';
-      case 'upperAmPm': return time.hour < 12 ? 'AM' : 'PM';
-      case 'fraction': return autoFraction(nano);
-      case 'fraction3': return fraction(3, true);
-      case 'fraction6': return fraction(6, true);
-      case 'fraction9': return fraction(9, true);
-      case 'digits3': return fraction(3, false);
-      case 'digits6': return fraction(6, false);
-      case 'digits9': return fraction(9, false);
-      case 'zoneName': return zone.abbreviation(utc);
-      case 'offset': return formatOffset(offset, true, false).slice(0, 5);
-      case 'offsetColon': return formatOffset(offset, true, true).slice(0, 6);
-      case 'offsetDoubleColon': return formatOffset(offset, true, true).slice(0, 6) + ':' + two(mod(Math.abs(offset), 60));
-      case 'offsetTripleColon': return formatOffset(offset, false, false);
+      case 'shortMonthName':
+        return MONTHS[date.month - 1]!.slice(0, 3);
+      case 'longMonthName':
+        return MONTHS[date.month - 1]!;
+      case 'shortWeekdayName':
+        return WEEKDAYS[date.weekday]!.slice(0, 3);
+      case 'longWeekdayName':
+        return WEEKDAYS[date.weekday]!;
+      case 'lowerAmPm':
+        return time.hour < 12 ? 'am' : 'pm';
+      case 'upperAmPm':
+        return time.hour < 12 ? 'AM' : 'PM';
+      case 'fraction':
+        return autoFraction(nano);
+      case 'fraction3':
+        return fraction(3, true);
+      case 'fraction6':
+        return fraction(6, true);
+      case 'fraction9':
+        return fraction(9, true);
+      case 'digits3':
+        return fraction(3, false);
+      case 'digits6':
+        return fraction(6, false);
+      case 'digits9':
+        return fraction(9, false);
+      case 'zoneName':
+        return zone.abbreviation(utc);
+      case 'offset':
+        return formatOffset(offset, true, false).slice(0, 5);
+      case 'offsetColon':
+        return formatOffset(offset, true, true).slice(0, 6);
+      case 'offsetDoubleColon':
+        return formatOffset(offset, true, true).slice(0, 6) + ':' + two(mod(Math.abs(offset), 60));
+      case 'offsetTripleColon':
+        return formatOffset(offset, false, false);
       case 'rfc3339':
-        return `${pad(date.year, 4, Pad.Zero)}-${two(date.month)}-${two(date.day)}T${two(time.hour)}:${two(time.minute)}:${two(time.second)}` +
-          `${autoFraction(nano)}${formatOffset(offset, true, true).slice(0, 6)}`;
+        return (
+          `${pad(date.year, 4, Pad.Zero)}-${two(date.month)}-${two(date.day)}T${two(time.hour)}:${two(time.minute)}:${two(time.second)}` +
+          `${autoFraction(nano)}${formatOffset(offset, true, true).slice(0, 6)}`
+        );
       case 'offsetPermissive':
       case 'offsetZulu':
         throw new InvalidFormat();
@@ -287,32 +362,49 @@ export class Parsed {
       case 'year':
         if (Math.abs(value) > 2 ** 31 - 1) fail(ParseErrorKind.OutOfRange);
         return this.set('year', value);
-      case 'yearDiv100': nonNegative(); return this.set('yearDiv100', value);
-      case 'yearMod100': nonNegative(); return this.set('yearMod100', value);
-      case 'isoYear': return this.set('isoYear', value);
-      case 'isoYearMod100': nonNegative(); return this.set('isoYearMod100', value);
-      case 'month': return this.set('month', value);
-      case 'day': return this.set('day', value);
-      case 'weekFromSun': return this.set('weekFromSun', value);
-      case 'weekFromMon': return this.set('weekFromMon', value);
-      case 'isoWeek': return this.set('isoWeek', value);
+      case 'yearDiv100':
+        nonNegative();
+        return this.set('yearDiv100', value);
+      case 'yearMod100':
+        nonNegative();
+        return this.set('yearMod100', value);
+      case 'isoYear':
+        return this.set('isoYear', value);
+      case 'isoYearMod100':
+        nonNegative();
+        return this.set('isoYearMod100', value);
+      case 'month':
+        return this.set('month', value);
+      case 'day':
+        return this.set('day', value);
+      case 'weekFromSun':
+        return this.set('weekFromSun', value);
+      case 'weekFromMon':
+        return this.set('weekFromMon', value);
+      case 'isoWeek':
+        return this.set('isoWeek', value);
       case 'numDaysFromSun':
         if (value > 6) fail(ParseErrorKind.OutOfRange);
         return this.set('weekday', value);
       case 'weekdayFromMon':
         if (value < 1 || value > 7) fail(ParseErrorKind.OutOfRange);
         return this.set('weekday', value % 7);
-      case 'ordinal': return this.set('ordinal', value);
+      case 'ordinal':
+        return this.set('ordinal', value);
       case 'hour':
         this.set('hourDiv12', Math.floor(value / 12));
         return this.set('hourMod12', value % 12);
       case 'hour12':
         if (value < 1 || value > 12) fail(ParseErrorKind.OutOfRange);
         return this.set('hourMod12', value % 12);
-      case 'minute': return this.set('minute', value);
-      case 'second': return this.set('second', value);
-      case 'nanosecond': return this.set('nanosecond', value);
-      case 'timestamp': return this.set('timestamp', value);
+      case 'minute':
+        return this.set('minute', value);
+      case 'second':
+        return this.set('second', value);
+      case 'nanosecond':
+        return this.set('nanosecond', value);
+      case 'timestamp':
+        return this.set('timestamp', value);
     }
   }
 
@@ -325,7 +417,11 @@ export class Parsed {
       days = fromYmd(year, this.month, this.day) ?? fail(ParseErrorKind.OutOfRange);
     } else if (year !== undefined && this.ordinal !== undefined) {
       days = fromYearOrdinal(year, this.ordinal) ?? fail(ParseErrorKind.OutOfRange);
-    } else if (year !== undefined && this.weekday !== undefined && (this.weekFromSun ?? this.weekFromMon) !== undefined) {
+    } else if (
+      year !== undefined &&
+      this.weekday !== undefined &&
+      (this.weekFromSun ?? this.weekFromMon) !== undefined
+    ) {
       const newYear = fromYearOrdinal(year, 1) ?? fail(ParseErrorKind.OutOfRange);
       const fromSunday = this.weekFromSun !== undefined;
       const week = fromSunday ? this.weekFromSun! : this.weekFromMon!;
@@ -335,7 +431,8 @@ export class Parsed {
       days = newYear + firstWeek + (week - 1) * 7 + weekday;
       if (week > 53 || civilFromDays(days).year !== year) fail(ParseErrorKind.OutOfRange);
     } else if (isoYear !== undefined && this.isoWeek !== undefined && this.weekday !== undefined) {
-      if (isoYear < MIN_YEAR || isoYear > MAX_YEAR || this.isoWeek < 1 || this.isoWeek > isoWeeksIn(isoYear)) fail(ParseErrorKind.OutOfRange);
+      if (isoYear < MIN_YEAR || isoYear > MAX_YEAR || this.isoWeek < 1 || this.isoWeek > isoWeeksIn(isoYear))
+        fail(ParseErrorKind.OutOfRange);
       const jan4 = daysFromCivil(isoYear, 1, 4);
       days = jan4 - weekdayFromMonday(jan4) + (this.isoWeek - 1) * 7 + mod(this.weekday - 1, 7);
     } else {
@@ -350,11 +447,20 @@ export class Parsed {
     const agree = (given: number | undefined, actual: number | undefined) => given === undefined || given === actual;
     const div = (y: number) => (y >= 0 ? Math.floor(y / 100) : undefined);
     const rem = (y: number) => (y >= 0 ? y % 100 : undefined);
-    return agree(this.year, date.year) && agree(this.yearDiv100, div(date.year)) && agree(this.yearMod100, rem(date.year)) &&
-      agree(this.month, date.month) && agree(this.day, date.day) && agree(this.isoYear, date.isoYear) &&
+    return (
+      agree(this.year, date.year) &&
+      agree(this.yearDiv100, div(date.year)) &&
+      agree(this.yearMod100, rem(date.year)) &&
+      agree(this.month, date.month) &&
+      agree(this.day, date.day) &&
+      agree(this.isoYear, date.isoYear) &&
       agree(this.isoYearMod100, rem(date.isoYear)) &&
-      agree(this.isoWeek, date.isoWeek) && agree(this.weekday, date.weekday) && agree(this.ordinal, date.ordinal) &&
-      agree(this.weekFromSun, date.weekFromSun) && agree(this.weekFromMon, date.weekFromMon);
+      agree(this.isoWeek, date.isoWeek) &&
+      agree(this.weekday, date.weekday) &&
+      agree(this.ordinal, date.ordinal) &&
+      agree(this.weekFromSun, date.weekFromSun) &&
+      agree(this.weekFromMon, date.weekFromMon)
+    );
   }
 
   /** chrono's `to_naive_time`: seconds of the day and nanoseconds (1e9 and more in a leap second). */
@@ -383,7 +489,11 @@ export class Parsed {
       const local = date * DAY + time[0];
       // A Unix timestamp must agree; a leap second may be read as the next second.
       const timestamp = local - offset;
-      if (this.timestamp !== undefined && this.timestamp !== timestamp && !(time[1] >= 1_000_000_000 && this.timestamp === timestamp + 1)) {
+      if (
+        this.timestamp !== undefined &&
+        this.timestamp !== timestamp &&
+        !(time[1] >= 1_000_000_000 && this.timestamp === timestamp + 1)
+      ) {
         fail(ParseErrorKind.Impossible);
       }
       return [local, time[1]];
@@ -391,7 +501,9 @@ export class Parsed {
     const errors = [date, time].filter((e): e is TimestampParseError => e instanceof TimestampParseError);
     if (this.timestamp === undefined) throw errors[0];
     // With a Unix timestamp, fields out of range or contradictory fail; missing ones come from it.
-    const decisive = errors.find((e) => e.kind === ParseErrorKind.OutOfRange) ?? errors.find((e) => e.kind === ParseErrorKind.Impossible);
+    const decisive =
+      errors.find((e) => e.kind === ParseErrorKind.OutOfRange) ??
+      errors.find((e) => e.kind === ParseErrorKind.Impossible);
     if (decisive) throw decisive;
     const local = this.timestamp + offset;
     const days = Math.floor(local / DAY);
@@ -599,7 +711,8 @@ const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '
 
 /** `+hh:mm`, `+hhmm`, `+hh mm` (chrono's `scan::timezone_offset` and its `Z` and missing-minutes forms). */
 function scanOffset(s: string, fixed: Fixed): [string, number] {
-  if ((fixed === 'offsetPermissive' || fixed === 'offsetZulu') && (s[0] === 'Z' || s[0] === 'z')) return [s.slice(1), 0];
+  if ((fixed === 'offsetPermissive' || fixed === 'offsetZulu') && (s[0] === 'Z' || s[0] === 'z'))
+    return [s.slice(1), 0];
   if (fixed === 'offsetZulu' && (s[0] === 'U' || s[0] === 'u')) {
     return asciiLower(s.slice(1, 3)) === 'tc' ? [s.slice(3), 0] : fail(ParseErrorKind.Invalid);
   }

@@ -8,7 +8,8 @@ import { floatResult, stringArg, valueKind } from './args.js';
 
 /** The samples named `key` whose tags meet every wanted tag of `tags` (an object argument, null when absent). */
 export function matchingMetrics(context: JsCallContext, key: RemapValue, tags: RemapValue): MetricSample[] {
-  if (context.metrics === undefined) throw new Error('internal metrics are not available: the host gives this program none');
+  if (context.metrics === undefined)
+    throw new Error('internal metrics are not available: the host gives this program none');
   const name = stringArg(key);
   const wanted = Object.entries(objectArg(tags)).map(([tag, value]) => [tag, tagPattern(stringArg(value))] as const);
   return context
@@ -38,7 +39,8 @@ export function scalarValue(sample: MetricSample): number | null {
 
 function objectArg(value: RemapValue): Record<string, RemapValue> {
   if (value === null) return {};
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return value as Record<string, RemapValue>;
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return value as Record<string, RemapValue>;
   throw new Error(`expected object, got ${valueKind(value)}`);
 }
 

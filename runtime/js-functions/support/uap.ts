@@ -21,7 +21,13 @@ interface CompiledRule {
 
 export interface UapResult {
   browser: { family: string | null; major: string | null; minor: string | null; patch: string | null };
-  os: { family: string | null; major: string | null; minor: string | null; patch: string | null; patch_minor: string | null };
+  os: {
+    family: string | null;
+    major: string | null;
+    minor: string | null;
+    patch: string | null;
+    patch_minor: string | null;
+  };
   device: { family: string | null; brand: string | null; model: string | null };
 }
 
@@ -33,7 +39,11 @@ function loadRules(): NonNullable<typeof rules> {
   const path = createRequire(import.meta.url).resolve('uap-core/regexes.yaml');
   const yaml = yamlLibrary().parse(readFileSync(path, 'utf8')) as Record<string, Rule[]>;
   const compile = (list: Rule[] | undefined): CompiledRule[] => (list ?? []).map((rule) => ({ rule }));
-  return { browser: compile(yaml.user_agent_parsers), os: compile(yaml.os_parsers), device: compile(yaml.device_parsers) };
+  return {
+    browser: compile(yaml.user_agent_parsers),
+    os: compile(yaml.os_parsers),
+    device: compile(yaml.device_parsers),
+  };
 }
 
 /** The first rule that matches and its groups. */
@@ -48,7 +58,8 @@ function first(list: readonly CompiledRule[], ua: string): [Rule, RegexMatch] | 
 /** A replacement with `$N` substituted, else group `group`; empty and "Other" mean unknown. */
 function field(rule: Rule, m: RegexMatch, replacement: string, group: number): string | null {
   const template = rule[replacement];
-  const text = template !== undefined ? template.replace(/\$(\d)/g, (_, n: string) => m.groups[Number(n)] ?? '') : m.groups[group];
+  const text =
+    template !== undefined ? template.replace(/\$(\d)/g, (_, n: string) => m.groups[Number(n)] ?? '') : m.groups[group];
   const trimmed = text?.trim();
   return trimmed ? trimmed : null;
 }
@@ -63,27 +74,27 @@ export function parseWithUap(ua: string): UapResult {
   return {
     browser: browser
       ? {
-        family: unknown(field(browser[0], browser[1], 'family_replacement', 1)),
-        major: field(browser[0], browser[1], 'v1_replacement', 2),
-        minor: field(browser[0], browser[1], 'v2_replacement', 3),
-        patch: field(browser[0], browser[1], 'v3_replacement', 4),
-      }
+          family: unknown(field(browser[0], browser[1], 'family_replacement', 1)),
+          major: field(browser[0], browser[1], 'v1_replacement', 2),
+          minor: field(browser[0], browser[1], 'v2_replacement', 3),
+          patch: field(browser[0], browser[1], 'v3_replacement', 4),
+        }
       : { family: null, major: null, minor: null, patch: null },
     os: os
       ? {
-        family: unknown(field(os[0], os[1], 'os_replacement', 1)),
-        major: field(os[0], os[1], 'os_v1_replacement', 2),
-        minor: field(os[0], os[1], 'os_v2_replacement', 3),
-        patch: field(os[0], os[1], 'os_v3_replacement', 4),
-        patch_minor: field(os[0], os[1], 'os_v4_replacement', 5),
-      }
+          family: unknown(field(os[0], os[1], 'os_replacement', 1)),
+          major: field(os[0], os[1], 'os_v1_replacement', 2),
+          minor: field(os[0], os[1], 'os_v2_replacement', 3),
+          patch: field(os[0], os[1], 'os_v3_replacement', 4),
+          patch_minor: field(os[0], os[1], 'os_v4_replacement', 5),
+        }
       : { family: null, major: null, minor: null, patch: null, patch_minor: null },
     device: device
       ? {
-        family: unknown(field(device[0], device[1], 'device_replacement', 1)),
-        brand: device[0].brand_replacement === undefined ? null : field(device[0], device[1], 'brand_replacement', 0),
-        model: field(device[0], device[1], 'model_replacement', 1),
-      }
+          family: unknown(field(device[0], device[1], 'device_replacement', 1)),
+          brand: device[0].brand_replacement === undefined ? null : field(device[0], device[1], 'brand_replacement', 0),
+          model: field(device[0], device[1], 'model_replacement', 1),
+        }
       : { family: null, brand: null, model: null },
   };
 }

@@ -2,7 +2,13 @@
 
 declare module 'lz4js' {
   /** Compresses `src[sIndex, sIndex + sLength)` as one LZ4 block into `dst`; 0 when it found no match at all. */
-  export function compressBlock(src: Uint8Array, dst: Uint8Array, sIndex: number, sLength: number, hashTable: Uint32Array): number;
+  export function compressBlock(
+    src: Uint8Array,
+    dst: Uint8Array,
+    sIndex: number,
+    sLength: number,
+    hashTable: Uint32Array,
+  ): number;
   export function compressBound(n: number): number;
 }
 

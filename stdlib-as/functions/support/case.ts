@@ -18,7 +18,7 @@ export function changeCase(v: Value, upper: bool): Value {
   for (let i: usize = 0; i < len; i++) {
     const c = <u32>load<u8>(ptr + i);
     if (c >= 0x80) return changeCaseAll(lossy(v), upper);
-    store<u8>(dst + i, <u8>(upper ? (c - 0x61 < 26 ? c ^ 0x20 : c) : (c - 0x41 < 26 ? c ^ 0x20 : c)));
+    store<u8>(dst + i, <u8>(upper ? (c - 0x61 < 26 ? c ^ 0x20 : c) : c - 0x41 < 26 ? c ^ 0x20 : c));
   }
   return out;
 }

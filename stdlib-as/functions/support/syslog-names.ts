@@ -10,8 +10,29 @@ import { lossy } from './text';
 import { KindBit } from '../../../abi/wire/kinds';
 
 export const FACILITIES: StaticArray<string> = [
-  'kern', 'user', 'mail', 'daemon', 'auth', 'syslog', 'lpr', 'news', 'uucp', 'cron', 'authpriv', 'ftp', 'ntp',
-  'security', 'console', 'solaris-cron', 'local0', 'local1', 'local2', 'local3', 'local4', 'local5', 'local6',
+  'kern',
+  'user',
+  'mail',
+  'daemon',
+  'auth',
+  'syslog',
+  'lpr',
+  'news',
+  'uucp',
+  'cron',
+  'authpriv',
+  'ftp',
+  'ntp',
+  'security',
+  'console',
+  'solaris-cron',
+  'local0',
+  'local1',
+  'local2',
+  'local3',
+  'local4',
+  'local5',
+  'local6',
   'local7',
 ];
 export const SEVERITIES: StaticArray<string> = ['emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug'];
@@ -33,7 +54,8 @@ export function keywordOf(code: Value, names: StaticArray<string>, what: string)
 
 /** The index of a keyword in `names`, or -1; the argument must be a string (checked by the caller). */
 export function codeOf(keyword: Value, names: StaticArray<string>): i32 {
-  for (let i = 0; i < names.length; i++) if (equalsAscii(bytesPtr(keyword), bytesLen(keyword), unchecked(names[i]))) return i;
+  for (let i = 0; i < names.length; i++)
+    if (equalsAscii(bytesPtr(keyword), bytesLen(keyword), unchecked(names[i]))) return i;
   return -1;
 }
 

@@ -72,8 +72,12 @@ export function codePointAt(at: usize): u32 {
   if (lead < 0xf0) {
     return ((lead & 0x0f) << 12) | ((<u32>load<u8>(at, 1) & 0x3f) << 6) | (<u32>load<u8>(at, 2) & 0x3f);
   }
-  return ((lead & 0x07) << 18) | ((<u32>load<u8>(at, 1) & 0x3f) << 12) | ((<u32>load<u8>(at, 2) & 0x3f) << 6) |
-    (<u32>load<u8>(at, 3) & 0x3f);
+  return (
+    ((lead & 0x07) << 18) |
+    ((<u32>load<u8>(at, 1) & 0x3f) << 12) |
+    ((<u32>load<u8>(at, 2) & 0x3f) << 6) |
+    (<u32>load<u8>(at, 3) & 0x3f)
+  );
 }
 
 /** Start of the code point that ends just before `at`. */
@@ -141,7 +145,12 @@ function trimmedEnd(start: usize, end: usize): usize {
  * empty pattern matches at every character boundary (`matchedAtFrom`: it already matched at `from`).
  */
 export function nextStringMatch(
-  text: usize, textLen: usize, from: usize, pat: usize, patLen: usize, matchedAtFrom: bool,
+  text: usize,
+  textLen: usize,
+  from: usize,
+  pat: usize,
+  patLen: usize,
+  matchedAtFrom: bool,
 ): isize {
   if (patLen > 0) return findBytes(text, textLen, from, pat, patLen);
   if (!matchedAtFrom) return <isize>from;

@@ -27,23 +27,51 @@ export const enum Boundary {
   Acronym = 512,
 }
 
-const DEFAULT_BOUNDARIES: u32 = Boundary.Underscore | Boundary.Hyphen | Boundary.Space | Boundary.LowerUpper |
-  Boundary.UpperDigit | Boundary.DigitUpper | Boundary.DigitLower | Boundary.LowerDigit | Boundary.Acronym;
-const CAMEL_BOUNDARIES: u32 = Boundary.LowerUpper | Boundary.Acronym | Boundary.LowerDigit | Boundary.UpperDigit |
-  Boundary.DigitLower | Boundary.DigitUpper;
+const DEFAULT_BOUNDARIES: u32 =
+  Boundary.Underscore |
+  Boundary.Hyphen |
+  Boundary.Space |
+  Boundary.LowerUpper |
+  Boundary.UpperDigit |
+  Boundary.DigitUpper |
+  Boundary.DigitLower |
+  Boundary.LowerDigit |
+  Boundary.Acronym;
+const CAMEL_BOUNDARIES: u32 =
+  Boundary.LowerUpper |
+  Boundary.Acronym |
+  Boundary.LowerDigit |
+  Boundary.UpperDigit |
+  Boundary.DigitLower |
+  Boundary.DigitUpper;
 
 /** `original_case` values and the boundaries their words are split at. */
 const CASE_NAMES: StaticArray<string> = ['camelCase', 'PascalCase', 'snake_case', 'SCREAMING_SNAKE', 'kebab-case'];
 const CASE_BOUNDARIES: StaticArray<u32> = [
-  CAMEL_BOUNDARIES, CAMEL_BOUNDARIES, Boundary.Underscore, Boundary.Underscore, Boundary.Hyphen,
+  CAMEL_BOUNDARIES,
+  CAMEL_BOUNDARIES,
+  Boundary.Underscore,
+  Boundary.Underscore,
+  Boundary.Hyphen,
 ];
 /** `excluded_boundaries` values. */
 const BOUNDARY_NAMES: StaticArray<string> = [
-  'lower_upper', 'upper_lower', 'digit_upper', 'upper_digit', 'digit_lower', 'lower_digit', 'acronym',
+  'lower_upper',
+  'upper_lower',
+  'digit_upper',
+  'upper_digit',
+  'digit_lower',
+  'lower_digit',
+  'acronym',
 ];
 const BOUNDARY_BITS: StaticArray<u32> = [
-  Boundary.LowerUpper, Boundary.UpperLower, Boundary.DigitUpper, Boundary.UpperDigit, Boundary.DigitLower,
-  Boundary.LowerDigit, Boundary.Acronym,
+  Boundary.LowerUpper,
+  Boundary.UpperLower,
+  Boundary.DigitUpper,
+  Boundary.UpperDigit,
+  Boundary.DigitLower,
+  Boundary.LowerDigit,
+  Boundary.Acronym,
 ];
 
 /** How the words are written. */
@@ -79,9 +107,12 @@ function delimiterBit(c: u32): u32 {
 
 /** The boundary between two adjacent characters of these classes, if any. */
 function pairBit(a: CharClass, b: CharClass): u32 {
-  if (a == CharClass.Lower) return b == CharClass.Upper ? Boundary.LowerUpper : b == CharClass.Digit ? Boundary.LowerDigit : 0;
-  if (a == CharClass.Upper) return b == CharClass.Lower ? Boundary.UpperLower : b == CharClass.Digit ? Boundary.UpperDigit : 0;
-  if (a == CharClass.Digit) return b == CharClass.Upper ? Boundary.DigitUpper : b == CharClass.Lower ? Boundary.DigitLower : 0;
+  if (a == CharClass.Lower)
+    return b == CharClass.Upper ? Boundary.LowerUpper : b == CharClass.Digit ? Boundary.LowerDigit : 0;
+  if (a == CharClass.Upper)
+    return b == CharClass.Lower ? Boundary.UpperLower : b == CharClass.Digit ? Boundary.UpperDigit : 0;
+  if (a == CharClass.Digit)
+    return b == CharClass.Upper ? Boundary.DigitUpper : b == CharClass.Lower ? Boundary.DigitLower : 0;
   return 0;
 }
 
@@ -141,7 +172,13 @@ export function convertCase(value: Value, boundaries: u32, wordCase: WordCase, d
     } else if (at > wordStart) {
       let split = (pairBit(previous, current) & boundaries) != 0;
       // Acronym: two upper-case letters then a lower-case one split before the second (`HTTPRequest`).
-      if (!split && (boundaries & Boundary.Acronym) && previous == CharClass.Upper && current == CharClass.Upper && next < end) {
+      if (
+        !split &&
+        boundaries & Boundary.Acronym &&
+        previous == CharClass.Upper &&
+        current == CharClass.Upper &&
+        next < end
+      ) {
         split = classOf(codePointAt(next)) == CharClass.Lower;
       }
       if (split) {
@@ -156,7 +193,15 @@ export function convertCase(value: Value, boundaries: u32, wordCase: WordCase, d
   return bufferToBytes(out);
 }
 
-function writeWord(out: Buffer, text: Value, start: usize, end: usize, wordCase: WordCase, delimiter: u8, index: i32): void {
+function writeWord(
+  out: Buffer,
+  text: Value,
+  start: usize,
+  end: usize,
+  wordCase: WordCase,
+  delimiter: u8,
+  index: i32,
+): void {
   if (index > 0 && delimiter != 0) bufferByte(out, delimiter);
   let cased: Value;
   if (wordCase == WordCase.Lower || (wordCase == WordCase.Camel && index == 0)) {

@@ -27,7 +27,10 @@ export function svcEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `svc args...` in `cwd` (with `input` on stdin); stdout and stderr are not terminals, so there is no color. */
-export function svc(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string | Buffer } = {}) {
+export function svc(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string | Buffer } = {},
+) {
   const result = spawnSync(process.execPath, [main, ...args], {
     cwd: options.cwd ?? tmpdir(),
     encoding: 'utf8',

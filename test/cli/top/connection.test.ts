@@ -18,29 +18,44 @@ test('the feed: components, then the connection, totals and rates as events flow
     (error) => (lost = error),
   );
   try {
-    await waitFor(() => events.some((event) => event.type === 'connection' && event.status.state === 'connected'), () => JSON.stringify(events));
-    const components = events.find((event) => event.type === 'components');
-    assert.equal(
-      components?.type === 'components' && components.rows.map((row) => [row.id, row.kind, row.type]),
-      [
-        ['in', 'source', 'stdin'],
-        ['out', 'sink', 'blackhole'],
-      ],
+    await waitFor(
+      () => events.some((event) => event.type === 'connection' && event.status.state === 'connected'),
+      () => JSON.stringify(events),
     );
+    const components = events.find((event) => event.type === 'components');
+    assert.equal(components?.type === 'components' && components.rows.map((row) => [row.id, row.kind, row.type]), [
+      ['in', 'source', 'stdin'],
+      ['out', 'sink', 'blackhole'],
+    ]);
     api.run.child.stdin!.write('one\ntwo\nthree\n');
     const receivedByOut = () =>
-      events.some((event) => event.type === 'totals' && event.counter === 'receivedEvents' && event.values.some((value) => value.id === 'out' && value.total === 3));
+      events.some(
+        (event) =>
+          event.type === 'totals' &&
+          event.counter === 'receivedEvents' &&
+          event.values.some((value) => value.id === 'out' && value.total === 3),
+      );
     await waitFor(receivedByOut, () => JSON.stringify(events.slice(-12)));
     // The throughputs are the growth per interval: they add up to the total.
     const sentByIn = () =>
       events
-        .flatMap((event) => (event.type === 'throughputs' && event.counter === 'sentEvents' && event.intervalMs === 100 ? event.values : []))
+        .flatMap((event) =>
+          event.type === 'throughputs' && event.counter === 'sentEvents' && event.intervalMs === 100
+            ? event.values
+            : [],
+        )
         .filter((value) => value.id === 'in')
         .reduce((sum, value) => sum + value.throughput, 0);
-    await waitFor(() => sentByIn() === 3, () => `the throughputs of in add up to ${sentByIn()}`);
+    await waitFor(
+      () => sentByIn() === 3,
+      () => `the throughputs of in add up to ${sentByIn()}`,
+    );
 
     await api.stop();
-    await waitFor(() => lost !== undefined, () => 'the loss');
+    await waitFor(
+      () => lost !== undefined,
+      () => 'the loss',
+    );
     assert.instance(lost, ConnectionLost);
     assert.equal(events.at(-1), { type: 'connection', status: { state: 'disconnected', retryMs: undefined } });
   } finally {

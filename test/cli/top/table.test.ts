@@ -5,7 +5,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesCell, countCell, humanBytes, humanCount, thousands } from '../../../cli/top/format.js';
 import { componentRows, subscriptions, type ComponentsData } from '../../../cli/top/feed.js';
-import { applyEvent, connectionText, INITIAL_STATE, perSecond, type TopEvent, type TopState } from '../../../cli/top/state.js';
+import {
+  applyEvent,
+  connectionText,
+  INITIAL_STATE,
+  perSecond,
+  type TopEvent,
+  type TopState,
+} from '../../../cli/top/state.js';
 import { COLUMNS, fitColumns, tableLine, tableRows } from '../../../cli/top/table.js';
 
 test('counts: thousands separators, or SI suffixes with two decimals (Vector: 1,100 = 1.10 k); zero is --', () => {
@@ -54,7 +61,11 @@ const COMPONENTS: ComponentsData = {
           componentId: 'in',
           componentType: 'stdin',
           outputs: [{ outputId: '_default', sentEventsTotal: { sentEventsTotal: 10 } }],
-          metrics: { receivedBytesTotal: { receivedBytesTotal: 2048 }, receivedEventsTotal: null, sentEventsTotal: { sentEventsTotal: 10 } },
+          metrics: {
+            receivedBytesTotal: { receivedBytesTotal: 2048 },
+            receivedEventsTotal: null,
+            sentEventsTotal: { sentEventsTotal: 10 },
+          },
         },
       },
       {
@@ -74,7 +85,11 @@ const COMPONENTS: ComponentsData = {
           __typename: 'Sink',
           componentId: 'out',
           componentType: 'blackhole',
-          metrics: { receivedEventsTotal: { receivedEventsTotal: 4 }, sentBytesTotal: null, sentEventsTotal: { sentEventsTotal: 4 } },
+          metrics: {
+            receivedEventsTotal: { receivedEventsTotal: 4 },
+            sentBytesTotal: null,
+            sentEventsTotal: { sentEventsTotal: 4 },
+          },
         },
       },
     ],
@@ -86,7 +101,12 @@ function stateOf(events: TopEvent[]): TopState {
 }
 
 /** The event a subscription's result makes, found by the subscription's field. */
-function resultEvent(field: string, value: unknown, intervalMs = 1000, filter = (_id: string) => true): TopEvent | undefined {
+function resultEvent(
+  field: string,
+  value: unknown,
+  intervalMs = 1000,
+  filter = (_id: string) => true,
+): TopEvent | undefined {
   const subscription = subscriptions(intervalMs, filter).find((each) => each.query.includes(`${field}`));
   assert.ok(subscription, field);
   return subscription.event({ [field]: value });
@@ -105,7 +125,10 @@ test('rows from the components query: sorted by id, named outputs on lines of th
 
 test('the components filter keeps the matching ids', () => {
   const rows = componentRows(COMPONENTS, (id) => id.startsWith('o') || id === 'in');
-  assert.equal(rows.map((row) => row.id), ['in', 'out']);
+  assert.equal(
+    rows.map((row) => row.id),
+    ['in', 'out'],
+  );
 });
 
 test('totals and throughputs from the subscriptions, outputs included; a component a throughput leaves out had none', () => {
@@ -129,7 +152,16 @@ test('totals and throughputs from the subscriptions, outputs included; a compone
       resultEvent('componentReceivedEventsThroughputs', [{ componentId: 'split', throughput: 250 }], 500),
       resultEvent(
         'componentSentEventsThroughputs',
-        [{ componentId: 'split', throughput: 250, outputs: [{ outputId: 'get', throughput: 100 }, { outputId: '_unmatched', throughput: 150 }] }],
+        [
+          {
+            componentId: 'split',
+            throughput: 250,
+            outputs: [
+              { outputId: 'get', throughput: 100 },
+              { outputId: '_unmatched', throughput: 150 },
+            ],
+          },
+        ],
         500,
       ),
       resultEvent('componentSentBytesThroughputs', [{ componentId: 'out', throughput: 1024 }], 500),
@@ -142,7 +174,17 @@ test('totals and throughputs from the subscriptions, outputs included; a compone
     ['', '_unmatched', '', '', '', '', '900 (300/s)', '', ''],
     ['', 'get', '', '', '', '', '600 (200/s)', '', ''],
   ]);
-  assert.equal(tableRows(state, true)[2], ['split', '', 'transform', 'route', '1.50 k (500/s)', 'N/A', '1.50 k (500/s)', 'N/A', '--']);
+  assert.equal(tableRows(state, true)[2], [
+    'split',
+    '',
+    'transform',
+    'route',
+    '1.50 k (500/s)',
+    'N/A',
+    '1.50 k (500/s)',
+    'N/A',
+    '--',
+  ]);
 });
 
 test('components added and removed as the topology changes; the filter applies to those added', () => {
@@ -168,11 +210,17 @@ test('components added and removed as the topology changes; the filter applies t
 });
 
 test('a new components list (on reconnection) replaces the rows; the connection as the header says it', () => {
-  let state = stateOf([{ type: 'components', rows: componentRows(COMPONENTS, () => true) }, { type: 'problem', message: 'boom' }]);
+  let state = stateOf([
+    { type: 'components', rows: componentRows(COMPONENTS, () => true) },
+    { type: 'problem', message: 'boom' },
+  ]);
   state = applyEvent(state, { type: 'components', rows: componentRows(COMPONENTS, (id) => id === 'in') });
   assert.equal([...state.components.keys()], ['in']);
   assert.is(state.problem, 'boom');
-  state = applyEvent(state, { type: 'connection', status: { state: 'connected', since: new Date(2026, 10, 26, 9, 5, 7) } });
+  state = applyEvent(state, {
+    type: 'connection',
+    status: { state: 'connected', since: new Date(2026, 10, 26, 9, 5, 7) },
+  });
   assert.is(state.problem, undefined);
   assert.is(connectionText(state.connection), 'Connected (since 2026-11-26 09:05:07)');
   assert.is(connectionText({ state: 'connecting' }), 'Connecting...');
@@ -184,7 +232,10 @@ test('columns: room to spare is shared equally; without enough, the widest are c
   assert.equal(fitColumns([2, 4, 6], 20), [3, 5, 7]);
   assert.equal(fitColumns([4, 20, 12, 3], 36), [4, 11, 11, 3]);
   assert.is(tableLine(['id', 'abcdefghij', 'x'], [4, 6, 3]), 'id    abcde…  x');
-  const widths = fitColumns(COLUMNS.map((title) => title.length), 120);
+  const widths = fitColumns(
+    COLUMNS.map((title) => title.length),
+    120,
+  );
   assert.ok(tableLine(COLUMNS, widths).length <= 120);
   assert.ok(tableLine(COLUMNS, widths).length > 110);
 });

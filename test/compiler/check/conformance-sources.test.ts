@@ -12,7 +12,11 @@ test('every conformance example source compiles', async () => {
     console.log(`  (skipped: ${FILE} not present)`);
     return;
   }
-  const cases = fs.readFileSync(FILE, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { function: string; title: string; source: string });
+  const cases = fs
+    .readFileSync(FILE, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { function: string; title: string; source: string });
   const failures: string[] = [];
   for (const c of cases) {
     try {
@@ -22,7 +26,11 @@ test('every conformance example source compiles', async () => {
     }
   }
   assert.ok(cases.length >= 600, `read ${cases.length} cases`);
-  assert.is(failures.length, 0, `${failures.length} of ${cases.length} failed to compile:\n\n${failures.slice(0, 10).join('\n\n')}`);
+  assert.is(
+    failures.length,
+    0,
+    `${failures.length} of ${cases.length} failed to compile:\n\n${failures.slice(0, 10).join('\n\n')}`,
+  );
 });
 
 test.run();

@@ -11,7 +11,9 @@ import { CompileError } from '../../../compiler/diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../../compiler/diagnostics/render.js';
 
 const TABLE: Array<[code: string, source: string, rendered: string]> = [
-  ["E100", "\nparse_json(\"true\")",
+  [
+    'E100',
+    '\nparse_json("true")',
     `error[E100]: unhandled error
   ┌─ :2:1
   │
@@ -24,8 +26,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 100 at https://errors.vrl.dev/100
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E100", "1 + parse_json(\"x\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E100',
+    '1 + parse_json("x")',
     `error[E100]: unhandled error
   ┌─ :1:5
   │
@@ -38,8 +43,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 100 at https://errors.vrl.dev/100
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E100", "if true { 1 } else { parse_json(\"x\") }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E100',
+    'if true { 1 } else { parse_json("x") }',
     `error[E100]: unhandled error
   ┌─ :1:22
   │
@@ -52,8 +60,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 100 at https://errors.vrl.dev/100
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "upcase(.b)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'upcase(.b)',
     `error[E110]: invalid argument type
   ┌─ :1:8
   │
@@ -76,8 +87,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "to_syslog_level(.a)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'to_syslog_level(.a)',
     `error[E110]: invalid argument type
   ┌─ :1:17
   │
@@ -100,8 +114,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E102", "if \"x\" { 1 }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E102',
+    'if "x" { 1 }',
     `error[E102]: non-boolean predicate
   ┌─ :1:4
   │
@@ -115,8 +132,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about if expressions at https://vrl.dev/expressions/#if
   = learn more about error code 102 at https://errors.vrl.dev/102
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E102", "if .a { 1 }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E102',
+    'if .a { 1 }',
     `error[E102]: non-boolean predicate
   ┌─ :1:4
   │
@@ -130,8 +150,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about if expressions at https://vrl.dev/expressions/#if
   = learn more about error code 102 at https://errors.vrl.dev/102
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E103", ".a = upcase(.b)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E103',
+    '.a = upcase(.b)',
     `error[E103]: unhandled fallible assignment
   ┌─ :1:6
   │
@@ -148,8 +171,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see functions characteristics documentation at https://vrl.dev/expressions/#function-call-characteristics
   = learn more about error code 103 at https://errors.vrl.dev/103
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E103", ".a = parse_json(\"x\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E103',
+    '.a = parse_json("x")',
     `error[E103]: unhandled fallible assignment
   ┌─ :1:6
   │
@@ -163,8 +189,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see functions characteristics documentation at https://vrl.dev/expressions/#function-call-characteristics
   = learn more about error code 103 at https://errors.vrl.dev/103
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E103", "x = if true { parse_json(\"x\") } else { 1 }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E103',
+    'x = if true { parse_json("x") } else { 1 }',
     `error[E103]: unhandled fallible assignment
   ┌─ :1:5
   │
@@ -182,8 +211,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see functions characteristics documentation at https://vrl.dev/expressions/#function-call-characteristics
   = learn more about error code 103 at https://errors.vrl.dev/103
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E104", ".a, err = upcase(\"x\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E104',
+    '.a, err = upcase("x")',
     `error[E104]: unnecessary error assignment
   ┌─ :1:5
   │
@@ -196,8 +228,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 104 at https://errors.vrl.dev/104
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E104", "_, err = 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E104',
+    '_, err = 1',
     `error[E104]: unnecessary error assignment
   ┌─ :1:4
   │
@@ -210,8 +245,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 104 at https://errors.vrl.dev/104
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E105", "\nunknown_function(.foo, .bar)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E105',
+    '\nunknown_function(.foo, .bar)',
     `error[E105]: call to undefined function
   ┌─ :2:1
   │
@@ -223,8 +261,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 105 at https://errors.vrl.dev/105
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E105", "foo(1)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E105',
+    'foo(1)',
     `error[E105]: call to undefined function
   ┌─ :1:1
   │
@@ -236,8 +277,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 105 at https://errors.vrl.dev/105
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E106", "upcase(\"a\", \"b\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E106',
+    'upcase("a", "b")',
     `error[E106]: wrong number of function arguments
   ┌─ :1:8
   │
@@ -250,8 +294,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about function arguments at https://vrl.dev/expressions/#arguments
   = learn more about error code 106 at https://errors.vrl.dev/106
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E107", "upcase()",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E107',
+    'upcase()',
     `error[E107]: missing function argument
   ┌─ :1:1
   │
@@ -260,8 +307,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 107 at https://errors.vrl.dev/107
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E107", "slice()",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E107',
+    'slice()',
     `error[E107]: missing function argument
   ┌─ :1:1
   │
@@ -270,8 +320,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 107 at https://errors.vrl.dev/107
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E108", "upcase(foo: \"a\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E108',
+    'upcase(foo: "a")',
     `error[E108]: unknown function argument keyword
   ┌─ :1:8
   │
@@ -282,8 +335,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 108 at https://errors.vrl.dev/108
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E109", "upcase(\"a\") -> |x| { x }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E109',
+    'upcase("a") -> |x| { x }',
     `error[E109]: unexpected closure
   ┌─ :1:13
   │
@@ -295,8 +351,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 109 at https://errors.vrl.dev/109
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "upcase(1)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'upcase(1)',
     `error[E110]: invalid argument type
   ┌─ :1:8
   │
@@ -319,8 +378,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "abs(\"x\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'abs("x")',
     `error[E110]: invalid argument type
   ┌─ :1:5
   │
@@ -332,8 +394,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "ceil(1, \"x\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'ceil(1, "x")',
     `error[E110]: invalid argument type
   ┌─ :1:9
   │
@@ -356,8 +421,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "x = 1\nmerge(x, {})",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'x = 1\nmerge(x, {})',
     `error[E110]: invalid argument type
   ┌─ :2:7
   │
@@ -375,8 +443,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "x = 1\nformat_timestamp!(x, \"%s\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'x = 1\nformat_timestamp!(x, "%s")',
     `error[E110]: invalid argument type
   ┌─ :2:19
   │
@@ -399,8 +470,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "parse_grok(\"x\", pattern: .a)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'parse_grok("x", pattern: .a)',
     `error[E110]: invalid argument type
   ┌─ :1:26
   │
@@ -422,8 +496,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E111", "for_each({})",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E111',
+    'for_each({})',
     `error[E111]: missing closure
   ┌─ :1:1
   │
@@ -432,8 +509,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = example: for_each([1, 2]) -> |index, value| { .foo = to_int!(.foo) + index + value }
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E111", "map_keys({})",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E111',
+    'map_keys({})',
     `error[E111]: missing closure
   ┌─ :1:1
   │
@@ -442,8 +522,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = example: map_keys({ "one" : 1, "two": 2 }) -> |key| { upcase(key) }
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E120", "for_each({}) -> |k| { 1 }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E120',
+    'for_each({}) -> |k| { 1 }',
     `error[E120]: invalid closure arity
   ┌─ :1:1
   │
@@ -453,8 +536,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ this function requires a closure with 2 argument(s)
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E122", "map_keys({}) -> |k| { 1 }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E122',
+    'map_keys({}) -> |k| { 1 }',
     `error[E122]: type mismatch in closure return type
   ┌─ :1:21
   │
@@ -466,8 +552,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │                     expected: string
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E122", "filter([1]) -> |i, v| { \"x\" }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E122',
+    'filter([1]) -> |i, v| { "x" }',
     `error[E122]: type mismatch in closure return type
   ┌─ :1:23
   │
@@ -479,8 +568,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │                       expected: boolean
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E113", "abort 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E113',
+    'abort 1',
     `error[E113]: non-string abort message
   ┌─ :1:7
   │
@@ -493,8 +585,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = hint: coerce the value to the required type using a coercion function
   = see documentation about type coercion at https://functions.vrl.dev/#coerce-functions
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E610", "del(1)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E610',
+    'del(1)',
     `error[E610]: function compilation error: error[E400] unexpected expression type
   ┌─ :1:1
   │
@@ -507,8 +602,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 400 at https://errors.vrl.dev/400
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E610", "x = {}\ndel(x)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E610',
+    'x = {}\ndel(x)',
     `error[E610]: function compilation error: error[E400] unexpected expression type
   ┌─ :2:1
   │
@@ -521,8 +619,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 400 at https://errors.vrl.dev/400
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E610", "parse_user_agent(\"x\", mode: \"foo\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E610',
+    'parse_user_agent("x", mode: "foo")',
     `error[E610]: function compilation error: error[E401] invalid enum variant"
   ┌─ :1:1
   │
@@ -535,8 +636,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 401 at https://errors.vrl.dev/401
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E620", "upcase!(\"a\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E620',
+    'upcase!("a")',
     `warning[E620]: can't abort infallible function
   ┌─ :1:1
   │
@@ -547,8 +651,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E630", "upcase(parse_json(\"1\"))",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E630',
+    'upcase(parse_json("1"))',
     `error[E630]: fallible argument
   ┌─ :1:8
   │
@@ -560,8 +667,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E630", "upcase!(parse_json(\"1\"))",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E630',
+    'upcase!(parse_json("1"))',
     `error[E630]: fallible argument
   ┌─ :1:9
   │
@@ -573,8 +683,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E631", "abort upcase(.x)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E631',
+    'abort upcase(.x)',
     `error[E631]: unhandled fallible expression
   ┌─ :1:7
   │
@@ -586,8 +699,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E631", "return parse_json(\"x\")",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E631',
+    'return parse_json("x")',
     `error[E631]: unhandled fallible expression
   ┌─ :1:1
   │
@@ -599,8 +715,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E640", "_ = 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E640',
+    '_ = 1',
     `error[E640]: unnecessary no-op assignment
   ┌─ :1:5
   │
@@ -611,8 +730,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ either assign to a path or variable here
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E642", ".a.b = 1\n.a[0] = 2",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E642',
+    '.a.b = 1\n.a[0] = 2',
     `error[E642]: parent path segment rejects this mutation
   ┌─ :2:3
   │
@@ -628,8 +750,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   =
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E642", "x = 1\nx.a = 2",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E642',
+    'x = 1\nx.a = 2',
     `error[E642]: parent path segment rejects this mutation
   ┌─ :2:3
   │
@@ -645,8 +770,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   =
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E651", "\n\"foo\" ?? \"bar\"",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E651',
+    '\n"foo" ?? "bar"',
     `error[E651]: unnecessary error coalescing operation
   ┌─ :2:1
   │
@@ -657,8 +785,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ this expression can't fail
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E651", "x = parse_json!(\"1\") ?? 2",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E651',
+    'x = parse_json!("1") ?? 2',
     `error[E651]: unnecessary error coalescing operation
   ┌─ :1:5
   │
@@ -669,8 +800,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │     this expression can't fail
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E652", ". |= 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E652',
+    '. |= 1',
     `error[E652]: only objects can be merged
   ┌─ :1:6
   │
@@ -678,8 +812,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │      ^ this expression must resolve to an object
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E652", ".a |= {}",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E652',
+    '.a |= {}',
     `error[E652]: only objects can be merged
   ┌─ :1:1
   │
@@ -687,8 +824,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ ^^ this expression must resolve to an object
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E660", "!\"x\"",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E660',
+    '!"x"',
     `error[E660]: non-boolean negation
   ┌─ :1:1
   │
@@ -700,8 +840,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = hint: coerce the value to the required type using a coercion function
   = see documentation about type coercion at https://functions.vrl.dev/#coerce-functions
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E660", "!.a",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E660',
+    '!.a',
     `error[E660]: non-boolean negation
   ┌─ :1:1
   │
@@ -713,8 +856,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = hint: coerce the value to the required type using a coercion function
   = see documentation about type coercion at https://functions.vrl.dev/#coerce-functions
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E701", "x",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E701',
+    'x',
     `error[E701]: call to undefined variable
   ┌─ :1:1
   │
@@ -725,8 +871,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ did you mean "null"?
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E701", "foo = 1\nfo",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E701',
+    'foo = 1\nfo',
     `error[E701]: call to undefined variable
   ┌─ :2:1
   │
@@ -737,8 +886,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ did you mean "foo"?
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E701", "if true { y = 1 }\ny",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E701',
+    'if true { y = 1 }\ny',
     `error[E701]: call to undefined variable
   ┌─ :2:1
   │
@@ -749,8 +901,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ did you mean "null"?
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E900", "x = 5 / 2",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E900',
+    'x = 5 / 2',
     `warning[E900]: unused variable \`x\`
   ┌─ :1:1
   │
@@ -759,8 +914,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = this expression has no side-effects
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E601", ".a = t'2020-13-01T00:00:00Z'",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E601',
+    ".a = t'2020-13-01T00:00:00Z'",
     `error[E601]: invalid timestamp
   ┌─ :1:6
   │
@@ -769,8 +927,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about timestamps at https://vrl.dev/expressions/#timestamp
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E601", ".a = t'foo'",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E601',
+    ".a = t'foo'",
     `error[E601]: invalid timestamp
   ┌─ :1:6
   │
@@ -779,8 +940,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about timestamps at https://vrl.dev/expressions/#timestamp
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E204", ".a = ",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E204',
+    '.a = ',
     `error[E204]: syntax error
   ┌─ :1:5
   │
@@ -791,8 +955,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │     expected one of: "identifier", "string literal", "raw string literal", "integer literal", "float literal", "regex literal", "timestamp literal", "function call", "path literal", "if", "null", "true", "false", "abort", "return", "\\n", "_", "!", "[", "{", "("
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E203", "if true { 1 } els { 2 }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E203',
+    'if true { 1 } els { 2 }',
     `error[E203]: syntax error
   ┌─ :1:15
   │
@@ -803,8 +970,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │               expected one of: "else", ";", "\\n"
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E203", ".a = 1 2",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E203',
+    '.a = 1 2',
     `error[E203]: syntax error
   ┌─ :1:8
   │
@@ -815,8 +985,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │        expected one of: ";", "\\n", "|", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??"
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E203", "else = 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E203',
+    'else = 1',
     `error[E203]: syntax error
   ┌─ :1:1
   │
@@ -827,8 +1000,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ expected one of: "identifier", "string literal", "raw string literal", "integer literal", "float literal", "regex literal", "timestamp literal", "function call", "path literal", "if", "null", "true", "false", "abort", "return", "\\n", "_", "!", "[", "{", "("
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E209", ".a.b = \"\\q\"",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E209',
+    '.a.b = "\\q"',
     `error[E209]: invalid escape character: \\q
   ┌─ :1:10
   │
@@ -836,8 +1012,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │          ^ invalid escape character: q
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E207", ".a = \"foo",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E207',
+    '.a = "foo',
     `error[E207]: invalid string literal
   ┌─ :1:6
   │
@@ -845,8 +1024,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │      ^ invalid string literal
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E650", "1 < 2 < 3",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E650',
+    '1 < 2 < 3',
     `error[E650]: comparison operators can't be chained together
   ┌─ :1:7
   │
@@ -855,8 +1037,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = see documentation about comparisons at https://vrl.dev/expressions/#comparison
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E101", ".a = r'['",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E101',
+    ".a = r'['",
     `error[E101]: invalid regular expression
   ┌─ :1:6
   │
@@ -866,8 +1051,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about regular expressions at https://vrl.dev/expressions/#regular-expression
   = learn more about error code 101 at https://errors.vrl.dev/101
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E206", ".a = 99999999999999999999",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E206',
+    '.a = 99999999999999999999',
     `error[E206]: invalid numeric literal
   ┌─ :1:6
   │
@@ -875,8 +1063,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │      ^^^^^^^^^^^^^^^^^^^^ invalid numeric literal: number too large to fit in target type
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E652", "x = 1 | 2",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E652',
+    'x = 1 | 2',
     `error[E652]: only objects can be merged
   ┌─ :1:5
   │
@@ -886,8 +1077,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │     this expression must resolve to an object
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E652", "x = {\"a\": 1} | .b",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E652',
+    'x = {"a": 1} | .b',
     `error[E652]: only objects can be merged
   ┌─ :1:16
   │
@@ -895,8 +1089,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │                ^^ this expression must resolve to an object
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E121", "for_each(.a) -> |k, v| { null }",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E121',
+    'for_each(.a) -> |k, v| { null }',
     `error[E121]: type mismatch in closure parameter
   ┌─ :1:1
   │
@@ -907,8 +1104,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ expression has an inferred type of any where an array or object was expected
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "x = upcase(1)\nx",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'x = upcase(1)\nx',
     `error[E110]: invalid argument type
   ┌─ :1:12
   │
@@ -931,8 +1131,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E105", "x = foo(1)\nx",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E105',
+    'x = foo(1)\nx',
     `error[E105]: call to undefined function
   ┌─ :1:5
   │
@@ -944,8 +1147,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 105 at https://errors.vrl.dev/105
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E104", ".result, err = ends_with(\"a\", \"b\", case_sensitive: false)",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E104',
+    '.result, err = ends_with("a", "b", case_sensitive: false)',
     `error[E104]: unnecessary error assignment
   ┌─ :1:10
   │
@@ -958,8 +1164,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 104 at https://errors.vrl.dev/104
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E110", "get!(value: 1, path: [0])",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E110',
+    'get!(value: 1, path: [0])',
     `error[E110]: invalid argument type
   ┌─ :1:13
   │
@@ -971,8 +1180,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = learn more about error code 110 at https://errors.vrl.dev/110
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E104", ".r, err = encode_json({\"b\": 1, \"a\": t'2021-01-01T00:00:00+00:00'})",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E104',
+    '.r, err = encode_json({"b": 1, "a": t\'2021-01-01T00:00:00+00:00\'})',
     `error[E104]: unnecessary error assignment
   ┌─ :1:5
   │
@@ -985,8 +1197,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = see documentation about error handling at https://errors.vrl.dev/#handling
   = learn more about error code 104 at https://errors.vrl.dev/104
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E205", "for = 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E205',
+    'for = 1',
     `error[E205]: reserved keyword
   ┌─ :1:1
   │
@@ -997,8 +1212,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ use a different name instead
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E205", "array = 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E205',
+    'array = 1',
     `error[E205]: reserved keyword
   ┌─ :1:1
   │
@@ -1009,8 +1227,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │ use a different name instead
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E208", ".a = s'abc",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E208',
+    ".a = s'abc",
     `error[E208]: invalid literal
   ┌─ :1:6
   │
@@ -1018,8 +1239,11 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │      ^ invalid literal
   │
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
-  ["E900", "\"foo\"\n.a = 1",
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E900',
+    '"foo"\n.a = 1',
     `warning[E900]: unused literal \`"foo"\`
   ┌─ :1:1
   │
@@ -1028,7 +1252,8 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   │
   = this expression has no side-effects
   = see language documentation at https://vrl.dev
-  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`],
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
 ];
 
 /** The first diagnostic's code and the rendered text: errors from the rejection, else the warnings. */
@@ -1052,9 +1277,15 @@ for (const [code, source, rendered] of TABLE) {
 
 test('warnings are exposed on the program and do not fail compilation', async () => {
   const program = checkProgram('upcase!("a")');
-  assert.equal(program.warnings.map((w) => w.code), [620]);
+  assert.equal(
+    program.warnings.map((w) => w.code),
+    [620],
+  );
   const unused = checkProgram('x = 5 / 2');
-  assert.equal(unused.warnings.map((w) => [w.code, w.message]), [[900, 'unused variable `x`']]);
+  assert.equal(
+    unused.warnings.map((w) => [w.code, w.message]),
+    [[900, 'unused variable `x`']],
+  );
 });
 
 test('a program with errors reports its errors only, in source order', async () => {
@@ -1063,7 +1294,10 @@ test('a program with errors reports its errors only, in source order', async () 
     assert.unreachable();
   } catch (e) {
     assert.instance(e, CompileError);
-    assert.equal((e as CompileError).diagnostics.map((d) => d.code), [105, 105]);
+    assert.equal(
+      (e as CompileError).diagnostics.map((d) => d.code),
+      [105, 105],
+    );
   }
 });
 
@@ -1086,7 +1320,10 @@ test('every unhandled error of a program is reported in one pass (VRL 0.33)', ()
   assert.equal(rejectedCodes('parse_int(.a) + parse_int(.b)'), [110, 110]);
   assert.equal(rejectedCodes('if .a == 1 { parse_json("a") } else { parse_json("b") }'), [100, 100]);
   // A construct that handles or reports its operand's error drops that error only.
-  assert.equal(rejectedCodes('parse_json("a")\nupcase(parse_json("b"))\nx = parse_json("c") ?? 1\nabort parse_json("d")'), [100, 630, 631]);
+  assert.equal(
+    rejectedCodes('parse_json("a")\nupcase(parse_json("b"))\nx = parse_json("c") ?? 1\nabort parse_json("d")'),
+    [100, 630, 631],
+  );
   assert.equal(rejectedCodes('{ parse_json("a"); upcase(parse_json("b")); parse_json("c") }'), [100, 630, 100]);
   assert.equal(rejectedCodes('for_each({}) -> |_k, v| { return parse_json(v) }'), [631]);
   // One fallible expression is one error, however deep the operation around it.

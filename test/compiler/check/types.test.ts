@@ -70,7 +70,10 @@ test('each call is resolved once: its function, arguments by parameter in source
   assert.is(e.type, 'Call');
   const call = result.calls.get(e as Extract<typeof e, { type: 'Call' }>)!;
   assert.is(call.def.name, 'format_timestamp');
-  assert.equal(call.order.map((p) => p.name), ['format', 'value']);
+  assert.equal(
+    call.order.map((p) => p.name),
+    ['format', 'value'],
+  );
   assert.equal(call.args.format!.constant, { kind: 'string', value: '%Y' });
   assert.is(call.args.value!.constant, undefined);
   assert.is(call.args.timezone, undefined);

@@ -12,7 +12,13 @@ const splitDirectory = new URL('../../../binaryen/', import.meta.url);
 function add(b: Binaryen, x: number, y: number): number {
   const m = new b.Module();
   try {
-    m.addFunction('add', b.createType([b.i32, b.i32]), b.i32, [], m.i32.add(m.local.get(0, b.i32), m.local.get(1, b.i32)));
+    m.addFunction(
+      'add',
+      b.createType([b.i32, b.i32]),
+      b.i32,
+      [],
+      m.i32.add(m.local.get(0, b.i32), m.local.get(1, b.i32)),
+    );
     m.addFunctionExport('add', 'add');
     assert.ok(m.validate());
     const instance = new WebAssembly.Instance(new WebAssembly.Module(m.emitBinary()));
@@ -57,7 +63,11 @@ process.stdout.write(x + ' ' + %IsTurboFanFunction(f));
 
 test('after binaryen ran at the baseline tier, other wasm is optimized again', () => {
   const binaryenModule = new URL('../../../compiler/codegen/binaryen.js', import.meta.url).href;
-  const child = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', AFTER_BASELINE, binaryenModule], { encoding: 'utf8', timeout: 20_000 });
+  const child = spawnSync(
+    process.execPath,
+    ['--allow-natives-syntax', '--input-type=module', '-e', AFTER_BASELINE, binaryenModule],
+    { encoding: 'utf8', timeout: 20_000 },
+  );
   assert.is(child.stderr, '');
   assert.is(child.stdout.trim(), '3000000 true');
 });

@@ -76,7 +76,13 @@ table('arithmetic and its errors', [
   { source: 'x, err = .s + 1; err', event: { s: 'x' }, result: '"can\'t add type integer to string"' },
   { source: 'x, err = .n + "a"; err', event: { n: 1 }, result: '"can\'t add type string to integer"' },
   { source: 'x, err = .s - 1; err', event: { s: 'x' }, result: '"can\'t subtract type integer from string"' },
-  { source: '.a = 1; .b = parse_json!(.s)', event: { s: '{' }, error: 'function call error for "parse_json" at (13:28): unable to parse json: EOF while parsing an object at line 1 column 1', after: '{ "a": 1, "s": "{" }' },
+  {
+    source: '.a = 1; .b = parse_json!(.s)',
+    event: { s: '{' },
+    error:
+      'function call error for "parse_json" at (13:28): unable to parse json: EOF while parsing an object at line 1 column 1',
+    after: '{ "a": 1, "s": "{" }',
+  },
 ]);
 
 table('comparison and equality', [
@@ -99,7 +105,11 @@ table('logic', [
   { source: 'null && true', result: 'false' },
   { source: '!true', result: 'false' },
   { source: '!!false', result: 'false' },
-  { source: 'x, err = .s && true; err', event: { s: 'x' }, result: '"can\'t apply an AND to types string and boolean"' },
+  {
+    source: 'x, err = .s && true; err',
+    event: { s: 'x' },
+    result: '"can\'t apply an AND to types string and boolean"',
+  },
 ]);
 
 table('paths', [
@@ -132,7 +142,11 @@ table('copy on write', [
 table('assignment forms', [
   { source: 'x = 1; x', result: '1' },
   { source: 'x = y = 2; [x, y]', result: '[2, 2]' },
-  { source: 'x, err = parse_json("{"); [x, err]', result: '[null, "function call error for \\"parse_json\\" at (9:24): unable to parse json: EOF while parsing an object at line 1 column 1"]' },
+  {
+    source: 'x, err = parse_json("{"); [x, err]',
+    result:
+      '[null, "function call error for \\"parse_json\\" at (9:24): unable to parse json: EOF while parsing an object at line 1 column 1"]',
+  },
   { source: 'x, err = to_int("7"); [x, err]', result: '[7, null]' },
   { source: 'x, err = to_int("a"); x', result: '0' },
   { source: '.a = { "c": 2 }; .a |= { "b": 1 }; .a', result: '{ "b": 1, "c": 2 }' },
@@ -152,20 +166,38 @@ table('control flow', [
   { source: '.a = 1; abort "stop " + "now"', error: 'stop now', after: '{ "a": 1 }' },
   { source: 'if true { abort }; 1', error: 'aborted' },
   { source: '.a = 1; return 5; .b = 2', result: '5', after: '{ "a": 1 }' },
-  { source: 'parse_json!("{ INVALID }")', error: 'function call error for "parse_json" at (0:26): unable to parse json: key must be a string at line 1 column 3' },
-  { source: '\nparse_json!("{ INVALID }")', error: 'function call error for "parse_json" at (1:27): unable to parse json: key must be a string at line 1 column 3' },
+  {
+    source: 'parse_json!("{ INVALID }")',
+    error:
+      'function call error for "parse_json" at (0:26): unable to parse json: key must be a string at line 1 column 3',
+  },
+  {
+    source: '\nparse_json!("{ INVALID }")',
+    error:
+      'function call error for "parse_json" at (1:27): unable to parse json: key must be a string at line 1 column 3',
+  },
 ]);
 
 table('closures', [
   { source: 'n = 0; for_each([1, 2, 3]) -> |i, v| { n = n + i + v }; n', result: '9' },
   { source: 'keys = []; for_each({ "b": 1, "a": 2 }) -> |k, _v| { keys = push(keys, k) }; keys', result: '["a", "b"]' },
   // A variable's compile-time value holds where the checker reads it, not on the closure's next run.
-  { source: 'f = "%Y"; out = []; for_each([1, 2]) -> |_i, _v| { out = push(out, format_timestamp!(t\'2021-02-03T00:00:00Z\', f)); f = "%m" }; out', result: '["2021", "02"]' },
+  {
+    source:
+      'f = "%Y"; out = []; for_each([1, 2]) -> |_i, _v| { out = push(out, format_timestamp!(t\'2021-02-03T00:00:00Z\', f)); f = "%m" }; out',
+    result: '["2021", "02"]',
+  },
   { source: 'filter([1, 2, 3]) -> |_i, v| { v != 2 }', result: '[1, 3]' },
   { source: 'filter({ "a": 1, "b": 2 }) -> |k, _v| { k == "b" }', result: '{ "b": 2 }' },
   { source: 'map_values({ "a": 1, "b": 2 }) -> |v| { v * 10 }', result: '{ "a": 10, "b": 20 }' },
-  { source: 'map_values({ "a": { "b": 1 } }, recursive: true) -> |v| { if is_integer(v) { int!(v) + 1 } else { v } }', result: '{ "a": { "b": 2 } }' },
-  { source: 'map_keys({ "a": 1, "b": { "c": 2 } }, recursive: true) -> |k| { upcase(k) }', result: '{ "A": 1, "B": { "C": 2 } }' },
+  {
+    source: 'map_values({ "a": { "b": 1 } }, recursive: true) -> |v| { if is_integer(v) { int!(v) + 1 } else { v } }',
+    result: '{ "a": { "b": 2 } }',
+  },
+  {
+    source: 'map_keys({ "a": 1, "b": { "c": 2 } }, recursive: true) -> |k| { upcase(k) }',
+    result: '{ "A": 1, "B": { "C": 2 } }',
+  },
   { source: 'map_values([1, 2]) -> |v| { v + 1 }', result: '[2, 3]' },
   { source: 'replace_with("a1b22", r\'\\d+\') -> |m| { "<" + m.string + ">" }', result: '"a<1>b<22>"' },
   { source: 'replace_with("aaa", r\'a\', count: 2) -> |_m| { "b" }', result: '"bba"' },

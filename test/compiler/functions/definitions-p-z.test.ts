@@ -5,8 +5,23 @@ import { lookupFunction } from '../../../compiler/functions/index.js';
 import { def, arg, str, int, float, regex, call, fallible, returns } from './calls.js';
 import type { Constant } from '../../../compiler/functions/define.js';
 import {
-  ANY, BOOLEAN, BYTES, FLOAT, INTEGER, NULL, REGEX, TIMESTAMP,
-  arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union, type Kind,
+  ANY,
+  BOOLEAN,
+  BYTES,
+  FLOAT,
+  INTEGER,
+  NULL,
+  REGEX,
+  TIMESTAMP,
+  arrayOf,
+  describe,
+  exactArray,
+  exactObject,
+  fieldOf,
+  indexOf,
+  objectOf,
+  union,
+  type Kind,
 } from '../../../compiler/types/kind.js';
 
 const fieldNames = (k: Kind): string[] => [...k.object!.known.keys()].sort();
@@ -40,18 +55,30 @@ test('string and timestamp assert their kind', () => {
 test('random functions are safe with valid literal arguments and reject invalid ones at compile time', () => {
   assert.not.ok(fallible('random_bytes', call({ length: int(16n) })));
   assert.ok(fallible('random_bytes', call({ length: arg(INTEGER) })));
-  assert.equal(def('random_bytes').validate!(call({ length: int(-1n) }))?.labels,
-    ['invalid argument "length"', 'received: -1', 'error: Length cannot be negative']);
-  assert.equal(def('random_bytes').validate!(call({ length: int(100000n) }))?.labels,
-    ['invalid argument "length"', 'received: 100000', 'error: Length is too large. Maximum is 64k']);
+  assert.equal(def('random_bytes').validate!(call({ length: int(-1n) }))?.labels, [
+    'invalid argument "length"',
+    'received: -1',
+    'error: Length cannot be negative',
+  ]);
+  assert.equal(def('random_bytes').validate!(call({ length: int(100000n) }))?.labels, [
+    'invalid argument "length"',
+    'received: 100000',
+    'error: Length is too large. Maximum is 64k',
+  ]);
   assert.not.ok(fallible('random_int', call({ min: int(0n), max: int(10n) })));
   assert.ok(fallible('random_int', call({ min: arg(INTEGER), max: int(10n) })));
-  assert.equal(def('random_int').validate!(call({ min: int(10n), max: int(0n) }))?.labels,
-    ['invalid argument "max"', 'received: 0', 'error: max must be greater than min']);
+  assert.equal(def('random_int').validate!(call({ min: int(10n), max: int(0n) }))?.labels, [
+    'invalid argument "max"',
+    'received: 0',
+    'error: max must be greater than min',
+  ]);
   assert.not.ok(fallible('random_float', call({ min: float(0), max: float(10) })));
   assert.is(def('random_float').validate!(call({ min: float(0), max: float(10) })), undefined);
-  assert.equal(def('random_float').validate!(call({ min: float(1), max: float(0) }))?.labels,
-    ['invalid argument "max"', 'received: 0', 'error: max must be greater than min']);
+  assert.equal(def('random_float').validate!(call({ min: float(1), max: float(0) }))?.labels, [
+    'invalid argument "max"',
+    'received: 0',
+    'error: max must be greater than min',
+  ]);
 });
 
 test('xxhash is safe with a known literal variant and types its result by variant', () => {
@@ -98,11 +125,13 @@ test('parse_regex knows the groups of a literal pattern', () => {
 });
 
 test('log parsers pick their fields from the literal format or mode', () => {
-  const websrv1 = (format: string) => fieldNames(returns('parse_websrv1_log', call({ value: arg(BYTES), format: str(format) })));
+  const websrv1 = (format: string) =>
+    fieldNames(returns('parse_websrv1_log', call({ value: arg(BYTES), format: str(format) })));
   assert.ok(websrv1('combined').includes('referrer'));
   assert.not.ok(websrv1('common').includes('referrer'));
   assert.equal(websrv1('error'), ['client', 'message', 'module', 'pid', 'port', 'severity', 'thread', 'timestamp']);
-  const websrv2 = (format: string) => fieldNames(returns('parse_websrv2_log', call({ value: arg(BYTES), format: str(format) })));
+  const websrv2 = (format: string) =>
+    fieldNames(returns('parse_websrv2_log', call({ value: arg(BYTES), format: str(format) })));
   assert.ok(websrv2('ingress_upstreaminfo').includes('upstream_status'));
   assert.ok(websrv2('main').includes('http_x_forwarded_for'));
   assert.ok(websrv2('error').includes('cid'));
@@ -120,8 +149,11 @@ test('syslog results allow structured data fields beside the header fields', () 
 });
 
 test('metric and enrichment functions answer to their upstream names and need a literal table', () => {
-  for (const [seed, upstream] of [['aggregate_svc_metrics', 'aggregate_vector_metrics'],
-    ['find_svc_metrics', 'find_vector_metrics'], ['get_svc_metric', 'get_vector_metric']]) {
+  for (const [seed, upstream] of [
+    ['aggregate_svc_metrics', 'aggregate_vector_metrics'],
+    ['find_svc_metrics', 'find_vector_metrics'],
+    ['get_svc_metric', 'get_vector_metric'],
+  ]) {
     assert.is(lookupFunction(upstream!), def(seed!));
   }
   assert.is(describe(returns('aggregate_svc_metrics')), 'float or null');
@@ -135,15 +167,25 @@ test('metric and enrichment functions answer to their upstream names and need a 
 
 test('redact checks literal filters and redactors', () => {
   const array = (...items: Constant[]) => arg(arrayOf(ANY), { kind: 'array', items });
-  const object = (fields: Record<string, Constant>) => arg(objectOf(ANY), { kind: 'object', fields: new Map(Object.entries(fields)) });
+  const object = (fields: Record<string, Constant>) =>
+    arg(objectOf(ANY), { kind: 'object', fields: new Map(Object.entries(fields)) });
   const text = (value: string): Constant => ({ kind: 'string', value });
   const validate = def('redact').validate!;
   const pattern: Constant = { kind: 'regex', pattern: '\\d', flags: '' };
   assert.is(validate(call({ filters: array(pattern, text('us_social_security_number')) })), undefined);
-  assert.is(validate(call({ filters: array(pattern), redactor: object({ type: text('text'), replacement: text('#') }) })), undefined);
+  assert.is(
+    validate(call({ filters: array(pattern), redactor: object({ type: text('text'), replacement: text('#') }) })),
+    undefined,
+  );
   assert.equal(validate(call({ filters: array(text('nope')) }))?.labels[2], 'error: unknown filter name: nope');
-  assert.equal(validate(call({ filters: array(pattern), redactor: str('md5') }))?.labels[2], 'error: unknown redactor: md5');
-  assert.equal(validate(call({ filters: array(pattern), redactor: str('text') }))?.labels[2], 'error: unknown redactor: text');
+  assert.equal(
+    validate(call({ filters: array(pattern), redactor: str('md5') }))?.labels[2],
+    'error: unknown redactor: md5',
+  );
+  assert.equal(
+    validate(call({ filters: array(pattern), redactor: str('text') }))?.labels[2],
+    'error: unknown redactor: text',
+  );
 });
 
 test.run();

@@ -38,9 +38,12 @@ async function literals(texts: readonly string[]): Promise<RemapValue[]> {
  */
 function asDocumented(actual: RemapValue, expected: RemapValue): RemapValue {
   if (actual instanceof Timestamp && typeof expected === 'string' && String(actual) === expected) return expected;
-  if (Array.isArray(actual) && Array.isArray(expected)) return actual.map((item, i) => asDocumented(item, expected[i] ?? null));
+  if (Array.isArray(actual) && Array.isArray(expected))
+    return actual.map((item, i) => asDocumented(item, expected[i] ?? null));
   if (isObject(actual) && isObject(expected)) {
-    return Object.fromEntries(Object.entries(actual).map(([key, value]) => [key, asDocumented(value, expected[key] ?? null)]));
+    return Object.fromEntries(
+      Object.entries(actual).map(([key, value]) => [key, asDocumented(value, expected[key] ?? null)]),
+    );
   }
   return actual;
 }
@@ -62,7 +65,11 @@ async function check(def: FunctionDef, example: Example, expected: () => Promise
   if (example.mode === 'compile') return;
   const run = () => program.run(example.input ?? {});
   if (example.raises !== undefined) {
-    assert.throws(run, (error: Error) => error.message === example.raises, `${def.name}: expected the error ${example.raises}`);
+    assert.throws(
+      run,
+      (error: Error) => error.message === example.raises,
+      `${def.name}: expected the error ${example.raises}`,
+    );
     return;
   }
   const { result } = run();
@@ -80,7 +87,8 @@ async function check(def: FunctionDef, example: Example, expected: () => Promise
 for (const def of FUNCTIONS) {
   const withResult = def.examples.filter((example) => example.returns !== undefined && example.mode !== 'compile');
   let values: Promise<RemapValue[]> | undefined;
-  const expected = (example: Example) => async () => (await (values ??= literals(withResult.map((e) => e.returns!))))[withResult.indexOf(example)]!;
+  const expected = (example: Example) => async () =>
+    (await (values ??= literals(withResult.map((e) => e.returns!))))[withResult.indexOf(example)]!;
   def.examples.forEach((example) => {
     test(`${def.name}: ${example.title}`, () => check(def, example, expected(example)));
   });

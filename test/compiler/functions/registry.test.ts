@@ -16,7 +16,9 @@ interface Signature {
 // Without ../shared/conformance (a clone elsewhere) the checks against upstream's signatures are skipped.
 const hasConformance = existsSync(fileURLToPath(conformance));
 if (!hasConformance) console.log(`  note: ${fileURLToPath(conformance)} not found; upstream signatures not checked`);
-const signatures: Signature[] = hasConformance ? JSON.parse(readFileSync(new URL('signatures.json', conformance), 'utf8')) : [];
+const signatures: Signature[] = hasConformance
+  ? JSON.parse(readFileSync(new URL('signatures.json', conformance), 'utf8'))
+  : [];
 const exampleCounts = new Map<string, number>();
 for (const line of hasConformance ? readFileSync(new URL('functions.jsonl', conformance), 'utf8').split('\n') : []) {
   if (!line) continue;
@@ -36,7 +38,8 @@ const SEED_NAMES: Record<string, string> = {
 };
 const fileNameOf = (upstream: string) => SEED_NAMES[upstream] ?? upstream;
 const defined = signatures.filter((s) =>
-  existsSync(fileURLToPath(new URL(`compiler/functions/${fileNameOf(s.name)}.ts`, root))));
+  existsSync(fileURLToPath(new URL(`compiler/functions/${fileNameOf(s.name)}.ts`, root))),
+);
 
 test('the registry is not empty and every upstream function with a file is found', () => {
   assert.ok(FUNCTIONS.length > 200);
@@ -80,7 +83,8 @@ test('parameters are well-formed', () => {
       if (p.enum) {
         assert.ok(p.enum.length > 0, `${where} has an empty enum`);
         assert.is(new Set(p.enum).size, p.enum.length, `${where} repeats an enum value`);
-        if (p.default !== undefined) assert.ok(p.enum.includes(p.default), `${where} default ${p.default} is not in its enum`);
+        if (p.default !== undefined)
+          assert.ok(p.enum.includes(p.default), `${where} default ${p.default} is not in its enum`);
       }
     }
   }
@@ -96,7 +100,11 @@ test('parameters match the upstream signatures exactly', () => {
     const def = lookupFunction(sig.name)!;
     const actual = def.parameters.map((p) => ({
       // Order is ours to choose (diagnostics list values as upstream's source does); the set must match.
-      name: p.name, required: p.required, kinds: p.kinds, default: p.default, enum: p.enum && [...p.enum].sort(),
+      name: p.name,
+      required: p.required,
+      kinds: p.kinds,
+      default: p.default,
+      enum: p.enum && [...p.enum].sort(),
     }));
     const expected = sig.arguments.map((a) => {
       const extra = EXAMPLE_ONLY_ENUM_VALUES[sig.name]?.[a.name] ?? [];
@@ -111,7 +119,8 @@ test('every upstream example is carried, each with one expected outcome', () => 
   for (const sig of defined) {
     const def = lookupFunction(sig.name)!;
     // A function upstream documents without examples carries its own.
-    if (exampleCounts.has(sig.name)) assert.is(def.examples.length, exampleCounts.get(sig.name), `${sig.name} example count`);
+    if (exampleCounts.has(sig.name))
+      assert.is(def.examples.length, exampleCounts.get(sig.name), `${sig.name} example count`);
     for (const example of def.examples) {
       assert.ok((example.returns === undefined) !== (example.raises === undefined), `${sig.name}: ${example.title}`);
     }

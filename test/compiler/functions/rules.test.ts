@@ -2,8 +2,20 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { def, arg, str, int, flag, call, fallible, returns } from './calls.js';
 import {
-  ANY, BOOLEAN, BYTES, FLOAT, INTEGER, NULL,
-  arrayOf, describe, exactArray, exactObject, fieldOf, indexOf, objectOf, union,
+  ANY,
+  BOOLEAN,
+  BYTES,
+  FLOAT,
+  INTEGER,
+  NULL,
+  arrayOf,
+  describe,
+  exactArray,
+  exactObject,
+  fieldOf,
+  indexOf,
+  objectOf,
+  union,
 } from '../../../compiler/types/kind.js';
 
 test('type assertions are infallible only on values already of their kind, and narrow to it', () => {
@@ -45,7 +57,10 @@ test('mod is infallible by a literal non-zero modulus and keeps integer arithmet
   assert.not.ok(fallible('mod', call({ value: int(5n), modulus: arg(FLOAT, { kind: 'float', value: 2 }) })));
   assert.is(describe(returns('mod', call({ value: int(5n), modulus: int(2n) }))), 'integer');
   assert.is(describe(returns('mod', call({ value: arg(FLOAT), modulus: int(2n) }))), 'float');
-  assert.is(describe(returns('mod', call({ value: arg(union(INTEGER, FLOAT)), modulus: int(2n) }))), 'integer or float');
+  assert.is(
+    describe(returns('mod', call({ value: arg(union(INTEGER, FLOAT)), modulus: int(2n) }))),
+    'integer or float',
+  );
 });
 
 test('functions checking collection items at run time are fallible only when the items may be wrong', () => {
@@ -54,7 +69,9 @@ test('functions checking collection items at run time are fallible only when the
   assert.ok(fallible('contains_all', call({ value: arg(BYTES), substrings: arg(exactArray([INTEGER])) })));
   assert.not.ok(fallible('object_from_array', call({ values: arg(arrayOf(arrayOf(ANY))) })));
   assert.ok(fallible('object_from_array', call({ values: arg(arrayOf(INTEGER)) })));
-  assert.not.ok(fallible('object_from_array', call({ values: arg(arrayOf(INTEGER)), keys: arg(arrayOf(union(BYTES, NULL))) })));
+  assert.not.ok(
+    fallible('object_from_array', call({ values: arg(arrayOf(INTEGER)), keys: arg(arrayOf(union(BYTES, NULL))) })),
+  );
   assert.ok(fallible('encode_key_value', call({ value: arg(objectOf(ANY)), fields_ordering: arg(arrayOf(BYTES)) })));
   assert.not.ok(fallible('encode_key_value', call({ value: arg(objectOf(ANY)) })));
 });
@@ -91,7 +108,12 @@ test('closures receive key or index and value kinds of the collection', () => {
   assert.equal(closure.variables(call({ value: arg(arrayOf(BYTES)) })).map(describe), ['integer', 'string']);
   assert.equal(closure.variables(call({ value: arg(objectOf(INTEGER)) })).map(describe), ['string', 'integer']);
   assert.is(describe(def('filter').closure!.returns), 'boolean');
-  assert.equal(def('map_keys').closure!.variables(call({ value: arg(objectOf(INTEGER)) })).map(describe), ['string']);
+  assert.equal(
+    def('map_keys')
+      .closure!.variables(call({ value: arg(objectOf(INTEGER)) }))
+      .map(describe),
+    ['string'],
+  );
 });
 
 test.run();

@@ -12,11 +12,16 @@ test('every upstream function example parses without diagnostics', () => {
     console.log(`  note: ${functionsFile} not found; conformance sources not checked`);
     return;
   }
-  const sources = readFileSync(functionsFile, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { source: string }).source);
+  const sources = readFileSync(functionsFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { source: string }).source);
   assert.ok(sources.length > 600, `expected the 623 examples, found ${sources.length}`);
   const failures = sources.flatMap((source) => {
     const { program, diagnostics } = parse(source);
-    return diagnostics.length || !program ? [`${JSON.stringify(source)}: ${JSON.stringify(diagnostics[0]?.labels)}`] : [];
+    return diagnostics.length || !program
+      ? [`${JSON.stringify(source)}: ${JSON.stringify(diagnostics[0]?.labels)}`]
+      : [];
   });
   assert.equal(failures, [], `${failures.length} of ${sources.length} examples did not parse`);
 });
@@ -32,7 +37,9 @@ test('a 1,000-line program of varied statements parses without diagnostics', () 
     '.path = split(.url, "/")[1] ?? "/"',
     '.summary = "{{ host }}: " + join!([.method, .path, to_string(.status)], " ")',
   ];
-  const source = Array.from({ length: 1000 }, (_, i) => (i % 50 === 0 ? 'host = "h"' : statements[i % statements.length])).join('\n');
+  const source = Array.from({ length: 1000 }, (_, i) =>
+    i % 50 === 0 ? 'host = "h"' : statements[i % statements.length],
+  ).join('\n');
   assert.equal(parse(source).diagnostics, []);
 });
 

@@ -13,7 +13,8 @@ function only(source: string): Diagnostic {
 const labels = (d: Diagnostic) => d.labels.map((l) => [l.primary ? 'primary' : 'secondary', l.span, l.message]);
 const primaryLabel = (d: Diagnostic) => labels(d)[0];
 
-const AFTER_OPERAND = 'expected one of: ";", "\\n", "|", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??"';
+const AFTER_OPERAND =
+  'expected one of: ";", "\\n", "|", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??"';
 
 test('E203: the unexpected token, named as VRL names it, with the expected tokens', () => {
   const d = only('1 -1');
@@ -68,7 +69,8 @@ test('E203: token kinds and spans', () => {
 
 test('E203: expected tokens inside argument lists and closures', () => {
   assert.equal(labels(only('abs(1 2)'))[1], [
-    'secondary', [6, 7],
+    'secondary',
+    [6, 7],
     'expected one of: "\\n", "|", ",", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??", ")"',
   ]);
   assert.equal(labels(only('f(x) -> |a| 1'))[1], ['secondary', [12, 13], 'expected one of: "\\n", "{"']);
@@ -90,7 +92,11 @@ test('E204: unexpected end of program, after the last token', () => {
   assert.is(d.message, 'syntax error');
   assert.equal(primaryLabel(d), ['primary', [7, 7], 'unexpected end of program']);
   assert.equal(primaryLabel(only('x = 1 + \n ')), ['primary', [9, 9], 'unexpected end of program']);
-  assert.equal(labels(only('abs(1'))[1], ['secondary', [5, 5], 'expected one of: "\\n", "|", ",", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??", ")"']);
+  assert.equal(labels(only('abs(1'))[1], [
+    'secondary',
+    [5, 5],
+    'expected one of: "\\n", "|", ",", "+", "*", "-", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "??", ")"',
+  ]);
   assert.is(only('return').code, 204);
   assert.is(only('if true { 1').code, 204);
 });
@@ -103,7 +109,8 @@ test('E205: reserved identifiers as variables, but not as fields or function nam
     ['primary', [4, 9], 'this identifier name is reserved for future use in the language'],
     ['secondary', [4, 9], 'use a different name instead'],
   ]);
-  for (const source of ['for = 1', 'x = string', '1 loop', 'map(.) -> |array| { 1 }']) assert.is(only(source).code, 205, source);
+  for (const source of ['for = 1', 'x = string', '1 loop', 'map(.) -> |array| { 1 }'])
+    assert.is(only(source).code, 205, source);
   for (const source of ['.while = 1', 'string!(.a)', 'x = {"for": 1}.for', 'type = 1', 'f(while: 1)']) {
     assert.equal(parse(source).diagnostics, [], source);
   }
@@ -116,15 +123,32 @@ test('E206-E209: lexical errors label the offending character (VRL 0.31 on)', ()
   assert.equal(labels(escape), [['primary', [8, 9], 'invalid escape character: q']]);
   const unicode = only('"\\u{D800}" + 1');
   assert.equal([unicode.code, primaryLabel(unicode)], [209, ['primary', [2, 3], 'invalid escape character: u']]);
-  for (const bad of ['"\\u{}"', '"\\u{110000}"', '"\\u{12g}"', '"\\u41"', '"\\u{1234567}"']) assert.is(only(bad).code, 209, bad);
+  for (const bad of ['"\\u{}"', '"\\u{110000}"', '"\\u{12g}"', '"\\u41"', '"\\u{1234567}"'])
+    assert.is(only(bad).code, 209, bad);
   const string = only('x = 1\n"abc');
-  assert.equal([string.code, string.message, primaryLabel(string)], [207, 'invalid string literal', ['primary', [6, 7], 'invalid string literal']]);
+  assert.equal(
+    [string.code, string.message, primaryLabel(string)],
+    [207, 'invalid string literal', ['primary', [6, 7], 'invalid string literal']],
+  );
   const raw = only("x = 1\ns'abc");
-  assert.equal([raw.code, raw.message, primaryLabel(raw)], [208, 'invalid literal', ['primary', [6, 7], 'invalid literal']]);
+  assert.equal(
+    [raw.code, raw.message, primaryLabel(raw)],
+    [208, 'invalid literal', ['primary', [6, 7], 'invalid literal']],
+  );
   const large = only('x = 1; 9223372036854775808; y = 2');
-  assert.equal([large.code, large.message, primaryLabel(large)],
-    [206, 'invalid numeric literal', ['primary', [7, 26], 'invalid numeric literal: number too large to fit in target type']]);
-  assert.equal(primaryLabel(only('-9223372036854775809')), ['primary', [0, 20], 'invalid numeric literal: number too small to fit in target type']);
+  assert.equal(
+    [large.code, large.message, primaryLabel(large)],
+    [
+      206,
+      'invalid numeric literal',
+      ['primary', [7, 26], 'invalid numeric literal: number too large to fit in target type'],
+    ],
+  );
+  assert.equal(primaryLabel(only('-9223372036854775809')), [
+    'primary',
+    [0, 20],
+    'invalid numeric literal: number too small to fit in target type',
+  ]);
   // Byte offsets: `é` takes two bytes.
   assert.equal(primaryLabel(only('"é\\q"')), ['primary', [4, 5], 'invalid escape character: q']);
 });
@@ -159,7 +183,8 @@ test('E650: chained comparisons, on the second operator', () => {
   assert.equal(primaryLabel(only('1 == 1 == true')), ['primary', [7, 9], '']);
   assert.equal(primaryLabel(only('1 < 2 == true')), ['primary', [6, 8], '']);
   assert.equal(primaryLabel(only('1 < 2 < 3 < 4')), ['primary', [6, 7], '']);
-  for (const source of ['true == 1 < 2', '(1 < 2) < 3', '1 < 2 && 2 < 3']) assert.equal(parse(source).diagnostics, [], source);
+  for (const source of ['true == 1 < 2', '(1 < 2) < 3', '1 < 2 && 2 < 3'])
+    assert.equal(parse(source).diagnostics, [], source);
 });
 
 test.run();

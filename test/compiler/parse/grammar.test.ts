@@ -12,49 +12,74 @@ function segment(s: PathSegment): string {
 function query(q: Query): string {
   const path = q.path.map(segment).join('');
   switch (q.target.kind) {
-    case 'event': return path.startsWith('.') ? path : `.${path}`;
-    case 'metadata': return `%${path.replace(/^\./, '')}`;
-    case 'variable': return q.target.name + path;
-    case 'expr': return `(query ${show(q.target.expr)} ${path})`;
+    case 'event':
+      return path.startsWith('.') ? path : `.${path}`;
+    case 'metadata':
+      return `%${path.replace(/^\./, '')}`;
+    case 'variable':
+      return q.target.name + path;
+    case 'expr':
+      return `(query ${show(q.target.expr)} ${path})`;
   }
 }
 function literal(v: LiteralValue): string {
   switch (v.kind) {
-    case 'string': return JSON.stringify(v.value);
-    case 'integer': return String(v.value);
-    case 'float': return Number.isInteger(v.value) ? `${v.value}.0` : String(v.value);
-    case 'boolean': return String(v.value);
-    case 'null': return 'null';
-    case 'timestamp': return `t'${v.text}'`;
-    case 'regex': return `r'${v.pattern}'`;
+    case 'string':
+      return JSON.stringify(v.value);
+    case 'integer':
+      return String(v.value);
+    case 'float':
+      return Number.isInteger(v.value) ? `${v.value}.0` : String(v.value);
+    case 'boolean':
+      return String(v.value);
+    case 'null':
+      return 'null';
+    case 'timestamp':
+      return `t'${v.text}'`;
+    case 'regex':
+      return `r'${v.pattern}'`;
   }
 }
 const target = (t: AssignTarget): string => (t.kind === 'noop' ? '_' : query(t.query));
 function show(e: Expr): string {
   switch (e.type) {
-    case 'Literal': return literal(e.value);
-    case 'Template': return `(template ${e.parts.map((p) => (typeof p === 'string' ? JSON.stringify(p) : show(p))).join(' ')})`;
-    case 'Array': return `[${e.items.map(show).join(' ')}]`;
-    case 'Object': return `{${e.entries.map((en) => `${JSON.stringify(en.key)}: ${show(en.value)}`).join(', ')}}`;
-    case 'Query': return query(e);
-    case 'Variable': return e.name;
+    case 'Literal':
+      return literal(e.value);
+    case 'Template':
+      return `(template ${e.parts.map((p) => (typeof p === 'string' ? JSON.stringify(p) : show(p))).join(' ')})`;
+    case 'Array':
+      return `[${e.items.map(show).join(' ')}]`;
+    case 'Object':
+      return `{${e.entries.map((en) => `${JSON.stringify(en.key)}: ${show(en.value)}`).join(', ')}}`;
+    case 'Query':
+      return query(e);
+    case 'Variable':
+      return e.name;
     case 'Call': {
       const args = e.args.map((a) => (a.name ? `${a.name}: ${show(a.value)}` : show(a.value)));
       const closure = e.closure ? ` -> |${e.closure.params.map((p) => p.name).join(' ')}| ${show(e.closure.body)}` : '';
       return `(${e.name}${e.abort ? '!' : ''}${args.map((a) => ' ' + a).join('')}${closure})`;
     }
-    case 'Unary': return `(! ${show(e.operand)})`;
-    case 'Binary': return `(${e.op} ${show(e.left)} ${show(e.right)})`;
+    case 'Unary':
+      return `(! ${show(e.operand)})`;
+    case 'Binary':
+      return `(${e.op} ${show(e.left)} ${show(e.right)})`;
     case 'Assign': {
       const targets = e.errorTarget ? `(${target(e.target)} ${target(e.errorTarget)})` : target(e.target);
       return `(${e.op} ${targets} ${show(e.value)})`;
     }
-    case 'If': return `(if ${show(e.predicate)} ${show(e.then)}${e.else ? ' else ' + show(e.else) : ''})`;
-    case 'Block': return `{${e.exprs.map(show).join('; ')}}`;
-    case 'Group': return `(group ${show(e.expr)})`;
-    case 'Sequence': return `(sequence ${e.exprs.map(show).join(' ')})`;
-    case 'Abort': return e.message ? `(abort ${show(e.message)})` : '(abort)';
-    case 'Return': return `(return ${show(e.value)})`;
+    case 'If':
+      return `(if ${show(e.predicate)} ${show(e.then)}${e.else ? ' else ' + show(e.else) : ''})`;
+    case 'Block':
+      return `{${e.exprs.map(show).join('; ')}}`;
+    case 'Group':
+      return `(group ${show(e.expr)})`;
+    case 'Sequence':
+      return `(sequence ${e.exprs.map(show).join(' ')})`;
+    case 'Abort':
+      return e.message ? `(abort ${show(e.message)})` : '(abort)';
+    case 'Return':
+      return `(return ${show(e.value)})`;
   }
 }
 
@@ -108,7 +133,10 @@ test('! binds tightest and nests', () => {
 test('newlines may follow an operator but not precede one', () => {
   assert.is(shape('1 +\n2'), '(+ 1 2)');
   assert.is(shape('.a ??\n  "x"'), '(?? .a "x")');
-  assert.equal(parse('1\n+ 2').diagnostics.map((d) => d.code), [203]);
+  assert.equal(
+    parse('1\n+ 2').diagnostics.map((d) => d.code),
+    [203],
+  );
 });
 
 test('groups, blocks and negative literals', () => {
@@ -157,7 +185,14 @@ test('queries on call results and containers', () => {
 test('path spans are byte offsets', () => {
   const q = parse('.a."b c"[-1]').program!.exprs[0] as Query;
   assert.equal(q.span, [0, 12]);
-  assert.equal(q.path.map((s) => s.span), [[1, 2], [3, 8], [8, 12]]);
+  assert.equal(
+    q.path.map((s) => s.span),
+    [
+      [1, 2],
+      [3, 8],
+      [8, 12],
+    ],
+  );
 });
 
 test('assignment: =, |=, chained, to paths and indexes, two targets with _', () => {
@@ -178,7 +213,10 @@ test('two-target assignment keeps both targets and the operator span', () => {
   assert.is(e.type, 'Assign');
   if (e.type !== 'Assign') return;
   assert.equal(e.opSpan, [8, 9]);
-  assert.equal(e.errorTarget, { kind: 'query', query: { type: 'Query', span: [4, 7], target: { kind: 'variable', name: 'err', span: [4, 7] }, path: [] } });
+  assert.equal(e.errorTarget, {
+    kind: 'query',
+    query: { type: 'Query', span: [4, 7], target: { kind: 'variable', name: 'err', span: [4, 7] }, path: [] },
+  });
 });
 
 test('function calls: positional and named arguments, !, trailing commas, newlines', () => {

@@ -21,7 +21,10 @@ test('number keys', () => {
   let map = PersistentMap.empty<number, string>();
   for (let i = 0; i < 3000; i++) map = map.set(i, String(i));
   assert.is(map.size, 3000);
-  assert.equal([...map.keys()].sort((a, b) => a - b), Array.from({ length: 3000 }, (_, i) => i));
+  assert.equal(
+    [...map.keys()].sort((a, b) => a - b),
+    Array.from({ length: 3000 }, (_, i) => i),
+  );
   assert.is(map.get(2999), '2999');
   assert.is(map.get(3000), undefined);
 });
@@ -33,9 +36,15 @@ test('differences visits only the keys whose entries two versions do not share',
   const theirs = base.set('only-theirs', 2).set('f6', 60);
   const seen: Array<[string, number | undefined, number | undefined]> = [];
   mine.differences(theirs, (key, a, b) => seen.push([key, a, b]));
-  assert.equal(seen.sort(([a], [b]) => a.localeCompare(b)), [
-    ['f5', 50, 5], ['f6', 6, 60], ['only-mine', 1, undefined], ['only-theirs', undefined, 2],
-  ]);
+  assert.equal(
+    seen.sort(([a], [b]) => a.localeCompare(b)),
+    [
+      ['f5', 50, 5],
+      ['f6', 6, 60],
+      ['only-mine', 1, undefined],
+      ['only-theirs', undefined, 2],
+    ],
+  );
 });
 
 test.run();

@@ -1,7 +1,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Regex, Timestamp } from '../../../abi/values.js';
-import { BOOLEAN, BYTES, FLOAT, INTEGER, NULL, REGEX, TIMESTAMP, exactArray, exactObject } from '../../../compiler/types/kind.js';
+import {
+  BOOLEAN,
+  BYTES,
+  FLOAT,
+  INTEGER,
+  NULL,
+  REGEX,
+  TIMESTAMP,
+  exactArray,
+  exactObject,
+} from '../../../compiler/types/kind.js';
 import { kindOfValue } from '../../../compiler/types/value-kind.js';
 
 test('kindOfValue gives the exact kind of scalars', () => {

@@ -49,7 +49,10 @@ test('a client that stops reading under a 10 ms heartbeat is cut off by the keep
   await stillServing();
   (client.ws as any)._socket.resume();
   await client.closed;
-  assert.ok(residentBytes() - before < 64 * 1024 * 1024, `resident memory grew from ${before} to ${residentBytes()} bytes`);
+  assert.ok(
+    residentBytes() - before < 64 * 1024 * 1024,
+    `resident memory grew from ${before} to ${residentBytes()} bytes`,
+  );
   assertNoStack();
 });
 
@@ -61,7 +64,8 @@ test('a client that asks for more than it reads is closed with 1008', async () =
   // 300 answers of ~100 kB each: more than the kernel's buffers and the server's limit together. A busy
   // instance takes long to make them (and then to serve stillServing's requests): only the keep-alive, which
   // cuts off a client that stopped reading 24 s after it connected, bounds the time.
-  for (let id = 0; id < 300; id++) client.send({ id: String(id), type: 'subscribe', payload: { query: getIntrospectionQuery() } });
+  for (let id = 0; id < 300; id++)
+    client.send({ id: String(id), type: 'subscribe', payload: { query: getIntrospectionQuery() } });
   await api.run.waitForStderr(/Closed a WebSocket client that does not read its messages\./);
   await stillServing();
   (client.ws as any)._socket.resume();

@@ -47,7 +47,19 @@ test('a fake procfs and sysfs give exact values', async () => {
   const disk = join(dir, 'data disk');
   mkdirSync(disk);
   writeTree(procfs, {
-    meminfo: ['MemTotal: 1000 kB', 'MemFree: 200 kB', 'MemAvailable: 600 kB', 'Buffers: 50 kB', 'Cached: 300 kB', 'Active: 400 kB', 'Inactive: 100 kB', 'Shmem: 10 kB', 'SwapTotal: 2000 kB', 'SwapFree: 1500 kB', ''].join('\n'),
+    meminfo: [
+      'MemTotal: 1000 kB',
+      'MemFree: 200 kB',
+      'MemAvailable: 600 kB',
+      'Buffers: 50 kB',
+      'Cached: 300 kB',
+      'Active: 400 kB',
+      'Inactive: 100 kB',
+      'Shmem: 10 kB',
+      'SwapTotal: 2000 kB',
+      'SwapFree: 1500 kB',
+      '',
+    ].join('\n'),
     vmstat: 'nr_free_pages 50\npswpin 3\npswpout 5\n',
     stat: 'cpu  100 20 30 400 50 6 7 8 0 0\ncpu0 50 10 15 200 25 3 3 4 0 0\ncpu1 50 10 15 200 25 3 4 4 0 0\nintr 1 2 3\n',
     loadavg: '0.50 1.25 2.00 3/456 7890\n',
@@ -90,7 +102,13 @@ test('a fake procfs and sysfs give exact values', async () => {
     inactiveBytes: null,
     wiredBytes: null,
   });
-  assert.equal(metrics.swap, { freeBytes: 1500 * KiB, totalBytes: 2000 * KiB, usedBytes: 500 * KiB, swappedInBytesTotal: 3 * 4096, swappedOutBytesTotal: 5 * 4096 });
+  assert.equal(metrics.swap, {
+    freeBytes: 1500 * KiB,
+    totalBytes: 2000 * KiB,
+    usedBytes: 500 * KiB,
+    swappedInBytesTotal: 3 * 4096,
+    swappedOutBytesTotal: 5 * 4096,
+  });
   // user + nice + system + idle + iowait of the `cpu` line, in USER_HZ (100) ticks.
   assert.equal(metrics.cpu, { cpuSecondsTotal: 6 });
   assert.equal(metrics.loadAverage, { load1: 0.5, load5: 1.25, load15: 2 });
@@ -104,7 +122,12 @@ test('a fake procfs and sysfs give exact values', async () => {
     transmitPacketsTotal: 80,
   });
   // Whole disks only (sda1 is a partition), sectors of 512 bytes.
-  assert.equal(metrics.disk, { readBytesTotal: 108 * 512, readsCompletedTotal: 11, writtenBytesTotal: 216 * 512, writesCompletedTotal: 22 });
+  assert.equal(metrics.disk, {
+    readBytesTotal: 108 * 512,
+    readsCompletedTotal: 11,
+    writtenBytesTotal: 216 * 512,
+    writesCompletedTotal: 22,
+  });
   // One ext4 device mounted twice counts once; tmpfs and proc are not block devices; a missing mount
   // point is skipped. The disk is shared with other processes, so only its size is exact.
   const usage = statfsSync(disk);
@@ -117,11 +140,30 @@ test('missing files give zeros in non-null fields and nulls in nullable ones, no
   const dir = tempDir();
   const metrics = await hostMetricsWith({ PROCFS_ROOT: join(dir, 'proc'), SYSFS_ROOT: join(dir, 'sys') });
   assert.equal(metrics, {
-    memory: { totalBytes: 0, freeBytes: 0, availableBytes: 0, activeBytes: null, buffersBytes: null, cachedBytes: null, sharedBytes: null, usedBytes: null, inactiveBytes: null, wiredBytes: null },
+    memory: {
+      totalBytes: 0,
+      freeBytes: 0,
+      availableBytes: 0,
+      activeBytes: null,
+      buffersBytes: null,
+      cachedBytes: null,
+      sharedBytes: null,
+      usedBytes: null,
+      inactiveBytes: null,
+      wiredBytes: null,
+    },
     swap: { freeBytes: 0, totalBytes: 0, usedBytes: 0, swappedInBytesTotal: null, swappedOutBytesTotal: null },
     cpu: { cpuSecondsTotal: 0 },
     loadAverage: null,
-    network: { receiveBytesTotal: 0, receiveErrsTotal: 0, receivePacketsTotal: 0, transmitBytesTotal: 0, transmitErrsTotal: 0, transmitPacketsDropTotal: null, transmitPacketsTotal: null },
+    network: {
+      receiveBytesTotal: 0,
+      receiveErrsTotal: 0,
+      receivePacketsTotal: 0,
+      transmitBytesTotal: 0,
+      transmitErrsTotal: 0,
+      transmitPacketsDropTotal: null,
+      transmitPacketsTotal: null,
+    },
     filesystem: { freeBytes: 0, totalBytes: 0, usedBytes: 0 },
     disk: { readBytesTotal: 0, readsCompletedTotal: 0, writtenBytesTotal: 0, writesCompletedTotal: 0 },
   });

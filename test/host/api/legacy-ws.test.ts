@@ -28,7 +28,15 @@ async function connected(): Promise<RawClient> {
 test('Vector heartbeat subscription: data per beat, then stop ends it with complete', async () => {
   const client = await connected();
   try {
-    client.send({ id: '1', type: 'start', payload: { query: reference('subscriptions/heartbeat.graphql'), variables: { interval: 50 }, operationName: 'HeartbeatSubscription' } });
+    client.send({
+      id: '1',
+      type: 'start',
+      payload: {
+        query: reference('subscriptions/heartbeat.graphql'),
+        variables: { interval: 50 },
+        operationName: 'HeartbeatSubscription',
+      },
+    });
     for (let beat = 0; beat < 3; beat++) {
       const message = await client.next();
       assert.is(message.type, 'data');
@@ -39,7 +47,10 @@ test('Vector heartbeat subscription: data per beat, then stop ends it with compl
     await client.nextWhere((message) => message.type === 'complete' && message.id === '1');
     const afterComplete = client.messages.length;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(client.messages.slice(afterComplete).filter((message) => message.type === 'data'), []);
+    assert.equal(
+      client.messages.slice(afterComplete).filter((message) => message.type === 'data'),
+      [],
+    );
   } finally {
     client.close();
   }
@@ -73,7 +84,11 @@ test('a request that cannot run is an error message for its id; the connection s
     assert.is(syntax.type, 'error');
     assert.match(syntax.payload[0].message, /^Syntax Error/);
     client.send({ id: 'c', type: 'start', payload: { variables: {} } });
-    assert.equal(await client.next(), { type: 'error', id: 'c', payload: [{ message: 'the "start" payload: "query" must be a string' }] });
+    assert.equal(await client.next(), {
+      type: 'error',
+      id: 'c',
+      payload: [{ message: 'the "start" payload: "query" must be a string' }],
+    });
     // An argument the resolver refuses: the result carries the error, and the operation completes.
     client.send({ id: 'd', type: 'start', payload: { query: 'subscription { heartbeat(interval: 1) { utc } }' } });
     const refused = await client.next();
@@ -96,9 +111,13 @@ test('a start with the id of a running subscription replaces it', async () => {
     await client.nextWhere((message) => message.payload?.data?.uptime !== undefined);
     // Once uptime runs, the heartbeat under the same id sends nothing more.
     const since = client.messages.length;
-    for (let beat = 0; beat < 3; beat++) await client.nextWhere((message) => message.payload?.data?.uptime !== undefined);
+    for (let beat = 0; beat < 3; beat++)
+      await client.nextWhere((message) => message.payload?.data?.uptime !== undefined);
     const later = client.messages.slice(since);
-    assert.ok(later.every((message) => message.payload.data.uptime !== undefined), JSON.stringify(later));
+    assert.ok(
+      later.every((message) => message.payload.data.uptime !== undefined),
+      JSON.stringify(later),
+    );
   } finally {
     client.close();
   }

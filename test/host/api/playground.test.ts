@@ -113,16 +113,21 @@ async function runInPlayground(operation: string, problems: string[]): Promise<P
 
 /** The text of the result pane (CodeMirror indents with no-break spaces). */
 async function shownText(result: Locator): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, line breaks included
   return (await result.innerText()).replaceAll('\u00a0', ' ');
 }
 
 const chromiumMissing = !existsSync(CHROMIUM);
 if (chromiumMissing && process.env.CI === 'true') {
   test('Chromium is installed (CI)', () => {
-    assert.unreachable(`${CHROMIUM} is missing: the playground's browser tests cannot run (.ci/run installs Debian's chromium)`);
+    assert.unreachable(
+      `${CHROMIUM} is missing: the playground's browser tests cannot run (.ci/run installs Debian's chromium)`,
+    );
   });
 } else if (chromiumMissing) {
-  console.log(`playground.test: the browser tests did not run: ${CHROMIUM} is missing (Debian: apt-get install chromium)`);
+  console.log(
+    `playground.test: the browser tests did not run: ${CHROMIUM} is missing (Debian: apt-get install chromium)`,
+  );
 }
 const browserTest = chromiumMissing ? test.skip : test;
 
@@ -142,20 +147,23 @@ browserTest('in Chromium, the playground runs a components query and shows the c
   await page.close();
 });
 
-browserTest('in Chromium, the playground runs a heartbeat subscription over the WebSocket and shows each beat', async () => {
-  const problems: string[] = [];
-  const page = await runInPlayground('subscription { heartbeat(interval: 200) { utc } }', problems);
-  const result = page.locator('.result-window');
-  // The pane shows the latest beat, redrawn as each arrives: read the time, not the whole document.
-  const shownUtc = async () => /"utc": "([^"]+)"/.exec(await shownText(result))?.[1];
-  await result.getByText('"utc"').waitFor();
-  const first = await shownUtc();
-  assert.ok(first !== undefined && !Number.isNaN(Date.parse(first)), first);
-  await result.getByText(first!).first().waitFor({ state: 'detached' });
-  const later = await result.getByText('"utc"').waitFor().then(shownUtc);
-  assert.ok(later !== undefined && Date.parse(later) > Date.parse(first!), `${later} after ${first}`);
-  assert.equal(problems, []);
-  await page.close();
-});
+browserTest(
+  'in Chromium, the playground runs a heartbeat subscription over the WebSocket and shows each beat',
+  async () => {
+    const problems: string[] = [];
+    const page = await runInPlayground('subscription { heartbeat(interval: 200) { utc } }', problems);
+    const result = page.locator('.result-window');
+    // The pane shows the latest beat, redrawn as each arrives: read the time, not the whole document.
+    const shownUtc = async () => /"utc": "([^"]+)"/.exec(await shownText(result))?.[1];
+    await result.getByText('"utc"').waitFor();
+    const first = await shownUtc();
+    assert.ok(first !== undefined && !Number.isNaN(Date.parse(first)), first);
+    await result.getByText(first!).first().waitFor({ state: 'detached' });
+    const later = await result.getByText('"utc"').waitFor().then(shownUtc);
+    assert.ok(later !== undefined && Date.parse(later) > Date.parse(first!), `${later} after ${first}`);
+    assert.equal(problems, []);
+    await page.close();
+  },
+);
 
 test.run();

@@ -46,8 +46,10 @@ export class RawClient {
   async next(timeoutMs = 60000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     while (this.read >= this.messages.length) {
-      if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`the socket closed; messages: ${JSON.stringify(this.messages)}`);
-      if (Date.now() > deadline) throw new Error(`no message in ${timeoutMs} ms; messages: ${JSON.stringify(this.messages)}`);
+      if (this.ws.readyState === WebSocket.CLOSED)
+        throw new Error(`the socket closed; messages: ${JSON.stringify(this.messages)}`);
+      if (Date.now() > deadline)
+        throw new Error(`no message in ${timeoutMs} ms; messages: ${JSON.stringify(this.messages)}`);
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         setTimeout(resolve, 100);

@@ -47,7 +47,10 @@ sinks:
 `);
   try {
     draining.run.child.stdin!.write('hello\n');
-    await waitFor(() => held.length > 0, () => 'the http sink to send its request');
+    await waitFor(
+      () => held.length > 0,
+      () => 'the http sink to send its request',
+    );
     draining.run.child.kill('SIGTERM');
     await draining.run.waitForStderr(/Shutting down/);
     const response = await fetch(`${draining.base}/health`);
@@ -80,10 +83,18 @@ test('a failing query is still a 200, with errors', async () => {
 });
 
 test('a body that is not a GraphQL request is a 400 with errors', async () => {
-  const response = await fetch(`${api.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":' });
+  const response = await fetch(`${api.base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"query":',
+  });
   assert.is(response.status, 400);
   assert.ok(((await response.json()) as { errors: unknown[] }).errors.length > 0);
-  const noQuery = await fetch(`${api.base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"variables":{}}' });
+  const noQuery = await fetch(`${api.base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"variables":{}}',
+  });
   assert.is(noQuery.status, 400);
 });
 
@@ -109,7 +120,10 @@ test('an address in use stops the start-up with an error naming it', async () =>
     const dir = writeFiles({ 'svc.yaml': `api:\n  enabled: true\n  address: 127.0.0.1:${port}\n${IDLE_PIPELINE}` });
     const { status, stderr } = await runSvc(['--config', `${dir}/svc.yaml`], { stdin: '' });
     assert.is(status, 78);
-    assert.match(stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(api\\.address\\): the address is already in use`));
+    assert.match(
+      stderr,
+      new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port} \\(api\\.address\\): the address is already in use`),
+    );
   } finally {
     blocker.close();
   }

@@ -35,7 +35,10 @@ export async function startApiInstance(pipeline: string, api = '', env: NodeJS.P
   const port = await freePort();
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, `api:\n  enabled: true\n  address: 127.0.0.1:${port}\n${api.replace(/^/gm, '  ')}\n${pipeline}`);
+  writeFileSync(
+    config,
+    `api:\n  enabled: true\n  address: 127.0.0.1:${port}\n${api.replace(/^/gm, '  ')}\n${pipeline}`,
+  );
   const run = startSvc(['--config', config], { env });
   await run.waitForStderr(/API server running/);
   return {
@@ -70,7 +73,13 @@ export function wsClient(url: string): Client {
 }
 
 /** The first `count` results of a subscription (each `{ data }` or `{ errors }`); then unsubscribes. */
-export async function firstResults(url: string, text: string, variables: Record<string, unknown>, count: number, timeoutMs = 60000): Promise<any[]> {
+export async function firstResults(
+  url: string,
+  text: string,
+  variables: Record<string, unknown>,
+  count: number,
+  timeoutMs = 60000,
+): Promise<any[]> {
   return resultsUntil(url, text, variables, (results) => results.length >= count, timeoutMs, `${count} results`);
 }
 
@@ -87,7 +96,15 @@ export async function resultsUntil(
   const results: any[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`subscription gave ${results.length} results, not ${expected}, in ${timeoutMs} ms: ${JSON.stringify(results)}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `subscription gave ${results.length} results, not ${expected}, in ${timeoutMs} ms: ${JSON.stringify(results)}`,
+            ),
+          ),
+        timeoutMs,
+      );
       const unsubscribe = client.subscribe(
         { query: text, variables },
         {

@@ -91,7 +91,10 @@ function subscribe(url: string, query: string, variables: Record<string, unknown
 }
 
 async function until(collected: Collected, condition: () => boolean, what: string): Promise<void> {
-  await waitFor(() => condition() || collected.errors.length > 0, () => `${what}; got ${JSON.stringify(collected.lists)}`);
+  await waitFor(
+    () => condition() || collected.errors.length > 0,
+    () => `${what}; got ${JSON.stringify(collected.lists)}`,
+  );
   assert.equal(collected.errors, []);
 }
 
@@ -116,14 +119,29 @@ test('taps see exactly the events passing outputs and inputs, through fused path
     api.run.child.stdin!.write(LINES.map((line) => `${line}\n`).join(''));
     const printed = await api.run.waitForLines(LINES.length);
     for (const tap of taps) await until(tap, () => tap.events().length >= LINES.length, `${LINES.length} events`);
-    assert.equal(source.events().map((event) => event.message), LINES);
-    assert.equal(source.events().map((event) => [event.componentId, event.componentKind, event.componentType]), LINES.map(() => ['in', 'source', 'stdin']));
+    assert.equal(
+      source.events().map((event) => event.message),
+      LINES,
+    );
+    assert.equal(
+      source.events().map((event) => [event.componentId, event.componentKind, event.componentType]),
+      LINES.map(() => ['in', 'source', 'stdin']),
+    );
     assert.match(source.events()[0].timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
-    assert.equal(first.events().map((event) => event.message), LINES.map((line) => line.toUpperCase()));
+    assert.equal(
+      first.events().map((event) => event.message),
+      LINES.map((line) => line.toUpperCase()),
+    );
     assert.equal(first.events()[0].timestamp, null);
     // The inputs of the sink are the outputs of `b`: its events, as the sink printed them.
-    assert.equal(sink.events().map((event) => event.componentId), LINES.map(() => 'b'));
-    assert.equal(sink.events().map((event) => event.json), printed);
+    assert.equal(
+      sink.events().map((event) => event.componentId),
+      LINES.map(() => 'b'),
+    );
+    assert.equal(
+      sink.events().map((event) => event.json),
+      printed,
+    );
     // Nothing more than what passed.
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const tap of taps) assert.is(tap.events().length, LINES.length);
@@ -139,8 +157,14 @@ test('events render as Vector prints them: JSON, YAML, logfmt and fields as JSON
     api.run.child.stdin!.write('hello world\n');
     await until(tap, () => tap.events().length > 0, 'an event');
     const [event] = tap.events();
-    assert.is(event.json, '{"f":1.5,"g":2.0,"message":"HELLO WORLD","n":1,"nested":{"ok":true},"source_type":"stdin","tags":["x y","b"]}');
-    assert.is(event.yaml, 'f: 1.5\ng: 2.0\nmessage: HELLO WORLD\nn: 1\nnested:\n  ok: true\nsource_type: stdin\ntags:\n- x y\n- b\n');
+    assert.is(
+      event.json,
+      '{"f":1.5,"g":2.0,"message":"HELLO WORLD","n":1,"nested":{"ok":true},"source_type":"stdin","tags":["x y","b"]}',
+    );
+    assert.is(
+      event.yaml,
+      'f: 1.5\ng: 2.0\nmessage: HELLO WORLD\nn: 1\nnested:\n  ok: true\nsource_type: stdin\ntags:\n- x y\n- b\n',
+    );
     // As the logfmt codec of sinks writes it (Vector's encode_logfmt: `true` as a bare key).
     assert.is(event.logfmt, 'f=1.5 g=2 message="HELLO WORLD" n=1 nested.ok source_type=stdin tags.0="x y" tags.1=b');
     assert.is(event.nested, '{"ok":true}');
@@ -165,31 +189,52 @@ test('at most `limit` events per interval: the first ones of each interval', asy
     assert.equal(seen.slice(0, 2), ['LINE 0', 'LINE 1']);
     // In order, each one of the lines.
     const indexes = seen.map((message) => lines.indexOf(message.toLowerCase()));
-    assert.ok(indexes.every((index, i) => index >= 0 && (i === 0 || index > indexes[i - 1]!)), `order: ${seen}`);
+    assert.ok(
+      indexes.every((index, i) => index >= 0 && (i === 0 || index > indexes[i - 1]!)),
+      `order: ${seen}`,
+    );
   } finally {
     await tap.stop();
   }
 });
 
 test('notifications: Matched, NotMatched, InvalidMatch for sinks, sources and an invalid glob', async () => {
-  const tap = subscribe(api.ws, EVENTS, { interval: 100, limit: 1, outputs: ['[ab]', 'nope', 'ou*', '[x'], inputs: ['in', 'out'] });
+  const tap = subscribe(api.ws, EVENTS, {
+    interval: 100,
+    limit: 1,
+    outputs: ['[ab]', 'nope', 'ou*', '[x'],
+    inputs: ['in', 'out'],
+  });
   try {
     await until(tap, () => tap.notifications().length >= 8, 'eight notifications');
     // Each notification comes alone, at once.
     assert.ok(tap.lists.every((list) => list.length === 1));
     const byMessage = tap.notifications().map(({ message, notification }) => ({ message, notification }));
     assert.equal(byMessage, [
-      { message: "[tap] Pattern '[ab]' successfully matched.", notification: { __typename: 'Matched', pattern: '[ab]' } },
+      {
+        message: "[tap] Pattern '[ab]' successfully matched.",
+        notification: { __typename: 'Matched', pattern: '[ab]' },
+      },
       { message: "[tap] Pattern 'out' successfully matched.", notification: { __typename: 'Matched', pattern: 'out' } },
-      { message: "[tap] Pattern 'nope' failed to match: will retry on configuration reload.", notification: { __typename: 'NotMatched', pattern: 'nope' } },
-      { message: "[tap] Pattern 'ou*' failed to match: will retry on configuration reload.", notification: { __typename: 'NotMatched', pattern: 'ou*' } },
-      { message: "[tap] Pattern 'in' failed to match: will retry on configuration reload.", notification: { __typename: 'NotMatched', pattern: 'in' } },
+      {
+        message: "[tap] Pattern 'nope' failed to match: will retry on configuration reload.",
+        notification: { __typename: 'NotMatched', pattern: 'nope' },
+      },
+      {
+        message: "[tap] Pattern 'ou*' failed to match: will retry on configuration reload.",
+        notification: { __typename: 'NotMatched', pattern: 'ou*' },
+      },
+      {
+        message: "[tap] Pattern 'in' failed to match: will retry on configuration reload.",
+        notification: { __typename: 'NotMatched', pattern: 'in' },
+      },
       {
         message: `[tap] Warning: sink outputs cannot be tapped. Output pattern 'ou*' matches sinks ["out"]`,
         notification: { __typename: 'InvalidMatch', pattern: 'ou*', invalidMatches: ['out'] },
       },
       {
-        message: "[tap] Warning: pattern '[x' is not a valid glob: Pattern syntax error near position 0: invalid range pattern.",
+        message:
+          "[tap] Warning: pattern '[x' is not a valid glob: Pattern syntax error near position 0: invalid range pattern.",
         notification: { __typename: 'InvalidMatch', pattern: '[x', invalidMatches: [] },
       },
       {
@@ -203,16 +248,40 @@ test('notifications: Matched, NotMatched, InvalidMatch for sinks, sources and an
 });
 
 test("Vector's own tap document runs unchanged", async () => {
-  const tap = subscribe(api.ws, VECTOR_DOCUMENT, { outputsPatterns: ['*'], inputsPatterns: null, limit: 10, interval: 100, encoding: 'JSON' });
+  const tap = subscribe(api.ws, VECTOR_DOCUMENT, {
+    outputsPatterns: ['*'],
+    inputsPatterns: null,
+    limit: 10,
+    interval: 100,
+    encoding: 'JSON',
+  });
   try {
     await until(tap, () => tap.notifications().length > 0, 'notifications first');
     api.run.child.stdin!.write('vector\n');
     await until(tap, () => tap.events().length >= 3, 'the event at three outputs');
-    assert.equal(tap.notifications()[0], { __typename: 'EventNotification', message: "[tap] Pattern '*' successfully matched." });
+    assert.equal(tap.notifications()[0], {
+      __typename: 'EventNotification',
+      message: "[tap] Pattern '*' successfully matched.",
+    });
     for (const event of tap.events()) {
-      assert.equal(Object.keys(event), ['__typename', 'componentId', 'componentType', 'componentKind', 'message', 'timestamp', 'string']);
+      assert.equal(Object.keys(event), [
+        '__typename',
+        'componentId',
+        'componentType',
+        'componentKind',
+        'message',
+        'timestamp',
+        'string',
+      ]);
     }
-    assert.equal(tap.events().map((event) => [event.componentId, JSON.parse(event.string).message]), [['in', 'vector'], ['a', 'VECTOR'], ['b', 'VECTOR']]);
+    assert.equal(
+      tap.events().map((event) => [event.componentId, JSON.parse(event.string).message]),
+      [
+        ['in', 'vector'],
+        ['a', 'VECTOR'],
+        ['b', 'VECTOR'],
+      ],
+    );
   } finally {
     await tap.stop();
   }
@@ -224,12 +293,21 @@ test("Vector's tap document over the legacy graphql-ws protocol (as Vector's own
     client.send({ type: 'connection_init', payload: {} });
     await client.nextWhere((message) => message.type === 'connection_ack');
     const variables = { outputsPatterns: ['b'], inputsPatterns: [], limit: 5, interval: 50, encoding: 'JSON' };
-    client.send({ id: '1', type: 'start', payload: { query: VECTOR_DOCUMENT, variables, operationName: 'OutputEventsByComponentIdPatternsSubscription' } });
+    client.send({
+      id: '1',
+      type: 'start',
+      payload: { query: VECTOR_DOCUMENT, variables, operationName: 'OutputEventsByComponentIdPatternsSubscription' },
+    });
     const matched = await client.nextWhere((message) => message.type === 'data');
-    assert.equal(matched.payload.data.outputEventsByComponentIdPatterns, [{ __typename: 'EventNotification', message: "[tap] Pattern 'b' successfully matched." }]);
+    assert.equal(matched.payload.data.outputEventsByComponentIdPatterns, [
+      { __typename: 'EventNotification', message: "[tap] Pattern 'b' successfully matched." },
+    ]);
     api.run.child.stdin!.write('legacy\n');
     const events = await client.nextWhere((message) => message.type === 'data');
-    assert.equal(events.payload.data.outputEventsByComponentIdPatterns.map((event: any) => [event.componentId, event.message]), [['b', 'LEGACY']]);
+    assert.equal(
+      events.payload.data.outputEventsByComponentIdPatterns.map((event: any) => [event.componentId, event.message]),
+      [['b', 'LEGACY']],
+    );
     client.send({ id: '1', type: 'stop' });
     assert.equal(await client.nextWhere((message) => message.type !== 'ka'), { id: '1', type: 'complete' });
   } finally {
@@ -238,9 +316,15 @@ test("Vector's tap document over the legacy graphql-ws protocol (as Vector's own
 });
 
 test('a bad interval or limit is an error of the subscription, and the pipeline goes on', async () => {
-  for (const [interval, limit, message] of [[1, 10, /interval must be an integer of at least 10 ms, got 1/], [100, 0, /limit must be a positive integer, got 0/]] as const) {
+  for (const [interval, limit, message] of [
+    [1, 10, /interval must be an integer of at least 10 ms, got 1/],
+    [100, 0, /limit must be a positive integer, got 0/],
+  ] as const) {
     const tap = subscribe(api.ws, EVENTS, { interval, limit, outputs: ['*'], inputs: [] });
-    await waitFor(() => tap.errors.length > 0, () => 'an error');
+    await waitFor(
+      () => tap.errors.length > 0,
+      () => 'an error',
+    );
     assert.match(JSON.stringify(tap.errors), message);
     await tap.stop();
   }
@@ -261,8 +345,16 @@ sinks:
 `);
   const tap = subscribe(metrics.ws, EVENTS, { interval: 100, limit: 200, outputs: ['m'], inputs: [] });
   try {
-    await until(tap, () => tap.events().some((event) => event.name === 'component_sent_events_total'), 'component_sent_events_total');
-    const metric = tap.events().find((event) => event.name === 'component_sent_events_total' && event.tags.some((tag: any) => tag.value === 'm'));
+    await until(
+      tap,
+      () => tap.events().some((event) => event.name === 'component_sent_events_total'),
+      'component_sent_events_total',
+    );
+    const metric = tap
+      .events()
+      .find(
+        (event) => event.name === 'component_sent_events_total' && event.tags.some((tag: any) => tag.value === 'm'),
+      );
     assert.ok(metric, 'the source counts its own events');
     assert.is(metric.__typename, 'Metric');
     assert.is(metric.namespace, 'svc');

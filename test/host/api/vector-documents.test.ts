@@ -68,7 +68,10 @@ test.before(async () => {
   api = await startApiInstance(PIPELINE);
   api.run.child.stdin!.write(LINES);
   await until('{ sinks { nodes { componentId metrics { sentEventsTotal { sentEventsTotal } } } } }', (data) =>
-    data.sinks.nodes.every((sink: any) => sink.metrics.sentEventsTotal?.sentEventsTotal === { evens: 3, rest: 4 }[sink.componentId as 'evens' | 'rest']),
+    data.sinks.nodes.every(
+      (sink: any) =>
+        sink.metrics.sentEventsTotal?.sentEventsTotal === { evens: 3, rest: 4 }[sink.componentId as 'evens' | 'rest'],
+    ),
   );
 });
 test.after(async () => {
@@ -113,7 +116,17 @@ test('queries/components.graphql: every component with its outputs and metrics',
         sentEventsTotal: sent(7),
       },
     },
-    { __typename: 'Sink', componentId: 'rest', componentType: 'blackhole', metrics: { __typename: 'GenericSinkMetrics', receivedEventsTotal: value('receivedEventsTotal', 4), sentBytesTotal: null, sentEventsTotal: sent(4) } },
+    {
+      __typename: 'Sink',
+      componentId: 'rest',
+      componentType: 'blackhole',
+      metrics: {
+        __typename: 'GenericSinkMetrics',
+        receivedEventsTotal: value('receivedEventsTotal', 4),
+        sentBytesTotal: null,
+        sentEventsTotal: sent(4),
+      },
+    },
     {
       __typename: 'Transform',
       componentId: 'split',
@@ -123,17 +136,28 @@ test('queries/components.graphql: every component with its outputs and metrics',
         { outputId: 'odd', sentEventsTotal: sent(3) },
         { outputId: '_unmatched', sentEventsTotal: sent(1) },
       ],
-      metrics: { __typename: 'GenericTransformMetrics', receivedEventsTotal: value('receivedEventsTotal', 7), sentEventsTotal: sent(7) },
+      metrics: {
+        __typename: 'GenericTransformMetrics',
+        receivedEventsTotal: value('receivedEventsTotal', 7),
+        sentEventsTotal: sent(7),
+      },
     },
     {
       __typename: 'Transform',
       componentId: 'tag',
       componentType: 'remap',
       outputs: [{ outputId: '_default', sentEventsTotal: sent(7) }],
-      metrics: { __typename: 'GenericTransformMetrics', receivedEventsTotal: value('receivedEventsTotal', 7), sentEventsTotal: sent(7) },
+      metrics: {
+        __typename: 'GenericTransformMetrics',
+        receivedEventsTotal: value('receivedEventsTotal', 7),
+        sentEventsTotal: sent(7),
+      },
     },
   ]);
-  assert.equal((await query(api.base, document('queries/components.graphql'), { first: 2 })).body.data.components.edges.length, 2);
+  assert.equal(
+    (await query(api.base, document('queries/components.graphql'), { first: 2 })).body.data.components.edges.length,
+    2,
+  );
 });
 
 /** The first result of a subscription document, with `interval`. */
@@ -147,7 +171,10 @@ async function first(name: string, field: string): Promise<any> {
 const totals = (list: any[], field: string) => list.map((item: any) => [item.componentId, item.metric[field]]);
 
 test('subscriptions/component_received_events_totals.graphql', async () => {
-  const list = totals(await first('component_received_events_totals', 'componentReceivedEventsTotals'), 'receivedEventsTotal');
+  const list = totals(
+    await first('component_received_events_totals', 'componentReceivedEventsTotals'),
+    'receivedEventsTotal',
+  );
   const fromIn = list.find(([id]) => id === 'in');
   assert.ok(fromIn === undefined || fromIn[1] === 7);
   assert.equal(
@@ -162,8 +189,13 @@ test('subscriptions/component_received_events_totals.graphql', async () => {
 });
 
 test('subscriptions/component_received_bytes_totals.graphql and component_sent_bytes_totals.graphql', async () => {
-  assert.equal(totals(await first('component_received_bytes_totals', 'componentReceivedBytesTotals'), 'receivedBytesTotal'), [['in', Buffer.byteLength(LINES)]]);
-  assert.equal(totals(await first('component_sent_bytes_totals', 'componentSentBytesTotals'), 'sentBytesTotal'), [['evens', statSync(evensFile).size]]);
+  assert.equal(
+    totals(await first('component_received_bytes_totals', 'componentReceivedBytesTotals'), 'receivedBytesTotal'),
+    [['in', Buffer.byteLength(LINES)]],
+  );
+  assert.equal(totals(await first('component_sent_bytes_totals', 'componentSentBytesTotals'), 'sentBytesTotal'), [
+    ['evens', statSync(evensFile).size],
+  ]);
 });
 
 test('subscriptions/component_sent_events_totals.graphql: totals with their outputs', async () => {
@@ -176,7 +208,11 @@ test('subscriptions/component_sent_events_totals.graphql: totals with their outp
     list.filter((item: any) => item.componentId !== 'evens' && item.componentId !== 'rest'),
     [
       { componentId: 'in', outputs: [output('_default', 7)], metric: { sentEventsTotal: 7 } },
-      { componentId: 'split', outputs: [output('_unmatched', 1), output('even', 3), output('odd', 3)], metric: { sentEventsTotal: 7 } },
+      {
+        componentId: 'split',
+        outputs: [output('_unmatched', 1), output('even', 3), output('odd', 3)],
+        metric: { sentEventsTotal: 7 },
+      },
       { componentId: 'tag', outputs: [output('_default', 7)], metric: { sentEventsTotal: 7 } },
     ],
   );
@@ -195,7 +231,10 @@ test('subscriptions/component_allocated_bytes.graphql: no component values witho
 
 test('the throughput documents: every component, nothing moved on an idle pipeline', async () => {
   const zero = (ids: string[]) => ids.map((componentId) => ({ componentId, throughput: 0 }));
-  assert.equal(await first('component_received_events_throughputs', 'componentReceivedEventsThroughputs'), zero(['evens', 'in', 'rest', 'split', 'tag']));
+  assert.equal(
+    await first('component_received_events_throughputs', 'componentReceivedEventsThroughputs'),
+    zero(['evens', 'in', 'rest', 'split', 'tag']),
+  );
   // Svc keeps a received-bytes counter for every component (at 0 but for sources).
   const bytes = await first('component_received_bytes_throughputs', 'componentReceivedBytesThroughputs');
   assert.ok(bytes.some((item: any) => item.componentId === 'in'));
@@ -231,7 +270,9 @@ test('subscriptions/component_added.graphql and component_removed.graphql, on a 
     context.componentChanges.emit('change', { change: 'added', component: sink });
     context.topology = context.topology.filter((item) => item !== sink);
     context.componentChanges.emit('change', { change: 'removed', component: sink });
-    assert.equal(await added.next(), { data: { componentAdded: { __typename: 'Sink', componentId: 'out', componentType: 'console' } } });
+    assert.equal(await added.next(), {
+      data: { componentAdded: { __typename: 'Sink', componentId: 'out', componentType: 'console' } },
+    });
     assert.equal(await removed.next(), { data: { componentRemoved: { __typename: 'Sink', componentId: 'out' } } });
   } finally {
     await added.close();
@@ -250,15 +291,19 @@ async function subscriptionErrors(text: string, variables: Record<string, unknow
 }
 
 test('subscriptions/processed_bytes_throughput.graphql: a field Vector 0.54 no longer has, an error as there', async () => {
-  assert.equal(await subscriptionErrors(document('subscriptions/processed_bytes_throughput.graphql'), { interval: 100 }), [
-    'Cannot query field "processedBytesThroughput" on type "Subscription". Did you mean "receivedEventsThroughput", "componentSentBytesThroughputs", or "sentEventsThroughput"?',
-  ]);
+  assert.equal(
+    await subscriptionErrors(document('subscriptions/processed_bytes_throughput.graphql'), { interval: 100 }),
+    [
+      'Cannot query field "processedBytesThroughput" on type "Subscription". Did you mean "receivedEventsThroughput", "componentSentBytesThroughputs", or "sentEventsThroughput"?',
+    ],
+  );
 });
 
 test('counters moving under the subscriptions: throughputs add up to what was fed, totals follow', async () => {
   const more = `${[8, 10, 11, 12].map((n) => `{"n":${n}}\n`).join('')}`;
   let fed = false;
-  const split = (result: any) => result.data.componentReceivedEventsThroughputs.find((item: any) => item.componentId === 'split')?.throughput ?? 0;
+  const split = (result: any) =>
+    result.data.componentReceivedEventsThroughputs.find((item: any) => item.componentId === 'split')?.throughput ?? 0;
   const throughputs = await resultsUntil(
     api.ws,
     document('subscriptions/component_received_events_throughputs.graphql'),
@@ -270,8 +315,14 @@ test('counters moving under the subscriptions: throughputs add up to what was fe
       return results.reduce((sum, result) => sum + split(result), 0) >= 4;
     },
   );
-  assert.is(throughputs.reduce((sum, result) => sum + split(result), 0), 4);
-  await until('{ componentByComponentKey(componentId: "evens") { ... on Sink { metrics { receivedEventsTotal { receivedEventsTotal } } } } }', (data) => data.componentByComponentKey.metrics.receivedEventsTotal.receivedEventsTotal === 6);
+  assert.is(
+    throughputs.reduce((sum, result) => sum + split(result), 0),
+    4,
+  );
+  await until(
+    '{ componentByComponentKey(componentId: "evens") { ... on Sink { metrics { receivedEventsTotal { receivedEventsTotal } } } } }',
+    (data) => data.componentByComponentKey.metrics.receivedEventsTotal.receivedEventsTotal === 6,
+  );
   const list = await first('component_sent_events_totals', 'componentSentEventsTotals');
   const splitTotals = list.find((item: any) => item.componentId === 'split');
   assert.equal(splitTotals.metric, { sentEventsTotal: 11 });
@@ -289,15 +340,32 @@ test('bad input: errors in the response, and the instance goes on', async () => 
   const unknown = await query(api.base, '{ components { edges { node { componentId nope } } } }');
   assert.match(unknown.body.errors![0]!.message, /Cannot query field "nope" on type "Component"/);
   const badPage = await query(api.base, '{ sources(first: -3) { totalCount } }');
-  assert.equal(badPage.body, { errors: [{ message: 'The "first" parameter must be a non-negative number', locations: [{ line: 1, column: 3 }], path: ['sources'] }], data: null });
-  const badFilter = await query(api.base, '{ components(filter: { componentKind: [{ equals: PIPE }] }) { totalCount } }');
+  assert.equal(badPage.body, {
+    errors: [
+      {
+        message: 'The "first" parameter must be a non-negative number',
+        locations: [{ line: 1, column: 3 }],
+        path: ['sources'],
+      },
+    ],
+    data: null,
+  });
+  const badFilter = await query(
+    api.base,
+    '{ components(filter: { componentKind: [{ equals: PIPE }] }) { totalCount } }',
+  );
   assert.match(badFilter.body.errors![0]!.message, /Value "PIPE" does not exist in "ComponentKind" enum/);
   const sentTotals = document('subscriptions/component_sent_events_totals.graphql');
-  assert.equal(await subscriptionErrors(sentTotals, { interval: 5 }), ['interval must be an integer of at least 10 ms, got 5']);
-  assert.equal(await subscriptionErrors(sentTotals, { interval: 60001 }), ['interval must be at most 60000 ms, got 60001']);
-  assert.equal(await subscriptionErrors(document('subscriptions/component_errors_totals.graphql'), { interval: 'often' }), [
-    'Variable "$interval" got invalid value "often"; Int cannot represent non-integer value: "often"',
+  assert.equal(await subscriptionErrors(sentTotals, { interval: 5 }), [
+    'interval must be an integer of at least 10 ms, got 5',
   ]);
+  assert.equal(await subscriptionErrors(sentTotals, { interval: 60001 }), [
+    'interval must be at most 60000 ms, got 60001',
+  ]);
+  assert.equal(
+    await subscriptionErrors(document('subscriptions/component_errors_totals.graphql'), { interval: 'often' }),
+    ['Variable "$interval" got invalid value "often"; Int cannot represent non-integer value: "often"'],
+  );
   assert.equal((await query(api.base, document('queries/health.graphql'))).body, { data: { health: true } });
   assert.is(api.run.child.exitCode, null);
 });

@@ -42,7 +42,14 @@ let url: string;
 const lines: string[] = [];
 
 test.before(async () => {
-  const log = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => lines.push(line) }).logger('svc::api');
+  const log = new LogHub({
+    level: 'info',
+    format: 'text',
+    color: false,
+    rateLimitSecs: 0,
+    backtraces: false,
+    write: (line) => lines.push(line),
+  }).logger('svc::api');
   subscriptions = subscriptionServer(schema, {} as ApiContext, log);
   http = createServer().on('upgrade', (request, socket, head) => subscriptions.handleUpgrade(request, socket, head));
   http.listen(0, '127.0.0.1');
@@ -157,7 +164,10 @@ test('bytes that are not WebSocket frames close with 1002 and a log line', async
     assert.is((await client.closed).code, 1002);
     const logged = logSince(from);
     assert.is(logged.length, 1);
-    assert.match(logged[0]!, /WARN svc::api: Closed a WebSocket connection on an error\. client=127\.0\.0\.1:\d+ error="Invalid WebSocket frame: /);
+    assert.match(
+      logged[0]!,
+      /WARN svc::api: Closed a WebSocket connection on an error\. client=127\.0\.0\.1:\d+ error="Invalid WebSocket frame: /,
+    );
   }
 });
 
@@ -181,10 +191,16 @@ for (const [protocol, connect, start] of [
     await waitForLog(from, /does not read its messages/);
     (client.ws as any)._socket.resume();
     const closed = await client.closed;
-    assert.equal(closed, { code: 1008, reason: `the client does not read its messages: more than ${MAX_BUFFERED_BYTES} bytes wait unsent` });
+    assert.equal(closed, {
+      code: 1008,
+      reason: `the client does not read its messages: more than ${MAX_BUFFERED_BYTES} bytes wait unsent`,
+    });
     const logged = logSince(from);
     assert.is(logged.length, 1);
-    assert.match(logged[0]!, /WARN svc::api: Closed a WebSocket client that does not read its messages\. client=127\.0\.0\.1:\d+ buffered_bytes=\d+\n$/);
+    assert.match(
+      logged[0]!,
+      /WARN svc::api: Closed a WebSocket client that does not read its messages\. client=127\.0\.0\.1:\d+ buffered_bytes=\d+\n$/,
+    );
   });
 }
 

@@ -38,7 +38,10 @@ test('every missing variable is reported with its line; values with newlines are
 });
 
 test('SECRET[backend.key] references are listed with their line, and refused until a secrets layer exists', () => {
-  const refs = findSecretReferences('a: 1\ntoken: SECRET[vault.api/token-1]\nb: SECRET[file.x.y] SECRET[bad]', 'svc.yaml');
+  const refs = findSecretReferences(
+    'a: 1\ntoken: SECRET[vault.api/token-1]\nb: SECRET[file.x.y] SECRET[bad]',
+    'svc.yaml',
+  );
   assert.equal(refs, [
     { backend: 'vault', key: 'api/token-1', file: 'svc.yaml', line: 2 },
     { backend: 'file', key: 'x.y', file: 'svc.yaml', line: 3 },

@@ -32,7 +32,14 @@ function ids(config: RawConfig, section: keyof RawConfig['sections']) {
 }
 
 test('format from the extension, YAML otherwise', () => {
-  assert.equal(['a.toml', 'a.JSON', 'a.yml', 'a.yaml', 'a.conf', 'a'].map(formatOfPath), ['toml', 'json', 'yaml', 'yaml', 'yaml', 'yaml']);
+  assert.equal(['a.toml', 'a.JSON', 'a.yml', 'a.yaml', 'a.conf', 'a'].map(formatOfPath), [
+    'toml',
+    'json',
+    'yaml',
+    'yaml',
+    'yaml',
+    'yaml',
+  ]);
 });
 
 test('merges several files of the three formats; each component remembers its file', async () => {
@@ -41,7 +48,10 @@ test('merges several files of the three formats; each component remembers its fi
     'b.toml': '[sinks.out]\ntype = "console"\ninputs = ["in"]\n[api]\nenabled = true\n',
     'c.json': '{"transforms": {"t": {"type": "remap", "inputs": ["in"]}}, "api": {"address": "0.0.0.0:1"}}',
   });
-  const config = await loadConfig({ files: ['a.yaml', 'b.toml', 'c.json'].map((f) => ({ path: join(root, f) })), dirs: [] }, { env: {} });
+  const config = await loadConfig(
+    { files: ['a.yaml', 'b.toml', 'c.json'].map((f) => ({ path: join(root, f) })), dirs: [] },
+    { env: {} },
+  );
   assert.equal(config.global, { data_dir: '/tmp/x', api: { enabled: true, address: '0.0.0.0:1' } });
   assert.equal(ids(config, 'sources'), ['in@a.yaml']);
   assert.equal(ids(config, 'sinks'), ['out@b.toml']);
@@ -52,7 +62,16 @@ test('merges several files of the three formats; each component remembers its fi
 
 test('a forced format wins over the extension', async () => {
   const root = tree({ 'x.conf': '{"data_dir": "/d"}', 'y.yaml': 'data_dir = "/d"' });
-  const config = await loadConfig({ files: [{ path: join(root, 'x.conf'), format: 'json' }, { path: join(root, 'y.yaml'), format: 'toml' }], dirs: [] }, { env: {} });
+  const config = await loadConfig(
+    {
+      files: [
+        { path: join(root, 'x.conf'), format: 'json' },
+        { path: join(root, 'y.yaml'), format: 'toml' },
+      ],
+      dirs: [],
+    },
+    { env: {} },
+  );
   assert.equal(config.global, { data_dir: '/d' });
 });
 
@@ -79,8 +98,16 @@ test('duplicate ids and conflicting globals are all reported, naming both files'
 });
 
 test('parse errors carry file, line and column; a non-table document is refused', async () => {
-  const root = tree({ 'a.yaml': 'a: 1\na: 2\n', 'b.toml': 'x = 1\ny = [\n', 'c.json': '{\n"a": 1,}', 'd.yaml': '- 1\n' });
-  const errors = await errorsOf({ files: ['a.yaml', 'b.toml', 'c.json', 'd.yaml'].map((f) => ({ path: join(root, f) })), dirs: [] });
+  const root = tree({
+    'a.yaml': 'a: 1\na: 2\n',
+    'b.toml': 'x = 1\ny = [\n',
+    'c.json': '{\n"a": 1,}',
+    'd.yaml': '- 1\n',
+  });
+  const errors = await errorsOf({
+    files: ['a.yaml', 'b.toml', 'c.json', 'd.yaml'].map((f) => ({ path: join(root, f) })),
+    dirs: [],
+  });
   assert.equal(errors, [
     `${join(root, 'a.yaml')}:2:1: Map keys must be unique`,
     `${join(root, 'b.toml')}:3:1: Invalid TOML document: invalid value`,
@@ -92,7 +119,10 @@ test('parse errors carry file, line and column; a non-table document is refused'
 test('JSON errors whose message has no position get one: an unexpected token, the end of the text', async () => {
   const long = `{"data_dir": "/var/lib/svc",\n "sources": {"in": {"type": "stdin", "max_length": }}}`;
   const root = tree({ 'short.json': '{"a": }', 'long.json': long, 'cut.json': '{"a": [1,\n' });
-  const errors = await errorsOf({ files: ['short.json', 'long.json', 'cut.json'].map((f) => ({ path: join(root, f) })), dirs: [] });
+  const errors = await errorsOf({
+    files: ['short.json', 'long.json', 'cut.json'].map((f) => ({ path: join(root, f) })),
+    dirs: [],
+  });
   assert.equal(errors, [
     `${join(root, 'short.json')}:1:7: Unexpected token '}'`,
     `${join(root, 'long.json')}:2:52: Unexpected token '}'`,
@@ -155,12 +185,15 @@ test('--config-dir: a component defined twice (two extensions, or a file and a r
 
 test('unreadable files and malformed sections are reported together', async () => {
   const root = tree({ 'a.yaml': 'sources: [1]\ntests: {}\nsinks: { out: 3 }\n' });
-  assert.equal(await errorsOf({ files: [{ path: join(root, 'a.yaml') }, { path: join(root, 'nope.yaml') }], dirs: [] }), [
-    `${join(root, 'a.yaml')}: "sources" must be a table of source ids, got array`,
-    `${join(root, 'a.yaml')}: "tests" must be an array of tests, got table`,
-    `${join(root, 'a.yaml')}: sinks.out: a sink must be a table of options, got number`,
-    `${join(root, 'nope.yaml')}: could not read the file: ENOENT: no such file or directory, open '${join(root, 'nope.yaml')}'`,
-  ]);
+  assert.equal(
+    await errorsOf({ files: [{ path: join(root, 'a.yaml') }, { path: join(root, 'nope.yaml') }], dirs: [] }),
+    [
+      `${join(root, 'a.yaml')}: "sources" must be a table of source ids, got array`,
+      `${join(root, 'a.yaml')}: "tests" must be an array of tests, got table`,
+      `${join(root, 'a.yaml')}: sinks.out: a sink must be a table of options, got number`,
+      `${join(root, 'nope.yaml')}: could not read the file: ENOENT: no such file or directory, open '${join(root, 'nope.yaml')}'`,
+    ],
+  );
 });
 
 test.run();

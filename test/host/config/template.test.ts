@@ -1,7 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compile, RemapRuntimeError } from '../../../runtime/index.js';
-import { parseFieldPath, remapPath, templateOption, templateToRemap, type TemplateOptions } from '../../../host/config/template.js';
+import {
+  parseFieldPath,
+  remapPath,
+  templateOption,
+  templateToRemap,
+  type TemplateOptions,
+} from '../../../host/config/template.js';
 
 const defaults: TemplateOptions = { timestampKey: '.timestamp' };
 
@@ -40,8 +46,18 @@ test('plain text is not dynamic and renders as itself, braces and quotes include
   assert.is(await render('', {}), '');
 });
 
-test('fields render as Vector\'s lossy strings', async () => {
-  const event = { app: 'web', n: 3, f: 1.5, ok: true, nil: null, o: { a: 1 }, arr: [1, 'x'], 'a.b': 'dot', nested: { k: ['v'] } };
+test("fields render as Vector's lossy strings", async () => {
+  const event = {
+    app: 'web',
+    n: 3,
+    f: 1.5,
+    ok: true,
+    nil: null,
+    o: { a: 1 },
+    arr: [1, 'x'],
+    'a.b': 'dot',
+    nested: { k: ['v'] },
+  };
   const template = '{{ app }}/{{n}}/{{ f }}/{{ ok }}/{{ nil }}/{{ o }}/{{ arr }}/{{ "a.b" }}/{{ .nested.k[0] }}';
   const compiled = templateToRemap(template, defaults);
   assert.equal(compiled.fields, ['app', 'n', 'f', 'ok', 'nil', 'o', 'arr', '"a.b"', '.nested.k[0]']);

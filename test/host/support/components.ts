@@ -3,12 +3,23 @@
 
 import { z } from 'zod';
 import { componentEnv } from './env.js';
-import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
+import type {
+  ComponentEnv,
+  SinkDefinition,
+  SourceDefinition,
+  TransformDefinition,
+} from '../../../host/components/component.js';
 import type { EventBatch, EventKind } from '../../../host/topology/batch.js';
 import { decodeBatch, encodeBatch } from '../../../abi/batch.js';
 
 export function batchOf(events: unknown[], kind: EventKind = 'log'): EventBatch {
-  return { bytes: encodeBatch(events.map((event) => ({ kind, event })), 0), count: events.length };
+  return {
+    bytes: encodeBatch(
+      events.map((event) => ({ kind, event })),
+      0,
+    ),
+    count: events.length,
+  };
 }
 
 export function eventsOf(batch: EventBatch): unknown[] {
@@ -16,7 +27,10 @@ export function eventsOf(batch: EventBatch): unknown[] {
 }
 
 /** Sends `batches` in order, then ends (or waits for shutdown when `untilShutdown`). */
-export function listSource(batches: EventBatch[], options: { kinds?: EventKind[]; untilShutdown?: boolean } = {}): SourceDefinition<object> {
+export function listSource(
+  batches: EventBatch[],
+  options: { kinds?: EventKind[]; untilShutdown?: boolean } = {},
+): SourceDefinition<object> {
   return {
     kind: 'source',
     type: 'list',
@@ -41,7 +55,10 @@ export const splitTransform: TransformDefinition<{ split?: boolean }, { split: b
   description: 'test transform',
   options: z.strictObject({ split: z.boolean().optional() }),
   inputs: () => ['log'],
-  outputs: (options) => [{ name: undefined, kinds: ['log'] }, ...(options.split ? [{ name: 'even', kinds: ['log'] as EventKind[] }] : [])],
+  outputs: (options) => [
+    { name: undefined, kinds: ['log'] },
+    ...(options.split ? [{ name: 'even', kinds: ['log'] as EventKind[] }] : []),
+  ],
   prepare: async (options) => ({ split: options.split ?? false }),
   create: (plan) => ({
     process(batch) {
@@ -50,7 +67,10 @@ export const splitTransform: TransformDefinition<{ split?: boolean }, { split: b
       const even = events.filter((event) => event.n % 2n === 0n);
       const odd = events.filter((event) => event.n % 2n !== 0n);
       return {
-        outputs: [{ output: undefined, batch: batchOf(odd) }, { output: 'even', batch: batchOf(even) }],
+        outputs: [
+          { output: undefined, batch: batchOf(odd) },
+          { output: 'even', batch: batchOf(even) },
+        ],
         discarded: [],
       };
     },
@@ -58,7 +78,10 @@ export const splitTransform: TransformDefinition<{ split?: boolean }, { split: b
 };
 
 /** Collects the events it receives into `into`; `delayMs` makes each write slow. */
-export function collectSink(into: unknown[], options: { kinds?: EventKind[]; delayMs?: number } = {}): SinkDefinition<object> {
+export function collectSink(
+  into: unknown[],
+  options: { kinds?: EventKind[]; delayMs?: number } = {},
+): SinkDefinition<object> {
   return {
     kind: 'sink',
     type: 'collect',
@@ -76,7 +99,11 @@ export function collectSink(into: unknown[], options: { kinds?: EventKind[]; del
 }
 
 /** Prepares a transform from raw options (through its schema) and creates its runner inline. */
-export async function runnerOf<Options, Plan>(definition: TransformDefinition<Options, Plan>, rawOptions: unknown, env: ComponentEnv = componentEnv(definition, 't')) {
+export async function runnerOf<Options, Plan>(
+  definition: TransformDefinition<Options, Plan>,
+  rawOptions: unknown,
+  env: ComponentEnv = componentEnv(definition, 't'),
+) {
   const plan = await definition.prepare(definition.options.parse(rawOptions), env);
   return { plan, runner: await definition.create(structuredClone(plan)) };
 }

@@ -24,7 +24,14 @@ export function componentEnv(
   const metrics = new MetricsRegistry();
   const logs: LogRecord[] = [];
   const logLines: string[] = [];
-  const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logLines.push(line) });
+  const hub = new LogHub({
+    level: 'info',
+    format: 'text',
+    color: false,
+    rateLimitSecs: 0,
+    backtraces: false,
+    write: (line) => logLines.push(line),
+  });
   hub.subscribe((record) => logs.push(record));
   return {
     id,
@@ -43,5 +50,10 @@ export function componentEnv(
 
 /** Log events as a batch. */
 export function logBatch(events: readonly object[]): EventBatch {
-  return toBatch(encodeBatch(events.map((event): InputEvent => ({ event })), 0));
+  return toBatch(
+    encodeBatch(
+      events.map((event): InputEvent => ({ event })),
+      0,
+    ),
+  );
 }

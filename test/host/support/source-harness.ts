@@ -49,8 +49,22 @@ export async function startSource<Options>(
     waitFor(count, timeoutMs = 60000) {
       if (events.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`waited for ${count} events, got ${events.length}: ${JSON.stringify(events.map((e) => e.message))}`)), timeoutMs);
-        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `waited for ${count} events, got ${events.length}: ${JSON.stringify(events.map((e) => e.message))}`,
+              ),
+            ),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       });
     },
   };

@@ -31,7 +31,8 @@ export function runSource(source: Source, options: { delayMs?: number } = {}): C
     kinds: [],
     shutdown,
     done: Promise.resolve(),
-    waitFor: (n) => new Promise<void>((resolve) => (collected.events.length >= n ? resolve() : waiters.push({ n, resolve }))),
+    waitFor: (n) =>
+      new Promise<void>((resolve) => (collected.events.length >= n ? resolve() : waiters.push({ n, resolve }))),
   };
   collected.done = source.run({
     async send(batch) {
@@ -49,6 +50,10 @@ export function runSource(source: Source, options: { delayMs?: number } = {}): C
 }
 
 /** Parses options with the definition's schema and builds the source. */
-export async function buildSource<O>(definition: SourceDefinition<O>, options: unknown, env: ComponentEnv): Promise<Source> {
+export async function buildSource<O>(
+  definition: SourceDefinition<O>,
+  options: unknown,
+  env: ComponentEnv,
+): Promise<Source> {
   return definition.build(definition.options.parse(options), env);
 }

@@ -55,7 +55,10 @@ export function writeFiles(files: Record<string, string>): string {
   return dir;
 }
 
-export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string | Buffer } = {}): SvcRun {
+export function startSvc(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string | Buffer } = {},
+): SvcRun {
   const child = spawn(process.execPath, [main, ...args], {
     cwd: options.cwd ?? root,
     env: { ...process.env, SVC_THREADS: process.env.SVC_THREADS ?? '1', ...options.env },
@@ -72,12 +75,13 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   if (options.stdin !== undefined) child.stdin!.end(options.stdin);
-  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (status, signal) => {
-      closed = true;
-      for (const wake of waiters.splice(0)) wake();
-      resolve({ status, signal, stdout, stderr });
-    }),
+  const exited = new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) =>
+      child.on('close', (status, signal) => {
+        closed = true;
+        for (const wake of waiters.splice(0)) wake();
+        resolve({ status, signal, stdout, stderr });
+      }),
   );
   const lines = () => stdout.split('\n').filter((line) => line !== '');
   return {
@@ -99,13 +103,20 @@ export function startSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
       return lines();
     },
     async waitForStderr(pattern, timeoutMs = 60000) {
-      await waitFor(() => pattern.test(stderr) || closed, () => `stderr matching ${pattern}; stderr: ${stderr}`, timeoutMs);
+      await waitFor(
+        () => pattern.test(stderr) || closed,
+        () => `stderr matching ${pattern}; stderr: ${stderr}`,
+        timeoutMs,
+      );
       if (!pattern.test(stderr)) throw new Error(`exited before stderr matched ${pattern}; stderr: ${stderr}`);
     },
   };
 }
 
 /** Runs svc to its end. */
-export async function runSvc(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string | Buffer } = {}) {
+export async function runSvc(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string | Buffer } = {},
+) {
   return startSvc(args, options).exited;
 }

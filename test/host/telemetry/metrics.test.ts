@@ -9,7 +9,11 @@ import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 function registry(globals: unknown) {
   const clock = { now: 1_000_000 };
   const metrics = new MetricsRegistry({ now: () => clock.now, expiry: metricExpiry(globalSchema.parse(globals)) });
-  const names = () => metrics.snapshot().map((sample) => `${sample.name}${JSON.stringify(sample.tags)}`).sort();
+  const names = () =>
+    metrics
+      .snapshot()
+      .map((sample) => `${sample.name}${JSON.stringify(sample.tags)}`)
+      .sort();
   return { clock, metrics, names };
 }
 
@@ -71,14 +75,27 @@ test('expire_metrics_per_metric_set: the first set matching name (exact or regex
     expire_metrics_secs: 100,
     expire_metrics_per_metric_set: [
       { name: { type: 'exact', value: 'utilization' }, expire_secs: -1 },
-      { name: { type: 'regex', pattern: 'sent_(events|bytes)' }, labels: { type: 'all', matchers: [
-        { type: 'exact', key: 'component_kind', value: 'sink' },
-        { type: 'regex', key: 'component_id', value_pattern: '^out' },
-      ] }, expire_secs: 1 },
-      { labels: { type: 'any', matchers: [
-        { type: 'exact', key: 'component_id', value: 'x' },
-        { type: 'regex', key: 'output', value_pattern: 'err' },
-      ] }, expire_secs: 5 },
+      {
+        name: { type: 'regex', pattern: 'sent_(events|bytes)' },
+        labels: {
+          type: 'all',
+          matchers: [
+            { type: 'exact', key: 'component_kind', value: 'sink' },
+            { type: 'regex', key: 'component_id', value_pattern: '^out' },
+          ],
+        },
+        expire_secs: 1,
+      },
+      {
+        labels: {
+          type: 'any',
+          matchers: [
+            { type: 'exact', key: 'component_id', value: 'x' },
+            { type: 'regex', key: 'output', value_pattern: 'err' },
+          ],
+        },
+        expire_secs: 5,
+      },
     ],
   });
   metrics.gauge('utilization', { component_id: 'x' }).set(1);
@@ -106,7 +123,9 @@ test('expire_metrics_per_metric_set: the first set matching name (exact or regex
 });
 
 test('expire_metrics_per_metric_set: an invalid regex is a configuration error naming the option', () => {
-  const result = globalSchema.safeParse({ expire_metrics_per_metric_set: [{ name: { type: 'regex', pattern: 'a(' }, expire_secs: 1 }] });
+  const result = globalSchema.safeParse({
+    expire_metrics_per_metric_set: [{ name: { type: 'regex', pattern: 'a(' }, expire_secs: 1 }],
+  });
   assert.is(result.success, false);
   const issue = result.error!.issues[0]!;
   assert.equal(issue.path, ['expire_metrics_per_metric_set', 0, 'name', 'pattern']);

@@ -10,7 +10,10 @@ const at = (msBefore: number) => new Timestamp(BigInt(NOW - msBefore) * 1_000_00
 
 function lagOf(events: Parameters<typeof encodeBatch>[0], timestampKey = '.timestamp') {
   const metrics = new MetricsRegistry();
-  new SourceLag(metrics, { component_id: 'in' }, timestampKey, () => NOW).record({ bytes: encodeBatch(events, 0), count: events.length });
+  new SourceLag(metrics, { component_id: 'in' }, timestampKey, () => NOW).record({
+    bytes: encodeBatch(events, 0),
+    count: events.length,
+  });
   const sample = metrics.snapshot().find((s) => s.name === 'source_lag_time_seconds')!;
   assert.equal(sample.tags, { component_id: 'in' });
   assert.ok(sample.value.type === 'histogram');
@@ -28,7 +31,11 @@ test('each log and metric event with a timestamp: the seconds from it to the sen
   ]);
   assert.is(lag.count, 3);
   assert.ok(Math.abs(lag.sum - (2 + 0.03 - 1 + 3 * 250e-9)) < 1e-6, String(lag.sum));
-  assert.equal(lag.buckets, [{ upperLimit: 0.005, count: 1 }, { upperLimit: 0.05, count: 1 }, { upperLimit: 2.5, count: 1 }]);
+  assert.equal(lag.buckets, [
+    { upperLimit: 0.005, count: 1 },
+    { upperLimit: 0.05, count: 1 },
+    { upperLimit: 2.5, count: 1 },
+  ]);
 });
 
 test('the log timestamp is where log_schema.timestamp_key says; none when it is empty', () => {

@@ -49,11 +49,14 @@ test('drop_newest: a batch that does not fit is dropped and reported, the push d
 
 test('the byte limit counts too, and the observer sees every change', async () => {
   const seen: string[] = [];
-  const buffer = new BatchBuffer({ maxEvents: 100, maxBytes: 15, whenFull: 'drop_newest' }, {
-    pushed: (b, events, bytes) => seen.push(`+${b.count} → ${events}/${bytes}`),
-    popped: (b, events, bytes) => seen.push(`-${b.count} → ${events}/${bytes}`),
-    dropped: (b) => seen.push(`dropped ${b.count}`),
-  });
+  const buffer = new BatchBuffer(
+    { maxEvents: 100, maxBytes: 15, whenFull: 'drop_newest' },
+    {
+      pushed: (b, events, bytes) => seen.push(`+${b.count} → ${events}/${bytes}`),
+      popped: (b, events, bytes) => seen.push(`-${b.count} → ${events}/${bytes}`),
+      dropped: (b) => seen.push(`dropped ${b.count}`),
+    },
+  );
   await buffer.push(batch(1, 10));
   await buffer.push(batch(2, 10));
   await buffer.pop();

@@ -27,7 +27,7 @@ test('wildcards, classes and negated classes match whole ids; `*` crosses dots',
   }
 });
 
-test('invalid patterns are refused in the crate\'s words', () => {
+test("invalid patterns are refused in the crate's words", () => {
   const cases: Array<[string, string]> = [
     ['[', 'Pattern syntax error near position 0: invalid range pattern'],
     ['a[b', 'Pattern syntax error near position 1: invalid range pattern'],
@@ -37,7 +37,11 @@ test('invalid patterns are refused in the crate\'s words', () => {
     ['**a', 'Pattern syntax error near position 2: recursive wildcards must form a single path component'],
   ];
   for (const [pattern, message] of cases) {
-    assert.throws(() => compileGlob(pattern), (error: Error) => error instanceof GlobError && error.message === message, pattern);
+    assert.throws(
+      () => compileGlob(pattern),
+      (error: Error) => error instanceof GlobError && error.message === message,
+      pattern,
+    );
   }
 });
 

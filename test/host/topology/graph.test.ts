@@ -4,13 +4,28 @@ import { buildGraph, TopologyError, type ComponentSpec } from '../../../host/top
 import { collectSink, listSource, splitTransform } from '../support/components.js';
 
 const source = (id: string, kinds: Array<'log' | 'metric'> = ['log']): ComponentSpec => ({
-  id, kind: 'source', type: 'list', definition: listSource([], { kinds }), options: {}, inputs: [],
+  id,
+  kind: 'source',
+  type: 'list',
+  definition: listSource([], { kinds }),
+  options: {},
+  inputs: [],
 });
 const transform = (id: string, inputs: string[], split = false): ComponentSpec => ({
-  id, kind: 'transform', type: 'split', definition: splitTransform, options: { split }, inputs,
+  id,
+  kind: 'transform',
+  type: 'split',
+  definition: splitTransform,
+  options: { split },
+  inputs,
 });
 const sink = (id: string, inputs: string[], kinds?: Array<'log' | 'metric'>): ComponentSpec => ({
-  id, kind: 'sink', type: 'collect', definition: collectSink([], { kinds }), options: {}, inputs,
+  id,
+  kind: 'sink',
+  type: 'collect',
+  definition: collectSink([], { kinds }),
+  options: {},
+  inputs,
 });
 
 function errorsOf(specs: ComponentSpec[], matching: 'strict' | 'relaxed' = 'strict'): string[] {
@@ -32,8 +47,17 @@ test('edges follow inputs, named outputs included, in topological order', () => 
 });
 
 test('wildcards match output ids, never the component itself', () => {
-  const graph = buildGraph([source('app_a'), source('app_b'), source('other'), transform('app_t', ['app_*']), sink('out', ['app_t'])], 'strict');
-  assert.equal(graph.edges.filter((e) => e.to === 'app_t').map((e) => e.from).sort(), ['app_a', 'app_b']);
+  const graph = buildGraph(
+    [source('app_a'), source('app_b'), source('other'), transform('app_t', ['app_*']), sink('out', ['app_t'])],
+    'strict',
+  );
+  assert.equal(
+    graph.edges
+      .filter((e) => e.to === 'app_t')
+      .map((e) => e.from)
+      .sort(),
+    ['app_a', 'app_b'],
+  );
   assert.equal(graph.warnings, ['Source "other" has no consumers']);
 });
 
@@ -43,7 +67,7 @@ test('a wildcard matching nothing is an error when strict, accepted when relaxed
   assert.equal(errorsOf(specs, 'relaxed'), []);
 });
 
-test('every problem is reported at once, in Vector\'s words', () => {
+test("every problem is reported at once, in Vector's words", () => {
   const errors = errorsOf([
     source('in'),
     source('dup'),

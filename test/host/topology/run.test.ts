@@ -11,15 +11,32 @@ import { batchOf, collectSink, listSource, splitTransform } from '../support/com
 import { waitFor } from '../../support/wait-for.js';
 
 const logLines: string[] = [];
-const hub = new LogHub({ level: 'info', format: 'text', color: false, rateLimitSecs: 0, backtraces: false, write: (line) => logLines.push(line) });
+const hub = new LogHub({
+  level: 'info',
+  format: 'text',
+  color: false,
+  rateLimitSecs: 0,
+  backtraces: false,
+  write: (line) => logLines.push(line),
+});
 
-async function topology(specs: ComponentSpec[], options: { maxEvents?: number; whenFull?: 'block' | 'drop_newest'; globals?: unknown } = {}) {
+async function topology(
+  specs: ComponentSpec[],
+  options: { maxEvents?: number; whenFull?: 'block' | 'drop_newest'; globals?: unknown } = {},
+) {
   const metrics = new MetricsRegistry();
   const graph = buildGraph(specs, 'strict');
   const running = await Topology.build(graph, {
     sinkBuffer: () => ({ maxEvents: options.maxEvents ?? 500, whenFull: options.whenFull ?? 'block' }),
     transformBufferEvents: 100,
-    env: { globals: globalSchema.parse(options.globals ?? {}), chunkSize: 1000, maxDecompressedSize: 1 << 20, hostname: 'test-host', metrics, logHub: hub },
+    env: {
+      globals: globalSchema.parse(options.globals ?? {}),
+      chunkSize: 1000,
+      maxDecompressedSize: 1 << 20,
+      hostname: 'test-host',
+      metrics,
+      logHub: hub,
+    },
     log: hub.logger('svc::test'),
     executor: new InlineExecutor((type) => {
       if (type !== 'split') throw new Error(type);
@@ -36,8 +53,22 @@ test('events flow source → transform → sinks, fanned out, through named outp
   const even: unknown[] = [];
   const all: unknown[] = [];
   const { running, metrics } = await topology([
-    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]), options: {}, inputs: [] },
-    { id: 'split', kind: 'transform', type: 'split', definition: splitTransform, options: { split: true }, inputs: ['in'] },
+    {
+      id: 'in',
+      kind: 'source',
+      type: 'list',
+      definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]),
+      options: {},
+      inputs: [],
+    },
+    {
+      id: 'split',
+      kind: 'transform',
+      type: 'split',
+      definition: splitTransform,
+      options: { split: true },
+      inputs: ['in'],
+    },
     { id: 'odd', kind: 'sink', type: 'collect', definition: collectSink(odd), options: {}, inputs: ['split'] },
     { id: 'even', kind: 'sink', type: 'collect', definition: collectSink(even), options: {}, inputs: ['split.even'] },
     { id: 'all', kind: 'sink', type: 'collect', definition: collectSink(all), options: {}, inputs: ['in'] },
@@ -60,12 +91,22 @@ test('block: a slow sink holds the source back and nothing is lost', async () =>
   const { running, metrics } = await topology(
     [
       { id: 'in', kind: 'source', type: 'list', definition: listSource(batches), options: {}, inputs: [] },
-      { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got, { delayMs: 2 }), options: {}, inputs: ['in'] },
+      {
+        id: 'out',
+        kind: 'sink',
+        type: 'collect',
+        definition: collectSink(got, { delayMs: 2 }),
+        options: {},
+        inputs: ['in'],
+      },
     ],
     { maxEvents: 20 },
   );
   await running.start();
-  assert.equal(got, n(0, 200).map(({ n }) => ({ n: BigInt(n) })));
+  assert.equal(
+    got,
+    n(0, 200).map(({ n }) => ({ n: BigInt(n) })),
+  );
   assert.is(metrics.total('component_discarded_events_total'), 0);
 });
 
@@ -75,7 +116,14 @@ test('drop_newest: a slow sink loses whole batches, counted as discards', async 
   const { running, metrics } = await topology(
     [
       { id: 'in', kind: 'source', type: 'list', definition: listSource(batches), options: {}, inputs: [] },
-      { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got, { delayMs: 5 }), options: {}, inputs: ['in'] },
+      {
+        id: 'out',
+        kind: 'sink',
+        type: 'collect',
+        definition: collectSink(got, { delayMs: 5 }),
+        options: {},
+        inputs: ['in'],
+      },
     ],
     { maxEvents: 20, whenFull: 'drop_newest' },
   );
@@ -89,42 +137,94 @@ test('drop_newest: a slow sink loses whole batches, counted as discards', async 
   assert.is(metrics.total('buffer_sent_events_total', buffer), got.length);
 });
 
-test('telemetry.tags: the source and service (`-`: svc\'s events have none) tags on the event counters, downstream too', async () => {
+test("telemetry.tags: the source and service (`-`: svc's events have none) tags on the event counters, downstream too", async () => {
   const specs: ComponentSpec[] = [
     { id: 'a', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5))]), options: {}, inputs: [] },
-    { id: 'b', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 3)), batchOf(n(3, 4))]), options: {}, inputs: [] },
-    { id: 'split', kind: 'transform', type: 'split', definition: splitTransform, options: { split: true }, inputs: ['a', 'b'] },
+    {
+      id: 'b',
+      kind: 'source',
+      type: 'list',
+      definition: listSource([batchOf(n(0, 3)), batchOf(n(3, 4))]),
+      options: {},
+      inputs: [],
+    },
+    {
+      id: 'split',
+      kind: 'transform',
+      type: 'split',
+      definition: splitTransform,
+      options: { split: true },
+      inputs: ['a', 'b'],
+    },
     { id: 'pass', kind: 'transform', type: 'split', definition: concurrentSplit, options: {}, inputs: ['split.even'] },
     { id: 'next', kind: 'transform', type: 'split', definition: concurrentSplit, options: {}, inputs: ['pass'] },
     { id: 'out', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['split', 'next'] },
   ];
-  const { running, metrics } = await topology(specs, { globals: { telemetry: { tags: { emit_source: true, emit_service: true } } } });
+  const { running, metrics } = await topology(specs, {
+    globals: { telemetry: { tags: { emit_source: true, emit_service: true } } },
+  });
   await running.start();
-  const series = (name: string, id: string) => metrics.snapshot()
-    .filter((s) => s.name === name && s.tags.component_id === id)
-    .map((s) => `${s.tags.output ?? ''}/${s.tags.source}/${s.tags.service}=${(s.value as { value: number }).value}`)
-    .sort();
+  const series = (name: string, id: string) =>
+    metrics
+      .snapshot()
+      .filter((s) => s.name === name && s.tags.component_id === id)
+      .map((s) => `${s.tags.output ?? ''}/${s.tags.source}/${s.tags.service}=${(s.value as { value: number }).value}`)
+      .sort();
   assert.equal(series('component_sent_events_total', 'a'), ['_default/a/-=5']);
   assert.equal(series('component_received_events_total', 'b'), ['/b/-=4']);
   assert.equal(series('component_received_events_total', 'split'), ['/a/-=5', '/b/-=4']);
-  assert.equal(series('component_sent_events_total', 'split'), ['_default/a/-=2', '_default/b/-=2', 'even/a/-=3', 'even/b/-=2']);
+  assert.equal(series('component_sent_events_total', 'split'), [
+    '_default/a/-=2',
+    '_default/b/-=2',
+    'even/a/-=3',
+    'even/b/-=2',
+  ]);
   // `pass` and `next` run as one chain in one call.
   assert.equal(series('component_sent_events_total', 'pass'), ['_default/a/-=3', '_default/b/-=2']);
   assert.equal(series('component_received_events_total', 'next'), ['/a/-=3', '/b/-=2']);
   assert.equal(series('component_received_events_total', 'out'), ['/a/-=5', '/b/-=4']);
-  assert.ok(metrics.snapshot().filter((s) => s.name === 'component_sent_event_bytes_total' && s.tags.component_id === 'split').every((s) => 'source' in s.tags && s.tags.service === '-'));
+  assert.ok(
+    metrics
+      .snapshot()
+      .filter((s) => s.name === 'component_sent_event_bytes_total' && s.tags.component_id === 'split')
+      .every((s) => 'source' in s.tags && s.tags.service === '-'),
+  );
 
   const plain = await topology(specs);
   await plain.running.start();
-  assert.equal(plain.metrics.snapshot().filter((s) => 'source' in s.tags || 'service' in s.tags), []);
+  assert.equal(
+    plain.metrics.snapshot().filter((s) => 'source' in s.tags || 'service' in s.tags),
+    [],
+  );
   assert.is(plain.metrics.total('component_received_events_total', { component_id: 'out' }), 9);
 });
 
-test('buffer metrics: a transform\'s input buffer, a source output\'s (its consumers\' buffers), a sink\'s buffer_*', async () => {
+test("buffer metrics: a transform's input buffer, a source output's (its consumers' buffers), a sink's buffer_*", async () => {
   const { running, metrics } = await topology([
-    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]), options: {}, inputs: [] },
-    { id: 'split', kind: 'transform', type: 'split', definition: splitTransform, options: { split: true }, inputs: ['in'] },
-    { id: 'odd', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['split', 'split.even'] },
+    {
+      id: 'in',
+      kind: 'source',
+      type: 'list',
+      definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]),
+      options: {},
+      inputs: [],
+    },
+    {
+      id: 'split',
+      kind: 'transform',
+      type: 'split',
+      definition: splitTransform,
+      options: { split: true },
+      inputs: ['in'],
+    },
+    {
+      id: 'odd',
+      kind: 'sink',
+      type: 'collect',
+      definition: collectSink([]),
+      options: {},
+      inputs: ['split', 'split.even'],
+    },
     { id: 'all', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['in'] },
   ]);
   await running.start();
@@ -158,18 +258,32 @@ test('buffer metrics: a transform\'s input buffer, a source output\'s (its consu
   assert.equal(value('buffer_size_events', odd), gauge(0));
   assert.equal(value('buffer_size_bytes', odd), gauge(0));
   assert.equal(value('utilization', split).type, 'gauge');
-  assert.equal(samples.filter((s) => s.name === 'utilization' && s.tags.component_id === 'in'), [], 'a source has no utilization');
+  assert.equal(
+    samples.filter((s) => s.name === 'utilization' && s.tags.component_id === 'in'),
+    [],
+    'a source has no utilization',
+  );
 });
 
 test('a lone batch goes through a transform at once, without waiting for the next batch or the end', async () => {
   const got: unknown[] = [];
   const { running } = await topology([
-    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 2))], { untilShutdown: true }), options: {}, inputs: [] },
+    {
+      id: 'in',
+      kind: 'source',
+      type: 'list',
+      definition: listSource([batchOf(n(0, 2))], { untilShutdown: true }),
+      options: {},
+      inputs: [],
+    },
     { id: 't', kind: 'transform', type: 'split', definition: splitTransform, options: {}, inputs: ['in'] },
     { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got), options: {}, inputs: ['t'] },
   ]);
   const done = running.start();
-  await waitFor(() => got.length >= 2, () => `2 events, got ${got.length}`);
+  await waitFor(
+    () => got.length >= 2,
+    () => `2 events, got ${got.length}`,
+  );
   assert.is(got.length, 2);
   running.stop();
   await done;
@@ -178,12 +292,29 @@ test('a lone batch goes through a transform at once, without waiting for the nex
 test('stop() ends a source that waits for shutdown, and what it sent drains', async () => {
   const got: unknown[] = [];
   const { running } = await topology([
-    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 3))], { untilShutdown: true }), options: {}, inputs: [] },
-    { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got, { delayMs: 5 }), options: {}, inputs: ['in'] },
+    {
+      id: 'in',
+      kind: 'source',
+      type: 'list',
+      definition: listSource([batchOf(n(0, 3))], { untilShutdown: true }),
+      options: {},
+      inputs: [],
+    },
+    {
+      id: 'out',
+      kind: 'sink',
+      type: 'collect',
+      definition: collectSink(got, { delayMs: 5 }),
+      options: {},
+      inputs: ['in'],
+    },
   ]);
   const done = running.start();
   // Stopped once the batch is on its way: the sink has its first event (and takes 5 ms for each).
-  await waitFor(() => got.length > 0, () => 'the first event');
+  await waitFor(
+    () => got.length > 0,
+    () => 'the first event',
+  );
   running.stop();
   await done;
   assert.is(got.length, 3);
@@ -204,7 +335,14 @@ test('a transform that throws loses that batch only, counted and logged', async 
   const running = await Topology.build(
     buildGraph(
       [
-        { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 1)), batchOf(n(1, 3)), batchOf(n(3, 4))]), options: {}, inputs: [] },
+        {
+          id: 'in',
+          kind: 'source',
+          type: 'list',
+          definition: listSource([batchOf(n(0, 1)), batchOf(n(1, 3)), batchOf(n(3, 4))]),
+          options: {},
+          inputs: [],
+        },
         { id: 't', kind: 'transform', type: 'split', definition: failing, options: {}, inputs: ['in'] },
         { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got), options: {}, inputs: ['t'] },
       ],
@@ -213,7 +351,14 @@ test('a transform that throws loses that batch only, counted and logged', async 
     {
       sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
       transformBufferEvents: 100,
-      env: { globals: globalSchema.parse({}), chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h', metrics, logHub: hub },
+      env: {
+        globals: globalSchema.parse({}),
+        chunkSize: 1000,
+        maxDecompressedSize: 1,
+        hostname: 'h',
+        metrics,
+        logHub: hub,
+      },
       log: hub.logger('svc::test'),
       executor: new InlineExecutor(() => failing as TransformDefinition),
     },
@@ -222,13 +367,23 @@ test('a transform that throws loses that batch only, counted and logged', async 
   await running.start();
   assert.equal(got, [{ n: 0n }, { n: 3n }]);
   assert.is(metrics.total('component_errors_total', { component_id: 't' }), 2);
-  assert.ok(logLines.some((line) => line.includes('Transform failed on a batch of 2 events: boom') && line.includes('component_id=t')));
+  assert.ok(
+    logLines.some(
+      (line) => line.includes('Transform failed on a batch of 2 events: boom') && line.includes('component_id=t'),
+    ),
+  );
 });
 
 test('a transform with two batches in flight forwards them in input order, however fast each is answered', async () => {
   const got: unknown[] = [];
   const passThrough = splitTransform as unknown as TransformDefinition<object, null>;
-  const inline = new InlineExecutor(() => ({ ...passThrough, create: () => ({ process: (batch) => ({ outputs: [{ output: undefined, batch }] }) }) }) as TransformDefinition);
+  const inline = new InlineExecutor(
+    () =>
+      ({
+        ...passThrough,
+        create: () => ({ process: (batch) => ({ outputs: [{ output: undefined, batch }] }) }),
+      }) as TransformDefinition,
+  );
   // Every other batch is answered late, so a later batch's answer comes first.
   let calls = 0;
   const executor: TransformExecutor = {
@@ -254,46 +409,84 @@ test('a transform with two batches in flight forwards them in input order, howev
     {
       sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
       transformBufferEvents: 100,
-      env: { globals: globalSchema.parse({}), chunkSize: 1000, maxDecompressedSize: 1, hostname: 'h', metrics: new MetricsRegistry(), logHub: hub },
+      env: {
+        globals: globalSchema.parse({}),
+        chunkSize: 1000,
+        maxDecompressedSize: 1,
+        hostname: 'h',
+        metrics: new MetricsRegistry(),
+        logHub: hub,
+      },
       log: hub.logger('svc::test'),
       executor,
     },
   );
   await running.start();
-  assert.equal(got, n(0, 30).map(({ n }) => ({ n: BigInt(n) })));
+  assert.equal(
+    got,
+    n(0, 30).map(({ n }) => ({ n: BigInt(n) })),
+  );
 });
-
 
 /** `split` as a concurrent transform: chained to its neighbours where the graph allows. */
 const concurrentSplit = { ...splitTransform, concurrent: true } as TransformDefinition;
 
 test('chainedTransforms: a concurrent transform whose only output feeds only a concurrent transform fed by nothing else', () => {
-  const transform = (id: string, inputs: string[], options: object = {}, definition = concurrentSplit): ComponentSpec => ({ id, kind: 'transform', type: 'split', definition, options, inputs });
-  const graph = buildGraph([
-    { id: 'in', kind: 'source', type: 'list', definition: listSource([]), options: {}, inputs: [] },
-    transform('a', ['in']),
-    transform('b', ['a']),
-    transform('c', ['b'], { split: true }),
-    transform('d', ['c']),
-    transform('e', ['c.even']),
-    transform('f', ['d']),
-    transform('g', ['d']),
-    transform('h', ['e', 'in']),
-    transform('i', ['in'], {}, splitTransform as TransformDefinition),
-    transform('j', ['i']),
-    { id: 'out', kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs: ['f', 'g', 'h', 'j'] },
-  ], 'strict');
+  const transform = (
+    id: string,
+    inputs: string[],
+    options: object = {},
+    definition = concurrentSplit,
+  ): ComponentSpec => ({ id, kind: 'transform', type: 'split', definition, options, inputs });
+  const graph = buildGraph(
+    [
+      { id: 'in', kind: 'source', type: 'list', definition: listSource([]), options: {}, inputs: [] },
+      transform('a', ['in']),
+      transform('b', ['a']),
+      transform('c', ['b'], { split: true }),
+      transform('d', ['c']),
+      transform('e', ['c.even']),
+      transform('f', ['d']),
+      transform('g', ['d']),
+      transform('h', ['e', 'in']),
+      transform('i', ['in'], {}, splitTransform as TransformDefinition),
+      transform('j', ['i']),
+      {
+        id: 'out',
+        kind: 'sink',
+        type: 'collect',
+        definition: collectSink([]),
+        options: {},
+        inputs: ['f', 'g', 'h', 'j'],
+      },
+    ],
+    'strict',
+  );
   // c has two outputs, d two consumers, h two inputs, i is not concurrent.
   assert.equal([...chainedTransforms(graph)], [['a', ['b', 'c']]]);
 });
 
-test('a chain of concurrent transforms runs as one call: outputs and every transform\'s counts as if they ran apart', async () => {
+test("a chain of concurrent transforms runs as one call: outputs and every transform's counts as if they ran apart", async () => {
   const odd: unknown[] = [];
   const even: unknown[] = [];
   const { running, metrics } = await topology([
-    { id: 'in', kind: 'source', type: 'list', definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]), options: {}, inputs: [] },
+    {
+      id: 'in',
+      kind: 'source',
+      type: 'list',
+      definition: listSource([batchOf(n(0, 5)), batchOf(n(5, 8))]),
+      options: {},
+      inputs: [],
+    },
     { id: 'pass', kind: 'transform', type: 'split', definition: concurrentSplit, options: {}, inputs: ['in'] },
-    { id: 'split', kind: 'transform', type: 'split', definition: concurrentSplit, options: { split: true }, inputs: ['pass'] },
+    {
+      id: 'split',
+      kind: 'transform',
+      type: 'split',
+      definition: concurrentSplit,
+      options: { split: true },
+      inputs: ['pass'],
+    },
     { id: 'odd', kind: 'sink', type: 'collect', definition: collectSink(odd), options: {}, inputs: ['split'] },
     { id: 'even', kind: 'sink', type: 'collect', definition: collectSink(even), options: {}, inputs: ['split.even'] },
   ]);
@@ -312,18 +505,44 @@ test('a chain of concurrent transforms runs as one call: outputs and every trans
 });
 
 test('fusedEdges: a source feeding only a remap fed by nothing else; a remap whose default output alone feeds a sink fed by nothing else', () => {
-  const source = (id: string): ComponentSpec => ({ id, kind: 'source', type: 'list', definition: listSource([]), options: {}, inputs: [] });
-  const transform = (id: string, type: string, inputs: string[]): ComponentSpec => ({ id, kind: 'transform', type, definition: splitTransform, options: { split: true }, inputs });
-  const sink = (id: string, inputs: string[]): ComponentSpec => ({ id, kind: 'sink', type: 'collect', definition: collectSink([]), options: {}, inputs });
-  const graph = buildGraph([
-    source('a'), source('b'), source('c'),
-    transform('ra', 'remap', ['a']),
-    transform('rbc', 'remap', ['b', 'c']),
-    transform('other', 'split', ['c']),
-    sink('only', ['ra']),
-    sink('shared', ['rbc', 'other']),
-    sink('even', ['ra.even']),
-  ], 'strict');
+  const source = (id: string): ComponentSpec => ({
+    id,
+    kind: 'source',
+    type: 'list',
+    definition: listSource([]),
+    options: {},
+    inputs: [],
+  });
+  const transform = (id: string, type: string, inputs: string[]): ComponentSpec => ({
+    id,
+    kind: 'transform',
+    type,
+    definition: splitTransform,
+    options: { split: true },
+    inputs,
+  });
+  const sink = (id: string, inputs: string[]): ComponentSpec => ({
+    id,
+    kind: 'sink',
+    type: 'collect',
+    definition: collectSink([]),
+    options: {},
+    inputs,
+  });
+  const graph = buildGraph(
+    [
+      source('a'),
+      source('b'),
+      source('c'),
+      transform('ra', 'remap', ['a']),
+      transform('rbc', 'remap', ['b', 'c']),
+      transform('other', 'split', ['c']),
+      sink('only', ['ra']),
+      sink('shared', ['rbc', 'other']),
+      sink('even', ['ra.even']),
+    ],
+    'strict',
+  );
   const { decodingSources, encodingTransforms } = fusedEdges(graph);
   assert.equal([...decodingSources], [['a', 'ra']]);
   assert.equal([...encodingTransforms], [['ra', 'only']]);

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { encodeBatch } from '../../../abi/batch.js';
 import { decode } from '../../../abi/codec.js';
 import type { Graph } from '../../../host/topology/graph.js';
-import { TapHub, TappedEvent, type Tap, type TapItem } from '../../../host/topology/tap.js';
+import { TapHub, type TappedEvent, type Tap, type TapItem } from '../../../host/topology/tap.js';
 
 // in → t (outputs: default and `dropped`) → out
 const graph = {
@@ -17,16 +17,28 @@ const graph = {
   ]),
   ports: new Map([
     ['in', [{ name: undefined, kinds: ['log'] }]],
-    ['t', [{ name: undefined, kinds: ['log'] }, { name: 'dropped', kinds: ['log'] }]],
+    [
+      't',
+      [
+        { name: undefined, kinds: ['log'] },
+        { name: 'dropped', kinds: ['log'] },
+      ],
+    ],
   ]),
-  edges: [{ from: 'in', output: undefined, to: 't' }, { from: 't', output: undefined, to: 'out' }],
+  edges: [
+    { from: 'in', output: undefined, to: 't' },
+    { from: 't', output: undefined, to: 'out' },
+  ],
   order: ['t', 'out'],
   warnings: [],
 } as unknown as Graph;
 
 const hub = () => new TapHub(graph, { timezone: 'UTC', messageKey: '.message', timestampKey: '.timestamp' });
 const batch = (...messages: string[]) => {
-  const bytes = encodeBatch(messages.map((message) => ({ event: { message } })), 0);
+  const bytes = encodeBatch(
+    messages.map((message) => ({ event: { message } })),
+    0,
+  );
   return { bytes, count: messages.length };
 };
 
@@ -38,7 +50,7 @@ async function nextList(tap: Tap): Promise<TapItem[]> {
   return (await tap[Symbol.asyncIterator]().next()).value as TapItem[];
 }
 
-const messages = (items: TapItem[]) => items.map((item) => (decode((item as TappedEvent).message()!) as string));
+const messages = (items: TapItem[]) => items.map((item) => decode((item as TappedEvent).message()!) as string);
 
 test('outputs and inputs patterns select output ids; the hub is active only while a tap is attached', async () => {
   const taps = hub();
@@ -63,7 +75,10 @@ test('a tap takes the first events up to its limit per interval, from every outp
   taps.offer('in', batch('e'));
   const list = (await items.next()).value as TapItem[];
   assert.equal(messages(list), ['a', 'b', 'c']);
-  assert.equal(list.map((item) => (item as TappedEvent).component.id), ['in', 'in', 't']);
+  assert.equal(
+    list.map((item) => (item as TappedEvent).component.id),
+    ['in', 'in', 't'],
+  );
   // The quota starts over with the next interval.
   taps.offer('t', batch('f'));
   assert.equal(messages((await items.next()).value as TapItem[]), ['f']);

@@ -17,12 +17,28 @@ function reports(steps: ReadonlyArray<readonly [number, 'start' | 'end' | 'repor
 }
 
 test('the share of each window spent working; overlapping work items count once', () => {
-  assert.equal(reports([[1000, 'start'], [1500, 'start'], [2000, 'end'], [2500, 'end'], [5000, 'report']]), [0.3]);
+  assert.equal(
+    reports([
+      [1000, 'start'],
+      [1500, 'start'],
+      [2000, 'end'],
+      [2500, 'end'],
+      [5000, 'report'],
+    ]),
+    [0.3],
+  );
 });
 
 test('a window idle throughout reports 0; one busy throughout reports 1, and work across a window end counts in both', () => {
   assert.equal(
-    reports([[5000, 'report'], [9000, 'start'], [10000, 'report'], [15000, 'report'], [17500, 'end'], [20000, 'report']]),
+    reports([
+      [5000, 'report'],
+      [9000, 'start'],
+      [10000, 'report'],
+      [15000, 'report'],
+      [17500, 'end'],
+      [20000, 'report'],
+    ]),
     [0, 0.2, 1, 0.5],
   );
 });

@@ -29,8 +29,13 @@ const bytes = (value: RemapValue): Buffer => Buffer.from(value as Uint8Array);
 
 test('compression round trips, Unicode, empty and large values', () => {
   const inputs = ['', 'héllo wörld ✓ 😀', 'abc'.repeat(200_000), Buffer.from([0, 255, 128, 7])] as const;
-  const pairs = [['encode_gzip', 'decode_gzip'], ['encode_zlib', 'decode_zlib'], ['encode_zstd', 'decode_zstd'],
-    ['encode_snappy', 'decode_snappy'], ['encode_lz4', 'decode_lz4']] as const;
+  const pairs = [
+    ['encode_gzip', 'decode_gzip'],
+    ['encode_zlib', 'decode_zlib'],
+    ['encode_zstd', 'decode_zstd'],
+    ['encode_snappy', 'decode_snappy'],
+    ['encode_lz4', 'decode_lz4'],
+  ] as const;
   for (const input of inputs) {
     const original = Buffer.from(input);
     for (const [encode, decode] of pairs) {
@@ -48,7 +53,8 @@ test('compression round trips, Unicode, empty and large values', () => {
 test('decompression never passes the cap (bombs fail with a message)', () => {
   const zeros = Buffer.alloc(5_000_000);
   const cap = 1_000_000;
-  const tooLarge = (label: string) => `error: unable to decode value with ${label} decoder: decompressed size exceeds the limit of ${cap} bytes`;
+  const tooLarge = (label: string) =>
+    `error: unable to decode value with ${label} decoder: decompressed size exceeds the limit of ${cap} bytes`;
   assert.is(call('decode_gzip', [gzipSync(zeros)], cap), tooLarge('Gzip'));
   assert.is(call('decode_zlib', [deflateSync(zeros)], cap), tooLarge('Zlib'));
   assert.is(call('decode_zstd', [zstdCompress(zeros, 3)], cap), tooLarge('Zstd'));
@@ -65,36 +71,70 @@ test('decode_zstd decodes concatenated frames as one stream, as VRL does (checke
   const skippable = Buffer.from([0x5f, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
   const streamed = zstdCompress(Buffer.from('streamed '), 3);
   assert.is(bytes(call('decode_zstd', [Buffer.concat([sized('hello '), sized('world')])])).toString(), 'hello world');
-  assert.is(bytes(call('decode_zstd', [Buffer.concat([streamed, sized('hello '), streamed])])).toString(), 'streamed hello streamed ');
+  assert.is(
+    bytes(call('decode_zstd', [Buffer.concat([streamed, sized('hello '), streamed])])).toString(),
+    'streamed hello streamed ',
+  );
   assert.is(bytes(call('decode_zstd', [Buffer.concat([skippable, sized('hello '), skippable])])).toString(), 'hello ');
   const label = 'error: unable to decode value with Zstd decoder: ';
-  assert.is(call('decode_zstd', [Buffer.concat([sized('hello '), Buffer.from('xx')])]), `${label}Unknown frame descriptor`);
+  assert.is(
+    call('decode_zstd', [Buffer.concat([sized('hello '), Buffer.from('xx')])]),
+    `${label}Unknown frame descriptor`,
+  );
   const second = sized('world');
-  assert.is(call('decode_zstd', [Buffer.concat([sized('hello '), second.subarray(0, second.length - 2)])]), `${label}Src size is incorrect`);
+  assert.is(
+    call('decode_zstd', [Buffer.concat([sized('hello '), second.subarray(0, second.length - 2)])]),
+    `${label}Src size is incorrect`,
+  );
   assert.is(call('decode_zstd', [Buffer.alloc(0)]), `${label}Unknown frame descriptor`);
   // The cap holds for the frames together: each is within it, both are not.
   const half = Buffer.alloc(600_000);
   const twoFrames = Buffer.concat([zstdOneShot(half, 3), zstdCompress(half, 3)]);
-  assert.is(call('decode_zstd', [twoFrames], 1_000_000), `${label}decompressed size exceeds the limit of 1000000 bytes`);
+  assert.is(
+    call('decode_zstd', [twoFrames], 1_000_000),
+    `${label}decompressed size exceeds the limit of 1000000 bytes`,
+  );
   assert.is(bytes(call('decode_zstd', [twoFrames], 1_200_000)).length, 1_200_000);
 });
 
-test('invalid compressed data fails with the decoder\'s message, never a crash', () => {
+test("invalid compressed data fails with the decoder's message, never a crash", () => {
   const garbage = Buffer.from('definitely not compressed data');
   assert.is(call('decode_gzip', [garbage]), 'error: unable to decode value with Gzip decoder: invalid gzip header');
   assert.is(call('decode_zlib', [garbage]), 'error: unable to decode value with Zlib decoder: corrupt deflate stream');
-  assert.is(call('decode_zstd', [garbage]), 'error: unable to decode value with Zstd decoder: Unknown frame descriptor');
-  assert.is(call('decode_snappy', [Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff])]), 'error: unable to decode value with Snappy decoder: snappy: corrupt input');
-  assert.is(call('decode_lz4', [Buffer.from([0x10, 0x61, 0x05, 0x00]), null, false]),
-    'error: unable to decode value with lz4 block decoder: the offset to copy is not contained in the decompressed buffer');
-  assert.is(call('decode_lz4', [Buffer.from([0xf0]), null, false]), 'error: unable to decode value with lz4 block decoder: expected another byte, found none');
-  assert.is(call('decode_lz4', [Buffer.from([5, 0, 0, 0, 0x30, 0x61, 0x62, 0x63]), null, true]),
-    'error: unable to decode value with lz4 block decoder: the expected decompressed size differs, actual 3, expected 5');
-  const good = Buffer.from('BCJNGGBAgiwAAIBUaGUgcXVpY2sgYnJvd24gZm94IGp1bXBzIG92ZXIgMTMgbGF6eSBkb2dzLgAAAAA=', 'base64');
+  assert.is(
+    call('decode_zstd', [garbage]),
+    'error: unable to decode value with Zstd decoder: Unknown frame descriptor',
+  );
+  assert.is(
+    call('decode_snappy', [Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff])]),
+    'error: unable to decode value with Snappy decoder: snappy: corrupt input',
+  );
+  assert.is(
+    call('decode_lz4', [Buffer.from([0x10, 0x61, 0x05, 0x00]), null, false]),
+    'error: unable to decode value with lz4 block decoder: the offset to copy is not contained in the decompressed buffer',
+  );
+  assert.is(
+    call('decode_lz4', [Buffer.from([0xf0]), null, false]),
+    'error: unable to decode value with lz4 block decoder: expected another byte, found none',
+  );
+  assert.is(
+    call('decode_lz4', [Buffer.from([5, 0, 0, 0, 0x30, 0x61, 0x62, 0x63]), null, true]),
+    'error: unable to decode value with lz4 block decoder: the expected decompressed size differs, actual 3, expected 5',
+  );
+  const good = Buffer.from(
+    'BCJNGGBAgiwAAIBUaGUgcXVpY2sgYnJvd24gZm94IGp1bXBzIG92ZXIgMTMgbGF6eSBkb2dzLgAAAAA=',
+    'base64',
+  );
   const frame = Buffer.from(good);
   frame[6] ^= 1; // the header checksum no longer matches
-  assert.is(call('decode_lz4', [frame, null, null]), 'error: unable to decode value with lz4 frame decoder: HeaderChecksumError');
-  assert.is(call('decode_lz4', [good.subarray(0, 10), null, null]), 'error: unable to decode value with lz4 frame decoder: failed to fill whole buffer');
+  assert.is(
+    call('decode_lz4', [frame, null, null]),
+    'error: unable to decode value with lz4 frame decoder: HeaderChecksumError',
+  );
+  assert.is(
+    call('decode_lz4', [good.subarray(0, 10), null, null]),
+    'error: unable to decode value with lz4 frame decoder: failed to fill whole buffer',
+  );
   assert.is(call('decode_gzip', [42n]), 'error: expected string, got integer');
   assert.is(call('encode_gzip', ['x', 11n]), 'error: compression level must be <= 10');
 });
@@ -115,7 +155,10 @@ test('charsets: ISO-2022-JP as encoding_rs writes it (bytes checked against the 
   assert.is(iso2022jp('日本'), '1b2442467c4b5c1b2842');
   // Escapes between JIS X 0208 and JIS X 0201 Roman, half-width katakana written full-width, a character
   // ISO-2022-JP lacks as a character reference.
-  assert.is(Buffer.from(bytes(call('encode_charset', ['日本¥ｱ😀', 'iso-2022-jp']))).toString('base64'), 'GyRCRnxLXBsoSlwbJEIlIhsoQiYjMTI4NTEyOw==');
+  assert.is(
+    Buffer.from(bytes(call('encode_charset', ['日本¥ｱ😀', 'iso-2022-jp']))).toString('base64'),
+    'GyRCRnxLXBsoSlwbJEIlIhsoQiYjMTI4NTEyOw==',
+  );
   assert.is(call('decode_charset', [Buffer.from('GyRCJDMkcyRLJEEkTxsoQg==', 'base64'), 'iso-2022-jp']), 'こんにちは');
   assert.is(iso2022jp('aあb'), '611b244224221b284262');
   // ¥ and ‾ switch to JIS X 0201 Roman, where other ASCII needs no escape but `~` and `\` do.
@@ -129,13 +172,22 @@ test('charsets: ISO-2022-JP as encoding_rs writes it (bytes checked against the 
   assert.is(iso2022jp('¥\u000f¥'), '1b284a5c' + '262336353533333b' + '5c1b2842');
   assert.is(iso2022jp(''), '');
   const text = '日本語のテキスト、ｶﾀｶﾅ and ASCII ¥100 '.repeat(5000);
-  assert.is(call('decode_charset', [call('encode_charset', [text, 'iso-2022-jp']), 'iso-2022-jp']), text.replace(/[ｶﾀﾅ]/g, (c) => c.normalize('NFKC')));
+  assert.is(
+    call('decode_charset', [call('encode_charset', [text, 'iso-2022-jp']), 'iso-2022-jp']),
+    text.replace(/[ｶﾀﾅ]/g, (c) => c.normalize('NFKC')),
+  );
 });
 
 test('punycode and MIME encoded-words', () => {
   assert.is(call('encode_punycode', ['', null]), '');
-  assert.is(call('decode_punycode', ['xn--8hbb.xn--fiba', null]), 'error: unable to decode punycode: Errors { check_bidi }');
-  assert.is(call('decode_punycode', ['xn--a-ecp.com', null]), 'error: unable to decode punycode: Errors { disallowed_character }');
+  assert.is(
+    call('decode_punycode', ['xn--8hbb.xn--fiba', null]),
+    'error: unable to decode punycode: Errors { check_bidi }',
+  );
+  assert.is(
+    call('decode_punycode', ['xn--a-ecp.com', null]),
+    'error: unable to decode punycode: Errors { disallowed_character }',
+  );
   assert.is(call('encode_punycode', ['München.de', true]), 'xn--mnchen-3ya.de');
   assert.is(call('decode_mime_q', ['=?iso-8859-1?q?caf=E9?= and =?utf-8?B?4pyT?=']), 'café and ✓');
   assert.is(call('decode_mime_q', ['=?utf-8?x?abc?=']), 'error: Invalid encoding: "x"');
@@ -152,7 +204,10 @@ test('hashes: empty, Unicode and large values; unknown algorithms at run time', 
   assert.is(call('sha3', ['', 'SHA3-256']), 'a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a');
   assert.is(call('hmac', ['x', 'k', 'MD5']), 'error: Invalid algorithm: MD5');
   assert.is(call('xxhash', ['', 'XXH64']), -1205034819632174695n);
-  assert.is(call('xxhash', ['foo', 'xxh128']), "error: Variant must be either 'XXH32', 'XXH64', 'XXH3-64', or 'XXH3-128'");
+  assert.is(
+    call('xxhash', ['foo', 'xxh128']),
+    "error: Variant must be either 'XXH32', 'XXH64', 'XXH3-64', or 'XXH3-128'",
+  );
   assert.is(call('crc', ['foo', 'CRC_99']), 'error: Invalid CRC algorithm: CRC_99');
   const large = 'a'.repeat(10_000_000);
   assert.is(call('md5', [large]), createHash('md5').update(large).digest('hex'));
@@ -167,10 +222,20 @@ test('every CRC of the catalogue gives its check value for "123456789"', () => {
 test('ciphers: every algorithm round-trips; wrong sizes, names and tampering fail', () => {
   const plaintext = Buffer.from('secret ✓ '.repeat(50));
   for (const [name, key, iv] of [
-    ['AES-128-CFB', 16, 16], ['AES-192-OFB', 24, 16], ['AES-256-CTR', 32, 16], ['AES-128-CTR-LE', 16, 16],
-    ['AES-256-CTR-BE', 32, 16], ['AES-256-CBC-PKCS7', 32, 16], ['AES-192-CBC-ANSIX923', 24, 16],
-    ['AES-128-CBC-ISO7816', 16, 16], ['AES-128-CBC-ISO10126', 16, 16], ['AES-128-SIV', 32, 16], ['AES-256-SIV', 64, 16],
-    ['CHACHA20-POLY1305', 32, 12], ['XCHACHA20-POLY1305', 32, 24], ['XSALSA20-POLY1305', 32, 24],
+    ['AES-128-CFB', 16, 16],
+    ['AES-192-OFB', 24, 16],
+    ['AES-256-CTR', 32, 16],
+    ['AES-128-CTR-LE', 16, 16],
+    ['AES-256-CTR-BE', 32, 16],
+    ['AES-256-CBC-PKCS7', 32, 16],
+    ['AES-192-CBC-ANSIX923', 24, 16],
+    ['AES-128-CBC-ISO7816', 16, 16],
+    ['AES-128-CBC-ISO10126', 16, 16],
+    ['AES-128-SIV', 32, 16],
+    ['AES-256-SIV', 64, 16],
+    ['CHACHA20-POLY1305', 32, 12],
+    ['XCHACHA20-POLY1305', 32, 24],
+    ['XSALSA20-POLY1305', 32, 24],
   ] as const) {
     const [k, v] = [Buffer.alloc(key, 7), Buffer.alloc(iv, 9)];
     for (const input of [plaintext, Buffer.alloc(0)]) {
@@ -187,10 +252,13 @@ test('ciphers: every algorithm round-trips; wrong sizes, names and tampering fai
   const sealed = bytes(call('encrypt', ['message', 'AES-128-SIV', key, Buffer.alloc(16)]));
   sealed[sealed.length - 1] ^= 1;
   assert.is(call('decrypt', [sealed, 'AES-128-SIV', key, Buffer.alloc(16)]), 'error: Invalid input');
-  assert.is(call('decrypt', [Buffer.alloc(15), 'AES-128-CBC-PKCS7', Buffer.alloc(16), Buffer.alloc(16)]), 'error: Invalid input');
+  assert.is(
+    call('decrypt', [Buffer.alloc(15), 'AES-128-CBC-PKCS7', Buffer.alloc(16), Buffer.alloc(16)]),
+    'error: Invalid input',
+  );
 });
 
-test('AES-SIV matches RFC 5297\'s deterministic example (A.1)', () => {
+test("AES-SIV matches RFC 5297's deterministic example (A.1)", () => {
   const key = Buffer.from('fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff', 'hex');
   const header = Buffer.from('101112131415161718191a1b1c1d1e1f2021222324252627', 'hex');
   const sealed = sivSeal(key, [header], Buffer.from('112233445566778899aabbccddee', 'hex'));
@@ -209,13 +277,22 @@ test('IPCrypt: round trips in both modes and families; bad addresses, modes and 
   const [a, b] = ['10.1.2.3', '10.1.2.200'].map((ip) => call('encrypt_ip', [ip, keys.pfx, 'pfx']) as string);
   assert.is(a!.split('.').slice(0, 3).join('.'), b!.split('.').slice(0, 3).join('.'));
   assert.is(call('encrypt_ip', ['1.2.3', keys.aes128, 'aes128']), 'error: Invalid IP address: 1.2.3');
-  assert.is(call('encrypt_ip', ['1.2.3.4', keys.aes128, 'des']), "error: Invalid mode 'des'. Must be 'aes128' or 'pfx'");
+  assert.is(
+    call('encrypt_ip', ['1.2.3.4', keys.aes128, 'des']),
+    "error: Invalid mode 'des'. Must be 'aes128' or 'pfx'",
+  );
   assert.is(call('encrypt_ip', ['1.2.3.4', 'short', 'aes128']), 'error: aes128 mode requires a 16-byte key');
 });
 
 test('Community ID: ordering, one-way ICMP, IPv6, seed and bad input', () => {
-  const flow = (src: string, dst: string, proto: bigint, sport: bigint | null, dport: bigint | null, seed: bigint | null = null) =>
-    call('community_id', [src, dst, proto, sport, dport, seed]);
+  const flow = (
+    src: string,
+    dst: string,
+    proto: bigint,
+    sport: bigint | null,
+    dport: bigint | null,
+    seed: bigint | null = null,
+  ) => call('community_id', [src, dst, proto, sport, dport, seed]);
   // The same flow seen from either side has the same ID.
   assert.is(flow('5.6.7.8', '1.2.3.4', 6n, 3344n, 1122n), '1:wCb3OG7yAFWelaUydu0D+125CLM=');
   assert.is.not(flow('1.2.3.4', '5.6.7.8', 6n, 1122n, 3344n, 1n), '1:wCb3OG7yAFWelaUydu0D+125CLM=');

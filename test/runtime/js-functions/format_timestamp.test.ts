@@ -22,19 +22,31 @@ test('upstream examples', () => {
 });
 
 test('dates, weeks and names', () => {
-  assert.is(format('2020-10-21T06:05:09Z', '%a %A %b %B %h %c'), 'Wed Wednesday Oct October Oct Wed Oct 21 06:05:09 2020');
+  assert.is(
+    format('2020-10-21T06:05:09Z', '%a %A %b %B %h %c'),
+    'Wed Wednesday Oct October Oct Wed Oct 21 06:05:09 2020',
+  );
   assert.is(format('2020-10-21T06:05:09Z', '%C %y %Y %G %g %V %U %W %j %u %w'), '20 20 2020 2020 20 43 42 42 295 3 3');
   assert.is(format('2021-01-03T06:05:09Z', '%G %g %V %U %W %j %u %w'), '2020 20 53 01 00 003 7 0');
-  assert.is(format('2020-10-21T06:05:09Z', '%D %x %F %v %R %T %X %s %t %n %%'), '10/21/20 10/21/20 2020-10-21 21-Oct-2020 06:05 06:05:09 06:05:09 1603260309 \t \n %');
+  assert.is(
+    format('2020-10-21T06:05:09Z', '%D %x %F %v %R %T %X %s %t %n %%'),
+    '10/21/20 10/21/20 2020-10-21 21-Oct-2020 06:05 06:05:09 06:05:09 1603260309 \t \n %',
+  );
   assert.is(format('1960-10-21T06:05:09.5Z', '%s %f'), '-290195691 500000000');
 });
 
 test('hours, padding modifiers and fractions', () => {
   assert.is(format('2020-10-01T06:05:09Z', '%d %e %-d %_d %0e %-e %m %-m %_m'), '01  1 1  1 01 1 10 10 10');
-  assert.is(format('2020-10-21T06:05:09Z', '%H %k %I %l %-H %_H %P %p %M %S %-S %-I'), '06  6 06  6 6  6 am AM 05 09 9 6');
+  assert.is(
+    format('2020-10-21T06:05:09Z', '%H %k %I %l %-H %_H %P %p %M %S %-S %-I'),
+    '06  6 06  6 6  6 am AM 05 09 9 6',
+  );
   assert.is(format('2020-10-21T18:05:09Z', '%H %k %I %l %P %p %r'), '18 18 06  6 pm PM 06:05:09 PM');
   assert.is(format('2020-10-21T00:05:09Z', '%I %l %r'), '12 12 12:05:09 AM');
-  assert.is(format('2020-10-21T16:00:00.123456789Z', '%f %.f %.3f %.6f %.9f %3f %6f %9f'), '123456789 .123456789 .123 .123456 .123456789 123 123456 123456789');
+  assert.is(
+    format('2020-10-21T16:00:00.123456789Z', '%f %.f %.3f %.6f %.9f %3f %6f %9f'),
+    '123456789 .123456789 .123 .123456 .123456789 123 123456 123456789',
+  );
   assert.is(format('2020-10-21T16:00:00.1Z', '%+'), '2020-10-21T16:00:00.100+00:00');
   assert.is(format('2020-10-21T06:05:09Z', '%-y %_y %-j %_j %-C %-Y %_Y'), '20 20 295 295 20 2020 2020');
 });

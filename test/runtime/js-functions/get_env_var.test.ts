@@ -9,9 +9,13 @@ test('get_env_var reads the environment at run time; an unset variable is an err
   delete process.env.SVC_TEST_GET_ENV_VAR;
   assert.throws(
     () => program.run({ name: 'SVC_TEST_GET_ENV_VAR' }),
-    (error: Error) => error.message === 'function call error for "get_env_var" at (0:19): environment variable not found',
+    (error: Error) =>
+      error.message === 'function call error for "get_env_var" at (0:19): environment variable not found',
   );
-  assert.throws(() => program.run({ name: 1 }), (error: Error) => /expected string, got integer/.test(error.message));
+  assert.throws(
+    () => program.run({ name: 1 }),
+    (error: Error) => /expected string, got integer/.test(error.message),
+  );
 });
 
 test.run();

@@ -46,7 +46,9 @@ server.listen(0, '127.0.0.1', () => dns.bind(0, '127.0.0.1', () => silent.bind(0
 `;
 
 const servers = new Worker(SERVERS, { eval: true });
-const ports = await new Promise<{ http: number; dns: number; silent: number }>((resolve) => servers.once('message', resolve));
+const ports = await new Promise<{ http: number; dns: number; silent: number }>((resolve) =>
+  servers.once('message', resolve),
+);
 
 /** Calls `fn` as the runtime does: absent arguments are null. */
 function run(fn: JsFunction, ...args: RemapValue[]): RemapValue {
@@ -60,16 +62,32 @@ const text = (v: RemapValue) => (v instanceof Uint8Array ? Buffer.from(v).toStri
 const base = `http://127.0.0.1:${ports.http}`;
 
 test('http_request: methods, headers and bodies; the body of any status', () => {
-  assert.equal(JSON.parse(text(run(http_request, `${base}/get`)) as string), { method: 'GET', url: '/get', token: null, body: '' });
+  assert.equal(JSON.parse(text(run(http_request, `${base}/get`)) as string), {
+    method: 'GET',
+    url: '/get',
+    token: null,
+    body: '',
+  });
   const posted = run(http_request, `${base}/post`, 'post', { 'X-Token': 'secret' }, '{"a":"ü"}');
-  assert.equal(JSON.parse(text(posted) as string), { method: 'POST', url: '/post', token: 'secret', body: '{"a":"ü"}' });
+  assert.equal(JSON.parse(text(posted) as string), {
+    method: 'POST',
+    url: '/post',
+    token: 'secret',
+    body: '{"a":"ü"}',
+  });
   assert.equal(JSON.parse(text(run(http_request, `${base}/missing`)) as string).url, '/missing');
   assert.is((run(http_request, `${base}/big`) as Uint8Array).length, 3 << 20);
 });
 
 test('http_request: failures are errors', () => {
-  assert.match(run(http_request, 'ftp://127.0.0.1/') as string, /^error: HTTP request to ftp:\/\/127\.0\.0\.1\/ failed: unsupported URL scheme/);
-  assert.match(run(http_request, 'http://127.0.0.1:1/') as string, /^error: HTTP request to http:\/\/127\.0\.0\.1:1\/ failed: .*ECONNREFUSED/);
+  assert.match(
+    run(http_request, 'ftp://127.0.0.1/') as string,
+    /^error: HTTP request to ftp:\/\/127\.0\.0\.1\/ failed: unsupported URL scheme/,
+  );
+  assert.match(
+    run(http_request, 'http://127.0.0.1:1/') as string,
+    /^error: HTTP request to http:\/\/127\.0\.0\.1:1\/ failed: .*ECONNREFUSED/,
+  );
   assert.match(run(http_request, 'not a url') as string, /^error: HTTP request to not a url failed: Invalid URL/);
   assert.is(run(http_request, `${base}/`, null, { a: 1n }), 'error: expected string, got integer');
 });
@@ -90,8 +108,15 @@ test('dns_lookup: the decoded response of a server', () => {
 });
 
 test('dns_lookup: bad arguments and silent servers fail', () => {
-  assert.is(run(dns_lookup, 'x', 'BOGUS', null, { servers: ['127.0.0.1'] }), 'error: unable to perform a lookup: unknown record type: BOGUS');
-  const silent = run(dns_lookup, 'x', null, null, { servers: [`127.0.0.1:${ports.silent}`], timeout: 0.2, attempts: 1 });
+  assert.is(
+    run(dns_lookup, 'x', 'BOGUS', null, { servers: ['127.0.0.1'] }),
+    'error: unable to perform a lookup: unknown record type: BOGUS',
+  );
+  const silent = run(dns_lookup, 'x', null, null, {
+    servers: [`127.0.0.1:${ports.silent}`],
+    timeout: 0.2,
+    attempts: 1,
+  });
   assert.is(silent, `error: unable to perform a lookup: no answer from 127.0.0.1:${ports.silent} within 200 ms`);
   assert.is(run(dns_lookup, 'x', null, null, { timeout: -1 }), 'error: timeout must be positive');
 });
@@ -105,7 +130,18 @@ test('reverse_dns: the hosts file name of 127.0.0.1; invalid addresses', async (
 
 test('the blocking call gives up after its timeout and ignores the late reply', () => {
   const io = workerIo();
-  const late = io.run({ op: 'dns', name: 'x', qtype: 'A', qclass: 'IN', servers: [`127.0.0.1:${ports.silent}`], timeoutMs: 400, attempts: 1 }, 100);
+  const late = io.run(
+    {
+      op: 'dns',
+      name: 'x',
+      qtype: 'A',
+      qclass: 'IN',
+      servers: [`127.0.0.1:${ports.silent}`],
+      timeoutMs: 400,
+      attempts: 1,
+    },
+    100,
+  );
   assert.equal(late, { ok: false, error: 'request timed out after 100 ms' });
   assert.equal(io.run({ op: 'reverse_dns', address: '300.0.0.1' }, 5000).ok, false);
 });

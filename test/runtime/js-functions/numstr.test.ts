@@ -23,10 +23,11 @@ function run(fn: JsFunction, ...args: RemapValue[]): RemapValue {
 const re = (pattern: string) => new Regex(pattern);
 /** Objects built without a prototype, as plain objects (for deep equality). */
 const plain = (v: RemapValue): RemapValue =>
-  Array.isArray(v) ? v.map(plain)
-  : v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === null
-    ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, plain(item)]))
-    : v;
+  Array.isArray(v)
+    ? v.map(plain)
+    : v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === null
+      ? Object.fromEntries(Object.entries(v).map(([k, item]) => [k, plain(item)]))
+      : v;
 
 test('shannon_entropy: bytes, code points, graphemes, empty', () => {
   const entropy = (...args: RemapValue[]) => (run(shannon_entropy, ...args) as unknown as IntegralFloat).value;
@@ -41,13 +42,25 @@ test('shannon_entropy: bytes, code points, graphemes, empty', () => {
 });
 
 test('redact: filters, redactors, nested values, errors', () => {
-  assert.is(run(redact, 'ssn 123-45-6789 and 666-12-1234', ['us_social_security_number']), 'ssn [REDACTED] and 666-12-1234');
-  assert.is(run(redact, 'a1b22', [{ type: 'pattern', patterns: [re('\\d'), 'b'] }]), 'a[REDACTED][REDACTED][REDACTED][REDACTED]');
-  assert.equal(plain(run(redact, { a: ['x1', 2n, { b: 'y3' }], c: true }, [re('\\d')], { type: 'text', replacement: '#' })), {
-    a: ['x#', 2n, { b: 'y#' }], c: true,
-  });
-  assert.is(run(redact, 'id 1', [re('\\d')], { type: 'sha3', variant: 'SHA3-256', encoding: 'base16' }),
-    'id 67b176705b46206614219f47a05aee7ae6a3edbe850bbbe214c536b989aea4d2');
+  assert.is(
+    run(redact, 'ssn 123-45-6789 and 666-12-1234', ['us_social_security_number']),
+    'ssn [REDACTED] and 666-12-1234',
+  );
+  assert.is(
+    run(redact, 'a1b22', [{ type: 'pattern', patterns: [re('\\d'), 'b'] }]),
+    'a[REDACTED][REDACTED][REDACTED][REDACTED]',
+  );
+  assert.equal(
+    plain(run(redact, { a: ['x1', 2n, { b: 'y3' }], c: true }, [re('\\d')], { type: 'text', replacement: '#' })),
+    {
+      a: ['x#', 2n, { b: 'y#' }],
+      c: true,
+    },
+  );
+  assert.is(
+    run(redact, 'id 1', [re('\\d')], { type: 'sha3', variant: 'SHA3-256', encoding: 'base16' }),
+    'id 67b176705b46206614219f47a05aee7ae6a3edbe850bbbe214c536b989aea4d2',
+  );
   assert.is(run(redact, 'é', [re('é')], 'full'), '[REDACTED]');
   assert.is(run(redact, 'x', ['nope']), 'error: unknown filter name: nope');
   assert.is(run(redact, 'x', [re('x')], 'md5'), 'error: unknown redactor: md5');

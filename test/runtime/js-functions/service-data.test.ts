@@ -2,19 +2,42 @@
 // instances get a metrics snapshot and an in-memory table set as services.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileToModule, instantiate, loadJsFunctions, Program, Timestamp, type RemapValue } from '../../../runtime/index.js';
+import {
+  compileToModule,
+  instantiate,
+  loadJsFunctions,
+  Program,
+  Timestamp,
+  type RemapValue,
+} from '../../../runtime/index.js';
 import { defaultServices, type InstanceServices } from '../../../runtime/services.js';
 import { memoryEnrichmentTables, type EnrichmentRow, type MetricSample } from '../../../runtime/service-data.js';
 import type { FunctionDef } from '../../../compiler/functions/define.js';
 
 const GROUP = [
-  'aggregate_svc_metrics', 'find_enrichment_table_records', 'find_svc_metrics', 'get_enrichment_table_record', 'get_svc_metric',
+  'aggregate_svc_metrics',
+  'find_enrichment_table_records',
+  'find_svc_metrics',
+  'get_enrichment_table_record',
+  'get_svc_metric',
 ];
 
 const SNAPSHOT: MetricSample[] = [
-  { name: 'utilization', tags: { component_id: 'parse_nginx', kind: 'transform' }, value: { type: 'gauge', value: 0.5 } },
-  { name: 'utilization', tags: { component_id: 'parse_ssh', kind: 'transform' }, value: { type: 'gauge', value: 0.25 } },
-  { name: 'utilization', tags: { component_id: 'route_ünïcode', kind: 'transform' }, value: { type: 'gauge', value: 2 } },
+  {
+    name: 'utilization',
+    tags: { component_id: 'parse_nginx', kind: 'transform' },
+    value: { type: 'gauge', value: 0.5 },
+  },
+  {
+    name: 'utilization',
+    tags: { component_id: 'parse_ssh', kind: 'transform' },
+    value: { type: 'gauge', value: 0.25 },
+  },
+  {
+    name: 'utilization',
+    tags: { component_id: 'route_ünïcode', kind: 'transform' },
+    value: { type: 'gauge', value: 2 },
+  },
   { name: 'events_out_total', tags: { component_id: 'in' }, value: { type: 'counter', value: 7 } },
   { name: 'events_out_total', tags: { component_id: 'out' }, value: { type: 'counter', value: 3 } },
   {
@@ -41,7 +64,12 @@ const withServices: Partial<InstanceServices> = {
 
 async function program(source: string, services: Partial<InstanceServices> = withServices): Promise<Program> {
   const { module, info } = await compileToModule(source);
-  return new Program(instantiate(module, { functions: await loadJsFunctions(info.jsFunctions), services: { ...defaultServices(info), ...services } }));
+  return new Program(
+    instantiate(module, {
+      functions: await loadJsFunctions(info.jsFunctions),
+      services: { ...defaultServices(info), ...services },
+    }),
+  );
 }
 
 /** The program's result, or `error: <message>` when it fails. */
@@ -57,12 +85,15 @@ async function run(source: string, services?: Partial<InstanceServices>): Promis
 const failsWith = (result: RemapValue, text: string) =>
   assert.ok(typeof result === 'string' && result.startsWith('error: ') && result.endsWith(text), String(result));
 
-test('definition examples compile, and run against this test\'s host data', async () => {
+test("definition examples compile, and run against this test's host data", async () => {
   for (const name of GROUP) {
     const def = ((await import(`../../../compiler/functions/${name}.js`)) as { default: FunctionDef }).default;
     for (const example of def.examples) {
       const result = await run(example.source);
-      assert.ok(!(typeof result === 'string' && result.startsWith('error: ')), `${name}: ${example.title}: ${String(result)}`);
+      assert.ok(
+        !(typeof result === 'string' && result.startsWith('error: ')),
+        `${name}: ${example.title}: ${String(result)}`,
+      );
     }
   }
 });
@@ -77,17 +108,22 @@ test('get_svc_metric: the first match as an object, null when none, wildcards in
   });
   assert.is(await run('get_svc_metric("utilization", tags: {"component_id": "nope"})'), null);
   assert.is(await run('get_svc_metric("")'), null);
-  assert.is(await run('get_svc_metric!("utilization", tags: {"component_id": "route_*"}).tags.component_id'), 'route_ünïcode');
+  assert.is(
+    await run('get_svc_metric!("utilization", tags: {"component_id": "route_*"}).tags.component_id'),
+    'route_ünïcode',
+  );
   assert.is(await run('get_vector_metric!("utilization", tags: {"component_id": "*ssh"}).value'), 0.25);
   // A tag the metric lacks never matches, even against `*`.
   assert.is(await run('get_svc_metric("utilization", tags: {"missing": "*"})'), null);
 });
 
 test('find_svc_metrics: every match, in snapshot order; a histogram has a null value', async () => {
-  assert.equal(await run('map_values(find_svc_metrics("utilization", tags: {"component_id": "parse_*"})) -> |m| { m.tags.component_id }'), [
-    'parse_nginx',
-    'parse_ssh',
-  ]);
+  assert.equal(
+    await run(
+      'map_values(find_svc_metrics("utilization", tags: {"component_id": "parse_*"})) -> |m| { m.tags.component_id }',
+    ),
+    ['parse_nginx', 'parse_ssh'],
+  );
   assert.is(await run('length(find_svc_metrics("utilization"))'), 3n);
   assert.equal(await run('find_svc_metrics("nothing")'), []);
   assert.equal(await run('map_values(find_vector_metrics("events_out_total")) -> |m| { [m.type, m.value] }'), [
@@ -110,31 +146,50 @@ test('aggregate_svc_metrics: sum, avg, max, min over counters and gauges; null w
 
 test('metrics functions: wrong tag kinds and a host without metrics fail with a clear error', async () => {
   failsWith(await run('f = "x"; get_svc_metric(f, tags: {"component_id": 1})'), 'expected string, got integer');
-  failsWith(await run('find_svc_metrics("utilization")', { metrics: undefined }), 'internal metrics are not available: the host gives this program none');
+  failsWith(
+    await run('find_svc_metrics("utilization")', { metrics: undefined }),
+    'internal metrics are not available: the host gives this program none',
+  );
 });
 
 test('find_enrichment_table_records: exact, case-insensitive, select, zero/one/many rows', async () => {
-  assert.equal(await run('map_values(find_enrichment_table_records!("users", {"surname": "Smith"})) -> |r| { r.id }'), [1n, 2n]);
+  assert.equal(await run('map_values(find_enrichment_table_records!("users", {"surname": "Smith"})) -> |r| { r.id }'), [
+    1n,
+    2n,
+  ]);
   assert.equal(await run('find_enrichment_table_records!("users", {"surname": "smith"})'), []);
   assert.equal(
-    await run('find_enrichment_table_records!("users", {"surname": "smith"}, select: ["firstname", "id"], case_sensitive: false)'),
+    await run(
+      'find_enrichment_table_records!("users", {"surname": "smith"}, select: ["firstname", "id"], case_sensitive: false)',
+    ),
     [
       { firstname: 'Bob', id: 1n },
       { firstname: 'Fred', id: 2n },
     ],
   );
   // Unicode case folding, and an empty string is a value like any other.
-  assert.equal(await run('find_enrichment_table_records!("users", {"surname": "élan"}, select: ["firstname"], case_sensitive: false)'), [
-    { firstname: 'Zoë' },
-  ]);
+  assert.equal(
+    await run(
+      'find_enrichment_table_records!("users", {"surname": "élan"}, select: ["firstname"], case_sensitive: false)',
+    ),
+    [{ firstname: 'Zoë' }],
+  );
   assert.equal(await run('find_enrichment_table_records!("users", {"surname": ""}, select: ["id"])'), [{ id: 5n }]);
   // Kinds must agree: 1.0 is not the integer 1.
   assert.equal(await run('find_enrichment_table_records!("users", {"id": 1.0})'), []);
-  assert.equal(await run('find_enrichment_table_records!("users", {"id": 1, "surname": "Smith"}, select: ["nonexistent"])'), [{}]);
+  assert.equal(
+    await run('find_enrichment_table_records!("users", {"id": 1, "surname": "Smith"}, select: ["nonexistent"])'),
+    [{}],
+  );
 });
 
 test('find_enrichment_table_records: wildcard rows and date ranges', async () => {
-  assert.equal(await run('map_values(find_enrichment_table_records!("users", {"surname": "Jones"}, wildcard: "*")) -> |r| { r.id }'), [4n]);
+  assert.equal(
+    await run(
+      'map_values(find_enrichment_table_records!("users", {"surname": "Jones"}, wildcard: "*")) -> |r| { r.id }',
+    ),
+    [4n],
+  );
   assert.equal(
     await run(
       'map_values(find_enrichment_table_records!("users", {"date_of_birth": {"from": t\'1985-01-01T00:00:00Z\', "to": t\'1985-12-31T00:00:00Z\'}})) -> |r| { r.id }',
@@ -149,19 +204,27 @@ test('find_enrichment_table_records: wildcard rows and date ranges', async () =>
     [{ id: 2n }],
   );
   failsWith(
-    await run('find_enrichment_table_records!("users", {"date_of_birth": {"from": "1985", "to": t\'1985-12-31T00:00:00Z\'}})'),
+    await run(
+      'find_enrichment_table_records!("users", {"date_of_birth": {"from": "1985", "to": t\'1985-12-31T00:00:00Z\'}})',
+    ),
     'from in condition must be a timestamp',
   );
 });
 
-test('get_enrichment_table_record: exactly one row, else VRL\'s errors', async () => {
+test("get_enrichment_table_record: exactly one row, else VRL's errors", async () => {
   assert.equal(await run('get_enrichment_table_record!("users", {"id": 3}, select: ["surname"])'), { surname: 'ÉLAN' });
   failsWith(await run('get_enrichment_table_record!("users", {"id": 99})'), 'no rows found');
   failsWith(await run('get_enrichment_table_record!("users", {"surname": "Smith"})'), 'More than 1 row found');
   assert.is(await run('get_enrichment_table_record("users", {"id": 99}) ?? "fallback"'), 'fallback');
   failsWith(await run('get_enrichment_table_record!("nope", {"id": 1})'), 'table nope not loaded');
-  failsWith(await run('get_enrichment_table_record!("users", {"id": 1})', { enrichmentTables: undefined }), 'table users not loaded');
-  failsWith(await run('s = 1; get_enrichment_table_record!("users", {"id": 1}, select: [s, "id"])'), 'expected string, got integer');
+  failsWith(
+    await run('get_enrichment_table_record!("users", {"id": 1})', { enrichmentTables: undefined }),
+    'table users not loaded',
+  );
+  failsWith(
+    await run('s = 1; get_enrichment_table_record!("users", {"id": 1}, select: [s, "id"])'),
+    'expected string, got integer',
+  );
 });
 
 test('a large table: one row found among 50 000', async () => {

@@ -8,9 +8,26 @@ const stdlib = new Stdlib();
 
 test('values survive TS encode → AS decode → AS encode → TS decode', () => {
   const values = [
-    null, true, false, 0n, -1n, 9223372036854775807n, -9223372036854775808n, 1.5, -0.25, 1e300,
-    '', 'héllo', new Uint8Array([0xff, 0x00]), new Timestamp(1_600_000_000_123_456_789n),
-    new Timestamp(-1n), [], [1n, 'a', [null]], {}, { b: 1n, a: { c: [true] } }, new Regex('^a+(?P<x>b)$'),
+    null,
+    true,
+    false,
+    0n,
+    -1n,
+    9223372036854775807n,
+    -9223372036854775808n,
+    1.5,
+    -0.25,
+    1e300,
+    '',
+    'héllo',
+    new Uint8Array([0xff, 0x00]),
+    new Timestamp(1_600_000_000_123_456_789n),
+    new Timestamp(-1n),
+    [],
+    [1n, 'a', [null]],
+    {},
+    { b: 1n, a: { c: [true] } },
+    new Regex('^a+(?P<x>b)$'),
   ];
   for (const v of values) assert.equal(stdlib.get(stdlib.put(v)), v);
 });
@@ -24,7 +41,7 @@ test('each golden vector decodes and re-encodes byte for byte', () => {
 });
 
 test('object keys come back sorted byte-wise', () => {
-  const back = stdlib.get(stdlib.put({ b: 1n, a: 2n, 'é': 3n, Z: 4n })) as Record<string, unknown>;
+  const back = stdlib.get(stdlib.put({ b: 1n, a: 2n, é: 3n, Z: 4n })) as Record<string, unknown>;
   assert.equal(Object.keys(back), ['Z', 'a', 'b', 'é']);
 });
 

@@ -16,7 +16,11 @@ function build(v: RemapValue): number {
     for (const item of v) wasm.array_push!(a, build(item));
     return a;
   }
-  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array || v instanceof Timestamp || v instanceof Regex)) {
+  if (
+    v !== null &&
+    typeof v === 'object' &&
+    !(v instanceof Uint8Array || v instanceof Timestamp || v instanceof Regex)
+  ) {
     const o = wasm.new_object!(0);
     for (const [key, item] of Object.entries(v)) {
       const bytes = Buffer.from(key);

@@ -51,12 +51,20 @@ test('parse_json reads escapes, control characters and UTF-8 wherever they fall'
       if (special < ' ' && special !== '\n') {
         // Unescaped, a control character is an error at its own column (a newline moves to line 2).
         const raw = `"${text}"`;
-        assert.equal(stdlib.call('fn_parse_json', raw), {
-          error: `unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column ${at + 2}`,
-        }, raw);
-        assert.equal(stdlib.call('fn_parse_json', `"\\t${text}"`), {
-          error: `unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column ${at + 4}`,
-        }, raw);
+        assert.equal(
+          stdlib.call('fn_parse_json', raw),
+          {
+            error: `unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column ${at + 2}`,
+          },
+          raw,
+        );
+        assert.equal(
+          stdlib.call('fn_parse_json', `"\\t${text}"`),
+          {
+            error: `unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column ${at + 4}`,
+          },
+          raw,
+        );
       }
     }
   }
@@ -66,16 +74,28 @@ test('parse_json rejects invalid UTF-8 wherever it falls, unless lossy', () => {
   for (const [length, at] of placements()) {
     const bytes = Buffer.from(`"${withSpecial(length, at, 'x')}"`);
     bytes[at + 1] = 0xc3; // a lead byte without its continuation
-    assert.equal(stdlib.call('fn_parse_json', new Uint8Array(bytes), undefined, false), {
-      error: `unable to parse json: invalid unicode code point at line 1 column ${length + 2}`,
-    }, `${length} ${at}`);
-    assert.equal(stdlib.call('fn_parse_json', new Uint8Array(bytes)), {
-      value: bytes.subarray(1, -1).toString('utf8'),
-    }, `${length} ${at} lossy`);
+    assert.equal(
+      stdlib.call('fn_parse_json', new Uint8Array(bytes), undefined, false),
+      {
+        error: `unable to parse json: invalid unicode code point at line 1 column ${length + 2}`,
+      },
+      `${length} ${at}`,
+    );
+    assert.equal(
+      stdlib.call('fn_parse_json', new Uint8Array(bytes)),
+      {
+        value: bytes.subarray(1, -1).toString('utf8'),
+      },
+      `${length} ${at} lossy`,
+    );
     const escaped = Buffer.concat([Buffer.from('"\\t'), bytes.subarray(1)]);
-    assert.equal(stdlib.call('fn_parse_json', new Uint8Array(escaped), undefined, false), {
-      error: `unable to parse json: invalid unicode code point at line 1 column ${length + 4}`,
-    }, `${length} ${at} escaped`);
+    assert.equal(
+      stdlib.call('fn_parse_json', new Uint8Array(escaped), undefined, false),
+      {
+        error: `unable to parse json: invalid unicode code point at line 1 column ${length + 4}`,
+      },
+      `${length} ${at} escaped`,
+    );
   }
 });
 
@@ -95,7 +115,13 @@ test('strings that end where the arena ends are scanned within memory', () => {
     ['"abcdefghij"', { value: 'abcdefghij' }],
     ['"abc\\n"', { value: 'abc\n' }],
     ['"abc', { error: 'unable to parse json: EOF while parsing a string at line 1 column 4' }],
-    ['"ab\u0001"', { error: 'unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column 4' }],
+    [
+      '"ab\u0001"',
+      {
+        error:
+          'unable to parse json: control character (\\u0000-\\u001F) found while parsing a string at line 1 column 4',
+      },
+    ],
   ];
   for (const [text, expected] of cases) {
     const v = stdlib.put('placeholder');

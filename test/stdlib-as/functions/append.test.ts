@@ -8,7 +8,9 @@ const stdlib = new Stdlib();
 test('append adds every item of the second array', () => {
   assert.equal(stdlib.call('fn_append', [1n, 2n], [3n, 4n]), { value: [1n, 2n, 3n, 4n] });
   assert.equal(stdlib.call('fn_append', [], []), { value: [] });
-  assert.equal(stdlib.call('fn_append', ['a'], [[1n], null, 'b', 'c', 'd']), { value: ['a', [1n], null, 'b', 'c', 'd'] });
+  assert.equal(stdlib.call('fn_append', ['a'], [[1n], null, 'b', 'c', 'd']), {
+    value: ['a', [1n], null, 'b', 'c', 'd'],
+  });
 });
 
 test('the arguments are left unchanged and the items taken from them become shared', () => {
@@ -18,7 +20,7 @@ test('the arguments are left unchanged and the items taken from them become shar
   assert.ok(arrayItems(stdlib, result).every((item) => isShared(stdlib, item)));
 });
 
-test('non-arrays fail with VRL\'s type error', () => {
+test("non-arrays fail with VRL's type error", () => {
   assert.equal(stdlib.call('fn_append', {}, []), { error: 'expected array, got object' });
   assert.equal(stdlib.call('fn_append', [], 'x'), { error: 'expected array, got string' });
 });

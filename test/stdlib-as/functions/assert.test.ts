@@ -14,7 +14,7 @@ test('a false condition fails with the message, or `assertion failed`', () => {
   assert.equal(stdlib.call('fn_assert', false), { error: 'assertion failed' });
 });
 
-test('wrong kinds fail with VRL\'s type error', () => {
+test("wrong kinds fail with VRL's type error", () => {
   assert.equal(stdlib.call('fn_assert', 1n), { error: 'expected boolean, got integer' });
   assert.equal(stdlib.call('fn_assert', false, 3n), { error: 'expected string, got integer' });
   assert.equal(stdlib.call('fn_assert', true, 3n), { value: true }, 'the message is only looked at on failure');

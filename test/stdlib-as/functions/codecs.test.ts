@@ -13,7 +13,8 @@ function call(name: string, ...args: unknown[]): unknown {
   return 'value' in outcome ? outcome.value : `error: ${outcome.error}`;
 }
 
-const bytes = (value: unknown): Buffer => Buffer.from(typeof value === 'string' ? Buffer.from(value) : (value as Uint8Array));
+const bytes = (value: unknown): Buffer =>
+  Buffer.from(typeof value === 'string' ? Buffer.from(value) : (value as Uint8Array));
 
 test('Base16 and Base64 round trips of every byte, Unicode, empty and large values', () => {
   const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
@@ -33,8 +34,9 @@ test('Base16 and Base64 round trips of every byte, Unicode, empty and large valu
   assert.is(call('decode_base16', 'E29C93'), '✓');
 });
 
-test('invalid Base16 and Base64 fail with VRL\'s messages', () => {
-  for (const text of ['abc', 'zz', 'a ']) assert.is(call('decode_base16', text), 'error: unable to decode value from base16', text);
+test("invalid Base16 and Base64 fail with VRL's messages", () => {
+  for (const text of ['abc', 'zz', 'a '])
+    assert.is(call('decode_base16', text), 'error: unable to decode value from base16', text);
   // Bad symbols, a lone symbol, excess padding, non-zero trailing bits, the other alphabet.
   for (const text of ['ab$d', 'abcde', 'YQ===', 'YQ=a', 'YR==', 'Zm9v=', '-_8=']) {
     assert.is(call('decode_base64', text), 'error: unable to decode value from base64', text);
@@ -48,13 +50,16 @@ test('invalid Base16 and Base64 fail with VRL\'s messages', () => {
 
 test('percent encoding: the ASCII sets, Unicode, invalid UTF-8 and stray percent signs', () => {
   const ascii = Array.from({ length: 0x7f }, (_, i) => String.fromCharCode(i + 1)).join('');
-  assert.is(call('encode_percent', ascii, 'CONTROLS'), ascii.replace(/[\x01-\x1f\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`));
+  assert.is(
+    call('encode_percent', ascii, 'CONTROLS'),
+    ascii.replace(/[\x01-\x1f\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`),
+  );
   assert.is(call('encode_percent', 'a b"#<>`?{}', 'QUERY'), 'a%20b%22%23%3C%3E`?{}');
   assert.is(call('encode_percent', 'a b"#<>`?{}', 'PATH'), 'a%20b%22%23%3C%3E%60%3F%7B%7D');
   assert.is(call('encode_percent', "a'b", 'SPECIAL'), 'a%27b');
   assert.is(call('encode_percent', 'a/b:c=d', 'USERINFO'), 'a%2Fb%3Ac%3Dd');
   assert.is(call('encode_percent', 'a$b+c', 'COMPONENT'), 'a%24b%2Bc');
-  assert.is(call('encode_percent', "a!b~c*", 'WWW_FORM_URLENCODED'), 'a%21b%7Ec*');
+  assert.is(call('encode_percent', 'a!b~c*', 'WWW_FORM_URLENCODED'), 'a%21b%7Ec*');
   assert.is(call('encode_percent', 'a"b`c', 'FRAGMENT'), 'a%22b%60c');
   assert.is(call('encode_percent', 'é-x'), '%C3%A9%2Dx');
   assert.is(call('encode_percent', Buffer.from([0xff])), '%EF%BF%BD');
@@ -74,7 +79,10 @@ test('ip_aton, ip_ntoa, ip_pton and ip_ntop', () => {
   }
   assert.is(call('ip_ntoa', 4294967295n), '255.255.255.255');
   assert.is(call('ip_ntoa', -1n), 'error: cannot convert to u32: out of range integral type conversion attempted');
-  assert.is(call('ip_ntoa', 4294967296n), 'error: cannot convert to u32: out of range integral type conversion attempted');
+  assert.is(
+    call('ip_ntoa', 4294967296n),
+    'error: cannot convert to u32: out of range integral type conversion attempted',
+  );
   assert.equal(bytes(call('ip_pton', '::ffff:1.2.3.4')), Buffer.from('00000000000000000000ffff01020304', 'hex'));
   assert.is(call('ip_pton', 'nope'), 'error: unable to parse IP address: invalid IP address syntax');
   assert.is(call('ip_ntop', Buffer.from('00000000000000000000ffff01020304', 'hex')), '::ffff:1.2.3.4');
@@ -92,10 +100,18 @@ test('ip_cidr_contains, ip_subnet, ip_to_ipv6 and ipv6_to_ipv4', () => {
   assert.is(call('ip_cidr_contains', '0.0.0.0/0', '1.2.3.4'), true);
   assert.is(call('ip_cidr_contains', '::/0', '1.2.3.4'), false);
   assert.is(call('ip_cidr_contains', ['10.0.0.0/8', 'not a cidr'], '10.1.1.1'), true);
-  assert.is(call('ip_cidr_contains', ['not a cidr', '10.0.0.0/8'], '10.1.1.1'),
-    "error: unable to parse CIDR: couldn't parse address in network: invalid IP address syntax");
-  assert.is(call('ip_cidr_contains', '10.0.0.1/8', '10.1.1.1'), 'error: unable to parse CIDR: host part of address was not zero');
-  assert.is(call('ip_cidr_contains', '10.0.0.0/33', '10.1.1.1'), "error: unable to parse CIDR: couldn't parse length in network: invalid length for network");
+  assert.is(
+    call('ip_cidr_contains', ['not a cidr', '10.0.0.0/8'], '10.1.1.1'),
+    "error: unable to parse CIDR: couldn't parse address in network: invalid IP address syntax",
+  );
+  assert.is(
+    call('ip_cidr_contains', '10.0.0.1/8', '10.1.1.1'),
+    'error: unable to parse CIDR: host part of address was not zero',
+  );
+  assert.is(
+    call('ip_cidr_contains', '10.0.0.0/33', '10.1.1.1'),
+    "error: unable to parse CIDR: couldn't parse length in network: invalid length for network",
+  );
   assert.is(call('ip_cidr_contains', [1], '10.1.1.1'), 'error: expected string, got integer');
   assert.is(call('ip_subnet', '2001:db8::ffff', 'ffff:ffff::'), '2001:db8::');
   assert.is(call('ip_subnet', '10.1.2.3', '/0'), '0.0.0.0');

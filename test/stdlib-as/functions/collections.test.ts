@@ -8,7 +8,7 @@ const stdlib = new Stdlib();
 test('get, set and remove take paths of fields and indexes', () => {
   assert.equal(stdlib.call('fn_get', { a: [1n, { b: 'x' }] }, ['a', -1, 'b']), { value: 'x' });
   assert.equal(stdlib.call('fn_get', { a: 1n }, []), { value: { a: 1n } });
-  assert.equal(stdlib.call('fn_get', { 'é': 1n }, ['é']), { value: 1n });
+  assert.equal(stdlib.call('fn_get', { é: 1n }, ['é']), { value: 1n });
   assert.equal(stdlib.call('fn_set', [1n], [-3], 'x'), { value: ['x', null, 1n] });
   assert.equal(stdlib.call('fn_set', {}, ['a', 2], true), { value: { a: [null, null, true] } });
   assert.equal(stdlib.call('fn_set', { a: 1n }, [], 'root'), { value: 'root' });
@@ -16,11 +16,15 @@ test('get, set and remove take paths of fields and indexes', () => {
   assert.equal(stdlib.call('fn_remove', { a: { b: [1n] } }, ['a', 'b', 0]), { value: { a: { b: [] } } });
 });
 
-test('path segments other than strings and integers fail with VRL\'s text', () => {
+test("path segments other than strings and integers fail with VRL's text", () => {
   for (const name of ['fn_get', 'fn_remove']) {
-    assert.equal(stdlib.call(name, {}, ['a', 1.5]), { error: 'path segment must be either string or integer, not float' });
+    assert.equal(stdlib.call(name, {}, ['a', 1.5]), {
+      error: 'path segment must be either string or integer, not float',
+    });
   }
-  assert.equal(stdlib.call('fn_set', {}, [null], 1n), { error: 'path segment must be either string or integer, not null' });
+  assert.equal(stdlib.call('fn_set', {}, [null], 1n), {
+    error: 'path segment must be either string or integer, not null',
+  });
   assert.equal(stdlib.call('fn_get', 'x', []), { error: 'expected array or object, got string' });
 });
 
@@ -37,8 +41,10 @@ test('pop, zip, unique, tally and tally_value', () => {
   assert.equal(stdlib.call('fn_zip', [], undefined), { value: [] });
   assert.equal(stdlib.call('fn_zip', [[1n], 2n], undefined), { error: 'expected array, got integer' });
   assert.equal(stdlib.call('fn_zip', [1n], 'x'), { error: 'expected array, got string' });
-  assert.equal(stdlib.call('fn_unique', [1n, 1.5, 'a', 'a', [1n], [1n], 1.5, null, null, 'é', 'é']), { value: [1n, 1.5, 'a', [1n], null, 'é'] });
-  assert.equal(stdlib.call('fn_tally', ['é', 'é', '']), { value: { 'é': 2n, '': 1n } });
+  assert.equal(stdlib.call('fn_unique', [1n, 1.5, 'a', 'a', [1n], [1n], 1.5, null, null, 'é', 'é']), {
+    value: [1n, 1.5, 'a', [1n], null, 'é'],
+  });
+  assert.equal(stdlib.call('fn_tally', ['é', 'é', '']), { value: { é: 2n, '': 1n } });
   assert.equal(stdlib.call('fn_tally', ['a', 1n]), { error: 'all values must be strings, found: Integer(1)' });
   assert.equal(stdlib.call('fn_tally', [['a']]), { error: 'all values must be strings, found: Array([Bytes(b"a")])' });
   assert.equal(stdlib.call('fn_tally_value', [1n, 1.5, 1n], 1n), { value: 2n });
@@ -53,7 +59,9 @@ test('unique and tally stay linear-ish on large arrays', () => {
 });
 
 test('object_from_array, from_entries and to_entries', () => {
-  assert.equal(stdlib.call('fn_object_from_array', [[], ['a'], ['b', 1n, 2n]], undefined), { value: { a: null, b: 1n } });
+  assert.equal(stdlib.call('fn_object_from_array', [[], ['a'], ['b', 1n, 2n]], undefined), {
+    value: { a: null, b: 1n },
+  });
   assert.equal(stdlib.call('fn_object_from_array', [1n], undefined), {
     error: 'object_from_array in single-argument mode must be passed an array of arrays',
   });
@@ -69,8 +77,10 @@ test('unflatten groups keys by their first part', () => {
   assert.equal(stdlib.call('fn_unflatten', { 'a.b': 1n, 'a-c': 2n, a: 3n, 'a.d.e': 4n }, undefined, undefined), {
     value: { a: { b: 1n, d: { e: 4n } }, 'a-c': 2n },
   });
-  assert.equal(stdlib.call('fn_unflatten', { 'x.y': { 'p.q': 1n } }, undefined, false), { value: { x: { y: { 'p.q': 1n } } } });
-  assert.equal(stdlib.call('fn_unflatten', { 'é::ü': 1n }, '::', undefined), { value: { 'é': { 'ü': 1n } } });
+  assert.equal(stdlib.call('fn_unflatten', { 'x.y': { 'p.q': 1n } }, undefined, false), {
+    value: { x: { y: { 'p.q': 1n } } },
+  });
+  assert.equal(stdlib.call('fn_unflatten', { 'é::ü': 1n }, '::', undefined), { value: { é: { ü: 1n } } });
   assert.equal(stdlib.call('fn_unflatten', { 'a.b': 1n }, '', undefined), { value: { 'a.b': 1n } });
   assert.equal(stdlib.call('fn_unflatten', {}, undefined, undefined), { value: {} });
 });
@@ -83,7 +93,9 @@ test('tag_types_externally wraps every scalar', () => {
 
 test('encode_key_value and encode_logfmt', () => {
   const event = { b: { c: [1n, 'two words'] }, a: true, z: false, q: 'say "hi"\n' };
-  assert.equal(stdlib.call('fn_encode_logfmt', event, undefined), { value: 'a b.c.0=1 b.c.1="two words" q="say \\"hi\\"\\\\n"' });
+  assert.equal(stdlib.call('fn_encode_logfmt', event, undefined), {
+    value: 'a b.c.0=1 b.c.1="two words" q="say \\"hi\\"\\\\n"',
+  });
   assert.equal(stdlib.call('fn_encode_key_value', event, ['z', 'q', 'missing'], ':', ',', undefined), {
     value: 'z:false,q:"say \\"hi\\"\\\\n",a:true,b.c.0:1,b.c.1:"two words"',
   });
@@ -98,7 +110,10 @@ test('encode_key_value and encode_logfmt', () => {
 
 test('parse_logfmt is parse_key_value with its defaults', () => {
   assert.equal(stdlib.call('fn_parse_logfmt', 'a=1 b="x y" c'), { value: { a: '1', b: 'x y', c: true } });
-  assert.equal(stdlib.call('fn_parse_logfmt', ''), stdlib.call('fn_parse_key_value', '', undefined, undefined, undefined, undefined));
+  assert.equal(
+    stdlib.call('fn_parse_logfmt', ''),
+    stdlib.call('fn_parse_key_value', '', undefined, undefined, undefined, undefined),
+  );
 });
 
 test.run();

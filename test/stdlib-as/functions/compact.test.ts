@@ -5,8 +5,27 @@ import { arrayItems, callOnAddresses, isShared } from './support/calls.js';
 
 const stdlib = new Stdlib();
 /** Arguments in parameter order: value, recursive, null, string, object, array, nullish. */
-const compact = (value: unknown, options: { recursive?: boolean; null?: boolean; string?: boolean; object?: boolean; array?: boolean; nullish?: boolean } = {}) =>
-  stdlib.call('fn_compact', value, options.recursive, options.null, options.string, options.object, options.array, options.nullish);
+const compact = (
+  value: unknown,
+  options: {
+    recursive?: boolean;
+    null?: boolean;
+    string?: boolean;
+    object?: boolean;
+    array?: boolean;
+    nullish?: boolean;
+  } = {},
+) =>
+  stdlib.call(
+    'fn_compact',
+    value,
+    options.recursive,
+    options.null,
+    options.string,
+    options.object,
+    options.array,
+    options.nullish,
+  );
 const complex = { a: {}, b: null, c: [null], d: '', e: '-', f: true };
 
 test('by default null, empty strings, arrays and objects go, recursively', () => {
@@ -41,10 +60,12 @@ test('the argument is left unchanged and values taken from it become shared', ()
   assert.ok(arrayItems(stdlib, result).every((item) => isShared(stdlib, item)));
 });
 
-test('wrong kinds fail with VRL\'s type error', () => {
+test("wrong kinds fail with VRL's type error", () => {
   assert.equal(compact('x'), { error: 'expected array or object, got string' });
   assert.equal(stdlib.call('fn_compact', [], 1n), { error: 'expected boolean, got integer' });
-  assert.equal(stdlib.call('fn_compact', [], true, true, true, true, true, 'no'), { error: 'expected boolean, got string' });
+  assert.equal(stdlib.call('fn_compact', [], true, true, true, true, true, 'no'), {
+    error: 'expected boolean, got string',
+  });
 });
 
 test.run();

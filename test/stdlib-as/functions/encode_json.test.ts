@@ -21,9 +21,7 @@ test('upstream examples', () => {
 });
 
 test('scalars, timestamps and regexes', () => {
-  const value = [
-    new Timestamp(1602345600120000000n), new Regex('^a"b$'), null, true, false, -5n, {}, [], { a: {} },
-  ];
+  const value = [new Timestamp(1602345600120000000n), new Regex('^a"b$'), null, true, false, -5n, {}, [], { a: {} }];
   assert.equal(encode(value), { value: '["2020-10-10T16:00:00.120Z","^a\\"b$",null,true,false,-5,{},[],{"a":{}}]' });
 });
 
@@ -36,11 +34,25 @@ test('strings use serde_json escapes; invalid UTF-8 becomes U+FFFD', () => {
 
 test('floats as ryu prints them', () => {
   const cases: [number, string][] = [
-    [1, '1.0'], [-0, '-0.0'], [0, '0.0'], [1e21, '1e21'], [1.5e-7, '1.5e-7'], [1e-7, '1e-7'], [1e300, '1e300'],
-    [123456789.123, '123456789.123'], [1e15, '1000000000000000.0'], [1e16, '1e16'], [1.5e16, '1.5e16'],
-    [0.001, '0.001'], [0.0001, '0.0001'], [1e-5, '0.00001'], [5e-324, '5e-324'],
-    [1.7976931348623157e308, '1.7976931348623157e308'], [9223372036854775808, '9.223372036854776e18'],
-    [1.23e-18, '1.23e-18'], [Infinity, 'null'],
+    [1, '1.0'],
+    [-0, '-0.0'],
+    [0, '0.0'],
+    [1e21, '1e21'],
+    [1.5e-7, '1.5e-7'],
+    [1e-7, '1e-7'],
+    [1e300, '1e300'],
+    [123456789.123, '123456789.123'],
+    [1e15, '1000000000000000.0'],
+    [1e16, '1e16'],
+    [1.5e16, '1.5e16'],
+    [0.001, '0.001'],
+    [0.0001, '0.0001'],
+    [1e-5, '0.00001'],
+    [5e-324, '5e-324'],
+    [1.7976931348623157e308, '1.7976931348623157e308'],
+    [9223372036854775808, '9.223372036854776e18'],
+    [1.23e-18, '1.23e-18'],
+    [Infinity, 'null'],
   ];
   for (const [x, text] of cases) assert.is(encodeFloat(x), text);
 });
@@ -53,7 +65,7 @@ test('pretty printing nests with two spaces; empty containers stay closed', () =
 });
 
 test('parse_json reads back what encode_json writes', () => {
-  const value = { a: [1n, 'x\n"y"', null, { b: true }], 'é': -2.5, z: '\u0001' };
+  const value = { a: [1n, 'x\n"y"', null, { b: true }], é: -2.5, z: '\u0001' };
   const text = (encode(value) as { value: string }).value;
   assert.equal(stdlib.call('fn_parse_json', text), { value });
 });

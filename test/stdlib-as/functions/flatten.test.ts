@@ -47,7 +47,7 @@ test('the argument is left unchanged and values taken from it become shared', ()
   assert.ok(objectValues(stdlib, result).every((v) => isShared(stdlib, v)));
 });
 
-test('wrong kinds fail with VRL\'s type error', () => {
+test("wrong kinds fail with VRL's type error", () => {
   assert.equal(stdlib.call('fn_flatten', 1n), { error: 'expected array or object, got integer' });
   assert.equal(stdlib.call('fn_flatten', {}, 1n), { error: 'expected string, got integer' });
   assert.equal(stdlib.call('fn_flatten', {}, '.', 'a'), { error: 'expected array, got string' });

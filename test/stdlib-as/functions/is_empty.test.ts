@@ -11,7 +11,7 @@ test('strings, arrays and objects of length zero are empty', () => {
   }
 });
 
-test('other kinds fail with VRL\'s type error', () => {
+test("other kinds fail with VRL's type error", () => {
   assert.equal(stdlib.call('fn_is_empty', 1n), { error: 'expected string, array or object, got integer' });
 });
 

@@ -15,7 +15,12 @@ test('a string holding one JSON document is JSON', () => {
 
 test('a variant also requires that kind of document', () => {
   const cases: Array<[string, string]> = [
-    ['{}', 'object'], ['[]', 'array'], ['"x"', 'string'], ['1', 'number'], ['1.5', 'number'], ['false', 'bool'],
+    ['{}', 'object'],
+    ['[]', 'array'],
+    ['"x"', 'string'],
+    ['1', 'number'],
+    ['1.5', 'number'],
+    ['false', 'bool'],
     ['null', 'null'],
   ];
   for (const [text, variant] of cases) {
@@ -25,7 +30,7 @@ test('a variant also requires that kind of document', () => {
   assert.equal(stdlib.call('fn_is_json', '{', 'object'), { value: false });
 });
 
-test('a non-string fails with VRL\'s type error', () => {
+test("a non-string fails with VRL's type error", () => {
   assert.equal(stdlib.call('fn_is_json', 1n), { error: 'expected string, got integer' });
 });
 

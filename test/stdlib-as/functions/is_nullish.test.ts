@@ -6,7 +6,14 @@ const stdlib = new Stdlib();
 const isNullish = (value: unknown) => stdlib.call('fn_is_nullish', value);
 
 test('null, "-", the empty string and whitespace-only strings are nullish', () => {
-  for (const value of [null, '-', '', '\n  \n', ' \t\r\u000b\u000c', '\u0085\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000']) {
+  for (const value of [
+    null,
+    '-',
+    '',
+    '\n  \n',
+    ' \t\r\u000b\u000c',
+    '\u0085\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000',
+  ]) {
     assert.equal(isNullish(value), { value: true }, JSON.stringify(value));
   }
 });

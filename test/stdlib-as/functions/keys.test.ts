@@ -10,7 +10,7 @@ test('keys lists the top-level keys in sorted order', () => {
   assert.equal(stdlib.call('fn_keys', {}), { value: [] });
 });
 
-test('a non-object fails with VRL\'s type error', () => {
+test("a non-object fails with VRL's type error", () => {
   assert.equal(stdlib.call('fn_keys', 1n), { error: 'expected object, got integer' });
 });
 

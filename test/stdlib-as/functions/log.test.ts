@@ -32,7 +32,10 @@ test('log writes strings as they are and other values in display form, and retur
 
 test('the level defaults to info', () => {
   const stdlib = new Stdlib();
-  assert.is(stderrOf(() => stdlib.call('fn_log', 7n)), 'info: 7\n');
+  assert.is(
+    stderrOf(() => stdlib.call('fn_log', 7n)),
+    'info: 7\n',
+  );
 });
 
 test('a message repeated within rate_limit_secs is dropped; other messages and levels are not', () => {
@@ -47,10 +50,13 @@ test('a message repeated within rate_limit_secs is dropped; other messages and l
 
 test('rate_limit_secs 0 writes every time', () => {
   const stdlib = new Stdlib();
-  assert.is(stderrOf(() => [1, 2, 3].forEach(() => stdlib.call('fn_log', 'each', 'trace', 0n))), 'trace: each\n'.repeat(3));
+  assert.is(
+    stderrOf(() => [1, 2, 3].forEach(() => stdlib.call('fn_log', 'each', 'trace', 0n))),
+    'trace: each\n'.repeat(3),
+  );
 });
 
-test('wrong argument kinds fail with VRL\'s type error', () => {
+test("wrong argument kinds fail with VRL's type error", () => {
   const stdlib = new Stdlib();
   assert.equal(stdlib.call('fn_log', 'x', 1n), { error: 'expected string, got integer' });
   assert.equal(stdlib.call('fn_log', 'x', 'info', 'soon'), { error: 'expected integer, got string' });

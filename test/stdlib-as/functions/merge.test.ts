@@ -34,7 +34,7 @@ test('the arguments are left unchanged and the values taken from them become sha
   assert.ok(objectValues(stdlib, a!).every((v) => isShared(stdlib, v)));
 });
 
-test('non-objects fail with VRL\'s type error', () => {
+test("non-objects fail with VRL's type error", () => {
   assert.equal(stdlib.call('fn_merge', 1n, {}), { error: 'expected object, got integer' });
   assert.equal(stdlib.call('fn_merge', {}, []), { error: 'expected object, got array' });
   assert.equal(stdlib.call('fn_merge', {}, {}, 'yes'), { error: 'expected boolean, got string' });

@@ -81,7 +81,10 @@ test('parse_duration: several parts, µs, exact decimal units, errors', () => {
 test('haversine: same point, antipodes, miles', () => {
   assert.equal(call('haversine', float(10), float(20), float(10), float(20)), { value: { bearing: 0, distance: 0 } });
   assert.equal(value('haversine', float(0), float(0), float(0), float(180)), { bearing: 90, distance: 20015.114442 });
-  assert.equal(value('haversine', float(0), float(0), float(0), float(1), 'miles'), { bearing: 90, distance: 69.0934204 });
+  assert.equal(value('haversine', float(0), float(0), float(0), float(1), 'miles'), {
+    bearing: 90,
+    distance: 69.0934204,
+  });
   assert.equal(call('haversine', 0n, float(0), float(0), float(0)), { error: 'expected float, got integer' });
 });
 
@@ -187,7 +190,9 @@ test('uuid_v7 and uuid_from_friendly_id', () => {
   assert.match(uuid, /^0176b5bd-5d19-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.match(value('uuid_v7') as string, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.equal(call('uuid_from_friendly_id', '0'), { value: '00000000-0000-0000-0000-000000000000' });
-  assert.equal(call('uuid_from_friendly_id', '7n42DGM5Tflk9n8mt7Fhc7'), { value: 'ffffffff-ffff-ffff-ffff-ffffffffffff' });
+  assert.equal(call('uuid_from_friendly_id', '7n42DGM5Tflk9n8mt7Fhc7'), {
+    value: 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  });
   assert.equal(call('uuid_from_friendly_id', '7n42DGM5Tflk9n8mt7Fhc8'), {
     error: 'failed to decode friendly id: Decoded number cannot fit into a `u128`',
   });
@@ -197,12 +202,16 @@ test('uuid_v7 and uuid_from_friendly_id', () => {
   assert.equal(call('uuid_from_friendly_id', new Uint8Array([0x31, 0xff])), {
     error: "failed to decode friendly id: Encoded input contains the invalid byte b'\\xff' at index 1",
   });
-  assert.equal(call('uuid_from_friendly_id', ''), { error: 'failed to decode friendly id: Encoded input is an empty string' });
+  assert.equal(call('uuid_from_friendly_id', ''), {
+    error: 'failed to decode friendly id: Encoded input is an empty string',
+  });
   // More than 22 digits (after leading zeros) overflow before any byte is checked, as in the base62 crate.
   assert.equal(call('uuid_from_friendly_id', '00' + '-'.repeat(23)), {
     error: 'failed to decode friendly id: Decoded number cannot fit into a `u128`',
   });
-  assert.equal(call('uuid_from_friendly_id', '0'.repeat(30) + '7n42DGM5Tflk9n8mt7Fhc7'), { value: 'ffffffff-ffff-ffff-ffff-ffffffffffff' });
+  assert.equal(call('uuid_from_friendly_id', '0'.repeat(30) + '7n42DGM5Tflk9n8mt7Fhc7'), {
+    value: 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  });
 });
 
 test.run();

@@ -5,10 +5,12 @@ import { Stdlib } from '../../support/stdlib.js';
 const stdlib = new Stdlib();
 
 test('object returns its argument when it is an object', () => {
-  assert.equal(stdlib.call('fn_object', { field1: 'value1', field2: 'value2' }), { value: { field1: 'value1', field2: 'value2' } });
+  assert.equal(stdlib.call('fn_object', { field1: 'value1', field2: 'value2' }), {
+    value: { field1: 'value1', field2: 'value2' },
+  });
 });
 
-test('object fails with VRL\'s type error otherwise', () => {
+test("object fails with VRL's type error otherwise", () => {
   assert.equal(stdlib.call('fn_object', true), { error: 'expected object, got boolean' });
   assert.equal(stdlib.call('fn_object', null), { error: 'expected object, got null' });
 });

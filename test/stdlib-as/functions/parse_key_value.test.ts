@@ -15,21 +15,36 @@ const kv = (text: unknown, o: Options = {}) =>
 test('upstream examples', () => {
   assert.equal(kv('zork=zook zonk=nork'), { value: { zork: 'zook', zonk: 'nork' } });
   assert.equal(
-    kv('@timestamp="Sun Jan 10 16:47:39 EST 2021" level=info msg="Stopping all fetchers" tag#production=stopping_fetchers id=ConsumerFetcherManager-1382721708341 module=kafka.consumer.ConsumerFetcherManager'),
+    kv(
+      '@timestamp="Sun Jan 10 16:47:39 EST 2021" level=info msg="Stopping all fetchers" tag#production=stopping_fetchers id=ConsumerFetcherManager-1382721708341 module=kafka.consumer.ConsumerFetcherManager',
+    ),
     {
       value: {
-        '@timestamp': 'Sun Jan 10 16:47:39 EST 2021', level: 'info', msg: 'Stopping all fetchers',
-        'tag#production': 'stopping_fetchers', id: 'ConsumerFetcherManager-1382721708341',
+        '@timestamp': 'Sun Jan 10 16:47:39 EST 2021',
+        level: 'info',
+        msg: 'Stopping all fetchers',
+        'tag#production': 'stopping_fetchers',
+        id: 'ConsumerFetcherManager-1382721708341',
         module: 'kafka.consumer.ConsumerFetcherManager',
       },
     },
   );
   assert.equal(
-    kv('path:"/cart_link", host:store.app.com, fwd: "102.30.171.16", dyno: web.1, connect:0ms, service:87ms, status:304, bytes:632, protocol:https', { field: ',', kv: ':' }),
+    kv(
+      'path:"/cart_link", host:store.app.com, fwd: "102.30.171.16", dyno: web.1, connect:0ms, service:87ms, status:304, bytes:632, protocol:https',
+      { field: ',', kv: ':' },
+    ),
     {
       value: {
-        path: '/cart_link', host: 'store.app.com', fwd: '102.30.171.16', dyno: 'web.1', connect: '0ms',
-        service: '87ms', status: '304', bytes: '632', protocol: 'https',
+        path: '/cart_link',
+        host: 'store.app.com',
+        fwd: '102.30.171.16',
+        dyno: 'web.1',
+        connect: '0ms',
+        service: '87ms',
+        status: '304',
+        bytes: '632',
+        protocol: 'https',
       },
     },
   );
@@ -48,7 +63,9 @@ test('upstream examples', () => {
 
 test('quoted keys and values: \\" \\\\ and \\n are unescaped, other escapes kept', () => {
   assert.equal(kv('a="x\\"y" b=2'), { value: { a: 'x"y', b: '2' } });
-  assert.equal(kv('a="x\\\\y" b="x\\ny" c="x\\ty" d="x\\qy"'), { value: { a: 'x\\y', b: 'x\ny', c: 'x\\ty', d: 'x\\qy' } });
+  assert.equal(kv('a="x\\\\y" b="x\\ny" c="x\\ty" d="x\\qy"'), {
+    value: { a: 'x\\y', b: 'x\ny', c: 'x\\ty', d: 'x\\qy' },
+  });
   assert.equal(kv('"my key"=v "a=b"=c "a\\"b"=1'), { value: { 'my key': 'v', 'a=b': 'c', 'a"b': '1' } });
   assert.equal(kv('a="" b=2'), { value: { a: '', b: '2' } });
   assert.equal(kv('a = "x y" b=1'), { value: { a: 'x y', b: '1' } });

@@ -16,7 +16,8 @@ const FAILED = 'error: unable to parse input as valid syslog message';
 const thisYear = new Date().getUTCFullYear();
 
 test('upstream example (RFC 5424)', () => {
-  const message = '<13>1 2020-03-13T20:45:38.119Z dynamicwireless.name non 2426 ID931 [exampleSDID@32473 iut="3" eventSource= "Application" eventID="1011"] Try to override the THX port, maybe it will reboot the neural interface!';
+  const message =
+    '<13>1 2020-03-13T20:45:38.119Z dynamicwireless.name non 2426 ID931 [exampleSDID@32473 iut="3" eventSource= "Application" eventID="1011"] Try to override the THX port, maybe it will reboot the neural interface!';
   assert.equal(parse(message), {
     appname: 'non',
     'exampleSDID@32473': { eventID: '1011', eventSource: 'Application', iut: '3' },
@@ -33,12 +34,23 @@ test('upstream example (RFC 5424)', () => {
 
 test('RFC 5424: nil fields, versions, process ids, priorities', () => {
   assert.equal(parse('<13>1 2020-03-13T20:45:38Z - - - - - msg'), {
-    facility: 'user', message: 'msg', severity: 'notice', timestamp: '2020-03-13T20:45:38Z', version: 1,
+    facility: 'user',
+    message: 'msg',
+    severity: 'notice',
+    timestamp: '2020-03-13T20:45:38Z',
+    version: 1,
   });
   assert.equal(parse('1 2020-03-13T20:45:38-02:30 h a -5 m -'), {
-    appname: 'a', hostname: 'h', message: '', msgid: 'm', procid: -5, timestamp: '2020-03-13T23:15:38Z', version: 1,
+    appname: 'a',
+    hostname: 'h',
+    message: '',
+    msgid: 'm',
+    procid: -5,
+    timestamp: '2020-03-13T23:15:38Z',
+    version: 1,
   });
-  const procid = (text: string) => (parse(`<13>1 2020-03-13T20:45:38Z h a ${text} m - msg`) as { procid: unknown }).procid;
+  const procid = (text: string) =>
+    (parse(`<13>1 2020-03-13T20:45:38Z h a ${text} m - msg`) as { procid: unknown }).procid;
   assert.is(procid('+5'), 5);
   assert.is(procid('007'), 7);
   assert.is(procid('2147483647'), 2147483647);
@@ -46,7 +58,10 @@ test('RFC 5424: nil fields, versions, process ids, priorities', () => {
   assert.is(procid('2147483648'), '2147483648');
   assert.is(procid('12a'), '12a');
   const header = (pri: string) => {
-    const { facility, severity, version } = parse(`<${pri}>12 2020-03-13T20:45:38Z h a p m - msg`) as Record<string, unknown>;
+    const { facility, severity, version } = parse(`<${pri}>12 2020-03-13T20:45:38Z h a p m - msg`) as Record<
+      string,
+      unknown
+    >;
     return [facility, severity, version];
   };
   assert.equal(header('0'), ['kern', 'emerg', 12]);
@@ -66,9 +81,19 @@ test('RFC 5424 timestamps as chrono reads RFC 3339', () => {
   assert.is(stamp('2020-03-13t20:45:38z'), '2020-03-13T20:45:38Z');
   assert.is(stamp('2020-03-13T20:45:38.1234567891Z'), '2020-03-13T20:45:38.123456789Z');
   assert.is(stamp('2020-03-13T20:45:38+23:59'), '2020-03-12T20:46:38Z');
-  for (const bad of ['2020-03-13T20:45:38', '2020-03-13T20:45:38+0200', '2020-03-13T20:45:38,5Z', '2020-03-13T20:45:38.Z',
-    '2020-02-30T20:45:38Z', '2020-03-13T24:00:00Z', '2020-03-13T20:45:61Z', '2020-03-13T20:45:38+24:00', '2020-3-13T20:45:38Z',
-    '2020-03-13T20:45:38Zx', '-']) {
+  for (const bad of [
+    '2020-03-13T20:45:38',
+    '2020-03-13T20:45:38+0200',
+    '2020-03-13T20:45:38,5Z',
+    '2020-03-13T20:45:38.Z',
+    '2020-02-30T20:45:38Z',
+    '2020-03-13T24:00:00Z',
+    '2020-03-13T20:45:61Z',
+    '2020-03-13T20:45:38+24:00',
+    '2020-3-13T20:45:38Z',
+    '2020-03-13T20:45:38Zx',
+    '-',
+  ]) {
     assert.is(stamp(bad), FAILED, bad);
   }
 });
@@ -80,11 +105,19 @@ test('structured data: escapes, repeats, skipped elements, adjacency', () => {
     const { appname, facility, hostname, msgid, procid, severity, timestamp, version, ...rest } = result;
     return rest;
   };
-  assert.equal(data('[x a="1" a="2"][y][x b="\\"q\\" \\\\ \\] \\n \\t"] m'), { message: 'm', x: { b: '"q" \\ ] \n \\t' }, y: {} });
+  assert.equal(data('[x a="1" a="2"][y][x b="\\"q\\" \\\\ \\] \\n \\t"] m'), {
+    message: 'm',
+    x: { b: '"q" \\ ] \n \\t' },
+    y: {},
+  });
   assert.equal(data('[a@1 x = "1" [y=  "a]b"]msg'), { message: 'msg', 'a@1': { 'x ': '1', '[y': 'a]b' } });
   assert.equal(data('[message a="1"] text'), { message: { a: '1' } }, 'elements win over header fields');
   assert.equal(data('[x a="1"] [y b="2"] m'), { message: '[y b="2"] m', x: { a: '1' } });
-  assert.equal(data('[x a=1][ok b="2"][x c="3" ] m'), { message: 'm', ok: { b: '2' } }, 'malformed elements are skipped');
+  assert.equal(
+    data('[x a=1][ok b="2"][x c="3" ] m'),
+    { message: 'm', ok: { b: '2' } },
+    'malformed elements are skipped',
+  );
   assert.equal(data('[x a="1"][x'), { message: '[x', x: { a: '1' } });
   assert.equal(data('-msg'), { message: 'msg' });
   assert.equal(data('-   msg  '), { message: 'msg' });
@@ -116,7 +149,13 @@ test('RFC 3164: hostname and tag as syslog_loose tells them apart', () => {
   assert.equal(fields('host -[-]: hi'), { appname: '-', hostname: 'host', message: 'hi', procid: '-' });
   assert.equal(fields('-: hello'), { hostname: '-', message: 'hello' });
   assert.equal(fields('myhost app: - -'), { appname: 'app', hostname: 'myhost', message: '-' });
-  assert.equal(fields('myhost app[1]: [a x="1"] hello'), { a: { x: '1' }, appname: 'app', hostname: 'myhost', message: 'hello', procid: 1 });
+  assert.equal(fields('myhost app[1]: [a x="1"] hello'), {
+    a: { x: '1' },
+    appname: 'app',
+    hostname: 'myhost',
+    message: 'hello',
+    procid: 1,
+  });
   assert.equal(fields('myhost: [a x="1"] hello'), { a: { x: '1' }, hostname: 'myhost', message: 'hello' });
 });
 
@@ -132,12 +171,24 @@ test('RFC 3164 timestamps: BSD with or without a year, RFC 3339', () => {
   assert.is(stamp('Dec 25 20:07:26'), `${december}-12-25T20:07:26Z`);
   assert.is(stamp('Feb 29 2020 20:07:26'), '2020-02-29T20:07:26Z');
   assert.is(stamp('2020-03-13T20:45:38.123+01:00'), '2020-03-13T19:45:38.123Z');
-  for (const bad of ['Feb 29 2019 20:07:26', 'Feb 13 25:07:26', 'Feb 13 20:07:60', 'Feb 13 20:07', 'Sept 13 20:07:26',
-    'Feb13 20:07:26', 'Feb 0 20:07:26', '2020-03-13T20:45:38', 'Feb 13 12345 20:07:26']) {
+  for (const bad of [
+    'Feb 29 2019 20:07:26',
+    'Feb 13 25:07:26',
+    'Feb 13 20:07:60',
+    'Feb 13 20:07',
+    'Sept 13 20:07:26',
+    'Feb13 20:07:26',
+    'Feb 0 20:07:26',
+    '2020-03-13T20:45:38',
+    'Feb 13 12345 20:07:26',
+  ]) {
     assert.is(stamp(bad), FAILED, bad);
   }
   assert.equal(parse('<13>Feb 13 2020 20:07:26.123 myhost app: hi'), {
-    facility: 'user', message: '.123 myhost app: hi', severity: 'notice', timestamp: '2020-02-13T20:07:26Z',
+    facility: 'user',
+    message: '.123 myhost app: hi',
+    severity: 'notice',
+    timestamp: '2020-02-13T20:07:26Z',
   });
 });
 
@@ -153,15 +204,33 @@ test('RFC 3164 local times are in the compile option time zone', () => {
 
 test('input: trimmed, lossy UTF-8, Unicode whitespace, strings only', () => {
   assert.equal(parse(' \n<13>Feb 13 2020 20:07:26 host app: hi \r\n'), {
-    appname: 'app', facility: 'user', hostname: 'host', message: 'hi', severity: 'notice', timestamp: '2020-02-13T20:07:26Z',
+    appname: 'app',
+    facility: 'user',
+    hostname: 'host',
+    message: 'hi',
+    severity: 'notice',
+    timestamp: '2020-02-13T20:07:26Z',
   });
   const invalid = new Uint8Array([...Buffer.from('<13>Feb 13 2020 20:07:26 h'), 0xff, ...Buffer.from(' a: m'), 0xc3]);
   assert.equal(parse(invalid), {
-    appname: 'a', facility: 'user', hostname: 'h\ufffd', message: 'm\ufffd', severity: 'notice', timestamp: '2020-02-13T20:07:26Z',
+    appname: 'a',
+    facility: 'user',
+    hostname: 'h\ufffd',
+    message: 'm\ufffd',
+    severity: 'notice',
+    timestamp: '2020-02-13T20:07:26Z',
   });
-  assert.equal(parse('\u00a0<13>Feb 13 2020 20:07:26 h\u3000a: m\u2003'), {
-    facility: 'user', hostname: 'h', message: '\u3000a: m', severity: 'notice', timestamp: '2020-02-13T20:07:26Z',
-  }, 'Unicode whitespace ends words and is trimmed, but only spaces and tabs separate fields');
+  assert.equal(
+    parse('\u00a0<13>Feb 13 2020 20:07:26 h\u3000a: m\u2003'),
+    {
+      facility: 'user',
+      hostname: 'h',
+      message: '\u3000a: m',
+      severity: 'notice',
+      timestamp: '2020-02-13T20:07:26Z',
+    },
+    'Unicode whitespace ends words and is trimmed, but only spaces and tabs separate fields',
+  );
   assert.is(parse('<13>1 2020-03-13T20:45:38Z h\u00a0x a p m - msg'), FAILED);
   assert.is(parse(''), FAILED);
   assert.is(parse('hello world'), FAILED);

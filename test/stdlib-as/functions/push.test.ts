@@ -18,7 +18,7 @@ test('the argument is left unchanged and its items become shared', () => {
   assert.ok(isShared(stdlib, arrayItems(stdlib, result)[0]!));
 });
 
-test('a non-array fails with VRL\'s type error', () => {
+test("a non-array fails with VRL's type error", () => {
   assert.equal(stdlib.call('fn_push', 1n, 1n), { error: 'expected array, got integer' });
 });
 

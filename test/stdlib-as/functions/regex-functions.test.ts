@@ -10,7 +10,9 @@ const INVALID_UTF8 = new Uint8Array([0x61, 0xff, 0x62]);
 /** The call's value (objects as plain objects), or `error: message`. */
 function run(name: string, ...args: unknown[]): unknown {
   const result = stdlib.call(`fn_${name}`, ...args);
-  return 'error' in result ? `error: ${result.error}` : JSON.parse(JSON.stringify(result.value, (_, v) => (typeof v === 'bigint' ? Number(v) : v)));
+  return 'error' in result
+    ? `error: ${result.error}`
+    : JSON.parse(JSON.stringify(result.value, (_, v) => (typeof v === 'bigint' ? Number(v) : v)));
 }
 const parse = (value: unknown, pattern: string, numeric?: unknown) => run('parse_regex', value, re(pattern), numeric);
 
@@ -19,7 +21,11 @@ test('parse_regex: upstream examples', () => {
   assert.equal(parse('first group and second group.', '(\\w+) group', true), { 0: 'first group', 1: 'first' });
   assert.equal(parse('8.7.6.5 - zorp', '^(?P<host>[\\w\\.]+) - (?P<user>[\\w]+)'), { host: '8.7.6.5', user: 'zorp' });
   assert.equal(parse('8.7.6.5 - zorp', '^(?P<host>[\\w\\.]+) - (?P<user>[\\w]+)', true), {
-    0: '8.7.6.5 - zorp', 1: '8.7.6.5', 2: 'zorp', host: '8.7.6.5', user: 'zorp',
+    0: '8.7.6.5 - zorp',
+    1: '8.7.6.5',
+    2: 'zorp',
+    host: '8.7.6.5',
+    user: 'zorp',
   });
 });
 
@@ -42,12 +48,16 @@ test('parse_regex: no match, and arguments of other kinds, fail; invalid UTF-8 r
 
 test('parse_regex_all: every match, in order; none gives an empty array; kinds by their exact type', () => {
   assert.equal(run('parse_regex_all', 'a1 b2', re('(?P<l>[a-z])(\\d)'), true), [
-    { 0: 'a1', 1: 'a', 2: '1', l: 'a' }, { 0: 'b2', 1: 'b', 2: '2', l: 'b' },
+    { 0: 'a1', 1: 'a', 2: '1', l: 'a' },
+    { 0: 'b2', 1: 'b', 2: '2', l: 'b' },
   ]);
   assert.equal(run('parse_regex_all', '', re('x')), []);
   assert.equal(run('parse_regex_all', 1n, re('x')), 'error: expected string, got integer');
   // A collection by its exact type, keys in byte order, as VRL (checked against the reference engine).
-  assert.equal(run('parse_regex_all', [{ é: 1.5, b: [] }, true], re('x')), 'error: expected string, got [{ b: array, "é": float }, boolean]');
+  assert.equal(
+    run('parse_regex_all', [{ é: 1.5, b: [] }, true], re('x')),
+    'error: expected string, got [{ b: array, "é": float }, boolean]',
+  );
 });
 
 test('parse_regex_all: every match, empty matches by the regex crate rule', () => {

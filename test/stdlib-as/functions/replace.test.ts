@@ -8,7 +8,9 @@ const replace = (...args: unknown[]) => stdlib.call('fn_replace', ...args);
 
 test('upstream examples', () => {
   assert.equal(replace('Apples and Bananas', 'and', 'not'), { value: 'Apples not Bananas' });
-  assert.equal(replace('Apples and Bananas', new Regex('(?i)bananas'), 'Pineapples'), { value: 'Apples and Pineapples' });
+  assert.equal(replace('Apples and Bananas', new Regex('(?i)bananas'), 'Pineapples'), {
+    value: 'Apples and Pineapples',
+  });
   assert.equal(replace('Bananas and Bananas', 'Bananas', 'Pineapples', 1n), { value: 'Pineapples and Bananas' });
   assert.equal(replace('foo123bar', new Regex('foo(?P<num>\\d+)bar'), '$num'), { value: '123' });
   assert.equal(replace('foobar', 'o', 'i'), { value: 'fiibar' });

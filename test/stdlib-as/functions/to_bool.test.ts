@@ -18,8 +18,10 @@ test('booleans stay, numbers are true unless zero, null is false', () => {
 });
 
 test('strings spell a boolean in any case, or hold an integer', () => {
-  for (const text of ['true', 't', 'yes', 'y', 'TRUE', 'Yes', 'Y', '1', '-3', '+7']) assert.equal(toBool(text), { value: true }, text);
-  for (const text of ['false', 'f', 'no', 'n', 'FALSE', 'No', 'F', '0', '00', '+0', '-0']) assert.equal(toBool(text), { value: false }, text);
+  for (const text of ['true', 't', 'yes', 'y', 'TRUE', 'Yes', 'Y', '1', '-3', '+7'])
+    assert.equal(toBool(text), { value: true }, text);
+  for (const text of ['false', 'f', 'no', 'n', 'FALSE', 'No', 'F', '0', '00', '+0', '-0'])
+    assert.equal(toBool(text), { value: false }, text);
 });
 
 test('other strings fail with the text quoted as Rust debug-prints it', () => {

@@ -21,13 +21,22 @@ test('timestamps give seconds since the epoch with the fraction', () => {
 
 test('strings are read as Rust reads an f64', () => {
   const cases: Array<[string, number]> = [
-    ['3.145', 3.145], ['1e3', 1000], ['+1.5', 1.5], ['.5', 0.5], ['5.', 5], ['1.5E-3', 0.0015], ['-0', -0],
-    ['inf', Infinity], ['-infinity', -Infinity], ['INF', Infinity], ['1e400', Infinity],
+    ['3.145', 3.145],
+    ['1e3', 1000],
+    ['+1.5', 1.5],
+    ['.5', 0.5],
+    ['5.', 5],
+    ['1.5E-3', 0.0015],
+    ['-0', -0],
+    ['inf', Infinity],
+    ['-infinity', -Infinity],
+    ['INF', Infinity],
+    ['1e400', Infinity],
   ];
   for (const [text, value] of cases) assert.equal(toFloat(text), { value }, text);
 });
 
-test('unreadable strings and NaN fail with VRL\'s messages', () => {
+test("unreadable strings and NaN fail with VRL's messages", () => {
   const cases: Array<[string, string]> = [
     ['foobar', 'Invalid floating point number "foobar": invalid float literal'],
     [' 1', 'Invalid floating point number " 1": invalid float literal'],

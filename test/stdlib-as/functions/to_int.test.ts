@@ -31,7 +31,7 @@ test('strings are read as Rust reads an i64', () => {
   assert.equal(toInt('-9223372036854775808'), { value: -9223372036854775808n });
 });
 
-test('unreadable strings fail with Rust\'s reason', () => {
+test("unreadable strings fail with Rust's reason", () => {
   const cases: Array<[string, string]> = [
     ['foobar', 'Invalid integer "foobar": invalid digit found in string'],
     ['0x1', 'Invalid integer "0x1": invalid digit found in string'],
@@ -48,15 +48,20 @@ test('unreadable strings fail with Rust\'s reason', () => {
   for (const [text, error] of cases) assert.equal(toInt(text), { error }, text);
 });
 
-test('the quoted text escapes what Rust\'s Debug escapes', () => {
+test("the quoted text escapes what Rust's Debug escapes", () => {
   assert.equal(toInt('a"b\n\u0001é\t\\\r\u007f\'\u00a0\u200b'), {
     error: 'Invalid integer "a\\"b\\n\\u{1}é\\t\\\\\\r\\u{7f}\'\\u{a0}\\u{200b}": invalid digit found in string',
   });
-  assert.equal(toInt('e\u0301x\u0300'), { error: 'Invalid integer "e\\u{301}x\\u{300}": invalid digit found in string' });
-  assert.equal(toInt('\u00ad\ue000\ufeff\u{1f600}\u2028\u0085 \u3000\u1680'), {
-    error: 'Invalid integer "\\u{ad}\\u{e000}\\u{feff}\u{1f600}\\u{2028}\\u{85} \\u{3000}\\u{1680}": invalid digit found in string',
+  assert.equal(toInt('e\u0301x\u0300'), {
+    error: 'Invalid integer "e\\u{301}x\\u{300}": invalid digit found in string',
   });
-  assert.equal(toInt(new Uint8Array([0x61, 0xff, 0x62])), { error: 'Invalid integer "a\ufffdb": invalid digit found in string' });
+  assert.equal(toInt('\u00ad\ue000\ufeff\u{1f600}\u2028\u0085 \u3000\u1680'), {
+    error:
+      'Invalid integer "\\u{ad}\\u{e000}\\u{feff}\u{1f600}\\u{2028}\\u{85} \\u{3000}\\u{1680}": invalid digit found in string',
+  });
+  assert.equal(toInt(new Uint8Array([0x61, 0xff, 0x62])), {
+    error: 'Invalid integer "a\ufffdb": invalid digit found in string',
+  });
 });
 
 test('regexes and collections cannot be coerced', () => {

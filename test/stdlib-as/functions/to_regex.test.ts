@@ -11,10 +11,12 @@ test('a valid pattern becomes a regex value', () => {
 });
 
 test('an invalid pattern fails with the reason', () => {
-  assert.equal(stdlib.call('fn_to_regex', 'a('), { error: 'could not create regex: regex parse error: unterminated group' });
+  assert.equal(stdlib.call('fn_to_regex', 'a('), {
+    error: 'could not create regex: regex parse error: unterminated group',
+  });
 });
 
-test('a non-string fails with VRL\'s type error', () => {
+test("a non-string fails with VRL's type error", () => {
   assert.equal(stdlib.call('fn_to_regex', 1n), { error: 'expected string, got integer' });
 });
 

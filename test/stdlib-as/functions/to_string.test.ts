@@ -17,8 +17,15 @@ test('strings stay; booleans, integers and null become their text', () => {
 
 test('floats print as Rust prints an f64: shortest digits, no exponent, no `.0`', () => {
   const cases: Array<[number, string]> = [
-    [52.2, '52.2'], [1.5, '1.5'], [-0, '-0'], [0.1 + 0.2, '0.30000000000000004'], [1e21, '1000000000000000000000'],
-    [1e-7, '0.0000001'], [123456789.123, '123456789.123'], [Infinity, 'inf'], [-Infinity, '-inf'],
+    [52.2, '52.2'],
+    [1.5, '1.5'],
+    [-0, '-0'],
+    [0.1 + 0.2, '0.30000000000000004'],
+    [1e21, '1000000000000000000000'],
+    [1e-7, '0.0000001'],
+    [123456789.123, '123456789.123'],
+    [Infinity, 'inf'],
+    [-Infinity, '-inf'],
   ];
   for (const [f, text] of cases) assert.equal(toString(f), { value: text }, text);
 });

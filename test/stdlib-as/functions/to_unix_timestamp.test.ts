@@ -19,7 +19,9 @@ test('times before the epoch round down', () => {
   assert.equal(stdlib.call('fn_to_unix_timestamp', halfSecondBefore), { value: -1n });
   assert.equal(stdlib.call('fn_to_unix_timestamp', halfSecondBefore, 'milliseconds'), { value: -500n });
   assert.equal(stdlib.call('fn_to_unix_timestamp', new Timestamp(-1n), 'microseconds'), { value: -1n });
-  assert.equal(stdlib.call('fn_to_unix_timestamp', new Timestamp(-(2n ** 63n)), 'nanoseconds'), { value: -(2n ** 63n) });
+  assert.equal(stdlib.call('fn_to_unix_timestamp', new Timestamp(-(2n ** 63n)), 'nanoseconds'), {
+    value: -(2n ** 63n),
+  });
 });
 
 test('a value of another kind', () => {

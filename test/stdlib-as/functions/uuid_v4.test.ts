@@ -9,7 +9,10 @@ test('uuid_v4 gives lowercase version 4, RFC 4122 variant UUIDs, different each 
   const seen = new Set<string>();
   for (let i = 0; i < 100; i++) {
     const result = stdlib.call('fn_uuid_v4');
-    assert.ok('value' in result && typeof result.value === 'string' && UUID_V4.test(result.value), JSON.stringify(result));
+    assert.ok(
+      'value' in result && typeof result.value === 'string' && UUID_V4.test(result.value),
+      JSON.stringify(result),
+    );
     seen.add((result as { value: string }).value);
   }
   assert.is(seen.size, 100);

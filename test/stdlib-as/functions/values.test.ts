@@ -12,7 +12,7 @@ test('values lists field values in key order', () => {
   assert.equal(stdlib.call('fn_values', {}), { value: [] });
 });
 
-test('a non-object fails with VRL\'s type error', () => {
+test("a non-object fails with VRL's type error", () => {
   assert.equal(stdlib.call('fn_values', [1n]), { error: 'expected object, got [integer]' });
 });
 

@@ -66,7 +66,11 @@ export class Checkpoints {
     this.dirty = false;
     const stored: StoredFile = {
       version: VERSION,
-      checkpoints: [...this.entries].map(([fingerprint, { position, modified }]) => ({ fingerprint, position, modified })),
+      checkpoints: [...this.entries].map(([fingerprint, { position, modified }]) => ({
+        fingerprint,
+        position,
+        modified,
+      })),
     };
     const path = join(this.directory, FILE_NAME);
     const temporary = `${path}.tmp`;
@@ -98,7 +102,8 @@ export class Checkpoints {
       throw new Error(`unreadable checkpoint file ${path}: expected version "${VERSION}" with a "checkpoints" list`);
     }
     for (const { fingerprint, position, modified } of stored.checkpoints) {
-      if (typeof fingerprint === 'string' && Number.isSafeInteger(position)) this.entries.set(fingerprint, { position, modified });
+      if (typeof fingerprint === 'string' && Number.isSafeInteger(position))
+        this.entries.set(fingerprint, { position, modified });
     }
   }
 }

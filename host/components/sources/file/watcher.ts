@@ -43,7 +43,11 @@ export class FileWatcher {
   }
 
   /** Reads up to `maxBytes` and splits them into lines added to `pending`; oversized lines are reported. */
-  async read(maxBytes: number, onOversize: (count: number) => void, onBytes: (count: number) => void): Promise<ReadOutcome> {
+  async read(
+    maxBytes: number,
+    onOversize: (count: number) => void,
+    onBytes: (count: number) => void,
+  ): Promise<ReadOutcome> {
     const offset = this.position + this.splitter.heldBytes;
     const buffer = Buffer.allocUnsafe(maxBytes);
     const { bytesRead } = await this.handle.read(buffer, 0, maxBytes, offset);

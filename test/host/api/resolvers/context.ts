@@ -15,7 +15,13 @@ export interface TestContext extends ApiContext {
 }
 
 export function component(fields: Partial<ApiComponent> & Pick<ApiComponent, 'id' | 'kind' | 'type'>): ApiComponent {
-  return { outputs: [], defaultOutput: fields.kind !== 'sink', outputTypes: fields.kind === 'sink' ? [] : ['log'], inputs: [], ...fields };
+  return {
+    outputs: [],
+    defaultOutput: fields.kind !== 'sink',
+    outputTypes: fields.kind === 'sink' ? [] : ['log'],
+    inputs: [],
+    ...fields,
+  };
 }
 
 export function testContext(topology: ApiComponent[]): TestContext {
@@ -30,7 +36,10 @@ export function testContext(topology: ApiComponent[]): TestContext {
     metrics: new MetricsRegistry(),
     componentChanges: new EventEmitter<{ change: [ComponentChange] }>(),
     // Taps are tested against a live instance (test/host/api/tap.test.ts).
-    tap: new TapHub({ components: new Map(), ports: new Map(), edges: [], order: [], warnings: [] }, { timezone: 'UTC', messageKey: '.message', timestampKey: '.timestamp' }),
+    tap: new TapHub(
+      { components: new Map(), ports: new Map(), edges: [], order: [], warnings: [] },
+      { timezone: 'UTC', messageKey: '.message', timestampKey: '.timestamp' },
+    ),
     running: () => true,
   };
 }
@@ -42,7 +51,11 @@ function asJson(result: ExecutionResult): ExecutionResult<any> {
   return JSON.parse(JSON.stringify(result));
 }
 
-export async function run(context: ApiContext, query: string, variableValues?: Record<string, unknown>): Promise<ExecutionResult<any>> {
+export async function run(
+  context: ApiContext,
+  query: string,
+  variableValues?: Record<string, unknown>,
+): Promise<ExecutionResult<any>> {
   return asJson(await graphql({ schema, source: query, contextValue: context, variableValues }));
 }
 

@@ -11,12 +11,24 @@ const INTERVAL = 10;
 function context(): TestContext {
   return testContext([
     component({ id: 'in', kind: 'source', type: 'stdin' }),
-    component({ id: 'split', kind: 'transform', type: 'route', inputs: ['in'], outputs: ['a', 'b'], defaultOutput: false }),
+    component({
+      id: 'split',
+      kind: 'transform',
+      type: 'route',
+      inputs: ['in'],
+      outputs: ['a', 'b'],
+      defaultOutput: false,
+    }),
     component({ id: 'out', kind: 'sink', type: 'file', inputs: ['split'] }),
   ]);
 }
 
-const tags = (id: string, extra: Record<string, string> = {}) => ({ component_id: id, component_kind: 'x', component_type: 'y', ...extra });
+const tags = (id: string, extra: Record<string, string> = {}) => ({
+  component_id: id,
+  component_kind: 'x',
+  component_type: 'y',
+  ...extra,
+});
 
 /** Each component's value of `field` in a list of `{ componentId, metric }`. */
 const totals = (list: any[], field: string) => list.map((item) => [item.componentId, item.metric[field]]);
@@ -26,7 +38,10 @@ test('component totals: the components above zero first, then those whose sum ch
   const received = ctx.metrics.counter('component_received_events_total', tags('in'));
   received.increment(5);
   const splitReceived = ctx.metrics.counter('component_received_events_total', tags('split'));
-  const sub = await subscription(ctx, `subscription { componentReceivedEventsTotals(interval: ${INTERVAL}) { componentId metric { receivedEventsTotal timestamp } } }`);
+  const sub = await subscription(
+    ctx,
+    `subscription { componentReceivedEventsTotals(interval: ${INTERVAL}) { componentId metric { receivedEventsTotal timestamp } } }`,
+  );
   try {
     const first = (await sub.next()).data.componentReceivedEventsTotals;
     assert.equal(totals(first, 'receivedEventsTotal'), [['in', 5]]);
@@ -36,7 +51,10 @@ test('component totals: the components above zero first, then those whose sum ch
     assert.equal((await sub.next()).data.componentReceivedEventsTotals, []);
     received.increment(1);
     splitReceived.increment(1);
-    assert.equal(totals((await sub.next()).data.componentReceivedEventsTotals, 'receivedEventsTotal'), [['in', 6], ['split', 3]]);
+    assert.equal(totals((await sub.next()).data.componentReceivedEventsTotals, 'receivedEventsTotal'), [
+      ['in', 6],
+      ['split', 3],
+    ]);
   } finally {
     await sub.close();
   }
@@ -46,11 +64,20 @@ test('component totals of bytes and errors read their own series, summed over th
   const ctx = context();
   ctx.metrics.counter('component_received_bytes_total', tags('in')).increment(100);
   ctx.metrics.counter('component_sent_bytes_total', tags('out')).increment(70);
-  ctx.metrics.counter('component_errors_total', tags('in', { error_type: 'parser_failed', stage: 'processing' })).increment(2);
-  ctx.metrics.counter('component_errors_total', tags('in', { error_type: 'reading_failed', stage: 'receiving' })).increment(1);
-  ctx.metrics.counter('component_errors_total', tags('split', { error_type: 'condition_failed', stage: 'processing' })).increment(4);
+  ctx.metrics
+    .counter('component_errors_total', tags('in', { error_type: 'parser_failed', stage: 'processing' }))
+    .increment(2);
+  ctx.metrics
+    .counter('component_errors_total', tags('in', { error_type: 'reading_failed', stage: 'receiving' }))
+    .increment(1);
+  ctx.metrics
+    .counter('component_errors_total', tags('split', { error_type: 'condition_failed', stage: 'processing' }))
+    .increment(4);
   const first = async (field: string, value: string) => {
-    const sub = await subscription(ctx, `subscription { ${field}(interval: ${INTERVAL}) { componentId metric { ${value} } } }`);
+    const sub = await subscription(
+      ctx,
+      `subscription { ${field}(interval: ${INTERVAL}) { componentId metric { ${value} } } }`,
+    );
     try {
       return totals((await sub.next()).data[field], value);
     } finally {
@@ -59,7 +86,10 @@ test('component totals of bytes and errors read their own series, summed over th
   };
   assert.equal(await first('componentReceivedBytesTotals', 'receivedBytesTotal'), [['in', 100]]);
   assert.equal(await first('componentSentBytesTotals', 'sentBytesTotal'), [['out', 70]]);
-  assert.equal(await first('componentErrorsTotals', 'errorsTotal'), [['in', 3], ['split', 4]]);
+  assert.equal(await first('componentErrorsTotals', 'errorsTotal'), [
+    ['in', 3],
+    ['split', 4],
+  ]);
 });
 
 test('component throughputs: from the second tick, every component with its change per interval', async () => {
@@ -67,12 +97,24 @@ test('component throughputs: from the second tick, every component with its chan
   const received = ctx.metrics.counter('component_received_events_total', tags('in'));
   received.increment(5);
   ctx.metrics.counter('component_received_events_total', tags('out')).increment(3);
-  const sub = await subscription(ctx, `subscription { componentReceivedEventsThroughputs(interval: ${INTERVAL}) { componentId throughput } }`);
+  const sub = await subscription(
+    ctx,
+    `subscription { componentReceivedEventsThroughputs(interval: ${INTERVAL}) { componentId throughput } }`,
+  );
   try {
-    assert.equal((await sub.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 0 }, { componentId: 'out', throughput: 0 }]);
+    assert.equal((await sub.next()).data.componentReceivedEventsThroughputs, [
+      { componentId: 'in', throughput: 0 },
+      { componentId: 'out', throughput: 0 },
+    ]);
     received.increment(7);
-    assert.equal((await sub.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 7 }, { componentId: 'out', throughput: 0 }]);
-    assert.equal((await sub.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 0 }, { componentId: 'out', throughput: 0 }]);
+    assert.equal((await sub.next()).data.componentReceivedEventsThroughputs, [
+      { componentId: 'in', throughput: 7 },
+      { componentId: 'out', throughput: 0 },
+    ]);
+    assert.equal((await sub.next()).data.componentReceivedEventsThroughputs, [
+      { componentId: 'in', throughput: 0 },
+      { componentId: 'out', throughput: 0 },
+    ]);
   } finally {
     await sub.close();
   }
@@ -82,18 +124,33 @@ test('a counter that restarted (its series expired): its new total is sent, its 
   const ctx = context();
   const samples: MetricSample[] = [];
   ctx.metrics.snapshot = () => samples;
-  const received = (value: number): MetricSample => ({ name: 'component_received_events_total', tags: tags('in'), value: { type: 'counter', value }, updatedAt: Date.now() });
+  const received = (value: number): MetricSample => ({
+    name: 'component_received_events_total',
+    tags: tags('in'),
+    value: { type: 'counter', value },
+    updatedAt: Date.now(),
+  });
   samples.push(received(50));
-  const throughputs = await subscription(ctx, `subscription { componentReceivedEventsThroughputs(interval: ${INTERVAL}) { componentId throughput } }`);
-  const sums = await subscription(ctx, `subscription { componentReceivedEventsTotals(interval: ${INTERVAL}) { componentId metric { receivedEventsTotal } } }`);
+  const throughputs = await subscription(
+    ctx,
+    `subscription { componentReceivedEventsThroughputs(interval: ${INTERVAL}) { componentId throughput } }`,
+  );
+  const sums = await subscription(
+    ctx,
+    `subscription { componentReceivedEventsTotals(interval: ${INTERVAL}) { componentId metric { receivedEventsTotal } } }`,
+  );
   try {
-    assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 0 }]);
+    assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, [
+      { componentId: 'in', throughput: 0 },
+    ]);
     assert.equal(totals((await sums.next()).data.componentReceivedEventsTotals, 'receivedEventsTotal'), [['in', 50]]);
     samples.splice(0, 1);
     assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, []);
     assert.equal((await sums.next()).data.componentReceivedEventsTotals, []);
     samples.push(received(4));
-    assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, [{ componentId: 'in', throughput: 4 }]);
+    assert.equal((await throughputs.next()).data.componentReceivedEventsThroughputs, [
+      { componentId: 'in', throughput: 4 },
+    ]);
     assert.equal(totals((await sums.next()).data.componentReceivedEventsTotals, 'receivedEventsTotal'), [['in', 4]]);
   } finally {
     await throughputs.close();
@@ -111,17 +168,38 @@ test('sent events totals and throughputs come with their outputs', async () => {
     ctx,
     `subscription { componentSentEventsTotals(interval: ${INTERVAL}) { componentId metric { sentEventsTotal } outputs { outputId sentEventsTotal { sentEventsTotal } } } }`,
   );
-  const throughputs = await subscription(ctx, `subscription { componentSentEventsThroughputs(interval: ${INTERVAL}) { componentId throughput outputs { outputId throughput } } }`);
+  const throughputs = await subscription(
+    ctx,
+    `subscription { componentSentEventsThroughputs(interval: ${INTERVAL}) { componentId throughput outputs { outputId throughput } } }`,
+  );
   try {
     const output = (outputId: string, sentEventsTotal: number) => ({ outputId, sentEventsTotal: { sentEventsTotal } });
-    assert.equal((await sent.next()).data.componentSentEventsTotals, [{ componentId: 'split', metric: { sentEventsTotal: 9 }, outputs: [output('a', 6), output('b', 3)] }]);
+    assert.equal((await sent.next()).data.componentSentEventsTotals, [
+      { componentId: 'split', metric: { sentEventsTotal: 9 }, outputs: [output('a', 6), output('b', 3)] },
+    ]);
     assert.equal((await throughputs.next()).data.componentSentEventsThroughputs, [
-      { componentId: 'split', throughput: 0, outputs: [{ outputId: 'a', throughput: 0 }, { outputId: 'b', throughput: 0 }] },
+      {
+        componentId: 'split',
+        throughput: 0,
+        outputs: [
+          { outputId: 'a', throughput: 0 },
+          { outputId: 'b', throughput: 0 },
+        ],
+      },
     ]);
     b.increment(2);
-    assert.equal((await sent.next()).data.componentSentEventsTotals, [{ componentId: 'split', metric: { sentEventsTotal: 11 }, outputs: [output('b', 5)] }]);
+    assert.equal((await sent.next()).data.componentSentEventsTotals, [
+      { componentId: 'split', metric: { sentEventsTotal: 11 }, outputs: [output('b', 5)] },
+    ]);
     assert.equal((await throughputs.next()).data.componentSentEventsThroughputs, [
-      { componentId: 'split', throughput: 2, outputs: [{ outputId: 'a', throughput: 0 }, { outputId: 'b', throughput: 2 }] },
+      {
+        componentId: 'split',
+        throughput: 2,
+        outputs: [
+          { outputId: 'a', throughput: 0 },
+          { outputId: 'b', throughput: 2 },
+        ],
+      },
     ]);
     assert.equal((await sent.next()).data.componentSentEventsTotals, []);
   } finally {
@@ -137,7 +215,10 @@ test('instance-wide totals and throughputs: sums over every component', async ()
   ctx.metrics.counter('component_received_events_total', tags('out')).increment(2);
   ctx.metrics.counter('component_sent_events_total', tags('in', { output: '_default' })).increment(4);
   ctx.metrics.counter('component_errors_total', tags('split', { error_type: 'x', stage: 'processing' })).increment(1);
-  const total = await subscription(ctx, `subscription { receivedEventsTotal(interval: ${INTERVAL}) { receivedEventsTotal timestamp } }`);
+  const total = await subscription(
+    ctx,
+    `subscription { receivedEventsTotal(interval: ${INTERVAL}) { receivedEventsTotal timestamp } }`,
+  );
   const throughput = await subscription(ctx, `subscription { receivedEventsThroughput(interval: ${INTERVAL}) }`);
   try {
     assert.is((await total.next()).data.receivedEventsTotal.receivedEventsTotal, 7);
@@ -158,7 +239,9 @@ test('instance-wide totals and throughputs: sums over every component', async ()
       await sub.close();
     }
   };
-  assert.equal(await one(`sentEventsTotal(interval: ${INTERVAL}) { sentEventsTotal }`), { sentEventsTotal: { sentEventsTotal: 4 } });
+  assert.equal(await one(`sentEventsTotal(interval: ${INTERVAL}) { sentEventsTotal }`), {
+    sentEventsTotal: { sentEventsTotal: 4 },
+  });
   assert.equal(await one(`errorsTotal(interval: ${INTERVAL}) { errorsTotal }`), { errorsTotal: { errorsTotal: 1 } });
   ctx.metrics.counter('component_sent_events_total', tags('split', { output: 'a' })).increment(1);
   const sent = await subscription(ctx, `subscription { sentEventsThroughput(interval: ${INTERVAL}) }`);
@@ -173,14 +256,21 @@ test('instance-wide totals and throughputs: sums over every component', async ()
 
 test('allocated bytes: no component values without allocation tracing; a gauge is sent whenever it moves', async () => {
   const ctx = context();
-  const components = await subscription(ctx, `subscription { componentAllocatedBytes(interval: ${INTERVAL}) { componentId metric { allocatedBytes } } }`);
+  const components = await subscription(
+    ctx,
+    `subscription { componentAllocatedBytes(interval: ${INTERVAL}) { componentId metric { allocatedBytes } } }`,
+  );
   try {
     assert.equal((await components.next()).data.componentAllocatedBytes, []);
     const gauge = ctx.metrics.gauge('component_allocated_bytes', tags('split'));
     gauge.set(100);
-    assert.equal((await components.next()).data.componentAllocatedBytes, [{ componentId: 'split', metric: { allocatedBytes: 100 } }]);
+    assert.equal((await components.next()).data.componentAllocatedBytes, [
+      { componentId: 'split', metric: { allocatedBytes: 100 } },
+    ]);
     gauge.set(80);
-    assert.equal((await components.next()).data.componentAllocatedBytes, [{ componentId: 'split', metric: { allocatedBytes: 80 } }]);
+    assert.equal((await components.next()).data.componentAllocatedBytes, [
+      { componentId: 'split', metric: { allocatedBytes: 80 } },
+    ]);
   } finally {
     await components.close();
   }
@@ -193,7 +283,10 @@ test('allocated bytes: no component values without allocation tracing; a gauge i
 });
 
 test('metrics: the MetricType values, the instance uptime', async () => {
-  const sub = await subscription(context(), `subscription { metrics(interval: ${INTERVAL}) { __typename timestamp ... on Uptime { seconds } } }`);
+  const sub = await subscription(
+    context(),
+    `subscription { metrics(interval: ${INTERVAL}) { __typename timestamp ... on Uptime { seconds } } }`,
+  );
   try {
     const { metrics } = (await sub.next()).data;
     assert.is(metrics.__typename, 'Uptime');
@@ -211,9 +304,16 @@ test('an interval outside 10..60000 ms is an error of the subscription', async (
     [60001, 'interval must be at most 60000 ms, got 60001'],
   ];
   for (const [interval, message] of refusals) {
-    for (const field of ['componentSentEventsTotals { componentId }', 'receivedEventsThroughput', 'metrics { timestamp }']) {
+    for (const field of [
+      'componentSentEventsTotals { componentId }',
+      'receivedEventsThroughput',
+      'metrics { timestamp }',
+    ]) {
       const [name] = field.split(' ');
-      const failure = await subscription(context(), `subscription { ${name}(interval: ${interval})${field.slice(name!.length)} }`).then(
+      const failure = await subscription(
+        context(),
+        `subscription { ${name}(interval: ${interval})${field.slice(name!.length)} }`,
+      ).then(
         () => undefined,
         (error: Error) => error.message,
       );

@@ -22,7 +22,9 @@ function runChild(options: object, events: object[], batches = 1, readStdout = t
     const counters = Object.fromEntries(['component_errors_total', 'component_discarded_events_total', 'component_sent_bytes_total'].map((name) => [name, env.metrics.total(name)]));
     writeSync(3, JSON.stringify(counters));
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  });
   const collect = (stream: NodeJS.ReadableStream) => {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,12 +34,19 @@ function runChild(options: object, events: object[], batches = 1, readStdout = t
   const stderr = collect(child.stderr!);
   const counters = collect(child.stdio[3] as NodeJS.ReadableStream);
   if (!readStdout) child.stdout!.once('data', () => child.stdout!.destroy());
-  return new Promise<{ code: number | null; stdout: string; stderr: string; counters: Record<string, number> }>((resolve) => {
-    child.on('close', (code) => {
-      const text = counters().toString();
-      resolve({ code, stdout: stdout().toString(), stderr: stderr().toString(), counters: text ? JSON.parse(text) : {} });
-    });
-  });
+  return new Promise<{ code: number | null; stdout: string; stderr: string; counters: Record<string, number> }>(
+    (resolve) => {
+      child.on('close', (code) => {
+        const text = counters().toString();
+        resolve({
+          code,
+          stdout: stdout().toString(),
+          stderr: stderr().toString(),
+          counters: text ? JSON.parse(text) : {},
+        });
+      });
+    },
+  );
 }
 
 const events = [
@@ -46,12 +55,20 @@ const events = [
 ];
 
 const cases: Array<[string, object, string]> = [
-  ['json', { codec: 'json' }, '{"f":1.5,"message":"hello","n":1,"ok":true}\n{"message":"a \\"quoted\\" word","n":-2,"tags":["x","y"]}\n'],
+  [
+    'json',
+    { codec: 'json' },
+    '{"f":1.5,"message":"hello","n":1,"ok":true}\n{"message":"a \\"quoted\\" word","n":-2,"tags":["x","y"]}\n',
+  ],
   ['text', { codec: 'text' }, 'hello\na "quoted" word\n'],
   ['raw_message', { codec: 'raw_message' }, 'hello\na "quoted" word\n'],
   ['logfmt', { codec: 'logfmt' }, 'f=1.5 message=hello n=1 ok\nmessage="a \\"quoted\\" word" n=-2 tags.0=x tags.1=y\n'],
   ['csv', { codec: 'csv', csv: { fields: ['message', 'n'] } }, 'hello,1\n"a ""quoted"" word",-2\n'],
-  ['native_json', { codec: 'native_json' }, '{"log":{"f":1.5,"message":"hello","n":1,"ok":true}}\n{"log":{"message":"a \\"quoted\\" word","n":-2,"tags":["x","y"]}}\n'],
+  [
+    'native_json',
+    { codec: 'native_json' },
+    '{"log":{"f":1.5,"message":"hello","n":1,"ok":true}}\n{"log":{"message":"a \\"quoted\\" word","n":-2,"tags":["x","y"]}}\n',
+  ],
 ];
 
 for (const [name, encoding, expected] of cases) {
@@ -65,9 +82,17 @@ for (const [name, encoding, expected] of cases) {
 }
 
 test('framing: character_delimited and length_delimited', async () => {
-  const comma = await runChild({ encoding: { codec: 'text' }, framing: { method: 'character_delimited', character_delimited: { delimiter: ';' } } }, events);
+  const comma = await runChild(
+    {
+      encoding: { codec: 'text' },
+      framing: { method: 'character_delimited', character_delimited: { delimiter: ';' } },
+    },
+    events,
+  );
   assert.is(comma.stdout, 'hello;a "quoted" word;');
-  const length = await runChild({ encoding: { codec: 'text' }, framing: { method: 'length_delimited' } }, [{ message: 'hi' }]);
+  const length = await runChild({ encoding: { codec: 'text' }, framing: { method: 'length_delimited' } }, [
+    { message: 'hi' },
+  ]);
   assert.is(length.stdout, '\x00\x00\x00\x02hi');
 });
 

@@ -90,7 +90,12 @@ test('a path that cannot be written is a counted error, the sink goes on', async
   const blocker = join(dir, 'not-a-dir');
   writeFileSync(blocker, '');
   const { env, sink } = await build({ path: `${dir}/{{ where }}/x.log`, encoding: { codec: 'text' } });
-  await sink.write(logBatch([{ message: 'lost', where: 'not-a-dir' }, { message: 'kept', where: 'ok' }]));
+  await sink.write(
+    logBatch([
+      { message: 'lost', where: 'not-a-dir' },
+      { message: 'kept', where: 'ok' },
+    ]),
+  );
   await sink.close();
   assert.is(readFileSync(join(dir, 'ok/x.log'), 'utf8'), 'kept\n');
   assert.is(env.metrics.total('component_errors_total', { error_type: 'io_failed' }), 1);

@@ -18,7 +18,9 @@ interface Received {
 }
 
 /** A server answering requests with the given statuses in turn (the last one repeats). */
-async function server(statuses: number[]): Promise<{ uri: string; requests: Received[]; next: () => Promise<Received>; close: () => Promise<void> }> {
+async function server(
+  statuses: number[],
+): Promise<{ uri: string; requests: Received[]; next: () => Promise<Received>; close: () => Promise<void> }> {
   const requests: Received[] = [];
   const waiting: Array<(request: Received) => void> = [];
   const instance: Server = createServer((req, res) => {
@@ -49,7 +51,8 @@ async function build(options: object) {
 }
 
 const events = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ message: `event ${from + i}` }));
-const messages = (body: Buffer) => (JSON.parse(body.toString()) as Array<{ message: string }>).map((event) => event.message);
+const messages = (body: Buffer) =>
+  (JSON.parse(body.toString()) as Array<{ message: string }>).map((event) => event.message);
 
 test('500, then 429, then 200: retried with backoff, every event delivered exactly once; headers, auth and gzip on the wire', async () => {
   const target = await server([500, 429, 200]);
@@ -82,8 +85,14 @@ test('batch.max_events splits a batch into requests', async () => {
   await sink.write(logBatch(events(10)));
   await sink.close();
   await target.close();
-  assert.equal(target.requests.map((request) => messages(request.body).length), [4, 4, 2]);
-  assert.equal(target.requests.flatMap((request) => messages(request.body)), events(10).map((event) => event.message));
+  assert.equal(
+    target.requests.map((request) => messages(request.body).length),
+    [4, 4, 2],
+  );
+  assert.equal(
+    target.requests.flatMap((request) => messages(request.body)),
+    events(10).map((event) => event.message),
+  );
 });
 
 test('batch.max_bytes closes a batch before it grows past the limit', async () => {
@@ -93,7 +102,10 @@ test('batch.max_bytes closes a batch before it grows past the limit', async () =
   await sink.write(logBatch(events(5)));
   await sink.close();
   await target.close();
-  assert.equal(target.requests.map((request) => request.body.toString()), ['event 0\nevent 1\n', 'event 2\nevent 3\n', 'event 4\n']);
+  assert.equal(
+    target.requests.map((request) => request.body.toString()),
+    ['event 0\nevent 1\n', 'event 2\nevent 3\n', 'event 4\n'],
+  );
   assert.is(target.requests[0]!.headers['content-type'], 'text/plain');
 });
 
@@ -124,7 +136,11 @@ test('a 400 is not retried: the events are counted as errors and discarded', asy
 test('connection refused is retried up to retry_attempts, then given up', async () => {
   const target = await server([200]);
   await target.close();
-  const { env, sink } = await build({ uri: target.uri, encoding: { codec: 'json' }, request: { retry_attempts: 1, retry_jitter_mode: 'None' } });
+  const { env, sink } = await build({
+    uri: target.uri,
+    encoding: { codec: 'json' },
+    request: { retry_attempts: 1, retry_jitter_mode: 'None' },
+  });
   await sink.write(logBatch(events(2)));
   await sink.close();
   assert.is(env.metrics.total('component_discarded_events_total'), 2);
@@ -133,10 +149,22 @@ test('connection refused is retried up to retry_attempts, then given up', async 
 
 test('json with newline framing sends NDJSON without the last newline; payload_prefix/suffix wrap the array; bearer auth; zlib', async () => {
   const target = await server([200]);
-  const ndjson = await build({ uri: target.uri, method: 'put', encoding: { codec: 'json' }, framing: { method: 'newline_delimited' }, auth: { strategy: 'bearer', token: 'tok' } });
+  const ndjson = await build({
+    uri: target.uri,
+    method: 'put',
+    encoding: { codec: 'json' },
+    framing: { method: 'newline_delimited' },
+    auth: { strategy: 'bearer', token: 'tok' },
+  });
   await ndjson.sink.write(logBatch(events(2)));
   await ndjson.sink.close();
-  const wrapped = await build({ uri: target.uri, encoding: { codec: 'json' }, payload_prefix: '{"data":', payload_suffix: '}', compression: 'zlib' });
+  const wrapped = await build({
+    uri: target.uri,
+    encoding: { codec: 'json' },
+    payload_prefix: '{"data":',
+    payload_suffix: '}',
+    compression: 'zlib',
+  });
   await wrapped.sink.write(logBatch(events(2)));
   await wrapped.sink.close();
   await target.close();
@@ -163,7 +191,11 @@ test('zstd bodies decode to the events', async () => {
 
 test('healthcheck: HEAD to healthcheck.uri; healthy without one', async () => {
   const target = await server([204]);
-  const { sink } = await build({ uri: target.uri, encoding: { codec: 'json' }, auth: { strategy: 'bearer', token: 'tok' } });
+  const { sink } = await build({
+    uri: target.uri,
+    encoding: { codec: 'json' },
+    auth: { strategy: 'bearer', token: 'tok' },
+  });
   await sink.healthcheck!({});
   assert.is(target.requests.length, 0);
   await sink.healthcheck!({ uri: `${target.uri}/health` });
@@ -181,13 +213,19 @@ test('options: Vector defaults; an invalid payload wrapper and a bad uri are err
   assert.is(parsed.request.retry_initial_backoff_secs, 1);
   assert.is(parsed.request.retry_max_duration_secs, 30);
   assert.is(parsed.request.timeout_secs, 60);
-  assert.not.ok(http.options.safeParse({ uri: 'http://localhost/', encoding: { codec: 'json' }, payload_prefix: '{"data":' }).success);
+  assert.not.ok(
+    http.options.safeParse({ uri: 'http://localhost/', encoding: { codec: 'json' }, payload_prefix: '{"data":' })
+      .success,
+  );
   assert.not.ok(http.options.safeParse({ uri: 'localhost:80', encoding: { codec: 'json' } }).success);
 });
 
 /** Whether the promise rejects. */
 function rejects(promise: Promise<unknown>): Promise<boolean> {
-  return promise.then(() => false, () => true);
+  return promise.then(
+    () => false,
+    () => true,
+  );
 }
 
 test.run();

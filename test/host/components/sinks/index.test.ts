@@ -31,7 +31,8 @@ const threeBatches: SourceDefinition<object> = {
   outputs: () => [{ name: undefined, kinds: ['log'] }],
   build: async () => ({
     async run(context) {
-      for (let i = 0; i < 3; i++) await context.send(logBatch([{ message: `m${2 * i}` }, { message: `m${2 * i + 1}` }]));
+      for (let i = 0; i < 3; i++)
+        await context.send(logBatch([{ message: `m${2 * i}` }, { message: `m${2 * i + 1}` }]));
     },
   }),
 };
@@ -50,7 +51,12 @@ test('a topology delivers every event to the file and http sinks before it ends'
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
-  const spec = (id: string, definition: ComponentSpec['definition'], options: object, inputs: string[] = []): ComponentSpec => ({
+  const spec = (
+    id: string,
+    definition: ComponentSpec['definition'],
+    options: object,
+    inputs: string[] = [],
+  ): ComponentSpec => ({
     id,
     kind: definition.kind,
     type: definition.type,
@@ -81,7 +87,10 @@ test('a topology delivers every event to the file and http sinks before it ends'
 
   const all = ['m0', 'm1', 'm2', 'm3', 'm4', 'm5'];
   assert.is(readFileSync(join(dir, 'out.log'), 'utf8'), all.map((m) => `${m}\n`).join(''));
-  assert.equal(bodies.flatMap((body) => (JSON.parse(body) as Array<{ message: string }>).map((event) => event.message)), all);
+  assert.equal(
+    bodies.flatMap((body) => (JSON.parse(body) as Array<{ message: string }>).map((event) => event.message)),
+    all,
+  );
   assert.ok(bodies.length >= 2);
   assert.is(metrics.total('component_received_events_total', { component_id: 'to_http' }), 6);
   assert.is(metrics.total('component_errors_total'), 0);

@@ -22,7 +22,11 @@ function streamServer() {
   const server: Server = createServer((connection) => {
     const data: Buffer[] = [];
     connection.on('data', (chunk: Buffer) => data.push(chunk));
-    connections.push({ socket: connection, data, closed: new Promise((resolve) => connection.on('close', () => resolve())) });
+    connections.push({
+      socket: connection,
+      data,
+      closed: new Promise((resolve) => connection.on('close', () => resolve())),
+    });
   });
   const received = () => connections.map((c) => Buffer.concat(c.data).toString());
   const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -39,7 +43,12 @@ test('tcp: events framed with newlines on one connection', async () => {
   const target = streamServer();
   await new Promise<void>((resolve) => target.server.listen(0, '127.0.0.1', resolve));
   const { port } = target.server.address() as AddressInfo;
-  const { env, sink } = await build({ mode: 'tcp', address: `127.0.0.1:${port}`, encoding: { codec: 'json' }, keepalive: { time_secs: 60 } });
+  const { env, sink } = await build({
+    mode: 'tcp',
+    address: `127.0.0.1:${port}`,
+    encoding: { codec: 'json' },
+    keepalive: { time_secs: 60 },
+  });
   await sink.write(logBatch([{ message: 'a' }, { message: 'b' }]));
   await sink.write(logBatch([{ message: 'c' }]));
   await sink.close();
@@ -60,7 +69,10 @@ test('tcp: a connection the peer closed is noticed; the next write reconnects', 
   await target.connections[0]!.closed;
   // A write before the sink's socket read the peer's end would be lost: wait until the sink let it go.
   const connection = (sink as unknown as { connection: { socket: unknown } }).connection;
-  await waitFor(() => connection.socket === undefined, () => 'the sink to drop the connection the peer closed');
+  await waitFor(
+    () => connection.socket === undefined,
+    () => 'the sink to drop the connection the peer closed',
+  );
   await sink.write(logBatch([{ message: 'second' }]));
   await sink.close();
   await target.connections[1]!.closed;
@@ -91,7 +103,12 @@ test('unix_stream: events on the socket path, length-delimited framing', async (
   const path = join(dir, 'sink.sock');
   const target = streamServer();
   await new Promise<void>((resolve) => target.server.listen(path, resolve));
-  const { sink } = await build({ mode: 'unix_stream', path, encoding: { codec: 'text' }, framing: { method: 'length_delimited' } });
+  const { sink } = await build({
+    mode: 'unix_stream',
+    path,
+    encoding: { codec: 'text' },
+    framing: { method: 'length_delimited' },
+  });
   await sink.write(logBatch([{ message: 'hi' }, { message: 'there' }]));
   await sink.close();
   await target.connections[0]!.closed;
@@ -117,7 +134,14 @@ test('udp: one datagram per event, unframed', async () => {
 test('options: mode decides the required options; addresses are host:port', () => {
   assert.not.ok(socket.options.safeParse({ mode: 'tcp', encoding: { codec: 'json' } }).success);
   assert.not.ok(socket.options.safeParse({ mode: 'tcp', address: 'nohost', encoding: { codec: 'json' } }).success);
-  assert.not.ok(socket.options.safeParse({ mode: 'udp', address: '127.0.0.1:9', encoding: { codec: 'json' }, framing: { method: 'bytes' } }).success);
+  assert.not.ok(
+    socket.options.safeParse({
+      mode: 'udp',
+      address: '127.0.0.1:9',
+      encoding: { codec: 'json' },
+      framing: { method: 'bytes' },
+    }).success,
+  );
   assert.not.ok(socket.options.safeParse({ mode: 'unix_stream', encoding: { codec: 'json' } }).success);
   const parsed = socket.options.parse({ mode: 'tcp', address: '[::1]:5000', encoding: { codec: 'json' } });
   assert.equal(parsed.mode === 'tcp' && parsed.address, { host: '::1', port: 5000 });
@@ -127,7 +151,10 @@ test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Whether the promise rejects. */
 function rejects(promise: Promise<unknown>): Promise<boolean> {
-  return promise.then(() => false, () => true);
+  return promise.then(
+    () => false,
+    () => true,
+  );
 }
 
 test.run();

@@ -4,15 +4,21 @@ import { demoLogsSource, seededRandom } from '../../../../host/components/source
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
 
 const SHAPES: Record<string, RegExp> = {
-  apache_common: /^\d+\.\d+\.\d+\.\d+ - \S+ \[\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d \+0000\] "[A-Z]+ \/\S* HTTP\/\d\.\d" \d{3} \d+$/,
-  apache_error: /^\[[A-Z][a-z]{2} [A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d \d{4}\] \[\w+:[\w-]+\] \[pid \d+:tid \d+\] \[client [\d.]+:\d+\] .+$/,
+  apache_common:
+    /^\d+\.\d+\.\d+\.\d+ - \S+ \[\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d \+0000\] "[A-Z]+ \/\S* HTTP\/\d\.\d" \d{3} \d+$/,
+  apache_error:
+    /^\[[A-Z][a-z]{2} [A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d \d{4}\] \[\w+:[\w-]+\] \[pid \d+:tid \d+\] \[client [\d.]+:\d+\] .+$/,
   syslog: /^<\d{1,3}>[1-3] \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \S+ \S+ \d+ ID\d+ - .+$/,
   bsd_syslog: /^<\d{1,3}>[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d \S+ \S+\[\d+\]: .+$/,
 };
 
 for (const [format, shape] of Object.entries(SHAPES)) {
   test(`${format}: count lines in its shape, then the source ends`, async () => {
-    const source = await buildSource(demoLogsSource(seededRandom(7)), { format, count: 5, interval: 0 }, testEnv('demo_logs'));
+    const source = await buildSource(
+      demoLogsSource(seededRandom(7)),
+      { format, count: 5, interval: 0 },
+      testEnv('demo_logs'),
+    );
     const run = runSource(source);
     await run.done;
     assert.is(run.events.length, 5);
@@ -23,18 +29,39 @@ for (const [format, shape] of Object.entries(SHAPES)) {
 }
 
 test('json: lines are JSON objects with the HTTP log fields; decoding json parses them', async () => {
-  const source = await buildSource(demoLogsSource(seededRandom(1)), { format: 'json', count: 3, interval: 0, decoding: { codec: 'json' } }, testEnv('demo_logs'));
+  const source = await buildSource(
+    demoLogsSource(seededRandom(1)),
+    { format: 'json', count: 3, interval: 0, decoding: { codec: 'json' } },
+    testEnv('demo_logs'),
+  );
   const run = runSource(source);
   await run.done;
   assert.is(run.events.length, 3);
   for (const event of run.events) {
-    for (const key of ['host', 'user-identifier', 'datetime', 'method', 'request', 'protocol', 'status', 'bytes', 'referer']) assert.ok(key in event, key);
+    for (const key of [
+      'host',
+      'user-identifier',
+      'datetime',
+      'method',
+      'request',
+      'protocol',
+      'status',
+      'bytes',
+      'referer',
+    ])
+      assert.ok(key in event, key);
   }
 });
 
 test('shuffle picks from lines, numbered with sequence; a shuffle without lines is an option error', async () => {
   const definition = demoLogsSource(seededRandom(3));
-  const run = runSource(await buildSource(definition, { format: 'shuffle', lines: ['a', 'b'], sequence: true, count: 4, interval: 0 }, testEnv('demo_logs')));
+  const run = runSource(
+    await buildSource(
+      definition,
+      { format: 'shuffle', lines: ['a', 'b'], sequence: true, count: 4, interval: 0 },
+      testEnv('demo_logs'),
+    ),
+  );
   await run.done;
   assert.is(run.events.length, 4);
   run.events.forEach((event, n) => assert.match(event.message as string, new RegExp(`^${n} [ab]$`)));
@@ -42,11 +69,22 @@ test('shuffle picks from lines, numbered with sequence; a shuffle without lines 
 });
 
 test('interval 0 fills batches up to chunkSize; with an interval it waits between lines until shutdown', async () => {
-  const fast = runSource(await buildSource(demoLogsSource(seededRandom(3)), { format: 'syslog', count: 25, interval: 0 }, testEnv('demo_logs', { chunkSize: 10 })));
+  const fast = runSource(
+    await buildSource(
+      demoLogsSource(seededRandom(3)),
+      { format: 'syslog', count: 25, interval: 0 },
+      testEnv('demo_logs', { chunkSize: 10 }),
+    ),
+  );
   await fast.done;
-  assert.equal(fast.batches.map((b) => b.count), [10, 10, 5]);
+  assert.equal(
+    fast.batches.map((b) => b.count),
+    [10, 10, 5],
+  );
 
-  const slow = runSource(await buildSource(demoLogsSource(seededRandom(3)), { format: 'syslog', interval: 60 }, testEnv('demo_logs')));
+  const slow = runSource(
+    await buildSource(demoLogsSource(seededRandom(3)), { format: 'syslog', interval: 60 }, testEnv('demo_logs')),
+  );
   await slow.waitFor(1);
   slow.shutdown.abort();
   await slow.done;

@@ -24,10 +24,17 @@ test('scheduled: the command runs again after the interval; events carry command
 
 test('streaming: lines arrive as the command writes them, and it is respawned when it exits', async () => {
   const script = 'process.stdout.write("a\\nb"); setTimeout(() => process.stdout.write("c\\n"), 50)';
-  const source = await startSource(exec, { mode: 'streaming', command: [node, '-e', script], streaming: { respawn_interval_secs: 0 } });
+  const source = await startSource(exec, {
+    mode: 'streaming',
+    command: [node, '-e', script],
+    streaming: { respawn_interval_secs: 0 },
+  });
   await source.waitFor(4);
   await source.stop();
-  assert.equal(source.events.slice(0, 4).map((event) => event.message), ['a', 'bc', 'a', 'bc']);
+  assert.equal(
+    source.events.slice(0, 4).map((event) => event.message),
+    ['a', 'bc', 'a', 'bc'],
+  );
 });
 
 test('streaming without respawn ends with the command; stderr excluded; the rest after the last newline is an event', async () => {
@@ -38,7 +45,10 @@ test('streaming without respawn ends with the command; stderr excluded; the rest
     include_stderr: false,
   });
   await source.done;
-  assert.equal(source.events.map((event) => event.message), ['x', 'y']);
+  assert.equal(
+    source.events.map((event) => event.message),
+    ['x', 'y'],
+  );
 });
 
 test('json decoding through the shared decoding options', async () => {
@@ -54,7 +64,11 @@ test('json decoding through the shared decoding options', async () => {
 });
 
 test('a missing binary is a counted, logged error, retried on schedule; shutdown ends the source', async () => {
-  const source = await startSource(exec, { mode: 'streaming', command: ['/nonexistent/svc-no-such-binary'], streaming: { respawn_interval_secs: 0 } });
+  const source = await startSource(exec, {
+    mode: 'streaming',
+    command: ['/nonexistent/svc-no-such-binary'],
+    streaming: { respawn_interval_secs: 0 },
+  });
   await pause(200);
   await source.stop();
   assert.ok(source.metrics.total('component_errors_total', { error_type: 'command_failed', stage: 'receiving' }) >= 2);
@@ -63,10 +77,16 @@ test('a missing binary is a counted, logged error, retried on schedule; shutdown
 });
 
 test('shutdown stops a long-running command (SIGTERM) and sends what it wrote', async () => {
-  const source = await startSource(exec, { mode: 'streaming', command: [node, '-e', 'console.log("up"); setInterval(() => {}, 1000)'] });
+  const source = await startSource(exec, {
+    mode: 'streaming',
+    command: [node, '-e', 'console.log("up"); setInterval(() => {}, 1000)'],
+  });
   await source.waitFor(1);
   await source.stop();
-  assert.equal(source.events.map((event) => event.message), ['up']);
+  assert.equal(
+    source.events.map((event) => event.message),
+    ['up'],
+  );
 });
 
 test.run();

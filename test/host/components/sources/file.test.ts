@@ -19,7 +19,7 @@ test.after.each(async () => {
 const fast = { glob_minimum_cooldown_ms: 20 };
 const messages = (events: Array<Record<string, unknown>>) => events.map((event) => event.message);
 
-test('reads existing files from the beginning, with Vector\'s fields, and follows appends', async () => {
+test("reads existing files from the beginning, with Vector's fields, and follows appends", async () => {
   const path = join(dir, 'a.log');
   writeFileSync(path, 'one\ntwo\n');
   const source = await startSource(file, { include: [join(dir, '*.log')], ...fast }, { dataDir: dir });
@@ -41,7 +41,11 @@ test('reads existing files from the beginning, with Vector\'s fields, and follow
 
 test('read_from end skips what is there at start-up; files found later are read from their start', async () => {
   writeFileSync(join(dir, 'a.log'), 'old\n');
-  const source = await startSource(file, { include: [join(dir, '*.log')], read_from: 'end', ...fast }, { dataDir: dir });
+  const source = await startSource(
+    file,
+    { include: [join(dir, '*.log')], read_from: 'end', ...fast },
+    { dataDir: dir },
+  );
   appendFileSync(join(dir, 'a.log'), 'new\n');
   writeFileSync(join(dir, 'b.log'), 'b1\n');
   await source.waitFor(2);
@@ -53,7 +57,11 @@ test('include and exclude globs', async () => {
   writeFileSync(join(dir, 'a.log'), 'a\n');
   writeFileSync(join(dir, 'skip.log'), 'skip\n');
   writeFileSync(join(dir, 'c.txt'), 'c\n');
-  const source = await startSource(file, { include: [join(dir, '*.log')], exclude: [join(dir, 'skip*')], ...fast }, { dataDir: dir });
+  const source = await startSource(
+    file,
+    { include: [join(dir, '*.log')], exclude: [join(dir, 'skip*')], ...fast },
+    { dataDir: dir },
+  );
   await source.waitFor(1);
   await pause(100);
   await source.stop();
@@ -64,20 +72,34 @@ test('line_delimiter, file_key, host_key and offset_key', async () => {
   writeFileSync(join(dir, 'a.log'), 'x\r\ny\r\n');
   const source = await startSource(
     file,
-    { include: [join(dir, '*.log')], line_delimiter: '\r\n', file_key: 'path', host_key: '', offset_key: 'offset', ...fast },
+    {
+      include: [join(dir, '*.log')],
+      line_delimiter: '\r\n',
+      file_key: 'path',
+      host_key: '',
+      offset_key: 'offset',
+      ...fast,
+    },
     { dataDir: dir },
   );
   await source.waitFor(2);
   await source.stop();
-  assert.equal(source.events.map(({ message, path, offset, host }) => ({ message, path, offset, host })), [
-    { message: 'x', path: join(dir, 'a.log'), offset: 0n, host: undefined },
-    { message: 'y', path: join(dir, 'a.log'), offset: 3n, host: undefined },
-  ]);
+  assert.equal(
+    source.events.map(({ message, path, offset, host }) => ({ message, path, offset, host })),
+    [
+      { message: 'x', path: join(dir, 'a.log'), offset: 0n, host: undefined },
+      { message: 'y', path: join(dir, 'a.log'), offset: 3n, host: undefined },
+    ],
+  );
 });
 
 test('lines longer than max_line_bytes are dropped and counted', async () => {
   writeFileSync(join(dir, 'a.log'), 'short\nthis line is too long\nok\n');
-  const source = await startSource(file, { include: [join(dir, '*.log')], max_line_bytes: 10, ...fast }, { dataDir: dir });
+  const source = await startSource(
+    file,
+    { include: [join(dir, '*.log')], max_line_bytes: 10, ...fast },
+    { dataDir: dir },
+  );
   await source.waitFor(2);
   await source.stop();
   assert.equal(messages(source.events), ['short', 'ok']);
@@ -149,7 +171,11 @@ test('ignore_older_secs: files not modified for that long are tailed from their 
   const hourAgo = new Date(Date.now() - 3_600_000);
   utimesSync(old, hourAgo, hourAgo);
   writeFileSync(join(dir, 'fresh.log'), 'fresh\n');
-  const source = await startSource(file, { include: [join(dir, '*.log')], ignore_older_secs: 600, ...fast }, { dataDir: dir });
+  const source = await startSource(
+    file,
+    { include: [join(dir, '*.log')], ignore_older_secs: 600, ...fast },
+    { dataDir: dir },
+  );
   await source.waitFor(1);
   appendFileSync(old, 'appended\n');
   await source.waitFor(2);
@@ -174,7 +200,11 @@ test('checksum fingerprint: two files starting with the same line are one file t
   assert.is(source.events.length, 2, JSON.stringify(source.events));
   assert.ok(source.logs.some((record) => record.message.startsWith('More than one file has the same fingerprint')));
 
-  const distinct = await startSource(file, { include: [join(dir, '*.log')], fingerprint: { lines: 2 }, ...fast }, { dataDir: join(dir, 'other') });
+  const distinct = await startSource(
+    file,
+    { include: [join(dir, '*.log')], fingerprint: { lines: 2 }, ...fast },
+    { dataDir: join(dir, 'other') },
+  );
   await distinct.waitFor(4);
   await distinct.stop();
   assert.equal(messages(distinct.events).sort(), ['from a', 'from b', 'same header', 'same header']);

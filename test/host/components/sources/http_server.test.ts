@@ -9,7 +9,12 @@ import { buildSource, runSource, testEnv, type Collected } from '../../support/s
 import { freePort } from '../../support/svc.js';
 
 /** Runs the source with `options` and gives `body` the base URL; shuts it down after. */
-async function withServer(options: Record<string, unknown>, body: (url: string, run: Collected) => Promise<void>, definition: SourceDefinition = httpServer as SourceDefinition, env = testEnv('http_server')) {
+async function withServer(
+  options: Record<string, unknown>,
+  body: (url: string, run: Collected) => Promise<void>,
+  definition: SourceDefinition = httpServer as SourceDefinition,
+  env = testEnv('http_server'),
+) {
   const port = await freePort();
   const run = runSource(await buildSource(definition, { address: `127.0.0.1:${port}`, ...options }, env));
   try {
@@ -24,7 +29,10 @@ test('text: each line of a POST is an event with path, peer and source type; the
   await withServer({ response_code: 202 }, async (url, run) => {
     const response = await fetch(`${url}/`, { method: 'POST', body: 'one\ntwo\n' });
     assert.is(response.status, 202);
-    assert.equal(run.events.map((e) => e.message), ['one', 'two']);
+    assert.equal(
+      run.events.map((e) => e.message),
+      ['one', 'two'],
+    );
     assert.is(run.events[0]!.path, '/');
     assert.is(run.events[0]!.host, '127.0.0.1');
     assert.is(run.events[0]!.source_type, 'http_server');
@@ -32,41 +40,66 @@ test('text: each line of a POST is an event with path, peer and source type; the
 });
 
 test('json and ndjson (legacy encoding and decoding/framing); headers and query parameters become fields', async () => {
-  await withServer({ encoding: 'json', headers: ['User-Agent', 'X-Missing', 'x-my-*'], query_parameters: ['app', 'pa*'] }, async (url, run) => {
-    const response = await fetch(`${url}/?app=web&param1=a&other=no`, {
-      method: 'POST',
-      body: '[{"a":1},{"a":2,"app":"body"}]',
-      headers: { 'User-Agent': 'test/1', 'X-My-Thing': 'yes' },
-    });
-    assert.is(response.status, 200);
-    assert.equal(run.events.map((e) => e.a), [1n, 2n]);
-    assert.is(run.events[0]!['User-Agent'], 'test/1');
-    assert.is(run.events[0]!['X-Missing'], null);
-    assert.is(run.events[0]!['x-my-thing'], 'yes');
-    assert.is(run.events[0]!.app, 'web');
-    assert.is(run.events[0]!.param1, 'a');
-    assert.not.ok('other' in run.events[0]!);
-  });
+  await withServer(
+    { encoding: 'json', headers: ['User-Agent', 'X-Missing', 'x-my-*'], query_parameters: ['app', 'pa*'] },
+    async (url, run) => {
+      const response = await fetch(`${url}/?app=web&param1=a&other=no`, {
+        method: 'POST',
+        body: '[{"a":1},{"a":2,"app":"body"}]',
+        headers: { 'User-Agent': 'test/1', 'X-My-Thing': 'yes' },
+      });
+      assert.is(response.status, 200);
+      assert.equal(
+        run.events.map((e) => e.a),
+        [1n, 2n],
+      );
+      assert.is(run.events[0]!['User-Agent'], 'test/1');
+      assert.is(run.events[0]!['X-Missing'], null);
+      assert.is(run.events[0]!['x-my-thing'], 'yes');
+      assert.is(run.events[0]!.app, 'web');
+      assert.is(run.events[0]!.param1, 'a');
+      assert.not.ok('other' in run.events[0]!);
+    },
+  );
   await withServer({ decoding: { codec: 'json' } }, async (url, run) => {
     const response = await fetch(url, { method: 'POST', body: '{"n":1}\n{"n":2}\n' });
     assert.is(response.status, 200);
-    assert.equal(run.events.map((e) => e.n), [1n, 2n]);
+    assert.equal(
+      run.events.map((e) => e.n),
+      [1n, 2n],
+    );
   });
 });
 
 test('a gzip body is decompressed; an unknown encoding is 415; past the size limit is 413', async () => {
-  await withServer({}, async (url, run) => {
-    const gzipped = await fetch(url, { method: 'POST', body: gzipSync('packed\n'), headers: { 'Content-Encoding': 'gzip' } });
-    assert.is(gzipped.status, 200);
-    assert.equal(run.events.map((e) => e.message), ['packed']);
-    const unknown = await fetch(url, { method: 'POST', body: 'x', headers: { 'Content-Encoding': 'snappy' } });
-    assert.is(unknown.status, 415);
-    const bomb = await fetch(url, { method: 'POST', body: gzipSync(Buffer.alloc(4096, 'a')), headers: { 'Content-Encoding': 'gzip' } });
-    assert.is(bomb.status, 413);
-    const big = await fetch(url, { method: 'POST', body: Buffer.alloc(2048, 'a') });
-    assert.is(big.status, 413);
-    assert.is(run.events.length, 1);
-  }, httpServer as SourceDefinition, testEnv('http_server', { maxDecompressedSize: 1024 }));
+  await withServer(
+    {},
+    async (url, run) => {
+      const gzipped = await fetch(url, {
+        method: 'POST',
+        body: gzipSync('packed\n'),
+        headers: { 'Content-Encoding': 'gzip' },
+      });
+      assert.is(gzipped.status, 200);
+      assert.equal(
+        run.events.map((e) => e.message),
+        ['packed'],
+      );
+      const unknown = await fetch(url, { method: 'POST', body: 'x', headers: { 'Content-Encoding': 'snappy' } });
+      assert.is(unknown.status, 415);
+      const bomb = await fetch(url, {
+        method: 'POST',
+        body: gzipSync(Buffer.alloc(4096, 'a')),
+        headers: { 'Content-Encoding': 'gzip' },
+      });
+      assert.is(bomb.status, 413);
+      const big = await fetch(url, { method: 'POST', body: Buffer.alloc(2048, 'a') });
+      assert.is(big.status, 413);
+      assert.is(run.events.length, 1);
+    },
+    httpServer as SourceDefinition,
+    testEnv('http_server', { maxDecompressedSize: 1024 }),
+  );
 });
 
 test('400 for an undecodable body with the reason; 405 for another method; 404 for another path', async () => {
@@ -85,11 +118,17 @@ test('400 for an undecodable body with the reason; 405 for another method; 404 f
 });
 
 test('the older name http works the same; encoding with decoding is an option error; a taken port fails the build', async () => {
-  await withServer({}, async (url, run) => {
-    assert.is((await fetch(url, { method: 'POST', body: 'old' })).status, 200);
-    assert.is(run.events[0]!.message, 'old');
-  }, httpSource as SourceDefinition);
-  assert.not.ok(httpServer.options.safeParse({ address: '0.0.0.0:80', encoding: 'json', decoding: { codec: 'json' } }).success);
+  await withServer(
+    {},
+    async (url, run) => {
+      assert.is((await fetch(url, { method: 'POST', body: 'old' })).status, 200);
+      assert.is(run.events[0]!.message, 'old');
+    },
+    httpSource as SourceDefinition,
+  );
+  assert.not.ok(
+    httpServer.options.safeParse({ address: '0.0.0.0:80', encoding: 'json', decoding: { codec: 'json' } }).success,
+  );
   const port = await freePort();
   const blocker = createServer().listen(port, '127.0.0.1');
   await once(blocker, 'listening');
@@ -105,7 +144,9 @@ test('the older name http works the same; encoding with decoding is an option er
 
 test('the answer waits until downstream accepted the events', async () => {
   const port = await freePort();
-  const run = runSource(await buildSource(httpServer, { address: `127.0.0.1:${port}` }, testEnv('http_server')), { delayMs: 100 });
+  const run = runSource(await buildSource(httpServer, { address: `127.0.0.1:${port}` }, testEnv('http_server')), {
+    delayMs: 100,
+  });
   const started = Date.now();
   const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'slow\n' });
   assert.is(response.status, 200);

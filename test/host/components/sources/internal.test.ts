@@ -4,15 +4,18 @@ import internalLogs from '../../../../host/components/sources/internal_logs.js';
 import internalMetrics from '../../../../host/components/sources/internal_metrics.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
 
-test('internal_metrics: metric events in Vector\'s model, and counters change between scrapes', async () => {
+test("internal_metrics: metric events in Vector's model, and counters change between scrapes", async () => {
   const env = testEnv('internal_metrics');
   const counter = env.metrics.counter('component_received_events_total', { component_id: 'x' });
   env.metrics.histogram('component_received_events_count', { component_id: 'x' }).record(3);
   counter.increment(2);
-  const run = runSource(await buildSource(internalMetrics, { scrape_interval_secs: 0.05, tags: { pid_key: 'pid', host_key: 'host' } }, env));
+  const run = runSource(
+    await buildSource(internalMetrics, { scrape_interval_secs: 0.05, tags: { pid_key: 'pid', host_key: 'host' } }, env),
+  );
   await run.waitFor(1);
   counter.increment(5);
-  const ofX = (name: string) => run.events.filter((e) => e.name === name && (e.tags as { component_id: string }).component_id === 'x');
+  const ofX = (name: string) =>
+    run.events.filter((e) => e.name === name && (e.tags as { component_id: string }).component_id === 'x');
   const seen = () => ofX('component_received_events_total');
   while (seen().length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
   run.shutdown.abort();
@@ -32,10 +35,13 @@ test('internal_metrics: metric events in Vector\'s model, and counters change be
   };
   assert.is(histogram.count, 1n);
   assert.is(histogram.sum, 3);
-  assert.equal(histogram.buckets.find((b) => b.upper_limit === 5), { upper_limit: 5, count: 1n });
+  assert.equal(
+    histogram.buckets.find((b) => b.upper_limit === 5),
+    { upper_limit: 5, count: 1n },
+  );
 });
 
-test('internal_logs: a warn record becomes a log event with Vector\'s fields', async () => {
+test("internal_logs: a warn record becomes a log event with Vector's fields", async () => {
   const env = testEnv('internal_logs');
   const run = runSource(await buildSource(internalLogs, {}, env));
   env.logHub.logger('svc::sources::file', { component_id: 'files' }).warn('Something is odd.', { path: '/tmp/x' });
@@ -44,7 +50,12 @@ test('internal_logs: a warn record becomes a log event with Vector\'s fields', a
   await run.done;
   const event = run.events[0]!;
   assert.is(event.message, 'Something is odd.');
-  assert.equal(event.metadata, { kind: 'event', level: 'WARN', module_path: 'svc::sources::file', target: 'svc::sources::file' });
+  assert.equal(event.metadata, {
+    kind: 'event',
+    level: 'WARN',
+    module_path: 'svc::sources::file',
+    target: 'svc::sources::file',
+  });
   assert.is(event.component_id, 'files');
   assert.is(event.path, '/tmp/x');
   assert.is(event.host, 'test-host');

@@ -12,7 +12,9 @@ import { freePort } from '../../support/svc.js';
 
 test('tcp: frames split across packets join up; host and port are the peer', async () => {
   const port = await freePort();
-  const run = runSource(await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('socket')));
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('socket')),
+  );
   const client = connect(port, '127.0.0.1');
   await once(client, 'connect');
   client.write('first li');
@@ -20,7 +22,10 @@ test('tcp: frames split across packets join up; host and port are the peer', asy
   client.write('ne\nsecond\nthi');
   client.end('rd');
   await run.waitFor(3);
-  assert.equal(run.events.map((e) => e.message), ['first line', 'second', 'third']);
+  assert.equal(
+    run.events.map((e) => e.message),
+    ['first line', 'second', 'third'],
+  );
   assert.is(run.events[0]!.host, '127.0.0.1');
   assert.is(run.events[0]!.port, BigInt(client.localPort!));
   assert.is(run.events[0]!.source_type, 'socket');
@@ -31,7 +36,9 @@ test('tcp: frames split across packets join up; host and port are the peer', asy
 test('tcp: a taken port fails the build naming the address; shutdown ends open connections after the timeout', async () => {
   const port = await freePort();
   const env = testEnv('socket');
-  const run = runSource(await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}`, shutdown_timeout_secs: 0 }, env));
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}`, shutdown_timeout_secs: 0 }, env),
+  );
   try {
     await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, env);
     assert.unreachable('the second build should fail');
@@ -49,7 +56,9 @@ test('tcp: a taken port fails the build naming the address; shutdown ends open c
 
 test('udp: each datagram is an event, cut at max_length', async () => {
   const port = await freePort();
-  const run = runSource(await buildSource(socketSource, { mode: 'udp', address: `127.0.0.1:${port}`, max_length: 5 }, testEnv('socket')));
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'udp', address: `127.0.0.1:${port}`, max_length: 5 }, testEnv('socket')),
+  );
   const client = createSocket('udp4');
   client.send('hello', port, '127.0.0.1');
   client.send('multi\nline', port, '127.0.0.1');
@@ -70,11 +79,16 @@ test('unix_stream: events carry the socket path as host; a stale socket file is 
   const stale = createServer().listen(path);
   await once(stale, 'listening');
   stale.close();
-  const run = runSource(await buildSource(socketSource, { mode: 'unix_stream', path, decoding: { codec: 'json' } }, testEnv('socket')));
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'unix_stream', path, decoding: { codec: 'json' } }, testEnv('socket')),
+  );
   const client = connect(path);
   client.end('{"a":1}\n{"a":2}\n');
   await run.waitFor(2);
-  assert.equal(run.events.map((e) => e.a), [1n, 2n]);
+  assert.equal(
+    run.events.map((e) => e.a),
+    [1n, 2n],
+  );
   assert.is(run.events[0]!.host, path);
   assert.not.ok('port' in run.events[0]!);
   run.shutdown.abort();

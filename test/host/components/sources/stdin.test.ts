@@ -12,12 +12,19 @@ import { main, tempDir } from '../../support/svc.js';
 
 test('lines become events with source_type, host and timestamp; the last unterminated line counts; EOF ends the source', async () => {
   const input = new PassThrough();
-  const source = await buildSource(stdinSource(() => input), {}, testEnv('stdin'));
+  const source = await buildSource(
+    stdinSource(() => input),
+    {},
+    testEnv('stdin'),
+  );
   const run = runSource(source);
   input.write('hello\nwor');
   input.end('ld\nlast');
   await run.done;
-  assert.equal(run.events.map((e) => e.message), ['hello', 'world', 'last']);
+  assert.equal(
+    run.events.map((e) => e.message),
+    ['hello', 'world', 'last'],
+  );
   assert.is(run.events[0]!.source_type, 'stdin');
   assert.is(run.events[0]!.host, 'test-host');
   assert.ok(run.events[0]!.timestamp !== undefined);
@@ -25,15 +32,28 @@ test('lines become events with source_type, host and timestamp; the last untermi
 
 test('max_length truncates long lines; host_key moves the host; decoding json parses', async () => {
   const input = new PassThrough();
-  const source = await buildSource(stdinSource(() => input), { max_length: 4, host_key: 'machine' }, testEnv('stdin'));
+  const source = await buildSource(
+    stdinSource(() => input),
+    { max_length: 4, host_key: 'machine' },
+    testEnv('stdin'),
+  );
   const run = runSource(source);
   input.end('abcdefgh\nxy\n');
   await run.done;
-  assert.equal(run.events.map((e) => e.message), ['abcd', 'xy']);
+  assert.equal(
+    run.events.map((e) => e.message),
+    ['abcd', 'xy'],
+  );
   assert.is(run.events[0]!.machine, 'test-host');
 
   const json = new PassThrough();
-  const jsonRun = runSource(await buildSource(stdinSource(() => json), { decoding: { codec: 'json' } }, testEnv('stdin')));
+  const jsonRun = runSource(
+    await buildSource(
+      stdinSource(() => json),
+      { decoding: { codec: 'json' } },
+      testEnv('stdin'),
+    ),
+  );
   json.end('{"a":1}\n');
   await jsonRun.done;
   assert.is(jsonRun.events[0]!.a, 1n);
@@ -41,7 +61,11 @@ test('max_length truncates long lines; host_key moves the host; decoding json pa
 
 test('a slow consumer holds reading back: the input stream fills up instead of memory', async () => {
   const input = new PassThrough({ highWaterMark: 1024 });
-  const source = await buildSource(stdinSource(() => input), {}, testEnv('stdin', { chunkSize: 10 }));
+  const source = await buildSource(
+    stdinSource(() => input),
+    {},
+    testEnv('stdin', { chunkSize: 10 }),
+  );
   const run = runSource(source, { delayMs: 50 });
   const line = Buffer.from('x'.repeat(99) + '\n');
   let accepted = 0;
@@ -57,18 +81,30 @@ test('a slow consumer holds reading back: the input stream fills up instead of m
 
 test('shutdown stops reading and the source returns', async () => {
   const input = new PassThrough();
-  const run = runSource(await buildSource(stdinSource(() => input), {}, testEnv('stdin')));
+  const run = runSource(
+    await buildSource(
+      stdinSource(() => input),
+      {},
+      testEnv('stdin'),
+    ),
+  );
   input.write('one\n');
   await run.waitFor(1);
   run.shutdown.abort();
   await run.done;
-  assert.equal(run.events.map((e) => e.message), ['one']);
+  assert.equal(
+    run.events.map((e) => e.message),
+    ['one'],
+  );
 });
-
 
 test('for a consumer that decodes: whole lines in batches of at most chunk-size events, a line split over reads joined once', async () => {
   const input = new PassThrough();
-  const source = await buildSource(stdinSource(() => input), {}, testEnv('stdin', { chunkSize: 3, consumerDecodes: true }));
+  const source = await buildSource(
+    stdinSource(() => input),
+    {},
+    testEnv('stdin', { chunkSize: 3, consumerDecodes: true }),
+  );
   const batches: Array<{ text: string; count: number }> = [];
   const done = source.run({
     async send(batch) {
@@ -85,7 +121,10 @@ test('for a consumer that decodes: whole lines in batches of at most chunk-size 
   }
   input.end('\nlast');
   await done;
-  assert.equal(batches.map((b) => b.count), [3, 2, 1, 1]);
+  assert.equal(
+    batches.map((b) => b.count),
+    [3, 2, 1, 1],
+  );
   assert.equal(batches.map((b) => b.text).join(''), `a\nb\nc\nd\ne\n${long}\nlast`);
   assert.ok(batches.every((b) => b.text.split('\n').filter(Boolean).length === b.count));
 });
@@ -96,11 +135,26 @@ test('svc reads standard input redirected from a file and from a pipe whole, thr
   const input = join(dir, 'events.ndjson');
   writeFileSync(input, `${lines.join('\n')}\n{"i":"last"}`);
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, 'sources:\n  in: { type: stdin, decoding: { codec: json } }\ntransforms:\n  r: { type: remap, inputs: [in], source: "del(.text); del(.timestamp)" }\nsinks:\n  out: { type: console, inputs: [r], encoding: { codec: json } }\n');
-  const expected = [...lines.map((_, i) => JSON.stringify({ host: 'H', i, source_type: 'stdin' })), '{"host":"H","i":"last","source_type":"stdin"}'];
-  for (const command of [`"$0" "$1" -q --threads 2 --config "$2" < "$3"`, `cat "$3" | "$0" "$1" -q --threads 2 --config "$2"`]) {
-    const { stdout } = await promisify(execFile)('/bin/bash', ['-c', command, process.execPath, main, config, input], { env: { ...process.env, HOSTNAME: 'H' }, maxBuffer: 1 << 26 });
-    const events = stdout.split('\n').filter(Boolean).map((line) => JSON.stringify({ ...JSON.parse(line), host: 'H' }));
+  writeFileSync(
+    config,
+    'sources:\n  in: { type: stdin, decoding: { codec: json } }\ntransforms:\n  r: { type: remap, inputs: [in], source: "del(.text); del(.timestamp)" }\nsinks:\n  out: { type: console, inputs: [r], encoding: { codec: json } }\n',
+  );
+  const expected = [
+    ...lines.map((_, i) => JSON.stringify({ host: 'H', i, source_type: 'stdin' })),
+    '{"host":"H","i":"last","source_type":"stdin"}',
+  ];
+  for (const command of [
+    `"$0" "$1" -q --threads 2 --config "$2" < "$3"`,
+    `cat "$3" | "$0" "$1" -q --threads 2 --config "$2"`,
+  ]) {
+    const { stdout } = await promisify(execFile)('/bin/bash', ['-c', command, process.execPath, main, config, input], {
+      env: { ...process.env, HOSTNAME: 'H' },
+      maxBuffer: 1 << 26,
+    });
+    const events = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.stringify({ ...JSON.parse(line), host: 'H' }));
     assert.equal(events, expected, command);
   }
 });
@@ -113,10 +167,15 @@ test('svc stops on SIGTERM while its standard input, a pipe, stays open and sile
   const fd = openSync(fifo, 'r+');
   writeSync(fd, 'hello\n');
   const config = join(dir, 'svc.yaml');
-  writeFileSync(config, 'sources:\n  in: { type: stdin }\nsinks:\n  out: { type: console, inputs: [in], encoding: { codec: text } }\n');
+  writeFileSync(
+    config,
+    'sources:\n  in: { type: stdin }\nsinks:\n  out: { type: console, inputs: [in], encoding: { codec: text } }\n',
+  );
   const child = spawn(process.execPath, [main, '-q', '--config', config], { stdio: [fd, 'pipe', 'ignore'] });
   let stdout = '';
-  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk) === 'hello\n' && resolve()));
+  await new Promise<void>((resolve) =>
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk) === 'hello\n' && resolve()),
+  );
   child.kill('SIGTERM');
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const [code, signal] = await once(child, 'exit');

@@ -6,12 +6,15 @@ import syslogSource from '../../../../host/components/sources/syslog.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
 import { freePort } from '../../support/svc.js';
 
-const RFC5424 = '<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su 77 ID47 [exampleSDID@32473 iut="3" eventSource="App"] \'su root\' failed';
+const RFC5424 =
+  '<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su 77 ID47 [exampleSDID@32473 iut="3" eventSource="App"] \'su root\' failed';
 const RFC3164 = '<13>Feb  5 17:32:18 10.0.0.99 myapp[123]: hello there';
 
-test('tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector\'s fields', async () => {
+test("tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector's fields", async () => {
   const port = await freePort();
-  const run = runSource(await buildSource(syslogSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('syslog')));
+  const run = runSource(
+    await buildSource(syslogSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('syslog')),
+  );
   const client = connect(port, '127.0.0.1');
   const framed = `${Buffer.byteLength(RFC5424)} ${RFC5424}`;
   client.write(framed.slice(0, 20));
@@ -49,7 +52,9 @@ test('tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector\'s 
 test('udp: one message per datagram, the peer under host_key and source_ip', async () => {
   const port = await freePort();
   const env = testEnv('syslog');
-  const run = runSource(await buildSource(syslogSource, { mode: 'udp', address: `127.0.0.1:${port}`, host_key: 'peer' }, env));
+  const run = runSource(
+    await buildSource(syslogSource, { mode: 'udp', address: `127.0.0.1:${port}`, host_key: 'peer' }, env),
+  );
   const client = createSocket('udp4');
   client.send(RFC3164, port, '127.0.0.1');
   client.send(RFC5424, port, '127.0.0.1');

@@ -1,15 +1,25 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeSettings, decodingSchema, framingSchema, SourceDecoder, sourceStamp } from '../../../../host/components/support/decoding.js';
+import {
+  decodeSettings,
+  decodingSchema,
+  framingSchema,
+  SourceDecoder,
+  sourceStamp,
+} from '../../../../host/components/support/decoding.js';
 import { concatBatches, splitBatch } from '../../../../host/topology/batch.js';
 import { decodeBatch } from '../../../../abi/batch.js';
 import { testEnv } from '../../support/sources.js';
 
-const messages = (batches: Array<{ bytes: Uint8Array }>) => batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => (e.event as { message: string }).message));
+const messages = (batches: Array<{ bytes: Uint8Array }>) =>
+  batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => (e.event as { message: string }).message));
 
 test('a stream keeps the unfinished frame for the next chunk and ends it at EOF', () => {
   const env = testEnv('stdin');
-  const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env));
+  const decoder = new SourceDecoder(
+    env,
+    decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env),
+  );
   const stream = decoder.stream();
   const stamp = sourceStamp(env, 'stdin');
   assert.equal(messages(stream.push(Buffer.from('one\ntw'), stamp)), ['one']);
@@ -20,9 +30,15 @@ test('a stream keeps the unfinished frame for the next chunk and ends it at EOF'
 
 test('batches hold at most chunkSize events; splitBatch and concatBatches keep every record in order', () => {
   const env = testEnv('stdin', { chunkSize: 3 });
-  const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env));
+  const decoder = new SourceDecoder(
+    env,
+    decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env),
+  );
   const batches = decoder.stream().push(Buffer.from('a\nb\nc\nd\ne\nf\ng\n'), {});
-  assert.equal(batches.map((b) => b.count), [3, 3, 1]);
+  assert.equal(
+    batches.map((b) => b.count),
+    [3, 3, 1],
+  );
   assert.equal(messages(batches), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
   const joined = concatBatches(batches);
   assert.is(joined.count, 7);
@@ -31,27 +47,48 @@ test('batches hold at most chunkSize events; splitBatch and concatBatches keep e
 
 test('decodeMessages: each message is one frame, in order; empty ones make no event; a bad one is counted', () => {
   const env = testEnv('demo', { chunkSize: 2 });
-  const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'bytes' }, env));
+  const decoder = new SourceDecoder(
+    env,
+    decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'bytes' }, env),
+  );
   const shared = { source_type: 'demo' };
   const texts = ['{"a":1}', '', '{"a":"two\\nlines"}', 'not json', '{"a":3}'];
-  const messages = [...texts.map((text) => ({ bytes: Buffer.from(text), stamp: shared })), { bytes: Buffer.from('{"a":4}'), stamp: { source_type: 'other' } }];
+  const messages = [
+    ...texts.map((text) => ({ bytes: Buffer.from(text), stamp: shared })),
+    { bytes: Buffer.from('{"a":4}'), stamp: { source_type: 'other' } },
+  ];
   const batches = decoder.decodeMessages(messages);
-  assert.equal(batches.map((b) => b.count), [2, 2]);
-  assert.equal(batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => e.event)), [
-    { a: 1n, source_type: 'demo' },
-    { a: 'two\nlines', source_type: 'demo' },
-    { a: 3n, source_type: 'demo' },
-    { a: 4n, source_type: 'other' },
-  ]);
+  assert.equal(
+    batches.map((b) => b.count),
+    [2, 2],
+  );
+  assert.equal(
+    batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => e.event)),
+    [
+      { a: 1n, source_type: 'demo' },
+      { a: 'two\nlines', source_type: 'demo' },
+      { a: 3n, source_type: 'demo' },
+      { a: 4n, source_type: 'other' },
+    ],
+  );
   assert.is(env.metrics.total('component_errors_total', { error_type: 'parser_failed', stage: 'processing' }), 1);
-  assert.is(env.metrics.total('component_received_bytes_total'), messages.reduce((total, m) => total + m.bytes.byteLength, 0));
+  assert.is(
+    env.metrics.total('component_received_bytes_total'),
+    messages.reduce((total, m) => total + m.bytes.byteLength, 0),
+  );
 });
 
 test('frames that fail to decode are counted and logged; the others go on', () => {
   const env = testEnv('stdin');
-  const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'newline_delimited' }, env));
+  const decoder = new SourceDecoder(
+    env,
+    decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'newline_delimited' }, env),
+  );
   const { batches, errors } = decoder.decodeChecked(Buffer.from('{"a":1}\nnot json\n{"a":2}\n'), {});
-  assert.equal(batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => e.event)), [{ a: 1n }, { a: 2n }]);
+  assert.equal(
+    batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => e.event)),
+    [{ a: 1n }, { a: 2n }],
+  );
   assert.is(errors.length, 1);
   assert.is(env.metrics.total('component_errors_total', { error_type: 'parser_failed', stage: 'processing' }), 1);
   assert.ok(env.logLines.some((line) => line.includes('Failed deserializing frame')));
@@ -60,11 +97,23 @@ test('frames that fail to decode are counted and logged; the others go on', () =
 test('framing options take Vector shapes; unknown codecs and methods are errors', () => {
   const framing = framingSchema.parse({ method: 'character_delimited', character_delimited: { delimiter: ',' } });
   const env = testEnv('stdin');
-  const settings = decodeSettings(decodingSchema.parse({ codec: 'json', json: { lossy: false } }), framing, { method: 'bytes' }, env);
-  assert.equal(settings, { framing: { method: 'character_delimited', delimiter: ',', oversized_action: 'drop' }, codec: 'json', lossy: false, messageKey: '.message' });
+  const settings = decodeSettings(
+    decodingSchema.parse({ codec: 'json', json: { lossy: false } }),
+    framing,
+    { method: 'bytes' },
+    env,
+  );
+  assert.equal(settings, {
+    framing: { method: 'character_delimited', delimiter: ',', oversized_action: 'drop' },
+    codec: 'json',
+    lossy: false,
+    messageKey: '.message',
+  });
   assert.not.ok(decodingSchema.safeParse({ codec: 'avro' }).success);
   assert.not.ok(framingSchema.safeParse({ method: 'chunked_gelf' }).success);
-  assert.not.ok(framingSchema.safeParse({ method: 'character_delimited', character_delimited: { delimiter: 'ab' } }).success);
+  assert.not.ok(
+    framingSchema.safeParse({ method: 'character_delimited', character_delimited: { delimiter: 'ab' } }).success,
+  );
 });
 
 test('the stamp puts source type, time and host at log_schema paths; an empty host key leaves the host out', () => {

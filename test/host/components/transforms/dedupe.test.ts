@@ -6,23 +6,53 @@ import { componentEnv } from '../../support/env.js';
 
 test('dedupe drops events whose matched fields were seen among the last num_events', async () => {
   const { runner } = await runnerOf(dedupe, { fields: { match: ['a'] }, cache: { num_events: 2 } });
-  const result = runner.process(batchOf([{ a: 1, b: 1 }, { a: 1, b: 2 }, { a: 1.5 }, { a: null }, {}, { a: 2 }, { a: 3 }, { a: 1 }]));
+  const result = runner.process(
+    batchOf([{ a: 1, b: 1 }, { a: 1, b: 2 }, { a: 1.5 }, { a: null }, {}, { a: 2 }, { a: 3 }, { a: 1 }]),
+  );
   // null and missing differ; a=1 was evicted by 2 and 3 before it came back.
-  assert.equal(eventsOf(result.outputs[0]!.batch), [{ a: 1n, b: 1n }, { a: 1.5 }, { a: null }, {}, { a: 2n }, { a: 3n }, { a: 1n }]);
-  assert.equal(result.discarded, [{ count: 1, intentional: true, reason: 'Events have been found in cache for deduplication.' }]);
+  assert.equal(eventsOf(result.outputs[0]!.batch), [
+    { a: 1n, b: 1n },
+    { a: 1.5 },
+    { a: null },
+    {},
+    { a: 2n },
+    { a: 3n },
+    { a: 1n },
+  ]);
+  assert.equal(result.discarded, [
+    { count: 1, intentional: true, reason: 'Events have been found in cache for deduplication.' },
+  ]);
 });
 
 test('dedupe defaults to timestamp, host and message; ignore compares all other fields', async () => {
   const { runner: byDefault } = await runnerOf(dedupe, {});
-  assert.is(byDefault.process(batchOf([{ message: 'x', other: 1 }, { message: 'x', other: 2 }])).outputs[0]!.batch.count, 1);
+  assert.is(
+    byDefault.process(
+      batchOf([
+        { message: 'x', other: 1 },
+        { message: 'x', other: 2 },
+      ]),
+    ).outputs[0]!.batch.count,
+    1,
+  );
   const { runner } = await runnerOf(dedupe, { fields: { ignore: ['id', 'meta.seq'] } });
-  const events = [{ id: 1, v: 'x', meta: { seq: 1, h: 'a' } }, { id: 2, v: 'x', meta: { seq: 2, h: 'a' } }, { id: 3, v: 'x', meta: { seq: 3, h: 'b' } }];
-  assert.equal((eventsOf(runner.process(batchOf(events)).outputs[0]!.batch) as Array<{ id: bigint }>).map((event) => event.id), [1n, 3n]);
+  const events = [
+    { id: 1, v: 'x', meta: { seq: 1, h: 'a' } },
+    { id: 2, v: 'x', meta: { seq: 2, h: 'a' } },
+    { id: 3, v: 'x', meta: { seq: 3, h: 'b' } },
+  ];
+  assert.equal(
+    (eventsOf(runner.process(batchOf(events)).outputs[0]!.batch) as Array<{ id: bigint }>).map((event) => event.id),
+    [1n, 3n],
+  );
 });
 
 test('dedupe time_settings.max_age_ms lets a duplicate through again once it is old', async () => {
   let time = 0;
-  const plan = await dedupe.prepare(dedupe.options.parse({ fields: { match: ['a'] }, time_settings: { max_age_ms: 100 } }), componentEnv(dedupe, 'd'));
+  const plan = await dedupe.prepare(
+    dedupe.options.parse({ fields: { match: ['a'] }, time_settings: { max_age_ms: 100 } }),
+    componentEnv(dedupe, 'd'),
+  );
   const runner = createDedupe(plan, () => time);
   assert.is(runner.process(batchOf([{ a: 1 }, { a: 1 }])).outputs[0]!.batch.count, 1);
   time = 99;

@@ -24,7 +24,10 @@ async function outputs(executor: TransformExecutor): Promise<unknown[]> {
     await executor.create(type, type, plan);
     const events = Array.from({ length: 10 }, (_, n) => ({ n, k: n % 4 }));
     const result = await executor.process(type, batchOf(events));
-    results.push(result.outputs.map(({ output, batch }) => [output, eventsOf(batch)]), result.discarded);
+    results.push(
+      result.outputs.map(({ output, batch }) => [output, eventsOf(batch)]),
+      result.discarded,
+    );
   }
   await executor.close();
   return results;

@@ -8,7 +8,9 @@ import { componentEnv } from '../../support/env.js';
 
 test('filter forwards matching events and counts the others as intentional discards', async () => {
   const { runner } = await runnerOf(filter, { condition: '.level != "debug"' });
-  const result = runner.process(batchOf([{ level: 'debug' }, { level: 'info' }, { level: 'debug' }, { level: 'warn' }]));
+  const result = runner.process(
+    batchOf([{ level: 'debug' }, { level: 'info' }, { level: 'debug' }, { level: 'warn' }]),
+  );
   assert.equal(eventsOf(result.outputs[0]!.batch), [{ level: 'info' }, { level: 'warn' }]);
   assert.equal(result.discarded, [{ count: 2, intentional: true, reason: 'Events matched filter condition.' }]);
   assert.equal(result.errors, []);
@@ -21,21 +23,32 @@ test('filter: a failing condition does not match and counts a script_failed erro
   assert.is(result.errors![0]!.errorType, 'script_failed');
 });
 
-test('filter: a condition\'s decompression functions honour --max-decompressed-size-bytes', async () => {
+test("filter: a condition's decompression functions honour --max-decompressed-size-bytes", async () => {
   const env = { ...componentEnv(filter, 't'), maxDecompressedSize: 1000 };
   const { runner } = await runnerOf(filter, { condition: 'length(decode_gzip!(decode_base64!(.z))) > 0' }, env);
-  const result = runner.process(batchOf([{ z: gzipSync(Buffer.alloc(999)).toString('base64') }, { z: gzipSync(Buffer.alloc(1001)).toString('base64') }]));
+  const result = runner.process(
+    batchOf([
+      { z: gzipSync(Buffer.alloc(999)).toString('base64') },
+      { z: gzipSync(Buffer.alloc(1001)).toString('base64') },
+    ]),
+  );
   assert.is(eventsOf(result.outputs[0]!.batch).length, 1);
   assert.match(result.errors![0]!.message, /decompressed size exceeds the limit of 1000 bytes/);
 });
 
 test('filter with a kind test reads the record kind', async () => {
   const { runner } = await runnerOf(filter, { condition: { type: 'is_metric' } });
-  const bytes = encodeBatch([{ kind: 'log', event: { a: 1 } }, { kind: 'metric', event: { b: 2 } }], 0);
+  const bytes = encodeBatch(
+    [
+      { kind: 'log', event: { a: 1 } },
+      { kind: 'metric', event: { b: 2 } },
+    ],
+    0,
+  );
   assert.equal(eventsOf(runner.process({ bytes, count: 2 }).outputs[0]!.batch), [{ b: 2n }]);
 });
 
-test('filter rejects a non-boolean condition with Vector\'s message, and unsupported query conditions', async () => {
+test("filter rejects a non-boolean condition with Vector's message, and unsupported query conditions", async () => {
   try {
     await runnerOf(filter, { condition: '.a' });
     assert.unreachable();

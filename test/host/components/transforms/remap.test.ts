@@ -22,19 +22,35 @@ if .name == "c" { abort "stop" }
 test('remap forwards failed events unchanged by default (errors) and drops aborted ones', async () => {
   const { runner } = await runnerOf(remap, { source: PROGRAM });
   const result = runner.process(batchOf([{ n: 0 }, { n: 1, bad: 'x' }, { n: 2 }]));
-  assert.equal(eventsOf(result.outputs[0]!.batch), [{ n: 0n, done: true }, { n: 1n, bad: 'x' }]);
-  assert.equal(result.errors, [{ count: 1, errorType: 'conversion_failed', stage: 'processing', message: 'Mapping failed with event: function call error for "to_int" at (19:32): Invalid integer "x": invalid digit found in string' }]);
+  assert.equal(eventsOf(result.outputs[0]!.batch), [
+    { n: 0n, done: true },
+    { n: 1n, bad: 'x' },
+  ]);
+  assert.equal(result.errors, [
+    {
+      count: 1,
+      errorType: 'conversion_failed',
+      stage: 'processing',
+      message:
+        'Mapping failed with event: function call error for "to_int" at (19:32): Invalid integer "x": invalid digit found in string',
+    },
+  ]);
   assert.equal(result.discarded, [{ count: 1, intentional: true, reason: 'Event mapping aborted.' }]);
 });
 
-test('remap: decompression functions honour --max-decompressed-size-bytes (the env\'s cap)', async () => {
+test("remap: decompression functions honour --max-decompressed-size-bytes (the env's cap)", async () => {
   const gzipped = gzipSync(Buffer.alloc(2000)).toString('base64');
   const program = { source: '.size = length(decode_gzip!(decode_base64!(.z)))' };
   const capped = await runnerOf(remap, program, { ...componentEnv(remap, 't'), maxDecompressedSize: 1000 });
   const failed = capped.runner.process(batchOf([{ z: gzipped }]));
-  assert.match(failed.errors![0]!.message, /unable to decode value with Gzip decoder: decompressed size exceeds the limit of 1000 bytes/);
+  assert.match(
+    failed.errors![0]!.message,
+    /unable to decode value with Gzip decoder: decompressed size exceeds the limit of 1000 bytes/,
+  );
   const roomy = await runnerOf(remap, program, { ...componentEnv(remap, 't'), maxDecompressedSize: 2000 });
-  assert.equal(eventsOf(roomy.runner.process(batchOf([{ z: gzipped }])).outputs[0]!.batch), [{ z: gzipped, size: 2000n }]);
+  assert.equal(eventsOf(roomy.runner.process(batchOf([{ z: gzipped }])).outputs[0]!.batch), [
+    { z: gzipped, size: 2000n },
+  ]);
 });
 
 test('remap drop_on_error drops failed events, drop_on_abort false keeps aborted ones', async () => {
@@ -46,12 +62,18 @@ test('remap drop_on_error drops failed events, drop_on_abort false keeps aborted
 
 test('remap reroute_dropped sends originals to `dropped`, annotated at log_schema.metadata_key as Vector does', async () => {
   const { runner } = await runnerOf(remap, { source: PROGRAM, drop_on_error: true, reroute_dropped: true });
-  assert.equal(remap.outputs(remap.options.parse({ source: '.', reroute_dropped: true }), 'r').map((port) => port.name), [undefined, 'dropped']);
-  const input = encodeBatch([
-    { event: { n: 1, bad: 'x', f: 1.5 }, metadata: { m: 1 } },
-    { event: { n: 2 } },
-    { kind: 'metric', event: { name: 'c', kind: 'absolute', counter: { value: 1.5 }, tags: { a: 'b' } } },
-  ], 0);
+  assert.equal(
+    remap.outputs(remap.options.parse({ source: '.', reroute_dropped: true }), 'r').map((port) => port.name),
+    [undefined, 'dropped'],
+  );
+  const input = encodeBatch(
+    [
+      { event: { n: 1, bad: 'x', f: 1.5 }, metadata: { m: 1 } },
+      { event: { n: 2 } },
+      { kind: 'metric', event: { name: 'c', kind: 'absolute', counter: { value: 1.5 }, tags: { a: 'b' } } },
+    ],
+    0,
+  );
   const result = runner.process({ bytes: input, count: 3 });
   assert.equal(result.discarded, []);
   const dropped = decodeBatch(result.outputs[1]!.batch.bytes).events;
@@ -60,13 +82,39 @@ test('remap reroute_dropped sends originals to `dropped`, annotated at log_schem
     {
       kind: 'log',
       metadata: { m: 1n },
-      event: { n: 1n, bad: 'x', f: 1.5, metadata: { dropped: { reason: 'error', message: 'function call error for "to_int" at (19:32): Invalid integer "x": invalid digit found in string', ...common } } },
+      event: {
+        n: 1n,
+        bad: 'x',
+        f: 1.5,
+        metadata: {
+          dropped: {
+            reason: 'error',
+            message: 'function call error for "to_int" at (19:32): Invalid integer "x": invalid digit found in string',
+            ...common,
+          },
+        },
+      },
     },
-    { kind: 'log', metadata: {}, event: { n: 2n, metadata: { dropped: { reason: 'abort', message: 'stop', ...common } } } },
+    {
+      kind: 'log',
+      metadata: {},
+      event: { n: 2n, metadata: { dropped: { reason: 'abort', message: 'stop', ...common } } },
+    },
     {
       kind: 'metric',
       metadata: {},
-      event: { name: 'c', kind: 'absolute', counter: { value: 1.5 }, tags: { a: 'b', 'metadata.dropped.reason': 'abort', 'metadata.dropped.component_id': 't', 'metadata.dropped.component_type': 'remap', 'metadata.dropped.component_kind': 'transform' } },
+      event: {
+        name: 'c',
+        kind: 'absolute',
+        counter: { value: 1.5 },
+        tags: {
+          a: 'b',
+          'metadata.dropped.reason': 'abort',
+          'metadata.dropped.component_id': 't',
+          'metadata.dropped.component_type': 'remap',
+          'metadata.dropped.component_kind': 'transform',
+        },
+      },
     },
   ]);
 });
@@ -96,11 +144,15 @@ test('remap options: exactly one program source; unknown options are errors', ()
   assert.ok(remap.options.safeParse({ files: ['a.vrl'] }).success);
 });
 
-test('remap sees a metric as Vector\'s view and writes the metric back with the changes Vector allows', async () => {
-  const { runner } = await runnerOf(remap, { source: '.tags.type = .type\n.name = upcase!(.name)\n.kind = "neither"\n.counter.value = 0.0' });
+test("remap sees a metric as Vector's view and writes the metric back with the changes Vector allows", async () => {
+  const { runner } = await runnerOf(remap, {
+    source: '.tags.type = .type\n.name = upcase!(.name)\n.kind = "neither"\n.counter.value = 0.0',
+  });
   const metric = { name: 'hits', kind: 'incremental', counter: { value: 2.5 } };
   const result = runner.process(batchOf([metric], 'metric'));
-  assert.equal(eventsOf(result.outputs[0]!.batch), [{ name: 'HITS', kind: 'incremental', counter: { value: 2.5 }, tags: { type: 'counter' } }]);
+  assert.equal(eventsOf(result.outputs[0]!.batch), [
+    { name: 'HITS', kind: 'incremental', counter: { value: 2.5 }, tags: { type: 'counter' } },
+  ]);
   assert.equal(result.errors, []);
 });
 
@@ -109,9 +161,10 @@ test('remap sees a metric as Vector\'s view and writes the metric back with the 
 const main = fileURLToPath(new URL('../../../../bin/svc.js', import.meta.url));
 const scratch = tempDir();
 
-test('remap runs a module written by `svc vrl --emit-wasm`, in the pipeline\'s time zone', async () => {
+test("remap runs a module written by `svc vrl --emit-wasm`, in the pipeline's time zone", async () => {
   const wasm = join(scratch, 'program.wasm');
-  const program = '.b = to_int!(.a) + 1\n.day = format_timestamp!(t\'2021-01-01T23:30:00Z\', "%F", timezone: "Asia/Tokyo")\n.hour = to_string(parse_timestamp!("2021-01-01 00:00", "%Y-%m-%d %H:%M"))';
+  const program =
+    '.b = to_int!(.a) + 1\n.day = format_timestamp!(t\'2021-01-01T23:30:00Z\', "%F", timezone: "Asia/Tokyo")\n.hour = to_string(parse_timestamp!("2021-01-01 00:00", "%Y-%m-%d %H:%M"))';
   const emitted = spawnSync(process.execPath, [main, 'vrl', '--emit-wasm', wasm, program], { encoding: 'utf8' });
   assert.is(emitted.stderr, '');
   assert.is(emitted.status, 0);
@@ -134,10 +187,19 @@ test('remap refuses, naming the file, a module that is not a remap module or tha
   const refusals: Array<[string, string]> = [
     [write('text.wasm', '.a = 1'), 'not a compiled remap module: not WebAssembly'],
     [codecModule, 'not a compiled remap module: it has no "svc" custom section'],
-    [write('abi.wasm', withInfo({ abi: 1, compiler: '0.0.9' })), 'the module uses ABI version 1 (compiled by svc 0.0.9), but this svc runs ABI version 5: compile the program again'],
-    [write('newer.wasm', withInfo({ compiler: '0.1.99' })), 'compiled by svc 0.1.99, which this svc (0.1.0) cannot run: compile the program again with `svc vrl --emit-wasm`'],
+    [
+      write('abi.wasm', withInfo({ abi: 1, compiler: '0.0.9' })),
+      'the module uses ABI version 1 (compiled by svc 0.0.9), but this svc runs ABI version 5: compile the program again',
+    ],
+    [
+      write('newer.wasm', withInfo({ compiler: '0.1.99' })),
+      'compiled by svc 0.1.99, which this svc (0.1.0) cannot run: compile the program again with `svc vrl --emit-wasm`',
+    ],
     [write('other.wasm', withInfo({ compiler: '1.0.0' })), 'compiled by svc 1.0.0, which this svc (0.1.0) cannot run'],
-    [write('functions.wasm', withInfo({ jsFunctions: ['parse_xml', 'teleport'] })), 'it calls teleport, which this svc does not provide'],
+    [
+      write('functions.wasm', withInfo({ jsFunctions: ['parse_xml', 'teleport'] })),
+      'it calls teleport, which this svc does not provide',
+    ],
   ];
   for (const [path, message] of refusals) {
     try {
@@ -155,11 +217,19 @@ test('remap refuses, naming the file, a module that is not a remap module or tha
   }
 });
 
+const FRAMES = {
+  framing: { method: 'newline_delimited' as const },
+  codec: 'json' as const,
+  stamp: { source_type: 'stdin' },
+  eof: true,
+};
+const framesOf = (text: string) => ({
+  bytes: new TextEncoder().encode(text),
+  count: text.split('\n').length - 1,
+  frames: FRAMES,
+});
 
-const FRAMES = { framing: { method: 'newline_delimited' as const }, codec: 'json' as const, stamp: { source_type: 'stdin' }, eof: true };
-const framesOf = (text: string) => ({ bytes: new TextEncoder().encode(text), count: text.split('\n').length - 1, frames: FRAMES });
-
-test('remap decodes a source\'s frames itself: events stamped, bad frames reported as decode errors, failures as usual', async () => {
+test("remap decodes a source's frames itself: events stamped, bad frames reported as decode errors, failures as usual", async () => {
   const { runner } = await runnerOf(remap, { source: PROGRAM });
   const result = runner.process(framesOf('{"n":0}\nnot json\n{"n":1,"bad":"x"}\n\n{"n":2}\n[{"n":3},{"n":4}]\n'));
   assert.equal(eventsOf(result.outputs[0]!.batch), [
@@ -168,20 +238,29 @@ test('remap decodes a source\'s frames itself: events stamped, bad frames report
     { n: 3n, done: true, source_type: 'stdin' },
     { n: 4n, done: true, source_type: 'stdin' },
   ]);
-  assert.equal(result.decoded, { count: 5, errors: ['Error parsing JSON: Error("expected ident", line: 1, column: 2)'] });
+  assert.equal(result.decoded, {
+    count: 5,
+    errors: ['Error parsing JSON: Error("expected ident", line: 1, column: 2)'],
+  });
   assert.is(result.errors?.[0]?.count, 1);
   assert.equal(result.discarded, [{ count: 1, intentional: true, reason: 'Event mapping aborted.' }]);
 });
 
-test('remap encodes for its sink when asked: its default output is then the sink\'s bytes; dropped events stay a batch', async () => {
+test("remap encodes for its sink when asked: its default output is then the sink's bytes; dropped events stay a batch", async () => {
   const { runner } = await runnerOf(remap, { source: PROGRAM, reroute_dropped: true, drop_on_error: true });
-  const result = runner.process(framesOf('{"n":0}\n{"n":1,"bad":"x"}\n{"n":5,"t":"a"}\n'), { codec: 'csv', csv: { fields: ['n', 't'] } });
+  const result = runner.process(framesOf('{"n":0}\n{"n":1,"bad":"x"}\n{"n":5,"t":"a"}\n'), {
+    codec: 'csv',
+    csv: { fields: ['n', 't'] },
+  });
   const main = result.outputs[0]!.batch;
   assert.ok(main.encoded);
   assert.is(main.count, 2);
   assert.is(new TextDecoder().decode(main.bytes), '0,\n5,a\n');
   const dropped = eventsOf(result.outputs[1]!.batch) as Array<Record<string, unknown>>;
-  assert.equal(dropped.map((event) => [event.n, event.bad, event.source_type]), [[1n, 'x', 'stdin']]);
+  assert.equal(
+    dropped.map((event) => [event.n, event.bad, event.source_type]),
+    [[1n, 'x', 'stdin']],
+  );
 });
 
 test('remap decodes frames for a precompiled module without the fused entry, and does not encode then', async () => {

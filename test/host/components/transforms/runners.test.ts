@@ -5,7 +5,10 @@ import { TRANSFORMS } from '../../../../host/components/transforms/index.js';
 
 test('a worker can create every transform type there is, and no other', async () => {
   assert.equal(Object.keys(RUNNERS).sort(), TRANSFORMS.map((definition) => definition.type).sort());
-  const failure = await createRunner('nope', {}).then(() => undefined, (error: Error) => error.message);
+  const failure = await createRunner('nope', {}).then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
   assert.is(failure, 'unknown transform type "nope"');
 });
 

@@ -13,14 +13,26 @@ test('sample rate N keeps exactly 1 in N events, the first of each run, with the
   const events = Array.from({ length: 100 }, (_, n) => ({ n, f: 1.5 }));
   const result = runner.process(batchOf(events));
   const kept = eventsOf(result.outputs[0]!.batch) as Array<{ n: bigint }>;
-  assert.equal(kept.map((event) => event.n), [0n, 10n, 20n, 30n, 40n, 50n, 60n, 70n, 80n, 90n]);
+  assert.equal(
+    kept.map((event) => event.n),
+    [0n, 10n, 20n, 30n, 40n, 50n, 60n, 70n, 80n, 90n],
+  );
   assert.equal(kept[0], { n: 0n, f: 1.5, sample_rate: '10' });
   assert.equal(result.discarded, [{ count: 90, intentional: true, reason: 'Sample discarded.' }]);
 });
 
 test('sample ratio keeps that share; group_by counts per group; exclude passes events through', async () => {
-  const { runner } = await runnerOf(sample, { ratio: 0.25, group_by: '{{ g }}', exclude: '.keep == true', sample_rate_key: '' });
-  const events = [...Array.from({ length: 8 }, () => ({ g: 'a' })), ...Array.from({ length: 4 }, () => ({ g: 'b' })), { keep: true }];
+  const { runner } = await runnerOf(sample, {
+    ratio: 0.25,
+    group_by: '{{ g }}',
+    exclude: '.keep == true',
+    sample_rate_key: '',
+  });
+  const events = [
+    ...Array.from({ length: 8 }, () => ({ g: 'a' })),
+    ...Array.from({ length: 4 }, () => ({ g: 'b' })),
+    { keep: true },
+  ];
   const kept = eventsOf(runner.process(batchOf(events)).outputs[0]!.batch);
   assert.equal(kept, [{ g: 'a' }, { g: 'a' }, { g: 'b' }, { keep: true }]);
 });
@@ -29,7 +41,9 @@ test('sample key_field decides by the hash of the value: all events with one val
   const { runner } = await runnerOf(sample, { rate: 2, key_field: 'id' });
   const ids = Array.from({ length: 20 }, (_, i) => `id-${i}`);
   const events = [...ids, ...ids].map((id) => ({ id }));
-  const kept = (eventsOf(runner.process(batchOf(events)).outputs[0]!.batch) as Array<{ id: string }>).map((event) => event.id);
+  const kept = (eventsOf(runner.process(batchOf(events)).outputs[0]!.batch) as Array<{ id: string }>).map(
+    (event) => event.id,
+  );
   const expected = ids.filter((id) => seahash(Buffer.from(id)) % 2n === 0n);
   assert.equal(kept, [...expected, ...expected]);
 });

@@ -14,7 +14,7 @@ async function throttled(options: object) {
 test('throttle lets a burst of threshold events through, then one per window/threshold', async () => {
   const { runner, advance } = await throttled({ threshold: 3, window_secs: 6 });
   const events = Array.from({ length: 5 }, (_, n) => ({ n }));
-  let result = runner.process(batchOf(events));
+  const result = runner.process(batchOf(events));
   assert.equal(eventsOf(result.outputs[0]!.batch), [{ n: 0n }, { n: 1n }, { n: 2n }]);
   assert.equal(result.discarded, [{ count: 2, intentional: true, reason: 'Rate limit exceeded.' }]);
   advance(1999);
@@ -26,7 +26,12 @@ test('throttle lets a burst of threshold events through, then one per window/thr
 });
 
 test('throttle keeps a bucket per rendered key_field; events without the key share one; per-key metric', async () => {
-  const { runner } = await throttled({ threshold: 1, window_secs: 60, key_field: '{{ host }}', internal_metrics: { emit_events_discarded_per_key: true } });
+  const { runner } = await throttled({
+    threshold: 1,
+    window_secs: 60,
+    key_field: '{{ host }}',
+    internal_metrics: { emit_events_discarded_per_key: true },
+  });
   const result = runner.process(batchOf([{ host: 'a' }, { host: 'b' }, { host: 'a' }, {}, {}, { host: 'b' }]));
   assert.equal(eventsOf(result.outputs[0]!.batch), [{ host: 'a' }, { host: 'b' }, {}]);
   assert.equal(result.discarded, [
@@ -34,7 +39,10 @@ test('throttle keeps a bucket per rendered key_field; events without the key sha
     { count: 1, intentional: true, reason: 'Rate limit exceeded.', key: 'None' },
     { count: 1, intentional: true, reason: 'Rate limit exceeded.', key: 'b' },
   ]);
-  assert.equal(result.errors!.map(({ count, errorType }) => ({ count, errorType })), [{ count: 2, errorType: 'template_failed' }]);
+  assert.equal(
+    result.errors!.map(({ count, errorType }) => ({ count, errorType })),
+    [{ count: 2, errorType: 'template_failed' }],
+  );
 });
 
 test('throttle: events matching exclude are never limited', async () => {
@@ -44,7 +52,10 @@ test('throttle: events matching exclude are never limited', async () => {
 });
 
 test('throttle: threshold and window_secs 0 are configuration errors', () => {
-  for (const options of [{ threshold: 0, window_secs: 1 }, { threshold: 1, window_secs: 0 }]) {
+  for (const options of [
+    { threshold: 0, window_secs: 1 },
+    { threshold: 1, window_secs: 0 },
+  ]) {
     const parsed = throttle.options.safeParse(options);
     assert.not.ok(parsed.success);
     assert.match(parsed.error!.message, /must be non-zero/);

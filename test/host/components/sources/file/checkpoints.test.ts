@@ -15,7 +15,13 @@ test('positions survive a save and a reopen; the file is replaced atomically', a
     assert.equal(await readdir(join(dir, 'in')), ['checkpoints.json']);
     const stored = JSON.parse(await readFile(join(dir, 'in', 'checkpoints.json'), 'utf8'));
     assert.is(stored.version, '1');
-    assert.equal(stored.checkpoints.map((c: { fingerprint: string; position: number }) => [c.fingerprint, c.position]), [['checksum:a', 10], ['checksum:b', 20]]);
+    assert.equal(
+      stored.checkpoints.map((c: { fingerprint: string; position: number }) => [c.fingerprint, c.position]),
+      [
+        ['checksum:a', 10],
+        ['checksum:b', 20],
+      ],
+    );
     const reopened = await Checkpoints.open(join(dir, 'in'), false);
     assert.is(reopened.get('checksum:a'), 10);
     assert.is(reopened.get('checksum:b'), 20);

@@ -26,7 +26,10 @@ test('checksum: files with the same first lines share a fingerprint; more lines 
     await writeFile(b, 'header\nbeta\n');
     assert.is(await fingerprintOf(a, CHECKSUM), await fingerprintOf(b, CHECKSUM));
     assert.is.not(await fingerprintOf(a, { ...CHECKSUM, lines: 2 }), await fingerprintOf(b, { ...CHECKSUM, lines: 2 }));
-    assert.is.not(await fingerprintOf(a, { ...CHECKSUM, ignored_header_bytes: 7 }), await fingerprintOf(b, { ...CHECKSUM, ignored_header_bytes: 7 }));
+    assert.is.not(
+      await fingerprintOf(a, { ...CHECKSUM, ignored_header_bytes: 7 }),
+      await fingerprintOf(b, { ...CHECKSUM, ignored_header_bytes: 7 }),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,8 @@ function split(splitter: LineSplitter, chunks: string[]) {
   let oversize = 0;
   for (const chunk of chunks) {
     const result = splitter.feed(Buffer.from(chunk));
-    for (let i = 0; i < result.ranges.length; i += 2) lines.push(result.data.subarray(result.ranges[i], result.ranges[i + 1]).toString());
+    for (let i = 0; i < result.ranges.length; i += 2)
+      lines.push(result.data.subarray(result.ranges[i], result.ranges[i + 1]).toString());
     consumed += result.consumed;
     oversize += result.oversize;
   }
