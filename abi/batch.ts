@@ -1,4 +1,4 @@
-// Batches of encoded events (docs/abi.md §2), host side: the input a compiled module's `run_batch` reads
+// Batches of encoded events (docs/abi.md §2), JS side: the input a compiled module's `run_batch` reads
 // and the output it writes. Values inside records use the binary codec of abi/codec.ts.
 
 import { ByteReader, ByteWriter, encodeValue } from './codec.js';

@@ -8,7 +8,7 @@ import type { ConfigFormat } from '../host/index.js';
 import { stringOption, UsageError } from './usage.js';
 
 async function runGenerate(pipeline: string | undefined, parsed: Record<string, unknown>): Promise<number> {
-  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the pipeline.
   const { EXIT, formatOfPath, GENERATE_FORMATS, GenerateError, generateConfig } = await import('../host/index.js');
   const file = stringOption(parsed.file, '--file');
   // Without --format, a --file's extension decides (YAML when it has none of .toml, .json, .yaml, .yml).

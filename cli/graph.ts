@@ -7,7 +7,7 @@ import { rootOptions, withRootOptions } from './service.js';
 import { stringOption, UsageError } from './usage.js';
 
 async function runGraph(parsed: Record<string, unknown>): Promise<number> {
-  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the pipeline.
   const { ConfigError, EXIT, GRAPH_FORMATS, graphDot, graphMermaid, loadPipelineConfig, pipelineGraph } = await import(
     '../host/index.js'
   );

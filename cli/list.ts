@@ -16,7 +16,7 @@ const FORMATS = ['text', 'json', 'avro'];
 
 /** The listing in `format` (text, json or avro), ending with a newline. */
 async function componentList(format: string): Promise<string> {
-  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the pipeline.
   const registry = (await import('../host/index.js')).componentRegistry();
   if (format === 'text') {
     return SECTIONS.map(

@@ -8,7 +8,7 @@ import { logHubFor } from './service.js';
 import { useColor } from './usage.js';
 
 async function runUnitTests(paths: string[], parsed: Record<string, unknown>): Promise<number> {
-  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the pipeline.
   const { ConfigError, EXIT, loadPipelineConfig, UnitTests } = await import('../host/index.js');
   const options = configFileRootOptions(paths, parsed);
   const hub = logHubFor(options, 1);

@@ -13,7 +13,7 @@ export function normalizeNoEnvironment(argv: readonly string[]): string[] {
 }
 
 async function runValidate(paths: string[], parsed: Record<string, unknown>): Promise<number> {
-  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the host.
+  // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the pipeline.
   const { validate } = await import('../host/index.js');
   const options = configFileRootOptions(paths, parsed);
   // As Vector's validate, the service's own logs are one step quieter than the service's.

@@ -27,7 +27,7 @@ export const enum Outcome {
   Kept = 0,
   Error = 1,
   Aborted = 2,
-  /** Reserved for the pipeline host (filtered or routed away). */
+  /** Reserved for the pipeline (filtered or routed away). */
   Dropped = 3,
 }
 
@@ -58,7 +58,7 @@ export const enum NdjsonFlag {
 }
 
 /**
- * The module's runtime state (`runtime_state`, docs/abi.md §5): u32 fields by byte offset. The host writes the
+ * The module's runtime state (`runtime_state`, docs/abi.md §5): u32 fields by byte offset. The runtime writes the
  * memory limit; the module writes the rest.
  */
 export const enum RuntimeState {
@@ -74,10 +74,10 @@ export const enum RuntimeState {
 /** `RuntimeState.Running` before a driver reaches its first record (u32 max). */
 export const NOT_RUNNING = 0xffffffff;
 
-/** Why the module trapped (the host turns it into the event's error message). */
+/** Why the module trapped (the runtime turns it into the event's error message). */
 export const enum TrapCause {
   None = 0,
-  /** The memory would grow past the limit the host set. */
+  /** The memory would grow past the limit the runtime set. */
   MemoryLimit = 1,
   /** More than the 4 GiB a wasm32 memory can address. */
   AddressSpace = 2,

@@ -1,5 +1,5 @@
 // Values and path descriptors known at compile time. They are written into one blob (custom section
-// `svc.constants`, docs/abi.md §7) that the host copies into the module's memory before `svc_init`, which
+// `svc.constants`, docs/abi.md §7) that the runtime copies into the module's memory before `svc_init`, which
 // decodes each value once; programs then refer to them by offset.
 
 import type { PathSegment } from '../ast.js';

@@ -24,7 +24,7 @@ export interface GenerateOptions {
   jsFunctions?: ReadonlySet<string>;
   /**
    * Variables defined before the program starts, given slots 0… in this order; their slots keep what the
-   * host stored in them instead of being reset (the REPL carries variables between lines).
+   * caller stored in them instead of being reset (the REPL carries variables between lines).
    */
   predefined?: readonly string[];
 }
@@ -104,7 +104,7 @@ class Generator implements CodegenContext {
     readonly m: BinaryenModule,
     private readonly types: CheckResult,
     readonly std: StdlibSymbols,
-    private readonly hostAvailable: ReadonlySet<string>,
+    private readonly availableJsFunctions: ReadonlySet<string>,
   ) {
     this.i32 = b.i32;
   }
@@ -673,7 +673,7 @@ class Generator implements CodegenContext {
   /** A call of the JS function `name` with the argument values `operands` (0 for an absent one). */
   private jsCall(name: string, e: ast.Call, operands: ExpressionRef[]): ExpressionRef {
     const m = this.m;
-    if (!this.hostAvailable.has(name)) throw new MissingImplementation(name, e.nameSpan);
+    if (!this.availableJsFunctions.has(name)) throw new MissingImplementation(name, e.nameSpan);
     let index = this.jsFunctions.indexOf(name);
     if (index < 0) index = this.jsFunctions.push(name) - 1;
     const argv = this.fn.local();

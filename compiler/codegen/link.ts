@@ -45,7 +45,7 @@ export interface LinkInput {
   names?: boolean;
   /** Export `run_framed` too. */
   framed?: boolean;
-  /** REPL mode: these variables come from earlier lines; export what the host needs to move values. */
+  /** REPL mode: these variables come from earlier lines; export what the REPL's caller needs to move values. */
   predefined?: readonly string[];
   /** JS-backed functions the runtime provides. */
   jsFunctions: ReadonlySet<string>;

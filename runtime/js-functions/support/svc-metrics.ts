@@ -9,7 +9,7 @@ import { floatResult, stringArg, valueKind } from './args.js';
 /** The samples named `key` whose tags meet every wanted tag of `tags` (an object argument, null when absent). */
 export function matchingMetrics(context: JsCallContext, key: RemapValue, tags: RemapValue): MetricSample[] {
   if (context.metrics === undefined)
-    throw new Error('internal metrics are not available: the host gives this program none');
+    throw new Error("internal metrics are not available: only a pipeline's transforms have them");
   const name = stringArg(key);
   const wanted = Object.entries(objectArg(tags)).map(([tag, value]) => [tag, tagPattern(stringArg(value))] as const);
   return context

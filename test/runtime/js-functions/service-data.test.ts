@@ -148,7 +148,7 @@ test('metrics functions: wrong tag kinds and a host without metrics fail with a 
   failsWith(await run('f = "x"; get_svc_metric(f, tags: {"component_id": 1})'), 'expected string, got integer');
   failsWith(
     await run('find_svc_metrics("utilization")', { metrics: undefined }),
-    'internal metrics are not available: the host gives this program none',
+    "internal metrics are not available: only a pipeline's transforms have them",
   );
 });
 
