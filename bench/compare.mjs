@@ -43,6 +43,8 @@ for (const name of ONLY) {
     }
   }
   const rates = times.map((t) => EVENTS / median(t));
-  console.log(`| ${name} | ${rates.map((r) => `${(r / 1000).toFixed(0)}k`).join(' | ')} | ${(rates[0] / rates[1]).toFixed(3)} |`);
+  console.log(
+    `| ${name} | ${rates.map((r) => `${(r / 1000).toFixed(0)}k`).join(' | ')} | ${(rates[0] / rates[1]).toFixed(3)} |`,
+  );
 }
 console.log(`\n${EVENTS} events, median of ${ROUNDS} alternated rounds, load ${os.loadavg()[0].toFixed(1)}`);
