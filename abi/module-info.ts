@@ -6,6 +6,24 @@ export const INFO_SECTION = 'svc';
 /** Encoded constants of the program; `svc_init` decodes them in place, so they stay in memory. */
 export const CONSTANTS_SECTION = 'svc.constants';
 
+/** What every linked module exports besides `memory` and `svc_init` (docs/abi.md §5): the drivers and their results. */
+export const DRIVER_EXPORTS = [
+  'alloc',
+  'reset',
+  'run_batch',
+  'run_chain',
+  'run_condition',
+  'run_ndjson',
+  'output_len',
+  'errors_ptr',
+  'errors_len',
+  'ndjson_lines',
+  'failures_ptr',
+  'failures_len',
+  'arena_used',
+  'runtime_state',
+] as const;
+
 /** The `svc` custom section. */
 export interface ModuleInfo {
   abi: number;

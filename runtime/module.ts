@@ -7,7 +7,7 @@
 // splits larger inputs at line boundaries itself (NDJSON_CHUNK_BYTES).
 
 import { ABI_VERSION, ChainFlag, decodeFailures, readHeader, type ChainFailure } from '../abi/batch.js';
-import { CONSTANTS_SECTION, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
+import { CONSTANTS_SECTION, DRIVER_EXPORTS, readModuleInfo, type ModuleInfo } from '../abi/module-info.js';
 import { ByteReader, decode, encode } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
 import { ArenaInstance, DEFAULT_MEMORY_LIMIT, setMemoryLimit, type OutputOptions } from './arena.js';
@@ -141,24 +141,7 @@ interface ReplExports {
   value_encoded_size(value: number): number;
 }
 
-const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = [
-  'memory',
-  'svc_init',
-  'alloc',
-  'reset',
-  'run_batch',
-  'run_chain',
-  'run_condition',
-  'run_ndjson',
-  'output_len',
-  'errors_ptr',
-  'errors_len',
-  'ndjson_lines',
-  'failures_ptr',
-  'failures_len',
-  'arena_used',
-  'runtime_state',
-];
+const REQUIRED_EXPORTS: ReadonlyArray<keyof ModuleExports> = ['memory', 'svc_init', ...DRIVER_EXPORTS];
 
 export interface NdjsonOutput {
   /** The output lines (with `reuse`, valid until the next call). */

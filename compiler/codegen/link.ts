@@ -8,29 +8,12 @@ import { fileURLToPath } from 'node:url';
 import type * as ast from '../ast.js';
 import type { CheckResult } from '../check/index.js';
 import { ABI_VERSION } from '../../abi/batch.js';
-import { CONSTANTS_SECTION, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
+import { CONSTANTS_SECTION, DRIVER_EXPORTS, INFO_SECTION, type ModuleInfo } from '../../abi/module-info.js';
 import { loadBinaryen, moduleFeatures, withBaselineWasm, type Binaryen, type BinaryenModule } from './binaryen.js';
 import { STDLIB_URL } from '../build-files.js';
 import type { StdlibSymbols } from './context.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION } from './generate.js';
 
-/** Exports of a linked module besides `svc_init` (docs/abi.md §5). */
-const ABI_EXPORTS = [
-  'alloc',
-  'reset',
-  'run_batch',
-  'run_chain',
-  'run_condition',
-  'run_ndjson',
-  'output_len',
-  'errors_ptr',
-  'errors_len',
-  'ndjson_lines',
-  'failures_ptr',
-  'failures_len',
-  'arena_used',
-  'runtime_state',
-];
 /** Added for pipelines: the fused driver (it links the codec's decoders and encoders in). */
 const FRAMED_EXPORTS = ['run_framed'];
 /** Added in REPL mode, to carry variables between lines. */
@@ -126,7 +109,7 @@ function readStdlib(b: Binaryen, framed: boolean, repl: boolean): Stdlib {
     const name = b.getExportInfo(m.getExportByIndex(i)).name;
     if (name !== 'memory') m.removeExport(name);
   }
-  for (const name of [...ABI_EXPORTS, ...(framed ? FRAMED_EXPORTS : []), ...(repl ? REPL_EXPORTS : [])])
+  for (const name of [...DRIVER_EXPORTS, ...(framed ? FRAMED_EXPORTS : []), ...(repl ? REPL_EXPORTS : [])])
     m.addFunctionExport(symbols.fn(name), name);
   return { m, symbols, programName, functions: functionNames(b, m), framed };
 }
