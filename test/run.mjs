@@ -187,6 +187,14 @@ function judge({ code, output, timedOut }) {
 }
 
 const allNames = testNames();
+// An entry that names no file (a test renamed or moved) would let its file run as a unit test.
+const stale = INTEGRATION.filter(
+  (entry) => !allNames.some((name) => isIntegration(name) && (name === entry || name.startsWith(entry))),
+);
+if (allNames.length > 0 && stale.length > 0) {
+  console.error(`test: INTEGRATION in test/run.mjs names no test file: ${stale.join(', ')}`);
+  process.exit(2);
+}
 let names;
 try {
   names = selectedNames(process.argv.slice(2), allNames);
