@@ -1,5 +1,5 @@
 // A GraphQL request as clients send it (the body of POST /graphql, the payload of a WebSocket operation)
-// and its preparation for graphql-js: parsed and validated against the schema. HTTP and both WebSocket
+// and its preparation for graphql-js: parsed, held to the limits (limits.ts) and validated against the schema. HTTP and both WebSocket
 // protocols prepare operations here, so they accept and reject the same documents with the same errors.
 
 import {
@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import type { Logger } from '../log.js';
 import type { ApiContext } from './context.js';
+import { checkLimits, MAX_TOKENS } from './limits.js';
 import { validateAsVector } from './validation.js';
 
 export interface GraphQLRequest {
@@ -43,7 +44,7 @@ export interface PreparedOperation {
   kind: OperationTypeNode | undefined;
 }
 
-/** Parses and validates `request`; syntax and validation errors come back as the client will see them. */
+/** Parses, bounds and validates `request`; what is wrong with it comes back as the client will see it. */
 export function prepareOperation(
   schema: GraphQLSchema,
   request: GraphQLRequest,
@@ -51,12 +52,14 @@ export function prepareOperation(
 ): PreparedOperation | { errors: readonly GraphQLError[] } {
   let document: DocumentNode;
   try {
-    document = parse(request.query);
+    document = parse(request.query, { maxTokens: MAX_TOKENS });
+    const beyond = checkLimits(document);
+    if (beyond) return { errors: [beyond] };
+    const errors = validateAsVector(schema, document);
+    if (errors.length > 0) return { errors };
   } catch (error) {
-    return { errors: [error as GraphQLError] };
+    return { errors: [asGraphQLError(error)] };
   }
-  const errors = validateAsVector(schema, document);
-  if (errors.length > 0) return { errors };
   return {
     args: {
       schema,
@@ -67,6 +70,15 @@ export function prepareOperation(
     },
     kind: getOperationAST(document, request.operationName)?.operation,
   };
+}
+
+/** What parsing or validation threw, as the client sees it: a GraphQLError as it is; anything else (a
+ * RangeError when a document nests deeper than the stack allows) by its message, which JSON alone loses. */
+function asGraphQLError(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  const cause = error instanceof Error ? error : new Error(String(error));
+  const message = cause instanceof RangeError ? `the query cannot be processed: ${cause.message}` : cause.message;
+  return new GraphQLError(message, { originalError: cause });
 }
 
 /** Logs the errors of a result that are failures of the service rather than of the request: what a

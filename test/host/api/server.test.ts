@@ -7,7 +7,15 @@ import { createServer as createHttpServer, type ServerResponse } from 'node:http
 import { once } from 'node:events';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IDLE_PIPELINE, firstResults, query, startApiInstance, type ApiInstance } from './support.js';
+import {
+  IDLE_PIPELINE,
+  doublingFragments,
+  firstResults,
+  nested,
+  query,
+  startApiInstance,
+  type ApiInstance,
+} from './support.js';
 import { freePort, runSvc, waitFor, writeFiles } from '../support/svc.js';
 
 let api: ApiInstance;
@@ -80,6 +88,23 @@ test('a failing query is still a 200, with errors', async () => {
   const unknown = await query(api.base, '{ nope }');
   assert.is(unknown.status, 200);
   assert.match(unknown.body.errors![0]!.message, /Cannot query field "nope"/);
+});
+
+test('a query past the limits is refused with an error naming the limit, and the server goes on', async () => {
+  const doubling = await query(api.base, doublingFragments());
+  assert.is(doubling.status, 200);
+  assert.is(doubling.body.data, undefined);
+  assert.equal(
+    doubling.body.errors!.map((error) => error.message),
+    ['query selects too many fields: 1048576 once its fragments are expanded, the limit is 10000'],
+  );
+  const deep = await query(api.base, nested(1000));
+  assert.is(deep.status, 200);
+  assert.equal(
+    deep.body.errors!.map((error) => error.message),
+    ['query is nested too deeply: depth 1000, the limit is 32'],
+  );
+  assert.equal((await query(api.base, '{ health }')).body.data, { health: true });
 });
 
 test('a body that is not a GraphQL request is a 400 with errors', async () => {

@@ -132,3 +132,16 @@ export async function resultsUntil(
   }
   return results;
 }
+
+/** A 2 KB query of fragments F0…F18 that each spread the next one twice, F19 selecting two fields: 2^20
+ * fields once expanded. */
+export function doublingFragments(): string {
+  let query = 'query { ...F0 }\n';
+  for (let i = 0; i < 19; i++) query += `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }\n`;
+  return `${query}fragment F19 on Query { health uptime: health }\n`;
+}
+
+/** A query of `depth` fields nested in one another. */
+export function nested(depth: number): string {
+  return `{ ${'a { '.repeat(depth - 1)}b${' }'.repeat(depth - 1)} }`;
+}

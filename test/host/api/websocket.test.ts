@@ -13,6 +13,7 @@ import type { ApiContext } from '../../../host/api/context.js';
 import { MAX_BUFFERED_BYTES, subscriptionServer, type SubscriptionServer } from '../../../host/api/websocket.js';
 import { LogHub } from '../../../host/log.js';
 import { RawClient } from './raw-ws.js';
+import { doublingFragments, nested } from './support.js';
 
 const schema = buildSchema(`
   type Query { ok: Boolean, broken: Boolean }
@@ -124,6 +125,35 @@ test('graphql-transport-ws: a syntax error is an error message, not a closed soc
     assert.equal(logSince(from), []);
   } finally {
     client.close();
+  }
+});
+
+test('both protocols refuse a query past the limits with their error message, and the socket goes on', async () => {
+  const refusals = [
+    // Checked before validation: that this schema has no `health` does not matter.
+    [doublingFragments(), /^query selects too many fields: 1048576 once its fragments are expanded/],
+    [nested(1000), /^query is nested too deeply: depth 1000, the limit is 32$/],
+  ] as const;
+  const transport = await transportWs();
+  const legacy = await legacyWs();
+  try {
+    for (const [i, [query, message]] of refusals.entries()) {
+      transport.send({ id: `t${i}`, type: 'subscribe', payload: { query } });
+      const error = await transport.next();
+      assert.is(error.type, 'error');
+      assert.is(error.id, `t${i}`);
+      assert.match(error.payload[0].message, message);
+      legacy.send({ id: `l${i}`, type: 'start', payload: { query } });
+      const legacyError = await legacy.nextWhere((message) => message.type !== 'ka');
+      assert.is(legacyError.type, 'error');
+      assert.is(legacyError.id, `l${i}`);
+      assert.match(legacyError.payload[0].message, message);
+    }
+    transport.send({ id: 'ok', type: 'subscribe', payload: { query: '{ ok }' } });
+    assert.equal(await transport.next(), { id: 'ok', type: 'next', payload: { data: { ok: true } } });
+  } finally {
+    transport.close();
+    legacy.close();
   }
 });
 
