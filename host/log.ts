@@ -1,6 +1,11 @@
-// The process's own logs: leveled, written to stderr as text or JSON, rate limited per message and
+// The process's own logs: leveled, written to stderr as text or JSON, rate limited per call site and
 // component (`--internal-log-rate-limit`), and broadcast to `internal_logs` sources (which apply their own
 // window, `--internal-logs-source-rate-limit`).
+//
+// Vector keys its limit on the tracing call site; here a call site whose message embeds what varies from
+// one occurrence to the next (an event's value, a peer, a path) names itself with the field
+// `internal_log_rate_key` (e.g. `mapping_failed`), which is not written. A message of fixed text is its own
+// key, and so is a one-off message such as each configuration error, which must all be written.
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
@@ -40,23 +45,26 @@ type Listener = (record: LogRecord) => void;
 /** Vector's windowed limiter: 1st occurrence passes, 2nd says it is suppressed, then silence until the
  * window ends; the next occurrence after it first reports how many were suppressed. */
 class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly windows = new Map<string, { start: number; count: number; message: string }>();
 
   constructor(private readonly windowMs: number) {}
 
-  /** The records to emit for an occurrence of `record` under `key`. */
+  /** The records to emit for an occurrence of `record` under `key`. The notices name the message that
+   * opened the window (Vector's wording and count: every occurrence after the first is suppressed). */
   admit(key: string, record: LogRecord, now: number): LogRecord[] {
     if (this.windowMs <= 0) return [record];
     const window = this.windows.get(key);
     if (window === undefined || now - window.start >= this.windowMs) {
-      const suppressed = window ? window.count - 2 : 0;
-      this.windows.set(key, { start: now, count: 1 });
-      if (suppressed <= 0) return [record];
-      return [notice(record, `Internal log [${record.message}] has been suppressed ${suppressed} times.`), record];
+      this.windows.set(key, { start: now, count: 1, message: record.message });
+      if (window === undefined || window.count < 2) return [record];
+      return [
+        notice(record, `Internal log [${window.message}] has been suppressed ${window.count - 1} times.`),
+        record,
+      ];
     }
     window.count++;
     if (window.count === 2)
-      return [notice(record, `Internal log [${record.message}] is being suppressed to avoid flooding.`)];
+      return [notice(record, `Internal log [${window.message}] is being suppressed to avoid flooding.`)];
     return [];
   }
 }
@@ -158,21 +166,21 @@ export class Logger {
   }
   /** Logs an error; with backtraces on, an Error's stack follows. */
   error(message: string, fields?: LogRecord['fields'], error?: unknown): void {
-    const withStack =
-      this.hub.options.backtraces && error instanceof Error && error.stack ? `${message}\n${error.stack}` : message;
-    this.log('error', withStack, fields);
+    const stack = this.hub.options.backtraces && error instanceof Error ? error.stack : undefined;
+    this.log('error', message, fields, stack);
   }
 
-  private log(level: LogLevel, message: string, fields: LogRecord['fields'] = {}): void {
+  private log(level: LogLevel, message: string, fields: LogRecord['fields'] = {}, stack?: string): void {
     if (!this.hub.enabled(level) && LEVEL_RANK[level] < LEVEL_RANK.info) return;
+    const { internal_log_rate_key: callSite, ...written } = fields;
     const record: LogRecord = {
       timestamp: new Date(),
       level,
       target: this.target,
-      message,
-      fields: { ...this.fields, ...fields },
+      message: stack ? `${message}\n${stack}` : message,
+      fields: { ...this.fields, ...written },
     };
-    // Rate limited per message text and component, as Vector keys on call site and component.
-    this.hub.publish(record, `${this.target}\0${String(this.fields.component_id ?? '')}\0${message}`);
+    // Vector's key: the call site, per component.
+    this.hub.publish(record, `${this.target}\0${String(this.fields.component_id ?? '')}\0${callSite ?? message}`);
   }
 }

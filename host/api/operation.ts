@@ -1,6 +1,7 @@
 // A GraphQL request as clients send it (the body of POST /graphql, the payload of a WebSocket operation)
-// and its preparation for graphql-js: parsed, held to the limits (limits.ts) and validated against the schema. HTTP and both WebSocket
-// protocols prepare operations here, so they accept and reject the same documents with the same errors.
+// and its preparation for graphql-js: parsed, held to the limits (limits.ts) and validated against the
+// schema. HTTP and both WebSocket protocols prepare operations here, so they accept and reject the same
+// documents with the same errors.
 
 import {
   GraphQLError,

@@ -324,7 +324,7 @@ export class Topology {
       node.telemetry.discarded(batch.count, false);
       node.log.error(
         `Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`,
-        {},
+        { internal_log_rate_key: 'transform_failed' },
         error,
       );
       return undefined;
@@ -373,11 +373,11 @@ export class Topology {
     for (const { count, intentional, reason, key } of result.discarded ?? []) {
       node.telemetry.discarded(count, intentional);
       if (key !== undefined) node.telemetry.discardedForKey(key, count);
-      if (!intentional) node.log.warn(`Events dropped: ${reason}`, { count });
+      if (!intentional) node.log.warn(`Events dropped: ${reason}`, { count, internal_log_rate_key: 'events_dropped' });
     }
     for (const { count, errorType, stage, message } of result.errors ?? []) {
       node.telemetry.error(errorType, stage, count);
-      node.log.error(message, { error_type: errorType, stage });
+      node.log.error(message, { error_type: errorType, stage, internal_log_rate_key: errorType });
     }
     for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
     if (result.encodeFailures)
@@ -396,7 +396,7 @@ export class Topology {
         node.telemetry.error('write_failed', 'sending', batch.count);
         node.log.error(
           `Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`,
-          {},
+          { internal_log_rate_key: 'write_failed' },
           error,
         );
       } finally {

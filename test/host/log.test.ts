@@ -61,10 +61,65 @@ test('the rate limit: first occurrence, a suppression notice, silence, then a co
     [
       'Disk full.',
       'Internal log [Disk full.] is being suppressed to avoid flooding. internal_log_rate_limit=true',
-      'Internal log [Disk full.] has been suppressed 2 times. internal_log_rate_limit=true',
+      'Internal log [Disk full.] has been suppressed 3 times. internal_log_rate_limit=true',
       'Disk full.',
     ],
   );
+});
+
+test('two occurrences in a window: the second is suppressed, and counted when the window ends', () => {
+  const { logs, lines } = hub();
+  for (const second of [0, 1, 12]) logs.publish(at(second), 'key');
+  assert.equal(
+    lines.map((line) => line.replace(/^\S+\s+\S+\s+\S+\s/, '').trimEnd()),
+    [
+      'Disk full.',
+      'Internal log [Disk full.] is being suppressed to avoid flooding. internal_log_rate_limit=true',
+      'Internal log [Disk full.] has been suppressed 1 times. internal_log_rate_limit=true',
+      'Disk full.',
+    ],
+  );
+});
+
+test('a call site that names itself is limited whatever its text; the key is not written', () => {
+  const { logs, lines } = hub();
+  const log = logs.logger('svc::transforms', { component_id: 'parse' });
+  for (let i = 0; i < 10_000; i++)
+    log.error(`Mapping failed with event: ${i} is not a number`, { internal_log_rate_key: 'conversion_failed' });
+  // Another component's call site of the same name has a window of its own.
+  logs.logger('svc::transforms', { component_id: 'other' }).error('Mapping failed with event: x', {
+    internal_log_rate_key: 'conversion_failed',
+  });
+  assert.equal(
+    lines.map((line) => line.replace(/^\S+\s+\S+\s+\S+\s/, '').trimEnd()),
+    [
+      'Mapping failed with event: 0 is not a number component_id=parse',
+      'Internal log [Mapping failed with event: 0 is not a number] is being suppressed to avoid flooding. component_id=parse internal_log_rate_limit=true',
+      'Mapping failed with event: x component_id=other',
+    ],
+  );
+});
+
+test('without a key, the message is the key: distinct one-off messages are all written', () => {
+  const { logs, lines } = hub({ backtraces: true });
+  const log = logs.logger('svc');
+  for (const problem of ['a', 'b', 'c']) log.error(`Configuration error: ${problem}`);
+  // With backtraces, the stack is written but does not make the key: the repeat is suppressed.
+  for (let i = 0; i < 2; i++) log.error('Sink failed.', {}, new Error(`attempt ${i}`));
+  const messages = lines.map((line) =>
+    line
+      .replace(/^\S+\s+\S+\s+\S+\s/, '')
+      .split('\n')[0]!
+      .trimEnd(),
+  );
+  assert.equal(messages, [
+    'Configuration error: a',
+    'Configuration error: b',
+    'Configuration error: c',
+    'Sink failed.',
+    'Internal log [Sink failed.',
+  ]);
+  assert.match(lines[3]!, /\n\s+at /);
 });
 
 test('internal_log_rate_limit: false bypasses the limit, and the field is not written', () => {

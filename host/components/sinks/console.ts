@@ -66,6 +66,7 @@ class ConsoleSink implements Sink {
     else
       this.env.log.error(`Failed writing to the output stream: ${error.message}`, {
         error_type: 'write_failed',
+        internal_log_rate_key: 'write_failed',
         stage: 'sending',
       });
   };

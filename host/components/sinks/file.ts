@@ -59,6 +59,7 @@ class PathTemplate {
       env.telemetry.discarded(1, false);
       env.log.error(`Failed to render template for "path": ${message}. Event dropped.`, {
         error_type: 'template_failed',
+        internal_log_rate_key: 'template_failed',
         stage: 'processing',
       });
       return undefined;
@@ -134,6 +135,7 @@ class FileSink implements Sink {
       this.env.telemetry.discarded(events.count, false);
       this.env.log.error(`Failed writing to ${path}: ${error instanceof Error ? error.message : String(error)}`, {
         error_type: 'io_failed',
+        internal_log_rate_key: 'io_failed',
         stage: 'sending',
       });
       // The next write opens the file anew.

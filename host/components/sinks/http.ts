@@ -273,7 +273,10 @@ class HttpSink implements Sink {
       // Vector's exponential backoff: initial, ×2 each retry, capped at retry_max_duration_secs.
       const backoff = Math.min(retry_initial_backoff_secs * 2 ** attempt, retry_max_duration_secs) * 1000;
       const delay = retry_jitter_mode === 'Full' ? Math.random() * backoff : backoff;
-      this.env.log.warn(`Retrying after error: ${outcome.reason}`, { attempt: attempt + 1 });
+      this.env.log.warn(`Retrying after error: ${outcome.reason}`, {
+        attempt: attempt + 1,
+        internal_log_rate_key: 'retrying',
+      });
       await sleep(delay);
     }
   }
@@ -327,7 +330,12 @@ class HttpSink implements Sink {
   private giveUp(events: number, errorType: string, message: string): void {
     this.env.telemetry.error(errorType, 'sending');
     this.env.telemetry.discarded(events, false);
-    this.env.log.error(`Events dropped: ${message}`, { error_type: errorType, stage: 'sending', count: events });
+    this.env.log.error(`Events dropped: ${message}`, {
+      error_type: errorType,
+      stage: 'sending',
+      count: events,
+      internal_log_rate_key: errorType,
+    });
   }
 }
 

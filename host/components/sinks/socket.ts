@@ -76,7 +76,9 @@ class StreamConnection {
         return;
       } catch (error) {
         this.env.telemetry.error('write_failed', 'sending');
-        this.env.log.warn(`Failed writing to ${this.describe}, reconnecting: ${(error as Error).message}`);
+        this.env.log.warn(`Failed writing to ${this.describe}, reconnecting: ${(error as Error).message}`, {
+          internal_log_rate_key: 'write_failed',
+        });
         this.drop(socket);
       }
     }
@@ -112,6 +114,7 @@ class StreamConnection {
         this.env.telemetry.error('connection_failed', 'sending');
         this.env.log.warn(
           `Unable to connect to ${this.describe}: ${(error as Error).message}; retrying in ${backoffMs(attempt)} ms.`,
+          { internal_log_rate_key: 'connection_failed' },
         );
         await sleep(backoffMs(attempt));
       }
@@ -209,7 +212,11 @@ class UdpSink implements Sink {
   private failed(error: Error, events: number): void {
     this.env.telemetry.error('send_failed', 'sending');
     if (events > 0) this.env.telemetry.discarded(events, false);
-    this.env.log.error(`Failed sending a datagram: ${error.message}`, { error_type: 'send_failed', stage: 'sending' });
+    this.env.log.error(`Failed sending a datagram: ${error.message}`, {
+      error_type: 'send_failed',
+      stage: 'sending',
+      internal_log_rate_key: 'send_failed',
+    });
   }
 }
 

@@ -117,6 +117,7 @@ class ExecSource implements Source {
         this.env.telemetry.error('parser_failed', 'processing');
         this.env.log.error(`Failed decoding output of ${this.options.command.join(' ')}: ${message}`, {
           data_stream: name,
+          internal_log_rate_key: 'parser_failed',
         });
       }
       if (result.count > 0) await context.send(toBatch(result.batch));

@@ -191,7 +191,10 @@ class FileSource implements Source {
       });
       for (const { message } of result.errors) {
         this.env.telemetry.error('parser_failed', 'processing');
-        this.env.log.error(`Failed decoding a line of ${path}: ${message}`, { file: path });
+        this.env.log.error(`Failed decoding a line of ${path}: ${message}`, {
+          file: path,
+          internal_log_rate_key: 'parser_failed',
+        });
       }
       return result.count > 0 ? toBatch(result.batch) : undefined;
     };

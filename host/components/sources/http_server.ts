@@ -117,7 +117,11 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
 
   const fail = (c: Context, status: number, message: string, errorType: string) => {
     env.telemetry.error(errorType, 'receiving');
-    env.log.warn(`Request rejected (${status}): ${message}`, { error_type: errorType, stage: 'receiving' });
+    env.log.warn(`Request rejected (${status}): ${message}`, {
+      error_type: errorType,
+      stage: 'receiving',
+      internal_log_rate_key: errorType,
+    });
     return c.text(message, status as 400);
   };
 

@@ -275,7 +275,11 @@ export function reportDecodeErrors(telemetry: ComponentTelemetry, log: Logger, e
   if (errors.length === 0) return;
   telemetry.error('parser_failed', 'processing', errors.length);
   for (const error of errors)
-    log.error(`Failed deserializing frame: ${error}`, { error_type: 'parser_failed', stage: 'processing' });
+    log.error(`Failed deserializing frame: ${error}`, {
+      error_type: 'parser_failed',
+      stage: 'processing',
+      internal_log_rate_key: 'parser_failed',
+    });
 }
 
 /** One stream's framing state: the unfinished frame and the framer's discard state. */

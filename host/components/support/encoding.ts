@@ -158,6 +158,7 @@ export class SinkEncoder {
       error_type: 'encoder_failed',
       stage: 'sending',
       count,
+      internal_log_rate_key: 'encoder_failed',
     });
   }
 }

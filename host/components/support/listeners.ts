@@ -111,10 +111,15 @@ export async function streamListener(
           env.log.error(`Connection from ${peer.address} failed: ${error.message}`, {
             error_type: 'connection_failed',
             stage: 'receiving',
+            internal_log_rate_key: 'connection_failed',
           });
         });
         const done: Promise<void> = pumpReadable(socket, decoder.stream(), context, () => stamp(peer), cutoff.signal)
-          .catch((error: Error) => env.log.error(`Reading from ${peer.address} failed: ${error.message}`))
+          .catch((error: Error) =>
+            env.log.error(`Reading from ${peer.address} failed: ${error.message}`, {
+              internal_log_rate_key: 'reading_failed',
+            }),
+          )
           .finally(() => {
             sockets.delete(socket);
             connections.delete(done);
@@ -184,7 +189,9 @@ export async function datagramListener(
   });
   socket.on('error', (error) => {
     env.telemetry.error('socket_receive_failed', 'receiving');
-    env.log.error(`Receiving on ${address} failed: ${error.message}`);
+    env.log.error(`Receiving on ${address} failed: ${error.message}`, {
+      internal_log_rate_key: 'socket_receive_failed',
+    });
   });
 
   return {
