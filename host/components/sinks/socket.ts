@@ -248,37 +248,40 @@ const socket: SinkDefinition<SocketOptions> = {
   description: 'Deliver logs to a remote socket endpoint.',
   options,
   inputs: () => ['log', 'metric', 'trace'],
-  build: async (parsed, env) => {
-    const messageKey = env.globals.log_schema.message_key;
-    switch (parsed.mode) {
-      case 'udp':
-        return UdpSink.create(
-          parsed,
-          new SinkEncoder(encodeOptions(parsed.encoding, undefined, 'message', messageKey), env),
-          env,
-        );
-      case 'tcp': {
-        const { host, port } = parsed.address;
-        // `keepalive` without `time_secs` turns keepalive on with the system's delay.
-        const keepaliveMs = parsed.keepalive && (parsed.keepalive.time_secs ?? 0) * 1000;
-        const connection = new StreamConnection({ host, port }, `${host}:${port}`, keepaliveMs, env, realTimer);
-        return new StreamSocketSink(
-          connection,
-          new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
-          env,
-        );
-      }
-      case 'unix':
-      case 'unix_stream': {
-        const connection = new StreamConnection({ path: parsed.path }, parsed.path, undefined, env, realTimer);
-        return new StreamSocketSink(
-          connection,
-          new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
-          env,
-        );
-      }
-    }
-  },
+  build: (parsed, env) => buildSocketSink(parsed, env),
 };
+
+/** The sink; `timer`: how a stream connection waits between reconnects (tests drive their own). */
+export async function buildSocketSink(parsed: SocketOptions, env: ComponentEnv, timer = realTimer): Promise<Sink> {
+  const messageKey = env.globals.log_schema.message_key;
+  switch (parsed.mode) {
+    case 'udp':
+      return UdpSink.create(
+        parsed,
+        new SinkEncoder(encodeOptions(parsed.encoding, undefined, 'message', messageKey), env),
+        env,
+      );
+    case 'tcp': {
+      const { host, port } = parsed.address;
+      // `keepalive` without `time_secs` turns keepalive on with the system's delay.
+      const keepaliveMs = parsed.keepalive && (parsed.keepalive.time_secs ?? 0) * 1000;
+      const connection = new StreamConnection({ host, port }, `${host}:${port}`, keepaliveMs, env, timer);
+      return new StreamSocketSink(
+        connection,
+        new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
+        env,
+      );
+    }
+    case 'unix':
+    case 'unix_stream': {
+      const connection = new StreamConnection({ path: parsed.path }, parsed.path, undefined, env, timer);
+      return new StreamSocketSink(
+        connection,
+        new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
+        env,
+      );
+    }
+  }
+}
 
 export default socket;
