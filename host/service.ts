@@ -60,6 +60,7 @@ export async function runService(options: ServiceOptions): Promise<number> {
       received++;
       if (received > 1) {
         log.warn('Shutting down immediately.', { signal });
+        topology.kill();
         resolve(EXIT.SOFTWARE);
         return;
       }
@@ -69,6 +70,7 @@ export async function runService(options: ServiceOptions): Promise<number> {
       if (options.gracefulShutdownLimitSecs !== undefined) {
         setTimeout(() => {
           log.error(`Failed to gracefully shut down in ${options.gracefulShutdownLimitSecs} s. Killing components.`);
+          topology.kill();
           resolve(EXIT.SOFTWARE);
         }, options.gracefulShutdownLimitSecs * 1000).unref();
       }

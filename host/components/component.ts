@@ -127,6 +127,9 @@ export interface Sink {
   batchEncoder?: SinkEncoder;
   /** Flushes and releases everything; called once after the last `write`. */
   close(): Promise<void>;
+  /** The graceful shutdown limit ran out: stops at once (requests, retries) and returns how many events
+   * written to it were neither delivered nor given up on. */
+  kill?(): number;
   /** Resolves when the destination is reachable; rejects with the reason otherwise. */
   healthcheck?(options: HealthcheckOptions): Promise<void>;
 }

@@ -131,6 +131,23 @@ export class Topology {
     this.shutdown.abort();
   }
 
+  /** The shutdown is forced: every sink stops at once, and what it and its buffer still held is counted
+   * and logged as dropped. */
+  kill(): void {
+    for (const node of this.nodes.values()) {
+      if (node.sink === undefined) continue;
+      const count = node.buffer!.eventCount + (node.sink.kill?.() ?? 0);
+      if (count === 0) continue;
+      node.telemetry.discarded(count, false);
+      node.log.error('Events dropped', {
+        intentional: false,
+        count,
+        reason: 'The shutdown was forced before they were delivered.',
+        internal_log_rate_limit: false,
+      });
+    }
+  }
+
   /** The sink's healthcheck, when its type has one. */
   sinkHealthcheck(id: string): ((options: HealthcheckOptions) => Promise<void>) | undefined {
     const sink = this.nodes.get(id)?.sink;

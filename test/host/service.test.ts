@@ -1,4 +1,5 @@
-// The service as a process: graceful shutdown (drain, second signal, time limit), backpressure and
+// The service as a process: graceful shutdown (drain; second signal and time limit, which count the events
+// not delivered), backpressure and
 // drop_newest accounting behind a slow sink, and the same events with one or two transform threads.
 
 import { once } from 'node:events';
@@ -123,7 +124,10 @@ test('a second signal forces the exit while the drain waits on a stuck sink', as
     await svc.waitForStderr(/Signal received/);
     svc.child.kill('SIGINT');
     const { status, stderr } = await svc.exited;
-    assert.match(logLines(stderr), /\n WARN svc: Shutting down immediately\. signal=SIGINT\n$/);
+    assert.match(
+      logLines(stderr),
+      /\n WARN svc: Shutting down immediately\. signal=SIGINT\nERROR svc::sinks::http: Events dropped component_kind=sink component_type=http component_id=out intentional=false count=10 reason="The shutdown was forced before they were delivered\."\n$/,
+    );
     assert.is(status, 70);
   } finally {
     svc.child.kill('SIGKILL');
@@ -131,7 +135,7 @@ test('a second signal forces the exit while the drain waits on a stuck sink', as
   }
 });
 
-test('--graceful-shutdown-limit-secs 1 with a sink that never finishes: forced exit with the log line', async () => {
+test('--graceful-shutdown-limit-secs 1 with a sink that never finishes: forced exit, the events not delivered counted', async () => {
   const sink = await slowServer(Infinity);
   const sourcePort = await freePort();
   const svc = startSvc([
@@ -142,14 +146,18 @@ test('--graceful-shutdown-limit-secs 1 with a sink that never finishes: forced e
   ]);
   try {
     await svc.waitForStderr(/svc has started/);
-    await fetch(`http://127.0.0.1:${sourcePort}/`, { method: 'POST', body: lines(10) });
+    // 20 in the one request in flight (never answered), 10 waiting for its slot.
+    await fetch(`http://127.0.0.1:${sourcePort}/`, { method: 'POST', body: lines(30) });
     await waitFor(
       () => sink.requests() > 0,
       () => 'a first request at the sink',
     );
     svc.child.kill('SIGTERM');
     const { status, stderr } = await svc.exited;
-    assert.match(logLines(stderr), /\nERROR svc: Failed to gracefully shut down in 1 s\. Killing components\.\n$/);
+    assert.match(
+      logLines(stderr),
+      /\nERROR svc: Failed to gracefully shut down in 1 s\. Killing components\.\nERROR svc::sinks::http: Events dropped component_kind=sink component_type=http component_id=out intentional=false count=30 reason="The shutdown was forced before they were delivered\."\n$/,
+    );
     assert.is(status, 70);
   } finally {
     svc.child.kill('SIGKILL');

@@ -1,10 +1,12 @@
 // The `http` sink: events gathered into batches (`batch.*`), each sent as one request body, encoded,
-// wrapped and compressed as Vector does, with `request.concurrency` requests in flight. A failed request is
-// retried with exponential backoff and jitter on 408, 429, 5xx (but 501), timeouts and connection errors;
-// other statuses are given up at once. Given-up events are counted as errors and discarded.
+// wrapped and compressed as Vector does, with `request.concurrency` requests in flight (support/concurrency.ts).
+// A failed request is retried with Vector's Fibonacci backoff (support/retry.ts) on 408, 429, 5xx (but 501),
+// timeouts and connection errors; other statuses are given up at once. Given-up events are counted as errors
+// and discarded.
 //
 // `write` resolves when the batch is handed on (gathered, or its full batches started) and back-pressures
-// when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up.
+// when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up;
+// `kill` stops at once and says how many events were neither.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent, Dispatcher } from 'undici';
@@ -12,8 +14,11 @@ import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
 import { Batcher, batchLimits } from '../support/batcher.js';
+import { monotonicClock } from '../support/clock.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
+import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight } from '../support/concurrency.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
+import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
 
 const METHODS = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace'] as const;
 /** Vector's `u64::MAX` default: retry for ever (bounded by nothing but shutdown). */
@@ -51,11 +56,11 @@ const options = z
         concurrency: z.union([z.enum(['adaptive', 'none']), z.number().int().positive()]).default('adaptive'),
         adaptive_concurrency: z
           .strictObject({
-            decrease_ratio: z.number().default(0.9),
-            ewma_alpha: z.number().default(0.4),
+            decrease_ratio: z.number().gt(0).lt(1).default(0.9),
+            ewma_alpha: z.number().gt(0).lt(1).default(0.4),
             initial_concurrency: z.number().int().positive().default(1),
             max_concurrency_limit: z.number().int().positive().default(200),
-            rtt_deviation_scale: z.number().default(2.5),
+            rtt_deviation_scale: z.number().nonnegative().default(2.5),
           })
           .prefault({}),
         headers: z.record(z.string(), z.string()).default({}),
@@ -98,10 +103,17 @@ function isJson(text: string): boolean {
   }
 }
 
-/** Vector's `request.concurrency`: adaptive concurrency is not implemented; it runs at its initial value. */
-function concurrencyLimit(request: HttpOptions['request']): number {
+/** Vector's `request.concurrency`: a number, "none" (1) or "adaptive". */
+function concurrencyLimit(request: HttpOptions['request']): ConcurrencyLimit {
+  if (request.concurrency === 'none') return new FixedConcurrency(1);
+  if (request.concurrency === 'adaptive') return new AdaptiveConcurrency(request.adaptive_concurrency, monotonicClock);
+  return new FixedConcurrency(request.concurrency);
+}
+
+/** Requests at most in flight at once, for the connection pool. */
+function maxConcurrency(request: HttpOptions['request']): number {
   if (request.concurrency === 'none') return 1;
-  if (request.concurrency === 'adaptive') return request.adaptive_concurrency.initial_concurrency;
+  if (request.concurrency === 'adaptive') return request.adaptive_concurrency.max_concurrency_limit;
   return request.concurrency;
 }
 
@@ -116,30 +128,6 @@ function retriable(status: number, strategy: HttpOptions['retry_strategy']): boo
       return strategy.status_codes.includes(status);
     case 'default':
       return status === 429 || status === 408 || (status >= 500 && status !== 501);
-  }
-}
-
-/** Runs tasks with at most `limit` at once; `start` resolves when the task has started. */
-class InFlight {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  private readonly running = new Set<Promise<void>>();
-
-  constructor(private readonly limit: number) {}
-
-  async start(task: () => Promise<void>): Promise<void> {
-    while (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    const running: Promise<void> = task().finally(() => {
-      this.active--;
-      this.running.delete(running);
-      this.waiting.shift()?.();
-    });
-    this.running.add(running);
-  }
-
-  async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.all(this.running);
   }
 }
 
@@ -176,23 +164,29 @@ type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason:
 
 class HttpSink implements Sink {
   private readonly batcher: Batcher;
+  private readonly concurrency: ConcurrencyLimit;
   private readonly inFlight: InFlight;
   private readonly rateLimit: RateLimit;
   private readonly dispatcher: Agent;
   private readonly headers: Record<string, string>;
   /** How the JSON codec's framed events become one body (Vector's HTTP encoder). */
   private readonly jsonBody: 'array' | 'ndjson' | undefined;
+  /** Events written and neither delivered nor given up yet: gathered, in flight or waiting to retry. */
+  private pending = 0;
+  /** Aborted by `kill`: requests and retry waits stop. */
+  private readonly killed = new AbortController();
 
   constructor(
     private readonly options: HttpOptions,
     private readonly encoder: SinkEncoder,
     private readonly env: ComponentEnv,
     private readonly undici: Undici,
+    private readonly timer: RetryTimer,
   ) {
-    const limit = concurrencyLimit(options.request);
-    this.inFlight = new InFlight(limit);
+    this.concurrency = concurrencyLimit(options.request);
+    this.inFlight = new InFlight(this.concurrency);
     this.rateLimit = new RateLimit(options.request.rate_limit_num, options.request.rate_limit_duration_secs * 1000);
-    this.dispatcher = new undici.Agent({ connections: limit });
+    this.dispatcher = new undici.Agent({ connections: maxConcurrency(options.request) });
     this.batcher = new Batcher(batchLimits(options.batch), (parts, events) =>
       this.inFlight.start(() => this.send(parts, events)),
     );
@@ -209,6 +203,7 @@ class HttpSink implements Sink {
   }
 
   write(batch: EventBatch): Promise<void> {
+    this.pending += batch.count;
     return this.batcher.add(batch);
   }
 
@@ -216,6 +211,11 @@ class HttpSink implements Sink {
     await this.batcher.close();
     await this.inFlight.idle();
     await this.dispatcher.close();
+  }
+
+  kill(): number {
+    this.killed.abort();
+    return this.pending;
   }
 
   /** A HEAD request to `healthcheck.uri` must succeed; without one, the sink is healthy (as in Vector). */
@@ -248,8 +248,10 @@ class HttpSink implements Sink {
     return headers;
   }
 
-  /** Sends one batch of events, retrying as configured; never rejects. */
+  /** Sends one batch of events, retrying as configured; never rejects. Once killed, it stops without
+   * counting: `kill` counted what was pending. */
   private async send(parts: EventBatch[], events: number): Promise<void> {
+    if (this.killed.signal.aborted) return;
     let body: Uint8Array;
     try {
       body = await compress(this.options.compression, this.body(parts));
@@ -257,27 +259,35 @@ class HttpSink implements Sink {
       this.giveUp(events, 'encoder_failed', `Failed building the request body: ${String(error)}`);
       return;
     }
-    const { retry_attempts, retry_initial_backoff_secs, retry_max_duration_secs, retry_jitter_mode } =
-      this.options.request;
-    for (let attempt = 0; ; attempt++) {
+    const retries = new RetryPolicy(this.options.request, this.timer.random);
+    for (let attempt = 1; ; attempt++) {
       await this.rateLimit.take();
+      if (this.killed.signal.aborted) return;
+      const started = performance.now();
       const outcome = await this.attempt(body);
+      if (this.killed.signal.aborted) return;
+      this.concurrency.finished(performance.now() - started, !outcome.delivered && outcome.retry);
       if (outcome.delivered) {
+        this.pending -= events;
         this.env.telemetry.sentRaw(body.length);
         return;
       }
-      if (!outcome.retry || attempt >= retry_attempts) {
-        this.giveUp(events, 'request_failed', `${outcome.reason}${outcome.retry ? ' (retries exhausted)' : ''}`);
+      const delay = outcome.retry ? retries.nextDelay() : undefined;
+      if (delay === undefined) {
+        this.giveUp(events, 'request_failed', outcome.retry ? `${outcome.reason}; retries exhausted` : outcome.reason);
         return;
       }
-      // Vector's exponential backoff: initial, ×2 each retry, capped at retry_max_duration_secs.
-      const backoff = Math.min(retry_initial_backoff_secs * 2 ** attempt, retry_max_duration_secs) * 1000;
-      const delay = retry_jitter_mode === 'Full' ? Math.random() * backoff : backoff;
-      this.env.log.warn(`Retrying after error: ${outcome.reason}`, {
-        attempt: attempt + 1,
+      this.env.log.warn('Retrying after error.', {
+        error: outcome.reason,
+        attempt,
+        delay_ms: delay,
         internal_log_rate_key: 'retrying',
       });
-      await sleep(delay);
+      try {
+        await this.timer.sleep(delay, this.killed.signal);
+      } catch {
+        return;
+      }
     }
   }
 
@@ -289,7 +299,7 @@ class HttpSink implements Sink {
         headers: this.headers,
         body,
         dispatcher: this.dispatcher,
-        signal: AbortSignal.timeout(this.options.request.timeout_secs * 1000),
+        signal: AbortSignal.any([AbortSignal.timeout(this.options.request.timeout_secs * 1000), this.killed.signal]),
       });
       await response.body.dump();
       const status = response.statusCode;
@@ -327,13 +337,16 @@ class HttpSink implements Sink {
     }
   }
 
-  private giveUp(events: number, errorType: string, message: string): void {
+  private giveUp(events: number, errorType: string, reason: string): void {
+    this.pending -= events;
     this.env.telemetry.error(errorType, 'sending');
     this.env.telemetry.discarded(events, false);
-    this.env.log.error(`Events dropped: ${message}`, {
+    this.env.log.error('Events dropped', {
+      intentional: false,
+      count: events,
+      reason,
       error_type: errorType,
       stage: 'sending',
-      count: events,
       internal_log_rate_key: errorType,
     });
   }
@@ -365,13 +378,16 @@ const http: SinkDefinition<HttpOptions> = {
   description: 'Deliver observability event data to an HTTP server.',
   options,
   inputs: () => ['log', 'metric', 'trace'],
-  build: async (parsed, env) => {
-    const encoder = new SinkEncoder(
-      encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key),
-      env,
-    );
-    return new HttpSink(parsed, encoder, env, await import('undici'));
-  },
+  build: (parsed, env) => buildHttpSink(parsed, env),
 };
+
+/** The sink; `timer`: how it waits between retries (tests drive their own). */
+export async function buildHttpSink(parsed: HttpOptions, env: ComponentEnv, timer = realTimer): Promise<Sink> {
+  const encoder = new SinkEncoder(
+    encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key),
+    env,
+  );
+  return new HttpSink(parsed, encoder, env, await import('undici'), timer);
+}
 
 export default http;

@@ -1,15 +1,15 @@
 // The `socket` sink: events encoded and framed onto a TCP or Unix stream connection, or one UDP datagram
-// per event. A stream connection is opened on the first write and reopened with exponential backoff when
-// it breaks (the batch being written is sent again on the new connection); a peer that closes its end is
-// noticed and the next write reconnects.
+// per event. A stream connection is opened on the first write and reopened with backoff when it breaks (the
+// batch being written is sent again on the new connection); a peer that closes its end is noticed and the
+// next write reconnects.
 
 import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
 import { connect, type NetConnectOpts, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
+import { realTimer, type RetryTimer } from '../support/retry.js';
 
 /** `host:port` (IPv6 hosts in brackets). */
 const address = z.string().transform((text, ctx) => {
@@ -49,26 +49,37 @@ const options = z.discriminatedUnion('mode', [tcp, udp, unixStream]);
 
 type SocketOptions = z.infer<typeof options>;
 
-/** Vector's reconnect backoff: 0.5 s doubling up to 60 s. */
-const backoffMs = (attempt: number) => Math.min(500 * 2 ** attempt, 60_000);
+/** Vector's reconnect backoff for stream sockets: 0.5 s, doubling up to 60 s (no jitter). */
+class ReconnectBackoff {
+  private attempt = 0;
+
+  next(): number {
+    return Math.min(500 * 2 ** this.attempt++, 60_000);
+  }
+}
 
 /** A stream connection that reopens itself. */
 class StreamConnection {
   private socket: Socket | undefined;
+  /** Aborted by `kill`: reconnect waits stop. */
+  readonly killed = new AbortController();
 
   constructor(
     private readonly target: NetConnectOpts,
     private readonly describe: string,
     private readonly keepaliveMs: number | undefined,
     private readonly env: ComponentEnv,
+    private readonly timer: RetryTimer,
   ) {}
 
-  /** Writes all of `bytes`, reconnecting (and writing them again) until it succeeds. The first failure
-   * reconnects at once; a peer that keeps failing the same bytes is retried with backoff. */
+  /** Writes all of `bytes`, reconnecting (and writing them again) until it succeeds or the sink is killed
+   * (rejects then). The first failure reconnects at once; a peer that keeps failing the same bytes is
+   * retried with backoff. */
   async send(bytes: Uint8Array): Promise<void> {
+    const backoff = new ReconnectBackoff();
     for (let failures = 0; ; failures++) {
-      if (failures > 1) await sleep(backoffMs(failures - 2));
-      const socket = this.socket ?? (await this.reconnect());
+      if (failures > 1) await this.timer.sleep(backoff.next(), this.killed.signal);
+      const socket = this.socket ?? (await this.reconnect(backoff));
       try {
         await new Promise<void>((resolve, reject) =>
           socket.write(bytes, (error) => (error ? reject(error) : resolve())),
@@ -98,8 +109,14 @@ class StreamConnection {
     socket.destroy();
   }
 
-  private async reconnect(): Promise<Socket> {
-    for (let attempt = 0; ; attempt++) {
+  kill(): void {
+    this.killed.abort();
+    this.socket?.destroy();
+  }
+
+  private async reconnect(backoff: ReconnectBackoff): Promise<Socket> {
+    for (;;) {
+      this.killed.signal.throwIfAborted();
       try {
         const socket = await this.open();
         if (this.keepaliveMs !== undefined) socket.setKeepAlive(true, this.keepaliveMs);
@@ -112,11 +129,12 @@ class StreamConnection {
         return socket;
       } catch (error) {
         this.env.telemetry.error('connection_failed', 'sending');
+        const delay = backoff.next();
         this.env.log.warn(
-          `Unable to connect to ${this.describe}: ${(error as Error).message}; retrying in ${backoffMs(attempt)} ms.`,
+          `Unable to connect to ${this.describe}: ${(error as Error).message}; retrying in ${delay} ms.`,
           { internal_log_rate_key: 'connection_failed' },
         );
-        await sleep(backoffMs(attempt));
+        await this.timer.sleep(delay, this.killed.signal);
       }
     }
   }
@@ -139,6 +157,9 @@ class StreamConnection {
 }
 
 class StreamSocketSink implements Sink {
+  /** Events of the batch being written, until it is. */
+  private pending = 0;
+
   constructor(
     private readonly connection: StreamConnection,
     private readonly encoder: SinkEncoder,
@@ -155,8 +176,21 @@ class StreamSocketSink implements Sink {
     // next batch is encoded.
     const bytes = this.encoder.encode(batch, { reuse: true });
     if (bytes.length === 0) return;
-    await this.connection.send(bytes);
+    this.pending = batch.count;
+    try {
+      await this.connection.send(bytes);
+    } catch (error) {
+      // Killed: `kill` counted the batch.
+      if (this.connection.killed.signal.aborted) return;
+      throw error;
+    }
+    this.pending = 0;
     this.env.telemetry.sentRaw(bytes.length);
+  }
+
+  kill(): number {
+    this.connection.kill();
+    return this.pending;
   }
 
   close(): Promise<void> {
@@ -226,37 +260,40 @@ const socket: SinkDefinition<SocketOptions> = {
   description: 'Deliver logs to a remote socket endpoint.',
   options,
   inputs: () => ['log', 'metric', 'trace'],
-  build: async (parsed, env) => {
-    const messageKey = env.globals.log_schema.message_key;
-    switch (parsed.mode) {
-      case 'udp':
-        return UdpSink.create(
-          parsed,
-          new SinkEncoder(encodeOptions(parsed.encoding, undefined, 'message', messageKey), env),
-          env,
-        );
-      case 'tcp': {
-        const { host, port } = parsed.address;
-        // `keepalive` without `time_secs` turns keepalive on with the system's delay.
-        const keepaliveMs = parsed.keepalive && (parsed.keepalive.time_secs ?? 0) * 1000;
-        const connection = new StreamConnection({ host, port }, `${host}:${port}`, keepaliveMs, env);
-        return new StreamSocketSink(
-          connection,
-          new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
-          env,
-        );
-      }
-      case 'unix':
-      case 'unix_stream': {
-        const connection = new StreamConnection({ path: parsed.path }, parsed.path, undefined, env);
-        return new StreamSocketSink(
-          connection,
-          new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
-          env,
-        );
-      }
-    }
-  },
+  build: (parsed, env) => buildSocketSink(parsed, env),
 };
+
+/** The sink; `timer`: how a stream connection waits between reconnects (tests drive their own). */
+export async function buildSocketSink(parsed: SocketOptions, env: ComponentEnv, timer = realTimer): Promise<Sink> {
+  const messageKey = env.globals.log_schema.message_key;
+  switch (parsed.mode) {
+    case 'udp':
+      return UdpSink.create(
+        parsed,
+        new SinkEncoder(encodeOptions(parsed.encoding, undefined, 'message', messageKey), env),
+        env,
+      );
+    case 'tcp': {
+      const { host, port } = parsed.address;
+      // `keepalive` without `time_secs` turns keepalive on with the system's delay.
+      const keepaliveMs = parsed.keepalive && (parsed.keepalive.time_secs ?? 0) * 1000;
+      const connection = new StreamConnection({ host, port }, `${host}:${port}`, keepaliveMs, env, timer);
+      return new StreamSocketSink(
+        connection,
+        new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
+        env,
+      );
+    }
+    case 'unix':
+    case 'unix_stream': {
+      const connection = new StreamConnection({ path: parsed.path }, parsed.path, undefined, env, timer);
+      return new StreamSocketSink(
+        connection,
+        new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),
+        env,
+      );
+    }
+  }
+}
 
 export default socket;

@@ -1,13 +1,16 @@
 // The http sink against a local node:http server: retries (500, 429, then 200) with the events delivered
-// exactly once, headers/auth/compression seen by the server, batching by events, bytes and timeout, given-up
-// requests counted, and the healthcheck.
+// exactly once, Fibonacci backoff until a 503ing server recovers, headers/auth/compression seen by the server,
+// batching by events, bytes and timeout, given-up requests counted, a kill counting what is pending, and the
+// healthcheck. The waits between retries go through a test timer: no test sleeps through a backoff.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from '../../../../host/components/sinks/http.js';
+import http, { buildHttpSink } from '../../../../host/components/sinks/http.js';
+import type { RetryTimer } from '../../../../host/components/support/retry.js';
+import { waitFor } from '../../../support/wait-for.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 
 interface Received {
@@ -17,7 +20,8 @@ interface Received {
   body: Buffer;
 }
 
-/** A server answering requests with the given statuses in turn (the last one repeats). */
+/** A server answering requests with the given statuses in turn (the last one repeats; `statuses` may be
+ * changed while it runs). */
 async function server(
   statuses: number[],
 ): Promise<{ uri: string; requests: Received[]; next: () => Promise<Received>; close: () => Promise<void> }> {
@@ -44,9 +48,30 @@ async function server(
   };
 }
 
-async function build(options: object) {
+/** A timer that records each wait and lets the test end it (`release`); an abort rejects it. */
+function steppedTimer() {
+  const waits: Array<{ ms: number; release: () => void }> = [];
+  const timer: RetryTimer = {
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        waits.push({ ms, release: resolve });
+        signal.addEventListener('abort', () => reject(signal.reason));
+      }),
+    random: () => 0.5,
+  };
+  return { timer, waits };
+}
+
+/** A timer that records each wait and ends it at once. */
+function instantTimer() {
+  const waits: number[] = [];
+  const timer: RetryTimer = { sleep: async (ms) => void waits.push(ms), random: () => 0.5 };
+  return { timer, waits };
+}
+
+async function build(options: object, timer = instantTimer().timer) {
   const env = componentEnv(http);
-  const sink = await http.build(http.options.parse(options), env);
+  const sink = await buildHttpSink(http.options.parse(options), env, timer);
   return { env, sink };
 }
 
@@ -56,17 +81,23 @@ const messages = (body: Buffer) =>
 
 test('500, then 429, then 200: retried with backoff, every event delivered exactly once; headers, auth and gzip on the wire', async () => {
   const target = await server([500, 429, 200]);
-  const { env, sink } = await build({
-    uri: target.uri,
-    encoding: { codec: 'json' },
-    compression: 'gzip',
-    auth: { strategy: 'basic', user: 'ann', password: 's3cret' },
-    request: { headers: { 'X-Custom': 'yes' } },
-  });
+  const { timer, waits } = instantTimer();
+  const { env, sink } = await build(
+    {
+      uri: target.uri,
+      encoding: { codec: 'json' },
+      compression: 'gzip',
+      auth: { strategy: 'basic', user: 'ann', password: 's3cret' },
+      request: { headers: { 'X-Custom': 'yes' } },
+    },
+    timer,
+  );
   await sink.write(logBatch(events(3)));
   await sink.close();
   await target.close();
   assert.is(target.requests.length, 3);
+  // Full jitter at random 0.5: half of the 1 s and 2 s backoffs, plus Vector's 1 ms.
+  assert.equal(waits, [501, 1001]);
   const delivered = target.requests[2]!;
   assert.is(delivered.method, 'POST');
   assert.is(delivered.url, '/ingest');
@@ -136,15 +167,71 @@ test('a 400 is not retried: the events are counted as errors and discarded', asy
 test('connection refused is retried up to retry_attempts, then given up', async () => {
   const target = await server([200]);
   await target.close();
-  const { env, sink } = await build({
-    uri: target.uri,
-    encoding: { codec: 'json' },
-    request: { retry_attempts: 1, retry_jitter_mode: 'None' },
-  });
+  const { timer, waits } = instantTimer();
+  const { env, sink } = await build(
+    { uri: target.uri, encoding: { codec: 'json' }, request: { retry_attempts: 2, retry_jitter_mode: 'None' } },
+    timer,
+  );
   await sink.write(logBatch(events(2)));
   await sink.close();
-  assert.is(env.metrics.total('component_discarded_events_total'), 2);
-  assert.ok(env.logs.some((record) => /retries exhausted/.test(record.message)));
+  assert.equal(waits, [1000, 2000]);
+  assert.is(env.metrics.total('component_discarded_events_total', { intentional: 'false' }), 2);
+  const dropped = env.logs.filter((record) => record.message === 'Events dropped');
+  assert.is(dropped.length, 1);
+  assert.is(dropped[0]!.fields.count, 2);
+  assert.match(String(dropped[0]!.fields.reason), /ECONNREFUSED.*; retries exhausted$/);
+});
+
+test('a server answering 503 until it recovers: Fibonacci backoff 1, 2, 3, 5 s, delivery on the first retry after recovery', async () => {
+  const statuses = [503];
+  const target = await server(statuses);
+  const { timer, waits } = steppedTimer();
+  const { env, sink } = await build(
+    { uri: target.uri, encoding: { codec: 'json' }, batch: { max_events: 4 }, request: { retry_jitter_mode: 'None' } },
+    timer,
+  );
+  await sink.write(logBatch(events(4)));
+  for (let failures = 1; failures <= 4; failures++) {
+    await waitFor(
+      () => waits.length === failures,
+      () => `wait ${failures} after ${target.requests.length} requests`,
+    );
+    assert.is(target.requests.length, failures);
+    if (failures === 4) statuses[0] = 200;
+    waits[failures - 1]!.release();
+  }
+  await sink.close();
+  await target.close();
+  assert.equal(
+    waits.map((wait) => wait.ms),
+    [1000, 2000, 3000, 5000],
+  );
+  assert.is(target.requests.length, 5);
+  assert.equal(messages(target.requests[4]!.body), ['event 0', 'event 1', 'event 2', 'event 3']);
+  assert.is(env.metrics.total('component_discarded_events_total'), 0);
+  assert.is(env.logs.filter((record) => record.message === 'Retrying after error.').length, 4);
+});
+
+test('kill: stops retrying and returns every event written but neither delivered nor given up', async () => {
+  const target = await server([503]);
+  const { timer, waits } = steppedTimer();
+  const { env, sink } = await build(
+    { uri: target.uri, encoding: { codec: 'json' }, batch: { max_events: 3 }, request: { concurrency: 1 } },
+    timer,
+  );
+  // 3 in a request waiting to retry, 3 waiting for the one request slot, 1 gathered.
+  const written = sink.write(logBatch(events(7)));
+  await waitFor(
+    () => waits.length === 1,
+    () => 'a first retry wait',
+  );
+  assert.is(sink.kill!(), 7);
+  await written;
+  await sink.close();
+  await target.close();
+  assert.is(target.requests.length, 1);
+  // The caller counts what `kill` returns; the sink counted nothing itself.
+  assert.is(env.metrics.total('component_discarded_events_total'), 0);
 });
 
 test('json with newline framing sends NDJSON without the last newline; payload_prefix/suffix wrap the array; bearer auth; zlib', async () => {

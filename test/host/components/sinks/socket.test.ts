@@ -1,5 +1,6 @@
 // The socket sink against local listeners: TCP and Unix stream bytes, reconnection after the peer closes
-// and after a refused connection, one UDP datagram per event, and the healthcheck.
+// and after a refused connection (Fibonacci backoff, a kill counting the batch not written), one UDP
+// datagram per event, and the healthcheck.
 
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import socket from '../../../../host/components/sinks/socket.js';
+import socket, { buildSocketSink } from '../../../../host/components/sinks/socket.js';
+import type { RetryTimer } from '../../../../host/components/support/retry.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 
@@ -97,6 +99,42 @@ test('tcp: a refused connection is retried with backoff until the listener is up
   while (target.received().join('') !== 'late\n') await sleep(10);
   await Promise.all(target.connections.map((c) => c.closed));
   await target.close();
+});
+
+test('tcp: reconnects back off 0.5, 1, 2, 4 s (doubling, as in Vector); kill stops them and counts the batch not written', async () => {
+  const probe = streamServer();
+  await new Promise<void>((resolve) => probe.server.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.server.address() as AddressInfo;
+  await probe.close();
+  const waits: Array<{ ms: number; release: () => void }> = [];
+  const timer: RetryTimer = {
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        waits.push({ ms, release: resolve });
+        signal.addEventListener('abort', () => reject(signal.reason));
+      }),
+    random: () => 0.5,
+  };
+  const env = componentEnv(socket);
+  const options = socket.options.parse({ mode: 'tcp', address: `127.0.0.1:${port}`, encoding: { codec: 'text' } });
+  const sink = await buildSocketSink(options, env, timer);
+  const written = sink.write(logBatch([{ message: 'a' }, { message: 'b' }, { message: 'c' }]));
+  for (let failures = 1; failures <= 4; failures++) {
+    await waitFor(
+      () => waits.length === failures,
+      () => `reconnect wait ${failures}`,
+    );
+    if (failures < 4) waits[failures - 1]!.release();
+  }
+  assert.equal(
+    waits.map((wait) => wait.ms),
+    [500, 1000, 2000, 4000],
+  );
+  assert.is(env.metrics.total('component_errors_total', { error_type: 'connection_failed' }), 4);
+  assert.is(sink.kill!(), 3);
+  await written;
+  await sink.close();
+  assert.is(env.metrics.total('component_sent_bytes_total'), 0);
 });
 
 test('unix_stream: events on the socket path, length-delimited framing', async () => {
