@@ -165,8 +165,10 @@ export class SourceDecoder {
   }
 
   /** A stream of chunks (a connection, stdin): frames may span chunks. When the source's one consumer
-   * decodes frames itself and the framing ends frames with a delimiter, the stream sends whole frames. */
-  stream(): FrameStream {
+   * decodes frames itself and the framing ends frames with a delimiter, the stream sends whole frames.
+   * `flushPast`: an unfinished frame longer than this is decoded as it is (exec's
+   * `maximum_buffer_size_bytes`). */
+  stream(flushPast?: number): FrameStream {
     const framing = this.settings.framing;
     const delimited =
       framing.method === 'newline_delimited'
@@ -174,7 +176,7 @@ export class SourceDecoder {
         : framing.method === 'character_delimited'
           ? { delimiter: framing.delimiter.charCodeAt(0), maxLength: framing.max_length }
           : undefined;
-    return new FrameStream(this, delimited, this.env.consumerDecodes === true && delimited !== undefined);
+    return new FrameStream(this, delimited, this.env.consumerDecodes === true && delimited !== undefined, flushPast);
   }
 
   /** A whole message (a datagram, a request body), counted as received bytes; batches of at most
@@ -293,12 +295,16 @@ export class FrameStream {
     private readonly decoder: SourceDecoder,
     private readonly delimited: { delimiter: number; maxLength?: number } | undefined,
     private readonly sendFrames: boolean,
+    private readonly flushPast = Infinity,
   ) {}
 
   /** Decodes the complete frames of what was read so far plus `chunk`; keeps the rest. */
   push(chunk: Uint8Array, stamp: Stamp): EventBatch[] {
     this.decoder.countReceived(chunk.byteLength);
-    if (this.delimited === undefined) return this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
+    if (this.delimited === undefined) {
+      const batches = this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
+      return this.pendingBytes > this.flushPast ? [...batches, ...this.end(stamp)] : batches;
+    }
     const { delimiter, maxLength } = this.delimited;
     let from = 0;
     if (this.discard !== 0) {
@@ -312,8 +318,9 @@ export class FrameStream {
     if (last < from) {
       this.keep(from === 0 ? chunk : new Uint8Array(chunk.subarray(from)));
       // Past `max_length` the codec drops (or cuts) the frame now and skips its rest.
-      if (maxLength === undefined || this.pendingBytes <= maxLength) return [];
-      return this.run(this.takePending(chunk, 0, 0), stamp, false);
+      if (maxLength !== undefined && this.pendingBytes > maxLength)
+        return this.run(this.takePending(chunk, 0, 0), stamp, false);
+      return this.pendingBytes > this.flushPast ? this.end(stamp) : [];
     }
     const batches = this.sendFrames
       ? this.frames(chunk, from, last + 1, delimiter, stamp)
