@@ -6,9 +6,7 @@ import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { CodecModule } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
-import { toBatch } from '../../topology/batch.js';
 import {
   decodeSettings,
   decodingSchema,
@@ -16,7 +14,7 @@ import {
   NEWLINE_FRAMING,
   sourceStamp,
   stampAt,
-  type DecodeSettings,
+  SourceDecoder,
 } from '../support/decoding.js';
 
 const uint = () => z.number().int().nonnegative();
@@ -42,14 +40,13 @@ type ExecSourceOptions = z.infer<typeof options>;
 const SOURCE_TYPE = 'exec';
 
 class ExecSource implements Source {
-  private readonly decode: DecodeSettings;
+  private readonly decoder: SourceDecoder;
 
   constructor(
     private readonly options: ExecSourceOptions,
     private readonly env: ComponentEnv,
-    private readonly codec: CodecModule,
   ) {
-    this.decode = decodeSettings(options.decoding, options.framing, NEWLINE_FRAMING, env);
+    this.decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, NEWLINE_FRAMING, env));
   }
 
   async run(context: SourceContext): Promise<void> {
@@ -106,39 +103,23 @@ class ExecSource implements Source {
     pid: number | undefined,
     context: SourceContext,
   ): Promise<void> {
-    let held: Buffer = Buffer.alloc(0);
-    let discard = 0;
-    const emit = async (input: Buffer, eof: boolean): Promise<number> => {
-      const stamp = sourceStamp(this.env, SOURCE_TYPE);
-      stampAt(stampAt(stampAt(stamp, 'command', this.options.command), 'pid', pid ?? null), 'data_stream', name);
-      const result = this.codec.decode(input, { ...this.decode, stamp, eof, discard });
-      discard = result.discard;
-      for (const { message } of result.errors) {
-        this.env.telemetry.error('parser_failed', 'processing');
-        this.env.log.error(`Failed decoding output of ${this.options.command.join(' ')}: ${message}`, {
-          data_stream: name,
-          internal_log_rate_key: 'parser_failed',
-        });
-      }
-      if (result.count > 0) await context.send(toBatch(result.batch));
-      return result.consumed;
+    const frames = this.decoder.stream(this.options.maximum_buffer_size_bytes);
+    const stamp = () => {
+      const fields = sourceStamp(this.env, SOURCE_TYPE);
+      return stampAt(
+        stampAt(stampAt(fields, 'command', this.options.command), 'pid', pid ?? null),
+        'data_stream',
+        name,
+      );
     };
     try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        this.env.telemetry.receivedRaw(chunk.length);
-        const input = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-        const consumed = await emit(input, false);
-        held = input.subarray(consumed);
-        if (held.length > this.options.maximum_buffer_size_bytes) {
-          await emit(held, true);
-          held = Buffer.alloc(0);
-        }
-      }
+      for await (const chunk of stream as AsyncIterable<Buffer>)
+        for (const batch of frames.push(chunk, stamp())) await context.send(batch);
     } catch (error) {
       this.env.telemetry.error('reading_failed', 'receiving');
       this.env.log.error(`Failed reading ${name} of ${this.options.command.join(' ')}: ${(error as Error).message}`);
     }
-    if (held.length > 0) await emit(held, true);
+    for (const batch of frames.end(stamp())) await context.send(batch);
   }
 }
 
@@ -149,7 +130,7 @@ const exec: SourceDefinition<ExecSourceOptions> = {
   options,
   outputs: () => [{ name: undefined, kinds: ['log', 'metric', 'trace'] }],
   async build(options, env) {
-    return new ExecSource(options, env, new CodecModule({ timezone: env.globals.timezone }));
+    return new ExecSource(options, env);
   },
 };
 

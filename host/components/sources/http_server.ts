@@ -2,10 +2,13 @@
 // decoded (newline delimited `bytes` by default, or the legacy `encoding`). Each event also gets the request
 // path, the chosen headers and query parameters, and the peer address. The answer comes once downstream has
 // accepted the events: `response_code` then, 400 for an undecodable body, 404/405 for another path/method,
-// 413 past `--max-decompressed-size-bytes`, 415 for an unknown encoding, 503 while shutting down.
+// 413 past `--max-decompressed-size-bytes`, 415 for an unknown encoding, 503 while shutting down. At most
+// `MAX_CONCURRENT_REQUESTS` bodies are handled at once. Idle connections close after Node's
+// `keepAliveTimeout` (5 s), a request not received in full within its `requestTimeout` (300 s) is refused.
 
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -41,6 +44,12 @@ const options = z
     path_key: z.string().default('path'),
     host_key: z.string().optional(),
     response_code: z.number().int().min(100).max(599).default(200),
+    keepalive: z
+      .strictObject({
+        max_connection_age_secs: z.number().int().nonnegative().default(300),
+        max_connection_age_jitter_factor: z.number().min(0).max(1).default(0.1),
+      })
+      .default({ max_connection_age_secs: 300, max_connection_age_jitter_factor: 0.1 }),
   })
   .refine((o) => o.encoding === undefined || (o.decoding === undefined && o.framing === undefined), {
     message:
@@ -105,6 +114,34 @@ async function readBody(request: Request, cap: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Requests whose bodies are read, decompressed and decoded at a time; the others wait, unread, for a turn,
+ * so their bytes stay in the network buffers (TCP holds the senders back) rather than in memory. Waiting,
+ * not 503: decoding runs on this one thread, so more at once would add memory (each body up to
+ * `--max-decompressed-size-bytes`), not throughput, and a refused sender would only send again.
+ */
+export const MAX_CONCURRENT_REQUESTS = 4;
+
+/** At most `limit` holders at a time; the others wait in arrival order. */
+class Turns {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async take(): Promise<void> {
+    if (this.active < this.limit) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the turn to the next waiting request, if any. */
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+}
+
 async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Source> {
   // Imported here, not at the top: every pipeline loads this file, few run an HTTP server.
   const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
@@ -125,12 +162,16 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     return c.text(message, status as 400);
   };
 
-  const app = new Hono<{ Bindings: HttpBindings }>();
-  app.all('*', async (c) => {
+  const turns = new Turns(MAX_CONCURRENT_REQUESTS);
+  /** When each connection is to be closed (ms), jittered to spread reconnections. */
+  const closeAfter = new WeakMap<Socket, number>();
+  const { max_connection_age_secs: maxAge, max_connection_age_jitter_factor: jitter } = options.keepalive;
+
+  /** A request's body into events, once it has its turn. */
+  const handle = async (c: Context<{ Bindings: HttpBindings }>, url: URL) => {
     if (stopping || send === undefined) return c.text('Service is shutting down', 503);
-    const url = new URL(c.req.url);
-    if (!pathMatches(url.pathname)) return c.text('Not found', 404);
-    if (c.req.method !== options.method) return c.text('Method not allowed', 405);
+    // Vector's `keepalive.max_connection_age_secs`: an older connection is closed after this answer.
+    if (Date.now() >= (closeAfter.get(c.env.incoming.socket) ?? Infinity)) c.header('Connection', 'close');
     let body: Uint8Array;
     try {
       body = await decompressBody(
@@ -150,10 +191,26 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     if (errors.length > 0) return c.text(`Failed decoding body: ${errors[0]}`, 400);
     for (const batch of batches) await send(batch);
     return c.body(null, options.response_code as 200);
+  };
+
+  const app = new Hono<{ Bindings: HttpBindings }>();
+  app.all('*', async (c) => {
+    const url = new URL(c.req.url);
+    if (!pathMatches(url.pathname)) return c.text('Not found', 404);
+    if (c.req.method !== options.method) return c.text('Method not allowed', 405);
+    await turns.take();
+    try {
+      return await handle(c, url);
+    } finally {
+      turns.give();
+    }
   });
 
   const { host, port } = parseListenAddress(options.address);
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  server.on('connection', (socket: Socket) =>
+    closeAfter.set(socket, Date.now() + maxAge * 1000 * (1 + jitter * (2 * Math.random() - 1))),
+  );
   try {
     server.listen(port, host);
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);

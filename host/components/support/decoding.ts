@@ -165,16 +165,18 @@ export class SourceDecoder {
   }
 
   /** A stream of chunks (a connection, stdin): frames may span chunks. When the source's one consumer
-   * decodes frames itself and the framing ends frames with a delimiter, the stream sends whole frames. */
-  stream(): FrameStream {
+   * decodes frames itself and the framing ends frames with a delimiter, the stream sends whole frames.
+   * `flushPast`: an unfinished frame longer than this is decoded as it is (exec's
+   * `maximum_buffer_size_bytes`). */
+  stream(flushPast?: number): FrameStream {
     const framing = this.settings.framing;
-    const delimiter =
+    const delimited =
       framing.method === 'newline_delimited'
-        ? 0x0a
+        ? { delimiter: 0x0a, maxLength: framing.max_length }
         : framing.method === 'character_delimited'
-          ? framing.delimiter.charCodeAt(0)
+          ? { delimiter: framing.delimiter.charCodeAt(0), maxLength: framing.max_length }
           : undefined;
-    return new FrameStream(this, this.env.consumerDecodes ? delimiter : undefined);
+    return new FrameStream(this, delimited, this.env.consumerDecodes === true && delimited !== undefined, flushPast);
   }
 
   /** A whole message (a datagram, a request body), counted as received bytes; batches of at most
@@ -282,7 +284,9 @@ export function reportDecodeErrors(telemetry: ComponentTelemetry, log: Logger, e
     });
 }
 
-/** One stream's framing state: the unfinished frame and the framer's discard state. */
+/** One stream's framing state: the unfinished frame and the framer's discard state. With a delimited
+ * framing the stream finds the frames' ends itself, searching each chunk once: the codec sees each byte once,
+ * and an unfinished frame is never longer than `max_length`. */
 export class FrameStream {
   /** The unfinished frame, in the pieces read so far (joined once it is complete: a long line read in many
    * chunks is copied once, not once per chunk). */
@@ -290,34 +294,61 @@ export class FrameStream {
   private pendingBytes = 0;
   private discard = 0;
 
-  /** `delimiter`: send whole frames, cut after delimiters, for the consumer to decode. */
+  /** `sendFrames`: send whole delimited frames for the consumer to decode. */
   constructor(
     private readonly decoder: SourceDecoder,
-    private readonly delimiter?: number,
+    private readonly delimited: { delimiter: number; maxLength?: number } | undefined,
+    private readonly sendFrames: boolean,
+    private readonly flushPast = Infinity,
   ) {}
 
   /** Decodes the complete frames of what was read so far plus `chunk`; keeps the rest. */
   push(chunk: Uint8Array, stamp: Stamp): EventBatch[] {
     this.decoder.countReceived(chunk.byteLength);
-    if (this.delimiter === undefined) return this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
-    // Batches of at most `batchEvents` frames, each copied once out of the pieces it spans (a chunk that is
-    // whole frames and nothing pending goes as it is: streams hand over a new buffer per chunk).
+    if (this.delimited === undefined) {
+      const batches = this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
+      return this.pendingBytes > this.flushPast ? [...batches, ...this.end(stamp)] : batches;
+    }
+    const { delimiter, maxLength } = this.delimited;
+    let from = 0;
+    if (this.discard !== 0) {
+      // The rest of a frame dropped for its length is skipped up to its delimiter, not kept.
+      const first = chunk.indexOf(delimiter);
+      if (first === -1) return [];
+      from = first + 1;
+      this.discard = 0;
+    }
+    const last = chunk.lastIndexOf(delimiter);
+    if (last < from) {
+      this.keep(from === 0 ? chunk : new Uint8Array(chunk.subarray(from)));
+      // Past `max_length` the codec drops (or cuts) the frame now and skips its rest.
+      if (maxLength !== undefined && this.pendingBytes > maxLength)
+        return this.run(this.takePending(chunk, 0, 0), stamp, false);
+      return this.pendingBytes > this.flushPast ? this.end(stamp) : [];
+    }
+    const batches = this.sendFrames
+      ? this.frames(chunk, from, last + 1, delimiter, stamp)
+      : this.run(this.takePending(chunk, from, last + 1), stamp, false);
+    // A copy of a chunk's tail, so it does not keep the whole chunk alive.
+    if (last + 1 < chunk.length) this.keep(new Uint8Array(chunk.subarray(last + 1)));
+    return batches;
+  }
+
+  /** The frames ending in `chunk[from, to)`, in batches of at most `batchEvents` frames, each copied once out
+   * of the pieces it spans (a chunk that is whole frames and nothing pending goes as it is: streams hand
+   * over a new buffer per chunk). */
+  private frames(chunk: Uint8Array, from: number, to: number, delimiter: number, stamp: Stamp): EventBatch[] {
     const batches: EventBatch[] = [];
     const limit = this.decoder.batchEvents;
-    let start = 0;
-    let end = 0;
+    let start = from;
     let count = 0;
-    for (let at = chunk.indexOf(this.delimiter); at >= 0; at = chunk.indexOf(this.delimiter, at + 1)) {
-      end = at + 1;
+    for (let at = chunk.indexOf(delimiter, from); at >= 0 && at < to; at = chunk.indexOf(delimiter, at + 1)) {
       if (++count === limit) {
-        batches.push(this.decoder.frames(this.takePending(chunk, start, end), stamp, count));
-        [start, count] = [end, 0];
+        batches.push(this.decoder.frames(this.takePending(chunk, start, at + 1), stamp, count));
+        [start, count] = [at + 1, 0];
       }
     }
-    if (count > 0) batches.push(this.decoder.frames(this.takePending(chunk, start, end), stamp, count));
-    // A copy of a chunk's tail, so it does not keep the whole chunk alive.
-    if (end === 0) this.keep(chunk);
-    else if (end < chunk.length) this.keep(new Uint8Array(chunk.subarray(end)));
+    if (count > 0) batches.push(this.decoder.frames(this.takePending(chunk, start, to), stamp, count));
     return batches;
   }
 
@@ -325,7 +356,7 @@ export class FrameStream {
   end(stamp: Stamp): EventBatch[] {
     if (this.pendingBytes === 0) return [];
     const rest = this.takePending(new Uint8Array(0), 0, 0);
-    if (this.delimiter !== undefined) return [this.decoder.frames(rest, stamp, 1)];
+    if (this.sendFrames) return [this.decoder.frames(rest, stamp, 1)];
     return this.run(rest, stamp, true);
   }
 

@@ -62,13 +62,12 @@ export class FileWatcher {
     }
     onBytes(bytesRead);
     this.lastReadSuccess = Date.now();
-    // The split data starts with the held bytes, which start at `position`.
-    const base = this.position;
+    // Part offsets count from the held bytes, which start at `position`.
     const split = this.splitter.feed(buffer.subarray(0, bytesRead));
     if (split.oversize > 0) onOversize(split.oversize);
-    if (split.ranges.length > 0) {
-      this.pending.parts.push({ data: split.data, ranges: split.ranges, base });
-      this.pending.lines += split.ranges.length / 2;
+    for (const { data, ranges, offset } of split.parts) {
+      this.pending.parts.push({ data, ranges, base: this.position + offset });
+      this.pending.lines += ranges.length / 2;
     }
     this.position += split.consumed;
     this.pending.endPosition = this.position;

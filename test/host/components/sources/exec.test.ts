@@ -51,6 +51,36 @@ test('streaming without respawn ends with the command; stderr excluded; the rest
   );
 });
 
+test('a 10 MB line is delivered intact, and the line after it', async () => {
+  const script = 'process.stdout.write("x".repeat(10 * 1024 * 1024) + "\\nafter\\n")';
+  const source = await startSource(exec, {
+    mode: 'streaming',
+    command: [node, '-e', script],
+    streaming: { respawn_on_exit: false },
+    maximum_buffer_size_bytes: 16 * 1024 * 1024,
+  });
+  await source.done;
+  assert.equal(
+    source.events.map((event) => String(event.message).length),
+    [10 * 1024 * 1024, 5],
+  );
+  assert.ok(/^x+$/.test(String(source.events[0]!.message)));
+});
+
+test('an unfinished line past maximum_buffer_size_bytes is an event of its own', async () => {
+  const source = await startSource(exec, {
+    mode: 'streaming',
+    command: [node, '-e', 'process.stdout.write("y".repeat(5000) + "\\nz")'],
+    streaming: { respawn_on_exit: false },
+    maximum_buffer_size_bytes: 1000,
+  });
+  await source.done;
+  assert.equal(
+    source.events.map((event) => String(event.message).length),
+    [5000, 1],
+  );
+});
+
 test('json decoding through the shared decoding options', async () => {
   const source = await startSource(exec, {
     mode: 'streaming',

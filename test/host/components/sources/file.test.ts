@@ -106,6 +106,23 @@ test('lines longer than max_line_bytes are dropped and counted', async () => {
   assert.is(source.metrics.total('component_errors_total', { error_type: 'condition_failed', stage: 'receiving' }), 1);
 });
 
+test('a 10 MB line read in max_read_bytes pieces is delivered intact, and the lines after it', async () => {
+  const long = 'x'.repeat(10 * 1024 * 1024);
+  writeFileSync(join(dir, 'a.log'), `${long}\nafter\n`);
+  const source = await startSource(
+    file,
+    { include: [join(dir, '*.log')], max_line_bytes: 16 * 1024 * 1024, max_read_bytes: 64 * 1024, ...fast },
+    { dataDir: dir },
+  );
+  await source.waitFor(2);
+  await source.stop();
+  assert.equal(
+    source.events.map((event) => String(event.message).length),
+    [long.length, 5],
+  );
+  assert.ok(source.events[0]!.message === long);
+});
+
 test('rotation by rename: the old file is read to its end, the new one from its start; nothing lost or repeated', async () => {
   const path = join(dir, 'app.log');
   writeFileSync(path, 'old 1\n');

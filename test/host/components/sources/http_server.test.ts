@@ -1,9 +1,13 @@
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import httpServer, { httpSource } from '../../../../host/components/sources/http_server.js';
+import httpServer, { httpSource, MAX_CONCURRENT_REQUESTS } from '../../../../host/components/sources/http_server.js';
+import type { EventBatch } from '../../../../host/topology/batch.js';
+import { DEFAULT_MAX_DECOMPRESSED_SIZE } from '../../../../runtime/services.js';
+import { waitFor } from '../../../support/wait-for.js';
 import type { SourceDefinition } from '../../../../host/components/component.js';
 import { buildSource, runSource, testEnv, type Collected } from '../../support/sources.js';
 import { freePort } from '../../support/svc.js';
@@ -154,6 +158,82 @@ test('the answer waits until downstream accepted the events', async () => {
   assert.ok(Date.now() - started >= 90);
   run.shutdown.abort();
   await run.done;
+});
+
+test('a gzip bomb past the default --max-decompressed-size-bytes is 413; a normal gzip body goes on', async () => {
+  await withServer({}, async (url, run) => {
+    // 200 MiB of NULs in about 200 KB: refused once the output passes the cap, without holding it all.
+    const bombed = gzipSync(Buffer.alloc(2 * DEFAULT_MAX_DECOMPRESSED_SIZE));
+    assert.ok(bombed.length < 1024 * 1024);
+    const bomb = await fetch(url, { method: 'POST', body: bombed, headers: { 'Content-Encoding': 'gzip' } });
+    assert.is(bomb.status, 413);
+    assert.is(await bomb.text(), `Decompressed body exceeds the limit of ${DEFAULT_MAX_DECOMPRESSED_SIZE} bytes`);
+    const normal = await fetch(url, {
+      method: 'POST',
+      body: gzipSync('one\ntwo\n'),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
+    assert.is(normal.status, 200);
+    assert.equal(
+      run.events.map((e) => e.message),
+      ['one', 'two'],
+    );
+  });
+});
+
+test('at most MAX_CONCURRENT_REQUESTS bodies are handled at once; the others wait their turn and are answered', async () => {
+  const port = await freePort();
+  const source = await buildSource(httpServer, { address: `127.0.0.1:${port}` }, testEnv('http_server'));
+  const held: Array<() => void> = [];
+  let accepted = 0;
+  let mostAtOnce = 0;
+  const shutdown = new AbortController();
+  const done = source.run({
+    send: async (_batch: EventBatch) => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      accepted++;
+    },
+    shutdown: shutdown.signal,
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  const total = 2 * MAX_CONCURRENT_REQUESTS;
+  const answers = Array.from({ length: total }, (_, i) => fetch(url, { method: 'POST', body: `request ${i}\n` }));
+  await waitFor(
+    () => held.length === MAX_CONCURRENT_REQUESTS,
+    () => `${held.length} requests reached downstream`,
+  );
+  // A request answered without a turn (another path): the waiting ones have been received by now.
+  assert.is((await fetch(`${url}elsewhere`, { method: 'POST', body: 'x' })).status, 404);
+  while (accepted < total) {
+    await waitFor(
+      () => held.length > 0,
+      () => `${accepted} of ${total} accepted`,
+    );
+    mostAtOnce = Math.max(mostAtOnce, held.length);
+    held.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.equal(
+    (await Promise.all(answers)).map((answer) => answer.status),
+    Array(total).fill(200),
+  );
+  assert.is(mostAtOnce, MAX_CONCURRENT_REQUESTS);
+  shutdown.abort();
+  await done;
+});
+
+test('keepalive.max_connection_age_secs: an answer on an older connection closes it', async () => {
+  await withServer({ keepalive: { max_connection_age_secs: 0 } }, async (url) => {
+    const connection = await new Promise<string | undefined>((resolve, reject) => {
+      const sent = request(`${url}/`, { method: 'POST', agent: false }, (response) => {
+        response.resume();
+        resolve(response.headers.connection);
+      });
+      sent.on('error', reject);
+      sent.end('line\n');
+    });
+    assert.is(connection, 'close');
+  });
 });
 
 test.run();

@@ -33,6 +33,50 @@ test('tcp: frames split across packets join up; host and port are the peer', asy
   await run.done;
 });
 
+test('tcp: a 10 MB line is delivered intact, and the line after it', async () => {
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('socket')),
+  );
+  const client = connect(port, '127.0.0.1');
+  await once(client, 'connect');
+  const length = 10 * 1024 * 1024;
+  client.end(`${'x'.repeat(length)}\nafter\n`);
+  await run.waitFor(2);
+  assert.equal(
+    run.events.map((e) => String(e.message).length),
+    [length, 5],
+  );
+  run.shutdown.abort();
+  await run.done;
+});
+
+test('tcp: a client trickling an unterminated line does not hold up another one', async () => {
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('socket')),
+  );
+  const trickler = connect(port, '127.0.0.1');
+  await once(trickler, 'connect');
+  const piece = Buffer.alloc(1024, 't');
+  // Each trickled piece reaches the source before the next is sent: a megabyte held in a thousand reads.
+  for (let i = 0; i < 1024; i++) await new Promise((resolve) => trickler.write(piece, resolve));
+  const sender = connect(port, '127.0.0.1');
+  await once(sender, 'connect');
+  for (let i = 0; i < 100; i++) sender.write(`line ${i}\n`);
+  await run.waitFor(100);
+  assert.equal(
+    run.events.map((e) => e.message),
+    Array.from({ length: 100 }, (_, i) => `line ${i}`),
+  );
+  trickler.end('end\n');
+  await run.waitFor(101);
+  assert.is(String(run.events[100]!.message).length, 1024 * 1024 + 3);
+  sender.destroy();
+  run.shutdown.abort();
+  await run.done;
+});
+
 test('tcp: a taken port fails the build naming the address; shutdown ends open connections after the timeout', async () => {
   const port = await freePort();
   const env = testEnv('socket');

@@ -59,6 +59,26 @@ test('max_length truncates long lines; host_key moves the host; decoding json pa
   assert.is(jsonRun.events[0]!.a, 1n);
 });
 
+test('a 10 MB line written in small pieces is delivered intact, and the line after it', async () => {
+  const input = new PassThrough();
+  const run = runSource(
+    await buildSource(
+      stdinSource(() => input),
+      { max_length: 16 * 1024 * 1024 },
+      testEnv('stdin'),
+    ),
+  );
+  const length = 10 * 1024 * 1024;
+  const piece = Buffer.alloc(4096, 'x');
+  for (let written = 0; written < length; written += piece.length) if (!input.write(piece)) await once(input, 'drain');
+  input.end('\nafter\n');
+  await run.done;
+  assert.equal(
+    run.events.map((e) => String(e.message).length),
+    [length, 5],
+  );
+});
+
 test('a slow consumer holds reading back: the input stream fills up instead of memory', async () => {
   const input = new PassThrough({ highWaterMark: 1024 });
   const source = await buildSource(

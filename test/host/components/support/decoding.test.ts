@@ -28,6 +28,47 @@ test('a stream keeps the unfinished frame for the next chunk and ends it at EOF'
   assert.is(env.metrics.total('component_received_bytes_total'), 11);
 });
 
+test('a line fed in many small chunks reaches the codec once: work linear in its length', () => {
+  for (const consumerDecodes of [false, true]) {
+    const env = { ...testEnv('socket'), consumerDecodes };
+    const decoder = new SourceDecoder(
+      env,
+      decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env),
+    );
+    let decoded = 0;
+    const decode = decoder.decode.bind(decoder);
+    decoder.decode = (input, ...rest) => {
+      decoded += input.length;
+      return decode(input, ...rest);
+    };
+    const stream = decoder.stream();
+    const stamp = sourceStamp(env, 'socket');
+    const length = 10 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024, 'x');
+    for (let fed = 0; fed < length; fed += chunk.length) assert.equal(stream.push(chunk, stamp), []);
+    const batches = stream.push(Buffer.from('\nnext\n'), stamp);
+    const lengths = consumerDecodes
+      ? batches.flatMap((batch) => batch.bytes.length)
+      : messages(batches).map((message) => message.length);
+    assert.equal(lengths, consumerDecodes ? [length + 6] : [length, 4]);
+    assert.ok(decoded <= length + 6, `the codec was handed ${decoded} bytes for ${length + 6}`);
+  }
+});
+
+test('an unfinished frame is not kept past max_length: it is dropped (or cut) and its rest skipped', () => {
+  for (const action of ['drop', 'truncate'] as const) {
+    const env = testEnv('socket');
+    const framing = { method: 'newline_delimited', max_length: 8, oversized_action: action } as const;
+    const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse(undefined), undefined, framing, env));
+    const stream = decoder.stream();
+    const stamp = sourceStamp(env, 'socket');
+    const out = [...stream.push(Buffer.from('0123'), stamp), ...stream.push(Buffer.from('456789'), stamp)];
+    for (let i = 0; i < 1000; i++) out.push(...stream.push(Buffer.from('trickled without end'), stamp));
+    out.push(...stream.push(Buffer.from('rest\nok\n'), stamp), ...stream.end(stamp));
+    assert.equal(messages(out), action === 'drop' ? ['ok'] : ['01234567', 'ok']);
+  }
+});
+
 test('batches hold at most chunkSize events; splitBatch and concatBatches keep every record in order', () => {
   const env = testEnv('stdin', { chunkSize: 3 });
   const decoder = new SourceDecoder(

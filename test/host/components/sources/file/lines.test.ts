@@ -9,8 +9,8 @@ function split(splitter: LineSplitter, chunks: string[]) {
   let oversize = 0;
   for (const chunk of chunks) {
     const result = splitter.feed(Buffer.from(chunk));
-    for (let i = 0; i < result.ranges.length; i += 2)
-      lines.push(result.data.subarray(result.ranges[i], result.ranges[i + 1]).toString());
+    for (const { data, ranges } of result.parts)
+      for (let i = 0; i < ranges.length; i += 2) lines.push(data.subarray(ranges[i], ranges[i + 1]).toString());
     consumed += result.consumed;
     oversize += result.oversize;
   }
@@ -25,7 +25,7 @@ test('complete lines come out, an unfinished one is held until its delimiter arr
   assert.is(splitter.heldBytes, 2);
   const second = split(splitter, ['o\nthree\n']);
   assert.equal(second.lines, ['two', 'three']);
-  assert.is(second.consumed, 10 - 2 + 2, 'consumed counts the held bytes again, from the start of data');
+  assert.is(second.consumed, 10 - 2 + 2, 'consumed counts from the first held byte');
   assert.is(splitter.heldBytes, 0);
 });
 
@@ -56,6 +56,52 @@ test('the unfinished rest of a file can be taken as its last line', () => {
   split(splitter, ['a\nlast']);
   assert.is(splitter.takeRest()?.toString(), 'last');
   assert.is(splitter.takeRest(), undefined);
+});
+
+test('a line fed in many small chunks is scanned and copied in time linear in its length', () => {
+  // Counts the bytes every search looks at and every join copies (the splitter's only ways to touch bytes).
+  let scanned = 0;
+  let copied = 0;
+  const indexOf = Buffer.prototype.indexOf;
+  const concat = Buffer.concat;
+  Buffer.prototype.indexOf = function (this: Buffer, value: never, from?: never, encoding?: never) {
+    scanned += this.length - (typeof from === 'number' ? from : 0);
+    return indexOf.call(this, value, from, encoding);
+  } as typeof indexOf;
+  Buffer.concat = (list: readonly Uint8Array[], length?: number) => {
+    const joined = concat(list, length);
+    copied += joined.length;
+    return joined;
+  };
+  try {
+    for (const delimiter of ['\n', '\r\n']) {
+      [scanned, copied] = [0, 0];
+      const length = 10 * 1024 * 1024;
+      const splitter = new LineSplitter(Buffer.from(delimiter), length);
+      const chunk = Buffer.alloc(2048, 'x');
+      const lines: number[] = [];
+      for (let fed = 0; fed < length; fed += chunk.length) {
+        const result = splitter.feed(chunk);
+        assert.is(result.parts.length, 0);
+      }
+      for (const { ranges } of splitter.feed(Buffer.from(`${delimiter}next${delimiter}`)).parts)
+        for (let i = 0; i < ranges.length; i += 2) lines.push(ranges[i + 1]! - ranges[i]!);
+      assert.equal(lines, [length, 4]);
+      assert.ok(scanned <= 3 * length, `scanned ${scanned} bytes for a line of ${length}`);
+      assert.ok(copied <= 3 * length, `copied ${copied} bytes for a line of ${length}`);
+    }
+  } finally {
+    Buffer.prototype.indexOf = indexOf;
+    Buffer.concat = concat;
+  }
+});
+
+test('an oversized line is not kept while it is skipped', () => {
+  const splitter = new LineSplitter(Buffer.from('\r\n'), 10);
+  const result = split(splitter, ['0123456789abc', 'defgh\r', 'ijk']);
+  assert.is(result.oversize, 1);
+  assert.ok(splitter.heldBytes <= 1, `held ${splitter.heldBytes} bytes of a dropped line`);
+  assert.equal(split(splitter, ['\r\nok\r\n']).lines, ['ok']);
 });
 
 test.run();
