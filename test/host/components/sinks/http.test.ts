@@ -12,6 +12,7 @@ import http, { buildHttpSink } from '../../../../host/components/sinks/http.js';
 import type { RetryTimer } from '../../../../host/components/support/retry.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { componentEnv, logBatch } from '../../support/env.js';
+import { steppedTimer } from '../../support/stepped-timer.js';
 
 interface Received {
   method: string;
@@ -46,20 +47,6 @@ async function server(
     next: () => new Promise((resolve) => waiting.push(resolve)),
     close: () => new Promise((resolve) => instance.close(() => resolve())),
   };
-}
-
-/** A timer that records each wait and lets the test end it (`release`); an abort rejects it. */
-function steppedTimer() {
-  const waits: Array<{ ms: number; release: () => void }> = [];
-  const timer: RetryTimer = {
-    sleep: (ms, signal) =>
-      new Promise((resolve, reject) => {
-        waits.push({ ms, release: resolve });
-        signal.addEventListener('abort', () => reject(signal.reason));
-      }),
-    random: () => 0.5,
-  };
-  return { timer, waits };
 }
 
 /** A timer that records each wait and ends it at once. */

@@ -12,9 +12,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import socket, { buildSocketSink } from '../../../../host/components/sinks/socket.js';
-import type { RetryTimer } from '../../../../host/components/support/retry.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { componentEnv, logBatch } from '../../support/env.js';
+import { steppedTimer } from '../../support/stepped-timer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-socket-sink-'));
 
@@ -106,15 +106,7 @@ test('tcp: reconnects back off 0.5, 1, 2, 4 s (doubling, as in Vector); kill sto
   await new Promise<void>((resolve) => probe.server.listen(0, '127.0.0.1', resolve));
   const { port } = probe.server.address() as AddressInfo;
   await probe.close();
-  const waits: Array<{ ms: number; release: () => void }> = [];
-  const timer: RetryTimer = {
-    sleep: (ms, signal) =>
-      new Promise((resolve, reject) => {
-        waits.push({ ms, release: resolve });
-        signal.addEventListener('abort', () => reject(signal.reason));
-      }),
-    random: () => 0.5,
-  };
+  const { timer, waits } = steppedTimer();
   const env = componentEnv(socket);
   const options = socket.options.parse({ mode: 'tcp', address: `127.0.0.1:${port}`, encoding: { codec: 'text' } });
   const sink = await buildSocketSink(options, env, timer);
