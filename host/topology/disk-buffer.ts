@@ -53,6 +53,8 @@ export interface DiskBufferObserver extends BufferObserver {
   corrupted?(problem: { code: RecordErrorCode; file: string; offset: number; bytes: number; events: number }): void;
   /** The buffer opened with `events` events in `bytes` bytes left from the last run. */
   recovered?(events: number, bytes: number): void;
+  /** The periodic sync (or the ledger write after it) failed; the next one tries again. */
+  syncFailed?(error: unknown): void;
 }
 
 type Decoded =
@@ -171,6 +173,8 @@ export class DiskBuffer {
   /** Sizes of the segments before the one being written (they no longer grow). */
   private readonly closedSegments = new Map<number, number>();
   private persisting: Promise<void> = Promise.resolve();
+  /** Set by `shutdown`: the files are closed. */
+  private shutDown = false;
   private readonly syncTimer: NodeJS.Timeout;
 
   private constructor(
@@ -183,7 +187,10 @@ export class DiskBuffer {
   ) {
     this.writeSegment = writeSegment;
     this.acknowledgedUpTo = acknowledgedUpTo;
-    this.syncTimer = setInterval(() => void this.persist(), SYNC_INTERVAL_MS).unref();
+    this.syncTimer = setInterval(
+      () => this.persist().catch((error: unknown) => this.observer.syncFailed?.(error)),
+      SYNC_INTERVAL_MS,
+    ).unref();
   }
 
   /** Opens the buffer in `directory` (creating it), reading what the last run left: records from the ledger's
@@ -215,7 +222,8 @@ export class DiskBuffer {
         const { size } = await file.stat();
         const from = id === start.segment ? Math.min(start.offset, size) : 0;
         const scanned = await scanSegment(file, id, from, size);
-        records.push(...scanned.records);
+        // Not `push(...)`: a segment may hold more records than a call takes arguments.
+        for (const record of scanned.records) records.push(record);
         sizes.set(id, scanned.end);
         if (scanned.bad) {
           observer.corrupted?.({
@@ -251,8 +259,8 @@ export class DiskBuffer {
       segmentBytes,
     );
     for (const [id, size] of sizes) if (id !== writeId) buffer.closedSegments.set(id, size);
-    buffer.records.push(...records);
     for (const record of records) {
+      buffer.records.push(record);
       buffer.events += record.count;
       buffer.bytes += record.batchBytes;
       buffer.diskBytes += record.size;
@@ -366,9 +374,9 @@ export class DiskBuffer {
   /** Syncs, writes the ledger and closes the files (at the end of the sink's run). */
   async shutdown(): Promise<void> {
     clearInterval(this.syncTimer);
+    this.shutDown = true;
     await this.writing;
     await this.persist();
-    await this.persisting;
     await this.reading?.file.close();
     await this.writeSegment.file.close();
   }
@@ -377,6 +385,7 @@ export class DiskBuffer {
    * shutdown). Records not acknowledged stay for the next start. */
   persistNow(): void {
     clearInterval(this.syncTimer);
+    if (this.shutDown) return;
     fdatasyncSync(this.writeSegment.file.fd);
     if (!this.ledgerStale) return;
     this.ledgerStale = false;
@@ -477,12 +486,17 @@ export class DiskBuffer {
   }
 
   /** The periodic sync: the segment written to, then the ledger, then the segments wholly acknowledged are
-   * deleted. One at a time. */
+   * deleted. One at a time; what failed is tried again the next time. */
   private persist(): Promise<void> {
-    this.persisting = this.persisting.then(async () => {
+    const run = this.persisting.then(async () => {
       if (this.unsynced) {
         this.unsynced = false;
-        await this.writeSegment.file.datasync();
+        try {
+          await this.writeSegment.file.datasync();
+        } catch (error) {
+          this.unsynced = true;
+          throw error;
+        }
       }
       if (!this.ledgerStale) return;
       this.ledgerStale = false;
@@ -493,8 +507,13 @@ export class DiskBuffer {
       }
       this.acknowledgedUpTo = position;
       const path = join(this.directory, LEDGER_FILE);
-      await writeFile(`${path}.tmp`, JSON.stringify(position));
-      await rename(`${path}.tmp`, path);
+      try {
+        await writeFile(`${path}.tmp`, JSON.stringify(position));
+        await rename(`${path}.tmp`, path);
+      } catch (error) {
+        this.ledgerStale = true;
+        throw error;
+      }
       for (const id of [...this.closedSegments.keys()]) {
         if (id >= position.segment) continue;
         if (this.reading?.id === id) {
@@ -505,7 +524,9 @@ export class DiskBuffer {
         this.closedSegments.delete(id);
       }
     });
-    return this.persisting;
+    // The next one runs after this one, failed or not.
+    this.persisting = run.catch(() => undefined);
+    return run;
   }
 }
 

@@ -267,6 +267,10 @@ export class Topology {
           internal_log_rate_limit: false,
         });
       },
+      syncFailed: (error) =>
+        node.log.error(`Disk buffer sync failed: ${error instanceof Error ? error.message : String(error)}`, {
+          internal_log_rate_key: 'disk_buffer_sync_failed',
+        }),
     };
   }
 

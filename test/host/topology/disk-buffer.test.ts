@@ -108,6 +108,19 @@ test('without a shutdown (kill -9), what was written is there at the next start'
   });
 });
 
+test('a forced shutdown writes the ledger at once: the next start reads only what was not acknowledged', async () => {
+  await withDir(async (dir) => {
+    const killed = await DiskBuffer.open(dir, unbounded);
+    for (let i = 0; i < 5; i++) await killed.push(batch(i));
+    await popFills(killed, 3);
+    killed.persistNow();
+    const next = await DiskBuffer.open(dir, unbounded);
+    assert.is(next.eventCount, 2 * 3);
+    assert.equal(await popFills(next, 2), [3, 4]);
+    await next.shutdown();
+  });
+});
+
 test('a torn tail is cut off and counted; the records before it are read, new ones follow them', async () => {
   await withDir(async (dir) => {
     const first = await DiskBuffer.open(dir, unbounded, {}, 1200);
