@@ -49,13 +49,6 @@ export async function loadPipelineConfig(
   const raw = await loadConfig(options.locations, { env: options.env, interpolate: options.interpolate });
   const { config, errors } = validateConfig(raw, componentRegistry(), { allowEmpty: options.allowEmptyConfig });
   if (!config) throw new ConfigError(errors);
-  const unsupported = [...config.sinks.values()]
-    .filter((sink) => sink.buffer?.type === 'disk')
-    .map(
-      (sink) =>
-        `${sink.file}: sinks.${sink.id}: option "buffer.type": disk buffers are not available in this build; use "memory"`,
-    );
-  if (unsupported.length > 0) throw new ConfigError(unsupported);
   return config;
 }
 
@@ -160,7 +153,7 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
               maxBytes: buffer.max_size,
               whenFull: buffer.when_full,
             }
-          : { maxEvents: Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full };
+          : { type: 'disk', maxEvents: Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full };
       },
       transformBufferEvents: 2 * options.chunkSize,
       env: {

@@ -65,6 +65,7 @@ const INTEGRATION = [
   'host/pipeline-flow',
   'host/service',
   'host/telemetry/pipeline-telemetry',
+  'host/topology/disk-buffer-kill',
   'reliability/',
   'runtime/differential',
   'runtime/js-functions/io',

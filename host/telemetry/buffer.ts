@@ -60,7 +60,10 @@ export class SinkBufferTelemetry {
   private readonly discardedEvents: Counter;
   private readonly discardedBytes: Counter;
 
-  constructor(registry: MetricsRegistry, componentTags: Tags) {
+  constructor(
+    private readonly registry: MetricsRegistry,
+    private readonly componentTags: Tags,
+  ) {
     const tags = { ...componentTags, buffer_id: componentTags.component_id!, stage: '0' };
     this.sizeEvents = registry.gauge('buffer_size_events', tags);
     this.sizeBytes = registry.gauge('buffer_size_bytes', tags);
@@ -91,6 +94,24 @@ export class SinkBufferTelemetry {
   discarded(count: number, byteSize: number): void {
     this.discardedEvents.increment(count);
     this.discardedBytes.increment(byteSize);
+  }
+
+  /** A disk buffer opened holding `events` and `bytes` left from the last run. */
+  recovered(events: number, bytes: number): void {
+    this.size(events, bytes);
+  }
+
+  /** Disk buffer records that could not be read (`errorCode` as Vector's), and the events and bytes lost. */
+  corrupted(errorCode: string, count: number, byteSize: number): void {
+    this.registry
+      .counter('buffer_errors_total', {
+        ...this.componentTags,
+        error_code: errorCode,
+        error_type: 'reader_failed',
+        stage: 'processing',
+      })
+      .increment();
+    this.discarded(count, byteSize);
   }
 
   private size(events: number, bytes: number): void {

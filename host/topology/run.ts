@@ -8,20 +8,22 @@ import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
 import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
 import { SourceLag } from '../telemetry/source-lag.js';
 import type { EventBatch } from './batch.js';
-import { BatchBuffer, type BufferLimits, type BufferObserver } from './buffer.js';
+import { BatchBuffer, type BufferLimits } from './buffer.js';
+import { DiskBuffer, type DiskBufferObserver } from './disk-buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
 import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
 import { TapHub } from './tap.js';
 import { reportDecodeErrors } from '../components/support/decoding.js';
+import { join } from 'node:path';
 
 /** Batches queued to each worker of a transform. Two left the workers idle a third of the time while this
  * thread read and wrote (S1 through stdin → remap → console, two workers on two cores); four keep them busy. */
 const BATCHES_PER_WORKER = 4;
 
 export interface TopologyOptions {
-  /** The buffer in front of each sink (`buffer.*` of its config). */
-  sinkBuffer(id: string): BufferLimits;
+  /** The buffer in front of each sink (`buffer.*` of its config); in memory unless `type` is disk. */
+  sinkBuffer(id: string): BufferLimits & { type?: 'memory' | 'disk' };
   /** Events a transform's input buffer holds. */
   transformBufferEvents: number;
   /** Everything a component gets from the process, but its id, logger and telemetry. */
@@ -43,8 +45,8 @@ interface Node {
   log: Logger;
   /** Of a transform or sink (a source has no input to wait for). */
   utilization?: Utilization;
-  /** Input buffer of a transform or sink. */
-  buffer?: BatchBuffer;
+  /** Input buffer of a transform or sink (a sink's may be on disk). */
+  buffer?: BatchBuffer | DiskBuffer;
   /** Upstream components still producing into `buffer`. */
   producers: Set<string>;
   /** The source outputs sending into `buffer`: each measures its level on every change. */
@@ -114,7 +116,9 @@ export class Topology {
     }
     for (const [transform, sink] of fused.encodingTransforms) {
       const sinkNode = topology.nodes.get(sink)!;
-      if (sinkNode.sink!.batchEncoder) topology.nodes.get(transform)!.encodesFor = sinkNode;
+      // A disk buffer keeps events, not one configuration's encoding of them.
+      if (sinkNode.sink!.batchEncoder && !(sinkNode.buffer instanceof DiskBuffer))
+        topology.nodes.get(transform)!.encodesFor = sinkNode;
     }
     topology.meterSourceOutputs(graph);
     return topology;
@@ -136,7 +140,13 @@ export class Topology {
   kill(): void {
     for (const node of this.nodes.values()) {
       if (node.sink === undefined) continue;
-      const count = node.buffer!.eventCount + (node.sink.kill?.() ?? 0);
+      const inSink = node.sink.kill?.() ?? 0;
+      if (node.buffer instanceof DiskBuffer) {
+        // What it holds, and what the sink held (not acknowledged), is read again at the next start.
+        node.buffer.persistNow();
+        continue;
+      }
+      const count = node.buffer!.eventCount + inSink;
       if (count === 0) continue;
       node.telemetry.discarded(count, false);
       node.log.error('Events dropped', {
@@ -191,15 +201,31 @@ export class Topology {
       case 'sink': {
         node.sink = await definition.build(spec.options, env);
         const limits = this.options.sinkBuffer(spec.id);
-        node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
+        node.buffer =
+          limits.type === 'disk'
+            ? await this.openDiskBuffer(spec.id, limits, this.bufferObserver(node, limits))
+            : new BatchBuffer(limits, this.bufferObserver(node, limits));
         return;
       }
     }
   }
 
+  /** A sink's disk buffer, in `<data_dir>/buffer/v2/<sink id>/` (Vector's layout). */
+  private async openDiskBuffer(id: string, limits: BufferLimits, observer: DiskBufferObserver): Promise<DiskBuffer> {
+    const dataDir = this.options.env.globals.data_dir;
+    try {
+      return await DiskBuffer.open(join(dataDir, 'buffer', 'v2', id), limits, observer);
+    } catch (error) {
+      throw new Error(
+        `disk buffer in data_dir "${dataDir}": ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
   /** The metrics of a transform's or sink's input buffer: a sink's `buffer_*`, a transform's
-   * `transform_buffer_*`, and the `source_buffer_*` of the source outputs sending into it. */
-  private bufferObserver(node: Node, limits: BufferLimits): BufferObserver {
+   * `transform_buffer_*`, and the `source_buffer_*` of the source outputs sending into it; a disk buffer's
+   * recovery and unreadable records. */
+  private bufferObserver(node: Node, limits: BufferLimits): DiskBufferObserver {
     const { metrics, globals } = this.options.env;
     const sinkBuffer = node.spec.kind === 'sink' ? new SinkBufferTelemetry(metrics, node.telemetry.tags) : undefined;
     const transformBuffer =
@@ -230,6 +256,21 @@ export class Topology {
         node.telemetry.discarded(batch.count, false);
         node.log.warn('Buffer is full: events dropped (when_full = drop_newest).', { count: batch.count });
       },
+      recovered: (events, bytes) => sinkBuffer?.recovered(events, bytes),
+      corrupted: ({ code, file, offset, bytes, events }) => {
+        sinkBuffer?.corrupted(code, events, bytes);
+        node.log.error(`Buffer record could not be read (${code}): ${bytes} bytes skipped.`, {
+          error_code: code,
+          file,
+          offset,
+          count: events,
+          internal_log_rate_limit: false,
+        });
+      },
+      syncFailed: (error) =>
+        node.log.error(`Disk buffer sync failed: ${error instanceof Error ? error.message : String(error)}`, {
+          internal_log_rate_key: 'disk_buffer_sync_failed',
+        }),
     };
   }
 
@@ -419,7 +460,10 @@ export class Topology {
       } finally {
         node.utilization!.end();
       }
+      // Delivered or given up on (counted above): either way the disk buffer lets it go, as Vector's does.
+      if (buffer instanceof DiskBuffer) buffer.acknowledge(batch);
     }
+    if (buffer instanceof DiskBuffer) await buffer.shutdown();
     try {
       await sink.close();
     } catch (error) {
