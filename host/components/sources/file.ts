@@ -279,13 +279,20 @@ class FileSource implements Source {
       await glob(this.options.include, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false })
     ).filter((path) => !this.excluded(path));
     for (const watcher of this.watchers.values()) watcher.findable = false;
+    const now = Date.now();
     const files: FoundFile[] = [];
     for (const path of found) {
       const file = await this.fingerprinted(path);
-      if (file !== undefined) files.push(file);
+      if (file === undefined) continue;
+      const known = this.watchers.get(file.key);
+      if (known?.path === path && known.dev === file.stats.dev && known.ino === file.stats.ino && !known.replaced) {
+        // Still where it was (most files, most rounds): its handle is closed now rather than held with all.
+        await file.handle.close();
+        known.findable = true;
+        known.lastSeen = now;
+      } else files.push(file);
     }
     files.sort((a, b) => Number(this.watchers.has(b.key)) - Number(this.watchers.has(a.key)));
-    const now = Date.now();
     for (const { path, handle, stats, key } of files) {
       const known = this.watchers.get(key);
       if (known !== undefined) {
