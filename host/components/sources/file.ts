@@ -3,7 +3,8 @@
 // nor repeats lines. Discovery runs every `glob_minimum_cooldown_ms`; reading polls, backing off while
 // nothing changes.
 
-import { open, stat, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { type FileHandle, open, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import picomatch from 'picomatch';
@@ -15,7 +16,7 @@ import { concatBatches, toBatch, type EventBatch } from '../../topology/batch.js
 import { sourceStamp, stampAt } from '../support/decoding.js';
 import { Checkpoints } from './file/checkpoints.js';
 import { fingerprint } from './file/fingerprint.js';
-import { FileWatcher, type PendingLines } from './file/watcher.js';
+import { FileWatcher, type Identity, type PendingLines } from './file/watcher.js';
 
 const uint = () => z.number().int().nonnegative();
 
@@ -48,6 +49,14 @@ const options = z.strictObject({
 
 type FileSourceOptions = z.infer<typeof options>;
 
+/** A file discovery found, open and fingerprinted. */
+interface FoundFile {
+  path: string;
+  handle: FileHandle;
+  stats: Stats;
+  key: string;
+}
+
 /** Vector's checkpoint interval. */
 const CHECKPOINT_INTERVAL_MS = 1000;
 /** The longest pause between polls of files that do not change. */
@@ -60,6 +69,9 @@ class FileSource implements Source {
   private readonly delimiter: Buffer;
   /** Files last modified before this (ms) are read from their end. */
   private readonly ignoreBefore: number | undefined;
+  private readonly identity: Identity;
+  /** A file's content was replaced: discovery looks for where it went before the cooldown is over. */
+  private discoveryDue = false;
 
   constructor(
     private readonly options: FileSourceOptions,
@@ -71,6 +83,7 @@ class FileSource implements Source {
     this.delimiter = Buffer.from(options.line_delimiter, 'utf8');
     this.ignoreBefore =
       options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
+    this.identity = { options: options.fingerprint, maxBytes: options.max_line_bytes * options.fingerprint.lines };
   }
 
   /** The files there at start-up (`read_from` applies to them), found while the pipeline is built. */
@@ -85,7 +98,8 @@ class FileSource implements Source {
       let lastCheckpoint = Date.now();
       let idleMs = 1;
       while (!shutdown.aborted) {
-        if (Date.now() - lastDiscovery >= this.options.glob_minimum_cooldown_ms) {
+        if (this.discoveryDue || Date.now() - lastDiscovery >= this.options.glob_minimum_cooldown_ms) {
+          this.discoveryDue = false;
           await this.discover(false);
           lastDiscovery = Date.now();
         }
@@ -129,24 +143,26 @@ class FileSource implements Source {
         watcher.dead = true;
         continue;
       }
-      if (outcome === 'truncated')
-        this.env.log.info(`File ${watcher.path} was truncated: reading it from the start.`, { file: watcher.path });
+      if (outcome === 'replaced') this.discoveryDue = true;
       if (outcome === 'data') readSomething = true;
       const caughtUp = outcome !== 'data';
       if (!watcher.findable) {
-        // Gone from the include patterns: read to its end (its last line too), or kept `rotate_wait_secs`.
+        // Renamed away or deleted: its writer may still hold it, so it is read for as long as it is watched,
+        // `rotate_wait_secs` after discovery last found it (no limit by default); then its last line too.
         const rotateWait = this.options.rotate_wait_secs;
-        const waitedEnough = rotateWait !== undefined && Date.now() - watcher.lastSeen >= rotateWait * 1000;
-        if (caughtUp) watcher.finish();
-        if (caughtUp || waitedEnough) watcher.dead = true;
+        if (rotateWait !== undefined && Date.now() - watcher.lastSeen >= rotateWait * 1000) {
+          if (caughtUp) watcher.finish();
+          watcher.dead = true;
+        }
       }
       if (caughtUp || watcher.pending.lines >= this.env.chunkSize) await this.handOn(watcher, context);
-      if (caughtUp && !watcher.dead) await this.removeIfDone(watcher);
+      if (caughtUp && watcher.findable && !watcher.dead) await this.removeIfDone(watcher);
       if (readSomething && this.options.oldest_first) break;
     }
     for (const [fingerprintKey, watcher] of this.watchers) {
       if (!watcher.dead) continue;
       await this.handOn(watcher, context);
+      this.env.log.info(`Stopped watching file ${watcher.path}.`, { file: watcher.path });
       this.watchers.delete(fingerprintKey);
       this.checkpoints.setDead(fingerprintKey);
       await watcher.close().catch(() => undefined);
@@ -255,35 +271,29 @@ class FileSource implements Source {
 
   /** Finds the files to read (Vector's file server): a known fingerprint at a new path is the same file
    * renamed (or, if its old path is still there, a duplicate: the most recently modified one is read); a new
-   * fingerprint is a new file, read from its checkpoint, or per `read_from` at start-up, else from the start. */
+   * fingerprint is a new file, read from its checkpoint, or per `read_from` at start-up, else from the start.
+   * Known fingerprints are followed first, so that the content of a replaced file (copytruncate) is followed
+   * to its copy before the new content at its path is taken for a new file. */
   private async discover(startup: boolean): Promise<void> {
     const found = (
       await glob(this.options.include, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false })
     ).filter((path) => !this.excluded(path));
     for (const watcher of this.watchers.values()) watcher.findable = false;
     const now = Date.now();
+    const files: FoundFile[] = [];
     for (const path of found) {
-      let handle;
-      try {
-        handle = await open(path, 'r');
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && this.options.ignore_not_found) continue;
-        this.env.telemetry.error('reading_failed', 'receiving');
-        this.env.log.error(`Failed opening file ${path}: ${(error as Error).message}`, { file: path });
-        continue;
-      }
-      const stats = await handle.stat();
-      const key = await fingerprint(
-        handle,
-        stats,
-        this.options.fingerprint,
-        this.options.max_line_bytes * this.options.fingerprint.lines,
-      );
-      if (key === undefined) {
-        await handle.close();
-        continue;
-      }
+      const file = await this.fingerprinted(path);
+      if (file === undefined) continue;
+      const known = this.watchers.get(file.key);
+      if (known?.path === path && known.dev === file.stats.dev && known.ino === file.stats.ino && !known.replaced) {
+        // Still where it was (most files, most rounds): its handle is closed now rather than held with all.
+        await file.handle.close();
+        known.findable = true;
+        known.lastSeen = now;
+      } else files.push(file);
+    }
+    files.sort((a, b) => Number(this.watchers.has(b.key)) - Number(this.watchers.has(a.key)));
+    for (const { path, handle, stats, key } of files) {
       const known = this.watchers.get(key);
       if (known !== undefined) {
         const foundThisRound = known.findable;
@@ -301,16 +311,20 @@ class FileSource implements Source {
             await known.moveTo(path, handle, stats.dev, stats.ino);
           } else await handle.close();
         }
+        // Truncated, then written again with the same first lines.
+        if (known.replaced && known.path === path && known.dev === stats.dev && known.ino === stats.ino)
+          this.restart(known, key);
         continue;
       }
-      // The same file with new first lines (rewritten in place): the watcher goes on under its new fingerprint.
+      // The same file with other first lines (truncated and written again): new content, read from its start.
       const rewritten = [...this.watchers.values()].find(
         (w) => w.path === path && w.dev === stats.dev && w.ino === stats.ino,
       );
       if (rewritten !== undefined) {
         await handle.close();
         this.watchers.delete(rewritten.fingerprint);
-        rewritten.fingerprint = key;
+        this.checkpoints.setDead(rewritten.fingerprint);
+        this.restart(rewritten, key);
         rewritten.findable = true;
         rewritten.lastSeen = now;
         this.watchers.set(key, rewritten);
@@ -335,9 +349,35 @@ class FileSource implements Source {
           position,
           this.delimiter,
           this.options.max_line_bytes,
+          this.identity,
         ),
       );
     }
+  }
+
+  /** Opens `path` and fingerprints it; undefined (reported unless `ignore_not_found` covers it) when it
+   * cannot be opened, or has too few lines to be fingerprinted yet. */
+  private async fingerprinted(path: string): Promise<FoundFile | undefined> {
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && this.options.ignore_not_found) return undefined;
+      this.env.telemetry.error('reading_failed', 'receiving');
+      this.env.log.error(`Failed opening file ${path}: ${(error as Error).message}`, { file: path });
+      return undefined;
+    }
+    const stats = await handle.stat();
+    const key = await fingerprint(handle, stats, this.identity.options, this.identity.maxBytes);
+    if (key !== undefined) return { path, handle, stats, key };
+    await handle.close();
+    return undefined;
+  }
+
+  private restart(watcher: FileWatcher, key: string): void {
+    this.env.log.info(`File ${watcher.path} was truncated: reading it from the start.`, { file: watcher.path });
+    watcher.restart(key);
   }
 
   private async saveCheckpoints(): Promise<void> {

@@ -2,7 +2,7 @@
 // is only recorded after the lines before it were handed on, so a restart neither loses nor repeats lines.
 // Entries of files no longer watched are kept for a minute (a rotated file may be found again), as Vector does.
 
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const FILE_NAME = 'checkpoints.json';
@@ -54,7 +54,8 @@ export class Checkpoints {
     if (entry !== undefined) entry.dead = now;
   }
 
-  /** Writes the checkpoints when something changed: a temporary file renamed over the old one. */
+  /** Writes the checkpoints when something changed, atomically: a temporary file, flushed to disk, renamed
+   * over the old one, then the directory flushed so the rename survives a crash. */
   async save(now = Date.now()): Promise<void> {
     for (const [fingerprint, entry] of this.entries) {
       if (entry.dead !== undefined && now - entry.dead > DEAD_RETENTION_MS) {
@@ -75,8 +76,20 @@ export class Checkpoints {
     const path = join(this.directory, FILE_NAME);
     const temporary = `${path}.tmp`;
     try {
-      await writeFile(temporary, JSON.stringify(stored));
+      const file = await open(temporary, 'w');
+      try {
+        await file.writeFile(JSON.stringify(stored));
+        await file.sync();
+      } finally {
+        await file.close();
+      }
       await rename(temporary, path);
+      const directory = await open(this.directory, 'r');
+      try {
+        await directory.sync();
+      } finally {
+        await directory.close();
+      }
     } catch (error) {
       this.dirty = true;
       throw error;

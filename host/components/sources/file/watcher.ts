@@ -1,7 +1,11 @@
 // One watched file: an open handle read at a position, its lines split as they come, what was read but not
 // yet handed on, and what discovery knows of it (found under an include pattern this round, last seen).
+// The handle is read for as long as the file is watched, also once it was renamed away or deleted: its
+// writer may still hold it. A file whose content was replaced under the handle (truncated, or rewritten
+// with other first lines) is not read further until discovery says where its old content went.
 
 import type { FileHandle } from 'node:fs/promises';
+import { fingerprint, type FingerprintOptions } from './fingerprint.js';
 import { LineSplitter } from './lines.js';
 
 /** Lines read from a file and not yet handed on, as ranges in the chunks they were read in. */
@@ -12,7 +16,13 @@ export interface PendingLines {
   endPosition: number;
 }
 
-export type ReadOutcome = 'data' | 'eof' | 'truncated';
+export type ReadOutcome = 'data' | 'eof' | 'replaced';
+
+/** How the watcher tells that the content under its handle is still the file it fingerprinted. */
+export interface Identity {
+  options: FingerprintOptions;
+  maxBytes: number;
+}
 
 export class FileWatcher {
   /** Found by the last discovery. */
@@ -22,7 +32,13 @@ export class FileWatcher {
   /** When a read last returned bytes (ms). */
   lastReadSuccess = Date.now();
   dead = false;
+  /** The content under the handle is no longer the file's (truncated or rewritten): not read until
+   * discovery follows the content elsewhere (a copy, `moveTo`) or reads the handle again (`restart`). */
+  replaced = false;
   pending: PendingLines;
+  /** The last read reached the end of the file: bytes found later may follow a truncation, so the first
+   * lines are checked again before they are read (once per catching up, not per read). */
+  private atEnd = false;
   private readonly splitter: LineSplitter;
 
   constructor(
@@ -37,29 +53,34 @@ export class FileWatcher {
     private position: number,
     delimiter: Buffer,
     maxLineBytes: number,
+    private readonly identity: Identity,
   ) {
     this.splitter = new LineSplitter(delimiter, maxLineBytes);
     this.pending = { parts: [], lines: 0, endPosition: position };
   }
 
-  /** Reads up to `maxBytes` and splits them into lines added to `pending`; oversized lines are reported. */
+  /** Reads up to `maxBytes` and splits them into lines added to `pending`; oversized lines are reported.
+   * A file shorter than the read position, or grown again after its end with other first lines, was
+   * replaced: 'replaced', nothing read. */
   async read(
     maxBytes: number,
     onOversize: (count: number) => void,
     onBytes: (count: number) => void,
   ): Promise<ReadOutcome> {
+    if (this.replaced) return 'eof';
     const offset = this.position + this.splitter.heldBytes;
     const buffer = Buffer.allocUnsafe(maxBytes);
     const { bytesRead } = await this.handle.read(buffer, 0, maxBytes, offset);
     if (bytesRead === 0) {
+      this.atEnd = true;
       const { size } = await this.handle.stat();
-      if (size >= offset) return 'eof';
-      // Truncated (copytruncate, `> file`): what is there now is new.
-      this.splitter.reset();
-      this.position = 0;
-      this.pending.endPosition = 0;
-      return 'truncated';
+      return size >= offset ? 'eof' : this.markReplaced();
     }
+    if (this.atEnd) {
+      // Truncated and written again past our position since we looked: the same file no more.
+      if ((await this.currentFingerprint()) !== this.fingerprint) return this.markReplaced();
+    }
+    this.atEnd = bytesRead < maxBytes;
     onBytes(bytesRead);
     this.lastReadSuccess = Date.now();
     // Part offsets count from the held bytes, which start at `position`.
@@ -72,6 +93,26 @@ export class FileWatcher {
     this.position += split.consumed;
     this.pending.endPosition = this.position;
     return 'data';
+  }
+
+  private markReplaced(): ReadOutcome {
+    this.replaced = true;
+    return 'replaced';
+  }
+
+  private async currentFingerprint(): Promise<string | undefined> {
+    return fingerprint(this.handle, this, this.identity.options, this.identity.maxBytes);
+  }
+
+  /** The file under the handle is new content (truncated, rewritten): read it from its start, as
+   * `fingerprint`. The unfinished line of the old content is dropped; its complete lines stay pending. */
+  restart(fingerprint: string): void {
+    this.fingerprint = fingerprint;
+    this.splitter.reset();
+    this.position = 0;
+    this.pending.endPosition = 0;
+    this.replaced = false;
+    this.atEnd = false;
   }
 
   /** The file will not grow (gone from the include patterns and read to its end): its unfinished last line
@@ -92,8 +133,8 @@ export class FileWatcher {
     return taken;
   }
 
-  /** Follows the file to another path (Vector's `update_path`): a different file there is read from the
-   * same position. */
+  /** Follows the file to another path (Vector's `update_path`): a different file there (a copy of this
+   * one, when it was replaced) is read from the same position. */
   async moveTo(path: string, handle: FileHandle, dev: number, ino: number): Promise<void> {
     this.path = path;
     if (dev === this.dev && ino === this.ino) {
@@ -104,6 +145,8 @@ export class FileWatcher {
     this.handle = handle;
     this.dev = dev;
     this.ino = ino;
+    this.replaced = false;
+    this.atEnd = false;
   }
 
   async close(): Promise<void> {

@@ -46,6 +46,23 @@ test('entries of files no longer watched expire after a minute', async () => {
   }
 });
 
+test('a write cut short by a crash (a torn temporary file) leaves the last saved checkpoints readable', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-checkpoints-'));
+  try {
+    const checkpoints = await Checkpoints.open(dir, false);
+    checkpoints.set('checksum:a', 10);
+    await checkpoints.save();
+    await writeFile(join(dir, 'checkpoints.json.tmp'), '{"version":"1","checkpoints":[{"finger');
+    assert.is((await Checkpoints.open(dir, false)).get('checksum:a'), 10);
+    checkpoints.set('checksum:a', 20);
+    await checkpoints.save();
+    assert.equal(await readdir(dir), ['checkpoints.json']);
+    assert.is((await Checkpoints.open(dir, false)).get('checksum:a'), 20);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('a corrupt checkpoint file is an error naming it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-checkpoints-'));
   try {
