@@ -256,7 +256,7 @@ class HttpSink implements Sink {
     try {
       body = await compress(this.options.compression, this.body(parts));
     } catch (error) {
-      this.giveUp(events, 'encoder_failed', `Failed building the request body: ${String(error)}`);
+      this.giveUp(parts, events, 'encoder_failed', `Failed building the request body: ${String(error)}`);
       return;
     }
     const retries = new RetryPolicy(this.options.request, this.timer.random);
@@ -270,11 +270,17 @@ class HttpSink implements Sink {
       if (outcome.delivered) {
         this.pending -= events;
         this.env.telemetry.sentRaw(body.length);
+        for (const part of parts) part.finalizer?.release();
         return;
       }
       const delay = outcome.retry ? retries.nextDelay() : undefined;
       if (delay === undefined) {
-        this.giveUp(events, 'request_failed', outcome.retry ? `${outcome.reason}; retries exhausted` : outcome.reason);
+        this.giveUp(
+          parts,
+          events,
+          'request_failed',
+          outcome.retry ? `${outcome.reason}; retries exhausted` : outcome.reason,
+        );
         return;
       }
       this.env.log.warn('Retrying after error.', {
@@ -337,8 +343,9 @@ class HttpSink implements Sink {
     }
   }
 
-  private giveUp(events: number, errorType: string, reason: string): void {
+  private giveUp(parts: EventBatch[], events: number, errorType: string, reason: string): void {
     this.pending -= events;
+    for (const part of parts) part.finalizer?.release('errored');
     this.env.telemetry.error(errorType, 'sending');
     this.env.telemetry.discarded(events, false);
     this.env.log.error('Events dropped', {
