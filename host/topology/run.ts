@@ -299,15 +299,8 @@ export class Topology {
     } finally {
       this.finished(node);
     }
-    try {
-      await source.acknowledged?.();
-    } catch (error) {
-      node.log.error(
-        `Source failed to settle acknowledgements: ${error instanceof Error ? error.message : String(error)}`,
-        {},
-        error,
-      );
-    }
+    // Its outputs are closed: the sinks drain while it waits for the last acknowledgements.
+    await source.acknowledged?.();
   }
 
   /** Keeps up to BATCHES_PER_WORKER batches per worker running the transform: the next ones wait in the
