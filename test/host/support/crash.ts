@@ -34,6 +34,8 @@ export interface CrashOutcome {
   kills: number;
   /** http_server: lines of requests answered 200 that the receiver never got. */
   lostAfter200: number[];
+  /** http_server: requests not answered 200 by the deadline (their lines count as lost, not as broken). */
+  unanswered: number;
 }
 
 /** The receiver: counts each `line-<n>` of request bodies, failing requests at random. */
@@ -124,7 +126,13 @@ async function killRepeatedly(
   return svc;
 }
 
-function outcome(sent: number, receiver: Receiver, kills: number, lostAfter200: number[] = []): CrashOutcome {
+function outcome(
+  sent: number,
+  receiver: Receiver,
+  kills: number,
+  lostAfter200: number[] = [],
+  unanswered = 0,
+): CrashOutcome {
   const lost: number[] = [];
   let duplicated = 0;
   for (let n = 0; n < sent; n++) {
@@ -132,7 +140,7 @@ function outcome(sent: number, receiver: Receiver, kills: number, lostAfter200: 
     if (count === 0) lost.push(n);
     else duplicated += count - 1;
   }
-  return { sent, lost, duplicated, kills, lostAfter200 };
+  return { sent, lost, duplicated, kills, lostAfter200, unanswered };
 }
 
 /** File source → remap → http sink with acknowledgements; a writer appends lines throughout. At the end svc
@@ -200,7 +208,7 @@ sources:
 sinks:${httpSink('in', port)}`,
   );
   const answered200: number[] = [];
-  const clients = 8;
+  const clients = 32;
   let next = 0;
   let done = false;
   const post = async () => {
@@ -233,7 +241,7 @@ sinks:${httpSink('in', port)}`,
     done = true;
     await posting;
     const lostAfter200 = answered200.filter((n) => !receiver.received.has(n));
-    return outcome(options.lines, receiver, options.kills, lostAfter200);
+    return outcome(options.lines, receiver, options.kills, lostAfter200, options.lines - answered200.length);
   } finally {
     done = true;
     svc?.child.kill('SIGKILL');
