@@ -55,13 +55,6 @@ export async function loadPipelineConfig(
 /** Options this build accepts and validates but does not act on yet, each with what happens instead. */
 const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; message: string }> = [
   {
-    applies: (c) =>
-      c.global.acknowledgements.enabled === true ||
-      [...c.sinks.values()].some((s) => s.acknowledgements?.enabled === true),
-    message:
-      'acknowledgements.enabled: end-to-end acknowledgements are not available in this build; sources do not wait for sinks',
-  },
-  {
     applies: (c) => c.enrichment_tables.size > 0,
     message: 'enrichment_tables: enrichment tables are not loaded in this build',
   },
@@ -155,6 +148,8 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
             }
           : { type: 'disk', maxEvents: Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full };
       },
+      sinkAcknowledges: (id) =>
+        config.sinks.get(id)!.acknowledgements?.enabled ?? config.global.acknowledgements.enabled ?? false,
       transformBufferEvents: 2 * options.chunkSize,
       env: {
         globals: config.global,

@@ -42,6 +42,10 @@ export interface ComponentEnv {
   /** Sources: the one consumer of the source's output decodes frames itself, so streams may send whole
    * frames undecoded (`EventBatch.frames`). */
   consumerDecodes?: boolean;
+  /** Sources that support end-to-end acknowledgements: a sink downstream acknowledges, so each batch sent
+   * carries a finalizer (`EventBatch.finalizer`) and the source waits for it before it counts the events as
+   * delivered (advances a checkpoint, answers a request). */
+  acknowledgements?: boolean;
 }
 
 interface DefinitionBase<Options> {
@@ -66,6 +70,9 @@ export interface SourceContext {
 export interface Source {
   /** Produces events until its input ends or `shutdown` aborts; resolves when it has sent everything. */
   run(context: SourceContext): Promise<void>;
+  /** With acknowledgements: resolves once every batch it sent was acknowledged and acted on (checkpoint
+   * saved, request answered). Called after `run` resolved and the source's outputs closed, so sinks drain. */
+  acknowledged?(): Promise<void>;
 }
 
 export interface SourceDefinition<Options = unknown> extends DefinitionBase<Options> {
@@ -120,7 +127,9 @@ export interface TransformDefinition<Options = unknown, Plan = unknown> extends 
 // ---- sinks ---------------------------------------------------------------------------------------------
 
 export interface Sink {
-  /** Delivers a batch; resolves when it is written (or given up on, counted as errors). */
+  /** Delivers a batch; resolves when it is written (or given up on, counted as errors). Releases the batch's
+   * finalizer, if any, once: `delivered` when the events are durably taken, `errored` when given up on; it
+   * may do so after resolving (a batch gathered for a later request). A write that rejects has not. */
   write(batch: EventBatch): Promise<void>;
   /** Set when the sink encodes every batch whole with this encoder, and takes batches already `encoded`
    * with its options: a transform in front of it may then encode for it. */

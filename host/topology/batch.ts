@@ -22,6 +22,38 @@ export interface EventBatch {
   /** The source component the events came from (Vector's `source_id` event metadata), tracked only for the
    * `source` tag of `telemetry.tags.emit_source`. */
   readonly sourceId?: string;
+  /** Set when the source waits for the sinks to acknowledge these events (end-to-end acknowledgements). The
+   * batch object is one reference to it: whoever holds the batch passes it on or releases it. */
+  readonly finalizer?: BatchNotifier;
+}
+
+/** Vector's batch status: `rejected` outranks `errored`, which outranks `delivered`. */
+export type BatchStatus = 'delivered' | 'errored' | 'rejected';
+
+const RANK: Record<BatchStatus, number> = { delivered: 0, errored: 1, rejected: 2 };
+
+/**
+ * Vector's BatchNotifier: one per batch a source sends with acknowledgements, however many batches its events
+ * end up in downstream. Each batch carrying it is a reference; `done` is called once with the worst status
+ * when the last reference is released.
+ */
+export class BatchNotifier {
+  private references = 1;
+  private status: BatchStatus = 'delivered';
+
+  constructor(private readonly done: (status: BatchStatus) => void) {}
+
+  /** `count` more batches carry it. */
+  hold(count = 1): void {
+    this.references += count;
+  }
+
+  /** One batch carrying it is finished with: delivered, given up on (`errored`), or refused (`rejected`). */
+  release(status: BatchStatus = 'delivered'): void {
+    if (RANK[status] > RANK[this.status]) this.status = status;
+    if (--this.references === 0) this.done(this.status);
+    else if (this.references < 0) throw new Error('a batch finalizer was released more often than held');
+  }
 }
 
 /** The record count of an SVCB batch, read from its header. */

@@ -274,11 +274,12 @@ export class WorkerExecutor implements TransformExecutor {
     worker: WorkerThread,
     call: Omit<Extract<WorkerCall, { op: 'process' }>, 'op' | 'seq'>,
   ): Promise<StageResult[]> {
-    const bytes = transferable(call.batch.bytes);
-    const reply = await worker.request(
-      { ...call, op: 'process', seq: worker.nextSeq(), batch: { ...call.batch, bytes } },
-      [bytes.buffer as ArrayBuffer],
-    );
+    // The finalizer stays on this thread (the caller keeps it for the outputs): only plain data crosses.
+    const { finalizer: _kept, ...batch } = call.batch;
+    const bytes = transferable(batch.bytes);
+    const reply = await worker.request({ ...call, op: 'process', seq: worker.nextSeq(), batch: { ...batch, bytes } }, [
+      bytes.buffer as ArrayBuffer,
+    ]);
     if (reply.error !== undefined) throw new Error(reply.error);
     return reply.stages!;
   }

@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
 import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
 import { SourceLag } from '../telemetry/source-lag.js';
-import type { EventBatch } from './batch.js';
+import type { BatchNotifier, EventBatch } from './batch.js';
 import { BatchBuffer, type BufferLimits } from './buffer.js';
 import { DiskBuffer, type DiskBufferObserver } from './disk-buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
@@ -24,6 +24,9 @@ const BATCHES_PER_WORKER = 4;
 export interface TopologyOptions {
   /** The buffer in front of each sink (`buffer.*` of its config); in memory unless `type` is disk. */
   sinkBuffer(id: string): BufferLimits & { type?: 'memory' | 'disk' };
+  /** Whether the sink acknowledges what it delivers (its `acknowledgements.enabled`, else the global one):
+   * the sources feeding it then wait for it. */
+  sinkAcknowledges(id: string): boolean;
   /** Events a transform's input buffer holds. */
   transformBufferEvents: number;
   /** Everything a component gets from the process, but its id, logger and telemetry. */
@@ -53,6 +56,8 @@ interface Node {
   sourceOutputs: Array<{ record(): void }>;
   source?: Source;
   sink?: Sink;
+  /** A sink that acknowledges: it releases the finalizers of the batches it writes once they are delivered. */
+  acknowledges?: boolean;
   /** A transform fed frames by this source (its one consumer): the source's decoding is counted here. */
   framesFrom?: Node;
   /** A transform whose default output feeds only this sink: it may encode for it. */
@@ -88,10 +93,11 @@ export class Topology {
     const topology = new Topology(options, graph);
     const failures: BuildError['failures'] = [];
     const fused = fusedEdges(graph);
+    const waiting = acknowledgingSources(graph, options.sinkAcknowledges);
     await Promise.all(
       [...graph.components.values()].map(async (spec) => {
         try {
-          await topology.buildNode(spec, fused.decodingSources.has(spec.id));
+          await topology.buildNode(spec, fused.decodingSources.has(spec.id), waiting.has(spec.id));
         } catch (error) {
           failures.push({ spec, message: error instanceof Error ? error.message : String(error) });
         }
@@ -168,8 +174,9 @@ export class Topology {
     return this.shutdown.signal.aborted;
   }
 
-  /** `consumerDecodes`: a source whose one consumer decodes its frames (`fusedEdges`). */
-  private async buildNode(spec: ComponentSpec, consumerDecodes: boolean): Promise<void> {
+  /** `consumerDecodes`: a source whose one consumer decodes its frames (`fusedEdges`); `acknowledgements`: a
+   * source that some acknowledging sink is downstream of (`acknowledgingSources`). */
+  private async buildNode(spec: ComponentSpec, consumerDecodes: boolean, acknowledgements: boolean): Promise<void> {
     const telemetry = new ComponentTelemetry(
       this.options.env.metrics,
       spec.id,
@@ -185,7 +192,7 @@ export class Topology {
     const utilization = spec.kind === 'source' ? undefined : new Utilization(telemetry.gauge('utilization'));
     const node: Node = { spec, telemetry, log, utilization, producers: new Set(), sourceOutputs: [] };
     this.nodes.set(spec.id, node);
-    const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry, consumerDecodes };
+    const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry, consumerDecodes, acknowledgements };
     const definition = spec.definition;
     switch (definition.kind) {
       case 'source':
@@ -200,6 +207,7 @@ export class Topology {
       }
       case 'sink': {
         node.sink = await definition.build(spec.options, env);
+        node.acknowledges = this.options.sinkAcknowledges(spec.id);
         const limits = this.options.sinkBuffer(spec.id);
         node.buffer =
           limits.type === 'disk'
@@ -252,6 +260,7 @@ export class Topology {
         changed(events);
       },
       dropped: (batch) => {
+        batch.finalizer?.release('errored');
         sinkBuffer?.discarded(batch.count, batch.bytes.byteLength);
         node.telemetry.discarded(batch.count, false);
         node.log.warn('Buffer is full: events dropped (when_full = drop_newest).', { count: batch.count });
@@ -331,6 +340,8 @@ export class Topology {
     } finally {
       this.finished(node);
     }
+    // Its outputs are closed: the sinks drain while it waits for the last acknowledgements.
+    await source.acknowledged?.();
   }
 
   /** Keeps up to BATCHES_PER_WORKER batches per worker running the transform: the next ones wait in the
@@ -343,8 +354,8 @@ export class Topology {
     const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
       const result = this.process(node, batch);
-      const sourceId = batch.sourceId;
-      sent = sent.then(async () => this.forward(node, await result, sourceId));
+      const { sourceId, finalizer } = batch;
+      sent = sent.then(async () => this.forward(node, await result, sourceId, finalizer));
       unsent.push(sent);
       if (unsent.length >= inFlight) await unsent.shift();
     }
@@ -408,9 +419,19 @@ export class Topology {
     node.telemetry.received(decoded.count, byteSize, sourceId);
   }
 
-  /** Reports what a batch through a transform (and its chain) cost and sends the last one's outputs on. */
-  private async forward(node: Node, stages: StageResult[] | undefined, sourceId: string | undefined): Promise<void> {
-    if (stages === undefined) return;
+  /** Reports what a batch through a transform (and its chain) cost and sends the last one's outputs on, each
+   * carrying the input's finalizer; the input's own reference is then released (an input every event of which
+   * was dropped on purpose counts as delivered, as in Vector; one the transform failed on as errored). */
+  private async forward(
+    node: Node,
+    stages: StageResult[] | undefined,
+    sourceId: string | undefined,
+    finalizer: BatchNotifier | undefined,
+  ): Promise<void> {
+    if (stages === undefined) {
+      finalizer?.release('errored');
+      return;
+    }
     const nodes = [node, ...(node.chain ?? [])];
     for (const [i, { result, passedOn }] of stages.entries()) {
       const stage = nodes[i]!;
@@ -421,9 +442,16 @@ export class Topology {
         if (passedOn.batch) this.tap.offer(stage.spec.id, passedOn.batch);
       }
       for (const { output, batch: out } of result.outputs) {
-        if (out.count > 0) await this.send(stage, output, sourceId === undefined ? out : { ...out, sourceId });
+        if (out.count === 0) continue;
+        finalizer?.hold();
+        await this.send(
+          stage,
+          output,
+          sourceId === undefined && finalizer === undefined ? out : { ...out, sourceId, finalizer },
+        );
       }
     }
+    finalizer?.release();
   }
 
   /** Counts and logs what one transform discarded, failed on and logged. */
@@ -444,13 +472,21 @@ export class Topology {
 
   private async runSink(node: Node, sink: Sink): Promise<void> {
     const buffer = node.buffer!;
-    for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
+    for (let popped = await buffer.pop(); popped !== undefined; popped = await buffer.pop()) {
+      let batch = popped;
+      // A sink that does not acknowledge holds no source back: its batches count as delivered once taken.
+      if (batch.finalizer && !node.acknowledges) {
+        batch.finalizer.release();
+        batch = { ...batch, finalizer: undefined };
+      }
       node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
       node.utilization!.start();
       try {
         await sink.write(batch);
         node.telemetry.delivered(batch.count, batch.bytes.byteLength, batch.sourceId);
       } catch (error) {
+        // A write that fails has not released the batch's finalizer (`Sink.write`).
+        batch.finalizer?.release('errored');
         node.telemetry.error('write_failed', 'sending', batch.count);
         node.log.error(
           `Sink failed to write ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`,
@@ -472,7 +508,8 @@ export class Topology {
   }
 
   /** Hands a batch to every consumer of the output; the first gets it as is, the others a copy, because a
-   * batch that goes to a worker is transferred away. */
+   * batch that goes to a worker is transferred away. Each copy is one more reference to its finalizer; an
+   * output nothing consumes finishes with it. */
   private async send(node: Node, output: string | undefined, batch: EventBatch): Promise<void> {
     // Frames are counted once decoded (`decodedFrames`).
     if (!batch.frames) node.telemetry.sent(output, batch.count, batch.bytes.byteLength, batch.sourceId);
@@ -480,6 +517,8 @@ export class Topology {
     // Before the consumers get it: a batch going to a worker is transferred away.
     if (this.tap.active) this.tap.offer(id, batch);
     const consumers = this.consumers.get(id) ?? [];
+    if (consumers.length === 0) batch.finalizer?.release();
+    else batch.finalizer?.hold(consumers.length - 1);
     if (consumers.length === 0 && node.spec.kind === 'source') return;
     await Promise.all(
       consumers.map((consumer, i) =>
@@ -564,4 +603,24 @@ export function fusedEdges(graph: Graph): {
     }
   }
   return { decodingSources, encodingTransforms };
+}
+
+/** The sources some acknowledging sink is downstream of: they wait for it (Vector enables a source's
+ * acknowledgements when any sink it feeds, however indirectly, has them). */
+function acknowledgingSources(graph: Graph, sinkAcknowledges: (id: string) => boolean): Set<string> {
+  const waiting = new Set<string>();
+  for (const spec of graph.components.values()) {
+    if (spec.kind !== 'source') continue;
+    const seen = new Set<string>([spec.id]);
+    const queue = [spec.id];
+    for (let at = queue.pop(); at !== undefined; at = queue.pop()) {
+      for (const edge of graph.edges) {
+        if (edge.from !== at || seen.has(edge.to)) continue;
+        seen.add(edge.to);
+        queue.push(edge.to);
+        if (graph.components.get(edge.to)?.kind === 'sink' && sinkAcknowledges(edge.to)) waiting.add(spec.id);
+      }
+    }
+  }
+  return waiting;
 }

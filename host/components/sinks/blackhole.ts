@@ -39,6 +39,7 @@ class BlackholeSink implements Sink {
     }
     this.events += batch.count;
     this.bytes += batch.bytes.byteLength;
+    batch.finalizer?.release();
   }
 
   async close(): Promise<void> {

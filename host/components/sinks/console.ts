@@ -48,9 +48,11 @@ class ConsoleSink implements Sink {
     }
     if (this.broken !== undefined) {
       this.env.telemetry.discarded(batch.count, false);
+      batch.finalizer?.release('errored');
       return;
     }
     this.env.telemetry.sentRaw(bytes.length);
+    batch.finalizer?.release();
   }
 
   async close(): Promise<void> {

@@ -106,9 +106,11 @@ class FileSink implements Sink {
     this.sweeper = setInterval(() => this.closeIdle(idleMs), Math.min(idleMs, 1000)).unref();
   }
 
+  /** Acknowledged once appended: what the process wrote survives its being killed. */
   async write(batch: EventBatch): Promise<void> {
     const groups = groupByPath(batch, this.path.render(batch, this.env));
-    await Promise.all([...groups].map(([path, events]) => this.append(path, events)));
+    const appended = await Promise.all([...groups].map(([path, events]) => this.append(path, events)));
+    batch.finalizer?.release(appended.every(Boolean) ? 'delivered' : 'errored');
   }
 
   async close(): Promise<void> {
@@ -117,10 +119,11 @@ class FileSink implements Sink {
     await Promise.all([...this.files.keys()].map((path) => this.closeFile(path)));
   }
 
-  private async append(path: string, events: EventBatch): Promise<void> {
+  /** Whether the events were written (a failure is counted and logged). */
+  private async append(path: string, events: EventBatch): Promise<boolean> {
     try {
       const bytes = await compress(this.options.compression, this.encoder.encode(events));
-      if (bytes.length === 0) return;
+      if (bytes.length === 0) return true;
       const file = await this.file(path);
       file.writing++;
       try {
@@ -130,6 +133,7 @@ class FileSink implements Sink {
         file.lastWrite = performance.now();
       }
       this.env.telemetry.sentRaw(bytes.length);
+      return true;
     } catch (error) {
       this.env.telemetry.error('io_failed', 'sending');
       this.env.telemetry.discarded(events.count, false);
@@ -140,6 +144,7 @@ class FileSink implements Sink {
       });
       // The next write opens the file anew.
       await this.closeFile(path);
+      return false;
     }
   }
 

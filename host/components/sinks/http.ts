@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent, Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
-import type { EventBatch } from '../../topology/batch.js';
+import type { BatchStatus, EventBatch } from '../../topology/batch.js';
 import { Batcher, batchLimits } from '../support/batcher.js';
 import { monotonicClock } from '../support/clock.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
@@ -160,7 +160,8 @@ class RateLimit {
 /** undici, imported when an http sink is built: loading it costs start-up time every other pipeline would pay. */
 type Undici = typeof import('undici');
 
-type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason: string };
+/** `answered`: the server answered (with a status that is not a success), rather than the request failing. */
+type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason: string; answered: boolean };
 
 class HttpSink implements Sink {
   private readonly batcher: Batcher;
@@ -256,7 +257,7 @@ class HttpSink implements Sink {
     try {
       body = await compress(this.options.compression, this.body(parts));
     } catch (error) {
-      this.giveUp(events, 'encoder_failed', `Failed building the request body: ${String(error)}`);
+      this.giveUp(parts, events, 'encoder_failed', `Failed building the request body: ${String(error)}`);
       return;
     }
     const retries = new RetryPolicy(this.options.request, this.timer.random);
@@ -270,11 +271,20 @@ class HttpSink implements Sink {
       if (outcome.delivered) {
         this.pending -= events;
         this.env.telemetry.sentRaw(body.length);
+        for (const part of parts) part.finalizer?.release();
         return;
       }
       const delay = outcome.retry ? retries.nextDelay() : undefined;
       if (delay === undefined) {
-        this.giveUp(events, 'request_failed', outcome.retry ? `${outcome.reason}; retries exhausted` : outcome.reason);
+        // As in Vector, events the server refused outright are rejected, the others errored.
+        const status = outcome.answered && !outcome.retry ? 'rejected' : 'errored';
+        this.giveUp(
+          parts,
+          events,
+          'request_failed',
+          outcome.retry ? `${outcome.reason}; retries exhausted` : outcome.reason,
+          status,
+        );
         return;
       }
       this.env.log.warn('Retrying after error.', {
@@ -308,13 +318,14 @@ class HttpSink implements Sink {
         delivered: false,
         retry: retriable(status, this.options.retry_strategy),
         reason: `HTTP status ${status}`,
+        answered: true,
       };
     } catch (error) {
       const reason =
         error instanceof Error && error.name === 'TimeoutError'
           ? 'request timed out'
           : `request failed: ${describe(error)}`;
-      return { delivered: false, retry: this.options.retry_strategy.type !== 'none', reason };
+      return { delivered: false, retry: this.options.retry_strategy.type !== 'none', reason, answered: false };
     }
   }
 
@@ -337,8 +348,15 @@ class HttpSink implements Sink {
     }
   }
 
-  private giveUp(events: number, errorType: string, reason: string): void {
+  private giveUp(
+    parts: EventBatch[],
+    events: number,
+    errorType: string,
+    reason: string,
+    status: BatchStatus = 'errored',
+  ): void {
     this.pending -= events;
+    for (const part of parts) part.finalizer?.release(status);
     this.env.telemetry.error(errorType, 'sending');
     this.env.telemetry.discarded(events, false);
     this.env.log.error('Events dropped', {

@@ -175,17 +175,21 @@ class StreamSocketSink implements Sink {
     // A view of the encoder's memory will do: `send` is done with it (written, retries included) before the
     // next batch is encoded.
     const bytes = this.encoder.encode(batch, { reuse: true });
-    if (bytes.length === 0) return;
+    if (bytes.length === 0) {
+      batch.finalizer?.release();
+      return;
+    }
     this.pending = batch.count;
     try {
       await this.connection.send(bytes);
     } catch (error) {
-      // Killed: `kill` counted the batch.
+      // Killed: `kill` counted the batch, which is not delivered.
       if (this.connection.killed.signal.aborted) return;
       throw error;
     }
     this.pending = 0;
     this.env.telemetry.sentRaw(bytes.length);
+    batch.finalizer?.release();
   }
 
   kill(): number {

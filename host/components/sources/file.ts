@@ -12,7 +12,7 @@ import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { CodecModule } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
-import { concatBatches, toBatch, type EventBatch } from '../../topology/batch.js';
+import { BatchNotifier, concatBatches, toBatch, type BatchStatus, type EventBatch } from '../../topology/batch.js';
 import { sourceStamp, stampAt } from '../support/decoding.js';
 import { Checkpoints } from './file/checkpoints.js';
 import { fingerprint } from './file/fingerprint.js';
@@ -63,6 +63,12 @@ const CHECKPOINT_INTERVAL_MS = 1000;
 const MAX_IDLE_MS = 250;
 const SOURCE_TYPE = 'file';
 
+/** With acknowledgements: a run of lines handed on, up to `end`, and how its delivery went once known. */
+interface Unacknowledged {
+  end: number;
+  status?: BatchStatus;
+}
+
 class FileSource implements Source {
   private readonly watchers = new Map<string, FileWatcher>();
   private readonly excluded: (path: string) => boolean;
@@ -72,6 +78,12 @@ class FileSource implements Source {
   private readonly identity: Identity;
   /** A file's content was replaced: discovery looks for where it went before the cooldown is over. */
   private discoveryDue = false;
+  /** With acknowledgements: per file, the runs of lines handed on and not yet part of its checkpoint, in the
+   * order they were read (they are acknowledged in any order). */
+  private readonly unacknowledged = new Map<FileWatcher, Unacknowledged[]>();
+  /** Runs handed on whose acknowledgement has not come, and who waits for there to be none. */
+  private awaited = 0;
+  private allAcknowledged: (() => void) | undefined;
 
   constructor(
     private readonly options: FileSourceOptions,
@@ -175,11 +187,62 @@ class FileSource implements Source {
     return this.options.oldest_first ? watchers.sort((a, b) => a.created - b.created) : watchers;
   }
 
-  /** Decodes the watcher's pending lines into batches, sends them, then records the checkpoint. */
+  /** Decodes the watcher's pending lines into batches and sends them. The checkpoint then moves past them,
+   * or with acknowledgements, once they and every run read before them from the file are acknowledged. */
   private async handOn(watcher: FileWatcher, context: SourceContext): Promise<void> {
     const pending = watcher.takePending();
-    for (const batch of this.batches(watcher.path, pending)) await context.send(batch);
-    this.checkpoints.set(watcher.fingerprint, pending.endPosition);
+    if (!this.env.acknowledgements) {
+      for (const batch of this.batches(watcher.path, pending)) await context.send(batch);
+      this.checkpoints.set(watcher.fingerprint, pending.endPosition);
+      return;
+    }
+    const run: Unacknowledged = { end: pending.endPosition };
+    let runs = this.unacknowledged.get(watcher);
+    if (runs === undefined) this.unacknowledged.set(watcher, (runs = []));
+    runs.push(run);
+    this.awaited++;
+    const finalizer = new BatchNotifier((status) => {
+      run.status = status;
+      this.advance(watcher);
+    });
+    for (const batch of this.batches(watcher.path, pending)) {
+      finalizer.hold();
+      await context.send({ ...batch, finalizer });
+    }
+    finalizer.release();
+  }
+
+  /** Moves the file's checkpoint over the acknowledged runs at the head of its list. As in Vector, a run
+   * that was not delivered does not move it, but a delivered run after it does. */
+  private advance(watcher: FileWatcher): void {
+    const runs = this.unacknowledged.get(watcher)!;
+    let position: number | undefined;
+    let settled = 0;
+    while (settled < runs.length && runs[settled]!.status !== undefined) {
+      if (runs[settled]!.status === 'delivered') position = runs[settled]!.end;
+      settled++;
+    }
+    runs.splice(0, settled);
+    if (position !== undefined) {
+      this.checkpoints.set(watcher.fingerprint, position);
+      // A file no longer watched keeps its entry only for a while.
+      if (watcher.dead) this.checkpoints.setDead(watcher.fingerprint);
+    }
+    if (runs.length === 0 && watcher.dead) this.unacknowledged.delete(watcher);
+    this.awaited -= settled;
+    if (this.awaited === 0) this.allAcknowledged?.();
+  }
+
+  /** Every run handed on is acknowledged: the checkpoints are saved as acknowledgements come (every
+   * `CHECKPOINT_INTERVAL_MS`), and once more at the end. */
+  async acknowledged(): Promise<void> {
+    while (this.awaited > 0) {
+      const none = new Promise<void>((resolve) => (this.allAcknowledged = resolve));
+      await Promise.race([none, sleep(CHECKPOINT_INTERVAL_MS)]);
+      await this.saveCheckpoints();
+    }
+    this.allAcknowledged = undefined;
+    await this.saveCheckpoints();
   }
 
   /** Lines → batches of up to `chunkSize` events, through the codec module: the lines are handed to it as

@@ -1,18 +1,20 @@
 // `http_server` (older name `http`): events from HTTP request bodies, decompressed by `Content-Encoding` and
 // decoded (newline delimited `bytes` by default, or the legacy `encoding`). Each event also gets the request
 // path, the chosen headers and query parameters, and the peer address. The answer comes once downstream has
-// accepted the events: `response_code` then, 400 for an undecodable body, 404/405 for another path/method,
-// 413 past `--max-decompressed-size-bytes`, 415 for an unknown encoding, 503 while shutting down. At most
+// accepted the events, or with acknowledgements once the sinks delivered them: `response_code` then, 500 when
+// a sink gave them up and 400 when one rejected them (Vector's answers), 400 for an undecodable body, 404/405
+// for another path/method, 413 past `--max-decompressed-size-bytes`, 415 for an unknown encoding, 503 while
+// shutting down; at shutdown, every request under way is answered before its connection closes. At most
 // `MAX_CONCURRENT_REQUESTS` bodies are handled at once. Idle connections close after Node's
 // `keepAliveTimeout` (5 s), a request not received in full within its `requestTimeout` (300 s) is refused.
 
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { EventBatch } from '../../topology/batch.js';
+import { BatchNotifier, type BatchStatus, type EventBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
 import {
   BYTES_FRAMING,
@@ -151,6 +153,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   const pathMatches = (path: string) => (options.strict_path ? path === options.path : path.startsWith(options.path));
   let send: ((batch: EventBatch) => Promise<void>) | undefined;
   let stopping = false;
+  let closed: Promise<void> | undefined;
 
   const fail = (c: Context, status: number, message: string, errorType: string) => {
     env.telemetry.error(errorType, 'receiving');
@@ -189,8 +192,26 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     queryParameters.stamp(stamp, (name) => url.searchParams.get(name) ?? undefined, url.searchParams.entries());
     const { batches, errors } = decoder.decodeChecked(body, stamp);
     if (errors.length > 0) return c.text(`Failed decoding body: ${errors[0]}`, 400);
-    for (const batch of batches) await send(batch);
-    return c.body(null, options.response_code as 200);
+    if (!env.acknowledgements) {
+      for (const batch of batches) await send(batch);
+      return c.body(null, options.response_code as 200);
+    }
+    let delivered: (status: BatchStatus) => void = () => {};
+    const status = new Promise<BatchStatus>((resolve) => (delivered = resolve));
+    const finalizer = new BatchNotifier(delivered);
+    for (const batch of batches) {
+      finalizer.hold();
+      await send({ ...batch, finalizer });
+    }
+    finalizer.release();
+    switch (await status) {
+      case 'delivered':
+        return c.body(null, options.response_code as 200);
+      case 'errored':
+        return c.text('Error delivering contents to sink', 500);
+      case 'rejected':
+        return c.text('Contents failed to deliver to sink', 400);
+    }
   };
 
   const app = new Hono<{ Bindings: HttpBindings }>();
@@ -211,6 +232,16 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   server.on('connection', (socket: Socket) =>
     closeAfter.set(socket, Date.now() + maxAge * 1000 * (1 + jitter * (2 * Math.random() - 1))),
   );
+  /** Requests not answered in full yet: at shutdown their connections close only once they are. */
+  const answering = new Map<ServerResponse, Promise<void>>();
+  server.on('request', (_request, response: ServerResponse) => {
+    // Once shutting down, each answer closes its connection.
+    if (stopping) response.shouldKeepAlive = false;
+    answering.set(
+      response,
+      once(response, 'close').then(() => void answering.delete(response)),
+    );
+  });
   try {
     server.listen(port, host);
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
@@ -232,9 +263,15 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
       };
       if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
       stopping = true;
-      const closed = new Promise((resolve) => server.close(resolve));
+      for (const response of answering.keys()) response.shouldKeepAlive = false;
+      closed = new Promise((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await Promise.all(inFlight);
+    },
+    /** Every request under way is answered (with acknowledgements, once its events are delivered), then
+     * the connections close. */
+    async acknowledged() {
+      while (answering.size > 0) await Promise.all(answering.values());
       server.closeAllConnections();
       await closed;
     },

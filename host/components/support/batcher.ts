@@ -39,17 +39,26 @@ export class Batcher {
     private readonly flush: (parts: EventBatch[], events: number) => Promise<void>,
   ) {}
 
-  /** Adds a batch; resolves once every outgoing batch it completed was handed to `flush`. */
+  /** Adds a batch; resolves once every outgoing batch it completed was handed to `flush`. A batch split
+   * across outgoing ones passes its finalizer to each part. */
   async add(batch: EventBatch): Promise<void> {
-    if (batch.count === 0) return;
+    if (batch.count === 0) {
+      batch.finalizer?.release();
+      return;
+    }
     if (this.fits(batch.count, eventBytes(batch))) {
       this.append(batch);
     } else {
+      const { finalizer } = batch;
+      const part = (bytes: Uint8Array): EventBatch => {
+        finalizer?.hold();
+        return { ...toBatch(bytes), finalizer };
+      };
       let writer = new BatchWriter();
       let writerBytes = 0;
       for (const { record } of new BatchReader(batch.bytes)) {
         if (!this.fits(writer.count + 1, writerBytes + record.length) && (writer.count > 0 || this.events > 0)) {
-          if (writer.count > 0) this.append(toBatch(writer.finish()));
+          if (writer.count > 0) this.append(part(writer.finish()));
           await this.flushOpen();
           writer = new BatchWriter();
           writerBytes = 0;
@@ -57,7 +66,8 @@ export class Batcher {
         writer.appendRaw(record);
         writerBytes += record.length;
       }
-      if (writer.count > 0) this.append(toBatch(writer.finish()));
+      if (writer.count > 0) this.append(part(writer.finish()));
+      finalizer?.release();
     }
     if (this.events >= this.limits.maxEvents || this.bytes >= this.limits.maxBytes) await this.flushOpen();
   }

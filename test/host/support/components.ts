@@ -92,6 +92,7 @@ export function collectSink(
       async write(batch) {
         if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
         into.push(...eventsOf(batch));
+        batch.finalizer?.release();
       },
       async close() {},
     }),

@@ -28,6 +28,7 @@ async function topology(
   const graph = buildGraph(specs, 'strict');
   const running = await Topology.build(graph, {
     sinkBuffer: () => ({ maxEvents: options.maxEvents ?? 500, whenFull: options.whenFull ?? 'block' }),
+    sinkAcknowledges: () => false,
     transformBufferEvents: 100,
     env: {
       globals: globalSchema.parse(options.globals ?? {}),
@@ -350,6 +351,7 @@ test('a transform that throws loses that batch only, counted and logged', async 
     ),
     {
       sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
+      sinkAcknowledges: () => false,
       transformBufferEvents: 100,
       env: {
         globals: globalSchema.parse({}),
@@ -408,6 +410,7 @@ test('a transform with two batches in flight forwards them in input order, howev
     ),
     {
       sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
+      sinkAcknowledges: () => false,
       transformBufferEvents: 100,
       env: {
         globals: globalSchema.parse({}),

@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http, { buildHttpSink } from '../../../../host/components/sinks/http.js';
 import type { RetryTimer } from '../../../../host/components/support/retry.js';
+import { BatchNotifier, type BatchStatus } from '../../../../host/topology/batch.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 import { steppedTimer } from '../../support/stepped-timer.js';
@@ -167,6 +168,43 @@ test('connection refused is retried up to retry_attempts, then given up', async 
   assert.is(dropped.length, 1);
   assert.is(dropped[0]!.fields.count, 2);
   assert.match(String(dropped[0]!.fields.reason), /ECONNREFUSED.*; retries exhausted$/);
+});
+
+test('acknowledgements: a batch split over requests is delivered once every request is; a 400 rejects it, retries exhausted error it', async () => {
+  const statuses: BatchStatus[] = [];
+  const acked = (n: number) => ({
+    ...logBatch(events(n)),
+    finalizer: new BatchNotifier((status) => statuses.push(status)),
+  });
+  const target = await server([200, 200, 400]);
+  const { sink } = await build({ uri: target.uri, encoding: { codec: 'json' }, batch: { max_events: 4 } });
+  const first = target.next();
+  const second = target.next();
+  await sink.write(acked(8));
+  await first;
+  // One of its two requests answered: not yet delivered.
+  assert.equal(statuses, []);
+  await second;
+  await waitFor(
+    () => statuses.length === 1,
+    () => `an acknowledgement, got ${statuses.length}`,
+  );
+  assert.equal(statuses, ['delivered']);
+  await sink.write(acked(2));
+  await sink.close();
+  await target.close();
+  assert.equal(statuses, ['delivered', 'rejected']);
+
+  const refused = await server([200]);
+  await refused.close();
+  const { sink: failing } = await build({
+    uri: refused.uri,
+    encoding: { codec: 'json' },
+    request: { retry_attempts: 1 },
+  });
+  await failing.write(acked(2));
+  await failing.close();
+  assert.equal(statuses, ['delivered', 'rejected', 'errored']);
 });
 
 test('a server answering 503 until it recovers: Fibonacci backoff 1, 2, 3, 5 s, delivery on the first retry after recovery', async () => {

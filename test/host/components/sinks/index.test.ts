@@ -75,6 +75,7 @@ test('a topology delivers every event to the file and http sinks before it ends'
   const { globals, hostname, chunkSize, maxDecompressedSize, metrics, logHub } = componentEnv(threeBatches);
   const topology = await Topology.build(graph, {
     sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
+    sinkAcknowledges: () => false,
     transformBufferEvents: 1000,
     env: { globals, hostname, chunkSize, maxDecompressedSize, metrics, logHub },
     log: logHub.logger('svc::topology'),

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import file from '../../../../host/components/sources/file.js';
 import { Timestamp } from '../../../../abi/values.js';
 import { pause, startSource } from '../../support/source-harness.js';
+import { buildSource, runSource, testEnv } from '../../support/sources.js';
 
 let dir = '';
 test.before.each(async () => {
@@ -168,6 +169,41 @@ test('a restart goes on from the checkpoints: no line lost, none repeated', asyn
   await second.stop();
   assert.ok(first.events.length < 2000, 'the first run was stopped mid-stream');
   assert.equal([...messages(first.events), ...messages(second.events)], lines);
+});
+
+test('with acknowledgements the checkpoint moves only over acknowledged lines, in file order', async () => {
+  const path = join(dir, 'a.log');
+  writeFileSync(path, 'one\n');
+  const options = { include: [path], ...fast, data_dir: dir };
+  const start = async () => {
+    const source = await buildSource(file, options, testEnv('file', { acknowledgements: true }));
+    return { source, run: runSource(source) };
+  };
+  const first = await start();
+  await first.run.waitFor(1);
+  appendFileSync(path, 'two\n');
+  await first.run.waitFor(2);
+  assert.is(first.run.batches.length, 2);
+  // The second line is delivered, the first is not: the checkpoint stays before both.
+  first.run.batches[1]!.finalizer!.release();
+  first.run.shutdown.abort();
+  await first.run.done;
+
+  const second = await start();
+  await second.run.waitFor(2);
+  assert.equal(messages(second.run.events), ['one', 'two']);
+  for (const batch of second.run.batches) batch.finalizer!.release();
+  second.run.shutdown.abort();
+  await second.run.done;
+  await second.source.acknowledged!();
+
+  appendFileSync(path, 'three\n');
+  const third = await start();
+  await third.run.waitFor(1);
+  await pause(100);
+  third.run.shutdown.abort();
+  await third.run.done;
+  assert.equal(messages(third.run.events), ['three']);
 });
 
 test('ignore_checkpoints reads from the start again', async () => {

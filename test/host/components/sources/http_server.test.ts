@@ -160,6 +160,57 @@ test('the answer waits until downstream accepted the events', async () => {
   await run.done;
 });
 
+test('with acknowledgements the answer waits for delivery: 200 delivered, 500 errored, 400 rejected', async () => {
+  await withServer(
+    {},
+    async (url, run) => {
+      const answers = ['one', 'two', 'three'].map((body) => fetch(`${url}/`, { method: 'POST', body }));
+      await waitFor(
+        () => run.batches.length === 3,
+        () => `3 batches, got ${run.batches.length}`,
+      );
+      const byMessage = (message: string) =>
+        run.batches[run.events.findIndex((event) => event.message === message)]!.finalizer!;
+      const settled = [false, false, false];
+      answers.forEach((answer, i) => void answer.then(() => (settled[i] = true)));
+      byMessage('one').release();
+      await answers[0];
+      // The others are not answered before their events are delivered (or given up).
+      assert.equal(settled, [true, false, false]);
+      byMessage('two').release('errored');
+      byMessage('three').release('rejected');
+      const responses = await Promise.all(answers);
+      assert.equal(
+        responses.map((response) => response.status),
+        [200, 500, 400],
+      );
+      assert.is(await responses[1]!.text(), 'Error delivering contents to sink');
+    },
+    httpServer as SourceDefinition,
+    testEnv('http_server', { acknowledgements: true }),
+  );
+});
+
+test('at shutdown a request waiting for delivery is answered once delivered, then its connection closes', async () => {
+  const port = await freePort();
+  const source = await buildSource(
+    httpServer,
+    { address: `127.0.0.1:${port}` },
+    testEnv('http_server', { acknowledgements: true }),
+  );
+  const run = runSource(source);
+  const answer = fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'late\n' });
+  await run.waitFor(1);
+  run.shutdown.abort();
+  await run.done;
+  const settled = source.acknowledged!();
+  run.batches[0]!.finalizer!.release();
+  const response = await answer;
+  assert.is(response.status, 200);
+  assert.is(response.headers.get('connection'), 'close');
+  await settled;
+});
+
 test('a gzip bomb past the default --max-decompressed-size-bytes is 413; a normal gzip body goes on', async () => {
   await withServer({}, async (url, run) => {
     // 200 MiB of NULs in about 200 KB: refused once the output passes the cap, without holding it all.

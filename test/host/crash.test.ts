@@ -1,0 +1,22 @@
+// End-to-end acknowledgements under SIGKILL (test/host/support/crash.ts): no line a source took is lost.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fileSourceCrashRun, httpServerCrashRun } from './support/crash.js';
+
+test('file → remap → http sink: killed 3 times while the receiver fails at random, every line arrives', async () => {
+  const outcome = await fileSourceCrashRun({ lines: 3000, kills: 3, failureRate: 0.15 });
+  console.log(`file source: ${outcome.sent} lines, ${outcome.lost.length} lost, ${outcome.duplicated} duplicated`);
+  assert.equal(outcome.lost, []);
+});
+
+test('http_server → http sink: killed 3 times, every request answered 200 was delivered', async () => {
+  const outcome = await httpServerCrashRun({ lines: 600, kills: 3, failureRate: 0.15 });
+  console.log(
+    `http_server: ${outcome.sent} requests, ${outcome.lostAfter200.length} answered 200 and lost, ${outcome.duplicated} duplicated`,
+  );
+  assert.equal(outcome.lostAfter200, []);
+  assert.equal(outcome.lost, []);
+});
+
+test.run();

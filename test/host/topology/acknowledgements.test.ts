@@ -1,0 +1,266 @@
+// End-to-end acknowledgements through the topology: one finalizer per source batch, held by every batch its
+// events end up in (fan-out, route ports, worker threads, chains), released by the sinks.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { z } from 'zod';
+import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
+import { transformDefinition } from '../../../host/components/transforms/index.js';
+import { globalSchema } from '../../../host/config/global.js';
+import { LogHub } from '../../../host/log.js';
+import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../host/topology/batch.js';
+import { InlineExecutor, type TransformExecutor, WorkerExecutor } from '../../../host/topology/executor.js';
+import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
+import { Topology } from '../../../host/topology/run.js';
+import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
+import { batchOf, collectSink, eventsOf, splitTransform } from '../support/components.js';
+
+const hub = new LogHub({
+  level: 'error',
+  format: 'text',
+  color: false,
+  rateLimitSecs: 0,
+  backtraces: false,
+  write: () => {},
+});
+
+const n = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ n: from + i }));
+
+/** Sends `batches`, each with a finalizer when the topology asks for acknowledgements; `statuses` gets each
+ * finalizer's status, `finalized` says whether the batches carried one. */
+function ackSource(
+  batches: EventBatch[],
+  statuses: BatchStatus[],
+  finalized: boolean[] = [],
+): SourceDefinition<object> {
+  return {
+    kind: 'source',
+    type: 'acking',
+    description: 'test source',
+    options: z.strictObject({}),
+    outputs: () => [{ name: undefined, kinds: ['log'] }],
+    build: async (_options, env) => ({
+      async run(context) {
+        finalized.push(env.acknowledgements === true);
+        for (const batch of batches) {
+          await context.send(
+            env.acknowledgements
+              ? { ...batch, finalizer: new BatchNotifier((status) => statuses.push(status)) }
+              : batch,
+          );
+        }
+      },
+    }),
+  };
+}
+
+/** Keeps the batches it is given without releasing them: the test releases them. */
+function holdingSink(held: EventBatch[]): SinkDefinition<object> {
+  return {
+    kind: 'sink',
+    type: 'holding',
+    description: 'test sink',
+    options: z.strictObject({}),
+    inputs: () => ['log'],
+    build: async () => ({
+      async write(batch) {
+        held.push(batch);
+      },
+      async close() {},
+    }),
+  };
+}
+
+const failingSink: SinkDefinition<object> = {
+  kind: 'sink',
+  type: 'failing',
+  description: 'test sink',
+  options: z.strictObject({}),
+  inputs: () => ['log'],
+  build: async () => ({
+    async write() {
+      throw new Error('refused');
+    },
+    async close() {},
+  }),
+};
+
+/** Drops every event on purpose, as a filter that matches nothing. */
+const dropAll: TransformDefinition<object, null> = {
+  ...(splitTransform as unknown as TransformDefinition<object, null>),
+  create: () => ({
+    process: (batch) => ({ outputs: [], discarded: [{ count: batch.count, intentional: true, reason: 'test' }] }),
+  }),
+};
+
+const failing: TransformDefinition<object, null> = {
+  ...(splitTransform as unknown as TransformDefinition<object, null>),
+  create: () => ({
+    process() {
+      throw new Error('boom');
+    },
+  }),
+};
+
+const source = (definition: SourceDefinition<object>): ComponentSpec => ({
+  id: 'in',
+  kind: 'source',
+  type: definition.type,
+  definition,
+  options: {},
+  inputs: [],
+});
+
+const component = (
+  id: string,
+  kind: 'transform' | 'sink',
+  definition: ComponentSpec['definition'],
+  inputs: string[],
+  options: unknown = {},
+): ComponentSpec => ({ id, kind, type: definition.type, definition, options, inputs });
+
+async function run(
+  specs: ComponentSpec[],
+  acknowledging: (id: string) => boolean,
+  executor: TransformExecutor = new InlineExecutor((type) => {
+    const spec = specs.find((candidate) => candidate.type === type)!;
+    return spec.definition as TransformDefinition;
+  }),
+): Promise<void> {
+  const topology = await Topology.build(buildGraph(specs, 'strict'), {
+    sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
+    sinkAcknowledges: acknowledging,
+    transformBufferEvents: 100,
+    env: {
+      globals: globalSchema.parse({}),
+      chunkSize: 1000,
+      maxDecompressedSize: 1 << 20,
+      hostname: 'h',
+      metrics: new MetricsRegistry(),
+      logHub: hub,
+    },
+    log: hub.logger('svc::test'),
+    executor,
+  });
+  await topology.start();
+}
+
+test('a batch fanned out and split over route ports is delivered once every sink has released its part', async () => {
+  const statuses: BatchStatus[] = [];
+  const held: EventBatch[] = [];
+  const even: unknown[] = [];
+  const all: unknown[] = [];
+  await run(
+    [
+      source(ackSource([batchOf(n(0, 4)), batchOf(n(4, 8))], statuses)),
+      component('split', 'transform', splitTransform, ['in'], { split: true }),
+      component('odd', 'sink', holdingSink(held), ['split']),
+      component('even', 'sink', collectSink(even), ['split.even']),
+      component('all', 'sink', collectSink(all), ['in']),
+    ],
+    () => true,
+  );
+  assert.is(even.length, 4);
+  assert.is(all.length, 8);
+  assert.is(held.length, 2);
+  // `even` and `all` released theirs; the odd events are still held.
+  assert.equal(statuses, []);
+  held[1]!.finalizer!.release();
+  assert.equal(statuses, ['delivered']);
+  held[0]!.finalizer!.release('errored');
+  assert.equal(statuses, ['delivered', 'errored']);
+});
+
+test('a batch a transform drops entirely counts as delivered; one it fails on, or a sink fails to write, as errored', async () => {
+  const dropped: BatchStatus[] = [];
+  await run(
+    [
+      source(ackSource([batchOf(n(0, 3))], dropped)),
+      component('drop', 'transform', dropAll, ['in']),
+      component('out', 'sink', collectSink([]), ['drop']),
+    ],
+    () => true,
+  );
+  assert.equal(dropped, ['delivered']);
+
+  const failed: BatchStatus[] = [];
+  await run(
+    [
+      source(ackSource([batchOf(n(0, 3))], failed)),
+      component('fail', 'transform', failing, ['in']),
+      component('out', 'sink', collectSink([]), ['fail']),
+    ],
+    () => true,
+  );
+  assert.equal(failed, ['errored']);
+
+  const refused: BatchStatus[] = [];
+  const got: unknown[] = [];
+  await run(
+    [
+      source(ackSource([batchOf(n(0, 3))], refused)),
+      component('good', 'sink', collectSink(got), ['in']),
+      component('bad', 'sink', failingSink, ['in']),
+    ],
+    () => true,
+  );
+  assert.is(got.length, 3);
+  assert.equal(refused, ['errored']);
+});
+
+test('only sinks with acknowledgements hold the source; with none, batches carry no finalizer', async () => {
+  const statuses: BatchStatus[] = [];
+  const held: EventBatch[] = [];
+  const finalized: boolean[] = [];
+  await run(
+    [
+      source(ackSource([batchOf(n(0, 2))], statuses, finalized)),
+      component('quiet', 'sink', holdingSink(held), ['in']),
+      component('acking', 'sink', collectSink([]), ['in']),
+    ],
+    (id) => id === 'acking',
+  );
+  assert.equal(finalized, [true]);
+  // `quiet` does not acknowledge: it got the batch without the finalizer, released on its behalf.
+  assert.is(held[0]!.finalizer, undefined);
+  assert.equal(statuses, ['delivered']);
+
+  const none: boolean[] = [];
+  const seen: EventBatch[] = [];
+  await run(
+    [source(ackSource([batchOf(n(0, 2))], [], none)), component('quiet', 'sink', holdingSink(seen), ['in'])],
+    () => false,
+  );
+  assert.equal(none, [false]);
+  assert.is(seen[0]!.finalizer, undefined);
+});
+
+test('transforms in worker threads: the finalizer stays on the main thread and follows the outputs, chains and route ports included', async () => {
+  const statuses: BatchStatus[] = [];
+  const held: EventBatch[] = [];
+  const small: unknown[] = [];
+  const kept: unknown[] = [];
+  const definitions = ['remap', 'filter', 'route'].map((type) => transformDefinition(type));
+  const [remap, filter, route] = definitions as [TransformDefinition, TransformDefinition, TransformDefinition];
+  await run(
+    [
+      source(ackSource([batchOf(n(0, 10)), batchOf(n(10, 20))], statuses)),
+      component('mark', 'transform', remap, ['in'], remap.options.parse({ source: '.marked = true' })),
+      component('odd', 'transform', filter, ['mark'], filter.options.parse({ condition: 'int!(.n) % 2 == 1' })),
+      component('kept', 'sink', collectSink(kept), ['odd']),
+      component('route', 'transform', route, ['in'], route.options.parse({ route: { small: 'int!(.n) < 5' } })),
+      component('small', 'sink', collectSink(small), ['route.small']),
+      component('large', 'sink', holdingSink(held), ['route._unmatched']),
+    ],
+    () => true,
+    new WorkerExecutor(2),
+  );
+  assert.is(kept.length, 10);
+  assert.is(small.length, 5);
+  assert.equal(held.flatMap((batch) => eventsOf(batch)).length, 15);
+  assert.equal(statuses, []);
+  for (const batch of held) batch.finalizer!.release();
+  assert.equal(statuses, ['delivered', 'delivered']);
+});
+
+test.run();
