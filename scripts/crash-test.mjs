@@ -1,4 +1,4 @@
-// `npm run build && node scripts/crash-test.mjs [--lines N] [--kills K] [--failure-rate R] [--no-acks]`
+// `npm run build && node scripts/crash-test.mjs [--lines N] [--kills K] [--failure-rate R] [--no-acks] [--disk-buffer]`
 // The long crash run of end-to-end acknowledgements (test/host/support/crash.ts, built to dist-test/): svc is
 // SIGKILLed K times and restarted while a writer appends N lines (file source → remap → http sink) and while
 // clients post N events (http_server → http sink), the receiver failing requests at random. Prints what was
@@ -11,6 +11,7 @@ const { values } = parseArgs({
     kills: { type: 'string', default: '10' },
     'failure-rate': { type: 'string', default: '0.1' },
     'no-acks': { type: 'boolean', default: false },
+    'disk-buffer': { type: 'boolean', default: false },
   },
 });
 const { fileSourceCrashRun, httpServerCrashRun } = await import('../dist-test/test/host/support/crash.js');
@@ -20,6 +21,7 @@ const options = {
   kills: Number(values.kills),
   failureRate: Number(values['failure-rate']),
   acknowledgements: !values['no-acks'],
+  diskBuffer: values['disk-buffer'],
   log: (line) => console.log(`  ${line}`),
 };
 

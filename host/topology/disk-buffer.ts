@@ -8,7 +8,7 @@ import { fdatasyncSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { EventBatch } from './batch.js';
+import type { BatchNotifier, EventBatch } from './batch.js';
 import type { BufferLimits, BufferObserver } from './buffer.js';
 
 /** "SVDB", little-endian. */
@@ -166,6 +166,9 @@ export class DiskBuffer {
   private writing: Promise<void> | undefined;
   /** Written since the last sync. */
   private unsynced = false;
+  /** Finalizers of batches written and not yet synced: their sources hear of them once they are durable
+   * (Vector: with a disk buffer, an event is delivered once the buffer holds it). */
+  private awaitingSync: BatchNotifier[] = [];
   private reading: { id: number; file: FileHandle } | undefined;
   /** Where the first record not acknowledged starts: what the ledger keeps. */
   private acknowledgedUpTo: Position;
@@ -306,6 +309,7 @@ export class DiskBuffer {
       this.diskBytes -= size;
       throw error;
     }
+    if (batch.finalizer) this.awaitingSync.push(batch.finalizer);
     this.events += batch.count;
     this.bytes += batch.bytes.byteLength;
     this.observer.pushed?.(batch, this.events, this.bytes);
@@ -387,6 +391,7 @@ export class DiskBuffer {
     clearInterval(this.syncTimer);
     if (this.shutDown) return;
     fdatasyncSync(this.writeSegment.file.fd);
+    for (const finalizer of this.awaitingSync.splice(0)) finalizer.release();
     if (!this.ledgerStale) return;
     this.ledgerStale = false;
     const path = join(this.directory, LEDGER_FILE);
@@ -489,15 +494,20 @@ export class DiskBuffer {
    * deleted. One at a time; what failed is tried again the next time. */
   private persist(): Promise<void> {
     const run = this.persisting.then(async () => {
+      // Written before this sync starts, so durable once it ends (or already, by an earlier one).
+      const synced = this.awaitingSync;
+      this.awaitingSync = [];
       if (this.unsynced) {
         this.unsynced = false;
         try {
           await this.writeSegment.file.datasync();
         } catch (error) {
           this.unsynced = true;
+          this.awaitingSync = synced.concat(this.awaitingSync);
           throw error;
         }
       }
+      for (const finalizer of synced) finalizer.release();
       if (!this.ledgerStale) return;
       this.ledgerStale = false;
       // Past the end of a finished segment is the start of the next.

@@ -10,6 +10,12 @@ test('file → remap → http sink: killed 3 times while the receiver fails at r
   assert.equal(outcome.lost, []);
 });
 
+test('file → remap → http sink with a disk buffer: killed 3 times, every line arrives', async () => {
+  const outcome = await fileSourceCrashRun({ lines: 3000, kills: 3, failureRate: 0.15, diskBuffer: true });
+  console.log(`disk buffer: ${outcome.sent} lines, ${outcome.lost.length} lost, ${outcome.duplicated} duplicated`);
+  assert.equal(outcome.lost, []);
+});
+
 test('http_server → http sink: killed 3 times, every request answered 200 was delivered', async () => {
   const outcome = await httpServerCrashRun({ lines: 600, kills: 3, failureRate: 0.15 });
   console.log(

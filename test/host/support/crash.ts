@@ -21,6 +21,8 @@ export interface CrashOptions {
   random?: () => number;
   /** `acknowledgements.enabled` (true unless false: false shows what is lost without them). */
   acknowledgements?: boolean;
+  /** The http sink's buffer on disk (`buffer.type: disk`) instead of in memory. */
+  diskBuffer?: boolean;
   /** Progress lines (kills, restarts). */
   log?: (line: string) => void;
 }
@@ -87,7 +89,7 @@ class Receiver {
   }
 }
 
-function httpSink(input: string, port: number): string {
+function httpSink(input: string, port: number, diskBuffer = false): string {
   return `
   out:
     type: http
@@ -97,7 +99,7 @@ function httpSink(input: string, port: number): string {
     framing: { method: newline_delimited }
     batch: { max_events: 100, timeout_secs: 0.1 }
     request: { concurrency: 4, retry_initial_backoff_secs: 1, retry_max_duration_secs: 1, timeout_secs: 5 }
-`;
+${diskBuffer ? '    buffer: { type: disk, max_size: 268435488 }\n' : ''}`;
 }
 
 /** Starts svc and kills it `kills` times, each once the receiver got between 1 and `spread` more lines. */
@@ -160,7 +162,7 @@ sources:
   in: { type: file, include: ['${logFile}'], glob_minimum_cooldown_ms: 100 }
 transforms:
   mark: { type: remap, inputs: [in], source: '.marked = true' }
-sinks:${httpSink('mark', port)}`,
+sinks:${httpSink('mark', port, options.diskBuffer)}`,
   );
   mkdirSync(join(dir, 'data'));
   // The writer appends a few lines at a time, all through the kills.

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { EventBatch } from '../../../host/topology/batch.js';
+import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../host/topology/batch.js';
 import type { BufferLimits } from '../../../host/topology/buffer.js';
 import { DiskBuffer, type DiskBufferObserver, RECORD_HEADER_SIZE } from '../../../host/topology/disk-buffer.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const unbounded: BufferLimits = { maxEvents: Number.MAX_SAFE_INTEGER, whenFull: 'block' };
 
@@ -105,6 +106,25 @@ test('without a shutdown (kill -9), what was written is there at the next start'
     assert.equal(corrupted, []);
     assert.equal(await popFills(next, 15), [...Array(15).keys()]);
     await next.shutdown();
+  });
+});
+
+test('a batch with a finalizer is delivered to its source once the buffer has synced it, not when popped', async () => {
+  await withDir(async (dir) => {
+    const buffer = await DiskBuffer.open(dir, unbounded, {}, 1200);
+    const statuses: BatchStatus[] = [];
+    const finalizer = new BatchNotifier((status) => statuses.push(status));
+    await buffer.push({ ...batch(1), finalizer });
+    const popped = await buffer.pop();
+    assert.is(popped?.finalizer, undefined, 'read back from disk: the buffer keeps the source reference');
+    assert.equal(statuses, [], 'written, not yet synced');
+    await waitFor(
+      () => statuses.length > 0,
+      () => 'the periodic sync released the finalizer',
+    );
+    assert.equal(statuses, ['delivered']);
+    buffer.acknowledge(popped!);
+    await buffer.shutdown();
   });
 });
 
