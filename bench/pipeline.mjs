@@ -1,7 +1,8 @@
 // Pipeline benchmark (`svc --config FILE`), run by bench/remap.mjs so every row of docs/benchmarks.md comes from
 // one run on one machine: stdin → remap(S1) → console against the hand-written Node stream and `svc vrl -o` on
 // the same events (outputs checked equal first), `--threads 2` against `--threads 1` on a chain of two remaps,
-// the peak RSS of the default pipeline, and the time from spawn to its first event.
+// the peak RSS of the default pipeline, the time from spawn to its first event, and the cost of a disk buffer
+// with acknowledgements (bench/durability.mjs).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createReadStream, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { durabilityBenchmark } from './durability.mjs';
 
 /** Alternated runs per command: this VM's speed swings by half within a minute, and five medians hold. */
 const ROUNDS = 5;
@@ -264,6 +266,9 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
   const start = median(starts);
   console.error(`default pipeline: first event after ${(start * 1000).toFixed(0)} ms`);
 
+  const durability = await durabilityBenchmark({ cli, eventsFile, s1File });
+  console.error(durability[0]);
+
   const rate = (s) => `${(events / s / 1e3).toFixed(0)} k`;
   const load = `1-minute load average ${loadBefore.toFixed(1)} when these rows started, ${os.loadavg()[0].toFixed(1)} when they ended (${os.cpus().length} cores): other work on the machine slows all columns alike, the ratios less.`;
   return [
@@ -275,6 +280,7 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
     `| stdin → remap → remap → blackhole, \`--threads 2\` against \`--threads 1\`, s | ${twoThreads.toFixed(2)} s | ${oneThread.toFixed(2)} s | ${(oneThread / twoThreads).toFixed(2)}× | ≥ 1.6× |`,
     `| default pipeline (examples/default.yaml, count ${RSS_EVENTS / 1000}k, interval 0), max VmRSS | ${rss.toFixed(0)} MB | | | < 150 MB |`,
     `| default pipeline, spawn → first event on stdout, warm module cache, median of ${START_ROUNDS} | ${(start * 1000).toFixed(0)} ms | | | < 500 ms |`,
+    ...durability,
     '',
     load,
   ];
