@@ -3,22 +3,32 @@
 // and its time is from spawn until the sink's file holds every event. Run by bench/pipeline.mjs; alone:
 //   node bench/durability.mjs EVENTS_FILE S1_PROGRAM_FILE [--rounds R]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Newline count of a file (0 when absent). */
-function lineCount(file) {
+/** Newlines appended to `file` since `counter` last looked, added to its count: a file that only grows is
+ * read once, so polling does not compete with the svc it measures by rereading its output. */
+function countNew(file, counter) {
+  let fd;
   try {
-    const bytes = readFileSync(file);
-    let lines = 0;
-    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lines++;
-    return lines;
+    fd = openSync(file, 'r');
   } catch {
-    return 0;
+    return counter.lines;
+  }
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, counter.offset);
+      if (read === 0) return counter.lines;
+      counter.offset += read;
+      for (let i = chunk.indexOf(10); i !== -1 && i < read; i = chunk.indexOf(10, i + 1)) counter.lines++;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -27,16 +37,11 @@ async function timedRun(cli, config, output, events) {
   const start = process.hrtime.bigint();
   const child = spawn(process.execPath, [cli, '-q', '--config', config], { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  const counter = { lines: 0, offset: 0 };
   try {
-    // The output file only grows: its size says when to count its lines again.
-    let size = -1;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const now = statSafe(output);
-      if (now !== size) {
-        size = now;
-        if (lineCount(output) >= events) return Number(process.hrtime.bigint() - start) / 1e9;
-      }
+      if (countNew(output, counter) >= events) return Number(process.hrtime.bigint() - start) / 1e9;
       if (child.exitCode !== null) throw new Error(`svc exited with ${child.exitCode} before writing every event`);
     }
   } finally {
@@ -45,17 +50,9 @@ async function timedRun(cli, config, output, events) {
   }
 }
 
-const statSafe = (file) => {
-  try {
-    return statSync(file).size;
-  } catch {
-    return -1;
-  }
-};
-
 /** Rows comparing the durable pipeline with the memory-buffered one, `rounds` alternated runs each. */
 export async function durabilityBenchmark({ cli, eventsFile, s1File, rounds = 3 }) {
-  const events = lineCount(eventsFile);
+  const events = countNew(eventsFile, { lines: 0, offset: 0 });
   const program = `. = parse_json!(.message)\n${readFileSync(s1File, 'utf8')}`;
   const config = (dir, durable) => {
     const file = path.join(dir, durable ? 'durable.json' : 'memory.json');
