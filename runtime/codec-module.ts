@@ -68,6 +68,9 @@ export interface DecodeResult {
   consumed: number;
   /** Framing state to pass as `discard` with the next input of the stream. */
   discard: number;
+  /** Bytes the unconsumed rest must reach before its frame is complete (a length-prefixed frame's header,
+   * then header and body); 0 when the frame ends at a delimiter (octet counting's uncounted lines: newline). */
+  needed: number;
   /** Frames that failed: index of the frame in this input, and why. */
   errors: Array<{ frame: number; message: string }>;
 }
@@ -415,6 +418,7 @@ interface CodecExports extends ArenaExports {
   decode_count(): number;
   decode_consumed(): number;
   decode_discard(): number;
+  decode_needed(): number;
   decode_frames(): number;
   decode_errors_ptr(): number;
   decode_errors_len(): number;
@@ -486,6 +490,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
           count: this.exports.decode_count(),
           consumed: this.exports.decode_consumed(),
           discard: this.exports.decode_discard(),
+          needed: this.exports.decode_needed(),
           frames: this.exports.decode_frames(),
           errors: errors.map(({ index, message }) => ({ frame: index, message })),
         };
@@ -502,6 +507,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
         count: 0,
         consumed: input.length,
         discard: options.discard ?? 0,
+        needed: 0,
         errors: [{ frame: 0, message: framing.trap.message }],
       };
     }

@@ -8,6 +8,7 @@ import {
   decodedCount,
   decodedConsumed,
   decodedDiscard,
+  decodedNeeded,
   decodeErrors,
   decodedFrames,
 } from './codec/decode';
@@ -36,6 +37,10 @@ export function decode_consumed(): usize {
 }
 export function decode_discard(): u32 {
   return decodedDiscard();
+}
+// An f64: a u64 would reach JS as a BigInt.
+export function decode_needed(): f64 {
+  return <f64>decodedNeeded();
 }
 export function decode_frames(): u32 {
   return decodedFrames();

@@ -62,6 +62,7 @@ import {
   frameLen,
   framesConsumed,
   framesDiscard,
+  framesNeeded,
 } from './frames';
 
 /** The encoded empty object: every record's metadata. */
@@ -83,6 +84,7 @@ let endFrame: u32 = 0;
 let outputLength: usize = 0;
 let consumed: usize = 0;
 let discardState: u32 = 0;
+let needed: u64 = 0;
 
 export function decodedLength(): usize {
   return outputLength;
@@ -95,6 +97,10 @@ export function decodedConsumed(): usize {
 }
 export function decodedDiscard(): u32 {
   return discardState;
+}
+/** Bytes the unconsumed rest must reach before its frame is complete; 0: it ends at a delimiter. */
+export function decodedNeeded(): u64 {
+  return needed;
 }
 export function decodeErrors(): Buffer {
   return errors;
@@ -147,6 +153,7 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   }
   consumed = framesConsumed(ptr);
   discardState = framesDiscard();
+  needed = framesNeeded();
 }
 
 function decodeFrame(ptr: usize, len: usize): void {

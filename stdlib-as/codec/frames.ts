@@ -37,6 +37,11 @@ let discard: u32 = 0;
 let at: usize = 0;
 let stop: usize = 0;
 let error: FrameError = FrameError.TooLong;
+/**
+ * After `Next.End`: the bytes the unconsumed rest must reach before a call can finish its frame (the header's
+ * size, or header and body once its length is read); 0 when the frame ends at a delimiter not read yet.
+ */
+let needed: u64 = 0;
 
 export let framePtr: usize = 0;
 export let frameLen: usize = 0;
@@ -55,6 +60,7 @@ export function framesStart(ptr: usize, len: usize, descriptor: usize): void {
   discard = load<u32>(descriptor, DecodeDescriptor.Discard);
   at = ptr;
   stop = ptr + len;
+  needed = 0;
 }
 
 export function framesConsumed(start: usize): usize {
@@ -65,6 +71,15 @@ export function framesDiscard(): u32 {
 }
 export function frameError(): FrameError {
   return error;
+}
+export function framesNeeded(): u64 {
+  return needed;
+}
+
+/** No complete frame left: the rest from `at` needs `bytes` (see `needed`). */
+function waitFor(bytes: u64): Next {
+  needed = bytes;
+  return Next.End;
 }
 
 export function frameNext(): Next {
@@ -152,7 +167,7 @@ function skipDiscarded(): bool {
 function nextLengthPrefixed(): Next {
   if (!skipDiscarded() || at == stop) return Next.End;
   const header = <usize>(lengthFieldOffset + lengthFieldLength);
-  if (stop - at < header) return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : Next.End;
+  if (stop - at < header) return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : waitFor(<u64>header);
   let length: u64 = 0;
   const field = at + <usize>lengthFieldOffset;
   for (let i: usize = 0; i < <usize>lengthFieldLength; i++) {
@@ -167,7 +182,8 @@ function nextLengthPrefixed(): Next {
     error = FrameError.FrameTooBig;
     return Next.Error;
   }
-  if (<u64>(stop - body) < length) return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : Next.End;
+  if (<u64>(stop - body) < length)
+    return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : waitFor(<u64>header + length);
   return frame(body, <usize>length, body + <usize>length);
 }
 
@@ -184,7 +200,8 @@ function nextOctetCounted(): Next {
     p++;
   }
   if (p == at || length > <u64>u32.MAX_VALUE) return nextLine();
-  if (p == stop) return flags & DecodeFlag.EOF ? nextLine() : Next.End;
+  // More digits may follow: one more byte tells.
+  if (p == stop) return flags & DecodeFlag.EOF ? nextLine() : waitFor(<u64>(p - at) + 1);
   if (load<u8>(p) != 0x20) return nextLine();
   const body = p + 1;
   if (maxLength != NO_LIMIT && length > <u64>maxLength) {
@@ -194,6 +211,7 @@ function nextOctetCounted(): Next {
     error = FrameError.TooLong;
     return Next.Error;
   }
-  if (<u64>(stop - body) < length) return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : Next.End;
+  if (<u64>(stop - body) < length)
+    return flags & DecodeFlag.EOF ? fail(FrameError.Incomplete, stop) : waitFor(<u64>(body - at) + length);
   return frame(body, <usize>length, body + <usize>length);
 }

@@ -67,6 +67,11 @@ test('character_delimited, bytes and length_delimited framings', () => {
   const first = decode(framed, { framing: { method: 'length_delimited' } });
   assert.equal(messages(first), ['hi']);
   assert.is(first.consumed, 6);
+  // The rest's header says 4 + 3 bytes; a shorter header says its own size.
+  assert.is(first.needed, 7);
+  assert.is(decode(framed.subarray(0, 2), { framing: { method: 'length_delimited' } }).needed, 4);
+  const offset = { method: 'length_delimited', length_field_offset: 2, length_field_length: 2 } as const;
+  assert.is(decode(Buffer.from([9, 9, 0, 0xff, 1]), { framing: offset }).needed, 4 + 0xff);
   const split = decode(Buffer.concat([framed.subarray(first.consumed), Buffer.from('bc')]), {
     framing: { method: 'length_delimited' },
   });
@@ -91,7 +96,11 @@ test('octet counting reads LEN SP MSG and falls back to newline-delimited lines'
   const partial = decode('11 hello', { framing });
   assert.equal(partial.count, 0);
   assert.is(partial.consumed, 0);
+  assert.is(partial.needed, 14);
   assert.equal(messages(decode('11 hello world', { framing })), ['hello world']);
+  // Digits without their space: one more byte tells; an uncounted line ends at a newline.
+  assert.is(decode('5 hello12', { framing }).needed, 3);
+  assert.is(decode('5 helloplain', { framing }).needed, 0);
 });
 
 // ---- decoders -----------------------------------------------------------------------------------------------
