@@ -110,6 +110,9 @@ export const NEWLINE_FRAMING: DecodeFraming = { method: 'newline_delimited' };
 /** Vector's default for message-based sources (datagrams, request bodies): the whole message is a frame. */
 export const BYTES_FRAMING: DecodeFraming = { method: 'bytes' };
 
+/** `newline_delimited`'s delimiter, and the end of octet counting's uncounted lines. */
+const NEWLINE = 0x0a;
+
 // ---- stamps -------------------------------------------------------------------------------------------
 
 /** Fields a source adds to every log event where absent, as nested objects keyed by path. */
@@ -172,7 +175,7 @@ export class SourceDecoder {
     const framing = this.settings.framing;
     const delimited =
       framing.method === 'newline_delimited'
-        ? { delimiter: 0x0a, maxLength: framing.max_length }
+        ? { delimiter: NEWLINE, maxLength: framing.max_length }
         : framing.method === 'character_delimited'
           ? { delimiter: framing.delimiter.charCodeAt(0), maxLength: framing.max_length }
           : undefined;
@@ -238,7 +241,7 @@ export class SourceDecoder {
     eof: boolean,
     discard: number,
     framing: DecodeFraming = this.settings.framing,
-  ): { batches: EventBatch[]; consumed: number; discard: number; errors: string[] } {
+  ): { batches: EventBatch[]; consumed: number; discard: number; needed: number; errors: string[] } {
     const result = this.codec.decode(input, { ...this.settings, framing, stamp, eof, discard });
     reportDecodeErrors(
       this.env.telemetry,
@@ -251,6 +254,7 @@ export class SourceDecoder {
       batches,
       consumed: result.consumed,
       discard: result.discard,
+      needed: result.needed,
       errors: result.errors.map((error) => error.message),
     };
   }
@@ -286,13 +290,17 @@ export function reportDecodeErrors(telemetry: ComponentTelemetry, log: Logger, e
 
 /** One stream's framing state: the unfinished frame and the framer's discard state. With a delimited
  * framing the stream finds the frames' ends itself, searching each chunk once: the codec sees each byte once,
- * and an unfinished frame is never longer than `max_length`. */
+ * and an unfinished frame is never longer than `max_length`. With a length-prefixed one (octet counting,
+ * length_delimited) the codec says how many bytes the unfinished frame needs, and sees it again only once
+ * they are read: a frame read in many chunks is copied and framed once, not once per chunk. */
 export class FrameStream {
   /** The unfinished frame, in the pieces read so far (joined once it is complete: a long line read in many
    * chunks is copied once, not once per chunk). */
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private discard = 0;
+  /** Without a delimited framing: what the codec said the unfinished frame needs (`DecodeResult.needed`). */
+  private needed = 0;
 
   /** `sendFrames`: send whole delimited frames for the consumer to decode. */
   constructor(
@@ -306,6 +314,10 @@ export class FrameStream {
   push(chunk: Uint8Array, stamp: Stamp): EventBatch[] {
     this.decoder.countReceived(chunk.byteLength);
     if (this.delimited === undefined) {
+      if (this.pendingBytes > 0 && !this.completes(chunk)) {
+        this.keep(chunk);
+        return this.pendingBytes > this.flushPast ? this.end(stamp) : [];
+      }
       const batches = this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
       return this.pendingBytes > this.flushPast ? [...batches, ...this.end(stamp)] : batches;
     }
@@ -332,6 +344,12 @@ export class FrameStream {
     // A copy of a chunk's tail, so it does not keep the whole chunk alive.
     if (last + 1 < chunk.length) this.keep(new Uint8Array(chunk.subarray(last + 1)));
     return batches;
+  }
+
+  /** Whether `chunk` can complete the unfinished frame of a framing without delimiter: it brings the bytes the
+   * frame's header asks for, or the newline ending an uncounted line (octet counting). */
+  private completes(chunk: Uint8Array): boolean {
+    return this.needed === 0 ? chunk.includes(NEWLINE) : this.pendingBytes + chunk.byteLength >= this.needed;
   }
 
   /** The frames ending in `chunk[from, to)`, in batches of at most `batchEvents` frames, each copied once out
@@ -361,8 +379,9 @@ export class FrameStream {
   }
 
   private run(input: Uint8Array, stamp: Stamp, eof: boolean): EventBatch[] {
-    const { batches, consumed, discard } = this.decoder.decode(input, stamp, eof, this.discard);
+    const { batches, consumed, discard, needed } = this.decoder.decode(input, stamp, eof, this.discard);
     this.discard = discard;
+    this.needed = needed;
     // A copy, so the rest does not keep the whole chunk alive.
     if (!eof && consumed < input.length) this.keep(new Uint8Array(input.subarray(consumed)));
     return batches;

@@ -6,8 +6,11 @@ import {
   framingSchema,
   SourceDecoder,
   sourceStamp,
+  type FrameStream,
+  type Stamp,
 } from '../../../../host/components/support/decoding.js';
-import { concatBatches, splitBatch } from '../../../../host/topology/batch.js';
+import { concatBatches, splitBatch, type EventBatch } from '../../../../host/topology/batch.js';
+import type { DecodeFraming } from '../../../../runtime/engine.js';
 import { decodeBatch } from '../../../../abi/batch.js';
 import { testEnv } from '../../support/sources.js';
 
@@ -53,6 +56,92 @@ test('a line fed in many small chunks reaches the codec once: work linear in its
     assert.equal(lengths, consumerDecodes ? [length + 6] : [length, 4]);
     assert.ok(decoded <= length + 6, `the codec was handed ${decoded} bytes for ${length + 6}`);
   }
+});
+
+/** A decoder with `framing` that sums the bytes its codec is handed. */
+function countingDecoder(framing: DecodeFraming) {
+  const env = testEnv('socket');
+  const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse(undefined), undefined, framing, env));
+  const counted = { decoder, handed: 0, stamp: sourceStamp(env, 'socket') };
+  const decode = decoder.decode.bind(decoder);
+  decoder.decode = (input, ...rest) => {
+    counted.handed += input.length;
+    return decode(input, ...rest);
+  };
+  return counted;
+}
+
+/** `bytes` pushed `size` bytes at a time. */
+function pushChunked(stream: FrameStream, bytes: Uint8Array, size: number, stamp: Stamp): EventBatch[] {
+  const batches: EventBatch[] = [];
+  for (let at = 0; at < bytes.length; at += size) batches.push(...stream.push(bytes.subarray(at, at + size), stamp));
+  return batches;
+}
+
+/** A 4-byte big-endian length field before `body`. */
+function lengthPrefixed(body: Uint8Array): Uint8Array {
+  const framed = Buffer.alloc(4 + body.length);
+  framed.writeUInt32BE(body.length);
+  framed.set(body, 4);
+  return framed;
+}
+
+test('a length-prefixed frame read in 64 KiB chunks reaches the codec once: work linear in its length', () => {
+  const length = 10 * 1024 * 1024;
+  const body = Buffer.alloc(length, 'x');
+  const cases: Array<[DecodeFraming, Uint8Array]> = [
+    [{ method: 'octet_counting' }, Buffer.concat([Buffer.from(`${length} `), body, Buffer.from('4 next')])],
+    [
+      { method: 'length_delimited', max_frame_length: 2 * length },
+      Buffer.concat([lengthPrefixed(body), lengthPrefixed(Buffer.from('next'))]),
+    ],
+  ];
+  for (const [framing, input] of cases) {
+    const counted = countingDecoder(framing);
+    const { decoder, stamp } = counted;
+    const stream = decoder.stream();
+    const batches = [...pushChunked(stream, input, 64 * 1024, stamp), ...stream.end(stamp)];
+    assert.equal(
+      messages(batches).map((message) => message.length),
+      [length, 4],
+      framing.method,
+    );
+    assert.is(messages(batches)[0], body.toString());
+    // One chunk is handed twice: the first, before the codec has read the header.
+    assert.ok(counted.handed <= input.length + 64 * 1024, `${framing.method}: ${counted.handed} for ${input.length}`);
+  }
+});
+
+test('a length-prefixed header split across chunks; an uncounted line trickled in; both read once', () => {
+  const little = { method: 'length_delimited', length_field_is_big_endian: false, length_field_offset: 2 } as const;
+  const cases: Array<[DecodeFraming, string, string[]]> = [
+    [
+      { method: 'octet_counting' },
+      `11 hello world${'x'.repeat(2000)}\n3 end`,
+      ['hello world', 'x'.repeat(2000), 'end'],
+    ],
+    [little, `ab${String.fromCharCode(5, 0, 0, 0)}hellocd${String.fromCharCode(3, 0, 0, 0)}end`, ['hello', 'end']],
+  ];
+  for (const [framing, text, expected] of cases) {
+    const counted = countingDecoder(framing);
+    const { decoder, stamp } = counted;
+    const stream = decoder.stream();
+    const input = Buffer.from(text, 'latin1');
+    assert.equal(messages([...pushChunked(stream, input, 1, stamp), ...stream.end(stamp)]), expected);
+    // Byte by byte, the codec sees each header byte (a length's digits until the space) and each frame once.
+    assert.ok(counted.handed <= 2 * input.length, `${framing.method}: ${counted.handed} for ${input.length}`);
+  }
+});
+
+test('octet counting: a counted frame past max_length is dropped and its rest skipped, not kept', () => {
+  const counted = countingDecoder({ method: 'octet_counting', max_length: 100 });
+  const { decoder, stamp } = counted;
+  const stream = decoder.stream();
+  const length = 1024 * 1024;
+  const input = Buffer.concat([Buffer.from(`${length} `), Buffer.alloc(length, 'x'), Buffer.from('2 ok')]);
+  const batches = [...pushChunked(stream, input, 1024, stamp), ...stream.end(stamp)];
+  assert.equal(messages(batches), ['ok']);
+  assert.ok(counted.handed <= input.length + 1024, `${counted.handed} for ${input.length}`);
 });
 
 test('an unfinished frame is not kept past max_length: it is dropped (or cut) and its rest skipped', () => {
