@@ -49,6 +49,30 @@ test("tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector's f
   await run.done;
 });
 
+test('tcp: a 10 MB octet-counted message written in 64 KiB chunks is delivered whole, and the next after it', async () => {
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(
+      syslogSource,
+      { mode: 'tcp', address: `127.0.0.1:${port}`, max_length: 16 * 1024 * 1024 },
+      testEnv('syslog'),
+    ),
+  );
+  const text = 'x'.repeat(10 * 1024 * 1024);
+  const big = `<34>1 2003-10-11T22:14:15.003Z mymachine su 77 ID47 - ${text}`;
+  const framed = Buffer.from(`${big.length} ${big}${Buffer.byteLength(RFC5424)} ${RFC5424}`);
+  const client = connect(port, '127.0.0.1');
+  for (let at = 0; at < framed.length; at += 64 * 1024) client.write(framed.subarray(at, at + 64 * 1024));
+  client.end();
+  await run.waitFor(2);
+  assert.is(run.events.length, 2);
+  assert.is(run.events[0]!.message, text);
+  assert.is(run.events[0]!.appname, 'su');
+  assert.is(run.events[1]!.message, "'su root' failed");
+  run.shutdown.abort();
+  await run.done;
+});
+
 test('udp: one message per datagram, the peer under host_key and source_ip', async () => {
   const port = await freePort();
   const env = testEnv('syslog');
