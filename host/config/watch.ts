@@ -176,8 +176,13 @@ class Watch implements ConfigWatcher {
       const names = new Map([[dirname(path), basename(path)]]);
       const real = realPathOf(path);
       if (real !== undefined && real !== path) names.set(dirname(real), basename(real));
-      const state = this.targets.get(path)?.state ?? stateOf(path);
-      targets.set(path, { names, isDirectory: state.startsWith('directory'), state });
+      const state = stateOf(path);
+      // A path watched already keeps the state its events last saw, so a change since is not lost.
+      targets.set(path, {
+        names,
+        isDirectory: state.startsWith('directory'),
+        state: this.targets.get(path)?.state ?? state,
+      });
     }
     this.targets = targets;
     const directories = new Set<string>();
@@ -232,7 +237,13 @@ class Watch implements ConfigWatcher {
   private event(directory: string, name: string | null): void {
     if (this.closed) return;
     for (const [path, target] of this.targets) {
-      if (target.isDirectory && path === directory) this.changed(name === null ? path : join(path, name));
+      // The directory's own watcher names the directory itself when it is deleted or moved away.
+      if (target.isDirectory && path === directory)
+        this.changed(
+          name === null || (name === basename(path) && inodeOf(path) !== this.watchers.get(path)?.inode)
+            ? path
+            : join(path, name),
+        );
       const own = target.names.get(directory);
       if (own === undefined) continue;
       const state = stateOf(path);

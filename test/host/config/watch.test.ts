@@ -93,6 +93,20 @@ for (const method of ['recommended', 'poll'] as const) {
     assert.equal(calls, [[b], [b], [b]]);
   });
 
+  test(`${method}: a watched directory deleted, then created again`, async () => {
+    const dir = join(tempDir(), 'conf');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.yaml'), 'a: 1\n');
+    const { calls } = watcher(method, [dir]);
+    rmSync(dir, { recursive: true });
+    await callCount(calls, 1);
+    mkdirSync(dir);
+    await callCount(calls, 2);
+    writeFileSync(join(dir, 'b.yaml'), 'b: 1\n');
+    await callCount(calls, 3);
+    assert.equal(calls, [[dir, join(dir, 'a.yaml')], [dir], [join(dir, 'b.yaml')]]);
+  });
+
   test(`${method}: a path that does not exist yet, created`, async () => {
     const a = join(tempDir(), 'a.yaml');
     const { calls } = watcher(method, [a]);
