@@ -29,15 +29,29 @@ export class BatchBuffer {
   private events = 0;
   private bytes = 0;
   private closed = false;
+  /** Pushes begun (before `close`) and not yet queued: the consumer waits for them. */
+  private pushing = 0;
+  /** `interrupt` was called while nothing was queued: the next `pop` returns at once. */
+  private interrupted = false;
   /** Producers waiting for room, in arrival order. */
   private readonly waitingForRoom: Array<() => void> = [];
   /** The consumer waiting for a batch. */
   private waitingForBatch: (() => void) | undefined;
 
   constructor(
-    readonly limits: BufferLimits,
+    private bufferLimits: BufferLimits,
     private readonly observer: BufferObserver = {},
   ) {}
+
+  get limits(): BufferLimits {
+    return this.bufferLimits;
+  }
+
+  /** New limits (a reloaded sink's `buffer`); producers waiting for room try again. */
+  resize(limits: BufferLimits): void {
+    this.bufferLimits = limits;
+    for (const wake of this.waitingForRoom.splice(0)) wake();
+  }
 
   get eventCount(): number {
     return this.events;
@@ -47,29 +61,39 @@ export class BatchBuffer {
     return this.bytes;
   }
 
-  /** Queues a batch; with `block`, resolves only once there is room. Pushing after `close` is a bug. */
+  /** Queues a batch; with `block`, resolves only once there is room. Pushing after `close` is a bug; a push
+   * begun before it still lands (the consumer waits for it). */
   async push(batch: EventBatch): Promise<void> {
     if (this.closed) throw new Error('push into a closed buffer');
-    while (!this.fits(batch)) {
-      if (this.limits.whenFull === 'drop_newest') {
-        this.observer.dropped?.(batch);
-        return;
+    this.pushing++;
+    try {
+      while (!this.fits(batch)) {
+        if (this.limits.whenFull === 'drop_newest') {
+          this.observer.dropped?.(batch);
+          return;
+        }
+        await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
       }
-      await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
+      this.queue.push(batch);
+      this.events += batch.count;
+      this.bytes += batch.bytes.byteLength;
+      this.observer.pushed?.(batch, this.events, this.bytes);
+    } finally {
+      this.pushing--;
+      this.wakeConsumer();
     }
-    this.queue.push(batch);
-    this.events += batch.count;
-    this.bytes += batch.bytes.byteLength;
-    this.observer.pushed?.(batch, this.events, this.bytes);
-    this.wakeConsumer();
   }
 
-  /** The next batch, or undefined once the buffer is closed and empty. */
+  /** The next batch, or undefined once the buffer is closed and empty (or, once, after `interrupt`). */
   async pop(): Promise<EventBatch | undefined> {
     while (this.head === this.queue.length) {
-      if (this.closed) return undefined;
+      if ((this.closed && this.pushing === 0) || this.interrupted) {
+        this.interrupted = false;
+        return undefined;
+      }
       await new Promise<void>((resolve) => (this.waitingForBatch = resolve));
     }
+    this.interrupted = false;
     const batch = this.queue[this.head]!;
     this.queue[this.head++] = undefined as unknown as EventBatch;
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
@@ -86,6 +110,13 @@ export class BatchBuffer {
   /** No more pushes: the consumer drains what is queued, then `pop` returns undefined. */
   close(): void {
     this.closed = true;
+    this.wakeConsumer();
+  }
+
+  /** Wakes the consumer: a `pop` waiting on an empty buffer (or the next one) returns undefined although the
+   * buffer is open, so it can look at what changed (a reload swapped its sink). */
+  interrupt(): void {
+    this.interrupted = true;
     this.wakeConsumer();
   }
 

@@ -157,6 +157,9 @@ export class DiskBuffer {
   private events = 0;
   private bytes = 0;
   private closed = false;
+  /** See `BatchBuffer`. */
+  private pushing = 0;
+  private interrupted = false;
   private readonly waitingForRoom: Array<() => void> = [];
   private waitingForBatch: (() => void) | undefined;
 
@@ -182,7 +185,7 @@ export class DiskBuffer {
 
   private constructor(
     readonly directory: string,
-    readonly limits: BufferLimits,
+    private bufferLimits: BufferLimits,
     private readonly observer: DiskBufferObserver,
     writeSegment: { id: number; file: FileHandle; size: number },
     acknowledgedUpTo: Position,
@@ -272,6 +275,22 @@ export class DiskBuffer {
     return buffer;
   }
 
+  get limits(): BufferLimits {
+    return this.bufferLimits;
+  }
+
+  /** See `BatchBuffer.resize`. */
+  resize(limits: BufferLimits): void {
+    this.bufferLimits = limits;
+    for (const wake of this.waitingForRoom.splice(0)) wake();
+  }
+
+  /** See `BatchBuffer.interrupt`. */
+  interrupt(): void {
+    this.interrupted = true;
+    this.wakeConsumer();
+  }
+
   /** Events written and not yet taken by the sink. */
   get eventCount(): number {
     return this.events;
@@ -290,6 +309,16 @@ export class DiskBuffer {
    * for room first; with `drop_newest`, drops the batch that does not fit. */
   async push(batch: EventBatch): Promise<void> {
     if (this.closed) throw new Error('push into a closed buffer');
+    this.pushing++;
+    try {
+      await this.appendRecord(batch);
+    } finally {
+      this.pushing--;
+      this.wakeConsumer();
+    }
+  }
+
+  private async appendRecord(batch: EventBatch): Promise<void> {
     const head = encodeRecordHead(batch);
     const size = head.length + batch.bytes.byteLength;
     while (this.diskBytes > 0 && this.limits.maxBytes !== undefined && this.diskBytes + size > this.limits.maxBytes) {
@@ -313,18 +342,26 @@ export class DiskBuffer {
     this.events += batch.count;
     this.bytes += batch.bytes.byteLength;
     this.observer.pushed?.(batch, this.events, this.bytes);
+  }
+
+  private wakeConsumer(): void {
     const wake = this.waitingForBatch;
     this.waitingForBatch = undefined;
     wake?.();
   }
 
-  /** The next batch, read back from disk; undefined once the buffer is closed and every batch was taken. */
+  /** The next batch, read back from disk; undefined once the buffer is closed and every batch was taken (or,
+   * once, after `interrupt`). */
   async pop(): Promise<EventBatch | undefined> {
     for (;;) {
       while (this.readHead === this.records.length) {
-        if (this.closed) return undefined;
+        if ((this.closed && this.pushing === 0) || this.interrupted) {
+          this.interrupted = false;
+          return undefined;
+        }
         await new Promise<void>((resolve) => (this.waitingForBatch = resolve));
       }
+      this.interrupted = false;
       const record = this.records[this.readHead]!;
       this.records[this.readHead++] = undefined as unknown as RecordInfo;
       if (this.readHead > 1024 && this.readHead * 2 > this.records.length) {
@@ -370,9 +407,7 @@ export class DiskBuffer {
   /** No more pushes: the sink takes what is left, then `pop` returns undefined. */
   close(): void {
     this.closed = true;
-    const wake = this.waitingForBatch;
-    this.waitingForBatch = undefined;
-    wake?.();
+    this.wakeConsumer();
   }
 
   /** Syncs, writes the ledger and closes the files (at the end of the sink's run). */

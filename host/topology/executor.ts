@@ -13,6 +13,10 @@ export interface TransformExecutor {
   /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
    * `concurrent`). */
   create(id: string, type: string, plan: unknown, concurrent?: boolean): Promise<void>;
+  /** Forgets a transform (replaced or removed by a reload, and drained). */
+  remove(id: string): void;
+  /** Runs at least `threads` workers from now on (a reload added transforms; never more than configured). */
+  grow(threads: number): void;
   /** How many batches of the transform can run at once. */
   parallelism(id: string): number;
   /** `encode`: see `TransformRunner.process`. */
@@ -84,6 +88,12 @@ export class InlineExecutor implements TransformExecutor {
     this.runners.set(id, await this.lookup(type).create(plan));
   }
 
+  remove(id: string): void {
+    this.runners.delete(id);
+  }
+
+  grow(): void {}
+
   parallelism(): number {
     return 1;
   }
@@ -124,8 +134,12 @@ export type WorkerCall =
       keepPassedOn?: boolean;
     };
 
-/** Messages to a worker: calls, and the pipeline's metrics snapshot (no reply). */
-export type WorkerRequest = WorkerCall | { op: 'metrics'; snapshot: readonly MetricSample[] };
+/** Messages to a worker: calls, and those without a reply (the pipeline's metrics snapshot, a transform to
+ * forget). */
+export type WorkerRequest =
+  | WorkerCall
+  | { op: 'metrics'; snapshot: readonly MetricSample[] }
+  | { op: 'remove'; id: string };
 
 /** Messages from a worker. */
 export type WorkerReply = { seq: number; stages?: StageResult[]; error?: string };
@@ -242,6 +256,16 @@ export class WorkerExecutor implements TransformExecutor {
     await Promise.any(created).catch((error: AggregateError) => {
       throw error.errors[0];
     });
+  }
+
+  remove(id: string): void {
+    const assigned = this.assignment.get(id);
+    this.assignment.delete(id);
+    for (const worker of assigned?.workers ?? []) worker.notify({ op: 'remove', id });
+  }
+
+  grow(threads: number): void {
+    while (this.workers.length < threads) this.workers.push(new WorkerThread());
   }
 
   parallelism(id: string): number {

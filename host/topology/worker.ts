@@ -16,6 +16,10 @@ port.on('message', async (request: WorkerRequest) => {
     publishMetricsSnapshot(request.snapshot);
     return;
   }
+  if (request.op === 'remove') {
+    runners.delete(request.id);
+    return;
+  }
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {

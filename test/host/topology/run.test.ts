@@ -390,6 +390,8 @@ test('a transform with two batches in flight forwards them in input order, howev
   let calls = 0;
   const executor: TransformExecutor = {
     create: (id, type, plan) => inline.create(id, type, plan),
+    remove: (id) => inline.remove(id),
+    grow: () => {},
     parallelism: () => 1,
     process: (id, batch) => inline.process(id, batch),
     async processChain(chain, batch) {
