@@ -55,6 +55,9 @@ interface DefinitionBase<Options> {
   /** The component-specific options, a strict object (common ones such as `inputs`, `buffer` are handled by
    * the config layer). */
   options: OptionsSchema<Options>;
+  /** Files it reads when built, besides the configuration (a remap transform's `file`): a reload rebuilds it
+   * when one of them changed, and `--watch-config` watches them. */
+  files?(options: Options): string[];
 }
 
 // ---- sources -------------------------------------------------------------------------------------------

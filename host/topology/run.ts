@@ -1,6 +1,9 @@
 // A running topology: every component built before anything starts, then one loop per transform and sink
 // pulling batches from its buffer, sources pushing into their consumers' buffers. Backpressure is the
 // buffers' `block`; shutdown stops the sources and lets everything already read drain through the sinks.
+// A reload (`prepareReload`, then `commitReload`) rebuilds the components whose configuration changed while
+// the others keep running: a replaced or removed component drains what it holds before it goes, a changed
+// sink keeps its buffer, and nothing is swapped until every new component was built.
 
 import type { ComponentEnv, HealthcheckOptions, Sink, Source, TransformResult } from '../components/component.js';
 import type { Logger } from '../log.js';
@@ -15,7 +18,10 @@ import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
 import { TapHub } from './tap.js';
 import { reportDecodeErrors } from '../components/support/decoding.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 
 /** Batches queued to each worker of a transform. Two left the workers idle a third of the time while this
  * thread read and wrote (S1 through stdin → remap → console, two workers on two cores); four keep them busy. */
@@ -44,14 +50,27 @@ export class BuildError extends Error {
 
 interface Node {
   spec: ComponentSpec;
+  /** A transform's name in the executor: its id, or `<id>#<reload>` when built by a reload (the one it
+   * replaces may still be draining). */
+  runner?: string;
   telemetry: ComponentTelemetry;
   log: Logger;
   /** Of a transform or sink (a source has no input to wait for). */
   utilization?: Utilization;
   /** Input buffer of a transform or sink (a sink's may be on disk). */
   buffer?: BatchBuffer | DiskBuffer;
-  /** Upstream components still producing into `buffer`. */
-  producers: Set<string>;
+  /** Where each output (`<id>` or `<id>.<port>`) sends: its consumers. */
+  routes: Map<string, Node[]>;
+  /** Still sending into its routes: a source whose run has not ended, a transform whose loop has not. */
+  sending: boolean;
+  /** A source's own stop (a reload replaces or removes it), besides the topology's shutdown. */
+  stop?: AbortController;
+  /** A source's `run` has ended. */
+  ran?: Promise<void>;
+  /** Its loop (a source's run and wait for acknowledgements) has started and not ended. */
+  running?: boolean;
+  /** Of the files it read when built (`fileDigest`). */
+  digest?: string;
   /** The source outputs sending into `buffer`: each measures its level on every change. */
   sourceOutputs: Array<{ record(): void }>;
   source?: Source;
@@ -69,21 +88,56 @@ interface Node {
   chained?: boolean;
 }
 
+/** What a reload built, not yet running: `commitReload` swaps it in, `abandonReload` throws it away. */
+export interface ReloadPlan {
+  graph: Graph;
+  options: TopologyOptions;
+  /** New nodes by id: added components, and the replacements of changed ones. */
+  built: Map<string, Node>;
+  /** Sinks that keep their node and buffer and take a new sink (their buffer type did not change). */
+  swappedSinks: Map<string, { spec: ComponentSpec; sink: Sink }>;
+  /** Running sources stopped so their replacements could bind what they had: restarted by `abandonReload`. */
+  stoppedSources: Node[];
+  removed: ComponentSpec[];
+  added: ComponentSpec[];
+}
+
+/** The sinks a reload built (added, replacing or taking over a changed one), by id: their healthchecks run
+ * before it is committed. */
+export function reloadedSinks(plan: ReloadPlan): Map<string, Sink> {
+  const sinks = new Map<string, Sink>();
+  for (const [id, node] of plan.built) if (node.sink) sinks.set(id, node.sink);
+  for (const [id, { sink }] of plan.swappedSinks) sinks.set(id, sink);
+  return sinks;
+}
+
 export class Topology {
+  /** The running component of each id. */
   private readonly nodes = new Map<string, Node>();
-  /** Consumers of each output id (`<id>` or `<id>.<port>`). */
-  private readonly consumers = new Map<string, Node[]>();
+  /** Components a reload replaced or removed, draining what they still hold. */
+  private readonly retiring = new Set<Node>();
   private readonly shutdown = new AbortController();
-  private running: Promise<void> | undefined;
+  private started = false;
+  /** Loops (and source runs) not yet ended; `run` resolves when none is left. */
+  private loops = 0;
+  private idle: Array<() => void> = [];
+  /** Set while a reload stops and rebuilds sources: a buffer whose producers all ended stays open until the
+   * reload is committed or abandoned. */
+  private reloading = false;
+  private reloads = 0;
   /** Samples the events passing outputs for the API's taps. */
   readonly tap: TapHub;
 
   private constructor(
-    private readonly options: TopologyOptions,
-    graph: Graph,
+    private options: TopologyOptions,
+    private currentGraph: Graph,
   ) {
     const { timezone, log_schema: schema } = options.env.globals;
-    this.tap = new TapHub(graph, { timezone, messageKey: schema.message_key, timestampKey: schema.timestamp_key });
+    this.tap = new TapHub(currentGraph, {
+      timezone,
+      messageKey: schema.message_key,
+      timestampKey: schema.timestamp_key,
+    });
   }
 
   /** Builds every component (sources, transform plans and runners, sinks); nothing runs yet. A failure
@@ -91,49 +145,42 @@ export class Topology {
    * which releases what sources and sinks bound). */
   static async build(graph: Graph, options: TopologyOptions): Promise<Topology> {
     const topology = new Topology(options, graph);
-    const failures: BuildError['failures'] = [];
-    const fused = fusedEdges(graph);
-    const waiting = acknowledgingSources(graph, options.sinkAcknowledges);
-    await Promise.all(
-      [...graph.components.values()].map(async (spec) => {
-        try {
-          await topology.buildNode(spec, fused.decodingSources.has(spec.id), waiting.has(spec.id));
-        } catch (error) {
-          failures.push({ spec, message: error instanceof Error ? error.message : String(error) });
-        }
-      }),
-    );
+    const { nodes, failures } = await topology.buildNodes(graph, options, [...graph.components.values()]);
     if (failures.length > 0) {
-      await topology.release();
+      await topology.close();
       throw new BuildError(failures);
     }
-    for (const edge of graph.edges) {
-      const consumer = topology.nodes.get(edge.to)!;
-      consumer.producers.add(edge.from);
-      const key = outputId(edge.from, edge.output);
-      topology.consumers.set(key, [...(topology.consumers.get(key) ?? []), consumer]);
-    }
-    for (const [source, transform] of fused.decodingSources)
-      topology.nodes.get(transform)!.framesFrom = topology.nodes.get(source);
-    for (const [first, rest] of chainedTransforms(graph)) {
-      const chain = rest.map((id) => topology.nodes.get(id)!);
-      topology.nodes.get(first)!.chain = chain;
-      for (const node of chain) node.chained = true;
-    }
-    for (const [transform, sink] of fused.encodingTransforms) {
-      const sinkNode = topology.nodes.get(sink)!;
-      // A disk buffer keeps events, not one configuration's encoding of them.
-      if (sinkNode.sink!.batchEncoder && !(sinkNode.buffer instanceof DiskBuffer))
-        topology.nodes.get(transform)!.encodesFor = sinkNode;
-    }
-    topology.meterSourceOutputs(graph);
+    for (const node of nodes) topology.nodes.set(node.spec.id, node);
+    topology.wire();
     return topology;
   }
 
-  /** Starts every loop; the promise resolves when all sources ended and everything drained. */
-  start(): Promise<void> {
-    this.running ??= this.runAll();
-    return this.running;
+  /** The graph of the running configuration. */
+  get graph(): Graph {
+    return this.currentGraph;
+  }
+
+  /** Sources of the running configuration (running or ended). */
+  get sourceCount(): number {
+    let count = 0;
+    for (const node of this.nodes.values()) if (node.source) count++;
+    return count;
+  }
+
+  /** Starts every loop (on the first call); resolves when no loop is left: every source ended and everything
+   * drained. A reload that adds components after that starts them, and `run` waits for them again. */
+  run(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      for (const node of this.nodes.values()) this.startLoop(node);
+    }
+    return this.loops === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** `run`, then `close`: for a topology that is never reloaded. */
+  async start(): Promise<void> {
+    await this.run();
+    await this.close();
   }
 
   /** Stops the sources; what they already sent drains through the sinks. */
@@ -144,7 +191,7 @@ export class Topology {
   /** The shutdown is forced: every sink stops at once, and what it and its buffer still held is counted
    * and logged as dropped. */
   kill(): void {
-    for (const node of this.nodes.values()) {
+    for (const node of [...this.nodes.values(), ...this.retiring]) {
       if (node.sink === undefined) continue;
       const inSink = node.sink.kill?.() ?? 0;
       if (node.buffer instanceof DiskBuffer) {
@@ -164,6 +211,12 @@ export class Topology {
     }
   }
 
+  /** Stops the transform workers (after the run, or when the topology never runs). */
+  async close(): Promise<void> {
+    for (const node of this.nodes.values()) node.utilization?.stop();
+    await this.options.executor.close();
+  }
+
   /** The sink's healthcheck, when its type has one. */
   sinkHealthcheck(id: string): ((options: HealthcheckOptions) => Promise<void>) | undefined {
     const sink = this.nodes.get(id)?.sink;
@@ -174,48 +227,287 @@ export class Topology {
     return this.shutdown.signal.aborted;
   }
 
+  /**
+   * Builds what `graph` changes in the running topology: added components, and a new one for each changed
+   * component (its configuration, its inputs, or the files it reads; or its place in a fused edge or chain).
+   * A changed sink whose buffer keeps its type keeps its node and buffer and only gets a new sink. Changed
+   * sources are stopped first (the new one may bind the same address); they are restarted as they were if the
+   * reload is abandoned. Rejects with BuildError, having restored everything, when a component fails to build.
+   */
+  async prepareReload(graph: Graph, options: TopologyOptions): Promise<ReloadPlan> {
+    const old = this.currentGraph;
+    const digests = new Map([...this.nodes].map(([id, node]) => [id, node.digest]));
+    const changed = changedComponents(old, graph, this.options, options, digests);
+    const plan: ReloadPlan = {
+      graph,
+      options,
+      built: new Map(),
+      swappedSinks: new Map(),
+      stoppedSources: [],
+      removed: [...old.components.values()].filter((spec) => !graph.components.has(spec.id)),
+      added: [...graph.components.values()].filter((spec) => !old.components.has(spec.id)),
+    };
+    this.reloads++;
+    const rebuilt = [...graph.components.values()].filter((spec) => changed.has(spec.id));
+    const [sources, others] = partition(rebuilt, (spec) => spec.kind === 'source');
+    // A sink whose buffer keeps its type keeps its buffer: only the sink is built anew.
+    const [swapped, replaced] = partition(others, (spec) => {
+      const node = this.nodes.get(spec.id);
+      return (
+        spec.kind === 'sink' &&
+        node?.sink !== undefined &&
+        (options.sinkBuffer(spec.id).type ?? 'memory') === (node.buffer instanceof DiskBuffer ? 'disk' : 'memory')
+      );
+    });
+    const failures: BuildError['failures'] = [];
+    const first = await this.buildNodes(graph, options, replaced);
+    failures.push(...first.failures);
+    for (const node of first.nodes) plan.built.set(node.spec.id, node);
+    await Promise.all(
+      swapped.map(async (spec) => {
+        const node = this.nodes.get(spec.id)!;
+        try {
+          const env = { ...options.env, id: spec.id, log: node.log, telemetry: node.telemetry };
+          const definition = spec.definition as Extract<ComponentSpec['definition'], { kind: 'sink' }>;
+          plan.swappedSinks.set(spec.id, { spec, sink: await definition.build(spec.options, env) });
+        } catch (error) {
+          failures.push({ spec, message: error instanceof Error ? error.message : String(error) });
+        }
+      }),
+    );
+    if (failures.length === 0 && sources.length > 0) {
+      this.reloading = true;
+      for (const spec of sources) {
+        const node = this.nodes.get(spec.id);
+        if (node?.source === undefined) continue;
+        node.stop!.abort();
+        plan.stoppedSources.push(node);
+      }
+      await Promise.all(plan.stoppedSources.map((node) => node.ran));
+      const second = await this.buildNodes(graph, options, sources);
+      failures.push(...second.failures);
+      for (const node of second.nodes) plan.built.set(node.spec.id, node);
+    }
+    if (failures.length > 0) {
+      await this.abandonReload(plan);
+      throw new BuildError(failures);
+    }
+    return plan;
+  }
+
+  /** Swaps in what `prepareReload` built: from here on the new configuration runs. */
+  commitReload(plan: ReloadPlan): void {
+    if (this.stopping) {
+      void this.abandonReload(plan);
+      return;
+    }
+    for (const spec of plan.removed) this.retire(this.nodes.get(spec.id)!);
+    for (const [id, node] of plan.built) {
+      const previous = this.nodes.get(id);
+      if (previous) this.retire(previous);
+      this.nodes.set(id, node);
+    }
+    for (const [id, { spec, sink }] of plan.swappedSinks) {
+      const node = this.nodes.get(id)!;
+      node.spec = spec;
+      node.sink = sink;
+      node.digest = fileDigest(spec);
+      node.acknowledges = plan.options.sinkAcknowledges(id);
+      node.buffer!.resize(plan.options.sinkBuffer(id));
+      // Its loop closes the old sink and goes on with this one (`runSink`).
+      node.buffer!.interrupt();
+    }
+    this.currentGraph = plan.graph;
+    this.options = plan.options;
+    this.wire();
+    this.tap.update(plan.graph);
+    if (this.started) for (const node of plan.built.values()) this.startLoop(node);
+    this.reloading = false;
+    this.closeUnfed();
+  }
+
+  /** Throws away what `prepareReload` built and restarts the sources it stopped, as they were. */
+  async abandonReload(plan: ReloadPlan): Promise<void> {
+    for (const node of plan.built.values()) await this.discard(node);
+    for (const { sink } of plan.swappedSinks.values()) await sink.close().catch(() => {});
+    // Not while the topology shuts down: they would only stop again.
+    const restart = this.stopping ? [] : plan.stoppedSources;
+    const restarted = await this.buildNodes(
+      this.currentGraph,
+      this.options,
+      restart.map((node) => node.spec),
+    );
+    for (const { spec, message } of restarted.failures)
+      this.options.log.error(`Source "${spec.id}" could not be restarted after the failed reload: ${message}`, {
+        error_code: 'recovery',
+        error_type: 'configuration_failed',
+        stage: 'processing',
+      });
+    for (const node of restart) this.retire(node);
+    for (const node of restarted.nodes) this.nodes.set(node.spec.id, node);
+    this.wire();
+    if (this.started) for (const node of restarted.nodes) this.startLoop(node);
+    this.reloading = false;
+    this.closeUnfed();
+  }
+
+  /** Builds the nodes of `specs` (not yet wired nor running); the transforms built by a reload are named
+   * apart from those they replace. */
+  private async buildNodes(
+    graph: Graph,
+    options: TopologyOptions,
+    specs: readonly ComponentSpec[],
+  ): Promise<{ nodes: Node[]; failures: BuildError['failures'] }> {
+    const fused = fusedEdges(graph);
+    const waiting = acknowledgingSources(graph, options.sinkAcknowledges);
+    const nodes: Node[] = [];
+    const failures: BuildError['failures'] = [];
+    await Promise.all(
+      specs.map(async (spec) => {
+        try {
+          nodes.push(await this.buildNode(spec, options, fused.decodingSources.has(spec.id), waiting.has(spec.id)));
+        } catch (error) {
+          failures.push({ spec, message: error instanceof Error ? error.message : String(error) });
+        }
+      }),
+    );
+    if (failures.length > 0) for (const node of nodes.splice(0)) await this.discard(node);
+    return { nodes, failures };
+  }
+
   /** `consumerDecodes`: a source whose one consumer decodes its frames (`fusedEdges`); `acknowledgements`: a
    * source that some acknowledging sink is downstream of (`acknowledgingSources`). */
-  private async buildNode(spec: ComponentSpec, consumerDecodes: boolean, acknowledgements: boolean): Promise<void> {
+  private async buildNode(
+    spec: ComponentSpec,
+    options: TopologyOptions,
+    consumerDecodes: boolean,
+    acknowledgements: boolean,
+  ): Promise<Node> {
     const telemetry = new ComponentTelemetry(
-      this.options.env.metrics,
+      options.env.metrics,
       spec.id,
       spec.kind,
       spec.type,
-      this.options.env.globals.telemetry.tags,
+      options.env.globals.telemetry.tags,
     );
-    const log = this.options.log.child(`svc::${spec.kind}s::${spec.type}`, {
+    const log = options.log.child(`svc::${spec.kind}s::${spec.type}`, {
       component_kind: spec.kind,
       component_type: spec.type,
       component_id: spec.id,
     });
     const utilization = spec.kind === 'source' ? undefined : new Utilization(telemetry.gauge('utilization'));
-    const node: Node = { spec, telemetry, log, utilization, producers: new Set(), sourceOutputs: [] };
-    this.nodes.set(spec.id, node);
-    const env: ComponentEnv = { ...this.options.env, id: spec.id, log, telemetry, consumerDecodes, acknowledgements };
+    const node: Node = { spec, telemetry, log, utilization, routes: new Map(), sending: true, sourceOutputs: [] };
+    // Before the build reads them: a change after it is seen by the next reload.
+    node.digest = fileDigest(spec);
+    const env: ComponentEnv = { ...options.env, id: spec.id, log, telemetry, consumerDecodes, acknowledgements };
     const definition = spec.definition;
     switch (definition.kind) {
       case 'source':
         node.source = await definition.build(spec.options, env);
-        return;
+        node.stop = new AbortController();
+        return node;
       case 'transform': {
         const plan = await definition.prepare(spec.options, env);
-        await this.options.executor.create(spec.id, spec.type, plan, definition.concurrent);
-        const limits: BufferLimits = { maxEvents: this.options.transformBufferEvents, whenFull: 'block' };
+        const runner = this.reloads === 0 ? spec.id : `${spec.id}#${this.reloads}`;
+        await options.executor.create(runner, spec.type, plan, definition.concurrent);
+        node.runner = runner;
+        const limits: BufferLimits = { maxEvents: options.transformBufferEvents, whenFull: 'block' };
         node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
-        return;
+        return node;
       }
       case 'sink': {
         node.sink = await definition.build(spec.options, env);
-        node.acknowledges = this.options.sinkAcknowledges(spec.id);
-        const limits = this.options.sinkBuffer(spec.id);
-        node.buffer =
-          limits.type === 'disk'
-            ? await this.openDiskBuffer(spec.id, limits, this.bufferObserver(node, limits))
-            : new BatchBuffer(limits, this.bufferObserver(node, limits));
-        return;
+        node.acknowledges = options.sinkAcknowledges(spec.id);
+        const limits = options.sinkBuffer(spec.id);
+        try {
+          node.buffer =
+            limits.type === 'disk'
+              ? await this.openDiskBuffer(spec.id, limits, this.bufferObserver(node, limits))
+              : new BatchBuffer(limits, this.bufferObserver(node, limits));
+        } catch (error) {
+          await node.sink.close().catch(() => {});
+          throw error;
+        }
+        return node;
       }
     }
+  }
+
+  /** Releases a node that never ran: a transform's runner, a sink (closed), a source (run with its shutdown
+   * already aborted, so it unbinds what it bound). */
+  private async discard(node: Node): Promise<void> {
+    if (node.runner) this.options.executor.remove(node.runner);
+    if (node.buffer instanceof DiskBuffer) await node.buffer.shutdown();
+    await node.sink?.close().catch(() => {});
+    await node.source
+      ?.run({ send: async (batch) => batch.finalizer?.release(), shutdown: AbortSignal.abort() })
+      .catch(() => {});
+  }
+
+  /** A node leaves the running topology: a source stops; every node finishes what it holds (a transform or
+   * sink once nothing sends into it any more), then goes. */
+  private retire(node: Node): void {
+    this.nodes.delete(node.spec.id);
+    if (node.running) this.retiring.add(node);
+    node.stop?.abort();
+  }
+
+  /** Sets every running node's routes, fused edges and chains from the graph. A retiring node keeps sending
+   * where it did, to the running node of the same id when there is one. */
+  private wire(): void {
+    const graph = this.currentGraph;
+    for (const node of this.nodes.values()) {
+      node.routes = new Map();
+      node.chain = undefined;
+      node.chained = undefined;
+      node.framesFrom = undefined;
+      node.encodesFor = undefined;
+      node.sourceOutputs = [];
+    }
+    for (const edge of graph.edges) {
+      const from = this.nodes.get(edge.from)!;
+      const key = outputId(edge.from, edge.output);
+      from.routes.set(key, [...(from.routes.get(key) ?? []), this.nodes.get(edge.to)!]);
+    }
+    for (const node of this.retiring)
+      for (const [key, consumers] of node.routes)
+        node.routes.set(
+          key,
+          consumers.map((consumer) => this.nodes.get(consumer.spec.id) ?? consumer),
+        );
+    const fused = fusedEdges(graph);
+    for (const [source, transform] of fused.decodingSources)
+      this.nodes.get(transform)!.framesFrom = this.nodes.get(source);
+    for (const [first, rest] of chainedTransforms(graph)) {
+      const chain = rest.map((id) => this.nodes.get(id)!);
+      this.nodes.get(first)!.chain = chain;
+      for (const node of chain) node.chained = true;
+    }
+    for (const [transform, sink] of fused.encodingTransforms) {
+      const sinkNode = this.nodes.get(sink)!;
+      // A disk buffer keeps events, not one configuration's encoding of them.
+      if (sinkNode.sink!.batchEncoder && !(sinkNode.buffer instanceof DiskBuffer))
+        this.nodes.get(transform)!.encodesFor = sinkNode;
+    }
+    this.meterSourceOutputs(graph);
+  }
+
+  private startLoop(node: Node): void {
+    let loop: Promise<void>;
+    if (node.source) loop = this.runSource(node, node.source);
+    else if (node.sink) loop = this.runSink(node);
+    else if (!node.chained) loop = this.runTransform(node);
+    else return;
+    this.loops++;
+    node.running = true;
+    void loop.finally(() => {
+      node.running = false;
+      this.retiring.delete(node);
+      // A transform a reload replaced or removed (and those chained after it) is gone from the workers too.
+      for (const stage of [node, ...(node.chain ?? [])])
+        if (stage.runner && this.nodes.get(stage.spec.id) !== stage) this.options.executor.remove(stage.runner);
+      if (--this.loops === 0) for (const resolve of this.idle.splice(0)) resolve();
+    });
   }
 
   /** A sink's disk buffer, in `<data_dir>/buffer/v2/<sink id>/` (Vector's layout). */
@@ -290,7 +582,7 @@ export class Topology {
     for (const node of this.nodes.values()) {
       if (!node.source) continue;
       for (const port of graph.ports.get(node.spec.id) ?? []) {
-        const consumers = this.consumers.get(outputId(node.spec.id, port.name)) ?? [];
+        const consumers = node.routes.get(outputId(node.spec.id, port.name)) ?? [];
         if (consumers.length === 0) continue;
         const buffers = consumers.map((consumer) => consumer.buffer!);
         const tags = { ...node.telemetry.tags, output: port.name ?? DEFAULT_OUTPUT_TAG };
@@ -308,18 +600,9 @@ export class Topology {
     }
   }
 
-  private async runAll(): Promise<void> {
-    const loops: Array<Promise<void>> = [];
-    for (const node of this.nodes.values()) {
-      if (node.sink) loops.push(this.runSink(node, node.sink));
-      else if (node.buffer && !node.chained) loops.push(this.runTransform(node));
-    }
-    for (const node of this.nodes.values()) if (node.source) loops.push(this.runSource(node, node.source));
-    await Promise.all(loops);
-    await this.release();
-  }
-
   private async runSource(node: Node, source: Source): Promise<void> {
+    let ran!: () => void;
+    node.ran = new Promise((resolve) => (ran = resolve));
     try {
       const { globals, metrics } = this.options.env;
       const lag = new SourceLag(metrics, node.telemetry.tags, globals.log_schema.timestamp_key);
@@ -333,12 +616,13 @@ export class Topology {
         }
         return this.send(node, output, sourceId === undefined ? batch : { ...batch, sourceId });
       };
-      await source.run({ send, shutdown: this.shutdown.signal });
+      await source.run({ send, shutdown: AbortSignal.any([this.shutdown.signal, node.stop!.signal]) });
     } catch (error) {
       node.telemetry.error('reader_failed', 'receiving');
       node.log.error(`Source failed: ${error instanceof Error ? error.message : String(error)}`, {}, error);
     } finally {
       this.finished(node);
+      ran();
     }
     // Its outputs are closed: the sinks drain while it waits for the last acknowledgements.
     await source.acknowledged?.();
@@ -383,7 +667,7 @@ export class Topology {
       tapping && stages.some((stage) => stage !== last && this.tap.claim(stage.spec.id, batch.count));
     for (const stage of stages) stage.utilization!.start();
     try {
-      const ids = stages.map((stage) => stage.spec.id);
+      const ids = stages.map((stage) => stage.runner!);
       const results = await this.options.executor.processChain(ids, batch, encode, keepPassedOn);
       if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded, batch.sourceId);
       return results;
@@ -470,9 +754,19 @@ export class Topology {
       node.encodesFor!.sink!.batchEncoder!.failed(result.encodeFailures.count, result.encodeFailures.message);
   }
 
-  private async runSink(node: Node, sink: Sink): Promise<void> {
+  /** Writes what the buffer gives to the node's sink; when a reload gave the node a new sink, the old one is
+   * closed (it has finished its last write) and the new one goes on from the next batch. */
+  private async runSink(node: Node): Promise<void> {
     const buffer = node.buffer!;
-    for (let popped = await buffer.pop(); popped !== undefined; popped = await buffer.pop()) {
+    let sink = node.sink!;
+    for (;;) {
+      const popped = await buffer.pop();
+      if (node.sink !== sink) {
+        await this.closeSink(node, sink);
+        sink = node.sink!;
+        if (popped === undefined) continue;
+      }
+      if (popped === undefined) break;
       let batch = popped;
       // A sink that does not acknowledge holds no source back: its batches count as delivered once taken.
       if (batch.finalizer && !node.acknowledges) {
@@ -500,6 +794,11 @@ export class Topology {
       if (buffer instanceof DiskBuffer) buffer.acknowledge(batch);
     }
     if (buffer instanceof DiskBuffer) await buffer.shutdown();
+    await this.closeSink(node, sink);
+    this.finished(node);
+  }
+
+  private async closeSink(node: Node, sink: Sink): Promise<void> {
     try {
       await sink.close();
     } catch (error) {
@@ -516,7 +815,7 @@ export class Topology {
     const id = outputId(node.spec.id, output);
     // Before the consumers get it: a batch going to a worker is transferred away.
     if (this.tap.active) this.tap.offer(id, batch);
-    const consumers = this.consumers.get(id) ?? [];
+    const consumers = node.routes.get(id) ?? [];
     if (consumers.length === 0) batch.finalizer?.release();
     else batch.finalizer?.hold(consumers.length - 1);
     if (consumers.length === 0 && node.spec.kind === 'source') return;
@@ -527,23 +826,23 @@ export class Topology {
     );
   }
 
-  /** A component produces no more: buffers whose producers have all finished close, so their loops end. */
+  /** A component sends no more: buffers nothing else sends into close, so their loops end (unless a reload
+   * is restarting sources). */
   private finished(node: Node): void {
     node.utilization?.stop();
-    const notified = new Set<Node>();
-    for (const [key, consumers] of this.consumers) {
-      if (key !== node.spec.id && !key.startsWith(`${node.spec.id}.`)) continue;
-      for (const consumer of consumers) notified.add(consumer);
-    }
-    for (const consumer of notified) {
-      consumer.producers.delete(node.spec.id);
-      if (consumer.producers.size === 0) consumer.buffer!.close();
-    }
+    node.sending = false;
+    if (!this.reloading) this.closeUnfed();
   }
 
-  private async release(): Promise<void> {
-    for (const node of this.nodes.values()) node.utilization?.stop();
-    await this.options.executor.close();
+  /** Closes the buffers of the transforms and sinks that no running component sends into any more: they
+   * drain what they hold, then their loops end. */
+  private closeUnfed(): void {
+    const all = [...this.nodes.values(), ...this.retiring];
+    const fed = new Set<Node>();
+    for (const node of all)
+      if (node.sending)
+        for (const consumers of node.routes.values()) for (const consumer of consumers) fed.add(consumer);
+    for (const node of all) if (node.buffer && !fed.has(node)) node.buffer.close();
   }
 }
 
@@ -623,4 +922,78 @@ function acknowledgingSources(graph: Graph, sinkAcknowledges: (id: string) => bo
     }
   }
   return waiting;
+}
+
+/**
+ * The components of `next` a reload builds anew: those added, and those whose configuration changed (type,
+ * options, the outputs feeding them, a sink's buffer and acknowledgements) or whose files changed (`digests`:
+ * the running ones'), and those whose place in a fused edge or chain changed, since a source is built knowing
+ * whether its consumer decodes its frames and whether it waits for acknowledgements, and a chain runs as one.
+ */
+function changedComponents(
+  old: Graph,
+  next: Graph,
+  oldOptions: TopologyOptions,
+  nextOptions: TopologyOptions,
+  digests: ReadonlyMap<string, string | undefined>,
+): Set<string> {
+  const feeding = (graph: Graph, id: string) =>
+    graph.edges
+      .filter((edge) => edge.to === id)
+      .map((edge) => outputId(edge.from, edge.output))
+      .sort();
+  const oldFused = fusedEdges(old);
+  const nextFused = fusedEdges(next);
+  const oldWaiting = acknowledgingSources(old, oldOptions.sinkAcknowledges);
+  const nextWaiting = acknowledgingSources(next, nextOptions.sinkAcknowledges);
+  const changed = new Set<string>();
+  for (const spec of next.components.values()) {
+    const before = old.components.get(spec.id);
+    const id = spec.id;
+    const same =
+      before !== undefined &&
+      before.kind === spec.kind &&
+      before.type === spec.type &&
+      isDeepStrictEqual(before.options, spec.options) &&
+      isDeepStrictEqual(feeding(old, id), feeding(next, id)) &&
+      digests.get(id) === fileDigest(spec) &&
+      (spec.kind !== 'sink' ||
+        (isDeepStrictEqual(oldOptions.sinkBuffer(id), nextOptions.sinkBuffer(id)) &&
+          oldOptions.sinkAcknowledges(id) === nextOptions.sinkAcknowledges(id))) &&
+      (spec.kind !== 'source' ||
+        (oldFused.decodingSources.has(id) === nextFused.decodingSources.has(id) &&
+          oldWaiting.has(id) === nextWaiting.has(id)));
+    if (!same) changed.add(id);
+  }
+  const chains = (graph: Graph) =>
+    [...chainedTransforms(graph)].map(([first, rest]) => [first, ...rest]).map((ids) => ({ ids, key: ids.join('\0') }));
+  const oldChains = chains(old);
+  const nextChains = chains(next);
+  const chainOf = (list: typeof oldChains, id: string) => list.find((chain) => chain.ids.includes(id))?.key;
+  for (const id of next.components.keys()) if (chainOf(oldChains, id) !== chainOf(nextChains, id)) changed.add(id);
+  for (const chain of [...oldChains, ...nextChains])
+    if (chain.ids.some((id) => changed.has(id)))
+      for (const id of chain.ids) if (next.components.has(id)) changed.add(id);
+  return changed;
+}
+
+/** A digest of the files the component reads when built (a remap transform's `file`), or undefined when it
+ * reads none; a file that cannot be read digests as such, so it counts as changed once it can. */
+function fileDigest(spec: ComponentSpec): string | undefined {
+  const files = spec.definition.files?.(spec.options) ?? [];
+  if (files.length === 0) return undefined;
+  const hash = createHash('sha256');
+  for (const file of files) {
+    try {
+      hash.update(readFileSync(file));
+    } catch (error) {
+      hash.update(`unreadable: ${(error as NodeJS.ErrnoException).code}`);
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
 }

@@ -128,18 +128,21 @@ export class Tap implements AsyncIterable<TapItem[]> {
   private wake: (() => void) | undefined;
   private closed = false;
 
+  private readonly limit: number;
+
   constructor(
-    /** Output ids the tap samples. */
-    readonly outputs: ReadonlySet<string>,
-    notifications: readonly TapNotification[],
-    private readonly limit: number,
-    interval: number,
+    readonly request: TapRequest,
+    /** Output ids the tap samples (they follow the topology's reloads). */
+    public outputs: ReadonlySet<string>,
+    /** What it was last told about its patterns. */
+    public notifications: readonly TapNotification[],
     private readonly detach: (tap: Tap) => void,
   ) {
-    this.left = limit;
+    this.limit = request.limit;
+    this.left = request.limit;
     this.pending = notifications.map((notification) => [notification]);
     // A tap never keeps the process alive: the API closes its subscriptions when the instance stops.
-    this.timer = setInterval(() => this.cut(), interval).unref();
+    this.timer = setInterval(() => this.cut(), request.interval).unref();
   }
 
   /** Events the tap takes now: none while its client leaves lists unread. */
@@ -169,6 +172,11 @@ export class Tap implements AsyncIterable<TapItem[]> {
     this.sampled = [];
     this.left = this.limit;
     this.claimed = 0;
+  }
+
+  /** Notifications about its patterns after a reload changed what they match. */
+  notify(notifications: readonly TapNotification[]): void {
+    for (const notification of notifications) this.deliver([notification]);
   }
 
   private deliver(items: TapItem[]): void {
@@ -206,8 +214,8 @@ export class TapHub {
   private readonly outputs = new Map<string, TapComponent>();
   /** Output ids feeding each transform and sink. */
   private readonly inputs = new Map<string, string[]>();
-  private readonly sources: string[] = [];
-  private readonly sinks: string[] = [];
+  private sources: string[] = [];
+  private sinks: string[] = [];
   private readonly taps = new Set<Tap>();
   /** The attached taps of each output id that some tap samples. */
   private readonly byOutput = new Map<string, Tap[]>();
@@ -222,6 +230,36 @@ export class TapHub {
       message: schemaField(options.messageKey),
       timestamp: schemaField(options.timestampKey),
     };
+    this.read(graph);
+  }
+
+  /** The topology was reloaded: each tap's patterns are matched again, and a tap hears of each pattern that
+   * now matches or no longer does. */
+  update(graph: Graph): void {
+    this.read(graph);
+    for (const tap of this.taps) {
+      const { outputs, notifications } = this.match(tap.request);
+      const matched = (list: readonly TapNotification[]) =>
+        new Set(list.filter((notification) => notification.kind === 'matched').map(({ pattern }) => pattern));
+      const before = matched(tap.notifications);
+      tap.notify(
+        notifications.filter(
+          (notification) =>
+            (notification.kind === 'matched' && !before.has(notification.pattern)) ||
+            (notification.kind === 'notMatched' && before.has(notification.pattern)),
+        ),
+      );
+      tap.outputs = outputs;
+      tap.notifications = notifications;
+    }
+    this.index();
+  }
+
+  private read(graph: Graph): void {
+    this.outputs.clear();
+    this.inputs.clear();
+    this.sources = [];
+    this.sinks = [];
     for (const spec of graph.components.values()) {
       const component = { id: spec.id, kind: spec.kind, type: spec.type };
       if (spec.kind === 'source') this.sources.push(spec.id);
@@ -269,6 +307,15 @@ export class TapHub {
 
   /** Attaches a tap; its notifications say what its patterns matched. */
   attach(request: TapRequest): Tap {
+    const { outputs, notifications } = this.match(request);
+    const tap = new Tap(request, outputs, notifications, (gone) => this.detach(gone));
+    this.taps.add(tap);
+    this.index();
+    return tap;
+  }
+
+  /** The outputs a tap's patterns select in the running topology, and what it is told about each pattern. */
+  private match(request: TapRequest): { outputs: Set<string>; notifications: TapNotification[] } {
     const outputs = new Set<string>();
     const matched: string[] = [];
     const notMatched: string[] = [];
@@ -330,10 +377,7 @@ export class TapHub {
         })),
       ...invalid,
     ];
-    const tap = new Tap(outputs, notifications, request.limit, request.interval, (gone) => this.detach(gone));
-    this.taps.add(tap);
-    this.index();
-    return tap;
+    return { outputs, notifications };
   }
 
   private detach(tap: Tap): void {

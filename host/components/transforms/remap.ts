@@ -58,6 +58,7 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
     "Modifies events with a remap program. Besides Vector's `source`, `file` and `files`, the program may be a " +
     'module precompiled by `svc vrl --emit-wasm` (`module`: its path; refused unless this svc can run it).',
   options,
+  files: (config) => [...programPaths(config), ...(config.module === undefined ? [] : [config.module])],
   inputs: () => ALL_KINDS,
   outputs: (config) => [
     { name: undefined, kinds: ALL_KINDS },
@@ -86,9 +87,14 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
 
 export default remap;
 
+/** The files holding the program's text (`file` or `files`). */
+function programPaths(config: RemapOptions): string[] {
+  return config.files ?? (config.file === undefined ? [] : [config.file]);
+}
+
 /** The program of `source`, `file` or `files`, compiled. */
 async function compiledProgram(config: RemapOptions, timezone: string, env: ComponentEnv): Promise<WebAssembly.Module> {
-  const paths = config.files ?? (config.file === undefined ? [] : [config.file]);
+  const paths = programPaths(config);
   const texts = await Promise.all(
     paths.map((path) =>
       readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {

@@ -1,0 +1,302 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { z } from 'zod';
+import { globalSchema } from '../../../host/config/global.js';
+import { LogHub } from '../../../host/log.js';
+import { InlineExecutor } from '../../../host/topology/executor.js';
+import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
+import { BuildError, Topology, type TopologyOptions } from '../../../host/topology/run.js';
+import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
+import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
+import { batchOf, eventsOf } from '../support/components.js';
+import { waitFor } from '../../support/wait-for.js';
+
+const hub = new LogHub({
+  level: 'error',
+  format: 'text',
+  color: false,
+  rateLimitSecs: 0,
+  backtraces: false,
+  write: () => {},
+});
+
+/** What the components of a run did, in order. */
+interface Journal {
+  /** Events numbered as sent. */
+  sent: number;
+  received: Array<{ n: number; tag: string; sink: string }>;
+  steps: string[];
+}
+
+/** Sends `total` events numbered from 0 in batches of 50, yielding between them, then waits for its stop. A
+ * replacement goes on from where the journal says. */
+function pumpSource(journal: Journal, total: number): SourceDefinition<{ name: string }> {
+  return {
+    kind: 'source',
+    type: 'pump',
+    description: 'test source',
+    options: z.strictObject({ name: z.string() }),
+    outputs: () => [{ name: undefined, kinds: ['log'] }],
+    build: async (options) => {
+      journal.steps.push(`build ${options.name}`);
+      return {
+        async run(context) {
+          while (journal.sent < total && !context.shutdown.aborted) {
+            const from = journal.sent;
+            const to = Math.min(total, from + 50);
+            journal.sent = to;
+            await context.send(batchOf(Array.from({ length: to - from }, (_, i) => ({ n: from + i }))));
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          if (!context.shutdown.aborted)
+            await new Promise((resolve) => context.shutdown.addEventListener('abort', resolve));
+          journal.steps.push(`stopped ${options.name}`);
+        },
+      };
+    },
+  };
+}
+
+/** Sets `tag` on every event; `fail` makes it fail to build. */
+const tagTransform: TransformDefinition<{ tag: string; fail?: boolean }, { tag: string }> = {
+  kind: 'transform',
+  type: 'tag',
+  concurrent: true,
+  description: 'test transform',
+  options: z.strictObject({ tag: z.string(), fail: z.boolean().optional() }),
+  inputs: () => ['log'],
+  outputs: () => [{ name: undefined, kinds: ['log'] }],
+  prepare: async (options) => {
+    if (options.fail) throw new Error('cannot build this one');
+    return { tag: options.tag };
+  },
+  create: (plan) => ({
+    process(batch) {
+      const events = eventsOf(batch) as Array<{ n: bigint }>;
+      return { outputs: [{ output: undefined, batch: batchOf(events.map((event) => ({ ...event, tag: plan.tag }))) }] };
+    },
+  }),
+};
+
+/** Journals what it receives under its `name`, and when it is closed. */
+function journalSink(journal: Journal): SinkDefinition<{ name: string }> {
+  return {
+    kind: 'sink',
+    type: 'journal',
+    description: 'test sink',
+    options: z.strictObject({ name: z.string() }),
+    inputs: () => ['log'],
+    build: async (options) => ({
+      async write(batch) {
+        for (const event of eventsOf(batch) as Array<{ n: bigint; tag?: string }>)
+          journal.received.push({ n: Number(event.n), tag: event.tag ?? '', sink: options.name });
+        batch.finalizer?.release();
+      },
+      async close() {
+        journal.steps.push(`closed ${options.name}`);
+      },
+    }),
+  };
+}
+
+function setup(total: number) {
+  const journal: Journal = { sent: 0, received: [], steps: [] };
+  const definitions = { pump: pumpSource(journal, total), tag: tagTransform, journal: journalSink(journal) };
+  const spec = (
+    id: string,
+    kind: ComponentSpec['kind'],
+    type: keyof typeof definitions,
+    options: object,
+    inputs: string[] = [],
+  ) => ({ id, kind, type, definition: definitions[type], options, inputs }) as ComponentSpec;
+  const executor = new InlineExecutor(() => tagTransform as TransformDefinition);
+  const options: TopologyOptions = {
+    sinkBuffer: () => ({ maxEvents: 200, whenFull: 'block' }),
+    sinkAcknowledges: () => false,
+    transformBufferEvents: 200,
+    env: {
+      globals: globalSchema.parse({}),
+      chunkSize: 50,
+      maxDecompressedSize: 1 << 20,
+      hostname: 'test-host',
+      metrics: new MetricsRegistry(),
+      logHub: hub,
+    },
+    log: hub.logger('svc::test'),
+    executor,
+  };
+  const graph = (specs: ComponentSpec[]) => buildGraph(specs, 'strict');
+  return { journal, spec, options, graph };
+}
+
+const numbers = (journal: Journal, sink?: string) =>
+  journal.received.filter((event) => sink === undefined || event.sink === sink).map((event) => event.n);
+
+function assertEachOnce(received: number[], total: number): void {
+  const sorted = [...received].sort((a, b) => a - b);
+  assert.is(sorted.length, total, 'every event delivered exactly once');
+  assert.ok(
+    sorted.every((n, i) => n === i),
+    'every event delivered exactly once',
+  );
+}
+
+test('a changed transform is rebuilt while events stream: none is lost and the new one applies from the reload on', async () => {
+  const total = 20000;
+  const { journal, spec, options, graph } = setup(total);
+  const specs = (tag: string) => [
+    spec('in', 'source', 'pump', { name: 'in' }),
+    spec('tag', 'transform', 'tag', { tag }, ['in']),
+    spec('out', 'sink', 'journal', { name: 'out' }, ['tag']),
+  ];
+  const topology = await Topology.build(graph(specs('a')), options);
+  const running = topology.run();
+  await waitFor(
+    () => journal.received.length >= 5000,
+    () => `${journal.received.length} received`,
+  );
+  topology.commitReload(await topology.prepareReload(graph(specs('b')), options));
+  const sentAtReload = journal.sent;
+  assert.ok(sentAtReload < total, 'the reload happened mid-stream');
+  assert.equal(journal.steps, ['build in'], 'the source was kept');
+  await waitFor(
+    () => journal.received.length >= total,
+    () => `${journal.received.length} received`,
+  );
+  topology.stop();
+  await running;
+  await topology.close();
+  assertEachOnce(numbers(journal), total);
+  const late = journal.received.filter((event) => event.n >= sentAtReload);
+  assert.ok(late.length > 0 && late.every((event) => event.tag === 'b'), 'events sent after the reload are tagged b');
+  assert.ok(
+    journal.received.some((event) => event.tag === 'a'),
+    'events before it were tagged a',
+  );
+});
+
+test('a changed sink keeps its buffer: the old sink is closed after its last write and the new one takes the rest', async () => {
+  const total = 20000;
+  const { journal, spec, options, graph } = setup(total);
+  const specs = (name: string) => [
+    spec('in', 'source', 'pump', { name: 'in' }),
+    spec('out', 'sink', 'journal', { name }, ['in']),
+  ];
+  const topology = await Topology.build(graph(specs('first')), options);
+  const running = topology.run();
+  await waitFor(
+    () => journal.received.length >= 5000,
+    () => `${journal.received.length} received`,
+  );
+  topology.commitReload(await topology.prepareReload(graph(specs('second')), options));
+  await waitFor(
+    () => journal.received.length >= total,
+    () => `${journal.received.length} received`,
+  );
+  topology.stop();
+  await running;
+  await topology.close();
+  assertEachOnce(numbers(journal), total);
+  const firstOfSecond = journal.received.findIndex((event) => event.sink === 'second');
+  assert.ok(firstOfSecond > 0, 'both sinks wrote');
+  assert.ok(
+    journal.received.slice(firstOfSecond).every((event) => event.sink === 'second'),
+    'the old sink wrote nothing after the new one started',
+  );
+  assert.equal(journal.steps, ['build in', 'closed first', 'stopped in', 'closed second']);
+});
+
+test('a component that fails to build rejects the reload; the running topology goes on as it was', async () => {
+  const total = 10000;
+  const { journal, spec, options, graph } = setup(total);
+  const specs = (fail: boolean) => [
+    spec('in', 'source', 'pump', { name: 'in' }),
+    spec('tag', 'transform', 'tag', { tag: 'a', fail }, ['in']),
+    spec('out', 'sink', 'journal', { name: 'out' }, ['tag']),
+    ...(fail ? [spec('extra', 'sink', 'journal', { name: 'extra' }, ['tag'])] : []),
+  ];
+  const topology = await Topology.build(graph(specs(false)), options);
+  const running = topology.run();
+  await waitFor(
+    () => journal.received.length >= 2000,
+    () => `${journal.received.length} received`,
+  );
+  const error = await topology.prepareReload(graph(specs(true)), options).catch((caught: unknown) => caught);
+  assert.instance(error, BuildError);
+  assert.equal(
+    (error as BuildError).failures.map(({ spec, message }) => [spec.id, message]),
+    [['tag', 'cannot build this one']],
+  );
+  await waitFor(
+    () => journal.received.length >= total,
+    () => `${journal.received.length} received`,
+  );
+  topology.stop();
+  await running;
+  await topology.close();
+  assertEachOnce(numbers(journal), total);
+  assert.ok(journal.received.every((event) => event.tag === 'a' && event.sink === 'out'));
+  assert.ok(journal.steps.includes('closed extra'), 'the sink built for the rejected reload was closed');
+});
+
+test('components added and removed: a removed sink drains what it holds, an added one gets what comes after', async () => {
+  const total = 20000;
+  const { journal, spec, options, graph } = setup(total);
+  const source = spec('in', 'source', 'pump', { name: 'in' });
+  const topology = await Topology.build(
+    graph([source, spec('old', 'sink', 'journal', { name: 'old' }, ['in'])]),
+    options,
+  );
+  const running = topology.run();
+  await waitFor(
+    () => journal.received.length >= 5000,
+    () => `${journal.received.length} received`,
+  );
+  const plan = await topology.prepareReload(
+    graph([source, spec('new', 'sink', 'journal', { name: 'new' }, ['in'])]),
+    options,
+  );
+  assert.equal([plan.added.map((added) => added.id), plan.removed.map((removed) => removed.id)], [['new'], ['old']]);
+  topology.commitReload(plan);
+  const sentAtReload = journal.sent;
+  await waitFor(
+    () => journal.received.length >= total,
+    () => `${journal.received.length} received`,
+  );
+  topology.stop();
+  await running;
+  await topology.close();
+  assertEachOnce(numbers(journal), total);
+  assert.ok(
+    numbers(journal, 'new').every((n) => n >= sentAtReload - 400),
+    'the new sink only got what came after',
+  );
+  assert.ok(journal.steps.indexOf('closed old') > 0, 'the removed sink was closed');
+});
+
+test('a changed source is stopped before its replacement is built, and the stream goes on', async () => {
+  const total = 20000;
+  const { journal, spec, options, graph } = setup(total);
+  const specs = (name: string) => [
+    spec('in', 'source', 'pump', { name }),
+    spec('out', 'sink', 'journal', { name: 'out' }, ['in']),
+  ];
+  const topology = await Topology.build(graph(specs('first')), options);
+  const running = topology.run();
+  await waitFor(
+    () => journal.received.length >= 5000,
+    () => `${journal.received.length} received`,
+  );
+  topology.commitReload(await topology.prepareReload(graph(specs('second')), options));
+  await waitFor(
+    () => journal.received.length >= total,
+    () => `${journal.received.length} received`,
+  );
+  topology.stop();
+  await running;
+  await topology.close();
+  assertEachOnce(numbers(journal), total);
+  assert.equal(journal.steps, ['build first', 'stopped first', 'build second', 'stopped second', 'closed out']);
+});
+
+test.run();
