@@ -69,8 +69,6 @@ async function runServiceCommand(
   const options = rootOptions(parsed);
   const hub = logHubFor(options);
   const log = hub.logger('svc');
-  if (options.watchConfig)
-    log.warn('--watch-config: configuration reload is not available in this build; the configuration is read once.');
   // The transform workers boot while this thread loads the service and reads the configuration (started by
   // cli/bin.ts, or here when svc was started through cli/main.ts).
   const earlyWorkers = await takeEarlyWorkers(options.threads);
@@ -84,6 +82,9 @@ async function runServiceCommand(
     chunkSize: options.chunkSizeEvents,
     maxDecompressedSize: options.maxDecompressedSizeBytes,
     gracefulShutdownLimitSecs: options.gracefulShutdownLimitSecs,
+    watch: options.watchConfig
+      ? { method: options.watchConfigMethod, pollIntervalSecs: options.watchConfigPollIntervalSeconds }
+      : undefined,
     log,
     logHub: hub,
     version,

@@ -3,7 +3,8 @@
 // anywhere before the start never runs half-built: the process exits with status 78 and every problem.
 
 import { hostname as osHostname } from 'node:os';
-import type { ComponentDefinition } from './components/component.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { ComponentDefinition, Sink } from './components/component.js';
 import { componentDefinition, componentRegistry } from './components/registry.js';
 import { transformDefinition } from './components/transforms/index.js';
 import { ConfigError } from './config/errors.js';
@@ -12,9 +13,9 @@ import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from 
 import type { LogHub, Logger } from './log.js';
 import { metricExpiry } from './telemetry/expiry.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
-import { InlineExecutor, WorkerExecutor, type WorkerThread } from './topology/executor.js';
+import { InlineExecutor, WorkerExecutor, type TransformExecutor, type WorkerThread } from './topology/executor.js';
 import { buildGraph, TopologyError, type ComponentSpec, type Graph } from './topology/graph.js';
-import { BuildError, Topology } from './topology/run.js';
+import { BuildError, reloadedSinks, Topology, type ReloadPlan, type TopologyOptions } from './topology/run.js';
 
 /** Vector's exit codes (sysexits). */
 export const EXIT = { OK: 0, SOFTWARE: 70, CONFIG: 78 } as const;
@@ -96,9 +97,11 @@ export function componentSpecs(config: Config): ComponentSpec[] {
 
 export interface BuiltPipeline {
   topology: Topology;
+  /** The running configuration and its graph (a reload replaces them). */
   graph: Graph;
   metrics: MetricsRegistry;
   config: Config;
+  executor: TransformExecutor;
 }
 
 /** The topology graph of a validated configuration; throws ConfigError with every graph problem. */
@@ -111,6 +114,60 @@ export function pipelineGraph(config: Config, specs: ComponentSpec[] = component
   }
 }
 
+/** Transform workers a configuration can use: no more than its transforms can (a concurrent one uses them all),
+ * since an idle worker costs start-up time and memory. */
+function usableWorkers(config: Config, threads: number): number {
+  const usable = [...config.transforms.values()].reduce(
+    (total, transform) => total + (transformDefinition(transform.type).concurrent ? threads : 1),
+    0,
+  );
+  return Math.min(threads, usable);
+}
+
+/** How the topology runs the components of `config`. */
+function topologyOptions(
+  config: Config,
+  options: PipelineOptions,
+  metrics: MetricsRegistry,
+  executor: TransformExecutor,
+): TopologyOptions {
+  return {
+    sinkBuffer: (id) => {
+      const buffer = config.sinks.get(id)!.buffer!;
+      return buffer.type === 'memory'
+        ? {
+            maxEvents: buffer.max_events ?? Number.MAX_SAFE_INTEGER,
+            maxBytes: buffer.max_size,
+            whenFull: buffer.when_full,
+          }
+        : { type: 'disk', maxEvents: Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full };
+    },
+    sinkAcknowledges: (id) =>
+      config.sinks.get(id)!.acknowledgements?.enabled ?? config.global.acknowledgements.enabled ?? false,
+    transformBufferEvents: 2 * options.chunkSize,
+    env: {
+      globals: config.global,
+      chunkSize: options.chunkSize,
+      maxDecompressedSize: options.maxDecompressedSize,
+      hostname: hostName(),
+      metrics,
+      logHub: options.logHub,
+    },
+    log: options.log,
+    executor,
+  };
+}
+
+/** Build failures named like the validation errors: file, section and id. */
+function buildErrors(config: Config, error: BuildError): ConfigError {
+  return new ConfigError(
+    error.failures.map(({ spec, message }) => {
+      const section = KIND_SECTION[spec.kind] as 'sources' | 'transforms' | 'sinks';
+      return `${config[section].get(spec.id)!.file}: ${section}.${spec.id}: ${message}`;
+    }),
+  );
+}
+
 /**
  * Builds every component of a validated configuration; throws ConfigError (graph or build problems). The
  * warnings (graph, options not acted on) are logged, unless the caller built the graph and passes it (it
@@ -120,13 +177,7 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   const graph = built ?? pipelineGraph(config);
   if (!built) for (const warning of [...graph.warnings, ...notYetAvailable(config)]) options.log.warn(warning);
   const metrics = new MetricsRegistry({ expiry: metricExpiry(config.global) });
-  // No more workers than transforms can use (a concurrent one uses them all): an idle worker costs start-up
-  // time and memory.
-  const usable = [...config.transforms.values()].reduce(
-    (total, transform) => total + (transformDefinition(transform.type).concurrent ? options.threads : 1),
-    0,
-  );
-  const workers = Math.min(options.threads, usable);
+  const workers = usableWorkers(config, options.threads);
   const early = options.earlyWorkers ?? [];
   for (const unused of early.splice(workers)) void unused.terminate();
   const refreshPeriod = config.global.metrics_storage_refresh_period;
@@ -137,54 +188,123 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
       ? new WorkerExecutor(workers, early, metricsFeed)
       : new InlineExecutor(transformDefinition, metricsFeed);
   try {
-    const topology = await Topology.build(graph, {
-      sinkBuffer: (id) => {
-        const buffer = config.sinks.get(id)!.buffer!;
-        return buffer.type === 'memory'
-          ? {
-              maxEvents: buffer.max_events ?? Number.MAX_SAFE_INTEGER,
-              maxBytes: buffer.max_size,
-              whenFull: buffer.when_full,
-            }
-          : { type: 'disk', maxEvents: Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full };
-      },
-      sinkAcknowledges: (id) =>
-        config.sinks.get(id)!.acknowledgements?.enabled ?? config.global.acknowledgements.enabled ?? false,
-      transformBufferEvents: 2 * options.chunkSize,
-      env: {
-        globals: config.global,
-        chunkSize: options.chunkSize,
-        maxDecompressedSize: options.maxDecompressedSize,
-        hostname: hostName(),
-        metrics,
-        logHub: options.logHub,
-      },
-      log: options.log,
-      executor,
-    });
-    return { topology, graph, metrics, config };
+    const topology = await Topology.build(graph, topologyOptions(config, options, metrics, executor));
+    return { topology, graph, metrics, config, executor };
   } catch (error) {
-    if (error instanceof BuildError) {
-      // Named like the validation errors: file, section and id.
-      throw new ConfigError(
-        error.failures.map(({ spec, message }) => {
-          const section = KIND_SECTION[spec.kind] as 'sources' | 'transforms' | 'sinks';
-          return `${config[section].get(spec.id)!.file}: ${section}.${spec.id}: ${message}`;
-        }),
-      );
-    }
+    if (error instanceof BuildError) throw buildErrors(config, error);
     throw error;
   }
+}
+
+/** What a reload changed: the components added and removed (those changed keep their ids). */
+export interface ReloadChanges {
+  added: ComponentSpec[];
+  removed: ComponentSpec[];
+}
+
+/**
+ * Reads the configuration again and swaps what changed into the running pipeline (`Topology.prepareReload`):
+ * resolves with what changed, or undefined when the new configuration was rejected (a load, graph or build
+ * failure, a changed global option, or an unhealthy sink where healthy ones are required); the running one
+ * then goes on untouched. Logs and counts either outcome as Vector does.
+ */
+export async function reloadPipeline(
+  built: BuiltPipeline,
+  options: PipelineOptions,
+): Promise<ReloadChanges | undefined> {
+  const { log } = options;
+  const rejected = (code: 'config_load' | 'reload', message: string, problems: readonly string[] = []) => {
+    log.error(message, { error_code: code, error_type: 'configuration_failed', stage: 'processing' });
+    for (const problem of problems) log.error(`Configuration error: ${problem}`);
+    if (code === 'config_load') built.metrics.counter('config_load_errors_total').increment();
+    built.metrics
+      .counter('component_errors_total', { error_code: code, error_type: 'configuration_failed', stage: 'processing' })
+      .increment();
+    return undefined;
+  };
+  log.info('Reloading running topology with new configuration.');
+  let config: Config;
+  let graph: Graph;
+  try {
+    config = await loadPipelineConfig(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return rejected('config_load', 'Failed to load config files, reload aborted.', error.errors);
+  }
+  const { api: _oldApi, ...oldGlobal } = built.config.global;
+  const { api: _newApi, ...newGlobal } = config.global;
+  if (!isDeepStrictEqual(oldGlobal, newGlobal))
+    return rejected(
+      'reload',
+      "Global options can't be changed while reloading config file; reload aborted. Please restart svc to reload the global options.",
+    );
+  try {
+    graph = pipelineGraph(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return rejected('reload', 'Reload was triggered but failed.', error.errors);
+  }
+  for (const warning of [...graph.warnings, ...notYetAvailable(config)]) log.warn(warning);
+  built.executor.grow(usableWorkers(config, options.threads));
+  let plan: ReloadPlan;
+  try {
+    plan = await built.topology.prepareReload(graph, topologyOptions(config, options, built.metrics, built.executor));
+  } catch (error) {
+    if (!(error instanceof BuildError)) throw error;
+    return rejected('reload', 'Reload was triggered but failed.', buildErrors(config, error).errors);
+  }
+  if (config.global.healthchecks.enabled) {
+    const checks = [...reloadedSinks(plan)].map(async ([id, sink]) => {
+      const check = boundedHealthcheck(config.sinks.get(id)!, sink);
+      if (check === undefined) return undefined;
+      try {
+        await check();
+        log.info('Healthcheck passed.', { component_id: id });
+        return undefined;
+      } catch (error) {
+        const message = `Healthcheck failed: ${error instanceof Error ? error.message : String(error)}`;
+        log.error(message, { component_id: id, component_kind: 'sink', component_type: config.sinks.get(id)!.type });
+        return `sinks.${id}: ${message}`;
+      }
+    });
+    const failures = (await Promise.all(checks)).filter((failure) => failure !== undefined);
+    if (failures.length > 0 && (options.requireHealthy ?? config.global.healthchecks.require_healthy)) {
+      await built.topology.abandonReload(plan);
+      return rejected(
+        'reload',
+        'Reload was triggered but failed: sinks unhealthy and healthy sinks are required.',
+        failures,
+      );
+    }
+  }
+  built.topology.commitReload(plan);
+  built.config = config;
+  built.graph = graph;
+  const paths = [...options.locations.files.map((file) => file.path), ...options.locations.dirs];
+  log.info('svc has reloaded.', { path: paths.join(',') });
+  built.metrics.counter('reloaded_total').increment();
+  return { added: plan.added, removed: plan.removed };
 }
 
 /** The sink's healthcheck bounded by its `healthcheck.timeout`; undefined when disabled or the type has none. */
 export function sinkHealthcheck(built: BuiltPipeline, id: string): (() => Promise<void>) | undefined {
   const sink = built.config.sinks.get(id);
   const check = built.topology.sinkHealthcheck(id);
-  if (!sink?.healthcheck?.enabled || check === undefined) return undefined;
-  const timeoutMs = (sink.healthcheck.timeout ?? 10) * 1000;
+  return sink && check && boundedHealthcheck(sink, { healthcheck: check });
+}
+
+function boundedHealthcheck(
+  config: ComponentConfig,
+  sink: Pick<Sink, 'healthcheck'>,
+): (() => Promise<void>) | undefined {
+  if (!config.healthcheck?.enabled || sink.healthcheck === undefined) return undefined;
+  const timeoutMs = (config.healthcheck.timeout ?? 10) * 1000;
   return () =>
-    withTimeout(check({ uri: sink.healthcheck!.uri }), timeoutMs, `healthcheck timed out after ${timeoutMs / 1000} s`);
+    withTimeout(
+      sink.healthcheck!({ uri: config.healthcheck!.uri }),
+      timeoutMs,
+      `healthcheck timed out after ${timeoutMs / 1000} s`,
+    );
 }
 
 /** Runs the sinks' healthchecks; returns the failures (already logged). */

@@ -64,6 +64,7 @@ const INTEGRATION = [
   'host/log-rate-limit',
   'host/pipeline',
   'host/pipeline-flow',
+  'host/reload',
   'host/service',
   'host/telemetry/pipeline-telemetry',
   'host/topology/disk-buffer-kill',

@@ -18,6 +18,7 @@
 // - `onChange(changed)` is called once per burst: the first change starts a `delayMs` timer (default 1 s,
 //   Vector's CONFIG_WATCH_DELAY), changes meanwhile join it; `changed` lists the changed paths (entries
 //   of a watched directory by their own path).
+// - `refresh()` asks `paths()` again at once (after a reload, which may have changed the list).
 // - `close()` stops every watcher and timer. Nothing here keeps the process alive on its own.
 
 import { type FSWatcher, readdirSync, realpathSync, statSync, watch } from 'node:fs';
@@ -39,6 +40,8 @@ export interface ConfigWatchOptions {
 }
 
 export interface ConfigWatcher {
+  /** Asks `paths()` again now (a reload was committed, which may read other files). */
+  refresh(): void;
   close(): void;
 }
 
@@ -150,6 +153,10 @@ class Watch implements ConfigWatcher {
     this.poller = new Poller(options.pollIntervalSecs * 1000, (path) => this.changed(path));
     const paths = this.sync();
     options.log.info('Watching configuration files.', { paths: paths.join(', ') });
+  }
+
+  refresh(): void {
+    if (!this.closed) this.sync();
   }
 
   close(): void {
