@@ -3,6 +3,8 @@
 // limit; a second signal, or the limit running out, forces the exit. SIGHUP, and with --watch-config a
 // changed file, reloads the configuration into the running pipeline.
 
+import { type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { isDynamicPattern } from 'tinyglobby';
 import type { ApiContext } from './api/context.js';
@@ -258,11 +260,26 @@ class InstanceApi {
 }
 
 /** What `--watch-config` watches: the configuration files (the directory of a glob), the --config-dir
- * directories, and the files components read (a remap transform's `file`). */
+ * directories with their component subdirectories, and the files components read (a remap `file`). */
 function watchedPaths(locations: ConfigLocations, graph: Graph): string[] {
   const files = locations.files.map((file) => (isDynamicPattern(file.path) ? staticBase(file.path) : file.path));
+  const dirs = locations.dirs.flatMap((dir) => withSubdirectories(dir, 2));
   const read = [...graph.components.values()].flatMap((spec) => spec.definition.files?.(spec.options) ?? []);
-  return [...new Set([...files, ...locations.dirs, ...read])];
+  return [...new Set([...files, ...dirs, ...read])];
+}
+
+/** `dir` and the directories under it, `depth` levels down (a --config-dir's `transforms/` and a transform's
+ * parts `transforms/<id>/`). */
+function withSubdirectories(dir: string, depth: number): string[] {
+  if (depth === 0) return [dir];
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [dir];
+  }
+  const below = entries.filter((entry) => entry.isDirectory());
+  return [dir, ...below.flatMap((entry) => withSubdirectories(join(dir, entry.name), depth - 1))];
 }
 
 /** The directory a glob's matches are under: its path up to the first segment with a pattern. */

@@ -109,4 +109,42 @@ test('a batch encoded for a sink is not sampled', async () => {
   await items.return!();
 });
 
+test('a reload: patterns are matched again, and a tap hears of each one that now matches or no longer does', async () => {
+  const taps = hub();
+  const tap = taps.attach({ outputsPatterns: ['late', 't'], inputsPatterns: [], interval: 20, limit: 10 });
+  const items = tap[Symbol.asyncIterator]();
+  const kinds = async (count: number) => {
+    const got: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const [item] = (await items.next()).value as TapItem[];
+      got.push(`${(item as { kind: string }).kind} ${(item as { pattern: string }).pattern}`);
+    }
+    return got;
+  };
+  assert.equal(await kinds(2), ['matched t', 'notMatched late']);
+  // `late` is added after `t`, which is removed.
+  const reloaded = {
+    ...graph,
+    components: new Map([
+      ['in', { id: 'in', kind: 'source', type: 'stdin' }],
+      ['late', { id: 'late', kind: 'transform', type: 'filter' }],
+      ['out', { id: 'out', kind: 'sink', type: 'blackhole' }],
+    ]),
+    ports: new Map([
+      ['in', [{ name: undefined, kinds: ['log'] }]],
+      ['late', [{ name: undefined, kinds: ['log'] }]],
+    ]),
+    edges: [
+      { from: 'in', output: undefined, to: 'late' },
+      { from: 'late', output: undefined, to: 'out' },
+    ],
+  } as unknown as Graph;
+  taps.update(reloaded);
+  assert.equal(await kinds(2), ['matched late', 'notMatched t']);
+  assert.equal([...tap.outputs], ['late']);
+  taps.offer('late', batch('x'));
+  assert.equal(messages((await items.next()).value as TapItem[]), ['x']);
+  await items.return!();
+});
+
 test.run();
