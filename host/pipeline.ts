@@ -214,15 +214,21 @@ export async function reloadPipeline(
 ): Promise<ReloadChanges | undefined> {
   const { log } = options;
   const rejected = (code: 'config_load' | 'reload', message: string, problems: readonly string[] = []) => {
-    log.error(message, { error_code: code, error_type: 'configuration_failed', stage: 'processing' });
-    for (const problem of problems) log.error(`Configuration error: ${problem}`);
+    log.error(message, {
+      error_code: code,
+      error_type: 'configuration_failed',
+      stage: 'processing',
+      internal_log_rate_limit: false,
+    });
+    for (const problem of problems) log.error(`Configuration error: ${problem}`, { internal_log_rate_limit: false });
     if (code === 'config_load') built.metrics.counter('config_load_errors_total').increment();
     built.metrics
       .counter('component_errors_total', { error_code: code, error_type: 'configuration_failed', stage: 'processing' })
       .increment();
     return undefined;
   };
-  log.info('Reloading running topology with new configuration.');
+  // Every reload is logged, however often: an operator reads them to know which configuration runs.
+  log.info('Reloading running topology with new configuration.', { internal_log_rate_limit: false });
   let config: Config;
   let graph: Graph;
   try {
@@ -259,11 +265,17 @@ export async function reloadPipeline(
       if (check === undefined) return undefined;
       try {
         await check();
-        log.info('Healthcheck passed.', { component_id: id });
+        log.info('Healthcheck passed.', { component_id: id, internal_log_rate_limit: false });
         return undefined;
       } catch (error) {
         const message = `Healthcheck failed: ${error instanceof Error ? error.message : String(error)}`;
-        log.error(message, { component_id: id, component_kind: 'sink', component_type: config.sinks.get(id)!.type });
+        const type = config.sinks.get(id)!.type;
+        log.error(message, {
+          component_id: id,
+          component_kind: 'sink',
+          component_type: type,
+          internal_log_rate_limit: false,
+        });
         return `sinks.${id}: ${message}`;
       }
     });
@@ -281,7 +293,7 @@ export async function reloadPipeline(
   built.config = config;
   built.graph = graph;
   const paths = [...options.locations.files.map((file) => file.path), ...options.locations.dirs];
-  log.info('svc has reloaded.', { path: paths.join(',') });
+  log.info('svc has reloaded.', { path: paths.join(','), internal_log_rate_limit: false });
   built.metrics.counter('reloaded_total').increment();
   return { added: plan.added, removed: plan.removed };
 }

@@ -44,7 +44,7 @@ export async function runService(options: ServiceOptions): Promise<number> {
   };
   let reloadWanted = false;
   const onHangup = () => {
-    log.info('Signal received.', { signal: 'SIGHUP' });
+    log.info('Signal received.', { signal: 'SIGHUP', internal_log_rate_limit: false });
     requestReload();
   };
   signals.on('SIGHUP', onHangup);
@@ -202,7 +202,12 @@ class Reloads {
       // Not a configuration problem (those are reported as such): the running configuration goes on.
       options.log.error(
         `Reload was triggered but failed: ${error instanceof Error ? error.message : String(error)}`,
-        { error_code: 'reload', error_type: 'configuration_failed', stage: 'processing' },
+        {
+          error_code: 'reload',
+          error_type: 'configuration_failed',
+          stage: 'processing',
+          internal_log_rate_limit: false,
+        },
         error,
       );
       return;

@@ -94,7 +94,8 @@ export class InlineExecutor implements TransformExecutor {
 
   grow(): void {}
 
-  parallelism(): number {
+  parallelism(id: string): number {
+    if (!this.runners.has(id)) throw new Error(`no transform ${id}`);
     return 1;
   }
 

@@ -633,7 +633,7 @@ export class Topology {
    * in input order, each as soon as it and those before it are ready. */
   private async runTransform(node: Node): Promise<void> {
     const buffer = node.buffer!;
-    const inFlight = BATCHES_PER_WORKER * this.options.executor.parallelism(node.spec.id);
+    const inFlight = BATCHES_PER_WORKER * this.options.executor.parallelism(node.runner!);
     let sent: Promise<void> = Promise.resolve();
     const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {

@@ -155,6 +155,7 @@ test('a changed transform is rebuilt while events stream: none is lost and the n
     () => journal.received.length >= 5000,
     () => `${journal.received.length} received`,
   );
+  topology.commitReload(await topology.prepareReload(graph(specs('x')), options));
   topology.commitReload(await topology.prepareReload(graph(specs('b')), options));
   const sentAtReload = journal.sent;
   assert.ok(sentAtReload < total, 'the reload happened mid-stream');
