@@ -4,8 +4,8 @@
 // position is kept in a ledger, advanced as the sink acknowledges batches. docs/disk-buffer.md has the format
 // and the recovery rules.
 
-import { fdatasyncSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { fdatasyncSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { BatchNotifier, EventBatch } from './batch.js';
@@ -23,6 +23,8 @@ const SYNC_INTERVAL_MS = 500;
 /** Recovery reads segments in chunks of this size (or one record, when larger). */
 const SCAN_CHUNK_BYTES = 4 * 1024 * 1024;
 const LEDGER_FILE = 'ledger.json';
+/** Vector's lock file name: one process at a time uses a buffer. */
+const LOCK_FILE = 'buffer.lock';
 const SEGMENT_NAME = /^buffer-data-(\d+)\.dat$/;
 
 const segmentName = (id: number) => `buffer-data-${id}.dat`;
@@ -138,6 +140,39 @@ async function scanSegment(
   return { records, end: offset };
 }
 
+/** Whether the process `pid` (from a lock file) runs. This process's own PID counts as gone: its lock was
+ * left by an earlier process that had the same PID (PID 1 in a container), as this process opens a
+ * directory again only after shutting its buffer down. */
+function lockHolderRuns(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Creates the lock file of `directory` (O_EXCL) holding this process's PID, taking over a stale one;
+ * Node has no `flock`. Returns its path. */
+async function lockDirectory(directory: string): Promise<string> {
+  const path = join(directory, LOCK_FILE);
+  for (;;) {
+    try {
+      await writeFile(path, `${process.pid}\n`, { flag: 'wx' });
+      return path;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    // Unreadable or empty: released meanwhile, or its process died before writing its PID.
+    const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
+    if (lockHolderRuns(holder))
+      throw new Error(`failed to lock ${path}; is another svc process (PID ${holder}) running and using this buffer?`);
+    await rm(path, { force: true });
+  }
+}
+
 interface QueuedWrite {
   batch: EventBatch;
   head: Buffer;
@@ -181,6 +216,8 @@ export class DiskBuffer {
   private persisting: Promise<void> = Promise.resolve();
   /** Set by `shutdown`: the files are closed. */
   private shutDown = false;
+  /** The lock file, until released. */
+  private lockPath: string | undefined;
   private readonly syncTimer: NodeJS.Timeout;
 
   private constructor(
@@ -190,7 +227,9 @@ export class DiskBuffer {
     writeSegment: { id: number; file: FileHandle; size: number },
     acknowledgedUpTo: Position,
     private readonly segmentBytes: number,
+    lockPath: string,
   ) {
+    this.lockPath = lockPath;
     this.writeSegment = writeSegment;
     this.acknowledgedUpTo = acknowledgedUpTo;
     this.syncTimer = setInterval(
@@ -199,8 +238,9 @@ export class DiskBuffer {
     ).unref();
   }
 
-  /** Opens the buffer in `directory` (creating it), reading what the last run left: records from the ledger's
-   * position on are checked, and a segment's bad tail is cut off and reported. */
+  /** Opens the buffer in `directory` (creating it) and locks it, reading what the last run left: records from
+   * the ledger's position on are checked, and a segment's bad tail is cut off and reported. Fails when
+   * another process holds the lock. */
   static async open(
     directory: string,
     limits: BufferLimits,
@@ -208,6 +248,22 @@ export class DiskBuffer {
     segmentBytes = SEGMENT_BYTES,
   ): Promise<DiskBuffer> {
     await mkdir(directory, { recursive: true });
+    const lockPath = await lockDirectory(directory);
+    try {
+      return await DiskBuffer.load(directory, limits, observer, segmentBytes, lockPath);
+    } catch (error) {
+      rmSync(lockPath, { force: true });
+      throw error;
+    }
+  }
+
+  private static async load(
+    directory: string,
+    limits: BufferLimits,
+    observer: DiskBufferObserver,
+    segmentBytes: number,
+    lockPath: string,
+  ): Promise<DiskBuffer> {
     const ids = (await readdir(directory))
       .map((name) => SEGMENT_NAME.exec(name)?.[1])
       .filter((id) => id !== undefined)
@@ -263,6 +319,7 @@ export class DiskBuffer {
         offset: Math.min(start.offset, sizes.get(start.segment) ?? 0),
       },
       segmentBytes,
+      lockPath,
     );
     for (const [id, size] of sizes) if (id !== writeId) buffer.closedSegments.set(id, size);
     for (const record of records) {
@@ -410,7 +467,7 @@ export class DiskBuffer {
     this.wakeConsumer();
   }
 
-  /** Syncs, writes the ledger and closes the files (at the end of the sink's run). */
+  /** Syncs, writes the ledger, closes the files and releases the lock (at the end of the sink's run). */
   async shutdown(): Promise<void> {
     clearInterval(this.syncTimer);
     this.shutDown = true;
@@ -418,13 +475,27 @@ export class DiskBuffer {
     await this.persist();
     await this.reading?.file.close();
     await this.writeSegment.file.close();
+    this.unlock();
   }
 
-  /** Syncs what was written and writes the ledger, synchronously: the process is about to exit (forced
-   * shutdown). Records not acknowledged stay for the next start. */
+  /** Syncs what was written, writes the ledger and releases the lock, synchronously: the process is about to
+   * exit (forced shutdown). Records not acknowledged stay for the next start. */
   persistNow(): void {
     clearInterval(this.syncTimer);
-    if (this.shutDown) return;
+    try {
+      if (!this.shutDown) this.persistSync();
+    } finally {
+      this.unlock();
+    }
+  }
+
+  private unlock(): void {
+    if (this.lockPath === undefined) return;
+    rmSync(this.lockPath, { force: true });
+    this.lockPath = undefined;
+  }
+
+  private persistSync(): void {
     fdatasyncSync(this.writeSegment.file.fd);
     for (const finalizer of this.awaitingSync.splice(0)) finalizer.release();
     if (!this.ledgerStale) return;

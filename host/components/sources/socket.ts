@@ -40,6 +40,7 @@ const options = z.discriminatedUnion('mode', [
     connection_limit: z.number().int().positive().optional(),
     shutdown_timeout_secs: z.number().nonnegative().default(30),
     keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
+    max_connection_duration_secs: z.number().int().nonnegative().optional(),
   }),
   z.strictObject({ mode: z.literal('udp'), ...common, ...ip, max_length: z.number().int().positive().default(102400) }),
   z.strictObject({

@@ -22,6 +22,7 @@ const options = z.discriminatedUnion('mode', [
     ...ip,
     connection_limit: z.number().int().positive().optional(),
     keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
+    max_connection_duration_secs: z.number().int().nonnegative().optional(),
   }),
   z.strictObject({ mode: z.literal('udp'), ...common, ...ip }),
   z.strictObject({

@@ -36,7 +36,14 @@ function listenError(where: string, error: unknown): Error {
 }
 
 export type StreamListen =
-  | { kind: 'tcp'; address: string; connectionLimit?: number; receiveBufferBytes?: number; keepaliveSecs?: number }
+  | {
+      kind: 'tcp';
+      address: string;
+      connectionLimit?: number;
+      receiveBufferBytes?: number;
+      keepaliveSecs?: number;
+      maxConnectionDurationSecs?: number;
+    }
   | { kind: 'unix'; path: string; socketFileMode?: number };
 
 /** The listener of a `mode: tcp` source (socket, syslog), from its options as Vector names them. */
@@ -45,6 +52,7 @@ export function tcpListen(options: {
   connection_limit?: number;
   receive_buffer_bytes?: number;
   keepalive?: { time_secs?: number };
+  max_connection_duration_secs?: number;
 }): StreamListen {
   return {
     kind: 'tcp',
@@ -52,13 +60,16 @@ export function tcpListen(options: {
     connectionLimit: options.connection_limit,
     receiveBufferBytes: options.receive_buffer_bytes,
     keepaliveSecs: options.keepalive?.time_secs,
+    maxConnectionDurationSecs: options.max_connection_duration_secs,
   };
 }
 
 /**
  * Binds a stream listener; the source frames every connection with its own stream of `decoder` and stamps
  * its events with `stamp(peer)`. At shutdown it stops accepting, half-closes each connection, reads on
- * until the peer closes or `shutdownTimeoutSecs` pass, and sends what was read.
+ * until the peer closes or `shutdownTimeoutSecs` pass, and sends what was read. A TCP connection open for
+ * `maxConnectionDurationSecs` is half-closed the same way (as Vector does): the peer finishes its frame
+ * and closes, and the source reads to the end.
  */
 export async function streamListener(
   listen: StreamListen,
@@ -106,6 +117,13 @@ export async function streamListener(
             ? { address: socket.remoteAddress ?? '', port: socket.remotePort }
             : { address: listen.path };
         sockets.add(socket);
+        const durationLimit =
+          listen.kind === 'tcp' && listen.maxConnectionDurationSecs !== undefined
+            ? setTimeout(() => {
+                env.log.debug('Start graceful shutdown.', { peer_addr: peer.address });
+                socket.end();
+              }, listen.maxConnectionDurationSecs * 1000)
+            : undefined;
         socket.on('error', (error) => {
           env.telemetry.error('connection_failed', 'receiving');
           env.log.error(`Connection from ${peer.address} failed: ${error.message}`, {
@@ -121,6 +139,7 @@ export async function streamListener(
             }),
           )
           .finally(() => {
+            clearTimeout(durationLimit);
             sockets.delete(socket);
             connections.delete(done);
             socket.destroy();

@@ -108,6 +108,8 @@ sinks:
     first.child.kill('SIGKILL');
     assert.is((await first.exited).signal, 'SIGKILL');
     assert.is(sink.delivered.length, 0);
+    // The killed process's lock is left behind: the next start takes it over.
+    assert.is(readFileSync(join(bufferDir, 'buffer.lock'), 'utf8'), `${first.child.pid}\n`);
 
     sink.up();
     second = startSvc(['--config', config]);
@@ -159,6 +161,45 @@ sinks:
     logLines(stderr, dir),
     `Configuration error: <dir>/svc.yaml: sinks.out: disk buffer in data_dir "<dir>/not-a-directory": ENOTDIR: not a directory, mkdir '<dir>/not-a-directory/buffer/v2/out'`,
   );
+});
+
+test('a second svc on the same data_dir fails at start naming the sink and the lock file; the first keeps it', async () => {
+  const dir = tempDir();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(
+    config,
+    `
+data_dir: ${join(dir, 'data')}
+sources:
+  in: { type: stdin }
+sinks:
+  out:
+    inputs: [in]
+    type: console
+    encoding: { codec: text }
+    buffer: { type: disk, max_size: 268435488 }
+`,
+  );
+  const lock = join(dir, 'data', 'buffer', 'v2', 'out', 'buffer.lock');
+  const first = startSvc(['--config', config]);
+  try {
+    await first.waitForStderr(/svc has started/);
+    const second = startSvc(['--config', config], { stdin: '' });
+    const { status, stderr } = await second.exited;
+    assert.is(status, 78, stderr);
+    assert.match(
+      logLines(stderr, dir),
+      `Configuration error: <dir>/svc.yaml: sinks.out: disk buffer in data_dir "<dir>/data": failed to lock <dir>/data/buffer/v2/out/buffer.lock; is another svc process (PID ${first.child.pid}) running and using this buffer?`,
+    );
+    assert.is(readFileSync(lock, 'utf8'), `${first.child.pid}\n`);
+    first.child.stdin!.end('last\n');
+    const done = await first.exited;
+    assert.is(done.status, 0, done.stderr);
+    assert.is(done.stdout, 'last\n');
+    assert.not.ok(existsSync(lock), 'released at shutdown');
+  } finally {
+    first.child.kill('SIGKILL');
+  }
 });
 
 test.run();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +139,59 @@ test('a forced shutdown writes the ledger at once: the next start reads only wha
     assert.is(next.eventCount, 2 * 3);
     assert.equal(await popFills(next, 2), [3, 4]);
     await next.shutdown();
+  });
+});
+
+test('buffer.lock: a directory locked by a running process fails to open, naming the lock file and the PID', async () => {
+  await withDir(async (dir) => {
+    const lock = join(dir, 'buffer.lock');
+    // The test runner that started this process runs, and is not this process.
+    await writeFile(lock, `${process.ppid}\n`);
+    try {
+      await DiskBuffer.open(dir, unbounded);
+      assert.unreachable('the open should fail');
+    } catch (error) {
+      assert.is(
+        (error as Error).message,
+        `failed to lock ${lock}; is another svc process (PID ${process.ppid}) running and using this buffer?`,
+      );
+    }
+    assert.is(await readFile(lock, 'utf8'), `${process.ppid}\n`, 'the lock is left to its holder');
+    assert.equal(await segments(dir), [], 'nothing opened');
+  });
+});
+
+test('buffer.lock: a lock of a process that is gone, or with this PID (an earlier run), is taken over', async () => {
+  await withDir(async (dir) => {
+    const lock = join(dir, 'buffer.lock');
+    // Above Linux's highest pid_max (2^22): no process has it.
+    const gone = 2 ** 22 + 1;
+    for (const stale of [`${gone}\n`, `${process.pid}\n`, '']) {
+      await writeFile(lock, stale);
+      const buffer = await DiskBuffer.open(dir, unbounded);
+      assert.is(await readFile(lock, 'utf8'), `${process.pid}\n`, `taken over from ${JSON.stringify(stale)}`);
+      await buffer.shutdown();
+    }
+  });
+});
+
+test('buffer.lock: held while open, released by shutdown and by a forced exit; the directory opens again', async () => {
+  await withDir(async (dir) => {
+    const lock = join(dir, 'buffer.lock');
+    const first = await DiskBuffer.open(dir, unbounded);
+    await first.push(batch(1));
+    assert.is(await readFile(lock, 'utf8'), `${process.pid}\n`);
+    await first.shutdown();
+    assert.not.ok(existsSync(lock), 'released by shutdown');
+    const second = await DiskBuffer.open(dir, unbounded);
+    assert.ok(existsSync(lock));
+    assert.equal(await popFills(second, 1, false), [1]);
+    second.persistNow();
+    assert.not.ok(existsSync(lock), 'released by persistNow');
+    const third = await DiskBuffer.open(dir, unbounded);
+    assert.equal(await popFills(third, 1), [1]);
+    await third.shutdown();
+    assert.not.ok(existsSync(lock));
   });
 });
 

@@ -98,6 +98,31 @@ test('tcp: a taken port fails the build naming the address; shutdown ends open c
   client.destroy();
 });
 
+test('tcp: max_connection_duration_secs half-closes a long connection; the peer finishes its frame', async () => {
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(
+      socketSource,
+      { mode: 'tcp', address: `127.0.0.1:${port}`, max_connection_duration_secs: 1 },
+      testEnv('socket'),
+    ),
+  );
+  // Half-open: the client sees the source's end and then sends the rest of its line itself.
+  const client = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  await once(client, 'connect');
+  client.write('before\npart');
+  await once(client, 'end');
+  client.end('ial\n');
+  await once(client, 'close');
+  await run.waitFor(2);
+  assert.equal(
+    run.events.map((e) => e.message),
+    ['before', 'partial'],
+  );
+  run.shutdown.abort();
+  await run.done;
+});
+
 test('udp: each datagram is an event, cut at max_length', async () => {
   const port = await freePort();
   const run = runSource(
@@ -148,6 +173,9 @@ test('unix_stream: events carry the socket path as host; a stale socket file is 
 test('options: mode decides which options exist', () => {
   assert.not.ok(socketSource.options.safeParse({ mode: 'udp', address: '127.0.0.1:1', connection_limit: 2 }).success);
   assert.not.ok(socketSource.options.safeParse({ mode: 'tcp' }).success);
+  assert.not.ok(
+    socketSource.options.safeParse({ mode: 'udp', address: '127.0.0.1:1', max_connection_duration_secs: 1 }).success,
+  );
   assert.ok(socketSource.options.safeParse({ mode: 'tcp', address: '0.0.0.0:9000', connection_limit: 2 }).success);
 });
 

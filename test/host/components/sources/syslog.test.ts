@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -69,6 +70,24 @@ test('tcp: a 10 MB octet-counted message written in 64 KiB chunks is delivered w
   assert.is(run.events[0]!.message, text);
   assert.is(run.events[0]!.appname, 'su');
   assert.is(run.events[1]!.message, "'su root' failed");
+  run.shutdown.abort();
+  await run.done;
+});
+
+test('tcp: a client keeping its connection open is disconnected after max_connection_duration_secs', async () => {
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(
+      syslogSource,
+      { mode: 'tcp', address: `127.0.0.1:${port}`, max_connection_duration_secs: 1 },
+      testEnv('syslog'),
+    ),
+  );
+  const client = connect(port, '127.0.0.1');
+  client.write(`${RFC3164}\n`);
+  await once(client, 'close');
+  await run.waitFor(1);
+  assert.is(run.events[0]!.message, 'hello there');
   run.shutdown.abort();
   await run.done;
 });
