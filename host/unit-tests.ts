@@ -142,7 +142,8 @@ export class UnitTests {
         errors.push(`check for transforms ${idList([target])} failed: expected no outputs`);
       }
     }
-    for (const { level, message } of test.logs.take() ?? []) this.env.log[level](message, { vrl_position: 'log' });
+    for (const { level, message, position: vrl_position } of test.logs.take() ?? [])
+      this.env.log[level](message, { vrl_position, internal_log_rate_limit: false });
     return errors;
   }
 
@@ -161,8 +162,8 @@ export class UnitTests {
       for (const batch of batches) {
         const result = await executor.process(id, batch);
         for (const { message } of result.errors ?? []) this.env.log.error(message, { component_id: id });
-        for (const { level, message } of result.logs ?? [])
-          this.env.log[level](message, { component_id: id, vrl_position: 'log' });
+        for (const { level, message, position: vrl_position } of result.logs ?? [])
+          this.env.log[level](message, { component_id: id, vrl_position, internal_log_rate_limit: false });
         for (const { output, batch: out } of result.outputs) {
           const key = outputId(id, output);
           emitted.set(key, [...(emitted.get(key) ?? []), out]);

@@ -125,8 +125,8 @@ export function moduleImports(
         reply.sized(program);
         return writeBack(reply.finish());
       },
-      log(level: number, ptr: number, len: number): void {
-        services.log(LOG_LEVELS[level] ?? 'info', text(ptr, len));
+      log(level: number, ptr: number, len: number, position: number): void {
+        services.log(LOG_LEVELS[level] ?? 'info', text(ptr, len), position);
       },
       random(ptr: number, len: number): void {
         randomFillSync(bytes(ptr, len));

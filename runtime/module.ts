@@ -475,13 +475,13 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
 
 /** `log()` lines held while a driver call runs: written if it completes, dropped if it traps. */
 class HeldLogs {
-  private held: Array<[LogLevel, string]> | undefined;
+  private held: Array<[LogLevel, string, number]> | undefined;
 
   constructor(private readonly sink: InstanceServices['log']) {}
 
-  readonly log = (level: LogLevel, message: string): void => {
-    if (this.held) this.held.push([level, message]);
-    else this.sink(level, message);
+  readonly log = (level: LogLevel, message: string, position: number): void => {
+    if (this.held) this.held.push([level, message, position]);
+    else this.sink(level, message, position);
   };
 
   hold(): void {
@@ -491,7 +491,7 @@ class HeldLogs {
   release(): void {
     const held = this.held!;
     this.held = undefined;
-    for (const [level, message] of held) this.sink(level, message);
+    for (const [level, message, position] of held) this.sink(level, message, position);
   }
 
   drop(): void {

@@ -14,8 +14,8 @@ export interface InstanceServices {
   now(): bigint;
   /** Time zone for functions that take one implicitly: an IANA name, `local`, or a fixed offset. */
   timezone: string;
-  /** Receives remap's `log()` output. */
-  log(level: LogLevel, message: string): void;
+  /** Receives remap's `log()` output; `position` is the call's byte offset in the program (Vector's `vrl_position`). */
+  log(level: LogLevel, message: string, position: number): void;
   /** Network I/O of `http_request`, `dns_lookup` and `reverse_dns` (default: the process's I/O worker). */
   io?: BlockingIo;
   /** Cap on what a remap decompression function may produce (Vector's `--max-decompressed-size-bytes`). */

@@ -29,7 +29,8 @@ const INTRINSICS: Readonly<Record<string, (ctx: CodegenContext, e: ast.Call, cal
 
 /**
  * Calls compiled their own way when their arguments allow, by name: the code, or undefined for the
- * function's implementation (strftime formats run in the stdlib where they can).
+ * function's implementation (strftime formats run in the stdlib where they can). `log` always is: its
+ * implementation also takes the call's position.
  */
 const SPECIALIZED: Readonly<
   Record<
@@ -38,6 +39,7 @@ const SPECIALIZED: Readonly<
   >
 > = {
   format_timestamp: formatTimestamp,
+  log,
   parse_timestamp: parseTimestamp,
 };
 
@@ -63,6 +65,14 @@ export function lowerSpecialized(
 
 /** The expression of the argument bound to the parameter `name`, when given. */
 const arg = (call: ResolvedCall, name: string): ast.Expr | undefined => call.args[name]?.expr;
+
+/**
+ * `log` rate limits per call site, as VRL does, and the host writes the site as `vrl_position`: the stdlib
+ * takes the call's byte offset in the program after the arguments.
+ */
+function log(ctx: CodegenContext, e: ast.Call, _call: ResolvedCall, operands: () => ExpressionRef[]): ExpressionRef {
+  return ctx.call('fn_log', [...operands(), ctx.m.i32.const(e.span[0])]);
+}
 
 /**
  * `format_timestamp` in UTC (no `timezone`) runs in the stdlib: a literal format as its program built here,

@@ -94,8 +94,8 @@ export interface TransformResult {
   /** `key`: also counted in `events_discarded_total` tagged with it (throttle's per-key option). */
   discarded?: Array<{ count: number; intentional: boolean; reason: string; key?: string }>;
   errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
-  /** Remap `log()` calls made while processing the batch. */
-  logs?: Array<{ level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; message: string }>;
+  /** Remap `log()` calls made while processing the batch; `position`: the call's byte offset in its program. */
+  logs?: Array<{ level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; message: string; position: number }>;
   /** When the input was frames (`EventBatch.frames`): the events they decoded into, and the frames that
    * failed to decode (the source's errors). */
   decoded?: { count: number; errors: string[] };

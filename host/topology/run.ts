@@ -749,7 +749,8 @@ export class Topology {
       node.telemetry.error(errorType, stage, count);
       node.log.error(message, { error_type: errorType, stage, internal_log_rate_key: errorType });
     }
-    for (const { level, message } of result.logs ?? []) node.log[level](message, { vrl_position: 'log' });
+    for (const { level, message, position: vrl_position } of result.logs ?? [])
+      node.log[level](message, { vrl_position, internal_log_rate_limit: false });
     if (result.encodeFailures)
       node.encodesFor!.sink!.batchEncoder!.failed(result.encodeFailures.count, result.encodeFailures.message);
   }

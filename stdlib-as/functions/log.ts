@@ -1,6 +1,7 @@
 // `log(value, level, rate_limit_secs)`: writes the value (a string as it is, anything else in display form)
-// to the host's log at `level`; returns null. A message repeated at the same level within
-// `rate_limit_secs` seconds of its last write is dropped.
+// to the host's log at `level`; returns null. As in VRL, the limit is per call site: the compiler passes the
+// call's byte offset in the program (`position`, Vector's `vrl_position`), and a call site that wrote within
+// the last `rate_limit_secs` seconds drops the message, whatever it says.
 
 import { Value, Tag, NULL, tagOf, intOf, bytesPtr, bytesLen } from '../value';
 import { bufferNew, bufferData, bufferLength } from '../buffer';
@@ -12,7 +13,7 @@ import { KindBit } from '../../abi/wire/kinds';
 
 // @ts-ignore: decorator
 @external("svc_js", "log")
-declare function jsLog(level: i32, ptr: usize, len: usize): void;
+declare function jsLog(level: i32, ptr: usize, len: usize, position: i32): void;
 
 const enum Level {
   Trace = 0,
@@ -24,13 +25,18 @@ const enum Level {
 
 const DEFAULT_RATE_LIMIT_SECS: i64 = 1;
 
-/** Recently written messages: 256 slots of (u32 hash, u32 unused, i64 time written in ns), by hash. */
-const RECENT_SLOTS: usize = 256;
-const RECENT = memory.data(<i32>(RECENT_SLOTS * 16), 8);
+/**
+ * The last write of each call site: 256 slots of (u32 position + 1, 0 when free; u32 unused; i64 time written
+ * in ns), probed linearly from the position's hash.
+ */
+const SITE_SLOTS: u32 = 256;
+const SITES = memory.data(<i32>(SITE_SLOTS * 16), 8);
 
-export function fn_log(value: Value, level: Value, rateLimitSecs: Value): Value {
+export function fn_log(value: Value, level: Value, rateLimitSecs: Value, position: i32): Value {
   if (level != 0 && !expectKinds(level, KindBit.Bytes)) return 0;
   if (rateLimitSecs != 0 && !expectKinds(rateLimitSecs, KindBit.Integer)) return 0;
+  const limitSecs = rateLimitSecs != 0 ? intOf(rateLimitSecs) : DEFAULT_RATE_LIMIT_SECS;
+  if (!isDue(position, limitSecs)) return NULL;
   let ptr: usize;
   let len: usize;
   if (tagOf(value) == Tag.Bytes) {
@@ -43,8 +49,7 @@ export function fn_log(value: Value, level: Value, rateLimitSecs: Value): Value 
     len = bufferLength(b);
   }
   const levelNumber = level != 0 ? levelOf(bytesPtr(level), bytesLen(level)) : Level.Info;
-  const limitSecs = rateLimitSecs != 0 ? intOf(rateLimitSecs) : DEFAULT_RATE_LIMIT_SECS;
-  if (isDue(levelNumber, ptr, len, limitSecs)) jsLog(levelNumber, ptr, len);
+  jsLog(levelNumber, ptr, len, position);
   return NULL;
 }
 
@@ -57,16 +62,26 @@ function levelOf(ptr: usize, len: usize): Level {
   return Level.Info;
 }
 
-/** Whether the message may be written now, recording the write when it may. */
-function isDue(level: Level, ptr: usize, len: usize, limitSecs: i64): bool {
+/** Whether the call site at `position` may write now, recording the write when it may. */
+function isDue(position: i32, limitSecs: i64): bool {
   if (limitSecs <= 0) return true;
-  let hash: u32 = 0x811c9dc5 ^ <u32>level; // FNV-1a
-  for (let i: usize = 0; i < len; i++) hash = (hash ^ <u32>load<u8>(ptr + i)) * 0x01000193;
-  const slot = RECENT + ((<usize>(hash & <u32>(RECENT_SLOTS - 1))) << 4);
+  const slot = siteSlot(position);
   const now = jsNow();
   const last = load<i64>(slot, 8);
-  if (load<u32>(slot) == hash && last != 0 && (now - last) / 1_000_000_000 < limitSecs) return false;
-  store<u32>(slot, hash);
+  if (load<u32>(slot) == <u32>position + 1 && (now - last) / 1_000_000_000 < limitSecs) return false;
+  store<u32>(slot, <u32>position + 1);
   store<i64>(slot, now, 8);
   return true;
+}
+
+/** The call site's slot: its own, else a free one, else (more sites than slots) its first, taken over. */
+function siteSlot(position: i32): usize {
+  const key = <u32>position + 1;
+  const first = (key * 0x9e3779b1) >>> 24; // Fibonacci hashing onto the 256 slots
+  for (let i: u32 = 0; i < SITE_SLOTS; i++) {
+    const slot = SITES + ((<usize>((first + i) & (SITE_SLOTS - 1))) << 4);
+    const held = load<u32>(slot);
+    if (held == key || held == 0) return slot;
+  }
+  return SITES + ((<usize>first) << 4);
 }

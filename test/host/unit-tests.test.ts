@@ -229,4 +229,45 @@ test('a configuration without tests builds to none', async () => {
   assert.is((await UnitTests.build(config, env)).count, 0);
 });
 
+test("log() in a transform and in a condition writes each call site's first line, with its vrl_position", async () => {
+  const path = join(dir, 'logging.yaml');
+  writeFileSync(
+    path,
+    `sources:
+  in:
+    type: exec
+    command: [x]
+    mode: scheduled
+transforms:
+  say:
+    type: remap
+    inputs: [in]
+    source: 'log("saw " + to_string!(.n), level: "warn")'
+tests:
+  - name: logs
+    inputs:
+      - { insert_at: say, type: log, log_fields: { n: 1 } }
+      - { insert_at: say, type: log, log_fields: { n: 2 } }
+    outputs:
+      - extract_from: say
+        conditions: ['log("checked " + to_string!(.n), level: "error"); true']
+`,
+  );
+  const config = await loadPipelineConfig({
+    locations: { files: [{ path }], dirs: [] },
+    interpolate: false,
+    allowEmptyConfig: true,
+  });
+  logs.length = 0;
+  const all = await results(await UnitTests.build(config, env));
+  assert.equal(
+    all.map((r) => r.errors),
+    [[]],
+  );
+  assert.equal(
+    logs.map((line) => line.replace(/^\S+ /, '')),
+    [' WARN svc: saw 1 component_id=say vrl_position=0\n', 'ERROR svc: checked 1 vrl_position=0\n'],
+  );
+});
+
 test.run();

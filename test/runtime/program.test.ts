@@ -269,13 +269,17 @@ test('the module records its source, options and JS functions, and runs in its t
 });
 
 /** Runs `source` on `{}` in an instance of its module with `services` in place of the defaults. */
-async function runWith(source: string, services: Partial<InstanceServices>, options: CompileOptions = {}) {
+async function programWith(source: string, services: Partial<InstanceServices>, options: CompileOptions = {}) {
   const { module, info } = loadModule((await compileModule(source, options)).wasm);
   const instance = instantiate(module, {
     functions: await loadJsFunctions(info.jsFunctions),
     services: { ...defaultServices(info), ...services },
   });
-  return new Program(instance).run({}).result;
+  return new Program(instance);
+}
+
+async function runWith(source: string, services: Partial<InstanceServices>, options: CompileOptions = {}) {
+  return (await programWith(source, services, options)).run({}).result;
 }
 
 test("defaultServices: the module's time zone, else UTC; the system clock; stderr", () => {
@@ -304,13 +308,49 @@ test("an instance's time zone service overrides the module's compile option", as
   assert.is(await runWith(local, { timezone: 'America/New_York' }), 1577898000n, "the stdlib's zone rules too");
 });
 
-test("log() writes to the instance's log service", async () => {
-  const lines: Array<[LogLevel, string]> = [];
-  await runWith('log("hello", level: "warn")\nlog(42)', { log: (level, message) => lines.push([level, message]) });
+test("log() writes to the instance's log service with the call's byte offset in the program", async () => {
+  const lines: Array<[LogLevel, string, number]> = [];
+  const source = '.a = "é"\nlog("hello", level: "warn")\nlog(42)';
+  await runWith(source, { log: (level, message, position) => lines.push([level, message, position]) });
   assert.equal(lines, [
-    ['warn', 'hello'],
-    ['info', '42'],
+    ['warn', 'hello', Buffer.byteLength('.a = "é"\n')],
+    ['info', '42', Buffer.byteLength(source) - 'log(42)'.length],
   ]);
+});
+
+test('log() writes at most once per rate_limit_secs per call site, whatever the message', async () => {
+  const lines: Array<[string, number]> = [];
+  let now = 1_700_000_000_000_000_000n;
+  const source = 'log("bad id " + to_string!(.id))\nlog("seen " + to_string!(.id), rate_limit_secs: 5)';
+  const second = source.indexOf('log("seen');
+  const program = await programWith(source, {
+    now: () => now,
+    log: (_level, message, position) => lines.push([message, position]),
+  });
+  for (let id = 1; id <= 3; id++) program.run({ id });
+  assert.equal(lines.splice(0), [
+    ['bad id 1', 0],
+    ['seen 1', second],
+  ]);
+  now += 1_000_000_000n; // the first site's window (the default, 1 s) has passed, not the second's
+  program.run({ id: 4 });
+  assert.equal(lines.splice(0), [['bad id 4', 0]]);
+  now += 4_000_000_000n;
+  program.run({ id: 5 });
+  assert.equal(lines.splice(0), [
+    ['bad id 5', 0],
+    ['seen 5', second],
+  ]);
+});
+
+test('log() with rate_limit_secs: 0 writes every call', async () => {
+  const lines: string[] = [];
+  const program = await programWith('log(.n, rate_limit_secs: 0)', {
+    now: () => 1_700_000_000_000_000_000n,
+    log: (_level, message) => lines.push(message),
+  });
+  for (let n = 1; n <= 3; n++) program.run({ n });
+  assert.equal(lines, ['1', '2', '3']);
 });
 
 test.run();

@@ -100,12 +100,13 @@ export function failureErrors(
 }
 
 /** Remap `log()` calls made by a transform's programs while it processes a batch; the transform returns
- * them in its `TransformResult`, and the main thread logs them through the component's logger. */
+ * them in its `TransformResult`, and the main thread logs them through the component's logger with
+ * `vrl_position` and without its rate limit (the stdlib already applied the call's `rate_limit_secs`). */
 export class RemapLogs {
   private records: NonNullable<TransformResult['logs']> = [];
 
-  readonly push = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string): void => {
-    this.records.push({ level, message });
+  readonly push = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string, position: number): void => {
+    this.records.push({ level, message, position });
   };
 
   /** The calls since the last `take`. */
