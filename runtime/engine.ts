@@ -1,7 +1,7 @@
 // The runtime's second entry, for svc's own packages (host/, cli/): what the pipeline and the CLI use beyond
 // the library API of ./index.ts — batches read and written in place, the codec module, and the libraries the
 // pipeline shares with remap functions. Kept apart so the npm package's API does not grow by these, and so
-// `svc vrl` and its threads, which need only ./index.ts, do not load them (zstd's wasm loads at import).
+// `svc vrl` and its threads, which need only ./index.ts, do not load them.
 
 export {
   BatchReader,
@@ -28,4 +28,5 @@ export { MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT } from './module.js';
 export { ReplSession } from './repl.js';
 export { seahash } from './seahash.js';
 export { lossyText, rustDebugString } from './text.js';
-export { zstdCompress, zstdDecompress } from './zstd.js';
+/** zstd, loaded on first use: its wasm build initializes at import, a 16 MiB memory in every thread that loads it. */
+export const loadZstd = (): Promise<typeof import('./zstd.js')> => import('./zstd.js');

@@ -4,7 +4,7 @@
 
 import { promisify } from 'node:util';
 import { deflate, gzip } from 'node:zlib';
-import { zstdCompress } from '../../../runtime/engine.js';
+import { loadZstd } from '../../../runtime/engine.js';
 
 export type Compression = 'none' | 'gzip' | 'zlib' | 'zstd';
 
@@ -29,6 +29,6 @@ export async function compress(algorithm: Compression, bytes: Uint8Array): Promi
     case 'zlib':
       return deflateAsync(bytes, { level: 6 });
     case 'zstd':
-      return zstdCompress(bytes, 3);
+      return (await loadZstd()).zstdCompress(bytes, 3);
   }
 }

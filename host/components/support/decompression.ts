@@ -4,7 +4,7 @@
 
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
-import { zstdDecompress } from '../../../runtime/engine.js';
+import { loadZstd } from '../../../runtime/engine.js';
 
 /** Why a body could not be decompressed; `status` is the HTTP answer. */
 export class DecompressionError extends Error {
@@ -72,7 +72,7 @@ export async function decompressBody(
 
 /** zstd by the runtime's build (runtime/zstd.ts), which checks a declared size before decoding. */
 async function zstdDecompressBounded(bytes: Uint8Array, cap: number): Promise<Uint8Array> {
-  const out = zstdDecompress(bytes, cap);
+  const out = (await loadZstd()).zstdDecompress(bytes, cap);
   if (out === undefined) throw tooLarge(cap);
   return out;
 }
