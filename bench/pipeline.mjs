@@ -162,7 +162,7 @@ async function alternateWritten(runs, lines, rounds = ROUNDS) {
 }
 
 /** syslog-ng's S1 (bench/programs.mjs): a file source, `json-parser`, a `rewrite` as the remap program, and
- * `format-json` into a file. */
+ * `format-json` into a file; with flow control, as without it a full destination queue drops events. */
 function syslogNgConfig(input, output) {
   return `@version: 3.38
 options { stats-freq(0); };
@@ -176,7 +176,7 @@ rewrite r_s1 {
   set("$(uppercase \${.json.host})", value(".json.host"));
 };
 destination d_out { file("${output}" template("$(format-json --scope none --key .json.* --rekey .json.* --shift 6)\\n")); };
-log { source(s_in); parser(p_json); rewrite(r_s1); destination(d_out); };
+log { source(s_in); parser(p_json); rewrite(r_s1); destination(d_out); flags(flow-control); };
 `;
 }
 
