@@ -2,10 +2,11 @@
 // one run on one machine: stdin → remap(S1) → console against the hand-written Node stream and `svc vrl -o` on
 // the same events (outputs checked equal first), `--threads 2` against `--threads 1` on a chain of two remaps,
 // the peak RSS of the default pipeline, the time from spawn to its first event, and the cost of a disk buffer
-// with acknowledgements (bench/durability.mjs).
+// with acknowledgements (bench/durability.mjs); file → remap → file and stdin → remap → file, with and without
+// `parse_json`, against the hand-written stream and syslog-ng (where installed), until the last line is written.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
@@ -18,6 +19,10 @@ const START_ROUNDS = 5;
 /** Events of the default pipeline whose RSS is sampled (its `count`, with no interval). */
 const RSS_EVENTS = 300_000;
 const RSS_SAMPLE_MS = 20;
+/** Events of the file and stdin → file rows. */
+const FILE_EVENTS = 300_000;
+/** How often the output of a file row is looked at. */
+const OUTPUT_POLL_MS = 5;
 
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -102,6 +107,181 @@ function firstLine(argv, env) {
       if (!done) reject(new Error(`the pipeline exited with ${code} before its first event`));
     });
   });
+}
+
+/** Wall seconds from spawning a shell command until `outFile` holds `lines` lines (`outFile` removed first);
+ * the command is then stopped if it still runs (a file source tails for ever). */
+function untilWritten(command, outFile, lines, before = () => undefined) {
+  rmSync(outFile, { force: true });
+  before();
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn('/bin/bash', ['-c', command], { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+    let exited = false;
+    let done = false;
+    let fd;
+    let seen = 0;
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    const poll = () => {
+      try {
+        fd ??= openSync(outFile, 'r');
+      } catch {
+        return false;
+      }
+      for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; )
+        for (let at = chunk.indexOf(10); at !== -1 && at < n; at = chunk.indexOf(10, at + 1)) seen++;
+      return seen >= lines;
+    };
+    const finish = (error, elapsed) => {
+      done = true;
+      clearInterval(timer);
+      if (fd !== undefined) closeSync(fd);
+      if (!exited) process.kill(-child.pid, 'SIGTERM');
+      if (error) reject(error);
+      else resolve(elapsed);
+    };
+    const timer = setInterval(() => {
+      if (poll()) finish(undefined, seconds(start));
+    }, OUTPUT_POLL_MS);
+    child.on('exit', (code) => {
+      exited = true;
+      if (done) return;
+      if (poll()) finish(undefined, seconds(start));
+      else finish(new Error(`${command} exited with ${code} after ${seen} of ${lines} lines`));
+    });
+  });
+}
+
+/** `alternate` for `untilWritten` runs: `runs` are [command, outFile, before] of the same `lines`. */
+async function alternateWritten(runs, lines, rounds = ROUNDS) {
+  for (const run of runs) await untilWritten(run[0], run[1], lines, run[2]);
+  const times = runs.map(() => []);
+  for (let round = 0; round < rounds; round++)
+    for (const [i, run] of runs.entries()) times[i].push(await untilWritten(run[0], run[1], lines, run[2]));
+  return times.map(median);
+}
+
+/** syslog-ng's S1 (bench/programs.mjs): a file source, `json-parser`, a `rewrite` as the remap program, and
+ * `format-json` into a file; with flow control, as without it a full destination queue drops events. */
+function syslogNgConfig(input, output) {
+  return `@version: 3.38
+options { stats-freq(0); };
+source s_in { file("${input}" flags(no-parse) follow-freq(1) log-fetch-limit(1000) log-iw-size(100000)); };
+parser p_json { json-parser(prefix(".json.")); };
+rewrite r_s1 {
+  set("prod", value(".json.env"));
+  unset(value(".json.debug"));
+  set("info", value(".json.level"));
+  set("error", value(".json.level") condition("\${.json.status}" >= 500));
+  set("$(uppercase \${.json.host})", value(".json.host"));
+};
+destination d_out { file("${output}" template("$(format-json --scope none --key .json.* --rekey .json.* --shift 6)\\n")); };
+log { source(s_in); parser(p_json); rewrite(r_s1); destination(d_out); flags(flow-control); };
+`;
+}
+
+const hasSyslogNg = () => {
+  try {
+    execFileSync('syslog-ng', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * file → remap → file and stdin → remap → file on the first `FILE_EVENTS` S1 events of `eventsFile`, each with
+ * `parse_json` of `.message` before the S1 program `s1File` in the remap program (the source makes each line a `message`) and without it
+ * (stdin: the json codec decodes; file, which has no codec: S1 runs on the line's event), against
+ * bench/hand-stream.mjs doing the same; time from spawn until the last line is in the output file; syslog-ng's
+ * S1 from file to file where `syslog-ng` is installed. Returns markdown table rows.
+ */
+export async function fileBenchmark({ root, cli, work, eventsFile, s1File }) {
+  const input = path.join(work, 'file-events.ndjson');
+  execFileSync('/bin/bash', ['-c', `head -n ${FILE_EVENTS} ${eventsFile} > ${input}`]);
+  const lines = FILE_EVENTS;
+  const handScript = path.join(root, 'bench/hand-stream.mjs');
+  const s1 = readFileSync(s1File, 'utf8');
+  const parsed = `. = object!(parse_json!(.message))\n${s1}`;
+  const dataDir = path.join(work, 'file-data');
+  const freshDataDir = () => rmSync(dataDir, { recursive: true, force: true });
+  const svcRun = (name, source, program) => {
+    const config = path.join(work, `pipeline-${name}.json`);
+    const out = path.join(work, `out-${name}.ndjson`);
+    writeFileSync(
+      config,
+      yaml({
+        data_dir: dataDir,
+        sources: { in: source },
+        transforms: { s1: { type: 'remap', inputs: ['in'], source: program } },
+        sinks: { out: { type: 'file', inputs: ['s1'], path: out, encoding: { codec: 'json' } } },
+      }),
+    );
+    const stdin = source.type === 'stdin' ? ` < ${input}` : '';
+    return [`node ${cli} -q --config ${config}${stdin}`, out, freshDataDir];
+  };
+  const handRun = (name, mode) => {
+    const out = path.join(work, `out-hand-${name}.ndjson`);
+    return [`node ${handScript} S1 /dev/stdin${mode} < ${input} > ${out}`, out];
+  };
+  const fileSource = { type: 'file', include: [input], ignore_checkpoints: true };
+  const rows = [
+    ['file → remap(`parse_json`, S1) → file', svcRun('file-json', fileSource, parsed), handRun('json', '')],
+    ['file → remap(S1 on the line) → file', svcRun('file-line', fileSource, s1), handRun('line', ' --message')],
+    ['stdin → remap(`parse_json`, S1) → file', svcRun('stdin-json', { type: 'stdin' }, parsed), handRun('json', '')],
+    [
+      'stdin (json codec) → remap(S1) → file',
+      svcRun('stdin-codec', { type: 'stdin', decoding: { codec: 'json' } }, s1),
+      handRun('json', ''),
+    ],
+  ];
+  // Same events out of svc and the hand-written stream before any timing counts (svc stamps its source's
+  // fields; without `parse_json` the line's event has this host's name, as the hand-written one does).
+  for (const [what, svc, hand] of rows) {
+    await untilWritten(svc[0], svc[1], lines, svc[2]);
+    await untilWritten(hand[0], hand[1], lines);
+    assertSameEvents(
+      `${what} against the hand-written stream`,
+      canonicalLines(hand[1]),
+      canonicalLines(svc[1], ['file', 'source_type', 'timestamp']),
+    );
+  }
+  const table = [];
+  let fileJsonSeconds;
+  for (const [what, svc, hand] of rows) {
+    const [svcSeconds, handSeconds] = await alternateWritten([svc, hand], lines);
+    fileJsonSeconds ??= svcSeconds;
+    console.error(`${what}: svc ${svcSeconds.toFixed(2)} s, hand-written ${handSeconds.toFixed(2)} s`);
+    table.push(
+      `| ${what}, ${lines / 1000}k events, spawn → last line written, ev/s, median of ${ROUNDS} alternated runs | ${(lines / svcSeconds / 1e3).toFixed(0)} k | hand-written stream ${(lines / handSeconds / 1e3).toFixed(0)} k | ${(handSeconds / svcSeconds).toFixed(2)}× | ${what.startsWith('file') ? '≥ 3×' : ''} |`,
+    );
+  }
+  if (!hasSyslogNg()) {
+    table.push(
+      '| syslog-ng S1, file → file | — | syslog-ng is not installed (Debian `syslog-ng-core`): row skipped | | ≥ 4× |',
+    );
+    return table;
+  }
+  const sngDir = path.join(work, 'syslog-ng');
+  const sngOut = path.join(sngDir, 'out.ndjson');
+  const sngConfig = path.join(work, 'syslog-ng.conf');
+  writeFileSync(sngConfig, syslogNgConfig(input, sngOut));
+  const syslogNg = [
+    `exec syslog-ng -F --no-caps -f ${sngConfig} -R ${sngDir}/persist -p ${sngDir}/pid -c ${sngDir}/ctl`,
+    sngOut,
+    () => {
+      rmSync(sngDir, { recursive: true, force: true });
+      execFileSync('mkdir', ['-p', sngDir]);
+    },
+  ];
+  const [svcSeconds, sngSeconds] = await alternateWritten([rows[0][1], syslogNg], lines);
+  console.error(
+    `file → file S1: svc ${svcSeconds.toFixed(2)} s, syslog-ng ${sngSeconds.toFixed(2)} s (svc alone before: ${fileJsonSeconds.toFixed(2)} s)`,
+  );
+  table.push(
+    `| file → remap(\`parse_json\`, S1) → file against syslog-ng (file, \`json-parser\`, \`rewrite\`, \`format-json\`), ev/s, median of ${ROUNDS} alternated runs | ${(lines / svcSeconds / 1e3).toFixed(0)} k | syslog-ng ${(lines / sngSeconds / 1e3).toFixed(0)} k | ${(sngSeconds / svcSeconds).toFixed(2)}× | ≥ 4× |`,
+  );
+  return table;
 }
 
 /** A free loopback port. */
@@ -268,6 +448,7 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
 
   const durability = await durabilityBenchmark({ cli, eventsFile, s1File });
   console.error(durability[0]);
+  const fileRows = await fileBenchmark({ root, cli, work, eventsFile, s1File });
 
   const rate = (s) => `${(events / s / 1e3).toFixed(0)} k`;
   const load = `1-minute load average ${loadBefore.toFixed(1)} when these rows started, ${os.loadavg()[0].toFixed(1)} when they ended (${os.cpus().length} cores): other work on the machine slows all columns alike, the ratios less.`;
@@ -281,6 +462,7 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
     `| default pipeline (examples/default.yaml, count ${RSS_EVENTS / 1000}k, interval 0), max VmRSS | ${rss.toFixed(0)} MB | | | < 120 MB |`,
     `| default pipeline, spawn → first event on stdout, warm module cache, median of ${START_ROUNDS} | ${(start * 1000).toFixed(0)} ms | | | < 300 ms |`,
     ...durability,
+    ...fileRows,
     '',
     load,
   ];

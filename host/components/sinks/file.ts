@@ -44,6 +44,11 @@ class PathTemplate {
     return new PathTemplate(undefined, await compile(source, { timezone }));
   }
 
+  /** The same path for every event. */
+  get isFixed(): boolean {
+    return this.fixed !== undefined;
+  }
+
   /** The rendered paths; a failure (e.g. a missing field) is counted, logged, and leaves the event out. */
   render(batch: EventBatch, env: ComponentEnv): Destinations {
     if (this.fixed !== undefined) return { path: this.fixed };
@@ -104,6 +109,12 @@ class FileSink implements Sink {
     this.openFiles = env.telemetry.gauge('open_files');
     const idleMs = options.idle_timeout_secs * 1000;
     this.sweeper = setInterval(() => this.closeIdle(idleMs), Math.min(idleMs, 1000)).unref();
+  }
+
+  /** With one path for all events, every batch is encoded whole (one write each): a transform in front may
+   * encode it. */
+  get batchEncoder(): SinkEncoder | undefined {
+    return this.path.isFixed ? this.encoder : undefined;
   }
 
   /** Acknowledged once appended: what the process wrote survives its being killed. */

@@ -59,18 +59,17 @@ export class FileWatcher {
     this.pending = { parts: [], lines: 0, endPosition: position };
   }
 
-  /** Reads up to `maxBytes` and splits them into lines added to `pending`; oversized lines are reported.
-   * A file shorter than the read position, or grown again after its end with other first lines, was
-   * replaced: 'replaced', nothing read. */
+  /** Reads up to `block.length` bytes into `block` (the caller's, reused: what is kept is copied out) and
+   * splits them into lines added to `pending`; oversized lines are reported. A file shorter than the read
+   * position, or grown again after its end with other first lines, was replaced: 'replaced', nothing read. */
   async read(
-    maxBytes: number,
+    block: Buffer,
     onOversize: (count: number) => void,
     onBytes: (count: number) => void,
   ): Promise<ReadOutcome> {
     if (this.replaced) return 'eof';
     const offset = this.position + this.splitter.heldBytes;
-    const buffer = Buffer.allocUnsafe(maxBytes);
-    const { bytesRead } = await this.handle.read(buffer, 0, maxBytes, offset);
+    const { bytesRead } = await this.handle.read(block, 0, block.length, offset);
     if (bytesRead === 0) {
       this.atEnd = true;
       const { size } = await this.handle.stat();
@@ -80,11 +79,11 @@ export class FileWatcher {
       // Truncated and written again past our position since we looked: the same file no more.
       if ((await this.currentFingerprint()) !== this.fingerprint) return this.markReplaced();
     }
-    this.atEnd = bytesRead < maxBytes;
+    this.atEnd = bytesRead < block.length;
     onBytes(bytesRead);
     this.lastReadSuccess = Date.now();
     // Part offsets count from the held bytes, which start at `position`.
-    const split = this.splitter.feed(buffer.subarray(0, bytesRead));
+    const split = this.splitter.feed(Buffer.from(block.subarray(0, bytesRead)));
     if (split.oversize > 0) onOversize(split.oversize);
     for (const { data, ranges, offset } of split.parts) {
       this.pending.parts.push({ data, ranges, base: this.position + offset });
