@@ -4,20 +4,12 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../host/config/errors.js';
-import { LogHub } from '../../host/log.js';
+import { textLogHub } from './support/log-hub.js';
 import { loadPipelineConfig } from '../../host/pipeline.js';
 import { UnitTests, type TestResult } from '../../host/unit-tests.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-unit-tests-'));
-const logs: string[] = [];
-const hub = new LogHub({
-  level: 'warn',
-  format: 'text',
-  color: false,
-  rateLimitSecs: 0,
-  backtraces: false,
-  write: (line) => logs.push(line),
-});
+const { hub, lines: logs } = textLogHub({ level: 'warn' });
 const env = { log: hub.logger('svc'), logHub: hub, chunkSize: 1000, maxDecompressedSize: 1 << 20 };
 
 const PIPELINE = `

@@ -5,18 +5,10 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ConfigWatchOptions, type ConfigWatcher, watchConfig } from '../../../host/config/watch.js';
-import { LogHub } from '../../../host/log.js';
+import { textLogHub } from '../support/log-hub.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const logLines: string[] = [];
-const hub = new LogHub({
-  level: 'info',
-  format: 'text',
-  color: false,
-  rateLimitSecs: 0,
-  backtraces: false,
-  write: (line) => logLines.push(line),
-});
+const { hub, lines: logLines } = textLogHub();
 
 const roots: string[] = [];
 const open: ConfigWatcher[] = [];

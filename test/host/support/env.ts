@@ -3,7 +3,8 @@
 
 import type { ComponentDefinition, ComponentEnv } from '../../../host/components/component.js';
 import { globalSchema } from '../../../host/config/global.js';
-import { LogHub, type LogRecord } from '../../../host/log.js';
+import type { LogRecord } from '../../../host/log.js';
+import { textLogHub } from './log-hub.js';
 import { ComponentTelemetry } from '../../../host/telemetry/component.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
@@ -23,15 +24,7 @@ export function componentEnv(
 ): TestEnv {
   const metrics = new MetricsRegistry();
   const logs: LogRecord[] = [];
-  const logLines: string[] = [];
-  const hub = new LogHub({
-    level: 'info',
-    format: 'text',
-    color: false,
-    rateLimitSecs: 0,
-    backtraces: false,
-    write: (line) => logLines.push(line),
-  });
+  const { hub, lines: logLines } = textLogHub();
   hub.subscribe((record) => logs.push(record));
   return {
     id,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
 import { transformDefinition } from '../../../host/components/transforms/index.js';
 import { globalSchema } from '../../../host/config/global.js';
-import { LogHub } from '../../../host/log.js';
+import { textLogHub } from '../support/log-hub.js';
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../host/topology/batch.js';
 import { InlineExecutor, type TransformExecutor, WorkerExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
@@ -15,14 +15,7 @@ import { Topology } from '../../../host/topology/run.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import { batchOf, collectSink, eventsOf, splitTransform } from '../support/components.js';
 
-const hub = new LogHub({
-  level: 'error',
-  format: 'text',
-  color: false,
-  rateLimitSecs: 0,
-  backtraces: false,
-  write: () => {},
-});
+const { hub } = textLogHub({ level: 'error' });
 
 const n = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ n: from + i }));
 

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import { globalSchema } from '../../../host/config/global.js';
-import { LogHub } from '../../../host/log.js';
+import { textLogHub } from '../support/log-hub.js';
 import { InlineExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
 import { BuildError, Topology, type TopologyOptions } from '../../../host/topology/run.js';
@@ -11,14 +11,7 @@ import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../.
 import { batchOf, eventsOf } from '../support/components.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const hub = new LogHub({
-  level: 'error',
-  format: 'text',
-  color: false,
-  rateLimitSecs: 0,
-  backtraces: false,
-  write: () => {},
-});
+const { hub } = textLogHub({ level: 'error' });
 
 /** What the components of a run did, in order. */
 interface Journal {
@@ -126,7 +119,20 @@ function setup(total: number) {
     executor,
   };
   const graph = (specs: ComponentSpec[]) => buildGraph(specs, 'strict');
-  return { journal, spec, options, graph };
+  const receivedAtLeast = (count: number) =>
+    waitFor(
+      () => journal.received.length >= count,
+      () => `${journal.received.length} received`,
+    );
+  /** Waits for every event, stops the topology and checks that each arrived once. */
+  const finish = async (topology: Topology, running: Promise<void>) => {
+    await receivedAtLeast(total);
+    topology.stop();
+    await running;
+    await topology.close();
+    assertEachOnce(numbers(journal), total);
+  };
+  return { journal, spec, options, graph, receivedAtLeast, finish };
 }
 
 const numbers = (journal: Journal, sink?: string) =>
@@ -143,7 +149,7 @@ function assertEachOnce(received: number[], total: number): void {
 
 test('a changed transform is rebuilt while events stream: none is lost and the new one applies from the reload on', async () => {
   const total = 20000;
-  const { journal, spec, options, graph } = setup(total);
+  const { journal, spec, options, graph, receivedAtLeast, finish } = setup(total);
   const specs = (tag: string) => [
     spec('in', 'source', 'pump', { name: 'in' }),
     spec('tag', 'transform', 'tag', { tag }, ['in']),
@@ -151,23 +157,13 @@ test('a changed transform is rebuilt while events stream: none is lost and the n
   ];
   const topology = await Topology.build(graph(specs('a')), options);
   const running = topology.run();
-  await waitFor(
-    () => journal.received.length >= 5000,
-    () => `${journal.received.length} received`,
-  );
+  await receivedAtLeast(5000);
   topology.commitReload(await topology.prepareReload(graph(specs('x')), options));
   topology.commitReload(await topology.prepareReload(graph(specs('b')), options));
   const sentAtReload = journal.sent;
   assert.ok(sentAtReload < total, 'the reload happened mid-stream');
   assert.equal(journal.steps, ['build in'], 'the source was kept');
-  await waitFor(
-    () => journal.received.length >= total,
-    () => `${journal.received.length} received`,
-  );
-  topology.stop();
-  await running;
-  await topology.close();
-  assertEachOnce(numbers(journal), total);
+  await finish(topology, running);
   const late = journal.received.filter((event) => event.n >= sentAtReload);
   assert.ok(late.length > 0 && late.every((event) => event.tag === 'b'), 'events sent after the reload are tagged b');
   assert.ok(
@@ -178,26 +174,16 @@ test('a changed transform is rebuilt while events stream: none is lost and the n
 
 test('a changed sink keeps its buffer: the old sink is closed after its last write and the new one takes the rest', async () => {
   const total = 20000;
-  const { journal, spec, options, graph } = setup(total);
+  const { journal, spec, options, graph, receivedAtLeast, finish } = setup(total);
   const specs = (name: string) => [
     spec('in', 'source', 'pump', { name: 'in' }),
     spec('out', 'sink', 'journal', { name }, ['in']),
   ];
   const topology = await Topology.build(graph(specs('first')), options);
   const running = topology.run();
-  await waitFor(
-    () => journal.received.length >= 5000,
-    () => `${journal.received.length} received`,
-  );
+  await receivedAtLeast(5000);
   topology.commitReload(await topology.prepareReload(graph(specs('second')), options));
-  await waitFor(
-    () => journal.received.length >= total,
-    () => `${journal.received.length} received`,
-  );
-  topology.stop();
-  await running;
-  await topology.close();
-  assertEachOnce(numbers(journal), total);
+  await finish(topology, running);
   const firstOfSecond = journal.received.findIndex((event) => event.sink === 'second');
   assert.ok(firstOfSecond > 0, 'both sinks wrote');
   assert.ok(
@@ -209,7 +195,7 @@ test('a changed sink keeps its buffer: the old sink is closed after its last wri
 
 test('a component that fails to build rejects the reload; the running topology goes on as it was', async () => {
   const total = 10000;
-  const { journal, spec, options, graph } = setup(total);
+  const { journal, spec, options, graph, receivedAtLeast, finish } = setup(total);
   const specs = (fail: boolean) => [
     spec('in', 'source', 'pump', { name: 'in' }),
     spec('tag', 'transform', 'tag', { tag: 'a', fail }, ['in']),
@@ -218,41 +204,28 @@ test('a component that fails to build rejects the reload; the running topology g
   ];
   const topology = await Topology.build(graph(specs(false)), options);
   const running = topology.run();
-  await waitFor(
-    () => journal.received.length >= 2000,
-    () => `${journal.received.length} received`,
-  );
+  await receivedAtLeast(2000);
   const error = await topology.prepareReload(graph(specs(true)), options).catch((caught: unknown) => caught);
   assert.instance(error, BuildError);
   assert.equal(
     (error as BuildError).failures.map(({ spec, message }) => [spec.id, message]),
     [['tag', 'cannot build this one']],
   );
-  await waitFor(
-    () => journal.received.length >= total,
-    () => `${journal.received.length} received`,
-  );
-  topology.stop();
-  await running;
-  await topology.close();
-  assertEachOnce(numbers(journal), total);
+  await finish(topology, running);
   assert.ok(journal.received.every((event) => event.tag === 'a' && event.sink === 'out'));
   assert.ok(journal.steps.includes('closed extra'), 'the sink built for the rejected reload was closed');
 });
 
 test('components added and removed: a removed sink drains what it holds, an added one gets what comes after', async () => {
   const total = 20000;
-  const { journal, spec, options, graph } = setup(total);
+  const { journal, spec, options, graph, receivedAtLeast, finish } = setup(total);
   const source = spec('in', 'source', 'pump', { name: 'in' });
   const topology = await Topology.build(
     graph([source, spec('old', 'sink', 'journal', { name: 'old' }, ['in'])]),
     options,
   );
   const running = topology.run();
-  await waitFor(
-    () => journal.received.length >= 5000,
-    () => `${journal.received.length} received`,
-  );
+  await receivedAtLeast(5000);
   const plan = await topology.prepareReload(
     graph([source, spec('new', 'sink', 'journal', { name: 'new' }, ['in'])]),
     options,
@@ -260,14 +233,7 @@ test('components added and removed: a removed sink drains what it holds, an adde
   assert.equal([plan.added.map((added) => added.id), plan.removed.map((removed) => removed.id)], [['new'], ['old']]);
   topology.commitReload(plan);
   const sentAtReload = journal.sent;
-  await waitFor(
-    () => journal.received.length >= total,
-    () => `${journal.received.length} received`,
-  );
-  topology.stop();
-  await running;
-  await topology.close();
-  assertEachOnce(numbers(journal), total);
+  await finish(topology, running);
   assert.ok(
     numbers(journal, 'new').every((n) => n >= sentAtReload - 400),
     'the new sink only got what came after',
@@ -277,26 +243,16 @@ test('components added and removed: a removed sink drains what it holds, an adde
 
 test('a changed source is stopped before its replacement is built, and the stream goes on', async () => {
   const total = 20000;
-  const { journal, spec, options, graph } = setup(total);
+  const { journal, spec, options, graph, receivedAtLeast, finish } = setup(total);
   const specs = (name: string) => [
     spec('in', 'source', 'pump', { name }),
     spec('out', 'sink', 'journal', { name: 'out' }, ['in']),
   ];
   const topology = await Topology.build(graph(specs('first')), options);
   const running = topology.run();
-  await waitFor(
-    () => journal.received.length >= 5000,
-    () => `${journal.received.length} received`,
-  );
+  await receivedAtLeast(5000);
   topology.commitReload(await topology.prepareReload(graph(specs('second')), options));
-  await waitFor(
-    () => journal.received.length >= total,
-    () => `${journal.received.length} received`,
-  );
-  topology.stop();
-  await running;
-  await topology.close();
-  assertEachOnce(numbers(journal), total);
+  await finish(topology, running);
   assert.equal(journal.steps, ['build first', 'stopped first', 'build second', 'stopped second', 'closed out']);
 });
 

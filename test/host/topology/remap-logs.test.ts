@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { TransformDefinition } from '../../../host/components/component.js';
 import { transformDefinition } from '../../../host/components/transforms/index.js';
 import { globalSchema } from '../../../host/config/global.js';
-import { LogHub } from '../../../host/log.js';
+import { textLogHub } from '../support/log-hub.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import { InlineExecutor } from '../../../host/topology/executor.js';
 import { buildGraph } from '../../../host/topology/graph.js';
@@ -13,15 +13,7 @@ import { batchOf, collectSink, listSource } from '../support/components.js';
 /** Runs `source` as a remap over one batch of events `{ n: 0 }` … `{ n: count - 1 }`; returns the log lines
  * written, under the process's default limit of internal logs (10 s per call site). */
 async function remapLogLines(source: string, count: number): Promise<string[]> {
-  const lines: string[] = [];
-  const hub = new LogHub({
-    level: 'info',
-    format: 'text',
-    color: false,
-    rateLimitSecs: 10,
-    backtraces: false,
-    write: (line) => lines.push(line),
-  });
+  const { hub, lines } = textLogHub({ rateLimitSecs: 10 });
   const remap = transformDefinition('remap') as TransformDefinition;
   const collected: unknown[] = [];
   const events = Array.from({ length: count }, (_, n) => ({ n }));

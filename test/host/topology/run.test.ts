@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { globalSchema } from '../../../host/config/global.js';
-import { LogHub } from '../../../host/log.js';
+import { textLogHub } from '../support/log-hub.js';
 import { InlineExecutor, type TransformExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
 import { chainedTransforms, fusedEdges, Topology } from '../../../host/topology/run.js';
@@ -10,15 +10,7 @@ import type { TransformDefinition } from '../../../host/components/component.js'
 import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
 import { waitFor } from '../../support/wait-for.js';
 
-const logLines: string[] = [];
-const hub = new LogHub({
-  level: 'info',
-  format: 'text',
-  color: false,
-  rateLimitSecs: 0,
-  backtraces: false,
-  write: (line) => logLines.push(line),
-});
+const { hub, lines: logLines } = textLogHub();
 
 async function topology(
   specs: ComponentSpec[],
