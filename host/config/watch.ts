@@ -269,7 +269,7 @@ class Watch implements ConfigWatcher {
     this.timer = undefined;
     const changed = [...this.pending];
     this.pending.clear();
-    this.options.log.info('Configuration file changed.', { paths: changed.join(', ') });
+    this.options.log.info('Configuration file changed.', { paths: changed.join(', '), internal_log_rate_limit: false });
     this.options.onChange(changed);
     if (!this.closed) this.sync();
   }
