@@ -89,6 +89,16 @@ function allocSlow(ptr: usize, size: usize): usize {
   return ptr;
 }
 
+/** Bytes `alloc` can hand out without growing memory. */
+export function arenaRoom(): usize {
+  return arenaEnd - arenaTop;
+}
+
+/** Gives back the end of `ptr`, the last block allocated, so that it holds `size` bytes. */
+export function allocShrink(ptr: usize, size: usize): void {
+  arenaTop = (ptr + size + 7) & ~7;
+}
+
 /** Room for `count` items of `size` bytes; a count whose size cannot be addressed traps instead of wrapping. */
 export function allocItems(count: usize, size: usize): usize {
   const bytes = <u64>count * <u64>size;

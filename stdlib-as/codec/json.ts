@@ -31,13 +31,15 @@ import {
   regexPatternPtr,
   regexPatternLen,
   copyMemory,
+  arenaRoom,
+  allocShrink,
 } from '../value';
 import { fail } from '../error';
 import { Buffer, bufferNew, bufferByte, bufferAscii, bufferData, bufferLength, bufferQuoted } from '../buffer';
 import { writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat } from './number';
 import { writeRfc3339 } from './time';
 import { utf8Sequence, writeLossy } from './utf8';
-import { jsonPlainEnd, jsonEscapeEnd } from './scan';
+import { jsonPlainEnd, jsonEscapeEnd, jsonPlainMask } from './scan';
 import { HEX_LOWER } from './hex';
 import { mayDescend } from '../depth';
 
@@ -328,32 +330,37 @@ function reject(message: string): bool {
   return false;
 }
 
-/** The rest of a string from the first backslash at `pos`: decoded into a copy. */
+/**
+ * The rest of a string from the first backslash at `pos`: decoded into a copy. Plain runs move a word at a
+ * time: each word is stored whole and the write position then advances to its first byte that needs a look.
+ */
 function readEscapedString(start: usize): bool {
-  // Escapes only shrink the text, so the bytes up to the closing quote bound the decoded length.
-  let close = pos;
-  while (true) {
-    close = jsonEscapeEnd(close, end);
-    if (close >= end) break;
-    const c = load<u8>(close);
-    if (c == 0x22) break;
-    close += c == 0x5c ? 2 : 1;
-  }
-  const out = alloc((close < end ? close : end) - start);
+  // Escapes only shrink the text, so the rest of it bounds the decoded length; when that would grow memory,
+  // the bytes up to the closing quote do. The block has a word of slack for the whole-word stores.
+  let bound = end - start;
+  if (bound + 8 > arenaRoom()) bound = escapedStringEnd() - start;
+  const out = alloc(bound + 8);
   memory.copy(out, start, pos - start);
   let w = out + (pos - start);
   let valid = true;
-  while (true) {
-    // Plain runs between escapes move in one piece.
-    const plainEnd = jsonPlainEnd(pos, end);
-    copyMemory(w, pos, plainEnd - pos);
-    w += plainEnd - pos;
-    pos = plainEnd;
-    if (pos == end) break;
+  while (pos < end) {
+    const word = load<u64>(pos);
+    store<u64>(w, word);
+    const found = jsonPlainMask(word);
+    if (found == 0) {
+      pos += 8;
+      w += 8;
+      continue;
+    }
+    const skip = <usize>(ctz(found) >> 3);
+    pos += skip;
+    w += skip;
+    if (pos >= end) break;
     const c = load<u8>(pos);
     if (c == 0x22) {
       stringPtr = out;
       stringLen = w - out;
+      allocShrink(out, stringLen);
       pos++;
       return valid || reject('invalid unicode code point');
     }
@@ -377,7 +384,22 @@ function readEscapedString(start: usize): bool {
     w += <usize>length;
     pos += <usize>length;
   }
+  pos = end;
   return reject('EOF while parsing a string');
+}
+
+/** The closing quote of the string whose first backslash is at `pos`, or `end`. */
+function escapedStringEnd(): usize {
+  let close = pos;
+  while (true) {
+    close = jsonEscapeEnd(close, end);
+    if (close >= end) return end;
+    const c = load<u8>(close);
+    if (c == 0x22) return close;
+    close += c == 0x5c ? 2 : 1;
+  }
+  // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
+  return end;
 }
 
 /** Decodes the escape after a backslash, writing its UTF-8 at `w`; returns the address after it, or 0. */
