@@ -133,8 +133,18 @@ export function arenaUsed(): usize {
  * as a call out of wasm, which costs more than moving the few bytes of a typical key or small string.
  */
 export function copyMemory(dst: usize, src: usize, len: usize): void {
-  if (len > 16) {
+  if (len > 32) {
     memory.copy(dst, src, len);
+  } else if (len > 16) {
+    // Four words, all read before any is written.
+    const head = load<u64>(src);
+    const second = load<u64>(src, 8);
+    const last = load<u64>(src + len - 8);
+    const before = load<u64>(src + len - 16);
+    store<u64>(dst, head);
+    store<u64>(dst, second, 8);
+    store<u64>(dst + len - 16, before);
+    store<u64>(dst + len - 8, last);
   } else if (len >= 8) {
     // Two words that overlap when len < 16, both read before either is written.
     const head = load<u64>(src);

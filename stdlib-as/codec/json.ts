@@ -300,27 +300,32 @@ function parseObject(): Value {
  * is invalid. Without escapes the bytes stay in the text.
  */
 function readString(): bool {
+  // The position stays in locals while scanning: TurboFan loads and stores a global around every call.
   const start = pos;
+  const stop = end;
+  let at = start;
   let valid = true;
   while (true) {
-    pos = jsonPlainEnd(pos, end);
-    if (pos == end) break;
-    const c = load<u8>(pos);
+    at = jsonPlainEnd(at, stop);
+    if (at == stop) break;
+    const c = load<u8>(at);
     if (c == 0x22) {
       stringPtr = start;
-      stringLen = pos - start;
-      pos++;
+      stringLen = at - start;
+      pos = at + 1;
       return valid || reject('invalid unicode code point');
     }
+    pos = at;
     if (c == 0x5c) return readEscapedString(start);
     if (c < 0x20) {
       pos++;
       return reject('control character (\\u0000-\\u001F) found while parsing a string');
     }
-    const length = utf8Sequence(pos, end);
+    const length = utf8Sequence(at, stop);
     if (length < 0) valid = false;
-    pos += <usize>(length < 0 ? -length : length);
+    at += <usize>(length < 0 ? -length : length);
   }
+  pos = stop;
   return reject('EOF while parsing a string');
 }
 
@@ -337,54 +342,56 @@ function reject(message: string): bool {
 function readEscapedString(start: usize): bool {
   // Escapes only shrink the text, so the rest of it bounds the decoded length; when that would grow memory,
   // the bytes up to the closing quote do. The block has a word of slack for the whole-word stores.
-  let bound = end - start;
+  const stop = end;
+  let at = pos;
+  let bound = stop - start;
   if (bound + 8 > arenaRoom()) bound = escapedStringEnd() - start;
   const out = alloc(bound + 8);
-  memory.copy(out, start, pos - start);
-  let w = out + (pos - start);
+  copyMemory(out, start, at - start);
+  let w = out + (at - start);
   let valid = true;
-  while (pos < end) {
-    const word = load<u64>(pos);
+  while (at < stop) {
+    const word = load<u64>(at);
     store<u64>(w, word);
     const found = jsonPlainMask(word);
     if (found == 0) {
-      pos += 8;
+      at += 8;
       w += 8;
       continue;
     }
     const skip = <usize>(ctz(found) >> 3);
-    pos += skip;
+    at += skip;
     w += skip;
-    if (pos >= end) break;
-    const c = load<u8>(pos);
+    if (at >= stop) break;
+    const c = load<u8>(at);
     if (c == 0x22) {
       stringPtr = out;
       stringLen = w - out;
       allocShrink(out, stringLen);
-      pos++;
+      pos = at + 1;
       return valid || reject('invalid unicode code point');
     }
     if (c == 0x5c) {
-      pos++;
-      const at = readEscape(w);
-      if (at == 0) return false;
-      w = at;
+      pos = at + 1;
+      w = readEscape(w);
+      if (w == 0) return false;
+      at = pos;
       continue;
     }
     if (c < 0x20) {
-      pos++;
+      pos = at + 1;
       return reject('control character (\\u0000-\\u001F) found while parsing a string');
     }
-    let length = utf8Sequence(pos, end);
+    let length = utf8Sequence(at, stop);
     if (length < 0) {
       valid = false;
       length = -length;
     }
-    copyMemory(w, pos, <usize>length);
+    copyMemory(w, at, <usize>length);
     w += <usize>length;
-    pos += <usize>length;
+    at += <usize>length;
   }
-  pos = end;
+  pos = stop;
   return reject('EOF while parsing a string');
 }
 

@@ -72,7 +72,8 @@ const enum Escaped {
  * The first byte in [at, stop) that a JSON string does not hold as it is (`"`, `\`, control) or that needs
  * UTF-8 validation (non-ASCII); or `stop`.
  */
-export function jsonPlainEnd(at: usize, stop: usize): usize {
+// @ts-ignore: decorator
+@inline export function jsonPlainEnd(at: usize, stop: usize): usize {
   return scanTo(at, stop, Escaped.Json, true);
 }
 
