@@ -433,7 +433,11 @@ export function objectSetInOrder(o: Value, key: usize, keyLen: usize, v: Value):
 export function objectAppend(o: Value, key: usize, keyLen: usize, v: Value): bool {
   const len = objectLen(o);
   const inOrder = len == 0 || compareBytes(objectKeyPtr(o, len - 1), objectKeyLen(o, len - 1), key, keyLen) < 0;
-  objectInsertAt(o, len, key, keyLen, v);
+  const slot = objectEntries(o, len) + len * ENTRY_SIZE;
+  store<u32>(slot, <u32>key);
+  store<u32>(slot, <u32>keyLen, 4);
+  store<u32>(slot, <u32>v, 8);
+  store<u32>(o, <u32>(len + 1), 4);
   return inOrder;
 }
 
@@ -533,21 +537,24 @@ function mergeEntries(from: usize, lo: usize, mid: usize, hi: usize, to: usize):
 /** Inserts a key known to be absent at index `at` (from `objectFind`), in place. */
 export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v: Value): void {
   const len = objectLen(o);
-  const cap = <usize>load<u32>(o, 8);
-  let entries = <usize>load<u32>(o, 12);
-  if (len == cap) {
-    const grown = allocItems(cap << 1, ENTRY_SIZE);
-    memory.copy(grown, entries, len * ENTRY_SIZE);
-    entries = grown;
-    store<u32>(o, <u32>(cap << 1), 8);
-    store<u32>(o, <u32>entries, 12);
-  }
-  const slot = entries + at * ENTRY_SIZE;
+  const slot = objectEntries(o, len) + at * ENTRY_SIZE;
   copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
   store<u32>(slot, <u32>key);
   store<u32>(slot, <u32>keyLen, 4);
   store<u32>(slot, <u32>v, 8);
   store<u32>(o, <u32>(len + 1), 4);
+}
+
+/** The entries of `o`, which holds `len`, with room for one more (grown when full). */
+// @ts-ignore: decorator
+@inline function objectEntries(o: Value, len: usize): usize {
+  const cap = <usize>load<u32>(o, 8);
+  if (len < cap) return <usize>load<u32>(o, 12);
+  const grown = allocItems(cap << 1, ENTRY_SIZE);
+  memory.copy(grown, <usize>load<u32>(o, 12), len * ENTRY_SIZE);
+  store<u32>(o, <u32>(cap << 1), 8);
+  store<u32>(o, <u32>grown, 12);
+  return grown;
 }
 
 /**
