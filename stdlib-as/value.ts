@@ -89,6 +89,16 @@ function allocSlow(ptr: usize, size: usize): usize {
   return ptr;
 }
 
+/** Bytes `alloc` can hand out without growing memory. */
+export function arenaRoom(): usize {
+  return arenaEnd - arenaTop;
+}
+
+/** Gives back the end of `ptr`, the last block allocated, so that it holds `size` bytes. */
+export function allocShrink(ptr: usize, size: usize): void {
+  arenaTop = (ptr + size + 7) & ~7;
+}
+
 /** Room for `count` items of `size` bytes; a count whose size cannot be addressed traps instead of wrapping. */
 export function allocItems(count: usize, size: usize): usize {
   const bytes = <u64>count * <u64>size;
@@ -123,8 +133,18 @@ export function arenaUsed(): usize {
  * as a call out of wasm, which costs more than moving the few bytes of a typical key or small string.
  */
 export function copyMemory(dst: usize, src: usize, len: usize): void {
-  if (len > 16) {
+  if (len > 32) {
     memory.copy(dst, src, len);
+  } else if (len > 16) {
+    // Four words, all read before any is written.
+    const head = load<u64>(src);
+    const second = load<u64>(src, 8);
+    const last = load<u64>(src + len - 8);
+    const before = load<u64>(src + len - 16);
+    store<u64>(dst, head);
+    store<u64>(dst, second, 8);
+    store<u64>(dst + len - 16, before);
+    store<u64>(dst + len - 8, last);
   } else if (len >= 8) {
     // Two words that overlap when len < 16, both read before either is written.
     const head = load<u64>(src);
@@ -413,7 +433,11 @@ export function objectSetInOrder(o: Value, key: usize, keyLen: usize, v: Value):
 export function objectAppend(o: Value, key: usize, keyLen: usize, v: Value): bool {
   const len = objectLen(o);
   const inOrder = len == 0 || compareBytes(objectKeyPtr(o, len - 1), objectKeyLen(o, len - 1), key, keyLen) < 0;
-  objectInsertAt(o, len, key, keyLen, v);
+  const slot = objectEntries(o, len) + len * ENTRY_SIZE;
+  store<u32>(slot, <u32>key);
+  store<u32>(slot, <u32>keyLen, 4);
+  store<u32>(slot, <u32>v, 8);
+  store<u32>(o, <u32>(len + 1), 4);
   return inOrder;
 }
 
@@ -513,21 +537,24 @@ function mergeEntries(from: usize, lo: usize, mid: usize, hi: usize, to: usize):
 /** Inserts a key known to be absent at index `at` (from `objectFind`), in place. */
 export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v: Value): void {
   const len = objectLen(o);
-  const cap = <usize>load<u32>(o, 8);
-  let entries = <usize>load<u32>(o, 12);
-  if (len == cap) {
-    const grown = allocItems(cap << 1, ENTRY_SIZE);
-    memory.copy(grown, entries, len * ENTRY_SIZE);
-    entries = grown;
-    store<u32>(o, <u32>(cap << 1), 8);
-    store<u32>(o, <u32>entries, 12);
-  }
-  const slot = entries + at * ENTRY_SIZE;
+  const slot = objectEntries(o, len) + at * ENTRY_SIZE;
   copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
   store<u32>(slot, <u32>key);
   store<u32>(slot, <u32>keyLen, 4);
   store<u32>(slot, <u32>v, 8);
   store<u32>(o, <u32>(len + 1), 4);
+}
+
+/** The entries of `o`, which holds `len`, with room for one more (grown when full). */
+// @ts-ignore: decorator
+@inline function objectEntries(o: Value, len: usize): usize {
+  const cap = <usize>load<u32>(o, 8);
+  if (len < cap) return <usize>load<u32>(o, 12);
+  const grown = allocItems(cap << 1, ENTRY_SIZE);
+  memory.copy(grown, <usize>load<u32>(o, 12), len * ENTRY_SIZE);
+  store<u32>(o, <u32>(cap << 1), 8);
+  store<u32>(o, <u32>grown, 12);
+  return grown;
 }
 
 /**

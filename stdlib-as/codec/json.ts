@@ -31,13 +31,15 @@ import {
   regexPatternPtr,
   regexPatternLen,
   copyMemory,
+  arenaRoom,
+  allocShrink,
 } from '../value';
 import { fail } from '../error';
 import { Buffer, bufferNew, bufferByte, bufferAscii, bufferData, bufferLength, bufferQuoted } from '../buffer';
 import { writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat } from './number';
 import { writeRfc3339 } from './time';
 import { utf8Sequence, writeLossy } from './utf8';
-import { jsonPlainEnd, jsonEscapeEnd } from './scan';
+import { jsonPlainEnd, jsonEscapeEnd, jsonPlainMask } from './scan';
 import { HEX_LOWER } from './hex';
 import { mayDescend } from '../depth';
 
@@ -298,27 +300,32 @@ function parseObject(): Value {
  * is invalid. Without escapes the bytes stay in the text.
  */
 function readString(): bool {
+  // The position stays in locals while scanning: TurboFan loads and stores a global around every call.
   const start = pos;
+  const stop = end;
+  let at = start;
   let valid = true;
   while (true) {
-    pos = jsonPlainEnd(pos, end);
-    if (pos == end) break;
-    const c = load<u8>(pos);
+    at = jsonPlainEnd(at, stop);
+    if (at == stop) break;
+    const c = load<u8>(at);
     if (c == 0x22) {
       stringPtr = start;
-      stringLen = pos - start;
-      pos++;
+      stringLen = at - start;
+      pos = at + 1;
       return valid || reject('invalid unicode code point');
     }
+    pos = at;
     if (c == 0x5c) return readEscapedString(start);
     if (c < 0x20) {
       pos++;
       return reject('control character (\\u0000-\\u001F) found while parsing a string');
     }
-    const length = utf8Sequence(pos, end);
+    const length = utf8Sequence(at, stop);
     if (length < 0) valid = false;
-    pos += <usize>(length < 0 ? -length : length);
+    at += <usize>(length < 0 ? -length : length);
   }
+  pos = stop;
   return reject('EOF while parsing a string');
 }
 
@@ -328,56 +335,78 @@ function reject(message: string): bool {
   return false;
 }
 
-/** The rest of a string from the first backslash at `pos`: decoded into a copy. */
+/**
+ * The rest of a string from the first backslash at `pos`: decoded into a copy. Plain runs move a word at a
+ * time: each word is stored whole and the write position then advances to its first byte that needs a look.
+ */
 function readEscapedString(start: usize): bool {
-  // Escapes only shrink the text, so the bytes up to the closing quote bound the decoded length.
-  let close = pos;
-  while (true) {
-    close = jsonEscapeEnd(close, end);
-    if (close >= end) break;
-    const c = load<u8>(close);
-    if (c == 0x22) break;
-    close += c == 0x5c ? 2 : 1;
-  }
-  const out = alloc((close < end ? close : end) - start);
-  memory.copy(out, start, pos - start);
-  let w = out + (pos - start);
+  // Escapes only shrink the text, so the rest of it bounds the decoded length; when that would grow memory,
+  // the bytes up to the closing quote do. The block has a word of slack for the whole-word stores.
+  const stop = end;
+  let at = pos;
+  let bound = stop - start;
+  if (bound + 8 > arenaRoom()) bound = escapedStringEnd() - start;
+  const out = alloc(bound + 8);
+  copyMemory(out, start, at - start);
+  let w = out + (at - start);
   let valid = true;
-  while (true) {
-    // Plain runs between escapes move in one piece.
-    const plainEnd = jsonPlainEnd(pos, end);
-    copyMemory(w, pos, plainEnd - pos);
-    w += plainEnd - pos;
-    pos = plainEnd;
-    if (pos == end) break;
-    const c = load<u8>(pos);
+  while (at < stop) {
+    const word = load<u64>(at);
+    store<u64>(w, word);
+    const found = jsonPlainMask(word);
+    if (found == 0) {
+      at += 8;
+      w += 8;
+      continue;
+    }
+    const skip = <usize>(ctz(found) >> 3);
+    at += skip;
+    w += skip;
+    if (at >= stop) break;
+    const c = load<u8>(at);
     if (c == 0x22) {
       stringPtr = out;
       stringLen = w - out;
-      pos++;
+      allocShrink(out, stringLen);
+      pos = at + 1;
       return valid || reject('invalid unicode code point');
     }
     if (c == 0x5c) {
-      pos++;
-      const at = readEscape(w);
-      if (at == 0) return false;
-      w = at;
+      pos = at + 1;
+      w = readEscape(w);
+      if (w == 0) return false;
+      at = pos;
       continue;
     }
     if (c < 0x20) {
-      pos++;
+      pos = at + 1;
       return reject('control character (\\u0000-\\u001F) found while parsing a string');
     }
-    let length = utf8Sequence(pos, end);
+    let length = utf8Sequence(at, stop);
     if (length < 0) {
       valid = false;
       length = -length;
     }
-    copyMemory(w, pos, <usize>length);
+    copyMemory(w, at, <usize>length);
     w += <usize>length;
-    pos += <usize>length;
+    at += <usize>length;
   }
+  pos = stop;
   return reject('EOF while parsing a string');
+}
+
+/** The closing quote of the string whose first backslash is at `pos`, or `end`. */
+function escapedStringEnd(): usize {
+  let close = pos;
+  while (true) {
+    close = jsonEscapeEnd(close, end);
+    if (close >= end) return end;
+    const c = load<u8>(close);
+    if (c == 0x22) return close;
+    close += c == 0x5c ? 2 : 1;
+  }
+  // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
+  return end;
 }
 
 /** Decodes the escape after a backslash, writing its UTF-8 at `w`; returns the address after it, or 0. */

@@ -62,11 +62,18 @@ const enum Escaped {
   return stop;
 }
 
+/** The bytes of `word` that a JSON string does not hold as they are or that need UTF-8 validation. */
+// @ts-ignore: decorator
+@inline export function jsonPlainMask(word: u64): u64 {
+  return escapedBytes(word, Escaped.Json) | bytesNonAscii(word);
+}
+
 /**
  * The first byte in [at, stop) that a JSON string does not hold as it is (`"`, `\`, control) or that needs
  * UTF-8 validation (non-ASCII); or `stop`.
  */
-export function jsonPlainEnd(at: usize, stop: usize): usize {
+// @ts-ignore: decorator
+@inline export function jsonPlainEnd(at: usize, stop: usize): usize {
   return scanTo(at, stop, Escaped.Json, true);
 }
 

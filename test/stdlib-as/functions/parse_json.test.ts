@@ -45,6 +45,15 @@ test('strings: escapes, surrogate pairs, raw UTF-8; objects sorted, last duplica
   ok(`"${'x'.repeat(1000)}\\n"`, `${'x'.repeat(1000)}\n`);
 });
 
+test('strings with escapes: each decoded into its own block, whatever follows them', () => {
+  const strings = Array.from({ length: 200 }, (_, i) => `${'k'.repeat(i % 23)}"\\${i}\n${'é'.repeat(i % 5)}`);
+  ok(JSON.stringify(strings), strings);
+  // A long rest of the text after an escaped string: its decoded copy is bounded by its closing quote
+  // when the rest would not fit the memory at hand.
+  const long = 'v'.repeat(3 << 20);
+  ok(JSON.stringify({ a: 'x\ty', b: long, c: 'q"r' }), { a: 'x\ty', b: long, c: 'q"r' });
+});
+
 test('syntax errors carry serde_json messages and positions', () => {
   const cases: [string, string][] = [
     ['', 'EOF while parsing a value at line 1 column 0'],
