@@ -20,6 +20,15 @@ export const RECORD_HEADER_SIZE = 20;
 const SEGMENT_BYTES = 128 * 1024 * 1024;
 /** Vector's disk buffer flush interval. */
 const SYNC_INTERVAL_MS = 500;
+/** Batches written and not yet popped are also kept in memory up to this many bytes, so a sink that keeps up
+ * never reads back what was just written (the file is what survives a crash, and what a sink behind reads). */
+const KEPT_BYTES = 16 * 1024 * 1024;
+
+/** A segment's size before the next one starts, and `KEPT_BYTES` (tests make them small). */
+interface BufferSizes {
+  segmentBytes: number;
+  keptBytes: number;
+}
 /** Recovery reads segments in chunks of this size (or one record, when larger). */
 const SCAN_CHUNK_BYTES = 4 * 1024 * 1024;
 const LEDGER_FILE = 'ledger.json';
@@ -41,6 +50,8 @@ interface RecordInfo {
   count: number;
   /** Bytes of the batch (the body without the source id). */
   batchBytes: number;
+  /** The batch itself, while the buffer keeps it in memory too (`keptBytes`): popped without reading it back. */
+  kept?: EventBatch;
 }
 
 /** A position in the buffer: the segment and the byte offset in it. */
@@ -194,6 +205,8 @@ export class DiskBuffer {
   private closed = false;
   /** See `BatchBuffer`. */
   private pushing = 0;
+  /** Bytes of the batches kept in memory (`RecordInfo.kept`). */
+  private keptBytes = 0;
   private interrupted = false;
   private readonly waitingForRoom: Array<() => void> = [];
   private waitingForBatch: (() => void) | undefined;
@@ -226,7 +239,7 @@ export class DiskBuffer {
     private readonly observer: DiskBufferObserver,
     writeSegment: { id: number; file: FileHandle; size: number },
     acknowledgedUpTo: Position,
-    private readonly segmentBytes: number,
+    private readonly sizes: BufferSizes,
     lockPath: string,
   ) {
     this.lockPath = lockPath;
@@ -245,12 +258,13 @@ export class DiskBuffer {
     directory: string,
     limits: BufferLimits,
     observer: DiskBufferObserver = {},
-    segmentBytes = SEGMENT_BYTES,
+    sizes: Partial<BufferSizes> = {},
   ): Promise<DiskBuffer> {
     await mkdir(directory, { recursive: true });
     const lockPath = await lockDirectory(directory);
     try {
-      return await DiskBuffer.load(directory, limits, observer, segmentBytes, lockPath);
+      const all = { segmentBytes: SEGMENT_BYTES, keptBytes: KEPT_BYTES, ...sizes };
+      return await DiskBuffer.load(directory, limits, observer, all, lockPath);
     } catch (error) {
       rmSync(lockPath, { force: true });
       throw error;
@@ -261,7 +275,7 @@ export class DiskBuffer {
     directory: string,
     limits: BufferLimits,
     observer: DiskBufferObserver,
-    segmentBytes: number,
+    bufferSizes: BufferSizes,
     lockPath: string,
   ): Promise<DiskBuffer> {
     const ids = (await readdir(directory))
@@ -318,7 +332,7 @@ export class DiskBuffer {
         segment: start.segment,
         offset: Math.min(start.offset, sizes.get(start.segment) ?? 0),
       },
-      segmentBytes,
+      bufferSizes,
       lockPath,
     );
     for (const [id, size] of sizes) if (id !== writeId) buffer.closedSegments.set(id, size);
@@ -429,6 +443,14 @@ export class DiskBuffer {
       this.bytes -= record.batchBytes;
       const entry = { record, acknowledged: false };
       this.unacknowledged.push(entry);
+      if (record.kept) {
+        const batch = record.kept;
+        record.kept = undefined;
+        this.keptBytes -= record.batchBytes;
+        this.popped.set(batch, entry);
+        this.observer.popped?.(batch, this.events, this.bytes);
+        return batch;
+      }
       const decoded = await this.readRecord(record);
       if (decoded.kind !== 'record') {
         // Changed on disk since it was written or checked: skipped, and counted.
@@ -529,8 +551,12 @@ export class DiskBuffer {
         let to = from;
         while (to < queued.length) {
           const recordSize = queued[to]!.head.length + queued[to]!.batch.bytes.byteLength;
-          if (to > from && this.writeSegment.size + size + recordSize > this.segmentBytes) break;
-          if (to === from && this.writeSegment.size > 0 && this.writeSegment.size + recordSize > this.segmentBytes) {
+          if (to > from && this.writeSegment.size + size + recordSize > this.sizes.segmentBytes) break;
+          if (
+            to === from &&
+            this.writeSegment.size > 0 &&
+            this.writeSegment.size + recordSize > this.sizes.segmentBytes
+          ) {
             await this.nextSegment();
           }
           size += recordSize;
@@ -561,16 +587,25 @@ export class DiskBuffer {
       );
     }
     let offset = segment.size;
-    for (const write of group) {
-      const recordSize = write.head.length + write.batch.bytes.byteLength;
-      this.records.push({
+    for (const { head, batch } of group) {
+      const batchBytes = batch.bytes.byteLength;
+      const record: RecordInfo = {
         segment: segment.id,
         offset,
-        size: recordSize,
-        count: write.batch.count,
-        batchBytes: write.batch.bytes.byteLength,
-      });
-      offset += recordSize;
+        size: head.length + batchBytes,
+        count: batch.count,
+        batchBytes,
+      };
+      if (this.keptBytes + batchBytes <= this.sizes.keptBytes) {
+        this.keptBytes += batchBytes;
+        // As read back: no finalizer (the sync releases it).
+        record.kept =
+          batch.sourceId === undefined
+            ? { bytes: batch.bytes, count: batch.count }
+            : { bytes: batch.bytes, count: batch.count, sourceId: batch.sourceId };
+      }
+      this.records.push(record);
+      offset += record.size;
     }
     segment.size = offset;
     this.unsynced = true;

@@ -51,7 +51,7 @@ function recorder() {
 test('batches round-trip through segment files, in order, with their count and source id', async () => {
   await withDir(async (dir) => {
     // Ten 120-byte records per 1200-byte segment.
-    const buffer = await DiskBuffer.open(dir, unbounded, {}, 1200);
+    const buffer = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
     for (let i = 0; i < 35; i++) await buffer.push(i === 34 ? { ...batch(i), sourceId: 'in' } : batch(i));
     assert.is(buffer.eventCount, 35 * 3);
     assert.is(buffer.byteSize, 35 * 100);
@@ -79,14 +79,14 @@ test('batches round-trip through segment files, in order, with their count and s
 
 test('a restart reads again every batch not acknowledged, and only those', async () => {
   await withDir(async (dir) => {
-    const first = await DiskBuffer.open(dir, unbounded, {}, 1200);
+    const first = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
     for (let i = 0; i < 25; i++) await first.push(batch(i));
     // 12 acknowledged, 3 more taken but not acknowledged.
     assert.equal(await popFills(first, 12), [...Array(12).keys()]);
     await popFills(first, 3, false);
     await first.shutdown();
     const { recovered, observer } = recorder();
-    const second = await DiskBuffer.open(dir, unbounded, observer, 1200);
+    const second = await DiskBuffer.open(dir, unbounded, observer, { segmentBytes: 1200 });
     assert.equal(recovered, [[13 * 3, 13 * 100]]);
     assert.is(second.eventCount, 13 * 3);
     assert.equal(
@@ -99,11 +99,11 @@ test('a restart reads again every batch not acknowledged, and only those', async
 
 test('without a shutdown (kill -9), what was written is there at the next start', async () => {
   await withDir(async (dir) => {
-    const killed = await DiskBuffer.open(dir, unbounded, {}, 1200);
+    const killed = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
     for (let i = 0; i < 15; i++) await killed.push(batch(i));
     // No ledger yet: everything is read again.
     const { corrupted, observer } = recorder();
-    const next = await DiskBuffer.open(dir, unbounded, observer, 1200);
+    const next = await DiskBuffer.open(dir, unbounded, observer, { segmentBytes: 1200 });
     assert.equal(corrupted, []);
     assert.equal(await popFills(next, 15), [...Array(15).keys()]);
     await next.shutdown();
@@ -112,7 +112,7 @@ test('without a shutdown (kill -9), what was written is there at the next start'
 
 test('a batch with a finalizer is delivered to its source once the buffer has synced it, not when popped', async () => {
   await withDir(async (dir) => {
-    const buffer = await DiskBuffer.open(dir, unbounded, {}, 1200);
+    const buffer = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
     const statuses: BatchStatus[] = [];
     const finalizer = new BatchNotifier((status) => statuses.push(status));
     await buffer.push({ ...batch(1), finalizer });
@@ -197,13 +197,13 @@ test('buffer.lock: held while open, released by shutdown and by a forced exit; t
 
 test('a torn tail is cut off and counted; the records before it are read, new ones follow them', async () => {
   await withDir(async (dir) => {
-    const first = await DiskBuffer.open(dir, unbounded, {}, 1200);
+    const first = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
     for (let i = 0; i < 5; i++) await first.push(batch(i, 4));
     await first.shutdown();
     const segment = join(dir, 'buffer-data-0.dat');
     await truncate(segment, 5 * 120 - 30);
     const { corrupted, observer } = recorder();
-    const second = await DiskBuffer.open(dir, unbounded, observer, 1200);
+    const second = await DiskBuffer.open(dir, unbounded, observer, { segmentBytes: 1200 });
     assert.equal(corrupted, [{ code: 'partial_write', file: segment, offset: 4 * 120, bytes: 90, events: 4 }]);
     assert.is((await stat(segment)).size, 4 * 120);
     assert.is(second.eventCount, 16);
@@ -232,7 +232,7 @@ test('a torn header is cut off too', async () => {
 
 test('a flipped bit in a payload fails the checksum: the segment is read up to it, the next one whole', async () => {
   await withDir(async (dir) => {
-    const first = await DiskBuffer.open(dir, unbounded, {}, 1200);
+    const first = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
     for (let i = 0; i < 15; i++) await first.push(batch(i));
     await first.shutdown();
     const segment = join(dir, 'buffer-data-0.dat');
@@ -240,7 +240,7 @@ test('a flipped bit in a payload fails the checksum: the segment is read up to i
     bytes[3 * 120 + RECORD_HEADER_SIZE + 50]! ^= 0x10;
     await writeFile(segment, bytes);
     const { corrupted, observer } = recorder();
-    const second = await DiskBuffer.open(dir, unbounded, observer, 1200);
+    const second = await DiskBuffer.open(dir, unbounded, observer, { segmentBytes: 1200 });
     assert.equal(corrupted, [{ code: 'checksum_mismatch', file: segment, offset: 360, bytes: 7 * 120, events: 3 }]);
     assert.equal(await popFills(second, 8), [0, 1, 2, 10, 11, 12, 13, 14]);
     await second.shutdown();
@@ -250,7 +250,8 @@ test('a flipped bit in a payload fails the checksum: the segment is read up to i
 test('a record changed on disk after it was checked is skipped and counted when read', async () => {
   await withDir(async (dir) => {
     const { corrupted, observer } = recorder();
-    const buffer = await DiskBuffer.open(dir, unbounded, observer);
+    // Nothing kept in memory: every record is read back from the file.
+    const buffer = await DiskBuffer.open(dir, unbounded, observer, { keptBytes: 0 });
     for (let i = 0; i < 3; i++) await buffer.push(batch(i));
     const segment = join(dir, 'buffer-data-0.dat');
     const bytes = await readFile(segment);
@@ -305,6 +306,27 @@ test('a batch larger than max_size is taken when the buffer is empty', async () 
     const buffer = await DiskBuffer.open(dir, { ...unbounded, maxBytes: 50 });
     await buffer.push(batch(1));
     assert.is(buffer.eventCount, 3);
+    await buffer.shutdown();
+  });
+});
+
+test('records kept in memory are popped without reading the file; beyond the limit they are read back', async () => {
+  await withDir(async (dir) => {
+    const { corrupted, observer } = recorder();
+    // Room for two of the 100-byte batches.
+    const buffer = await DiskBuffer.open(dir, unbounded, observer, { keptBytes: 200 });
+    for (let i = 0; i < 3; i++) await buffer.push(batch(i));
+    // Every record spoilt on disk: the two kept in memory still come out whole, the third is read and skipped.
+    const segment = join(dir, 'buffer-data-0.dat');
+    const bytes = await readFile(segment);
+    for (const offset of [0, 120, 240]) bytes[offset + RECORD_HEADER_SIZE]! ^= 1;
+    await writeFile(segment, bytes);
+    await buffer.push(batch(3));
+    assert.equal(await popFills(buffer, 3), [0, 1, 3]);
+    assert.equal(
+      corrupted.map(({ offset }) => offset),
+      [240],
+    );
     await buffer.shutdown();
   });
 });
