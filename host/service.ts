@@ -10,7 +10,7 @@ import { isDynamicPattern } from 'tinyglobby';
 import type { ApiContext } from './api/context.js';
 import { ConfigError } from './config/errors.js';
 import type { ConfigLocations } from './config/load.js';
-import { watchConfig } from './config/watch.js';
+import type { ConfigWatcher } from './config/watch.js';
 import type { Logger } from './log.js';
 import {
   buildPipeline,
@@ -120,9 +120,10 @@ async function serve(options: ServiceOptions, reloadable: (reload: () => void) =
   // After a reload the watcher asks again what to watch (a remap `file` added or moved).
   const reloads = new Reloads(built, options, api, () => watcher?.refresh());
   reloadable(() => reloads.request());
-  const watcher =
+  // The watcher's module loads only with --watch-config.
+  const watcher: ConfigWatcher | undefined =
     options.watch &&
-    watchConfig({
+    (await import('./config/watch.js')).watchConfig({
       paths: () => watchedPaths(options.locations, built.graph),
       method: options.watch.method,
       pollIntervalSecs: options.watch.pollIntervalSecs,

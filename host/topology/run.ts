@@ -18,7 +18,6 @@ import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
 import { TapHub } from './tap.js';
 import { reportDecodeErrors } from '../components/support/decoding.js';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -69,8 +68,8 @@ interface Node {
   ran?: Promise<void>;
   /** Its loop (a source's run and wait for acknowledgements) has started and not ended. */
   running?: boolean;
-  /** Of the files it read when built (`fileDigest`). */
-  digest?: string;
+  /** The files it read when built (`contentOfFiles`). */
+  filesRead?: string;
   /** The source outputs sending into `buffer`: each measures its level on every change. */
   sourceOutputs: Array<{ record(): void }>;
   source?: Source;
@@ -236,8 +235,8 @@ export class Topology {
    */
   async prepareReload(graph: Graph, options: TopologyOptions): Promise<ReloadPlan> {
     const old = this.currentGraph;
-    const digests = new Map([...this.nodes].map(([id, node]) => [id, node.digest]));
-    const changed = changedComponents(old, graph, this.options, options, digests);
+    const filesRead = new Map([...this.nodes].map(([id, node]) => [id, node.filesRead]));
+    const changed = changedComponents(old, graph, this.options, options, filesRead);
     const plan: ReloadPlan = {
       graph,
       options,
@@ -311,7 +310,7 @@ export class Topology {
       const node = this.nodes.get(id)!;
       node.spec = spec;
       node.sink = sink;
-      node.digest = fileDigest(spec);
+      node.filesRead = contentOfFiles(spec);
       node.acknowledges = plan.options.sinkAcknowledges(id);
       node.buffer!.resize(plan.options.sinkBuffer(id));
       // Its loop closes the old sink and goes on with this one (`runSink`).
@@ -398,7 +397,7 @@ export class Topology {
     const utilization = spec.kind === 'source' ? undefined : new Utilization(telemetry.gauge('utilization'));
     const node: Node = { spec, telemetry, log, utilization, routes: new Map(), sending: true, sourceOutputs: [] };
     // Before the build reads them: a change after it is seen by the next reload.
-    node.digest = fileDigest(spec);
+    node.filesRead = contentOfFiles(spec);
     const env: ComponentEnv = { ...options.env, id: spec.id, log, telemetry, consumerDecodes, acknowledgements };
     const definition = spec.definition;
     switch (definition.kind) {
@@ -927,7 +926,7 @@ function acknowledgingSources(graph: Graph, sinkAcknowledges: (id: string) => bo
 
 /**
  * The components of `next` a reload builds anew: those added, and those whose configuration changed (type,
- * options, the outputs feeding them, a sink's buffer and acknowledgements) or whose files changed (`digests`:
+ * options, the outputs feeding them, a sink's buffer and acknowledgements) or whose files changed (`filesRead`:
  * the running ones'), and those whose place in a fused edge or chain changed, since a source is built knowing
  * whether its consumer decodes its frames and whether it waits for acknowledgements, and a chain runs as one.
  */
@@ -936,7 +935,7 @@ function changedComponents(
   next: Graph,
   oldOptions: TopologyOptions,
   nextOptions: TopologyOptions,
-  digests: ReadonlyMap<string, string | undefined>,
+  filesRead: ReadonlyMap<string, string | undefined>,
 ): Set<string> {
   const feeding = (graph: Graph, id: string) =>
     graph.edges
@@ -957,7 +956,7 @@ function changedComponents(
       before.type === spec.type &&
       isDeepStrictEqual(before.options, spec.options) &&
       isDeepStrictEqual(feeding(old, id), feeding(next, id)) &&
-      digests.get(id) === fileDigest(spec) &&
+      filesRead.get(id) === contentOfFiles(spec) &&
       (spec.kind !== 'sink' ||
         (isDeepStrictEqual(oldOptions.sinkBuffer(id), nextOptions.sinkBuffer(id)) &&
           oldOptions.sinkAcknowledges(id) === nextOptions.sinkAcknowledges(id))) &&
@@ -978,21 +977,20 @@ function changedComponents(
   return changed;
 }
 
-/** A digest of the files the component reads when built (a remap transform's `file`), or undefined when it
- * reads none; a file that cannot be read digests as such, so it counts as changed once it can. */
-function fileDigest(spec: ComponentSpec): string | undefined {
+/** What the files the component reads when built (a remap transform's `file`) hold, or undefined when it reads
+ * none; a file that cannot be read counts as such, so it counts as changed once it can. */
+function contentOfFiles(spec: ComponentSpec): string | undefined {
   const files = spec.definition.files?.(spec.options) ?? [];
   if (files.length === 0) return undefined;
-  const hash = createHash('sha256');
-  for (const file of files) {
-    try {
-      hash.update(readFileSync(file));
-    } catch (error) {
-      hash.update(`unreadable: ${(error as NodeJS.ErrnoException).code}`);
-    }
-    hash.update('\0');
-  }
-  return hash.digest('hex');
+  return files
+    .map((file) => {
+      try {
+        return readFileSync(file, 'latin1');
+      } catch (error) {
+        return `unreadable: ${(error as NodeJS.ErrnoException).code}`;
+      }
+    })
+    .join('\0');
 }
 
 function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
