@@ -456,7 +456,7 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
     '| measurement | svc | compared with | ratio | target |',
     '|---|---|---|---|---|',
     `| stdin → remap(S1) → console (json), ${events / 1000}k events, ev/s, median of ${ROUNDS} alternated runs | ${rate(pipelineSeconds)} | hand-written stream ${rate(handSeconds)} | ${(handSeconds / pipelineSeconds).toFixed(2)}× | ≥ 3× (≥ 2× required) |`,
-    `| same, against \`svc vrl -o --threads 1\` on the same file, ev/s | ${rate(pipelineSeconds)} | svc vrl -o --threads 1 ${rate(vrlSeconds)} | ${(vrlSeconds / pipelineSeconds).toFixed(2)}× | ≥ 0.8× |`,
+    `| same, against \`svc vrl -o --threads 1\` on the same file, ev/s | ${rate(pipelineSeconds)} | svc vrl -o --threads 1 ${rate(vrlSeconds)} | ${(vrlSeconds / pipelineSeconds).toFixed(2)}× | ≥ 0.9× |`,
     `| the same S1 pipeline with the API on and \`svc tap --outputs-of s1 --limit 100\` attached, against it without the API (events fed once ready), ev/s | ${rate(tapped)} | ${rate(untapped)} | ${(untapped / tapped).toFixed(2)}× | ≥ 0.9× |`,
     `| stdin → remap → remap → blackhole, \`--threads 2\` against \`--threads 1\`, s | ${twoThreads.toFixed(2)} s | ${oneThread.toFixed(2)} s | ${(oneThread / twoThreads).toFixed(2)}× | ≥ 1.6× |`,
     `| default pipeline (examples/default.yaml, count ${RSS_EVENTS / 1000}k, interval 0), max VmRSS | ${rss.toFixed(0)} MB | | | < 120 MB |`,
