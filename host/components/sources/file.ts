@@ -5,10 +5,10 @@
 
 import type { Stats } from 'node:fs';
 import { type FileHandle, open, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import picomatch from 'picomatch';
-import { glob } from 'tinyglobby';
+import { glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { CodecModule, type DecodeOptions } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
@@ -105,8 +105,11 @@ class FileSource implements Source {
   /** Runs handed on whose acknowledgement has not come, and who waits for there to be none. */
   private awaited = 0;
   private allAcknowledged: (() => void) | undefined;
-  /** What each file reads into per turn (one file is read at a time). */
-  private readonly block: Buffer;
+  /** How a consumer that decodes frames itself splits the file's own bytes: with a one-byte ASCII
+   * `line_delimiter` (else lines go as length-delimited frames). */
+  private readonly delimitedFraming: DecodeOptions['framing'] | undefined;
+  /** What each file reads into per turn (one file is read at a time; a new one once a read kept it). */
+  private block: Buffer;
 
   constructor(
     private readonly options: FileSourceOptions,
@@ -119,6 +122,10 @@ class FileSource implements Source {
     this.ignoreBefore =
       options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
     this.identity = { options: options.fingerprint, maxBytes: options.max_line_bytes * options.fingerprint.lines };
+    this.delimitedFraming =
+      this.delimiter.length === 1 && this.delimiter[0]! < 0x80
+        ? { method: 'character_delimited', delimiter: options.line_delimiter }
+        : undefined;
     const maxRead = options.max_read_bytes;
     this.block = Buffer.allocUnsafe(Math.max(maxRead, Math.min(maxRead * PASSES_PER_TURN, MAX_TURN_BYTES)));
   }
@@ -181,8 +188,9 @@ class FileSource implements Source {
         continue;
       }
       if (outcome === 'replaced') this.discoveryDue = true;
-      if (outcome === 'data') readSomething = true;
-      const caughtUp = outcome !== 'data';
+      if (outcome === 'kept') this.block = Buffer.allocUnsafe(this.block.length);
+      const caughtUp = outcome === 'eof' || outcome === 'replaced';
+      if (!caughtUp) readSomething = true;
       if (!watcher.findable) {
         // Renamed away or deleted: its writer may still hold it, so it is read for as long as it is watched,
         // `rotate_wait_secs` after discovery last found it (no limit by default); then its last line too.
@@ -272,7 +280,8 @@ class FileSource implements Source {
 
   /** Lines → batches of up to `chunkSize` events, through the codec module: the lines are handed to it as
    * length-delimited frames, stamped with the file (and, with `offset_key`, each line's offset). When the
-   * one consumer decodes frames itself, the frames go to it undecoded. */
+   * one consumer decodes frames itself, the frames go to it undecoded (as the file has them, when it can
+   * split them: `delimitedBatches`). */
   private *batches(path: string, pending: PendingLines): Generator<EventBatch> {
     if (pending.lines === 0) return;
     const fileStamp = stampAt(sourceStamp(this.env, SOURCE_TYPE, this.options.host_key), this.options.file_key, path);
@@ -284,6 +293,10 @@ class FileSource implements Source {
       stamp: offset === undefined ? fileStamp : stampAt(fileStamp, this.options.offset_key, offset),
       eof: true,
     });
+    if (this.env.consumerDecodes && !perLine && this.delimitedFraming !== undefined) {
+      yield* this.delimitedBatches(pending, { ...decodeOptions(), framing: this.delimitedFraming });
+      return;
+    }
     const data: Buffer[] = [];
     const starts: number[] = [];
     const ends: number[] = [];
@@ -319,6 +332,41 @@ class FileSource implements Source {
         if (batch) yield batch;
       }
     }
+  }
+
+  /** The lines as the file has them, each followed by its delimiter, in batches of up to `chunkSize`: a run
+   * of lines read together is copied once, not line by line. */
+  private *delimitedBatches(pending: PendingLines, frames: DecodeOptions): Generator<EventBatch> {
+    const limit = this.env.chunkSize;
+    let segments: Buffer[] = [];
+    let size = 0;
+    let count = 0;
+    const batch = (): EventBatch => {
+      const bytes = segments.length === 1 ? segments[0]! : Buffer.concat(segments, size);
+      const lines = count;
+      [segments, size, count] = [[], 0, 0];
+      return { bytes, count: lines, frames };
+    };
+    for (const { data, ranges } of pending.parts) {
+      for (let i = 0; i < ranges.length; ) {
+        const start = ranges[i]!;
+        let end = ranges[i + 1]!;
+        i += 2;
+        count++;
+        // The next line follows right after this one's delimiter (no oversized line dropped between).
+        while (i < ranges.length && ranges[i] === end + 1 && count < limit) {
+          end = ranges[i + 1]!;
+          i += 2;
+          count++;
+        }
+        // A line joined from several reads, or the last one of a file, comes without its delimiter.
+        if (end < data.length) segments.push(data.subarray(start, end + 1));
+        else segments.push(data.subarray(start, end), this.delimiter);
+        size += end + 1 - start;
+        if (count === limit) yield batch();
+      }
+    }
+    if (count > 0) yield batch();
   }
 
   /** Decodes frames here; failures are counted and logged. */
@@ -365,9 +413,7 @@ class FileSource implements Source {
    * Known fingerprints are followed first, so that the content of a replaced file (copytruncate) is followed
    * to its copy before the new content at its path is taken for a new file. */
   private async discover(startup: boolean): Promise<void> {
-    const found = (
-      await glob(this.options.include, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false })
-    ).filter((path) => !this.excluded(path));
+    const found = (await this.matchingFiles()).filter((path) => !this.excluded(path));
     for (const watcher of this.watchers.values()) watcher.findable = false;
     const now = Date.now();
     const files: FoundFile[] = [];
@@ -443,6 +489,26 @@ class FileSource implements Source {
         ),
       );
     }
+  }
+
+  /** The files `include` names: a plain path is looked at alone (a glob walks its directory tree; most
+   * configurations name their files), the patterns are globbed. */
+  private async matchingFiles(): Promise<string[]> {
+    const patterns = this.options.include.filter((path) => isDynamicPattern(path) || path.includes('\\'));
+    const plain = this.options.include.filter((path) => !patterns.includes(path)).map((path) => resolve(path));
+    const files = await Promise.all(
+      plain.map((path) =>
+        stat(path).then(
+          (stats) => (stats.isFile() ? path : undefined),
+          () => undefined,
+        ),
+      ),
+    );
+    const globbed =
+      patterns.length === 0
+        ? []
+        : await glob(patterns, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false });
+    return [...new Set([...files.filter((path) => path !== undefined), ...globbed])];
   }
 
   /** Opens `path` and fingerprints it; undefined (reported unless `ignore_not_found` covers it) when it

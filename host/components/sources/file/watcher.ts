@@ -16,7 +16,8 @@ export interface PendingLines {
   endPosition: number;
 }
 
-export type ReadOutcome = 'data' | 'eof' | 'replaced';
+/** 'data': bytes were read; 'kept': bytes were read and the lines refer to the block read into. */
+export type ReadOutcome = 'data' | 'kept' | 'eof' | 'replaced';
 
 /** How the watcher tells that the content under its handle is still the file it fingerprinted. */
 export interface Identity {
@@ -59,9 +60,11 @@ export class FileWatcher {
     this.pending = { parts: [], lines: 0, endPosition: position };
   }
 
-  /** Reads up to `block.length` bytes into `block` (the caller's, reused: what is kept is copied out) and
-   * splits them into lines added to `pending`; oversized lines are reported. A file shorter than the read
-   * position, or grown again after its end with other first lines, was replaced: 'replaced', nothing read. */
+  /** Reads up to `block.length` bytes into `block` and splits them into lines added to `pending`; oversized
+   * lines are reported. A read that fills at least half the block keeps it (the lines refer to it: 'kept',
+   * the caller reads into another block next), a shorter one copies what it keeps. A file shorter than the
+   * read position, or grown again after its end with other first lines, was replaced: 'replaced', nothing
+   * read. */
   async read(
     block: Buffer,
     onOversize: (count: number) => void,
@@ -83,7 +86,8 @@ export class FileWatcher {
     onBytes(bytesRead);
     this.lastReadSuccess = Date.now();
     // Part offsets count from the held bytes, which start at `position`.
-    const split = this.splitter.feed(Buffer.from(block.subarray(0, bytesRead)));
+    const keep = bytesRead * 2 >= block.length;
+    const split = this.splitter.feed(keep ? block.subarray(0, bytesRead) : Buffer.from(block.subarray(0, bytesRead)));
     if (split.oversize > 0) onOversize(split.oversize);
     for (const { data, ranges, offset } of split.parts) {
       this.pending.parts.push({ data, ranges, base: this.position + offset });
@@ -91,7 +95,7 @@ export class FileWatcher {
     }
     this.position += split.consumed;
     this.pending.endPosition = this.position;
-    return 'data';
+    return keep ? 'kept' : 'data';
   }
 
   private markReplaced(): ReadOutcome {

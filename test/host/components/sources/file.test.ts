@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import file from '../../../../host/components/sources/file.js';
 import { Timestamp } from '../../../../abi/values.js';
 import { pause, startSource } from '../../support/source-harness.js';
+import { CodecModule } from '../../../../runtime/engine.js';
+import { decodeBatch } from '../../../../abi/batch.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
 
 let dir = '';
@@ -122,6 +124,40 @@ test('a 10 MB line read in max_read_bytes pieces is delivered intact, and the li
     [long.length, 5],
   );
   assert.ok(source.events[0]!.message === long);
+});
+
+test('for a consumer that decodes: the lines as the file has them, in batches of at most chunk-size events', async () => {
+  const long = 'y'.repeat(3000);
+  const lines = ['a', 'b', '', 'c', long, 'd', 'e'];
+  const tooLong = 'z'.repeat(5000);
+  writeFileSync(join(dir, 'a.log'), `a\nb\n\n${tooLong}\nc\n${long}\nd\ne\n`);
+  const source = await buildSource(
+    file,
+    // Reads of 1 KiB: the long line is joined from several.
+    { include: [join(dir, 'a.log')], data_dir: dir, max_line_bytes: 4096, max_read_bytes: 8, ...fast },
+    testEnv('file', { chunkSize: 3, consumerDecodes: true }),
+  );
+  const codec = new CodecModule({ timezone: 'UTC' });
+  const batches: Array<{ count: number; messages: unknown[] }> = [];
+  const shutdown = new AbortController();
+  const done = source.run({
+    async send(batch) {
+      assert.ok(batch.frames !== undefined, 'frames, not decoded events');
+      const { events } = decodeBatch(codec.decode(batch.bytes, batch.frames).batch);
+      batches.push({
+        count: batch.count,
+        messages: events.map(({ event }) => (event as { message: unknown }).message),
+      });
+      if (batches.flatMap((b) => b.messages).length === lines.length) shutdown.abort();
+    },
+    shutdown: shutdown.signal,
+  });
+  await done;
+  assert.equal(
+    batches.flatMap((b) => b.messages),
+    lines,
+  );
+  assert.ok(batches.every((b) => b.count === b.messages.length && b.count <= 3));
 });
 
 test('rotation by rename: the old file is read to its end, the new one from its start; nothing lost or repeated', async () => {
