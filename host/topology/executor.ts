@@ -188,6 +188,11 @@ export class WorkerThread {
     return ++this.seq;
   }
 
+  /** Calls sent and not answered yet. */
+  get outstanding(): number {
+    return this.pending.size;
+  }
+
   /** Whether the worker keeps the process alive (it does unless told otherwise). */
   keepAlive(keep: boolean): void {
     if (keep) this.worker.ref();
@@ -206,12 +211,19 @@ export class WorkerThread {
   }
 }
 
-/** A transform's workers: those running it (that have created it so far), how many will, which takes its
- * next batch, and why one of them could not create it. */
+/** The worker with the fewest calls outstanding (the first of those): a worker the system paused, or one
+ * given slower batches, gets fewer of the next ones instead of holding every other batch behind it. */
+function leastBusy(workers: readonly WorkerThread[]): WorkerThread {
+  let best = workers[0]!;
+  for (const worker of workers) if (worker.outstanding < best.outstanding) best = worker;
+  return best;
+}
+
+/** A transform's workers: those running it (that have created it so far), how many will, and why one of
+ * them could not create it. */
 interface Assignment {
   workers: WorkerThread[];
   size: number;
-  next: number;
   failure?: Error;
 }
 
@@ -239,7 +251,7 @@ export class WorkerExecutor implements TransformExecutor {
   async create(id: string, type: string, plan: unknown, concurrent = false): Promise<void> {
     // Round robin in topological order: consecutive transforms of a chain land on different workers.
     const workers = concurrent ? this.workers : [this.workers[this.next++ % this.workers.length]!];
-    const assigned: Assignment = { workers: [], size: workers.length, next: 0 };
+    const assigned: Assignment = { workers: [], size: workers.length };
     this.assignment.set(id, assigned);
     const created = workers.map(async (worker) => {
       const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
@@ -290,7 +302,7 @@ export class WorkerExecutor implements TransformExecutor {
     for (;;) {
       for (const assigned of assignments) if (assigned.failure) throw assigned.failure;
       const ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
-      if (ready.length > 0) return this.run(ready[head.next++ % ready.length]!, { chain, batch, encode, keepPassedOn });
+      if (ready.length > 0) return this.run(leastBusy(ready), { chain, batch, encode, keepPassedOn });
       await new Promise<void>((resolve) => this.createdWaiters.push(resolve));
     }
   }
