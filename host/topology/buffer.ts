@@ -94,6 +94,15 @@ export class BatchBuffer {
       await new Promise<void>((resolve) => (this.waitingForBatch = resolve));
     }
     this.interrupted = false;
+    return this.take();
+  }
+
+  /** The next batch if one is queued now, without waiting. */
+  popQueued(): EventBatch | undefined {
+    return this.head === this.queue.length ? undefined : this.take();
+  }
+
+  private take(): EventBatch {
     const batch = this.queue[this.head]!;
     this.queue[this.head++] = undefined as unknown as EventBatch;
     if (this.head > 1024 && this.head * 2 > this.queue.length) {

@@ -21,15 +21,16 @@ export interface TransformExecutor {
   parallelism(id: string): number;
   /** `encode`: see `TransformRunner.process`. */
   process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult>;
-  /** Runs a batch through a chain of transforms in one thread, each one's default output the next one's
-   * input (`encode` for the last); one result per transform that ran. `keepPassedOn`: return the batches
-   * passed between them too (a tap samples them). */
+  /** Runs batches, one after the other in one thread (one hop for them all), each through a chain of
+   * transforms, each one's default output the next one's input (`encode` for the last); per batch, one
+   * result per transform that ran, or why the chain failed on it. `keepPassedOn`: return the batches passed
+   * between them too (a tap samples them). */
   processChain(
     chain: readonly string[],
-    batch: EventBatch,
+    batches: readonly EventBatch[],
     encode?: EncodeOptions,
     keepPassedOn?: boolean,
-  ): Promise<StageResult[]>;
+  ): Promise<ChainRun[]>;
   close(): Promise<void>;
 }
 
@@ -41,8 +42,34 @@ export interface StageResult {
   passedOn?: { count: number; byteSize: number; batch?: EventBatch };
 }
 
+/** What a chain did with one batch: each transform's result, or why it failed on the batch (the batch is
+ * lost alone). */
+export type ChainRun = { stages: StageResult[] } | { error: string };
+
+/** Runs each batch through `runners` (`runStages`), a batch that throws failing alone. */
+export function runChain(
+  runners: readonly TransformRunner[],
+  batches: readonly EventBatch[],
+  encode?: EncodeOptions,
+  keepPassedOn = false,
+): ChainRun[] {
+  return batches.map((batch) => {
+    try {
+      return { stages: runStages(runners, batch, encode, keepPassedOn) };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+}
+
+/** The stage results of a chain's run on one batch; throws when the chain failed on it. */
+function stagesOf(run: ChainRun): StageResult[] {
+  if ('error' in run) throw new Error(run.error);
+  return run.stages;
+}
+
 /** Runs `batch` through `runners` in turn (see `processChain`); stops early when a stage passes nothing on. */
-export function runStages(
+function runStages(
   runners: readonly TransformRunner[],
   batch: EventBatch,
   encode?: EncodeOptions,
@@ -105,13 +132,13 @@ export class InlineExecutor implements TransformExecutor {
 
   async processChain(
     chain: readonly string[],
-    batch: EventBatch,
+    batches: readonly EventBatch[],
     encode?: EncodeOptions,
     keepPassedOn?: boolean,
-  ): Promise<StageResult[]> {
-    return runStages(
+  ): Promise<ChainRun[]> {
+    return runChain(
       chain.map((id) => this.runners.get(id)!),
-      batch,
+      batches,
       encode,
       keepPassedOn,
     );
@@ -130,7 +157,7 @@ export type WorkerCall =
       op: 'process';
       seq: number;
       chain: readonly string[];
-      batch: EventBatch;
+      batches: readonly EventBatch[];
       encode?: EncodeOptions;
       keepPassedOn?: boolean;
     };
@@ -142,8 +169,8 @@ export type WorkerRequest =
   | { op: 'metrics'; snapshot: readonly MetricSample[] }
   | { op: 'remove'; id: string };
 
-/** Messages from a worker. */
-export type WorkerReply = { seq: number; stages?: StageResult[]; error?: string };
+/** Messages from a worker: a call's runs (`process`), or why it failed. */
+export type WorkerReply = { seq: number; runs?: ChainRun[]; error?: string };
 
 /** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
 export function transferable(bytes: Uint8Array): Uint8Array {
@@ -286,15 +313,15 @@ export class WorkerExecutor implements TransformExecutor {
   }
 
   async process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult> {
-    return (await this.processChain([id], batch, encode))[0]!.result;
+    return stagesOf((await this.processChain([id], [batch], encode))[0]!)[0]!.result;
   }
 
   async processChain(
     chain: readonly string[],
-    batch: EventBatch,
+    batches: readonly EventBatch[],
     encode?: EncodeOptions,
     keepPassedOn?: boolean,
-  ): Promise<StageResult[]> {
+  ): Promise<ChainRun[]> {
     const assignments = chain.map((id) => this.assignment.get(id)!);
     const head = assignments[0]!;
     // The workers that have created every transform of the chain (they join each transform as they finish
@@ -302,7 +329,7 @@ export class WorkerExecutor implements TransformExecutor {
     for (;;) {
       for (const assigned of assignments) if (assigned.failure) throw assigned.failure;
       const ready = head.workers.filter((worker) => assignments.every((assigned) => assigned.workers.includes(worker)));
-      if (ready.length > 0) return this.run(leastBusy(ready), { chain, batch, encode, keepPassedOn });
+      if (ready.length > 0) return this.run(leastBusy(ready), { chain, batches, encode, keepPassedOn });
       await new Promise<void>((resolve) => this.createdWaiters.push(resolve));
     }
   }
@@ -310,15 +337,17 @@ export class WorkerExecutor implements TransformExecutor {
   private async run(
     worker: WorkerThread,
     call: Omit<Extract<WorkerCall, { op: 'process' }>, 'op' | 'seq'>,
-  ): Promise<StageResult[]> {
-    // The finalizer stays on this thread (the caller keeps it for the outputs): only plain data crosses.
-    const { finalizer: _kept, ...batch } = call.batch;
-    const bytes = transferable(batch.bytes);
-    const reply = await worker.request({ ...call, op: 'process', seq: worker.nextSeq(), batch: { ...batch, bytes } }, [
-      bytes.buffer as ArrayBuffer,
-    ]);
+  ): Promise<ChainRun[]> {
+    const transfer: ArrayBuffer[] = [];
+    // The finalizers stay on this thread (the caller keeps them for the outputs): only plain data crosses.
+    const batches = call.batches.map(({ finalizer: _kept, ...batch }) => {
+      const bytes = transferable(batch.bytes);
+      transfer.push(bytes.buffer as ArrayBuffer);
+      return { ...batch, bytes };
+    });
+    const reply = await worker.request({ ...call, op: 'process', seq: worker.nextSeq(), batches }, transfer);
     if (reply.error !== undefined) throw new Error(reply.error);
-    return reply.stages!;
+    return reply.runs!;
   }
 
   async close(): Promise<void> {

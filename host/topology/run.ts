@@ -22,9 +22,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
-/** Batches queued to each worker of a transform. Two left the workers idle a third of the time while this
+/** Calls queued to each worker of a transform. Two left the workers idle a third of the time while this
  * thread read and wrote (S1 through stdin → remap → console, two workers on two cores); four keep them busy. */
-const BATCHES_PER_WORKER = 4;
+const CALLS_PER_WORKER = 4;
+/** Batches queued in a transform's buffer go to its worker together, up to this many per call: a hop between
+ * threads (a message each way, their wake-ups) costs about what running a few hundred events does. */
+const BATCHES_PER_CALL = 4;
 
 export interface TopologyOptions {
   /** The buffer in front of each sink (`buffer.*` of its config); in memory unless `type` is disk. */
@@ -627,18 +630,28 @@ export class Topology {
     await source.acknowledged?.();
   }
 
-  /** Keeps up to BATCHES_PER_WORKER batches per worker running the transform: the next ones wait in the
-   * worker while this thread forwards the last one's outputs, so neither waits on the other. Outputs leave
-   * in input order, each as soon as it and those before it are ready. */
+  /** Keeps up to CALLS_PER_WORKER calls per worker running the transform, each on the batches queued when
+   * it was made (up to BATCHES_PER_CALL): the next ones wait in the worker while this thread forwards the last
+   * one's outputs, so neither waits on the other. Outputs leave in input order, each as soon as it and those
+   * before it are ready. */
   private async runTransform(node: Node): Promise<void> {
-    const buffer = node.buffer!;
-    const inFlight = BATCHES_PER_WORKER * this.options.executor.parallelism(node.runner!);
+    // A transform's input is a memory buffer (only sinks have disk buffers).
+    const buffer = node.buffer as BatchBuffer;
+    const inFlight = CALLS_PER_WORKER * this.options.executor.parallelism(node.runner!);
     let sent: Promise<void> = Promise.resolve();
     const unsent: Array<Promise<void>> = [];
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
-      const result = this.process(node, batch);
-      const { sourceId, finalizer } = batch;
-      sent = sent.then(async () => this.forward(node, await result, sourceId, finalizer));
+      const batches = [batch];
+      for (let next; batches.length < BATCHES_PER_CALL && (next = buffer.popQueued()) !== undefined; )
+        batches.push(next);
+      const results = this.process(node, batches);
+      // Read now: the batches' bytes go to the worker.
+      const carried = batches.map(({ sourceId, finalizer }) => ({ sourceId, finalizer }));
+      sent = sent.then(async () => {
+        const stages = await results;
+        for (const [i, { sourceId, finalizer }] of carried.entries())
+          await this.forward(node, stages[i], sourceId, finalizer);
+      });
       unsent.push(sent);
       if (unsent.length >= inFlight) await unsent.shift();
     }
@@ -646,43 +659,56 @@ export class Topology {
     for (const stage of [node, ...(node.chain ?? [])]) this.finished(stage);
   }
 
-  /** One batch through the transform (and the transforms chained after it); undefined when it failed
-   * (counted and logged). */
-  private async process(node: Node, batch: EventBatch): Promise<StageResult[] | undefined> {
-    // Frames are counted once decoded (`forward`).
-    if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
+  /** Batches through the transform (and the transforms chained after it), in one call; per batch, undefined
+   * when it failed (counted and logged). */
+  private async process(node: Node, batches: readonly EventBatch[]): Promise<Array<StageResult[] | undefined>> {
+    let count = 0;
+    for (const batch of batches) {
+      // Frames are counted once decoded (`decodedFrames`).
+      if (!batch.frames) node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
+      count += batch.count;
+    }
     // Read before the bytes are transferred to the worker (which detaches them here).
-    const byteSize = batch.bytes.byteLength;
+    const byteSizes = batches.map((batch) => batch.bytes.byteLength);
     const stages = [node, ...(node.chain ?? [])];
     const last = stages.at(-1)!;
     // A tap that wants an output the worker would keep (encoded for the sink, or passed on in the chain)
     // gets it back as a batch.
     const tapping = this.tap.active;
     const encode =
-      last.encodesFor && !(tapping && this.tap.claim(last.spec.id, batch.count))
+      last.encodesFor && !(tapping && this.tap.claim(last.spec.id, count))
         ? last.encodesFor.sink!.batchEncoder!.options
         : undefined;
-    const keepPassedOn =
-      tapping && stages.some((stage) => stage !== last && this.tap.claim(stage.spec.id, batch.count));
+    const keepPassedOn = tapping && stages.some((stage) => stage !== last && this.tap.claim(stage.spec.id, count));
     for (const stage of stages) stage.utilization!.start();
     try {
       const ids = stages.map((stage) => stage.runner!);
-      const results = await this.options.executor.processChain(ids, batch, encode, keepPassedOn);
-      if (results[0]!.result.decoded) this.decodedFrames(node, byteSize, results[0]!.result.decoded, batch.sourceId);
-      return results;
+      const runs = await this.options.executor.processChain(ids, batches, encode, keepPassedOn);
+      return runs.map((run, i) => {
+        const batch = batches[i]!;
+        if ('error' in run) return this.transformFailed(node, batch, run.error);
+        const decoded = run.stages[0]!.result.decoded;
+        if (decoded) this.decodedFrames(node, byteSizes[i]!, decoded, batch.sourceId);
+        return run.stages;
+      });
     } catch (error) {
-      // The batch is lost, never the process: count it and go on with the next one.
-      node.telemetry.error('transform_failed', 'processing', batch.count);
-      node.telemetry.discarded(batch.count, false);
-      node.log.error(
-        `Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`,
-        { internal_log_rate_key: 'transform_failed' },
-        error,
-      );
-      return undefined;
+      // The worker failed the whole call.
+      return batches.map((batch) => this.transformFailed(node, batch, error));
     } finally {
       for (const stage of stages) stage.utilization!.end();
     }
+  }
+
+  /** A batch the transform failed on is lost, never the process: count it and go on with the next one. */
+  private transformFailed(node: Node, batch: EventBatch, error: unknown): undefined {
+    node.telemetry.error('transform_failed', 'processing', batch.count);
+    node.telemetry.discarded(batch.count, false);
+    node.log.error(
+      `Transform failed on a batch of ${batch.count} events: ${error instanceof Error ? error.message : String(error)}`,
+      { internal_log_rate_key: 'transform_failed' },
+      error,
+    );
+    return undefined;
   }
 
   /** Frames a source sent undecoded were decoded by the transform: count the events they made as the

@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import type { TransformRunner } from '../components/component.js';
 import type { EventBatch } from './batch.js';
 import { createRunner } from '../components/transforms/runners.js';
-import { runStages, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
+import { runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 
 const runners = new Map<string, TransformRunner>();
@@ -27,9 +27,9 @@ port.on('message', async (request: WorkerRequest) => {
       runners.set(request.id, await createRunner(request.type, request.plan));
       reply = { seq: request.seq };
     } else {
-      const stages = runStages(
+      const runs = runChain(
         request.chain.map((id) => runners.get(id)!),
-        request.batch,
+        request.batches,
         request.encode,
         request.keepPassedOn,
       );
@@ -39,9 +39,12 @@ port.on('message', async (request: WorkerRequest) => {
         if (!transfer.includes(bytes.buffer as ArrayBuffer)) transfer.push(bytes.buffer as ArrayBuffer);
         return { ...batch, bytes };
       };
-      for (const output of stages.at(-1)!.result.outputs) output.batch = transferred(output.batch);
-      for (const { passedOn } of stages) if (passedOn?.batch) passedOn.batch = transferred(passedOn.batch);
-      reply = { seq: request.seq, stages };
+      for (const run of runs) {
+        if ('error' in run) continue;
+        for (const output of run.stages.at(-1)!.result.outputs) output.batch = transferred(output.batch);
+        for (const { passedOn } of run.stages) if (passedOn?.batch) passedOn.batch = transferred(passedOn.batch);
+      }
+      reply = { seq: request.seq, runs };
     }
   } catch (error) {
     reply = { seq: request.seq, error: error instanceof Error ? error.message : String(error) };

@@ -386,9 +386,9 @@ test('a transform with two batches in flight forwards them in input order, howev
     grow: () => {},
     parallelism: () => 1,
     process: (id, batch) => inline.process(id, batch),
-    async processChain(chain, batch) {
+    async processChain(chain, batches) {
       if (calls++ % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      return inline.processChain(chain, batch);
+      return inline.processChain(chain, batches);
     },
     close: () => inline.close(),
   };
