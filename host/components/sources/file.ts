@@ -108,6 +108,7 @@ class FileSource implements Source {
   /** How a consumer that decodes frames itself splits the file's own bytes: with a one-byte ASCII
    * `line_delimiter` (else lines go as length-delimited frames). */
   private readonly delimitedFraming: DecodeOptions['framing'] | undefined;
+  private codec: CodecModule | undefined;
   /** What each file reads into per turn (one file is read at a time; a new one once a read kept it). */
   private block: Buffer;
 
@@ -115,7 +116,6 @@ class FileSource implements Source {
     private readonly options: FileSourceOptions,
     private readonly env: ComponentEnv,
     private readonly checkpoints: Checkpoints,
-    private readonly codec: CodecModule,
   ) {
     this.excluded = picomatch(options.exclude, { dot: true });
     this.delimiter = Buffer.from(options.line_delimiter, 'utf8');
@@ -371,6 +371,8 @@ class FileSource implements Source {
 
   /** Decodes frames here; failures are counted and logged. */
   private decode(path: string, input: Uint8Array, options: DecodeOptions): EventBatch | undefined {
+    // Made on first use: a consumer that decodes frames itself needs none here.
+    this.codec ??= new CodecModule({ timezone: this.env.globals.timezone });
     const result = this.codec.decode(input, options);
     for (const { message } of result.errors) {
       this.env.telemetry.error('parser_failed', 'processing');
@@ -557,7 +559,7 @@ const file: SourceDefinition<FileSourceOptions> = {
       join(options.data_dir ?? env.globals.data_dir, env.id),
       options.ignore_checkpoints,
     );
-    const source = new FileSource(options, env, checkpoints, new CodecModule({ timezone: env.globals.timezone }));
+    const source = new FileSource(options, env, checkpoints);
     await source.discoverAtStartup();
     return source;
   },

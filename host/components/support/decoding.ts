@@ -156,15 +156,18 @@ const LENGTH_PREFIXED: DecodeFraming = {
   max_frame_length: 0xffffffff,
 };
 
-/** A source's decoder: one codec module instance, shared by all its streams. */
+/** A source's decoder: one codec module instance, shared by all its streams, made when first needed (a
+ * source whose consumer decodes its frames needs none). */
 export class SourceDecoder {
-  private readonly codec: CodecModule;
+  private instance: CodecModule | undefined;
 
   constructor(
     private readonly env: ComponentEnv,
     readonly settings: DecodeSettings,
-  ) {
-    this.codec = new CodecModule({ timezone: env.globals.timezone });
+  ) {}
+
+  private get codec(): CodecModule {
+    return (this.instance ??= new CodecModule({ timezone: this.env.globals.timezone }));
   }
 
   /** A stream of chunks (a connection, stdin): frames may span chunks. When the source's one consumer
