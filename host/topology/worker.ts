@@ -4,12 +4,17 @@
 import { parentPort } from 'node:worker_threads';
 import type { TransformRunner } from '../components/component.js';
 import type { EventBatch } from './batch.js';
-import { createRunner } from '../components/transforms/runners.js';
+import { createRunner, preloadRunner } from '../components/transforms/runners.js';
 import { runStages, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
+
+// remap's runner (the wasm runtime) loads as soon as the worker has booted, while the main thread still
+// loads the pipeline and its configuration: remap is the transform workers run, and loading it after the
+// first `create` kept the first batch waiting.
+preloadRunner('remap');
 
 port.on('message', async (request: WorkerRequest) => {
   if (request.op === 'metrics') {
