@@ -291,7 +291,9 @@ function check<S extends z.ZodType>(
   prefix: (path: Path) => string,
   errors: string[],
 ): z.output<S> | undefined {
-  const result = schema.safeParse(value);
+  // Without zod's compiled fast path: it compiles code (new Function) for each object schema on its first
+  // parse, and a configuration parses once, against schemas extended for each component.
+  const result = schema.safeParse(value, { jitless: true });
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
     for (const message of describeIssue(issue, schema, value)) errors.push(`${prefix(issue.path)}${message}`);
