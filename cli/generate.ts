@@ -18,7 +18,7 @@ async function runGenerate(pipeline: string | undefined, parsed: Record<string, 
     throw new UsageError(`invalid --format '${format}': expected one of ${GENERATE_FORMATS.join(', ')}`);
   let text: string;
   try {
-    text = generateConfig(pipeline === undefined ? '' : String(pipeline), {
+    text = await generateConfig(pipeline === undefined ? '' : String(pipeline), {
       fragment: parsed.fragment === true,
       format,
     });

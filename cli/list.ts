@@ -17,17 +17,16 @@ const FORMATS = ['text', 'json', 'avro'];
 /** The listing in `format` (text, json or avro), ending with a newline. */
 async function componentList(format: string): Promise<string> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the pipeline.
-  const registry = (await import('../host/index.js')).componentRegistry();
+  const { componentTypes } = await import('../host/index.js');
   if (format === 'text') {
     return SECTIONS.map(
       ({ kind, title }) =>
-        `${title}:\n${registry
-          .types(kind)
+        `${title}:\n${componentTypes(kind)
           .map((type) => `- ${type}\n`)
           .join('')}`,
     ).join('\n');
   }
-  return `${JSON.stringify(Object.fromEntries(SECTIONS.map(({ kind, key }) => [key, registry.types(kind)])))}\n`;
+  return `${JSON.stringify(Object.fromEntries(SECTIONS.map(({ kind, key }) => [key, componentTypes(kind)])))}\n`;
 }
 
 export function registerList(cli: CAC): Command {

@@ -72,7 +72,7 @@ async function runServiceCommand(
   // The transform workers boot while this thread loads the service and reads the configuration (started by
   // cli/bin.ts, or here when svc was started through cli/main.ts).
   const earlyWorkers = await takeEarlyWorkers(options.threads);
-  const { runService } = await import('../host/index.js');
+  const { runService } = await import('../host/service.js');
   const code = await runService({
     locations: configLocations(options),
     interpolate: !options.disableEnvVarInterpolation,

@@ -10,8 +10,8 @@ import { vectorDocument } from './vector-documents.js';
 const FORMATS = ['json', 'logfmt', 'yaml'] as const;
 type Format = (typeof FORMATS)[number];
 
-/** Vector 0.54's tap document, unchanged. */
-const SUBSCRIPTION = vectorDocument('subscriptions/output_events_by_component_id_patterns.graphql');
+/** Vector 0.54's tap document, unchanged (read when a tap starts, not with the CLI). */
+const SUBSCRIPTION = 'subscriptions/output_events_by_component_id_patterns.graphql';
 
 interface TapOptions {
   url: URL;
@@ -112,7 +112,7 @@ async function tapOnce(options: TapOptions, stop: AbortSignal): Promise<void> {
         encoding: options.format.toUpperCase(),
       };
       const unsubscribe = client.subscribe<{ outputEventsByComponentIdPatterns: Payload[] }>(
-        { query: SUBSCRIPTION, variables },
+        { query: vectorDocument(SUBSCRIPTION), variables },
         {
           next(result) {
             if (result.errors) {

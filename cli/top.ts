@@ -4,7 +4,6 @@
 // is lost with --no-reconnect (Vector's top ends with 0 there, which tells a script nothing went wrong).
 
 import type { CAC, Command } from 'cac';
-import picomatch from 'picomatch';
 import { apiUrl, DEFAULT_API_URL, requireHealthyApi } from './api-client.js';
 import { CliError, EXIT_IO, EXIT_UNAVAILABLE, stringOption, useColor, UsageError } from './usage.js';
 
@@ -20,13 +19,15 @@ function intervalMs(value: unknown): number {
   return ms;
 }
 
-/** --components: comma-separated ids or globs, the option possibly repeated; all components by default. */
-function componentFilter(value: unknown): (id: string) => boolean {
+/** --components: comma-separated ids or globs, the option possibly repeated; all components by default.
+ * picomatch loads here, not with the CLI: only `svc top` needs it. */
+async function componentFilter(value: unknown): Promise<(id: string) => boolean> {
   const patterns = (value === undefined ? ['*'] : [value].flat().map(String))
     .flatMap((list) => list.split(','))
     .map((pattern) => pattern.trim())
     .filter((pattern) => pattern !== '');
   if (patterns.length === 0) throw new UsageError('--components needs at least one component id or glob');
+  const { default: picomatch } = await import('picomatch');
   return picomatch(patterns, { dot: true });
 }
 
@@ -37,7 +38,7 @@ async function runTop(options: Record<string, unknown>): Promise<void> {
   const feed = {
     url,
     intervalMs: intervalMs(options.interval),
-    filter: componentFilter(options.components),
+    filter: await componentFilter(options.components),
     reconnect,
   };
   if (!process.stdout.isTTY || !process.stdin.isTTY) {

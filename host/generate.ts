@@ -146,7 +146,7 @@ const PLACEHOLDER_INPUT = 'component-id';
  * The configuration for a pipeline expression: stages `sources/transforms/sinks` separated by `/`, components
  * of a stage by `,`, each `type` or `name:type`. Throws GenerateError listing every problem.
  */
-export function generateConfig(expression: string, options: GenerateOptions): string {
+export async function generateConfig(expression: string, options: GenerateOptions): Promise<string> {
   const stages =
     expression === ''
       ? []
@@ -161,7 +161,7 @@ export function generateConfig(expression: string, options: GenerateOptions): st
     errors.push(
       `a pipeline has at most three stages (sources/transforms/sinks), got ${stages.length}: "${expression}"`,
     );
-  const registry = componentRegistry();
+  const registry = await componentRegistry();
   const config: Record<string, unknown> = options.fragment
     ? {}
     : { data_dir: globalSchema.in.shape.data_dir.parse(undefined) };

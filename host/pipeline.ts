@@ -5,8 +5,7 @@
 import { hostname as osHostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import type { ComponentDefinition, Sink } from './components/component.js';
-import { componentDefinition, componentRegistry } from './components/registry.js';
-import { transformDefinition } from './components/transforms/index.js';
+import { componentDefinition, componentRegistry, transformDefinition } from './components/registry.js';
 import { ConfigError } from './config/errors.js';
 import { loadConfig, type ConfigLocations } from './config/load.js';
 import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from './config/schema.js';
@@ -48,7 +47,9 @@ export async function loadPipelineConfig(
   options: Pick<PipelineOptions, 'locations' | 'interpolate' | 'allowEmptyConfig' | 'env'>,
 ): Promise<Config> {
   const raw = await loadConfig(options.locations, { env: options.env, interpolate: options.interpolate });
-  const { config, errors } = validateConfig(raw, componentRegistry(), { allowEmpty: options.allowEmptyConfig });
+  const { config, errors } = validateConfig(raw, await componentRegistry(raw), {
+    allowEmpty: options.allowEmptyConfig,
+  });
   if (!config) throw new ConfigError(errors);
   return config;
 }

@@ -3,13 +3,9 @@
 // limit; a second signal, or the limit running out, forces the exit. SIGHUP, and with --watch-config a
 // changed file, reloads the configuration into the running pipeline.
 
-import { type Dirent, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { isDynamicPattern } from 'tinyglobby';
 import type { ApiContext } from './api/context.js';
 import { ConfigError } from './config/errors.js';
-import type { ConfigLocations } from './config/load.js';
 import type { ConfigWatcher } from './config/watch.js';
 import type { Logger } from './log.js';
 import {
@@ -121,15 +117,17 @@ async function serve(options: ServiceOptions, reloadable: (reload: () => void) =
   const reloads = new Reloads(built, options, api, () => watcher?.refresh());
   reloadable(() => reloads.request());
   // The watcher's module loads only with --watch-config.
-  const watcher: ConfigWatcher | undefined =
-    options.watch &&
-    (await import('./config/watch.js')).watchConfig({
+  let watcher: ConfigWatcher | undefined;
+  if (options.watch) {
+    const { watchConfig, watchedPaths } = await import('./config/watch.js');
+    watcher = watchConfig({
       paths: () => watchedPaths(options.locations, built.graph),
       method: options.watch.method,
       pollIntervalSecs: options.watch.pollIntervalSecs,
       onChange: () => reloads.request(),
       log,
     });
+  }
 
   log.info('svc has started.', { version: options.version, threads: options.threads });
   // The run ends when every source has ended and everything drained. With no sources (--allow-empty-config,
@@ -263,36 +261,6 @@ class InstanceApi {
     await this.server?.close();
     this.server = undefined;
   }
-}
-
-/** What `--watch-config` watches: the configuration files (the directory of a glob), the --config-dir
- * directories with their component subdirectories, and the files components read (a remap `file`). */
-function watchedPaths(locations: ConfigLocations, graph: Graph): string[] {
-  const files = locations.files.map((file) => (isDynamicPattern(file.path) ? staticBase(file.path) : file.path));
-  const dirs = locations.dirs.flatMap((dir) => withSubdirectories(dir, 2));
-  const read = [...graph.components.values()].flatMap((spec) => spec.definition.files?.(spec.options) ?? []);
-  return [...new Set([...files, ...dirs, ...read])];
-}
-
-/** `dir` and the directories under it, `depth` levels down (a --config-dir's `transforms/` and a transform's
- * parts `transforms/<id>/`). */
-function withSubdirectories(dir: string, depth: number): string[] {
-  if (depth === 0) return [dir];
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [dir];
-  }
-  const below = entries.filter((entry) => entry.isDirectory());
-  return [dir, ...below.flatMap((entry) => withSubdirectories(join(dir, entry.name), depth - 1))];
-}
-
-/** The directory a glob's matches are under: its path up to the first segment with a pattern. */
-function staticBase(pattern: string): string {
-  const segments = pattern.split('/');
-  const first = segments.findIndex((segment) => isDynamicPattern(segment));
-  return segments.slice(0, first).join('/') || '.';
 }
 
 function reportConfigErrors(log: Logger, error: ConfigError): void {

@@ -9,7 +9,7 @@ import { Timestamp } from '../abi/values.js';
 import type { ComponentEnv, TransformDefinition } from './components/component.js';
 import { Condition, conditionSchema, isSet, prepareCondition } from './components/support/condition.js';
 import { compileProgram, instantiateProgram, RemapLogs } from './components/support/remap-program.js';
-import { transformDefinition } from './components/transforms/index.js';
+import { transformDefinition } from './components/registry.js';
 import { ConfigError } from './config/errors.js';
 import type { Config, TestDefinition } from './config/schema.js';
 import type { LogHub, Logger } from './log.js';

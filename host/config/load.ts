@@ -4,9 +4,7 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { parseDocument } from 'yaml';
-import { parse as parseToml, TomlError } from 'smol-toml';
 import { ConfigError } from './errors.js';
 import {
   findSecretReferences,
@@ -156,7 +154,11 @@ function plainTables(value: unknown): unknown {
 }
 
 /** Parses a file's text by format; errors carry `file:line:column`. An empty document is an empty table. */
-function parseText(text: string, format: ConfigFormat, file: string): { value?: unknown; errors: string[] } {
+async function parseText(
+  text: string,
+  format: ConfigFormat,
+  file: string,
+): Promise<{ value?: unknown; errors: string[] }> {
   switch (format) {
     case 'yaml': {
       const document = parseDocument(text);
@@ -170,13 +172,16 @@ function parseText(text: string, format: ConfigFormat, file: string): { value?: 
       }
       return { value: document.toJS() ?? {}, errors: [] };
     }
-    case 'toml':
+    case 'toml': {
+      // Loaded for TOML files only.
+      const { parse: parseToml, TomlError } = await import('smol-toml');
       try {
         return { value: plainTables(parseToml(text)), errors: [] };
       } catch (e) {
         if (!(e instanceof TomlError)) throw e;
         return { errors: [`${file}:${e.line}:${e.column}: ${e.message.split('\n')[0]}`] };
       }
+    }
     case 'json':
       try {
         return { value: JSON.parse(text), errors: [] };
@@ -229,7 +234,7 @@ class ConfigBuilder {
       text = interpolated.text;
     }
     this.config.secrets.push(...findSecretReferences(text, file));
-    const parsed = parseText(text, format, file);
+    const parsed = await parseText(text, format, file);
     this.errors.push(...parsed.errors);
     if (parsed.errors.length > 0) return undefined;
     if (!isTable(parsed.value)) {
@@ -316,8 +321,14 @@ class ConfigBuilder {
   }
 }
 
+/** Characters without which a path cannot be a glob: tinyglobby, which says whether it is one, loads only for
+ * a path with one of them (a run names one plain file, mostly). */
+const GLOB_CHARACTERS = /[*?[\]{}()!+@\\]/;
+
 /** Files matched by a --config entry: a glob must match something; a plain path is taken as is. */
 async function expandPath(ref: ConfigFileRef, errors: string[]): Promise<ConfigFileRef[]> {
+  if (!GLOB_CHARACTERS.test(ref.path)) return [ref];
+  const { glob, isDynamicPattern } = await import('tinyglobby');
   if (!isDynamicPattern(ref.path)) return [ref];
   const matches = (await glob(ref.path, { absolute: isAbsolute(ref.path), onlyFiles: true })).sort();
   if (matches.length === 0) errors.push(`config file not found in path: ${ref.path}`);

@@ -69,9 +69,19 @@ const COMMON_OPTIONS = {
   enrichment_table: {},
 } satisfies Record<ComponentKind, z.ZodRawShape>;
 
-/** The component types known to this build, by kind. */
+/** The component types known to this build, by kind: their names, and the schemas of those registered (a
+ * type only named is known, but a configuration using it cannot be validated). */
 export class ComponentRegistry {
   private readonly schemas = new Map<ComponentKind, Map<string, ComponentSchema>>();
+  private readonly names = new Map<ComponentKind, Set<string>>();
+
+  /** Names types of a kind whose schemas may be registered later. */
+  name(kind: ComponentKind, types: Iterable<string>): this {
+    const names = this.names.get(kind) ?? new Set<string>();
+    for (const type of types) names.add(type);
+    this.names.set(kind, names);
+    return this;
+  }
 
   // biome-ignore lint/suspicious/noExplicitAny: a schema of any options type (variance)
   register(schema: ComponentSchema<any>): this {
@@ -82,16 +92,20 @@ export class ComponentRegistry {
     if (clash) throw new Error(`${schema.kind} type "${schema.type}" declares the common option "${clash}"`);
     byType.set(schema.type, schema);
     this.schemas.set(schema.kind, byType);
-    return this;
+    return this.name(schema.kind, [schema.type]);
   }
 
+  /** The schema of a registered type; throws for a type only named. */
   get(kind: ComponentKind, type: string): ComponentSchema | undefined {
-    return this.schemas.get(kind)?.get(type);
+    const schema = this.schemas.get(kind)?.get(type);
+    if (schema === undefined && this.names.get(kind)?.has(type))
+      throw new Error(`${kind} type "${type}" has no schema registered`);
+    return schema;
   }
 
-  /** Registered type names of a kind, sorted. */
+  /** Known type names of a kind, sorted. */
   types(kind: ComponentKind): string[] {
-    return [...(this.schemas.get(kind)?.keys() ?? [])].sort();
+    return [...(this.names.get(kind) ?? [])].sort();
   }
 }
 
@@ -277,7 +291,9 @@ function check<S extends z.ZodType>(
   prefix: (path: Path) => string,
   errors: string[],
 ): z.output<S> | undefined {
-  const result = schema.safeParse(value);
+  // Without zod's compiled fast path: it compiles code (new Function) for each object schema on its first
+  // parse, and a configuration parses once, against schemas extended for each component.
+  const result = schema.safeParse(value, { jitless: true });
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
     for (const message of describeIssue(issue, schema, value)) errors.push(`${prefix(issue.path)}${message}`);

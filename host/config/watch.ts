@@ -21,9 +21,12 @@
 // - `refresh()` asks `paths()` again at once (after a reload, which may have changed the list).
 // - `close()` stops every watcher and timer. Nothing here keeps the process alive on its own.
 
-import { type FSWatcher, readdirSync, realpathSync, statSync, watch } from 'node:fs';
+import { type Dirent, type FSWatcher, readdirSync, realpathSync, statSync, watch } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { isDynamicPattern } from 'tinyglobby';
 import type { Logger } from '../log.js';
+import type { Graph } from '../topology/graph.js';
+import type { ConfigLocations } from './load.js';
 
 export interface ConfigWatchOptions {
   /** Files and directories to watch (config files, --config-dir dirs, files components read such as a remap
@@ -281,4 +284,34 @@ function realPathOf(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What `--watch-config` watches: the configuration files (the directory of a glob), the --config-dir
+ * directories with their component subdirectories, and the files components read (a remap `file`). */
+export function watchedPaths(locations: ConfigLocations, graph: Graph): string[] {
+  const files = locations.files.map((file) => (isDynamicPattern(file.path) ? staticBase(file.path) : file.path));
+  const dirs = locations.dirs.flatMap((dir) => withSubdirectories(dir, 2));
+  const read = [...graph.components.values()].flatMap((spec) => spec.definition.files?.(spec.options) ?? []);
+  return [...new Set([...files, ...dirs, ...read])];
+}
+
+/** `dir` and the directories under it, `depth` levels down (a --config-dir's `transforms/` and a transform's
+ * parts `transforms/<id>/`). */
+function withSubdirectories(dir: string, depth: number): string[] {
+  if (depth === 0) return [dir];
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [dir];
+  }
+  const below = entries.filter((entry) => entry.isDirectory());
+  return [dir, ...below.flatMap((entry) => withSubdirectories(join(dir, entry.name), depth - 1))];
+}
+
+/** The directory a glob's matches are under: its path up to the first segment with a pattern. */
+function staticBase(pattern: string): string {
+  const segments = pattern.split('/');
+  const first = segments.findIndex((segment) => isDynamicPattern(segment));
+  return segments.slice(0, first).join('/') || '.';
 }

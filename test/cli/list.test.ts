@@ -1,13 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { componentRegistry } from '../../host/components/registry.js';
+import { componentTypes } from '../../host/components/registry.js';
 import { svc } from './support/svc.js';
 
-const registry = componentRegistry();
 const kinds = {
-  sources: registry.types('source'),
-  transforms: registry.types('transform'),
-  sinks: registry.types('sink'),
+  sources: componentTypes('source'),
+  transforms: componentTypes('transform'),
+  sinks: componentTypes('sink'),
 };
 
 test('list prints every component type by kind, sorted, as Vector lays it out', () => {

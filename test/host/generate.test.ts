@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { COMPONENTS, componentRegistry } from '../../host/components/registry.js';
+import { componentDefinitions, componentRegistry } from '../../host/components/registry.js';
 import { componentExample, generateConfig, GenerateError, type Required } from '../../host/generate.js';
 import type { RawConfig } from '../../host/config/load.js';
 import { validateConfig } from '../../host/config/schema.js';
@@ -43,11 +43,15 @@ function defaulted(options: z.ZodType): string[] {
 }
 
 for (const format of ['yaml', 'toml', 'json'] as const) {
-  test(`every component type generates a ${format} config whose defaults validate`, () => {
-    for (const { kind, type, options } of COMPONENTS) {
+  test(`every component type generates a ${format} config whose defaults validate`, async () => {
+    const registry = await componentRegistry();
+    for (const { kind, type, options } of await componentDefinitions()) {
       const expression = kind === 'source' ? type : kind === 'transform' ? `/${type}` : `//${type}`;
-      const table = PARSERS[format](generateConfig(expression, { fragment: false, format })) as Record<string, unknown>;
-      const { errors } = validateConfig(raw(table), componentRegistry(), { allowEmpty: true });
+      const table = PARSERS[format](await generateConfig(expression, { fragment: false, format })) as Record<
+        string,
+        unknown
+      >;
+      const { errors } = validateConfig(raw(table), registry, { allowEmpty: true });
       // What may be wrong is what only the user can fill in: required options and the ones they imply.
       for (const key of [...defaulted(options), 'healthcheck', 'buffer', 'inputs', 'type', 'data_dir']) {
         for (const error of errors) assert.not.ok(error.includes(`option "${key}`), `${type}: ${error}`);
@@ -56,8 +60,8 @@ for (const format of ['yaml', 'toml', 'json'] as const) {
   });
 }
 
-test('a transform and a sink read every source when nothing is between them', () => {
-  const table = parseYaml(generateConfig('a:file,b:exec/remap', { fragment: true, format: 'yaml' }));
+test('a transform and a sink read every source when nothing is between them', async () => {
+  const table = parseYaml(await generateConfig('a:file,b:exec/remap', { fragment: true, format: 'yaml' }));
   assert.equal(table.transforms.transform0.inputs, ['a', 'b']);
 });
 
@@ -87,9 +91,9 @@ test('options: defaults (nested too), examples, Required markers; optional ones 
   assert.is(example.count, 7);
 });
 
-test('problems are collected: duplicate names, empty names, too many stages', () => {
+test('problems are collected: duplicate names, empty names, too many stages', async () => {
   try {
-    generateConfig('a:file,a:exec,:file/x/y/z', { fragment: true, format: 'yaml' });
+    await generateConfig('a:file,a:exec,:file/x/y/z', { fragment: true, format: 'yaml' });
     assert.unreachable();
   } catch (error) {
     assert.instance(error, GenerateError);

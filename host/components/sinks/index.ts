@@ -1,16 +1,14 @@
-// The sink types, by name.
+// The sink types, by name, each with the loader of its module: a run loads only the types its
+// configuration uses.
 
 import type { SinkDefinition } from '../component.js';
-import blackhole from './blackhole.js';
-import consoleSink from './console.js';
-import file from './file.js';
-import http from './http.js';
-import socket from './socket.js';
 
-export const SINKS: readonly SinkDefinition[] = [blackhole, consoleSink, file, http, socket] as SinkDefinition[];
-
-export function sinkDefinition(type: string): SinkDefinition {
-  const definition = SINKS.find((candidate) => candidate.type === type);
-  if (definition === undefined) throw new Error(`unknown sink type "${type}"`);
-  return definition;
-}
+export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map<string, () => Promise<SinkDefinition>>(
+  [
+    ['blackhole', async () => (await import('./blackhole.js')).default as SinkDefinition],
+    ['console', async () => (await import('./console.js')).default as SinkDefinition],
+    ['file', async () => (await import('./file.js')).default as SinkDefinition],
+    ['http', async () => (await import('./http.js')).default as SinkDefinition],
+    ['socket', async () => (await import('./socket.js')).default as SinkDefinition],
+  ],
+);

@@ -1,25 +1,20 @@
-// The source types, by name.
+// The source types, by name, each with the loader of its module: a run loads only the types its
+// configuration uses (their modules, schemas and libraries were most of the start-up).
 
 import type { SourceDefinition } from '../component.js';
-import demoLogs from './demo_logs.js';
-import exec from './exec.js';
-import file from './file.js';
-import httpServer, { httpSource } from './http_server.js';
-import internalLogs from './internal_logs.js';
-import internalMetrics from './internal_metrics.js';
-import socket from './socket.js';
-import stdin from './stdin.js';
-import syslog from './syslog.js';
 
-export const SOURCES: readonly SourceDefinition[] = [
-  demoLogs,
-  exec,
-  file,
-  httpServer,
-  httpSource,
-  internalLogs,
-  internalMetrics,
-  socket,
-  stdin,
-  syslog,
-];
+export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new Map<
+  string,
+  () => Promise<SourceDefinition>
+>([
+  ['demo_logs', async () => (await import('./demo_logs.js')).default],
+  ['exec', async () => (await import('./exec.js')).default],
+  ['file', async () => (await import('./file.js')).default],
+  ['http_server', async () => (await import('./http_server.js')).default],
+  ['http', async () => (await import('./http_server.js')).httpSource],
+  ['internal_logs', async () => (await import('./internal_logs.js')).default],
+  ['internal_metrics', async () => (await import('./internal_metrics.js')).default],
+  ['socket', async () => (await import('./socket.js')).default],
+  ['stdin', async () => (await import('./stdin.js')).default],
+  ['syslog', async () => (await import('./syslog.js')).default],
+]);

@@ -1,17 +1,16 @@
-// The transform types, by name, with their option schemas (the main thread's; a worker imports runners.ts).
+// The transform types, by name, each with the loader of its module and option schema (the main thread's;
+// a worker imports runners.ts): a run loads only the types its configuration uses.
 
 import type { TransformDefinition } from '../component.js';
-import dedupe from './dedupe.js';
-import filter from './filter.js';
-import remap from './remap.js';
-import route from './route.js';
-import sample from './sample.js';
-import throttle from './throttle.js';
 
-export const TRANSFORMS: readonly TransformDefinition[] = [dedupe, filter, remap, route, sample, throttle];
-
-export function transformDefinition(type: string): TransformDefinition {
-  const definition = TRANSFORMS.find((candidate) => candidate.type === type);
-  if (definition === undefined) throw new Error(`unknown transform type "${type}"`);
-  return definition;
-}
+export const TRANSFORMS: ReadonlyMap<string, () => Promise<TransformDefinition>> = new Map<
+  string,
+  () => Promise<TransformDefinition>
+>([
+  ['dedupe', async () => (await import('./dedupe.js')).default],
+  ['filter', async () => (await import('./filter.js')).default],
+  ['remap', async () => (await import('./remap.js')).default],
+  ['route', async () => (await import('./route.js')).default],
+  ['sample', async () => (await import('./sample.js')).default],
+  ['throttle', async () => (await import('./throttle.js')).default],
+]);

@@ -22,6 +22,11 @@ export const RUNNERS: Readonly<Record<string, () => Promise<CreateRunner>>> = {
   throttle: definitionCreate(() => import('./throttle.js')),
 };
 
+/** Loads the modules of `type`'s runner ahead of its first `createRunner`; a failure shows there. */
+export function preloadRunner(type: string): void {
+  RUNNERS[type]?.().catch(() => undefined);
+}
+
 /** Creates a transform of `type` from its plan. */
 export async function createRunner(type: string, plan: unknown): Promise<TransformRunner> {
   const load = RUNNERS[type];

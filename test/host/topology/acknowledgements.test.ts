@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
-import { transformDefinition } from '../../../host/components/transforms/index.js';
+import { TRANSFORMS } from '../../../host/components/transforms/index.js';
 import { globalSchema } from '../../../host/config/global.js';
 import { textLogHub } from '../support/log-hub.js';
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../host/topology/batch.js';
@@ -233,7 +233,7 @@ test('transforms in worker threads: the finalizer stays on the main thread and f
   const held: EventBatch[] = [];
   const small: unknown[] = [];
   const kept: unknown[] = [];
-  const definitions = ['remap', 'filter', 'route'].map((type) => transformDefinition(type));
+  const definitions = await Promise.all(['remap', 'filter', 'route'].map((type) => TRANSFORMS.get(type)!()));
   const [remap, filter, route] = definitions as [TransformDefinition, TransformDefinition, TransformDefinition];
   await run(
     [

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TransformDefinition } from '../../../host/components/component.js';
-import { transformDefinition } from '../../../host/components/transforms/index.js';
+import { TRANSFORMS } from '../../../host/components/transforms/index.js';
 import { globalSchema } from '../../../host/config/global.js';
 import { textLogHub } from '../support/log-hub.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
@@ -14,7 +14,7 @@ import { batchOf, collectSink, listSource } from '../support/components.js';
  * written, under the process's default limit of internal logs (10 s per call site). */
 async function remapLogLines(source: string, count: number): Promise<string[]> {
   const { hub, lines } = textLogHub({ rateLimitSecs: 10 });
-  const remap = transformDefinition('remap') as TransformDefinition;
+  const remap = (await TRANSFORMS.get('remap')!()) as TransformDefinition;
   const collected: unknown[] = [];
   const events = Array.from({ length: count }, (_, n) => ({ n }));
   const graph = buildGraph(

@@ -2,10 +2,13 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { transformDefinition } from '../../../../host/components/transforms/index.js';
+import { componentRegistry, transformDefinition } from '../../../../host/components/registry.js';
 import { InlineExecutor, WorkerExecutor, type TransformExecutor } from '../../../../host/topology/executor.js';
 import { batchOf, eventsOf } from '../../support/components.js';
 import { componentEnv } from '../../support/env.js';
+
+// Loads every transform type, for transformDefinition.
+await componentRegistry();
 
 const CHAIN: Array<[string, object]> = [
   ['remap', { source: '.doubled = int!(.n) * 2' }],
