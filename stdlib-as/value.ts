@@ -489,7 +489,9 @@ export function objectSortEntries(o: Value): void {
           if (order == 0) equalKeys = true;
           break;
         }
-        copyMemory(prev + ENTRY_SIZE, prev, ENTRY_SIZE);
+        // The entry moves up one: its key and length as one word, then its value.
+        store<u64>(prev + ENTRY_SIZE, load<u64>(prev));
+        store<u32>(prev + ENTRY_SIZE, load<u32>(prev, 8), 8);
         j--;
       }
       const at = from + j * ENTRY_SIZE;
