@@ -381,6 +381,13 @@ function readEscapedString(start: usize): bool {
       return valid || reject('invalid unicode code point');
     }
     if (c == 0x5c) {
+      // An escaped quote or backslash, the common escapes of JSON inside JSON, without the call.
+      const e = at + 1 < stop ? load<u8>(at + 1) : 0;
+      if (e == 0x22 || e == 0x5c) {
+        store<u8>(w++, e);
+        at += 2;
+        continue;
+      }
       pos = at + 1;
       w = readEscape(w);
       if (w == 0) return false;
