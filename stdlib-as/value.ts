@@ -465,6 +465,15 @@ export function objectAppend(o: Value, key: usize, keyLen: usize, v: Value): boo
   return inOrder;
 }
 
+/** Copies one object entry (the two may overlap): key address and length as one word, then the value. */
+// @ts-ignore: decorator
+@inline function copyEntry(dst: usize, src: usize): void {
+  const keyWord = load<u64>(src);
+  const value = load<u32>(src, 8);
+  store<u64>(dst, keyWord);
+  store<u32>(dst, value, 8);
+}
+
 /**
  * Puts appended entries in key order, in place: a stable merge sort, then of equal keys the last appended
  * stays (what `objectSet` for each in turn would have left).
@@ -489,9 +498,7 @@ export function objectSortEntries(o: Value): void {
           if (order == 0) equalKeys = true;
           break;
         }
-        // The entry moves up one: its key and length as one word, then its value.
-        store<u64>(prev + ENTRY_SIZE, load<u64>(prev));
-        store<u32>(prev + ENTRY_SIZE, load<u32>(prev, 8), 8);
+        copyEntry(prev + ENTRY_SIZE, prev);
         j--;
       }
       const at = from + j * ENTRY_SIZE;
@@ -531,7 +538,7 @@ function keepLastOfEqualKeys(o: Value, from: usize, len: usize): void {
       const next = entry + ENTRY_SIZE;
       if (compareBytes(load<u32>(entry), load<u32>(entry, 4), load<u32>(next), load<u32>(next, 4)) == 0) continue;
     }
-    if (kept != i) copyMemory(from + kept * ENTRY_SIZE, entry, ENTRY_SIZE);
+    if (kept != i) copyEntry(from + kept * ENTRY_SIZE, entry);
     kept++;
   }
   store<u32>(o, <u32>from, 12);
@@ -548,10 +555,10 @@ function mergeEntries(from: usize, lo: usize, mid: usize, hi: usize, to: usize):
     const b = from + j * ENTRY_SIZE;
     // Ties take the left run first, which keeps equal keys in append order.
     if (compareBytes(load<u32>(b), load<u32>(b, 4), load<u32>(a), load<u32>(a, 4)) < 0) {
-      copyMemory(out, b, ENTRY_SIZE);
+      copyEntry(out, b);
       j++;
     } else {
-      copyMemory(out, a, ENTRY_SIZE);
+      copyEntry(out, a);
       i++;
     }
     out += ENTRY_SIZE;
@@ -605,7 +612,7 @@ export function objectMerged(a: Value, b: Value): Value {
           : compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, j), objectKeyLen(b, j));
     if (order == 0) i++;
     const from = order < 0 ? entryAt(a, i++) : entryAt(b, j++);
-    copyMemory(entries + n * ENTRY_SIZE, from, ENTRY_SIZE);
+    copyEntry(entries + n * ENTRY_SIZE, from);
     share(<Value>load<u32>(from, 8));
     n++;
   }
