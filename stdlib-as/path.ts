@@ -13,6 +13,7 @@ import {
   Value,
   Tag,
   NULL,
+  alloc,
   ENTRY_SIZE,
   tagOf,
   share,
@@ -27,7 +28,6 @@ import {
   newObject,
   objectLen,
   objectFind,
-  objectGet,
   objectInsertAt,
   objectRemoveAt,
 } from './value';
@@ -103,16 +103,24 @@ function writeKey(seg: usize, o: Value): usize {
   return index < 0 ? <i64>len + index : index;
 }
 
+/** Index of the entry or item `seg` selects in `v`, or -1 when there is none. */
+function childPosition(v: Value, seg: usize): isize {
+  if (load<u32>(seg) == PathSegmentKind.Index) {
+    if (tagOf(v) != Tag.Array) return -1;
+    const at = indexPosition(seg, arrayLen(v));
+    return at >= 0 && at < <i64>arrayLen(v) ? <isize>at : -1;
+  }
+  if (tagOf(v) != Tag.Object) return -1;
+  const key = presentKey(seg, v);
+  if (key == 0) return -1;
+  const at = objectFind(v, keyBytes(key), keyLen(key));
+  return at >= 0 ? at : -1;
+}
+
 /** The child `seg` selects in `v`, or 0 when there is none. */
 function child(v: Value, seg: usize): Value {
-  if (load<u32>(seg) == PathSegmentKind.Index) {
-    if (tagOf(v) != Tag.Array) return 0;
-    const at = indexPosition(seg, arrayLen(v));
-    return at >= 0 && at < <i64>arrayLen(v) ? arrayGet(v, <usize>at) : 0;
-  }
-  if (tagOf(v) != Tag.Object) return 0;
-  const key = presentKey(seg, v);
-  return key == 0 ? 0 : objectGet(v, keyBytes(key), keyLen(key));
+  const at = childPosition(v, seg);
+  return at < 0 ? 0 : childAt(v, seg, <usize>at);
 }
 
 /** The value at `path` in `root`, or 0 when the path leads nowhere. */
@@ -282,7 +290,8 @@ export function path_remove(cell: usize, path: usize, compact: i32): Value {
   if (cell == metricCell()) {
     const removed = metricRemove(METRIC_KEYS, metricKeys(load<u32>(cell), path));
     if (removed == 0) return NULL;
-    if (lookup(load<u32>(cell), path) != 0) removeBelow(cell, path + 4, count, false);
+    const positions = locate(load<u32>(cell), path);
+    if (positions != 0) removeBelow(cell, path + 4, count, false, positions);
     return removed;
   }
   if (count == 0) {
@@ -290,27 +299,45 @@ export function path_remove(cell: usize, path: usize, compact: i32): Value {
     store<u32>(cell, newObject(0));
     return root;
   }
-  if (lookup(load<u32>(cell), path) == 0) return NULL;
+  const positions = locate(load<u32>(cell), path);
+  if (positions == 0) return NULL;
   // removeBelow recurses once per segment.
   if (!mayDescend(<i32>count)) return NULL;
-  return removeBelow(cell, path + 4, count, compact != 0);
+  return removeBelow(cell, path + 4, count, compact != 0, positions);
 }
 
-/** Removes along `left` segments from `seg` below the container in `slot`, which holds the path. */
-function removeBelow(slot: usize, seg: usize, left: u32, compact: bool): Value {
+/**
+ * The index each segment of `path` selects on the way down from `root`, as u32s in a fresh block; 0 when
+ * the path leads nowhere. A removal finds them first: it copies the shared containers it passes, which it
+ * must not do for a path that is absent.
+ */
+function locate(root: Value, path: usize): usize {
+  const count = load<u32>(path);
+  const positions = alloc((<usize>count) << 2);
+  let v = root;
+  let seg = path + 4;
+  for (let i: u32 = 0; i < count; i++) {
+    const at = childPosition(v, seg);
+    if (at < 0) return 0;
+    store<u32>(positions + ((<usize>i) << 2), <u32>at);
+    v = childAt(v, seg, <usize>at);
+    seg = nextSegment(seg);
+  }
+  return positions;
+}
+
+/**
+ * Removes along `left` segments from `seg` below the container in `slot`, which holds the path, at the
+ * indexes `positions` holds (from `locate`).
+ */
+function removeBelow(slot: usize, seg: usize, left: u32, compact: bool, positions: usize): Value {
   const container = ownedAt(slot);
-  const at = position(container, seg);
+  const at = <usize>load<u32>(positions);
   if (left == 1) return removeAt(container, seg, at);
-  const removed = removeBelow(childSlotAt(container, seg, at), nextSegment(seg), left - 1, compact);
+  const next = childSlotAt(container, seg, at);
+  const removed = removeBelow(next, nextSegment(seg), left - 1, compact, positions + 4);
   if (compact && isEmptyContainer(childAt(container, seg, at))) removeAt(container, seg, at);
   return removed;
-}
-
-/** Index of the entry or item `seg` selects in `container` (known to exist). */
-function position(container: Value, seg: usize): usize {
-  if (load<u32>(seg) == PathSegmentKind.Index) return <usize>indexPosition(seg, arrayLen(container));
-  const key = presentKey(seg, container);
-  return <usize>objectFind(container, keyBytes(key), keyLen(key));
 }
 
 // @ts-ignore: decorator

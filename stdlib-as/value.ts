@@ -383,15 +383,39 @@ export function compareBytes(a: usize, aLen: usize, b: usize, bLen: usize): i32 
 }
 
 /**
- * Binary search for a key. Returns its index when present, otherwise `-(insertion index) - 1`.
+ * Where a key was last found, by the address of its bytes: (u32 address, u32 index) pairs. Most searches
+ * are for the keys of a program's paths, whose bytes stay put, in objects of the same shape event after
+ * event, so the index found last time is usually right and one comparison confirms it.
+ */
+const FIND_HINT_COUNT: usize = 64;
+const FIND_HINTS = memory.data(FIND_HINT_COUNT << 3, 8);
+
+/**
+ * Searches for a key. Returns its index when present, otherwise `-(insertion index) - 1`.
  */
 export function objectFind(o: Value, key: usize, keyLen: usize): isize {
+  const len = objectLen(o);
+  const hint = FIND_HINTS + (((key >> 2) & (FIND_HINT_COUNT - 1)) << 3);
+  if (<usize>load<u32>(hint) == key) {
+    const at = <usize>load<u32>(hint, 4);
+    if (at < len) {
+      const entry = entryAt(o, at);
+      if (<usize>load<u32>(entry, 4) == keyLen) {
+        const entryKey = <usize>load<u32>(entry);
+        if (entryKey == key || compareBytes(entryKey, keyLen, key, keyLen) == 0) return <isize>at;
+      }
+    }
+  }
   let lo: isize = 0;
-  let hi: isize = <isize>objectLen(o) - 1;
+  let hi: isize = <isize>len - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const c = compareBytes(objectKeyPtr(o, mid), objectKeyLen(o, mid), key, keyLen);
-    if (c == 0) return mid;
+    if (c == 0) {
+      store<u32>(hint, <u32>key);
+      store<u32>(hint, <u32>mid, 4);
+      return mid;
+    }
     if (c < 0) lo = mid + 1;
     else hi = mid - 1;
   }
@@ -441,6 +465,15 @@ export function objectAppend(o: Value, key: usize, keyLen: usize, v: Value): boo
   return inOrder;
 }
 
+/** Copies one object entry (the two may overlap): key address and length as one word, then the value. */
+// @ts-ignore: decorator
+@inline function copyEntry(dst: usize, src: usize): void {
+  const keyWord = load<u64>(src);
+  const value = load<u32>(src, 8);
+  store<u64>(dst, keyWord);
+  store<u32>(dst, value, 8);
+}
+
 /**
  * Puts appended entries in key order, in place: a stable merge sort, then of equal keys the last appended
  * stays (what `objectSet` for each in turn would have left).
@@ -465,7 +498,7 @@ export function objectSortEntries(o: Value): void {
           if (order == 0) equalKeys = true;
           break;
         }
-        copyMemory(prev + ENTRY_SIZE, prev, ENTRY_SIZE);
+        copyEntry(prev + ENTRY_SIZE, prev);
         j--;
       }
       const at = from + j * ENTRY_SIZE;
@@ -505,7 +538,7 @@ function keepLastOfEqualKeys(o: Value, from: usize, len: usize): void {
       const next = entry + ENTRY_SIZE;
       if (compareBytes(load<u32>(entry), load<u32>(entry, 4), load<u32>(next), load<u32>(next, 4)) == 0) continue;
     }
-    if (kept != i) copyMemory(from + kept * ENTRY_SIZE, entry, ENTRY_SIZE);
+    if (kept != i) copyEntry(from + kept * ENTRY_SIZE, entry);
     kept++;
   }
   store<u32>(o, <u32>from, 12);
@@ -522,10 +555,10 @@ function mergeEntries(from: usize, lo: usize, mid: usize, hi: usize, to: usize):
     const b = from + j * ENTRY_SIZE;
     // Ties take the left run first, which keeps equal keys in append order.
     if (compareBytes(load<u32>(b), load<u32>(b, 4), load<u32>(a), load<u32>(a, 4)) < 0) {
-      copyMemory(out, b, ENTRY_SIZE);
+      copyEntry(out, b);
       j++;
     } else {
-      copyMemory(out, a, ENTRY_SIZE);
+      copyEntry(out, a);
       i++;
     }
     out += ENTRY_SIZE;
@@ -579,7 +612,7 @@ export function objectMerged(a: Value, b: Value): Value {
           : compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, j), objectKeyLen(b, j));
     if (order == 0) i++;
     const from = order < 0 ? entryAt(a, i++) : entryAt(b, j++);
-    copyMemory(entries + n * ENTRY_SIZE, from, ENTRY_SIZE);
+    copyEntry(entries + n * ENTRY_SIZE, from);
     share(<Value>load<u32>(from, 8));
     n++;
   }

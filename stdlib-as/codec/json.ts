@@ -35,7 +35,16 @@ import {
   allocShrink,
 } from '../value';
 import { fail } from '../error';
-import { Buffer, bufferNew, bufferByte, bufferAscii, bufferData, bufferLength, bufferQuoted } from '../buffer';
+import {
+  Buffer,
+  bufferNew,
+  bufferReserve,
+  bufferByte,
+  bufferAscii,
+  bufferData,
+  bufferLength,
+  bufferQuoted,
+} from '../buffer';
 import { writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat } from './number';
 import { writeRfc3339 } from './time';
 import { utf8Sequence, writeLossy } from './utf8';
@@ -372,6 +381,13 @@ function readEscapedString(start: usize): bool {
       return valid || reject('invalid unicode code point');
     }
     if (c == 0x5c) {
+      // An escaped quote or backslash, the common escapes of JSON inside JSON, without the call.
+      const e = at + 1 < stop ? load<u8>(at + 1) : 0;
+      if (e == 0x22 || e == 0x5c) {
+        store<u8>(w++, e);
+        at += 2;
+        continue;
+      }
       pos = at + 1;
       w = readEscape(w);
       if (w == 0) return false;
@@ -587,15 +603,30 @@ export function writeJson(b: Buffer, v: Value, depth: i32 = 0): void {
     case Tag.Object: {
       bufferByte(b, 0x7b);
       for (let i: usize = 0, n = objectLen(v); i < n; i++) {
-        if (i > 0) bufferByte(b, 0x2c);
-        writeJsonString(b, objectKeyPtr(v, i), objectKeyLen(v, i));
-        bufferByte(b, 0x3a);
-        writeJson(b, objectValue(v, i), depth + 1);
+        writeMember(b, i > 0, objectKeyPtr(v, i), objectKeyLen(v, i));
+        const value = objectValue(v, i);
+        if (tagOf(value) == Tag.Bytes) writeJsonString(b, bytesPtr(value), bytesLen(value));
+        else writeJson(b, value, depth + 1);
       }
       return bufferByte(b, 0x7d);
     }
   }
   writeJsonScalar(b, v);
+}
+
+/** `"key":`, after a comma unless it is the first member, in one reservation when the key needs no escape. */
+function writeMember(b: Buffer, comma: bool, key: usize, keyLen: usize): void {
+  if (jsonPlainEnd(key, key + keyLen) != key + keyLen) {
+    if (comma) bufferByte(b, 0x2c);
+    writeJsonString(b, key, keyLen);
+    return bufferByte(b, 0x3a);
+  }
+  const skip: usize = comma ? 1 : 0;
+  const out = bufferReserve(b, keyLen + 3 + skip);
+  store<u8>(out, 0x2c);
+  store<u8>(out + skip, 0x22);
+  copyMemory(out + skip + 1, key, keyLen);
+  store<u16>(out + skip + 1 + keyLen, 0x3a22);
 }
 
 /** serde_json's pretty format: two-space indent, `"key": value`, empty containers as `[]` and `{}`. */

@@ -5,8 +5,8 @@
 // set bits in bytes above a byte that really belongs to the class, so the lowest marked byte is always exact:
 // `ctz(mask) >> 3` is the index of the first byte of the class.
 
-const ONES: u64 = 0x0101010101010101;
-const HIGH_BITS: u64 = 0x8080808080808080;
+export const ONES: u64 = 0x0101010101010101;
+export const HIGH_BITS: u64 = 0x8080808080808080;
 
 /** Bytes equal to `byte`. */
 // @ts-ignore: decorator

@@ -16,6 +16,16 @@ test('Unicode upper case, with mappings to several characters', () => {
   assert.equal(upcase(''), { value: '' });
 });
 
+test('ASCII of every length around the eight-byte steps, and non-ASCII after them', () => {
+  const ascii = 'az AZ @[`{ 09 ~\x7f\x00 mixed Case';
+  for (let n = 0; n <= ascii.length; n++) {
+    const text = ascii.slice(0, n);
+    assert.equal(upcase(text), { value: text.toUpperCase() }, text);
+    assert.equal(stdlib.call('fn_downcase', text), { value: text.toLowerCase() }, text);
+    assert.equal(upcase(`${text}é`), { value: `${text.toUpperCase()}É` }, text);
+  }
+});
+
 test('invalid UTF-8 reads as U+FFFD', () => {
   assert.equal(upcase(new Uint8Array([0x61, 0xff, 0x62])), { value: 'A\uFFFDB' });
 });
