@@ -645,7 +645,7 @@ export class Topology {
       for (let next; batches.length < BATCHES_PER_CALL && (next = buffer.popQueued()) !== undefined; )
         batches.push(next);
       const results = this.process(node, batches);
-      // Read now: the batches' bytes go to the worker.
+      // What forwarding needs of each batch (their bytes go to the worker).
       const carried = batches.map(({ sourceId, finalizer }) => ({ sourceId, finalizer }));
       sent = sent.then(async () => {
         const stages = await results;
