@@ -28,7 +28,10 @@ const options = {
 let failed = false;
 console.log('file source → remap → http sink');
 const file = await fileSourceCrashRun(options);
-console.log(`file: ${file.sent} lines, ${file.kills} kills, ${file.lost.length} lost, ${file.duplicated} duplicated`);
+console.log(
+  `file: ${file.sent} lines, ${file.kills} kills, ${file.lost.length} lost${file.deadlinePassed ? ' (still missing at the deadline)' : ''}, ` +
+    `${file.duplicated} duplicated`,
+);
 if (file.lost.length > 0) failed = true;
 
 console.log('http_server → http sink');

@@ -38,6 +38,9 @@ export interface CrashOutcome {
   lostAfter200: number[];
   /** http_server: requests not answered 200 by the deadline (their lines count as lost, not as broken). */
   unanswered: number;
+  /** The run ended at its deadline with lines still missing: they may be late rather than lost (say so when
+   * asserting). */
+  deadlinePassed: boolean;
 }
 
 /** The receiver: counts each `line-<n>` of request bodies, failing requests at random. */
@@ -132,6 +135,7 @@ function outcome(
   sent: number,
   receiver: Receiver,
   kills: number,
+  deadlinePassed: boolean,
   lostAfter200: number[] = [],
   unanswered = 0,
 ): CrashOutcome {
@@ -142,7 +146,7 @@ function outcome(
     if (count === 0) lost.push(n);
     else duplicated += count - 1;
   }
-  return { sent, lost, duplicated, kills, lostAfter200, unanswered };
+  return { sent, lost, duplicated, kills, lostAfter200, unanswered, deadlinePassed };
 }
 
 /** File source → remap → http sink with acknowledgements; a writer appends lines throughout. At the end svc
@@ -180,12 +184,15 @@ sinks:${httpSink('mark', port, options.diskBuffer)}`,
   let svc: SvcRun | undefined;
   try {
     svc = await killRepeatedly(start, receiver, options, Math.max(1, Math.floor(options.lines / (options.kills + 1))));
-    await waitFor(
+    const deadlinePassed = await waitFor(
       () => written === options.lines && receiver.received.size === options.lines,
       () => `every line at the receiver (${receiver.received.size} of ${options.lines}); stderr: ${svc!.stderr()}`,
       120_000,
-    ).catch(() => undefined);
-    return outcome(options.lines, receiver, options.kills);
+    ).then(
+      () => false,
+      () => true,
+    );
+    return outcome(options.lines, receiver, options.kills, deadlinePassed);
   } finally {
     clearInterval(writer);
     svc?.child.kill('SIGKILL');
@@ -235,15 +242,25 @@ sinks:${httpSink('in', port)}`,
   let svc: SvcRun | undefined;
   try {
     svc = await killRepeatedly(start, receiver, options, Math.max(1, Math.floor(options.lines / (options.kills + 1))));
-    await waitFor(
+    const deadlinePassed = await waitFor(
       () => answered200.length === options.lines,
       () => `every request answered 200 (${answered200.length} of ${options.lines}); stderr: ${svc!.stderr()}`,
       120_000,
-    ).catch(() => undefined);
+    ).then(
+      () => false,
+      () => true,
+    );
     done = true;
     await posting;
     const lostAfter200 = answered200.filter((n) => !receiver.received.has(n));
-    return outcome(options.lines, receiver, options.kills, lostAfter200, options.lines - answered200.length);
+    return outcome(
+      options.lines,
+      receiver,
+      options.kills,
+      deadlinePassed,
+      lostAfter200,
+      options.lines - answered200.length,
+    );
   } finally {
     done = true;
     svc?.child.kill('SIGKILL');
