@@ -6,13 +6,12 @@ import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
 import { TRANSFORMS } from '../../../host/components/transforms/index.js';
-import { globalSchema } from '../../../host/config/global.js';
 import { textLogHub } from '../support/log-hub.js';
+import { testTopologyOptions } from '../support/topology.js';
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../host/topology/batch.js';
 import { InlineExecutor, type TransformExecutor, WorkerExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
 import { Topology } from '../../../host/topology/run.js';
-import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import { batchOf, collectSink, eventsOf, splitTransform } from '../support/components.js';
 
 const { hub } = textLogHub({ level: 'error' });
@@ -120,21 +119,10 @@ async function run(
     return spec.definition as TransformDefinition;
   }),
 ): Promise<void> {
-  const topology = await Topology.build(buildGraph(specs, 'strict'), {
-    sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
-    sinkAcknowledges: acknowledging,
-    transformBufferEvents: 100,
-    env: {
-      globals: globalSchema.parse({}),
-      chunkSize: 1000,
-      maxDecompressedSize: 1 << 20,
-      hostname: 'h',
-      metrics: new MetricsRegistry(),
-      logHub: hub,
-    },
-    log: hub.logger('svc::test'),
-    executor,
-  });
+  const topology = await Topology.build(
+    buildGraph(specs, 'strict'),
+    testTopologyOptions(hub, executor, { sinkAcknowledges: acknowledging }),
+  );
   await topology.start();
 }
 

@@ -1,12 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
-import { globalSchema } from '../../../host/config/global.js';
 import { textLogHub } from '../support/log-hub.js';
+import { testTopologyOptions } from '../support/topology.js';
 import { InlineExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
-import { BuildError, Topology, type TopologyOptions } from '../../../host/topology/run.js';
-import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
+import { BuildError, Topology } from '../../../host/topology/run.js';
 import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
 import { batchOf, eventsOf } from '../support/components.js';
 import { waitFor } from '../../support/wait-for.js';
@@ -103,21 +102,12 @@ function setup(total: number) {
     inputs: string[] = [],
   ) => ({ id, kind, type, definition: definitions[type], options, inputs }) as ComponentSpec;
   const executor = new InlineExecutor(() => tagTransform as TransformDefinition);
-  const options: TopologyOptions = {
+  const options = testTopologyOptions(hub, executor, {
     sinkBuffer: () => ({ maxEvents: 200, whenFull: 'block' }),
-    sinkAcknowledges: () => false,
     transformBufferEvents: 200,
-    env: {
-      globals: globalSchema.parse({}),
-      chunkSize: 50,
-      maxDecompressedSize: 1 << 20,
-      hostname: 'test-host',
-      metrics: new MetricsRegistry(),
-      logHub: hub,
-    },
-    log: hub.logger('svc::test'),
-    executor,
-  };
+    chunkSize: 50,
+    hostname: 'test-host',
+  });
   const graph = (specs: ComponentSpec[]) => buildGraph(specs, 'strict');
   const receivedAtLeast = (count: number) =>
     waitFor(

@@ -2,13 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TransformDefinition } from '../../../host/components/component.js';
 import { TRANSFORMS } from '../../../host/components/transforms/index.js';
-import { globalSchema } from '../../../host/config/global.js';
 import { textLogHub } from '../support/log-hub.js';
-import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import { InlineExecutor } from '../../../host/topology/executor.js';
 import { buildGraph } from '../../../host/topology/graph.js';
 import { Topology } from '../../../host/topology/run.js';
 import { batchOf, collectSink, listSource } from '../support/components.js';
+import { testTopologyOptions } from '../support/topology.js';
 
 /** Runs `source` as a remap over one batch of events `{ n: 0 }` … `{ n: count - 1 }`; returns the log lines
  * written, under the process's default limit of internal logs (10 s per call site). */
@@ -32,21 +31,7 @@ async function remapLogLines(source: string, count: number): Promise<string[]> {
     ],
     'strict',
   );
-  const topology = await Topology.build(graph, {
-    sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
-    sinkAcknowledges: () => false,
-    transformBufferEvents: 100,
-    env: {
-      globals: globalSchema.parse({}),
-      chunkSize: 1000,
-      maxDecompressedSize: 1 << 20,
-      hostname: 'h',
-      metrics: new MetricsRegistry(),
-      logHub: hub,
-    },
-    log: hub.logger('svc::test'),
-    executor: new InlineExecutor(() => remap),
-  });
+  const topology = await Topology.build(graph, testTopologyOptions(hub, new InlineExecutor(() => remap)));
   await topology.start();
   assert.is(collected.length, count);
   return lines.filter((line) => line.includes('vrl_position='));

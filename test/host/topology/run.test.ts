@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { globalSchema } from '../../../host/config/global.js';
 import { textLogHub } from '../support/log-hub.js';
 import { InlineExecutor, type TransformExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
@@ -8,6 +7,7 @@ import { chainedTransforms, fusedEdges, Topology } from '../../../host/topology/
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { TransformDefinition } from '../../../host/components/component.js';
 import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
+import { testTopologyOptions } from '../support/topology.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const { hub, lines: logLines } = textLogHub();
@@ -18,24 +18,19 @@ async function topology(
 ) {
   const metrics = new MetricsRegistry();
   const graph = buildGraph(specs, 'strict');
-  const running = await Topology.build(graph, {
-    sinkBuffer: () => ({ maxEvents: options.maxEvents ?? 500, whenFull: options.whenFull ?? 'block' }),
-    sinkAcknowledges: () => false,
-    transformBufferEvents: 100,
-    env: {
-      globals: globalSchema.parse(options.globals ?? {}),
-      chunkSize: 1000,
-      maxDecompressedSize: 1 << 20,
+  const executor = new InlineExecutor((type) => {
+    if (type !== 'split') throw new Error(type);
+    return splitTransform as TransformDefinition;
+  });
+  const running = await Topology.build(
+    graph,
+    testTopologyOptions(hub, executor, {
+      sinkBuffer: () => ({ maxEvents: options.maxEvents ?? 500, whenFull: options.whenFull ?? 'block' }),
+      globals: options.globals,
       hostname: 'test-host',
       metrics,
-      logHub: hub,
-    },
-    log: hub.logger('svc::test'),
-    executor: new InlineExecutor((type) => {
-      if (type !== 'split') throw new Error(type);
-      return splitTransform as TransformDefinition;
     }),
-  });
+  );
   return { running, metrics };
 }
 
@@ -341,21 +336,10 @@ test('a transform that throws loses that batch only, counted and logged', async 
       ],
       'strict',
     ),
-    {
-      sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
-      sinkAcknowledges: () => false,
-      transformBufferEvents: 100,
-      env: {
-        globals: globalSchema.parse({}),
-        chunkSize: 1000,
-        maxDecompressedSize: 1,
-        hostname: 'h',
-        metrics,
-        logHub: hub,
-      },
-      log: hub.logger('svc::test'),
-      executor: new InlineExecutor(() => failing as TransformDefinition),
-    },
+    testTopologyOptions(hub, new InlineExecutor(() => failing as TransformDefinition), {
+      maxDecompressedSize: 1,
+      metrics,
+    }),
   );
   logLines.length = 0;
   await running.start();
@@ -402,21 +386,7 @@ test('a transform with two batches in flight forwards them in input order, howev
       ],
       'strict',
     ),
-    {
-      sinkBuffer: () => ({ maxEvents: 500, whenFull: 'block' }),
-      sinkAcknowledges: () => false,
-      transformBufferEvents: 100,
-      env: {
-        globals: globalSchema.parse({}),
-        chunkSize: 1000,
-        maxDecompressedSize: 1,
-        hostname: 'h',
-        metrics: new MetricsRegistry(),
-        logHub: hub,
-      },
-      log: hub.logger('svc::test'),
-      executor,
-    },
+    testTopologyOptions(hub, executor, { maxDecompressedSize: 1 }),
   );
   await running.start();
   assert.equal(
