@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { ConfigError } from './errors.js';
+import { globberFor } from './glob-paths.js';
 import {
   findSecretReferences,
   interpolateEnv,
@@ -321,16 +322,11 @@ class ConfigBuilder {
   }
 }
 
-/** Characters without which a path cannot be a glob: tinyglobby, which says whether it is one, loads only for
- * a path with one of them (a run names one plain file, mostly). */
-const GLOB_CHARACTERS = /[*?[\]{}()!+@\\]/;
-
 /** Files matched by a --config entry: a glob must match something; a plain path is taken as is. */
 async function expandPath(ref: ConfigFileRef, errors: string[]): Promise<ConfigFileRef[]> {
-  if (!GLOB_CHARACTERS.test(ref.path)) return [ref];
-  const { glob, isDynamicPattern } = await import('tinyglobby');
-  if (!isDynamicPattern(ref.path)) return [ref];
-  const matches = (await glob(ref.path, { absolute: isAbsolute(ref.path), onlyFiles: true })).sort();
+  const globber = await globberFor([ref.path]);
+  if (!globber?.isDynamicPattern(ref.path)) return [ref];
+  const matches = (await globber.glob(ref.path, { absolute: isAbsolute(ref.path), onlyFiles: true })).sort();
   if (matches.length === 0) errors.push(`config file not found in path: ${ref.path}`);
   return matches.map((path) => ({ path, ...(ref.format ? { format: ref.format } : {}) }));
 }

@@ -7,12 +7,11 @@ import type { Stats } from 'node:fs';
 import { type FileHandle, open, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import picomatch from 'picomatch';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { CodecModule, type DecodeOptions } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { BatchNotifier, concatBatches, toBatch, type BatchStatus, type EventBatch } from '../../topology/batch.js';
+import { globberFor } from '../../config/glob-paths.js';
 import { sourceStamp, stampAt } from '../support/decoding.js';
 import { Checkpoints } from './file/checkpoints.js';
 import { fingerprint } from './file/fingerprint.js';
@@ -92,7 +91,8 @@ function frames(data: Buffer[], starts: number[], ends: number[], from: number, 
 
 class FileSource implements Source {
   private readonly watchers = new Map<string, FileWatcher>();
-  private readonly excluded: (path: string) => boolean;
+  /** `exclude` as a test (picomatch loads only for a source that excludes something). */
+  private excluded: ((path: string) => boolean) | undefined;
   private readonly delimiter: Buffer;
   /** Files last modified before this (ms) are read from their end. */
   private readonly ignoreBefore: number | undefined;
@@ -117,7 +117,6 @@ class FileSource implements Source {
     private readonly env: ComponentEnv,
     private readonly checkpoints: Checkpoints,
   ) {
-    this.excluded = picomatch(options.exclude, { dot: true });
     this.delimiter = Buffer.from(options.line_delimiter, 'utf8');
     this.ignoreBefore =
       options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
@@ -415,7 +414,12 @@ class FileSource implements Source {
    * Known fingerprints are followed first, so that the content of a replaced file (copytruncate) is followed
    * to its copy before the new content at its path is taken for a new file. */
   private async discover(startup: boolean): Promise<void> {
-    const found = (await this.matchingFiles()).filter((path) => !this.excluded(path));
+    this.excluded ??=
+      this.options.exclude.length === 0
+        ? () => false
+        : (await import('picomatch')).default(this.options.exclude, { dot: true });
+    const excluded = this.excluded;
+    const found = (await this.matchingFiles()).filter((path) => !excluded(path));
     for (const watcher of this.watchers.values()) watcher.findable = false;
     const now = Date.now();
     const files: FoundFile[] = [];
@@ -496,7 +500,10 @@ class FileSource implements Source {
   /** The files `include` names: a plain path is looked at alone (a glob walks its directory tree; most
    * configurations name their files), the patterns are globbed. */
   private async matchingFiles(): Promise<string[]> {
-    const patterns = this.options.include.filter((path) => isDynamicPattern(path) || path.includes('\\'));
+    const globber = await globberFor(this.options.include);
+    const patterns = globber
+      ? this.options.include.filter((path) => globber.isDynamicPattern(path) || path.includes('\\'))
+      : [];
     const plain = this.options.include.filter((path) => !patterns.includes(path)).map((path) => resolve(path));
     const files = await Promise.all(
       plain.map((path) =>
@@ -507,9 +514,9 @@ class FileSource implements Source {
       ),
     );
     const globbed =
-      patterns.length === 0
+      globber === undefined || patterns.length === 0
         ? []
-        : await glob(patterns, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false });
+        : await globber.glob(patterns, { absolute: true, onlyFiles: true, dot: true, expandDirectories: false });
     return [...new Set([...files.filter((path) => path !== undefined), ...globbed])];
   }
 
