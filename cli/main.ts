@@ -53,6 +53,12 @@ function joinStdinValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/** `svc help [command]` as `svc [command] --help` (Vector's `help` subcommand). */
+function helpAsFlag(argv: readonly string[]): string[] {
+  const [node, script, command, ...rest] = argv;
+  return command === 'help' ? [node!, script!, ...rest, '--help'] : [...argv];
+}
+
 /**
  * Boolean flags with a dash in their name, camelCased (`--skip-healthchecks` → `--skipHealthchecks`): cac
  * tells its parser (mri) which options are boolean by their camelCase names, so `--skip-healthchecks path`
@@ -88,7 +94,14 @@ function fail(error: unknown): void {
 function describeFailure(error: unknown): { exitCode: number; message: string } {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   // cac reports its own usage errors (unknown option, missing value) by throwing a CACError.
-  if (error instanceof Error && error.name === 'CACError') return { exitCode: EXIT_USAGE, message: error.message };
+  if (error instanceof Error && error.name === 'CACError') {
+    // cac names an unknown option by its camelCased key: say it as it is written.
+    const message = error.message.replace(
+      /`--(\w+)`/,
+      (_, key: string) => `\`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}\``,
+    );
+    return { exitCode: EXIT_USAGE, message };
+  }
   // Node's system errors. The commands name the file of those they expect; a failed write left is stdout's.
   const system = error as NodeJS.ErrnoException;
   if (typeof system.code === 'string' && system.syscall !== undefined) {
@@ -115,7 +128,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 try {
-  cli.parse(camelCaseBooleanFlags(normalizeNoEnvironment(joinStdinValues(process.argv))), { run: false });
+  cli.parse(camelCaseBooleanFlags(normalizeNoEnvironment(joinStdinValues(helpAsFlag(process.argv)))), { run: false });
   if (cli.matchedCommand && !cli.options.help && !cli.options.version) await cli.runMatchedCommand();
 } catch (error) {
   fail(error);

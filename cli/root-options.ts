@@ -147,6 +147,7 @@ export const ROOT_OPTIONS: readonly RootOptionSpec[] = [
   {
     key: 'configDir',
     flag: '--config-dir',
+    short: '-C',
     env: 'SVC_CONFIG_DIR',
     kind: 'paths',
     default: [],

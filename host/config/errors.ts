@@ -23,14 +23,16 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidate closest to a misspelled `name`, if close enough to be what was meant: at most a third of
- * the name's length in edits (at least one), so "encodng" finds "encoding" but "zzz" finds nothing.
+ * The candidate closest to a misspelled `name`, if close enough to be what was meant: with the same first
+ * letter (typos rarely hit it) and at most a third of the name's length in edits (at least one), so "encodng"
+ * finds "encoding", while "zzz" finds nothing and Vector's `reduce` is not taken for `dedupe`.
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   const limit = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
+    if (candidate[0]?.toLowerCase() !== name[0]?.toLowerCase()) continue;
     const distance = editDistance(name, candidate);
     if (distance < bestDistance) {
       best = candidate;

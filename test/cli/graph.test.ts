@@ -131,7 +131,7 @@ test('graph refuses an unknown --format and the root flags it does not take', ()
     stderr: "svc: invalid --format 'svg': expected one of dot, mermaid\n",
   });
   const { status, stderr } = svc(['graph', '-c', config, '--watch-config']);
-  assert.is(stderr, 'svc: Unknown option `--watchConfig`\n');
+  assert.is(stderr, 'svc: Unknown option `--watch-config`\n');
   assert.is(status, 64);
 });
 

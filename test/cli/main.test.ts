@@ -28,6 +28,14 @@ test('--help lists the vrl command and the --color option', () => {
   assert.is(status, 0);
 });
 
+test('help prints the help of svc, or of the command it names', () => {
+  assert.equal(svc(['help']), svc(['--help']));
+  const validate = svc(['help', 'validate']);
+  assert.match(validate.stdout, /^\s+\$ svc validate \[\.\.\.paths\]$/m);
+  assert.match(validate.stdout, /-C, --config-dir <paths>/);
+  assert.is(validate.status, 0);
+});
+
 test('without a subcommand svc starts the service: without a config file that is a configuration error (78)', () => {
   const { status, stdout, stderr } = svc(['--config', '/nonexistent/svc.yaml']);
   assert.is(stdout, '');
@@ -41,10 +49,11 @@ test('an unknown command is a usage error', () => {
   assert.is(status, 64);
 });
 
-test('an unknown root option is a usage error', () => {
+test('an unknown root option is a usage error, named as written', () => {
   const { status, stderr } = svc(['--frobnicate']);
   assert.is(stderr, 'svc: Unknown option `--frobnicate`\n');
   assert.is(status, 64);
+  assert.is(svc(['vrl', '--print-objects']).stderr, 'svc: Unknown option `--print-objects`\n');
 });
 
 test.run();

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scratchDir, svc, writeConfig } from './support/svc.js';
@@ -90,6 +92,27 @@ test('failed tests are listed after the run with their failing conditions and th
   );
   assert.is(stderr, '');
   assert.is(status, 78);
+});
+
+test('test -C / --config-dir runs the tests of a directory', () => {
+  const configDir = join(dir, 'conf.d');
+  mkdirSync(configDir);
+  writeConfig(
+    configDir,
+    'pipeline.yaml',
+    `${PIPELINE}tests:
+  - name: tags
+    inputs: [{ insert_at: tag, value: hello }]
+    outputs: [{ extract_from: tag, conditions: ['.tagged == true'] }]
+`,
+  );
+  for (const flag of ['-C', '--config-dir']) {
+    assert.equal(svc(['test', flag, configDir]), {
+      status: 0,
+      stdout: 'Running tests\ntest tags ... passed\n',
+      stderr: '',
+    });
+  }
 });
 
 test('a configuration without tests says so and exits 0, as Vector does', () => {

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scratchDir, svc, writeConfig } from './support/svc.js';
@@ -176,6 +178,18 @@ test('validate lists every loading error at once, files given by format included
     schema.stdout,
   );
   assert.is(schema.status, 78);
+});
+
+test('validate -C / --config-dir reads the configuration of a directory', () => {
+  const configDir = join(dir, 'conf.d');
+  mkdirSync(configDir);
+  writeConfig(configDir, 'in.yaml', SOURCE);
+  writeConfig(configDir, 'sink.toml', '[sinks.out]\ntype = "blackhole"\ninputs = ["in"]\n');
+  for (const flag of ['-C', '--config-dir']) {
+    const { status, stdout } = svc(['validate', '--no-environment', flag, configDir], { env });
+    assert.ok(stdout.startsWith(`√ Loaded ["${configDir}"]\n`), stdout);
+    assert.is(status, 0);
+  }
 });
 
 test('validate without paths reads /etc/svc/svc.yaml', () => {

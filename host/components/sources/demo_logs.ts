@@ -21,7 +21,14 @@ const options = z
     lines: z.array(z.string()).min(1).optional(),
     sequence: z.boolean().default(false),
     interval: z.number().nonnegative().default(1.0),
-    count: z.number().int().nonnegative().default(Number.MAX_SAFE_INTEGER),
+    // Absent, the source runs until stopped (Vector's default is usize::MAX, which exceeds a JS number's
+    // integers: a count past them is taken as that unbounded one).
+    count: z
+      .preprocess(
+        (value) => (typeof value === 'number' && value > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : value),
+        z.number().int().nonnegative(),
+      )
+      .optional(),
     decoding: decodingSchema,
     framing: framingSchema,
   })
@@ -242,16 +249,17 @@ export function demoLogsSource(random: Random = Math.random): SourceDefinition<D
         async run(context) {
           const signal = context.shutdown;
           let next = performance.now();
-          for (let n = 0; n < options.count && !signal.aborted; ) {
+          const count = options.count ?? Number.POSITIVE_INFINITY;
+          for (let n = 0; n < count && !signal.aborted; ) {
             const now = new Date();
             // Vector's demo events say they come from `localhost` and service `vector` (here `svc`).
             const stamp = { service: 'svc', ...sourceStamp(env, 'demo_logs', undefined, 'localhost') };
             const messages = [];
-            for (const end = Math.min(options.count, n + perBatch); n < end; n++) {
+            for (const end = Math.min(count, n + perBatch); n < end; n++) {
               messages.push({ bytes: Buffer.from(demoLine(options, n, random, now)), stamp });
             }
             for (const batch of decoder.decodeMessages(messages)) await context.send(batch);
-            if (options.interval > 0 && n < options.count) {
+            if (options.interval > 0 && n < count) {
               next += options.interval * 1000;
               await sleep(Math.max(0, next - performance.now()), undefined, { signal }).catch(() => undefined);
             }

@@ -144,7 +144,7 @@ test('every problem is reported at once, naming file, component and option, with
   const { config, errors } = validateConfig(
     raw({
       sources: { in: { type: 'stdn' }, other: { type: 'stdin', max_lenght: 5 } },
-      transforms: { t: { type: 'remap', inputs: [], source: 3 } },
+      transforms: { t: { type: 'remap', inputs: [], source: 3 }, r: { type: 'reduce', inputs: ['in'] } },
       sinks: {
         out: { type: 'console', inputs: ['t'], encodng: { codec: 'json' } },
         o2: { type: 'console', inputs: ['t'], encoding: { codec: 'jsn' }, buffer: { type: 'dsk', max_evnts: 1 } },
@@ -166,6 +166,7 @@ test('every problem is reported at once, naming file, component and option, with
     'svc.yaml: sources.other: unknown option "max_lenght"; did you mean "max_length"?',
     'svc.yaml: transforms.t: option "source": expected string, got number',
     'svc.yaml: transforms.t: option "inputs": expected at least 1 item',
+    'svc.yaml: transforms.r: unknown transform type "reduce"',
     'svc.yaml: sinks.out: missing required option "encoding"',
     'svc.yaml: sinks.out: unknown option "encodng"; did you mean "encoding"?',
     'svc.yaml: sinks.o2: option "encoding.codec": expected one of "json", "text", "logfmt", got "jsn"; did you mean "json"?',

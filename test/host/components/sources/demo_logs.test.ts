@@ -91,4 +91,11 @@ test('interval 0 fills batches up to chunkSize; with an interval it waits betwee
   assert.is(slow.events.length, 1);
 });
 
+test("count: absent runs until shutdown; Vector's default (usize::MAX) is taken as that; fractions are refused", () => {
+  const { options } = demoLogsSource(seededRandom(3));
+  assert.is(options.parse({ format: 'syslog' }).count, undefined);
+  assert.is(options.parse({ format: 'syslog', count: Number('9223372036854775807') }).count, Number.MAX_SAFE_INTEGER);
+  assert.not.ok(options.safeParse({ format: 'syslog', count: 1.5 }).success);
+});
+
 test.run();
