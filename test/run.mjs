@@ -68,6 +68,7 @@ const INTEGRATION = [
   'host/service',
   'host/telemetry/pipeline-telemetry',
   'host/topology/disk-buffer-kill',
+  'readme',
   'reliability/',
   'runtime/differential',
   'runtime/js-functions/io',
