@@ -53,7 +53,7 @@ export function parseFieldPath(text: string): FieldPath {
 }
 
 /** A remap string literal; `{` is escaped because remap strings are themselves templates. */
-function remapString(text: string): string {
+export function remapString(text: string): string {
   const escapes: Record<string, string> = {
     '\\': '\\\\',
     '"': '\\"',

@@ -1,6 +1,7 @@
 // Vector's conditions (`filter.condition`, `route.*`, `exclude` of throttle and sample): a remap program
-// whose result must be a boolean (a plain string is its shorthand), or an event-kind test. A remap
-// condition runs over a whole batch in wasm and answers a bitmap; kind tests read each record's kind byte.
+// whose result must be a boolean (a plain string is its shorthand), a search query, or an event-kind test. A
+// remap condition (a query is one: `match_ext_query(., query)`) runs over a whole batch in wasm and answers a
+// bitmap; kind tests read each record's kind byte.
 
 import { z } from 'zod';
 import { BatchReader } from '../../../runtime/engine.js';
@@ -8,25 +9,18 @@ import type { ChainFailure } from '../../../abi/batch.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import type { RemapInstance } from '../../../runtime/index.js';
+import { remapString } from '../../config/template.js';
 import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
 
 /** Condition types that test the event's kind. */
 const KIND_TESTS: Record<string, EventKind> = { is_log: 'log', is_metric: 'metric', is_trace: 'trace' };
-
-/** Query conditions need a remap function svc does not implement (match_datadog_query has no code yet). */
-const UNSUPPORTED_QUERY = (type: string) =>
-  `condition type "${type}" is not supported: it runs the remap function match_datadog_query, which this build does not implement`;
 
 const conditionObject = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('vrl'), source: z.string() }),
   z.strictObject({ type: z.literal('is_log') }),
   z.strictObject({ type: z.literal('is_metric') }),
   z.strictObject({ type: z.literal('is_trace') }),
-  z
-    .strictObject({ type: z.enum(['datadog_search', 'extsearch']), source: z.string() })
-    .superRefine((condition, context) =>
-      context.addIssue({ code: 'custom', message: UNSUPPORTED_QUERY(condition.type) }),
-    ),
+  z.strictObject({ type: z.enum(['datadog_search', 'extsearch']), source: z.string() }),
 ]);
 
 /** A condition option: `{type, source}`, `{type: is_log}`..., or a remap expression as a plain string. */
@@ -48,13 +42,12 @@ export async function prepareCondition(
   env: ComponentEnv,
   what: string,
 ): Promise<ConditionPlan> {
-  if (config.type === 'vrl') {
-    const module = await compileProgram(config.source, { timezone: env.globals.timezone, condition: true }, env, what);
-    return { test: 'vrl', module, maxDecompressedSize: env.maxDecompressedSize };
+  if (config.type === 'is_log' || config.type === 'is_metric' || config.type === 'is_trace') {
+    return { test: 'kind', kind: KIND_TESTS[config.type]! };
   }
-  const kind = KIND_TESTS[config.type];
-  if (kind === undefined) throw new Error(`${what}: ${UNSUPPORTED_QUERY(config.type)}`);
-  return { test: 'kind', kind };
+  const source = config.type === 'vrl' ? config.source : `match_ext_query(., ${remapString(config.source)})`;
+  const module = await compileProgram(source, { timezone: env.globals.timezone, condition: true }, env, what);
+  return { test: 'vrl', module, maxDecompressedSize: env.maxDecompressedSize };
 }
 
 export interface ConditionOutput {

@@ -48,16 +48,32 @@ test('filter with a kind test reads the record kind', async () => {
   assert.equal(eventsOf(runner.process({ bytes, count: 2 }).outputs[0]!.batch), [{ b: 2n }]);
 });
 
-test("filter rejects a non-boolean condition with Vector's message, and unsupported query conditions", async () => {
+test("filter rejects a non-boolean condition with Vector's message", async () => {
   try {
     await runnerOf(filter, { condition: '.a' });
     assert.unreachable();
   } catch (error) {
     assert.is((error as Error).message, 'condition: VRL conditions must return a boolean.');
   }
-  const parsed = filter.options.safeParse({ condition: { type: 'datadog_search', source: 'a' } });
-  assert.not.ok(parsed.success);
-  assert.match(parsed.error!.issues[0]!.message, /condition type "datadog_search" is not supported/);
 });
+
+for (const type of ['extsearch', 'datadog_search']) {
+  test(`filter with a ${type} query: terms, facets with wildcards, OR; quotes and braces in the query`, async () => {
+    const events = [
+      { message: 'disk full', service: 'web' },
+      { message: 'ok', service: 'db' },
+      { message: 'say "hi" {x}', service: 'api' },
+    ];
+    const match = async (source: string) => {
+      const { runner } = await runnerOf(filter, { condition: { type, source } });
+      return eventsOf(runner.process(batchOf(events)).outputs[0]!.batch).map(
+        (event) => (event as { service: string }).service,
+      );
+    };
+    assert.equal(await match('disk'), ['web']);
+    assert.equal(await match('@service:d* OR full'), ['web', 'db']);
+    assert.equal(await match('"\\"hi\\" {x}"'), ['api']);
+  });
+}
 
 test.run();
