@@ -1,8 +1,9 @@
 // Option schemas shared by the global options and by components: proxy, TLS, cloud authentication,
-// sink buffers, healthchecks and acknowledgements, with Vector's names and defaults.
+// sink buffers, healthchecks, acknowledgements and regex patterns, with Vector's names and defaults.
 
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { validateRegex } from '../../abi/regex.js';
 
 /** A URI with at least a scheme and a host, as the spec requires of `healthcheck.uri` and proxies. */
 const uri = z.string().superRefine((value, context) => {
@@ -14,6 +15,12 @@ const uri = z.string().superRefine((value, context) => {
   }
   if (host === '')
     context.addIssue({ code: 'custom', message: `expected a URI with a scheme and a host, got "${value}"` });
+});
+
+/** A pattern in Rust's regex syntax (Vector's). */
+export const rustRegex = z.string().superRefine((value, context) => {
+  const problem = validateRegex(value);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
 });
 
 /** `host:port` with an IP address (Vector binds a socket address), e.g. `127.0.0.1:8686` or `[::1]:8686`. */

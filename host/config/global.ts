@@ -9,9 +9,9 @@ import {
   proxySchema,
   socketAddress,
   tlsSchema,
+  rustRegex,
 } from './common.js';
 import { parseFieldPath, TemplateError } from './template.js';
-import { validateRegex } from '../../abi/regex.js';
 
 /** A `log_schema` path: `.message`, or the older bare form `message`; empty means none. */
 const logSchemaPath = (fallback: string) =>
@@ -35,12 +35,6 @@ const timezone = z.string().superRefine((value, context) => {
   } catch {
     context.addIssue({ code: 'custom', message: `unknown time zone "${value}"` });
   }
-});
-
-/** A pattern in Rust's regex syntax (Vector's). */
-const rustRegex = z.string().superRefine((value, context) => {
-  const problem = validateRegex(value);
-  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
 });
 
 /** `expire_metrics_per_metric_set[]`: which metrics (by name and labels) expire after `expire_secs`. */

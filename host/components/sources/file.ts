@@ -14,6 +14,7 @@ import { BatchNotifier, concatBatches, toBatch, type BatchStatus, type EventBatc
 import { globberFor } from '../../config/glob-paths.js';
 import { sourceStamp, stampAt } from '../support/decoding.js';
 import { Checkpoints } from './file/checkpoints.js';
+import { LineAggregator, multilineSchema } from './file/multiline.js';
 import { fingerprint } from './file/fingerprint.js';
 import { FileWatcher, type Identity, type PendingLines } from './file/watcher.js';
 
@@ -44,6 +45,7 @@ const options = z.strictObject({
   data_dir: z.string().optional(),
   remove_after_secs: uint().optional(),
   rotate_wait_secs: uint().optional(),
+  multiline: multilineSchema.optional(),
 });
 
 type FileSourceOptions = z.infer<typeof options>;
@@ -109,6 +111,8 @@ class FileSource implements Source {
    * `line_delimiter` (else lines go as length-delimited frames). */
   private readonly delimitedFraming: DecodeOptions['framing'] | undefined;
   private codec: CodecModule | undefined;
+  /** With `multiline`: each file's aggregation. */
+  private readonly aggregators = new Map<FileWatcher, LineAggregator>();
   /** What each file reads into per turn (one file is read at a time; a new one once a read kept it). */
   private block: Buffer;
 
@@ -121,8 +125,9 @@ class FileSource implements Source {
     this.ignoreBefore =
       options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
     this.identity = { options: options.fingerprint, maxBytes: options.max_line_bytes * options.fingerprint.lines };
+    // A multiline message holds newlines: it cannot go as the file has it.
     this.delimitedFraming =
-      this.delimiter.length === 1 && this.delimiter[0]! < 0x80
+      this.delimiter.length === 1 && this.delimiter[0]! < 0x80 && options.multiline === undefined
         ? { method: 'character_delimited', delimiter: options.line_delimiter }
         : undefined;
     const maxRead = options.max_read_bytes;
@@ -147,6 +152,7 @@ class FileSource implements Source {
           lastDiscovery = Date.now();
         }
         const readSomething = await this.readRound(context);
+        await this.handOnDueMessages(context);
         if (Date.now() - lastCheckpoint >= CHECKPOINT_INTERVAL_MS) {
           await this.saveCheckpoints();
           lastCheckpoint = Date.now();
@@ -155,11 +161,13 @@ class FileSource implements Source {
           idleMs = 1;
           continue;
         }
-        await sleep(idleMs, undefined, { signal: shutdown }).catch(() => undefined);
+        await sleep(Math.min(idleMs, this.untilNextDueMessage()), undefined, { signal: shutdown }).catch(
+          () => undefined,
+        );
         idleMs = Math.min(idleMs * 2, MAX_IDLE_MS, Math.max(1, this.options.glob_minimum_cooldown_ms));
       }
-      // Shutdown: hand on every complete line already read.
-      for (const watcher of this.watchers.values()) await this.handOn(watcher, context);
+      // Shutdown: hand on every complete line already read (and every message being gathered).
+      for (const watcher of this.watchers.values()) await this.handOn(watcher, context, true);
     } finally {
       await this.saveCheckpoints();
       for (const watcher of this.watchers.values()) await watcher.close().catch(() => undefined);
@@ -199,13 +207,16 @@ class FileSource implements Source {
           watcher.dead = true;
         }
       }
-      if (caughtUp || watcher.pending.lines >= this.env.chunkSize) await this.handOn(watcher, context);
+      // A message being gathered ends with the content it was read from.
+      if (caughtUp || watcher.pending.lines >= this.env.chunkSize)
+        await this.handOn(watcher, context, outcome === 'replaced');
       if (caughtUp && watcher.findable && !watcher.dead) await this.removeIfDone(watcher);
       if (readSomething && this.options.oldest_first) break;
     }
     for (const [fingerprintKey, watcher] of this.watchers) {
       if (!watcher.dead) continue;
-      await this.handOn(watcher, context);
+      await this.handOn(watcher, context, true);
+      this.aggregators.delete(watcher);
       this.env.log.info(`Stopped watching file ${watcher.path}.`, { file: watcher.path });
       this.watchers.delete(fingerprintKey);
       this.checkpoints.setDead(fingerprintKey);
@@ -219,10 +230,36 @@ class FileSource implements Source {
     return this.options.oldest_first ? watchers.sort((a, b) => a.created - b.created) : watchers;
   }
 
+  /** With `multiline`: hands on the messages whose `timeout_ms` has passed. */
+  private async handOnDueMessages(context: SourceContext): Promise<void> {
+    const now = Date.now();
+    for (const [watcher, aggregator] of this.aggregators) {
+      const deadline = aggregator.deadline;
+      if (deadline !== undefined && deadline <= now) await this.handOn(watcher, context, true);
+    }
+  }
+
+  /** Milliseconds until a message being gathered is due (Infinity when none is). */
+  private untilNextDueMessage(): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const aggregator of this.aggregators.values()) next = Math.min(next, aggregator.deadline ?? next);
+    return Math.max(1, next - Date.now());
+  }
+
+  /** The watcher's pending lines, as messages with `multiline` (`flush`: with the one being gathered). */
+  private takeMessages(watcher: FileWatcher, flush: boolean): PendingLines {
+    const pending = watcher.takePending();
+    const multiline = this.options.multiline;
+    if (multiline === undefined) return pending;
+    let aggregator = this.aggregators.get(watcher);
+    if (aggregator === undefined) this.aggregators.set(watcher, (aggregator = new LineAggregator(multiline)));
+    return aggregator.aggregate(pending, flush);
+  }
+
   /** Decodes the watcher's pending lines into batches and sends them. The checkpoint then moves past them,
    * or with acknowledgements, once they and every run read before them from the file are acknowledged. */
-  private async handOn(watcher: FileWatcher, context: SourceContext): Promise<void> {
-    const pending = watcher.takePending();
+  private async handOn(watcher: FileWatcher, context: SourceContext, flush = false): Promise<void> {
+    const pending = this.takeMessages(watcher, flush);
     if (!this.env.acknowledgements) {
       for (const batch of this.batches(watcher.path, pending)) await context.send(batch);
       this.checkpoints.set(watcher.fingerprint, pending.endPosition);

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, renameSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { pause, startSource } from '../../support/source-harness.js';
 import { CodecModule } from '../../../../runtime/engine.js';
 import { decodeBatch } from '../../../../abi/batch.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
+import { waitFor } from '../../../support/wait-for.js';
 
 let dir = '';
 test.before.each(async () => {
@@ -297,6 +298,60 @@ test('checksum fingerprint: two files starting with the same line are one file t
   await distinct.waitFor(4);
   await distinct.stop();
   assert.equal(messages(distinct.events).sort(), ['from a', 'from b', 'same header', 'same header']);
+});
+
+const JAVA = {
+  start_pattern: '^[^\\s]',
+  condition_pattern: '^[\\s]+|^Caused by:',
+  mode: 'continue_through',
+  timeout_ms: 300,
+};
+
+test('multiline: a Java stack trace read in small pieces is one event; the last message goes on after timeout_ms', async () => {
+  const path = join(dir, 'app.log');
+  const trace = 'ERROR boom\n  at a.B.c(B.java:1)\n  at d.E.f(E.java:2)\nCaused by: x\n  at g.H.i(H.java:3)';
+  writeFileSync(path, `INFO start\n${trace}\nINFO next\n  detail\n`);
+  const options = { include: [path], max_read_bytes: 8, multiline: JAVA, ...fast };
+  const source = await startSource(file, options, { dataDir: dir });
+  // The last message has no line after it to end it: timeout_ms does.
+  await source.waitFor(3);
+  await source.stop();
+  assert.equal(messages(source.events), ['INFO start', trace, 'INFO next\n  detail']);
+  assert.is(source.events[1]!.file, path);
+});
+
+test('multiline: the checkpoint stays at the first line of a message being gathered', async () => {
+  const path = join(dir, 'app.log');
+  writeFileSync(path, 'INFO a\nERROR b\n  at x\n');
+  const options = { include: [path], multiline: { ...JAVA, timeout_ms: 60_000 }, offset_key: 'offset', ...fast };
+  const source = await startSource(file, options, { dataDir: dir });
+  await source.waitFor(1);
+  const stored = join(dir, 'in', 'checkpoints.json');
+  const position = () => {
+    try {
+      return (JSON.parse(readFileSync(stored, 'utf8')) as { checkpoints: Array<{ position: number }> }).checkpoints[0]
+        ?.position;
+    } catch {
+      return undefined;
+    }
+  };
+  // Saved once a second: `INFO a` is behind it, `ERROR b` (held) is not.
+  await waitFor(
+    () => position() !== undefined,
+    () => 'no checkpoint saved',
+  );
+  assert.is(position(), 7);
+  appendFileSync(path, '  at y\nINFO c\n');
+  await waitFor(
+    () => position() === 29,
+    () => `checkpoint at ${position()}, not at the start of INFO c (29)`,
+  );
+  await source.stop();
+  assert.equal(messages(source.events), ['INFO a', 'ERROR b\n  at x\n  at y', 'INFO c']);
+  assert.equal(
+    source.events.map((event) => event.offset),
+    [0n, 7n, 29n],
+  );
 });
 
 test('unknown options are errors', () => {
