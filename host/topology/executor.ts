@@ -4,7 +4,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../components/component.js';
-import type { EventBatch } from './batch.js';
+import { handOver, type EventBatch } from './batch.js';
 import type { EncodeOptions } from '../../runtime/engine.js';
 import type { MetricSample } from '../telemetry/metrics.js';
 import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
@@ -347,6 +347,12 @@ export class WorkerExecutor implements TransformExecutor {
     });
     const reply = await worker.request({ ...call, op: 'process', seq: worker.nextSeq(), batches }, transfer);
     if (reply.error !== undefined) throw new Error(reply.error);
+    // The outputs' buffers are this thread's now; one that two outputs carry (a route matching everything)
+    // is not a single batch's.
+    const outputs = reply.runs!.flatMap((run) => ('error' in run ? [] : run.stages.at(-1)!.result.outputs));
+    const carriers = new Map<ArrayBufferLike, number>();
+    for (const { batch } of outputs) carriers.set(batch.bytes.buffer, (carriers.get(batch.bytes.buffer) ?? 0) + 1);
+    for (const { batch } of outputs) if (carriers.get(batch.bytes.buffer) === 1) handOver(batch.bytes);
     return reply.runs!;
   }
 
