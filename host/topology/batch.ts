@@ -27,6 +27,26 @@ export interface EventBatch {
   readonly finalizer?: BatchNotifier;
 }
 
+/** ArrayBuffers a worker handed to this thread, each the whole bytes of one batch and viewed by nothing else. */
+const handedOver = new WeakSet<ArrayBuffer>();
+
+/** Marks `bytes` (a whole ArrayBuffer a worker transferred here, carried by one batch alone) as freeable by the
+ * consumer that finishes with its batch (`releaseBytes`). */
+export function handOver(bytes: Uint8Array): void {
+  handedOver.add(bytes.buffer as ArrayBuffer);
+}
+
+/**
+ * Frees a batch's bytes now when they are a buffer a worker handed over (else does nothing): the consumer is
+ * done with them. Left to the garbage collector, such buffers outlive two young collections while queued on a
+ * busy pipeline, are promoted and wait for a major collection: tens of MB of dead batches. Detached, their
+ * memory goes with the next young collection.
+ */
+export function releaseBytes(batch: EventBatch): void {
+  const buffer = batch.bytes.buffer as ArrayBuffer;
+  if (handedOver.delete(buffer)) structuredClone(buffer, { transfer: [buffer] });
+}
+
 /** Vector's batch status: `rejected` outranks `errored`, which outranks `delivered`. */
 export type BatchStatus = 'delivered' | 'errored' | 'rejected';
 

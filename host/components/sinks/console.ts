@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import { z } from 'zod';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
-import type { EventBatch } from '../../topology/batch.js';
+import { releaseBytes, type EventBatch } from '../../topology/batch.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
 
 const options = z.strictObject({
@@ -46,6 +46,8 @@ class ConsoleSink implements Sink {
         });
       });
     }
+    // Written (or never to be): the batch's bytes are not needed any more.
+    releaseBytes(batch);
     if (this.broken !== undefined) {
       this.env.telemetry.discarded(batch.count, false);
       batch.finalizer?.release('errored');

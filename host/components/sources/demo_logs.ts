@@ -153,11 +153,25 @@ export function seededRandom(seed: number): Random {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
+/** The fake values of one batch of lines: they share `now`, whose renderings are made once (a batch of
+ * thousands of lines allocated each of them per line, and the main thread's heap grew with that churn). */
 class Fake {
+  private readonly times: Record<'apache' | 'apacheError' | 'bsd' | 'rfc3339', string>;
+
   constructor(
     private readonly random: Random,
-    private readonly now: Date,
-  ) {}
+    now: Date,
+  ) {
+    const [Y, m, d] = [now.getUTCFullYear(), MONTHS[now.getUTCMonth()], pad(now.getUTCDate())];
+    const T = `${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())}`;
+    // Times in UTC, in each format's own notation.
+    this.times = {
+      apache: `${d}/${m}/${Y}:${T}`, // %d/%b/%Y:%T
+      apacheError: `${DAYS[now.getUTCDay()]} ${m} ${d} ${T} ${Y}`, // %a %b %d %T %Y
+      bsd: `${m} ${d} ${T}`, // %b %d %T
+      rfc3339: now.toISOString(), // %Y-%m-%dT%H:%M:%S%.3fZ
+    };
+  }
 
   int(from: number, to: number): number {
     return from + Math.floor(this.random() * (to - from + 1));
@@ -165,71 +179,47 @@ class Fake {
   pick<T>(list: readonly T[]): T {
     return list[Math.floor(this.random() * list.length)]!;
   }
-  ipv4 = () => `${this.int(1, 255)}.${this.int(0, 255)}.${this.int(0, 255)}.${this.int(0, 255)}`;
-  username = () => this.pick(USERNAMES);
-  domain = () => `${this.pick(DOMAINS)}.${this.pick(TLDS)}`;
-  endpoint = () => `/${Array.from({ length: this.int(1, 3) }, () => this.pick(ENDPOINT_WORDS)).join('/')}`;
-  method = () => this.pick(HTTP_METHODS);
-  version = () => this.pick(HTTP_VERSIONS);
-  code = () => this.pick(HTTP_CODES);
-  bytes = () => this.int(1000, 50000);
-  message = () => this.pick(ERROR_MESSAGES);
-  priority = () => this.int(0, 191);
-  pid = () => this.int(1, 9999);
-
-  // Times in UTC, in each format's own notation.
-  private get t() {
-    const d = this.now;
-    return {
-      Y: d.getUTCFullYear(),
-      m: d.getUTCMonth(),
-      d: pad(d.getUTCDate()),
-      T: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
-    };
+  ipv4(): string {
+    return `${this.int(1, 255)}.${this.int(0, 255)}.${this.int(0, 255)}.${this.int(0, 255)}`;
   }
-  /** `%d/%b/%Y:%T` */
-  apacheTime = () => `${this.t.d}/${MONTHS[this.t.m]}/${this.t.Y}:${this.t.T}`;
-  /** `%a %b %d %T %Y` */
-  apacheErrorTime = () => `${DAYS[this.now.getUTCDay()]} ${MONTHS[this.t.m]} ${this.t.d} ${this.t.T} ${this.t.Y}`;
-  /** `%b %d %T` */
-  bsdTime = () => `${MONTHS[this.t.m]} ${this.t.d} ${this.t.T}`;
-  /** `%Y-%m-%dT%H:%M:%S%.3fZ` */
-  rfc3339 = () => this.now.toISOString();
-}
+  domain(): string {
+    return `${this.pick(DOMAINS)}.${this.pick(TLDS)}`;
+  }
+  endpoint(): string {
+    let path = '';
+    for (let words = this.int(1, 3); words > 0; words--) path += `/${this.pick(ENDPOINT_WORDS)}`;
+    return path;
+  }
 
-/** The `n`th line (from 0) of `format`, stamped `now`. */
-function demoLine(
-  options: Pick<DemoLogsOptions, 'format' | 'lines' | 'sequence'>,
-  n: number,
-  random: Random,
-  now: Date,
-): string {
-  const f = new Fake(random, now);
-  switch (options.format) {
-    case 'shuffle': {
-      const line = f.pick(options.lines!);
-      return options.sequence ? `${n} ${line}` : line;
+  /** The `n`th line (from 0) of `format`. */
+  line(options: Pick<DemoLogsOptions, 'format' | 'lines' | 'sequence'>, n: number): string {
+    const t = this.times;
+    switch (options.format) {
+      case 'shuffle': {
+        const line = this.pick(options.lines!);
+        return options.sequence ? `${n} ${line}` : line;
+      }
+      case 'apache_common':
+        return `${this.ipv4()} - ${this.pick(USERNAMES)} [${t.apache} +0000] "${this.pick(HTTP_METHODS)} ${this.endpoint()} ${this.pick(HTTP_VERSIONS)}" ${this.pick(HTTP_CODES)} ${this.int(1000, 50000)}`;
+      case 'apache_error':
+        return `[${t.apacheError}] [${this.pick(ERROR_MODULES)}:${this.pick(ERROR_LEVELS)}] [pid ${this.int(1, 9999)}:tid ${this.int(1000, 99999)}] [client ${this.ipv4()}:${this.int(1024, 65535)}] ${this.pick(ERROR_MESSAGES)}`;
+      case 'syslog':
+        return `<${this.int(0, 191)}>${this.int(1, 3)} ${t.rfc3339} ${this.domain()} ${this.pick(USERNAMES)} ${this.int(100, 9999)} ID${this.int(1, 999)} - ${this.pick(ERROR_MESSAGES)}`;
+      case 'bsd_syslog':
+        return `<${this.int(0, 191)}>${t.bsd} ${this.domain()} ${this.pick(APPS)}[${this.int(1, 9999)}]: ${this.pick(ERROR_MESSAGES)}`;
+      case 'json':
+        return JSON.stringify({
+          host: this.ipv4(),
+          'user-identifier': this.pick(USERNAMES),
+          datetime: `${t.apache} +0000`,
+          method: this.pick(HTTP_METHODS),
+          request: this.endpoint(),
+          protocol: this.pick(HTTP_VERSIONS),
+          status: String(this.pick(HTTP_CODES)),
+          bytes: this.int(1000, 50000),
+          referer: `https://${this.domain()}${this.endpoint()}`,
+        });
     }
-    case 'apache_common':
-      return `${f.ipv4()} - ${f.username()} [${f.apacheTime()} +0000] "${f.method()} ${f.endpoint()} ${f.version()}" ${f.code()} ${f.bytes()}`;
-    case 'apache_error':
-      return `[${f.apacheErrorTime()}] [${f.pick(ERROR_MODULES)}:${f.pick(ERROR_LEVELS)}] [pid ${f.pid()}:tid ${f.int(1000, 99999)}] [client ${f.ipv4()}:${f.int(1024, 65535)}] ${f.message()}`;
-    case 'syslog':
-      return `<${f.priority()}>${f.int(1, 3)} ${f.rfc3339()} ${f.domain()} ${f.username()} ${f.int(100, 9999)} ID${f.int(1, 999)} - ${f.message()}`;
-    case 'bsd_syslog':
-      return `<${f.priority()}>${f.bsdTime()} ${f.domain()} ${f.pick(APPS)}[${f.pid()}]: ${f.message()}`;
-    case 'json':
-      return JSON.stringify({
-        host: f.ipv4(),
-        'user-identifier': f.username(),
-        datetime: `${f.apacheTime()} +0000`,
-        method: f.method(),
-        request: f.endpoint(),
-        protocol: f.version(),
-        status: String(f.code()),
-        bytes: f.bytes(),
-        referer: `https://${f.domain()}${f.endpoint()}`,
-      });
   }
 }
 
@@ -254,9 +244,10 @@ export function demoLogsSource(random: Random = Math.random): SourceDefinition<D
             const now = new Date();
             // Vector's demo events say they come from `localhost` and service `vector` (here `svc`).
             const stamp = { service: 'svc', ...sourceStamp(env, 'demo_logs', undefined, 'localhost') };
+            const fake = new Fake(random, now);
             const messages = [];
             for (const end = Math.min(count, n + perBatch); n < end; n++) {
-              messages.push({ bytes: Buffer.from(demoLine(options, n, random, now)), stamp });
+              messages.push({ bytes: Buffer.from(fake.line(options, n)), stamp });
             }
             for (const batch of decoder.decodeMessages(messages)) await context.send(batch);
             if (options.interval > 0 && n < count) {
