@@ -40,9 +40,10 @@ export type TlsSourceConfig = z.output<typeof tlsSourceSchema>;
 const PEM_MARKER = '-----BEGIN ';
 const isInlinePem = (value: string) => value.includes(PEM_MARKER);
 
-/** The paths among the options (not inline PEM), for a definition's `files`: a reload rebuilds the component
- * when a certificate changed. */
-export function tlsFiles(config: TlsClientConfig | undefined): string[] {
+/** The paths among the options (not inline PEM) of TLS in use, for a definition's `files`: a reload rebuilds
+ * the component when a certificate changed. */
+export function tlsFiles(config: (TlsClientConfig & { enabled?: boolean }) | undefined): string[] {
+  if (config?.enabled === false) return [];
   return [config?.ca_file, config?.crt_file, config?.key_file].filter(
     (value): value is string => value !== undefined && !isInlinePem(value),
   );

@@ -206,6 +206,21 @@ test('inline PEM, an encrypted key with key_pass, a DER certificate and a PKCS#1
   });
 });
 
+test('the certificate files a component reads are its `files` (a reload rebuilds it when one changes); inline PEM and TLS not enabled are not', () => {
+  const tls = {
+    enabled: true,
+    crt_file: readFileSync(certs.serverCrt, 'utf8'),
+    key_file: certs.serverKey,
+    ca_file: certs.ca,
+  };
+  const source = socketSource.options.parse({ mode: 'tcp', address: '127.0.0.1:1', tls });
+  assert.equal(socketSource.files!(source), [certs.ca, certs.serverKey]);
+  const sink = http.options.parse({ uri: 'https://localhost/', encoding: { codec: 'json' }, tls: clientIdentity });
+  assert.equal(http.files!(sink), [certs.clientCrt, certs.clientKey]);
+  const plain = httpServer.options.parse({ address: '127.0.0.1:1', tls: serverIdentity });
+  assert.equal(httpServer.files!(plain), []);
+});
+
 test('a certificate or key that cannot be used is an error naming the option', async () => {
   const errorOf = async (options: Record<string, unknown>) => {
     const config = tlsEnableableSchema.parse({ enabled: true, ...options });
