@@ -1,10 +1,13 @@
 // TLS between svc's components over loopback, with certificates openssl makes for the run: the http sink to
-// an http_server with mutual TLS, the socket sink to a socket source, syslog over TLS; what a client checks
-// of a server (authority, host name, `server_name`); the forms a certificate or key may take; and the
-// errors naming the option when one cannot be used.
+// an http_server with mutual TLS, the socket sink to a socket source, syslog over TLS, the http sink's ALPN;
+// what a client checks of a server (authority, host name, `server_name`); the forms a certificate or key may
+// take; and the errors naming the option when one cannot be used.
 
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createSecureServer } from 'node:http2';
 import { request } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -143,6 +146,35 @@ test('syslog over TLS: a framed message from a client with a certificate is pars
     assert.is(run.events[0]!.message, 'hello over tls');
     assert.is(run.events[0]!.appname, 'app');
   });
+});
+
+test('http sink: alpn_protocols with "h2" lets undici speak HTTP/2 to a server that offers it; HTTP/1.1 otherwise', async () => {
+  const versions: string[] = [];
+  const server = createSecureServer(
+    { cert: readFileSync(certs.serverCrt), key: readFileSync(certs.serverKey), allowHTTP1: true },
+    (request, response) => {
+      versions.push(request.httpVersion);
+      request.resume();
+      request.on('end', () => response.end());
+    },
+  );
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  try {
+    for (const alpn of [['h2'], undefined]) {
+      const { sink } = await buildSink(http, {
+        uri: `https://localhost:${port}/`,
+        encoding: { codec: 'json' },
+        tls: { ca_file: certs.ca, alpn_protocols: alpn },
+      });
+      await sink.write(logBatch([{ message: 'hi' }]));
+      await sink.close();
+    }
+  } finally {
+    server.close();
+  }
+  assert.equal(versions, ['2.0', '1.1']);
 });
 
 test('a client checks the server: its authority, its host name or `server_name`, unless told not to', async () => {
