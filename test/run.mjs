@@ -59,6 +59,7 @@ const INTEGRATION = [
   'host/components/sources/socket',
   'host/components/sources/stdin',
   'host/components/sources/syslog',
+  'host/components/support/tls',
   'host/components/transforms/remap',
   'host/crash',
   'host/log-rate-limit',

@@ -144,6 +144,31 @@ test('validate reports component errors under their title and exits 78', () => {
   assert.is(status, 78);
 });
 
+test('validate reads the certificates: a missing one is a component error naming the file, component and option', () => {
+  const broken = writeConfig(
+    dir,
+    'tls.yaml',
+    `sources:
+  web:
+    type: http_server
+    address: 127.0.0.1:0
+    tls: { enabled: true, crt_file: /nonexistent/server.crt, key_file: /nonexistent/server.key }
+sinks:
+  out:
+    type: blackhole
+    inputs: [web]
+`,
+  );
+  const { status, stdout } = svc(['validate', broken]);
+  assert.ok(
+    stdout.includes(
+      `Component errors\n----------------\nx ${broken}: sources.web: tls.crt_file: cannot read "/nonexistent/server.crt": no such file\n`,
+    ),
+    stdout,
+  );
+  assert.is(status, 78);
+});
+
 test('validate --deny-warnings turns the warnings into errors', () => {
   const { status, stdout } = svc(['validate', '-d', config], { env });
   const title = `Failed to load ["${config}"]`;

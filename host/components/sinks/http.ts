@@ -2,13 +2,14 @@
 // wrapped and compressed as Vector does, with `request.concurrency` requests in flight (support/concurrency.ts).
 // A failed request is retried with Vector's Fibonacci backoff (support/retry.ts) on 408, 429, 5xx (but 501),
 // timeouts and connection errors; other statuses are given up at once. Given-up events are counted as errors
-// and discarded.
+// and discarded. An https:// URI is reached with the `tls` options (support/tls.ts).
 //
 // `write` resolves when the batch is handed on (gathered, or its full batches started) and back-pressures
 // when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up;
 // `kill` stops at once and says how many events were neither.
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ConnectionOptions } from 'node:tls';
 import type { Agent, Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
@@ -19,6 +20,7 @@ import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight } from '../support/concurrency.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
 import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
+import { clientTlsOptions, tlsClientSchema, tlsFiles } from '../support/tls.js';
 
 const METHODS = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace'] as const;
 /** Vector's `u64::MAX` default: retry for ever (bounded by nothing but shutdown). */
@@ -79,6 +81,8 @@ const options = z
         z.strictObject({ type: z.literal('custom'), status_codes: z.array(z.number().int()) }),
       ])
       .default({ type: 'default' }),
+    // undici negotiates ALPN itself: HTTP/1.1, and HTTP/2 when `alpn_protocols` lists "h2".
+    tls: tlsClientSchema.extend({ alpn_protocols: z.array(z.enum(['http/1.1', 'h2'])).optional() }).optional(),
   })
   .check((ctx) => {
     const { payload_prefix: prefix, payload_suffix: suffix } = ctx.value;
@@ -183,11 +187,16 @@ class HttpSink implements Sink {
     private readonly env: ComponentEnv,
     private readonly undici: Undici,
     private readonly timer: RetryTimer,
+    tls: ConnectionOptions,
   ) {
     this.concurrency = concurrencyLimit(options.request);
     this.inFlight = new InFlight(this.concurrency);
     this.rateLimit = new RateLimit(options.request.rate_limit_num, options.request.rate_limit_duration_secs * 1000);
-    this.dispatcher = new undici.Agent({ connections: maxConcurrency(options.request) });
+    this.dispatcher = new undici.Agent({
+      connections: maxConcurrency(options.request),
+      connect: tls,
+      allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
+    });
     this.batcher = new Batcher(batchLimits(options.batch), (parts, events) =>
       this.inFlight.start(() => this.send(parts, events)),
     );
@@ -395,6 +404,7 @@ const http: SinkDefinition<HttpOptions> = {
   type: 'http',
   description: 'Deliver observability event data to an HTTP server.',
   options,
+  files: (options) => tlsFiles(options.tls),
   inputs: () => ['log', 'metric', 'trace'],
   build: (parsed, env) => buildHttpSink(parsed, env),
 };
@@ -405,7 +415,7 @@ export async function buildHttpSink(parsed: HttpOptions, env: ComponentEnv, time
     encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key),
     env,
   );
-  return new HttpSink(parsed, encoder, env, await import('undici'), timer);
+  return new HttpSink(parsed, encoder, env, await import('undici'), timer, await clientTlsOptions(parsed.tls, env.log));
 }
 
 export default http;

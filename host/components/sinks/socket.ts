@@ -1,15 +1,17 @@
 // The `socket` sink: events encoded and framed onto a TCP or Unix stream connection, or one UDP datagram
 // per event. A stream connection is opened on the first write and reopened with backoff when it breaks (the
 // batch being written is sent again on the new connection); a peer that closes its end is noticed and the
-// next write reconnects.
+// next write reconnects. Over TCP, `tls.enabled` makes the connection TLS (support/tls.ts).
 
 import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
 import { connect, type NetConnectOpts, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { z } from 'zod';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
 import { realTimer, type RetryTimer } from '../support/retry.js';
+import { clientTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.js';
 
 /** `host:port` (IPv6 hosts in brackets). */
 const address = z.string().transform((text, ctx) => {
@@ -28,6 +30,7 @@ const tcp = z.strictObject({
   keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
   encoding: encodingSchema,
   framing: framingSchema.optional(),
+  tls: tlsEnableableSchema.optional(),
 });
 
 const udp = z.strictObject({
@@ -70,6 +73,8 @@ class StreamConnection {
     private readonly keepaliveMs: number | undefined,
     private readonly env: ComponentEnv,
     private readonly timer: RetryTimer,
+    /** TLS options when the connection is TLS. */
+    private readonly tls?: ConnectionOptions,
   ) {}
 
   /** Writes all of `bytes`, reconnecting (and writing them again) until it succeeds or the sink is killed
@@ -141,8 +146,9 @@ class StreamConnection {
 
   private open(): Promise<Socket> {
     return new Promise((resolve, reject) => {
-      const socket = connect(this.target);
-      socket.once('connect', () => {
+      const socket = this.tls ? tlsConnect({ ...this.target, ...this.tls }) : connect(this.target);
+      // A TLS connection is usable once its handshake is done (a refused certificate fails it).
+      socket.once(this.tls ? 'secureConnect' : 'connect', () => {
         socket.off('error', reject);
         resolve(socket);
       });
@@ -263,6 +269,7 @@ const socket: SinkDefinition<SocketOptions> = {
   type: 'socket',
   description: 'Deliver logs to a remote socket endpoint.',
   options,
+  files: (options) => (options.mode === 'tcp' ? tlsFiles(options.tls) : []),
   inputs: () => ['log', 'metric', 'trace'],
   build: (parsed, env) => buildSocketSink(parsed, env),
 };
@@ -281,7 +288,8 @@ export async function buildSocketSink(parsed: SocketOptions, env: ComponentEnv, 
       const { host, port } = parsed.address;
       // `keepalive` without `time_secs` turns keepalive on with the system's delay.
       const keepaliveMs = parsed.keepalive && (parsed.keepalive.time_secs ?? 0) * 1000;
-      const connection = new StreamConnection({ host, port }, `${host}:${port}`, keepaliveMs, env, timer);
+      const tls = parsed.tls?.enabled ? await clientTlsOptions(parsed.tls, env.log) : undefined;
+      const connection = new StreamConnection({ host, port }, `${host}:${port}`, keepaliveMs, env, timer, tls);
       return new StreamSocketSink(
         connection,
         new SinkEncoder(encodeOptions(parsed.encoding, parsed.framing, 'stream', messageKey), env),

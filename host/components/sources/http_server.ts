@@ -7,9 +7,13 @@
 // shutting down; at shutdown, every request under way is answered before its connection closes. At most
 // `MAX_CONCURRENT_REQUESTS` bodies are handled at once. Idle connections close after Node's
 // `keepAliveTimeout` (5 s), a request not received in full within its `requestTimeout` (300 s) is refused.
+// With `tls.enabled` it serves HTTPS (support/tls.ts); with `auth` a request without the right basic
+// credentials is answered 401, as Vector does.
 
+import { timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server, ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
@@ -31,6 +35,7 @@ import {
 } from '../support/decoding.js';
 import { decompressBody, DecompressionError } from '../support/decompression.js';
 import { parseListenAddress } from '../support/listeners.js';
+import { reportHandshakeFailures, serverTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.js';
 
 const options = z
   .strictObject({
@@ -52,6 +57,11 @@ const options = z
         max_connection_age_jitter_factor: z.number().min(0).max(1).default(0.1),
       })
       .default({ max_connection_age_secs: 300, max_connection_age_jitter_factor: 0.1 }),
+    // Vector's `basic` strategy, also its default when `strategy` is left out.
+    auth: z
+      .strictObject({ strategy: z.literal('basic').default('basic'), username: z.string(), password: z.string() })
+      .optional(),
+    tls: tlsEnableableSchema.optional(),
   })
   .refine((o) => o.encoding === undefined || (o.decoding === undefined && o.framing === undefined), {
     message:
@@ -164,6 +174,19 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     });
     return c.text(message, status as 400);
   };
+  const authorization =
+    options.auth &&
+    Buffer.from(`Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`);
+  /** Vector's answers to a request without the configured credentials; undefined when it has them. */
+  const unauthorized = (c: Context) => {
+    if (authorization === undefined) return undefined;
+    const given = c.req.header('authorization');
+    if (given === undefined) return fail(c, 401, 'No authorization header', 'unauthorized');
+    const bytes = Buffer.from(given);
+    if (bytes.length !== authorization.length || !timingSafeEqual(bytes, authorization))
+      return fail(c, 401, 'Invalid username/password', 'unauthorized');
+    return undefined;
+  };
 
   const turns = new Turns(MAX_CONCURRENT_REQUESTS);
   /** When each connection is to be closed (ms), jittered to spread reconnections. */
@@ -219,6 +242,8 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     const url = new URL(c.req.url);
     if (!pathMatches(url.pathname)) return c.text('Not found', 404);
     if (c.req.method !== options.method) return c.text('Method not allowed', 405);
+    const refused = unauthorized(c);
+    if (refused) return refused;
     await turns.take();
     try {
       return await handle(c, url);
@@ -228,8 +253,14 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   });
 
   const { host, port } = parseListenAddress(options.address);
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  server.on('connection', (socket: Socket) =>
+  const tls = await serverTlsOptions(options.tls);
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    ...(tls && { createServer: (await import('node:https')).createServer, serverOptions: tls }),
+  }) as Server;
+  if (tls) reportHandshakeFailures(server as HttpsServer, env);
+  // Over TLS, the socket requests come on is the TLS one, made once the handshake is done.
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) =>
     closeAfter.set(socket, Date.now() + maxAge * 1000 * (1 + jitter * (2 * Math.random() - 1))),
   );
   /** Requests not answered in full yet: at shutdown their connections close only once they are. */
@@ -285,6 +316,7 @@ function httpServerDefinition(type: string): SourceDefinition<HttpServerOptions>
     type,
     description: 'Receive observability data from an HTTP client request.',
     options,
+    files: (options) => tlsFiles(options.tls),
     outputs: (options) => [
       { name: undefined, kinds: options.encoding ? ['log'] : decodedKinds(options.decoding ?? { codec: 'bytes' }) },
     ],

@@ -1,6 +1,7 @@
 // `socket`: events from TCP connections, UDP datagrams or a Unix stream socket. Each connection is framed
 // on its own (newline delimited by default); each datagram is one message (framing `bytes` by default).
-// Events get the peer's address under `host_key` and, over IP, its port under `port_key`.
+// Events get the peer's address under `host_key` and, over IP, its port under `port_key`. Over TCP, `tls`
+// makes it a TLS server (support/tls.ts).
 
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
@@ -15,6 +16,7 @@ import {
   stampAt,
 } from '../support/decoding.js';
 import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
+import { tlsFiles, tlsSourceSchema } from '../support/tls.js';
 
 const common = {
   host_key: z.string().optional(),
@@ -41,6 +43,7 @@ const options = z.discriminatedUnion('mode', [
     shutdown_timeout_secs: z.number().nonnegative().default(30),
     keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
     max_connection_duration_secs: z.number().int().nonnegative().optional(),
+    tls: tlsSourceSchema.optional(),
   }),
   z.strictObject({ mode: z.literal('udp'), ...common, ...ip, max_length: z.number().int().positive().default(102400) }),
   z.strictObject({
@@ -63,6 +66,7 @@ const definition: SourceDefinition<SocketOptions> = {
   type: 'socket',
   description: 'Collect logs using the socket client.',
   options,
+  files: (options) => (options.mode === 'tcp' ? tlsFiles(options.tls) : []),
   outputs: (options) => [{ name: undefined, kinds: decodedKinds(options.decoding) }],
   async build(options, env) {
     const stamp = (peer: Peer) => {
@@ -78,7 +82,7 @@ const definition: SourceDefinition<SocketOptions> = {
     switch (options.mode) {
       case 'tcp': {
         const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
-        return streamListener(tcpListen(options), decoder, env, stamp, options.shutdown_timeout_secs);
+        return streamListener(await tcpListen(options), decoder, env, stamp, options.shutdown_timeout_secs);
       }
       case 'unix_stream': {
         const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));

@@ -1,12 +1,14 @@
 // `syslog`: RFC 5424 and RFC 3164 messages over TCP (octet counting, or newline delimited when a frame does
 // not start with a length), UDP (one message per datagram) or a Unix stream socket, parsed by the syslog
 // decoder into Vector's fields (appname, facility, hostname, message, msgid, procid, severity, timestamp,
-// version, structured data by id), plus `source_ip` and the peer under `host_key`.
+// version, structured data by id), plus `source_ip` and the peer under `host_key`. Over TCP, `tls` makes it a
+// TLS server (support/tls.ts).
 
 import { z } from 'zod';
 import type { SourceDefinition } from '../component.js';
 import { BYTES_FRAMING, SourceDecoder, sourceStamp, stampAt, type DecodeSettings } from '../support/decoding.js';
 import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
+import { tlsFiles, tlsSourceSchema } from '../support/tls.js';
 import type { ComponentEnv } from '../component.js';
 
 const common = {
@@ -23,6 +25,7 @@ const options = z.discriminatedUnion('mode', [
     connection_limit: z.number().int().positive().optional(),
     keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
     max_connection_duration_secs: z.number().int().nonnegative().optional(),
+    tls: tlsSourceSchema.optional(),
   }),
   z.strictObject({ mode: z.literal('udp'), ...common, ...ip }),
   z.strictObject({
@@ -46,6 +49,7 @@ const definition: SourceDefinition<SyslogOptions> = {
   type: 'syslog',
   description: 'Collect logs sent via Syslog.',
   options,
+  files: (options) => (options.mode === 'tcp' ? tlsFiles(options.tls) : []),
   outputs: () => [{ name: undefined, kinds: ['log'] }],
   async build(options, env) {
     const stamp = (peer: Peer) =>
@@ -56,7 +60,7 @@ const definition: SourceDefinition<SyslogOptions> = {
           env,
           settings({ method: 'octet_counting', max_length: options.max_length }, env),
         );
-        return streamListener(tcpListen(options), decoder, env, stamp, SHUTDOWN_TIMEOUT_SECS);
+        return streamListener(await tcpListen(options), decoder, env, stamp, SHUTDOWN_TIMEOUT_SECS);
       }
       case 'unix': {
         const decoder = new SourceDecoder(

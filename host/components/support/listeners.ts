@@ -1,14 +1,17 @@
 // Listening sockets shared by the `socket` and `syslog` sources: stream listeners (TCP, Unix stream) frame
 // each connection on its own, datagram listeners (UDP) decode each datagram whole. Both bind in `build`,
-// so a taken port fails the start-up with the address in the message.
+// so a taken port fails the start-up with the address in the message. A TCP listener with `tls.enabled`
+// accepts TLS connections only (support/tls.ts).
 
 import { once } from 'node:events';
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket, type TlsOptions } from 'node:tls';
 import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import type { ComponentEnv, Source, SourceContext } from '../component.js';
-import { pumpReadable, type SourceDecoder, type Stamp } from './decoding.js';
+import { pumpReadable, stampAt, type SourceDecoder, type Stamp } from './decoding.js';
+import { certificateSubject, reportHandshakeFailures, serverTlsOptions, type TlsSourceConfig } from './tls.js';
 
 /** Who sent the bytes: an IP and port, or the path of a Unix socket. */
 export interface Peer {
@@ -43,17 +46,23 @@ export type StreamListen =
       receiveBufferBytes?: number;
       keepaliveSecs?: number;
       maxConnectionDurationSecs?: number;
+      tls?: TlsOptions;
+      /** Where events get the subject of the client's certificate (`tls.client_metadata_key`). */
+      clientMetadataKey?: string;
     }
   | { kind: 'unix'; path: string; socketFileMode?: number };
 
-/** The listener of a `mode: tcp` source (socket, syslog), from its options as Vector names them. */
-export function tcpListen(options: {
+/** The listener of a `mode: tcp` source (socket, syslog), from its options as Vector names them; reads its
+ * certificates. */
+export async function tcpListen(options: {
   address: string;
   connection_limit?: number;
   receive_buffer_bytes?: number;
   keepalive?: { time_secs?: number };
   max_connection_duration_secs?: number;
-}): StreamListen {
+  tls?: TlsSourceConfig;
+}): Promise<StreamListen> {
+  const tls = await serverTlsOptions(options.tls);
   return {
     kind: 'tcp',
     address: options.address,
@@ -61,6 +70,8 @@ export function tcpListen(options: {
     receiveBufferBytes: options.receive_buffer_bytes,
     keepaliveSecs: options.keepalive?.time_secs,
     maxConnectionDurationSecs: options.max_connection_duration_secs,
+    tls,
+    clientMetadataKey: tls && options.tls?.client_metadata_key,
   };
 }
 
@@ -79,10 +90,15 @@ export async function streamListener(
   shutdownTimeoutSecs: number,
 ): Promise<Source> {
   const where = listen.kind === 'tcp' ? listen.address : listen.path;
-  const server: Server = createServer({
-    pauseOnConnect: true,
-    ...(listen.kind === 'tcp' && listen.receiveBufferBytes ? { highWaterMark: listen.receiveBufferBytes } : {}),
-  });
+  const tls = listen.kind === 'tcp' ? listen.tls : undefined;
+  const highWaterMark =
+    listen.kind === 'tcp' && listen.receiveBufferBytes ? { highWaterMark: listen.receiveBufferBytes } : {};
+  // A TLS socket is not paused on connect (its handshake must run); it buffers no further than its high-water
+  // mark until read.
+  const server: Server = tls
+    ? createTlsServer({ ...tls, ...highWaterMark })
+    : createServer({ pauseOnConnect: true, ...highWaterMark });
+  if (tls) reportHandshakeFailures(server as ReturnType<typeof createTlsServer>, env);
   if (listen.kind === 'tcp' && listen.connectionLimit !== undefined) server.maxConnections = listen.connectionLimit;
   try {
     if (listen.kind === 'tcp') {
@@ -103,7 +119,9 @@ export async function streamListener(
   // Connections made before `run` wait (paused) for it.
   const early: Socket[] = [];
   let accept: ((socket: Socket) => void) | undefined;
-  server.on('connection', (socket: Socket) => (accept ? accept(socket) : early.push(socket)));
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) =>
+    accept ? accept(socket) : early.push(socket),
+  );
 
   return {
     async run(context: SourceContext) {
@@ -132,7 +150,10 @@ export async function streamListener(
             internal_log_rate_key: 'connection_failed',
           });
         });
-        const done: Promise<void> = pumpReadable(socket, decoder.stream(), context, () => stamp(peer), cutoff.signal)
+        const metadataKey = listen.kind === 'tcp' ? listen.clientMetadataKey : undefined;
+        const subject = metadataKey && certificateSubject((socket as TLSSocket).getPeerCertificate().subject ?? {});
+        const stampOf = subject ? () => stampAt(stamp(peer), metadataKey, { subject }) : () => stamp(peer);
+        const done: Promise<void> = pumpReadable(socket, decoder.stream(), context, stampOf, cutoff.signal)
           .catch((error: Error) =>
             env.log.error(`Reading from ${peer.address} failed: ${error.message}`, {
               internal_log_rate_key: 'reading_failed',

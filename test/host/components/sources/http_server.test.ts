@@ -9,20 +9,21 @@ import type { EventBatch } from '../../../../host/topology/batch.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE } from '../../../../runtime/services.js';
 import { waitFor } from '../../../support/wait-for.js';
 import type { SourceDefinition } from '../../../../host/components/component.js';
+import type { TestEnv } from '../../support/env.js';
 import { buildSource, runSource, testEnv, type Collected } from '../../support/sources.js';
 import { freePort } from '../../support/svc.js';
 
 /** Runs the source with `options` and gives `body` the base URL; shuts it down after. */
 async function withServer(
   options: Record<string, unknown>,
-  body: (url: string, run: Collected) => Promise<void>,
+  body: (url: string, run: Collected, env: TestEnv) => Promise<void>,
   definition: SourceDefinition = httpServer as SourceDefinition,
   env = testEnv('http_server'),
 ) {
   const port = await freePort();
   const run = runSource(await buildSource(definition, { address: `127.0.0.1:${port}`, ...options }, env));
   try {
-    await body(`http://127.0.0.1:${port}`, run);
+    await body(`http://127.0.0.1:${port}`, run, env);
   } finally {
     run.shutdown.abort();
     await run.done;
@@ -119,6 +120,33 @@ test('400 for an undecodable body with the reason; 405 for another method; 404 f
     assert.is((await fetch(`${url}/logs/more`, { method: 'POST', body: 'x' })).status, 200);
     assert.is(run.events[0]!.path, '/logs/more');
   });
+});
+
+test('auth: the right basic credentials are taken; none or wrong ones are 401 with Vector’s reason', async () => {
+  const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+  // `strategy` left out is Vector's default, basic.
+  await withServer({ auth: { username: 'ann', password: 's3cret' } }, async (url, run, env) => {
+    const accepted = await fetch(url, { method: 'POST', body: 'in', headers: { authorization: basic('ann:s3cret') } });
+    assert.is(accepted.status, 200);
+    const missing = await fetch(url, { method: 'POST', body: 'out' });
+    assert.is(missing.status, 401);
+    assert.is(await missing.text(), 'No authorization header');
+    for (const wrong of [basic('ann:guess'), basic('ann:s3cret2'), 'Bearer s3cret']) {
+      const refused = await fetch(url, { method: 'POST', body: 'out', headers: { authorization: wrong } });
+      assert.is(refused.status, 401);
+      assert.is(await refused.text(), 'Invalid username/password');
+    }
+    assert.equal(
+      run.events.map((event) => event.message),
+      ['in'],
+    );
+    assert.is(env.metrics.total('component_errors_total'), 4);
+  });
+  assert.throws(
+    () =>
+      httpServer.options.parse({ address: '127.0.0.1:1', auth: { strategy: 'bearer', username: 'a', password: 'b' } }),
+    /basic/,
+  );
 });
 
 test('the older name http works the same; encoding with decoding is an option error; a taken port fails the build', async () => {
