@@ -60,6 +60,7 @@ const INTEGRATION = [
   'host/components/sources/stdin',
   'host/components/sources/syslog',
   'host/components/transforms/remap',
+  'host/config/secrets',
   'host/crash',
   'host/log-rate-limit',
   'host/pipeline',
