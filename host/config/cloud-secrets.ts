@@ -1,7 +1,8 @@
 // The `cloud_secrets_manager` secret backend: one `GetSecretValue` call to the cloud's Secrets Manager (its
 // JSON 1.1 protocol, signed with signature version 4), whose `SecretString` is a JSON object of key → value.
 // Credentials come from `auth` (keys, or a credentials file and profile), else from the CLOUD_* variables,
-// else from the per-user credentials file, as the cloud's default chain looks for them.
+// else from the per-user credentials file, as the cloud's default chain looks for them; with
+// `auth.assume_role`, those sign the token service's AssumeRole and the role's credentials sign the call.
 
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -78,13 +79,67 @@ async function fileCredentials(path: string, profile: string, option: string): P
   return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
 
-/** The credentials the backend signs with, looked for in the order of the cloud's default chain. */
-async function credentials(auth: CloudAuth | undefined, env: NodeJS.ProcessEnv): Promise<CloudCredentials> {
-  if (auth?.assume_role !== undefined)
+/** The text of the first `<name>` element of an XML answer. */
+function xmlText(xml: string, name: string): string | undefined {
+  return new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+}
+
+/** The role's temporary credentials from the token service's `AssumeRole`, signed with `base`. Its endpoint
+ * is the regional one, or CLOUD_ENDPOINT_URL_STS (the cloud SDKs' variable, under the spec's CLOUD_ prefix). */
+async function assumeRole(
+  auth: CloudAuth & { assume_role: string },
+  base: CloudCredentials,
+  serviceRegion: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CloudCredentials> {
+  const region = auth.region ?? serviceRegion;
+  const url = new URL(env.CLOUD_ENDPOINT_URL_STS || `https://sts.${region}.amazonaws.com/`);
+  const body = new URLSearchParams({
+    Action: 'AssumeRole',
+    Version: '2011-06-15',
+    RoleArn: auth.assume_role,
+    RoleSessionName: auth.session_name ?? `svc-assume-role-${Date.now()}`,
+    ...(auth.external_id ? { ExternalId: auth.external_id } : {}),
+  }).toString();
+  const headers = signedHeaders(
+    url,
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    base,
+    region,
+    'sts',
+  );
+  let answer: { status: number; text: string };
+  try {
+    answer = await post(url, headers, body, {}, (auth.load_timeout_secs ?? REQUEST_TIMEOUT_MS / 1000) * 1000);
+  } catch (error) {
+    throw new CloudSecretError('auth.assume_role', `AssumeRole on ${url.origin} failed: ${(error as Error).message}`);
+  }
+  const accessKeyId = xmlText(answer.text, 'AccessKeyId');
+  const secretAccessKey = xmlText(answer.text, 'SecretAccessKey');
+  const sessionToken = xmlText(answer.text, 'SessionToken');
+  if (answer.status !== 200 || !accessKeyId || !secretAccessKey)
     throw new CloudSecretError(
       'auth.assume_role',
-      "assuming a role is not supported by this build; give the role's keys (auth.access_key_id and auth.secret_access_key, or a credentials file)",
+      `AssumeRole of "${auth.assume_role}" failed: HTTP ${answer.status} ${xmlText(answer.text, 'Code') ?? ''}: ${xmlText(answer.text, 'Message') ?? ''}`,
     );
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+}
+
+/** The credentials the backend signs with: `auth`'s role assumed with the others when set. */
+async function credentials(
+  auth: CloudAuth | undefined,
+  region: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CloudCredentials> {
+  const base = await baseCredentials(auth, env);
+  return auth?.assume_role === undefined
+    ? base
+    : assumeRole(auth as CloudAuth & { assume_role: string }, base, region, env);
+}
+
+/** Keys from `auth`, the CLOUD_* variables or a credentials file, in the order of the cloud's default chain. */
+async function baseCredentials(auth: CloudAuth | undefined, env: NodeJS.ProcessEnv): Promise<CloudCredentials> {
   if (auth?.access_key_id !== undefined || auth?.secret_access_key !== undefined) {
     if (!auth.access_key_id || !auth.secret_access_key)
       throw new CloudSecretError('auth', 'auth.access_key_id and auth.secret_access_key must be set together');
@@ -155,13 +210,38 @@ async function clientTls(tls: TlsOptions | undefined): Promise<RequestOptions> {
   return options;
 }
 
+/** The headers of a request to `url`, with the date, the session token and the signature added. */
+function signedHeaders(
+  url: URL,
+  extra: Record<string, string>,
+  body: string,
+  signer: CloudCredentials,
+  region: string,
+  service: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    host: url.host,
+    ...extra,
+    'x-amz-date': amzDate(new Date()),
+    ...(signer.sessionToken ? { 'x-amz-security-token': signer.sessionToken } : {}),
+  };
+  headers.authorization = signV4({ method: 'POST', url, headers, body }, signer, region, service);
+  return headers;
+}
+
 /** POSTs `body` and resolves with the status and text of the answer. */
-function post(url: URL, headers: Record<string, string>, body: string, tls: RequestOptions) {
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  tls: RequestOptions,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+) {
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(
       url,
-      { method: 'POST', headers, timeout: REQUEST_TIMEOUT_MS, ...(url.protocol === 'https:' ? tls : {}) },
+      { method: 'POST', headers, timeout: timeoutMs, ...(url.protocol === 'https:' ? tls : {}) },
       (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -171,7 +251,7 @@ function post(url: URL, headers: Record<string, string>, body: string, tls: Requ
         response.on('error', reject);
       },
     );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)));
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
     request.on('error', reject);
     request.end(body);
   });
@@ -191,17 +271,17 @@ export async function getCloudSecret(
   } catch {
     throw new CloudSecretError('endpoint', `not a URL: "${options.endpoint}"`);
   }
-  const signer = await credentials(options.auth, env);
+  const signer = await credentials(options.auth, region, env);
   const tls = await clientTls(options.tls);
   const body = JSON.stringify({ SecretId: options.secret_id });
-  const headers: Record<string, string> = {
-    host: url.host,
-    'content-type': 'application/x-amz-json-1.1',
-    'x-amz-target': 'secretsmanager.GetSecretValue',
-    'x-amz-date': amzDate(new Date()),
-    ...(signer.sessionToken ? { 'x-amz-security-token': signer.sessionToken } : {}),
-  };
-  headers.authorization = signV4({ method: 'POST', url, headers, body }, signer, region, 'secretsmanager');
+  const headers = signedHeaders(
+    url,
+    { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'secretsmanager.GetSecretValue' },
+    body,
+    signer,
+    region,
+    'secretsmanager',
+  );
   let answer: { status: number; text: string };
   try {
     answer = await post(url, headers, body, tls);

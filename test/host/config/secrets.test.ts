@@ -337,6 +337,50 @@ test('cloud_secrets_manager: credentials from CLOUD_* variables or a credentials
   }
 });
 
+test("cloud_secrets_manager: auth.assume_role gets the role's credentials from AssumeRole, signed with the keys", async () => {
+  const calls: Array<{ authorization: string; body: string }> = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      calls.push({ authorization: request.headers.authorization!, body });
+      if (request.headers['content-type'] === 'application/x-www-form-urlencoded')
+        response.end(
+          '<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>ASIAROLE</AccessKeyId>' +
+            '<SecretAccessKey>role-secret</SecretAccessKey><SessionToken>role-token</SessionToken>' +
+            '</Credentials></AssumeRoleResult></AssumeRoleResponse>',
+        );
+      else response.end(JSON.stringify({ SecretString: SECRETS['prod/api'] }));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const root = tree({});
+    writeFileSync(
+      join(root, 'svc.yaml'),
+      config(
+        `  sm: { type: cloud_secrets_manager, secret_id: prod/api, region: eu-west-1, endpoint: "${endpoint}", auth: { access_key_id: AKIDBASE, secret_access_key: base-secret, assume_role: "arn:role/reader", external_id: ext-1, session_name: s1, region: us-west-2 } }`,
+        'a: "SECRET[sm.api_key]"',
+      ),
+    );
+    assert.equal(await load(root, { CLOUD_ENDPOINT_URL_STS: endpoint }), { type: 'x', a: 'cl0ud-key' });
+    const [assume, get] = calls as [(typeof calls)[0], (typeof calls)[0]];
+    assert.equal(Object.fromEntries(new URLSearchParams(assume.body)), {
+      Action: 'AssumeRole',
+      Version: '2011-06-15',
+      RoleArn: 'arn:role/reader',
+      RoleSessionName: 's1',
+      ExternalId: 'ext-1',
+    });
+    assert.match(assume.authorization, /Credential=AKIDBASE\/\d{8}\/us-west-2\/sts\/aws4_request/);
+    assert.match(get.authorization, /Credential=ASIAROLE\/\d{8}\/eu-west-1\/secretsmanager\/aws4_request/);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test('an invalid backend is reported as validation reports it; backends nothing uses are not asked', async () => {
   const root = tree({});
   writeFileSync(
