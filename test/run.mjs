@@ -66,6 +66,7 @@ const INTEGRATION = [
   'host/pipeline',
   'host/pipeline-flow',
   'host/reload',
+  'host/secrets',
   'host/service',
   'host/telemetry/pipeline-telemetry',
   'host/topology/disk-buffer-kill',
