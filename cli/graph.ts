@@ -8,9 +8,8 @@ import { stringOption, UsageError } from './usage.js';
 
 async function runGraph(parsed: Record<string, unknown>): Promise<number> {
   // Loaded here, not at the top: the other commands (a one-shot `svc vrl`) need none of the pipeline.
-  const { ConfigError, EXIT, GRAPH_FORMATS, graphDot, graphMermaid, loadPipelineConfig, pipelineGraph } = await import(
-    '../host/index.js'
-  );
+  const { ConfigError, EXIT, GRAPH_FORMATS, graphDot, graphMermaid, loadPipelineConfig, pipelineGraph, redactSecrets } =
+    await import('../host/index.js');
   const format = (stringOption(parsed.format, '--format') ?? 'dot') as GraphFormat;
   if (!GRAPH_FORMATS.includes(format))
     throw new UsageError(`invalid --format '${format}': expected one of ${GRAPH_FORMATS.join(', ')}`);
@@ -22,7 +21,8 @@ async function runGraph(parsed: Record<string, unknown>): Promise<number> {
       allowEmptyConfig: options.allowEmptyConfig,
     });
     const graph = pipelineGraph(config);
-    process.stdout.write(format === 'dot' ? graphDot(config, graph) : graphMermaid(config, graph));
+    // Node attributes and ids may come from secrets.
+    process.stdout.write(redactSecrets(format === 'dot' ? graphDot(config, graph) : graphMermaid(config, graph)));
     return EXIT.OK;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -5,6 +5,7 @@
 export { componentTypes } from './components/registry.js';
 export { ConfigError } from './config/errors.js';
 export { formatOfPath, type ConfigFormat, type ConfigLocations } from './config/load.js';
+export { redactSecrets } from './config/redaction.js';
 export type { ComponentKind } from './config/schema.js';
 export { GENERATE_FORMATS, GenerateError, generateConfig } from './generate.js';
 export { GRAPH_FORMATS, graphDot, graphMermaid, type GraphFormat } from './graph-dot.js';

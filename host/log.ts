@@ -7,6 +7,8 @@
 // `internal_log_rate_key` (e.g. `mapping_failed`), which is not written. A message of fixed text is its own
 // key, and so is a one-off message such as each configuration error, which must all be written.
 
+import { redactSecrets } from './config/redaction.js';
+
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 const LEVEL_RANK: Record<LogLevel | 'off', number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4, off: 5 };
@@ -73,6 +75,18 @@ function notice(record: LogRecord, message: string): LogRecord {
   return { ...record, message, fields: { ...record.fields, internal_log_rate_limit: true } };
 }
 
+/** The record with the values of the configuration's secrets replaced by their `SECRET[...]` references. */
+function redacted(record: LogRecord): LogRecord {
+  const message = redactSecrets(record.message);
+  let fields = record.fields;
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value !== 'string') continue;
+    const shown = redactSecrets(value);
+    if (shown !== value) fields = { ...fields, [name]: shown };
+  }
+  return message === record.message && fields === record.fields ? record : { ...record, message, fields };
+}
+
 /** Where every logger writes: one per process. */
 export class LogHub {
   private readonly listeners = new Set<Listener>();
@@ -103,6 +117,8 @@ export class LogHub {
   /** Writes and broadcasts a record, rate limited under `key` unless the record has the field
    * `internal_log_rate_limit: false` (Vector's switch, for logs such as periodic summaries). */
   publish(record: LogRecord, key: string): void {
+    // A secret's value leaves the process through no log, whoever quotes it (a URI, an error, a config value).
+    record = redacted(record);
     const now = record.timestamp.getTime();
     const { internal_log_rate_limit: limit, ...fields } = record.fields;
     const unlimited = limit === false;

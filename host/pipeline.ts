@@ -7,8 +7,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ComponentDefinition, Sink } from './components/component.js';
 import { componentDefinition, componentRegistry, transformDefinition } from './components/registry.js';
 import { ConfigError } from './config/errors.js';
-import { loadConfig, type ConfigLocations } from './config/load.js';
+import type { ConfigLocations } from './config/load.js';
 import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from './config/schema.js';
+import { loadConfigWithSecrets } from './config/secrets.js';
 import type { LogHub, Logger } from './log.js';
 import { metricExpiry } from './telemetry/expiry.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
@@ -42,11 +43,11 @@ export function hostName(): string {
   return process.env.SVC_HOSTNAME || osHostname();
 }
 
-/** Loads and validates the configuration; throws ConfigError with every problem. */
+/** Loads (secrets resolved) and validates the configuration; throws ConfigError with every problem. */
 export async function loadPipelineConfig(
   options: Pick<PipelineOptions, 'locations' | 'interpolate' | 'allowEmptyConfig' | 'env'>,
 ): Promise<Config> {
-  const raw = await loadConfig(options.locations, { env: options.env, interpolate: options.interpolate });
+  const raw = await loadConfigWithSecrets(options.locations, { env: options.env, interpolate: options.interpolate });
   const { config, errors } = validateConfig(raw, await componentRegistry(raw), {
     allowEmpty: options.allowEmptyConfig,
   });
@@ -60,7 +61,6 @@ const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; messa
     applies: (c) => c.enrichment_tables.size > 0,
     message: 'enrichment_tables: enrichment tables are not loaded in this build',
   },
-  { applies: (c) => c.secret.size > 0, message: 'secret: secret backends are not available in this build' },
   {
     applies: (c) => c.global.schema.log_namespace,
     message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout',

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config/errors.js';
+import { redactSecrets } from './config/redaction.js';
 import type { Config } from './config/schema.js';
 import {
   buildPipeline,
@@ -80,6 +81,8 @@ class Report {
   }
 
   private print(text: string): void {
+    // A healthcheck's error may quote an option that came from a secret.
+    text = redactSecrets(text);
     // Widths count characters without ANSI escapes, as Vector measures them.
     for (const line of text.split('\n')) this.width = Math.max(this.width, [...line.replace(/\x1b\[\d+m/g, '')].length);
     this.spaceDue = true;

@@ -1,11 +1,17 @@
 // Configuration errors: every problem found is collected, so one run reports all of them.
 
-/** A configuration that cannot be used; `errors` lists every problem, each naming its file and option. */
+import { redactSecrets } from './redaction.js';
+
+/** A configuration that cannot be used; `errors` lists every problem, each naming its file and option. A
+ * problem quoting a value that came from a secret shows its `SECRET[...]` reference instead. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly errors: string[];
 
-  constructor(readonly errors: string[]) {
-    super(errors.join('\n'));
+  constructor(errors: string[]) {
+    const redacted = errors.map(redactSecrets);
+    super(redacted.join('\n'));
+    this.errors = redacted;
   }
 }
 

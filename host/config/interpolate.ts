@@ -1,12 +1,13 @@
 // Environment interpolation on the raw text of a config file, before it is parsed (as Vector does it), and
-// the listing of `SECRET[backend.key]` references for the secrets layer.
+// the listing and substitution of `SECRET[backend.key]` references (resolved by `secrets.ts`), after it.
 
 import { hostname } from 'node:os';
 
 /** Vector's syntax: `$$`, `$NAME`, `${NAME}`, `${NAME:-default}`, `${NAME-default}`, `${NAME:?msg}`, `${NAME?msg}`. */
 const VARIABLE = /\$\$|\$([A-Za-z0-9_.]+)|\$\{([A-Za-z0-9_.]+)(?:(:?-|:?\?)([^}]*))?\}/g;
 
-/** `SECRET[backend.key]`: the backend is a word, the key may hold dots, dashes and slashes. */
+/** `SECRET[backend.key]`: the backend is a word, the key may hold dots (Vector's rule: the first dot ends the
+ * backend), dashes and slashes (file names of the directory backend, paths of a vault). */
 const SECRET = /SECRET\[(\w+)\.([\w.\-/]+)\]/g;
 
 /** Where a `SECRET[...]` reference sits, for the secrets layer to resolve and for error messages. */
@@ -93,12 +94,20 @@ export function findSecretReferences(text: string, file: string): SecretReferenc
 }
 
 /**
- * The errors for secret references while no secrets layer exists: each one names the reference, so the
- * user sees the build cannot resolve them rather than a literal `SECRET[...]` reaching a component.
+ * Replaces each `SECRET[backend.key]` of `text` with its resolved value (`backend.key` → value), as Vector
+ * does on the raw text; a reference without a value is an error naming it.
  */
-export function unresolvedSecretErrors(references: readonly SecretReference[]): string[] {
-  return references.map(
-    (r) =>
-      `${r.file}:${r.line}: cannot resolve SECRET[${r.backend}.${r.key}]: secret backends are not available in this build`,
-  );
+export function substituteSecrets(
+  text: string,
+  values: ReadonlyMap<string, string>,
+  file: string,
+): { text: string; errors: string[] } {
+  const errors: string[] = [];
+  const output = text.replace(SECRET, (match, backend: string, key: string, offset: number) => {
+    const value = values.get(`${backend}.${key}`);
+    if (value !== undefined) return value;
+    errors.push(`${file}:${lineAt(text, offset)}: no value was resolved for ${match}`);
+    return '';
+  });
+  return { text: output, errors };
 }

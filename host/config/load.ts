@@ -11,7 +11,7 @@ import {
   findSecretReferences,
   interpolateEnv,
   interpolationEnv,
-  unresolvedSecretErrors,
+  substituteSecrets,
   type SecretReference,
 } from './interpolate.js';
 
@@ -65,7 +65,7 @@ export interface RawConfig {
   tests: RawTest[];
   /** Every file read, in order (what a watcher watches). */
   files: string[];
-  /** `SECRET[...]` references found (after environment interpolation, as Vector scans them). */
+  /** `SECRET[...]` references found (after environment interpolation, as Vector scans them) */
   secrets: SecretReference[];
 }
 
@@ -74,6 +74,9 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** False with --disable-env-var-interpolation. */
   interpolate?: boolean;
+  /** The resolved secrets (`backend.key` → value) that replace the `SECRET[...]` references, after the
+   * environment (`secrets.ts` resolves them); without them the references stay as written. */
+  secrets?: ReadonlyMap<string, string>;
 }
 
 /** Only these files are read from config directories. */
@@ -216,7 +219,10 @@ class ConfigBuilder {
   };
   readonly errors: string[] = [];
 
-  constructor(private readonly env: Record<string, string | undefined> | undefined) {}
+  constructor(
+    private readonly env: Record<string, string | undefined> | undefined,
+    private readonly secrets: ReadonlyMap<string, string> | undefined,
+  ) {}
 
   /** Reads, interpolates and parses one file; undefined when it failed (errors recorded). */
   async read(file: string, format: ConfigFormat): Promise<Record<string, unknown> | undefined> {
@@ -235,6 +241,12 @@ class ConfigBuilder {
       text = interpolated.text;
     }
     this.config.secrets.push(...findSecretReferences(text, file));
+    if (this.secrets) {
+      const substituted = substituteSecrets(text, this.secrets, file);
+      this.errors.push(...substituted.errors);
+      if (substituted.errors.length > 0) return undefined;
+      text = substituted.text;
+    }
     const parsed = await parseText(text, format, file);
     this.errors.push(...parsed.errors);
     if (parsed.errors.length > 0) return undefined;
@@ -421,11 +433,11 @@ async function loadDirectory(builder: ConfigBuilder, dir: string): Promise<void>
 /**
  * Loads and merges every configuration file. Throws a ConfigError listing every problem: unreadable or
  * unparsable files, interpolation errors, globs matching nothing, duplicate ids, conflicting globals, and
- * `SECRET[...]` references (no secrets layer yet).
+ * with `secrets`, a reference none of them resolves.
  */
 export async function loadConfig(locations: ConfigLocations, options: LoadOptions = {}): Promise<RawConfig> {
   const env = options.interpolate === false ? undefined : interpolationEnv(options.env ?? process.env);
-  const builder = new ConfigBuilder(env);
+  const builder = new ConfigBuilder(env, options.secrets);
   for (const ref of locations.files) {
     for (const file of await expandPath(ref, builder.errors)) {
       const table = await builder.read(file.path, file.format ?? formatOfPath(file.path));
@@ -433,7 +445,6 @@ export async function loadConfig(locations: ConfigLocations, options: LoadOption
     }
   }
   for (const dir of locations.dirs) await loadDirectory(builder, dir);
-  builder.errors.push(...unresolvedSecretErrors(builder.config.secrets));
   if (builder.errors.length > 0) throw new ConfigError(builder.errors);
   return builder.config;
 }

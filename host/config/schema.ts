@@ -367,6 +367,16 @@ function validateComponent(
   };
 }
 
+/** A secret backend's table validated (`secret.<id>`); undefined with the problems added to `errors`. */
+export function validateSecretBackend(
+  id: string,
+  file: string,
+  table: Record<string, unknown>,
+  errors: string[],
+): SecretBackendOptions | undefined {
+  return check(secretBackendSchema, table, () => `${file}: secret.${id}: `, errors);
+}
+
 export interface ValidateOptions {
   /** --allow-empty-config: a config without sources or sinks is accepted. */
   allowEmpty?: boolean;
@@ -391,7 +401,7 @@ export function validateConfig(
 
   const secret: Config['secret'] = new Map();
   for (const { id, file, table } of raw.sections.secret.values()) {
-    const backend = check(secretBackendSchema, table, () => `${file}: secret.${id}: `, errors);
+    const backend = validateSecretBackend(id, file, table, errors);
     if (backend) secret.set(id, { file, options: backend });
   }
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findSecretReferences, interpolateEnv, unresolvedSecretErrors } from '../../../host/config/interpolate.js';
+import { findSecretReferences, interpolateEnv, substituteSecrets } from '../../../host/config/interpolate.js';
 
 const env = { HOME: '/home/u', EMPTY: '', DOTTED_NAME: 'x', 'java.home': '/jvm', MULTI: 'a\nb' };
 
@@ -37,17 +37,28 @@ test('every missing variable is reported with its line; values with newlines are
   ]);
 });
 
-test('SECRET[backend.key] references are listed with their line, and refused until a secrets layer exists', () => {
+test('SECRET[backend.key] references are listed with their line: the first dot ends the backend', () => {
   const refs = findSecretReferences(
-    'a: 1\ntoken: SECRET[vault.api/token-1]\nb: SECRET[file.x.y] SECRET[bad]',
+    'a: 1\ntoken: SECRET[vault.api/token-1]\nb: SECRET[file.x.y] SECRET[bad] SECRET[.x]',
     'svc.yaml',
   );
   assert.equal(refs, [
     { backend: 'vault', key: 'api/token-1', file: 'svc.yaml', line: 2 },
     { backend: 'file', key: 'x.y', file: 'svc.yaml', line: 3 },
   ]);
-  assert.equal(unresolvedSecretErrors(refs.slice(0, 1)), [
-    'svc.yaml:2: cannot resolve SECRET[vault.api/token-1]: secret backends are not available in this build',
+});
+
+test('SECRET references are replaced by their values as written, anywhere in the text; one without a value is an error', () => {
+  const values = new Map([
+    ['file.x.y', 'v$1 SECRET[file.x.y]'],
+    ['dir.k', 'multi\nline'],
+  ]);
+  assert.equal(substituteSecrets('a: "SECRET[file.x.y]"\nSECRET[dir.k]: [SECRET[bad]]', values, 'svc.yaml'), {
+    text: 'a: "v$1 SECRET[file.x.y]"\nmulti\nline: [SECRET[bad]]',
+    errors: [],
+  });
+  assert.equal(substituteSecrets('a: 1\nb: SECRET[file.nope]', values, 'svc.yaml').errors, [
+    'svc.yaml:2: no value was resolved for SECRET[file.nope]',
   ]);
 });
 

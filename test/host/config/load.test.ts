@@ -141,11 +141,25 @@ test('environment interpolation happens before parsing, and can be disabled', as
   assert.equal(await errorsOf(locations), [`${join(root, 'a.yaml')}:1: missing environment variable "DIR"`]);
 });
 
-test('a SECRET reference makes loading fail, naming it', async () => {
-  const root = tree({ 'a.yaml': 'sinks:\n  out: { type: x, token: "SECRET[vault.token]" }\n' });
-  assert.equal(await errorsOf({ files: [{ path: join(root, 'a.yaml') }], dirs: [] }), [
-    `${join(root, 'a.yaml')}:2: cannot resolve SECRET[vault.token]: secret backends are not available in this build`,
-  ]);
+test('SECRET references are listed and kept as written; with their values, replaced after the environment', async () => {
+  const root = tree({ 'a.yaml': 'sinks:\n  out: { type: x, token: "SECRET[${BACKEND}.token]" }\n' });
+  const locations = { files: [{ path: join(root, 'a.yaml') }], dirs: [] };
+  const raw = await loadConfig(locations, { env: { BACKEND: 'vault' } });
+  assert.equal(raw.secrets, [{ backend: 'vault', key: 'token', file: join(root, 'a.yaml'), line: 2 }]);
+  assert.is(raw.sections.sinks.get('out')!.table.token, 'SECRET[vault.token]');
+  const resolved = await loadConfig(locations, {
+    env: { BACKEND: 'vault' },
+    secrets: new Map([['vault.token', 't0k3n']]),
+  });
+  assert.is(resolved.sections.sinks.get('out')!.table.token, 't0k3n');
+  try {
+    await loadConfig(locations, { env: { BACKEND: 'vault' }, secrets: new Map() });
+    assert.unreachable();
+  } catch (error) {
+    assert.equal((error as ConfigError).errors, [
+      `${join(root, 'a.yaml')}:2: no value was resolved for SECRET[vault.token]`,
+    ]);
+  }
 });
 
 test('--config-dir: root files merge, subdirectories hold one component per file named by its stem', async () => {

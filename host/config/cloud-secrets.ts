@@ -1,0 +1,320 @@
+// The `cloud_secrets_manager` secret backend: one `GetSecretValue` call to the cloud's Secrets Manager (its
+// JSON 1.1 protocol, signed with signature version 4), whose `SecretString` is a JSON object of key → value.
+// Credentials come from `auth` (keys, or a credentials file and profile), else from the CLOUD_* variables,
+// else from the per-user credentials file, as the cloud's default chain looks for them; with
+// `auth.assume_role`, those sign the token service's AssumeRole and the role's credentials sign the call.
+
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { rootCertificates } from 'node:tls';
+import type { z } from 'zod';
+import type { cloudAuthSchema, tlsSchema } from './common.js';
+import { amzDate, signV4, type CloudCredentials } from './sigv4.js';
+
+type CloudAuth = z.output<typeof cloudAuthSchema>;
+type TlsOptions = z.output<typeof tlsSchema>;
+
+export interface CloudSecretsManagerOptions {
+  secret_id: string;
+  region?: string;
+  endpoint?: string;
+  auth?: CloudAuth;
+  tls?: TlsOptions;
+}
+
+/** A failure of the backend, naming the option it comes from (`auth`, `region`, `secret_id`, `tls.ca_file`). */
+export class CloudSecretError extends Error {
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How long one call may take. The cloud's SDKs bound only the connection; a start-up that waits for ever on a
+ * silent endpoint helps nobody. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** `[profile]` sections of an INI credentials file: name → key → value. */
+function parseIni(text: string): Map<string, Map<string, string>> {
+  const sections = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[\s*(?:profile\s+)?([^\]]+?)\s*\]$/.exec(line);
+    if (header) {
+      current = new Map();
+      sections.set(header[1]!, current);
+      continue;
+    }
+    const equals = line.indexOf('=');
+    if (current && equals > 0) current.set(line.slice(0, equals).trim().toLowerCase(), line.slice(equals + 1).trim());
+  }
+  return sections;
+}
+
+/** The credentials of `profile` in a credentials file. */
+async function fileCredentials(path: string, profile: string, option: string): Promise<CloudCredentials> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CloudSecretError(option, `cannot read the credentials file "${path}": ${(error as Error).message}`);
+  }
+  const section = parseIni(text).get(profile);
+  const accessKeyId = section?.get('aws_access_key_id');
+  const secretAccessKey = section?.get('aws_secret_access_key');
+  if (!accessKeyId || !secretAccessKey)
+    throw new CloudSecretError(
+      option,
+      `the credentials file "${path}" has no profile "${profile}" with aws_access_key_id and aws_secret_access_key`,
+    );
+  const sessionToken = section!.get('aws_session_token');
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+}
+
+/** The text of the first `<name>` element of an XML answer. */
+function xmlText(xml: string, name: string): string | undefined {
+  return new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+}
+
+/** The role's temporary credentials from the token service's `AssumeRole`, signed with `base`. Its endpoint
+ * is the regional one, or CLOUD_ENDPOINT_URL_STS (the cloud SDKs' variable, under the spec's CLOUD_ prefix). */
+async function assumeRole(
+  auth: CloudAuth & { assume_role: string },
+  base: CloudCredentials,
+  serviceRegion: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CloudCredentials> {
+  const region = auth.region ?? serviceRegion;
+  const url = new URL(env.CLOUD_ENDPOINT_URL_STS || `https://sts.${region}.amazonaws.com/`);
+  const body = new URLSearchParams({
+    Action: 'AssumeRole',
+    Version: '2011-06-15',
+    RoleArn: auth.assume_role,
+    RoleSessionName: auth.session_name ?? `svc-assume-role-${Date.now()}`,
+    ...(auth.external_id ? { ExternalId: auth.external_id } : {}),
+  }).toString();
+  const headers = signedHeaders(
+    url,
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    base,
+    region,
+    'sts',
+  );
+  let answer: { status: number; text: string };
+  try {
+    answer = await post(url, headers, body, {}, (auth.load_timeout_secs ?? REQUEST_TIMEOUT_MS / 1000) * 1000);
+  } catch (error) {
+    throw new CloudSecretError('auth.assume_role', `AssumeRole on ${url.origin} failed: ${(error as Error).message}`);
+  }
+  const accessKeyId = xmlText(answer.text, 'AccessKeyId');
+  const secretAccessKey = xmlText(answer.text, 'SecretAccessKey');
+  const sessionToken = xmlText(answer.text, 'SessionToken');
+  if (answer.status !== 200 || !accessKeyId || !secretAccessKey)
+    throw new CloudSecretError(
+      'auth.assume_role',
+      `AssumeRole of "${auth.assume_role}" failed: HTTP ${answer.status} ${xmlText(answer.text, 'Code') ?? ''}: ${xmlText(answer.text, 'Message') ?? ''}`,
+    );
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+}
+
+/** The credentials the backend signs with: `auth`'s role assumed with the others when set. */
+async function credentials(
+  auth: CloudAuth | undefined,
+  region: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CloudCredentials> {
+  const base = await baseCredentials(auth, env);
+  return auth?.assume_role === undefined
+    ? base
+    : assumeRole(auth as CloudAuth & { assume_role: string }, base, region, env);
+}
+
+/** Keys from `auth`, the CLOUD_* variables or a credentials file, in the order of the cloud's default chain. */
+async function baseCredentials(auth: CloudAuth | undefined, env: NodeJS.ProcessEnv): Promise<CloudCredentials> {
+  if (auth?.access_key_id !== undefined || auth?.secret_access_key !== undefined) {
+    if (!auth.access_key_id || !auth.secret_access_key)
+      throw new CloudSecretError('auth', 'auth.access_key_id and auth.secret_access_key must be set together');
+    return {
+      accessKeyId: auth.access_key_id,
+      secretAccessKey: auth.secret_access_key,
+      ...(auth.session_token ? { sessionToken: auth.session_token } : {}),
+    };
+  }
+  if (auth?.credentials_file !== undefined)
+    return fileCredentials(auth.credentials_file, auth.profile, 'auth.credentials_file');
+  if (env.CLOUD_ACCESS_KEY_ID && env.CLOUD_SECRET_ACCESS_KEY)
+    return {
+      accessKeyId: env.CLOUD_ACCESS_KEY_ID,
+      secretAccessKey: env.CLOUD_SECRET_ACCESS_KEY,
+      ...(env.CLOUD_SESSION_TOKEN ? { sessionToken: env.CLOUD_SESSION_TOKEN } : {}),
+    };
+  const path = env.CLOUD_SHARED_CREDENTIALS_FILE || join(homedir(), '.aws', 'credentials');
+  const profile = auth?.profile !== 'default' ? (auth?.profile ?? 'default') : env.CLOUD_PROFILE || 'default';
+  try {
+    return await fileCredentials(path, profile, 'auth');
+  } catch (error) {
+    throw new CloudSecretError(
+      'auth',
+      `no credentials: set auth.access_key_id and auth.secret_access_key, or CLOUD_ACCESS_KEY_ID and ` +
+        `CLOUD_SECRET_ACCESS_KEY, or a credentials file (${(error as Error).message})`,
+    );
+  }
+}
+
+/** A `tls` file option's content: inline PEM as written, else the file's bytes. */
+async function pemOrFile(value: string, option: string): Promise<Buffer> {
+  if (value.includes('-----BEGIN')) return Buffer.from(value);
+  try {
+    return await readFile(value);
+  } catch (error) {
+    throw new CloudSecretError(option, `cannot read "${value}": ${(error as Error).message}`);
+  }
+}
+
+const isPem = (bytes: Buffer) => bytes.includes('-----BEGIN');
+
+/** Node's client TLS options for the `tls` options (C.11): CA added to the system's, client certificate
+ * (PEM, DER or PKCS#12), SNI, ALPN, verification switches. */
+async function clientTls(tls: TlsOptions | undefined): Promise<RequestOptions> {
+  if (tls === undefined) return {};
+  const options: RequestOptions = {
+    rejectUnauthorized: tls.verify_certificate,
+    ...(tls.server_name ? { servername: tls.server_name } : {}),
+    ...(tls.alpn_protocols ? { ALPNProtocols: tls.alpn_protocols } : {}),
+    ...(tls.verify_hostname ? {} : { checkServerIdentity: () => undefined }),
+  };
+  if (tls.ca_file) {
+    const ca = await pemOrFile(tls.ca_file, 'tls.ca_file');
+    options.ca = [...rootCertificates, isPem(ca) ? ca : new X509Certificate(ca).toString()];
+  }
+  if (tls.crt_file) {
+    const crt = await pemOrFile(tls.crt_file, 'tls.crt_file');
+    if (isPem(crt) || tls.key_file) {
+      options.cert = isPem(crt) ? crt : new X509Certificate(crt).toString();
+      if (!tls.key_file) throw new CloudSecretError('tls.key_file', 'required with a PEM or DER tls.crt_file');
+      options.key = await pemOrFile(tls.key_file, 'tls.key_file');
+    } else {
+      options.pfx = crt;
+    }
+    if (tls.key_pass !== undefined) options.passphrase = tls.key_pass;
+  }
+  return options;
+}
+
+/** The headers of a request to `url`, with the date, the session token and the signature added. */
+function signedHeaders(
+  url: URL,
+  extra: Record<string, string>,
+  body: string,
+  signer: CloudCredentials,
+  region: string,
+  service: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    host: url.host,
+    ...extra,
+    'x-amz-date': amzDate(new Date()),
+    ...(signer.sessionToken ? { 'x-amz-security-token': signer.sessionToken } : {}),
+  };
+  headers.authorization = signV4({ method: 'POST', url, headers, body }, signer, region, service);
+  return headers;
+}
+
+/** POSTs `body` and resolves with the status and text of the answer. */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  tls: RequestOptions,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(
+      url,
+      { method: 'POST', headers, timeout: timeoutMs, ...(url.protocol === 'https:' ? tls : {}) },
+      (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** The secret's key → value object, fetched with `GetSecretValue`. */
+export async function getCloudSecret(
+  options: CloudSecretsManagerOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<Record<string, unknown>> {
+  const region = options.region ?? env.CLOUD_DEFAULT_REGION ?? (options.endpoint ? 'us-east-1' : undefined);
+  if (region === undefined)
+    throw new CloudSecretError('region', 'no region: set region (or endpoint), or CLOUD_DEFAULT_REGION');
+  let url: URL;
+  try {
+    url = new URL(options.endpoint ?? `https://secretsmanager.${region}.amazonaws.com/`);
+  } catch {
+    throw new CloudSecretError('endpoint', `not a URL: "${options.endpoint}"`);
+  }
+  const signer = await credentials(options.auth, region, env);
+  const tls = await clientTls(options.tls);
+  const body = JSON.stringify({ SecretId: options.secret_id });
+  const headers = signedHeaders(
+    url,
+    { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'secretsmanager.GetSecretValue' },
+    body,
+    signer,
+    region,
+    'secretsmanager',
+  );
+  let answer: { status: number; text: string };
+  try {
+    answer = await post(url, headers, body, tls);
+  } catch (error) {
+    throw new CloudSecretError('endpoint', `GetSecretValue on ${url.origin} failed: ${(error as Error).message}`);
+  }
+  let document: Record<string, unknown> | undefined;
+  try {
+    document = JSON.parse(answer.text) as Record<string, unknown>;
+  } catch {
+    // reported below with the status
+  }
+  if (answer.status !== 200) {
+    const type = String(document?.__type ?? '').replace(/^.*#/, '');
+    const message = document?.Message ?? document?.message ?? answer.text.slice(0, 200);
+    throw new CloudSecretError(
+      'secret_id',
+      `GetSecretValue of "${options.secret_id}" failed: HTTP ${answer.status} ${type}: ${message}`,
+    );
+  }
+  const text = document?.SecretString;
+  if (typeof text !== 'string')
+    throw new CloudSecretError('secret_id', `the secret "${options.secret_id}" has no SecretString`);
+  let secret: unknown;
+  try {
+    secret = JSON.parse(text);
+  } catch {
+    secret = undefined;
+  }
+  if (typeof secret !== 'object' || secret === null || Array.isArray(secret))
+    throw new CloudSecretError(
+      'secret_id',
+      `the SecretString of "${options.secret_id}" is not a JSON object of key → value`,
+    );
+  return secret as Record<string, unknown>;
+}
