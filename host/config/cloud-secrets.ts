@@ -4,16 +4,15 @@
 // else from the per-user credentials file, as the cloud's default chain looks for them; with
 // `auth.assume_role`, those sign the token service's AssumeRole and the role's credentials sign the call.
 
-import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { rootCertificates } from 'node:tls';
 import type { z } from 'zod';
 import type { cloudAuthSchema, tlsSchema } from './common.js';
 import { amzDate, signV4, type CloudCredentials } from './sigv4.js';
+import { clientTlsOptions } from '../components/support/tls.js';
 
 type CloudAuth = z.output<typeof cloudAuthSchema>;
 type TlsOptions = z.output<typeof tlsSchema>;
@@ -170,44 +169,15 @@ async function baseCredentials(auth: CloudAuth | undefined, env: NodeJS.ProcessE
   }
 }
 
-/** A `tls` file option's content: inline PEM as written, else the file's bytes. */
-async function pemOrFile(value: string, option: string): Promise<Buffer> {
-  if (value.includes('-----BEGIN')) return Buffer.from(value);
-  try {
-    return await readFile(value);
-  } catch (error) {
-    throw new CloudSecretError(option, `cannot read "${value}": ${(error as Error).message}`);
-  }
-}
-
-const isPem = (bytes: Buffer) => bytes.includes('-----BEGIN');
-
-/** Node's client TLS options for the `tls` options (C.11): CA added to the system's, client certificate
- * (PEM, DER or PKCS#12), SNI, ALPN, verification switches. */
+/** Node's client TLS options for `tls` (support/tls.ts, as the sinks use it), a problem named by its option. */
 async function clientTls(tls: TlsOptions | undefined): Promise<RequestOptions> {
-  if (tls === undefined) return {};
-  const options: RequestOptions = {
-    rejectUnauthorized: tls.verify_certificate,
-    ...(tls.server_name ? { servername: tls.server_name } : {}),
-    ...(tls.alpn_protocols ? { ALPNProtocols: tls.alpn_protocols } : {}),
-    ...(tls.verify_hostname ? {} : { checkServerIdentity: () => undefined }),
-  };
-  if (tls.ca_file) {
-    const ca = await pemOrFile(tls.ca_file, 'tls.ca_file');
-    options.ca = [...rootCertificates, isPem(ca) ? ca : new X509Certificate(ca).toString()];
+  try {
+    return await clientTlsOptions(tls);
+  } catch (error) {
+    const [, option, message] = /^(tls\.\w+): (.*)$/s.exec((error as Error).message) ?? [];
+    if (option === undefined) throw error;
+    throw new CloudSecretError(option, message!);
   }
-  if (tls.crt_file) {
-    const crt = await pemOrFile(tls.crt_file, 'tls.crt_file');
-    if (isPem(crt) || tls.key_file) {
-      options.cert = isPem(crt) ? crt : new X509Certificate(crt).toString();
-      if (!tls.key_file) throw new CloudSecretError('tls.key_file', 'required with a PEM or DER tls.crt_file');
-      options.key = await pemOrFile(tls.key_file, 'tls.key_file');
-    } else {
-      options.pfx = crt;
-    }
-    if (tls.key_pass !== undefined) options.passphrase = tls.key_pass;
-  }
-  return options;
 }
 
 /** The headers of a request to `url`, with the date, the session token and the signature added. */

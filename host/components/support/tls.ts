@@ -161,14 +161,14 @@ export async function serverTlsOptions(config: TlsEnableableConfig | undefined):
 
 /**
  * Options of an outgoing TLS connection: `verify_certificate` and `verify_hostname` are on by default (turning
- * one off is logged as a warning, as Vector does); `server_name` is the SNI name, and the name the
+ * one off is logged as a warning, as Vector does, given a `log`: a secret backend has none); `server_name` is the SNI name, and the name the
  * certificate must carry.
  */
-export async function clientTlsOptions(config: TlsClientConfig | undefined, log: Logger): Promise<ConnectionOptions> {
+export async function clientTlsOptions(config: TlsClientConfig | undefined, log?: Logger): Promise<ConnectionOptions> {
   if (config === undefined) return {};
   for (const option of ['verify_certificate', 'verify_hostname'] as const)
     if (config[option] === false)
-      log.warn(`The \`${option}\` option is DISABLED, this may lead to security vulnerabilities.`);
+      log?.warn(`The \`${option}\` option is DISABLED, this may lead to security vulnerabilities.`);
   return {
     ...(await secureContextOptions(config)),
     rejectUnauthorized: config.verify_certificate ?? true,

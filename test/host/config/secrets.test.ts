@@ -4,7 +4,8 @@
 
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,7 @@ import { redactSecrets } from '../../../host/config/redaction.js';
 import { execRequest, loadConfigWithSecrets } from '../../../host/config/secrets.js';
 import { signV4 } from '../../../host/config/sigv4.js';
 import { LogHub } from '../../../host/log.js';
+import { makeCertificates } from '../support/certificates.js';
 
 /** Writes `files` (relative path → content) under a fresh temporary directory; returns its path. */
 function tree(files: Record<string, string>): string {
@@ -201,10 +203,14 @@ test("exec: an error for a key, a non-zero exit, output that is not the protocol
   );
 });
 
-/** A local stand-in for the cloud's Secrets Manager: records each request, answers `answer(secretId)`. */
-async function cloudServer(answer: (secretId: string) => { status: number; body: unknown }) {
+/** A local stand-in for the cloud's Secrets Manager: records each request, answers `answer(secretId)`; over
+ * HTTPS with `tls` (a certificate and key). */
+async function cloudServer(
+  answer: (secretId: string) => { status: number; body: unknown },
+  tls?: { cert: Buffer; key: Buffer },
+) {
   const requests: Array<{ headers: IncomingMessage['headers']; body: string; url: string }> = [];
-  const server = createServer((request, response) => {
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
     let body = '';
     request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
@@ -212,10 +218,11 @@ async function cloudServer(answer: (secretId: string) => { status: number; body:
       const { status, body: reply } = answer((JSON.parse(body) as { SecretId: string }).SecretId);
       response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(reply));
     });
-  });
+  };
+  const server = tls ? createHttpsServer(tls, handle) : createServer(handle);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const endpoint = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { endpoint, requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
@@ -269,6 +276,37 @@ test('cloud_secrets_manager: GetSecretValue over the JSON 1.1 protocol, signed w
       'secretsmanager',
     );
     assert.is(authorization, expected);
+  } finally {
+    await cloud.close();
+  }
+});
+
+test('cloud_secrets_manager over HTTPS: the endpoint is verified against tls.ca_file; an unreadable one is named', async () => {
+  const certificates = makeCertificates();
+  const cloud = await cloudServer(secretsManager, {
+    cert: readFileSync(certificates.serverCrt),
+    key: readFileSync(certificates.serverKey),
+  });
+  try {
+    const root = tree({});
+    const write = (tls: string) =>
+      writeFileSync(
+        join(root, 'svc.yaml'),
+        config(
+          `  sm: { type: cloud_secrets_manager, secret_id: prod/api, endpoint: "${cloud.endpoint}", auth: { access_key_id: AKIDTEST, secret_access_key: s3cr3t-access }${tls} }`,
+          'a: "SECRET[sm.api_key]"',
+        ),
+      );
+    write(`, tls: { ca_file: "${certificates.ca}" }`);
+    assert.equal(await load(root), { type: 'x', a: 'cl0ud-key' });
+    // Without the test CA the server's certificate is not trusted.
+    write('');
+    assert.match((await errorsOf(root))[0]!, /option "endpoint": GetSecretValue on https:\/\/127\.0\.0\.1:\d+ failed/);
+    write(', tls: { ca_file: /nonexistent/ca.pem }');
+    assert.match(
+      (await errorsOf(root))[0]!,
+      /option "tls\.ca_file": cannot read "\/nonexistent\/ca\.pem": no such file/,
+    );
   } finally {
     await cloud.close();
   }
