@@ -62,10 +62,6 @@ const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; messa
     message: 'enrichment_tables: enrichment tables are not loaded in this build',
   },
   {
-    applies: (c) => c.global.schema.log_namespace,
-    message: 'schema.log_namespace: the log namespace is not available in this build; events use the legacy layout',
-  },
-  {
     applies: (c) =>
       c.global.proxy.http !== undefined ||
       c.global.proxy.https !== undefined ||

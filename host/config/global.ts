@@ -99,7 +99,21 @@ const globalObject = z.strictObject({
   /** Seconds; the remap metrics functions need it set. */
   metrics_storage_refresh_period: z.number().positive().optional(),
   proxy: proxySchema.prefault({}),
-  schema: z.strictObject({ log_namespace: z.boolean().default(false) }).prefault({}),
+  schema: z
+    .strictObject({
+      // Vector's namespace puts a source's payload at the event's root and what the source adds in metadata:
+      // svc's sources, codec and event layout have the legacy one only, so asking for it is an error rather
+      // than events of a shape the configuration's programs do not expect.
+      log_namespace: z
+        .boolean()
+        .default(false)
+        .refine((namespaced) => !namespaced, {
+          message:
+            'svc has the legacy log namespace only (fields at the event root, as Vector without log_namespace): ' +
+            'remove the option or set it to false',
+        }),
+    })
+    .prefault({}),
   telemetry: z
     .strictObject({
       tags: z

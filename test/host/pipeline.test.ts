@@ -314,7 +314,7 @@ test('options this build does not act on yet are accepted, and say so once at st
   const dir = writeFiles({
     'svc.yaml': `
 acknowledgements: { enabled: true }
-schema: { log_namespace: true }
+proxy: { http: "http://127.0.0.1:3128" }
 sources:
   in:
     type: stdin
@@ -326,9 +326,18 @@ ${CONSOLE_SINK}`,
     logLines(stderr, dir)
       .split('\n')
       .filter((line) => line.includes('WARN')),
-    [' WARN svc: schema.log_namespace: the log namespace is not available in this build; events use the legacy layout'],
+    [' WARN svc: proxy: proxies are not used by this build; connections go direct'],
   );
   assert.is(status, 0);
+});
+
+test('schema.log_namespace: true is refused, saying why', async () => {
+  const dir = writeFiles({
+    'svc.yaml': `schema: { log_namespace: true }\nsources:\n  in:\n    type: stdin\n${CONSOLE_SINK}`,
+  });
+  const { status, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], { stdin: '' });
+  assert.match(stderr, /option "schema\.log_namespace": svc has the legacy log namespace only/);
+  assert.is(status, 78);
 });
 
 test.run();
