@@ -54,6 +54,8 @@ export interface DecodeOptions {
   messageKey?: string;
   /** Fields every log event gets where it lacks them (recursively into nested objects). */
   stamp?: Record<string, unknown>;
+  /** Syslog: the parsed `hostname` also goes here (the syslog source's host key), before the stamp. */
+  hostnameKey?: string;
   /** The input is the end of the stream: its last, undelimited bytes are a frame too. */
   eof?: boolean;
   /** Framing state: the previous call's `discard`, when this input continues its stream. */
@@ -348,6 +350,7 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
   }
   const stamp = options.stamp ? blob.bytes(encodeValue(options.stamp)) : 0;
   const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
+  const hostname = options.hostnameKey === undefined ? 0 : blob.bytes(pathDescriptor(options.hostnameKey));
   return blob.words(
     descriptorWords(DecodeDescriptor.Size, [
       [DecodeDescriptor.Method, method],
@@ -362,6 +365,7 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
       [DecodeDescriptor.MessagePath, message],
       [DecodeDescriptor.FirstFrame, frames[0]],
       [DecodeDescriptor.EndFrame, frames[1]],
+      [DecodeDescriptor.HostnamePath, hostname],
     ]),
   );
 }

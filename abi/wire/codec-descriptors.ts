@@ -49,7 +49,10 @@ export const enum DecodeDescriptor {
   /** Frames [FirstFrame, EndFrame) are decoded; the others are only split off. */
   FirstFrame = 40,
   EndFrame = 44,
-  Size = 48,
+  /** Syslog: address of the path descriptor the parsed `hostname` is also set at (the syslog source's host
+   * key, as Vector's source does), or 0. */
+  HostnamePath = 48,
+  Size = 52,
 }
 
 /** Sinks' encoders. */

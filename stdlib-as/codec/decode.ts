@@ -72,6 +72,7 @@ let codec: Decoder = Decoder.Bytes;
 let strict = false;
 let stamp: Value = 0;
 let messagePath: usize = 0;
+let hostnamePath: usize = 0;
 let out: Buffer = 0;
 let deliver: EventSink = writeRecord;
 let errors: Buffer = 0;
@@ -138,6 +139,7 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   const stampAt = <usize>load<u32>(descriptor, DecodeDescriptor.Stamp);
   stamp = stampAt != 0 ? decodeValue(stampAt) : 0;
   messagePath = <usize>load<u32>(descriptor, DecodeDescriptor.MessagePath);
+  hostnamePath = <usize>load<u32>(descriptor, DecodeDescriptor.HostnamePath);
   firstFrame = load<u32>(descriptor, DecodeDescriptor.FirstFrame);
   endFrame = load<u32>(descriptor, DecodeDescriptor.EndFrame);
   deliver = sink;
@@ -246,6 +248,15 @@ function decodeSyslog(ptr: usize, len: usize): void {
   if (strict && !isValidUtf8(ptr, len)) return writeUtf8Error(ptr, len);
   const v = fn_parse_syslog(newBytes(ptr, len));
   if (v == 0) return writePendingError();
+  if (hostnamePath != 0) {
+    // Set before the stamp, which fills only what the event lacks: the peer is the host without a hostname.
+    const hostname = field(v, 'hostname');
+    if (hostname != 0) {
+      const cell = alloc(4);
+      store<u32>(cell, <u32>v);
+      path_set(cell, hostnamePath, share(hostname));
+    }
+  }
   writeLog(v);
 }
 

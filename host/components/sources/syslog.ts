@@ -1,7 +1,8 @@
 // `syslog`: RFC 5424 and RFC 3164 messages over TCP (octet counting, or newline delimited when a frame does
 // not start with a length), UDP (one message per datagram) or a Unix stream socket, parsed by the syslog
 // decoder into Vector's fields (appname, facility, hostname, message, msgid, procid, severity, timestamp,
-// version, structured data by id), plus `source_ip` and the peer under `host_key`. Over TCP, `tls` makes it a
+// version, structured data by id), plus `source_ip` (the peer) and under `host_key` the message's hostname,
+// else the peer. Over TCP, `tls` makes it a
 // TLS server (support/tls.ts).
 
 import { z } from 'zod';
@@ -40,8 +41,15 @@ type SyslogOptions = z.infer<typeof options>;
 /** Vector's graceful shutdown window for syslog TCP connections (it has no option for it). */
 const SHUTDOWN_TIMEOUT_SECS = 30;
 
-function settings(framing: DecodeSettings['framing'], env: ComponentEnv): DecodeSettings {
-  return { framing, codec: 'syslog', lossy: true, messageKey: env.globals.log_schema.message_key || 'message' };
+/** `hostKey`: where the message's hostname goes (the peer's address when it has none, through the stamp). */
+function settings(framing: DecodeSettings['framing'], env: ComponentEnv, hostKey: string): DecodeSettings {
+  return {
+    framing,
+    codec: 'syslog',
+    lossy: true,
+    messageKey: env.globals.log_schema.message_key || 'message',
+    hostnameKey: hostKey || undefined,
+  };
 }
 
 const definition: SourceDefinition<SyslogOptions> = {
@@ -54,18 +62,19 @@ const definition: SourceDefinition<SyslogOptions> = {
   async build(options, env) {
     const stamp = (peer: Peer) =>
       stampAt(sourceStamp(env, 'syslog', options.host_key, peer.address), 'source_ip', peer.address);
+    const hostKey = options.host_key ?? env.globals.log_schema.host_key;
     switch (options.mode) {
       case 'tcp': {
         const decoder = new SourceDecoder(
           env,
-          settings({ method: 'octet_counting', max_length: options.max_length }, env),
+          settings({ method: 'octet_counting', max_length: options.max_length }, env, hostKey),
         );
         return streamListener(await tcpListen(options), decoder, env, stamp, SHUTDOWN_TIMEOUT_SECS);
       }
       case 'unix': {
         const decoder = new SourceDecoder(
           env,
-          settings({ method: 'octet_counting', max_length: options.max_length }, env),
+          settings({ method: 'octet_counting', max_length: options.max_length }, env, hostKey),
         );
         return streamListener(
           { kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode },
@@ -76,7 +85,7 @@ const definition: SourceDefinition<SyslogOptions> = {
         );
       }
       case 'udp': {
-        const decoder = new SourceDecoder(env, settings(BYTES_FRAMING, env));
+        const decoder = new SourceDecoder(env, settings(BYTES_FRAMING, env, hostKey));
         return datagramListener(options.address, decoder, env, stamp, {
           maxLength: options.max_length,
           receiveBufferBytes: options.receive_buffer_bytes,

@@ -30,7 +30,8 @@ test("tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector's f
       appname: 'su',
       facility: 'auth',
       hostname: 'mymachine.example.com',
-      host: '127.0.0.1',
+      // Vector's syslog source: the message's hostname (the peer when it has none, below).
+      host: 'mymachine.example.com',
       message: "'su root' failed",
       msgid: 'ID47',
       procid: 77n,
@@ -92,7 +93,7 @@ test('tcp: a client keeping its connection open is disconnected after max_connec
   await run.done;
 });
 
-test('udp: one message per datagram, the peer under host_key and source_ip', async () => {
+test('udp: one message per datagram; under host_key the hostname, else the peer; source_ip the peer', async () => {
   const port = await freePort();
   const env = testEnv('syslog');
   const run = runSource(
@@ -101,10 +102,15 @@ test('udp: one message per datagram, the peer under host_key and source_ip', asy
   const client = createSocket('udp4');
   client.send(RFC3164, port, '127.0.0.1');
   client.send(RFC5424, port, '127.0.0.1');
-  await run.waitFor(2);
-  assert.equal(run.events.map((e) => e.appname).sort(), ['myapp', 'su']);
-  assert.is(run.events[0]!.peer, '127.0.0.1');
-  assert.is(run.events[0]!.source_ip, '127.0.0.1');
+  client.send('<34>1 2003-10-11T22:14:15.003Z - nohost - - - no hostname', port, '127.0.0.1');
+  await run.waitFor(3);
+  const byApp = Object.fromEntries(run.events.map((e) => [e.appname, { peer: e.peer, source_ip: e.source_ip }]));
+  assert.equal(byApp, {
+    myapp: { peer: '10.0.0.99', source_ip: '127.0.0.1' },
+    su: { peer: 'mymachine.example.com', source_ip: '127.0.0.1' },
+    nohost: { peer: '127.0.0.1', source_ip: '127.0.0.1' },
+  });
+  assert.not.ok('host' in run.events[0]!, 'host_key replaces host');
   client.close();
   run.shutdown.abort();
   await run.done;
