@@ -6,13 +6,12 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { BatchFlag, compile, decodeOutput, type Program } from '../../../runtime/index.js';
-import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
-import { templateOption, templateToRemap } from '../../config/template.js';
+import { templateOption } from '../../config/template.js';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
-import { toBatch, type EventBatch } from '../../topology/batch.js';
+import type { EventBatch } from '../../topology/batch.js';
 import { compress } from '../support/compression.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
+import { EventTemplate } from '../support/event-template.js';
 
 const options = z.strictObject({
   path: templateOption(),
@@ -24,68 +23,6 @@ const options = z.strictObject({
 });
 
 type FileOptions = z.infer<typeof options>;
-
-/** Where each event of a batch goes: one path for all, or per event (undefined: it could not be rendered). */
-type Destinations = { path: string } | { paths: Array<string | undefined> };
-
-/** Renders the `path` template for the events of a batch. */
-class PathTemplate {
-  private constructor(
-    private readonly fixed: string | undefined,
-    private readonly program: Program | undefined,
-  ) {}
-
-  static async build(template: string, env: ComponentEnv, timezone: string | undefined): Promise<PathTemplate> {
-    const { source, isDynamic } = templateToRemap(template, {
-      timestampKey: env.globals.log_schema.timestamp_key,
-      timezone,
-    });
-    if (!isDynamic) return new PathTemplate(template, undefined);
-    return new PathTemplate(undefined, await compile(source, { timezone }));
-  }
-
-  /** The same path for every event. */
-  get isFixed(): boolean {
-    return this.fixed !== undefined;
-  }
-
-  /** The rendered paths; a failure (e.g. a missing field) is counted, logged, and leaves the event out. */
-  render(batch: EventBatch, env: ComponentEnv): Destinations {
-    if (this.fixed !== undefined) return { path: this.fixed };
-    const input = batch.bytes.slice();
-    new DataView(input.buffer).setUint16(6, BatchFlag.RESULTS, true);
-    const paths = decodeOutput(this.program!.runBatch(input)).map((record) => {
-      if (record.outcome === 'kept' && typeof record.result === 'string') return record.result;
-      const message =
-        record.outcome === 'error' || record.outcome === 'aborted'
-          ? record.message
-          : 'the path did not render to a string';
-      env.telemetry.error('template_failed', 'processing');
-      env.telemetry.discarded(1, false);
-      env.log.error(`Failed to render template for "path": ${message}. Event dropped.`, {
-        error_type: 'template_failed',
-        internal_log_rate_key: 'template_failed',
-        stage: 'processing',
-      });
-      return undefined;
-    });
-    return { paths };
-  }
-}
-
-/** The events of a batch grouped by the file they go to. */
-function groupByPath(batch: EventBatch, destinations: Destinations): Map<string, EventBatch> {
-  if ('path' in destinations) return new Map([[destinations.path, batch]]);
-  const writers = new Map<string, BatchWriter>();
-  for (const { index, record } of new BatchReader(batch.bytes)) {
-    const path = destinations.paths[index];
-    if (path === undefined) continue;
-    let writer = writers.get(path);
-    if (writer === undefined) writers.set(path, (writer = new BatchWriter()));
-    writer.appendRaw(record);
-  }
-  return new Map([...writers].map(([path, writer]) => [path, toBatch(writer.finish())]));
-}
 
 interface OpenFile {
   handle: FileHandle;
@@ -102,7 +39,7 @@ class FileSink implements Sink {
 
   constructor(
     private readonly options: FileOptions,
-    private readonly path: PathTemplate,
+    private readonly path: EventTemplate,
     private readonly encoder: SinkEncoder,
     private readonly env: ComponentEnv,
   ) {
@@ -114,12 +51,12 @@ class FileSink implements Sink {
   /** With one path for all events, every batch is encoded whole (one write each): a transform in front may
    * encode it. */
   get batchEncoder(): SinkEncoder | undefined {
-    return this.path.isFixed ? this.encoder : undefined;
+    return this.path.fixedText !== undefined ? this.encoder : undefined;
   }
 
   /** Acknowledged once appended: what the process wrote survives its being killed. */
   async write(batch: EventBatch): Promise<void> {
-    const groups = groupByPath(batch, this.path.render(batch, this.env));
+    const groups = this.path.group(batch, this.env);
     const appended = await Promise.all([...groups].map(([path, events]) => this.append(path, events)));
     batch.finalizer?.release(appended.every(Boolean) ? 'delivered' : 'errored');
   }
@@ -204,7 +141,7 @@ const file: SinkDefinition<FileOptions> = {
   inputs: () => ['log', 'metric', 'trace'],
   build: async (parsed, env) => {
     const timezone = parsed.timezone ?? env.globals.timezone;
-    const path = await PathTemplate.build(parsed.path, env, timezone);
+    const path = await EventTemplate.build('path', parsed.path, env, timezone);
     const encoder = new SinkEncoder(
       encodeOptions(parsed.encoding, parsed.framing, 'stream', env.globals.log_schema.message_key),
       env,

@@ -1,0 +1,79 @@
+// A sink option that is a template (`{{ field }}`, strftime: the file sink's `path`, the http sink's `uri`),
+// rendered per event: a fixed text needs no rendering; a dynamic one runs in wasm as a remap program over each
+// batch. An event whose template does not render (a missing field) is counted, logged and left out, as Vector
+// drops it; the batch's events are then grouped by what they rendered to.
+
+import { BatchFlag, compile, decodeOutput, type Program } from '../../../runtime/index.js';
+import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
+import { templateToRemap } from '../../config/template.js';
+import type { ComponentEnv } from '../component.js';
+import { toBatch, type EventBatch } from '../../topology/batch.js';
+
+/** What each event of a batch renders to: one text for all, or one per event (undefined: not rendered). */
+type Rendered = { text: string } | { texts: Array<string | undefined> };
+
+export class EventTemplate {
+  private constructor(
+    private readonly option: string,
+    private readonly fixed: string | undefined,
+    private readonly program: Program | undefined,
+  ) {}
+
+  /** `option`: the option's name in errors (`path`, `uri`). */
+  static async build(
+    option: string,
+    template: string,
+    env: ComponentEnv,
+    timezone: string | undefined,
+  ): Promise<EventTemplate> {
+    const { source, isDynamic } = templateToRemap(template, {
+      timestampKey: env.globals.log_schema.timestamp_key,
+      timezone,
+    });
+    if (!isDynamic) return new EventTemplate(option, template, undefined);
+    return new EventTemplate(option, undefined, await compile(source, { timezone }));
+  }
+
+  /** The same text for every event, when the template has no field or time in it. */
+  get fixedText(): string | undefined {
+    return this.fixed;
+  }
+
+  /** The batch's events grouped by what they render to, in their order; the events that do not render are
+   * counted as errors and discarded. */
+  group(batch: EventBatch, env: ComponentEnv): Map<string, EventBatch> {
+    const rendered = this.render(batch, env);
+    if ('text' in rendered) return new Map([[rendered.text, batch]]);
+    const writers = new Map<string, BatchWriter>();
+    for (const { index, record } of new BatchReader(batch.bytes)) {
+      const text = rendered.texts[index];
+      if (text === undefined) continue;
+      let writer = writers.get(text);
+      if (writer === undefined) writers.set(text, (writer = new BatchWriter()));
+      writer.appendRaw(record);
+    }
+    return new Map([...writers].map(([text, writer]) => [text, toBatch(writer.finish())]));
+  }
+
+  private render(batch: EventBatch, env: ComponentEnv): Rendered {
+    if (this.fixed !== undefined) return { text: this.fixed };
+    const input = batch.bytes.slice();
+    new DataView(input.buffer).setUint16(6, BatchFlag.RESULTS, true);
+    const texts = decodeOutput(this.program!.runBatch(input)).map((record) => {
+      if (record.outcome === 'kept' && typeof record.result === 'string') return record.result;
+      const message =
+        record.outcome === 'error' || record.outcome === 'aborted'
+          ? record.message
+          : `the ${this.option} did not render to a string`;
+      env.telemetry.error('template_failed', 'processing');
+      env.telemetry.discarded(1, false);
+      env.log.error(`Failed to render template for "${this.option}": ${message}. Event dropped.`, {
+        error_type: 'template_failed',
+        internal_log_rate_key: 'template_failed',
+        stage: 'processing',
+      });
+      return undefined;
+    });
+    return { texts };
+  }
+}
