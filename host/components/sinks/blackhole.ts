@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
-import type { EventBatch } from '../../topology/batch.js';
+import { releaseBytes, type EventBatch } from '../../topology/batch.js';
 
 const options = z.strictObject({
   print_interval_secs: z.number().int().nonnegative().default(0),
@@ -39,6 +39,7 @@ class BlackholeSink implements Sink {
     }
     this.events += batch.count;
     this.bytes += batch.bytes.byteLength;
+    releaseBytes(batch);
     batch.finalizer?.release();
   }
 

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { templateOption } from '../../config/template.js';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
-import type { EventBatch } from '../../topology/batch.js';
+import { releaseBytes, type EventBatch } from '../../topology/batch.js';
 import { compress } from '../support/compression.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
 import { EventTemplate } from '../support/event-template.js';
@@ -58,6 +58,8 @@ class FileSink implements Sink {
   async write(batch: EventBatch): Promise<void> {
     const groups = this.path.group(batch, this.env);
     const appended = await Promise.all([...groups].map(([path, events]) => this.append(path, events)));
+    // Written (or never to be): the batch's bytes are not needed any more.
+    releaseBytes(batch);
     batch.finalizer?.release(appended.every(Boolean) ? 'delivered' : 'errored');
   }
 
