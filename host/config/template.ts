@@ -102,18 +102,20 @@ function literalPart(text: string): TemplatePart {
   return dynamic ? { kind: 'strftime', format: text } : { kind: 'literal', text };
 }
 
-/** Splits a template into parts, validating field paths and strftime specifiers. */
-function parseTemplate(template: string): TemplatePart[] {
+/** Splits a template into parts, validating field paths and (unless `strftime` is false: `%` is then plain
+ * text) strftime specifiers. */
+function parseTemplate(template: string, strftime = true): TemplatePart[] {
   const parts: TemplatePart[] = [];
+  const literal = (text: string): TemplatePart => (strftime ? literalPart(text) : { kind: 'literal', text });
   let last = 0;
   for (const m of template.matchAll(FIELD)) {
-    if (m.index > last) parts.push(literalPart(template.slice(last, m.index)));
+    if (m.index > last) parts.push(literal(template.slice(last, m.index)));
     const name = m[1]!.trim();
     if (name === '') throw new TemplateError(`empty field in template "${template}"`);
     parts.push({ kind: 'field', name, path: parseFieldPath(name) });
     last = m.index + m[0].length;
   }
-  if (last < template.length) parts.push(literalPart(template.slice(last)));
+  if (last < template.length) parts.push(literal(template.slice(last)));
   return parts;
 }
 
@@ -122,6 +124,8 @@ export interface TemplateOptions {
   timestampKey: string;
   /** Zone for strftime parts (a TZ-database name or `local`); UTC when unset, as Vector renders. */
   timezone?: string;
+  /** False: `%` is plain text (a URI's percent-encoding), only `{{ field }}` is rendered. */
+  strftime?: boolean;
 }
 
 /** A template as a remap program returning the rendered string. */
@@ -139,7 +143,7 @@ export interface CompiledTemplate {
  * parts format the event's timestamp, or the current time when it is absent or not a timestamp.
  */
 export function templateToRemap(template: string, options: TemplateOptions): CompiledTemplate {
-  const parts = parseTemplate(template);
+  const parts = parseTemplate(template, options.strftime);
   const fields = parts.flatMap((p) => (p.kind === 'field' ? [p.name] : []));
   const isDynamic = parts.some((p) => p.kind !== 'literal');
   const lines: string[] = [];
@@ -176,11 +180,12 @@ export function templateToRemap(template: string, options: TemplateOptions): Com
   return { source: lines.join('\n'), fields, isDynamic };
 }
 
-/** A template option in a component schema: a string that must parse as a template. */
-export function templateOption() {
+/** A template option in a component schema: a string that must parse as a template (`strftime`: as in
+ * TemplateOptions). */
+export function templateOption(strftime = true) {
   return z.string().superRefine((value, context) => {
     try {
-      parseTemplate(value);
+      parseTemplate(value, strftime);
     } catch (e) {
       if (!(e instanceof TemplateError)) throw e;
       context.addIssue({ code: 'custom', message: e.message });

@@ -143,7 +143,7 @@ const file: SinkDefinition<FileOptions> = {
   inputs: () => ['log', 'metric', 'trace'],
   build: async (parsed, env) => {
     const timezone = parsed.timezone ?? env.globals.timezone;
-    const path = await EventTemplate.build('path', parsed.path, env, timezone);
+    const path = await EventTemplate.build('path', parsed.path, env, { timezone });
     const encoder = new SinkEncoder(
       encodeOptions(parsed.encoding, parsed.framing, 'stream', env.globals.log_schema.message_key),
       env,

@@ -2,7 +2,8 @@
 // wrapped and compressed as Vector does, with `request.concurrency` requests in flight (support/concurrency.ts).
 // A failed request is retried with Vector's Fibonacci backoff (support/retry.ts) on 408, 429, 5xx (but 501),
 // timeouts and connection errors; other statuses are given up at once. Given-up events are counted as errors
-// and discarded. An https:// URI is reached with the `tls` options (support/tls.ts).
+// and discarded. An https:// URI is reached with the `tls` options (support/tls.ts). A `uri` with fields in it
+// (`{{ team }}`) is rendered per event (support/event-template.ts), and events are batched per URI.
 //
 // `write` resolves when the batch is handed on (gathered, or its full batches started) and back-pressures
 // when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up;
@@ -21,14 +22,22 @@ import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight 
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
 import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
 import { clientTlsOptions, tlsClientSchema, tlsFiles } from '../support/tls.js';
+import { EventTemplate } from '../support/event-template.js';
+import { templateOption } from '../../config/template.js';
 
 const METHODS = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace'] as const;
 /** Vector's `u64::MAX` default: retry for ever (bounded by nothing but shutdown). */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
-const uri = z.string().refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), {
-  message: 'expected an http:// or https:// URI',
-});
+/** An http(s) URI, where `{{ field }}` is rendered per event (`%` stays percent-encoding, not strftime); a
+ * template is checked for its scheme here, rendered URIs when sent. */
+const uri = templateOption(false).refine(
+  (text) =>
+    text.includes('{{')
+      ? /^https?:\/\//i.test(text)
+      : URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol),
+  { message: 'expected an http:// or https:// URI' },
+);
 
 const options = z
   .strictObject({
@@ -168,7 +177,8 @@ type Undici = typeof import('undici');
 type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason: string; answered: boolean };
 
 class HttpSink implements Sink {
-  private readonly batcher: Batcher;
+  /** A batcher per URI the events render to (one for a fixed `uri`). */
+  private readonly batchers = new Map<string, Batcher>();
   private readonly concurrency: ConcurrencyLimit;
   private readonly inFlight: InFlight;
   private readonly rateLimit: RateLimit;
@@ -188,6 +198,7 @@ class HttpSink implements Sink {
     private readonly undici: Undici,
     private readonly timer: RetryTimer,
     tls: ConnectionOptions,
+    private readonly uri: EventTemplate,
   ) {
     this.concurrency = concurrencyLimit(options.request);
     this.inFlight = new InFlight(this.concurrency);
@@ -197,9 +208,6 @@ class HttpSink implements Sink {
       connect: tls,
       allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
     });
-    this.batcher = new Batcher(batchLimits(options.batch), (parts, events) =>
-      this.inFlight.start(() => this.send(parts, events)),
-    );
     const framing = encoder.options.framing!;
     const json = encoder.options.codec === 'json';
     this.jsonBody = !json
@@ -212,13 +220,37 @@ class HttpSink implements Sink {
     this.headers = { ...this.contentHeaders(), ...authHeader(options.auth), ...options.request.headers };
   }
 
-  write(batch: EventBatch): Promise<void> {
-    this.pending += batch.count;
-    return this.batcher.add(batch);
+  async write(batch: EventBatch): Promise<void> {
+    const groups = this.uri.group(batch, this.env);
+    if (groups.size === 1 && groups.values().next().value === batch) {
+      this.pending += batch.count;
+      return this.batcherFor(groups.keys().next().value!).add(batch);
+    }
+    // Events of several URIs (or some that did not render): each group carries the batch's finalizer.
+    const { finalizer } = batch;
+    const added: Promise<void>[] = [];
+    for (const [uri, events] of groups) {
+      finalizer?.hold();
+      this.pending += events.count;
+      added.push(this.batcherFor(uri).add({ ...events, finalizer }));
+    }
+    finalizer?.release();
+    await Promise.all(added);
+  }
+
+  private batcherFor(uri: string): Batcher {
+    let batcher = this.batchers.get(uri);
+    if (batcher === undefined) {
+      batcher = new Batcher(batchLimits(this.options.batch), (parts, events) =>
+        this.inFlight.start(() => this.send(uri, parts, events)),
+      );
+      this.batchers.set(uri, batcher);
+    }
+    return batcher;
   }
 
   async close(): Promise<void> {
-    await this.batcher.close();
+    await Promise.all([...this.batchers.values()].map((batcher) => batcher.close()));
     await this.inFlight.idle();
     await this.dispatcher.close();
   }
@@ -260,7 +292,7 @@ class HttpSink implements Sink {
 
   /** Sends one batch of events, retrying as configured; never rejects. Once killed, it stops without
    * counting: `kill` counted what was pending. */
-  private async send(parts: EventBatch[], events: number): Promise<void> {
+  private async send(uri: string, parts: EventBatch[], events: number): Promise<void> {
     if (this.killed.signal.aborted) return;
     let body: Uint8Array;
     try {
@@ -274,7 +306,7 @@ class HttpSink implements Sink {
       await this.rateLimit.take();
       if (this.killed.signal.aborted) return;
       const started = performance.now();
-      const outcome = await this.attempt(body);
+      const outcome = await this.attempt(uri, body);
       if (this.killed.signal.aborted) return;
       this.concurrency.finished(performance.now() - started, !outcome.delivered && outcome.retry);
       if (outcome.delivered) {
@@ -310,8 +342,8 @@ class HttpSink implements Sink {
     }
   }
 
-  private async attempt(body: Uint8Array): Promise<Outcome> {
-    const { method, uri } = this.options;
+  private async attempt(uri: string, body: Uint8Array): Promise<Outcome> {
+    const { method } = this.options;
     try {
       const response = await this.undici.request(uri, {
         method: method.toUpperCase() as Dispatcher.HttpMethod,
@@ -415,7 +447,16 @@ export async function buildHttpSink(parsed: HttpOptions, env: ComponentEnv, time
     encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key),
     env,
   );
-  return new HttpSink(parsed, encoder, env, await import('undici'), timer, await clientTlsOptions(parsed.tls, env.log));
+  const uri = await EventTemplate.build('uri', parsed.uri, env, { strftime: false });
+  return new HttpSink(
+    parsed,
+    encoder,
+    env,
+    await import('undici'),
+    timer,
+    await clientTlsOptions(parsed.tls, env.log),
+    uri,
+  );
 }
 
 export default http;

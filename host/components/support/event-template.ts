@@ -19,16 +19,17 @@ export class EventTemplate {
     private readonly program: Program | undefined,
   ) {}
 
-  /** `option`: the option's name in errors (`path`, `uri`). */
+  /** `option`: the option's name in errors (`path`, `uri`); `strftime`: as in TemplateOptions. */
   static async build(
     option: string,
     template: string,
     env: ComponentEnv,
-    timezone: string | undefined,
+    { timezone, strftime }: { timezone?: string; strftime?: boolean } = {},
   ): Promise<EventTemplate> {
     const { source, isDynamic } = templateToRemap(template, {
       timestampKey: env.globals.log_schema.timestamp_key,
       timezone,
+      strftime,
     });
     if (!isDynamic) return new EventTemplate(option, template, undefined);
     return new EventTemplate(option, undefined, await compile(source, { timezone }));

@@ -318,6 +318,31 @@ test('healthcheck: HEAD to healthcheck.uri; healthy without one', async () => {
   await sink.close();
 });
 
+test('a uri template: events batched per rendered URI, one acknowledgement for the batch; an event without the field is dropped and counted; % stays percent-encoding', async () => {
+  const target = await server([200]);
+  const base = target.uri.replace('/ingest', '');
+  const statuses: BatchStatus[] = [];
+  const { env, sink } = await build({ uri: `${base}/t/{{ team }}?q=a%20b`, encoding: { codec: 'json' } });
+  await sink.write({
+    ...logBatch([
+      { message: 'a1', team: 'a' },
+      { message: 'b1', team: 'b' },
+      { message: 'none' },
+      { message: 'a2', team: 'a' },
+    ]),
+    finalizer: new BatchNotifier((status) => statuses.push(status)),
+  });
+  await sink.close();
+  await target.close();
+  const byUrl = Object.fromEntries(target.requests.map((request) => [request.url, messages(request.body)]));
+  assert.equal(byUrl, { '/t/a?q=a%20b': ['a1', 'a2'], '/t/b?q=a%20b': ['b1'] });
+  assert.equal(statuses, ['delivered']);
+  assert.is(env.metrics.total('component_errors_total'), 1);
+  assert.is(env.metrics.total('component_discarded_events_total'), 1);
+  assert.ok(http.options.safeParse({ uri: 'http://x/a%2Fb', encoding: { codec: 'json' } }).success);
+  assert.not.ok(http.options.safeParse({ uri: 'ftp://x/{{ team }}', encoding: { codec: 'json' } }).success);
+});
+
 test('options: Vector defaults; an invalid payload wrapper and a bad uri are errors', () => {
   const parsed = http.options.parse({ uri: 'http://localhost/', encoding: { codec: 'json' } });
   assert.is(parsed.method, 'post');
