@@ -107,7 +107,7 @@ test('a memory table is refused with a configuration error naming it', () => {
   const config = writeConfig(
     dir,
     'memory.yaml',
-    `enrichment_tables:\n  cache: { type: memory }\n${pipeline('.x = 1').replace(/^enrichment_tables:\n(  .*\n)+/, '')}`,
+    `enrichment_tables:\n  cache: { type: memory }\n${pipeline('.x = 1').replace(/^enrichment_tables:\n( {2}.*\n)+/, '')}`,
   );
   const { status, stdout } = svc(['validate', '--no-environment', config]);
   assert.is(status, 78);
