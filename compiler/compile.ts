@@ -21,6 +21,9 @@ export interface CompileOptions {
   condition?: boolean;
   /** Also export `run_framed` (docs/abi.md §2.4): decode, program and encode in one call, for pipelines. */
   framed?: boolean;
+  /** The enrichment tables the program may look up, when known (a pipeline's): another table name is a
+   * compile error, as in Vector. Unset: any name compiles and the lookup fails at run time without it. */
+  enrichmentTables?: readonly string[];
 }
 
 export interface CheckedProgram {
@@ -38,7 +41,7 @@ export function checkProgram(source: string, options: CompileOptions = {}, conte
   if (!parsed.program || parsed.diagnostics.length > 0) {
     throw new CompileError(renderDiagnostics(source, parsed.diagnostics), parsed.diagnostics, []);
   }
-  const types = check(parsed.program, context);
+  const types = check(parsed.program, { ...context, enrichmentTables: options.enrichmentTables });
   if (types.errors.length > 0) {
     throw new CompileError(renderDiagnostics(source, types.diagnostics), types.errors, types.warnings);
   }

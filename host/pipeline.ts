@@ -11,6 +11,7 @@ import type { ConfigLocations } from './config/load.js';
 import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from './config/schema.js';
 import { loadConfigWithSecrets } from './config/secrets.js';
 import type { LogHub, Logger } from './log.js';
+import { loadEnrichmentTables, type LoadedTable } from './enrichment/load.js';
 import { metricExpiry } from './telemetry/expiry.js';
 import { MetricsRegistry } from './telemetry/metrics.js';
 import { InlineExecutor, WorkerExecutor, type TransformExecutor, type WorkerThread } from './topology/executor.js';
@@ -58,10 +59,6 @@ export async function loadPipelineConfig(
 /** Options this build accepts and validates but does not act on yet, each with what happens instead. */
 const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; message: string }> = [
   {
-    applies: (c) => c.enrichment_tables.size > 0,
-    message: 'enrichment_tables: enrichment tables are not loaded in this build',
-  },
-  {
     applies: (c) =>
       c.global.proxy.http !== undefined ||
       c.global.proxy.https !== undefined ||
@@ -99,6 +96,8 @@ export interface BuiltPipeline {
   metrics: MetricsRegistry;
   config: Config;
   executor: TransformExecutor;
+  /** The running configuration's enrichment tables, by id (a reload loads again those that changed). */
+  enrichmentTables: Map<string, LoadedTable>;
 }
 
 /** The topology graph of a validated configuration; throws ConfigError with every graph problem. */
@@ -149,6 +148,7 @@ function topologyOptions(
       hostname: hostName(),
       metrics,
       logHub: options.logHub,
+      enrichmentTables: [...config.enrichment_tables.keys()],
     },
     log: options.log,
     executor,
@@ -173,6 +173,7 @@ function buildErrors(config: Config, error: BuildError): ConfigError {
 export async function buildPipeline(config: Config, options: PipelineOptions, built?: Graph): Promise<BuiltPipeline> {
   const graph = built ?? pipelineGraph(config);
   if (!built) for (const warning of [...graph.warnings, ...notYetAvailable(config)]) options.log.warn(warning);
+  const enrichmentTables = await loadEnrichmentTables(config);
   const metrics = new MetricsRegistry({ expiry: metricExpiry(config.global) });
   const workers = usableWorkers(config, options.threads);
   const early = options.earlyWorkers ?? [];
@@ -184,9 +185,10 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
     options.threads > 0
       ? new WorkerExecutor(workers, early, metricsFeed)
       : new InlineExecutor(transformDefinition, metricsFeed);
+  executor.publishEnrichmentTables([...enrichmentTables.values()].map((table) => table.data));
   try {
     const topology = await Topology.build(graph, topologyOptions(config, options, metrics, executor));
-    return { topology, graph, metrics, config, executor };
+    return { topology, graph, metrics, config, executor, enrichmentTables };
   } catch (error) {
     if (error instanceof BuildError) throw buildErrors(config, error);
     throw error;
@@ -248,6 +250,13 @@ export async function reloadPipeline(
     return rejected('reload', 'Reload was triggered but failed.', error.errors);
   }
   for (const warning of [...graph.warnings, ...notYetAvailable(config)]) log.warn(warning);
+  let enrichmentTables: Map<string, LoadedTable>;
+  try {
+    enrichmentTables = await loadEnrichmentTables(config, built.enrichmentTables);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return rejected('reload', 'Reload was triggered but failed.', error.errors);
+  }
   built.executor.grow(usableWorkers(config, options.threads));
   let plan: ReloadPlan;
   try {
@@ -287,6 +296,11 @@ export async function reloadPipeline(
     }
   }
   built.topology.commitReload(plan);
+  const tablesChanged =
+    enrichmentTables.size !== built.enrichmentTables.size ||
+    [...enrichmentTables].some(([id, table]) => built.enrichmentTables.get(id)?.data !== table.data);
+  if (tablesChanged) built.executor.publishEnrichmentTables([...enrichmentTables.values()].map((table) => table.data));
+  built.enrichmentTables = enrichmentTables;
   built.config = config;
   built.graph = graph;
   const paths = [...options.locations.files.map((file) => file.path), ...options.locations.dirs];

@@ -120,8 +120,9 @@ async function serve(options: ServiceOptions, reloadable: (reload: () => void) =
   let watcher: ConfigWatcher | undefined;
   if (options.watch) {
     const { watchConfig, watchedPaths } = await import('./config/watch.js');
+    const { enrichmentTableFiles } = await import('./enrichment/load.js');
     watcher = watchConfig({
-      paths: () => watchedPaths(options.locations, built.graph),
+      paths: () => watchedPaths(options.locations, built.graph, enrichmentTableFiles(built.config)),
       method: options.watch.method,
       pollIntervalSecs: options.watch.pollIntervalSecs,
       onChange: () => reloads.request(),

@@ -30,6 +30,7 @@ const FILE_TIMEOUT_MS = 5 * 60_000;
 /** Integration test files (paths under test/ without `.test.ts`) and folders (ending in `/`: all their files). */
 const INTEGRATION = [
   'cli/api-client',
+  'cli/enrichment-tables',
   'cli/generate',
   'cli/graph',
   'cli/list',

@@ -6,6 +6,7 @@ import type { Span } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ArgumentError, CallInfo, FunctionDef, Parameter } from '../functions/define.js';
 import * as msg from './messages.js';
+import { invalidEnumVariant } from '../functions/support/arguments.js';
 
 /**
  * Matches a call's arguments to its function's parameters: keywords by name, the others in order. The
@@ -95,17 +96,8 @@ export function validateArguments(def: FunctionDef, call: CallInfo): ArgumentErr
     if (param.enum && param.literal !== false && arg.constant) {
       // An array parameter with an enum takes a list of its values (snakecase's excluded_boundaries).
       const values = arg.constant.kind === 'array' ? arg.constant.items : [arg.constant];
-      if (!values.every((v) => v.kind === 'string' && param.enum!.includes(v.value))) {
-        return {
-          code: 401,
-          message: 'invalid enum variant"', // sic: VRL prints a stray quote here
-          labels: [
-            `invalid enum variant for argument "${param.name}"`,
-            `received: ${arg.text}`,
-            `expected one of: ${param.enum.map((v) => `"${v}"`).join(', ')}`,
-          ],
-        };
-      }
+      if (!values.every((v) => v.kind === 'string' && param.enum!.includes(v.value)))
+        return invalidEnumVariant(param.name, arg.text, param.enum);
     }
   }
   return undefined;

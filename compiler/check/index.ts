@@ -50,6 +50,8 @@ export interface CheckContext {
   target?: Kind;
   /** Variables already defined, in slot order. */
   variables?: ReadonlyMap<string, Kind>;
+  /** The enrichment tables known at compile time (`CompileOptions.enrichmentTables`). */
+  enrichmentTables?: readonly string[];
 }
 
 /** Checks a parsed program. */
@@ -78,7 +80,10 @@ class Checker {
   /** E900 warnings for dropped values, reported with the unused variables once the program checks. */
   private unusedValues: Diagnostic[] = [];
 
+  private readonly enrichmentTables: readonly string[] | undefined;
+
   constructor(context: CheckContext) {
+    this.enrichmentTables = context.enrichmentTables;
     if (context.target) this.state.target = context.target;
     for (const [name, kind] of context.variables ?? []) {
       this.state.defineLocal(name, { kind, declaration: { name, span: [0, 0], read: true } });
@@ -337,7 +342,7 @@ class Checker {
     const missing = params.findIndex((p) => p.required && !bound.has(p));
     if (missing >= 0) return this.report(msg.missingArgument(e.span, params[missing]!.name, missing));
 
-    const call: ResolvedCall = { def, args, order: [...bound.keys()] };
+    const call: ResolvedCall = { def, args, order: [...bound.keys()], enrichmentTables: this.enrichmentTables };
     if (def.closure) {
       if (!e.closure) return this.report(msg.missingClosure(e.span, def.closure.example));
       const input = params[0] && args[params[0].name];

@@ -24,6 +24,8 @@ export interface CallInfo {
   args: Readonly<Record<string, ArgInfo | undefined>>;
   /** Kind the call's closure returns, for functions that take one. */
   closureReturns?: Kind;
+  /** The enrichment tables known at compile time, if any (`CompileOptions.enrichmentTables`). */
+  enrichmentTables?: readonly string[];
 }
 
 export interface Parameter {

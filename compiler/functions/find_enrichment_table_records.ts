@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
+import { ENRICHMENT_LOOKUP_PARAMETERS, validateEnrichmentTable } from './support/enrichment.js';
 import { ANY, objectOf, arrayOf } from '../types/kind.js';
 
 export default defineFunction({
@@ -8,6 +8,7 @@ export default defineFunction({
   description:
     'Returns the rows of the enrichment table `table` that match every field of `condition`, as objects limited to the `select` fields when given. Matching can ignore case, use a `wildcard` value, or test a date field against a `from`/`to` range.',
   parameters: ENRICHMENT_LOOKUP_PARAMETERS,
+  validate: validateEnrichmentTable,
   fallible: true,
   returns: arrayOf(objectOf(ANY)),
   pure: false,

@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { ENRICHMENT_LOOKUP_PARAMETERS } from './support/enrichment.js';
+import { ENRICHMENT_LOOKUP_PARAMETERS, validateEnrichmentTable } from './support/enrichment.js';
 import { ANY, objectOf } from '../types/kind.js';
 
 export default defineFunction({
@@ -8,6 +8,7 @@ export default defineFunction({
   description:
     'Returns the single row of the enrichment table `table` that matches every field of `condition`, limited to the `select` fields when given; fails when no row or several rows match.',
   parameters: ENRICHMENT_LOOKUP_PARAMETERS,
+  validate: validateEnrichmentTable,
   fallible: true,
   returns: objectOf(ANY),
   pure: false,

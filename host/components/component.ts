@@ -12,6 +12,7 @@ import type { GlobalOptions } from '../config/global.js';
 import type { OptionsSchema } from '../config/schema.js';
 import type { EncodeOptions } from '../../runtime/engine.js';
 import type { SinkEncoder } from './support/encoding.js';
+import type { EnrichmentTableData } from '../enrichment/tables.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink';
 
@@ -39,6 +40,8 @@ export interface ComponentEnv {
   metrics: MetricsRegistry;
   /** The process's log records, which `internal_logs` subscribes to. */
   logHub: LogHub;
+  /** The names of the configuration's enrichment tables, which its remap programs may look up. */
+  enrichmentTables?: readonly string[];
   /** Sources: the one consumer of the source's output decodes frames itself, so streams may send whole
    * frames undecoded (`EventBatch.frames`). */
   consumerDecodes?: boolean;
@@ -156,6 +159,22 @@ export interface SinkDefinition<Options = unknown> extends DefinitionBase<Option
   kind: 'sink';
   inputs(options: Options): readonly EventKind[];
   build(options: Options, env: ComponentEnv): Promise<Sink>;
+}
+
+// ---- enrichment tables ---------------------------------------------------------------------------------
+
+/** What loading an enrichment table gets from the process. */
+interface EnrichmentTableEnv {
+  id: string;
+  globals: GlobalOptions;
+}
+
+/** An enrichment table type (host/components/enrichment_tables/): not a node of the graph, but data the remap
+ * programs look up, loaded once on the main thread and shared with the transform workers. */
+export interface EnrichmentTableDefinition<Options = unknown> extends DefinitionBase<Options> {
+  kind: 'enrichment_table';
+  /** Reads the table; rejects with a message naming the option at fault (`option "file.path": …`). */
+  load(options: Options, env: EnrichmentTableEnv): Promise<EnrichmentTableData>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any definition, whatever its options and plan (variance)

@@ -4,42 +4,44 @@
 
 import type { RawConfig } from '../config/load.js';
 import { ComponentRegistry, KIND_SECTION, type ComponentKind } from '../config/schema.js';
-import type { ComponentDefinition, TransformDefinition } from './component.js';
+import type { ComponentDefinition, EnrichmentTableDefinition, TransformDefinition } from './component.js';
+import { ENRICHMENT_TABLES } from './enrichment_tables/index.js';
 import { SINKS } from './sinks/index.js';
 import { SOURCES } from './sources/index.js';
 import { TRANSFORMS } from './transforms/index.js';
 
-type BuiltKind = ComponentDefinition['kind'];
+type AnyDefinition = ComponentDefinition | EnrichmentTableDefinition;
+type BuiltKind = AnyDefinition['kind'];
 
-const LOADERS: Record<BuiltKind, ReadonlyMap<string, () => Promise<ComponentDefinition>>> = {
+const LOADERS: Record<BuiltKind, ReadonlyMap<string, () => Promise<AnyDefinition>>> = {
   source: SOURCES,
   transform: TRANSFORMS,
   sink: SINKS,
+  enrichment_table: ENRICHMENT_TABLES,
 };
 
 /** The definitions loaded so far, by kind and type. */
-const loaded: Record<BuiltKind, Map<string, ComponentDefinition>> = {
+const loaded: Record<BuiltKind, Map<string, AnyDefinition>> = {
   source: new Map(),
   transform: new Map(),
   sink: new Map(),
+  enrichment_table: new Map(),
 };
 
-const isBuilt = (kind: ComponentKind): kind is BuiltKind => kind in LOADERS;
-
-/** The type names of a kind, sorted (none for enrichment tables, which this build does not load). */
+/** The type names of a kind, sorted. */
 export function componentTypes(kind: ComponentKind): string[] {
-  return isBuilt(kind) ? [...LOADERS[kind].keys()].sort() : [];
+  return [...LOADERS[kind].keys()].sort();
 }
 
 /** Loads the module of a type this build has. */
-async function load(kind: BuiltKind, type: string): Promise<ComponentDefinition> {
+async function load(kind: BuiltKind, type: string): Promise<AnyDefinition> {
   const definition = loaded[kind].get(type) ?? (await LOADERS[kind].get(type)!());
   loaded[kind].set(type, definition);
   return definition;
 }
 
 /** Every component type's definition, its module loaded. */
-export async function componentDefinitions(): Promise<ComponentDefinition[]> {
+export async function componentDefinitions(): Promise<AnyDefinition[]> {
   const kinds = Object.keys(LOADERS) as BuiltKind[];
   return Promise.all(kinds.flatMap((kind) => componentTypes(kind).map((type) => load(kind, type))));
 }
@@ -67,8 +69,15 @@ export async function componentRegistry(raw?: RawConfig): Promise<ComponentRegis
 }
 
 /** The definition of a type that `componentRegistry` loaded (every type of a validated configuration). */
-export function componentDefinition(kind: ComponentKind, type: string): ComponentDefinition | undefined {
-  return isBuilt(kind) ? loaded[kind].get(type) : undefined;
+export function componentDefinition(kind: ComponentKind, type: string): AnyDefinition | undefined {
+  return loaded[kind].get(type);
+}
+
+/** An enrichment table type's definition that `componentRegistry` loaded. */
+export function enrichmentTableDefinition(type: string): EnrichmentTableDefinition {
+  const definition = loaded.enrichment_table.get(type);
+  if (definition === undefined) throw new Error(`unknown enrichment table type "${type}"`);
+  return definition as EnrichmentTableDefinition;
 }
 
 /** A transform type's definition that `componentRegistry` loaded (the lookup of transforms run inline). */

@@ -287,12 +287,13 @@ function realPathOf(path: string): string | undefined {
 }
 
 /** What `--watch-config` watches: the configuration files (the directory of a glob), the --config-dir
- * directories with their component subdirectories, and the files components read (a remap `file`). */
-export function watchedPaths(locations: ConfigLocations, graph: Graph): string[] {
+ * directories with their component subdirectories, and the files components read (a remap `file`) and
+ * those of the enrichment tables (`tableFiles`). */
+export function watchedPaths(locations: ConfigLocations, graph: Graph, tableFiles: readonly string[] = []): string[] {
   const files = locations.files.map((file) => (isDynamicPattern(file.path) ? staticBase(file.path) : file.path));
   const dirs = locations.dirs.flatMap((dir) => withSubdirectories(dir, 2));
   const read = [...graph.components.values()].flatMap((spec) => spec.definition.files?.(spec.options) ?? []);
-  return [...new Set([...files, ...dirs, ...read])];
+  return [...new Set([...files, ...dirs, ...read, ...tableFiles])];
 }
 
 /** `dir` and the directories under it, `depth` levels down (a --config-dir's `transforms/` and a transform's

@@ -9,6 +9,7 @@ import { handOver, type EventBatch } from './batch.js';
 import type { EncodeOptions } from '../../runtime/engine.js';
 import type { MetricSample } from '../telemetry/metrics.js';
 import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
+import { publishEnrichmentTables, type EnrichmentTableData } from '../enrichment/tables.js';
 
 export interface TransformExecutor {
   /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
@@ -16,6 +17,9 @@ export interface TransformExecutor {
   create(id: string, type: string, plan: unknown, concurrent?: boolean): Promise<void>;
   /** Forgets a transform (replaced or removed by a reload, and drained). */
   remove(id: string): void;
+  /** Gives the remap programs of every thread these enrichment tables (at start-up and after a reload); their
+   * bytes are shared, not copied. */
+  publishEnrichmentTables(tables: readonly EnrichmentTableData[]): void;
   /** Runs at least `threads` workers from now on (a reload added transforms; never more than configured). */
   grow(threads: number): void;
   /** How many batches of the transform can run at once. */
@@ -120,6 +124,10 @@ export class InlineExecutor implements TransformExecutor {
     this.runners.delete(id);
   }
 
+  publishEnrichmentTables(tables: readonly EnrichmentTableData[]): void {
+    publishEnrichmentTables(tables);
+  }
+
   grow(): void {}
 
   parallelism(id: string): number {
@@ -168,6 +176,7 @@ export type WorkerCall =
 export type WorkerRequest =
   | WorkerCall
   | { op: 'metrics'; snapshot: readonly MetricSample[] }
+  | { op: 'enrichment_tables'; tables: readonly EnrichmentTableData[] }
   | { op: 'remove'; id: string };
 
 /** Messages from a worker: a call's runs (`process`), or why it failed. */
@@ -276,6 +285,7 @@ export class WorkerExecutor implements TransformExecutor {
   private readonly createdWaiters: Array<() => void> = [];
   private next = 0;
   private readonly stopMetrics: (() => void) | undefined;
+  private enrichmentTables: readonly EnrichmentTableData[] = [];
 
   /** `threads` workers: the `started` ones (booted while the configuration was read, at most `threads`), and
    * others started now so they boot while the transforms compile. `metrics`: see InlineExecutor. */
@@ -319,8 +329,19 @@ export class WorkerExecutor implements TransformExecutor {
     for (const worker of assigned?.workers ?? []) worker.notify({ op: 'remove', id });
   }
 
+  publishEnrichmentTables(tables: readonly EnrichmentTableData[]): void {
+    this.enrichmentTables = tables;
+    // The main thread's programs (a source's or a sink's) look them up too.
+    publishEnrichmentTables(tables);
+    for (const worker of this.workers) worker.notify({ op: 'enrichment_tables', tables });
+  }
+
   grow(threads: number): void {
-    while (this.workers.length < threads) this.workers.push(new WorkerThread());
+    while (this.workers.length < threads) {
+      const worker = new WorkerThread();
+      if (this.enrichmentTables.length > 0) worker.notify({ op: 'enrichment_tables', tables: this.enrichmentTables });
+      this.workers.push(worker);
+    }
   }
 
   parallelism(id: string): number {

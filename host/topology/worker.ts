@@ -9,6 +9,7 @@ import type { EventBatch } from './batch.js';
 import { createRunner, preloadRunner } from '../components/transforms/runners.js';
 import { runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
+import { publishEnrichmentTables } from '../enrichment/tables.js';
 
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
@@ -32,6 +33,10 @@ let receivedBytes = 0;
 port.on('message', async (request: WorkerRequest) => {
   if (request.op === 'metrics') {
     publishMetricsSnapshot(request.snapshot);
+    return;
+  }
+  if (request.op === 'enrichment_tables') {
+    publishEnrichmentTables(request.tables);
     return;
   }
   if (request.op === 'remove') {

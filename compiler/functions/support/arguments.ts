@@ -8,3 +8,14 @@ export const invalidArgument = (param: string, received: string, error: string):
   message: 'invalid argument',
   labels: [`invalid argument "${param}"`, `received: ${received}`, `error: ${error}`],
 });
+
+/** E401: the literal `received` is none of `variants`. */
+export const invalidEnumVariant = (param: string, received: string, variants: readonly string[]): ArgumentError => ({
+  code: 401,
+  message: 'invalid enum variant"', // sic: VRL prints a stray quote here
+  labels: [
+    `invalid enum variant for argument "${param}"`,
+    `received: ${received}`,
+    `expected one of: ${variants.map((v) => `"${v}"`).join(', ')}`,
+  ],
+});

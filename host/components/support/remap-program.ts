@@ -19,10 +19,12 @@ import {
 import { compilerVersion } from '../../../runtime/engine.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import { threadMetricsSnapshot } from '../../telemetry/metrics-snapshot.js';
+import { threadEnrichmentTables } from '../../enrichment/tables.js';
 
 /**
  * Compiles a program; compile errors reject with the rendered diagnostics (prefixed with `what`, e.g. the
- * option holding it), compile warnings are logged.
+ * option holding it), compile warnings are logged. The program may look up the pipeline's enrichment tables
+ * (`env.enrichmentTables`), and no others.
  */
 export async function compileProgram(
   source: string,
@@ -31,7 +33,7 @@ export async function compileProgram(
   what?: string,
 ): Promise<WebAssembly.Module> {
   try {
-    const { module, warnings } = await compileToModule(source, options);
+    const { module, warnings } = await compileToModule(source, { enrichmentTables: env.enrichmentTables, ...options });
     if (warnings.length > 0)
       env.log.warn(`VRL compilation warning.${what ? ` (${what})` : ''}\n${renderDiagnostics(source, warnings)}`);
     return module;
@@ -144,6 +146,7 @@ export async function instantiateProgram(
       maxDecompressedSize: settings.maxDecompressedSize ?? services.maxDecompressedSize,
       log: logs.push,
       metrics: threadMetricsSnapshot,
+      enrichmentTables: threadEnrichmentTables,
     },
     memoryLimit: settings.memoryLimit,
   });

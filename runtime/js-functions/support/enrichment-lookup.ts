@@ -2,17 +2,22 @@
 // lookup on the enrichment tables of the instance's services (Vector's `vrl_util`: an object with `from` and `to` is a date range).
 
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
-import type { EnrichmentCondition, EnrichmentRow } from '../../service-data.js';
+import type { EnrichmentCondition, EnrichmentTable } from '../../service-data.js';
 import type { JsCallContext } from '../../imports.js';
 import { arrayArg, booleanArg, stringArg, valueKind } from './args.js';
 
-/** The rows matching `[table, condition, select, case_sensitive, wildcard]`. */
-export function lookupRows(args: RemapValue[], context: JsCallContext): EnrichmentRow[] {
+/** A lookup's arguments `[table, condition, select, case_sensitive, wildcard]`, run by `get` or `find`. */
+export function lookup<R>(
+  args: RemapValue[],
+  context: JsCallContext,
+  run: (table: EnrichmentTable, ...query: Parameters<EnrichmentTable['find']>) => R,
+): R {
   const [table, condition, select, caseSensitive, wildcard] = args;
   const name = stringArg(table!);
-  if (context.enrichmentTables === undefined) throw new Error(`table ${name} not loaded`);
-  return context.enrichmentTables.find(
-    name,
+  const found = context.enrichmentTables?.table(name);
+  if (found === undefined) throw new Error(`table ${name} not loaded`);
+  return run(
+    found,
     conditions(condition!),
     select === null ? undefined : arrayArg(select!).map(stringArg),
     booleanArg(caseSensitive!, true),

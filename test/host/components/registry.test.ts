@@ -36,12 +36,12 @@ test('a configuration loads the types it uses; the registry knows every type by 
   assert.throws(() => registry.get('sink', 'http'), /sink type "http" has no schema registered/);
   assert.is(registry.get('transform', 'nope'), undefined);
   assert.equal(registry.types('transform'), componentTypes('transform'));
-  assert.equal(componentTypes('enrichment_table'), []);
+  assert.equal(componentTypes('enrichment_table'), ['file', 'geoip', 'mmdb']);
 });
 
 test("every type's module defines that type, of its kind", async () => {
   const definitions = await componentDefinitions();
-  for (const kind of ['source', 'transform', 'sink'] as const) {
+  for (const kind of ['source', 'transform', 'sink', 'enrichment_table'] as const) {
     const types = definitions.filter((definition) => definition.kind === kind).map((definition) => definition.type);
     assert.equal(types.sort(), componentTypes(kind));
   }

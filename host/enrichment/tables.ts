@@ -1,0 +1,60 @@
+// The enrichment tables as every thread that runs remap programs holds them. The main thread loads each table
+// once (host/components/enrichment_tables/) into `EnrichmentTableData`, whose bytes live in a SharedArrayBuffer:
+// posting it to a transform worker shares them, and each thread opens its own view of them once (an index, an
+// MMDB reader) rather than once per event.
+
+import { decode } from '../../abi/codec.js';
+import {
+  RowTable,
+  type EnrichmentRow,
+  type EnrichmentTable,
+  type EnrichmentTables,
+} from '../../runtime/service-data.js';
+import { MmdbTable } from './mmdb-table.js';
+
+/** A loaded table, as posted to the threads. */
+export type EnrichmentTableData =
+  /** `rows`: the table's rows, an array of objects in the value codec (abi/codec.ts). */
+  | { id: string; type: 'file'; rows: Uint8Array }
+  /** `database`: the MMDB file's bytes; `locale`: geoip's. */
+  | { id: string; type: 'geoip'; database: Uint8Array; locale: string }
+  | { id: string; type: 'mmdb'; database: Uint8Array };
+
+/** `bytes` copied into shared memory, so that posting them to a worker does not copy them again. */
+export function shared(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  copy.set(bytes);
+  return copy;
+}
+
+/** This thread's view of a table. */
+export function openTable(data: EnrichmentTableData): EnrichmentTable {
+  switch (data.type) {
+    case 'file':
+      return new RowTable(decode(data.rows) as EnrichmentRow[]);
+    case 'geoip':
+      return MmdbTable.geoip(data.database, data.locale);
+    case 'mmdb':
+      return MmdbTable.raw(data.database);
+  }
+}
+
+let published = new Map<string, EnrichmentTableData>();
+/** The tables this thread looked up so far: a thread opens only those its programs use. */
+let opened = new Map<string, EnrichmentTable>();
+
+/** Makes `tables` this thread's tables: at start-up, and again when a reload changed them. */
+export function publishEnrichmentTables(tables: readonly EnrichmentTableData[]): void {
+  published = new Map(tables.map((data) => [data.id, data]));
+  opened = new Map();
+}
+
+/** The tables of this thread, for the remap programs it runs (`InstanceServices.enrichmentTables`). */
+export const threadEnrichmentTables: EnrichmentTables = {
+  table(name) {
+    let table = opened.get(name);
+    const data = published.get(name);
+    if (table === undefined && data !== undefined) opened.set(name, (table = openTable(data)));
+    return table;
+  },
+};
