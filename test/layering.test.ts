@@ -46,7 +46,8 @@ const ENTRIES: Record<Exclude<Package, 'abi'>, readonly string[]> = {
   // Light at import (diagnostics, kinds); the compiler proper comes with its `loadCompiler()`.
   compiler: ['compiler/index.ts'],
   // index.ts is the npm package's API; engine.ts what svc's own packages use beyond it.
-  runtime: ['runtime/index.ts', 'runtime/engine.ts'],
+  // enrichment.ts what the pipeline's enrichment tables share with remap's functions.
+  runtime: ['runtime/index.ts', 'runtime/engine.ts', 'runtime/enrichment.ts'],
   // index.ts is the pipeline for the CLI's commands and service.ts the service alone, which the CLI loads
   // lazily; early.ts what it needs before that.
   host: ['host/index.ts', 'host/service.ts', 'host/early.ts'],

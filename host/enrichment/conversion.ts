@@ -3,9 +3,13 @@
 
 import { Timestamp, type RemapValue } from '../../abi/values.js';
 import { formatHasZone } from '../../abi/strftime-items.js';
-import { floatValue } from '../../runtime/js-functions/support/float.js';
-import { parseStrftime, TimestampParseError } from '../../runtime/js-functions/support/strftime.js';
-import { namedTimeZone, type TimeZone } from '../../runtime/time-zones.js';
+import {
+  floatValue,
+  namedTimeZone,
+  parseStrftime,
+  TimestampParseError,
+  type TimeZone,
+} from '../../runtime/enrichment.js';
 
 export type Conversion = (text: string) => RemapValue;
 

@@ -4,9 +4,13 @@
 import { isIP } from 'node:net';
 import { Reader, type Response } from 'mmdb-lib';
 import type { RemapValue } from '../../abi/values.js';
-import type { EnrichmentCondition, EnrichmentRow, EnrichmentTable } from '../../runtime/service-data.js';
-import { floatValue } from '../../runtime/js-functions/support/float.js';
-import { lossyText } from '../../runtime/text.js';
+import {
+  floatValue,
+  type EnrichmentCondition,
+  type EnrichmentRow,
+  type EnrichmentTable,
+} from '../../runtime/enrichment.js';
+import { lossyText } from '../../runtime/engine.js';
 
 /** The database types geoip reads (Vector's `DatabaseKind`), by the metadata's `database_type`. */
 const GEOIP_KINDS: Readonly<Record<string, 'city' | 'isp' | 'connection_type'>> = {

@@ -4,13 +4,7 @@
 // MMDB reader) rather than once per event.
 
 import { decode } from '../../abi/codec.js';
-import {
-  RowTable,
-  type EnrichmentRow,
-  type EnrichmentTable,
-  type EnrichmentTables,
-} from '../../runtime/service-data.js';
-import { MmdbTable } from './mmdb-table.js';
+import { RowTable, type EnrichmentRow, type EnrichmentTable, type EnrichmentTables } from '../../runtime/enrichment.js';
 
 /** A loaded table, as posted to the threads. */
 export type EnrichmentTableData =
@@ -28,14 +22,14 @@ export function shared(bytes: Uint8Array): Uint8Array {
 }
 
 /** This thread's view of a table. */
-export function openTable(data: EnrichmentTableData): EnrichmentTable {
+function openTable(data: EnrichmentTableData): EnrichmentTable {
   switch (data.type) {
     case 'file':
       return new RowTable(decode(data.rows) as EnrichmentRow[]);
     case 'geoip':
-      return MmdbTable.geoip(data.database, data.locale);
+      return MmdbTable!.geoip(data.database, data.locale);
     case 'mmdb':
-      return MmdbTable.raw(data.database);
+      return MmdbTable!.raw(data.database);
   }
 }
 
@@ -43,10 +37,25 @@ let published = new Map<string, EnrichmentTableData>();
 /** The tables this thread looked up so far: a thread opens only those its programs use. */
 let opened = new Map<string, EnrichmentTable>();
 
+/** The MMDB reader (mmdb-lib), loaded in a thread only once a geoip or mmdb table is published to it: every
+ * other pipeline would pay its loading at start-up. */
+let MmdbTable: typeof import('./mmdb-table.js').MmdbTable | undefined;
+let ready: Promise<void> = Promise.resolve();
+
 /** Makes `tables` this thread's tables: at start-up, and again when a reload changed them. */
 export function publishEnrichmentTables(tables: readonly EnrichmentTableData[]): void {
   published = new Map(tables.map((data) => [data.id, data]));
   opened = new Map();
+  if (MmdbTable === undefined && tables.some((data) => data.type !== 'file')) {
+    ready = import('./mmdb-table.js').then((module) => {
+      MmdbTable = module.MmdbTable;
+    });
+  }
+}
+
+/** Resolves once what the published tables need is loaded: programs run only after it. */
+export function enrichmentTablesReady(): Promise<void> {
+  return ready;
 }
 
 /** The tables of this thread, for the remap programs it runs (`InstanceServices.enrichmentTables`). */

@@ -9,7 +9,7 @@ import { handOver, type EventBatch } from './batch.js';
 import type { EncodeOptions } from '../../runtime/engine.js';
 import type { MetricSample } from '../telemetry/metrics.js';
 import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
-import { publishEnrichmentTables, type EnrichmentTableData } from '../enrichment/tables.js';
+import { enrichmentTablesReady, publishEnrichmentTables, type EnrichmentTableData } from '../enrichment/tables.js';
 
 export interface TransformExecutor {
   /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
@@ -117,6 +117,7 @@ export class InlineExecutor implements TransformExecutor {
   }
 
   async create(id: string, type: string, plan: unknown): Promise<void> {
+    await enrichmentTablesReady();
     this.runners.set(id, await this.lookup(type).create(plan));
   }
 

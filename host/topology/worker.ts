@@ -9,7 +9,7 @@ import type { EventBatch } from './batch.js';
 import { createRunner, preloadRunner } from '../components/transforms/runners.js';
 import { runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
-import { publishEnrichmentTables } from '../enrichment/tables.js';
+import { enrichmentTablesReady, publishEnrichmentTables } from '../enrichment/tables.js';
 
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
@@ -46,6 +46,7 @@ port.on('message', async (request: WorkerRequest) => {
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {
+    await enrichmentTablesReady();
     if (request.op === 'create') {
       runners.set(request.id, await createRunner(request.type, request.plan));
       reply = { seq: request.seq };

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { encode } from '../../../abi/codec.js';
-import type { EnrichmentRow } from '../../../runtime/service-data.js';
+import type { EnrichmentRow } from '../../../runtime/enrichment.js';
 import { conversion, conversionProblem, type Conversion } from '../../enrichment/conversion.js';
 import { parseCsv } from '../../enrichment/csv.js';
 import { shared } from '../../enrichment/tables.js';

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Timestamp } from '../../../../abi/values.js';
 import file from '../../../../host/components/enrichment_tables/file.js';
-import { openTable } from '../../../../host/enrichment/tables.js';
+import { opened } from '../../support/enrichment.js';
 import { globalSchema } from '../../../../host/config/global.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-file-table-'));
@@ -29,7 +29,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
 
 async function load(options: Record<string, unknown>) {
   const parsed = file.options.parse(options);
-  return openTable(await file.load(parsed, { id: 'users', globals }));
+  return await opened(await file.load(parsed, { id: 'users', globals }));
 }
 
 const USERS = csv(

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import geoip from '../../../../host/components/enrichment_tables/geoip.js';
 import mmdb from '../../../../host/components/enrichment_tables/mmdb.js';
 import { globalSchema } from '../../../../host/config/global.js';
-import { openTable } from '../../../../host/enrichment/tables.js';
+import { opened } from '../../support/enrichment.js';
 import { MmdbDouble, writeMmdb, type MmdbDatabase } from '../../support/mmdb-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-mmdb-table-'));
@@ -46,7 +46,7 @@ const CITY = database('city.mmdb', {
 const ip = (value: string) => [{ type: 'equals' as const, field: 'ip', value }];
 
 test('geoip, City database: Vector fields, names in the locale, null for what the record lacks', async () => {
-  const table = openTable(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals }));
+  const table = await opened(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals }));
   assert.equal(table.get(ip('2.125.160.216'), undefined, true, undefined), {
     city_name: 'Boxford',
     continent_code: 'EU',
@@ -63,14 +63,16 @@ test('geoip, City database: Vector fields, names in the locale, null for what th
   assert.equal(table.find(ip('2001:db8::1'), ['country_code', 'metro_code', 'city_name'], true, undefined), [
     { country_code: 'ZZ', metro_code: 807n, city_name: null },
   ]);
-  const german = openTable(await geoip.load(geoip.options.parse({ path: CITY, locale: 'de' }), { id: 'geo', globals }));
+  const german = await opened(
+    await geoip.load(geoip.options.parse({ path: CITY, locale: 'de' }), { id: 'geo', globals }),
+  );
   assert.equal(german.get(ip('2.125.160.1'), ['country_name'], true, undefined), {
     country_name: 'Vereinigtes Königreich',
   });
 });
 
 test("geoip lookups: Vector's errors for a missing IP, a bad condition; find gives no rows", async () => {
-  const table = openTable(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals }));
+  const table = await opened(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals }));
   assert.equal(table.find(ip('10.0.0.1'), undefined, true, undefined), []);
   assert.throws(() => table.get(ip('10.0.0.1'), undefined, true, undefined), /^IP not found$/);
   assert.throws(() => table.get(ip('not an ip'), undefined, true, undefined), /^Invalid IP address$/);
@@ -92,7 +94,7 @@ test('geoip, ASN and Connection-Type databases; other types are refused (use mmd
       },
     ],
   });
-  const asnTable = openTable(await geoip.load(geoip.options.parse({ path: asn }), { id: 'asn', globals }));
+  const asnTable = await opened(await geoip.load(geoip.options.parse({ path: asn }), { id: 'asn', globals }));
   assert.equal(asnTable.get(ip('1.130.0.1'), undefined, true, undefined), {
     autonomous_system_number: 1221n,
     autonomous_system_organization: 'Telstra',
@@ -104,7 +106,9 @@ test('geoip, ASN and Connection-Type databases; other types are refused (use mmd
     ipVersion: 4,
     networks: [{ network: '1.0.0.0/24', record: { connection_type: 'Cable/DSL' } }],
   });
-  const connectionTable = openTable(await geoip.load(geoip.options.parse({ path: connection }), { id: 'ct', globals }));
+  const connectionTable = await opened(
+    await geoip.load(geoip.options.parse({ path: connection }), { id: 'ct', globals }),
+  );
   assert.equal(connectionTable.get(ip('1.0.0.9'), undefined, true, undefined), { connection_type: 'Cable/DSL' });
   const other = database('other.mmdb', { databaseType: 'My-Data', ipVersion: 4, networks: [] });
   const refused = await geoip.load(geoip.options.parse({ path: other }), { id: 'x', globals }).then(
@@ -128,7 +132,7 @@ test('mmdb: the record as stored (select keeps top-level fields); a file that is
       },
     ],
   });
-  const table = openTable(await mmdb.load(mmdb.options.parse({ path }), { id: 'custom', globals }));
+  const table = await opened(await mmdb.load(mmdb.options.parse({ path }), { id: 'custom', globals }));
   assert.equal(table.get(ip('192.168.3.4'), undefined, true, undefined), {
     name: 'office',
     tags: ['a', 'b'],
