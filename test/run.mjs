@@ -72,6 +72,7 @@ const INTEGRATION = [
   'host/service',
   'host/telemetry/pipeline-telemetry',
   'host/topology/disk-buffer-kill',
+  'host/spec-features',
   'readme',
   'reliability/',
   'runtime/differential',

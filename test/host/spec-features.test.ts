@@ -1,0 +1,221 @@
+// One configuration using what spec 2 adds to a plain pipeline, run as a user runs it: a secret from each
+// backend, enrichment tables of the types svc has (file, geoip, mmdb) looked up in remap, a Java stack trace
+// joined by the file source's `multiline`, and TLS between an http sink and an http_server source of the same
+// process with the client's certificate verified. `svc validate` passes on it and names the file, the component
+// and the option of each broken variant (a missing secret, a CSV that does not load, a certificate that is not
+// one).
+
+import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { makeCertificates } from './support/certificates.js';
+import { MmdbDouble, writeMmdb } from './support/mmdb-writer.js';
+import { freePort, runSvc, startSvc, tempDir } from './support/svc.js';
+
+const SECRETS = { file: 'f1le-t0ken', directory: 'd1r-t0ken', exec: 'ex3c-t0ken', cloud: 'cl0ud-t0ken' };
+
+const TRACE = [
+  '2026-11-28 10:00:00 ERROR request failed',
+  'java.lang.IllegalStateException: boom',
+  '    at com.example.Handler.handle(Handler.java:42)',
+  '    at com.example.Server.run(Server.java:7)',
+  'Caused by: java.io.IOException: closed',
+  '    ... 2 more',
+];
+
+/** A local stand-in for the cloud's Secrets Manager holding the secret `app`. */
+async function cloudServer() {
+  const server = createServer((request, response) => {
+    request
+      .resume()
+      .on('end', () =>
+        response.end(JSON.stringify({ Name: 'app', SecretString: JSON.stringify({ token: SECRETS.cloud }) })),
+      );
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/** Every file the configuration reads, and the configuration. */
+async function setUp(cloud: string) {
+  const dir = tempDir();
+  const certificates = makeCertificates();
+  writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ token: SECRETS.file }));
+  mkdirSync(join(dir, 'keys'));
+  writeFileSync(join(dir, 'keys', 'token'), `${SECRETS.directory}\n`);
+  writeFileSync(
+    join(dir, 'exec.mjs'),
+    `let input = '';
+process.stdin.on('data', (c) => (input += c)).on('end', () => {
+  const { secrets } = JSON.parse(input);
+  process.stdout.write(JSON.stringify(Object.fromEntries(secrets.map((s) => [s, { value: ${JSON.stringify(SECRETS.exec)}, error: null }]))));
+});
+`,
+  );
+  writeFileSync(join(dir, 'users.csv'), 'id,name\n1,Ann\n2,Bob\n');
+  const city = writeMmdb({
+    databaseType: 'GeoIP2-City',
+    ipVersion: 6,
+    networks: [
+      {
+        network: '81.2.69.0/24',
+        record: { country: { iso_code: 'GB' }, location: { latitude: new MmdbDouble(51.5) } },
+      },
+    ],
+  });
+  writeFileSync(join(dir, 'city.mmdb'), city);
+  writeFileSync(
+    join(dir, 'nets.mmdb'),
+    writeMmdb({
+      databaseType: 'Nets',
+      ipVersion: 4,
+      networks: [{ network: '81.2.0.0/16', record: { name: 'uplink' } }],
+    }),
+  );
+  writeFileSync(join(dir, 'app.log'), '');
+  const port = await freePort();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(
+    config,
+    `data_dir: ${join(dir, 'data')}
+secret:
+  f: { type: file, path: ${join(dir, 'secrets.json')} }
+  d: { type: directory, path: ${join(dir, 'keys')}, remove_trailing_whitespace: true }
+  e: { type: exec, command: [${JSON.stringify(process.execPath)}, ${join(dir, 'exec.mjs')}] }
+  c:
+    type: cloud_secrets_manager
+    secret_id: app
+    endpoint: ${cloud}
+    auth: { access_key_id: AKID, secret_access_key: cloud-access-secret }
+enrichment_tables:
+  users:
+    type: file
+    file: { path: ${join(dir, 'users.csv')}, encoding: { type: csv } }
+    schema: { id: integer }
+  geo: { type: geoip, path: ${join(dir, 'city.mmdb')} }
+  nets: { type: mmdb, path: ${join(dir, 'nets.mmdb')} }
+sources:
+  app:
+    type: file
+    include: [${join(dir, 'app.log')}]
+    glob_minimum_cooldown_ms: 50
+    multiline:
+      start_pattern: '^\\d{4}-'
+      condition_pattern: '^\\d{4}-'
+      mode: halt_before
+      timeout_ms: 300
+  web:
+    type: http_server
+    address: 127.0.0.1:${port}
+    decoding: { codec: json }
+    tls:
+      enabled: true
+      crt_file: ${certificates.serverCrt}
+      key_file: ${certificates.serverKey}
+      ca_file: ${certificates.ca}
+      verify_certificate: true
+transforms:
+  enrich:
+    type: remap
+    inputs: [app]
+    source: |
+      .user = get_enrichment_table_record!("users", {"id": 1}, select: ["name"]).name
+      .country = get_enrichment_table_record!("geo", {"ip": "81.2.69.160"}).country_code
+      .net = get_enrichment_table_record!("nets", {"ip": "81.2.69.160"}).name
+      .secrets = ["SECRET[f.token]", "SECRET[d.token]", "SECRET[e.token]", "SECRET[c.token]"]
+      . = {"message": .message, "user": .user, "country": .country, "net": .net, "secrets": .secrets}
+sinks:
+  forward:
+    type: http
+    inputs: [enrich]
+    uri: https://localhost:${port}/
+    encoding: { codec: json }
+    batch: { timeout_secs: 0.1 }
+    tls:
+      ca_file: ${certificates.ca}
+      crt_file: ${certificates.clientCrt}
+      key_file: ${certificates.clientKey}
+  out:
+    type: console
+    inputs: [web]
+    encoding: { codec: json }
+`,
+  );
+  return { dir, config, certificates };
+}
+
+test('secrets, enrichment tables, multiline and mutual TLS in one pipeline give the expected events', async () => {
+  const cloud = await cloudServer();
+  try {
+    const { dir, config } = await setUp(cloud.endpoint);
+    const validate = await runSvc(['validate', config]);
+    assert.is(validate.status, 0, validate.stdout + validate.stderr);
+
+    const run = startSvc(['--config', config]);
+    writeFileSync(join(dir, 'app.log'), `${TRACE.join('\n')}\n2026-11-28 10:00:01 INFO recovered\n`);
+    const lines = await run.waitForLines(2).catch((error: Error) => {
+      run.child.kill('SIGKILL');
+      throw error;
+    });
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const expected = (message: string) => ({
+      message,
+      user: 'Ann',
+      country: 'GB',
+      net: 'uplink',
+      secrets: Object.values(SECRETS),
+    });
+    run.child.kill('SIGTERM');
+    // http_server adds its own fields (path, source_type, timestamp): the sent ones are compared.
+    assert.equal(
+      events.map(({ message, user, country, net, secrets }) => ({ message, user, country, net, secrets })),
+      [expected(TRACE.join('\n')), expected('2026-11-28 10:00:01 INFO recovered')],
+    );
+    const { status, stderr } = await run.exited;
+    assert.is(status, 0, stderr);
+    assert.not.ok(
+      Object.values(SECRETS).some((secret) => stderr.includes(secret)),
+      'no secret in the logs',
+    );
+  } finally {
+    cloud.close();
+  }
+});
+
+test('validate names the file, the component and the option of a missing secret, a bad CSV, a bad certificate', async () => {
+  const cloud = await cloudServer();
+  try {
+    const { dir, config, certificates } = await setUp(cloud.endpoint);
+    const failing = async (breakIt: () => void, restore: () => void, problem: RegExp) => {
+      breakIt();
+      const { status, stdout } = await runSvc(['validate', config]);
+      restore();
+      assert.is(status, 78, stdout);
+      assert.match(stdout, problem);
+    };
+    await failing(
+      () => writeFileSync(join(dir, 'secrets.json'), '{}'),
+      () => writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ token: SECRETS.file })),
+      /x .*svc\.yaml: secret\.f \(file\): key "token" .*\(option "path"\)/,
+    );
+    await failing(
+      () => writeFileSync(join(dir, 'users.csv'), 'id,name\nnot a number,Ann\n'),
+      () => writeFileSync(join(dir, 'users.csv'), 'id,name\n1,Ann\n2,Bob\n'),
+      /x .*svc\.yaml: enrichment_tables\.users: option "schema\.id"/,
+    );
+    await failing(
+      () => writeFileSync(certificates.serverCrt, 'not a certificate'),
+      () => undefined,
+      /x .*svc\.yaml: sources\.web: tls\.crt_file: .* is not a PEM or DER X\.509 certificate/,
+    );
+  } finally {
+    cloud.close();
+  }
+});
+
+test.run();
