@@ -61,13 +61,6 @@ const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; messa
     applies: (c) => c.enrichment_tables.size > 0,
     message: 'enrichment_tables: enrichment tables are not loaded in this build',
   },
-  {
-    applies: (c) =>
-      c.global.proxy.http !== undefined ||
-      c.global.proxy.https !== undefined ||
-      [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
-    message: 'proxy: proxies are not used by this build; connections go direct',
-  },
 ];
 
 /** Warnings for the options of `config` this build does not act on yet. */
@@ -84,6 +77,7 @@ export function componentSpecs(config: Config): ComponentSpec[] {
     definition: componentDefinition(kind, component.type) as ComponentDefinition,
     options: component.options,
     inputs: component.inputs,
+    proxy: component.proxy,
   });
   return [
     ...[...config.sources.values()].map((c) => spec(c, 'source')),

@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { validateRegex } from '../../abi/regex.js';
+import { ipBlock } from '../components/support/proxy.js';
 
 /** A URI with at least a scheme and a host, as the spec requires of `healthcheck.uri` and proxies. */
 const uri = z.string().superRefine((value, context) => {
@@ -38,13 +39,23 @@ export const socketAddress = z.string().superRefine((value, context) => {
 /** A positive whole number. */
 export const positiveInteger = z.number().int().positive();
 
-/** Proxy settings (global `proxy`, and `proxy` of sources and sinks). */
+/** A proxy's URI: HTTP proxies only (reached over http:// or https://), as Vector's proxy connector. */
+const proxyUri = uri.refine((value) => !URL.canParse(value) || ['http:', 'https:'].includes(new URL(value).protocol), {
+  message: 'expected an http:// or https:// proxy URI',
+});
+
+/** A `no_proxy` pattern; only a CIDR block can be malformed (a host name is any text). */
+const noProxyPattern = z.string().refine((value) => !value.includes('/') || ipBlock(value) !== undefined, {
+  message: 'expected a CIDR block such as "10.0.0.0/8"',
+});
+
+/** Proxy settings (global `proxy`, and `proxy` of sources and sinks): components/support/proxy.ts. */
 export const proxySchema = z.strictObject({
   enabled: z.boolean().default(true),
-  http: uri.optional(),
-  https: uri.optional(),
-  /** Exact domain, `.domain` (with subdomains), IP, CIDR block or `*`. */
-  no_proxy: z.array(z.string()).default([]),
+  http: proxyUri.optional(),
+  https: proxyUri.optional(),
+  /** Exact host (or `host:port`), `.domain` (with subdomains), IP, CIDR block or `*`. */
+  no_proxy: z.array(noProxyPattern).default([]),
 });
 export type ProxyOptions = z.output<typeof proxySchema>;
 

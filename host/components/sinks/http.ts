@@ -2,7 +2,8 @@
 // wrapped and compressed as Vector does, with `request.concurrency` requests in flight (support/concurrency.ts).
 // A failed request is retried with Vector's Fibonacci backoff (support/retry.ts) on 408, 429, 5xx (but 501),
 // timeouts and connection errors; other statuses are given up at once. Given-up events are counted as errors
-// and discarded. An https:// URI is reached with the `tls` options (support/tls.ts).
+// and discarded. An https:// URI is reached with the `tls` options (support/tls.ts), through the proxy in force
+// (support/proxy.ts) unless `no_proxy` exempts it; so is `healthcheck.uri`.
 //
 // `write` resolves when the batch is handed on (gathered, or its full batches started) and back-pressures
 // when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up;
@@ -10,7 +11,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectionOptions } from 'node:tls';
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
 import type { BatchStatus, EventBatch } from '../../topology/batch.js';
@@ -19,6 +20,7 @@ import { monotonicClock } from '../support/clock.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight } from '../support/concurrency.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
+import { effectiveProxy, ProxiedDispatchers } from '../support/proxy.js';
 import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
 import { clientTlsOptions, tlsClientSchema, tlsFiles } from '../support/tls.js';
 
@@ -172,7 +174,7 @@ class HttpSink implements Sink {
   private readonly concurrency: ConcurrencyLimit;
   private readonly inFlight: InFlight;
   private readonly rateLimit: RateLimit;
-  private readonly dispatcher: Agent;
+  private readonly dispatchers: ProxiedDispatchers;
   private readonly headers: Record<string, string>;
   /** How the JSON codec's framed events become one body (Vector's HTTP encoder). */
   private readonly jsonBody: 'array' | 'ndjson' | undefined;
@@ -192,9 +194,9 @@ class HttpSink implements Sink {
     this.concurrency = concurrencyLimit(options.request);
     this.inFlight = new InFlight(this.concurrency);
     this.rateLimit = new RateLimit(options.request.rate_limit_num, options.request.rate_limit_duration_secs * 1000);
-    this.dispatcher = new undici.Agent({
+    this.dispatchers = new ProxiedDispatchers(undici, effectiveProxy(env.globals.proxy, env.proxy), {
       connections: maxConcurrency(options.request),
-      connect: tls,
+      tls,
       allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
     });
     this.batcher = new Batcher(batchLimits(options.batch), (parts, events) =>
@@ -220,7 +222,7 @@ class HttpSink implements Sink {
   async close(): Promise<void> {
     await this.batcher.close();
     await this.inFlight.idle();
-    await this.dispatcher.close();
+    await this.dispatchers.close();
   }
 
   kill(): number {
@@ -234,7 +236,7 @@ class HttpSink implements Sink {
     const response = await this.undici.request(check.uri, {
       method: 'HEAD',
       headers: authHeader(this.options.auth),
-      dispatcher: this.dispatcher,
+      dispatcher: this.dispatchers.for(check.uri),
       signal: AbortSignal.timeout(this.options.request.timeout_secs * 1000),
     });
     await response.body.dump();
@@ -317,7 +319,7 @@ class HttpSink implements Sink {
         method: method.toUpperCase() as Dispatcher.HttpMethod,
         headers: this.headers,
         body,
-        dispatcher: this.dispatcher,
+        dispatcher: this.dispatchers.for(uri),
         signal: AbortSignal.any([AbortSignal.timeout(this.options.request.timeout_secs * 1000), this.killed.signal]),
       });
       await response.body.dump();
