@@ -4,7 +4,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { validateRegex } from '../../abi/regex.js';
-import { ipBlock } from '../components/support/proxy.js';
 
 /** A URI with at least a scheme and a host, as the spec requires of `healthcheck.uri` and proxies. */
 const uri = z.string().superRefine((value, context) => {
@@ -43,6 +42,17 @@ export const positiveInteger = z.number().int().positive();
 const proxyUri = uri.refine((value) => !URL.canParse(value) || ['http:', 'https:'].includes(new URL(value).protocol), {
   message: 'expected an http:// or https:// proxy URI',
 });
+
+/** An IP address, or a CIDR block `address/prefix`, of a `no_proxy` pattern; undefined for a host name. */
+export function ipBlock(pattern: string): { address: string; prefix?: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const [address, bits, ...rest] = pattern.split('/');
+  const version = isIP(address!);
+  if (version === 0 || rest.length > 0) return undefined;
+  const family = version === 4 ? 'ipv4' : 'ipv6';
+  if (bits === undefined) return { address: address!, family };
+  const prefix = Number(bits);
+  return /^\d+$/.test(bits) && prefix <= (version === 4 ? 32 : 128) ? { address: address!, prefix, family } : undefined;
+}
 
 /** A `no_proxy` pattern; only a CIDR block can be malformed (a host name is any text). */
 const noProxyPattern = z.string().refine((value) => !value.includes('/') || ipBlock(value) !== undefined, {

@@ -5,10 +5,10 @@
 // https:// one through `https` (a CONNECT tunnel, the TLS session to the target inside it), unless the target
 // matches `no_proxy`.
 
-import { BlockList, isIP } from 'node:net';
+import { BlockList } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
-import type { ProxyOptions } from '../../config/common.js';
+import { ipBlock, type ProxyOptions } from '../../config/common.js';
 
 /** The proxy variables of `env`, as settings; an empty variable is unset (as curl reads them). */
 export function environmentProxy(env: NodeJS.ProcessEnv): ProxyOptions {
@@ -49,17 +49,6 @@ export function effectiveProxy(
 ): ProxyOptions {
   const configured = component === undefined ? global : merge(global, component);
   return merge(environmentProxy(env), configured);
-}
-
-/** An IP address, or a CIDR block `address/prefix`, of a `no_proxy` pattern; undefined for a host name. */
-export function ipBlock(pattern: string): { address: string; prefix?: number; family: 'ipv4' | 'ipv6' } | undefined {
-  const [address, bits, ...rest] = pattern.split('/');
-  const version = isIP(address!);
-  if (version === 0 || rest.length > 0) return undefined;
-  const family = version === 4 ? 'ipv4' : 'ipv6';
-  if (bits === undefined) return { address: address!, family };
-  const prefix = Number(bits);
-  return /^\d+$/.test(bits) && prefix <= (version === 4 ? 32 : 128) ? { address: address!, prefix, family } : undefined;
 }
 
 /** `no_proxy` patterns: `*`; an IP address or CIDR block; `.domain` (the domain and its subdomains); a host
