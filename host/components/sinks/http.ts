@@ -175,6 +175,8 @@ class HttpSink implements Sink {
   private readonly inFlight: InFlight;
   private readonly rateLimit: RateLimit;
   private readonly dispatchers: ProxiedDispatchers;
+  /** The dispatcher of `uri`'s requests (direct or through its proxy). */
+  private readonly dispatcher: Dispatcher;
   private readonly headers: Record<string, string>;
   /** How the JSON codec's framed events become one body (Vector's HTTP encoder). */
   private readonly jsonBody: 'array' | 'ndjson' | undefined;
@@ -199,6 +201,7 @@ class HttpSink implements Sink {
       tls,
       allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
     });
+    this.dispatcher = this.dispatchers.for(options.uri);
     this.batcher = new Batcher(batchLimits(options.batch), (parts, events) =>
       this.inFlight.start(() => this.send(parts, events)),
     );
@@ -319,7 +322,7 @@ class HttpSink implements Sink {
         method: method.toUpperCase() as Dispatcher.HttpMethod,
         headers: this.headers,
         body,
-        dispatcher: this.dispatchers.for(uri),
+        dispatcher: this.dispatcher,
         signal: AbortSignal.any([AbortSignal.timeout(this.options.request.timeout_secs * 1000), this.killed.signal]),
       });
       await response.body.dump();
