@@ -10,15 +10,22 @@ import type { ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { ipBlock, type ProxyOptions } from '../../config/common.js';
 
-/** The proxy variables of `env`, as settings; an empty variable is unset (as curl reads them). */
+/** The proxy variables of `env`, as settings; an empty variable is unset (as curl reads them). Throws,
+ * naming the variable, for a proxy that is not an http:// or https:// URI. */
 export function environmentProxy(env: NodeJS.ProcessEnv): ProxyOptions {
-  const variable = (name: string) => env[name.toLowerCase()] || env[name] || undefined;
+  const variable = (name: string) => [name.toLowerCase(), name].find((key) => env[key]);
   const uri = (name: string) => {
-    const value = variable(name);
+    const key = variable(name);
+    if (key === undefined) return undefined;
+    const value = env[key]!;
     // `host:port` without a scheme is an http:// proxy, as curl and most tools take it.
-    return value === undefined || value.includes('://') ? value : `http://${value}`;
+    const proxy = value.includes('://') ? value : `http://${value}`;
+    if (!URL.canParse(proxy) || !['http:', 'https:'].includes(new URL(proxy).protocol))
+      throw new Error(`the environment variable ${key}: expected an http:// or https:// proxy URI, got "${value}"`);
+    return proxy;
   };
-  const noProxy = variable('NO_PROXY') ?? '';
+  const noProxyKey = variable('NO_PROXY');
+  const noProxy = noProxyKey === undefined ? '' : env[noProxyKey]!;
   return {
     enabled: true,
     http: uri('HTTP_PROXY'),

@@ -24,6 +24,10 @@ test('environment: HTTP_PROXY, HTTPS_PROXY, NO_PROXY; the lowercase variable win
   assert.is(environmentProxy({ no_proxy: 'x', NO_PROXY: 'y' }).no_proxy[0], 'x');
   // `host:port` without a scheme, as curl takes it.
   assert.is(environmentProxy({ HTTPS_PROXY: 'proxy.local:3128' }).https, 'http://proxy.local:3128');
+  assert.throws(
+    () => environmentProxy({ https_proxy: 'socks5://p:1080' }),
+    /^the environment variable https_proxy: expected an http:\/\/ or https:\/\/ proxy URI, got "socks5:\/\/p:1080"$/,
+  );
 });
 
 test('precedence: component over global over environment, field by field; either `enabled: false` disables', () => {
