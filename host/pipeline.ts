@@ -56,22 +56,6 @@ export async function loadPipelineConfig(
   return config;
 }
 
-/** Options this build accepts and validates but does not act on yet, each with what happens instead. */
-const NOT_YET_AVAILABLE: ReadonlyArray<{ applies(config: Config): boolean; message: string }> = [
-  {
-    applies: (c) =>
-      c.global.proxy.http !== undefined ||
-      c.global.proxy.https !== undefined ||
-      [...c.sinks.values(), ...c.sources.values()].some((x) => x.proxy !== undefined),
-    message: 'proxy: proxies are not used by this build; connections go direct',
-  },
-];
-
-/** Warnings for the options of `config` this build does not act on yet. */
-export function notYetAvailable(config: Config): string[] {
-  return NOT_YET_AVAILABLE.filter((entry) => entry.applies(config)).map((entry) => entry.message);
-}
-
 /** The graph's view of the configured components. */
 export function componentSpecs(config: Config): ComponentSpec[] {
   const spec = (component: ComponentConfig, kind: ComponentSpec['kind']): ComponentSpec => ({
@@ -81,6 +65,7 @@ export function componentSpecs(config: Config): ComponentSpec[] {
     definition: componentDefinition(kind, component.type) as ComponentDefinition,
     options: component.options,
     inputs: component.inputs,
+    proxy: component.proxy,
   });
   return [
     ...[...config.sources.values()].map((c) => spec(c, 'source')),
@@ -172,7 +157,7 @@ function buildErrors(config: Config, error: BuildError): ConfigError {
  */
 export async function buildPipeline(config: Config, options: PipelineOptions, built?: Graph): Promise<BuiltPipeline> {
   const graph = built ?? pipelineGraph(config);
-  if (!built) for (const warning of [...graph.warnings, ...notYetAvailable(config)]) options.log.warn(warning);
+  if (!built) for (const warning of graph.warnings) options.log.warn(warning);
   const enrichmentTables = await loadEnrichmentTables(config);
   const metrics = new MetricsRegistry({ expiry: metricExpiry(config.global) });
   const workers = usableWorkers(config, options.threads);
@@ -249,7 +234,7 @@ export async function reloadPipeline(
     if (!(error instanceof ConfigError)) throw error;
     return rejected('reload', 'Reload was triggered but failed.', error.errors);
   }
-  for (const warning of [...graph.warnings, ...notYetAvailable(config)]) log.warn(warning);
+  for (const warning of graph.warnings) log.warn(warning);
   let enrichmentTables: Map<string, LoadedTable>;
   try {
     enrichmentTables = await loadEnrichmentTables(config, built.enrichmentTables);

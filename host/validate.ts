@@ -12,7 +12,6 @@ import {
   buildPipeline,
   EXIT,
   loadPipelineConfig,
-  notYetAvailable,
   pipelineGraph,
   sinkHealthcheck,
   type PipelineOptions,
@@ -121,7 +120,7 @@ async function load(options: ValidateOptions, report: Report): Promise<{ config:
     report.list(title, 'error', error.errors);
     return undefined;
   }
-  const warnings = [...graph.warnings, ...notYetAvailable(config)];
+  const warnings = graph.warnings;
   if (warnings.length === 0) {
     report.success(`Loaded ${pathList(options)}`);
   } else if (options.denyWarnings) {

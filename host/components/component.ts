@@ -8,6 +8,7 @@ import type { EventBatch, EventKind } from '../topology/batch.js';
 import type { ComponentTelemetry } from '../telemetry/component.js';
 import type { LogHub, Logger } from '../log.js';
 import type { MetricsRegistry } from '../telemetry/metrics.js';
+import type { ProxyOptions } from '../config/common.js';
 import type { GlobalOptions } from '../config/global.js';
 import type { OptionsSchema } from '../config/schema.js';
 import type { EncodeOptions } from '../../runtime/engine.js';
@@ -34,6 +35,8 @@ export interface ComponentEnv {
   chunkSize: number;
   /** Cap on bytes after decompression (`--max-decompressed-size-bytes`). */
   maxDecompressedSize: number;
+  /** Sources and sinks: their own `proxy` table, when set (support/proxy.ts puts it over the global one). */
+  proxy?: ProxyOptions;
   /** Host name for `log_schema.host_key`. */
   hostname: string;
   /** The process's metrics, which `internal_metrics` emits. */

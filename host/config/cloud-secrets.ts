@@ -3,15 +3,17 @@
 // Credentials come from `auth` (keys, or a credentials file and profile), else from the CLOUD_* variables,
 // else from the per-user credentials file, as the cloud's default chain looks for them; with
 // `auth.assume_role`, those sign the token service's AssumeRole and the role's credentials sign the call.
+// Both calls go through the proxy of the environment (HTTP_PROXY, ...): secrets load before the configuration
+// is read, so its `proxy` cannot apply (Vector's backend reads the environment's too).
 
 import { readFile } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ConnectionOptions } from 'node:tls';
 import type { z } from 'zod';
 import type { cloudAuthSchema, tlsSchema } from './common.js';
 import { amzDate, signV4, type CloudCredentials } from './sigv4.js';
+import { environmentProxy, ProxiedDispatchers } from '../components/support/proxy.js';
 import { clientTlsOptions } from '../components/support/tls.js';
 
 type CloudAuth = z.output<typeof cloudAuthSchema>;
@@ -110,7 +112,9 @@ async function assumeRole(
   );
   let answer: { status: number; text: string };
   try {
-    answer = await post(url, headers, body, {}, (auth.load_timeout_secs ?? REQUEST_TIMEOUT_MS / 1000) * 1000);
+    answer = await post(url, headers, body, env, {
+      timeoutMs: (auth.load_timeout_secs ?? REQUEST_TIMEOUT_MS / 1000) * 1000,
+    });
   } catch (error) {
     throw new CloudSecretError('auth.assume_role', `AssumeRole on ${url.origin} failed: ${(error as Error).message}`);
   }
@@ -170,7 +174,7 @@ async function baseCredentials(auth: CloudAuth | undefined, env: NodeJS.ProcessE
 }
 
 /** Node's client TLS options for `tls` (support/tls.ts, as the sinks use it), a problem named by its option. */
-async function clientTls(tls: TlsOptions | undefined): Promise<RequestOptions> {
+async function clientTls(tls: TlsOptions | undefined): Promise<ConnectionOptions> {
   try {
     return await clientTlsOptions(tls);
   } catch (error) {
@@ -199,32 +203,33 @@ function signedHeaders(
   return headers;
 }
 
-/** POSTs `body` and resolves with the status and text of the answer. */
-function post(
+/** POSTs `body` (through the proxy of `env`, an https:// `url` reached with `tls`) and resolves with the
+ * status and text of the answer. */
+async function post(
   url: URL,
   headers: Record<string, string>,
   body: string,
-  tls: RequestOptions,
-  timeoutMs = REQUEST_TIMEOUT_MS,
-) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(
-      url,
-      { method: 'POST', headers, timeout: timeoutMs, ...(url.protocol === 'https:' ? tls : {}) },
-      (response: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-    request.on('error', reject);
-    request.end(body);
-  });
+  env: NodeJS.ProcessEnv,
+  { tls, timeoutMs = REQUEST_TIMEOUT_MS }: { tls?: ConnectionOptions; timeoutMs?: number } = {},
+): Promise<{ status: number; text: string }> {
+  const undici = await import('undici');
+  const dispatchers = new ProxiedDispatchers(undici, environmentProxy(env), { tls });
+  try {
+    const response = await undici.request(url, {
+      method: 'POST',
+      headers,
+      body,
+      dispatcher: dispatchers.for(url),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: response.statusCode, text: await response.body.text() };
+  } catch (error) {
+    if ((error as Error).name === 'TimeoutError') throw new Error(`no answer within ${timeoutMs / 1000} s`);
+    const cause = (error as Error).cause;
+    throw cause instanceof Error ? new Error(`${(error as Error).message}: ${cause.message}`) : error;
+  } finally {
+    await dispatchers.close();
+  }
 }
 
 /** The secret's key → value object, fetched with `GetSecretValue`. */
@@ -254,7 +259,7 @@ export async function getCloudSecret(
   );
   let answer: { status: number; text: string };
   try {
-    answer = await post(url, headers, body, tls);
+    answer = await post(url, headers, body, env, { tls });
   } catch (error) {
     throw new CloudSecretError('endpoint', `GetSecretValue on ${url.origin} failed: ${(error as Error).message}`);
   }

@@ -38,13 +38,34 @@ export const socketAddress = z.string().superRefine((value, context) => {
 /** A positive whole number. */
 export const positiveInteger = z.number().int().positive();
 
-/** Proxy settings (global `proxy`, and `proxy` of sources and sinks). */
+/** A proxy's URI: HTTP proxies only (reached over http:// or https://), as Vector's proxy connector. */
+const proxyUri = uri.refine((value) => !URL.canParse(value) || ['http:', 'https:'].includes(new URL(value).protocol), {
+  message: 'expected an http:// or https:// proxy URI',
+});
+
+/** An IP address, or a CIDR block `address/prefix`, of a `no_proxy` pattern; undefined for a host name. */
+export function ipBlock(pattern: string): { address: string; prefix?: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const [address, bits, ...rest] = pattern.split('/');
+  const version = isIP(address!);
+  if (version === 0 || rest.length > 0) return undefined;
+  const family = version === 4 ? 'ipv4' : 'ipv6';
+  if (bits === undefined) return { address: address!, family };
+  const prefix = Number(bits);
+  return /^\d+$/.test(bits) && prefix <= (version === 4 ? 32 : 128) ? { address: address!, prefix, family } : undefined;
+}
+
+/** A `no_proxy` pattern; only a CIDR block can be malformed (a host name is any text). */
+const noProxyPattern = z.string().refine((value) => !value.includes('/') || ipBlock(value) !== undefined, {
+  message: 'expected a CIDR block such as "10.0.0.0/8"',
+});
+
+/** Proxy settings (global `proxy`, and `proxy` of sources and sinks): components/support/proxy.ts. */
 export const proxySchema = z.strictObject({
   enabled: z.boolean().default(true),
-  http: uri.optional(),
-  https: uri.optional(),
-  /** Exact domain, `.domain` (with subdomains), IP, CIDR block or `*`. */
-  no_proxy: z.array(z.string()).default([]),
+  http: proxyUri.optional(),
+  https: proxyUri.optional(),
+  /** Exact host (or `host:port`), `.domain` (with subdomains), IP, CIDR block or `*`. */
+  no_proxy: z.array(noProxyPattern).default([]),
 });
 export type ProxyOptions = z.output<typeof proxySchema>;
 

@@ -2,6 +2,7 @@
 // checked before anything starts; every problem is reported at once, in Vector's words.
 
 import type { ComponentDefinition, ComponentKind, OutputPort } from '../components/component.js';
+import type { ProxyOptions } from '../config/common.js';
 import type { EventKind } from './batch.js';
 
 export interface ComponentSpec {
@@ -13,6 +14,8 @@ export interface ComponentSpec {
   options: unknown;
   /** `inputs` as configured (transforms and sinks). */
   inputs: readonly string[];
+  /** Sources and sinks: their own `proxy` table, when set. */
+  proxy?: ProxyOptions;
 }
 
 /** `<id>` for a component's default output, `<id>.<name>` for a named one. */

@@ -269,7 +269,7 @@ export class Topology {
       swapped.map(async (spec) => {
         const node = this.nodes.get(spec.id)!;
         try {
-          const env = { ...options.env, id: spec.id, log: node.log, telemetry: node.telemetry };
+          const env = { ...options.env, id: spec.id, log: node.log, telemetry: node.telemetry, proxy: spec.proxy };
           const definition = spec.definition as Extract<ComponentSpec['definition'], { kind: 'sink' }>;
           plan.swappedSinks.set(spec.id, { spec, sink: await definition.build(spec.options, env) });
         } catch (error) {
@@ -401,7 +401,15 @@ export class Topology {
     const node: Node = { spec, telemetry, log, utilization, routes: new Map(), sending: true, sourceOutputs: [] };
     // Before the build reads them: a change after it is seen by the next reload.
     node.filesRead = contentOfFiles(spec);
-    const env: ComponentEnv = { ...options.env, id: spec.id, log, telemetry, consumerDecodes, acknowledgements };
+    const env: ComponentEnv = {
+      ...options.env,
+      id: spec.id,
+      log,
+      telemetry,
+      consumerDecodes,
+      acknowledgements,
+      proxy: spec.proxy,
+    };
     const definition = spec.definition;
     switch (definition.kind) {
       case 'source':
@@ -952,7 +960,7 @@ function acknowledgingSources(graph: Graph, sinkAcknowledges: (id: string) => bo
 
 /**
  * The components of `next` a reload builds anew: those added, and those whose configuration changed (type,
- * options, the outputs feeding them, a sink's buffer and acknowledgements) or whose files changed (`filesRead`:
+ * options, proxy, the outputs feeding them, a sink's buffer and acknowledgements) or whose files changed (`filesRead`:
  * the running ones'), and those whose place in a fused edge or chain changed, since a source is built knowing
  * whether its consumer decodes its frames and whether it waits for acknowledgements, and a chain runs as one.
  */
@@ -981,6 +989,7 @@ function changedComponents(
       before.kind === spec.kind &&
       before.type === spec.type &&
       isDeepStrictEqual(before.options, spec.options) &&
+      isDeepStrictEqual(before.proxy, spec.proxy) &&
       isDeepStrictEqual(feeding(old, id), feeding(next, id)) &&
       filesRead.get(id) === contentOfFiles(spec) &&
       (spec.kind !== 'sink' ||

@@ -3,10 +3,12 @@
 
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { localProxy } from './support/proxy-server.js';
 import { logLines, runSvc, tempDir, writeFiles } from './support/svc.js';
 
 interface BadConfig {
@@ -310,25 +312,41 @@ sinks:
   assert.is(status, 0);
 });
 
-test('options this build does not act on yet are accepted, and say so once at start-up', async () => {
-  const dir = writeFiles({
-    'svc.yaml': `
-acknowledgements: { enabled: true }
-proxy: { http: "http://127.0.0.1:3128" }
-sources:
-  in:
-    type: stdin
-${CONSOLE_SINK}`,
+test('proxies in a running pipeline: a sink’s own proxy, else the environment’s (http_proxy); no warning', async () => {
+  const bodies: string[] = [];
+  const target = createHttpServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      bodies.push(body);
+      response.end();
+    });
   });
-  const { status, stdout, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], { stdin: 'hello\n' });
-  assert.match(stdout, /"message":"hello"/);
-  assert.equal(
-    logLines(stderr, dir)
-      .split('\n')
-      .filter((line) => line.includes('WARN')),
-    [' WARN svc: proxy: proxies are not used by this build; connections go direct'],
-  );
-  assert.is(status, 0);
+  target.listen(0, '127.0.0.1');
+  await once(target, 'listening');
+  const uri = `http://127.0.0.1:${(target.address() as AddressInfo).port}/ingest`;
+  const [own, fromEnv] = await Promise.all([localProxy(), localProxy()]);
+  const sink = (id: string, extra: string) =>
+    `  ${id}:\n    type: http\n    inputs: [in]\n    uri: ${uri}\n    encoding: { codec: json }\n${extra}`;
+  const dir = writeFiles({
+    'svc.yaml': `sources:\n  in:\n    type: stdin\nsinks:\n${sink('a', `    proxy: { http: "${own.uri}" }\n`)}${sink('b', '')}`,
+  });
+  try {
+    const { status, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], {
+      stdin: 'hello\n',
+      env: { http_proxy: fromEnv.uri, no_proxy: '', NO_PROXY: '' },
+    });
+    assert.is(status, 0, stderr);
+    assert.not.match(stderr, /WARN/);
+    assert.equal(own.requests, [`POST ${uri}`]);
+    assert.equal(fromEnv.requests, [`POST ${uri}`]);
+    assert.equal(
+      bodies.map((body) => (JSON.parse(body) as Array<{ message: string }>)[0]!.message),
+      ['hello', 'hello'],
+    );
+  } finally {
+    await Promise.all([own.close(), fromEnv.close(), new Promise((resolve) => target.close(resolve))]);
+  }
 });
 
 test('schema.log_namespace: true is refused, saying why', async () => {

@@ -2,7 +2,8 @@
 // wrapped and compressed as Vector does, with `request.concurrency` requests in flight (support/concurrency.ts).
 // A failed request is retried with Vector's Fibonacci backoff (support/retry.ts) on 408, 429, 5xx (but 501),
 // timeouts and connection errors; other statuses are given up at once. Given-up events are counted as errors
-// and discarded. An https:// URI is reached with the `tls` options (support/tls.ts). A `uri` with fields in it
+// and discarded. An https:// URI is reached with the `tls` options (support/tls.ts), through the proxy in force
+// (support/proxy.ts) unless `no_proxy` exempts it; so is `healthcheck.uri`. A `uri` with fields in it
 // (`{{ team }}`) is rendered per event (support/event-template.ts), and events are batched per URI.
 //
 // `write` resolves when the batch is handed on (gathered, or its full batches started) and back-pressures
@@ -11,7 +12,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectionOptions } from 'node:tls';
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
 import type { BatchStatus, EventBatch } from '../../topology/batch.js';
@@ -20,6 +21,7 @@ import { monotonicClock } from '../support/clock.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight } from '../support/concurrency.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
+import { effectiveProxy, ProxiedDispatchers } from '../support/proxy.js';
 import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
 import { clientTlsOptions, tlsClientSchema, tlsFiles } from '../support/tls.js';
 import { EventTemplate } from '../support/event-template.js';
@@ -182,7 +184,7 @@ class HttpSink implements Sink {
   private readonly concurrency: ConcurrencyLimit;
   private readonly inFlight: InFlight;
   private readonly rateLimit: RateLimit;
-  private readonly dispatcher: Agent;
+  private readonly dispatchers: ProxiedDispatchers;
   private readonly headers: Record<string, string>;
   /** How the JSON codec's framed events become one body (Vector's HTTP encoder). */
   private readonly jsonBody: 'array' | 'ndjson' | undefined;
@@ -203,9 +205,9 @@ class HttpSink implements Sink {
     this.concurrency = concurrencyLimit(options.request);
     this.inFlight = new InFlight(this.concurrency);
     this.rateLimit = new RateLimit(options.request.rate_limit_num, options.request.rate_limit_duration_secs * 1000);
-    this.dispatcher = new undici.Agent({
+    this.dispatchers = new ProxiedDispatchers(undici, effectiveProxy(env.globals.proxy, env.proxy), {
       connections: maxConcurrency(options.request),
-      connect: tls,
+      tls,
       allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
     });
     const framing = encoder.options.framing!;
@@ -252,7 +254,7 @@ class HttpSink implements Sink {
   async close(): Promise<void> {
     await Promise.all([...this.batchers.values()].map((batcher) => batcher.close()));
     await this.inFlight.idle();
-    await this.dispatcher.close();
+    await this.dispatchers.close();
   }
 
   kill(): number {
@@ -266,7 +268,7 @@ class HttpSink implements Sink {
     const response = await this.undici.request(check.uri, {
       method: 'HEAD',
       headers: authHeader(this.options.auth),
-      dispatcher: this.dispatcher,
+      dispatcher: this.dispatchers.for(check.uri),
       signal: AbortSignal.timeout(this.options.request.timeout_secs * 1000),
     });
     await response.body.dump();
@@ -294,6 +296,8 @@ class HttpSink implements Sink {
    * counting: `kill` counted what was pending. */
   private async send(uri: string, parts: EventBatch[], events: number): Promise<void> {
     if (this.killed.signal.aborted) return;
+    // A rendered template that is no URI: no request can carry these events.
+    if (!URL.canParse(uri)) return this.giveUp(parts, events, 'request_failed', `invalid URI "${uri}"`, 'rejected');
     let body: Uint8Array;
     try {
       body = await compress(this.options.compression, this.body(parts));
@@ -349,7 +353,7 @@ class HttpSink implements Sink {
         method: method.toUpperCase() as Dispatcher.HttpMethod,
         headers: this.headers,
         body,
-        dispatcher: this.dispatcher,
+        dispatcher: this.dispatchers.for(uri),
         signal: AbortSignal.any([AbortSignal.timeout(this.options.request.timeout_secs * 1000), this.killed.signal]),
       });
       await response.body.dump();

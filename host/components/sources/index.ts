@@ -8,6 +8,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   () => Promise<SourceDefinition>
 >([
   ['demo_logs', async () => (await import('./demo_logs.js')).default],
+  ['eventdb_metrics', async () => (await import('./eventdb_metrics.js')).default],
   ['exec', async () => (await import('./exec.js')).default],
   ['file', async () => (await import('./file.js')).default],
   ['http_server', async () => (await import('./http_server.js')).default],

@@ -17,6 +17,7 @@ import { execRequest, loadConfigWithSecrets } from '../../../host/config/secrets
 import { signV4 } from '../../../host/config/sigv4.js';
 import { LogHub } from '../../../host/log.js';
 import { makeCertificates } from '../support/certificates.js';
+import { localProxy } from '../support/proxy-server.js';
 
 /** Writes `files` (relative path → content) under a fresh temporary directory; returns its path. */
 function tree(files: Record<string, string>): string {
@@ -309,6 +310,31 @@ test('cloud_secrets_manager over HTTPS: the endpoint is verified against tls.ca_
     );
   } finally {
     await cloud.close();
+  }
+});
+
+test('cloud_secrets_manager: the call goes through the proxy of the environment (lowercase first), unless NO_PROXY exempts the endpoint', async () => {
+  const cloud = await cloudServer(secretsManager);
+  const [proxy, ignored] = await Promise.all([localProxy(), localProxy()]);
+  try {
+    const root = tree({});
+    writeFileSync(
+      join(root, 'svc.yaml'),
+      config(
+        `  sm: { type: cloud_secrets_manager, secret_id: prod/api, endpoint: "${cloud.endpoint}", auth: { access_key_id: AKIDTEST, secret_access_key: s3cr3t-access } }`,
+        'a: "SECRET[sm.api_key]"',
+      ),
+    );
+    assert.equal(await load(root, { http_proxy: proxy.uri, HTTP_PROXY: ignored.uri }), { type: 'x', a: 'cl0ud-key' });
+    assert.equal(proxy.requests, [`POST ${cloud.endpoint}/`]);
+    // The signature still holds: the proxy forwards the signed request as it is.
+    assert.is(cloud.requests.length, 1);
+    assert.equal(await load(root, { HTTP_PROXY: proxy.uri, NO_PROXY: '127.0.0.0/8' }), { type: 'x', a: 'cl0ud-key' });
+    assert.is(proxy.requests.length, 1);
+    assert.is(ignored.requests.length, 0);
+    assert.is(cloud.requests.length, 2);
+  } finally {
+    await Promise.all([cloud.close(), proxy.close(), ignored.close()]);
   }
 });
 

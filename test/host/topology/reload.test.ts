@@ -183,6 +183,40 @@ test('a changed sink keeps its buffer: the old sink is closed after its last wri
   assert.equal(journal.steps, ['build in', 'closed first', 'stopped in', 'closed second']);
 });
 
+test('a sink whose own proxy changed is rebuilt with it in its env; the same proxy keeps the running sink', async () => {
+  const { journal, spec, options, graph } = setup(0);
+  const proxies: unknown[] = [];
+  const journaling = journalSink(journal);
+  const proxied: SinkDefinition<{ name: string }> = {
+    ...journaling,
+    build: (sinkOptions, env) => {
+      proxies.push(env.proxy);
+      return journaling.build(sinkOptions, env);
+    },
+  };
+  const specs = (http: string) => [
+    spec('in', 'source', 'pump', { name: 'in' }),
+    {
+      ...spec('out', 'sink', 'journal', { name: 'out' }, ['in']),
+      definition: proxied,
+      proxy: { enabled: true, http, no_proxy: [] },
+    } as ComponentSpec,
+  ];
+  const topology = await Topology.build(graph(specs('http://first:3128')), options);
+  const running = topology.run();
+  topology.commitReload(await topology.prepareReload(graph(specs('http://first:3128')), options));
+  topology.commitReload(await topology.prepareReload(graph(specs('http://second:3128')), options));
+  topology.stop();
+  await running;
+  await topology.close();
+  assert.equal(
+    proxies.map((proxy) => (proxy as { http: string }).http),
+    ['http://first:3128', 'http://second:3128'],
+  );
+  // The replaced sink and its replacement were both closed; the source was never rebuilt.
+  assert.equal([...journal.steps].sort(), ['build in', 'closed out', 'closed out', 'stopped in']);
+});
+
 test('a component that fails to build rejects the reload; the running topology goes on as it was', async () => {
   const total = 10000;
   const { journal, spec, options, graph, receivedAtLeast, finish } = setup(total);

@@ -1,18 +1,25 @@
 // The http sink against a local node:http server: retries (500, 429, then 200) with the events delivered
 // exactly once, Fibonacci backoff until a 503ing server recovers, headers/auth/compression seen by the server,
 // batching by events, bytes and timeout, given-up requests counted, a kill counting what is pending, and the
-// healthcheck. The waits between retries go through a test timer: no test sleeps through a backoff.
+// healthcheck; requests and healthchecks through a local proxy (forwarded, or tunnelled to an HTTPS target)
+// unless `no_proxy` exempts the target. The waits between retries go through a test timer: no test sleeps
+// through a backoff.
 
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http, { buildHttpSink } from '../../../../host/components/sinks/http.js';
 import type { RetryTimer } from '../../../../host/components/support/retry.js';
+import { proxySchema } from '../../../../host/config/common.js';
 import { BatchNotifier, type BatchStatus } from '../../../../host/topology/batch.js';
 import { waitFor } from '../../../support/wait-for.js';
+import { makeCertificates } from '../../support/certificates.js';
 import { componentEnv, logBatch } from '../../support/env.js';
+import { localProxy } from '../../support/proxy-server.js';
 import { steppedTimer } from '../../support/stepped-timer.js';
 
 interface Received {
@@ -57,8 +64,15 @@ function instantTimer() {
   return { timer, waits };
 }
 
-async function build(options: object, timer = instantTimer().timer) {
+/** The sink built with `options`, and the global and the component's own `proxy` tables when given. */
+async function build(
+  options: object,
+  timer = instantTimer().timer,
+  proxy: { global?: object; component?: object } = {},
+) {
   const env = componentEnv(http);
+  env.globals = { ...env.globals, proxy: proxySchema.parse(proxy.global ?? {}) };
+  if (proxy.component) env.proxy = proxySchema.parse(proxy.component);
   const sink = await buildHttpSink(http.options.parse(options), env, timer);
   return { env, sink };
 }
@@ -341,6 +355,134 @@ test('a uri template: events batched per rendered URI, one acknowledgement for t
   assert.is(env.metrics.total('component_discarded_events_total'), 1);
   assert.ok(http.options.safeParse({ uri: 'http://x/a%2Fb', encoding: { codec: 'json' } }).success);
   assert.not.ok(http.options.safeParse({ uri: 'ftp://x/{{ team }}', encoding: { codec: 'json' } }).success);
+});
+
+test('proxy.http: requests and the healthcheck are forwarded by the proxy, with its credentials; no_proxy and enabled: false go direct', async () => {
+  const target = await server([200]);
+  const proxy = await localProxy();
+  const proxyUri = proxy.uri.replace('http://', 'http://ann:pa55@');
+  const options = { uri: target.uri, encoding: { codec: 'json' } };
+  try {
+    const { sink } = await build(options, undefined, { component: { http: proxyUri } });
+    await sink.write(logBatch(events(2)));
+    await sink.healthcheck!({ uri: `${target.uri}/health` });
+    await sink.close();
+    assert.equal(proxy.requests.sort(), [`HEAD ${target.uri}/health`, `POST ${target.uri}`]);
+    assert.equal(proxy.authorizations, Array(2).fill(`Basic ${Buffer.from('ann:pa55').toString('base64')}`));
+    const posted = target.requests.find((request) => request.method === 'POST')!;
+    assert.equal(messages(posted.body), ['event 0', 'event 1']);
+    // The proxy takes the credentials off what it forwards.
+    assert.is(posted.headers['proxy-authorization'], undefined);
+
+    for (const component of [
+      { http: proxy.uri, no_proxy: ['127.0.0.1'] },
+      { http: proxy.uri, no_proxy: ['127.0.0.0/8'] },
+      { http: proxy.uri, enabled: false },
+      { https: proxy.uri },
+    ]) {
+      const direct = await build(options, undefined, { component });
+      await direct.sink.write(logBatch(events(1)));
+      await direct.sink.close();
+    }
+    assert.is(proxy.requests.length, 2, 'no_proxy, enabled: false and an https-only proxy go direct');
+    assert.is(target.requests.length, 6);
+  } finally {
+    await proxy.close();
+    await target.close();
+  }
+});
+
+test('proxy.https: an https:// uri is tunnelled with CONNECT, the sink’s `tls` verifying the target inside it', async () => {
+  const certificates = makeCertificates();
+  const bodies: string[] = [];
+  const target = createHttpsServer(
+    { cert: readFileSync(certificates.serverCrt), key: readFileSync(certificates.serverKey) },
+    (request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        bodies.push(body);
+        response.end();
+      });
+    },
+  );
+  // The tunnel of a refused handshake stays open to the target: its sockets are ended at the close.
+  const sockets: Socket[] = [];
+  target.on('connection', (socket: Socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const { port } = target.address() as AddressInfo;
+  const proxy = await localProxy();
+  const uri = `https://localhost:${port}/ingest`;
+  try {
+    const { sink, env } = await build(
+      { uri, encoding: { codec: 'json' }, tls: { ca_file: certificates.ca } },
+      undefined,
+      {
+        global: { https: proxy.uri },
+      },
+    );
+    await sink.write(logBatch(events(1)));
+    await sink.close();
+    assert.equal(proxy.connects, [`localhost:${port}`]);
+    assert.equal(
+      bodies.map((body) => (JSON.parse(body) as Array<{ message: string }>)[0]!.message),
+      ['event 0'],
+    );
+    assert.is(env.metrics.total('component_errors_total'), 0);
+    // Without the CA the target's certificate is refused, through the tunnel as directly.
+    const { sink: untrusting, env: refused } = await build(
+      { uri, encoding: { codec: 'json' }, request: { retry_attempts: 0 } },
+      undefined,
+      { global: { https: proxy.uri } },
+    );
+    await untrusting.write(logBatch(events(1)));
+    await untrusting.close();
+    assert.is(proxy.connects.length, 2);
+    assert.is(refused.metrics.total('component_errors_total'), 1);
+    assert.is(bodies.length, 1);
+  } finally {
+    await proxy.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => target.close(resolve));
+  }
+});
+
+test('proxy environment: HTTP_PROXY applies unless the global proxy or the component’s overrides it; http_proxy beats HTTP_PROXY', async () => {
+  const target = await server([200]);
+  const [fromEnv, fromLowercase, fromGlobal, fromComponent] = await Promise.all([
+    localProxy(),
+    localProxy(),
+    localProxy(),
+    localProxy(),
+  ]);
+  const options = { uri: target.uri, encoding: { codec: 'json' } };
+  const send = async (proxy: Parameters<typeof build>[2]) => {
+    const { sink } = await build(options, undefined, proxy);
+    await sink.write(logBatch(events(1)));
+    await sink.close();
+  };
+  const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+  try {
+    process.env.HTTP_PROXY = fromEnv.uri;
+    delete process.env.http_proxy;
+    await send({});
+    await send({ global: { http: fromGlobal.uri } });
+    await send({ global: { http: fromGlobal.uri }, component: { http: fromComponent.uri } });
+    // A component's no_proxy replaces the others' and the environment's proxy still applies to the rest.
+    await send({ component: { no_proxy: ['127.0.0.1'] } });
+    process.env.http_proxy = fromLowercase.uri;
+    await send({});
+    assert.equal(
+      [fromEnv, fromLowercase, fromGlobal, fromComponent].map((proxy) => proxy.requests.length),
+      [1, 1, 1, 1],
+    );
+    assert.is(target.requests.length, 5);
+  } finally {
+    for (const [name, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    await Promise.all([fromEnv, fromLowercase, fromGlobal, fromComponent, target].map((each) => each.close()));
+  }
 });
 
 test('options: Vector defaults; an invalid payload wrapper and a bad uri are errors', () => {
