@@ -1,12 +1,13 @@
 // One configuration using what spec 2 adds to a plain pipeline, run as a user runs it: a secret from each
 // backend, enrichment tables of the types svc has (file, geoip, mmdb) looked up in remap, a Java stack trace
-// joined by the file source's `multiline`, and TLS between an http sink and an http_server source of the same
-// process with the client's certificate verified. `svc validate` passes on it and names the file, the component
+// joined by the file source's `multiline`, TLS between an http sink and an http_server source of the same
+// process with the client's certificate verified, the sink's requests through a proxy (a CONNECT tunnel), and
+// the `eventdb_metrics` source scraping a stats document. `svc validate` passes on it and names the file, the component
 // and the option of each broken variant (a missing secret, a CSV that does not load, a certificate that is not
 // one).
 
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeCertificates } from './support/certificates.js';
 import { MmdbDouble, writeMmdb } from './support/mmdb-writer.js';
+import { localProxy } from './support/proxy-server.js';
 import { freePort, runSvc, startSvc, tempDir } from './support/svc.js';
 
 const SECRETS = { file: 'f1le-t0ken', directory: 'd1r-t0ken', exec: 'ex3c-t0ken', cloud: 'cl0ud-t0ken' };
@@ -27,14 +29,18 @@ const TRACE = [
   '    ... 2 more',
 ];
 
-/** A local stand-in for the cloud's Secrets Manager holding the secret `app`. */
+/** An event database's `/stats`. */
+const STATS = {
+  proc: { id: 7, mem: 1000, diskIo: { readBytes: 1, writtenBytes: 2, readOps: 3, writeOps: 4 } },
+  sys: { freeMem: 5 },
+};
+
+/** A local stand-in for the cloud's Secrets Manager holding the secret `app`, and for an event database. */
 async function cloudServer() {
   const server = createServer((request, response) => {
-    request
-      .resume()
-      .on('end', () =>
-        response.end(JSON.stringify({ Name: 'app', SecretString: JSON.stringify({ token: SECRETS.cloud }) })),
-      );
+    const answer =
+      request.url === '/stats' ? STATS : { Name: 'app', SecretString: JSON.stringify({ token: SECRETS.cloud }) };
+    request.resume().on('end', () => response.end(JSON.stringify(answer)));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -42,7 +48,7 @@ async function cloudServer() {
 }
 
 /** Every file the configuration reads, and the configuration. */
-async function setUp(cloud: string) {
+async function setUp(cloud: string, proxy = 'http://127.0.0.1:9') {
   const dir = tempDir();
   const certificates = makeCertificates();
   writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ token: SECRETS.file }));
@@ -119,6 +125,7 @@ sources:
       key_file: ${certificates.serverKey}
       ca_file: ${certificates.ca}
       verify_certificate: true
+  db: { type: eventdb_metrics, endpoint: ${cloud}/stats, scrape_interval_secs: 60 }
 transforms:
   enrich:
     type: remap
@@ -136,6 +143,7 @@ sinks:
     uri: https://localhost:${port}/
     encoding: { codec: json }
     batch: { timeout_secs: 0.1 }
+    proxy: { https: ${proxy} }
     tls:
       ca_file: ${certificates.ca}
       crt_file: ${certificates.clientCrt}
@@ -144,15 +152,21 @@ sinks:
     type: console
     inputs: [web]
     encoding: { codec: json }
+  metrics:
+    type: file
+    inputs: [db]
+    path: ${join(dir, 'metrics.ndjson')}
+    encoding: { codec: json }
 `,
   );
   return { dir, config, certificates };
 }
 
-test('secrets, enrichment tables, multiline and mutual TLS in one pipeline give the expected events', async () => {
+test('secrets, enrichment tables, multiline, mutual TLS through a proxy and eventdb_metrics in one pipeline', async () => {
   const cloud = await cloudServer();
+  const proxy = await localProxy();
   try {
-    const { dir, config } = await setUp(cloud.endpoint);
+    const { dir, config } = await setUp(cloud.endpoint, proxy.uri);
     const validate = await runSvc(['validate', config]);
     assert.is(validate.status, 0, validate.stdout + validate.stderr);
 
@@ -182,8 +196,22 @@ test('secrets, enrichment tables, multiline and mutual TLS in one pipeline give 
       Object.values(SECRETS).some((secret) => stderr.includes(secret)),
       'no secret in the logs',
     );
+    assert.ok(proxy.connects.length > 0 && proxy.connects.every((target) => /^localhost:\d+$/.test(target)));
+    const metrics = readFileSync(join(dir, 'metrics.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; namespace: string; tags: { id: string } });
+    assert.equal(metrics.map(({ name, namespace, tags }) => `${namespace}_${name} id=${tags.id}`).sort(), [
+      'eventdb_disk_read_bytes_total id=7',
+      'eventdb_disk_read_ops_total id=7',
+      'eventdb_disk_write_ops_total id=7',
+      'eventdb_disk_written_bytes_total id=7',
+      'eventdb_memory_free_bytes id=7',
+      'eventdb_process_memory_used_bytes id=7',
+    ]);
   } finally {
     cloud.close();
+    await proxy.close();
   }
 });
 
