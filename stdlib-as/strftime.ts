@@ -29,6 +29,7 @@ import {
   NANOS_PER_SECOND,
 } from './codec/time';
 import { expectKinds } from './functions/support/args';
+import { bytesAt } from './functions/support/text';
 import { jsTimeZoneOffset } from './clock';
 import { monthAbbreviation } from './time-parse';
 import {
@@ -409,7 +410,7 @@ function readFields(at: usize, end: usize, op: usize, opEnd: usize): bool {
     const kind = <i32>load<u8>(op);
     if (kind == ParseOp.Literal) {
       const len = <usize>load<u8>(op, 1);
-      if (end - at < len || memory.compare(at, op + 2, len) != 0) return false;
+      if (!bytesAt(at, end - at, 0, op + 2, len)) return false;
       at += len;
       op += 2 + len;
       continue;

@@ -301,20 +301,18 @@ export function parseIntBytes(ptr: usize, len: usize): i64 {
   const negative = len > 0 && load<u8>(ptr) == 0x2d;
   if (len > 0 && (negative || load<u8>(ptr) == 0x2b)) i = 1;
   if (i == len) return 0;
-  // Accumulate negatively: i64.MIN has no positive counterpart.
-  let n: i64 = 0;
+  // Eighteen digits cannot overflow: only a longer number checks each digit against the limit.
+  const limit: u64 = negative ? <u64>i64.MIN_VALUE : <u64>i64.MAX_VALUE;
+  const checked = len - i > 18;
+  let n: u64 = 0;
   for (; i < len; i++) {
-    const d = <i64>load<u8>(ptr + i) - 48;
-    if (<u64>d > 9) return 0;
-    if (n < (i64.MIN_VALUE + d) / 10) return 0;
-    n = n * 10 - d;
-  }
-  if (!negative) {
-    if (n == i64.MIN_VALUE) return 0;
-    n = -n;
+    const d = <u64>load<u8>(ptr + i) - 48;
+    if (d > 9) return 0;
+    if (checked && n > (limit - d) / 10) return 0;
+    n = n * 10 + d;
   }
   parsed = true;
-  return n;
+  return negative ? -(<i64>n) : <i64>n;
 }
 
 const EXACT_POW10: StaticArray<f64> = [
