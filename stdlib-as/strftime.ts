@@ -103,7 +103,9 @@ export function strftime_format_utc(value: Value, program: Value): Value {
     const op = <i32>load<u8>(at);
     if (op == FormatOp.Literal) {
       const len = <usize>load<u8>(at, 1);
-      bufferBytes(b, at + 2, len);
+      // Mostly one separator byte: no copy call.
+      if (len == 1) bufferByte(b, load<u8>(at, 2));
+      else bufferBytes(b, at + 2, len);
       at += 2 + len;
     } else if (op == FormatOp.Numeric) {
       writeNumber(b, numeric(<i32>load<u8>(at, 1)), <i32>load<u8>(at, 2), <i32>load<u8>(at, 3));

@@ -43,11 +43,16 @@ export function writeInt(b: Buffer, n: i64): void {
 
 /** Writes a non-negative `n` zero-padded to at least `width` digits (`07`, `0042`). */
 export function writeIntPadded(b: Buffer, n: i64, width: usize): void {
-  // Two digits (the months, days, hours... of dates and times): no scratch, no fill.
-  if (width == 2 && <u64>n < 100) {
-    const out = bufferReserve(b, 2);
-    store<u8>(out, <u8>(48 + n / 10));
-    store<u8>(out, <u8>(48 + (n % 10)), 1);
+  // Fields of dates and times fill their width: written in place, in u32 arithmetic (the division by ten
+  // becomes a multiplication), without the scratch digits or a fill.
+  if (width - 1 < 9 && <u64>n < <u64>unchecked(POW10_U32[width])) {
+    const out = bufferReserve(b, width);
+    let rest = <u32>n;
+    for (let at = out + width; at > out; ) {
+      const q = rest / 10;
+      store<u8>(--at, <u8>(48 + rest - q * 10));
+      rest = q;
+    }
     return;
   }
   const start = digitsOf(<u64>n);
@@ -55,6 +60,8 @@ export function writeIntPadded(b: Buffer, n: i64, width: usize): void {
   if (len < width) memory.fill(bufferReserve(b, width - len), 0x30, width - len);
   bufferBytes(b, start, len);
 }
+
+const POW10_U32: StaticArray<u32> = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
 
 // ---- floats: shortest digits (Ryu, Ulf Adams 2018) -------------------------------------------------------
 
