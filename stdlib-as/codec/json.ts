@@ -40,6 +40,7 @@ import {
   bufferNew,
   bufferReserve,
   bufferByte,
+  bufferBytes,
   bufferAscii,
   bufferData,
   bufferLength,
@@ -47,7 +48,7 @@ import {
 } from '../buffer';
 import { writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat } from './number';
 import { writeRfc3339 } from './time';
-import { utf8Sequence, writeLossy } from './utf8';
+import { utf8Sequence, writeLossy, writeReplacement } from './utf8';
 import { jsonPlainEnd, jsonEscapeEnd, jsonPlainMask } from './scan';
 import { HEX_LOWER } from './hex';
 import { mayDescend } from '../depth';
@@ -703,22 +704,39 @@ function writeJsonScalar(b: Buffer, v: Value): void {
   }
 }
 
-/** A JSON string with serde_json's escapes; invalid UTF-8 becomes U+FFFD. */
+/**
+ * A JSON string with serde_json's escapes; invalid UTF-8 becomes U+FFFD. One scan: each byte that stops it
+ * is an escape or the start of a multi-byte sequence, which stays in the run when valid.
+ */
 export function writeJsonString(b: Buffer, ptr: usize, len: usize): void {
   const stop = ptr + len;
-  const plainEnd = jsonPlainEnd(ptr, stop);
-  if (plainEnd == stop) {
+  let at = jsonPlainEnd(ptr, stop);
+  if (at == stop) {
     bufferQuoted(b, ptr, len);
     return;
   }
   bufferByte(b, 0x22);
   let run = ptr;
-  for (let at = jsonEscapeEnd(plainEnd, stop); at < stop; at = jsonEscapeEnd(at, stop)) {
-    writeLossy(b, run, at - run);
-    writeEscape(b, load<u8>(at));
-    run = ++at;
+  while (at < stop) {
+    const c = load<u8>(at);
+    if (c < 0x80) {
+      bufferBytes(b, run, at - run);
+      writeEscape(b, c);
+      run = ++at;
+    } else {
+      const length = utf8Sequence(at, stop);
+      if (length > 0) {
+        at += <usize>length;
+      } else {
+        bufferBytes(b, run, at - run);
+        writeReplacement(b);
+        at += <usize>-length;
+        run = at;
+      }
+    }
+    at = jsonPlainEnd(at, stop);
   }
-  writeLossy(b, run, stop - run);
+  bufferBytes(b, run, stop - run);
   bufferByte(b, 0x22);
 }
 
