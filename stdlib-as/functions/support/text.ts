@@ -31,6 +31,7 @@ export function lossy(v: Value): Value {
 
 /** Index of the first `needle` in `hay` at or after `from`, or -1 (an empty needle matches at `from`). */
 export function findBytes(hay: usize, hayLen: usize, from: usize, needle: usize, needleLen: usize): isize {
+  if (needleLen == 1) return findByte(hay, hayLen, from, load<u8>(needle));
   if (needleLen == 0) return from <= hayLen ? <isize>from : -1;
   if (needleLen > hayLen) return -1;
   const first = load<u8>(needle);
@@ -46,6 +47,18 @@ export function findBytes(hay: usize, hayLen: usize, from: usize, needle: usize,
     if (i > last) break;
     if (needleLen == 1 || memory.compare(hay + i + 1, needle + 1, needleLen - 1) == 0) return <isize>i;
     i++;
+  }
+  return -1;
+}
+
+/** Index of the first `byte` in `hay` at or after `from`, or -1: eight bytes at a time (READ_SLACK). */
+function findByte(hay: usize, hayLen: usize, from: usize, byte: u8): isize {
+  for (let i = from; i < hayLen; i += 8) {
+    const found = bytesEqual(load<u64>(hay + i), byte);
+    if (found != 0) {
+      const at = i + <usize>(ctz(found) >> 3);
+      return at < hayLen ? <isize>at : -1;
+    }
   }
   return -1;
 }
