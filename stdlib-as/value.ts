@@ -571,7 +571,8 @@ function mergeEntries(from: usize, lo: usize, mid: usize, hi: usize, to: usize):
 export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v: Value): void {
   const len = objectLen(o);
   const slot = objectEntries(o, len) + at * ENTRY_SIZE;
-  copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
+  // Appending (builders of sorted keys) shifts nothing: no call.
+  if (at < len) copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
   store<u32>(slot, <u32>key);
   store<u32>(slot, <u32>keyLen, 4);
   store<u32>(slot, <u32>v, 8);
