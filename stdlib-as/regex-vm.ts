@@ -324,10 +324,6 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
   store<i32>(slots, 0);
   let pc = load<u32>(prog, ProgramHeader.StartPc);
   let pos: usize = 0;
-  // The code point at `pos` (u32.MAX_VALUE at the end) and its length.
-  let next = decodeAt(text, len, 0);
-  let c = <u32>next;
-  let width = <usize>(next >> 32);
   while (true) {
     const inst = table + <usize>pc * 12;
     const op = load<u32>(inst);
@@ -338,30 +334,36 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
         store<i32>(slots, <i32>pos, 4);
         return true;
       }
-      if (width == 0 || !accepts(prog, op, arg, c)) return false;
-      pos += width;
-      next = decodeAt(text, len, pos);
-      c = <u32>next;
-      width = <usize>(next >> 32);
+      if (pos >= len) return false;
+      const lead = <u32>load<u8>(text + pos);
+      const c = lead < 0x80 ? lead : codePointAt(text + pos);
+      if (!accepts(prog, op, arg, c)) return false;
+      pos += sequenceLength(lead);
       pc = out;
       continue;
     }
     if (op >= <u32>RegexOp.OnePassSplit) {
       const record = prog + <usize>arg;
+      // A branch is one code point instruction back to this split: take its run at once.
       const loop = <usize>load<u32>(record, 12);
-      if (loop != 0) {
-        // A branch is one code point instruction back to this split: take its run at once.
-        while (width != 0 && classHas(prog + loop, c)) {
-          pos += width;
-          next = decodeAt(text, len, pos);
-          c = <u32>next;
-          width = <usize>(next >> 32);
+      if (loop != 0) pos = classRunEnd(prog + loop, text, len, pos);
+      if (pos < len) {
+        const lead = <u32>load<u8>(text + pos);
+        const c = lead < 0x80 ? lead : codePointAt(text + pos);
+        // After a run, its own class cannot hold `c`.
+        const toOut = <usize>load<u32>(record, 4);
+        if (toOut != loop && classHas(prog + toOut, c)) {
+          pc = out;
+          continue;
+        }
+        const toArg = <usize>load<u32>(record, 8);
+        if (toArg != loop && classHas(prog + toArg, c)) {
+          pc = load<u32>(record);
+          continue;
         }
       }
-      if (width != 0 && classHas(prog + <usize>load<u32>(record, 4), c)) pc = out;
-      else if (width != 0 && classHas(prog + <usize>load<u32>(record, 8), c)) pc = load<u32>(record);
-      else if (op == RegexOp.OnePassSplitMatch) pc = out;
-      else return false;
+      if (op != RegexOp.OnePassSplitMatch) return false;
+      pc = out;
       continue;
     }
     if (op == RegexOp.Save) {
@@ -375,6 +377,21 @@ function onePassSearch(prog: usize, table: usize, text: usize, len: usize, slots
   }
   // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
   return false;
+}
+
+/** The end of the run of code points of class record `record` that starts at `pos`; ASCII a byte at a time. */
+function classRunEnd(record: usize, text: usize, len: usize, pos: usize): usize {
+  while (pos < len) {
+    const lead = <u32>load<u8>(text + pos);
+    if (lead < 0x80) {
+      if (((load<u32>(record + ((<usize>lead >> 5) << 2)) >>> (lead & 31)) & 1) == 0) break;
+      pos++;
+    } else {
+      if (!rangesHave(record, codePointAt(text + pos))) break;
+      pos += sequenceLength(lead);
+    }
+  }
+  return pos;
 }
 
 // ---- Pike VM -------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import {
   NANOS_PER_SECOND,
 } from './codec/time';
 import { expectKinds } from './functions/support/args';
+import { bytesAt } from './functions/support/text';
 import { jsTimeZoneOffset } from './clock';
 import { monthAbbreviation } from './time-parse';
 import {
@@ -102,7 +103,9 @@ export function strftime_format_utc(value: Value, program: Value): Value {
     const op = <i32>load<u8>(at);
     if (op == FormatOp.Literal) {
       const len = <usize>load<u8>(at, 1);
-      bufferBytes(b, at + 2, len);
+      // Mostly one separator byte: no copy call.
+      if (len == 1) bufferByte(b, load<u8>(at, 2));
+      else bufferBytes(b, at + 2, len);
       at += 2 + len;
     } else if (op == FormatOp.Numeric) {
       writeNumber(b, numeric(<i32>load<u8>(at, 1)), <i32>load<u8>(at, 2), <i32>load<u8>(at, 3));
@@ -409,7 +412,7 @@ function readFields(at: usize, end: usize, op: usize, opEnd: usize): bool {
     const kind = <i32>load<u8>(op);
     if (kind == ParseOp.Literal) {
       const len = <usize>load<u8>(op, 1);
-      if (end - at < len || memory.compare(at, op + 2, len) != 0) return false;
+      if (!bytesAt(at, end - at, 0, op + 2, len)) return false;
       at += len;
       op += 2 + len;
       continue;

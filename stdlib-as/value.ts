@@ -571,7 +571,8 @@ function mergeEntries(from: usize, lo: usize, mid: usize, hi: usize, to: usize):
 export function objectInsertAt(o: Value, at: usize, key: usize, keyLen: usize, v: Value): void {
   const len = objectLen(o);
   const slot = objectEntries(o, len) + at * ENTRY_SIZE;
-  copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
+  // Appending (builders of sorted keys) shifts nothing: no call.
+  if (at < len) copyMemory(slot + ENTRY_SIZE, slot, (len - at) * ENTRY_SIZE);
   store<u32>(slot, <u32>key);
   store<u32>(slot, <u32>keyLen, 4);
   store<u32>(slot, <u32>v, 8);
@@ -600,22 +601,28 @@ export function objectMerged(a: Value, b: Value): Value {
   const bLen = objectLen(b);
   const merged = newObject(aLen + bLen);
   const entries = <usize>load<u32>(merged, 12);
+  const aEntries = <usize>load<u32>(a, 12);
+  const bEntries = <usize>load<u32>(b, 12);
   let i: usize = 0;
   let j: usize = 0;
   let n: usize = 0;
-  while (i < aLen || j < bLen) {
-    const order =
-      i == aLen
-        ? 1
-        : j == bLen
-          ? -1
-          : compareBytes(objectKeyPtr(a, i), objectKeyLen(a, i), objectKeyPtr(b, j), objectKeyLen(b, j));
-    if (order == 0) i++;
-    const from = order < 0 ? entryAt(a, i++) : entryAt(b, j++);
-    copyEntry(entries + n * ENTRY_SIZE, from);
-    share(<Value>load<u32>(from, 8));
+  while (i < aLen && j < bLen) {
+    const x = aEntries + i * ENTRY_SIZE;
+    const y = bEntries + j * ENTRY_SIZE;
+    const order = compareBytes(load<u32>(x), load<u32>(x, 4), load<u32>(y), load<u32>(y, 4));
+    if (order < 0) {
+      copyEntry(entries + n * ENTRY_SIZE, x);
+      i++;
+    } else {
+      copyEntry(entries + n * ENTRY_SIZE, y);
+      j++;
+      if (order == 0) i++;
+    }
     n++;
   }
+  for (; i < aLen; i++) copyEntry(entries + n++ * ENTRY_SIZE, aEntries + i * ENTRY_SIZE);
+  for (; j < bLen; j++) copyEntry(entries + n++ * ENTRY_SIZE, bEntries + j * ENTRY_SIZE);
+  for (let k: usize = 0; k < n; k++) share(<Value>load<u32>(entries + k * ENTRY_SIZE, 8));
   store<u32>(merged, <u32>n, 4);
   return merged;
 }

@@ -40,6 +40,7 @@ import {
   bufferNew,
   bufferReserve,
   bufferByte,
+  bufferBytes,
   bufferAscii,
   bufferData,
   bufferLength,
@@ -47,7 +48,7 @@ import {
 } from '../buffer';
 import { writeInt, writeFloatJson, scanStart, scanDigits, scanExponentPart, scanToFloat } from './number';
 import { writeRfc3339 } from './time';
-import { utf8Sequence, writeLossy } from './utf8';
+import { utf8Sequence, writeLossy, writeReplacement } from './utf8';
 import { jsonPlainEnd, jsonEscapeEnd, jsonPlainMask } from './scan';
 import { HEX_LOWER } from './hex';
 import { mayDescend } from '../depth';
@@ -137,11 +138,21 @@ function parseDocument(ptr: usize, len: usize, maxDepth: i32): Value {
 
 // @ts-ignore: decorator
 @inline function skipWhitespace(): void {
-  while (pos < end) {
-    const c = load<u8>(pos);
-    if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
-    pos++;
+  pos = skipSpaces(pos, end);
+}
+
+/**
+ * Past JSON whitespace from `at`. Readers keep their position in locals between calls: TurboFan loads and
+ * stores a global at every use.
+ */
+// @ts-ignore: decorator
+@inline function skipSpaces(at: usize, stop: usize): usize {
+  while (at < stop) {
+    const c = load<u8>(at);
+    if (c > 0x20 || (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09)) break;
+    at++;
   }
+  return at;
 }
 
 /** Records `<message> at line L column C` for the byte offset `index` and returns 0. */
@@ -174,13 +185,19 @@ function failAt(message: string, index: usize): Value {
 
 /** An error at the position of the byte looked at but not consumed (serde_json's `peek_error`). */
 function failPeek(message: string): Value {
-  return failAt(message, pos < end ? pos + 1 : end);
+  return failPeekAt(message, pos);
+}
+
+/** `failPeek` of the byte at `at`. */
+function failPeekAt(message: string, at: usize): Value {
+  return failAt(message, at < end ? at + 1 : end);
 }
 
 function parseValue(): Value {
-  skipWhitespace();
-  if (pos == end) return failPeek('EOF while parsing a value');
-  const c = load<u8>(pos);
+  const at = skipSpaces(pos, end);
+  pos = at;
+  if (at == end) return failPeekAt('EOF while parsing a value', at);
+  const c = load<u8>(at);
   switch (c) {
     case 0x7b:
       return parseObject();
@@ -235,28 +252,29 @@ function parseArray(): Value {
   const start = pos;
   if (!enter()) return 0;
   const a = newArray(4);
-  skipWhitespace();
-  if (pos == end) return failPeek('EOF while parsing a list');
-  if (load<u8>(pos) == 0x5d) {
-    pos++;
+  const stop = end;
+  let at = skipSpaces(pos, stop);
+  if (at == stop) return failPeekAt('EOF while parsing a list', at);
+  if (load<u8>(at) == 0x5d) {
+    pos = at + 1;
     return leave(start, a);
   }
   while (true) {
+    pos = at;
     const item = parseValue();
     if (item == 0) return 0;
     arrayPush(a, item);
-    skipWhitespace();
-    if (pos == end) return failPeek('EOF while parsing a list');
-    const c = load<u8>(pos);
+    at = skipSpaces(pos, stop);
+    if (at == stop) return failPeekAt('EOF while parsing a list', at);
+    const c = load<u8>(at);
     if (c == 0x5d) {
-      pos++;
+      pos = at + 1;
       return leave(start, a);
     }
-    if (c != 0x2c) return failPeek('expected `,` or `]`');
-    pos++;
-    skipWhitespace();
-    if (pos == end) return failPeek('EOF while parsing a value');
-    if (load<u8>(pos) == 0x5d) return failPeek('trailing comma');
+    if (c != 0x2c) return failPeekAt('expected `,` or `]`', at);
+    at = skipSpaces(at + 1, stop);
+    if (at == stop) return failPeekAt('EOF while parsing a value', at);
+    if (load<u8>(at) == 0x5d) return failPeekAt('trailing comma', at);
   }
   // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
   return 0;
@@ -267,38 +285,38 @@ function parseObject(): Value {
   if (!enter()) return 0;
   const o = newObject(8);
   let inOrder = true;
-  skipWhitespace();
-  if (pos == end) return failPeek('EOF while parsing an object');
-  if (load<u8>(pos) == 0x7d) {
-    pos++;
+  const stop = end;
+  let at = skipSpaces(pos, stop);
+  if (at == stop) return failPeekAt('EOF while parsing an object', at);
+  if (load<u8>(at) == 0x7d) {
+    pos = at + 1;
     return leave(start, o);
   }
   while (true) {
-    const q = load<u8>(pos);
-    if (q != 0x22) return failPeek(q == 0x7d ? 'trailing comma' : 'key must be a string');
-    pos++;
+    const q = load<u8>(at);
+    if (q != 0x22) return failPeekAt(q == 0x7d ? 'trailing comma' : 'key must be a string', at);
+    pos = at + 1;
     if (!readString()) return 0;
     const key = stringPtr;
     const keyLen = stringLen;
-    skipWhitespace();
-    if (pos == end) return failPeek('EOF while parsing an object');
-    if (load<u8>(pos) != 0x3a) return failPeek('expected `:`');
-    pos++;
+    at = skipSpaces(pos, stop);
+    if (at == stop) return failPeekAt('EOF while parsing an object', at);
+    if (load<u8>(at) != 0x3a) return failPeekAt('expected `:`', at);
+    pos = at + 1;
     const v = parseValue();
     if (v == 0) return 0;
     if (!objectAppend(o, key, keyLen, v)) inOrder = false;
-    skipWhitespace();
-    if (pos == end) return failPeek('EOF while parsing an object');
-    const c = load<u8>(pos);
+    at = skipSpaces(pos, stop);
+    if (at == stop) return failPeekAt('EOF while parsing an object', at);
+    const c = load<u8>(at);
     if (c == 0x7d) {
-      pos++;
+      pos = at + 1;
       if (!inOrder) objectSortEntries(o);
       return leave(start, o);
     }
-    if (c != 0x2c) return failPeek('expected `,` or `}`');
-    pos++;
-    skipWhitespace();
-    if (pos == end) return failPeek('EOF while parsing a value');
+    if (c != 0x2c) return failPeekAt('expected `,` or `}`', at);
+    at = skipSpaces(at + 1, stop);
+    if (at == stop) return failPeekAt('EOF while parsing a value', at);
   }
   // biome-ignore lint/correctness/noUnreachable: asc wants a return after the loop
   return 0;
@@ -686,22 +704,39 @@ function writeJsonScalar(b: Buffer, v: Value): void {
   }
 }
 
-/** A JSON string with serde_json's escapes; invalid UTF-8 becomes U+FFFD. */
+/**
+ * A JSON string with serde_json's escapes; invalid UTF-8 becomes U+FFFD. One scan: each byte that stops it
+ * is an escape or the start of a multi-byte sequence, which stays in the run when valid.
+ */
 export function writeJsonString(b: Buffer, ptr: usize, len: usize): void {
   const stop = ptr + len;
-  const plainEnd = jsonPlainEnd(ptr, stop);
-  if (plainEnd == stop) {
+  let at = jsonPlainEnd(ptr, stop);
+  if (at == stop) {
     bufferQuoted(b, ptr, len);
     return;
   }
   bufferByte(b, 0x22);
   let run = ptr;
-  for (let at = jsonEscapeEnd(plainEnd, stop); at < stop; at = jsonEscapeEnd(at, stop)) {
-    writeLossy(b, run, at - run);
-    writeEscape(b, load<u8>(at));
-    run = ++at;
+  while (at < stop) {
+    const c = load<u8>(at);
+    if (c < 0x80) {
+      bufferBytes(b, run, at - run);
+      writeEscape(b, c);
+      run = ++at;
+    } else {
+      const length = utf8Sequence(at, stop);
+      if (length > 0) {
+        at += <usize>length;
+      } else {
+        bufferBytes(b, run, at - run);
+        writeReplacement(b);
+        at += <usize>-length;
+        run = at;
+      }
+    }
+    at = jsonPlainEnd(at, stop);
   }
-  writeLossy(b, run, stop - run);
+  bufferBytes(b, run, stop - run);
   bufferByte(b, 0x22);
 }
 

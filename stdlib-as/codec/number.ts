@@ -43,11 +43,16 @@ export function writeInt(b: Buffer, n: i64): void {
 
 /** Writes a non-negative `n` zero-padded to at least `width` digits (`07`, `0042`). */
 export function writeIntPadded(b: Buffer, n: i64, width: usize): void {
-  // Two digits (the months, days, hours... of dates and times): no scratch, no fill.
-  if (width == 2 && <u64>n < 100) {
-    const out = bufferReserve(b, 2);
-    store<u8>(out, <u8>(48 + n / 10));
-    store<u8>(out, <u8>(48 + (n % 10)), 1);
+  // Fields of dates and times fill their width: written in place, in u32 arithmetic (the division by ten
+  // becomes a multiplication), without the scratch digits or a fill.
+  if (width - 1 < 9 && <u64>n < <u64>unchecked(POW10_U32[width])) {
+    const out = bufferReserve(b, width);
+    let rest = <u32>n;
+    for (let at = out + width; at > out; ) {
+      const q = rest / 10;
+      store<u8>(--at, <u8>(48 + rest - q * 10));
+      rest = q;
+    }
     return;
   }
   const start = digitsOf(<u64>n);
@@ -55,6 +60,8 @@ export function writeIntPadded(b: Buffer, n: i64, width: usize): void {
   if (len < width) memory.fill(bufferReserve(b, width - len), 0x30, width - len);
   bufferBytes(b, start, len);
 }
+
+const POW10_U32: StaticArray<u32> = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
 
 // ---- floats: shortest digits (Ryu, Ulf Adams 2018) -------------------------------------------------------
 
@@ -301,20 +308,18 @@ export function parseIntBytes(ptr: usize, len: usize): i64 {
   const negative = len > 0 && load<u8>(ptr) == 0x2d;
   if (len > 0 && (negative || load<u8>(ptr) == 0x2b)) i = 1;
   if (i == len) return 0;
-  // Accumulate negatively: i64.MIN has no positive counterpart.
-  let n: i64 = 0;
+  // Eighteen digits cannot overflow: only a longer number checks each digit against the limit.
+  const limit: u64 = negative ? <u64>i64.MIN_VALUE : <u64>i64.MAX_VALUE;
+  const checked = len - i > 18;
+  let n: u64 = 0;
   for (; i < len; i++) {
-    const d = <i64>load<u8>(ptr + i) - 48;
-    if (<u64>d > 9) return 0;
-    if (n < (i64.MIN_VALUE + d) / 10) return 0;
-    n = n * 10 - d;
-  }
-  if (!negative) {
-    if (n == i64.MIN_VALUE) return 0;
-    n = -n;
+    const d = <u64>load<u8>(ptr + i) - 48;
+    if (d > 9) return 0;
+    if (checked && n > (limit - d) / 10) return 0;
+    n = n * 10 + d;
   }
   parsed = true;
-  return n;
+  return negative ? -(<i64>n) : <i64>n;
 }
 
 const EXACT_POW10: StaticArray<f64> = [

@@ -138,14 +138,23 @@ let errorKind1 = '';
 
 /** nom's `space0`: spaces and tabs. */
 function spaces0(at: usize): usize {
-  while (at < textLen && (byteAt(at) == 0x20 || byteAt(at) == 0x09)) at++;
+  // The text in locals: TurboFan loads a global at every use.
+  const start = text;
+  const stop = textLen;
+  while (at < stop) {
+    const c = load<u8>(start + at);
+    if (c != 0x20 && c != 0x09) break;
+    at++;
+  }
   return at;
 }
 
 /** End of a delimiter at `at` (VRL's `parse_field_delimiter`: spaces may precede it), or -1. */
 function delimiterEnd(at: usize, ptr: usize, len: usize): isize {
+  const start = text;
+  const stop = textLen;
   let next = at;
-  while (next < textLen && byteAt(next) == 0x20) next++;
+  while (next < stop && load<u8>(start + next) == 0x20) next++;
   if (len == 1 && load<u8>(ptr) == 0x20) return next > at ? <isize>next : -1;
   return bytesAt(text, textLen, next, ptr, len) ? <isize>(next + len) : -1;
 }

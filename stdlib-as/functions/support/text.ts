@@ -31,6 +31,7 @@ export function lossy(v: Value): Value {
 
 /** Index of the first `needle` in `hay` at or after `from`, or -1 (an empty needle matches at `from`). */
 export function findBytes(hay: usize, hayLen: usize, from: usize, needle: usize, needleLen: usize): isize {
+  if (needleLen == 1) return findByte(hay, hayLen, from, load<u8>(needle));
   if (needleLen == 0) return from <= hayLen ? <isize>from : -1;
   if (needleLen > hayLen) return -1;
   const first = load<u8>(needle);
@@ -50,10 +51,24 @@ export function findBytes(hay: usize, hayLen: usize, from: usize, needle: usize,
   return -1;
 }
 
+/** Index of the first `byte` in `hay` at or after `from`, or -1: eight bytes at a time (READ_SLACK). */
+function findByte(hay: usize, hayLen: usize, from: usize, byte: u8): isize {
+  for (let i = from; i < hayLen; i += 8) {
+    const found = bytesEqual(load<u64>(hay + i), byte);
+    if (found != 0) {
+      const at = i + <usize>(ctz(found) >> 3);
+      return at < hayLen ? <isize>at : -1;
+    }
+  }
+  return -1;
+}
+
 /** True when the `needleLen` bytes at `needle` appear at `hay + at` (within `hayLen`). */
 // @ts-ignore: decorator
 @inline export function bytesAt(hay: usize, hayLen: usize, at: usize, needle: usize, needleLen: usize): bool {
-  return at + needleLen <= hayLen && memory.compare(hay + at, needle, needleLen) == 0;
+  if (at + needleLen > hayLen) return false;
+  // A one-byte needle (most delimiters) without the call.
+  return needleLen == 1 ? load<u8>(hay + at) == load<u8>(needle) : memory.compare(hay + at, needle, needleLen) == 0;
 }
 
 // ---- code points of valid UTF-8 ------------------------------------------------------------------------
