@@ -309,6 +309,14 @@ export const unnecessaryCoalesce = (lhs: Span, op: Span, rhs: Span): Diagnostic 
     secondary(op, 'remove this error coalescing operation'),
   ]);
 
+export const chainedComparison = (operatorSpan: Span): Diagnostic =>
+  diagnostic(
+    650,
+    "comparison operators can't be chained together",
+    [primary(operatorSpan)],
+    [seeDocs('comparisons', 'https://vrl.dev/expressions/#comparison')],
+  );
+
 export const mergeNonObject = (...spans: Span[]): Diagnostic =>
   diagnostic(
     652,
