@@ -380,10 +380,28 @@ test('type rules: programs VRL 0.35 compiles', () => {
     'parse_regex!("abc", .pattern)',
     "p = r'b'; if .x == 1 { p = r'(c)' }; parse_regex!(\"abc\", p)",
     'x = parse_regex!("a1", r\'(?P<w>a)(\\d)\', numeric_groups: true); upcase(x.w) + upcase(x."1") ?? ""',
+    // A named group of a constant pattern is a string.
+    ".x = parse_regex!(.m, r'(?P<a>\\d+)').a; upcase(.x)",
+    "upcase(parse_regex!(.m, r'(?P<a>\\d+)').a)",
+    "p = r'(?P<a>\\d+)'; upcase(parse_regex!(.m, p).a)",
+    // parse_regex_all: any regex expression too (its parameter is not literal-only in VRL 0.35).
+    'parse_regex_all!("abc", .pattern)',
+    "p = r'b'; if .x == 1 { p = r'(c)' }; parse_regex_all!(\"abc\", p)",
+    "for_each(parse_regex_all!(.m, r'(?P<a>\\d+)')) -> |_i, m| { .x = upcase(string!(m.a)) }",
   ]) {
     assert.not.throws(() => checkProgram(source), source);
   }
 });
+
+table('parse_regex, parse_regex_all: what VRL 0.35 types as string or null is no argument for a string', [
+  // A numbered group may not take part in the match.
+  { source: 'upcase(parse_regex!(.m, r\'(?P<a>\\d+)(x)?\')."2")', code: 110 },
+  // A pattern known only at run time: any field may be missing.
+  { source: 'upcase(parse_regex!(.m, .p).a)', code: 110 },
+  // Each item of parse_regex_all may be null.
+  { source: "upcase(parse_regex_all!(.m, r'(?P<a>\\d+)')[0].a)", code: 110 },
+  { source: "upcase(string!(parse_regex_all!(.m, r'(?P<a>\\d+)')[0].a))", event: { m: 'a1' }, result: '"1"' },
+]);
 
 table('parse_regex: a pattern known only at run time', [
   {
@@ -395,6 +413,16 @@ table('parse_regex: a pattern known only at run time', [
     source: "p = r'x'; if .c == 1 { p = r'(?P<g>b)' }; parse_regex!(\"abc\", p)",
     event: { c: 1 },
     result: '{ "g": "b" }',
+  },
+  {
+    source: 'parse_regex_all!("abc", .p)',
+    event: { p: 'b' },
+    error: 'function call error for "parse_regex_all" at (0:27): expected regex, got string',
+  },
+  {
+    source: "p = r'x'; if .c == 1 { p = r'(?P<d>\\d)' }; parse_regex_all!(\"a1b2\", p, numeric_groups: true)",
+    event: { c: 1 },
+    result: '[{ "0": "1", "1": "1", "d": "1" }, { "0": "2", "1": "2", "d": "2" }]',
   },
 ]);
 
