@@ -322,6 +322,14 @@ table('abort: the message must be a string (E113) and may be a block', [
   { source: 'abort parse_json("1")', code: 631 },
   { source: '.a = 1; abort { x = "é"; x + "!" }', error: 'é!', after: '{ "a": 1 }' },
   { source: 'abort ""', error: '' },
+  // An abort in the message: VRL accepts a message of no kind but string, so `never` too, and the inner
+  // abort ends the program with its own message.
+  { source: 'abort abort "x"', error: 'x' },
+  { source: '.a = 1; abort { .b = 2; abort "inner" }', error: 'inner', after: '{ "a": 1, "b": 2 }' },
+  { source: 'abort if .x == 1 { abort "a" } else { "b" }', event: { x: 1 }, error: 'a' },
+  { source: 'abort if .x == 1 { abort "a" } else { 1 }', code: 113 },
+  // `(…)` holds no abort in VRL's grammar.
+  { source: 'abort (abort "x")', code: 203 },
 ]);
 
 table('an error raised inside a call is reported through it', [
