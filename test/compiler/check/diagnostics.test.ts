@@ -1242,6 +1242,31 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
   ],
   [
+    'E610',
+    'match_datadog_query({}, "a:(")',
+    // VRL's parser of the query is pest: its message there is pest's, with the position of the error.
+    `error[E610]: function compilation error: error[E0] invalid query: expected a value at "("
+ = see language documentation at https://vrl.dev
+ = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E610',
+    'parse_etld!("a.b", psl: "/nonexistent/psl.dat")',
+    `error[E610]: function compilation error: error[E403] invalid argument
+  ┌─ :1:1
+  │
+1 │ parse_etld!("a.b", psl: "/nonexistent/psl.dat")
+  │ ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  │ │
+  │ invalid argument "psl"
+  │ error: Unable to read psl file
+  │ received: "/nonexistent/psl.dat"
+  │
+  = learn more about error code 403 at https://errors.vrl.dev/403
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
     'E900',
     '"foo"\n.a = 1',
     `warning[E900]: unused literal \`"foo"\`
