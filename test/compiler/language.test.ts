@@ -354,7 +354,7 @@ table('an error raised inside a call is reported through it', [
   { source: '.a = 1; for_each([1]) -> |_i, _v| { abort "stop" }', error: 'stop', after: '{ "a": 1 }' },
 ]);
 
-table('replace_with: groups named `string` or `captures` are refused at the first match', [
+table('replace_with: groups named `string` or `captures` are refused when the call runs, match or not (VRL)', [
   {
     source: 'replace_with("abc", r\'(?P<string>b)\') -> |_m| { "x" }',
     error: 'function call error for "replace_with" at (0:53): Capture group cannot be named "string" or "captures"',
@@ -363,8 +363,17 @@ table('replace_with: groups named `string` or `captures` are refused at the firs
     source: 'replace_with("abc", r\'(?P<captures>b)\') -> |_m| { "x" }',
     error: 'function call error for "replace_with" at (0:55): Capture group cannot be named "string" or "captures"',
   },
-  // No match, no error; other names are fields of the match.
-  { source: 'replace_with("abc", r\'(?P<string>z)\') -> |_m| { "x" }', result: '"abc"' },
+  // VRL checks the names before it looks for a match, and the call stays infallible for the checker.
+  {
+    source: 'replace_with("abc", r\'(?P<string>z)\') -> |_m| { "x" }',
+    error: 'function call error for "replace_with" at (0:53): Capture group cannot be named "string" or "captures"',
+  },
+  {
+    source: '.a = 1; .b = replace_with("", r\'(?P<captures>z)|y\', count: 0) -> |_m| { "x" }',
+    error: 'function call error for "replace_with" at (13:77): Capture group cannot be named "string" or "captures"',
+    after: '{ "a": 1 }',
+  },
+  // Other names are fields of the match.
   { source: 'replace_with("aéb", r\'(?P<word>é)\') -> |m| { upcase(string!(m.word)) }', result: '"aÉb"' },
   { source: 'replace_with("", r\'x\') -> |_m| { "y" }', result: '""' },
 ]);
