@@ -644,6 +644,7 @@ class Checker {
       return this.report(msg.nonBooleanPredicate(e.predicate.span, predicate.kind));
     const before = this.state.clone();
     const then = this.block(e.then);
+    if (!then) return undefined; // as in VRL, a failed branch stops the statement: `else` is not checked
     const afterThen = this.state;
     this.state = before;
     const otherwise = e.else
@@ -652,7 +653,7 @@ class Checker {
         : this.block(e.else)
       : { kind: NULL, fallible: false };
     this.state.join(afterThen);
-    if (!then || !otherwise) return undefined;
+    if (!otherwise) return undefined;
     return {
       kind: union(then.kind, otherwise.kind),
       fallible: predicate.fallible || then.fallible || otherwise.fallible,

@@ -1408,6 +1408,7 @@ error[E650]: comparison operators can't be chained together
   assert.equal(primarySpans(rejection('[1 < 2 < 3, 4 < 5 < 6]')), [[650, [[7, 8]]]]);
   assert.equal(primarySpans(rejection('(1 < 2 < 3) || (4 < 5 < 6)')), [[650, [[7, 8]]]]);
   assert.equal(primarySpans(rejection('{ 1 < 2 < 3; 4 < 5 < 6 }')), [[650, [[8, 9]]]]);
+  assert.equal(primarySpans(rejection('if true { 1 < 2 < 3 } else { 4 < 5 < 6 }')), [[650, [[16, 17]]]]);
   // …an object literal checks every value.
   assert.equal(primarySpans(rejection('{"a": 1 < 2 < 3, "b": 4 < 5 < 6}')), [
     [650, [[12, 13]]],
