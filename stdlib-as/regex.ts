@@ -209,15 +209,15 @@ function isWord(ptr: usize, len: usize, word: string): bool {
  * The matches of `re` in a valid UTF-8 byte string, at most `limit` (all when negative), as an array of
  * `[start, end, match]`: byte offsets and the object `replace_with` closures receive (`string`,
  * `captures`: the groups after the whole match, null where one took no part; and each named group). 0 with
- * VRL's message when a group has one of the names the match object reserves (and something matched).
+ * VRL's message when a group has one of the names the match object reserves (whether or not anything matches).
  */
 export function regexFindAll(text: Value, re: Value, limit: i32): Value {
   iterate(re, text);
   const out = newArray(4);
+  // VRL refuses the names before it looks for a match.
+  if (namesReservedGroup(iterProgram)) return failWith('Capture group cannot be named "string" or "captures"');
   const groups = <usize>programGroupCount(iterProgram);
-  const reserved = namesReservedGroup(iterProgram);
   for (let left = limit; left != 0 && nextMatch(); left--) {
-    if (reserved) return failWith('Capture group cannot be named "string" or "captures"');
     const captures = newArray(groups);
     for (let group: usize = 1; group <= groups; group++) arrayPush(captures, groupValue(text, group));
     const match = captureObject(text, false);

@@ -38,7 +38,7 @@ import { TypeState, type Declaration } from './state.js';
 import { assignAt, deleteAt, kindAt, rejectsSegment } from '../types/path.js';
 import { timestampProblem } from '../types/timestamp.js';
 import { bindArguments, expectPaths, validateArguments } from './calls.js';
-import { mergeObjects, operatorType, type ArithmeticOrLogic } from './operators.js';
+import { isComparison, mergeObjects, operatorType, type ArithmeticOrLogic } from './operators.js';
 import type { CheckResult, ResolvedArgument, ResolvedCall, TypeDef } from './result.js';
 
 export type { CheckResult, ResolvedArgument, ResolvedCall, TypeDef } from './result.js';
@@ -235,9 +235,8 @@ class Checker {
   }
 
   private array(e: ast.ArrayLit): TypeDef | undefined {
-    const items = e.items.map((i) => this.expr(i));
-    if (items.some((i) => !i)) return undefined;
-    const defs = items as TypeDef[];
+    const defs = this.untilFailure(e.items);
+    if (!defs) return undefined;
     return { kind: exactArray(defs.map((d) => d.kind)), fallible: defs.some((d) => d.fallible) };
   }
 
@@ -291,10 +290,10 @@ class Checker {
 
   private call(e: ast.Call): TypeDef | undefined {
     const mark = this.unhandled.length;
-    const argDefs = e.args.map((a) => this.expr(a.value));
+    const argDefs = this.untilFailure(e.args.map((a) => a.value));
+    if (!argDefs) return undefined;
     const def = lookupFunction(e.name);
     if (!def) return this.report(msg.undefinedFunction(e.nameSpan, msg.closest(e.name, functionNames())));
-    if (argDefs.some((a) => !a)) return undefined;
     const params = def.parameters;
     const bound = bindArguments(e, params);
     if (!(bound instanceof Map)) return this.report(bound);
@@ -464,30 +463,45 @@ class Checker {
   private coalesce(e: ast.Binary): TypeDef | undefined {
     const mark = this.unhandled.length;
     const left = this.expr(e.left);
+    if (!left) return undefined;
     this.handled(mark); // the left side's errors are handled by `??`
     const right = this.expr(e.right);
-    if (!left || !right) return undefined;
-    if (!left.fallible) return this.report(msg.unnecessaryCoalesce(e.left.span, e.opSpan, e.right.span));
+    if (!right) return undefined;
+    if (!left.fallible) {
+      this.handled(mark); // VRL drops the errors of an operation it refuses
+      return this.report(msg.unnecessaryCoalesce(e.left.span, e.opSpan, e.right.span));
+    }
     return { kind: union(left.kind, right.kind), fallible: right.fallible };
   }
 
   private binary(e: ast.Binary): TypeDef | undefined {
+    const mark = this.unhandled.length;
+    // As in VRL, a failed left side stops the operation (so a chain reports its first comparison only).
     const left = this.expr(e.left);
+    if (!left) return undefined;
     const right = this.expr(e.right);
-    if (!left || !right) return undefined;
-    if (e.op === '|') return this.merge(e, left, right);
+    if (!right) return undefined;
+    // VRL refuses `a < b < c` and `a < b == c` alike: a comparison whose left side is one.
+    if (isComparison(e.op) && e.left.type === 'Binary' && isComparison(e.left.op)) {
+      this.handled(mark); // VRL drops the errors of an operation it refuses
+      return this.report(msg.chainedComparison(e.opSpan));
+    }
+    if (e.op === '|') return this.merge(e, left, right, mark);
     const { kind, fallible } = operatorType(e.op as ArithmeticOrLogic, left.kind, right.kind, this.constantOf(e.right));
     return { kind, fallible: fallible || left.fallible || right.fallible };
   }
 
   /** `a | b`: both sides must be objects; fields of `b` win. */
-  private merge(e: ast.Binary, left: TypeDef, right: TypeDef): TypeDef | undefined {
+  private merge(e: ast.Binary, left: TypeDef, right: TypeDef, mark: number): TypeDef | undefined {
     const nonObjects = [
       [e.left, left],
       [e.right, right],
     ] as const;
     const spans = nonObjects.filter(([, td]) => !isExactly(td.kind, K.Object)).map(([side]) => side.span);
-    if (spans.length) return this.report(msg.mergeNonObject(...spans));
+    if (spans.length) {
+      this.handled(mark);
+      return this.report(msg.mergeNonObject(...spans));
+    }
     return { kind: mergeObjects(left.kind, right.kind), fallible: left.fallible || right.fallible };
   }
 
@@ -635,6 +649,7 @@ class Checker {
       return this.report(msg.nonBooleanPredicate(e.predicate.span, predicate.kind));
     const before = this.state.clone();
     const then = this.block(e.then);
+    if (!then) return undefined; // as in VRL, a failed branch stops the statement: `else` is not checked
     const afterThen = this.state;
     this.state = before;
     const otherwise = e.else
@@ -643,7 +658,7 @@ class Checker {
         : this.block(e.else)
       : { kind: NULL, fallible: false };
     this.state.join(afterThen);
-    if (!then || !otherwise) return undefined;
+    if (!otherwise) return undefined;
     return {
       kind: union(then.kind, otherwise.kind),
       fallible: predicate.fallible || then.fallible || otherwise.fallible,
@@ -659,15 +674,23 @@ class Checker {
 
   /** The expressions of a block (or predicate sequence) in the current scope; its type is the last one's. */
   private blockBody(e: ast.Block | ast.Sequence): TypeDef | undefined {
-    let last: TypeDef | undefined = { kind: NULL, fallible: false };
-    let fallible = false;
-    let ok = true;
-    for (const expr of e.exprs) {
-      last = this.expr(expr);
-      if (!last) ok = false;
-      else fallible ||= last.fallible;
+    const defs = this.untilFailure(e.exprs);
+    if (!defs) return undefined;
+    return { kind: defs.at(-1)?.kind ?? NULL, fallible: defs.some((d) => d.fallible) };
+  }
+
+  /**
+   * The types of expressions checked in order, or undefined at the first that fails: like VRL, the rest
+   * are not checked (an object literal's values are the exception, see `object`).
+   */
+  private untilFailure(exprs: readonly ast.Expr[]): TypeDef[] | undefined {
+    const defs: TypeDef[] = [];
+    for (const expr of exprs) {
+      const td = this.expr(expr);
+      if (!td) return undefined;
+      defs.push(td);
     }
-    return ok && last ? { kind: last.kind, fallible } : undefined;
+    return defs;
   }
 
   /** Like an abort message, a returned value must not fail (E631, which VRL labels on the keyword). */
@@ -692,8 +715,8 @@ class Checker {
         this.handled(mark);
         return this.report(msg.fallibleAbortMessage(e.message.span));
       }
-      if (!isExactly(message.kind, K.Bytes))
-        return this.report(msg.nonStringAbortMessage(e.message.span, message.kind));
+      // VRL's test is "no kind but bytes", which `never` passes: `abort abort "x"` aborts with "x".
+      if (!isSubset(message.kind, BYTES)) return this.report(msg.nonStringAbortMessage(e.message.span, message.kind));
     }
     return { kind: NEVER, fallible: false };
   }

@@ -207,13 +207,16 @@ export const nonStringAbortMessage = (span: Span, kind: Kind): Diagnostic =>
     [{ kind: 'coerce-value' }, seeDocs('type coercion', 'https://functions.vrl.dev/#coerce-functions')],
   );
 
-/** A function's own compile-time rejection of an argument (E400-E403), wrapped as VRL does. */
+/**
+ * A function's own compile-time rejection of an argument (E400-E403, or 0 for a plain expression error,
+ * which has no notes), wrapped as VRL does.
+ */
 export const functionCompilation = (span: Span, code: number, message: string, labels: readonly string[]): Diagnostic =>
   diagnostic(
     610,
     `function compilation error: error[E${code}] ${message}`,
     labels.map((m, i) => (i === 0 ? primary(span, m) : secondary(span, m))),
-    [{ kind: 'see-code-docs', code }],
+    code === 0 ? [] : [{ kind: 'see-code-docs', code }],
   );
 
 export const invalidTimestamp = (span: Span, error: string): Diagnostic =>
@@ -308,6 +311,14 @@ export const unnecessaryCoalesce = (lhs: Span, op: Span, rhs: Span): Diagnostic 
     secondary(rhs, 'this expression never resolves'),
     secondary(op, 'remove this error coalescing operation'),
   ]);
+
+export const chainedComparison = (operatorSpan: Span): Diagnostic =>
+  diagnostic(
+    650,
+    "comparison operators can't be chained together",
+    [primary(operatorSpan)],
+    [seeDocs('comparisons', 'https://vrl.dev/expressions/#comparison')],
+  );
 
 export const mergeNonObject = (...spans: Span[]): Diagnostic =>
   diagnostic(

@@ -19,6 +19,9 @@ import type { TypeDef } from './result.js';
 
 const NUMERIC = K.Integer | K.Float;
 
+const COMPARISONS: ReadonlySet<ast.BinaryOp> = new Set(['==', '!=', '<', '<=', '>', '>=']);
+export const isComparison = (op: ast.BinaryOp): boolean => COMPARISONS.has(op);
+
 /** `a | b` on objects: the fields of `b` win. */
 export function mergeObjects(to: Kind, from: Kind): Kind {
   const known = new Map(to.object?.known ?? []);

@@ -1,5 +1,23 @@
 import { defineFunction } from './define.js';
 import { K, BOOLEAN } from '../types/kind.js';
+import type { ArgumentError, CallInfo } from './define.js';
+import { constantString } from './support/rules.js';
+import { parseExtQuery } from '../../abi/ext-query.js';
+
+/**
+ * The literal query is parsed when the call compiles, as VRL does: a query that does not parse is VRL's
+ * plain expression error (code 0, no labels) wrapped in E610.
+ */
+function validateQuery(call: CallInfo): ArgumentError | undefined {
+  const query = constantString(call.args.query);
+  if (query === undefined) return undefined;
+  try {
+    parseExtQuery(query);
+  } catch (e) {
+    return { code: 0, message: (e as Error).message, labels: [] };
+  }
+  return undefined;
+}
 
 export default defineFunction({
   name: 'match_ext_query',
@@ -12,6 +30,7 @@ export default defineFunction({
     { name: 'query', kinds: K.Bytes, required: true, literal: true },
   ],
   returns: BOOLEAN,
+  validate: validateQuery,
   backing: { kind: 'js', library: 'RegExp' },
   examples: [
     {

@@ -1,5 +1,25 @@
 import { defineFunction } from './define.js';
 import { K, BYTES, BOOLEAN, exactObject } from '../types/kind.js';
+import type { ArgumentError, CallInfo } from './define.js';
+import { invalidArgument } from './support/arguments.js';
+import { constantString } from './support/rules.js';
+import { readPublicSuffixList } from '../../abi/public-suffix-list.js';
+
+/** VRL reads the `psl` file when the call compiles: a missing, unreadable or invalid list is E403 there. */
+function validateList(call: CallInfo): ArgumentError | undefined {
+  const path = constantString(call.args.psl);
+  if (path === undefined) return undefined;
+  try {
+    readPublicSuffixList(path);
+  } catch (e) {
+    return invalidArgument('psl', displayString(path), (e as Error).message);
+  }
+  return undefined;
+}
+
+/** A string as VRL displays a value. */
+const displayString = (text: string): string =>
+  `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`;
 
 export default defineFunction({
   name: 'parse_etld',
@@ -13,6 +33,7 @@ export default defineFunction({
   ],
   fallible: true,
   returns: exactObject({ etld: BYTES, etld_plus: BYTES, known_suffix: BOOLEAN }),
+  validate: validateList,
   backing: { kind: 'js', library: 'tldts' },
   examples: [
     {

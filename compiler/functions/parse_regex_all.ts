@@ -1,5 +1,5 @@
 import { defineFunction } from './define.js';
-import { K, ANY_BITS, arrayOf } from '../types/kind.js';
+import { K, ANY_BITS, NULL, arrayOf, union } from '../types/kind.js';
 import { constantGroups, captureObject } from './support/regex-groups.js';
 
 export default defineFunction({
@@ -9,11 +9,13 @@ export default defineFunction({
     'Like parse_regex but returns every non-overlapping match, as an array of objects; the array is empty when nothing matches.',
   parameters: [
     { name: 'value', kinds: ANY_BITS, required: true },
-    { name: 'pattern', kinds: K.Regex, required: true, literal: true },
+    // Any regex expression, as parse_regex; the kinds of its groups are known when it is a constant.
+    { name: 'pattern', kinds: K.Regex, required: true },
     { name: 'numeric_groups', kinds: K.Boolean, required: false, default: 'false' },
   ],
   fallible: true,
-  returns: (call) => arrayOf(captureObject(constantGroups(call.args.pattern))),
+  // VRL types each item as the match object or null.
+  returns: (call) => arrayOf(union(captureObject(constantGroups(call.args.pattern)), NULL)),
   examples: [
     {
       title: 'Parse using Regex (all matches)',

@@ -1,6 +1,6 @@
 // Ohm semantics turning a successful match of the remap grammar into the AST of ../ast.ts, and
 // collecting the problems VRL reports while parsing a well-formed token stream: bad escapes,
-// numbers out of range, reserved identifiers and chained comparisons.
+// numbers out of range and reserved identifiers.
 
 import type { MatchResult, Node } from 'ohm-js';
 import type {
@@ -22,7 +22,7 @@ import type {
 } from '../ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { grammar } from './grammar.js';
-import { chainedComparison, invalidEscape, invalidNumericLiteral, reservedKeyword } from './errors.js';
+import { invalidEscape, invalidNumericLiteral, reservedKeyword } from './errors.js';
 import { decodeString, floatValue, integerValue, regexPattern, RESERVED_IDENTIFIERS } from './lexical.js';
 
 /** A problem found while building, at a UTF-16 index of the source; `parse` reports one of them. */
@@ -76,14 +76,9 @@ const PRECEDENCE: Readonly<Record<BinaryOp, number>> = {
   '/': 7,
   '%': 7,
 };
-const isComparison = (op: BinaryOp): boolean => PRECEDENCE[op] === 3 || PRECEDENCE[op] === 4;
 
 function binary(left: Expr, op: Node, right: Expr): Expr {
   const opText = op.sourceString as BinaryOp;
-  // VRL refuses `a < b < c` and `a < b == c` alike: a comparison whose left side is one.
-  if (isComparison(opText) && left.type === 'Binary' && isComparison(left.op)) {
-    report(op.source.startIdx, chainedComparison(spanOf(op)));
-  }
   return { type: 'Binary', span: [left.span[0], right.span[1]], op: opText, opSpan: spanOf(op), left, right };
 }
 

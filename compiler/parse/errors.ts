@@ -38,15 +38,6 @@ export function reservedKeyword(span: Span): Diagnostic {
   ]);
 }
 
-export function chainedComparison(operatorSpan: Span): Diagnostic {
-  return diagnostic(
-    650,
-    "comparison operators can't be chained together",
-    [primary(operatorSpan)],
-    [{ kind: 'see-docs', about: 'comparisons', url: 'https://vrl.dev/expressions/#comparison' }],
-  );
-}
-
 /** E203 (a token the grammar does not accept here) or, with `token` undefined, E204 (end of program). */
 export function unexpected(span: Span, token: string | undefined, expected: string[]): Diagnostic {
   const what = token === undefined ? 'unexpected end of program' : `unexpected ${token}`;

@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
 import type { JsFunction } from '../imports.js';
 import { stringArg } from './support/args.js';
 import { library } from './support/library.js';
+import { readPublicSuffixList, type SuffixRules } from '../../abi/public-suffix-list.js';
 
 const tldts = library<typeof import('tldts')>('tldts');
 
-/** A public suffix list read from a file: its rules, as the PSL format writes them (`*.x`, `!y.x`). */
-type SuffixRules = ReadonlySet<string>;
-
-/** Custom lists by path, read on first use (the path is a literal). */
+/** Custom lists by path, read on first use (the path is a literal, checked when the program compiles). */
 const customLists = new Map<string, SuffixRules>();
 
 /**
@@ -40,18 +37,11 @@ function defaultSuffix(domain: string): Suffix | undefined {
 function rulesOf(path: string): SuffixRules {
   let rules = customLists.get(path);
   if (!rules) {
-    let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      rules = readPublicSuffixList(path);
     } catch (e) {
-      throw new Error(`unable to read public suffix list: ${(e as Error).message}`);
+      throw new Error(`unable to read public suffix list ${path}: ${(e as Error).message}`);
     }
-    rules = new Set(
-      text
-        .split('\n')
-        .map((line) => line.trim().split(/\s/)[0]!.toLowerCase())
-        .filter((rule) => rule !== '' && !rule.startsWith('//')),
-    );
     customLists.set(path, rules);
   }
   return rules;

@@ -322,6 +322,14 @@ table('abort: the message must be a string (E113) and may be a block', [
   { source: 'abort parse_json("1")', code: 631 },
   { source: '.a = 1; abort { x = "é"; x + "!" }', error: 'é!', after: '{ "a": 1 }' },
   { source: 'abort ""', error: '' },
+  // An abort in the message: VRL accepts a message of no kind but string, so `never` too, and the inner
+  // abort ends the program with its own message.
+  { source: 'abort abort "x"', error: 'x' },
+  { source: '.a = 1; abort { .b = 2; abort "inner" }', error: 'inner', after: '{ "a": 1, "b": 2 }' },
+  { source: 'abort if .x == 1 { abort "a" } else { "b" }', event: { x: 1 }, error: 'a' },
+  { source: 'abort if .x == 1 { abort "a" } else { 1 }', code: 113 },
+  // `(…)` holds no abort in VRL's grammar.
+  { source: 'abort (abort "x")', code: 203 },
 ]);
 
 table('an error raised inside a call is reported through it', [
@@ -346,7 +354,7 @@ table('an error raised inside a call is reported through it', [
   { source: '.a = 1; for_each([1]) -> |_i, _v| { abort "stop" }', error: 'stop', after: '{ "a": 1 }' },
 ]);
 
-table('replace_with: groups named `string` or `captures` are refused at the first match', [
+table('replace_with: groups named `string` or `captures` are refused when the call runs, match or not (VRL)', [
   {
     source: 'replace_with("abc", r\'(?P<string>b)\') -> |_m| { "x" }',
     error: 'function call error for "replace_with" at (0:53): Capture group cannot be named "string" or "captures"',
@@ -355,8 +363,17 @@ table('replace_with: groups named `string` or `captures` are refused at the firs
     source: 'replace_with("abc", r\'(?P<captures>b)\') -> |_m| { "x" }',
     error: 'function call error for "replace_with" at (0:55): Capture group cannot be named "string" or "captures"',
   },
-  // No match, no error; other names are fields of the match.
-  { source: 'replace_with("abc", r\'(?P<string>z)\') -> |_m| { "x" }', result: '"abc"' },
+  // VRL checks the names before it looks for a match, and the call stays infallible for the checker.
+  {
+    source: 'replace_with("abc", r\'(?P<string>z)\') -> |_m| { "x" }',
+    error: 'function call error for "replace_with" at (0:53): Capture group cannot be named "string" or "captures"',
+  },
+  {
+    source: '.a = 1; .b = replace_with("", r\'(?P<captures>z)|y\', count: 0) -> |_m| { "x" }',
+    error: 'function call error for "replace_with" at (13:77): Capture group cannot be named "string" or "captures"',
+    after: '{ "a": 1 }',
+  },
+  // Other names are fields of the match.
   { source: 'replace_with("aéb", r\'(?P<word>é)\') -> |m| { upcase(string!(m.word)) }', result: '"aÉb"' },
   { source: 'replace_with("", r\'x\') -> |_m| { "y" }', result: '""' },
 ]);
@@ -380,10 +397,28 @@ test('type rules: programs VRL 0.35 compiles', () => {
     'parse_regex!("abc", .pattern)',
     "p = r'b'; if .x == 1 { p = r'(c)' }; parse_regex!(\"abc\", p)",
     'x = parse_regex!("a1", r\'(?P<w>a)(\\d)\', numeric_groups: true); upcase(x.w) + upcase(x."1") ?? ""',
+    // A named group of a constant pattern is a string.
+    ".x = parse_regex!(.m, r'(?P<a>\\d+)').a; upcase(.x)",
+    "upcase(parse_regex!(.m, r'(?P<a>\\d+)').a)",
+    "p = r'(?P<a>\\d+)'; upcase(parse_regex!(.m, p).a)",
+    // parse_regex_all: any regex expression too (its parameter is not literal-only in VRL 0.35).
+    'parse_regex_all!("abc", .pattern)',
+    "p = r'b'; if .x == 1 { p = r'(c)' }; parse_regex_all!(\"abc\", p)",
+    "for_each(parse_regex_all!(.m, r'(?P<a>\\d+)')) -> |_i, m| { .x = upcase(string!(m.a)) }",
   ]) {
     assert.not.throws(() => checkProgram(source), source);
   }
 });
+
+table('parse_regex, parse_regex_all: what VRL 0.35 types as string or null is no argument for a string', [
+  // A numbered group may not take part in the match.
+  { source: 'upcase(parse_regex!(.m, r\'(?P<a>\\d+)(x)?\')."2")', code: 110 },
+  // A pattern known only at run time: any field may be missing.
+  { source: 'upcase(parse_regex!(.m, .p).a)', code: 110 },
+  // Each item of parse_regex_all may be null.
+  { source: "upcase(parse_regex_all!(.m, r'(?P<a>\\d+)')[0].a)", code: 110 },
+  { source: "upcase(string!(parse_regex_all!(.m, r'(?P<a>\\d+)')[0].a))", event: { m: 'a1' }, result: '"1"' },
+]);
 
 table('parse_regex: a pattern known only at run time', [
   {
@@ -395,6 +430,16 @@ table('parse_regex: a pattern known only at run time', [
     source: "p = r'x'; if .c == 1 { p = r'(?P<g>b)' }; parse_regex!(\"abc\", p)",
     event: { c: 1 },
     result: '{ "g": "b" }',
+  },
+  {
+    source: 'parse_regex_all!("abc", .p)',
+    event: { p: 'b' },
+    error: 'function call error for "parse_regex_all" at (0:27): expected regex, got string',
+  },
+  {
+    source: "p = r'x'; if .c == 1 { p = r'(?P<d>\\d)' }; parse_regex_all!(\"a1b2\", p, numeric_groups: true)",
+    event: { c: 1 },
+    result: '[{ "0": "1", "1": "1", "d": "1" }, { "0": "2", "1": "2", "d": "2" }]',
   },
 ]);
 

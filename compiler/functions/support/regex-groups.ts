@@ -4,6 +4,7 @@
 import type { ArgInfo } from '../define.js';
 import { BYTES, arrayOf, exactObject, objectOf, type Kind } from '../../types/kind.js';
 import { STRING_OR_NULL } from './result-kinds.js';
+import { RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
 
 export interface CaptureGroups {
   /** Capturing groups, not counting the whole match (group 0). */
@@ -12,37 +13,18 @@ export interface CaptureGroups {
   names: string[];
 }
 
-const NAMED_GROUP = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/;
-
-/** Counts the capturing groups of a pattern in Rust regex syntax (escapes and classes skipped). */
-export function captureGroups(pattern: string): CaptureGroups {
-  const names: string[] = [];
-  let count = 0;
-  let classDepth = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (classDepth > 0) {
-      // Rust classes nest (`[a-z&&[^aeiou]]`); a `]` right after the opening `[` or `[^` is literal.
-      if (c === '[') classDepth++;
-      else if (c === ']' && !/\[\^?$/.test(pattern.slice(0, i))) classDepth--;
-      continue;
-    }
-    if (c === '[') {
-      classDepth = 1;
-      continue;
-    }
-    if (c !== '(') continue;
-    const named = NAMED_GROUP.exec(pattern.slice(i));
-    if (named) {
-      count++;
-      names.push(named[1]!);
-    } else if (pattern[i + 1] !== '?') count++;
+/**
+ * The capturing groups of a pattern in Rust regex syntax, as the regex engine numbers them (so flags such
+ * as `(?x)`, whose comments hold no groups, count as Rust counts); undefined for an invalid pattern.
+ */
+export function captureGroups(pattern: string): CaptureGroups | undefined {
+  try {
+    const re = new RustRegex(pattern);
+    return { count: re.groupCount, names: re.names.map(([name]) => name) };
+  } catch (error) {
+    if (error instanceof RegexSyntaxError) return undefined;
+    throw error;
   }
-  return { count, names };
 }
 
 /** The groups of a regex argument when its value is known at compile time. */

@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkProgram } from '../../../compiler/compile.js';
-import { CompileError } from '../../../compiler/diagnostics/diagnostic.js';
+import { CompileError, type Diagnostic } from '../../../compiler/diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../../compiler/diagnostics/render.js';
 
 const TABLE: Array<[code: string, source: string, rendered: string]> = [
@@ -1242,6 +1242,31 @@ const TABLE: Array<[code: string, source: string, rendered: string]> = [
   = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
   ],
   [
+    'E610',
+    'match_datadog_query({}, "a:(")',
+    // VRL's parser of the query is pest: its message there is pest's, with the position of the error.
+    `error[E610]: function compilation error: error[E0] invalid query: expected a value at "("
+ = see language documentation at https://vrl.dev
+ = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
+    'E610',
+    'parse_etld!("a.b", psl: "/nonexistent/psl.dat")',
+    `error[E610]: function compilation error: error[E403] invalid argument
+  ┌─ :1:1
+  │
+1 │ parse_etld!("a.b", psl: "/nonexistent/psl.dat")
+  │ ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  │ │
+  │ invalid argument "psl"
+  │ error: Unable to read psl file
+  │ received: "/nonexistent/psl.dat"
+  │
+  = learn more about error code 403 at https://errors.vrl.dev/403
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  ],
+  [
     'E900',
     '"foo"\n.a = 1',
     `warning[E900]: unused literal \`"foo"\`
@@ -1324,13 +1349,75 @@ test('every unhandled error of a program is reported in one pass (VRL 0.33)', ()
     rejectedCodes('parse_json("a")\nupcase(parse_json("b"))\nx = parse_json("c") ?? 1\nabort parse_json("d")'),
     [100, 630, 631],
   );
-  assert.equal(rejectedCodes('{ parse_json("a"); upcase(parse_json("b")); parse_json("c") }'), [100, 630, 100]);
+  // A hard error stops its statement there, as VRL's compiler does: `parse_json("c")` is not checked.
+  assert.equal(rejectedCodes('{ parse_json("a"); upcase(parse_json("b")); parse_json("c") }'), [100, 630]);
   assert.equal(rejectedCodes('for_each({}) -> |_k, v| { return parse_json(v) }'), [631]);
   // One fallible expression is one error, however deep the operation around it.
   assert.equal(rejectedCodes('1 + length(parse_json("a"))'), [630]);
   assert.equal(rejectedCodes('1 + (2 * parse_int("3"))'), [100]);
   checkProgram('.x, err = { push(.x, 1); push(.y, 2) }');
   checkProgram('.x = { parse_json("a"); parse_json("b") } ?? null');
+});
+
+/** The diagnostics of a program's rejection. */
+function rejection(source: string): readonly Diagnostic[] {
+  try {
+    checkProgram(source);
+  } catch (e) {
+    if (e instanceof CompileError) return e.diagnostics;
+    throw e;
+  }
+  throw new Error(`${source} compiles`);
+}
+const primarySpans = (ds: readonly Diagnostic[]) =>
+  ds.map((d) => [d.code, d.labels.filter((l) => l.primary).map((l) => l.span)]);
+
+test('E650: every statement with a chained comparison, on the comparison whose left side is one', () => {
+  // VRL's own test (lib/tests/tests/diagnostics/chained_comparison_operator.vrl).
+  const source = '\n2 < 3 < 4\ntrue == false == true\n';
+  assert.is(
+    renderDiagnostics(source, [...rejection(source)]),
+    `error[E650]: comparison operators can't be chained together
+  ┌─ :2:7
+  │
+2 │ 2 < 3 < 4
+  │       ^
+  │
+  = see documentation about comparisons at https://vrl.dev/expressions/#comparison
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples
+
+error[E650]: comparison operators can't be chained together
+  ┌─ :3:15
+  │
+3 │ true == false == true
+  │               ^^
+  │
+  = see documentation about comparisons at https://vrl.dev/expressions/#comparison
+  = see language documentation at https://vrl.dev
+  = try your code in the VRL REPL, learn more at https://vrl.dev/examples`,
+  );
+  // The failed inner comparison stops the outer one (VRL compiles the left side first and gives up).
+  assert.equal(primarySpans(rejection('1 < 2 < 3 < 4')), [[650, [[6, 7]]]]);
+  assert.equal(primarySpans(rejection('1 < 2 == true')), [[650, [[6, 8]]]]);
+  assert.equal(primarySpans(rejection('x = 1 < 2 < 3; y = 4 != 5 == 6')), [
+    [650, [[10, 11]]],
+    [650, [[26, 28]]],
+  ]);
+  // One per statement: an array, a call's arguments or a block stop at their first failed expression…
+  assert.equal(primarySpans(rejection('[1 < 2 < 3, 4 < 5 < 6]')), [[650, [[7, 8]]]]);
+  assert.equal(primarySpans(rejection('(1 < 2 < 3) || (4 < 5 < 6)')), [[650, [[7, 8]]]]);
+  assert.equal(primarySpans(rejection('{ 1 < 2 < 3; 4 < 5 < 6 }')), [[650, [[8, 9]]]]);
+  assert.equal(primarySpans(rejection('if true { 1 < 2 < 3 } else { 4 < 5 < 6 }')), [[650, [[16, 17]]]]);
+  // …an object literal checks every value.
+  assert.equal(primarySpans(rejection('{"a": 1 < 2 < 3, "b": 4 < 5 < 6}')), [
+    [650, [[12, 13]]],
+    [650, [[28, 29]]],
+  ]);
+  // The operation's unhandled errors go with it; an error on its right side comes first.
+  assert.equal(rejectedCodes('to_int(.a) < 2 < 3'), [650]);
+  assert.equal(rejectedCodes('1 < 2 < upcase(1)'), [110]);
+  for (const source of ['true == 1 < 2', '(1 < 2) < 3 ?? false', '1 < 2 && 2 < 3']) checkProgram(source);
 });
 
 test.run();

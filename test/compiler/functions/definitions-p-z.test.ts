@@ -120,8 +120,20 @@ test('array functions keep what is known of the items', () => {
 test('parse_regex knows the groups of a literal pattern', () => {
   const match = returns('parse_regex', call({ value: arg(BYTES), pattern: regex('^(?P<host>\\S+) - (\\w+)') }));
   assert.equal(fieldNames(match), ['0', '1', '2', 'host']);
+  assert.is(describe(fieldOf(match, 'host')), 'string');
+  assert.is(describe(fieldOf(match, '2')), 'string or null');
+  // parse_regex_all's items are the match object or null (VRL's type definition).
   const all = returns('parse_regex_all', call({ value: arg(BYTES), pattern: regex('(?P<fruit>\\w+)') }));
   assert.equal(fieldNames(all.array!.unknown!), ['0', '1', 'fruit']);
+  assert.is(describe(all.array!.unknown!), 'null or object');
+  assert.is(all.array!.known.size, 0);
+  // A pattern known only at run time: any field, a string or null.
+  for (const name of ['parse_regex', 'parse_regex_all']) {
+    const dynamic = returns(name, call({ value: arg(BYTES), pattern: arg(REGEX) }));
+    const object = name === 'parse_regex' ? dynamic : dynamic.array!.unknown!;
+    assert.equal(fieldNames(object), [], name);
+    assert.is(describe(object.object!.unknown!), 'string or null', name);
+  }
 });
 
 test('log parsers pick their fields from the literal format or mode', () => {
