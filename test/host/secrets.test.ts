@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { secretBackends } from './support/secret-backends.js';
 import { runSvc, startSvc, tempDir } from './support/svc.js';
 
 const VALUES = { file: 'f1le-t0ken', directory: 'd1r-t0ken', exec: 'ex3c-t0ken', cloud: 'cl0ud-t0ken' };
@@ -42,32 +43,12 @@ async function cloudServer() {
 /** A directory with a secret of each backend, and a config whose remap copies each into the event. */
 function setUp(endpoint: string): { dir: string; config: string } {
   const dir = tempDir();
-  writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ token: VALUES.file }));
-  mkdirSync(join(dir, 'keys'));
-  writeFileSync(join(dir, 'keys', 'token'), `${VALUES.directory}\n`);
-  writeFileSync(
-    join(dir, 'exec.mjs'),
-    `let input = '';
-process.stdin.on('data', (c) => (input += c)).on('end', () => {
-  const { secrets } = JSON.parse(input);
-  process.stdout.write(JSON.stringify(Object.fromEntries(secrets.map((s) => [s, { value: ${JSON.stringify(VALUES.exec)}, error: null }]))));
-});
-`,
-  );
+  const secrets = secretBackends(dir, VALUES, endpoint);
   const config = join(dir, 'svc.yaml');
   writeFileSync(
     config,
     `data_dir: ${join(dir, 'data')}
-secret:
-  f: { type: file, path: ${join(dir, 'secrets.json')} }
-  d: { type: directory, path: ${join(dir, 'keys')}, remove_trailing_whitespace: true }
-  e: { type: exec, command: [${JSON.stringify(process.execPath)}, ${join(dir, 'exec.mjs')}] }
-  c:
-    type: cloud_secrets_manager
-    secret_id: app
-    endpoint: ${endpoint}
-    auth: { access_key_id: AKID, secret_access_key: cloud-access-secret }
-sources:
+${secrets}sources:
   in: { type: stdin }
 transforms:
   t:

@@ -7,7 +7,7 @@
 // one).
 
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import * as assert from 'uvu/assert';
 import { makeCertificates } from './support/certificates.js';
 import { MmdbDouble, writeMmdb } from './support/mmdb-writer.js';
 import { localProxy } from './support/proxy-server.js';
+import { secretBackends } from './support/secret-backends.js';
 import { freePort, runSvc, startSvc, tempDir } from './support/svc.js';
 
 const SECRETS = { file: 'f1le-t0ken', directory: 'd1r-t0ken', exec: 'ex3c-t0ken', cloud: 'cl0ud-t0ken' };
@@ -51,18 +52,7 @@ async function cloudServer() {
 async function setUp(cloud: string, proxy = 'http://127.0.0.1:9') {
   const dir = tempDir();
   const certificates = makeCertificates();
-  writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ token: SECRETS.file }));
-  mkdirSync(join(dir, 'keys'));
-  writeFileSync(join(dir, 'keys', 'token'), `${SECRETS.directory}\n`);
-  writeFileSync(
-    join(dir, 'exec.mjs'),
-    `let input = '';
-process.stdin.on('data', (c) => (input += c)).on('end', () => {
-  const { secrets } = JSON.parse(input);
-  process.stdout.write(JSON.stringify(Object.fromEntries(secrets.map((s) => [s, { value: ${JSON.stringify(SECRETS.exec)}, error: null }]))));
-});
-`,
-  );
+  const secrets = secretBackends(dir, SECRETS, cloud);
   writeFileSync(join(dir, 'users.csv'), 'id,name\n1,Ann\n2,Bob\n');
   const city = writeMmdb({
     databaseType: 'GeoIP2-City',
@@ -89,16 +79,7 @@ process.stdin.on('data', (c) => (input += c)).on('end', () => {
   writeFileSync(
     config,
     `data_dir: ${join(dir, 'data')}
-secret:
-  f: { type: file, path: ${join(dir, 'secrets.json')} }
-  d: { type: directory, path: ${join(dir, 'keys')}, remove_trailing_whitespace: true }
-  e: { type: exec, command: [${JSON.stringify(process.execPath)}, ${join(dir, 'exec.mjs')}] }
-  c:
-    type: cloud_secrets_manager
-    secret_id: app
-    endpoint: ${cloud}
-    auth: { access_key_id: AKID, secret_access_key: cloud-access-secret }
-enrichment_tables:
+${secrets}enrichment_tables:
   users:
     type: file
     file: { path: ${join(dir, 'users.csv')}, encoding: { type: csv } }
