@@ -243,10 +243,14 @@ class HttpSink implements Sink {
   private batcherFor(uri: string): Batcher {
     let batcher = this.batchers.get(uri);
     if (batcher === undefined) {
-      batcher = new Batcher(batchLimits(this.options.batch), (parts, events) =>
-        this.inFlight.start(() => this.send(uri, parts, events)),
-      );
-      this.batchers.set(uri, batcher);
+      const made = new Batcher(batchLimits(this.options.batch), async (parts, events) => {
+        await this.inFlight.start(() => this.send(uri, parts, events));
+        // A rendered URI's batcher goes once it has nothing gathered, as Vector expires idle partitions: a
+        // template of many values must not keep one per value for ever (its requests are `inFlight`'s).
+        if (this.uri.fixedText === undefined && made.isEmpty && this.batchers.get(uri) === made)
+          this.batchers.delete(uri);
+      });
+      this.batchers.set(uri, (batcher = made));
     }
     return batcher;
   }

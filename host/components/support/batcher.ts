@@ -32,6 +32,8 @@ export class Batcher {
   private timer: NodeJS.Timeout | undefined;
   /** Flushes run one after another, in order. */
   private flushing: Promise<void> = Promise.resolve();
+  /** `add` calls under way (a batch split over outgoing ones is added across flushes). */
+  private adding = 0;
 
   /** `flush` gets the parts of one outgoing batch, in order; the batcher waits for it before the next. */
   constructor(
@@ -42,6 +44,15 @@ export class Batcher {
   /** Adds a batch; resolves once every outgoing batch it completed was handed to `flush`. A batch split
    * across outgoing ones passes its finalizer to each part. */
   async add(batch: EventBatch): Promise<void> {
+    this.adding++;
+    try {
+      await this.gather(batch);
+    } finally {
+      this.adding--;
+    }
+  }
+
+  private async gather(batch: EventBatch): Promise<void> {
     if (batch.count === 0) {
       batch.finalizer?.release();
       return;
@@ -70,6 +81,11 @@ export class Batcher {
       finalizer?.release();
     }
     if (this.events >= this.limits.maxEvents || this.bytes >= this.limits.maxBytes) await this.flushOpen();
+  }
+
+  /** Nothing is gathered (what was is flushed) and no batch is being added. */
+  get isEmpty(): boolean {
+    return this.parts.length === 0 && this.adding === 0;
   }
 
   /** Flushes what is gathered and waits for every flush. */

@@ -357,6 +357,29 @@ test('a uri template: events batched per rendered URI, one acknowledgement for t
   assert.not.ok(http.options.safeParse({ uri: 'ftp://x/{{ team }}', encoding: { codec: 'json' } }).success);
 });
 
+test('a uri template: a URI written to again after its batch went out gets a new batch', async () => {
+  const target = await server([200]);
+  const base = target.uri.replace('/ingest', '');
+  const { sink } = await build({
+    uri: `${base}/t/{{ team }}`,
+    encoding: { codec: 'json' },
+    batch: { timeout_secs: 0.05 },
+  });
+  const sent = target.next();
+  await sink.write(logBatch([{ message: 'a1', team: 'a' }]));
+  await sent;
+  await sink.write(logBatch([{ message: 'a2', team: 'a' }]));
+  await sink.close();
+  await target.close();
+  assert.equal(
+    target.requests.map((request) => [request.url, messages(request.body)]),
+    [
+      ['/t/a', ['a1']],
+      ['/t/a', ['a2']],
+    ],
+  );
+});
+
 test('proxy.http: requests and the healthcheck are forwarded by the proxy, with its credentials; no_proxy and enabled: false go direct', async () => {
   const target = await server([200]);
   const proxy = await localProxy();
