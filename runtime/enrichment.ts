@@ -1,6 +1,6 @@
 // The runtime's entry for the pipeline's enrichment tables (host/enrichment, host/components/enrichment_tables):
-// the table interface remap's lookup functions call, and the value parsers the tables share with remap's
-// functions (floats, strftime, time zones), so a CSV cell is read as the functions read the same text. Apart
+// the table interface remap's lookup functions call, and the readers the tables share with remap's functions
+// (CSV, floats, strftime, time zones), so a CSV file and its cells are read as the functions read the same text. Apart
 // from ./engine.ts, so that only a pipeline with tables loads them.
 
 export {
@@ -10,6 +10,7 @@ export {
   type EnrichmentTable,
   type EnrichmentTables,
 } from './service-data.js';
+export { csvRecords } from './js-functions/support/csv.js';
 export { floatValue } from './js-functions/support/float.js';
 export { parseStrftime, TimestampParseError } from './js-functions/support/strftime.js';
 export { namedTimeZone, type TimeZone } from './time-zones.js';

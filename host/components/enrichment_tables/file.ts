@@ -5,9 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { encode } from '../../../abi/codec.js';
-import type { EnrichmentRow } from '../../../runtime/enrichment.js';
+import { csvRecords, type EnrichmentRow } from '../../../runtime/enrichment.js';
 import { conversion, conversionProblem, type Conversion } from '../../enrichment/conversion.js';
-import { parseCsv } from '../../enrichment/csv.js';
 import { shared } from '../../enrichment/tables.js';
 import type { EnrichmentTableDefinition } from '../component.js';
 
@@ -53,11 +52,15 @@ const file: EnrichmentTableDefinition<FileOptions> = {
     } catch {
       throw at('not valid UTF-8');
     }
-    let records: string[][];
-    try {
-      records = parseCsv(text, encoding.delimiter);
-    } catch (error) {
-      throw at(`invalid CSV: ${(error as Error).message}`);
+    // Every record as long as the first, as Vector's reader (not flexible) requires.
+    const records: string[][] = [];
+    for (const { fields, line } of csvRecords(text, encoding.delimiter)) {
+      const expected = records[0]?.length;
+      if (expected !== undefined && fields.length !== expected)
+        throw at(
+          `invalid CSV: line ${line}: found a record with ${fields.length} fields, but the previous record has ${expected} fields`,
+        );
+      records.push(fields);
     }
     const headers = encoding.include_headers
       ? (records.shift() ?? [])
