@@ -223,12 +223,14 @@ class HttpSink implements Sink {
   }
 
   async write(batch: EventBatch): Promise<void> {
-    const groups = this.uri.group(batch, this.env);
-    if (groups.size === 1 && groups.values().next().value === batch) {
+    const fixed = this.uri.fixedText;
+    if (fixed !== undefined) {
       this.pending += batch.count;
-      return this.batcherFor(groups.keys().next().value!).add(batch);
+      return this.batcherFor(fixed).add(batch);
     }
-    // Events of several URIs (or some that did not render): each group carries the batch's finalizer.
+    // Each group of events rendering to one URI carries the batch's finalizer (events that did not render
+    // were counted and dropped).
+    const groups = this.uri.group(batch, this.env);
     const { finalizer } = batch;
     const added: Promise<void>[] = [];
     for (const [uri, events] of groups) {

@@ -65,18 +65,20 @@ export class LineAggregator {
   }
 
   private line(line: Buffer, position: number): void {
+    // The patterns read the line as text (invalid UTF-8 as U+FFFD), decoded once.
+    const text = line.toString('utf8');
     const gathered = this.gathered;
     if (gathered === undefined) {
-      this.fresh(line, position);
+      this.fresh(line, text, position);
       return;
     }
-    const matches = this.condition.test(line.toString('utf8'));
+    const matches = this.condition.test(text);
     switch (this.options.mode) {
       case 'continue_through':
         if (matches) this.join(gathered, line);
         else {
           this.emitGathered();
-          this.fresh(line, position);
+          this.fresh(line, text, position);
         }
         return;
       case 'continue_past':
@@ -87,7 +89,7 @@ export class LineAggregator {
         if (!matches) this.join(gathered, line);
         else {
           this.emitGathered();
-          this.fresh(line, position);
+          this.fresh(line, text, position);
         }
         return;
       case 'halt_with':
@@ -98,8 +100,8 @@ export class LineAggregator {
   }
 
   /** A line with no message gathered: it begins one, or goes on alone. */
-  private fresh(line: Buffer, position: number): void {
-    if (this.start.test(line.toString('utf8'))) {
+  private fresh(line: Buffer, text: string, position: number): void {
+    if (this.start.test(text)) {
       // The line may refer to a read block that is reused: the message keeps a copy.
       this.gathered = {
         lines: [Buffer.from(line)],
