@@ -121,7 +121,7 @@ export class RowTable implements EnrichmentTable {
   }
 
   private index(fields: readonly string[], caseSensitive: boolean): Map<string, EnrichmentRow[]> {
-    const name = JSON.stringify([fields, caseSensitive]);
+    const name = `${caseSensitive ? 's' : 'i'}${fields.join('\u0000')}`;
     let index = this.indexes.get(name);
     if (index !== undefined) return index;
     index = new Map();
@@ -148,7 +148,10 @@ export class RowTable implements EnrichmentTable {
 function indexKey(value: RemapValue, caseSensitive: boolean): string | undefined {
   if (isString(value)) {
     const text = caseSensitive ? undefined : strictText(value);
-    return text === undefined ? `b${Buffer.from(value).toString('latin1')}` : `u${text.toLowerCase()}`;
+    if (text !== undefined) return `u${text.toLowerCase()}`;
+    const bytes =
+      typeof value === 'string' ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.length);
+    return `b${bytes.toString('latin1')}`;
   }
   if (typeof value === 'bigint') return `i${value}`;
   if (typeof value === 'number') return `f${value}`;
