@@ -24,6 +24,9 @@ export interface CompileOptions {
   /** The enrichment tables the program may look up, when known (a pipeline's): another table name is a
    * compile error, as in Vector. Unset: any name compiles and the lookup fails at run time without it. */
   enrichmentTables?: readonly string[];
+  /** The event (`.`) is read-only: assigning to it or deleting from it is E315, as VRL's read-only paths
+   * (`http_server`'s custom auth compiles its program so; metadata stays writable). */
+  readOnlyEvent?: boolean;
 }
 
 export interface CheckedProgram {
@@ -41,7 +44,11 @@ export function checkProgram(source: string, options: CompileOptions = {}, conte
   if (!parsed.program || parsed.diagnostics.length > 0) {
     throw new CompileError(renderDiagnostics(source, parsed.diagnostics), parsed.diagnostics, []);
   }
-  const types = check(parsed.program, { ...context, enrichmentTables: options.enrichmentTables });
+  const types = check(parsed.program, {
+    ...context,
+    enrichmentTables: options.enrichmentTables,
+    readOnlyEvent: options.readOnlyEvent,
+  });
   if (types.errors.length > 0) {
     throw new CompileError(renderDiagnostics(source, types.diagnostics), types.errors, types.warnings);
   }

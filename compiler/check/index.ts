@@ -52,6 +52,8 @@ export interface CheckContext {
   variables?: ReadonlyMap<string, Kind>;
   /** The enrichment tables known at compile time (`CompileOptions.enrichmentTables`). */
   enrichmentTables?: readonly string[];
+  /** The event (`.`) may be read, not changed (`CompileOptions.readOnlyEvent`). */
+  readOnlyEvent?: boolean;
 }
 
 /** Checks a parsed program. */
@@ -81,9 +83,11 @@ class Checker {
   private unusedValues: Diagnostic[] = [];
 
   private readonly enrichmentTables: readonly string[] | undefined;
+  private readonly readOnlyEvent: boolean;
 
   constructor(context: CheckContext) {
     this.enrichmentTables = context.enrichmentTables;
+    this.readOnlyEvent = context.readOnlyEvent ?? false;
     if (context.target) this.state.target = context.target;
     for (const [name, kind] of context.variables ?? []) {
       this.state.defineLocal(name, { kind, declaration: { name, span: [0, 0], read: true } });
@@ -357,9 +361,16 @@ class Checker {
       expectPaths(def, (param) => args[param.name]?.expr) ??
       (unverified && !e.abort ? undefined : (validateArguments(def, call) ?? def.validate?.(call)));
     if (rejected) return this.report(msg.functionCompilation(e.span, rejected.code, rejected.message, rejected.labels));
+    const deleted = def.name === 'del' ? args.target?.expr : undefined;
+    if (this.readOnlyEvent && deleted?.type === 'Query' && deleted.target.kind === 'event') {
+      const context = `${display(deleted, COMPILED)} is read-only, and cannot be deleted`;
+      return this.report(
+        msg.functionCompilation(e.span, 315, 'mutation of read-only value', ['mutation of read-only value', context]),
+      );
+    }
     this.calls.set(e, call);
 
-    if (def.name === 'del') this.deletePath(args.target?.expr);
+    if (deleted) this.deletePath(deleted);
 
     const fallible =
       (typeof def.fallible === 'function' ? def.fallible(call) : def.fallible) || unverified !== undefined;
@@ -543,6 +554,20 @@ class Checker {
     }
     if (e.target.kind === 'noop' && !e.errorTarget) {
       return this.report(msg.noopAssignment(e.value.span, targetSpan, [targetSpan[0], e.opSpan[1]]));
+    }
+    if (this.readOnlyEvent) {
+      // VRL's spans: up to the value for `target = value`, the target itself in `ok, err = value`.
+      const writes: [ast.AssignTarget | undefined, Span][] = e.errorTarget
+        ? [
+            [e.target, targetSpan],
+            [e.errorTarget, targetSpanOf(e.errorTarget)],
+          ]
+        : [[e.target, [targetSpan[0], e.value.span[0] - 1]]];
+      for (const [target, span] of writes) {
+        if (target?.kind === 'query' && target.query.target.kind === 'event') {
+          return this.report(msg.readOnlyMutation(span));
+        }
+      }
     }
 
     // A stored value is never undefined: a missing path reads as null.

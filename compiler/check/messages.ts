@@ -275,6 +275,9 @@ export const noopAssignment = (valueSpan: Span, targetSpan: Span, removeSpan: Sp
     secondary(removeSpan, 'or remove the assignment'),
   ]);
 
+export const readOnlyMutation = (span: Span): Diagnostic =>
+  diagnostic(315, 'mutation of read-only value', [primary(span, 'mutation of read-only value')]);
+
 export function invalidParentSegment(
   segmentSpan: Span,
   parentSpan: Span,

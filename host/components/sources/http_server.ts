@@ -7,8 +7,10 @@
 // shutting down; at shutdown, every request under way is answered before its connection closes. At most
 // `MAX_CONCURRENT_REQUESTS` bodies are handled at once. Idle connections close after Node's
 // `keepAliveTimeout` (5 s), a request not received in full within its `requestTimeout` (300 s) is refused.
-// With `tls.enabled` it serves HTTPS (support/tls.ts); with `auth` a request without the right basic
-// credentials is answered 401, as Vector does.
+// With `tls.enabled` it serves HTTPS (support/tls.ts). With `auth`, a request is answered 401 unless it
+// has the right basic credentials or, with the `custom` strategy, a remap program given its headers, peer
+// address and path returns true; the metadata that program writes is added to the request's events where
+// absent, as Vector does.
 
 import { timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
@@ -18,6 +20,7 @@ import type { Socket } from 'node:net';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { BatchFlag, decodeOutput, encodeBatch } from '../../../abi/batch.js';
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
 import {
@@ -35,6 +38,7 @@ import {
 } from '../support/decoding.js';
 import { decompressBody, DecompressionError } from '../support/decompression.js';
 import { parseListenAddress } from '../support/listeners.js';
+import { compileProgram, instantiateProgram } from '../support/remap-program.js';
 import { reportHandshakeFailures, serverTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.js';
 
 const options = z
@@ -57,9 +61,16 @@ const options = z
         max_connection_age_jitter_factor: z.number().min(0).max(1).default(0.1),
       })
       .default({ max_connection_age_secs: 300, max_connection_age_jitter_factor: 0.1 }),
-    // Vector's `basic` strategy, also its default when `strategy` is left out.
+    // `basic` is Vector's default when `strategy` is left out.
     auth: z
-      .strictObject({ strategy: z.literal('basic').default('basic'), username: z.string(), password: z.string() })
+      .preprocess(
+        (auth) =>
+          typeof auth === 'object' && auth !== null && !('strategy' in auth) ? { ...auth, strategy: 'basic' } : auth,
+        z.discriminatedUnion('strategy', [
+          z.strictObject({ strategy: z.literal('basic'), username: z.string(), password: z.string() }),
+          z.strictObject({ strategy: z.literal('custom'), source: z.string() }),
+        ]),
+      )
       .optional(),
     tls: tlsEnableableSchema.optional(),
   })
@@ -154,6 +165,41 @@ class Turns {
   }
 }
 
+/** Headers (lowercase names), the peer's address and the path of a request → the 401 message when `auth`
+ * refuses it, else the fields its events gain. */
+type Authenticator = (headers: Record<string, string>, address: string | undefined, path: string) => string | Stamp;
+
+async function authenticator(auth: HttpServerOptions['auth'], env: ComponentEnv): Promise<Authenticator> {
+  if (auth === undefined) return () => ({});
+  if (auth.strategy === 'basic') {
+    const expected = Buffer.from(`Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`);
+    return (headers) => {
+      const given = headers.authorization;
+      if (given === undefined) return 'No authorization header';
+      const bytes = Buffer.from(given);
+      return bytes.length === expected.length && timingSafeEqual(bytes, expected) ? {} : 'Invalid username/password';
+    };
+  }
+  // The request is the event, read-only; what the program writes in metadata goes to the events.
+  const settings = { condition: true, readOnlyEvent: true, timezone: env.globals.timezone };
+  const module = await compileProgram(auth.source, settings, env, 'auth.source');
+  const program = await instantiateProgram(
+    module,
+    { push: (level, message) => env.log[level](message) },
+    { maxDecompressedSize: env.maxDecompressedSize },
+  );
+  return (headers, address, path) => {
+    const input = encodeBatch([{ event: { headers, address: address ?? null, path } }], BatchFlag.RESULTS);
+    const [record] = decodeOutput(program.runBatch(input, { reuse: true }));
+    if (record?.outcome !== 'kept') {
+      env.log.warn(`Handling auth failed: ${record && 'message' in record ? record.message : 'no result'}`);
+      return 'Auth failed';
+    }
+    if (record.result !== true) return 'Auth failed';
+    return (record.events[0]?.metadata ?? {}) as Stamp;
+  };
+}
+
 async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Source> {
   // Imported here, not at the top: every pipeline loads this file, few run an HTTP server.
   const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
@@ -174,18 +220,11 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     });
     return c.text(message, status as 400);
   };
-  const authorization =
-    options.auth &&
-    Buffer.from(`Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`);
-  /** Vector's answers to a request without the configured credentials; undefined when it has them. */
-  const unauthorized = (c: Context) => {
-    if (authorization === undefined) return undefined;
-    const given = c.req.header('authorization');
-    if (given === undefined) return fail(c, 401, 'No authorization header', 'unauthorized');
-    const bytes = Buffer.from(given);
-    if (bytes.length !== authorization.length || !timingSafeEqual(bytes, authorization))
-      return fail(c, 401, 'Invalid username/password', 'unauthorized');
-    return undefined;
+  const authenticate = await authenticator(options.auth, env);
+  /** Vector's answers to a request the `auth` refuses; what its events gain when it passes. */
+  const authorize = (c: Context<{ Bindings: HttpBindings }>, url: URL): Response | Stamp => {
+    const answer = authenticate(c.req.header(), c.env.incoming.socket.remoteAddress, url.pathname);
+    return typeof answer === 'string' ? fail(c, 401, answer, 'unauthorized') : answer;
   };
 
   const turns = new Turns(MAX_CONCURRENT_REQUESTS);
@@ -194,7 +233,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   const { max_connection_age_secs: maxAge, max_connection_age_jitter_factor: jitter } = options.keepalive;
 
   /** A request's body into events, once it has its turn. */
-  const handle = async (c: Context<{ Bindings: HttpBindings }>, url: URL) => {
+  const handle = async (c: Context<{ Bindings: HttpBindings }>, url: URL, enrichment: Stamp) => {
     if (stopping || send === undefined) return c.text('Service is shutting down', 503);
     // Vector's `keepalive.max_connection_age_secs`: an older connection is closed after this answer.
     if (Date.now() >= (closeAfter.get(c.env.incoming.socket) ?? Infinity)) c.header('Connection', 'close');
@@ -213,6 +252,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     stampAt(stamp, options.path_key, url.pathname);
     headers.stamp(stamp, (name) => c.req.header(name), Object.entries(c.req.header()));
     queryParameters.stamp(stamp, (name) => url.searchParams.get(name) ?? undefined, url.searchParams.entries());
+    for (const [key, value] of Object.entries(enrichment)) if (!(key in stamp)) stamp[key] = value;
     const { batches, errors } = decoder.decodeChecked(body, stamp);
     if (errors.length > 0) return c.text(`Failed decoding body: ${errors[0]}`, 400);
     if (!env.acknowledgements) {
@@ -242,11 +282,11 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     const url = new URL(c.req.url);
     if (!pathMatches(url.pathname)) return c.text('Not found', 404);
     if (c.req.method !== options.method) return c.text('Method not allowed', 405);
-    const refused = unauthorized(c);
-    if (refused) return refused;
+    const enrichment = authorize(c, url);
+    if (enrichment instanceof Response) return enrichment;
     await turns.take();
     try {
-      return await handle(c, url);
+      return await handle(c, url, enrichment);
     } finally {
       turns.give();
     }

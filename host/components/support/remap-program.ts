@@ -133,7 +133,7 @@ export interface ProgramSettings {
 /** An instance of a compiled program in the transform's thread. */
 export async function instantiateProgram(
   module: WebAssembly.Module,
-  logs: RemapLogs,
+  logs: Pick<RemapLogs, 'push'>,
   settings: ProgramSettings = {},
 ): Promise<RemapInstance> {
   const info = readModuleInfo(module);

@@ -6,7 +6,7 @@
 // a non-string abort message is E113.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkProgram } from '../../../compiler/compile.js';
+import { checkProgram, type CompileOptions } from '../../../compiler/compile.js';
 import { CompileError, type Diagnostic } from '../../../compiler/diagnostics/diagnostic.js';
 import { renderDiagnostics } from '../../../compiler/diagnostics/render.js';
 
@@ -1360,9 +1360,9 @@ test('every unhandled error of a program is reported in one pass (VRL 0.33)', ()
 });
 
 /** The diagnostics of a program's rejection. */
-function rejection(source: string): readonly Diagnostic[] {
+function rejection(source: string, options: CompileOptions = {}): readonly Diagnostic[] {
   try {
-    checkProgram(source);
+    checkProgram(source, options);
   } catch (e) {
     if (e instanceof CompileError) return e.diagnostics;
     throw e;
@@ -1418,6 +1418,19 @@ error[E650]: comparison operators can't be chained together
   assert.equal(rejectedCodes('to_int(.a) < 2 < 3'), [650]);
   assert.equal(rejectedCodes('1 < 2 < upcase(1)'), [110]);
   for (const source of ['true == 1 < 2', '(1 < 2) < 3 ?? false', '1 < 2 && 2 < 3']) checkProgram(source);
+});
+
+test('E315: with a read-only event, writes to it and `del` of it are refused; metadata and variables stay writable', () => {
+  const readOnly = { readOnlyEvent: true };
+  // VRL's spans: the target up to the value, or each target of `ok, err =`.
+  assert.equal(primarySpans(rejection('.a = 1', readOnly)), [[315, [[0, 4]]]]);
+  assert.equal(primarySpans(rejection('. |= {"a": 1}', readOnly)), [[315, [[0, 4]]]]);
+  assert.equal(primarySpans(rejection('x, .err = parse_json("1")', readOnly)), [[315, [[3, 7]]]]);
+  assert.equal(primarySpans(rejection('del(.a.b)', readOnly)), [[610, [[0, 9]]]]);
+  assert.match(rejection('del(.a.b)', readOnly)[0]!.message, 'error[E315] mutation of read-only value');
+  for (const source of ['%a = .b; x = .c; del(%a); del(x.y); true', '.a = 1']) {
+    checkProgram(source, source.startsWith('%') ? readOnly : {});
+  }
 });
 
 test.run();

@@ -149,6 +149,73 @@ test('auth: the right basic credentials are taken; none or wrong ones are 401 wi
   );
 });
 
+test('auth custom: a remap program over headers, peer and path decides; the metadata it writes goes to the events', async () => {
+  const source =
+    '%tenant = .headers."x-tenant"\n%path = "not over the stamped path"\n' +
+    '.headers.authorization == "Bearer t0ken" && .path == "/in" && .address == "127.0.0.1"';
+  await withServer(
+    { path: '/in', decoding: { codec: 'json' }, auth: { strategy: 'custom', source } },
+    async (url, run, env) => {
+      const headers = { authorization: 'Bearer t0ken', 'x-tenant': 'acme' };
+      assert.is((await fetch(`${url}/in`, { method: 'POST', body: '{"n":1}', headers })).status, 200);
+      // A field the body has is kept, as Vector inserts the program's fields only where absent.
+      assert.is((await fetch(`${url}/in`, { method: 'POST', body: '{"n":2,"tenant":"own"}', headers })).status, 200);
+      const refused = await fetch(`${url}/in`, {
+        method: 'POST',
+        body: '{"n":3}',
+        headers: { authorization: 'Bearer no' },
+      });
+      assert.is(refused.status, 401);
+      assert.is(await refused.text(), 'Auth failed');
+      assert.equal(
+        run.events.map((event) => [event.n, event.tenant, event.path]),
+        [
+          [1n, 'acme', '/in'],
+          [2n, 'own', '/in'],
+        ],
+      );
+      assert.is(env.metrics.total('component_errors_total'), 1);
+    },
+  );
+  // A program that fails at run time refuses the request and says why in the log.
+  await withServer({ auth: { strategy: 'custom', source: 'to_int!(.headers."x-n") > 0' } }, async (url, run, env) => {
+    assert.is((await fetch(url, { method: 'POST', body: 'a', headers: { 'x-n': '2' } })).status, 200);
+    const failed = await fetch(url, { method: 'POST', body: 'b', headers: { 'x-n': 'two' } });
+    assert.is(failed.status, 401);
+    assert.is(await failed.text(), 'Auth failed');
+    assert.equal(
+      run.events.map((event) => event.message),
+      ['a'],
+    );
+    assert.ok(
+      env.logs.some((record) => record.message.startsWith('Handling auth failed') && record.message.includes('to_int')),
+    );
+  });
+});
+
+test('auth custom: the event is read-only (E315) and the program must return a boolean', async () => {
+  const built = (source: string) =>
+    buildSource(
+      httpServer as SourceDefinition,
+      { address: '127.0.0.1:1', auth: { strategy: 'custom', source } },
+      testEnv('http_server'),
+    );
+  for (const [source, expected] of [
+    ['.user = "x"\ntrue', /auth\.source: error\[E315\]: mutation of read-only value/],
+    [
+      'del(.headers)\ntrue',
+      /error\[E610\]: function compilation error: error\[E315\] mutation of read-only value[\s\S]*\.headers is read-only, and cannot be deleted/,
+    ],
+    ['.path', /VRL conditions must return a boolean/],
+  ] as const) {
+    await built(source).then(
+      () => assert.unreachable(`${source} built`),
+      (error: Error) => assert.match(error.message, expected),
+    );
+  }
+  assert.throws(() => httpServer.options.parse({ address: '127.0.0.1:1', auth: { strategy: 'custom' } }), /source/);
+});
+
 test('the older name http works the same; encoding with decoding is an option error; a taken port fails the build', async () => {
   await withServer(
     {},
