@@ -1,7 +1,8 @@
 // The `cloud_secrets_manager` secret backend: one `GetSecretValue` call to the cloud's Secrets Manager (its
 // JSON 1.1 protocol, signed with signature version 4), whose `SecretString` is a JSON object of key → value.
 // Credentials come from `auth` (keys, or a credentials file and profile), else from the CLOUD_* variables,
-// else from the per-user credentials file, as the cloud's default chain looks for them; with
+// else from the per-user credentials file, else from the instance metadata service (imds.ts), as the cloud's
+// default chain looks for them; with
 // `auth.assume_role`, those sign the token service's AssumeRole and the role's credentials sign the call.
 // Both calls go through the proxy of the environment (HTTP_PROXY, ...): secrets load before the configuration
 // is read, so its `proxy` cannot apply (Vector's backend reads the environment's too).
@@ -11,7 +12,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import type { z } from 'zod';
-import type { cloudAuthSchema, tlsSchema } from './common.js';
+import { cloudAuthSchema, type tlsSchema } from './common.js';
+import { imdsCredentials, imdsDisabled } from './imds.js';
 import { amzDate, signV4, type CloudCredentials } from './sigv4.js';
 import { environmentProxy, ProxiedDispatchers } from '../components/support/proxy.js';
 import { clientTlsOptions } from '../components/support/tls.js';
@@ -162,15 +164,24 @@ async function baseCredentials(auth: CloudAuth | undefined, env: NodeJS.ProcessE
     };
   const path = env.CLOUD_SHARED_CREDENTIALS_FILE || join(homedir(), '.aws', 'credentials');
   const profile = auth?.profile !== 'default' ? (auth?.profile ?? 'default') : env.CLOUD_PROFILE || 'default';
+  let missing = '';
   try {
     return await fileCredentials(path, profile, 'auth');
   } catch (error) {
-    throw new CloudSecretError(
-      'auth',
-      `no credentials: set auth.access_key_id and auth.secret_access_key, or CLOUD_ACCESS_KEY_ID and ` +
-        `CLOUD_SECRET_ACCESS_KEY, or a credentials file (${(error as Error).message})`,
-    );
+    missing = (error as Error).message;
   }
+  if (!imdsDisabled(env)) {
+    try {
+      return await imdsCredentials((auth ?? cloudAuthSchema.parse({})).imds, env);
+    } catch (error) {
+      missing += `; the instance metadata service gave none (${(error as Error).message})`;
+    }
+  }
+  throw new CloudSecretError(
+    'auth',
+    `no credentials: set auth.access_key_id and auth.secret_access_key, or CLOUD_ACCESS_KEY_ID and ` +
+      `CLOUD_SECRET_ACCESS_KEY, or a credentials file, or run on an instance with a role (${missing})`,
+  );
 }
 
 /** Node's client TLS options for `tls` (support/tls.ts, as the sinks use it), a problem named by its option. */

@@ -368,7 +368,10 @@ test('cloud_secrets_manager: credentials from CLOUD_* variables or a credentials
     assert.match(cloud.requests.at(-1)!.headers.authorization!, /Credential=AKIDFILE\/\d{8}\/us-east-1\//);
 
     writeFileSync(join(root, 'svc.yaml'), config(backend(''), 'a: "SECRET[sm.api_key]"'));
-    const [noCredentials] = await errorsOf(root, { CLOUD_SHARED_CREDENTIALS_FILE: join(root, 'none') });
+    const [noCredentials] = await errorsOf(root, {
+      CLOUD_SHARED_CREDENTIALS_FILE: join(root, 'none'),
+      CLOUD_EC2_METADATA_DISABLED: 'true',
+    });
     assert.match(
       noCredentials!,
       /svc\.yaml: secret\.sm \(cloud_secrets_manager\): option "auth": no credentials: set auth\.access_key_id/,
@@ -398,6 +401,65 @@ test('cloud_secrets_manager: credentials from CLOUD_* variables or a credentials
     );
   } finally {
     await cloud.close();
+  }
+});
+
+test("cloud_secrets_manager: without other credentials, the instance role's from the metadata service (IMDSv2, retried)", async () => {
+  const cloud = await cloudServer(secretsManager);
+  const calls: string[] = [];
+  let failures = 1;
+  const imds = createServer((request, response) => {
+    calls.push(`${request.method} ${request.url} ${request.headers['x-aws-ec2-metadata-token'] ?? ''}`);
+    if (failures > 0 && failures--) return response.writeHead(503).end();
+    if (request.method === 'PUT' && request.url === '/latest/api/token') {
+      assert.is(request.headers['x-aws-ec2-metadata-token-ttl-seconds'], '21600');
+      return response.end('t0ken');
+    }
+    if (request.headers['x-aws-ec2-metadata-token'] !== 't0ken') return response.writeHead(401).end();
+    if (request.url === '/latest/meta-data/iam/security-credentials/') return response.end('svc-role\n');
+    if (request.url === '/latest/meta-data/iam/security-credentials/svc-role')
+      return response.end(
+        JSON.stringify({ Code: 'Success', AccessKeyId: 'AKIDIMDS', SecretAccessKey: 'i', Token: 'sess' }),
+      );
+    response.writeHead(404).end();
+  });
+  imds.listen(0, '127.0.0.1');
+  await once(imds, 'listening');
+  const imdsEndpoint = `http://127.0.0.1:${(imds.address() as AddressInfo).port}`;
+  try {
+    const root = tree({});
+    const backend = `  sm: { type: cloud_secrets_manager, secret_id: prod/api, endpoint: "${cloud.endpoint}" }`;
+    writeFileSync(join(root, 'svc.yaml'), config(backend, 'a: "SECRET[sm.api_key]"'));
+    const env = {
+      CLOUD_SHARED_CREDENTIALS_FILE: join(root, 'none'),
+      CLOUD_EC2_METADATA_SERVICE_ENDPOINT: imdsEndpoint,
+    };
+    await load(root, env);
+    assert.equal(calls, [
+      'PUT /latest/api/token ',
+      'PUT /latest/api/token ',
+      'GET /latest/meta-data/iam/security-credentials/ t0ken',
+      'GET /latest/meta-data/iam/security-credentials/svc-role t0ken',
+    ]);
+    const { headers } = cloud.requests.at(-1)!;
+    assert.match(headers.authorization!, /Credential=AKIDIMDS\//);
+    assert.is(headers['x-amz-security-token'], 'sess');
+
+    // A service that keeps failing is tried `auth.imds.max_attempts` times, and the error says what it answered.
+    failures = Number.POSITIVE_INFINITY;
+    calls.length = 0;
+    writeFileSync(
+      join(root, 'svc.yaml'),
+      config(backend.replace(' }', ', auth: { imds: { max_attempts: 2 } } }'), 'a: "SECRET[sm.api_key]"'),
+    );
+    const [error] = await errorsOf(root, env);
+    assert.match(
+      error!,
+      /option "auth": no credentials: .*the instance metadata service gave none \(http:\/\/127\.0\.0\.1:\d+: PUT \/latest\/api\/token: HTTP 503\)/,
+    );
+    assert.is(calls.length, 2);
+  } finally {
+    await Promise.all([cloud.close(), new Promise((resolve) => imds.close(resolve))]);
   }
 });
 
