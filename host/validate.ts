@@ -17,6 +17,7 @@ import {
   type PipelineOptions,
 } from './pipeline.js';
 import type { Graph } from './topology/graph.js';
+import { serverTlsOptions } from './components/support/tls.js';
 
 export interface ValidateOptions extends PipelineOptions {
   /** Warnings fail the validation. */
@@ -155,6 +156,17 @@ async function checkEnvironment(
       if (!(error instanceof ConfigError)) throw error;
       report.list('Component errors', 'error', error.errors);
       return false;
+    }
+    // The API is not started here: its certificate and key are read as at start-up.
+    if (config.global.api.enabled) {
+      const problem = await serverTlsOptions(config.global.api.tls).then(
+        () => undefined,
+        (error: Error) => `api.${error.message}`,
+      );
+      if (problem) {
+        report.list('Component errors', 'error', [problem]);
+        return false;
+      }
     }
     report.success('Component configuration');
     if (options.skipHealthchecks) return true;

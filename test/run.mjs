@@ -49,6 +49,7 @@ const INTEGRATION = [
   'host/api/playground',
   'host/api/server',
   'host/api/tap',
+  'host/api/tls',
   'host/api/vector-documents',
   'host/api/websocket',
   'host/components/sinks/console',

@@ -1,7 +1,7 @@
 // The management API server (spec 1): hono on Node's HTTP server. GET|HEAD /health; POST /graphql for
 // queries; WebSocket upgrades on /graphql for subscriptions (websocket.ts: graphql-ws's
 // `graphql-transport-ws` and the legacy `graphql-ws` sub-protocols). Nothing is served unless
-// `api.enabled`; /graphql only with `api.graphql`.
+// `api.enabled`; /graphql only with `api.graphql`. With `api.tls.enabled` it serves HTTPS (and WSS).
 
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
@@ -21,6 +21,7 @@ import { componentsResolvers } from './resolvers/components.js';
 import { metricsResolvers } from './resolvers/metrics.js';
 import { subscriptionServer } from './websocket.js';
 import { tapResolvers } from './resolvers/tap.js';
+import { serverTlsOptions } from '../components/support/tls.js';
 
 /** The schema with every resolver module of the API. */
 export function apiSchema(): GraphQLSchema {
@@ -79,7 +80,13 @@ function app(options: ApiOptions, schema: GraphQLSchema, context: ApiContext): H
 /** Starts the API on `options.address`; rejects with ApiStartError when it cannot listen there. */
 export async function startApi(options: ApiOptions, context: ApiContext, log: Logger): Promise<ApiServer> {
   const schema = apiSchema();
-  const server = createAdaptorServer({ fetch: app(options, schema, context).fetch }) as HttpServer;
+  const tls = await serverTlsOptions(options.tls).catch((error: Error) => {
+    throw new ApiStartError(`The API cannot serve TLS: api.${error.message}`);
+  });
+  const server = createAdaptorServer({
+    fetch: app(options, schema, context).fetch,
+    ...(tls && { createServer: (await import('node:https')).createServer, serverOptions: tls }),
+  }) as HttpServer;
   const subscriptions = options.graphql ? subscriptionServer(schema, context, log) : undefined;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!subscriptions || new URL(request.url ?? '/', 'http://x').pathname !== '/graphql') {

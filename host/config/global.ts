@@ -12,6 +12,7 @@ import {
   rustRegex,
 } from './common.js';
 import { parseFieldPath, TemplateError } from './template.js';
+import { tlsEnableableSchema } from '../components/support/tls.js';
 
 /** A `log_schema` path: `.message`, or the older bare form `message`; empty means none. */
 const logSchemaPath = (fallback: string) =>
@@ -66,6 +67,8 @@ const apiSchema = z.strictObject({
   graphql: z.boolean().default(true),
   /** Served only when `graphql` is also on. */
   playground: z.boolean().default(true),
+  /** HTTPS and WSS with the sources' server `tls` options (Vector's API has none: an svc addition). */
+  tls: tlsEnableableSchema.optional(),
 });
 export type ApiOptions = z.output<typeof apiSchema>;
 
