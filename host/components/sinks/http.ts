@@ -10,16 +10,15 @@
 // when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up;
 // `kill` stops at once and says how many events were neither.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
 import type { BatchStatus, EventBatch } from '../../topology/batch.js';
 import { Batcher, batchLimits } from '../support/batcher.js';
-import { monotonicClock } from '../support/clock.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
-import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight } from '../support/concurrency.js';
+import { type ConcurrencyLimit, InFlight } from '../support/concurrency.js';
+import { concurrencyLimit, maxConcurrency, RateLimit, requestSchema } from '../support/request.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
 import { effectiveProxy, ProxiedDispatchers } from '../support/proxy.js';
 import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
@@ -28,8 +27,6 @@ import { EventTemplate } from '../support/event-template.js';
 import { templateOption } from '../../config/template.js';
 
 const METHODS = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace'] as const;
-/** Vector's `u64::MAX` default: retry for ever (bounded by nothing but shutdown). */
-const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 /** An http(s) URI, where `{{ field }}` is rendered per event (`%` stays percent-encoding, not strftime); a
  * template is checked for its scheme here, rendered URIs when sent. */
@@ -64,27 +61,8 @@ const options = z
         timeout_secs: z.number().positive().default(1),
       })
       .prefault({}),
-    request: z
-      .strictObject({
-        concurrency: z.union([z.enum(['adaptive', 'none']), z.number().int().positive()]).default('adaptive'),
-        adaptive_concurrency: z
-          .strictObject({
-            decrease_ratio: z.number().gt(0).lt(1).default(0.9),
-            ewma_alpha: z.number().gt(0).lt(1).default(0.4),
-            initial_concurrency: z.number().int().positive().default(1),
-            max_concurrency_limit: z.number().int().positive().default(200),
-            rtt_deviation_scale: z.number().nonnegative().default(2.5),
-          })
-          .prefault({}),
-        headers: z.record(z.string(), z.string()).default({}),
-        rate_limit_duration_secs: z.number().int().positive().default(1),
-        rate_limit_num: z.number().int().positive().default(UNLIMITED),
-        retry_attempts: z.number().int().nonnegative().default(UNLIMITED),
-        retry_initial_backoff_secs: z.number().int().positive().default(1),
-        retry_jitter_mode: z.enum(['Full', 'None']).default('Full'),
-        retry_max_duration_secs: z.number().int().positive().default(30),
-        timeout_secs: z.number().int().positive().default(60),
-      })
+    request: requestSchema('adaptive')
+      .extend({ headers: z.record(z.string(), z.string()).default({}) })
       .prefault({}),
     retry_strategy: z
       .discriminatedUnion('type', [
@@ -118,20 +96,6 @@ function isJson(text: string): boolean {
   }
 }
 
-/** Vector's `request.concurrency`: a number, "none" (1) or "adaptive". */
-function concurrencyLimit(request: HttpOptions['request']): ConcurrencyLimit {
-  if (request.concurrency === 'none') return new FixedConcurrency(1);
-  if (request.concurrency === 'adaptive') return new AdaptiveConcurrency(request.adaptive_concurrency, monotonicClock);
-  return new FixedConcurrency(request.concurrency);
-}
-
-/** Requests at most in flight at once, for the connection pool. */
-function maxConcurrency(request: HttpOptions['request']): number {
-  if (request.concurrency === 'none') return 1;
-  if (request.concurrency === 'adaptive') return request.adaptive_concurrency.max_concurrency_limit;
-  return request.concurrency;
-}
-
 /** What to do after a response status (Vector's `RetryStrategy`). */
 function retriable(status: number, strategy: HttpOptions['retry_strategy']): boolean {
   switch (strategy.type) {
@@ -143,32 +107,6 @@ function retriable(status: number, strategy: HttpOptions['retry_strategy']): boo
       return strategy.status_codes.includes(status);
     case 'default':
       return status === 429 || status === 408 || (status >= 500 && status !== 501);
-  }
-}
-
-/** `rate_limit_num` requests per `rate_limit_duration_secs` window. */
-class RateLimit {
-  private windowStart = 0;
-  private started = 0;
-
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-  ) {}
-
-  async take(): Promise<void> {
-    for (;;) {
-      const now = performance.now();
-      if (now - this.windowStart >= this.windowMs) {
-        this.windowStart = now;
-        this.started = 0;
-      }
-      if (this.started < this.limit) {
-        this.started++;
-        return;
-      }
-      await sleep(this.windowStart + this.windowMs - now);
-    }
   }
 }
 
@@ -204,7 +142,7 @@ class HttpSink implements Sink {
   ) {
     this.concurrency = concurrencyLimit(options.request);
     this.inFlight = new InFlight(this.concurrency);
-    this.rateLimit = new RateLimit(options.request.rate_limit_num, options.request.rate_limit_duration_secs * 1000);
+    this.rateLimit = new RateLimit(options.request);
     this.dispatchers = new ProxiedDispatchers(undici, effectiveProxy(env.globals.proxy, env.proxy), {
       connections: maxConcurrency(options.request),
       tls,

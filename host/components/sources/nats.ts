@@ -1,0 +1,239 @@
+// `nats`: events from messages on a NATS subject (core NATS, joining `queue` when set, so several svc share
+// the load; past `subscriber_capacity` waiting messages, new ones are dropped and counted), or from a durable JetStream pull consumer (`jetstream.stream` and `jetstream.consumer`, which
+// must exist; processes bound to one consumer share its messages). Each message is decoded (`bytes` framing
+// by default: one message, one event) and stamped with its subject at `subject_key_field`. Messages waiting in
+// the client are decoded together, as one batch.
+//
+// JetStream messages are acknowledged once downstream took their events, as Vector does; with end-to-end
+// acknowledgements, only once the sinks delivered them: a batch given up on is `nak`ed (redelivered) and one a
+// sink rejected is terminated. An undecodable message is counted as an error and acknowledged, since
+// redelivering it cannot succeed. Core NATS has no acknowledgement: what is in flight at a crash is lost.
+
+import { z } from 'zod';
+import type { Msg } from '@nats-io/transport-node';
+import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { BatchNotifier, type BatchStatus } from '../../topology/batch.js';
+import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
+import {
+  BYTES_FRAMING,
+  decodedKinds,
+  decodeSettings,
+  decodingSchema,
+  framingSchema,
+  SourceDecoder,
+  sourceStamp,
+  stampAt,
+  type Stamp,
+} from '../support/decoding.js';
+import { natsConnect, natsConnectionFields, natsFiles } from '../support/nats.js';
+
+const options = z.strictObject({
+  ...natsConnectionFields,
+  connection_name: z.string(),
+  subject: z.string().min(1),
+  queue: z.string().optional(),
+  subject_key_field: z.string().default('subject'),
+  subscriber_capacity: z.number().int().positive().default(65536),
+  jetstream: z
+    .strictObject({
+      stream: z.string().min(1),
+      consumer: z.string().min(1),
+      batch_config: z
+        .strictObject({
+          batch: z.number().int().positive().default(200),
+          max_bytes: z.number().int().nonnegative().default(0),
+        })
+        .prefault({}),
+    })
+    .optional(),
+  decoding: decodingSchema,
+  framing: framingSchema,
+});
+type NatsSourceOptions = z.infer<typeof options>;
+
+/** Messages decoded together at most (those already waiting in the client). */
+const MAX_GATHERED = 1000;
+
+/** A received message: core NATS or JetStream. */
+type Received = Msg | JsMsg;
+
+/** Takes the messages of `messages` as they come, several at once when several are waiting, and hands each
+ * group to `handle` (awaited: the back-pressure). Ends when `messages` does. */
+async function gather<M>(
+  messages: AsyncIterable<M> & { getPending(): number },
+  handle: (group: M[]) => Promise<void>,
+): Promise<void> {
+  const iterator = messages[Symbol.asyncIterator]();
+  for (;;) {
+    const first = await iterator.next();
+    if (first.done) return;
+    const group = [first.value];
+    while (group.length < MAX_GATHERED && messages.getPending() > 0) {
+      const next = await iterator.next();
+      if (next.done) break;
+      group.push(next.value);
+    }
+    await handle(group);
+  }
+}
+
+/** Core NATS messages waiting for the pipeline, at most `capacity` of them: beyond, a message is dropped (the
+ * subscriber is too slow), as Vector's client drops past `subscriber_capacity`. */
+class WaitingMessages implements AsyncIterable<Msg> {
+  private readonly messages: Msg[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+
+  constructor(private readonly capacity: number) {}
+
+  /** False when the message was dropped. */
+  push(message: Msg): boolean {
+    if (this.messages.length >= this.capacity) return false;
+    this.messages.push(message);
+    this.wake?.();
+    return true;
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  getPending(): number {
+    return this.messages.length;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Msg> {
+    for (;;) {
+      const message = this.messages.shift();
+      if (message !== undefined) yield message;
+      else if (this.ended) return;
+      else await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
+
+async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Source> {
+  const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env));
+  const connection = await natsConnect(options, env.log);
+  const jetstream = options.jetstream;
+  const consumer =
+    jetstream &&
+    (await (
+      await import('@nats-io/jetstream')
+    )
+      .jetstream(connection)
+      .consumers.get(jetstream.stream, jetstream.consumer)
+      .catch(async (error: Error) => {
+        await connection.close();
+        throw new Error(
+          `jetstream: cannot bind to the consumer "${jetstream.consumer}" of the stream "${jetstream.stream}": ${error.message}`,
+        );
+      }));
+  /** Acknowledgements not yet answered: the source is done once they are. */
+  const answering = new Set<Promise<void>>();
+
+  /** Decodes a group of messages, each stamped with its subject, and sends the events on. */
+  const receive = async (group: Received[], context: SourceContext, settle?: (status: BatchStatus) => void) => {
+    const stamps = new Map<string, Stamp>();
+    const stampOf = (subject: string) => {
+      let stamp = stamps.get(subject);
+      if (stamp === undefined) {
+        stamp = stampAt(sourceStamp(env, 'nats'), options.subject_key_field, subject);
+        stamps.set(subject, stamp);
+      }
+      return stamp;
+    };
+    const batches = decoder.decodeMessages(
+      group.map((message) => ({ bytes: message.data, stamp: stampOf(message.subject) })),
+    );
+    if (settle === undefined || !env.acknowledgements) {
+      for (const batch of batches) await context.send(batch);
+      settle?.('delivered');
+      return;
+    }
+    let answered: () => void = () => {};
+    answering.add(new Promise<void>((resolve) => (answered = resolve)));
+    const finalizer = new BatchNotifier((status) => {
+      settle(status);
+      answered();
+    });
+    for (const batch of batches) {
+      finalizer.hold();
+      await context.send({ ...batch, finalizer });
+    }
+    finalizer.release();
+  };
+
+  const settleAll = (group: JsMsg[]) => (status: BatchStatus) => {
+    for (const message of group) {
+      if (status === 'delivered') message.ack();
+      else if (status === 'errored') message.nak();
+      else message.term();
+    }
+  };
+
+  const dropped = (count: number) => {
+    env.telemetry.error('subscriber_capacity_exceeded', 'receiving', count);
+    env.telemetry.discarded(count, false);
+    env.log.error(`NATS messages dropped: more than subscriber_capacity (${options.subscriber_capacity}) waiting.`, {
+      error_type: 'subscriber_capacity_exceeded',
+      stage: 'receiving',
+      internal_log_rate_key: 'subscriber_capacity_exceeded',
+    });
+  };
+  let messages: ConsumerMessages | undefined;
+  // Core NATS: subscribed now, as Vector does when it builds the source, so that what is published once the
+  // pipeline started reaches it; messages wait for `run` (up to `subscriber_capacity`).
+  const waiting = consumer ? undefined : new WaitingMessages(options.subscriber_capacity);
+  const subscription =
+    waiting &&
+    connection.subscribe(options.subject, {
+      ...(options.queue !== undefined && { queue: options.queue }),
+      callback: (error, message) => {
+        if (error) env.log.error(`NATS subscription failed: ${error.message}`);
+        else if (!waiting.push(message)) dropped(1);
+      },
+    });
+  if (subscription) {
+    void subscription.closed.then(() => waiting!.end());
+    await connection.flush();
+  }
+  return {
+    async run(context) {
+      if (context.shutdown.aborted) return;
+      if (consumer) {
+        messages = await consumer.consume({
+          max_messages: jetstream.batch_config.batch,
+          ...(jetstream.batch_config.max_bytes > 0 && { max_bytes: jetstream.batch_config.max_bytes }),
+        });
+        context.shutdown.addEventListener('abort', () => void messages?.close(), { once: true });
+        await gather(messages, (group) => receive(group, context, settleAll(group)));
+      } else {
+        context.shutdown.addEventListener('abort', () => void subscription!.drain(), { once: true });
+        await gather(waiting!, (group) => receive(group, context));
+      }
+    },
+    /** The acknowledgements of what was sent are answered to the server, then the connection closes. */
+    async acknowledged() {
+      while (answering.size > 0) {
+        const pending = [...answering];
+        await Promise.all(pending);
+        for (const answer of pending) answering.delete(answer);
+      }
+      await connection.drain().catch(() => connection.close());
+    },
+  };
+}
+
+const nats: SourceDefinition<NatsSourceOptions> = {
+  kind: 'source',
+  type: 'nats',
+  description: 'Read observability data from subjects on the NATS messaging system.',
+  options,
+  files: natsFiles,
+  outputs: (options) => [{ name: undefined, kinds: decodedKinds(options.decoding) }],
+  build,
+};
+
+export default nats;
