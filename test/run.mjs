@@ -61,6 +61,7 @@ const INTEGRATION = [
   'host/components/sources/exec',
   'host/components/sources/http_server',
   'host/components/sources/nats',
+  'host/components/sources/nats-kill',
   'host/components/sources/socket',
   'host/components/sources/stdin',
   'host/components/sources/syslog',
