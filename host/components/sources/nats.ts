@@ -1,13 +1,16 @@
 // `nats`: events from messages on a NATS subject (core NATS, joining `queue` when set, so several svc share
-// the load; past `subscriber_capacity` waiting messages, new ones are dropped and counted), or from a durable JetStream pull consumer (`jetstream.stream` and `jetstream.consumer`, which
-// must exist; processes bound to one consumer share its messages). Each message is decoded (`bytes` framing
-// by default: one message, one event) and stamped with its subject at `subject_key_field`. Messages waiting in
-// the client are decoded together, as one batch.
+// the load; past `subscriber_capacity` waiting messages, new ones are dropped and counted), or from a durable
+// JetStream pull consumer (`jetstream.stream` and `jetstream.consumer`, which must exist; processes bound to
+// one consumer share its messages). Each message is decoded (`bytes` framing by default: one message, one
+// event) and stamped with its subject at `subject_key_field`. Messages waiting in the client are decoded
+// together, as one batch.
 //
 // JetStream messages are acknowledged once downstream took their events, as Vector does; with end-to-end
 // acknowledgements, only once the sinks delivered them: a batch given up on is `nak`ed (redelivered) and one a
-// sink rejected is terminated. An undecodable message is counted as an error and acknowledged, since
-// redelivering it cannot succeed. Core NATS has no acknowledgement: what is in flight at a crash is lost.
+// sink rejected is terminated. While the sinks work on a message, the server is told so (`working`) every half
+// `ack_wait`, so that a slow delivery is not redelivered meanwhile. An undecodable message is counted as an
+// error and acknowledged, since redelivering it cannot succeed. Core NATS has no acknowledgement: what is in
+// flight at a crash is lost.
 
 import { z } from 'zod';
 import type { Msg } from '@nats-io/transport-node';
@@ -165,7 +168,22 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
     finalizer.release();
   };
 
-  const settleAll = (group: JsMsg[]) => (status: BatchStatus) => {
+  /** JetStream messages sent on and not settled yet. While the sinks work on them, the server is told so
+   * every half `ack_wait`, so that a slow delivery is not taken for a dead consumer and redelivered. */
+  const unsettled = new Set<JsMsg[]>();
+  const ackWaitMs = consumer ? Number((await consumer.info(true)).config.ack_wait ?? 30e9) / 1e6 : 0;
+  const inProgress =
+    consumer && env.acknowledgements
+      ? setInterval(() => {
+          for (const group of unsettled) for (const message of group) message.working();
+        }, ackWaitMs / 2).unref()
+      : undefined;
+  const settleAll = (group: JsMsg[]) => {
+    unsettled.add(group);
+    return (status: BatchStatus) => settle(group, status);
+  };
+  const settle = (group: JsMsg[], status: BatchStatus) => {
+    unsettled.delete(group);
     for (const message of group) {
       if (status === 'delivered') message.ack();
       else if (status === 'errored') message.nak();
@@ -221,6 +239,7 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
         await Promise.all(pending);
         for (const answer of pending) answering.delete(answer);
       }
+      clearInterval(inProgress);
       await connection.drain().catch(() => connection.close());
     },
   };

@@ -56,7 +56,7 @@ test('JetStream: a durable consumer delivers each message once it is acknowledge
   const client = await connect({ servers: server.url });
   const manager = await jetstreamManager(client);
   await manager.streams.add({ name: 'EVENTS', subjects: ['events.>'] });
-  await manager.consumers.add('EVENTS', { durable_name: 'aggregator', ack_policy: AckPolicy.Explicit, ack_wait: 60e9 });
+  await manager.consumers.add('EVENTS', { durable_name: 'aggregator', ack_policy: AckPolicy.Explicit, ack_wait: 1e9 });
   const stream = jetstream(client);
   for (let i = 0; i < 10; i++) await stream.publish('events.a', JSON.stringify({ n: i }));
 
@@ -70,9 +70,14 @@ test('JetStream: a durable consumer delivers each message once it is acknowledge
   const run = runSource(await buildSource(source, options, testEnv('nats', { acknowledgements: true })));
   try {
     await run.waitFor(10);
-    // Nothing is acknowledged while the sinks hold the batches.
+    // Nothing is acknowledged while the sinks hold the batches, and nothing is redelivered past the 1 s
+    // ack_wait either: the source tells the server it is still working on them. (Showing that something does
+    // not happen takes a wait: three ack_waits.)
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     const held = await manager.consumers.info('EVENTS', 'aggregator');
     assert.is(held.num_ack_pending, 10);
+    assert.is(held.num_redelivered, 0);
+    assert.is(run.events.length, 10);
     // The first batch is given up on: its messages come again; the others are delivered.
     const [first, ...rest] = run.batches;
     const redelivered = first!.count;
