@@ -81,6 +81,20 @@ export const tlsSchema = z.strictObject({
   verify_hostname: z.boolean().default(true),
 });
 
+/** The fields of every `tls` table. The verify options have no schema default: it depends on the side
+ * (Vector: on for outgoing connections, off for servers). */
+const tlsFields = tlsSchema.extend({
+  verify_certificate: z.boolean().optional(),
+  verify_hostname: z.boolean().optional(),
+});
+/** `tls` where the protocol says whether TLS is used (the http sink: an https:// URI). */
+export const tlsClientSchema = tlsFields;
+export type TlsClientConfig = z.output<typeof tlsClientSchema>;
+
+/** `tls` that is off unless `enabled` (Vector's `TlsEnableableConfig`): http_server, the socket sink. */
+export const tlsEnableableSchema = tlsFields.extend({ enabled: z.boolean().default(false) });
+export type TlsEnableableConfig = z.output<typeof tlsEnableableSchema>;
+
 /** Cloud authentication (C.10). */
 export const cloudAuthSchema = z.strictObject({
   access_key_id: z.string().optional(),

@@ -8,11 +8,11 @@ import {
   positiveInteger,
   proxySchema,
   socketAddress,
+  tlsEnableableSchema,
   tlsSchema,
   rustRegex,
 } from './common.js';
 import { parseFieldPath, TemplateError } from './template.js';
-import { tlsEnableableSchema } from '../components/support/tls.js';
 
 /** A `log_schema` path: `.message`, or the older bare form `message`; empty means none. */
 const logSchemaPath = (fallback: string) =>

@@ -60,37 +60,29 @@ const MAX_GATHERED = 1000;
 /** A received message: core NATS or JetStream. */
 type Received = Msg | JsMsg;
 
-/** Takes the messages of `messages` as they come, several at once when several are waiting, and hands each
- * group to `handle` (awaited: the back-pressure). Ends when `messages` does. */
-async function gather<M>(
-  messages: AsyncIterable<M> & { getPending(): number },
-  handle: (group: M[]) => Promise<void>,
-): Promise<void> {
-  const iterator = messages[Symbol.asyncIterator]();
+/** Takes the messages of `messages` as they come, all those waiting at once, and hands each group to
+ * `handle` (awaited: the back-pressure). Ends when `messages` does. */
+async function gather<M>(messages: WaitingMessages<M>, handle: (group: M[]) => Promise<void>): Promise<void> {
   for (;;) {
-    const first = await iterator.next();
-    if (first.done) return;
-    const group = [first.value];
-    while (group.length < MAX_GATHERED && messages.getPending() > 0) {
-      const next = await iterator.next();
-      if (next.done) break;
-      group.push(next.value);
-    }
+    const group = await messages.take(MAX_GATHERED);
+    if (group === undefined) return;
     await handle(group);
   }
 }
 
-/** Core NATS messages waiting for the pipeline, at most `capacity` of them: beyond, a message is dropped (the
- * subscriber is too slow), as Vector's client drops past `subscriber_capacity`. */
-class WaitingMessages implements AsyncIterable<Msg> {
-  private readonly messages: Msg[] = [];
+/** Messages the client delivered, waiting for the pipeline. Core NATS: at most `capacity` of them, beyond
+ * which a message is dropped (the subscriber is too slow), as Vector's client drops past
+ * `subscriber_capacity`. JetStream: unbounded here, since the consumer's `max_ack_pending` bounds what the
+ * server hands out unacknowledged. */
+class WaitingMessages<M> {
+  private messages: M[] = [];
   private wake: (() => void) | undefined;
   private ended = false;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity = Number.POSITIVE_INFINITY) {}
 
   /** False when the message was dropped. */
-  push(message: Msg): boolean {
+  push(message: M): boolean {
     if (this.messages.length >= this.capacity) return false;
     this.messages.push(message);
     this.wake?.();
@@ -102,17 +94,19 @@ class WaitingMessages implements AsyncIterable<Msg> {
     this.wake?.();
   }
 
-  getPending(): number {
-    return this.messages.length;
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<Msg> {
-    for (;;) {
-      const message = this.messages.shift();
-      if (message !== undefined) yield message;
-      else if (this.ended) return;
-      else await new Promise<void>((resolve) => (this.wake = resolve));
+  /** Up to `max` waiting messages, once there is one; undefined once ended and empty. */
+  async take(max: number): Promise<M[] | undefined> {
+    while (this.messages.length === 0) {
+      if (this.ended) return undefined;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
     }
+    if (this.messages.length <= max) {
+      const all = this.messages;
+      this.messages = [];
+      return all;
+    }
+    return this.messages.splice(0, max);
   }
 }
 
@@ -203,7 +197,7 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
   let messages: ConsumerMessages | undefined;
   // Core NATS: subscribed now, as Vector does when it builds the source, so that what is published once the
   // pipeline started reaches it; messages wait for `run` (up to `subscriber_capacity`).
-  const waiting = consumer ? undefined : new WaitingMessages(options.subscriber_capacity);
+  const waiting = consumer ? undefined : new WaitingMessages<Msg>(options.subscriber_capacity);
   const subscription =
     waiting &&
     connection.subscribe(options.subject, {
@@ -221,12 +215,17 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
     async run(context) {
       if (context.shutdown.aborted) return;
       if (consumer) {
+        // Taken by a callback, not the client's iterator, whose pending count includes messages a pull has
+        // yet to bring: waiting for those held a partial batch until the pull expired.
+        const pulled = new WaitingMessages<JsMsg>();
         messages = await consumer.consume({
           max_messages: jetstream.batch_config.batch,
           ...(jetstream.batch_config.max_bytes > 0 && { max_bytes: jetstream.batch_config.max_bytes }),
+          callback: (message) => void pulled.push(message),
         });
+        void messages.closed().then(() => pulled.end());
         context.shutdown.addEventListener('abort', () => void messages?.close(), { once: true });
-        await gather(messages, (group) => receive(group, context, settleAll(group)));
+        await gather(pulled, (group) => receive(group, context, settleAll(group)));
       } else {
         context.shutdown.addEventListener('abort', () => void subscription!.drain(), { once: true });
         await gather(waiting!, (group) => receive(group, context));

@@ -15,23 +15,16 @@ import {
   type TlsOptions,
 } from 'node:tls';
 import { z } from 'zod';
-import { tlsSchema } from '../../config/common.js';
+import { tlsEnableableSchema, type TlsClientConfig, type TlsEnableableConfig } from '../../config/common.js';
 import type { Logger } from '../../log.js';
 import type { ComponentEnv } from '../component.js';
 
-/** The fields of every `tls` table. The verify options have no schema default: it depends on the side
- * (Vector: on for outgoing connections, off for servers). */
-const tlsFields = tlsSchema.extend({
-  verify_certificate: z.boolean().optional(),
-  verify_hostname: z.boolean().optional(),
-});
-/** `tls` where the protocol says whether TLS is used (the http sink: an https:// URI). */
-export const tlsClientSchema = tlsFields;
-export type TlsClientConfig = z.output<typeof tlsClientSchema>;
-
-/** `tls` that is off unless `enabled` (Vector's `TlsEnableableConfig`): http_server, the socket sink. */
-export const tlsEnableableSchema = tlsFields.extend({ enabled: z.boolean().default(false) });
-export type TlsEnableableConfig = z.output<typeof tlsEnableableSchema>;
+export {
+  tlsClientSchema,
+  tlsEnableableSchema,
+  type TlsClientConfig,
+  type TlsEnableableConfig,
+} from '../../config/common.js';
 
 /** `tls` of the socket and syslog sources: `client_metadata_key` stamps events with the client's certificate. */
 export const tlsSourceSchema = tlsEnableableSchema.extend({ client_metadata_key: z.string().optional() });
