@@ -375,6 +375,7 @@ test('a transform with two batches in flight forwards them in input order, howev
       if (calls++ % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       return inline.processChain(chain, batches);
     },
+    flush: (id, ended) => inline.flush(id, ended),
     close: () => inline.close(),
   };
   const batches = Array.from({ length: 10 }, (_, i) => batchOf(n(i * 3, i * 3 + 3)));
