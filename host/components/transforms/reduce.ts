@@ -24,6 +24,7 @@ import { createMerger, MERGE_STRATEGIES, type MergeStrategy, type ValueMerger } 
 
 /** Stands for a missing `group_by` field in a group key: not a value tag, so it never equals an encoded value. */
 const MISSING = Buffer.from([0xff]);
+const utf8 = new TextDecoder();
 /** `{}`, encoded. */
 const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 
@@ -138,7 +139,9 @@ interface Group {
   tickets: Set<number>;
 }
 
-const fieldKey = (metadata: boolean, path: readonly string[]) => `${metadata ? '%' : '.'}${JSON.stringify(path)}`;
+/** A field's key among a group's fields: its segments, each after its length (so any name is unambiguous). */
+const segmentKey = (name: string) => `${name.length}:${name}`;
+const fieldKey = (metadata: boolean, path: readonly string[]) => (metadata ? '%' : '.') + path.map(segmentKey).join('');
 
 /** The runner, on a given clock (tests drive a fake one). */
 export async function createReduce(plan: ReducePlan, now: Clock): Promise<TransformRunner> {
@@ -151,6 +154,7 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
   const holders = new Map<number, number>();
   /** Event paths a strategy covers: a field under one is merged by it, not on its own. */
   const strategyPaths = new Set(plan.strategies.filter((s) => !s.metadata).map((s) => fieldKey(false, s.path)));
+  const strategies = plan.strategies.map((s) => ({ ...s, key: fieldKey(s.metadata, s.path) }));
 
   const keyOf = (reader: BatchReader, view: RecordView): string =>
     Buffer.concat(
@@ -170,35 +174,38 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
 
     /** Vector's `ReduceState::add_event`. */
     add(group: Group, reader: BatchReader, view: RecordView, ticket: number | undefined, time: number): void {
-      const merge = (metadata: boolean, path: string[], value: Uint8Array, strategy?: MergeStrategy) => {
-        const key = fieldKey(metadata, path);
-        const field = group.fields.get(key);
-        if (field !== undefined) {
-          const error = field.merger.add(value);
-          if (error !== undefined) this.warnings.push({ message: 'Failed to merge value.', fields: { error } });
-          return;
-        }
-        const merger = createMerger(value, strategy);
-        if (typeof merger === 'string') {
-          const fields = { error: merger, path: remapPath({ metadata, segments: path.map((field) => ({ field })) }) };
-          this.warnings.push({ message: 'Failed to create value merger.', fields });
-        } else group.fields.set(key, { metadata, path, merger });
-      };
-      for (const { metadata, path, strategy } of plan.strategies) {
+      for (const { metadata, path, key, strategy } of strategies) {
         const value = reader.readPathEncoded(metadata ? view.metadata : view.event, path);
-        if (value !== undefined) merge(metadata, path, value, strategy);
+        if (value !== undefined) this.merge(group, key, metadata, path, value, strategy);
       }
-      forEachField(view.event, (path, value) => {
-        if (strategyPaths.size > 0 && path.some((_, i) => strategyPaths.has(fieldKey(false, path.slice(0, i + 1)))))
-          return;
-        merge(false, path, value);
-      });
+      forEachField(view.event, strategyPaths, (key, path, value) => this.merge(group, key, false, path, value));
       group.events++;
       group.staleSince = time;
       if (ticket !== undefined && !group.tickets.has(ticket)) {
         group.tickets.add(ticket);
         holders.set(ticket, (holders.get(ticket) ?? 0) + 1);
       }
+    }
+
+    private merge(
+      group: Group,
+      key: string,
+      metadata: boolean,
+      path: string[],
+      value: Uint8Array,
+      strategy?: MergeStrategy,
+    ): void {
+      const field = group.fields.get(key);
+      if (field !== undefined) {
+        const error = field.merger.add(value);
+        if (error !== undefined) this.warnings.push({ message: 'Failed to merge value.', fields: { error } });
+        return;
+      }
+      const merger = createMerger(value, strategy);
+      if (typeof merger === 'string') {
+        const fields = { error: merger, path: remapPath({ metadata, segments: path.map((field) => ({ field })) }) };
+        this.warnings.push({ message: 'Failed to create value merger.', fields });
+      } else group.fields.set(key, { metadata, path, merger });
     }
 
     /** Vector's `ReduceState::flush`: the merged event, which holds the group's tickets. */
@@ -296,27 +303,34 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
 }
 
 /**
- * Calls `visit` with each field of an event and its value, as Vector's `all_event_fields_skip_array_elements`:
- * objects are walked into, anything else (arrays whole, empty objects) is a field; an event that is not an
- * object has none.
+ * Calls `visit` with each field of an event (its `fieldKey`, path and value), as Vector's
+ * `all_event_fields_skip_array_elements`: objects are walked into, anything else (arrays whole, empty
+ * objects) is a field; an event that is not an object has none. Fields at or under a path of `covered` are
+ * left out (their strategy merges them).
  */
-function forEachField(event: Uint8Array, visit: (path: string[], value: Uint8Array) => void): void {
-  const walk = (r: ByteReader, path: string[]) => {
+function forEachField(
+  event: Uint8Array,
+  covered: ReadonlySet<string>,
+  visit: (key: string, path: string[], value: Uint8Array) => void,
+): void {
+  const walk = (r: ByteReader, key: string, path: string[]) => {
     r.u8(); // the object tag
     const count = r.u32();
     r.u32(); // byte length
     for (let i = 0; i < count; i++) {
-      const field = [...path, Buffer.from(r.sized()).toString('utf8')];
+      const name = utf8.decode(r.sized());
+      const fieldKey = key + segmentKey(name);
       const start = r.at;
-      const isObject = r.bytes[start] === Wire.Object && r.view.getUint32(start + 1, true) > 0;
-      if (isObject) walk(r, field);
-      else {
+      if (covered.has(fieldKey)) r.skip();
+      else if (r.bytes[start] === Wire.Object && r.view.getUint32(start + 1, true) > 0) {
+        walk(r, fieldKey, [...path, name]);
+      } else {
         r.skip();
-        visit(field, r.bytes.subarray(start, r.at));
+        visit(fieldKey, [...path, name], r.bytes.subarray(start, r.at));
       }
     }
   };
-  if (event[0] === Wire.Object) walk(new ByteReader(event), []);
+  if (event[0] === Wire.Object) walk(new ByteReader(event), '.', []);
 }
 
 /** A value built field by field, as Vector inserts into an event: objects on the way are created, and a value
