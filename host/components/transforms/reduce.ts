@@ -170,10 +170,11 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
     readonly releases: number[] = [];
     readonly warnings: NonNullable<TransformResult['warnings']> = [];
 
+    /** `current`: the ticket of the input batch being processed, if any. */
     constructor(private readonly current?: number) {}
 
-    /** Vector's `ReduceState::add_event`. */
-    add(group: Group, reader: BatchReader, view: RecordView, ticket: number | undefined, time: number): void {
+    /** Vector's `ReduceState::add_event`, for an event of the current input batch. */
+    add(group: Group, reader: BatchReader, view: RecordView, time: number): void {
       for (const { metadata, path, key, strategy } of strategies) {
         const value = reader.readPathEncoded(metadata ? view.metadata : view.event, path);
         if (value !== undefined) this.merge(group, key, metadata, path, value, strategy);
@@ -181,6 +182,7 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
       forEachField(view.event, strategyPaths, (key, path, value) => this.merge(group, key, false, path, value));
       group.events++;
       group.staleSince = time;
+      const ticket = this.current;
       if (ticket !== undefined && !group.tickets.has(ticket)) {
         group.tickets.add(ticket);
         holders.set(ticket, (holders.get(ticket) ?? 0) + 1);
@@ -274,7 +276,7 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
           group = newGroup(time);
           groups.set(key, group);
         }
-        emitted.add(group, reader, view, batch.ticket, time);
+        emitted.add(group, reader, view, time);
         if (endsHere && !startsHere) {
           groups.delete(key);
           emitted.flush(group);
