@@ -28,6 +28,8 @@ const CALLS_PER_WORKER = 4;
 /** Batches queued in a transform's buffer go to its worker together, up to this many per call: a hop between
  * threads (a message each way, their wake-ups) costs about what running a few hundred events does. */
 const BATCHES_PER_CALL = 4;
+/** The longest delay Node's timers take (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface TopologyOptions {
   /** The buffer in front of each sink (`buffer.*` of its config); in memory unless `type` is disk. */
@@ -667,14 +669,17 @@ export class Topology {
     const timer =
       node.flushPeriodMs === undefined
         ? undefined
-        : setInterval(() => {
-            // A flush still being forwarded (its outputs wait for room downstream) is not stacked upon.
-            if (flushing) return;
-            flushing = true;
-            void flush(false).finally(() => {
-              flushing = false;
-            });
-          }, node.flushPeriodMs);
+        : setInterval(
+            () => {
+              // A flush still being forwarded (its outputs wait for room downstream) is not stacked upon.
+              if (flushing) return;
+              flushing = true;
+              void flush(false).finally(() => {
+                flushing = false;
+              });
+            },
+            Math.min(node.flushPeriodMs, MAX_TIMER_MS),
+          );
     // The sources keep the process alive, not this.
     timer?.unref();
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
