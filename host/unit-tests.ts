@@ -6,7 +6,7 @@
 import { encodeBatch } from '../abi/batch.js';
 import { CodecModule, parseFieldPath } from '../runtime/engine.js';
 import { Timestamp } from '../abi/values.js';
-import type { ComponentEnv, TransformDefinition } from './components/component.js';
+import type { ComponentEnv, TransformDefinition, TransformResult } from './components/component.js';
 import { Condition, conditionSchema, isSet, prepareCondition } from './components/support/condition.js';
 import { compileProgram, instantiateProgram, RemapLogs } from './components/support/remap-program.js';
 import { transformDefinition } from './components/registry.js';
@@ -159,8 +159,7 @@ export class UnitTests {
       if (!batches) continue;
       const spec = this.graph.components.get(id)!;
       await executor.create(id, spec.type, structuredClone(this.plans.get(id)));
-      for (const batch of batches) {
-        const result = await executor.process(id, batch);
+      const collect = (result: TransformResult) => {
         for (const { message } of result.errors ?? []) this.env.log.error(message, { component_id: id });
         for (const { level, message, position: vrl_position } of result.logs ?? [])
           this.env.log[level](message, { component_id: id, vrl_position, internal_log_rate_limit: false });
@@ -172,7 +171,10 @@ export class UnitTests {
               deliver(edge.to, out);
           }
         }
-      }
+      };
+      for (const batch of batches) collect(await executor.process(id, batch));
+      // The inputs end after the last batch: a transform that keeps events (reduce) emits them all, as in Vector.
+      collect(await executor.flush(id, true));
     }
     await executor.close();
     return emitted;

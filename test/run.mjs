@@ -66,6 +66,7 @@ const INTEGRATION = [
   'host/components/sources/stdin',
   'host/components/sources/syslog',
   'host/components/support/tls',
+  'host/components/transforms/reduce-pipeline',
   'host/components/transforms/remap',
   'host/config/secrets',
   'host/crash',

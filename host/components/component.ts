@@ -93,13 +93,24 @@ export interface SourceDefinition<Options = unknown> extends DefinitionBase<Opti
 
 // ---- transforms ----------------------------------------------------------------------------------------
 
-/** What one batch through a transform gave: batches per output, and what it cost. */
+/** What one batch through a transform (or a `flush`) gave: batches per output, and what it cost. */
 export interface TransformResult {
-  outputs: Array<{ output: string | undefined; batch: EventBatch }>;
+  /** `tickets`: set by a transform that keeps events (`flushPeriodMs`): the input batches (`EventBatch.ticket`)
+   * whose events the batch holds, whose finalizers it then carries; without it, the batch holds the input's. */
+  outputs: Array<{ output: string | undefined; batch: EventBatch; tickets?: number[] }>;
+  /** A transform that keeps events: it kept some of this input batch's for a later output (its finalizer is
+   * held until they leave), and `releases` the tickets of earlier inputs it no longer keeps any event of. */
+  retains?: boolean;
+  releases?: number[];
   /** Events dropped on purpose (filter, sample, throttle) or not (remap errors with drop_on_error). */
   /** `key`: also counted in `events_discarded_total` tagged with it (throttle's per-key option). */
   discarded?: Array<{ count: number; intentional: boolean; reason: string; key?: string }>;
   errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
+  /** Problems logged as warnings (a message of fixed text, the detail in fields), not counted: Vector's `warn!`. */
+  warnings?: Array<{ message: string; fields: Record<string, string | number | boolean> }>;
+  /** Increments of the component's own counters (tagged as its other metrics), e.g. reduce's
+   * `stale_events_flushed_total`. */
+  counters?: Array<{ name: string; count: number }>;
   /** Remap `log()` calls made while processing the batch; `position`: the call's byte offset in its program. */
   logs?: Array<{ level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; message: string; position: number }>;
   /** When the input was frames (`EventBatch.frames`): the events they decoded into, and the frames that
@@ -114,6 +125,9 @@ export interface TransformRunner {
   /** `encode`: the encoding of the one sink the default output feeds; a runner may return that output
    * encoded (`EventBatch.encoded`) instead of as a batch. */
   process(batch: EventBatch, encode?: EncodeOptions): TransformResult;
+  /** A transform that keeps events (`flushPeriodMs`): emits what is due by now or, when `ended` (its input
+   * has ended: shutdown, or a reload replaced it), everything it keeps. */
+  flush?(ended: boolean): TransformResult;
 }
 
 export interface TransformDefinition<Options = unknown, Plan = unknown> extends DefinitionBase<Options> {
@@ -121,6 +135,9 @@ export interface TransformDefinition<Options = unknown, Plan = unknown> extends 
   /** Each batch is processed on its own, without state carried between batches: batches may then run on
    * several workers at once (outputs keep their order), as Vector runs its function transforms. */
   concurrent?: boolean;
+  /** Set by a transform that keeps events between batches (reduce), so not `concurrent`: the topology calls
+   * its runner's `flush` every this many milliseconds, and once when its input has ended. */
+  flushPeriodMs?(options: Options): number;
   /** Event kinds it accepts. */
   inputs(options: Options): readonly EventKind[];
   outputs(options: Options, id: string): OutputPort[];

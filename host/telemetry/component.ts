@@ -120,6 +120,11 @@ export class ComponentTelemetry {
     this.counter('component_errors_total', { error_type: errorType, stage }).increment(count);
   }
 
+  /** A counter of this component's own (`TransformResult.counters`). */
+  increment(name: string, count: number): void {
+    this.counter(name, {}).increment(count);
+  }
+
   /** A gauge of this component, e.g. the buffer gauges. */
   gauge(name: string, extra: Tags = {}): Gauge {
     return this.registry.gauge(name, { ...this.tags, ...extra });

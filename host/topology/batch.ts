@@ -25,6 +25,10 @@ export interface EventBatch {
   /** Set when the source waits for the sinks to acknowledge these events (end-to-end acknowledgements). The
    * batch object is one reference to it: whoever holds the batch passes it on or releases it. */
   readonly finalizer?: BatchNotifier;
+  /** Names the batch to a transform that keeps events (`TransformDefinition.flushPeriodMs`), when it has a
+   * finalizer: the finalizer stays on the main thread, and the runner's result says by ticket which inputs'
+   * events each output holds and which inputs it keeps events of (`TransformResult`). */
+  readonly ticket?: number;
 }
 
 /** ArrayBuffers a worker handed to this thread, each the whole bytes of one batch and viewed by nothing else. */
@@ -74,6 +78,16 @@ export class BatchNotifier {
     if (--this.references === 0) this.done(this.status);
     else if (this.references < 0) throw new Error('a batch finalizer was released more often than held');
   }
+}
+
+/** The finalizer of a batch holding the events of batches with these finalizers (a transform merged them):
+ * one more reference to each, released with the batch's status. */
+export function joinFinalizers(finalizers: readonly BatchNotifier[]): BatchNotifier | undefined {
+  for (const finalizer of finalizers) finalizer.hold();
+  if (finalizers.length <= 1) return finalizers[0];
+  return new BatchNotifier((status) => {
+    for (const finalizer of finalizers) finalizer.release(status);
+  });
 }
 
 /** The record count of an SVCB batch, read from its header. */

@@ -36,6 +36,9 @@ export interface TransformExecutor {
     encode?: EncodeOptions,
     keepPassedOn?: boolean,
   ): Promise<ChainRun[]>;
+  /** The runner's `flush` (a transform that keeps events), in the thread that runs it, after the batches
+   * sent to it before. */
+  flush(id: string, ended: boolean): Promise<TransformResult>;
   close(): Promise<void>;
 }
 
@@ -102,6 +105,11 @@ function runStages(
   return stages;
 }
 
+/** `runner.flush(ended)`; nothing from a runner that keeps no events. */
+export function flushRunner(runner: TransformRunner, ended: boolean): TransformResult {
+  return runner.flush?.(ended) ?? { outputs: [] };
+}
+
 export type TransformLookup = (type: string) => TransformDefinition;
 
 export class InlineExecutor implements TransformExecutor {
@@ -154,6 +162,10 @@ export class InlineExecutor implements TransformExecutor {
     );
   }
 
+  async flush(id: string, ended: boolean): Promise<TransformResult> {
+    return flushRunner(this.runners.get(id)!, ended);
+  }
+
   async close(): Promise<void> {
     this.stopMetrics?.();
     this.runners.clear();
@@ -170,7 +182,8 @@ export type WorkerCall =
       batches: readonly EventBatch[];
       encode?: EncodeOptions;
       keepPassedOn?: boolean;
-    };
+    }
+  | { op: 'flush'; seq: number; id: string; ended: boolean };
 
 /** Messages to a worker: calls, and those without a reply (the pipeline's metrics snapshot, a transform to
  * forget). */
@@ -180,8 +193,8 @@ export type WorkerRequest =
   | { op: 'enrichment_tables'; tables: readonly EnrichmentTableData[] }
   | { op: 'remove'; id: string };
 
-/** Messages from a worker: a call's runs (`process`), or why it failed. */
-export type WorkerReply = { seq: number; runs?: ChainRun[]; error?: string };
+/** Messages from a worker: a call's runs (`process`) or result (`flush`), or why it failed. */
+export type WorkerReply = { seq: number; runs?: ChainRun[]; flushed?: TransformResult; error?: string };
 
 /** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
 export function transferable(bytes: Uint8Array): Uint8Array {
@@ -202,6 +215,14 @@ setFlagsFromString('--semi-space-growth-factor=1');
 /** A worker's young generation (its two semi-spaces and large objects): 1 MB semi-spaces, its allocations
  * per batch being few (results and messages). */
 const WORKER_YOUNG_GENERATION_MB = 3;
+
+/** The buffers of outputs a worker transferred are this thread's now; one that two outputs carry (a route
+ * matching everything) is not a single batch's. */
+function handOverOutputs(outputs: TransformResult['outputs']): void {
+  const carriers = new Map<ArrayBufferLike, number>();
+  for (const { batch } of outputs) carriers.set(batch.bytes.buffer, (carriers.get(batch.bytes.buffer) ?? 0) + 1);
+  for (const { batch } of outputs) if (carriers.get(batch.bytes.buffer) === 1) handOver(batch.bytes);
+}
 
 /** One transform worker thread. */
 export class WorkerThread {
@@ -384,13 +405,19 @@ export class WorkerExecutor implements TransformExecutor {
     });
     const reply = await worker.request({ ...call, op: 'process', seq: worker.nextSeq(), batches }, transfer);
     if (reply.error !== undefined) throw new Error(reply.error);
-    // The outputs' buffers are this thread's now; one that two outputs carry (a route matching everything)
-    // is not a single batch's.
-    const outputs = reply.runs!.flatMap((run) => ('error' in run ? [] : run.stages.at(-1)!.result.outputs));
-    const carriers = new Map<ArrayBufferLike, number>();
-    for (const { batch } of outputs) carriers.set(batch.bytes.buffer, (carriers.get(batch.bytes.buffer) ?? 0) + 1);
-    for (const { batch } of outputs) if (carriers.get(batch.bytes.buffer) === 1) handOver(batch.bytes);
+    handOverOutputs(reply.runs!.flatMap((run) => ('error' in run ? [] : run.stages.at(-1)!.result.outputs)));
     return reply.runs!;
+  }
+
+  async flush(id: string, ended: boolean): Promise<TransformResult> {
+    const assigned = this.assignment.get(id)!;
+    if (assigned.failure) throw assigned.failure;
+    // Not concurrent: its one worker, which has created it (`create` resolved).
+    const worker = assigned.workers[0]!;
+    const reply = await worker.request({ op: 'flush', seq: worker.nextSeq(), id, ended });
+    if (reply.error !== undefined) throw new Error(reply.error);
+    handOverOutputs(reply.flushed!.outputs);
+    return reply.flushed!;
   }
 
   async close(): Promise<void> {

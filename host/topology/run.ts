@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
 import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
 import { SourceLag } from '../telemetry/source-lag.js';
-import type { BatchNotifier, EventBatch } from './batch.js';
+import { joinFinalizers, type BatchNotifier, type EventBatch } from './batch.js';
 import { BatchBuffer, type BufferLimits } from './buffer.js';
 import { DiskBuffer, type DiskBufferObserver } from './disk-buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
@@ -28,6 +28,8 @@ const CALLS_PER_WORKER = 4;
 /** Batches queued in a transform's buffer go to its worker together, up to this many per call: a hop between
  * threads (a message each way, their wake-ups) costs about what running a few hundred events does. */
 const BATCHES_PER_CALL = 4;
+/** The longest delay Node's timers take (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface TopologyOptions {
   /** The buffer in front of each sink (`buffer.*` of its config); in memory unless `type` is disk. */
@@ -88,6 +90,11 @@ interface Node {
   chain?: Node[];
   /** Set on the other transforms of a chain: they have no loop of their own. */
   chained?: boolean;
+  /** A transform that keeps events between batches: how often its runner flushes (`flushPeriodMs`). */
+  flushPeriodMs?: number;
+  /** Of such a transform: by ticket (`EventBatch.ticket`), the finalizers of the input batches it keeps
+   * events of, each held once until it releases the ticket. */
+  held?: Map<number, BatchNotifier>;
 }
 
 /** What a reload built, not yet running: `commitReload` swaps it in, `abandonReload` throws it away. */
@@ -127,6 +134,8 @@ export class Topology {
    * reload is committed or abandoned. */
   private reloading = false;
   private reloads = 0;
+  /** The last ticket given to a batch for a transform that keeps events. */
+  private tickets = 0;
   /** Samples the events passing outputs for the API's taps. */
   readonly tap: TapHub;
 
@@ -421,6 +430,8 @@ export class Topology {
         const runner = this.reloads === 0 ? spec.id : `${spec.id}#${this.reloads}`;
         await options.executor.create(runner, spec.type, plan, definition.concurrent);
         node.runner = runner;
+        node.flushPeriodMs = definition.flushPeriodMs?.(spec.options);
+        if (node.flushPeriodMs !== undefined) node.held = new Map();
         const limits: BufferLimits = { maxEvents: options.transformBufferEvents, whenFull: 'block' };
         node.buffer = new BatchBuffer(limits, this.bufferObserver(node, limits));
         return node;
@@ -648,23 +659,74 @@ export class Topology {
     const inFlight = CALLS_PER_WORKER * this.options.executor.parallelism(node.runner!);
     let sent: Promise<void> = Promise.resolve();
     const unsent: Array<Promise<void>> = [];
+    // A transform that keeps events flushes on a timer, its outputs forwarded in turn with the batches'.
+    const flush = (ended: boolean) => {
+      const flushed = this.flush(node, ended);
+      sent = sent.then(async () => this.forward(node, await flushed));
+      return sent;
+    };
+    let flushing = false;
+    const timer =
+      node.flushPeriodMs === undefined
+        ? undefined
+        : setInterval(
+            () => {
+              // A flush still being forwarded (its outputs wait for room downstream) is not stacked upon.
+              if (flushing) return;
+              flushing = true;
+              void flush(false).finally(() => {
+                flushing = false;
+              });
+            },
+            Math.min(node.flushPeriodMs, MAX_TIMER_MS),
+          );
+    // The sources keep the process alive, not this.
+    timer?.unref();
     for (let batch = await buffer.pop(); batch !== undefined; batch = await buffer.pop()) {
       const batches = [batch];
       for (let next; batches.length < BATCHES_PER_CALL && (next = buffer.popQueued()) !== undefined; )
         batches.push(next);
-      const results = this.process(node, batches);
+      // Named for a transform that keeps events: its result names the inputs whose events an output holds.
+      const ticketed = node.held ? batches.map((b) => (b.finalizer ? { ...b, ticket: ++this.tickets } : b)) : batches;
+      const results = this.process(node, ticketed);
       // What forwarding needs of each batch (their bytes go to the worker).
-      const carried = batches.map(({ sourceId, finalizer }) => ({ sourceId, finalizer }));
+      const carried = ticketed.map(({ sourceId, finalizer, ticket }) => ({ sourceId, finalizer, ticket }));
       sent = sent.then(async () => {
         const stages = await results;
-        for (const [i, { sourceId, finalizer }] of carried.entries())
-          await this.forward(node, stages[i], sourceId, finalizer);
+        for (const [i, { sourceId, finalizer, ticket }] of carried.entries())
+          await this.forward(node, stages[i], { sourceId, finalizer, ticket });
       });
       unsent.push(sent);
       if (unsent.length >= inFlight) await unsent.shift();
     }
+    clearInterval(timer);
     await sent;
+    // Everything it keeps leaves before its outputs close.
+    if (timer) await flush(true);
     for (const stage of [node, ...(node.chain ?? [])]) this.finished(stage);
+  }
+
+  /** The runner's `flush` as a stage of the transform (undefined when it failed: counted and logged); when
+   * the input `ended`, one that failed loses what the transform kept, whose sources count it as errored. */
+  private async flush(node: Node, ended: boolean): Promise<StageResult[] | undefined> {
+    node.utilization!.start();
+    try {
+      return [{ result: await this.options.executor.flush(node.runner!, ended) }];
+    } catch (error) {
+      node.telemetry.error('transform_failed', 'processing');
+      node.log.error(
+        `Transform failed to flush: ${error instanceof Error ? error.message : String(error)}`,
+        { internal_log_rate_key: 'transform_failed' },
+        error,
+      );
+      if (ended) {
+        for (const finalizer of node.held!.values()) finalizer.release('errored');
+        node.held!.clear();
+      }
+      return undefined;
+    } finally {
+      node.utilization!.end();
+    }
   }
 
   /** Batches through the transform (and the transforms chained after it), in one call; per batch, undefined
@@ -736,15 +798,20 @@ export class Topology {
     node.telemetry.received(decoded.count, byteSize, sourceId);
   }
 
-  /** Reports what a batch through a transform (and its chain) cost and sends the last one's outputs on, each
-   * carrying the input's finalizer; the input's own reference is then released (an input every event of which
-   * was dropped on purpose counts as delivered, as in Vector; one the transform failed on as errored). */
+  /**
+   * Reports what a batch through a transform (and its chain), or a flush (no `input`), cost and sends the last
+   * one's outputs on, each carrying the input's finalizer; the input's own reference is then released (an
+   * input every event of which was dropped on purpose counts as delivered, as in Vector; one the transform
+   * failed on as errored). A transform that keeps events names the inputs whose events it keeps and each
+   * output holds by ticket: it holds their finalizers until it releases the ticket, and an output carries
+   * those of the events merged into it, as Vector's reduced event carries the merged events' finalizers.
+   */
   private async forward(
     node: Node,
     stages: StageResult[] | undefined,
-    sourceId: string | undefined,
-    finalizer: BatchNotifier | undefined,
+    input: Pick<EventBatch, 'sourceId' | 'finalizer' | 'ticket'> = {},
   ): Promise<void> {
+    const { sourceId, finalizer, ticket } = input;
     if (stages === undefined) {
       finalizer?.release('errored');
       return;
@@ -758,14 +825,27 @@ export class Topology {
         nodes[i + 1]!.telemetry.received(passedOn.count, passedOn.byteSize, sourceId);
         if (passedOn.batch) this.tap.offer(stage.spec.id, passedOn.batch);
       }
-      for (const { output, batch: out } of result.outputs) {
+      if (result.retains && finalizer && ticket !== undefined) {
+        finalizer.hold();
+        stage.held!.set(ticket, finalizer);
+      }
+      for (const { output, batch: out, tickets } of result.outputs) {
         if (out.count === 0) continue;
-        finalizer?.hold();
+        let carried = finalizer;
+        if (tickets === undefined) finalizer?.hold();
+        else {
+          const merged = tickets.map((t) => (t === ticket ? finalizer : stage.held!.get(t)));
+          carried = joinFinalizers(merged.filter((f): f is BatchNotifier => f !== undefined));
+        }
         await this.send(
           stage,
           output,
-          sourceId === undefined && finalizer === undefined ? out : { ...out, sourceId, finalizer },
+          sourceId === undefined && carried === undefined ? out : { ...out, sourceId, finalizer: carried },
         );
+      }
+      for (const released of result.releases ?? []) {
+        stage.held!.get(released)?.release();
+        stage.held!.delete(released);
       }
     }
     finalizer?.release();
@@ -782,6 +862,8 @@ export class Topology {
       node.telemetry.error(errorType, stage, count);
       node.log.error(message, { error_type: errorType, stage, internal_log_rate_key: errorType });
     }
+    for (const { message, fields } of result.warnings ?? []) node.log.warn(message, fields);
+    for (const { name, count } of result.counters ?? []) node.telemetry.increment(name, count);
     for (const { level, message, position: vrl_position } of result.logs ?? [])
       node.log[level](message, { vrl_position, internal_log_rate_limit: false });
     if (result.encodeFailures)

@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import type { TransformRunner } from '../components/component.js';
 import type { EventBatch } from './batch.js';
 import { createRunner, preloadRunner } from '../components/transforms/runners.js';
-import { runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
+import { flushRunner, runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 import { enrichmentTablesReady, publishEnrichmentTables } from '../enrichment/tables.js';
 
@@ -45,11 +45,21 @@ port.on('message', async (request: WorkerRequest) => {
   }
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
+  const transferred = (batch: EventBatch): EventBatch => {
+    const bytes = transferable(batch.bytes);
+    // Two outputs may carry the same batch (a route matching everything): transfer it once.
+    if (!transfer.includes(bytes.buffer as ArrayBuffer)) transfer.push(bytes.buffer as ArrayBuffer);
+    return { ...batch, bytes };
+  };
   try {
     await enrichmentTablesReady();
     if (request.op === 'create') {
       runners.set(request.id, await createRunner(request.type, request.plan));
       reply = { seq: request.seq };
+    } else if (request.op === 'flush') {
+      const flushed = flushRunner(runners.get(request.id)!, request.ended);
+      for (const output of flushed.outputs) output.batch = transferred(output.batch);
+      reply = { seq: request.seq, flushed };
     } else {
       const runs = runChain(
         request.chain.map((id) => runners.get(id)!),
@@ -57,12 +67,6 @@ port.on('message', async (request: WorkerRequest) => {
         request.encode,
         request.keepPassedOn,
       );
-      const transferred = (batch: EventBatch): EventBatch => {
-        const bytes = transferable(batch.bytes);
-        // Two outputs may carry the same batch (a route matching everything): transfer it once.
-        if (!transfer.includes(bytes.buffer as ArrayBuffer)) transfer.push(bytes.buffer as ArrayBuffer);
-        return { ...batch, bytes };
-      };
       for (const run of runs) {
         if ('error' in run) continue;
         for (const output of run.stages.at(-1)!.result.outputs) output.batch = transferred(output.batch);

@@ -21,7 +21,7 @@ test('list prints every component type by kind, sorted, as Vector lays it out', 
       section('Enrichment tables', ['file', 'geoip', 'mmdb']),
     ].join('\n'),
   );
-  assert.ok(stdout.includes('\nTransforms:\n- dedupe\n- filter\n- remap\n'), stdout);
+  assert.ok(stdout.includes('\nTransforms:\n- dedupe\n- filter\n- reduce\n- remap\n'), stdout);
   assert.is(stderr, '');
   assert.is(status, 0);
 });

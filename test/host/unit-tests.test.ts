@@ -40,9 +40,9 @@ transforms:
 `;
 
 let files = 0;
-async function build(tests: string): Promise<UnitTests> {
+async function build(tests: string, pipeline = PIPELINE): Promise<UnitTests> {
   const path = join(dir, `config${files++}.yaml`);
-  writeFileSync(path, `${PIPELINE}tests:\n${tests}`);
+  writeFileSync(path, `${pipeline}tests:\n${tests}`);
   const config = await loadPipelineConfig({
     locations: { files: [{ path }], dirs: [] },
     interpolate: false,
@@ -105,6 +105,34 @@ test('inputs of every type run through the transforms; outputs and named ports a
   assert.equal(
     all.map((r) => r.name),
     ['log fields by path, through a route port', 'raw is the message', 'vrl builds the event', 'metric'],
+  );
+});
+
+test('a transform that keeps events (reduce) emits them once the inputs end, as Vector ends its stream', async () => {
+  const pipeline = `${PIPELINE}
+  merge:
+    type: reduce
+    inputs: [tag]
+    merge_strategies:
+      message: concat
+`;
+  const tests = await build(
+    `
+  - name: reduced
+    inputs:
+      - insert_at: merge
+        value: one
+      - insert_at: merge
+        value: two
+    outputs:
+      - extract_from: merge
+        conditions: ['.message == "one two"']
+`,
+    pipeline,
+  );
+  assert.equal(
+    (await results(tests)).map((r) => r.errors),
+    [[]],
   );
 });
 

@@ -9,6 +9,7 @@ export const TRANSFORMS: ReadonlyMap<string, () => Promise<TransformDefinition>>
 >([
   ['dedupe', async () => (await import('./dedupe.js')).default],
   ['filter', async () => (await import('./filter.js')).default],
+  ['reduce', async () => (await import('./reduce.js')).default],
   ['remap', async () => (await import('./remap.js')).default],
   ['route', async () => (await import('./route.js')).default],
   ['sample', async () => (await import('./sample.js')).default],

@@ -17,6 +17,7 @@ export const RUNNERS: Readonly<Record<string, () => Promise<CreateRunner>>> = {
   remap: async () => (await import('./remap-runner.js')).createRemap as CreateRunner,
   dedupe: definitionCreate(() => import('./dedupe.js')),
   filter: definitionCreate(() => import('./filter.js')),
+  reduce: definitionCreate(() => import('./reduce.js')),
   route: definitionCreate(() => import('./route.js')),
   sample: definitionCreate(() => import('./sample.js')),
   throttle: definitionCreate(() => import('./throttle.js')),

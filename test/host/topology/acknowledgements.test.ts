@@ -244,4 +244,47 @@ test('transforms in worker threads: the finalizer stays on the main thread and f
   assert.equal(statuses, ['delivered', 'delivered']);
 });
 
+test('reduce: a merged event carries the finalizers of every source batch merged into it; one it keeps holds its source until it leaves', async () => {
+  const statuses: BatchStatus[] = [];
+  const held: EventBatch[] = [];
+  const reduce = (await TRANSFORMS.get('reduce')!()) as TransformDefinition;
+  await run(
+    [
+      source(
+        ackSource(
+          [
+            batchOf([
+              { id: 'a', n: 1 },
+              { id: 'b', n: 1 },
+            ]),
+            batchOf([{ id: 'a', n: 2, end: true }]),
+          ],
+          statuses,
+        ),
+      ),
+      component(
+        'merge',
+        'transform',
+        reduce,
+        ['in'],
+        reduce.options.parse({ group_by: ['id'], ends_when: 'exists(.end)' }),
+      ),
+      component('out', 'sink', holdingSink(held), ['merge']),
+    ],
+    () => true,
+    new WorkerExecutor(1),
+  );
+  // Transaction `a` ended in the second batch; `b` left at shutdown.
+  assert.equal(
+    held.map((batch) => eventsOf(batch)),
+    [[{ id: 'a', n: 3n, end: true }], [{ id: 'b', n: 1n }]],
+  );
+  assert.equal(statuses, []);
+  // The second source batch is all in `a`; the first is in both.
+  held[0]!.finalizer!.release();
+  assert.equal(statuses, ['delivered']);
+  held[1]!.finalizer!.release('errored');
+  assert.equal(statuses, ['delivered', 'errored']);
+});
+
 test.run();

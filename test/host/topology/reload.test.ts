@@ -7,7 +7,9 @@ import { InlineExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
 import { BuildError, Topology } from '../../../host/topology/run.js';
 import type { SinkDefinition, SourceDefinition, TransformDefinition } from '../../../host/components/component.js';
-import { batchOf, eventsOf } from '../support/components.js';
+import { batchOf, collectSink, eventsOf, listSource } from '../support/components.js';
+import reduce from '../../../host/components/transforms/reduce.js';
+import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import { waitFor } from '../../support/wait-for.js';
 
 const { hub } = textLogHub({ level: 'error' });
@@ -215,6 +217,47 @@ test('a sink whose own proxy changed is rebuilt with it in its env; the same pro
   );
   // The replaced sink and its replacement were both closed; the source was never rebuilt.
   assert.equal([...journal.steps].sort(), ['build in', 'closed out', 'closed out', 'stopped in']);
+});
+
+test('a transform that keeps events, replaced by a reload, lets out what it kept once its input has ended', async () => {
+  const got: unknown[] = [];
+  const metrics = new MetricsRegistry();
+  const specs = (maxEvents: number): ComponentSpec[] => [
+    {
+      id: 'in',
+      kind: 'source',
+      type: 'list',
+      definition: listSource([batchOf([{ n: 0 }, { n: 1 }])], { untilShutdown: true }),
+      options: {},
+      inputs: [],
+    },
+    {
+      id: 'merge',
+      kind: 'transform',
+      type: 'reduce',
+      definition: reduce as TransformDefinition,
+      options: reduce.options.parse({ merge_strategies: { n: 'array' }, max_events: maxEvents }),
+      inputs: ['in'],
+    },
+    { id: 'out', kind: 'sink', type: 'collect', definition: collectSink(got), options: {}, inputs: ['merge'] },
+  ];
+  const options = testTopologyOptions(hub, new InlineExecutor(() => reduce as TransformDefinition), { metrics });
+  const topology = await Topology.build(buildGraph(specs(10), 'strict'), options);
+  const running = topology.run();
+  await waitFor(
+    () => metrics.total('component_received_events_total', { component_id: 'merge' }) === 2,
+    () => 'reduce to take both events',
+  );
+  assert.equal(got, []);
+  topology.commitReload(await topology.prepareReload(buildGraph(specs(20), 'strict'), options));
+  await waitFor(
+    () => got.length === 1,
+    () => 'the replaced reduce to flush',
+  );
+  assert.equal(got, [{ n: [0n, 1n] }]);
+  topology.stop();
+  await running;
+  await topology.close();
 });
 
 test('a component that fails to build rejects the reload; the running topology goes on as it was', async () => {

@@ -1,11 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { textLogHub } from '../support/log-hub.js';
-import { InlineExecutor, type TransformExecutor } from '../../../host/topology/executor.js';
+import { InlineExecutor, type TransformExecutor, WorkerExecutor } from '../../../host/topology/executor.js';
 import { buildGraph, type ComponentSpec } from '../../../host/topology/graph.js';
 import { chainedTransforms, fusedEdges, Topology } from '../../../host/topology/run.js';
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { TransformDefinition } from '../../../host/components/component.js';
+import reduce from '../../../host/components/transforms/reduce.js';
 import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
 import { testTopologyOptions } from '../support/topology.js';
 import { waitFor } from '../../support/wait-for.js';
@@ -375,6 +376,7 @@ test('a transform with two batches in flight forwards them in input order, howev
       if (calls++ % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       return inline.processChain(chain, batches);
     },
+    flush: (id, ended) => inline.flush(id, ended),
     close: () => inline.close(),
   };
   const batches = Array.from({ length: 10 }, (_, i) => batchOf(n(i * 3, i * 3 + 3)));
@@ -394,6 +396,66 @@ test('a transform with two batches in flight forwards them in input order, howev
     got,
     n(0, 30).map(({ n }) => ({ n: BigInt(n) })),
   );
+});
+
+test('a transform that keeps events flushes on its period without new input, in its worker, and everything at shutdown before its sinks close', async () => {
+  const expired: unknown[] = [];
+  const atShutdown: unknown[] = [];
+  const transform = (id: string, options: unknown): ComponentSpec => ({
+    id,
+    kind: 'transform',
+    type: 'reduce',
+    definition: reduce as TransformDefinition,
+    options: reduce.options.parse(options),
+    inputs: ['in'],
+  });
+  const metrics = new MetricsRegistry();
+  const running = await Topology.build(
+    buildGraph(
+      [
+        {
+          id: 'in',
+          kind: 'source',
+          type: 'list',
+          definition: listSource([batchOf([{ n: 1 }, { n: 2 }])], { untilShutdown: true }),
+          options: {},
+          inputs: [],
+        },
+        transform('quick', { expire_after_ms: 0, flush_period_ms: 10 }),
+        transform('slow', {}),
+        {
+          id: 'expired',
+          kind: 'sink',
+          type: 'collect',
+          definition: collectSink(expired),
+          options: {},
+          inputs: ['quick'],
+        },
+        {
+          id: 'last',
+          kind: 'sink',
+          type: 'collect',
+          definition: collectSink(atShutdown),
+          options: {},
+          inputs: ['slow'],
+        },
+      ],
+      'strict',
+    ),
+    testTopologyOptions(hub, new WorkerExecutor(1), { metrics }),
+  );
+  const done = running.start();
+  await waitFor(
+    () => expired.length === 1,
+    () => `the expired group; got ${JSON.stringify(expired, (_, v) => (typeof v === 'bigint' ? Number(v) : v))}`,
+  );
+  assert.equal(expired, [{ n: 3n }]);
+  assert.equal(atShutdown, []);
+  assert.is(metrics.total('stale_events_flushed_total', { component_id: 'quick' }), 1);
+  assert.is(metrics.total('component_sent_events_total', { component_id: 'quick' }), 1);
+  running.stop();
+  await done;
+  assert.equal(atShutdown, [{ n: 3n }]);
 });
 
 /** `split` as a concurrent transform: chained to its neighbours where the graph allows. */
