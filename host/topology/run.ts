@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
 import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
 import { SourceLag } from '../telemetry/source-lag.js';
-import { joinFinalizers, type BatchNotifier, type EventBatch } from './batch.js';
+import { BatchNotifier, joinFinalizers, type EventBatch } from './batch.js';
 import { BatchBuffer, type BufferLimits } from './buffer.js';
 import { DiskBuffer, type DiskBufferObserver } from './disk-buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
@@ -889,6 +889,11 @@ export class Topology {
         batch.finalizer.release();
         batch = { ...batch, finalizer: undefined };
       }
+      // A disk buffer's record is let go once the sink is done with its batch (delivered, or given up on, as
+      // Vector's), which may be after `write` resolved: a batch gathered into a later request, or retried.
+      // Its batches carry no source finalizer: the source was released once the record was on disk.
+      if (buffer instanceof DiskBuffer)
+        batch = { ...batch, finalizer: new BatchNotifier(() => buffer.acknowledge(popped)) };
       node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
       node.utilization!.start();
       try {
@@ -906,11 +911,10 @@ export class Topology {
       } finally {
         node.utilization!.end();
       }
-      // Delivered or given up on (counted above): either way the disk buffer lets it go, as Vector's does.
-      if (buffer instanceof DiskBuffer) buffer.acknowledge(batch);
     }
-    if (buffer instanceof DiskBuffer) await buffer.shutdown();
+    // The sink first: closing it delivers (or gives up on) what it holds, which the ledger then records.
     await this.closeSink(node, sink);
+    if (buffer instanceof DiskBuffer) await buffer.shutdown();
     this.finished(node);
   }
 

@@ -135,6 +135,56 @@ sinks:
   }
 });
 
+test('kill -9 while a request is being retried: its record stays unacknowledged and the next start sends it', async () => {
+  const sink = await destination();
+  const dir = tempDir();
+  const sourcePort = await freePort();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(
+    config,
+    `
+data_dir: ${join(dir, 'data')}
+sources:
+  in: { type: http_server, address: "127.0.0.1:${sourcePort}" }
+sinks:
+  out:
+    inputs: [in]
+    type: http
+    uri: http://127.0.0.1:${sink.port}/
+    encoding: { codec: text }
+    framing: { method: newline_delimited }
+    batch: { timeout_secs: 0.1 }
+    request: { retry_initial_backoff_secs: 1, retry_jitter_mode: None }
+    healthcheck: { enabled: false }
+    buffer: { type: disk, max_size: 268435488 }
+`,
+  );
+  const first = startSvc(['--config', config]);
+  let second: ReturnType<typeof startSvc> | undefined;
+  try {
+    await first.waitForStderr(/svc has started/);
+    assert.is((await fetch(`http://127.0.0.1:${sourcePort}/`, { method: 'POST', body: 'the one event' })).status, 200);
+    // Refused twice: the first retry came after the ledger's sync (every 500 ms) had its chance to move on.
+    await waitFor(
+      () => sink.refused() >= 2,
+      () => `${sink.refused()} refused requests`,
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    sink.up();
+    second = startSvc(['--config', config]);
+    await waitFor(
+      () => sink.delivered.length > 0 || second!.child.exitCode !== null,
+      () => `the event delivered; stderr: ${second!.stderr()}`,
+    );
+    assert.equal(sink.delivered, ['the one event']);
+  } finally {
+    first.child.kill('SIGKILL');
+    second?.child.kill('SIGKILL');
+    sink.close();
+  }
+});
+
 test('a disk buffer needs a data_dir it can write to: the error names the sink and the directory', async () => {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
