@@ -305,9 +305,11 @@ function unixTimestamp(ns: i64): Value {
 
 // ---- text forms of values ---------------------------------------------------------------------------------
 
-/** The message field as text (nothing when the event has none). */
+/** The message field as text (nothing when the event has none). A non-object event (Vector's log namespace:
+ * a source's payload at the root, which Vector's schema gives the `message` meaning) is the message. */
 function writeMessage(raw: bool, event: Value): void {
-  if (path_exists(event, messagePath)) writeText(out, path_get(event, messagePath), raw);
+  if (tagOf(event) != Tag.Object) writeText(out, event, raw);
+  else if (path_exists(event, messagePath)) writeText(out, path_get(event, messagePath), raw);
 }
 
 // ---- metrics ------------------------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ export function testEnv(type: string, overrides: Partial<ComponentEnv> = {}): Te
 export interface Collected {
   batches: EventBatch[];
   events: Array<Record<string, unknown>>;
+  /** Each event's metadata (`%`), in the order of `events`. */
+  metadata: Array<Record<string, unknown>>;
   kinds: string[];
   shutdown: AbortController;
   /** Resolves when the source's `run` returned. */
@@ -28,6 +30,7 @@ export function runSource(source: Source, options: { delayMs?: number } = {}): C
   const collected: Collected = {
     batches: [],
     events: [],
+    metadata: [],
     kinds: [],
     shutdown,
     done: Promise.resolve(),
@@ -40,6 +43,7 @@ export function runSource(source: Source, options: { delayMs?: number } = {}): C
       collected.batches.push(batch);
       for (const record of decodeBatch(batch.bytes).events) {
         collected.events.push(record.event as Record<string, unknown>);
+        collected.metadata.push(record.metadata as Record<string, unknown>);
         collected.kinds.push(record.kind);
       }
       for (const waiter of waiters.filter((w) => collected.events.length >= w.n)) waiter.resolve();
