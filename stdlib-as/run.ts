@@ -164,7 +164,7 @@ export function run_batch(ptr: usize, len: usize): usize {
         store<u32>(bufferReserve(out, 4), 1);
         writeCells(out);
       } else {
-        writeEmitted(out, load<u32>(meta_cell()), producedEvent(event_cell()));
+        writeEmitted(out, kind, load<u32>(meta_cell()), producedEvent(event_cell()));
       }
       if (flags & BatchFlag.RESULTS) writeValue(out, result);
       if (outputTooDeep(out, start + 8)) {
@@ -219,26 +219,28 @@ function emit(
   write: (out: Buffer, kind: u8, meta: Value, event: Value) => void,
 ): void {
   if (tagOf(target) != Tag.Array) {
-    write(out, kind, meta, asEvent(meta, target));
+    write(out, kind, meta, asEvent(kind, meta, target));
     return;
   }
-  for (let i: usize = 0, n = arrayLen(target); i < n; i++) write(out, kind, meta, asEvent(meta, arrayGet(target, i)));
+  for (let i: usize = 0, n = arrayLen(target); i < n; i++)
+    write(out, kind, meta, asEvent(kind, meta, arrayGet(target, i)));
 }
 
 /** u32 count, then (metadata, event) per emitted event. */
-function writeEmitted(out: Buffer, meta: Value, target: Value): void {
+function writeEmitted(out: Buffer, kind: u8, meta: Value, target: Value): void {
   store<u32>(bufferReserve(out, 4), <u32>emittedCount(target));
-  emit(out, 0, meta, target, (out: Buffer, _kind: u8, meta: Value, event: Value): void => {
+  emit(out, kind, meta, target, (out: Buffer, _kind: u8, meta: Value, event: Value): void => {
     writeValue(out, meta);
     writeValue(out, event);
   });
 }
 
-/** What an emitted value `v` is as an event: in Vector's log namespace (its metadata holds `vector`, as
- * Vector's `LogEvent::namespace` tells) any value is, in the legacy one a non-object is wrapped. */
-function asEvent(meta: Value, v: Value): Value {
+/** What an emitted value `v` is as an event: a log in Vector's log namespace (its metadata holds `vector`, as
+ * Vector's `LogEvent::namespace` tells) is any value; otherwise a non-object is wrapped. */
+function asEvent(kind: u8, meta: Value, v: Value): Value {
   if (tagOf(v) == Tag.Object) return v;
-  if (tagOf(meta) == Tag.Object && objectFind(meta, VECTOR, VECTOR_LEN) >= 0) return v;
+  if (kind == <u8>EventKind.Log && meta != 0 && tagOf(meta) == Tag.Object && objectFind(meta, VECTOR, VECTOR_LEN) >= 0)
+    return v;
   const event = newObject(1);
   objectSet(event, MESSAGE, MESSAGE_LEN, v);
   return event;

@@ -437,8 +437,9 @@ function metricField(o: Value, key: string): Value {
 // ---- logfmt -------------------------------------------------------------------------------------------------
 
 /** VRL's `encode_logfmt` of the event (`true` as the bare key, `false` left out). */
+/** The event's fields as logfmt; a non-object event (Vector's log namespace) has none: an empty line, as Vector. */
 function writeLogfmt(event: Value): void {
-  writeKeyValue(out, event, 0, EQUALS, 1, SPACE, 1, true);
+  if (tagOf(event) == Tag.Object) writeKeyValue(out, event, 0, EQUALS, 1, SPACE, 1, true);
 }
 
 // ---- csv ----------------------------------------------------------------------------------------------------
