@@ -45,6 +45,10 @@ export type DecodeFraming =
 
 type DecoderCodec = 'bytes' | 'json' | 'syslog' | 'native_json';
 
+/** Vector's `schema.log_namespace`: `legacy` (false) puts what a source adds at the event's root, `vector`
+ * (true) in its metadata. */
+export type LogNamespace = 'legacy' | 'vector';
+
 export interface DecodeOptions {
   framing: DecodeFraming;
   codec: DecoderCodec;
@@ -56,6 +60,11 @@ export interface DecodeOptions {
   stamp?: Record<string, unknown>;
   /** Syslog: the parsed `hostname` also goes here (the syslog source's host key), before the stamp. */
   hostnameKey?: string;
+  /** `vector`: Vector's log namespace, where the payload is the event whatever its type and `stamp` is each
+   * log event's metadata. Default `legacy`. */
+  logNamespace?: LogNamespace;
+  /** The syslog source's decoder: in Vector's namespace, syslog's parsed fields go to `%syslog`. */
+  syslogSource?: boolean;
   /** The input is the end of the stream: its last, undelimited bytes are a frame too. */
   eof?: boolean;
   /** Framing state: the previous call's `discard`, when this input continues its stream. */
@@ -326,6 +335,10 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
   const codec = codeOf(DECODERS, options.codec, 'decoding codec');
   let flags = options.eof ? DecodeFlag.EOF : 0;
   if (options.lossy === false) flags |= DecodeFlag.STRICT_UTF8;
+  if (options.logNamespace === 'vector') {
+    flags |= DecodeFlag.VECTOR_NAMESPACE;
+    if (options.syslogSource) flags |= DecodeFlag.SYSLOG_METADATA;
+  }
   let delimiter = 0x0a;
   let maxLength = NO_LIMIT;
   let fieldLength = 4;

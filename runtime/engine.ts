@@ -22,6 +22,7 @@ export {
   type DecodeOptions,
   type EncodeFraming,
   type EncodeOptions,
+  type LogNamespace,
 } from './codec-module.js';
 export { displayFloat } from './display.js';
 export { MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT } from './module.js';

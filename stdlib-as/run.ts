@@ -14,7 +14,20 @@ import {
   Outcome,
 } from '../abi/wire/batch';
 import { bytesEqual } from './codec/scan';
-import { Value, Tag, TRUE, alloc, tagOf, newObject, objectSet, arrayLen, arrayGet, share, setRunning } from './value';
+import {
+  Value,
+  Tag,
+  TRUE,
+  alloc,
+  tagOf,
+  newObject,
+  objectSet,
+  objectFind,
+  arrayLen,
+  arrayGet,
+  share,
+  setRunning,
+} from './value';
 import { setOutcome, currentOutcome, errorMessagePtr, errorMessageLen } from './error';
 import {
   Buffer,
@@ -82,6 +95,8 @@ export function failures_len(): usize {
 
 const MESSAGE = memory.data<u8>([0x6d, 0x65, 0x73, 0x73, 0x61, 0x67, 0x65]);
 const MESSAGE_LEN: usize = 7;
+const VECTOR = memory.data<u8>([0x76, 0x65, 0x63, 0x74, 0x6f, 0x72]);
+const VECTOR_LEN: usize = 6;
 
 /**
  * Puts the event (a metric's view, stdlib-as/metric.ts) and metadata in the cells and runs the program;
@@ -149,7 +164,7 @@ export function run_batch(ptr: usize, len: usize): usize {
         store<u32>(bufferReserve(out, 4), 1);
         writeCells(out);
       } else {
-        writeEmitted(out, load<u32>(meta_cell()), producedEvent(event_cell()));
+        writeEmitted(out, kind, load<u32>(meta_cell()), producedEvent(event_cell()));
       }
       if (flags & BatchFlag.RESULTS) writeValue(out, result);
       if (outputTooDeep(out, start + 8)) {
@@ -193,7 +208,8 @@ function emittedCount(target: Value): usize {
 
 /**
  * Calls `write` for each event `target` (`.`) emits (docs/abi.md §4): an object is one event, an array
- * one per item, anything else (and a non-object item) `{ "message": v }`.
+ * one per item, anything else (and a non-object item) `{ "message": v }`, or itself in Vector's log
+ * namespace.
  */
 function emit(
   out: Buffer,
@@ -203,23 +219,28 @@ function emit(
   write: (out: Buffer, kind: u8, meta: Value, event: Value) => void,
 ): void {
   if (tagOf(target) != Tag.Array) {
-    write(out, kind, meta, asEvent(target));
+    write(out, kind, meta, asEvent(kind, meta, target));
     return;
   }
-  for (let i: usize = 0, n = arrayLen(target); i < n; i++) write(out, kind, meta, asEvent(arrayGet(target, i)));
+  for (let i: usize = 0, n = arrayLen(target); i < n; i++)
+    write(out, kind, meta, asEvent(kind, meta, arrayGet(target, i)));
 }
 
 /** u32 count, then (metadata, event) per emitted event. */
-function writeEmitted(out: Buffer, meta: Value, target: Value): void {
+function writeEmitted(out: Buffer, kind: u8, meta: Value, target: Value): void {
   store<u32>(bufferReserve(out, 4), <u32>emittedCount(target));
-  emit(out, 0, meta, target, (out: Buffer, _kind: u8, meta: Value, event: Value): void => {
+  emit(out, kind, meta, target, (out: Buffer, _kind: u8, meta: Value, event: Value): void => {
     writeValue(out, meta);
     writeValue(out, event);
   });
 }
 
-function asEvent(v: Value): Value {
+/** What an emitted value `v` is as an event: a log in Vector's log namespace (its metadata holds `vector`, as
+ * Vector's `LogEvent::namespace` tells) is any value; otherwise a non-object is wrapped. */
+function asEvent(kind: u8, meta: Value, v: Value): Value {
   if (tagOf(v) == Tag.Object) return v;
+  if (kind == <u8>EventKind.Log && meta != 0 && tagOf(meta) == Tag.Object && objectFind(meta, VECTOR, VECTOR_LEN) >= 0)
+    return v;
   const event = newObject(1);
   objectSet(event, MESSAGE, MESSAGE_LEN, v);
   return event;
@@ -341,7 +362,6 @@ let framedFlags: i32 = 0;
 let framedOut: Buffer = 0;
 let framedEncodes = false;
 let framedFailures: Buffer = 0;
-let framedMeta: Value = 0;
 let framedIndex: u32 = 0;
 let framedEmitted: u32 = 0;
 /** The decoded event as an input record, when a failure needs it. */
@@ -349,7 +369,7 @@ let framedOriginal: Buffer = 0;
 
 /**
  * Decodes the framed bytes [ptr, ptr + len) with the codec module's decode descriptor (docs/abi.md §9), runs
- * the program on each event as `run_chain` does (metadata `{}`; `flags` as run_chain's, plus FAILED_RECORDS),
+ * the program on each event as `run_chain` does (with the metadata the decoder gave it; `flags` as run_chain's, plus FAILED_RECORDS),
  * and writes the emitted events as an input batch or, when `encodeDescriptor` is not 0, encoded and framed
  * with it. One call does what a source's decoder, the transform and a sink's encoder do in three, without
  * the two batches between them. Returns the address of ten u32: output address, length, events out,
@@ -373,8 +393,6 @@ export function run_framed(
   }
   framedFailures = bufferNew(64);
   framedOriginal = bufferNew(64);
-  // One empty metadata object for every event: shared, so a program that writes `%` copies it first.
-  framedMeta = share(newObject(0));
   framedIndex = 0;
   framedEmitted = 0;
   decodeEach(ptr, len, decodeDescriptor, runDecoded);
@@ -404,11 +422,11 @@ export function run_framed(
 }
 
 /** One decoded event through the program; what it emits goes to the output. */
-function runDecoded(kind: EventKind, event: Value): void {
+function runDecoded(kind: EventKind, meta: Value, event: Value): void {
   // Shared: the program's writes copy, so the event as decoded is still there if it fails.
   const original = share(event);
   setRunning(framedIndex);
-  let result = runEvent(framedMeta, event, kind == EventKind.Metric);
+  let result = runEvent(meta, event, kind == EventKind.Metric);
   if (result != 0) {
     const target = producedEvent(event_cell());
     // The encoder reports its own events too deep to encode (codec/encode.ts).
@@ -424,16 +442,16 @@ function runDecoded(kind: EventKind, event: Value): void {
     const keep = (framedFlags & (outcome == Outcome.Error ? ChainFlag.KEEP_ON_ERROR : ChainFlag.KEEP_ON_ABORT)) != 0;
     if (framedFlags & ChainFlag.FAILED_RECORDS) {
       bufferTruncate(framedOriginal, 0);
-      writeInputRecord(framedOriginal, <u8>kind, framedMeta, original);
+      writeInputRecord(framedOriginal, <u8>kind, meta, original);
       writeFailure(framedFailures, framedIndex, outcome, bufferData(framedOriginal), bufferLength(framedOriginal));
     } else {
       writeFailure(framedFailures, framedIndex, outcome, 0, 0);
     }
     if (keep) {
       if (framedEncodes) {
-        encodeEmitted(framedOut, <u8>kind, framedMeta, original);
+        encodeEmitted(framedOut, <u8>kind, meta, original);
       } else {
-        writeInputRecord(framedOut, <u8>kind, framedMeta, original);
+        writeInputRecord(framedOut, <u8>kind, meta, original);
         framedEmitted++;
       }
     }

@@ -70,6 +70,7 @@ const INTEGRATION = [
   'host/components/transforms/remap',
   'host/config/secrets',
   'host/crash',
+  'host/log-namespace',
   'host/log-rate-limit',
   'host/pipeline',
   'host/pipeline-flow',

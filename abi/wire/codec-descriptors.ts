@@ -28,6 +28,12 @@ export const enum DecodeFlag {
   LITTLE_ENDIAN = 4,
   /** Invalid UTF-8 is an error instead of U+FFFD (the codecs' `lossy: false`). */
   STRICT_UTF8 = 8,
+  /** Vector's log namespace: the decoded payload is the event, whatever its type, and the stamp is the
+   * metadata of every log event (as it is, not merged into the event). */
+  VECTOR_NAMESPACE = 16,
+  /** With VECTOR_NAMESPACE, syslog (the syslog source's decoder): the message is the event, the other parsed
+   * fields go to the metadata's `syslog` object (structured data elements under its `structured_data`). */
+  SYSLOG_METADATA = 32,
 }
 
 /** Byte offsets of the decode descriptor's u32 words. */
@@ -42,7 +48,8 @@ export const enum DecodeDescriptor {
   /** The framing state the previous call of the stream left. */
   Discard = 24,
   Decoder = 28,
-  /** Address of an encoded object of fields every log event gets where it lacks them, or 0. */
+  /** Address of an encoded object of fields every log event gets where it lacks them (with VECTOR_NAMESPACE:
+   * every log event's metadata), or 0. */
   Stamp = 32,
   /** Address of the path descriptor of the message key. */
   MessagePath = 36,

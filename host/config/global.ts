@@ -104,17 +104,9 @@ const globalObject = z.strictObject({
   proxy: proxySchema.prefault({}),
   schema: z
     .strictObject({
-      // Vector's namespace puts a source's payload at the event's root and what the source adds in metadata:
-      // svc's sources, codec and event layout have the legacy one only, so asking for it is an error rather
-      // than events of a shape the configuration's programs do not expect.
-      log_namespace: z
-        .boolean()
-        .default(false)
-        .refine((namespaced) => !namespaced, {
-          message:
-            'svc has the legacy log namespace only (fields at the event root, as Vector without log_namespace): ' +
-            'remove the option or set it to false',
-        }),
+      // Vector's namespace (true) puts a source's payload at the event's root and what the source adds in
+      // its metadata; each source's `log_namespace` overrides it.
+      log_namespace: z.boolean().default(false),
     })
     .prefault({}),
   telemetry: z

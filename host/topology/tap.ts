@@ -8,6 +8,7 @@
 import type { ComponentKind } from '../components/component.js';
 import { parseFieldPath, valuePath } from '../config/template.js';
 import type { RemapValue } from '../../abi/values.js';
+import { Wire } from '../../abi/wire/values.js';
 import {
   BatchReader,
   BatchWriter,
@@ -84,8 +85,10 @@ export class TappedEvent {
     return this.reader.readPath(this.record.event, [])!;
   }
 
-  /** The log's `log_schema.message_key` field, still encoded. */
+  /** The log's `log_schema.message_key` field, still encoded; a non-object event (Vector's log namespace: a
+   * source's payload at the root, which Vector's schema gives the `message` meaning) is its own message. */
   message(): Uint8Array | undefined {
+    if (this.record.event[0] !== Wire.Object) return this.record.event;
     return this.schemaValue(this.environment.message);
   }
 

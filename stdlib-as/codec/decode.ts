@@ -2,7 +2,8 @@
 // `bytes` makes `{ <message key>: frame }`, `json` an event per object, `syslog` the fields parse_syslog
 // finds, `native_json` `{"log"|"metric"|"trace": {...}}` events of that kind. Every log event then gets the
 // source's stamp: each stamp field the event lacks, recursively through nested objects (Vector inserts
-// source metadata with `try_insert`).
+// source metadata with `try_insert`). In Vector's log namespace (flag VECTOR_NAMESPACE) the payload is the
+// event whatever its type (`bytes` a string, `json` any value) and the stamp is each log event's metadata.
 
 import { writeBatchHeader } from '../batch-layout';
 import { BATCH_HEADER_SIZE as HEADER_SIZE, EventKind } from '../../abi/wire/batch';
@@ -71,6 +72,12 @@ const EMPTY_OBJECT_SIZE: usize = 9;
 let codec: Decoder = Decoder.Bytes;
 let strict = false;
 let stamp: Value = 0;
+let vectorNamespace = false;
+let syslogMetadata = false;
+/** A log event's metadata: the stamp in Vector's namespace, else `{}`; shared (a program writing `%` copies). */
+let logMetadata: Value = 0;
+/** Every other record's metadata. */
+let emptyMetadata: Value = 0;
 let messagePath: usize = 0;
 let hostnamePath: usize = 0;
 let out: Buffer = 0;
@@ -124,8 +131,8 @@ export function decodeFrames(ptr: usize, len: usize, descriptor: usize): usize {
   return bufferData(out);
 }
 
-/** What receives each decoded (and stamped) event. */
-export type EventSink = (kind: EventKind, event: Value) => void;
+/** What receives each decoded (and stamped) event, with its metadata (shared: written only after a copy). */
+export type EventSink = (kind: EventKind, metadata: Value, event: Value) => void;
 
 /**
  * Decodes the framed input [ptr, ptr + len) with the descriptor at `descriptor` and hands each event to
@@ -138,6 +145,10 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   strict = (flags & DecodeFlag.STRICT_UTF8) != 0;
   const stampAt = <usize>load<u32>(descriptor, DecodeDescriptor.Stamp);
   stamp = stampAt != 0 ? decodeValue(stampAt) : 0;
+  vectorNamespace = (flags & DecodeFlag.VECTOR_NAMESPACE) != 0;
+  syslogMetadata = vectorNamespace && (flags & DecodeFlag.SYSLOG_METADATA) != 0;
+  emptyMetadata = share(newObject(0));
+  logMetadata = vectorNamespace && stamp != 0 ? share(stamp) : emptyMetadata;
   messagePath = <usize>load<u32>(descriptor, DecodeDescriptor.MessagePath);
   hostnamePath = <usize>load<u32>(descriptor, DecodeDescriptor.HostnamePath);
   firstFrame = load<u32>(descriptor, DecodeDescriptor.FirstFrame);
@@ -161,7 +172,8 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
 function decodeFrame(ptr: usize, len: usize): void {
   switch (codec) {
     case Decoder.Bytes: {
-      writeLog(messageEvent(newBytes(ptr, len)));
+      const message = newBytes(ptr, len);
+      writeLog(vectorNamespace ? message : messageEvent(message));
       return;
     }
     case Decoder.Json:
@@ -194,7 +206,7 @@ function parseFrame(ptr: usize, len: usize): Value {
 function decodeJson(ptr: usize, len: usize): void {
   const v = parseFrame(ptr, len);
   if (v == 0) return;
-  if (!allObjects(v)) return writeError('Attempted to convert non-Object JSON into a LogEvent.');
+  if (!vectorNamespace && !allObjects(v)) return writeError('Attempted to convert non-Object JSON into a LogEvent.');
   forEachItem(v, EventKind.Log);
 }
 
@@ -248,6 +260,7 @@ function decodeSyslog(ptr: usize, len: usize): void {
   if (strict && !isValidUtf8(ptr, len)) return writeUtf8Error(ptr, len);
   const v = fn_parse_syslog(newBytes(ptr, len));
   if (v == 0) return writePendingError();
+  if (syslogMetadata) return writeSyslogSourceEvent(v);
   if (hostnamePath != 0) {
     // Set before the stamp, which fills only what the event lacks: the peer is the host without a hostname.
     const hostname = field(v, 'hostname');
@@ -258,6 +271,43 @@ function decodeSyslog(ptr: usize, len: usize): void {
     }
   }
   writeLog(v);
+}
+
+/**
+ * The syslog source's event in Vector's namespace: the message, with the other fields in the metadata's
+ * `syslog` object beside the stamp's, structured data elements (the object fields) under `structured_data`.
+ */
+function writeSyslogSourceEvent(parsed: Value): void {
+  const fields = newObject(objectLen(parsed) + 2);
+  const elements = newObject(4);
+  let message: Value = 0;
+  for (let i: usize = 0, n = objectLen(parsed); i < n; i++) {
+    const key = objectKeyPtr(parsed, i);
+    const keyLen = objectKeyLen(parsed, i);
+    const value = objectValue(parsed, i);
+    if (tagOf(value) == Tag.Object) objectSet(elements, key, keyLen, value);
+    else if (equalsAscii(key, keyLen, 'message')) message = value;
+    else objectSet(fields, key, keyLen, value);
+  }
+  setField(fields, 'structured_data', elements);
+  const metadata = newObject(stamp != 0 ? objectLen(stamp) + 1 : 1);
+  if (stamp != 0) {
+    for (let i: usize = 0, n = objectLen(stamp); i < n; i++) {
+      const key = objectKeyPtr(stamp, i);
+      const keyLen = objectKeyLen(stamp, i);
+      const value = objectValue(stamp, i);
+      // The source's own fields (peer address, host) are set after the parsed ones, as Vector sets them.
+      if (equalsAscii(key, keyLen, 'syslog') && tagOf(value) == Tag.Object) {
+        for (let j: usize = 0, m = objectLen(value); j < m; j++)
+          objectSet(fields, objectKeyPtr(value, j), objectKeyLen(value, j), share(objectValue(value, j)));
+      } else {
+        objectSet(metadata, key, keyLen, share(value));
+      }
+    }
+  }
+  setField(metadata, 'syslog', fields);
+  deliver(EventKind.Log, share(metadata), message);
+  count++;
 }
 
 /** Rust's `Utf8Error` text for the first invalid sequence. */
@@ -402,21 +452,31 @@ function writeLog(event: Value): void {
 }
 
 function writeEvent(kind: EventKind, event: Value): void {
-  if (kind == EventKind.Log && stamp != 0) stampInto(event, stamp);
-  deliver(kind, event);
+  if (kind != EventKind.Log) deliver(kind, emptyMetadata, event);
+  else if (vectorNamespace) deliver(kind, logMetadata, event);
+  else {
+    if (stamp != 0) stampInto(event, stamp);
+    deliver(kind, emptyMetadata, event);
+  }
   count++;
 }
 
 /** The event as a record of the input batch. */
-function writeRecord(kind: EventKind, event: Value): void {
+function writeRecord(kind: EventKind, metadata: Value, event: Value): void {
   const size: usize = encodedSize(event);
-  const length: usize = EMPTY_OBJECT_SIZE + size + 4;
+  const empty = objectLen(metadata) == 0;
+  const metadataSize = empty ? EMPTY_OBJECT_SIZE : encodedSize(metadata);
+  const length: usize = metadataSize + size + 4;
   const record = bufferReserve(out, length + 4);
   store<u32>(record, <u32>length);
   store<u32>(record, <u32>kind, 4);
-  store<u8>(record + 8, 9); // object tag (docs/abi.md §1), no entries
-  store<u64>(record + 9, 0);
-  encodeValue(event, record + 8 + EMPTY_OBJECT_SIZE);
+  if (empty) {
+    store<u8>(record + 8, 9); // object tag (docs/abi.md §1), no entries
+    store<u64>(record + 9, 0);
+  } else {
+    encodeValue(metadata, record + 8);
+  }
+  encodeValue(event, record + 8 + metadataSize);
 }
 
 /** Inserts each field of `from` that `into` lacks; both are objects, `into` owned by the decoder. */

@@ -305,9 +305,11 @@ function unixTimestamp(ns: i64): Value {
 
 // ---- text forms of values ---------------------------------------------------------------------------------
 
-/** The message field as text (nothing when the event has none). */
+/** The message field as text (nothing when the event has none). A non-object event (Vector's log namespace:
+ * a source's payload at the root, which Vector's schema gives the `message` meaning) is the message. */
 function writeMessage(raw: bool, event: Value): void {
-  if (path_exists(event, messagePath)) writeText(out, path_get(event, messagePath), raw);
+  if (tagOf(event) != Tag.Object) writeText(out, event, raw);
+  else if (path_exists(event, messagePath)) writeText(out, path_get(event, messagePath), raw);
 }
 
 // ---- metrics ------------------------------------------------------------------------------------------------
@@ -435,8 +437,9 @@ function metricField(o: Value, key: string): Value {
 // ---- logfmt -------------------------------------------------------------------------------------------------
 
 /** VRL's `encode_logfmt` of the event (`true` as the bare key, `false` left out). */
+/** The event's fields as logfmt; a non-object event (Vector's log namespace) has none: an empty line, as Vector. */
 function writeLogfmt(event: Value): void {
-  writeKeyValue(out, event, 0, EQUALS, 1, SPACE, 1, true);
+  if (tagOf(event) == Tag.Object) writeKeyValue(out, event, 0, EQUALS, 1, SPACE, 1, true);
 }
 
 // ---- csv ----------------------------------------------------------------------------------------------------

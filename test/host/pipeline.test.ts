@@ -349,13 +349,4 @@ test('proxies in a running pipeline: a sinkâ€™s own proxy, else the environmentâ
   }
 });
 
-test('schema.log_namespace: true is refused, saying why', async () => {
-  const dir = writeFiles({
-    'svc.yaml': `schema: { log_namespace: true }\nsources:\n  in:\n    type: stdin\n${CONSOLE_SINK}`,
-  });
-  const { status, stderr } = await runSvc(['--config', join(dir, 'svc.yaml')], { stdin: '' });
-  assert.match(stderr, /option "schema\.log_namespace": svc has the legacy log namespace only/);
-  assert.is(status, 78);
-});
-
 test.run();

@@ -166,6 +166,24 @@ test("each condition must hold for some event; failures name the check, each eve
   );
 });
 
+test("a vrl input in Vector's log namespace: its metadata and its string value reach transforms and conditions", async () => {
+  const tests = await build(`
+  - name: namespaced
+    inputs:
+      - insert_at: split
+        type: vrl
+        source: '%vector.source_type = "file"; %file.path = "/var/log/a"; . = "line"'
+    outputs:
+      - extract_from: split._unmatched
+        conditions:
+          - '. == "line" && %file.path == "/var/log/a" && %vector.source_type == "file"'
+`);
+  assert.equal(
+    (await results(tests)).map((r) => r.errors),
+    [[]],
+  );
+});
+
 test('no events, and events where none were expected, fail', async () => {
   const tests = await build(`
   - name: nothing passes the filter

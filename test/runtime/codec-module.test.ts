@@ -200,6 +200,46 @@ test('the stamp fills what log events lack, recursively, and leaves metrics alon
   assert.equal(Object.keys(metric.events[0]!.event as object), ['gauge', 'kind', 'name']);
 });
 
+test("Vector's log namespace: the payload is the event whatever its type, the stamp is each log's metadata", () => {
+  const stamp = { vector: { source_type: 'stdin' }, stdin: { host: 'h' } };
+  const vector = { stamp, logNamespace: 'vector' } as const;
+  const lines = decode('one\ntwo\n', vector);
+  assert.equal(
+    lines.events.map((e) => [e.metadata, e.event]),
+    [
+      [stamp, 'one'],
+      [stamp, 'two'],
+    ],
+  );
+  // Any JSON value is an event (an array one per item); the stamp does not touch it.
+  const json = decode('{"host":"mine"}\n[1,"x"]\nnull\n', { ...vector, codec: 'json' });
+  assert.equal(
+    json.events.map((e) => e.event),
+    [{ host: 'mine' }, 1n, 'x', null],
+  );
+  assert.ok(json.events.every((e) => e.metadata !== undefined && Object.keys(e.metadata as object).length === 2));
+  // Metrics keep empty metadata.
+  const metric = decode('{"metric":{"name":"x","kind":"absolute","gauge":{"value":2.5}}}', {
+    ...vector,
+    codec: 'native_json',
+    eof: true,
+  });
+  assert.equal(metric.events[0]!.metadata, {});
+  // syslog without the syslog source's switch: the fields at the root, as Vector's decoder makes them.
+  const syslog = decode('<13>1 2026-11-28T10:00:00Z web app 42 - - hi\n', { ...vector, codec: 'syslog' });
+  assert.is((syslog.events[0]!.event as { message: string }).message, 'hi');
+  assert.equal(syslog.events[0]!.metadata, stamp);
+});
+
+test("the encoders take a non-object event (Vector's log namespace) as the message: text and raw_message write it, json its JSON", () => {
+  assert.is(encode(logs('line', 2n, { message: 'field' }), { codec: 'text' }).text, 'line\n2\nfield\n');
+  assert.is(encode(logs('line'), { codec: 'raw_message' }).text, 'line\n');
+  assert.is(encode(logs('line', [1n]), { codec: 'json' }).text, '"line"\n[1]\n');
+  // Vector: logfmt writes a non-object's fields (none), only_fields starts from an empty object.
+  assert.is(encode(logs('line'), { codec: 'logfmt' }).text, '\n');
+  assert.is(encode(logs('line'), { codec: 'json', only_fields: ['a'] }).text, '{}\n');
+});
+
 test('empty input decodes to an empty batch', () => {
   const result = decode('', { codec: 'json', eof: true });
   assert.equal(

@@ -199,6 +199,37 @@ test('runBatch applies the emission rules per record, keeps metadata and kinds, 
   ]);
 });
 
+test("in Vector's log namespace (metadata with `vector`) a log's non-object value is the event; a trace's is wrapped", async () => {
+  const { program, instance } = await compiled('. = .out');
+  const vector = { vector: { source_type: 'stdin' } };
+  const input = encodeBatch(
+    [
+      { metadata: vector, event: { out: 'text' } },
+      { metadata: vector, event: { out: [1, { a: 1 }, null] } },
+      { kind: 'trace', metadata: vector, event: { out: 'text' } },
+    ],
+    0,
+  );
+  assert.equal(decodeOutput(program.runBatch(input)), [
+    { kind: 'log', outcome: 'kept', events: [{ metadata: vector, event: 'text' }] },
+    {
+      kind: 'log',
+      outcome: 'kept',
+      events: [
+        { metadata: vector, event: 1n },
+        { metadata: vector, event: { a: 1n } },
+        { metadata: vector, event: null },
+      ],
+    },
+    { kind: 'trace', outcome: 'kept', events: [{ metadata: vector, event: { message: 'text' } }] },
+  ]);
+  const chained = decodeBatch(instance.runChain(input).output).events;
+  assert.equal(
+    chained.map((record) => record.event),
+    ['text', 1n, { a: 1n }, null, { message: 'text' }],
+  );
+});
+
 test('the arena is freed after every batch', async () => {
   const { program, instance } = await compiled('.b = upcase(string!(.a))\n.c = [.b, .b]');
   const input = encodeBatch(

@@ -11,8 +11,11 @@ import {
   decodeSettings,
   decodingSchema,
   framingSchema,
+  logNamespaceOf,
+  logNamespaceOption,
   SourceDecoder,
   sourceStamp,
+  stampSource,
 } from '../support/decoding.js';
 
 const options = z
@@ -31,6 +34,7 @@ const options = z
       .optional(),
     decoding: decodingSchema,
     framing: framingSchema,
+    log_namespace: logNamespaceOption,
   })
   .refine((o) => o.format !== 'shuffle' || o.lines !== undefined, {
     message: 'format "shuffle" needs `lines`',
@@ -232,7 +236,11 @@ export function demoLogsSource(random: Random = Math.random): SourceDefinition<D
     options,
     outputs: (options) => [{ name: undefined, kinds: decodedKinds(options.decoding) }],
     async build(options, env) {
-      const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env));
+      const origin = { sourceType: 'demo_logs', logNamespace: logNamespaceOf(env, options.log_namespace) };
+      const decoder = new SourceDecoder(
+        env,
+        decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env, origin.logNamespace),
+      );
       // Lines per batch: one per tick, or as many as a batch holds when there is no pause between them.
       const perBatch = options.interval > 0 ? 1 : env.chunkSize;
       return {
@@ -243,7 +251,13 @@ export function demoLogsSource(random: Random = Math.random): SourceDefinition<D
           for (let n = 0; n < count && !signal.aborted; ) {
             const now = new Date();
             // Vector's demo events say they come from `localhost` and service `vector` (here `svc`).
-            const stamp = { service: 'svc', ...sourceStamp(env, 'demo_logs', undefined, 'localhost') };
+            const stamp = stampSource(
+              sourceStamp(env, origin, undefined, 'localhost'),
+              origin,
+              'service',
+              ['service'],
+              'svc',
+            );
             const fake = new Fake(random, now);
             const messages = [];
             for (const end = Math.min(count, n + perBatch); n < end; n++) {

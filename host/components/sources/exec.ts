@@ -11,10 +11,13 @@ import {
   decodeSettings,
   decodingSchema,
   framingSchema,
+  logNamespaceOf,
+  logNamespaceOption,
   NEWLINE_FRAMING,
   sourceStamp,
-  stampAt,
+  stampSource,
   SourceDecoder,
+  type StampOrigin,
 } from '../support/decoding.js';
 
 const uint = () => z.number().int().nonnegative();
@@ -33,6 +36,7 @@ const options = z.strictObject({
   maximum_buffer_size_bytes: z.number().int().positive().default(1000000),
   decoding: decodingSchema,
   framing: framingSchema,
+  log_namespace: logNamespaceOption,
 });
 
 type ExecSourceOptions = z.infer<typeof options>;
@@ -41,12 +45,17 @@ const SOURCE_TYPE = 'exec';
 
 class ExecSource implements Source {
   private readonly decoder: SourceDecoder;
+  private readonly origin: StampOrigin;
 
   constructor(
     private readonly options: ExecSourceOptions,
     private readonly env: ComponentEnv,
   ) {
-    this.decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, NEWLINE_FRAMING, env));
+    this.origin = { sourceType: SOURCE_TYPE, logNamespace: logNamespaceOf(env, options.log_namespace) };
+    this.decoder = new SourceDecoder(
+      env,
+      decodeSettings(options.decoding, options.framing, NEWLINE_FRAMING, env, this.origin.logNamespace),
+    );
   }
 
   async run(context: SourceContext): Promise<void> {
@@ -105,12 +114,10 @@ class ExecSource implements Source {
   ): Promise<void> {
     const frames = this.decoder.stream(this.options.maximum_buffer_size_bytes);
     const stamp = () => {
-      const fields = sourceStamp(this.env, SOURCE_TYPE);
-      return stampAt(
-        stampAt(stampAt(fields, 'command', this.options.command), 'pid', pid ?? null),
-        'data_stream',
-        name,
-      );
+      const fields = sourceStamp(this.env, this.origin);
+      stampSource(fields, this.origin, 'command', ['command'], this.options.command);
+      stampSource(fields, this.origin, 'pid', ['pid'], pid ?? null);
+      return stampSource(fields, this.origin, 'data_stream', ['data_stream'], name);
     };
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>)

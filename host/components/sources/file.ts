@@ -12,7 +12,7 @@ import { CodecModule, type DecodeOptions } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { BatchNotifier, concatBatches, toBatch, type BatchStatus, type EventBatch } from '../../topology/batch.js';
 import { globberFor } from '../../config/glob-paths.js';
-import { sourceStamp, stampAt } from '../support/decoding.js';
+import { logNamespaceOf, logNamespaceOption, sourceStamp, stampSource, type StampOrigin } from '../support/decoding.js';
 import { Checkpoints } from './file/checkpoints.js';
 import { LineAggregator, multilineSchema } from './file/multiline.js';
 import { fingerprint } from './file/fingerprint.js';
@@ -46,6 +46,7 @@ const options = z.strictObject({
   remove_after_secs: uint().optional(),
   rotate_wait_secs: uint().optional(),
   multiline: multilineSchema.optional(),
+  log_namespace: logNamespaceOption,
 });
 
 type FileSourceOptions = z.infer<typeof options>;
@@ -115,6 +116,7 @@ class FileSource implements Source {
   private readonly aggregators = new Map<FileWatcher, LineAggregator>();
   /** What each file reads into per turn (one file is read at a time; a new one once a read kept it). */
   private block: Buffer;
+  private readonly origin: StampOrigin;
 
   constructor(
     private readonly options: FileSourceOptions,
@@ -122,6 +124,7 @@ class FileSource implements Source {
     private readonly checkpoints: Checkpoints,
   ) {
     this.delimiter = Buffer.from(options.line_delimiter, 'utf8');
+    this.origin = { sourceType: SOURCE_TYPE, logNamespace: logNamespaceOf(env, options.log_namespace) };
     this.ignoreBefore =
       options.ignore_older_secs === undefined ? undefined : Date.now() - options.ignore_older_secs * 1000;
     this.identity = { options: options.fingerprint, maxBytes: options.max_line_bytes * options.fingerprint.lines };
@@ -320,13 +323,23 @@ class FileSource implements Source {
    * split them: `delimitedBatches`). */
   private *batches(path: string, pending: PendingLines): Generator<EventBatch> {
     if (pending.lines === 0) return;
-    const fileStamp = stampAt(sourceStamp(this.env, SOURCE_TYPE, this.options.host_key), this.options.file_key, path);
-    const perLine = this.options.offset_key !== undefined;
+    const origin = this.origin;
+    const fileStamp = stampSource(
+      sourceStamp(this.env, origin, this.options.host_key),
+      origin,
+      this.options.file_key,
+      ['path'],
+      path,
+    );
+    // Vector's namespace has every line's offset (`%file.offset`), the legacy one only with `offset_key`.
+    const perLine = this.options.offset_key !== undefined || origin.logNamespace === 'vector';
     const decodeOptions = (offset?: number): DecodeOptions => ({
       framing: LENGTH_DELIMITED,
       codec: 'bytes',
       messageKey: this.env.globals.log_schema.message_key,
-      stamp: offset === undefined ? fileStamp : stampAt(fileStamp, this.options.offset_key, offset),
+      stamp:
+        offset === undefined ? fileStamp : stampSource(fileStamp, origin, this.options.offset_key, ['offset'], offset),
+      logNamespace: origin.logNamespace,
       eof: true,
     });
     if (this.env.consumerDecodes && !perLine && this.delimitedFraming !== undefined) {

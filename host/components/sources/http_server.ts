@@ -29,12 +29,15 @@ import {
   decodeSettings,
   decodingObject,
   framingSchema,
+  logNamespaceOf,
+  logNamespaceOption,
   NEWLINE_FRAMING,
   SourceDecoder,
   sourceStamp,
-  stampAt,
+  stampSource,
   type DecodeSettings,
   type Stamp,
+  type StampOrigin,
 } from '../support/decoding.js';
 import { decompressBody, DecompressionError } from '../support/decompression.js';
 import { parseListenAddress } from '../support/listeners.js';
@@ -73,6 +76,7 @@ const options = z
       )
       .optional(),
     tls: tlsEnableableSchema.optional(),
+    log_namespace: logNamespaceOption,
   })
   .refine((o) => o.encoding === undefined || (o.decoding === undefined && o.framing === undefined), {
     message:
@@ -105,21 +109,37 @@ class NameSelection {
       .map((name) => new RegExp(`^${name.split('*').map(escape).join('.*')}$`, caseInsensitive ? 'i' : ''));
   }
 
-  /** Adds the selected entries to `stamp`: each exact name (null when absent) and every name a pattern matches. */
-  stamp(stamp: Stamp, lookup: (name: string) => string | undefined, entries: Iterable<[string, string]>): void {
-    for (const name of this.exact) stamp[name] = lookup(name) ?? null;
+  /** Adds the selected entries to the stamp at the root (legacy namespace) or under `%<source type>.<group>`:
+   * each exact name (null when absent) and every name a pattern matches. */
+  stamp(
+    stamp: Stamp,
+    origin: StampOrigin,
+    group: string,
+    lookup: (name: string) => string | undefined,
+    entries: Iterable<[string, string]>,
+  ): void {
+    if (this.exact.length === 0 && this.patterns.length === 0) return;
+    const selected: Stamp = origin.logNamespace === 'vector' ? {} : stamp;
+    if (selected !== stamp) stampSource(stamp, origin, undefined, [group], selected);
+    for (const name of this.exact) selected[name] = lookup(name) ?? null;
     if (this.patterns.length === 0) return;
     for (const [name, value] of entries) {
-      if (!(name in stamp) && this.patterns.some((pattern) => pattern.test(name))) stamp[name] = value;
+      if (!(name in selected) && this.patterns.some((pattern) => pattern.test(name))) selected[name] = value;
     }
   }
 }
 
-function settingsOf(options: HttpServerOptions, env: ComponentEnv): DecodeSettings {
+function settingsOf(options: HttpServerOptions, env: ComponentEnv, origin: StampOrigin): DecodeSettings {
   if (options.encoding === undefined)
-    return decodeSettings(options.decoding ?? { codec: 'bytes' }, options.framing, NEWLINE_FRAMING, env);
+    return decodeSettings(
+      options.decoding ?? { codec: 'bytes' },
+      options.framing,
+      NEWLINE_FRAMING,
+      env,
+      origin.logNamespace,
+    );
   return {
-    ...decodeSettings({ codec: 'bytes' }, undefined, NEWLINE_FRAMING, env),
+    ...decodeSettings({ codec: 'bytes' }, undefined, NEWLINE_FRAMING, env, origin.logNamespace),
     ...LEGACY_ENCODINGS[options.encoding],
   };
 }
@@ -203,7 +223,8 @@ async function authenticator(auth: HttpServerOptions['auth'], env: ComponentEnv)
 async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Source> {
   // Imported here, not at the top: every pipeline loads this file, few run an HTTP server.
   const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
-  const decoder = new SourceDecoder(env, settingsOf(options, env));
+  const origin = { sourceType: 'http_server', logNamespace: logNamespaceOf(env, options.log_namespace) };
+  const decoder = new SourceDecoder(env, settingsOf(options, env, origin));
   const headers = new NameSelection(options.headers, true);
   const queryParameters = new NameSelection(options.query_parameters, false);
   const pathMatches = (path: string) => (options.strict_path ? path === options.path : path.startsWith(options.path));
@@ -248,11 +269,19 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
       if (!(error instanceof DecompressionError)) throw error;
       return fail(c, error.status, error.message, error.status === 413 ? 'request_too_large' : 'decompression_failed');
     }
-    const stamp = sourceStamp(env, 'http_server', options.host_key, c.env.incoming.socket.remoteAddress ?? '');
-    stampAt(stamp, options.path_key, url.pathname);
-    headers.stamp(stamp, (name) => c.req.header(name), Object.entries(c.req.header()));
-    queryParameters.stamp(stamp, (name) => url.searchParams.get(name) ?? undefined, url.searchParams.entries());
-    for (const [key, value] of Object.entries(enrichment)) if (!(key in stamp)) stamp[key] = value;
+    const stamp = sourceStamp(env, origin, options.host_key, c.env.incoming.socket.remoteAddress ?? '');
+    stampSource(stamp, origin, options.path_key, ['path'], url.pathname);
+    headers.stamp(stamp, origin, 'headers', (name) => c.req.header(name), Object.entries(c.req.header()));
+    queryParameters.stamp(
+      stamp,
+      origin,
+      'query_parameters',
+      (name) => url.searchParams.get(name) ?? undefined,
+      url.searchParams.entries(),
+    );
+    // What the auth program wrote goes where absent: the event (legacy), or `%http_server.*` (Vector's).
+    const enriched = origin.logNamespace === 'legacy' ? stamp : ((stamp[origin.sourceType] ??= {}) as Stamp);
+    for (const [key, value] of Object.entries(enrichment)) if (!(key in enriched)) enriched[key] = value;
     const { batches, errors } = decoder.decodeChecked(body, stamp);
     if (errors.length > 0) return c.text(`Failed decoding body: ${errors[0]}`, 400);
     if (!env.acknowledgements) {

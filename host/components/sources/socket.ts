@@ -11,9 +11,11 @@ import {
   decodeSettings,
   decodingSchema,
   framingSchema,
+  logNamespaceOf,
+  logNamespaceOption,
   SourceDecoder,
   sourceStamp,
-  stampAt,
+  stampSource,
 } from '../support/decoding.js';
 import { datagramListener, streamListener, tcpListen, type Peer } from '../support/listeners.js';
 import { tlsFiles, tlsSourceSchema } from '../support/tls.js';
@@ -22,6 +24,7 @@ const common = {
   host_key: z.string().optional(),
   decoding: decodingSchema,
   framing: framingSchema,
+  log_namespace: logNamespaceOption,
 };
 const ip = {
   address: z.string(),
@@ -69,9 +72,12 @@ const definition: SourceDefinition<SocketOptions> = {
   files: (options) => (options.mode === 'tcp' ? tlsFiles(options.tls) : []),
   outputs: (options) => [{ name: undefined, kinds: decodedKinds(options.decoding) }],
   async build(options, env) {
+    const origin = { sourceType: 'socket', logNamespace: logNamespaceOf(env, options.log_namespace) };
     const stamp = (peer: Peer) => {
-      const fields = sourceStamp(env, 'socket', options.host_key, peer.address);
-      return 'port_key' in options && peer.port !== undefined ? stampAt(fields, options.port_key, peer.port) : fields;
+      const fields = sourceStamp(env, origin, options.host_key, peer.address);
+      return 'port_key' in options && peer.port !== undefined
+        ? stampSource(fields, origin, options.port_key, ['port'], peer.port)
+        : fields;
     };
     // Without `framing`, streams are newline delimited, cut at `max_length` when given (Vector's older option).
     const streamFraming = {
@@ -81,11 +87,17 @@ const definition: SourceDefinition<SocketOptions> = {
     } as const;
     switch (options.mode) {
       case 'tcp': {
-        const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
-        return streamListener(await tcpListen(options), decoder, env, stamp, options.shutdown_timeout_secs);
+        const decoder = new SourceDecoder(
+          env,
+          decodeSettings(options.decoding, options.framing, streamFraming, env, origin.logNamespace),
+        );
+        return streamListener(await tcpListen(options, origin), decoder, env, stamp, options.shutdown_timeout_secs);
       }
       case 'unix_stream': {
-        const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, streamFraming, env));
+        const decoder = new SourceDecoder(
+          env,
+          decodeSettings(options.decoding, options.framing, streamFraming, env, origin.logNamespace),
+        );
         return streamListener(
           { kind: 'unix', path: options.path, socketFileMode: options.socket_file_mode },
           decoder,
@@ -95,7 +107,10 @@ const definition: SourceDefinition<SocketOptions> = {
         );
       }
       case 'udp': {
-        const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env));
+        const decoder = new SourceDecoder(
+          env,
+          decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env, origin.logNamespace),
+        );
         return datagramListener(options.address, decoder, env, stamp, {
           maxLength: options.max_length,
           receiveBufferBytes: options.receive_buffer_bytes,

@@ -12,6 +12,8 @@ import {
   decodeSettings,
   decodingSchema,
   framingSchema,
+  logNamespaceOf,
+  logNamespaceOption,
   pumpReadable,
   SourceDecoder,
   sourceStamp,
@@ -22,6 +24,7 @@ const options = z.strictObject({
   host_key: z.string().optional(),
   decoding: decodingSchema,
   framing: framingSchema,
+  log_namespace: logNamespaceOption,
 });
 type StdinOptions = z.infer<typeof options>;
 
@@ -40,10 +43,14 @@ export function stdinSource(input: () => Readable): SourceDefinition<StdinOption
         max_length: options.max_length,
         oversized_action: 'truncate',
       } as const;
-      const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, defaultFraming, env));
+      const origin = { sourceType: 'stdin', logNamespace: logNamespaceOf(env, options.log_namespace) };
+      const decoder = new SourceDecoder(
+        env,
+        decodeSettings(options.decoding, options.framing, defaultFraming, env, origin.logNamespace),
+      );
       return {
         run: (context) =>
-          pumpReadable(input(), decoder.stream(), context, () => sourceStamp(env, 'stdin', options.host_key)),
+          pumpReadable(input(), decoder.stream(), context, () => sourceStamp(env, origin, options.host_key)),
       };
     },
   };

@@ -4,7 +4,13 @@
 
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { CodecModule, parseFieldPath, type DecodeFraming, type DecodeOptions } from '../../../runtime/engine.js';
+import {
+  CodecModule,
+  parseFieldPath,
+  type DecodeFraming,
+  type DecodeOptions,
+  type LogNamespace,
+} from '../../../runtime/engine.js';
 import { concatBatches, splitBatch, type EventBatch, type EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, SourceContext } from '../component.js';
 import type { ComponentTelemetry } from '../../telemetry/component.js';
@@ -94,6 +100,7 @@ export function decodeSettings(
   framing: FramingConfig,
   defaultFraming: DecodeFraming,
   env: ComponentEnv,
+  logNamespace: LogNamespace,
 ): DecodeSettings {
   const codec = decoding.codec;
   const codecOptions = codec === 'bytes' ? undefined : decoding[codec];
@@ -102,6 +109,7 @@ export function decodeSettings(
     codec,
     lossy: codecOptions?.lossy ?? true,
     messageKey: env.globals.log_schema.message_key || 'message',
+    logNamespace,
   };
 }
 
@@ -113,10 +121,41 @@ export const BYTES_FRAMING: DecodeFraming = { method: 'bytes' };
 /** `newline_delimited`'s delimiter, and the end of octet counting's uncounted lines. */
 const NEWLINE = 0x0a;
 
-// ---- stamps -------------------------------------------------------------------------------------------
+// ---- log namespace and stamps --------------------------------------------------------------------------
 
-/** Fields a source adds to every log event where absent, as nested objects keyed by path. */
+/** A source's `log_namespace` (Vector's name): its own choice over the global `schema.log_namespace`. */
+export const logNamespaceOption = z.boolean().optional();
+
+/** The namespace of a source's events: its `log_namespace` when set, else the global `schema.log_namespace`. */
+export function logNamespaceOf(env: ComponentEnv, option: boolean | undefined): LogNamespace {
+  return (option ?? env.globals.schema.log_namespace) ? 'vector' : 'legacy';
+}
+
+/** Fields a source adds to its log events, as nested objects keyed by path: in the legacy namespace added to
+ * each event where absent, in Vector's each event's metadata. */
 export type Stamp = Record<string, unknown>;
+
+/** Which source stamps, and in which namespace. */
+export interface StampOrigin {
+  readonly sourceType: string;
+  readonly logNamespace: LogNamespace;
+}
+
+/** Vector's `insert_source_metadata`: `value` at `legacyKey` of the event (a `log_schema`-style path; empty
+ * or undefined: nowhere) in the legacy namespace, at `%<source type>.<key…>` in Vector's. */
+export function stampSource(
+  stamp: Stamp,
+  origin: StampOrigin,
+  legacyKey: string | undefined,
+  key: readonly string[],
+  value: unknown,
+): Stamp {
+  if (origin.logNamespace === 'legacy') return stampAt(stamp, legacyKey, value);
+  let object = (stamp[origin.sourceType] ??= {}) as Stamp;
+  for (const segment of key.slice(0, -1)) object = (object[segment] ??= {}) as Stamp;
+  object[key[key.length - 1]!] = value;
+  return stamp;
+}
 
 /** Adds `value` at `path` (a `log_schema`-style path; empty = nowhere) to `stamp`. */
 export function stampAt(stamp: Stamp, path: string | undefined, value: unknown): Stamp {
@@ -131,20 +170,21 @@ export function stampAt(stamp: Stamp, path: string | undefined, value: unknown):
   return stamp;
 }
 
-/** The stamp every source gives its events: source type, the current time and, unless `hostKey` is empty,
- * the host name (`hostKey` defaults to `log_schema.host_key`). */
+/** The stamp every source gives its events: source type, the current time and the host name. Legacy: at
+ * `log_schema`'s keys, the host at `hostKey` (default `log_schema.host_key`; empty: none). Vector's namespace:
+ * `%vector.source_type`, `%vector.ingest_timestamp` and `%<source type>.host`. */
 export function sourceStamp(
   env: ComponentEnv,
-  sourceType: string,
+  origin: StampOrigin,
   hostKey?: string,
   host: string = env.hostname,
 ): Stamp {
   const schema = env.globals.log_schema;
-  const stamp: Stamp = {};
-  stampAt(stamp, schema.source_type_key, sourceType);
-  stampAt(stamp, schema.timestamp_key, new Date());
-  stampAt(stamp, hostKey ?? schema.host_key, host);
-  return stamp;
+  const stamp: Stamp =
+    origin.logNamespace === 'vector'
+      ? { vector: { source_type: origin.sourceType, ingest_timestamp: new Date() } }
+      : stampAt(stampAt({}, schema.source_type_key, origin.sourceType), schema.timestamp_key, new Date());
+  return stampSource(stamp, origin, hostKey ?? schema.host_key, ['host'], host);
 }
 
 // ---- decoding -----------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { createServer as createTlsServer, type TLSSocket, type TlsOptions } from
 import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import type { ComponentEnv, Source, SourceContext } from '../component.js';
-import { pumpReadable, stampAt, type SourceDecoder, type Stamp } from './decoding.js';
+import { pumpReadable, stampSource, type SourceDecoder, type Stamp, type StampOrigin } from './decoding.js';
 import { certificateSubject, reportHandshakeFailures, serverTlsOptions, type TlsSourceConfig } from './tls.js';
 
 /** Who sent the bytes: an IP and port, or the path of a Unix socket. */
@@ -47,21 +47,25 @@ export type StreamListen =
       keepaliveSecs?: number;
       maxConnectionDurationSecs?: number;
       tls?: TlsOptions;
-      /** Where events get the subject of the client's certificate (`tls.client_metadata_key`). */
-      clientMetadataKey?: string;
+      /** With TLS: the source stamping events with the subject of the client's certificate, at
+       * `tls.client_metadata_key` (legacy namespace) or `%<source type>.tls_client_metadata` (Vector's). */
+      clientMetadata?: { key: string | undefined; origin: StampOrigin };
     }
   | { kind: 'unix'; path: string; socketFileMode?: number };
 
 /** The listener of a `mode: tcp` source (socket, syslog), from its options as Vector names them; reads its
  * certificates. */
-export async function tcpListen(options: {
-  address: string;
-  connection_limit?: number;
-  receive_buffer_bytes?: number;
-  keepalive?: { time_secs?: number };
-  max_connection_duration_secs?: number;
-  tls?: TlsSourceConfig;
-}): Promise<StreamListen> {
+export async function tcpListen(
+  options: {
+    address: string;
+    connection_limit?: number;
+    receive_buffer_bytes?: number;
+    keepalive?: { time_secs?: number };
+    max_connection_duration_secs?: number;
+    tls?: TlsSourceConfig;
+  },
+  origin: StampOrigin,
+): Promise<StreamListen> {
   const tls = await serverTlsOptions(options.tls);
   return {
     kind: 'tcp',
@@ -71,7 +75,7 @@ export async function tcpListen(options: {
     keepaliveSecs: options.keepalive?.time_secs,
     maxConnectionDurationSecs: options.max_connection_duration_secs,
     tls,
-    clientMetadataKey: tls && options.tls?.client_metadata_key,
+    clientMetadata: tls && { key: options.tls?.client_metadata_key, origin },
   };
 }
 
@@ -150,9 +154,15 @@ export async function streamListener(
             internal_log_rate_key: 'connection_failed',
           });
         });
-        const metadataKey = listen.kind === 'tcp' ? listen.clientMetadataKey : undefined;
-        const subject = metadataKey && certificateSubject((socket as TLSSocket).getPeerCertificate().subject ?? {});
-        const stampOf = subject ? () => stampAt(stamp(peer), metadataKey, { subject }) : () => stamp(peer);
+        const metadata = listen.kind === 'tcp' ? listen.clientMetadata : undefined;
+        const subject =
+          metadata &&
+          (metadata.key || metadata.origin.logNamespace === 'vector') &&
+          certificateSubject((socket as TLSSocket).getPeerCertificate().subject ?? {});
+        const stampOf =
+          metadata && subject
+            ? () => stampSource(stamp(peer), metadata.origin, metadata.key, ['tls_client_metadata'], { subject })
+            : () => stamp(peer);
         const done: Promise<void> = pumpReadable(socket, decoder.stream(), context, stampOf, cutoff.signal)
           .catch((error: Error) =>
             env.log.error(`Reading from ${peer.address} failed: ${error.message}`, {

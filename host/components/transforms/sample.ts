@@ -22,6 +22,7 @@ import { prepareTemplate, Template, type TemplatePlan } from '../support/templat
 
 const KINDS: EventKind[] = ['log', 'trace'];
 const REASON = 'Sample discarded.';
+const VECTOR_METADATA = ['vector'];
 
 /** A path option: Vector's field path syntax, fields and indexes. */
 const pathOption = z.string().superRefine((text, context) => {
@@ -118,8 +119,11 @@ const sample: TransformDefinition<SampleOptions, SamplePlan> = {
           const value = keyPath && reader.readPath(event, keyPath);
           const hash = value === undefined ? undefined : seahash(Buffer.from(lossyString(value), 'utf8'));
           if (!keeps(counter, hash)) continue;
-          if (plan.rateField) kept.appendEncoded(kind, metadata, withField(event, plan.rateField, rateValue));
-          else kept.appendRaw(record);
+          if (!plan.rateField) kept.appendRaw(record);
+          // Vector's namespace (the metadata has `vector`) has the rate in `%sample.<sample_rate_key>`.
+          else if (reader.readPathEncoded(metadata, VECTOR_METADATA) !== undefined)
+            kept.appendEncoded(kind, withField(metadata, ['sample', ...plan.rateField], rateValue), event);
+          else kept.appendEncoded(kind, metadata, withField(event, plan.rateField, rateValue));
         }
         const dropped = batch.count - kept.count;
         return {

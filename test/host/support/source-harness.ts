@@ -10,6 +10,8 @@ import { decodeBatch } from '../../../abi/batch.js';
 
 export interface RunningSource {
   events: Array<Record<string, unknown>>;
+  /** Each event's metadata (`%`), in the order of `events`. */
+  metadata: Array<Record<string, unknown>>;
   logs: LogRecord[];
   metrics: MetricsRegistry;
   /** Aborts the shutdown signal and waits for `run` to return. */
@@ -28,17 +30,22 @@ export async function startSource<Options>(
   const { logs, metrics } = env;
   const source = await definition.build(definition.options.parse(rawOptions), env);
   const events: Array<Record<string, unknown>> = [];
+  const metadata: Array<Record<string, unknown>> = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const shutdown = new AbortController();
   const done = source.run({
     shutdown: shutdown.signal,
     async send(batch) {
-      for (const { event } of decodeBatch(batch.bytes).events) events.push(event as Record<string, unknown>);
+      for (const record of decodeBatch(batch.bytes).events) {
+        events.push(record.event as Record<string, unknown>);
+        metadata.push(record.metadata as Record<string, unknown>);
+      }
       for (const waiter of [...waiters]) if (events.length >= waiter.count) waiter.resolve();
     },
   });
   return {
     events,
+    metadata,
     logs,
     metrics,
     done,

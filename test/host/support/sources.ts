@@ -2,17 +2,38 @@
 // collects the events of each batch.
 
 import type { ComponentEnv, Source, SourceDefinition } from '../../../host/components/component.js';
+import * as assert from 'uvu/assert';
 import type { EventBatch } from '../../../host/topology/batch.js';
 import { decodeBatch } from '../../../abi/batch.js';
+import { Timestamp } from '../../../abi/values.js';
 import { componentEnv, type TestEnv } from './env.js';
 
 export function testEnv(type: string, overrides: Partial<ComponentEnv> = {}): TestEnv {
   return { ...componentEnv({ kind: 'source', type }, 'in'), ...overrides };
 }
 
+/** `testEnv` with the global `schema.log_namespace: true` (Vector's log namespace). */
+export function vectorNamespaceEnv(type: string, overrides: Partial<ComponentEnv> = {}): TestEnv {
+  const env = testEnv(type, overrides);
+  return { ...env, globals: { ...env.globals, schema: { log_namespace: true } } };
+}
+
+/** Checks the metadata every source gives an event in Vector's namespace (`%vector.source_type`, a
+ * `%vector.ingest_timestamp`, nothing beside `%<type>`) and returns `%<type>`. */
+export function sourceMetadata(metadata: Record<string, unknown>, type: string): Record<string, unknown> {
+  const { vector, [type]: own, ...rest } = metadata as { vector: Record<string, unknown> } & Record<string, unknown>;
+  assert.equal(rest, {});
+  assert.is(vector.source_type, type);
+  assert.ok(vector.ingest_timestamp instanceof Timestamp);
+  assert.equal(Object.keys(vector).sort(), ['ingest_timestamp', 'source_type']);
+  return own as Record<string, unknown>;
+}
+
 export interface Collected {
   batches: EventBatch[];
   events: Array<Record<string, unknown>>;
+  /** Each event's metadata (`%`), in the order of `events`. */
+  metadata: Array<Record<string, unknown>>;
   kinds: string[];
   shutdown: AbortController;
   /** Resolves when the source's `run` returned. */
@@ -28,6 +49,7 @@ export function runSource(source: Source, options: { delayMs?: number } = {}): C
   const collected: Collected = {
     batches: [],
     events: [],
+    metadata: [],
     kinds: [],
     shutdown,
     done: Promise.resolve(),
@@ -40,6 +62,7 @@ export function runSource(source: Source, options: { delayMs?: number } = {}): C
       collected.batches.push(batch);
       for (const record of decodeBatch(batch.bytes).events) {
         collected.events.push(record.event as Record<string, unknown>);
+        collected.metadata.push(record.metadata as Record<string, unknown>);
         collected.kinds.push(record.kind);
       }
       for (const waiter of waiters.filter((w) => collected.events.length >= w.n)) waiter.resolve();

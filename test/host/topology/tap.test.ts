@@ -64,6 +64,26 @@ test('outputs and inputs patterns select output ids; the hub is active only whil
   assert.is(taps.claim('t', 1), false);
 });
 
+test("an event that is not an object (Vector's log namespace) is its own message", async () => {
+  const taps = hub();
+  const tap = taps.attach({ outputsPatterns: ['in'], inputsPatterns: [], interval: 20, limit: 5 });
+  const items = tap[Symbol.asyncIterator]();
+  await items.next(); // Matched 'in'
+  const vector = { vector: { source_type: 'stdin' } };
+  taps.offer('in', {
+    bytes: encodeBatch(
+      [
+        { metadata: vector, event: 'the line' },
+        { metadata: vector, event: { message: 'a field' } },
+      ],
+      0,
+    ),
+    count: 2,
+  });
+  assert.equal(messages((await items.next()).value as TapItem[]), ['the line', 'a field']);
+  await items.return!();
+});
+
 test('a tap takes the first events up to its limit per interval, from every output it samples', async () => {
   const taps = hub();
   const tap = taps.attach({ outputsPatterns: ['in', 't'], inputsPatterns: [], interval: 30, limit: 3 });

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { demoLogsSource, seededRandom } from '../../../../host/components/sources/demo_logs.js';
-import { buildSource, runSource, testEnv } from '../../support/sources.js';
+import { buildSource, runSource, sourceMetadata, testEnv, vectorNamespaceEnv } from '../../support/sources.js';
 
 const SHAPES: Record<string, RegExp> = {
   apache_common:
@@ -27,6 +27,30 @@ for (const [format, shape] of Object.entries(SHAPES)) {
     assert.is(run.events[0]!.host, 'localhost');
   });
 }
+
+test("log_namespace: the line (or the json codec's object) is the event; service and host are in %demo_logs", async () => {
+  const lines = await buildSource(
+    demoLogsSource(seededRandom(7)),
+    { format: 'syslog', count: 2, interval: 0 },
+    vectorNamespaceEnv('demo_logs'),
+  );
+  const run = runSource(lines);
+  await run.done;
+  assert.match(run.events[0] as unknown as string, SHAPES.syslog!);
+  assert.equal(sourceMetadata(run.metadata[1]!, 'demo_logs'), { host: 'localhost', service: 'svc' });
+
+  const json = runSource(
+    await buildSource(
+      demoLogsSource(seededRandom(1)),
+      { format: 'json', count: 1, interval: 0, decoding: { codec: 'json' }, log_namespace: true },
+      testEnv('demo_logs'),
+    ),
+  );
+  await json.done;
+  assert.ok('user-identifier' in json.events[0]!);
+  assert.not.ok('source_type' in json.events[0]!);
+  assert.equal(sourceMetadata(json.metadata[0]!, 'demo_logs'), { host: 'localhost', service: 'svc' });
+});
 
 test('json: lines are JSON objects with the HTTP log fields; decoding json parses them', async () => {
   const source = await buildSource(

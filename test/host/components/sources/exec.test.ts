@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import exec from '../../../../host/components/sources/exec.js';
 import { pause, startSource } from '../../support/source-harness.js';
+import { sourceMetadata } from '../../support/sources.js';
 
 const node = process.execPath;
 
@@ -20,6 +21,26 @@ test('scheduled: the command runs again after the interval; events carry command
   assert.is.not(first.pid, stdout[1]!.pid, 'a new process each run');
   assert.is(first.source_type, 'exec');
   assert.is(first.host, 'test-host');
+});
+
+test('log_namespace: the line is the event; command, pid, data_stream and host are in %exec', async () => {
+  const command = [node, '-e', 'console.log("tick"); console.error("warn")'];
+  const source = await startSource(exec, {
+    mode: 'streaming',
+    command,
+    streaming: { respawn_on_exit: false },
+    log_namespace: true,
+  });
+  await source.done;
+  assert.equal(source.events.slice().sort(), ['tick', 'warn']);
+  const own = source.metadata.map((metadata) => sourceMetadata(metadata, 'exec'));
+  const stdout = own[source.events.indexOf('tick' as never)]!;
+  assert.equal(Object.keys(stdout).sort(), ['command', 'data_stream', 'host', 'pid']);
+  assert.equal(stdout.command, command);
+  assert.is(stdout.data_stream, 'stdout');
+  assert.is(typeof stdout.pid, 'bigint');
+  assert.is(stdout.host, 'test-host');
+  assert.is(own[source.events.indexOf('warn' as never)]!.data_stream, 'stderr');
 });
 
 test('streaming: lines arrive as the command writes them, and it is respawned when it exits', async () => {

@@ -9,7 +9,7 @@ import { Timestamp } from '../../../../abi/values.js';
 import { pause, startSource } from '../../support/source-harness.js';
 import { CodecModule } from '../../../../runtime/engine.js';
 import { decodeBatch } from '../../../../abi/batch.js';
-import { buildSource, runSource, testEnv } from '../../support/sources.js';
+import { buildSource, runSource, sourceMetadata, testEnv } from '../../support/sources.js';
 import { waitFor } from '../../../support/wait-for.js';
 
 let dir = '';
@@ -94,6 +94,23 @@ test('line_delimiter, file_key, host_key and offset_key', async () => {
       { message: 'x', path: join(dir, 'a.log'), offset: 0n, host: undefined },
       { message: 'y', path: join(dir, 'a.log'), offset: 3n, host: undefined },
     ],
+  );
+});
+
+test("log_namespace: the line is the event; path, host and every line's offset are in %file, whatever the keys", async () => {
+  const path = join(dir, 'a.log');
+  writeFileSync(path, 'x\nyy\nz\n');
+  const source = await startSource(
+    file,
+    { include: [join(dir, '*.log')], file_key: '', host_key: 'machine', log_namespace: true, ...fast },
+    { dataDir: dir },
+  );
+  await source.waitFor(3);
+  await source.stop();
+  assert.equal(source.events, ['x', 'yy', 'z']);
+  assert.equal(
+    source.metadata.map((metadata) => sourceMetadata(metadata, 'file')),
+    [0n, 2n, 5n].map((offset) => ({ host: 'test-host', offset, path })),
   );
 });
 

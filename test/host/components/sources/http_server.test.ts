@@ -10,7 +10,7 @@ import { DEFAULT_MAX_DECOMPRESSED_SIZE } from '../../../../runtime/services.js';
 import { waitFor } from '../../../support/wait-for.js';
 import type { SourceDefinition } from '../../../../host/components/component.js';
 import type { TestEnv } from '../../support/env.js';
-import { buildSource, runSource, testEnv, type Collected } from '../../support/sources.js';
+import { buildSource, runSource, sourceMetadata, testEnv, type Collected } from '../../support/sources.js';
 import { freePort } from '../../support/svc.js';
 
 /** Runs the source with `options` and gives `body` the base URL; shuts it down after. */
@@ -73,6 +73,33 @@ test('json and ndjson (legacy encoding and decoding/framing); headers and query 
       run.events.map((e) => e.n),
       [1n, 2n],
     );
+  });
+});
+
+test('log_namespace: each line is an event; path, peer, headers and query parameters are in %http_server', async () => {
+  await withServer(
+    { log_namespace: true, headers: ['User-Agent', 'X-Missing', 'x-my-*'], query_parameters: ['app'], path_key: '' },
+    async (url, run) => {
+      const response = await fetch(`${url}/?app=web&other=no`, {
+        method: 'POST',
+        body: 'one\ntwo\n',
+        headers: { 'User-Agent': 'test/1', 'X-My-Thing': 'yes' },
+      });
+      assert.is(response.status, 200);
+      assert.equal(run.events, ['one', 'two']);
+      assert.equal(sourceMetadata(run.metadata[1]!, 'http_server'), {
+        headers: { 'User-Agent': 'test/1', 'X-Missing': null, 'x-my-thing': 'yes' },
+        host: '127.0.0.1',
+        path: '/',
+        query_parameters: { app: 'web' },
+      });
+    },
+  );
+  // Without headers or query parameters to keep, the metadata has no object for them.
+  await withServer({ log_namespace: true, decoding: { codec: 'json' } }, async (url, run) => {
+    assert.is((await fetch(url, { method: 'POST', body: '{"n":1}\n' })).status, 200);
+    assert.equal(run.events, [{ n: 1n }]);
+    assert.equal(Object.keys(sourceMetadata(run.metadata[0]!, 'http_server')).sort(), ['host', 'path']);
   });
 });
 

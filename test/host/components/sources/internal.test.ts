@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import internalLogs from '../../../../host/components/sources/internal_logs.js';
 import internalMetrics from '../../../../host/components/sources/internal_metrics.js';
-import { buildSource, runSource, testEnv } from '../../support/sources.js';
+import { Timestamp } from '../../../../abi/values.js';
+import { buildSource, runSource, sourceMetadata, testEnv } from '../../support/sources.js';
 
 test("internal_metrics: metric events in Vector's model, and counters change between scrapes", async () => {
   const env = testEnv('internal_metrics');
@@ -73,6 +74,20 @@ test('internal_logs: empty host_key and pid_key leave those fields out', async (
   await run.done;
   assert.not.ok('host' in run.events[0]!);
   assert.not.ok('pid' in run.events[0]!);
+});
+
+test('internal_logs with log_namespace: the record is the event with its timestamp; host and pid are in %internal_logs', async () => {
+  const env = testEnv('internal_logs');
+  const run = runSource(await buildSource(internalLogs, { log_namespace: true, host_key: '', pid_key: '' }, env));
+  env.logHub.logger('svc::test').info('hello', { path: '/tmp/x' });
+  await run.waitFor(1);
+  run.shutdown.abort();
+  await run.done;
+  const event = run.events[0]!;
+  assert.equal(Object.keys(event).sort(), ['message', 'metadata', 'path', 'timestamp']);
+  assert.is(event.message, 'hello');
+  assert.instance(event.timestamp, Timestamp);
+  assert.equal(sourceMetadata(run.metadata[0]!, 'internal_logs'), { host: 'test-host', pid: BigInt(process.pid) });
 });
 
 test.run();

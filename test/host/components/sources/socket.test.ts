@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import socketSource from '../../../../host/components/sources/socket.js';
-import { buildSource, runSource, testEnv } from '../../support/sources.js';
+import { buildSource, runSource, sourceMetadata, testEnv } from '../../support/sources.js';
 import { freePort } from '../../support/svc.js';
 
 test('tcp: frames split across packets join up; host and port are the peer', async () => {
@@ -31,6 +31,45 @@ test('tcp: frames split across packets join up; host and port are the peer', asy
   assert.is(run.events[0]!.source_type, 'socket');
   run.shutdown.abort();
   await run.done;
+});
+
+test('log_namespace: over tcp and udp the line is the event, the peer is in %socket.host and %socket.port', async () => {
+  const tcpPort = await freePort();
+  const tcp = runSource(
+    await buildSource(
+      socketSource,
+      { mode: 'tcp', address: `127.0.0.1:${tcpPort}`, log_namespace: true, port_key: '' },
+      testEnv('socket'),
+    ),
+  );
+  const client = connect(tcpPort, '127.0.0.1');
+  await once(client, 'connect');
+  client.end('over tcp\n');
+  await tcp.waitFor(1);
+  assert.equal(tcp.events, ['over tcp']);
+  assert.equal(sourceMetadata(tcp.metadata[0]!, 'socket'), { host: '127.0.0.1', port: BigInt(client.localPort!) });
+  tcp.shutdown.abort();
+  await tcp.done;
+
+  const udpPort = await freePort();
+  const udp = runSource(
+    await buildSource(
+      socketSource,
+      { mode: 'udp', address: `127.0.0.1:${udpPort}`, log_namespace: true, decoding: { codec: 'json' } },
+      testEnv('socket'),
+    ),
+  );
+  const datagrams = createSocket('udp4');
+  datagrams.send('[1, "two"]', udpPort, '127.0.0.1');
+  await udp.waitFor(2);
+  // The json codec's values are the events, whatever they are.
+  assert.equal(udp.events, [1n, 'two']);
+  const own = sourceMetadata(udp.metadata[0]!, 'socket');
+  assert.is(own.host, '127.0.0.1');
+  assert.is(typeof own.port, 'bigint');
+  datagrams.close();
+  udp.shutdown.abort();
+  await udp.done;
 });
 
 test('tcp: a 10 MB line is delivered intact, and the line after it', async () => {

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Timestamp } from '../../../../abi/values.js';
 import { stdinSource } from '../../../../host/components/sources/stdin.js';
 import { buildSource, runSource, testEnv } from '../../support/sources.js';
 import { main, tempDir } from '../../support/svc.js';
@@ -28,6 +29,41 @@ test('lines become events with source_type, host and timestamp; the last untermi
   assert.is(run.events[0]!.source_type, 'stdin');
   assert.is(run.events[0]!.host, 'test-host');
   assert.ok(run.events[0]!.timestamp !== undefined);
+});
+
+test("Vector's log namespace: the line is the event, source type, time and host are metadata (global or per source)", async () => {
+  const run = async (options: object, env = testEnv('stdin')) => {
+    const input = new PassThrough();
+    const collected = runSource(
+      await buildSource(
+        stdinSource(() => input),
+        options,
+        env,
+      ),
+    );
+    input.end('hello\n{"a":1}\n');
+    await collected.done;
+    return collected;
+  };
+  const namespaced = await run({ log_namespace: true });
+  assert.equal(namespaced.events, ['hello', '{"a":1}']);
+  const { vector, stdin } = namespaced.metadata[0] as { vector: Record<string, unknown>; stdin: unknown };
+  assert.is(vector.source_type, 'stdin');
+  assert.ok(vector.ingest_timestamp instanceof Timestamp);
+  assert.equal(stdin, { host: 'test-host' });
+
+  const globalEnv = testEnv('stdin');
+  const global = { ...globalEnv, globals: { ...globalEnv.globals, schema: { log_namespace: true } } };
+  const json = await run({ decoding: { codec: 'json' } }, global);
+  // The json codec's value is the event, whatever it is: the line `hello` is not JSON.
+  assert.equal(json.events, [{ a: 1n }]);
+  assert.equal(Object.keys(json.metadata[0]!).sort(), ['stdin', 'vector']);
+
+  // The source's own false wins over the global true: the legacy shape, metadata empty.
+  const legacy = await run({ log_namespace: false }, global);
+  assert.is(legacy.events[0]!.message, 'hello');
+  assert.is(legacy.events[0]!.source_type, 'stdin');
+  assert.equal(legacy.metadata[0], {});
 });
 
 test('max_length truncates long lines; host_key moves the host; decoding json parses', async () => {

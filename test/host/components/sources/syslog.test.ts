@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import syslogSource from '../../../../host/components/sources/syslog.js';
-import { buildSource, runSource, testEnv } from '../../support/sources.js';
+import { buildSource, runSource, sourceMetadata, testEnv, vectorNamespaceEnv } from '../../support/sources.js';
 import { freePort } from '../../support/svc.js';
 
 const RFC5424 =
@@ -47,6 +47,42 @@ test("tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector's f
   assert.is(bsd!.message, 'hello there');
   assert.is(bsd!.severity, 'notice');
   assert.is(bsd!.facility, 'user');
+  run.shutdown.abort();
+  await run.done;
+});
+
+test('log_namespace: the message is the event; the parsed fields, the peer and structured data are in %syslog', async () => {
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(syslogSource, { mode: 'udp', address: `127.0.0.1:${port}` }, vectorNamespaceEnv('syslog')),
+  );
+  const client = createSocket('udp4');
+  client.send(RFC5424, port, '127.0.0.1');
+  await run.waitFor(1);
+  client.send(RFC3164, port, '127.0.0.1');
+  await run.waitFor(2);
+  assert.equal(run.events, ["'su root' failed", 'hello there']);
+  const modern = sourceMetadata(run.metadata[0]!, 'syslog');
+  assert.equal(
+    { ...modern, timestamp: String(modern.timestamp) },
+    {
+      appname: 'su',
+      facility: 'auth',
+      hostname: 'mymachine.example.com',
+      // Vector's source looks for the hostname in the event, which is the message here: the peer.
+      host: '127.0.0.1',
+      msgid: 'ID47',
+      procid: 77n,
+      severity: 'crit',
+      source_ip: '127.0.0.1',
+      structured_data: { 'exampleSDID@32473': { iut: '3', eventSource: 'App' } },
+      timestamp: '2003-10-11T22:14:15.003Z',
+      version: 1n,
+    },
+  );
+  const bsd = sourceMetadata(run.metadata[1]!, 'syslog');
+  assert.equal([bsd.appname, bsd.procid, bsd.structured_data], ['myapp', 123n, {}]);
+  client.close();
   run.shutdown.abort();
   await run.done;
 });

@@ -4,8 +4,10 @@ import {
   decodeSettings,
   decodingSchema,
   framingSchema,
+  logNamespaceOf,
   SourceDecoder,
   sourceStamp,
+  stampSource,
   type FrameStream,
   type Stamp,
 } from '../../../../host/components/support/decoding.js';
@@ -14,6 +16,8 @@ import type { DecodeFraming } from '../../../../runtime/engine.js';
 import { decodeBatch } from '../../../../abi/batch.js';
 import { testEnv } from '../../support/sources.js';
 
+const legacy = (sourceType: string) => ({ sourceType, logNamespace: 'legacy' }) as const;
+
 const messages = (batches: Array<{ bytes: Uint8Array }>) =>
   batches.flatMap((b) => decodeBatch(b.bytes).events.map((e) => (e.event as { message: string }).message));
 
@@ -21,10 +25,10 @@ test('a stream keeps the unfinished frame for the next chunk and ends it at EOF'
   const env = testEnv('stdin');
   const decoder = new SourceDecoder(
     env,
-    decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env),
+    decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env, 'legacy'),
   );
   const stream = decoder.stream();
-  const stamp = sourceStamp(env, 'stdin');
+  const stamp = sourceStamp(env, legacy('stdin'));
   assert.equal(messages(stream.push(Buffer.from('one\ntw'), stamp)), ['one']);
   assert.equal(messages(stream.push(Buffer.from('o\nthr'), stamp)), ['two']);
   assert.equal(messages(stream.end(stamp)), ['thr']);
@@ -36,7 +40,7 @@ test('a line fed in many small chunks reaches the codec once: work linear in its
     const env = { ...testEnv('socket'), consumerDecodes };
     const decoder = new SourceDecoder(
       env,
-      decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env),
+      decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env, 'legacy'),
     );
     let decoded = 0;
     const decode = decoder.decode.bind(decoder);
@@ -45,7 +49,7 @@ test('a line fed in many small chunks reaches the codec once: work linear in its
       return decode(input, ...rest);
     };
     const stream = decoder.stream();
-    const stamp = sourceStamp(env, 'socket');
+    const stamp = sourceStamp(env, legacy('socket'));
     const length = 10 * 1024 * 1024;
     const chunk = Buffer.alloc(1024, 'x');
     for (let fed = 0; fed < length; fed += chunk.length) assert.equal(stream.push(chunk, stamp), []);
@@ -61,8 +65,11 @@ test('a line fed in many small chunks reaches the codec once: work linear in its
 /** A decoder with `framing` that sums the bytes its codec is handed. */
 function countingDecoder(framing: DecodeFraming) {
   const env = testEnv('socket');
-  const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse(undefined), undefined, framing, env));
-  const counted = { decoder, handed: 0, stamp: sourceStamp(env, 'socket') };
+  const decoder = new SourceDecoder(
+    env,
+    decodeSettings(decodingSchema.parse(undefined), undefined, framing, env, 'legacy'),
+  );
+  const counted = { decoder, handed: 0, stamp: sourceStamp(env, legacy('socket')) };
   const decode = decoder.decode.bind(decoder);
   decoder.decode = (input, ...rest) => {
     counted.handed += input.length;
@@ -148,9 +155,12 @@ test('an unfinished frame is not kept past max_length: it is dropped (or cut) an
   for (const action of ['drop', 'truncate'] as const) {
     const env = testEnv('socket');
     const framing = { method: 'newline_delimited', max_length: 8, oversized_action: action } as const;
-    const decoder = new SourceDecoder(env, decodeSettings(decodingSchema.parse(undefined), undefined, framing, env));
+    const decoder = new SourceDecoder(
+      env,
+      decodeSettings(decodingSchema.parse(undefined), undefined, framing, env, 'legacy'),
+    );
     const stream = decoder.stream();
-    const stamp = sourceStamp(env, 'socket');
+    const stamp = sourceStamp(env, legacy('socket'));
     const out = [...stream.push(Buffer.from('0123'), stamp), ...stream.push(Buffer.from('456789'), stamp)];
     for (let i = 0; i < 1000; i++) out.push(...stream.push(Buffer.from('trickled without end'), stamp));
     out.push(...stream.push(Buffer.from('rest\nok\n'), stamp), ...stream.end(stamp));
@@ -162,7 +172,7 @@ test('batches hold at most chunkSize events; splitBatch and concatBatches keep e
   const env = testEnv('stdin', { chunkSize: 3 });
   const decoder = new SourceDecoder(
     env,
-    decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env),
+    decodeSettings(decodingSchema.parse(undefined), undefined, { method: 'newline_delimited' }, env, 'legacy'),
   );
   const batches = decoder.stream().push(Buffer.from('a\nb\nc\nd\ne\nf\ng\n'), {});
   assert.equal(
@@ -179,7 +189,7 @@ test('decodeMessages: each message is one frame, in order; empty ones make no ev
   const env = testEnv('demo', { chunkSize: 2 });
   const decoder = new SourceDecoder(
     env,
-    decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'bytes' }, env),
+    decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'bytes' }, env, 'legacy'),
   );
   const shared = { source_type: 'demo' };
   const texts = ['{"a":1}', '', '{"a":"two\\nlines"}', 'not json', '{"a":3}'];
@@ -212,7 +222,7 @@ test('frames that fail to decode are counted and logged; the others go on', () =
   const env = testEnv('stdin');
   const decoder = new SourceDecoder(
     env,
-    decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'newline_delimited' }, env),
+    decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'newline_delimited' }, env, 'legacy'),
   );
   const { batches, errors } = decoder.decodeChecked(Buffer.from('{"a":1}\nnot json\n{"a":2}\n'), {});
   assert.equal(
@@ -232,12 +242,14 @@ test('framing options take Vector shapes; unknown codecs and methods are errors'
     framing,
     { method: 'bytes' },
     env,
+    'legacy',
   );
   assert.equal(settings, {
     framing: { method: 'character_delimited', delimiter: ',', oversized_action: 'drop' },
     codec: 'json',
     lossy: false,
     messageKey: '.message',
+    logNamespace: 'legacy',
   });
   assert.not.ok(decodingSchema.safeParse({ codec: 'avro' }).success);
   assert.not.ok(framingSchema.safeParse({ method: 'chunked_gelf' }).success);
@@ -248,12 +260,34 @@ test('framing options take Vector shapes; unknown codecs and methods are errors'
 
 test('the stamp puts source type, time and host at log_schema paths; an empty host key leaves the host out', () => {
   const env = testEnv('stdin');
-  const stamp = sourceStamp(env, 'stdin');
+  const stamp = sourceStamp(env, legacy('stdin'));
   assert.is(stamp.source_type, 'stdin');
   assert.is(stamp.host, 'test-host');
   assert.ok(stamp.timestamp instanceof Date);
-  assert.not.ok('host' in sourceStamp(env, 'stdin', ''));
-  assert.equal(sourceStamp(env, 'stdin', '.a.b').a, { b: 'test-host' });
+  assert.not.ok('host' in sourceStamp(env, legacy('stdin'), ''));
+  assert.equal(sourceStamp(env, legacy('stdin'), '.a.b').a, { b: 'test-host' });
+});
+
+test('the Vector namespace stamp is metadata: %vector.source_type, %vector.ingest_timestamp, %<source type>.host (any host_key)', () => {
+  const env = testEnv('stdin');
+  const origin = { sourceType: 'stdin', logNamespace: 'vector' } as const;
+  const stamp = sourceStamp(env, origin, '');
+  assert.equal(Object.keys(stamp).sort(), ['stdin', 'vector']);
+  assert.is((stamp.vector as Stamp).source_type, 'stdin');
+  assert.ok((stamp.vector as Stamp).ingest_timestamp instanceof Date);
+  assert.equal(stamp.stdin, { host: 'test-host' });
+  assert.equal(stampSource(stamp, origin, 'offset', ['offset'], 7).stdin, { host: 'test-host', offset: 7 });
+  assert.equal(stampSource({}, legacy('file'), '.at.offset', ['offset'], 7), { at: { offset: 7 } });
+  assert.equal(stampSource({}, legacy('file'), undefined, ['offset'], 7), {});
+});
+
+test('a source takes its own log_namespace over the global schema.log_namespace', () => {
+  const env = testEnv('stdin');
+  assert.is(logNamespaceOf(env, undefined), 'legacy');
+  assert.is(logNamespaceOf(env, true), 'vector');
+  const namespaced = { ...env, globals: { ...env.globals, schema: { log_namespace: true } } };
+  assert.is(logNamespaceOf(namespaced, undefined), 'vector');
+  assert.is(logNamespaceOf(namespaced, false), 'legacy');
 });
 
 test.run();

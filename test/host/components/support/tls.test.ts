@@ -20,7 +20,7 @@ import syslog from '../../../../host/components/sources/syslog.js';
 import { clientTlsOptions, serverTlsOptions, tlsEnableableSchema } from '../../../../host/components/support/tls.js';
 import { makeCertificates } from '../../support/certificates.js';
 import { componentEnv, logBatch } from '../../support/env.js';
-import { buildSource, runSource, testEnv, type Collected } from '../../support/sources.js';
+import { buildSource, runSource, sourceMetadata, testEnv, type Collected } from '../../support/sources.js';
 import { freePort } from '../../support/svc.js';
 
 const certs = makeCertificates();
@@ -128,6 +128,22 @@ test('socket sink → socket source over mutual TLS; client_metadata_key gets th
     await sink.close();
     assert.is(run.events[0]!.message, 'over tls');
     assert.equal(run.events[0]!.tls_client, { subject: 'O=svc,CN=client' });
+  });
+});
+
+test('socket source over mutual TLS with log_namespace: the subject is in %socket.tls_client_metadata, no key needed', async () => {
+  await withSource(socketSource, { mode: 'tcp', tls: mutualTls, log_namespace: true }, async (port, run) => {
+    const { sink } = await buildSink(socketSink, {
+      mode: 'tcp',
+      address: `localhost:${port}`,
+      encoding: { codec: 'text' },
+      tls: { enabled: true, ca_file: certs.ca, ...clientIdentity },
+    });
+    await sink.write(logBatch([{ message: 'over tls' }]));
+    await run.waitFor(1);
+    await sink.close();
+    assert.equal(run.events, ['over tls']);
+    assert.equal(sourceMetadata(run.metadata[0]!, 'socket').tls_client_metadata, { subject: 'O=svc,CN=client' });
   });
 });
 

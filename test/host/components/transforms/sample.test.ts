@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sample from '../../../../host/components/transforms/sample.js';
 import { seahash } from '../../../../runtime/seahash.js';
+import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 import { batchOf, eventsOf, runnerOf } from '../../support/components.js';
 
 test('seahash matches the crate', () => {
@@ -19,6 +20,23 @@ test('sample rate N keeps exactly 1 in N events, the first of each run, with the
   );
   assert.equal(kept[0], { n: 0n, f: 1.5, sample_rate: '10' });
   assert.equal(result.discarded, [{ count: 90, intentional: true, reason: 'Sample discarded.' }]);
+});
+
+test("in Vector's log namespace the rate goes to %sample.<sample_rate_key>, the event untouched", async () => {
+  const { runner } = await runnerOf(sample, { rate: 2, sample_rate_key: 'rate.of' });
+  const metadata = { vector: { source_type: 'stdin' } };
+  const input = encodeBatch(
+    ['a', 'b', 'c'].map((event) => ({ metadata, event })),
+    0,
+  );
+  const kept = decodeBatch(runner.process({ bytes: input, count: 3 }).outputs[0]!.batch.bytes).events;
+  assert.equal(
+    kept.map((record) => [record.event, record.metadata]),
+    [
+      ['a', { ...metadata, sample: { rate: { of: '2' } } }],
+      ['c', { ...metadata, sample: { rate: { of: '2' } } }],
+    ],
+  );
 });
 
 test('sample ratio keeps that share; group_by counts per group; exclude passes events through', async () => {
