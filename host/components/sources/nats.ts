@@ -23,9 +23,11 @@ import {
   decodeSettings,
   decodingSchema,
   framingSchema,
+  logNamespaceOf,
+  logNamespaceOption,
   SourceDecoder,
   sourceStamp,
-  stampAt,
+  stampSource,
   type Stamp,
 } from '../support/decoding.js';
 import { natsConnect, natsConnectionFields, natsFiles } from '../support/nats.js';
@@ -51,6 +53,7 @@ const options = z.strictObject({
     .optional(),
   decoding: decodingSchema,
   framing: framingSchema,
+  log_namespace: logNamespaceOption,
 });
 type NatsSourceOptions = z.infer<typeof options>;
 
@@ -111,7 +114,11 @@ class WaitingMessages<M> {
 }
 
 async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Source> {
-  const decoder = new SourceDecoder(env, decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env));
+  const origin = { sourceType: 'nats', logNamespace: logNamespaceOf(env, options.log_namespace) };
+  const decoder = new SourceDecoder(
+    env,
+    decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env, origin.logNamespace),
+  );
   const connection = await natsConnect(options, env.log);
   const jetstream = options.jetstream;
   const consumer =
@@ -136,7 +143,7 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
     const stampOf = (subject: string) => {
       let stamp = stamps.get(subject);
       if (stamp === undefined) {
-        stamp = stampAt(sourceStamp(env, 'nats'), options.subject_key_field, subject);
+        stamp = stampSource(sourceStamp(env, origin, ''), origin, options.subject_key_field, ['subject'], subject);
         stamps.set(subject, stamp);
       }
       return stamp;
