@@ -6,6 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { enrichmentTableDefinition } from '../components/registry.js';
 import { ConfigError } from '../config/errors.js';
 import type { ComponentConfig, Config } from '../config/schema.js';
+import type { MetricsRegistry } from '../telemetry/metrics.js';
+import { MemoryTable } from './memory-table.js';
 import type { EnrichmentTableData } from './tables.js';
 
 /** A loaded table, with what it was loaded from. */
@@ -13,7 +15,10 @@ export interface LoadedTable {
   config: ComponentConfig;
   /** Its files' sizes and modification times when loaded. */
   stamp: string;
+  /** What the threads are given (a memory table's entries as they are now). */
   data: EnrichmentTableData;
+  /** A memory table: the table its sink writes. */
+  memory?: MemoryTable;
 }
 
 /** The files each table reads (for --watch-config). */
@@ -29,6 +34,7 @@ export function enrichmentTableFiles(config: Config): string[] {
  */
 export async function loadEnrichmentTables(
   config: Config,
+  metrics: MetricsRegistry,
   previous: ReadonlyMap<string, LoadedTable> = new Map(),
 ): Promise<Map<string, LoadedTable>> {
   const errors: string[] = [];
@@ -48,8 +54,13 @@ export async function loadEnrichmentTables(
         return;
       }
       try {
-        const data = await definition.load(table.options, { id: table.id, globals: config.global });
-        loaded.set(table.id, { config: table, stamp, data });
+        const data = await definition.load(table.options, { id: table.id, globals: config.global, metrics });
+        loaded.set(
+          table.id,
+          data instanceof MemoryTable
+            ? { config: table, stamp, data: data.data, memory: data }
+            : { config: table, stamp, data },
+        );
       } catch (error) {
         errors.push(`${table.file}: enrichment_tables.${table.id}: ${(error as Error).message}`);
       }

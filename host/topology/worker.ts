@@ -9,7 +9,7 @@ import type { EventBatch } from './batch.js';
 import { createRunner, preloadRunner } from '../components/transforms/runners.js';
 import { runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
-import { enrichmentTablesReady, publishEnrichmentTables } from '../enrichment/tables.js';
+import { applyMemoryTableChanges, enrichmentTablesReady, publishEnrichmentTables } from '../enrichment/tables.js';
 
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
@@ -37,6 +37,10 @@ port.on('message', async (request: WorkerRequest) => {
   }
   if (request.op === 'enrichment_tables') {
     publishEnrichmentTables(request.tables);
+    return;
+  }
+  if (request.op === 'memory_table_changes') {
+    applyMemoryTableChanges(request.changes);
     return;
   }
   if (request.op === 'remove') {
