@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startSvc } from '../host/support/svc.js';
 import { waitFor } from '../support/wait-for.js';
 import { SVC_MAIN, scratchDir, svc, svcEnv, writeConfig } from './support/svc.js';
 
@@ -101,6 +102,56 @@ test('written by its sink, looked up from a worker, exported by its source, expi
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+  }
+});
+
+/** A table written from stdin and read by lookups tagged with \`version\`; \`ttl\` is the table's. */
+const reloadable = (version: number, ttl: number) => `enrichment_tables:
+  cache: { type: memory, inputs: [users], ttl: ${ttl} }
+sources:
+  in: { type: stdin }
+  ticks: { type: demo_logs, format: shuffle, lines: [tick], interval: 0.1 }
+transforms:
+  users: { type: remap, inputs: [in], source: . = parse_json!(.message) }
+  lookup:
+    type: remap
+    inputs: [ticks]
+    source: |
+      row = get_enrichment_table_record("cache", {"key": "ann"}) ?? {}
+      . = {"version": ${version}, "name": row.value.name}
+sinks:
+  out: { type: console, inputs: [lookup], encoding: { codec: json } }
+`;
+
+test('reload: a table whose options are unchanged keeps its rows; one whose options changed starts empty', async () => {
+  const config = writeConfig(dir, 'reload.yaml', reloadable(1, 600));
+  const run = startSvc(['--threads', '2', '--config', config], { stdin: '{"ann": {"name": "Ann"}}\n' });
+  const seen = (version: number, name: string | null) =>
+    run
+      .stdout()
+      .split('\n')
+      .some((line) => line === JSON.stringify({ name, version }));
+  try {
+    await waitFor(
+      () => seen(1, 'Ann'),
+      () => run.stdout() + run.stderr(),
+    );
+    writeConfig(dir, 'reload.yaml', reloadable(2, 600));
+    run.child.kill('SIGHUP');
+    await waitFor(
+      () => seen(2, 'Ann'),
+      () => run.stdout() + run.stderr(),
+    );
+    writeConfig(dir, 'reload.yaml', reloadable(3, 601));
+    run.child.kill('SIGHUP');
+    await waitFor(
+      () => seen(3, null),
+      () => run.stdout() + run.stderr(),
+    );
+    assert.not.ok(seen(3, 'Ann'));
+  } finally {
+    run.child.kill('SIGTERM');
+    await run.exited;
   }
 });
 
