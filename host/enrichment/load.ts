@@ -29,7 +29,8 @@ export function enrichmentTableFiles(config: Config): string[] {
 }
 
 /**
- * Loads the tables of `config`, reusing those of `previous` whose type, options and files are unchanged;
+ * Loads the tables of `config`, reusing those of `previous` whose type, options and files are unchanged
+ * (a memory table with its rows; a changed one starts empty unless `reload_behavior: preserve-state`);
  * throws ConfigError naming the file, the table and the option of each failure.
  */
 export async function loadEnrichmentTables(
@@ -48,13 +49,15 @@ export async function loadEnrichmentTables(
         before !== undefined &&
         before.stamp === stamp &&
         before.config.type === table.type &&
-        isDeepStrictEqual(before.config.options, table.options)
+        isDeepStrictEqual(withoutInputs(before.config.options), withoutInputs(table.options))
       ) {
         loaded.set(table.id, { ...before, config: table });
         return;
       }
       try {
         const data = await definition.load(table.options, { id: table.id, globals: config.global, metrics });
+        if (data instanceof MemoryTable && before?.memory && data.options.reload_behavior === 'preserve-state')
+          data.takeOver(before.memory);
         loaded.set(
           table.id,
           data instanceof MemoryTable
@@ -68,6 +71,12 @@ export async function loadEnrichmentTables(
   );
   if (errors.length > 0) throw new ConfigError(errors.sort());
   return loaded;
+}
+
+/** A table's options but a memory table's `inputs`: what feeds a table is not what it holds. */
+function withoutInputs(options: unknown): unknown {
+  const { inputs: _, ...rest } = options as Record<string, unknown>;
+  return rest;
 }
 
 async function filesStamp(files: readonly string[]): Promise<string> {

@@ -21,6 +21,7 @@ export interface MemoryTableOptions {
   flush_interval?: number;
   max_byte_size?: number;
   internal_metrics: { include_key_tag: boolean };
+  reload_behavior: 'clear-state' | 'preserve-state';
   source_config?: {
     source_key: string;
     export_interval?: number;
@@ -99,6 +100,21 @@ export class MemoryTable {
     this.stopCollecting();
     this.sendChanges = () => {};
     this.expiredListeners.clear();
+  }
+
+  /** Starts with the rows of the table this one replaces on a reload (`reload_behavior: preserve-state`), its
+   * pending writes included, each with its own write time and TTL. */
+  takeOver(previous: MemoryTable): void {
+    for (const [key, entry] of [...previous.visible, ...previous.pending]) {
+      this.visibleSize -= this.visible.get(key)?.size ?? 0;
+      if (entry === null) {
+        this.visible.delete(key);
+      } else {
+        this.visible.set(key, entry);
+        this.visibleSize += entry.size;
+      }
+    }
+    this.byteSize = this.visibleSize;
   }
 
   /** Writes each top-level field of a log event as the entry of its key; refused past `max_byte_size`. */

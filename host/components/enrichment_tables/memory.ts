@@ -27,6 +27,7 @@ const options = z.strictObject({
   flush_interval: z.number().int().positive().optional(),
   max_byte_size: z.number().int().nonnegative().optional(),
   internal_metrics: z.strictObject({ include_key_tag: z.boolean().default(false) }).prefault({}),
+  reload_behavior: z.enum(['clear-state', 'preserve-state']).default('clear-state'),
   source_config: z
     .strictObject({
       source_key: z.string().min(1),

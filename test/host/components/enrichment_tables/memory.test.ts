@@ -196,6 +196,7 @@ test('options: defaults as Vector, source_config needs source_key', () => {
     ttl_field: '',
     scan_interval: 30,
     internal_metrics: { include_key_tag: false },
+    reload_behavior: 'clear-state',
   });
   assert.not.ok(memory.options.safeParse({ source_config: {} }).success);
   assert.not.ok(memory.options.safeParse({ flush_interval: 0 }).success);
