@@ -74,7 +74,8 @@ export function componentSpecs(config: Config): ComponentSpec[] {
     inputs: component.inputs,
     proxy: component.proxy,
   });
-  // A table's sink and source share its options: a reload that changes them rebuilds both with a new table.
+  // A table's sink and source have its options: a reload that changes them rebuilds both, on the table that
+  // loadEnrichmentTables gave (new, or kept when only `inputs` changed).
   const tableSpecs = [...config.enrichment_tables.values()].flatMap((table) =>
     (enrichmentTableDefinition(table.type).components?.(table.options) ?? []).map(
       (component): ComponentSpec => ({
