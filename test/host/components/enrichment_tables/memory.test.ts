@@ -3,7 +3,9 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { encodeBatch } from '../../../../abi/batch.js';
 import { Timestamp } from '../../../../abi/values.js';
+import type { ComponentEnv, SinkDefinition } from '../../../../host/components/component.js';
 import memory from '../../../../host/components/enrichment_tables/memory.js';
 import { globalSchema } from '../../../../host/config/global.js';
 import type { MemoryTable } from '../../../../host/enrichment/memory-table.js';
@@ -12,7 +14,9 @@ import {
   publishEnrichmentTables,
   threadEnrichmentTables,
 } from '../../../../host/enrichment/tables.js';
+import { ComponentTelemetry } from '../../../../host/telemetry/component.js';
 import { MetricsRegistry } from '../../../../host/telemetry/metrics.js';
+import { toBatch } from '../../../../host/topology/batch.js';
 
 const globals = globalSchema.parse({});
 
@@ -186,6 +190,38 @@ test("metrics: Vector's names, the table's component tags, reads counted in ever
   cache.close();
   reader.find(key('a'), undefined, true, undefined);
   assert.is(metrics.total('memory_enrichment_table_failed_reads'), 1);
+});
+
+test('its sink writes the fields of each log event; with flush_interval they wait for the flush', async () => {
+  const metrics = new MetricsRegistry();
+  const cache = await table({ flush_interval: 3600, scan_interval: 3600 }, metrics);
+  const reader = lookups(cache.data);
+  const [component] = memory.components!(cache.options as never);
+  assert.is(component!.kind, 'sink');
+  const env = {
+    id: 'cache',
+    metrics,
+    memoryTables: new Map([['cache', cache]]),
+    telemetry: new ComponentTelemetry(metrics, 'cache', 'sink', 'memory'),
+  } as unknown as ComponentEnv;
+  const sink = await (component!.definition as SinkDefinition).build(cache.options, env);
+  await sink.write(
+    toBatch(
+      encodeBatch(
+        [
+          { event: { ann: { name: 'Ann' }, n: 1n } },
+          { kind: 'metric', event: { name: 'not_a_row', counter: { value: 1 } } },
+        ],
+        0,
+      ),
+    ),
+  );
+  assert.equal(reader.find(key('ann'), undefined, true, undefined), []);
+  cache.flush();
+  assert.equal(reader.get(key('ann'), undefined, true, undefined).value, { name: 'Ann' });
+  assert.is(reader.get(key('n'), undefined, true, undefined).value, 1n);
+  assert.equal(reader.find(key('name'), undefined, true, undefined), []);
+  await sink.close();
 });
 
 test('options: defaults as Vector, source_config needs source_key', () => {
