@@ -3,8 +3,12 @@
 // looks them up, and the read counters every thread adds to.
 
 import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
-import { displayFloat } from '../../runtime/display.js';
-import type { EnrichmentCondition, EnrichmentRow, EnrichmentTable } from '../../runtime/enrichment.js';
+import {
+  displayFloat,
+  type EnrichmentCondition,
+  type EnrichmentRow,
+  type EnrichmentTable,
+} from '../../runtime/enrichment.js';
 
 /** One key's entry: its value as Vector keeps it (through JSON), when it was written and its TTL in seconds. */
 export interface MemoryEntry {
