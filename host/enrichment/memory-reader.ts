@@ -34,6 +34,46 @@ export interface MemoryTableData {
   entries: Map<string, MemoryEntry>;
   /** Two 64-bit counters, `READS` and `FAILED_READS`, added to by every thread's lookups. */
   reads: SharedArrayBuffer;
+  /** `internal_metrics.include_key_tag`: lookups are counted per key instead (`KeyReads`). */
+  readsByKey: boolean;
+}
+
+/** Lookups counted per key, by table instance: `[reads, failed reads]`. A worker sends its counts to the main
+ * thread with each reply (`takeKeyReads`, `addKeyReads`), where the table collects them into its metrics. */
+export type KeyReads = Map<number, Map<string, [number, number]>>;
+
+let keyReads: KeyReads = new Map();
+
+/** This thread's per-key counts since the last call, which it hands over. */
+export function takeKeyReads(): KeyReads | undefined {
+  if (keyReads.size === 0) return undefined;
+  const taken = keyReads;
+  keyReads = new Map();
+  return taken;
+}
+
+/** Adds counts another thread handed over to this thread's. */
+export function addKeyReads(reads: KeyReads): void {
+  for (const [instance, byKey] of reads)
+    for (const [key, [found, failed]] of byKey) countRead(instance, key, found, failed);
+}
+
+function countRead(instance: number, key: string, found: number, failed: number): void {
+  let byKey = keyReads.get(instance);
+  if (byKey === undefined) keyReads.set(instance, (byKey = new Map()));
+  const counts = byKey.get(key);
+  if (counts === undefined) byKey.set(key, [found, failed]);
+  else {
+    counts[0] += found;
+    counts[1] += failed;
+  }
+}
+
+/** The per-key counts of one table taken from this thread's (the main thread's: its own and the workers'). */
+export function takeTableKeyReads(instance: number): Map<string, [number, number]> | undefined {
+  const byKey = keyReads.get(instance);
+  keyReads.delete(instance);
+  return byKey;
 }
 
 /** What a flush made visible: per key, its new entry or null when removed. */
@@ -62,11 +102,8 @@ const I64_MAX = 2n ** 63n - 1n;
 export class MemoryTableReader implements EnrichmentTable {
   private readonly reads: BigInt64Array;
 
-  constructor(
-    private readonly entries: ReadonlyMap<string, MemoryEntry>,
-    reads: SharedArrayBuffer,
-  ) {
-    this.reads = new BigInt64Array(reads);
+  constructor(private readonly data: MemoryTableData) {
+    this.reads = new BigInt64Array(data.reads);
   }
 
   /** One condition, an equality on the key (whatever the field is named); case, select and wildcard do not apply. */
@@ -76,8 +113,10 @@ export class MemoryTableReader implements EnrichmentTable {
     if (conditions.length > 1) throw new Error('Only one condition is allowed');
     if (condition.type !== 'equals') throw new Error('Only equality condition is allowed');
     const key = lossyText(condition.value);
-    const entry = this.entries.get(key);
-    Atomics.add(this.reads, entry === undefined ? FAILED_READS : READS, 1n);
+    const entry = this.data.entries.get(key);
+    if (this.data.readsByKey)
+      countRead(this.data.instance, key, entry === undefined ? 0 : 1, entry === undefined ? 1 : 0);
+    else Atomics.add(this.reads, entry === undefined ? FAILED_READS : READS, 1n);
     return entry === undefined ? [] : [memoryRow(key, entry, Date.now())];
   }
 

@@ -9,6 +9,7 @@ import {
   FAILED_READS,
   READS,
   jsonText,
+  takeTableKeyReads,
   type MemoryEntry,
   type MemoryTableChanges,
   type MemoryTableData,
@@ -68,6 +69,7 @@ export class MemoryTable {
       instance: ++instances,
       entries: this.visible,
       reads: new SharedArrayBuffer(2 * BigInt64Array.BYTES_PER_ELEMENT),
+      readsByKey: options.internal_metrics.include_key_tag,
     };
     this.ttlPath = options.ttl_field === '' ? [] : parseFieldPath(options.ttl_field);
     // Lookups count in shared memory (any thread); the counts move into the registry whenever it is read.
@@ -80,6 +82,11 @@ export class MemoryTable {
       for (const [slot, name] of counts) {
         const count = Atomics.exchange(reads, slot, 0n);
         if (count > 0n) metrics.counter(name, tags).increment(Number(count));
+      }
+      for (const [key, found] of takeTableKeyReads(this.data.instance) ?? []) {
+        found.forEach((count, slot) => {
+          if (count > 0) metrics.counter(counts[slot]![1], { ...tags, key }).increment(count);
+        });
       }
     });
   }

@@ -33,7 +33,7 @@ function openTable(data: EnrichmentTableData): EnrichmentTable {
     case 'mmdb':
       return MmdbTable!.raw(data.database);
     case 'memory':
-      return new MemoryTableReader(data.entries, data.reads);
+      return new MemoryTableReader(data);
   }
 }
 

@@ -10,7 +10,7 @@ import type { EncodeOptions } from '../../runtime/engine.js';
 import type { MetricSample } from '../telemetry/metrics.js';
 import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
 import { enrichmentTablesReady, publishEnrichmentTables, type EnrichmentTableData } from '../enrichment/tables.js';
-import type { MemoryTableChanges } from '../enrichment/memory-reader.js';
+import { addKeyReads, type KeyReads, type MemoryTableChanges } from '../enrichment/memory-reader.js';
 
 export interface TransformExecutor {
   /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
@@ -187,8 +187,9 @@ export type WorkerRequest =
   | { op: 'memory_table_changes'; changes: MemoryTableChanges }
   | { op: 'remove'; id: string };
 
-/** Messages from a worker: a call's runs (`process`), or why it failed. */
-export type WorkerReply = { seq: number; runs?: ChainRun[]; error?: string };
+/** Messages from a worker: a call's runs (`process`), or why it failed; with the memory table lookups it
+ * counted per key since its last reply. */
+export type WorkerReply = { seq: number; runs?: ChainRun[]; error?: string; keyReads?: KeyReads };
 
 /** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
 export function transferable(bytes: Uint8Array): Uint8Array {
@@ -222,6 +223,7 @@ export class WorkerThread {
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     this.worker.on('message', (reply: WorkerReply) => {
+      if (reply.keyReads) addKeyReads(reply.keyReads);
       const waiting = this.pending.get(reply.seq);
       this.pending.delete(reply.seq);
       waiting?.resolve(reply);

@@ -10,6 +10,7 @@ import { createRunner, preloadRunner } from '../components/transforms/runners.js
 import { runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
 import { applyMemoryTableChanges, enrichmentTablesReady, publishEnrichmentTables } from '../enrichment/tables.js';
+import { takeKeyReads } from '../enrichment/memory-reader.js';
 
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
@@ -78,6 +79,7 @@ port.on('message', async (request: WorkerRequest) => {
   } catch (error) {
     reply = { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
   }
+  reply.keyReads = takeKeyReads();
   port.postMessage(reply, transfer);
   if (receivedBytes >= SCAVENGE_BYTES) {
     receivedBytes = 0;

@@ -8,6 +8,7 @@ import { Timestamp } from '../../../../abi/values.js';
 import type { ComponentEnv, SinkDefinition } from '../../../../host/components/component.js';
 import memory from '../../../../host/components/enrichment_tables/memory.js';
 import { globalSchema } from '../../../../host/config/global.js';
+import { addKeyReads, takeKeyReads } from '../../../../host/enrichment/memory-reader.js';
 import type { MemoryTable } from '../../../../host/enrichment/memory-table.js';
 import {
   applyMemoryTableChanges,
@@ -190,6 +191,23 @@ test("metrics: Vector's names, the table's component tags, reads counted in ever
   cache.close();
   reader.find(key('a'), undefined, true, undefined);
   assert.is(metrics.total('memory_enrichment_table_failed_reads'), 1);
+});
+
+test('include_key_tag: lookups counted per key, those of a worker handed over with its reply', async () => {
+  const metrics = new MetricsRegistry();
+  const cache = await table({ internal_metrics: { include_key_tag: true } }, metrics);
+  const reader = lookups(cache.data);
+  cache.write({ a: 1n });
+  cache.flush();
+  reader.find(key('a'), undefined, true, undefined);
+  // As a worker: its counts leave with its reply and join the main thread's.
+  const handedOver = takeKeyReads()!;
+  reader.find(key('a'), undefined, true, undefined);
+  reader.find(key('b'), undefined, true, undefined);
+  addKeyReads(handedOver);
+  assert.is(metrics.total('memory_enrichment_table_reads_total', { key: 'a' }), 2);
+  assert.is(metrics.total('memory_enrichment_table_failed_reads', { key: 'b' }), 1);
+  assert.is(metrics.total('memory_enrichment_table_insertions_total', { key: 'a' }), 1);
 });
 
 test('its sink writes the fields of each log event; with flush_interval they wait for the flush', async () => {
