@@ -3,9 +3,9 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeBatch } from '../../../../abi/batch.js';
+import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 import { Timestamp } from '../../../../abi/values.js';
-import type { ComponentEnv, SinkDefinition } from '../../../../host/components/component.js';
+import type { ComponentEnv, SinkDefinition, SourceDefinition } from '../../../../host/components/component.js';
 import memory from '../../../../host/components/enrichment_tables/memory.js';
 import { globalSchema } from '../../../../host/config/global.js';
 import { addKeyReads, takeKeyReads } from '../../../../host/enrichment/memory-reader.js';
@@ -18,6 +18,7 @@ import {
 import { ComponentTelemetry } from '../../../../host/telemetry/component.js';
 import { MetricsRegistry } from '../../../../host/telemetry/metrics.js';
 import { toBatch } from '../../../../host/topology/batch.js';
+import { waitFor } from '../../../support/wait-for.js';
 
 const globals = globalSchema.parse({});
 
@@ -240,6 +241,59 @@ test('its sink writes the fields of each log event; with flush_interval they wai
   assert.is(reader.get(key('n'), undefined, true, undefined).value, 1n);
   assert.equal(reader.find(key('name'), undefined, true, undefined), []);
   await sink.close();
+});
+
+test('its source: an export at the start in batches (removing the rows), then the expired rows on their output', async () => {
+  const metrics = new MetricsRegistry();
+  const cache = await table(
+    {
+      ttl: 0,
+      source_config: {
+        source_key: 'cache_out',
+        export_batch_size: 2,
+        remove_after_export: true,
+        export_expired_items: true,
+      },
+    },
+    metrics,
+  );
+  const start = Date.now();
+  cache.write({ a: 1n, b: 2n, c: 3n }, start);
+  cache.flush();
+  const source = memory.components!(cache.options as never).find((component) => component.kind === 'source')!;
+  assert.is(source.kind === 'source' && source.id, 'cache_out');
+  const env = {
+    id: 'cache_out',
+    globals,
+    chunkSize: 1000,
+    memoryTables: new Map([['cache_out', cache]]),
+  } as unknown as ComponentEnv;
+  const sent: Array<{ output: string | undefined; keys: unknown[] }> = [];
+  const shutdown = new AbortController();
+  const running = (await (source.definition as SourceDefinition).build(cache.options, env)).run({
+    shutdown: shutdown.signal,
+    async send(batch, output) {
+      sent.push({ output, keys: decodeBatch(batch.bytes).events.map(({ event }) => (event as { key: unknown }).key) });
+    },
+  });
+  await waitFor(
+    () => sent.length === 2,
+    () => JSON.stringify(sent),
+  );
+  assert.equal(sent, [
+    { output: undefined, keys: ['a', 'b'] },
+    { output: undefined, keys: ['c'] },
+  ]);
+  cache.write({ d: 4n }, start);
+  cache.flush();
+  cache.scan(start + 1000);
+  await waitFor(
+    () => sent.length === 3,
+    () => JSON.stringify(sent),
+  );
+  assert.equal(sent[2], { output: 'expired', keys: ['d'] });
+  shutdown.abort();
+  await running;
 });
 
 test('options: defaults as Vector, source_config needs source_key', () => {
