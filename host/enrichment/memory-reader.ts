@@ -122,9 +122,19 @@ export class MemoryTableReader implements EnrichmentTable {
 
   get(conditions: readonly EnrichmentCondition[]): EnrichmentRow {
     const row = this.find(conditions)[0];
-    if (row === undefined) throw new Error('No rows found');
+    if (row === undefined) throw withoutStack('No rows found');
     return row;
   }
+}
+
+/** An error for a key not in the table, a common outcome: only its message is read (runtime/imports.ts), and
+ * capturing a stack cost most of a failed lookup. */
+function withoutStack(message: string): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  const error = new Error(message);
+  Error.stackTraceLimit = limit;
+  return error;
 }
 
 const lossyUtf8 = new TextDecoder('utf-8');

@@ -4,7 +4,7 @@
 
 import { Regex, Timestamp, type RemapValue } from '../../abi/values.js';
 import { parseFieldPath } from '../../runtime/engine.js';
-import type { MetricsRegistry, Tags } from '../telemetry/metrics.js';
+import type { Counter, Gauge, MetricsRegistry, Tags } from '../telemetry/metrics.js';
 import {
   FAILED_READS,
   READS,
@@ -55,6 +55,10 @@ export class MemoryTable {
   private readonly expiredListeners = new Set<(entries: ExpiredEntries) => void>();
   private sendChanges: (changes: MemoryTableChanges) => void = () => {};
   private readonly stopCollecting: () => void;
+  /** Handles of the untagged series, each made at its first use (as Vector's appear): a registry lookup per
+   * write cost more than the write. */
+  private readonly counters = new Map<string, Counter>();
+  private readonly gauges = new Map<string, Gauge>();
 
   /** `tags`: those of the table's metrics (its sink's component tags). */
   constructor(
@@ -72,6 +76,7 @@ export class MemoryTable {
       readsByKey: options.internal_metrics.include_key_tag,
     };
     this.ttlPath = options.ttl_field === '' ? [] : parseFieldPath(options.ttl_field);
+
     // Lookups count in shared memory (any thread); the counts move into the registry whenever it is read.
     const reads = new BigInt64Array(this.data.reads);
     const counts = [
@@ -165,9 +170,9 @@ export class MemoryTable {
     }
     this.refresh();
     this.byteSize = this.visibleSize;
-    this.metrics.counter('memory_enrichment_table_flushes_total', this.tags).increment();
-    this.metrics.gauge('memory_enrichment_table_objects_count', this.tags).set(this.visible.size);
-    this.metrics.gauge('memory_enrichment_table_byte_size', this.tags).set(this.visibleSize);
+    this.counter('memory_enrichment_table_flushes_total').increment();
+    this.gauge('memory_enrichment_table_objects_count').set(this.visible.size);
+    this.gauge('memory_enrichment_table_byte_size').set(this.visibleSize);
   }
 
   /**
@@ -215,9 +220,22 @@ export class MemoryTable {
     return typeof value === 'bigint' ? BigInt.asUintN(64, value) : BigInt(this.options.ttl);
   }
 
+  /** Adds one to a counter of writes and scans, with the `key` tag when `include_key_tag`. */
   private count(name: string, key: string): void {
-    const tags = this.options.internal_metrics.include_key_tag ? { ...this.tags, key } : this.tags;
-    this.metrics.counter(name, tags).increment();
+    if (this.options.internal_metrics.include_key_tag) this.metrics.counter(name, { ...this.tags, key }).increment();
+    else this.counter(name).increment();
+  }
+
+  private counter(name: string): Counter {
+    let counter = this.counters.get(name);
+    if (counter === undefined) this.counters.set(name, (counter = this.metrics.counter(name, this.tags)));
+    return counter;
+  }
+
+  private gauge(name: string): Gauge {
+    let gauge = this.gauges.get(name);
+    if (gauge === undefined) this.gauges.set(name, (gauge = this.metrics.gauge(name, this.tags)));
+    return gauge;
   }
 }
 
