@@ -5,7 +5,14 @@
 import { hostname as osHostname } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import type { ComponentDefinition, Sink } from './components/component.js';
-import { componentDefinition, componentRegistry, transformDefinition } from './components/registry.js';
+import {
+  componentDefinition,
+  componentRegistry,
+  enrichmentTableDefinition,
+  transformDefinition,
+} from './components/registry.js';
+import { sinkBufferSchema } from './config/common.js';
+import type { MemoryTable } from './enrichment/memory-table.js';
 import { ConfigError } from './config/errors.js';
 import type { ConfigLocations } from './config/load.js';
 import { KIND_SECTION, validateConfig, type ComponentConfig, type Config } from './config/schema.js';
@@ -67,11 +74,47 @@ export function componentSpecs(config: Config): ComponentSpec[] {
     inputs: component.inputs,
     proxy: component.proxy,
   });
+  // A table's sink and source have its options: a reload that changes them rebuilds both, on the table that
+  // loadEnrichmentTables gave (new, or kept when only `inputs` changed).
+  const tableSpecs = [...config.enrichment_tables.values()].flatMap((table) =>
+    (enrichmentTableDefinition(table.type).components?.(table.options) ?? []).map(
+      (component): ComponentSpec => ({
+        id: component.kind === 'sink' ? table.id : component.id,
+        kind: component.kind,
+        type: component.definition.type,
+        definition: component.definition,
+        options: table.options,
+        inputs: component.kind === 'sink' ? component.inputs : [],
+      }),
+    ),
+  );
   return [
     ...[...config.sources.values()].map((c) => spec(c, 'source')),
     ...[...config.transforms.values()].map((c) => spec(c, 'transform')),
     ...[...config.sinks.values()].map((c) => spec(c, 'sink')),
+    ...tableSpecs,
   ];
+}
+
+/** The sink and source ids of the memory tables, each with its table. */
+function memoryTables(tables: ReadonlyMap<string, LoadedTable>): Map<string, MemoryTable> {
+  const byComponent = new Map<string, MemoryTable>();
+  for (const { memory } of tables.values()) {
+    if (memory === undefined) continue;
+    byComponent.set(memory.data.id, memory);
+    if (memory.options.source_config) byComponent.set(memory.options.source_config.source_key, memory);
+  }
+  return byComponent;
+}
+
+/** Sends each memory table's flushes to the threads of `executor`. */
+function publishMemoryTables(tables: ReadonlyMap<string, LoadedTable>, executor: TransformExecutor): void {
+  for (const { memory } of tables.values()) memory?.publishTo((changes) => executor.publishMemoryTableChanges(changes));
+}
+
+/** Closes the memory tables of `tables` that `kept` does not hold. */
+function closeMemoryTables(tables: ReadonlyMap<string, LoadedTable>, kept: ReadonlyMap<string, LoadedTable>): void {
+  for (const [id, { memory }] of tables) if (memory !== undefined && kept.get(id)?.memory !== memory) memory.close();
 }
 
 export interface BuiltPipeline {
@@ -111,10 +154,12 @@ function topologyOptions(
   options: PipelineOptions,
   metrics: MetricsRegistry,
   executor: TransformExecutor,
+  tables: ReadonlyMap<string, LoadedTable>,
 ): TopologyOptions {
   return {
     sinkBuffer: (id) => {
-      const buffer = config.sinks.get(id)!.buffer!;
+      // A memory table's sink has the default buffer, as Vector's.
+      const buffer = config.sinks.get(id)?.buffer ?? sinkBufferSchema.parse(undefined);
       return buffer.type === 'memory'
         ? {
             maxEvents: buffer.max_events ?? Number.MAX_SAFE_INTEGER,
@@ -124,7 +169,7 @@ function topologyOptions(
         : { type: 'disk', maxEvents: Number.MAX_SAFE_INTEGER, maxBytes: buffer.max_size, whenFull: buffer.when_full };
     },
     sinkAcknowledges: (id) =>
-      config.sinks.get(id)!.acknowledgements?.enabled ?? config.global.acknowledgements.enabled ?? false,
+      config.sinks.get(id)?.acknowledgements?.enabled ?? config.global.acknowledgements.enabled ?? false,
     transformBufferEvents: 2 * options.chunkSize,
     env: {
       globals: config.global,
@@ -134,6 +179,7 @@ function topologyOptions(
       metrics,
       logHub: options.logHub,
       enrichmentTables: [...config.enrichment_tables.keys()],
+      memoryTables: memoryTables(tables),
     },
     log: options.log,
     executor,
@@ -145,7 +191,11 @@ function buildErrors(config: Config, error: BuildError): ConfigError {
   return new ConfigError(
     error.failures.map(({ spec, message }) => {
       const section = KIND_SECTION[spec.kind] as 'sources' | 'transforms' | 'sinks';
-      return `${config[section].get(spec.id)!.file}: ${section}.${spec.id}: ${message}`;
+      const component = config[section].get(spec.id);
+      if (component !== undefined) return `${component.file}: ${section}.${spec.id}: ${message}`;
+      // A memory table's sink or source: the table, whose options are theirs.
+      const table = [...config.enrichment_tables.values()].find((table) => table.options === spec.options)!;
+      return `${table.file}: enrichment_tables.${table.id}: ${message}`;
     }),
   );
 }
@@ -158,8 +208,8 @@ function buildErrors(config: Config, error: BuildError): ConfigError {
 export async function buildPipeline(config: Config, options: PipelineOptions, built?: Graph): Promise<BuiltPipeline> {
   const graph = built ?? pipelineGraph(config);
   if (!built) for (const warning of graph.warnings) options.log.warn(warning);
-  const enrichmentTables = await loadEnrichmentTables(config);
   const metrics = new MetricsRegistry({ expiry: metricExpiry(config.global) });
+  const enrichmentTables = await loadEnrichmentTables(config, metrics);
   const workers = usableWorkers(config, options.threads);
   const early = options.earlyWorkers ?? [];
   for (const unused of early.splice(workers)) void unused.terminate();
@@ -171,8 +221,9 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
       ? new WorkerExecutor(workers, early, metricsFeed)
       : new InlineExecutor(transformDefinition, metricsFeed);
   executor.publishEnrichmentTables([...enrichmentTables.values()].map((table) => table.data));
+  publishMemoryTables(enrichmentTables, executor);
   try {
-    const topology = await Topology.build(graph, topologyOptions(config, options, metrics, executor));
+    const topology = await Topology.build(graph, topologyOptions(config, options, metrics, executor, enrichmentTables));
     return { topology, graph, metrics, config, executor, enrichmentTables };
   } catch (error) {
     if (error instanceof BuildError) throw buildErrors(config, error);
@@ -237,7 +288,7 @@ export async function reloadPipeline(
   for (const warning of graph.warnings) log.warn(warning);
   let enrichmentTables: Map<string, LoadedTable>;
   try {
-    enrichmentTables = await loadEnrichmentTables(config, built.enrichmentTables);
+    enrichmentTables = await loadEnrichmentTables(config, built.metrics, built.enrichmentTables);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return rejected('reload', 'Reload was triggered but failed.', error.errors);
@@ -245,13 +296,19 @@ export async function reloadPipeline(
   built.executor.grow(usableWorkers(config, options.threads));
   let plan: ReloadPlan;
   try {
-    plan = await built.topology.prepareReload(graph, topologyOptions(config, options, built.metrics, built.executor));
+    plan = await built.topology.prepareReload(
+      graph,
+      topologyOptions(config, options, built.metrics, built.executor, enrichmentTables),
+    );
   } catch (error) {
+    closeMemoryTables(enrichmentTables, built.enrichmentTables);
     if (!(error instanceof BuildError)) throw error;
     return rejected('reload', 'Reload was triggered but failed.', buildErrors(config, error).errors);
   }
   if (config.global.healthchecks.enabled) {
-    const checks = [...reloadedSinks(plan)].map(async ([id, sink]) => {
+    // A memory table's sink has no healthcheck.
+    const sinks = [...reloadedSinks(plan)].filter(([id]) => config.sinks.has(id));
+    const checks = sinks.map(async ([id, sink]) => {
       const check = boundedHealthcheck(config.sinks.get(id)!, sink);
       if (check === undefined) return undefined;
       try {
@@ -273,6 +330,7 @@ export async function reloadPipeline(
     const failures = (await Promise.all(checks)).filter((failure) => failure !== undefined);
     if (failures.length > 0 && (options.requireHealthy ?? config.global.healthchecks.require_healthy)) {
       await built.topology.abandonReload(plan);
+      closeMemoryTables(enrichmentTables, built.enrichmentTables);
       return rejected(
         'reload',
         'Reload was triggered but failed: sinks unhealthy and healthy sinks are required.',
@@ -285,6 +343,8 @@ export async function reloadPipeline(
     enrichmentTables.size !== built.enrichmentTables.size ||
     [...enrichmentTables].some(([id, table]) => built.enrichmentTables.get(id)?.data !== table.data);
   if (tablesChanged) built.executor.publishEnrichmentTables([...enrichmentTables.values()].map((table) => table.data));
+  publishMemoryTables(enrichmentTables, built.executor);
+  closeMemoryTables(built.enrichmentTables, enrichmentTables);
   built.enrichmentTables = enrichmentTables;
   built.config = config;
   built.graph = graph;

@@ -35,6 +35,7 @@ const INTEGRATION = [
   'cli/graph',
   'cli/list',
   'cli/main',
+  'cli/memory-table',
   'cli/service',
   'cli/tap',
   'cli/test',

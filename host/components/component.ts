@@ -14,6 +14,7 @@ import type { OptionsSchema } from '../config/schema.js';
 import type { EncodeOptions } from '../../runtime/engine.js';
 import type { SinkEncoder } from './support/encoding.js';
 import type { EnrichmentTableData } from '../enrichment/tables.js';
+import type { MemoryTable } from '../enrichment/memory-table.js';
 
 export type ComponentKind = 'source' | 'transform' | 'sink';
 
@@ -45,6 +46,8 @@ export interface ComponentEnv {
   logHub: LogHub;
   /** The names of the configuration's enrichment tables, which its remap programs may look up. */
   enrichmentTables?: readonly string[];
+  /** The memory tables by the ids of their sinks and sources (`EnrichmentTableDefinition.components`). */
+  memoryTables?: ReadonlyMap<string, MemoryTable>;
   /** Sources: the one consumer of the source's output decodes frames itself, so streams may send whole
    * frames undecoded (`EventBatch.frames`). */
   consumerDecodes?: boolean;
@@ -187,14 +190,27 @@ export interface SinkDefinition<Options = unknown> extends DefinitionBase<Option
 interface EnrichmentTableEnv {
   id: string;
   globals: GlobalOptions;
+  /** For the table's own metrics (a memory table's). */
+  metrics: MetricsRegistry;
 }
+
+/** A component of the graph an enrichment table is too (a memory table's sink and source). */
+type EnrichmentTableComponent<Options> =
+  /** The sink, named by the table. */
+  | { kind: 'sink'; definition: SinkDefinition<Options>; inputs: readonly string[] }
+  /** The source, named `id`. */
+  | { kind: 'source'; id: string; definition: SourceDefinition<Options> };
 
 /** An enrichment table type (host/components/enrichment_tables/): not a node of the graph, but data the remap
  * programs look up, loaded once on the main thread and shared with the transform workers. */
-export interface EnrichmentTableDefinition<Options = unknown> extends DefinitionBase<Options> {
+export interface EnrichmentTableDefinition<Options = unknown, Loaded = EnrichmentTableData | MemoryTable>
+  extends DefinitionBase<Options> {
   kind: 'enrichment_table';
-  /** Reads the table; rejects with a message naming the option at fault (`option "file.path": …`). */
-  load(options: Options, env: EnrichmentTableEnv): Promise<EnrichmentTableData>;
+  /** Reads the table (or creates the memory table the pipeline writes); rejects with a message naming the
+   * option at fault (`option "file.path": …`). */
+  load(options: Options, env: EnrichmentTableEnv): Promise<Loaded>;
+  /** The components it adds to the graph, which share the table (its options are theirs). */
+  components?(options: Options): EnrichmentTableComponent<Options>[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any definition, whatever its options and plan (variance)

@@ -321,14 +321,6 @@ const TOP_LEVEL = [
   'tests',
 ];
 
-/** Vector's types this build refuses, each with why. */
-const UNAVAILABLE_TYPES: Partial<Record<ComponentKind, Readonly<Record<string, string>>>> = {
-  enrichment_table: {
-    memory:
-      'the "memory" enrichment table (written by a sink) is not available in this build; the "file", "geoip" and "mmdb" tables are',
-  },
-};
-
 function validateComponent(
   kind: ComponentKind,
   id: string,
@@ -350,11 +342,6 @@ function validateComponent(
     return undefined;
   }
   const schema = registry.get(kind, type);
-  const unavailable = UNAVAILABLE_TYPES[kind]?.[type];
-  if (!schema && unavailable !== undefined) {
-    errors.push(`${where}option "type": ${unavailable}`);
-    return undefined;
-  }
   if (!schema) {
     errors.push(`${where}unknown ${item} type "${type}"${didYouMean(type, registry.types(kind))}`);
     return undefined;

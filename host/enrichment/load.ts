@@ -6,6 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { enrichmentTableDefinition } from '../components/registry.js';
 import { ConfigError } from '../config/errors.js';
 import type { ComponentConfig, Config } from '../config/schema.js';
+import type { MetricsRegistry } from '../telemetry/metrics.js';
+import { MemoryTable } from './memory-table.js';
 import type { EnrichmentTableData } from './tables.js';
 
 /** A loaded table, with what it was loaded from. */
@@ -13,7 +15,10 @@ export interface LoadedTable {
   config: ComponentConfig;
   /** Its files' sizes and modification times when loaded. */
   stamp: string;
+  /** What the threads are given (a memory table's entries as they are now). */
   data: EnrichmentTableData;
+  /** A memory table: the table its sink writes. */
+  memory?: MemoryTable;
 }
 
 /** The files each table reads (for --watch-config). */
@@ -24,11 +29,13 @@ export function enrichmentTableFiles(config: Config): string[] {
 }
 
 /**
- * Loads the tables of `config`, reusing those of `previous` whose type, options and files are unchanged;
+ * Loads the tables of `config`, reusing those of `previous` whose type, options and files are unchanged
+ * (a memory table with its rows; a changed one starts empty unless `reload_behavior: preserve-state`);
  * throws ConfigError naming the file, the table and the option of each failure.
  */
 export async function loadEnrichmentTables(
   config: Config,
+  metrics: MetricsRegistry,
   previous: ReadonlyMap<string, LoadedTable> = new Map(),
 ): Promise<Map<string, LoadedTable>> {
   const errors: string[] = [];
@@ -42,14 +49,21 @@ export async function loadEnrichmentTables(
         before !== undefined &&
         before.stamp === stamp &&
         before.config.type === table.type &&
-        isDeepStrictEqual(before.config.options, table.options)
+        isDeepStrictEqual(withoutInputs(before.config.options), withoutInputs(table.options))
       ) {
         loaded.set(table.id, { ...before, config: table });
         return;
       }
       try {
-        const data = await definition.load(table.options, { id: table.id, globals: config.global });
-        loaded.set(table.id, { config: table, stamp, data });
+        const data = await definition.load(table.options, { id: table.id, globals: config.global, metrics });
+        if (data instanceof MemoryTable && before?.memory && data.options.reload_behavior === 'preserve-state')
+          data.takeOver(before.memory);
+        loaded.set(
+          table.id,
+          data instanceof MemoryTable
+            ? { config: table, stamp, data: data.data, memory: data }
+            : { config: table, stamp, data },
+        );
       } catch (error) {
         errors.push(`${table.file}: enrichment_tables.${table.id}: ${(error as Error).message}`);
       }
@@ -57,6 +71,12 @@ export async function loadEnrichmentTables(
   );
   if (errors.length > 0) throw new ConfigError(errors.sort());
   return loaded;
+}
+
+/** A table's options but a memory table's `inputs`: what feeds a table is not what it holds. */
+function withoutInputs(options: unknown): unknown {
+  const { inputs: _, ...rest } = options as Record<string, unknown>;
+  return rest;
 }
 
 async function filesStamp(files: readonly string[]): Promise<string> {

@@ -5,6 +5,7 @@
 
 import { decode } from '../../abi/codec.js';
 import { RowTable, type EnrichmentRow, type EnrichmentTable, type EnrichmentTables } from '../../runtime/enrichment.js';
+import { applyChanges, MemoryTableReader, type MemoryTableChanges, type MemoryTableData } from './memory-reader.js';
 
 /** A loaded table, as posted to the threads. */
 export type EnrichmentTableData =
@@ -12,7 +13,8 @@ export type EnrichmentTableData =
   | { id: string; type: 'file'; rows: Uint8Array }
   /** `database`: the MMDB file's bytes; `locale`: geoip's. */
   | { id: string; type: 'geoip'; database: Uint8Array; locale: string }
-  | { id: string; type: 'mmdb'; database: Uint8Array };
+  | { id: string; type: 'mmdb'; database: Uint8Array }
+  | MemoryTableData;
 
 /** `bytes` copied into shared memory, so that posting them to a worker does not copy them again. */
 export function shared(bytes: Uint8Array): Uint8Array {
@@ -30,6 +32,8 @@ function openTable(data: EnrichmentTableData): EnrichmentTable {
       return MmdbTable!.geoip(data.database, data.locale);
     case 'mmdb':
       return MmdbTable!.raw(data.database);
+    case 'memory':
+      return new MemoryTableReader(data);
   }
 }
 
@@ -46,11 +50,18 @@ let ready: Promise<void> = Promise.resolve();
 export function publishEnrichmentTables(tables: readonly EnrichmentTableData[]): void {
   published = new Map(tables.map((data) => [data.id, data]));
   opened = new Map();
-  if (MmdbTable === undefined && tables.some((data) => data.type !== 'file')) {
+  if (MmdbTable === undefined && tables.some((data) => data.type === 'geoip' || data.type === 'mmdb')) {
     ready = import('./mmdb-table.js').then((module) => {
       MmdbTable = module.MmdbTable;
     });
   }
+}
+
+/** Applies a memory table's flush to this thread's copy of it (a worker's; the main thread reads the table's own). */
+export function applyMemoryTableChanges({ id, instance, changes }: MemoryTableChanges): void {
+  const data = published.get(id);
+  // Changes of a table a reload replaced are not this one's.
+  if (data?.type === 'memory' && data.instance === instance) applyChanges(data.entries, changes);
 }
 
 /** Resolves once what the published tables need is loaded: programs run only after it. */

@@ -95,6 +95,7 @@ export class MetricsRegistry {
   private readonly series = new Map<string, Series>();
   private readonly now: () => number;
   private readonly expiry: MetricExpiry;
+  private readonly collectors = new Set<() => void>();
 
   constructor(options: RegistryOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -133,13 +134,22 @@ export class MetricsRegistry {
     };
   }
 
+  /** Runs `collect` before each read of the series (snapshot, total): it moves counts kept elsewhere (shared
+   * with other threads) into them. Returns its removal. */
+  collectBeforeReads(collect: () => void): () => void {
+    this.collectors.add(collect);
+    return () => this.collectors.delete(collect);
+  }
+
   snapshot(): MetricSample[] {
+    for (const collect of this.collectors) collect();
     this.expire();
     return [...this.series.values()].map((series) => series.sample());
   }
 
   /** Sum of a counter's or gauge's series whose tags include `tags` (tests, `svc top`). */
   total(name: string, tags: Tags = {}): number {
+    for (const collect of this.collectors) collect();
     this.expire();
     let total = 0;
     for (const series of this.series.values()) {

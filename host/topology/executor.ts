@@ -10,6 +10,7 @@ import type { EncodeOptions } from '../../runtime/engine.js';
 import type { MetricSample } from '../telemetry/metrics.js';
 import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
 import { enrichmentTablesReady, publishEnrichmentTables, type EnrichmentTableData } from '../enrichment/tables.js';
+import { addKeyReads, type KeyReads, type MemoryTableChanges } from '../enrichment/memory-reader.js';
 
 export interface TransformExecutor {
   /** Creates the transform's runner from its plan (in the worker that will run it; in every worker when
@@ -20,6 +21,8 @@ export interface TransformExecutor {
   /** Gives the remap programs of every thread these enrichment tables (at start-up and after a reload); their
    * bytes are shared, not copied. */
   publishEnrichmentTables(tables: readonly EnrichmentTableData[]): void;
+  /** Gives the threads what a memory table's flush changed. */
+  publishMemoryTableChanges(changes: MemoryTableChanges): void;
   /** Runs at least `threads` workers from now on (a reload added transforms; never more than configured). */
   grow(threads: number): void;
   /** How many batches of the transform can run at once. */
@@ -137,6 +140,9 @@ export class InlineExecutor implements TransformExecutor {
     publishEnrichmentTables(tables);
   }
 
+  /** Nothing to send: the main thread reads a memory table's own entries. */
+  publishMemoryTableChanges(): void {}
+
   grow(): void {}
 
   parallelism(id: string): number {
@@ -191,10 +197,18 @@ export type WorkerRequest =
   | WorkerCall
   | { op: 'metrics'; snapshot: readonly MetricSample[] }
   | { op: 'enrichment_tables'; tables: readonly EnrichmentTableData[] }
+  | { op: 'memory_table_changes'; changes: MemoryTableChanges }
   | { op: 'remove'; id: string };
 
-/** Messages from a worker: a call's runs (`process`) or result (`flush`), or why it failed. */
-export type WorkerReply = { seq: number; runs?: ChainRun[]; flushed?: TransformResult; error?: string };
+/** Messages from a worker: a call's runs (`process`) or result (`flush`), or why it failed; with the memory
+ * table lookups it counted per key since its last reply. */
+export type WorkerReply = {
+  seq: number;
+  runs?: ChainRun[];
+  flushed?: TransformResult;
+  error?: string;
+  keyReads?: KeyReads;
+};
 
 /** The bytes as a whole ArrayBuffer that can be transferred (copied first when they are a view into a larger one). */
 export function transferable(bytes: Uint8Array): Uint8Array {
@@ -236,6 +250,7 @@ export class WorkerThread {
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     this.worker.on('message', (reply: WorkerReply) => {
+      if (reply.keyReads) addKeyReads(reply.keyReads);
       const waiting = this.pending.get(reply.seq);
       this.pending.delete(reply.seq);
       waiting?.resolve(reply);
@@ -356,6 +371,10 @@ export class WorkerExecutor implements TransformExecutor {
     // The main thread's programs (a source's or a sink's) look them up too.
     publishEnrichmentTables(tables);
     for (const worker of this.workers) worker.notify({ op: 'enrichment_tables', tables });
+  }
+
+  publishMemoryTableChanges(changes: MemoryTableChanges): void {
+    for (const worker of this.workers) worker.notify({ op: 'memory_table_changes', changes });
   }
 
   grow(threads: number): void {

@@ -9,7 +9,8 @@ import type { EventBatch } from './batch.js';
 import { createRunner, preloadRunner } from '../components/transforms/runners.js';
 import { flushRunner, runChain, transferable, type WorkerReply, type WorkerRequest } from './executor.js';
 import { publishMetricsSnapshot } from '../telemetry/metrics-snapshot.js';
-import { enrichmentTablesReady, publishEnrichmentTables } from '../enrichment/tables.js';
+import { applyMemoryTableChanges, enrichmentTablesReady, publishEnrichmentTables } from '../enrichment/tables.js';
+import { takeKeyReads } from '../enrichment/memory-reader.js';
 
 const runners = new Map<string, TransformRunner>();
 const port = parentPort!;
@@ -37,6 +38,10 @@ port.on('message', async (request: WorkerRequest) => {
   }
   if (request.op === 'enrichment_tables') {
     publishEnrichmentTables(request.tables);
+    return;
+  }
+  if (request.op === 'memory_table_changes') {
+    applyMemoryTableChanges(request.changes);
     return;
   }
   if (request.op === 'remove') {
@@ -78,6 +83,7 @@ port.on('message', async (request: WorkerRequest) => {
   } catch (error) {
     reply = { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
   }
+  reply.keyReads = takeKeyReads();
   port.postMessage(reply, transfer);
   if (receivedBytes >= SCAVENGE_BYTES) {
     receivedBytes = 0;

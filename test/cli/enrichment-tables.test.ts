@@ -103,18 +103,4 @@ test('a lookup of a table the configuration lacks fails at compile time, listing
   assert.ok(stdout.includes('expected one of: "users", "geo", "nets"'), stdout);
 });
 
-test('a memory table is refused with a configuration error naming it', () => {
-  const config = writeConfig(
-    dir,
-    'memory.yaml',
-    `enrichment_tables:\n  cache: { type: memory }\n${pipeline('.x = 1').replace(/^enrichment_tables:\n( {2}.*\n)+/, '')}`,
-  );
-  const { status, stdout } = svc(['validate', '--no-environment', config]);
-  assert.is(status, 78);
-  assert.ok(
-    stdout.includes(`${config}: enrichment_tables.cache: option "type": the "memory" enrichment table`),
-    stdout,
-  );
-});
-
 test.run();

@@ -18,7 +18,7 @@ test('list prints every component type by kind, sorted, as Vector lays it out', 
       section('Sources', kinds.sources),
       section('Transforms', kinds.transforms),
       section('Sinks', kinds.sinks),
-      section('Enrichment tables', ['file', 'geoip', 'mmdb']),
+      section('Enrichment tables', ['file', 'geoip', 'memory', 'mmdb']),
     ].join('\n'),
   );
   assert.ok(stdout.includes('\nTransforms:\n- dedupe\n- filter\n- reduce\n- remap\n'), stdout);
@@ -29,7 +29,7 @@ test('list prints every component type by kind, sorted, as Vector lays it out', 
 for (const format of ['json', 'avro']) {
   test(`list --format ${format} prints one JSON object`, () => {
     const { status, stdout } = svc(['list', '--format', format]);
-    assert.is(stdout, `${JSON.stringify({ ...kinds, enrichment_tables: ['file', 'geoip', 'mmdb'] })}\n`);
+    assert.is(stdout, `${JSON.stringify({ ...kinds, enrichment_tables: ['file', 'geoip', 'memory', 'mmdb'] })}\n`);
     assert.is(status, 0);
   });
 }

@@ -9,6 +9,7 @@ import { csvRecords, type EnrichmentRow } from '../../../runtime/enrichment.js';
 import { conversion, conversionProblem, type Conversion } from '../../enrichment/conversion.js';
 import { shared } from '../../enrichment/tables.js';
 import type { EnrichmentTableDefinition } from '../component.js';
+import type { EnrichmentTableData } from '../../enrichment/tables.js';
 
 const options = z.strictObject({
   file: z.strictObject({
@@ -34,7 +35,7 @@ const options = z.strictObject({
 
 type FileOptions = z.output<typeof options>;
 
-const file: EnrichmentTableDefinition<FileOptions> = {
+const file: EnrichmentTableDefinition<FileOptions, EnrichmentTableData> = {
   kind: 'enrichment_table',
   type: 'file',
   description: 'Exposes the rows of a CSV file as an enrichment table.',

@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { checkGeoipDatabaseType, mmdbDatabaseType } from '../../enrichment/mmdb-table.js';
 import { readDatabase } from '../../enrichment/mmdb-file.js';
 import type { EnrichmentTableDefinition } from '../component.js';
+import type { EnrichmentTableData } from '../../enrichment/tables.js';
 
 const options = z.strictObject({ path: z.string().min(1), locale: z.string().default('en') });
 
 type GeoipOptions = z.output<typeof options>;
 
-const geoip: EnrichmentTableDefinition<GeoipOptions> = {
+const geoip: EnrichmentTableDefinition<GeoipOptions, EnrichmentTableData> = {
   kind: 'enrichment_table',
   type: 'geoip',
   description: 'Exposes a MaxMind GeoIP2 or GeoLite2 database as an enrichment table of locations, looked up by IP.',

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import { mmdbDatabaseType } from '../../enrichment/mmdb-table.js';
 import { readDatabase } from '../../enrichment/mmdb-file.js';
 import type { EnrichmentTableDefinition } from '../component.js';
+import type { EnrichmentTableData } from '../../enrichment/tables.js';
 
 const options = z.strictObject({ path: z.string().min(1) });
 
 type MmdbOptions = z.output<typeof options>;
 
-const mmdb: EnrichmentTableDefinition<MmdbOptions> = {
+const mmdb: EnrichmentTableDefinition<MmdbOptions, EnrichmentTableData> = {
   kind: 'enrichment_table',
   type: 'mmdb',
   description: 'Exposes the records of a MaxMind database (MMDB) as an enrichment table, looked up by IP.',

@@ -36,7 +36,7 @@ test('a configuration loads the types it uses; the registry knows every type by 
   assert.throws(() => registry.get('sink', 'http'), /sink type "http" has no schema registered/);
   assert.is(registry.get('transform', 'nope'), undefined);
   assert.equal(registry.types('transform'), componentTypes('transform'));
-  assert.equal(componentTypes('enrichment_table'), ['file', 'geoip', 'mmdb']);
+  assert.equal(componentTypes('enrichment_table'), ['file', 'geoip', 'memory', 'mmdb']);
 });
 
 test("every type's module defines that type, of its kind", async () => {

@@ -369,6 +369,7 @@ test('a transform with two batches in flight forwards them in input order, howev
     create: (id, type, plan) => inline.create(id, type, plan),
     remove: (id) => inline.remove(id),
     publishEnrichmentTables: () => {},
+    publishMemoryTableChanges: () => {},
     grow: () => {},
     parallelism: () => 1,
     process: (id, batch) => inline.process(id, batch),

@@ -10,9 +10,11 @@ import { Timestamp } from '../../../../abi/values.js';
 import file from '../../../../host/components/enrichment_tables/file.js';
 import { opened } from '../../support/enrichment.js';
 import { globalSchema } from '../../../../host/config/global.js';
+import { MetricsRegistry } from '../../../../host/telemetry/metrics.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-file-table-'));
 const globals = globalSchema.parse({ timezone: 'UTC' });
+const metrics = new MetricsRegistry();
 
 function csv(name: string, text: string): string {
   const path = join(dir, name);
@@ -29,7 +31,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
 
 async function load(options: Record<string, unknown>) {
   const parsed = file.options.parse(options);
-  return await opened(await file.load(parsed, { id: 'users', globals }));
+  return await opened(await file.load(parsed, { id: 'users', globals, metrics }));
 }
 
 const USERS = csv(

@@ -9,11 +9,13 @@ import * as assert from 'uvu/assert';
 import geoip from '../../../../host/components/enrichment_tables/geoip.js';
 import mmdb from '../../../../host/components/enrichment_tables/mmdb.js';
 import { globalSchema } from '../../../../host/config/global.js';
+import { MetricsRegistry } from '../../../../host/telemetry/metrics.js';
 import { opened } from '../../support/enrichment.js';
 import { MmdbDouble, writeMmdb, type MmdbDatabase } from '../../support/mmdb-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-mmdb-table-'));
 const globals = globalSchema.parse({});
+const metrics = new MetricsRegistry();
 
 function database(name: string, content: MmdbDatabase): string {
   const path = join(dir, name);
@@ -46,7 +48,7 @@ const CITY = database('city.mmdb', {
 const ip = (value: string) => [{ type: 'equals' as const, field: 'ip', value }];
 
 test('geoip, City database: Vector fields, names in the locale, null for what the record lacks', async () => {
-  const table = await opened(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals }));
+  const table = await opened(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals, metrics }));
   assert.equal(table.get(ip('2.125.160.216'), undefined, true, undefined), {
     city_name: 'Boxford',
     continent_code: 'EU',
@@ -64,7 +66,7 @@ test('geoip, City database: Vector fields, names in the locale, null for what th
     { country_code: 'ZZ', metro_code: 807n, city_name: null },
   ]);
   const german = await opened(
-    await geoip.load(geoip.options.parse({ path: CITY, locale: 'de' }), { id: 'geo', globals }),
+    await geoip.load(geoip.options.parse({ path: CITY, locale: 'de' }), { id: 'geo', globals, metrics }),
   );
   assert.equal(german.get(ip('2.125.160.1'), ['country_name'], true, undefined), {
     country_name: 'Vereinigtes Königreich',
@@ -72,7 +74,7 @@ test('geoip, City database: Vector fields, names in the locale, null for what th
 });
 
 test("geoip lookups: Vector's errors for a missing IP, a bad condition; find gives no rows", async () => {
-  const table = await opened(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals }));
+  const table = await opened(await geoip.load(geoip.options.parse({ path: CITY }), { id: 'geo', globals, metrics }));
   assert.equal(table.find(ip('10.0.0.1'), undefined, true, undefined), []);
   assert.throws(() => table.get(ip('10.0.0.1'), undefined, true, undefined), /^IP not found$/);
   assert.throws(() => table.get(ip('not an ip'), undefined, true, undefined), /^Invalid IP address$/);
@@ -94,7 +96,7 @@ test('geoip, ASN and Connection-Type databases; other types are refused (use mmd
       },
     ],
   });
-  const asnTable = await opened(await geoip.load(geoip.options.parse({ path: asn }), { id: 'asn', globals }));
+  const asnTable = await opened(await geoip.load(geoip.options.parse({ path: asn }), { id: 'asn', globals, metrics }));
   assert.equal(asnTable.get(ip('1.130.0.1'), undefined, true, undefined), {
     autonomous_system_number: 1221n,
     autonomous_system_organization: 'Telstra',
@@ -107,11 +109,11 @@ test('geoip, ASN and Connection-Type databases; other types are refused (use mmd
     networks: [{ network: '1.0.0.0/24', record: { connection_type: 'Cable/DSL' } }],
   });
   const connectionTable = await opened(
-    await geoip.load(geoip.options.parse({ path: connection }), { id: 'ct', globals }),
+    await geoip.load(geoip.options.parse({ path: connection }), { id: 'ct', globals, metrics }),
   );
   assert.equal(connectionTable.get(ip('1.0.0.9'), undefined, true, undefined), { connection_type: 'Cable/DSL' });
   const other = database('other.mmdb', { databaseType: 'My-Data', ipVersion: 4, networks: [] });
-  const refused = await geoip.load(geoip.options.parse({ path: other }), { id: 'x', globals }).then(
+  const refused = await geoip.load(geoip.options.parse({ path: other }), { id: 'x', globals, metrics }).then(
     () => 'loaded',
     (error: Error) => error.message,
   );
@@ -132,7 +134,7 @@ test('mmdb: the record as stored (select keeps top-level fields); a file that is
       },
     ],
   });
-  const table = await opened(await mmdb.load(mmdb.options.parse({ path }), { id: 'custom', globals }));
+  const table = await opened(await mmdb.load(mmdb.options.parse({ path }), { id: 'custom', globals, metrics }));
   assert.equal(table.get(ip('192.168.3.4'), undefined, true, undefined), {
     name: 'office',
     tags: ['a', 'b'],
@@ -145,7 +147,7 @@ test('mmdb: the record as stored (select keeps top-level fields); a file that is
   assert.equal(table.find(ip('::1'), undefined, true, undefined), []);
   const junk = join(dir, 'junk.mmdb');
   writeFileSync(junk, 'not a database');
-  const refused = await mmdb.load(mmdb.options.parse({ path: junk }), { id: 'j', globals }).then(
+  const refused = await mmdb.load(mmdb.options.parse({ path: junk }), { id: 'j', globals, metrics }).then(
     () => 'loaded',
     (error: Error) => error.message,
   );
