@@ -29,6 +29,11 @@ export class BatchBuffer {
   private events = 0;
   private bytes = 0;
   private closed = false;
+
+  /** Closed: takes no more batches (its consumer drains what it holds). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
   /** Pushes begun (before `close`) and not yet queued: the consumer waits for them. */
   private pushing = 0;
   /** `interrupt` was called while nothing was queued: the next `pop` returns at once. */

@@ -203,6 +203,11 @@ export class DiskBuffer {
   private events = 0;
   private bytes = 0;
   private closed = false;
+
+  /** Closed: takes no more batches (its consumer drains what it holds). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
   /** See `BatchBuffer`. */
   private pushing = 0;
   /** Bytes of the batches kept in memory (`RecordInfo.kept`). */

@@ -261,12 +261,14 @@ export class Topology {
     this.reloads++;
     const rebuilt = [...graph.components.values()].filter((spec) => changed.has(spec.id));
     const [sources, others] = partition(rebuilt, (spec) => spec.kind === 'source');
-    // A sink whose buffer keeps its type keeps its buffer: only the sink is built anew.
+    // A sink whose buffer keeps its type keeps its buffer: only the sink is built anew. Not one whose inputs
+    // all ended: its buffer is closed (its loop drains it and ends), so a new node takes the new inputs.
     const [swapped, replaced] = partition(others, (spec) => {
       const node = this.nodes.get(spec.id);
       return (
         spec.kind === 'sink' &&
         node?.sink !== undefined &&
+        node.buffer?.isClosed === false &&
         (options.sinkBuffer(spec.id).type ?? 'memory') === (node.buffer instanceof DiskBuffer ? 'disk' : 'memory')
       );
     });

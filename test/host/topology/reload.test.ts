@@ -308,6 +308,55 @@ test('components added and removed: a removed sink drains what it holds, an adde
   assert.ok(journal.steps.indexOf('closed old') > 0, 'the removed sink was closed');
 });
 
+test('a sink whose inputs all ended, given a new input by a reload, is rebuilt and takes it', async () => {
+  const { journal, spec, options, graph, receivedAtLeast } = setup(100);
+  // `once` sends one event and ends; the pump keeps the topology running through another sink.
+  const once = {
+    id: 'once',
+    kind: 'source',
+    type: 'list',
+    definition: listSource([batchOf([{ n: 1000 }])]),
+    options: {},
+    inputs: [],
+  } as ComponentSpec;
+  const keep = spec('keep', 'source', 'pump', { name: 'keep' });
+  const topology = await Topology.build(
+    graph([
+      once,
+      keep,
+      spec('out', 'sink', 'journal', { name: 'out' }, ['once']),
+      spec('other', 'sink', 'journal', { name: 'other' }, ['keep']),
+    ]),
+    options,
+  );
+  const running = topology.run();
+  await receivedAtLeast(101);
+  await waitFor(
+    () => journal.steps.includes('closed out'),
+    () => `the sink of the ended source closed: ${journal.steps.join(', ')}`,
+  );
+  const more = { ...once, id: 'more', definition: listSource([batchOf([{ n: 2000 }, { n: 2001 }])]) };
+  const plan = await topology.prepareReload(
+    graph([
+      once,
+      keep,
+      more,
+      spec('out', 'sink', 'journal', { name: 'out2' }, ['once', 'more']),
+      spec('other', 'sink', 'journal', { name: 'other' }, ['keep']),
+    ]),
+    options,
+  );
+  topology.commitReload(plan);
+  await waitFor(
+    () => numbers(journal, 'out2').length === 2,
+    () => `the rebuilt sink got ${numbers(journal, 'out2').length} events; steps: ${journal.steps.join(', ')}`,
+  );
+  assert.equal(numbers(journal, 'out2').sort(), [2000, 2001]);
+  topology.stop();
+  await running;
+  await topology.close();
+});
+
 test('a changed source is stopped before its replacement is built, and the stream goes on', async () => {
   const total = 20000;
   const { journal, spec, options, graph, receivedAtLeast, finish } = setup(total);
