@@ -14,7 +14,6 @@ import {
   newObject,
   newBytes,
   newFloat,
-  newTimestamp,
   objectLen,
   objectKeyPtr,
   objectKeyLen,
@@ -364,7 +363,7 @@ function checkMetric(metric: Value): bool {
     if (!parseRfc3339(bytesPtr(timestamp), bytesPtr(timestamp) + bytesLen(timestamp))) {
       return nativeError('a metric "timestamp" is RFC 3339 text');
     }
-    setField(metric, 'timestamp', newTimestamp(parsedTimestamp()));
+    setField(metric, 'timestamp', parsedTimestamp());
   }
   return true;
 }

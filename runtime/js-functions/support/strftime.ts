@@ -14,14 +14,15 @@ import {
   type Item,
   type Numeric,
 } from '../../../abi/strftime-items.js';
+import { MAX_TIMESTAMP_SECONDS, MIN_TIMESTAMP_SECONDS } from '../../../abi/wire/values.js';
 import { formatOffset, instantsOfLocal, type TimeZone } from '../../time-zones.js';
 
 // ---- calendar ---------------------------------------------------------------------------------------
 
 const DAY = 86_400;
-/** chrono's NaiveDate range. */
-const MIN_YEAR = -262_144;
-const MAX_YEAR = 262_143;
+/** chrono's NaiveDate range (0.4.45, VRL 0.35's). */
+const MIN_YEAR = -262_143;
+const MAX_YEAR = 262_142;
 
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -175,7 +176,7 @@ function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): str
       case 'year':
         return date.year;
       case 'yearDiv100':
-        return Math.floor(date.year / 100);
+        return yearDiv100(date.year);
       case 'yearMod100':
         return mod(date.year, 100);
       case 'isoYear':
@@ -255,7 +256,7 @@ function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): str
         return formatOffset(offset, false, false);
       case 'rfc3339':
         return (
-          `${pad(date.year, 4, Pad.Zero)}-${two(date.month)}-${two(date.day)}T${two(time.hour)}:${two(time.minute)}:${two(time.second)}` +
+          `${formatNumber('year', date.year, Pad.Zero)}-${two(date.month)}-${two(date.day)}T${two(time.hour)}:${two(time.minute)}:${two(time.second)}` +
           `${autoFraction(nano)}${formatOffset(offset, true, true).slice(0, 6)}`
         );
       case 'offsetPermissive':
@@ -273,12 +274,21 @@ function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): str
   return out;
 }
 
+/** chrono's `%C`: `year.div_euclid(100) as u8` (truncated to 8 bits). */
+const yearDiv100 = (year: number) => mod(Math.floor(year / 100), 256);
+
 function formatNumber(field: Numeric, value: number, padding: Pad): string {
   const width = WIDTH[field];
-  // Years beyond 0–9999 carry a sign, as ISO 8601 wants.
+  // Years beyond 0–9999 carry a sign, as ISO 8601 wants, within the width (chrono's `{:+05}`, `{:+5}`).
   if ((field === 'year' || field === 'isoYear') && (value < 0 || value > 9999)) {
-    return (value < 0 ? '-' : '+') + pad(Math.abs(value), width, padding);
+    const sign = value < 0 ? '-' : '+';
+    const digits = String(Math.abs(value));
+    if (padding === Pad.Zero) return sign + digits.padStart(width, '0');
+    return padding === Pad.Space ? (sign + digits).padStart(width + 1, ' ') : sign + digits;
   }
+  // chrono writes a two-digit field's tens as one character, past `9` when the century is 100 or more.
+  if (field === 'yearDiv100' && value >= 100)
+    return String.fromCharCode(48 + Math.floor(value / 10), 48 + (value % 10));
   return width === Infinity ? String(value) : pad(value, width, padding);
 }
 
@@ -552,13 +562,12 @@ function caught<T>(f: () => T): T | TimestampParseError {
   }
 }
 
-const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
-/** Nanoseconds since the epoch; out of range beyond what i64 nanoseconds hold (years 1677–2262). */
+/** Nanoseconds since the epoch; out of range beyond chrono's `DateTime<Utc>`. */
 function toNanos(seconds: number, nano: number): bigint {
-  const nanos = BigInt(seconds) * 1_000_000_000n + BigInt(nano);
-  return nanos < I64_MIN || nanos > I64_MAX ? fail(ParseErrorKind.OutOfRange) : nanos;
+  if (seconds < MIN_TIMESTAMP_SECONDS || seconds > MAX_TIMESTAMP_SECONDS) fail(ParseErrorKind.OutOfRange);
+  return BigInt(seconds) * 1_000_000_000n + BigInt(nano);
 }
 
 function resolveYear(year: number | undefined, div: number | undefined, rem: number | undefined): number | undefined {
