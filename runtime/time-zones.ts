@@ -152,6 +152,10 @@ class IntlZone implements TimeZone {
   abbreviation(utcSeconds: number): string {
     const offset = this.offsetAt(utcSeconds);
     if (this.offsetAsName) return formatOffset(offset, true, true);
+    // ICU names zones up to the year 9999 only: later, the same instant of an earlier 400-year Gregorian
+    // cycle, which has the same dates and weekdays and so the same rules (the tz database's last ones).
+    if (utcSeconds > LAST_NAMED_SECOND)
+      utcSeconds -= Math.ceil((utcSeconds - LAST_NAMED_SECOND) / GREGORIAN_CYCLE_SECONDS) * GREGORIAN_CYCLE_SECONDS;
     const abbreviation = ABBREVIATIONS[zoneName(this.longNames, utcSeconds)];
     if (abbreviation !== undefined) return abbreviation;
     const short = zoneName(this.shortNames, utcSeconds);
@@ -160,6 +164,10 @@ class IntlZone implements TimeZone {
     return formatOffset(offset, minutes !== 0, false);
   }
 }
+
+/** 9999-12-01T00:00:00Z: ICU gives zone names up to the end of the year 9999. */
+const LAST_NAMED_SECOND = 253_399_622_400;
+const GREGORIAN_CYCLE_SECONDS = 146_097 * DAY;
 
 function zoneName(format: Intl.DateTimeFormat, utcSeconds: number): string {
   return format.formatToParts(utcSeconds * 1000).find((p) => p.type === 'timeZoneName')?.value ?? '';
