@@ -34,7 +34,7 @@ export function upgradeV1Batch(batch: Uint8Array): Uint8Array | undefined {
       output.setUint32(lengthAt, to - lengthAt - 4, true);
     }
   } catch (error) {
-    if (error instanceof RangeError) return undefined; // truncated
+    if (error instanceof RangeError) return undefined; // truncated or inconsistent
     throw error;
   }
   return from === batch.byteLength ? out.slice(0, to) : undefined;
@@ -71,6 +71,7 @@ function copyValue(input: DataView, from: number, output: DataView, to: number):
     case Wire.Array:
     case Wire.Object: {
       const count = input.getUint32(from, true);
+      const itemsEnd = from + 8 + input.getUint32(from + 4, true);
       output.setUint32(to, count, true);
       const itemsTo = to + 8;
       from += 8;
@@ -84,6 +85,7 @@ function copyValue(input: DataView, from: number, output: DataView, to: number):
         }
         [from, to] = copyValue(input, from, output, to);
       }
+      if (from !== itemsEnd) throw new RangeError('container length');
       output.setUint32(itemsTo - 4, to - itemsTo, true);
       return [from, to];
     }
