@@ -12,5 +12,5 @@ export {
 } from './service-data.js';
 export { csvRecords } from './js-functions/support/csv.js';
 export { floatValue } from './js-functions/support/float.js';
-export { parseStrftime, TimestampParseError } from './js-functions/support/strftime.js';
+export { parseStrftime, TimestampParseError } from '../abi/strftime.js';
 export { namedTimeZone, type TimeZone } from './time-zones.js';

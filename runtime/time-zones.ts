@@ -2,14 +2,9 @@
 // Intl. Times here are seconds since the Unix epoch (numbers: every chrono date fits well within 2^53).
 
 import { BoundedCache } from '../abi/bounded-cache.js';
+import { formatOffset, instantsOfLocal, type TimeZone } from '../abi/time-zone.js';
 
-/** A time zone: its offset and `%Z` name at any instant. */
-export interface TimeZone {
-  /** Seconds east of UTC at the instant `utcSeconds`. */
-  offsetAt(utcSeconds: number): number;
-  /** What `%Z` prints at the instant `utcSeconds`. */
-  abbreviation(utcSeconds: number): string;
-}
+export type { TimeZone };
 
 /** UTC, what a timestamp is formatted in when no zone is given (chrono's `Utc`). */
 export const UTC: TimeZone = {
@@ -52,21 +47,6 @@ export function offsetOfLocal(zone: TimeZone, localSeconds: number): number {
   const instants = instantsOfLocal(zone, localSeconds);
   if (instants.length > 0) return localSeconds - instants[0]!;
   return zone.offsetAt(localSeconds - zone.offsetAt(localSeconds - DAY));
-}
-
-/**
- * The instants (UTC seconds, ascending) whose wall-clock time in `zone` is `localSeconds`: none in a gap,
- * two in an overlap (chrono's `LocalResult`).
- */
-export function instantsOfLocal(zone: TimeZone, localSeconds: number): number[] {
-  const before = zone.offsetAt(localSeconds - DAY);
-  const after = zone.offsetAt(localSeconds + DAY);
-  const instants: number[] = [];
-  for (const offset of before === after ? [before] : [before, after]) {
-    const instant = localSeconds - offset;
-    if (zone.offsetAt(instant) === offset) instants.push(instant);
-  }
-  return instants.sort((a, b) => a - b);
 }
 
 const DAY = 86_400;
@@ -220,17 +200,6 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
   'Western Indonesia Time': 'WIB',
   'Yukon Time': 'MST',
 };
-
-/** `+hh`, `+hhmm` or `+hh:mm` (plus `:ss` when `colon` and the offset has seconds). */
-export function formatOffset(offset: number, withMinutes: boolean, colon: boolean): string {
-  const sign = offset < 0 ? '-' : '+';
-  const abs = Math.abs(offset);
-  const two = (n: number) => String(n).padStart(2, '0');
-  let text = sign + two(Math.floor(abs / 3600));
-  if (withMinutes) text += (colon ? ':' : '') + two(Math.floor(abs / 60) % 60);
-  if (colon && abs % 60 !== 0) text += ':' + two(abs % 60);
-  return text;
-}
 
 /** A zone argument by name; VRL's error when it names no zone. */
 export function namedTimeZone(name: string): TimeZone {

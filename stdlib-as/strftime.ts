@@ -1,7 +1,7 @@
 // format_timestamp in UTC and parse_timestamp of text with an offset or in the instance's time zone: the
 // compiler (for a literal format) or the runtime (for one known at run time, `strftime_program`) turns the
 // format into an item program (abi/strftime-program.ts, which documents the layouts) and these run it per
-// call, with runtime/js-functions/support/strftime.ts's results. Offsets and zone names are fixed in UTC, so the program writes
+// call, with abi/strftime.ts's results. Offsets and zone names are fixed in UTC, so the program writes
 // them as text. The parser covers the common case; whatever it does not accept (an error, a leap second, a
 // sign before the year, a local time near a zone transition...) goes to the JS function, which has the
 // exact answer or message.

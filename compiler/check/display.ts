@@ -3,7 +3,7 @@
 
 import type * as ast from '../ast.js';
 import { Timestamp } from '../../abi/values.js';
-import { RFC3339, timestampNanos } from '../types/timestamp.js';
+import { readTimestampLiteral } from '../types/timestamp.js';
 
 export interface DisplayOptions {
   /**
@@ -46,7 +46,8 @@ export function displayQuery(q: ast.Query, options: DisplayOptions = {}): string
 
 /** A timestamp literal as a value prints: UTC, `Z`, 0/3/6/9 fractional digits. */
 function canonicalTimestamp(text: string): string {
-  return RFC3339.test(text) ? new Timestamp(timestampNanos(text)).toString() : text;
+  const read = readTimestampLiteral(text);
+  return 'nanos' in read ? new Timestamp(read.nanos).toString() : text;
 }
 
 function displayLiteral(v: ast.LiteralValue, compiled: boolean): string {

@@ -1,6 +1,6 @@
 // format_timestamp in UTC and parse_timestamp without `timezone` run in the stdlib (abi/strftime-program.ts,
 // stdlib-as/strftime.ts), with literal formats and with formats known only at run time: the same results as
-// the JS implementation (runtime/js-functions/support/strftime.ts) for every specifier, padding flag and fraction form, over
+// the JS implementation (abi/strftime.ts) for every specifier, padding flag and fraction form, over
 // instants across chrono's whole range (years -262143 to 262142); for parsing, the same instants or the same errors on good
 // and bad text, with an offset in the text or as local time in the instance's zone around its transitions.
 import { test } from 'uvu';
@@ -16,7 +16,7 @@ import {
   type JsFunction,
 } from '../../runtime/index.js';
 import { parse_timestamp } from '../../runtime/js-functions/parse_timestamp.js';
-import { strftimeFormatter } from '../../runtime/js-functions/support/strftime.js';
+import { strftimeFormatter } from '../../abi/strftime.js';
 import { namedTimeZone, UTC, type TimeZone } from '../../runtime/time-zones.js';
 import { jsContext } from '../support/js-context.js';
 

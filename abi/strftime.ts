@@ -1,6 +1,7 @@
 // chrono's strftime (the format language of VRL's parse_timestamp and format_timestamp): the same
 // specifiers, the same lenient parsing (whitespace and leading zeros optional, names in any case) and the
-// same error kinds, whose texts VRL shows after `Invalid timestamp "…": `.
+// same error kinds, whose texts VRL shows after `Invalid timestamp "…": `. In abi/ because the compiler reads
+// timestamp literals with it too (chrono's `DateTime::from_str`, which is `%+`).
 //
 // Times are seconds since the Unix epoch plus nanoseconds; dates are days since 1970-01-01.
 
@@ -13,9 +14,9 @@ import {
   type Fixed,
   type Item,
   type Numeric,
-} from '../../../abi/strftime-items.js';
-import { MAX_TIMESTAMP_SECONDS, MIN_TIMESTAMP_SECONDS } from '../../../abi/wire/values.js';
-import { formatOffset, instantsOfLocal, type TimeZone } from '../../time-zones.js';
+} from './strftime-items.js';
+import { MAX_TIMESTAMP_SECONDS, MIN_TIMESTAMP_SECONDS } from './wire/values.js';
+import { formatOffset, instantsOfLocal, type TimeZone } from './time-zone.js';
 
 // ---- calendar ---------------------------------------------------------------------------------------
 
