@@ -15,15 +15,12 @@ import {
   type Item,
   type Numeric,
 } from './strftime-items.js';
-import { MAX_TIMESTAMP_SECONDS, MIN_TIMESTAMP_SECONDS } from './wire/values.js';
+import { MAX_TIMESTAMP_SECONDS, MAX_TIMESTAMP_YEAR, MIN_TIMESTAMP_SECONDS, MIN_TIMESTAMP_YEAR } from './wire/values.js';
 import { formatOffset, instantsOfLocal, type TimeZone } from './time-zone.js';
 
 // ---- calendar ---------------------------------------------------------------------------------------
 
 const DAY = 86_400;
-/** chrono's NaiveDate range (0.4.45, VRL 0.35's). */
-const MIN_YEAR = -262_143;
-const MAX_YEAR = 262_142;
 
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -69,13 +66,21 @@ function daysInMonth(year: number, month: number): number {
 }
 
 function fromYmd(year: number, month: number, day: number): number | undefined {
-  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+  if (
+    year < MIN_TIMESTAMP_YEAR ||
+    year > MAX_TIMESTAMP_YEAR ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month)
+  )
     return undefined;
   return daysFromCivil(year, month, day);
 }
 
 function fromYearOrdinal(year: number, ordinal: number): number | undefined {
-  if (year < MIN_YEAR || year > MAX_YEAR || ordinal < 1 || ordinal > (isLeap(year) ? 366 : 365)) return undefined;
+  if (year < MIN_TIMESTAMP_YEAR || year > MAX_TIMESTAMP_YEAR || ordinal < 1 || ordinal > (isLeap(year) ? 366 : 365))
+    return undefined;
   return daysFromCivil(year, 1, 1) + ordinal - 1;
 }
 
@@ -442,7 +447,12 @@ export class Parsed {
       days = newYear + firstWeek + (week - 1) * 7 + weekday;
       if (week > 53 || civilFromDays(days).year !== year) fail(ParseErrorKind.OutOfRange);
     } else if (isoYear !== undefined && this.isoWeek !== undefined && this.weekday !== undefined) {
-      if (isoYear < MIN_YEAR || isoYear > MAX_YEAR || this.isoWeek < 1 || this.isoWeek > isoWeeksIn(isoYear))
+      if (
+        isoYear < MIN_TIMESTAMP_YEAR ||
+        isoYear > MAX_TIMESTAMP_YEAR ||
+        this.isoWeek < 1 ||
+        this.isoWeek > isoWeeksIn(isoYear)
+      )
         fail(ParseErrorKind.OutOfRange);
       const jan4 = daysFromCivil(isoYear, 1, 4);
       days = jan4 - weekdayFromMonday(jan4) + (this.isoWeek - 1) * 7 + mod(this.weekday - 1, 7);
@@ -519,7 +529,8 @@ export class Parsed {
     const local = this.timestamp + offset;
     const days = Math.floor(local / DAY);
     const secondOfDay = local - days * DAY;
-    if (days < daysFromCivil(MIN_YEAR, 1, 1) || days > daysFromCivil(MAX_YEAR, 12, 31)) fail(ParseErrorKind.OutOfRange);
+    if (days < daysFromCivil(MIN_TIMESTAMP_YEAR, 1, 1) || days > daysFromCivil(MAX_TIMESTAMP_YEAR, 12, 31))
+      fail(ParseErrorKind.OutOfRange);
     const rebuilt = Object.assign(new Parsed(), this);
     const { year } = civilFromDays(days);
     rebuilt.setNumeric('second', secondOfDay % 60);

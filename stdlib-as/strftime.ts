@@ -29,7 +29,7 @@ import {
 } from './buffer';
 import { writeInt, writeIntPadded } from './codec/number';
 import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv } from './codec/time';
-import { MIN_TIMESTAMP_SECONDS, MAX_TIMESTAMP_SECONDS } from '../abi/wire/values';
+import { MIN_TIMESTAMP_SECONDS, MAX_TIMESTAMP_SECONDS, MAX_TIMESTAMP_YEAR } from '../abi/wire/values';
 import { expectKinds } from './functions/support/args';
 import { bytesAt } from './functions/support/text';
 import { jsTimeZoneOffset } from './clock';
@@ -268,13 +268,11 @@ function writeYear(b: Buffer, value: i64, pad: i32): void {
   const signed = value < 0 || value > 9999;
   const magnitude = value < 0 ? -value : value;
   if (pad == Pad.Space) {
-    let digits = 1;
-    for (let rest = magnitude / 10; rest != 0; rest /= 10) digits++;
-    const width = signed ? digits + 1 : digits;
-    if (width < 4 + (signed ? 1 : 0)) {
-      const fill = <usize>(4 + (signed ? 1 : 0) - width);
-      memory.fill(bufferReserve(b, fill), 0x20, fill);
-    }
+    // Right-aligned in four places, five with the sign.
+    let width = signed ? 2 : 1;
+    for (let rest = magnitude / 10; rest != 0; rest /= 10) width++;
+    const fill = (signed ? 5 : 4) - width;
+    if (fill > 0) memory.fill(bufferReserve(b, <usize>fill), 0x20, <usize>fill);
   }
   if (signed) bufferByte(b, value < 0 ? 0x2d : 0x2b);
   if (pad == Pad.Zero) writeIntPadded(b, magnitude, 4);
@@ -536,8 +534,7 @@ function localSeconds(): i64 {
   const hour = slot(ParseSlot.Hour);
   const minute = slot(ParseSlot.Minute);
   const second = (given & (1 << ParseSlot.Second)) != 0 ? slot(ParseSlot.Second) : 0;
-  // Years beyond chrono's (which has no date there even when the offset would bring the instant back).
-  if (year > 262_142) return NO_TIME;
+  if (year > MAX_TIMESTAMP_YEAR) return NO_TIME;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NO_TIME;
   // A leap second (60): the JS function's rules.
   if (hour > 23 || minute > 59 || second > 59) return NO_TIME;

@@ -4,7 +4,7 @@
 import { daysFromCivil, civilFromDays, civilYear, civilMonth, floorDiv, NANOS_PER_DAY } from './codec/time';
 import { jsNow, jsTimeZoneOffset } from './clock';
 import { Value, newTimestamp } from './value';
-import { MIN_TIMESTAMP_SECONDS, MAX_TIMESTAMP_SECONDS } from '../abi/wire/values';
+import { MIN_TIMESTAMP_SECONDS, MAX_TIMESTAMP_SECONDS, MAX_TIMESTAMP_YEAR } from '../abi/wire/values';
 
 let parsedSeconds: i64 = 0;
 let parsedNanos: u32 = 0;
@@ -64,7 +64,7 @@ function validDateTime(year: i64, month: i32, day: i64, hour: i64, minute: i64, 
 
 /** Sets the parsed instant (years from 0, as parsed); false when it is beyond chrono's range. */
 function setInstant(year: i64, month: i32, day: i32, secondOfDay: i64, offset: i64, nanos: i64): bool {
-  if (year > 262_142) return false;
+  if (year > MAX_TIMESTAMP_YEAR) return false;
   const seconds = daysFromCivil(year, month, day) * 86_400 + secondOfDay - offset;
   if (seconds < MIN_TIMESTAMP_SECONDS || seconds > MAX_TIMESTAMP_SECONDS) return false;
   parsedSeconds = seconds;
@@ -177,7 +177,7 @@ export function parseBsdTimestamp(at: usize, end: usize): usize {
   p = scanEnd;
   if (year < 0) year = currentYearFor(month);
   // Years beyond chrono's go first: the host's zone rules only know the years a JS Date holds.
-  if (year > 262_142 || !validDateTime(year, month, day, hour, minute, second, 59)) return 0;
+  if (year > MAX_TIMESTAMP_YEAR || !validDateTime(year, month, day, hour, minute, second, 59)) return 0;
   const secondOfDay = hour * 3600 + minute * 60 + second;
   const offset = <i64>jsTimeZoneOffset(daysFromCivil(year, month, <i32>day) * 86_400 + secondOfDay);
   return setInstant(year, month, <i32>day, secondOfDay, offset, 0) ? p : 0;

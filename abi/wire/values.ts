@@ -36,6 +36,10 @@ export const enum Tag {
  */
 export const MIN_TIMESTAMP_SECONDS = -8_334_601_228_800;
 export const MAX_TIMESTAMP_SECONDS = 8_210_266_876_799;
+/** chrono's `NaiveDate` years (0.4.45, VRL 0.35's): a date beyond them does not exist even where an offset
+ * would bring its instant back into the range. */
+export const MIN_TIMESTAMP_YEAR = -262_143;
+export const MAX_TIMESTAMP_YEAR = 262_142;
 
 /** The deepest nesting of arrays and objects a value may have (docs/value-limits.md). */
 export const MAX_VALUE_DEPTH = 1000;
