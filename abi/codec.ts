@@ -1,7 +1,7 @@
 // The binary value codec of docs/abi.md §1, TS side (the AS side is stdlib-as/codec/binary.ts; both are
 // tested against test/vectors/values.json).
 
-import { Regex, Timestamp, TIMESTAMP_RANGE, type RemapValue } from './values.js';
+import { Regex, Timestamp, TIMESTAMP_RANGE, timestampInRange, type RemapValue } from './values.js';
 import { validateRegex } from './regex.js';
 import { MAX_VALUE_DEPTH, Wire } from './wire/values.js';
 
@@ -123,7 +123,7 @@ export class UnrepresentableValueError extends TypeError {
   }
 }
 
-/** Timestamps are i64 nanoseconds: VRL's (chrono's) wider range is refused, not wrapped. */
+/** Timestamps hold chrono's range (VRL's): an instant beyond it is refused, not wrapped. */
 function outOfRange(nanos: bigint): UnrepresentableValueError {
   const date = new Date(Number(nanos / 1_000_000n));
   const what = Number.isNaN(date.getTime()) ? `${nanos} ns after the epoch` : date.toISOString();
@@ -181,9 +181,10 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     return w.f64(value.value);
   }
   if (value instanceof Timestamp) {
-    if (value.nanos < I64_MIN || value.nanos > I64_MAX) throw outOfRange(value.nanos);
+    if (!timestampInRange(value.nanos)) throw outOfRange(value.nanos);
     w.u8(Wire.Timestamp);
-    return w.i64(value.nanos);
+    w.i64(value.seconds);
+    return w.u32(value.subsecondNanos);
   }
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new UnrepresentableValueError('an invalid Date is not a remap value');
@@ -296,8 +297,10 @@ export class ByteReader {
         return;
       case Wire.Int:
       case Wire.Float:
-      case Wire.Timestamp:
         this.at += 8;
+        return;
+      case Wire.Timestamp:
+        this.at += 12;
         return;
       case Wire.Bytes:
       case Wire.Regex:
@@ -335,9 +338,10 @@ export class ByteReader {
         return x;
       }
       case Wire.Timestamp: {
-        const x = this.view.getBigInt64(this.at, true);
-        this.at += 8;
-        return new Timestamp(x);
+        const seconds = this.view.getBigInt64(this.at, true);
+        const nanos = this.view.getUint32(this.at + 8, true);
+        this.at += 12;
+        return new Timestamp(seconds * 1_000_000_000n + BigInt(nanos));
       }
       case Wire.Bytes:
         return bytesToValue(this.sized());

@@ -1,5 +1,5 @@
 // chrono's StrftimeItems: a strftime format string as a list of items. The runtime formats and parses with
-// them (runtime/js-functions/support/strftime.ts); abi/strftime-program.ts turns them into the item programs that the stdlib's
+// them (abi/strftime.ts); abi/strftime-program.ts turns them into the item programs that the stdlib's
 // formatter and parser run.
 
 import { BoundedCache } from './bounded-cache.js';

@@ -76,7 +76,7 @@ const NAMES: Partial<Record<Fixed, NameItem>> = {
   upperAmPm: NameItem.UpperAmPm,
 };
 
-/** Fixed items whose text in UTC does not depend on the instant (runtime/js-functions/support/strftime.ts's formatting at offset 0). */
+/** Fixed items whose text in UTC does not depend on the instant (abi/strftime.ts's formatting at offset 0). */
 const UTC_TEXT: Partial<Record<Fixed, string>> = {
   zoneName: 'UTC',
   offset: '+0000',

@@ -2,6 +2,8 @@
 // float ↔ number, string ↔ string (Uint8Array when not valid UTF-8), timestamp ↔ Timestamp,
 // regex ↔ Regex, null, boolean, array ↔ Array, object ↔ plain object.
 
+import { MAX_TIMESTAMP_SECONDS, MIN_TIMESTAMP_SECONDS } from './wire/values.js';
+
 export type RemapValue =
   | null
   | boolean
@@ -14,10 +16,20 @@ export type RemapValue =
   | RemapValue[]
   | { [key: string]: RemapValue };
 
-/** A point in time, in nanoseconds since the Unix epoch (UTC). */
-/** The instants an i64 count of nanoseconds since the epoch covers: what a remap timestamp can hold. */
-export const TIMESTAMP_RANGE = '1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z';
+/** chrono's `DateTime<Utc>` range (VRL's timestamps): MIN_TIMESTAMP_SECONDS to MAX_TIMESTAMP_SECONDS. */
+export const TIMESTAMP_RANGE = '-262143-01-01T00:00:00Z to +262142-12-31T23:59:59.999999999Z';
 
+const NANOS_PER_SECOND = 1_000_000_000n;
+
+/** Whether `nanos` since the epoch is within chrono's range. */
+export function timestampInRange(nanos: bigint): boolean {
+  return (
+    nanos >= BigInt(MIN_TIMESTAMP_SECONDS) * NANOS_PER_SECOND &&
+    nanos < (BigInt(MAX_TIMESTAMP_SECONDS) + 1n) * NANOS_PER_SECOND
+  );
+}
+
+/** A point in time, in nanoseconds since the Unix epoch (UTC). */
 export class Timestamp {
   constructor(readonly nanos: bigint) {}
 
@@ -25,19 +37,35 @@ export class Timestamp {
     return new Timestamp(BigInt(date.getTime()) * 1_000_000n);
   }
 
-  toDate(): Date {
-    return new Date(Number(this.nanos / 1_000_000n) - (this.nanos % 1_000_000n < 0n ? 1 : 0));
+  /** Whole seconds since the epoch, rounded down. */
+  get seconds(): bigint {
+    return floorDiv(this.nanos, NANOS_PER_SECOND);
   }
 
-  /** RFC 3339 in UTC as VRL prints it: 0, 3, 6 or 9 fractional digits, `Z`. */
+  /** Nanoseconds past `seconds`, 0 to 999,999,999. */
+  get subsecondNanos(): number {
+    return Number(this.nanos - this.seconds * NANOS_PER_SECOND);
+  }
+
+  toDate(): Date {
+    return new Date(Number(floorDiv(this.nanos, 1_000_000n)));
+  }
+
+  /**
+   * RFC 3339 in UTC as VRL prints it (chrono's `to_rfc3339_opts(AutoSi, true)`): 0, 3, 6 or 9 fractional
+   * digits, `Z`; a year outside 0–9999 gets a sign (`+10000`, `-0001`). A `Date` holds all of chrono's range.
+   */
   toString(): string {
-    const second = floorDiv(this.nanos, 1_000_000_000n);
-    const fraction = this.nanos - second * 1_000_000_000n;
-    const date = new Date(Number(second) * 1000).toISOString().slice(0, 19);
-    if (fraction === 0n) return `${date}Z`;
-    const digits = fraction.toString().padStart(9, '0');
+    const date = new Date(Number(this.seconds) * 1000);
+    const year = date.getUTCFullYear();
+    const yearText =
+      year >= 0 && year <= 9999
+        ? String(year).padStart(4, '0')
+        : (year < 0 ? '-' : '+') + String(Math.abs(year)).padStart(4, '0');
+    const fraction = this.subsecondNanos;
+    const digits = String(fraction).padStart(9, '0');
     const width = digits.endsWith('000000') ? 3 : digits.endsWith('000') ? 6 : 9;
-    return `${date}.${digits.slice(0, width)}Z`;
+    return `${yearText}${date.toISOString().slice(-20, -5)}${fraction === 0 ? '' : `.${digits.slice(0, width)}`}Z`;
   }
 
   toJSON(): string {

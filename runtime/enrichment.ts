@@ -14,5 +14,5 @@ export {
 export { csvRecords } from './js-functions/support/csv.js';
 export { displayFloat } from './display.js';
 export { floatValue } from './js-functions/support/float.js';
-export { parseStrftime, TimestampParseError } from './js-functions/support/strftime.js';
+export { parseStrftime, TimestampParseError } from '../abi/strftime.js';
 export { namedTimeZone, type TimeZone } from './time-zones.js';

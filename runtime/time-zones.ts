@@ -2,14 +2,9 @@
 // Intl. Times here are seconds since the Unix epoch (numbers: every chrono date fits well within 2^53).
 
 import { BoundedCache } from '../abi/bounded-cache.js';
+import { formatOffset, instantsOfLocal, type TimeZone } from '../abi/time-zone.js';
 
-/** A time zone: its offset and `%Z` name at any instant. */
-export interface TimeZone {
-  /** Seconds east of UTC at the instant `utcSeconds`. */
-  offsetAt(utcSeconds: number): number;
-  /** What `%Z` prints at the instant `utcSeconds`. */
-  abbreviation(utcSeconds: number): string;
-}
+export type { TimeZone };
 
 /** UTC, what a timestamp is formatted in when no zone is given (chrono's `Utc`). */
 export const UTC: TimeZone = {
@@ -52,21 +47,6 @@ export function offsetOfLocal(zone: TimeZone, localSeconds: number): number {
   const instants = instantsOfLocal(zone, localSeconds);
   if (instants.length > 0) return localSeconds - instants[0]!;
   return zone.offsetAt(localSeconds - zone.offsetAt(localSeconds - DAY));
-}
-
-/**
- * The instants (UTC seconds, ascending) whose wall-clock time in `zone` is `localSeconds`: none in a gap,
- * two in an overlap (chrono's `LocalResult`).
- */
-export function instantsOfLocal(zone: TimeZone, localSeconds: number): number[] {
-  const before = zone.offsetAt(localSeconds - DAY);
-  const after = zone.offsetAt(localSeconds + DAY);
-  const instants: number[] = [];
-  for (const offset of before === after ? [before] : [before, after]) {
-    const instant = localSeconds - offset;
-    if (zone.offsetAt(instant) === offset) instants.push(instant);
-  }
-  return instants.sort((a, b) => a - b);
 }
 
 const DAY = 86_400;
@@ -152,6 +132,10 @@ class IntlZone implements TimeZone {
   abbreviation(utcSeconds: number): string {
     const offset = this.offsetAt(utcSeconds);
     if (this.offsetAsName) return formatOffset(offset, true, true);
+    // ICU names zones up to the year 9999 only: later, the same instant of an earlier 400-year Gregorian
+    // cycle, which has the same dates and weekdays and so the same rules (the tz database's last ones).
+    if (utcSeconds > LAST_NAMED_SECOND)
+      utcSeconds -= Math.ceil((utcSeconds - LAST_NAMED_SECOND) / GREGORIAN_CYCLE_SECONDS) * GREGORIAN_CYCLE_SECONDS;
     const abbreviation = ABBREVIATIONS[zoneName(this.longNames, utcSeconds)];
     if (abbreviation !== undefined) return abbreviation;
     const short = zoneName(this.shortNames, utcSeconds);
@@ -160,6 +144,10 @@ class IntlZone implements TimeZone {
     return formatOffset(offset, minutes !== 0, false);
   }
 }
+
+/** 9999-12-01T00:00:00Z: ICU gives zone names up to the end of the year 9999. */
+const LAST_NAMED_SECOND = 253_399_622_400;
+const GREGORIAN_CYCLE_SECONDS = 146_097 * DAY;
 
 function zoneName(format: Intl.DateTimeFormat, utcSeconds: number): string {
   return format.formatToParts(utcSeconds * 1000).find((p) => p.type === 'timeZoneName')?.value ?? '';
@@ -212,17 +200,6 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
   'Western Indonesia Time': 'WIB',
   'Yukon Time': 'MST',
 };
-
-/** `+hh`, `+hhmm` or `+hh:mm` (plus `:ss` when `colon` and the offset has seconds). */
-export function formatOffset(offset: number, withMinutes: boolean, colon: boolean): string {
-  const sign = offset < 0 ? '-' : '+';
-  const abs = Math.abs(offset);
-  const two = (n: number) => String(n).padStart(2, '0');
-  let text = sign + two(Math.floor(abs / 3600));
-  if (withMinutes) text += (colon ? ':' : '') + two(Math.floor(abs / 60) % 60);
-  if (colon && abs % 60 !== 0) text += ':' + two(abs % 60);
-  return text;
-}
 
 /** A zone argument by name; VRL's error when it names no zone. */
 export function namedTimeZone(name: string): TimeZone {

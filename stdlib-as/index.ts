@@ -27,7 +27,6 @@ export {
   tagOf as value_tag,
   newInt as new_int,
   newFloat as new_float,
-  newTimestamp as new_timestamp,
   copyBytes as copy_bytes,
   newArray as new_array,
   arrayPush as array_push,

@@ -15,7 +15,8 @@ import {
   newFloat,
   intOf,
   floatOf,
-  timestampOf,
+  timestampSeconds,
+  timestampNanos,
   bytesPtr,
   bytesLen,
   allocBytes,
@@ -209,9 +210,11 @@ function compare(op: Cmp, a: Value, b: Value): Value {
     order = compareBytes(bytesPtr(a), bytesLen(a), bytesPtr(b), bytesLen(b));
   } else if (ta == Tag.Timestamp) {
     if (tb != Tag.Timestamp) return failExpected('timestamp', b);
-    const x = timestampOf(a);
-    const y = timestampOf(b);
-    order = x < y ? -1 : x > y ? 1 : 0;
+    const x = timestampSeconds(a);
+    const y = timestampSeconds(b);
+    const xn = timestampNanos(a);
+    const yn = timestampNanos(b);
+    order = x < y ? -1 : x > y ? 1 : xn < yn ? -1 : xn > yn ? 1 : 0;
   } else if (op == Cmp.Gt) {
     return failKinds("can't calculate remainder of type ", a, ' and ', b);
   } else {
@@ -264,8 +267,9 @@ function valuesEqual(a: Value, b: Value, depth: i32): bool {
     case Tag.Bool:
       return false; // the static records differ
     case Tag.Int:
-    case Tag.Timestamp:
       return intOf(a) == intOf(b);
+    case Tag.Timestamp:
+      return timestampSeconds(a) == timestampSeconds(b) && timestampNanos(a) == timestampNanos(b);
     case Tag.Float:
       return floatOf(a) == floatOf(b);
     case Tag.Bytes:

@@ -1,12 +1,22 @@
 // format_timestamp in UTC and parse_timestamp of text with an offset or in the instance's time zone: the
 // compiler (for a literal format) or the runtime (for one known at run time, `strftime_program`) turns the
 // format into an item program (abi/strftime-program.ts, which documents the layouts) and these run it per
-// call, with runtime/js-functions/support/strftime.ts's results. Offsets and zone names are fixed in UTC, so the program writes
+// call, with abi/strftime.ts's results. Offsets and zone names are fixed in UTC, so the program writes
 // them as text. The parser covers the common case; whatever it does not accept (an error, a leap second, a
 // sign before the year, a local time near a zone transition...) goes to the JS function, which has the
 // exact answer or message.
 
-import { Value, Tag, tagOf, newBytes, newTimestamp, bytesPtr, bytesLen, timestampOf } from './value';
+import {
+  Value,
+  Tag,
+  tagOf,
+  newBytes,
+  newTimestamp,
+  bytesPtr,
+  bytesLen,
+  timestampSeconds,
+  timestampNanos,
+} from './value';
 import {
   Buffer,
   bufferNew,
@@ -18,16 +28,8 @@ import {
   bufferReserve,
 } from './buffer';
 import { writeInt, writeIntPadded } from './codec/number';
-import {
-  civilFromDays,
-  civilYear,
-  civilMonth,
-  civilDay,
-  daysFromCivil,
-  floorDiv,
-  NANOS_PER_DAY,
-  NANOS_PER_SECOND,
-} from './codec/time';
+import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv } from './codec/time';
+import { MIN_TIMESTAMP_SECONDS, MAX_TIMESTAMP_SECONDS, MAX_TIMESTAMP_YEAR } from '../abi/wire/values';
 import { expectKinds } from './functions/support/args';
 import { bytesAt } from './functions/support/text';
 import { jsTimeZoneOffset } from './clock';
@@ -86,10 +88,9 @@ let day: i32 = 0;
 /** `format_timestamp(value, format)` in UTC, `program` being the format's item program. */
 export function strftime_format_utc(value: Value, program: Value): Value {
   if (!expectKinds(value, KindBit.Timestamp)) return 0;
-  const ns = timestampOf(value);
-  seconds = floorDiv(ns, NANOS_PER_SECOND);
-  nano = ns - seconds * NANOS_PER_SECOND;
-  days = floorDiv(ns, NANOS_PER_DAY);
+  seconds = timestampSeconds(value);
+  nano = <i64>timestampNanos(value);
+  days = floorDiv(seconds, 86_400);
   secondOfDay = seconds - days * 86_400;
   civilFromDays(days);
   year = civilYear();
@@ -108,7 +109,11 @@ export function strftime_format_utc(value: Value, program: Value): Value {
       else bufferBytes(b, at + 2, len);
       at += 2 + len;
     } else if (op == FormatOp.Numeric) {
-      writeNumber(b, numeric(<i32>load<u8>(at, 1)), <i32>load<u8>(at, 2), <i32>load<u8>(at, 3));
+      const field = <i32>load<u8>(at, 1);
+      const value = numeric(field);
+      if (field == NumericField.Year || field == NumericField.IsoYear) writeYear(b, value, <i32>load<u8>(at, 2));
+      else if (value >= 100 && field == NumericField.YearDiv100) writeCenturyDigits(b, value);
+      else writeNumber(b, value, <i32>load<u8>(at, 2), <i32>load<u8>(at, 3));
       at += 4;
     } else if (op == FormatOp.Name) {
       writeName(b, <i32>load<u8>(at, 1));
@@ -202,13 +207,15 @@ function numeric(field: i32): i64 {
     case NumericField.Year:
       return year;
     case NumericField.YearDiv100:
-      return year / 100; // i64 nanoseconds span the years 1677–2262: never negative
+      return yearDiv100();
     case NumericField.YearMod100:
-      return year % 100;
+      return year - floorDiv(year, 100) * 100;
     case NumericField.IsoYear:
       return isoYear();
-    case NumericField.IsoYearMod100:
-      return isoYear() % 100;
+    case NumericField.IsoYearMod100: {
+      const y = isoYear();
+      return y - floorDiv(y, 100) * 100;
+    }
     case NumericField.Month:
       return month;
     case NumericField.Day:
@@ -240,6 +247,36 @@ function numeric(field: i32): i64 {
     default:
       return seconds;
   }
+}
+
+/**
+ * chrono's `%C`: `year.div_euclid(100) as u8`, its tens digit written as `b'0' + tens` (a character past
+ * `9` for years of 10000 and more, a truncated value for negative ones), as chrono does.
+ */
+function yearDiv100(): i64 {
+  return <i64>(<u8>floorDiv(year, 100));
+}
+
+/** chrono's `%C` of 100 or more: its tens as one character past `9`, then its ones. */
+function writeCenturyDigits(b: Buffer, value: i64): void {
+  bufferByte(b, <u8>(48 + value / 10));
+  bufferByte(b, <u8>(48 + (value % 10)));
+}
+
+/** chrono's `%Y`/`%G`: four digits at least, with a sign outside 0–9999 (`+10000`, `-0001`). */
+function writeYear(b: Buffer, value: i64, pad: i32): void {
+  const signed = value < 0 || value > 9999;
+  const magnitude = value < 0 ? -value : value;
+  if (pad == Pad.Space) {
+    // Right-aligned in four places, five with the sign.
+    let width = signed ? 2 : 1;
+    for (let rest = magnitude / 10; rest != 0; rest /= 10) width++;
+    const fill = (signed ? 5 : 4) - width;
+    if (fill > 0) memory.fill(bufferReserve(b, <usize>fill), 0x20, <usize>fill);
+  }
+  if (signed) bufferByte(b, value < 0 ? 0x2d : 0x2b);
+  if (pad == Pad.Zero) writeIntPadded(b, magnitude, 4);
+  else writeInt(b, magnitude);
 }
 
 /** `value` padded to `width` (0: unpadded, the Unix timestamp, which alone may be negative). */
@@ -497,19 +534,17 @@ function localSeconds(): i64 {
   const hour = slot(ParseSlot.Hour);
   const minute = slot(ParseSlot.Minute);
   const second = (given & (1 << ParseSlot.Second)) != 0 ? slot(ParseSlot.Second) : 0;
+  if (year > MAX_TIMESTAMP_YEAR) return NO_TIME;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NO_TIME;
   // A leap second (60): the JS function's rules.
   if (hour > 23 || minute > 59 || second > 59) return NO_TIME;
   return daysFromCivil(year, month, 1) * 86_400 + (day - 1) * 86_400 + hour * 3600 + minute * 60 + second;
 }
 
-/** The timestamp `seconds` since the epoch plus the nanoseconds read, or 0 beyond i64 nanoseconds. */
+/** The timestamp `seconds` since the epoch plus the nanoseconds read, or 0 beyond chrono's range. */
 function instant(seconds: i64): Value {
-  // Leaving the last partial second at each end to the JS function.
-  if (seconds <= i64.MIN_VALUE / NANOS_PER_SECOND || seconds >= i64.MAX_VALUE / NANOS_PER_SECOND) return 0;
-  return newTimestamp(
-    seconds * NANOS_PER_SECOND + ((given & (1 << ParseSlot.Nanosecond)) != 0 ? slot(ParseSlot.Nanosecond) : 0),
-  );
+  if (seconds < MIN_TIMESTAMP_SECONDS || seconds > MAX_TIMESTAMP_SECONDS) return 0;
+  return newTimestamp(seconds, (given & (1 << ParseSlot.Nanosecond)) != 0 ? <u32>slot(ParseSlot.Nanosecond) : 0);
 }
 
 function daysInMonth(year: i64, month: i32): i32 {

@@ -1,16 +1,18 @@
 // Reading timestamps in the AS stdlib: RFC 3339 as chrono's `parse_from_rfc3339` reads it, and the BSD
-// syslog form `Mmm dd [yyyy] hh:mm:ss` in the compile option's time zone. Results are i64 nanoseconds, so
-// times outside the years 1677–2262 do not parse.
+// syslog form `Mmm dd [yyyy] hh:mm:ss` in the compile option's time zone, within chrono's range (VRL's).
 
 import { daysFromCivil, civilFromDays, civilYear, civilMonth, floorDiv, NANOS_PER_DAY } from './codec/time';
 import { jsNow, jsTimeZoneOffset } from './clock';
+import { Value, newTimestamp } from './value';
+import { MIN_TIMESTAMP_SECONDS, MAX_TIMESTAMP_SECONDS, MAX_TIMESTAMP_YEAR } from '../abi/wire/values';
 
-let parsedNanos: i64 = 0;
+let parsedSeconds: i64 = 0;
+let parsedNanos: u32 = 0;
 let scanEnd: usize = 0;
 
-/** The instant of the last successful parse, in nanoseconds since the epoch. */
-export function parsedTimestamp(): i64 {
-  return parsedNanos;
+/** The instant of the last successful parse. */
+export function parsedTimestamp(): Value {
+  return newTimestamp(parsedSeconds, parsedNanos);
 }
 
 // @ts-ignore: decorator
@@ -60,20 +62,19 @@ function validDateTime(year: i64, month: i32, day: i64, hour: i64, minute: i64, 
   );
 }
 
-/** Sets parsedNanos to the UTC instant; false when it is beyond i64 nanoseconds. */
+/** Sets the parsed instant (years from 0, as parsed); false when it is beyond chrono's range. */
 function setInstant(year: i64, month: i32, day: i32, secondOfDay: i64, offset: i64, nanos: i64): bool {
-  if (year < 1677 || year > 2262) return false;
+  if (year > MAX_TIMESTAMP_YEAR) return false;
   const seconds = daysFromCivil(year, month, day) * 86_400 + secondOfDay - offset;
-  // i64 nanoseconds end at 1677-09-21T00:12:43.145224192Z and 2262-04-11T23:47:16.854775807Z.
-  if (seconds > 9_223_372_036 || (seconds == 9_223_372_036 && nanos > 854_775_807)) return false;
-  if (seconds < -9_223_372_037 || (seconds == -9_223_372_037 && nanos < 145_224_192)) return false;
-  parsedNanos = seconds * 1_000_000_000 + nanos;
+  if (seconds < MIN_TIMESTAMP_SECONDS || seconds > MAX_TIMESTAMP_SECONDS) return false;
+  parsedSeconds = seconds;
+  parsedNanos = <u32>nanos;
   return true;
 }
 
 /**
  * Parses exactly the bytes [at, end) as RFC 3339 (`2020-03-13T20:45:38.119+02:00`, `t` and `z` in any
- * case, any number of fractional digits of which nine count). True on success, the instant in parsedNanos.
+ * case, any number of fractional digits of which nine count). True on success, the instant in parsedTimestamp().
  */
 export function parseRfc3339(at: usize, end: usize): bool {
   const year = fixedDigits(at, end, 4);
@@ -145,7 +146,7 @@ function spaces1(at: usize, end: usize): usize {
 /**
  * Parses a BSD syslog timestamp at `at`: `Mmm dd [yyyy] hh:mm:ss` (fields separated by spaces or tabs,
  * numbers of any width). Without a year it is the current one (UTC), or the previous one for December
- * while it is January. Returns the position after it, the instant in parsedNanos; 0 when it does not parse.
+ * while it is January. Returns the position after it, the instant in parsedTimestamp(); 0 when it does not parse.
  */
 export function parseBsdTimestamp(at: usize, end: usize): usize {
   const month = monthAbbreviation(at, end);
@@ -175,8 +176,8 @@ export function parseBsdTimestamp(at: usize, end: usize): usize {
   if (second < 0) return 0;
   p = scanEnd;
   if (year < 0) year = currentYearFor(month);
-  // Years beyond i64 nanoseconds go first: the host's zone rules only know the years a JS Date holds.
-  if (year < 1677 || year > 2262 || !validDateTime(year, month, day, hour, minute, second, 59)) return 0;
+  // Years beyond chrono's go first: the host's zone rules only know the years a JS Date holds.
+  if (year > MAX_TIMESTAMP_YEAR || !validDateTime(year, month, day, hour, minute, second, 59)) return 0;
   const secondOfDay = hour * 3600 + minute * 60 + second;
   const offset = <i64>jsTimeZoneOffset(daysFromCivil(year, month, <i32>day) * 86_400 + secondOfDay);
   return setInstant(year, month, <i32>day, secondOfDay, offset, 0) ? p : 0;

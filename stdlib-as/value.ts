@@ -3,7 +3,8 @@
 //   +0 u8  tag      (Tag, abi/wire/values.ts)
 //   +1 u8  flags    (SHARED: the record is reachable from more than one place; writers copy it first)
 //   +4 u32 a        Bytes: length · Array/Object: count · Regex: address of its program (stdlib-as/regex-vm.ts)
-//   +8 u64 b        Int: i64 · Float: f64 · Timestamp: i64 ns · Bool: 0/1
+//                   Timestamp: nanoseconds past the second (0–999,999,999)
+//   +8 u64 b        Int: i64 · Float: f64 · Timestamp: i64 seconds since the epoch · Bool: 0/1
 //                   Bytes: u32 data address at +8 · Regex: pattern address at +8, pattern length at +12
 //                   Array/Object: u32 capacity at +8, u32 items address at +12
 //
@@ -218,14 +219,28 @@ export function newFloat(f: f64): Value {
   return load<f64>(v, 8);
 }
 
-export function newTimestamp(ns: i64): Value {
+/**
+ * A timestamp `seconds` since the epoch plus `nanos` (0–999,999,999), within chrono's range (VRL's,
+ * time-range.ts): the callers check.
+ */
+export function newTimestamp(seconds: i64, nanos: u32): Value {
   const v = record(Tag.Timestamp);
-  store<i64>(v, ns, 8);
+  store<u32>(v, nanos, 4);
+  store<i64>(v, seconds, 8);
   return v;
 }
+/** A timestamp `ns` nanoseconds after the epoch (any i64 is within range). */
+export function timestampFromNanos(ns: i64): Value {
+  const seconds = ns / 1_000_000_000 - (ns % 1_000_000_000 < 0 ? 1 : 0);
+  return newTimestamp(seconds, <u32>(ns - seconds * 1_000_000_000));
+}
 // @ts-ignore: decorator
-@inline export function timestampOf(v: Value): i64 {
+@inline export function timestampSeconds(v: Value): i64 {
   return load<i64>(v, 8);
+}
+// @ts-ignore: decorator
+@inline export function timestampNanos(v: Value): u32 {
+  return load<u32>(v, 4);
 }
 
 /** A byte string pointing at `len` bytes at `ptr` (not copied: they must outlive the batch). */

@@ -2,7 +2,7 @@
 // (see values.ts).
 
 /** The module ABI (docs/abi.md): written into batch headers and a module's `svc` custom section. */
-export const ABI_VERSION = 5;
+export const ABI_VERSION = 6;
 
 /** "SVCB", the first four bytes of a batch, as a little-endian u32. */
 export const BATCH_MAGIC = 0x42435653;

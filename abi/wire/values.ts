@@ -30,5 +30,16 @@ export const enum Tag {
   Object = 8,
 }
 
+/**
+ * The range of timestamps, chrono's `DateTime<Utc>` (VRL's) in seconds since the epoch:
+ * -262143-01-01T00:00:00Z to +262142-12-31T23:59:59.999999999Z.
+ */
+export const MIN_TIMESTAMP_SECONDS = -8_334_601_228_800;
+export const MAX_TIMESTAMP_SECONDS = 8_210_266_876_799;
+/** chrono's `NaiveDate` years (0.4.45, VRL 0.35's): a date beyond them does not exist even where an offset
+ * would bring its instant back into the range. */
+export const MIN_TIMESTAMP_YEAR = -262_143;
+export const MAX_TIMESTAMP_YEAR = 262_142;
+
 /** The deepest nesting of arrays and objects a value may have (docs/value-limits.md). */
 export const MAX_VALUE_DEPTH = 1000;

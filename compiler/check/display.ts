@@ -2,7 +2,8 @@
 // ("or change this to an infallible assignment: x, err = upcase(.b)").
 
 import type * as ast from '../ast.js';
-import { RFC3339 } from '../types/timestamp.js';
+import { Timestamp } from '../../abi/values.js';
+import { readTimestampLiteral } from '../types/timestamp.js';
 
 export interface DisplayOptions {
   /**
@@ -45,13 +46,8 @@ export function displayQuery(q: ast.Query, options: DisplayOptions = {}): string
 
 /** A timestamp literal as a value prints: UTC, `Z`, 0/3/6/9 fractional digits. */
 function canonicalTimestamp(text: string): string {
-  const m = RFC3339.exec(text);
-  if (!m) return text;
-  const [, year, month, day, hour, minute, second, fraction, zone] = m;
-  const offset = /z/i.test(zone!) ? 'Z' : zone!;
-  const utc = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${offset}`).toISOString().slice(0, 19);
-  const digits = (fraction ?? '.').slice(1).replace(/0+$/, '');
-  return `${utc}${digits ? '.' + digits.padEnd(Math.ceil(digits.length / 3) * 3, '0') : ''}Z`;
+  const read = readTimestampLiteral(text);
+  return 'nanos' in read ? new Timestamp(read.nanos).toString() : text;
 }
 
 function displayLiteral(v: ast.LiteralValue, compiled: boolean): string {

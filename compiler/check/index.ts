@@ -36,7 +36,7 @@ import * as msg from './messages.js';
 import { validateRegex } from '../../abi/regex.js';
 import { TypeState, type Declaration } from './state.js';
 import { assignAt, deleteAt, kindAt, rejectsSegment } from '../types/path.js';
-import { timestampProblem } from '../types/timestamp.js';
+import { readTimestampLiteral } from '../types/timestamp.js';
 import { bindArguments, expectPaths, validateArguments } from './calls.js';
 import { isComparison, mergeObjects, operatorType, type ArithmeticOrLogic } from './operators.js';
 import type { CheckResult, ResolvedArgument, ResolvedCall, TypeDef } from './result.js';
@@ -208,8 +208,10 @@ class Checker {
       case 'null':
         return { kind: NULL, fallible: false };
       case 'timestamp': {
-        const problem = timestampProblem(v.text);
-        return problem ? this.report(msg.invalidTimestamp(e.span, problem)) : { kind: TIMESTAMP, fallible: false };
+        const read = readTimestampLiteral(v.text);
+        return 'problem' in read
+          ? this.report(msg.invalidTimestamp(e.span, read.problem))
+          : { kind: TIMESTAMP, fallible: false };
       }
       case 'regex': {
         const problem = validateRegex(v.pattern);

@@ -1,53 +1,22 @@
-// Timestamp literals (`t'…'`): VRL parses them with chrono's RFC 3339 parser; svc's timestamps are i64
-// nanoseconds since the epoch.
+// Timestamp literals (`t'…'`): VRL reads them with chrono's `DateTime<Utc>::from_str`, the relaxed RFC 3339
+// of `%+` (abi/strftime.ts): one- or two-digit fields, spaces between them, a signed year of any width, `Z`,
+// `UTC` or an offset with or without its colon. E601 where chrono refuses, with chrono's reason.
 
-import { TIMESTAMP_RANGE } from '../../abi/values.js';
+import { parseStrftime, TimestampParseError } from '../../abi/strftime.js';
 
-/** Groups: year, month, day, hour, minute, second, fraction (with its dot), zone. */
-export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** Why a timestamp literal is not RFC 3339, or undefined. */
-export function timestampProblem(text: string): string | undefined {
-  const m = RFC3339.exec(text);
-  if (!m) return /^[\d:.TtZz+ -]*$/.test(text) ? 'premature end of input' : 'input contains invalid characters';
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 60) {
-    return 'input is out of range';
+/** Nanoseconds since the epoch of a timestamp literal, or chrono's reason for refusing it. */
+export function readTimestampLiteral(text: string): { nanos: bigint } | { problem: string } {
+  try {
+    return { nanos: parseStrftime(text, '%+').toInstantWithOffset() };
+  } catch (error) {
+    if (error instanceof TimestampParseError) return { problem: error.message };
+    throw error;
   }
-  // VRL (chrono) goes on for ±262,000 years; svc's timestamps are i64 nanoseconds.
-  const nanos = timestampNanos(text);
-  if (nanos < -(2n ** 63n) || nanos >= 2n ** 63n)
-    return `input is outside the range of svc timestamps, ${TIMESTAMP_RANGE}`;
-  return undefined;
 }
 
-/** Nanoseconds since the epoch of a timestamp literal (matching RFC3339). */
+/** Nanoseconds since the epoch of a timestamp literal the checker accepted. */
 export function timestampNanos(text: string): bigint {
-  const m = RFC3339.exec(text);
-  if (!m) throw new Error(`invalid timestamp literal ${text}`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, 0);
-  const zone = m[8]!;
-  const offsetMinutes = /z/i.test(zone)
-    ? 0
-    : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  const fraction = BigInt((m[7] ?? '.').slice(1).padEnd(9, '0').slice(0, 9));
-  return (BigInt(date.getTime() / 1000) - BigInt(offsetMinutes * 60)) * 1_000_000_000n + fraction;
+  const read = readTimestampLiteral(text);
+  if ('problem' in read) throw new Error(`invalid timestamp literal ${text}: ${read.problem}`);
+  return read.nanos;
 }

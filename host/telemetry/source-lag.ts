@@ -38,8 +38,7 @@ export class SourceLag {
   /** A batch of events (neither frames nor encoded output) the source sends now. */
   record(batch: EventBatch): void {
     const r = new ByteReader(batch.bytes, BATCH_HEADER_SIZE);
-    // Nanoseconds as floats: their precision (a quarter of a microsecond) is plenty for a lag.
-    const nowNanos = this.now() * 1e6;
+    const nowSeconds = this.now() / 1e3;
     const lags: number[] = [];
     for (let i = 0; i < batch.count; i++) {
       const length = r.u32();
@@ -51,9 +50,9 @@ export class SourceLag {
         r.at += 4; // kind, code, padding
         r.skip(); // metadata
         if (enterPath(r, path) && r.u8() === Wire.Timestamp) {
-          // The i64 as two halves: no BigInt per event.
-          const nanos = r.view.getInt32(r.at + 4, true) * 2 ** 32 + r.view.getUint32(r.at, true);
-          lags.push((nowNanos - nanos) / 1e9);
+          // The i64 seconds as two halves (no BigInt per event), then the u32 nanoseconds.
+          const seconds = r.view.getInt32(r.at + 4, true) * 2 ** 32 + r.view.getUint32(r.at, true);
+          lags.push(nowSeconds - seconds - r.view.getUint32(r.at + 8, true) / 1e9);
         }
       }
       r.at = next;

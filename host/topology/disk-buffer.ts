@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { BatchNotifier, EventBatch } from './batch.js';
 import type { BufferLimits, BufferObserver } from './buffer.js';
+import { upgradeV1Batch } from './disk-buffer-v1.js';
 
 /** "SVDB", little-endian. */
 const RECORD_MAGIC = 0x42445653;
-const RECORD_VERSION = 1;
+/** 2: batches of ABI version 6 (timestamps of 12 bytes); version 1 records are read through upgradeV1Batch. */
+const RECORD_VERSION = 2;
 /** magic u32, crc32 u32, body length u32, event count u32, source id length u16, version u8, flags u8. */
 export const RECORD_HEADER_SIZE = 20;
 /** A segment is closed and the next one started once a record would take it past this size (by default). */
@@ -101,7 +103,8 @@ function decodeRecord(bytes: Buffer, at: number, fileEnd: number, bytesStart: nu
   }
   if (bytes.readUInt32LE(at) !== RECORD_MAGIC) return { kind: 'bad', code: 'deser_failed', count: 0 };
   const count = bytes.readUInt32LE(at + 12);
-  if (bytes.readUInt8(at + 18) !== RECORD_VERSION) return { kind: 'bad', code: 'incompatible_record_version', count };
+  const version = bytes.readUInt8(at + 18);
+  if (version !== RECORD_VERSION && version !== 1) return { kind: 'bad', code: 'incompatible_record_version', count };
   const size = RECORD_HEADER_SIZE + bytes.readUInt32LE(at + 8);
   if (bytesStart + at + size > fileEnd) return { kind: 'bad', code: 'partial_write', count };
   if (available < size) return { kind: 'incomplete' };
@@ -110,7 +113,9 @@ function decodeRecord(bytes: Buffer, at: number, fileEnd: number, bytesStart: nu
   const idEnd = at + RECORD_HEADER_SIZE + bytes.readUInt16LE(at + 16);
   const sourceId = idEnd > at + RECORD_HEADER_SIZE ? bytes.toString('utf8', at + RECORD_HEADER_SIZE, idEnd) : undefined;
   // A copy that owns its ArrayBuffer, as batches do.
-  const batch = new Uint8Array(bytes.buffer.slice(bytes.byteOffset + idEnd, bytes.byteOffset + at + size));
+  const stored = new Uint8Array(bytes.buffer.slice(bytes.byteOffset + idEnd, bytes.byteOffset + at + size));
+  const batch = version === RECORD_VERSION ? stored : upgradeV1Batch(stored);
+  if (batch === undefined) return { kind: 'bad', code: 'incompatible_record_version', count };
   return { kind: 'record', size, count, sourceId, batch };
 }
 

@@ -2,7 +2,7 @@
 // not use the compile option here).
 
 import type { JsFunction } from '../imports.js';
-import { strftimeFormatter } from './support/strftime.js';
+import { strftimeFormatter } from '../../abi/strftime.js';
 import { namedTimeZone, UTC } from '../time-zones.js';
 import { stringArg, timestampArg } from './support/args.js';
 

@@ -3,7 +3,7 @@
 
 import type { JsFunction } from '../imports.js';
 import { formatHasZone } from '../../abi/strftime-items.js';
-import { parseStrftime, TimestampParseError } from './support/strftime.js';
+import { parseStrftime, TimestampParseError } from '../../abi/strftime.js';
 import { lossyText, rustDebugString } from '../text.js';
 import { namedTimeZone } from '../time-zones.js';
 import { Timestamp } from '../../abi/values.js';

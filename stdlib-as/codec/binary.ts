@@ -26,7 +26,8 @@ import {
   tagOf,
   intOf,
   floatOf,
-  timestampOf,
+  timestampSeconds,
+  timestampNanos,
   bytesPtr,
   bytesLen,
   regexPatternPtr,
@@ -73,8 +74,8 @@ function decodeNext(): Value {
       return v;
     }
     case Wire.Timestamp: {
-      const v = newTimestamp(load<i64>(cursor));
-      cursor += 8;
+      const v = newTimestamp(load<i64>(cursor), load<u32>(cursor, 8));
+      cursor += 12;
       return v;
     }
     case Wire.Bytes: {
@@ -130,8 +131,9 @@ export function encodedSize(v: Value, depth: i32 = 0): usize {
       return 1;
     case Tag.Int:
     case Tag.Float:
-    case Tag.Timestamp:
       return 9;
+    case Tag.Timestamp:
+      return 13;
     case Tag.Bytes:
       return 5 + bytesLen(v);
     case Tag.Regex:
@@ -176,8 +178,9 @@ export function encodeValue(v: Value, out: usize, depth: i32 = 0): usize {
       return out + 9;
     case Tag.Timestamp:
       store<u8>(out, Wire.Timestamp);
-      store<i64>(out + 1, timestampOf(v));
-      return out + 9;
+      store<i64>(out + 1, timestampSeconds(v));
+      store<u32>(out + 9, timestampNanos(v));
+      return out + 13;
     case Tag.Bytes:
       return putBytes(out, Wire.Bytes, bytesPtr(v), bytesLen(v));
     case Tag.Regex:

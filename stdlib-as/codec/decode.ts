@@ -15,7 +15,6 @@ import {
   newObject,
   newBytes,
   newFloat,
-  newTimestamp,
   objectLen,
   objectKeyPtr,
   objectKeyLen,
@@ -414,7 +413,7 @@ function checkMetric(metric: Value): bool {
     if (!parseRfc3339(bytesPtr(timestamp), bytesPtr(timestamp) + bytesLen(timestamp))) {
       return nativeError('a metric "timestamp" is RFC 3339 text');
     }
-    setField(metric, 'timestamp', newTimestamp(parsedTimestamp()));
+    setField(metric, 'timestamp', parsedTimestamp());
   }
   return true;
 }

@@ -6,7 +6,8 @@ import {
   tagOf,
   intOf,
   floatOf,
-  timestampOf,
+  timestampSeconds,
+  timestampNanos,
   bytesPtr,
   bytesLen,
   regexPatternPtr,
@@ -42,7 +43,7 @@ export function writeDisplay(b: Buffer, v: Value, depth: i32 = 0): void {
       return writeDisplayString(b, bytesPtr(v), bytesLen(v));
     case Tag.Timestamp:
       bufferAscii(b, "t'");
-      writeRfc3339(b, timestampOf(v));
+      writeRfc3339(b, timestampSeconds(v), timestampNanos(v));
       return bufferByte(b, 0x27);
     case Tag.Regex:
       bufferAscii(b, "r'");

@@ -29,7 +29,8 @@ import {
   arrayGet,
   arrayItems,
   intOf,
-  timestampOf,
+  timestampSeconds,
+  timestampNanos,
   bytesPtr,
   bytesLen,
   setRunning,
@@ -48,7 +49,7 @@ import {
 import { decodeValue, decodeCursor } from './binary';
 import { writeJson, writePretty, writeIndent, writeJsonString } from './json';
 import { parseFloatBytes, numberParsed } from './number';
-import { writeRfc3339, floorDiv, NANOS_PER_SECOND } from './time';
+import { writeRfc3339, fitsI64Nanos, NANOS_PER_SECOND } from './time';
 import { writeLossy } from './utf8';
 import { writeText, writeKeyValue, EQUALS, SPACE } from './key-value';
 import { path_get, path_set, path_remove, path_exists } from '../path';
@@ -273,7 +274,7 @@ function formatTimestamps(v: Value, depth: i32 = 0): Value {
   if (tagOf(v) >= Tag.Array && !mayDescend(depth)) return v;
   switch (tagOf(v)) {
     case Tag.Timestamp:
-      return unixTimestamp(timestampOf(v));
+      return unixTimestamp(v);
     case Tag.Object: {
       for (let i: usize = 0, n = objectLen(v); i < n; i++)
         objectSetValueAt(v, i, formatTimestamps(objectValue(v, i), depth + 1));
@@ -288,19 +289,22 @@ function formatTimestamps(v: Value, depth: i32 = 0): Value {
   return v;
 }
 
-function unixTimestamp(ns: i64): Value {
+/** A timestamp in the configured unix form; `unix_ns` beyond i64 nanoseconds (where Vector panics) keeps it. */
+function unixTimestamp(v: Value): Value {
+  const seconds = timestampSeconds(v);
+  const nanos = timestampNanos(v);
   switch (timestampFormat) {
     case EncodeTimestamp.Unix:
-      return newInt(floorDiv(ns, NANOS_PER_SECOND));
+      return newInt(seconds);
     case EncodeTimestamp.UnixMs:
-      return newInt(floorDiv(ns, 1_000_000));
+      return newInt(seconds * 1_000 + <i64>(nanos / 1_000_000));
     case EncodeTimestamp.UnixUs:
-      return newInt(floorDiv(ns, 1_000));
+      return newInt(seconds * 1_000_000 + <i64>(nanos / 1_000));
     case EncodeTimestamp.UnixNs:
-      return newInt(ns);
+      return fitsI64Nanos(seconds, nanos) ? newInt(seconds * NANOS_PER_SECOND + <i64>nanos) : v;
   }
   // chrono's timestamp_micros() as f64 / 1e6.
-  return newFloat(<f64>floorDiv(ns, 1_000) / 1e6);
+  return newFloat(<f64>(seconds * 1_000_000 + <i64>(nanos / 1_000)) / 1e6);
 }
 
 // ---- text forms of values ---------------------------------------------------------------------------------
@@ -368,7 +372,7 @@ function writeMetricText(metric: Value): string | null {
   if (value == 0 && set == 0) return 'the text codec writes only counter, gauge and set metrics';
   const timestamp = metricField(metric, 'timestamp');
   if (timestamp != 0 && tagOf(timestamp) == Tag.Timestamp) {
-    writeRfc3339(out, timestampOf(timestamp));
+    writeRfc3339(out, timestampSeconds(timestamp), timestampNanos(timestamp));
     bufferByte(out, 0x20);
   }
   const namespace = metricField(metric, 'namespace');

@@ -25,7 +25,8 @@ import {
   objectValue,
   intOf,
   floatOf,
-  timestampOf,
+  timestampSeconds,
+  timestampNanos,
   bytesPtr,
   bytesLen,
   regexPatternPtr,
@@ -698,7 +699,7 @@ function writeJsonScalar(b: Buffer, v: Value): void {
       return writeJsonString(b, regexPatternPtr(v), regexPatternLen(v));
     case Tag.Timestamp: {
       bufferByte(b, 0x22);
-      writeRfc3339(b, timestampOf(v));
+      writeRfc3339(b, timestampSeconds(v), timestampNanos(v));
       return bufferByte(b, 0x22);
     }
   }

@@ -8,7 +8,8 @@ import {
   tagOf,
   intOf,
   floatOf,
-  timestampOf,
+  timestampSeconds,
+  timestampNanos,
   bytesPtr,
   bytesLen,
   regexPatternPtr,
@@ -61,7 +62,7 @@ export function writeText(b: Buffer, v: Value, raw: bool): void {
     case Tag.Bool:
       return bufferAscii(b, v == TRUE ? 'true' : 'false');
     case Tag.Timestamp:
-      return writeRfc3339(b, timestampOf(v));
+      return writeRfc3339(b, timestampSeconds(v), timestampNanos(v));
     case Tag.Regex:
       return bufferBytes(b, regexPatternPtr(v), regexPatternLen(v));
     case Tag.Null:

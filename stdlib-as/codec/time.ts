@@ -48,6 +48,12 @@ export function civilFromDays(days: i64): void {
   year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
 }
 
+/** Whether `seconds` and `nanos` past them count as i64 nanoseconds since the epoch (years 1677–2262). */
+export function fitsI64Nanos(seconds: i64, nanos: u32): bool {
+  if (seconds >= 0) return seconds < 9_223_372_036 || (seconds == 9_223_372_036 && nanos <= 854_775_807);
+  return seconds > -9_223_372_037 || (seconds == -9_223_372_037 && nanos >= 145_224_192);
+}
+
 /** Floor division (towards negative infinity), for splitting times before the epoch. */
 // @ts-ignore: decorator
 @inline export function floorDiv(a: i64, b: i64): i64 {
@@ -57,47 +63,55 @@ export function civilFromDays(days: i64): void {
 
 /**
  * `2020-10-10T16:00:00.123Z`: chrono's `to_rfc3339_opts(SecondsFormat::AutoSi, true)`, with 0, 3, 6 or 9
- * fractional digits as the nanoseconds need. i64 nanoseconds span the years 1677–2262, so the year always
- * has four digits.
+ * fractional digits as the nanoseconds need; a year outside 0–9999 gets a sign (`+10000`, `-0001`).
  */
-export function writeRfc3339(b: Buffer, ns: i64): void {
+export function writeRfc3339(b: Buffer, seconds: i64, nanos: u32): void {
   // The events of a batch mostly share their timestamp (a source stamps each read with one): write the last
   // text again rather than format it again.
-  if (ns == lastRfc3339Nanos && lastRfc3339Length != 0) return bufferBytes(b, LAST_RFC3339, lastRfc3339Length);
+  if (seconds == lastRfc3339Seconds && nanos == lastRfc3339Nanos && lastRfc3339Length != 0)
+    return bufferBytes(b, LAST_RFC3339, lastRfc3339Length);
   const start = bufferLength(b);
-  formatRfc3339(b, ns);
+  formatRfc3339(b, seconds, nanos);
   lastRfc3339Length = bufferLength(b) - start;
   memory.copy(LAST_RFC3339, bufferData(b) + start, lastRfc3339Length);
-  lastRfc3339Nanos = ns;
+  lastRfc3339Seconds = seconds;
+  lastRfc3339Nanos = nanos;
 }
 
-/** The text `writeRfc3339` wrote last (at most 30 bytes) and its timestamp. */
-const LAST_RFC3339 = memory.data(32);
+/** The text `writeRfc3339` wrote last (at most 33 bytes) and its timestamp. */
+const LAST_RFC3339 = memory.data(40);
 let lastRfc3339Length: usize = 0;
-let lastRfc3339Nanos: i64 = 0;
+let lastRfc3339Seconds: i64 = 0;
+let lastRfc3339Nanos: u32 = 0;
 
-function formatRfc3339(b: Buffer, ns: i64): void {
-  const days = floorDiv(ns, NANOS_PER_DAY);
-  const nanosOfDay = ns - days * NANOS_PER_DAY;
+function formatRfc3339(b: Buffer, seconds: i64, nanos: u32): void {
+  const days = floorDiv(seconds, 86_400);
+  const secondsOfDay = seconds - days * 86_400;
   civilFromDays(days);
-  writeIntPadded(b, year, 4);
+  writeYear(b, year);
   bufferByte(b, 0x2d);
   writeIntPadded(b, month, 2);
   bufferByte(b, 0x2d);
   writeIntPadded(b, day, 2);
   bufferByte(b, 0x54);
-  const secondsOfDay = nanosOfDay / NANOS_PER_SECOND;
   writeIntPadded(b, secondsOfDay / 3600, 2);
   bufferByte(b, 0x3a);
   writeIntPadded(b, (secondsOfDay / 60) % 60, 2);
   bufferByte(b, 0x3a);
   writeIntPadded(b, secondsOfDay % 60, 2);
-  writeFraction(b, nanosOfDay % NANOS_PER_SECOND);
+  writeFraction(b, nanos);
   bufferByte(b, 0x5a);
 }
 
+/** A year as chrono writes it in RFC 3339 and `%Y`: four digits at least, a sign outside 0–9999. */
+export function writeYear(b: Buffer, year: i64): void {
+  if (year < 0) bufferByte(b, 0x2d);
+  else if (year > 9999) bufferByte(b, 0x2b);
+  writeIntPadded(b, year < 0 ? -year : year, 4);
+}
+
 /** `.123`, `.123456` or `.123456789` (AutoSi): the shortest of the three that is exact; nothing for 0. */
-export function writeFraction(b: Buffer, nanos: i64): void {
+export function writeFraction(b: Buffer, nanos: u32): void {
   if (nanos == 0) return;
   bufferByte(b, 0x2e);
   if (nanos % 1_000_000 == 0) writeIntPadded(b, nanos / 1_000_000, 3);

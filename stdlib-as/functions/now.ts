@@ -1,8 +1,8 @@
 // `now()`: the current time from the runtime's clock.
 
-import { Value, newTimestamp } from '../value';
+import { Value, timestampFromNanos } from '../value';
 import { jsNow } from '../clock';
 
 export function fn_now(): Value {
-  return newTimestamp(jsNow());
+  return timestampFromNanos(jsNow());
 }

@@ -16,7 +16,6 @@ import {
   objectValue,
   newBytes,
   newInt,
-  newTimestamp,
   bytesPtr,
   bytesLen,
 } from '../value';
@@ -413,7 +412,7 @@ function result(message: usize, end: usize): Value {
   if (msgidPtr != 0) objectSet(o, KEY_MSGID, 5, newBytes(msgidPtr, msgidLen));
   if (procPtr != 0) objectSet(o, KEY_PROCID, 6, procid(procPtr, procLen));
   if (priority >= 0) objectSet(o, KEY_SEVERITY, 8, tableName(SEVERITY_NAMES, SEVERITY_ENDS, priority & 7));
-  objectSet(o, KEY_TIMESTAMP, 9, newTimestamp(parsedTimestamp()));
+  objectSet(o, KEY_TIMESTAMP, 9, parsedTimestamp());
   if (version >= 0) objectSet(o, KEY_VERSION, 7, newInt(version));
   for (let i: usize = 0, n = objectLen(elements); i < n; i++) {
     objectSet(o, objectKeyPtr(elements, i), objectKeyLen(elements, i), objectValue(elements, i));

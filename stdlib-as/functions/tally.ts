@@ -8,7 +8,8 @@ import {
   tagOf,
   intOf,
   floatOf,
-  timestampOf,
+  timestampSeconds,
+  timestampNanos,
   bytesPtr,
   bytesLen,
   regexPatternPtr,
@@ -77,7 +78,7 @@ function writeValueDebug(b: Buffer, v: Value, depth: i32 = 0): void {
       break;
     case Tag.Timestamp:
       bufferAscii(b, 'Timestamp(');
-      writeRfc3339(b, timestampOf(v));
+      writeRfc3339(b, timestampSeconds(v), timestampNanos(v));
       break;
     case Tag.Regex:
       bufferAscii(b, 'Regex(');

@@ -1,7 +1,8 @@
 // `to_float(value)`: floats as they are; integers widened; booleans 1.0 or 0.0; null 0.0; timestamps
 // seconds since the epoch with the fraction; strings parsed as Rust's `f64::from_str` does (NaN refused).
 
-import { Value, Tag, tagOf, newFloat, intOf, timestampOf, bytesPtr, bytesLen, TRUE } from '../value';
+import { Value, Tag, tagOf, newFloat, intOf, bytesPtr, bytesLen, TRUE } from '../value';
+import { hasI64Nanos, i64NanosOf, failNanosOutOfRange } from '../time-unit';
 import { parseFloatBytes, numberParsed } from '../codec/number';
 import { failCoerce, failUnparsable } from './support/coerce';
 
@@ -16,7 +17,8 @@ export function fn_to_float(value: Value): Value {
     case Tag.Null:
       return newFloat(0.0);
     case Tag.Timestamp:
-      return newFloat(<f64>timestampOf(value) / 1e9);
+      // VRL goes through i64 nanoseconds (and fails beyond them).
+      return hasI64Nanos(value) ? newFloat(<f64>i64NanosOf(value) / 1e9) : failNanosOutOfRange();
     case Tag.Bytes: {
       const ptr = bytesPtr(value);
       const len = bytesLen(value);

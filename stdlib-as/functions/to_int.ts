@@ -1,9 +1,8 @@
 // `to_int(value)`: integers as they are; floats truncated (saturating); booleans 1 or 0; null 0; timestamps
 // whole seconds since the epoch; strings parsed as Rust's `i64::from_str` does.
 
-import { Value, Tag, tagOf, newInt, floatOf, timestampOf, bytesPtr, bytesLen, TRUE } from '../value';
+import { Value, Tag, tagOf, newInt, floatOf, timestampSeconds, bytesPtr, bytesLen, TRUE } from '../value';
 import { parseIntBytes, numberParsed } from '../codec/number';
-import { NANOS_PER_SECOND } from '../codec/time';
 import { failCoerce, failUnparsable } from './support/coerce';
 
 export function fn_to_int(value: Value): Value {
@@ -16,10 +15,8 @@ export function fn_to_int(value: Value): Value {
       return newInt(value == TRUE ? 1 : 0);
     case Tag.Null:
       return newInt(0);
-    case Tag.Timestamp: {
-      const ns = timestampOf(value);
-      return newInt(ns / NANOS_PER_SECOND - (ns % NANOS_PER_SECOND < 0 ? 1 : 0));
-    }
+    case Tag.Timestamp:
+      return newInt(timestampSeconds(value));
     case Tag.Bytes: {
       const ptr = bytesPtr(value);
       const len = bytesLen(value);

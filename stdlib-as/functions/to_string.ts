@@ -1,7 +1,7 @@
 // `to_string(value)`: strings as they are; numbers and booleans as Rust prints them (`1.5`, `1`, `-0`);
 // timestamps in RFC 3339; null as the empty string.
 
-import { Value, Tag, tagOf, intOf, floatOf, timestampOf, newBytes, TRUE } from '../value';
+import { Value, Tag, tagOf, intOf, floatOf, timestampSeconds, timestampNanos, newBytes, TRUE } from '../value';
 import { bufferNew, bufferToBytes } from '../buffer';
 import { writeInt, writeRustFloat } from '../codec/number';
 import { writeRfc3339 } from '../codec/time';
@@ -28,7 +28,7 @@ export function fn_to_string(value: Value): Value {
     }
     case Tag.Timestamp: {
       const b = bufferNew(32);
-      writeRfc3339(b, timestampOf(value));
+      writeRfc3339(b, timestampSeconds(value), timestampNanos(value));
       return bufferToBytes(b);
     }
   }

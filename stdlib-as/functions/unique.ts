@@ -7,6 +7,8 @@ import {
   TRUE,
   tagOf,
   intOf,
+  timestampSeconds,
+  timestampNanos,
   floatOf,
   bytesPtr,
   bytesLen,
@@ -79,8 +81,9 @@ function hashValue(v: Value, h: u64, depth: i32 = 0): u64 {
     case Tag.Bool:
       return mix(h, v == TRUE ? 1 : 0);
     case Tag.Int:
-    case Tag.Timestamp:
       return mix(h, <u64>intOf(v));
+    case Tag.Timestamp:
+      return mix(mix(h, <u64>timestampSeconds(v)), <u64>timestampNanos(v));
     case Tag.Float: {
       const f = floatOf(v);
       return mix(h, f == 0 ? 0 : reinterpret<u64>(f));

@@ -1,4 +1,5 @@
-import { Value, timestampOf } from '../value';
+import { Value, timestampSeconds } from '../value';
+import { hasI64Nanos, i64NanosOf, failNanosOutOfRange } from '../time-unit';
 import { jsNow } from '../clock';
 import { expectKinds } from './support/args';
 import { randomBlock } from './support/random';
@@ -12,8 +13,10 @@ import { KindBit } from '../../abi/wire/kinds';
  */
 export function fn_uuid_v7(timestamp: Value): Value {
   if (timestamp != 0 && !expectKinds(timestamp, KindBit.Timestamp)) return 0;
-  const ns = timestamp == 0 ? jsNow() : timestampOf(timestamp);
-  const seconds = ns >= 0 ? ns / 1_000_000_000 : (ns + 1) / 1_000_000_000 - 1;
+  if (timestamp != 0 && !hasI64Nanos(timestamp)) return failNanosOutOfRange();
+  const ns = timestamp == 0 ? jsNow() : i64NanosOf(timestamp);
+  const seconds =
+    timestamp == 0 ? (ns >= 0 ? ns / 1_000_000_000 : (ns + 1) / 1_000_000_000 - 1) : timestampSeconds(timestamp);
   const millis = <u64>seconds * 1000 + <u64>(<u32>ns) / 1_000_000;
   const bytes = randomBlock(16);
   for (let i: usize = 0; i < 6; i++) store<u8>(bytes + i, <u8>(millis >> (40 - 8 * i)));

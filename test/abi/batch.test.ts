@@ -16,7 +16,7 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const bytesOf = (hexText: string) => new Uint8Array(Buffer.from(hexText.replace(/\s+/g, ''), 'hex'));
 
 test('flag values and the ABI version are those of docs/abi.md', () => {
-  assert.is(ABI_VERSION, 5);
+  assert.is(ABI_VERSION, 6);
   assert.equal([BatchFlag.RESULTS, BatchFlag.RAW], [1, 2]);
   assert.equal([NdjsonFlag.PRINT_OBJECT, NdjsonFlag.JSON], [1, 2]);
 });
@@ -26,7 +26,7 @@ test('an input batch has the documented byte layout', () => {
   assert.is(
     hex(batch),
     [
-      '53564342 0500 0300 02000000', // "SVCB", version 5, flags 3, 2 records
+      '53564342 0600 0300 02000000', // "SVCB", version 6, flags 3, 2 records
       '24000000 00 00 0000', // length 36, log
       '09 00000000 00000000', // metadata {}
       '09 01000000 0e000000 01000000 61 03 0100000000000000', // event { a: 1 }
@@ -55,15 +55,15 @@ test('input batches round-trip, kind defaulting to log and metadata to {}', () =
 });
 
 test('an empty batch is just the header', () => {
-  assert.is(hex(encodeBatch([], 0)), '535643420500000000000000');
+  assert.is(hex(encodeBatch([], 0)), '535643420600000000000000');
   assert.equal(decodeBatch(encodeBatch([], 0)).events, []);
-  assert.equal(decodeOutput(bytesOf('535643420500000000000000')), []);
+  assert.equal(decodeOutput(bytesOf('535643420600000000000000')), []);
 });
 
 test('a hand-written output batch decodes to each outcome', () => {
   const output = bytesOf(
     [
-      '53564342 0500 0000 04000000', // no flags, 4 records
+      '53564342 0600 0000 04000000', // no flags, 4 records
       '24000000 00 00 0000 02000000', // log, kept, 2 events
       '09 00000000 00000000 03 0100000000000000', // {} and 1
       '09 00000000 00000000 02', // {} and true
@@ -90,7 +90,7 @@ test('a hand-written output batch decodes to each outcome', () => {
 });
 
 test('with RESULTS, kept records carry the result after their events', () => {
-  const output = bytesOf('53564342 0500 0100 01000000 11000000 00 00 0000 00000000 04 000000000000f83f');
+  const output = bytesOf('53564342 0600 0100 01000000 11000000 00 00 0000 00000000 04 000000000000f83f');
   assert.equal(decodeOutput(output), [{ kind: 'log', outcome: 'kept', events: [], result: 1.5 }]);
 });
 
@@ -117,17 +117,17 @@ test('malformed batches are refused with the reason', () => {
   assert.throws(() => decodeOutput(bytesOf('4e4f5045 0100 0000 00000000')), /does not start with "SVCB"/);
   assert.throws(
     () => decodeOutput(bytesOf('53564342 0100 0000 00000000')),
-    /batch ABI version 1 is not supported \(expected 5\)/,
+    /batch ABI version 1 is not supported \(expected 6\)/,
   );
-  assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 01000000')), /record 0 is truncated/);
-  assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 01000000 08000000 00 00')), /record 0 is truncated/);
-  assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 01000000 04000000 07 03 0000')), /unknown event kind 7/);
-  assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 01000000 04000000 00 09 0000')), /unknown outcome 9/);
+  assert.throws(() => decodeOutput(bytesOf('53564342 0600 0000 01000000')), /record 0 is truncated/);
+  assert.throws(() => decodeOutput(bytesOf('53564342 0600 0000 01000000 08000000 00 00')), /record 0 is truncated/);
+  assert.throws(() => decodeOutput(bytesOf('53564342 0600 0000 01000000 04000000 07 03 0000')), /unknown event kind 7/);
+  assert.throws(() => decodeOutput(bytesOf('53564342 0600 0000 01000000 04000000 00 09 0000')), /unknown outcome 9/);
   assert.throws(
-    () => decodeOutput(bytesOf('53564342 0500 0000 01000000 05000000 00 03 0000 00')),
+    () => decodeOutput(bytesOf('53564342 0600 0000 01000000 05000000 00 03 0000 00')),
     /record 0 is 5 bytes long but its content ends at byte 4/,
   );
-  assert.throws(() => decodeOutput(bytesOf('53564342 0500 0000 00000000 00')), /1 bytes after its last record/);
+  assert.throws(() => decodeOutput(bytesOf('53564342 0600 0000 00000000 00')), /1 bytes after its last record/);
 });
 
 test.run();

@@ -1,7 +1,7 @@
 // format_timestamp in UTC and parse_timestamp without `timezone` run in the stdlib (abi/strftime-program.ts,
 // stdlib-as/strftime.ts), with literal formats and with formats known only at run time: the same results as
-// the JS implementation (runtime/js-functions/support/strftime.ts) for every specifier, padding flag and fraction form, over
-// instants across the whole i64 nanosecond range; for parsing, the same instants or the same errors on good
+// the JS implementation (abi/strftime.ts) for every specifier, padding flag and fraction form, over
+// instants across chrono's whole range (years -262143 to 262142); for parsing, the same instants or the same errors on good
 // and bad text, with an offset in the text or as local time in the instance's zone around its transitions.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,7 +16,7 @@ import {
   type JsFunction,
 } from '../../runtime/index.js';
 import { parse_timestamp } from '../../runtime/js-functions/parse_timestamp.js';
-import { strftimeFormatter } from '../../runtime/js-functions/support/strftime.js';
+import { strftimeFormatter } from '../../abi/strftime.js';
 import { namedTimeZone, UTC, type TimeZone } from '../../runtime/time-zones.js';
 import { jsContext } from '../support/js-context.js';
 
@@ -46,22 +46,35 @@ const FORMATS = [
   'plain',
 ];
 
-const NANOS_MIN = -(2n ** 63n);
-const NANOS_MAX = 2n ** 63n - 1n;
+/** chrono's range: -262143-01-01T00:00:00Z to +262142-12-31T23:59:59.999999999Z. */
+const NANOS_MIN = -8_334_601_228_800_000_000_000n;
+const NANOS_MAX = 8_210_266_876_799_999_999_999n;
 const DAY = 86_400_000_000_000n;
 
-/** Instants at calendar edges (year ends decide ISO weeks, leap days, the epoch) and seeded random ones. */
+/** Nanoseconds since the epoch of a UTC date (any year: Date.UTC would read 0–99 as 1900–1999). */
+function utcNanos(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): bigint {
+  const date = new Date(Date.UTC(2000, month, day, hour, minute, second));
+  date.setUTCFullYear(year);
+  return BigInt(date.getTime()) * 1_000_000n;
+}
+
+/** Instants at calendar edges (year ends decide ISO weeks, leap days, the epoch, signs and widths of years,
+ * the ends of i64 nanoseconds and of chrono's range) and seeded random ones. */
 function instants(): bigint[] {
-  const out = [0n, -1n, 1n, NANOS_MIN, NANOS_MAX, 999_999_999n, -1_000_000_000n];
-  for (const year of [1678, 1900, 1969, 1970, 1999, 2000, 2004, 2020, 2021, 2100, 2261]) {
-    const newYear = BigInt(Date.UTC(year, 0, 1)) * 1_000_000n;
+  const out = [0n, -1n, 1n, NANOS_MIN, NANOS_MAX, -(2n ** 63n), 2n ** 63n - 1n, 999_999_999n, -1_000_000_000n];
+  const years = [-262_143, -100_000, -10_001, -101, -100, -1, 0, 1, 99, 100, 999, 1000, 1677, 1678, 1900, 1969];
+  years.push(1970, 1999, 2000, 2004, 2020, 2021, 2100, 2261, 2262, 2263, 9999, 10_000, 12_799, 12_800, 25_600);
+  years.push(100_000, 262_142);
+  for (const year of years) {
+    const newYear = utcNanos(year, 0, 1);
     for (let d = -4n; d <= 4n; d++) out.push(newYear + d * DAY, newYear + d * DAY - 1n);
-    out.push(BigInt(Date.UTC(year, 1, 28, 23, 59, 59)) * 1_000_000n + 123_000_000n);
+    out.push(utcNanos(year, 1, 28, 23, 59, 59) + 123_000_000n);
   }
   let seed = 0x2f6b_1e3dn;
   for (let i = 0; i < 200; i++) {
     seed = (seed * 6_364_136_223_846_793_005n + 1_442_695_040_888_963_407n) & (2n ** 64n - 1n);
-    const nanos = BigInt.asIntN(64, seed);
+    // i64 nanoseconds, and as many spread over chrono's range (a 64-bit draw scaled by 2^10).
+    const nanos = i % 2 === 0 ? BigInt.asIntN(64, seed) : BigInt.asIntN(64, seed) * 1024n + (seed % 1024n);
     // Whole seconds, milliseconds and microseconds as well: the shortest fraction depends on them.
     out.push(nanos, nanos - (nanos % 1_000_000_000n), nanos - (nanos % 1_000_000n), nanos - (nanos % 1_000n));
   }
@@ -189,6 +202,12 @@ function parseTexts(format: string): string[] {
     '01/Januar/2020:00:00:00 +0000',
     '01/Dec/2262:00:00:00 +0000',
     '10/Apr/1677:00:00:00 +0000',
+    '31/Dec/9999:23:59:59 -2359',
+    '01/Jan/0000:00:00:00 +0100',
+    '01/Jan/0001:00:00:00 +0000',
+    '01/Jan/+262142:00:00:00 +0000',
+    '31/Dec/+262142:23:59:59 -0100',
+    '01/Jan/-262143:00:00:00 +0100',
   );
   return out;
 }

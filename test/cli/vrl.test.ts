@@ -51,6 +51,24 @@ test('without input the program runs once on {} and prints its result', () => {
   assert.is(status, 0);
 });
 
+test("timestamps over chrono's whole range print as VRL prints them", () => {
+  assert.equal(svc(['vrl', "t'9999-12-31T23:59:59Z'"]), { status: 0, stdout: "t'9999-12-31T23:59:59Z'\n", stderr: '' });
+  const program = [
+    "[t'0001-01-01T00:00:00Z', t'0000-01-01T00:00:00+01:00', t'9999-12-31T23:59:59.5-01:00',",
+    'from_unix_timestamp!(8210266876799), from_unix_timestamp!(-8334601228800),',
+    'to_unix_timestamp(from_unix_timestamp!(-8334601228800)),',
+    'format_timestamp!(parse_timestamp!("+262142-12-31 23:59:59", "%Y-%m-%d %H:%M:%S"), "%Y %+")]',
+  ].join(' ');
+  const { status, stdout } = svc(['vrl', program]);
+  assert.is(
+    stdout,
+    "[t'0001-01-01T00:00:00Z', t'-0001-12-31T23:00:00Z', t'+10000-01-01T00:59:59.500Z', " +
+      "t'+262142-12-31T23:59:59Z', t'-262143-01-01T00:00:00Z', -8334601228800, " +
+      '"+262142 +262142-12-31T23:59:59+00:00"]\n',
+  );
+  assert.is(status, 0);
+});
+
 test('-o prints the event; -i runs every line of a file', () => {
   const input = programFile('events.ndjson', '{"a":1}\n{"a":2,"b":"x"}\n\n{"a":3}\n');
   const { status, stdout } = svc(['vrl', '-o', '-i', input, '.a = to_int!(.a) * 10']);

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { instantsOfLocal, offsetOfLocal, parseTimeZone, UTC } from '../../runtime/time-zones.js';
+import { instantsOfLocal } from '../../abi/time-zone.js';
+import { offsetOfLocal, parseTimeZone, UTC } from '../../runtime/time-zones.js';
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 

@@ -1,6 +1,6 @@
 // The glog line layout, which klog shares with a year-less timestamp (VRL's parse_glog / parse_klog).
 
-import { parseStrftime, TimestampParseError } from './strftime.js';
+import { parseStrftime, TimestampParseError } from '../../../abi/strftime.js';
 import { UTC } from '../../time-zones.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
 import { RustRegex } from '../../../abi/regex.js';

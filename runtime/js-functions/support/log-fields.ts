@@ -2,7 +2,7 @@
 // becomes an object of its participating named groups, each typed by its name.
 
 import type { JsCallContext } from '../../imports.js';
-import { parseStrftime, TimestampParseError } from './strftime.js';
+import { parseStrftime, TimestampParseError } from '../../../abi/strftime.js';
 import { namedTimeZone } from '../../time-zones.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
 import type { RustRegex } from '../../../abi/regex.js';

@@ -185,6 +185,90 @@ sinks:
   }
 });
 
+test("timestamps over chrono's whole range go through a transform worker and a disk buffer (kill -9) to a sink", async () => {
+  const sink = await destination();
+  const dir = tempDir();
+  const sourcePort = await freePort();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(
+    config,
+    `
+data_dir: ${join(dir, 'data')}
+sources:
+  in:
+    type: http_server
+    address: 127.0.0.1:${sourcePort}
+    decoding: { codec: json }
+    framing: { method: newline_delimited }
+transforms:
+  stamp:
+    inputs: [in]
+    type: remap
+    source: |
+      .t = parse_timestamp!(.text, "%+")
+      .year = format_timestamp!(.t, "%Y")
+      .seconds = to_unix_timestamp(.t)
+      .literal = t'0000-01-01T00:00:00+01:00'
+sinks:
+  out:
+    inputs: [stamp]
+    type: http
+    uri: http://127.0.0.1:${sink.port}/
+    encoding: { codec: json, only_fields: [t, year, seconds, literal] }
+    framing: { method: newline_delimited }
+    batch: { max_events: 50, timeout_secs: 0.1 }
+    healthcheck: { enabled: false }
+    buffer: { type: disk, max_size: 268435488 }
+`,
+  );
+  const bufferDir = join(dir, 'data', 'buffer', 'v2', 'out');
+  const texts = [
+    '+262142-12-31T23:59:59.999999999Z',
+    '-262143-01-01T00:00:00Z',
+    '9999-12-31T23:59:59-01:00',
+    '0001-01-01T00:00:00.5Z',
+    '2020-01-01T00:00:00Z',
+  ];
+  const first = startSvc(['--config', config]);
+  let second: ReturnType<typeof startSvc> | undefined;
+  try {
+    await first.waitForStderr(/svc has started/);
+    const body = `${texts.map((text) => JSON.stringify({ text })).join('\n')}\n`;
+    assert.is((await fetch(`http://127.0.0.1:${sourcePort}/`, { method: 'POST', body })).status, 200);
+    await waitFor(
+      () => eventsOnDisk(bufferDir) === texts.length && sink.refused() > 0,
+      () => `${texts.length} events on disk (${eventsOnDisk(bufferDir)}) and a refused request (${sink.refused()})`,
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // Read back from the file by the next process.
+    sink.up();
+    second = startSvc(['--config', config]);
+    await waitFor(
+      () => sink.delivered.length === texts.length,
+      () => `${texts.length} events delivered, got ${sink.delivered.length}; stderr: ${second!.stderr()}`,
+    );
+    const literal = '-0001-12-31T23:00:00Z';
+    assert.equal(
+      sink.delivered.map((line) => JSON.parse(line)),
+      [
+        { t: '+262142-12-31T23:59:59.999999999Z', year: '+262142', seconds: 8_210_266_876_799, literal },
+        { t: '-262143-01-01T00:00:00Z', year: '-262143', seconds: -8_334_601_228_800, literal },
+        { t: '+10000-01-01T00:59:59Z', year: '+10000', seconds: 253_402_304_399, literal },
+        { t: '0001-01-01T00:00:00.500Z', year: '0001', seconds: -62_135_596_800, literal },
+        { t: '2020-01-01T00:00:00Z', year: '2020', seconds: 1_577_836_800, literal },
+      ],
+    );
+    second.child.kill('SIGTERM');
+    const { status, stderr } = await second.exited;
+    assert.is(status, 0, stderr);
+  } finally {
+    first.child.kill('SIGKILL');
+    second?.child.kill('SIGKILL');
+    sink.close();
+  }
+});
+
 test('a disk buffer needs a data_dir it can write to: the error names the sink and the directory', async () => {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');

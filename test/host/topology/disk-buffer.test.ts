@@ -2,8 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { decodeBatch } from '../../../abi/batch.js';
+import { Timestamp } from '../../../abi/values.js';
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../host/topology/batch.js';
 import type { BufferLimits } from '../../../host/topology/buffer.js';
 import { DiskBuffer, type DiskBufferObserver, RECORD_HEADER_SIZE } from '../../../host/topology/disk-buffer.js';
@@ -326,6 +329,57 @@ test('records kept in memory are popped without reading the file; beyond the lim
     assert.equal(
       corrupted.map(({ offset }) => offset),
       [240],
+    );
+    await buffer.shutdown();
+  });
+});
+
+/** A version 1 record (before timestamps took chrono's range) as svc wrote it, around an ABI version 5 batch. */
+function recordV1(batchHex: string, count: number, sourceId = ''): Buffer {
+  const id = Buffer.from(sourceId);
+  const batchBytes = Buffer.from(batchHex.replace(/\s+/g, ''), 'hex');
+  const head = Buffer.alloc(RECORD_HEADER_SIZE);
+  head.writeUInt32LE(0x42445653, 0);
+  head.writeUInt32LE(id.length + batchBytes.length, 8);
+  head.writeUInt32LE(count, 12);
+  head.writeUInt16LE(id.length, 16);
+  head.writeUInt8(1, 18);
+  head.writeUInt32LE(crc32(batchBytes, crc32(id, crc32(head.subarray(8)))), 4);
+  return Buffer.concat([head, id, batchBytes]);
+}
+
+test('a version 1 record (timestamps as i64 nanoseconds) is read back in the current layout, unchanged', async () => {
+  await withDir(async (dir) => {
+    // Two log events: {t: 1600000000.123456789 s, a: [1, -1 ns]} with metadata {}, then {} with metadata {t: 0}.
+    const event =
+      '09 02000000 2e000000' + // object, 2 entries, 46 bytes
+      '01000000 61 08 02000000 12000000 03 0100000000000000 06 ffffffffffffffff' + // a: [1, t(-1 ns)]
+      '01000000 74 06 15cdfbdf85573416'; // t: 1600000000123456789 ns
+    const first = `00 00 0000 09 00000000 00000000 ${event}`;
+    const second = '00 00 0000 09 01000000 0e000000 01000000 74 06 0000000000000000 09 00000000 00000000';
+    const length = (record: string) => (record.replace(/\s+/g, '').length / 2).toString(16).padStart(2, '0');
+    const batchHex = `53564342 0500 0000 02000000 ${length(first)}000000 ${first} ${length(second)}000000 ${second}`;
+    await writeFile(
+      join(dir, 'buffer-data-0.dat'),
+      Buffer.concat([recordV1(batchHex, 2, 'in'), recordV1('53564342 0400 0000 00000000', 0)]),
+    );
+    const { corrupted, observer } = recorder();
+    const buffer = await DiskBuffer.open(dir, unbounded, observer);
+    const popped = (await buffer.pop())!;
+    assert.is(popped.sourceId, 'in');
+    assert.equal(decodeBatch(popped.bytes).events, [
+      {
+        kind: 'log',
+        metadata: {},
+        event: { a: [1n, new Timestamp(-1n)], t: new Timestamp(1_600_000_000_123_456_789n) },
+      },
+      { kind: 'log', metadata: { t: new Timestamp(0n) }, event: {} },
+    ]);
+    buffer.acknowledge(popped);
+    // A version 1 record whose batch is not of ABI version 5 is not misread.
+    assert.equal(
+      corrupted.map(({ code, events }) => [code, events]),
+      [['incompatible_record_version', 0]],
     );
     await buffer.shutdown();
   });

@@ -70,6 +70,30 @@ test('offsets and zone names', () => {
   assert.is(format('2020-01-21T16:00:00Z', '%Z', 'Asia/Dubai'), '+04');
 });
 
+test("years over chrono's whole range as chrono 0.4.45 writes them", () => {
+  const at = (seconds: bigint, pattern: string, timezone: string | null = null) =>
+    format_timestamp([new Timestamp(seconds * 1_000_000_000n), pattern, timezone], jsContext('UTC')) as string;
+  const max = 8_210_266_876_799n; // +262142-12-31T23:59:59Z
+  const min = -8_334_601_228_800n; // -262143-01-01T00:00:00Z
+  const year10000 = 253_402_300_800n;
+  const year0 = -62_167_219_200n;
+  assert.is(
+    at(max, '%Y|%_Y|%-Y|%y|%G|%+|%s'),
+    '+262142|+262142|+262142|42|+262143|+262142-12-31T23:59:59+00:00|8210266876799',
+  );
+  assert.is(at(min, '%Y|%y|%G|%F|%+'), '-262143|57|-262143|-262143-01-01|-262143-01-01T00:00:00+00:00');
+  assert.is(at(year10000, '%Y|%c'), '+10000|Sat Jan  1 00:00:00 +10000');
+  assert.is(at(year0 - 1n, '%Y|%_Y|%-Y|%0Y|%y'), '-0001|   -1|-1|-0001|99');
+  assert.is(at(year0, '%Y|%_Y|%-Y|%C'), '0000|   0|0|00');
+  // `%C` is `div_euclid(100) as u8`, its tens digit written as one character: past `9` from the year 10000.
+  assert.is(at(year10000, '%C'), ':0');
+  assert.is(at(year0 - 1n, '%C'), 'I5');
+  assert.is(at(max, '%C'), '61');
+  // ICU names zones up to the year 9999; later years have the names of the same date 400 years back.
+  assert.is(at(year10000 + 86_400n * 200n, '%Z %z', 'America/New_York'), 'EDT -0400');
+  assert.is(at(max, '%Y-%m-%d %H:%M:%S %Z', 'Europe/Paris'), '+262143-01-01 00:59:59 CET');
+});
+
 test('invalid formats fail before the time zone is read', () => {
   for (const pattern of ['%Q', '%E', '%', '%-', '%:', '%.', '%.2f', '%#z', '%-a', '%-D']) {
     assert.is(format('2020-10-21T06:05:09Z', pattern), 'error: invalid format', pattern);

@@ -64,6 +64,15 @@ test('fractions, offsets, names and composite specifiers', () => {
   assert.is(parse('1600000000 2020-09-13 12:26:40', '%s %Y-%m-%d %H:%M:%S'), '2020-09-13T12:26:40Z');
 });
 
+test("years over chrono's whole range, beyond i64 nanoseconds", () => {
+  assert.is(parse('2263-01-01 10:00', '%Y-%m-%d %H:%M'), '2263-01-01T10:00:00Z');
+  assert.is(parse('0001-01-01 00:00', '%Y-%m-%d %H:%M'), '0001-01-01T00:00:00Z');
+  assert.is(parse('0-01-01 00:00 +0100', '%Y-%m-%d %H:%M %z'), '-0001-12-31T23:00:00Z');
+  assert.is(parse('+262142-12-31 23:59:59.999999999', '%Y-%m-%d %H:%M:%S%.f'), '+262142-12-31T23:59:59.999999999Z');
+  assert.is(parse('-262143-01-01 00:00', '%Y-%m-%d %H:%M'), '-262143-01-01T00:00:00Z');
+  assert.is(parse('-262143-01-01 01:00', '%Y-%m-%d %H:%M', 'Europe/Paris'), '-262143-01-01T00:50:39Z');
+});
+
 test("chrono's error kinds, after the input as Rust quotes it", () => {
   const cases: [string, string, string][] = [
     ['foo', '%Y', 'input contains invalid characters'],
@@ -79,7 +88,8 @@ test("chrono's error kinds, after the input as Rust quotes it", () => {
     ['2020-01-01 10:00 +0160', '%Y-%m-%d %H:%M %z', 'input is out of range'],
     ['1600000000 2020-09-13 12:26:41', '%s %Y-%m-%d %H:%M:%S', 'no possible date and time matching input'],
     ['12345-01-01 10:00', '%Y-%m-%d %H:%M', 'input contains invalid characters'],
-    ['2263-01-01 10:00', '%Y-%m-%d %H:%M', 'input is out of range'],
+    ['+262143-01-01 10:00', '%Y-%m-%d %H:%M', 'input is out of range'],
+    ['-262144-12-31 10:00', '%Y-%m-%d %H:%M', 'input is out of range'],
   ];
   for (const [text, format, kind] of cases) {
     assert.is(parse(text, format), `error: Invalid timestamp ${JSON.stringify(text)}: ${kind}`, `${text} / ${format}`);

@@ -24,12 +24,17 @@ test('negative values are before the epoch', () => {
   assert.is(from(2n ** 63n - 1n, 'nanoseconds'), '2262-04-11T23:47:16.854775807Z');
 });
 
-test('values beyond i64 nanoseconds and other kinds fail as VRL words it', () => {
-  assert.is(from(9_999_999_999_999n), 'error: unable to coerce 9999999999999 into timestamp');
-  assert.is(from(-9_999_999_999_999n), 'error: unable to coerce -9999999999999 into timestamp');
-  assert.is(from(2n ** 63n - 1n, 'milliseconds'), 'error: unable to coerce 9223372036854775807 into timestamp');
-  assert.is(from(9_223_372_036n), '2262-04-11T23:47:16Z');
-  assert.is(from(9_223_372_037n), 'error: unable to coerce 9223372037 into timestamp');
+test("values beyond chrono's range and other kinds fail as VRL words it", () => {
+  assert.is(from(8_210_266_876_799n), '+262142-12-31T23:59:59Z');
+  assert.is(from(-8_334_601_228_800n), '-262143-01-01T00:00:00Z');
+  assert.is(from(8_210_266_876_800n), 'error: unable to coerce 8210266876800 into timestamp');
+  assert.is(from(-8_334_601_228_801n), 'error: unable to coerce -8334601228801 into timestamp');
+  assert.is(from(8_210_266_876_799_999n, 'milliseconds'), '+262142-12-31T23:59:59.999Z');
+  assert.is(from(8_210_266_876_800_000n, 'milliseconds'), 'error: unable to coerce 8210266876800000 into timestamp');
+  assert.is(from(-(2n ** 63n), 'microseconds'), 'error: unable to coerce -9223372036854775808 into timestamp');
+  assert.is(from(-8_334_601_228_800_000_000n, 'microseconds'), '-262143-01-01T00:00:00Z');
+  assert.is(from(2n ** 63n - 1n), 'error: unable to coerce 9223372036854775807 into timestamp');
+  assert.is(from(9_223_372_037n), '2262-04-11T23:47:17Z');
   assert.is(from('1'), 'error: unable to coerce string into timestamp');
   assert.is(from(1.5), 'error: unable to coerce float into timestamp');
 });

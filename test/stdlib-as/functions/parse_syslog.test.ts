@@ -171,6 +171,9 @@ test('RFC 3164 timestamps: BSD with or without a year, RFC 3339', () => {
   assert.is(stamp('Dec 25 20:07:26'), `${december}-12-25T20:07:26Z`);
   assert.is(stamp('Feb 29 2020 20:07:26'), '2020-02-29T20:07:26Z');
   assert.is(stamp('2020-03-13T20:45:38.123+01:00'), '2020-03-13T19:45:38.123Z');
+  // chrono's dates go on to the year 262142.
+  assert.is(stamp('Feb 13 12345 20:07:26'), '+12345-02-13T20:07:26Z');
+  assert.is(stamp('Feb 13 1000 20:07:26'), '1000-02-13T20:07:26Z');
   for (const bad of [
     'Feb 29 2019 20:07:26',
     'Feb 13 25:07:26',
@@ -180,7 +183,7 @@ test('RFC 3164 timestamps: BSD with or without a year, RFC 3339', () => {
     'Feb13 20:07:26',
     'Feb 0 20:07:26',
     '2020-03-13T20:45:38',
-    'Feb 13 12345 20:07:26',
+    'Feb 13 262143 20:07:26',
   ]) {
     assert.is(stamp(bad), FAILED, bad);
   }

@@ -17,6 +17,8 @@ test('floats stay; integers widen; booleans and null give 1.0 or 0.0', () => {
 test('timestamps give seconds since the epoch with the fraction', () => {
   assert.equal(toFloat(new Timestamp(1_609_366_853_824_727_000n)), { value: 1609366853.824727 });
   assert.equal(toFloat(new Timestamp(-315_619_199_500_000_000n)), { value: -315619199.5 });
+  // VRL goes through i64 nanoseconds (years 1677–2262) and fails beyond them.
+  assert.equal(toFloat(new Timestamp(253_402_300_799_000_000_000n)), { error: "can't convert out of range timestamp" });
 });
 
 test('strings are read as Rust reads an f64', () => {

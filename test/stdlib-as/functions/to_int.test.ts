@@ -20,6 +20,8 @@ test('integers stay; floats truncate and saturate; booleans and null give 1 or 0
 test('timestamps give whole seconds since the epoch, rounded down', () => {
   assert.equal(toInt(new Timestamp(1_609_366_853_824_727_000n)), { value: 1609366853n });
   assert.equal(toInt(new Timestamp(-315_619_199_500_000_000n)), { value: -315619200n });
+  assert.equal(toInt(new Timestamp(8_210_266_876_799_999_999_999n)), { value: 8_210_266_876_799n });
+  assert.equal(toInt(new Timestamp(-8_334_601_228_799_500_000_000n)), { value: -8_334_601_228_800n });
 });
 
 test('strings are read as Rust reads an i64', () => {

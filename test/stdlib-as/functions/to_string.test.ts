@@ -33,6 +33,16 @@ test('floats print as Rust prints an f64: shortest digits, no exponent, no `.0`'
 test('timestamps print in RFC 3339 with 0, 3, 6 or 9 fractional digits', () => {
   assert.equal(toString(new Timestamp(1_577_836_800_000_000_000n)), { value: '2020-01-01T00:00:00Z' });
   assert.equal(toString(new Timestamp(1_577_836_800_123_400_000n)), { value: '2020-01-01T00:00:00.123400Z' });
+  // chrono's RFC 3339: four-digit years from 0 to 9999, a sign outside them.
+  assert.equal(toString(new Timestamp(253_402_300_799_000_000_000n)), { value: '9999-12-31T23:59:59Z' });
+  assert.equal(toString(new Timestamp(253_402_300_800_000_000_001n)), { value: '+10000-01-01T00:00:00.000000001Z' });
+  assert.equal(toString(new Timestamp(-62_135_596_800_000_000_000n)), { value: '0001-01-01T00:00:00Z' });
+  assert.equal(toString(new Timestamp(-62_167_219_200_000_000_000n)), { value: '0000-01-01T00:00:00Z' });
+  assert.equal(toString(new Timestamp(-62_167_219_200_500_000_000n)), { value: '-0001-12-31T23:59:59.500Z' });
+  assert.equal(toString(new Timestamp(8_210_266_876_799_999_999_999n)), {
+    value: '+262142-12-31T23:59:59.999999999Z',
+  });
+  assert.equal(toString(new Timestamp(-8_334_601_228_800_000_000_000n)), { value: '-262143-01-01T00:00:00Z' });
 });
 
 test('regexes and collections cannot be coerced', () => {

@@ -189,7 +189,7 @@ test('remap refuses, naming the file, a module that is not a remap module or tha
     [codecModule, 'not a compiled remap module: it has no "svc" custom section'],
     [
       write('abi.wasm', withInfo({ abi: 1, compiler: '0.0.9' })),
-      'the module uses ABI version 1 (compiled by svc 0.0.9), but this svc runs ABI version 5: compile the program again',
+      'the module uses ABI version 1 (compiled by svc 0.0.9), but this svc runs ABI version 6: compile the program again',
     ],
     [
       write('newer.wasm', withInfo({ compiler: '0.1.99' })),

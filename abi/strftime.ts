@@ -1,6 +1,7 @@
 // chrono's strftime (the format language of VRL's parse_timestamp and format_timestamp): the same
 // specifiers, the same lenient parsing (whitespace and leading zeros optional, names in any case) and the
-// same error kinds, whose texts VRL shows after `Invalid timestamp "…": `.
+// same error kinds, whose texts VRL shows after `Invalid timestamp "…": `. In abi/ because the compiler reads
+// timestamp literals with it too (chrono's `DateTime::from_str`, which is `%+`).
 //
 // Times are seconds since the Unix epoch plus nanoseconds; dates are days since 1970-01-01.
 
@@ -13,15 +14,13 @@ import {
   type Fixed,
   type Item,
   type Numeric,
-} from '../../../abi/strftime-items.js';
-import { formatOffset, instantsOfLocal, type TimeZone } from '../../time-zones.js';
+} from './strftime-items.js';
+import { MAX_TIMESTAMP_SECONDS, MAX_TIMESTAMP_YEAR, MIN_TIMESTAMP_SECONDS, MIN_TIMESTAMP_YEAR } from './wire/values.js';
+import { formatOffset, instantsOfLocal, type TimeZone } from './time-zone.js';
 
 // ---- calendar ---------------------------------------------------------------------------------------
 
 const DAY = 86_400;
-/** chrono's NaiveDate range. */
-const MIN_YEAR = -262_144;
-const MAX_YEAR = 262_143;
 
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -67,13 +66,21 @@ function daysInMonth(year: number, month: number): number {
 }
 
 function fromYmd(year: number, month: number, day: number): number | undefined {
-  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+  if (
+    year < MIN_TIMESTAMP_YEAR ||
+    year > MAX_TIMESTAMP_YEAR ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month)
+  )
     return undefined;
   return daysFromCivil(year, month, day);
 }
 
 function fromYearOrdinal(year: number, ordinal: number): number | undefined {
-  if (year < MIN_YEAR || year > MAX_YEAR || ordinal < 1 || ordinal > (isLeap(year) ? 366 : 365)) return undefined;
+  if (year < MIN_TIMESTAMP_YEAR || year > MAX_TIMESTAMP_YEAR || ordinal < 1 || ordinal > (isLeap(year) ? 366 : 365))
+    return undefined;
   return daysFromCivil(year, 1, 1) + ordinal - 1;
 }
 
@@ -175,7 +182,7 @@ function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): str
       case 'year':
         return date.year;
       case 'yearDiv100':
-        return Math.floor(date.year / 100);
+        return yearDiv100(date.year);
       case 'yearMod100':
         return mod(date.year, 100);
       case 'isoYear':
@@ -255,7 +262,7 @@ function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): str
         return formatOffset(offset, false, false);
       case 'rfc3339':
         return (
-          `${pad(date.year, 4, Pad.Zero)}-${two(date.month)}-${two(date.day)}T${two(time.hour)}:${two(time.minute)}:${two(time.second)}` +
+          `${formatNumber('year', date.year, Pad.Zero)}-${two(date.month)}-${two(date.day)}T${two(time.hour)}:${two(time.minute)}:${two(time.second)}` +
           `${autoFraction(nano)}${formatOffset(offset, true, true).slice(0, 6)}`
         );
       case 'offsetPermissive':
@@ -273,12 +280,21 @@ function formatItems(items: readonly Item[], nanos: bigint, zone: TimeZone): str
   return out;
 }
 
+/** chrono's `%C`: `year.div_euclid(100) as u8` (truncated to 8 bits). */
+const yearDiv100 = (year: number) => mod(Math.floor(year / 100), 256);
+
 function formatNumber(field: Numeric, value: number, padding: Pad): string {
   const width = WIDTH[field];
-  // Years beyond 0–9999 carry a sign, as ISO 8601 wants.
+  // Years beyond 0–9999 carry a sign, as ISO 8601 wants, within the width (chrono's `{:+05}`, `{:+5}`).
   if ((field === 'year' || field === 'isoYear') && (value < 0 || value > 9999)) {
-    return (value < 0 ? '-' : '+') + pad(Math.abs(value), width, padding);
+    const sign = value < 0 ? '-' : '+';
+    const digits = String(Math.abs(value));
+    if (padding === Pad.Zero) return sign + digits.padStart(width, '0');
+    return padding === Pad.Space ? (sign + digits).padStart(width + 1, ' ') : sign + digits;
   }
+  // chrono writes a two-digit field's tens as one character, past `9` when the century is 100 or more.
+  if (field === 'yearDiv100' && value >= 100)
+    return String.fromCharCode(48 + Math.floor(value / 10), 48 + (value % 10));
   return width === Infinity ? String(value) : pad(value, width, padding);
 }
 
@@ -431,7 +447,12 @@ export class Parsed {
       days = newYear + firstWeek + (week - 1) * 7 + weekday;
       if (week > 53 || civilFromDays(days).year !== year) fail(ParseErrorKind.OutOfRange);
     } else if (isoYear !== undefined && this.isoWeek !== undefined && this.weekday !== undefined) {
-      if (isoYear < MIN_YEAR || isoYear > MAX_YEAR || this.isoWeek < 1 || this.isoWeek > isoWeeksIn(isoYear))
+      if (
+        isoYear < MIN_TIMESTAMP_YEAR ||
+        isoYear > MAX_TIMESTAMP_YEAR ||
+        this.isoWeek < 1 ||
+        this.isoWeek > isoWeeksIn(isoYear)
+      )
         fail(ParseErrorKind.OutOfRange);
       const jan4 = daysFromCivil(isoYear, 1, 4);
       days = jan4 - weekdayFromMonday(jan4) + (this.isoWeek - 1) * 7 + mod(this.weekday - 1, 7);
@@ -508,7 +529,8 @@ export class Parsed {
     const local = this.timestamp + offset;
     const days = Math.floor(local / DAY);
     const secondOfDay = local - days * DAY;
-    if (days < daysFromCivil(MIN_YEAR, 1, 1) || days > daysFromCivil(MAX_YEAR, 12, 31)) fail(ParseErrorKind.OutOfRange);
+    if (days < daysFromCivil(MIN_TIMESTAMP_YEAR, 1, 1) || days > daysFromCivil(MAX_TIMESTAMP_YEAR, 12, 31))
+      fail(ParseErrorKind.OutOfRange);
     const rebuilt = Object.assign(new Parsed(), this);
     const { year } = civilFromDays(days);
     rebuilt.setNumeric('second', secondOfDay % 60);
@@ -552,13 +574,12 @@ function caught<T>(f: () => T): T | TimestampParseError {
   }
 }
 
-const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
-/** Nanoseconds since the epoch; out of range beyond what i64 nanoseconds hold (years 1677–2262). */
+/** Nanoseconds since the epoch; out of range beyond chrono's `DateTime<Utc>`. */
 function toNanos(seconds: number, nano: number): bigint {
-  const nanos = BigInt(seconds) * 1_000_000_000n + BigInt(nano);
-  return nanos < I64_MIN || nanos > I64_MAX ? fail(ParseErrorKind.OutOfRange) : nanos;
+  if (seconds < MIN_TIMESTAMP_SECONDS || seconds > MAX_TIMESTAMP_SECONDS) fail(ParseErrorKind.OutOfRange);
+  return BigInt(seconds) * 1_000_000_000n + BigInt(nano);
 }
 
 function resolveYear(year: number | undefined, div: number | undefined, rem: number | undefined): number | undefined {
