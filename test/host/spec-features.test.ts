@@ -1,13 +1,13 @@
 // One configuration using what spec 2 adds to a plain pipeline, run as a user runs it: a secret from each
-// backend, enrichment tables of the types svc has (file, geoip, mmdb) looked up in remap, a Java stack trace
-// joined by the file source's `multiline`, TLS between an http sink and an http_server source of the same
-// process with the client's certificate verified, the sink's requests through a proxy (a CONNECT tunnel), and
-// the `eventdb_metrics` source scraping a stats document. `svc validate` passes on it and names the file, the component
-// and the option of each broken variant (a missing secret, a CSV that does not load, a certificate that is not
-// one).
+// backend, an enrichment table of each type (file, geoip, mmdb, and memory, written by the pipeline itself)
+// looked up in remap, a Java stack trace joined by the file source's `multiline`, TLS between an http sink and
+// an http_server source of the same process with the client's certificate verified, the sink's requests
+// through a proxy (a CONNECT tunnel), and the `eventdb_metrics` source scraping a stats document.
+// `svc validate` passes on it and names the file, the component and the option of each broken variant (a
+// missing secret, a CSV that does not load, a certificate that is not one).
 
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { makeCertificates } from './support/certificates.js';
 import { MmdbDouble, writeMmdb } from './support/mmdb-writer.js';
 import { localProxy } from './support/proxy-server.js';
 import { secretBackends } from './support/secret-backends.js';
-import { freePort, runSvc, startSvc, tempDir } from './support/svc.js';
+import { freePort, runSvc, startSvc, tempDir, waitFor } from './support/svc.js';
 
 const SECRETS = { file: 'f1le-t0ken', directory: 'd1r-t0ken', exec: 'ex3c-t0ken', cloud: 'cl0ud-t0ken' };
 
@@ -74,6 +74,8 @@ async function setUp(cloud: string, proxy = 'http://127.0.0.1:9') {
     }),
   );
   writeFileSync(join(dir, 'app.log'), '');
+  // The memory table's row, written by the pipeline itself from this file.
+  writeFileSync(join(dir, 'seed.log'), '{"ann": "admin"}\n');
   const port = await freePort();
   const config = join(dir, 'svc.yaml');
   writeFileSync(
@@ -86,7 +88,13 @@ ${secrets}enrichment_tables:
     schema: { id: integer }
   geo: { type: geoip, path: ${join(dir, 'city.mmdb')} }
   nets: { type: mmdb, path: ${join(dir, 'nets.mmdb')} }
+  roles:
+    type: memory
+    ttl: 600
+    inputs: [seed_rows]
+    source_config: { source_key: roles_export, export_interval: 1 }
 sources:
+  seed: { type: file, include: [${join(dir, 'seed.log')}], read_from: beginning }
   app:
     type: file
     include: [${join(dir, 'app.log')}]
@@ -108,6 +116,7 @@ sources:
       verify_certificate: true
   db: { type: eventdb_metrics, endpoint: ${cloud}/stats, scrape_interval_secs: 60 }
 transforms:
+  seed_rows: { type: remap, inputs: [seed], source: '. = object!(parse_json!(.message))' }
   enrich:
     type: remap
     inputs: [app]
@@ -115,8 +124,9 @@ transforms:
       .user = get_enrichment_table_record!("users", {"id": 1}, select: ["name"]).name
       .country = get_enrichment_table_record!("geo", {"ip": "81.2.69.160"}).country_code
       .net = get_enrichment_table_record!("nets", {"ip": "81.2.69.160"}).name
+      .role = get_enrichment_table_record!("roles", {"key": "ann"}).value
       .secrets = ["SECRET[f.token]", "SECRET[d.token]", "SECRET[e.token]", "SECRET[c.token]"]
-      . = {"message": .message, "user": .user, "country": .country, "net": .net, "secrets": .secrets}
+      . = {"message": .message, "user": .user, "country": .country, "net": .net, "role": .role, "secrets": .secrets}
 sinks:
   forward:
     type: http
@@ -132,6 +142,11 @@ sinks:
   out:
     type: console
     inputs: [web]
+    encoding: { codec: json }
+  roles_file:
+    type: file
+    inputs: [roles_export]
+    path: ${join(dir, 'roles.ndjson')}
     encoding: { codec: json }
   metrics:
     type: file
@@ -152,6 +167,12 @@ test('secrets, enrichment tables, multiline, mutual TLS through a proxy and even
     assert.is(validate.status, 0, validate.stdout + validate.stderr);
 
     const run = startSvc(['--config', config]);
+    // The memory table has its row once its source exports it: the log lines are written after.
+    const roles = join(dir, 'roles.ndjson');
+    await waitFor(
+      () => existsSync(roles) && readFileSync(roles, 'utf8').includes('"key":"ann"'),
+      () => `the memory table's export in ${roles}; stderr: ${run.stderr()}`,
+    );
     writeFileSync(join(dir, 'app.log'), `${TRACE.join('\n')}\n2026-11-28 10:00:01 INFO recovered\n`);
     const lines = await run.waitForLines(2).catch((error: Error) => {
       run.child.kill('SIGKILL');
@@ -163,12 +184,13 @@ test('secrets, enrichment tables, multiline, mutual TLS through a proxy and even
       user: 'Ann',
       country: 'GB',
       net: 'uplink',
+      role: 'admin',
       secrets: Object.values(SECRETS),
     });
     run.child.kill('SIGTERM');
     // http_server adds its own fields (path, source_type, timestamp): the sent ones are compared.
     assert.equal(
-      events.map(({ message, user, country, net, secrets }) => ({ message, user, country, net, secrets })),
+      events.map(({ message, user, country, net, role, secrets }) => ({ message, user, country, net, role, secrets })),
       [expected(TRACE.join('\n')), expected('2026-11-28 10:00:01 INFO recovered')],
     );
     const { status, stderr } = await run.exited;
