@@ -55,6 +55,7 @@ const INTEGRATION = [
   'host/components/sinks/console',
   'host/components/sinks/http',
   'host/components/sinks/index',
+  'host/components/sinks/loki',
   'host/components/sinks/socket',
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',

@@ -9,13 +9,13 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
-import { batchLimits } from '../support/batcher.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { encodeOptions, encodingSchema, framingSchema, SinkEncoder } from '../support/encoding.js';
 import {
   authHeader,
   authSchema,
   batchSchema,
+  commonSettings,
   HttpBatchSink,
   type HttpRequest,
   httpTlsSchema,
@@ -112,10 +112,7 @@ class HttpSink extends HttpBatchSink {
     private readonly uri: EventTemplate,
   ) {
     super(env, undici, timer, {
-      request: options.request,
-      batch: batchLimits(options.batch),
-      tls,
-      allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
+      ...commonSettings(options, tls),
       retryFailedRequests: options.retry_strategy.type !== 'none',
       // Events are batched per URI they render to.
       partitioned: uri.fixedText === undefined,

@@ -9,6 +9,7 @@ export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map
     ['console', async () => (await import('./console.js')).default as SinkDefinition],
     ['file', async () => (await import('./file.js')).default as SinkDefinition],
     ['http', async () => (await import('./http.js')).default as SinkDefinition],
+    ['loki', async () => (await import('./loki.js')).default as SinkDefinition],
     ['socket', async () => (await import('./socket.js')).default as SinkDefinition],
   ],
 );

@@ -142,11 +142,10 @@ export class SinkEncoder {
     return bytes;
   }
 
-  /** One unframed payload per event. */
-  encodeEach(batch: EventBatch): Uint8Array[] {
-    const payloads = this.codec.encodeEach(batch.bytes, this.options);
-    if (payloads.length < batch.count)
-      this.failed(batch.count - payloads.length, 'the event cannot be encoded with this codec');
+  /** One unframed payload per event, undefined for one that could not be encoded (counted and logged). */
+  encodeEach(batch: EventBatch): Array<Uint8Array | undefined> {
+    const { payloads, errors } = this.codec.encodeEachIndexed(batch.bytes, this.options);
+    if (errors.length > 0) this.failed(errors.length, errors[0]!.message);
     return payloads;
   }
 

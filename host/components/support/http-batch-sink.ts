@@ -20,7 +20,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, Sink } from '../component.js';
 import type { BatchStatus, EventBatch } from '../../topology/batch.js';
-import { Batcher, type BatchLimits } from './batcher.js';
+import { Batcher, type BatchLimits, batchLimits } from './batcher.js';
 import { monotonicClock } from './clock.js';
 import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight } from './concurrency.js';
 import { effectiveProxy, ProxiedDispatchers } from './proxy.js';
@@ -51,6 +51,8 @@ const requestFields = z.strictObject({
   retry_max_duration_secs: z.number().int().positive().default(30),
   timeout_secs: z.number().int().positive().default(60),
 });
+
+export const requestSchema = requestFields.prefault({});
 
 /** `request` with the `headers` table of the sinks that send the user's headers too. */
 export const requestWithHeadersSchema = requestFields
@@ -95,6 +97,13 @@ export function authHeader(auth: AuthOptions | undefined): Record<string, string
 
 /** `tls` of an HTTP client: undici negotiates ALPN itself, HTTP/1.1, and HTTP/2 when `alpn_protocols` lists "h2". */
 export const httpTlsSchema = tlsClientSchema.extend({ alpn_protocols: z.array(z.enum(['http/1.1', 'h2'])).optional() });
+
+/** An http:// or https:// URI (a sink's `endpoint`). */
+export const httpUri = z
+  .string()
+  .refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), {
+    message: 'expected an http:// or https:// URI',
+  });
 
 /** Vector's default retry logic for a status: 408, 429 and 5xx but 501. */
 export function retriableStatus(status: number): boolean {
@@ -180,6 +189,23 @@ export interface HttpSinkSettings {
   retryFailedRequests?: boolean;
   /** Events partition by a key per event (`partition`); an idle partition's batcher goes. */
   partitioned: boolean;
+}
+
+/** The settings from a sink's common options: `request`, `batch` and `tls` (with `tls` read into `tls`). */
+export function commonSettings(
+  options: {
+    request: RequestOptions;
+    batch: { max_events?: number; max_bytes?: number; timeout_secs: number };
+    tls?: { alpn_protocols?: string[] };
+  },
+  tls: ConnectionOptions,
+): Pick<HttpSinkSettings, 'request' | 'batch' | 'tls' | 'allowH2'> {
+  return {
+    request: options.request,
+    batch: batchLimits(options.batch),
+    tls,
+    allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
+  };
 }
 
 /** The partition key of a sink whose events all go together. */
