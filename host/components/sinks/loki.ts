@@ -188,7 +188,6 @@ class LokiSink extends HttpBatchSink {
     private readonly labels: TemplatePair[],
     private readonly structuredMetadata: TemplatePair[],
     private readonly pushRequest: Protobuf.Type | undefined,
-    private readonly snappy: ((bytes: Uint8Array) => Uint8Array) | undefined,
   ) {
     super(env, undici, timer, {
       ...commonSettings(options, tls),
@@ -200,9 +199,7 @@ class LokiSink extends HttpBatchSink {
     const { compression } = options;
     this.headers = {
       'content-type': compression === 'snappy' ? 'application/x-protobuf' : 'application/json',
-      ...(compression === 'none'
-        ? {}
-        : { 'content-encoding': compression === 'snappy' ? 'snappy' : CONTENT_ENCODING[compression] }),
+      ...(compression === 'none' ? {} : { 'content-encoding': CONTENT_ENCODING[compression] }),
       ...authHeader(options.auth),
     };
     this.timestampPath = eventFieldPath(env.globals.log_schema.timestamp_key) ?? [];
@@ -229,12 +226,11 @@ class LokiSink extends HttpBatchSink {
     const kept = this.filterOutOfOrder(key, entries);
     if (kept.length === 0) return undefined;
     const tenant = this.options.tenant_id === undefined ? null : (JSON.parse(key || 'null') as string | null);
-    const body = this.body(kept);
     return {
       uri: this.uri,
       method: 'POST',
       headers: tenant === null ? this.headers : { ...this.headers, 'x-scope-orgid': tenant },
-      body: this.options.compression === 'snappy' ? this.snappy!(body) : await compress(this.options.compression, body),
+      body: await compress(this.options.compression, this.body(kept)),
     };
   }
 
@@ -459,8 +455,8 @@ export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, time
         value: await template(`${option}[value]`, value),
       })),
     );
-  const snappy = parsed.compression === 'snappy';
-  const protobuf = snappy ? (require('protobufjs') as typeof Protobuf) : undefined;
+  // Snappy compression means the protobuf push request, as in Vector.
+  const protobuf = parsed.compression === 'snappy' ? (require('protobufjs') as typeof Protobuf) : undefined;
   return new LokiSink(
     parsed,
     encoder,
@@ -472,7 +468,6 @@ export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, time
     await pairs('labels', parsed.labels),
     await pairs('structured_metadata', parsed.structured_metadata),
     protobuf?.loadSync(fileURLToPath(PUSH_PROTO), new protobuf.Root()).lookupType('logproto.PushRequest'),
-    snappy ? (await import('snappyjs')).compress : undefined,
   );
 }
 

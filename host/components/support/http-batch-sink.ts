@@ -125,16 +125,31 @@ export interface HttpRequest {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
   body: Uint8Array;
+  /** The events it carries, when fewer than its batch's (a retry of the failed part of a request). */
+  events?: number;
+}
+
+/** Events of a request the server refused one by one (a bulk request's failed items): given up, the batch
+ * then rejected, while the rest is delivered or retried. */
+interface Refused {
+  count: number;
+  reason: string;
 }
 
 /**
  * What became of one attempt. `answered`: the server answered (with a status that is not a success), rather
- * than the request failing. `retryWith`: retry this smaller request instead (a partial failure), the events
- * left out being counted by the sink already.
+ * than the request failing. `retryWith`: retry this smaller request instead (a partial failure).
  */
 export type Outcome =
-  | { delivered: true }
-  | { delivered: false; retry: boolean; reason: string; answered: boolean; retryWith?: HttpRequest };
+  | { delivered: true; refused?: Refused }
+  | {
+      delivered: false;
+      retry: boolean;
+      reason: string;
+      answered: boolean;
+      retryWith?: HttpRequest;
+      refused?: Refused;
+    };
 
 /** `rate_limit_num` requests per `rate_limit_duration_secs` window. */
 class RateLimit {
@@ -335,6 +350,9 @@ export abstract class HttpBatchSink implements Sink {
       return this.giveUp(parts, events, 'request_failed', `invalid URI "${request.uri}"`, 'rejected');
     }
     const retries = new RetryPolicy(this.settings.request, this.timer.random);
+    let status: BatchStatus = 'delivered';
+    /** The events the request carries: fewer once a partial failure retries only some. */
+    let carried = events;
     for (let attempt = 1; ; attempt++) {
       await this.rateLimit.take();
       if (this.killed.signal.aborted) return;
@@ -342,19 +360,29 @@ export abstract class HttpBatchSink implements Sink {
       const outcome = await this.attempt(request);
       if (this.killed.signal.aborted) return;
       this.concurrency.finished(performance.now() - started, !outcome.delivered && outcome.retry);
+      if (outcome.refused !== undefined) {
+        status = 'rejected';
+        carried -= outcome.refused.count;
+        this.countDropped(outcome.refused.count, 'request_failed', outcome.refused.reason);
+      }
       if (outcome.delivered) {
         this.env.telemetry.sentRaw(request.body.length);
-        return this.finished(parts, events);
+        return this.finished(parts, events, status);
       }
       const delay = outcome.retry ? retries.nextDelay() : undefined;
       if (delay === undefined) {
         // As in Vector, events the server refused outright are rejected, the others errored.
-        const status = outcome.answered && !outcome.retry ? 'rejected' : 'errored';
+        const failed = outcome.answered && !outcome.retry ? 'rejected' : 'errored';
         const reason = outcome.retry ? `${outcome.reason}; retries exhausted` : outcome.reason;
-        this.giveUp(parts, events, 'request_failed', reason, status);
+        this.pending -= events;
+        this.countDropped(carried, 'request_failed', reason);
+        for (const part of parts) part.finalizer?.release(status === 'rejected' ? status : failed);
         return;
       }
-      if (outcome.retryWith) request = outcome.retryWith;
+      if (outcome.retryWith) {
+        request = outcome.retryWith;
+        carried = request.events ?? carried;
+      }
       this.env.log.warn('Retrying after error.', {
         error: outcome.reason,
         attempt,
@@ -388,9 +416,9 @@ export abstract class HttpBatchSink implements Sink {
     }
   }
 
-  private finished(parts: EventBatch[], events: number): void {
+  private finished(parts: EventBatch[], events: number, status: BatchStatus = 'delivered'): void {
     this.pending -= events;
-    for (const part of parts) part.finalizer?.release();
+    for (const part of parts) part.finalizer?.release(status);
   }
 
   private giveUp(
@@ -402,6 +430,10 @@ export abstract class HttpBatchSink implements Sink {
   ): void {
     this.pending -= events;
     for (const part of parts) part.finalizer?.release(status);
+    this.countDropped(events, errorType, reason);
+  }
+
+  private countDropped(events: number, errorType: string, reason: string): void {
     this.env.telemetry.error(errorType, 'sending');
     this.env.telemetry.discarded(events, false);
     this.env.log.error('Events dropped', {
