@@ -53,6 +53,7 @@ const INTEGRATION = [
   'host/api/vector-documents',
   'host/api/websocket',
   'host/components/sinks/console',
+  'host/components/sinks/elasticsearch',
   'host/components/sinks/http',
   'host/components/sinks/index',
   'host/components/sinks/loki',

@@ -28,14 +28,22 @@ const csvOptions = z.strictObject({
   capacity: z.number().int().nonnegative().default(8192),
 });
 
+/** Vector's `Transformer`: what an encoding does to an event before the codec (the whole `encoding` of the
+ * sinks that choose their codec themselves). */
+const transformerFields = {
+  only_fields: z.array(z.string()).optional(),
+  except_fields: z.array(z.string()).optional(),
+  timestamp_format: z.enum(TIMESTAMP_FORMATS).optional(),
+};
+
+export const transformerSchema = z.strictObject(transformerFields).prefault({});
+
 export const encodingSchema = z
   .strictObject({
     codec: z.enum(CODECS),
     json: z.strictObject({ pretty: z.boolean().default(false) }).optional(),
     csv: csvOptions.optional(),
-    only_fields: z.array(z.string()).optional(),
-    except_fields: z.array(z.string()).optional(),
-    timestamp_format: z.enum(TIMESTAMP_FORMATS).optional(),
+    ...transformerFields,
   })
   .check((ctx) => {
     if (ctx.value.codec === 'csv' && ctx.value.csv === undefined) {
