@@ -58,6 +58,7 @@ const INTEGRATION = [
   'host/components/sinks/index',
   'host/components/sinks/loki',
   'host/components/sinks/socket',
+  'host/components/sinks/splunk_hec_logs',
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',
   'host/components/sources/http_server',

@@ -360,10 +360,16 @@ function validateComponent(
     return undefined;
   }
   const common = COMMON_OPTIONS[kind] as z.ZodRawShape;
-  const full = extendOptions(schema.options, { type: z.literal(type), ...common });
+  // A type that declares a common option itself (splunk_hec_logs' `acknowledgements`, which has fields of its
+  // own beside `enabled`) validates it, and gets it among its options too.
+  const own = new Set(objectsOf(schema.options).flatMap((object) => Object.keys(object.shape)));
+  const added = Object.fromEntries(Object.entries(common).filter(([key]) => !own.has(key)));
+  const full = extendOptions(schema.options, { type: z.literal(type), ...added });
   const parsed = check(full, table, () => where, errors) as Record<string, unknown> | undefined;
   if (!parsed) return undefined;
-  const options = Object.fromEntries(Object.entries(parsed).filter(([key]) => key !== 'type' && !(key in common)));
+  const options = Object.fromEntries(
+    Object.entries(parsed).filter(([key]) => key !== 'type' && (own.has(key) || !(key in common))),
+  );
   return {
     id,
     kind,

@@ -13,31 +13,32 @@
 // and failed requests; not 408), concurrency and TLS are those of every HTTP sink (support/http-batch-sink.ts).
 // The healthcheck asks `/_cluster/health`.
 
-import type { ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import type { RemapValue } from '../../../runtime/index.js';
-import { parseFieldPath, templateOption } from '../../config/template.js';
-import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
+import { templateOption } from '../../config/template.js';
+import type { ComponentEnv, Sink } from '../component.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { encodeOptions, SinkEncoder, transformerSchema } from '../support/encoding.js';
+import { eventFieldPath, fieldAt, isObject, lossyString } from '../support/event-fields.js';
 import { EventTemplate, type RenderFailure, templateFailed } from '../support/event-template.js';
 import {
   authHeader,
   batchSchema,
   commonSettings,
   HttpBatchSink,
+  httpLogSink,
   type HttpRequest,
+  httpClient,
+  type HttpClient,
   httpTlsSchema,
   httpUri,
   type Outcome,
   requestWithHeadersSchema,
-  type Undici,
 } from '../support/http-batch-sink.js';
-import { realTimer, type RetryTimer } from '../support/retry.js';
-import { clientTlsOptions, tlsFiles } from '../support/tls.js';
+import type { RetryTimer } from '../support/retry.js';
 
 const BULK_ACTIONS = ['index', 'create', 'update'] as const;
 
@@ -104,13 +105,6 @@ function validStreamPart(text: string, field: string): boolean {
   return field === 'type' || !text.includes('-');
 }
 
-/** What Vector's `to_string_lossy` prints for a value read from the event. */
-function lossy(value: RemapValue): string {
-  if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
-}
-
 type DataStreamField = 'type' | 'dataset' | 'namespace';
 const STREAM_FIELDS: readonly DataStreamField[] = ['type', 'dataset', 'namespace'];
 
@@ -127,16 +121,15 @@ class ElasticsearchSink extends HttpBatchSink {
     private readonly options: ElasticsearchOptions,
     private readonly encoder: SinkEncoder,
     env: ComponentEnv,
-    undici: Undici,
+    client: HttpClient,
     timer: RetryTimer,
-    tls: ConnectionOptions,
     private readonly templates: {
       index: EventTemplate;
       action: EventTemplate;
       stream: Record<DataStreamField, EventTemplate>;
     },
   ) {
-    super(env, undici, timer, { ...commonSettings(options, tls), partitioned: false });
+    super(env, client, timer, { ...commonSettings(options, client), partitioned: false });
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(options.query ?? {}))
       query.append(name, typeof value === 'string' ? value : value.value);
@@ -149,8 +142,8 @@ class ElasticsearchSink extends HttpBatchSink {
       ...options.request.headers,
       ...authHeader(options.auth),
     };
-    this.idPath = options.id_key === undefined ? undefined : fieldPath(options.id_key);
-    this.timestampPath = fieldPath(env.globals.log_schema.timestamp_key);
+    this.idPath = options.id_key === undefined ? undefined : eventFieldPath(options.id_key);
+    this.timestampPath = eventFieldPath(env.globals.log_schema.timestamp_key);
   }
 
   protected async buildRequest(_key: string, parts: EventBatch[]): Promise<BulkRequest | undefined> {
@@ -272,15 +265,12 @@ class ElasticsearchSink extends HttpBatchSink {
     const actions: string[] = [];
     for (const view of reader) {
       const { kind, metadata, event } = reader.decodeRecord(view);
-      const document = (event !== null && typeof event === 'object' && !Array.isArray(event) ? event : {}) as Record<
-        string,
-        RemapValue
-      >;
+      const document = isObject(event as RemapValue) ? (event as Record<string, RemapValue>) : {};
       const target = rendered.stream
         ? this.streamTarget(document, rendered.stream, view.index)
         : this.bulkTarget(rendered, view.index);
       if (target === undefined) continue;
-      const id = this.idPath === undefined ? undefined : takeField(document, this.idPath);
+      const id = this.idPath === undefined ? undefined : fieldAt(document, this.idPath, true);
       const meta: Record<string, string> = {};
       if (typeof id === 'string') meta._id = id;
       meta._index = target.index;
@@ -326,21 +316,14 @@ class ElasticsearchSink extends HttpBatchSink {
     at: number,
   ): { index: string; action: string } | undefined {
     const { auto_routing, sync_fields } = this.options.data_stream;
-    const existing = document.data_stream;
-    const routed =
-      auto_routing &&
-      existing !== null &&
-      typeof existing === 'object' &&
-      !Array.isArray(existing) &&
-      !(existing instanceof Uint8Array)
-        ? (existing as Record<string, RemapValue>)
-        : undefined;
+    const existing = isObject(document.data_stream) ? document.data_stream : undefined;
+    const routed = auto_routing ? existing : undefined;
     const parts: string[] = [];
     for (const field of STREAM_FIELDS) {
       const value = routed?.[field];
       const option = `data_stream.${field}`;
       if (value !== undefined) {
-        const text = lossy(value);
+        const text = lossyString(value);
         if (!validStreamPart(text, field)) {
           templateFailed(this.env, option, `auto-routed ${option} value is not a valid data-stream identifier`, true);
           return undefined;
@@ -356,13 +339,7 @@ class ElasticsearchSink extends HttpBatchSink {
       parts.push(text);
     }
     if (sync_fields) {
-      const fields =
-        existing !== null &&
-        typeof existing === 'object' &&
-        !Array.isArray(existing) &&
-        !(existing instanceof Uint8Array)
-          ? (existing as Record<string, RemapValue>)
-          : {};
+      const fields = existing ?? {};
       for (const field of STREAM_FIELDS) {
         const text = rendered[field][at]!;
         if (fields[field] === undefined && typeof text === 'string') fields[field] = text;
@@ -370,7 +347,7 @@ class ElasticsearchSink extends HttpBatchSink {
       document.data_stream = fields;
     }
     if (this.timestampPath !== undefined && this.timestampPath.join('.') !== '@timestamp') {
-      const timestamp = takeField(document, this.timestampPath);
+      const timestamp = fieldAt(document, this.timestampPath, true);
       if (timestamp !== undefined) document['@timestamp'] = timestamp;
     }
     return { index: parts.filter((part) => part !== '').join('-'), action: 'create' };
@@ -380,69 +357,35 @@ class ElasticsearchSink extends HttpBatchSink {
 /** The endpoint without its trailing `/`. */
 const baseUrl = (endpoint: string) => endpoint.replace(/\/+$/, '');
 
-/** The field names of an event path (a metadata path or one through an array leads nowhere here). */
-function fieldPath(text: string): string[] | undefined {
-  if (text === '') return undefined;
-  const { metadata, segments } = parseFieldPath(text);
-  if (metadata || segments.some((segment) => 'index' in segment)) return undefined;
-  return segments.map((segment) => (segment as { field: string }).field);
-}
-
-/** Removes the field at `path` from the object and returns its value. */
-function takeField(document: Record<string, RemapValue>, path: string[]): RemapValue | undefined {
-  let object: Record<string, RemapValue> = document;
-  for (const name of path.slice(0, -1)) {
-    const next = object[name];
-    if (next === null || typeof next !== 'object' || Array.isArray(next) || next instanceof Uint8Array)
-      return undefined;
-    object = next as Record<string, RemapValue>;
-  }
-  const last = path.at(-1)!;
-  const value = object[last];
-  delete object[last];
-  return value;
-}
-
-const elasticsearch: SinkDefinition<ElasticsearchOptions> = {
-  kind: 'sink',
-  type: 'elasticsearch',
-  description: 'Index observability events in Elasticsearch.',
-  options,
-  files: (options) => tlsFiles(options.tls),
-  inputs: () => ['log'],
-  build: (parsed, env) => buildElasticsearchSink(parsed, env),
-};
-
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
 export async function buildElasticsearchSink(
   parsed: ElasticsearchOptions,
   env: ComponentEnv,
-  timer = realTimer,
+  timer: RetryTimer,
 ): Promise<Sink> {
   const encoder = new SinkEncoder(
     encodeOptions({ codec: 'json', ...parsed.encoding }, undefined, 'message', env.globals.log_schema.message_key),
     env,
   );
   const template = (option: string, text: string) => EventTemplate.build(option, text, env);
-  const sink = new ElasticsearchSink(
-    parsed,
-    encoder,
-    env,
-    await import('undici'),
-    timer,
-    await clientTlsOptions(parsed.tls, env.log),
-    {
-      index: await template('bulk.index', parsed.bulk.index),
-      action: await template('bulk.action', parsed.bulk.action),
-      stream: {
-        type: await template('data_stream.type', parsed.data_stream.type),
-        dataset: await template('data_stream.dataset', parsed.data_stream.dataset),
-        namespace: await template('data_stream.namespace', parsed.data_stream.namespace),
-      },
+  const sink = new ElasticsearchSink(parsed, encoder, env, await httpClient(parsed.tls, env), timer, {
+    index: await template('bulk.index', parsed.bulk.index),
+    action: await template('bulk.action', parsed.bulk.action),
+    stream: {
+      type: await template('data_stream.type', parsed.data_stream.type),
+      dataset: await template('data_stream.dataset', parsed.data_stream.dataset),
+      namespace: await template('data_stream.namespace', parsed.data_stream.namespace),
     },
-  );
+  });
   await sink.detectVersion();
   return sink;
 }
+
+const elasticsearch = httpLogSink(
+  'elasticsearch',
+  'Index observability events in Elasticsearch.',
+  options,
+  buildElasticsearchSink,
+);
 
 export default elasticsearch;

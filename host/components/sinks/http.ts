@@ -4,7 +4,6 @@
 // `uri` with fields in it (`{{ team }}`) is rendered per event (support/event-template.ts), and events are
 // batched per URI; `healthcheck.uri` is reached as the requests are.
 
-import type { ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { ComponentEnv, HealthcheckOptions, Sink, SinkDefinition } from '../component.js';
@@ -18,13 +17,14 @@ import {
   commonSettings,
   HttpBatchSink,
   type HttpRequest,
+  httpClient,
+  type HttpClient,
   httpTlsSchema,
   requestWithHeadersSchema,
   retriableStatus,
-  type Undici,
 } from '../support/http-batch-sink.js';
 import { realTimer, type RetryTimer } from '../support/retry.js';
-import { clientTlsOptions, tlsFiles } from '../support/tls.js';
+import { tlsFiles } from '../support/tls.js';
 import { EventTemplate } from '../support/event-template.js';
 import { templateOption } from '../../config/template.js';
 
@@ -106,13 +106,12 @@ class HttpSink extends HttpBatchSink {
     private readonly options: HttpOptions,
     private readonly encoder: SinkEncoder,
     env: ComponentEnv,
-    undici: Undici,
+    client: HttpClient,
     timer: RetryTimer,
-    tls: ConnectionOptions,
     private readonly uri: EventTemplate,
   ) {
-    super(env, undici, timer, {
-      ...commonSettings(options, tls),
+    super(env, client, timer, {
+      ...commonSettings(options, client),
       retryFailedRequests: options.retry_strategy.type !== 'none',
       // Events are batched per URI they render to.
       partitioned: uri.fixedText === undefined,
@@ -208,15 +207,7 @@ export async function buildHttpSink(parsed: HttpOptions, env: ComponentEnv, time
     env,
   );
   const uri = await EventTemplate.build('uri', parsed.uri, env, { strftime: false });
-  return new HttpSink(
-    parsed,
-    encoder,
-    env,
-    await import('undici'),
-    timer,
-    await clientTlsOptions(parsed.tls, env.log),
-    uri,
-  );
+  return new HttpSink(parsed, encoder, env, await httpClient(parsed.tls, env), timer, uri);
 }
 
 export default http;

@@ -12,16 +12,16 @@
 
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { ConnectionOptions } from 'node:tls';
 import type * as Protobuf from 'protobufjs';
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.js';
-import { Timestamp } from '../../../runtime/index.js';
-import { parseFieldPath, templateOption, templateToRemap } from '../../config/template.js';
-import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
+import { type RemapValue, Timestamp } from '../../../runtime/index.js';
+import { templateOption, templateToRemap } from '../../config/template.js';
+import type { ComponentEnv, Sink } from '../component.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
+import { eventFieldPath, lossyString } from '../support/event-fields.js';
 import { EventTemplate, templateFailed } from '../support/event-template.js';
 import {
   authHeader,
@@ -29,14 +29,15 @@ import {
   batchSchema,
   commonSettings,
   HttpBatchSink,
+  httpLogSink,
   type HttpRequest,
+  httpClient,
+  type HttpClient,
   httpTlsSchema,
   httpUri,
   requestSchema,
-  type Undici,
 } from '../support/http-batch-sink.js';
-import { realTimer, type RetryTimer } from '../support/retry.js';
-import { clientTlsOptions, tlsFiles } from '../support/tls.js';
+import type { RetryTimer } from '../support/retry.js';
 
 /** Loki's label names (Prometheus'), a trailing `*` expanding an object; `*` alone expands it as is. */
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
@@ -115,9 +116,6 @@ interface Entry {
 /** Vector's `slugify_text`: what an expanded key may hold. */
 const slugify = (text: string) => text.replace(/[^0-9A-Za-z_]/g, '_').toLowerCase();
 
-/** A JSON value as Vector's `to_string_lossy` prints it: strings bare, the rest as JSON. */
-const lossy = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-
 /**
  * The rendered pairs of one event (Vector's `pair_expansion`): a key ending in `*` expands the value, a JSON
  * object, into one pair per field (`prefix` + field, slugified; null fields left out); a plain key is set as
@@ -143,7 +141,8 @@ function expandPairs(rendered: Array<[string, string]>, warn: (value: string, er
       continue;
     }
     for (const [field, fieldValue] of Object.entries(object)) {
-      if (fieldValue !== null) expanded.set(slugify(`${key.slice(0, -1)}${field}`), lossy(fieldValue));
+      if (fieldValue !== null)
+        expanded.set(slugify(`${key.slice(0, -1)}${field}`), lossyString(fieldValue as RemapValue));
     }
   }
   for (const [key, value] of fixed) expanded.set(key, value);
@@ -181,16 +180,15 @@ class LokiSink extends HttpBatchSink {
     private readonly options: LokiOptions,
     private readonly encoder: SinkEncoder,
     env: ComponentEnv,
-    undici: Undici,
+    client: HttpClient,
     timer: RetryTimer,
-    tls: ConnectionOptions,
     private readonly tenant: EventTemplate | undefined,
     private readonly labels: TemplatePair[],
     private readonly structuredMetadata: TemplatePair[],
     private readonly pushRequest: Protobuf.Type | undefined,
   ) {
-    super(env, undici, timer, {
-      ...commonSettings(options, tls),
+    super(env, client, timer, {
+      ...commonSettings(options, client),
       // Timestamps compared with the newest one sent need the requests in order.
       concurrency: options.out_of_order_action === 'accept' ? undefined : 1,
       partitioned: tenant !== undefined,
@@ -411,14 +409,6 @@ function joinPath(endpoint: string, path: string): string {
   return url.toString();
 }
 
-/** The field path of an event field path, or undefined for a metadata one or one through an array. */
-function eventFieldPath(text: string): string[] | undefined {
-  if (text === '') return undefined;
-  const { metadata, segments } = parseFieldPath(text);
-  if (metadata || segments.some((segment) => 'index' in segment)) return undefined;
-  return segments.map((segment) => (segment as { field: string }).field);
-}
-
 /** The event fields the pairs' value templates read (what `remove_*_fields` removes). */
 function templateFields(pairs: TemplatePair[]): string[][] {
   return pairs.flatMap(({ value }) =>
@@ -429,20 +419,10 @@ function templateFields(pairs: TemplatePair[]): string[][] {
   );
 }
 
-const loki: SinkDefinition<LokiOptions> = {
-  kind: 'sink',
-  type: 'loki',
-  description: 'Deliver log event data to the Loki aggregation system.',
-  options,
-  files: (options) => tlsFiles(options.tls),
-  inputs: () => ['log'],
-  build: (parsed, env) => buildLokiSink(parsed, env),
-};
-
 const require = createRequire(import.meta.url);
 
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
-export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, timer = realTimer): Promise<Sink> {
+export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, timer: RetryTimer): Promise<Sink> {
   const encoder = new SinkEncoder(
     encodeOptions(parsed.encoding, undefined, 'message', env.globals.log_schema.message_key),
     env,
@@ -461,14 +441,15 @@ export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, time
     parsed,
     encoder,
     env,
-    await import('undici'),
+    await httpClient(parsed.tls, env),
     timer,
-    await clientTlsOptions(parsed.tls, env.log),
     parsed.tenant_id === undefined ? undefined : await template('tenant_id', parsed.tenant_id),
     await pairs('labels', parsed.labels),
     await pairs('structured_metadata', parsed.structured_metadata),
     protobuf?.loadSync(fileURLToPath(PUSH_PROTO), new protobuf.Root()).lookupType('logproto.PushRequest'),
   );
 }
+
+const loki = httpLogSink('loki', 'Deliver log event data to the Loki aggregation system.', options, buildLokiSink);
 
 export default loki;

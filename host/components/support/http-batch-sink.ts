@@ -18,15 +18,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import type { ComponentEnv, Sink } from '../component.js';
+import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
+import type { OptionsSchema } from '../../config/schema.js';
 import type { BatchStatus, EventBatch } from '../../topology/batch.js';
 import { Batcher, type BatchLimits, batchLimits } from './batcher.js';
 import { monotonicClock } from './clock.js';
 import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency, InFlight } from './concurrency.js';
 import { effectiveProxy, ProxiedDispatchers } from './proxy.js';
-import type { RetryTimer } from './retry.js';
-import { RetryPolicy } from './retry.js';
-import { tlsClientSchema } from './tls.js';
+import { realTimer, RetryPolicy, type RetryTimer } from './retry.js';
+import { clientTlsOptions, tlsClientSchema, tlsFiles } from './tls.js';
 
 /** Vector's `u64::MAX` default: retry for ever (bounded by nothing but shutdown). */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
@@ -98,6 +98,8 @@ export function authHeader(auth: AuthOptions | undefined): Record<string, string
 /** `tls` of an HTTP client: undici negotiates ALPN itself, HTTP/1.1, and HTTP/2 when `alpn_protocols` lists "h2". */
 export const httpTlsSchema = tlsClientSchema.extend({ alpn_protocols: z.array(z.enum(['http/1.1', 'h2'])).optional() });
 
+type HttpTlsOptions = z.infer<typeof httpTlsSchema>;
+
 /** An http:// or https:// URI (a sink's `endpoint`). */
 export const httpUri = z
   .string()
@@ -118,7 +120,35 @@ function describe(error: unknown): string {
 }
 
 /** undici, imported when an HTTP sink is built: loading it costs start-up time every other pipeline would pay. */
-export type Undici = typeof import('undici');
+type Undici = typeof import('undici');
+
+/** What an HTTP sink's requests go out with: undici, and the `tls` options read (their files). */
+export interface HttpClient {
+  undici: Undici;
+  tls: ConnectionOptions;
+}
+
+export async function httpClient(tls: HttpTlsOptions | undefined, env: ComponentEnv): Promise<HttpClient> {
+  return { undici: await import('undici'), tls: await clientTlsOptions(tls, env.log) };
+}
+
+/** The definition of a sink of logs sending over HTTP (`build` gets the real retry timer). */
+export function httpLogSink<Options extends { tls?: HttpTlsOptions }>(
+  type: string,
+  description: string,
+  options: OptionsSchema<Options>,
+  build: (parsed: Options, env: ComponentEnv, timer: RetryTimer) => Promise<Sink>,
+): SinkDefinition<Options> {
+  return {
+    kind: 'sink',
+    type,
+    description,
+    options,
+    files: (parsed) => tlsFiles(parsed.tls),
+    inputs: () => ['log'],
+    build: (parsed, env) => build(parsed, env, realTimer),
+  };
+}
 
 export interface HttpRequest {
   uri: string;
@@ -213,12 +243,12 @@ export function commonSettings(
     batch: { max_events?: number; max_bytes?: number; timeout_secs: number };
     tls?: { alpn_protocols?: string[] };
   },
-  tls: ConnectionOptions,
+  client: HttpClient,
 ): Pick<HttpSinkSettings, 'request' | 'batch' | 'tls' | 'allowH2'> {
   return {
     request: options.request,
     batch: batchLimits(options.batch),
-    tls,
+    tls: client.tls,
     allowH2: options.tls?.alpn_protocols?.includes('h2') ?? false,
   };
 }
@@ -238,16 +268,19 @@ export abstract class HttpBatchSink implements Sink {
   /** Aborted by `kill`: requests and retry waits stop. */
   protected readonly killed = new AbortController();
 
+  private readonly undici: Undici;
+
   constructor(
     protected readonly env: ComponentEnv,
-    protected readonly undici: Undici,
+    client: HttpClient,
     private readonly timer: RetryTimer,
     private readonly settings: HttpSinkSettings,
   ) {
+    this.undici = client.undici;
     this.concurrency = concurrencyLimit(settings.request, settings.concurrency);
     this.inFlight = new InFlight(this.concurrency);
     this.rateLimit = new RateLimit(settings.request.rate_limit_num, settings.request.rate_limit_duration_secs * 1000);
-    this.dispatchers = new ProxiedDispatchers(undici, effectiveProxy(env.globals.proxy, env.proxy), {
+    this.dispatchers = new ProxiedDispatchers(client.undici, effectiveProxy(env.globals.proxy, env.proxy), {
       connections: maxConcurrency(settings.request, settings.concurrency),
       tls: settings.tls,
       allowH2: settings.allowH2,
@@ -323,7 +356,7 @@ export abstract class HttpBatchSink implements Sink {
   /** A request outside the batches (healthchecks, acknowledgement queries), with the request timeout. */
   protected fetch(
     uri: string,
-    options: { method: Dispatcher.HttpMethod; headers?: Record<string, string>; body?: string },
+    options: { method: Dispatcher.HttpMethod; headers?: Record<string, string>; body?: string | Uint8Array },
   ): Promise<Dispatcher.ResponseData> {
     return this.undici.request(uri, {
       ...options,
