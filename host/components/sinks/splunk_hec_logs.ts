@@ -446,11 +446,15 @@ export async function buildSplunkHecLogsSink(parsed: HecOptions, env: ComponentE
   return new SplunkHecLogsSink(parsed, encoder, env, await httpClient(parsed.tls, env), timer, templates);
 }
 
-const splunkHecLogs = httpLogSink(
-  'splunk_hec_logs',
-  "Deliver log data to Splunk's HTTP Event Collector.",
-  options,
-  buildSplunkHecLogsSink,
-);
+const splunkHecLogs = {
+  ...httpLogSink(
+    'splunk_hec_logs',
+    "Deliver log data to Splunk's HTTP Event Collector.",
+    options,
+    buildSplunkHecLogsSink,
+  ),
+  // Its `acknowledgements` has the indexer acknowledgement options beside `enabled`.
+  ownCommon: ['acknowledgements'],
+};
 
 export default splunkHecLogs;
