@@ -69,6 +69,7 @@ const INTEGRATION = [
   'host/components/transforms/remap',
   'host/config/secrets',
   'host/crash',
+  'host/log-destinations',
   'host/log-rate-limit',
   'host/pipeline',
   'host/pipeline-flow',

@@ -18,6 +18,7 @@ import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.
 import { type RemapValue, Timestamp } from '../../../runtime/index.js';
 import { templateOption, templateToRemap } from '../../config/template.js';
 import type { ComponentEnv, Sink } from '../component.js';
+import { LOKI_PUSH_PROTO } from '../../package-files.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
@@ -165,9 +166,6 @@ const labelSet = (labels: ReadonlyArray<[string, string]>) =>
     .join(', ')}}`;
 
 const byKey = (a: [string, string], b: [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-
-/** The `push.proto` next to this module's source (a copy in dist would go stale unseen). */
-const PUSH_PROTO = new URL('../../../../host/components/sinks/loki/push.proto', import.meta.url);
 
 class LokiSink extends HttpBatchSink {
   private readonly uri: string;
@@ -446,7 +444,7 @@ export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, time
     parsed.tenant_id === undefined ? undefined : await template('tenant_id', parsed.tenant_id),
     await pairs('labels', parsed.labels),
     await pairs('structured_metadata', parsed.structured_metadata),
-    protobuf?.loadSync(fileURLToPath(PUSH_PROTO), new protobuf.Root()).lookupType('logproto.PushRequest'),
+    protobuf?.loadSync(fileURLToPath(LOKI_PUSH_PROTO), new protobuf.Root()).lookupType('logproto.PushRequest'),
   );
 }
 
