@@ -21,6 +21,7 @@ import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import { type RemapValue, Timestamp } from '../../../runtime/index.js';
 import { templateOption } from '../../config/template.js';
 import type { ComponentEnv, Sink } from '../component.js';
+import type { Gauge } from '../../telemetry/metrics.js';
 import { type BatchStatus, toBatch, type EventBatch } from '../../topology/batch.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { FixedConcurrency, InFlight } from '../support/concurrency.js';
@@ -111,18 +112,25 @@ const percentEncode = (text: string) =>
 class AckClient {
   private readonly waiting = new Map<number, { tries: number; done: (status: BatchStatus) => void }>();
   private timer: NodeJS.Timeout | undefined;
+  /** Vector's `splunk_pending_acks`: the ack ids waiting. */
+  private readonly pendingGauge: Gauge;
 
   constructor(
     private readonly query: (acks: number[]) => Promise<{ status: number; body: string }>,
     private readonly env: ComponentEnv,
     private readonly intervalMs: number,
     private readonly retryLimit: number,
-  ) {}
+  ) {
+    this.pendingGauge = env.telemetry.gauge('splunk_pending_acks');
+  }
 
   /** Resolves with the events' status once Splunk acknowledged the id or gave up on it. */
   wait(ackId: number): Promise<BatchStatus> {
     this.timer ??= setInterval(() => void this.poll(), this.intervalMs);
-    return new Promise((done) => this.waiting.set(ackId, { tries: this.retryLimit, done }));
+    return new Promise((done) => {
+      this.waiting.set(ackId, { tries: this.retryLimit, done });
+      this.pendingGauge.set(this.waiting.size);
+    });
   }
 
   /** Ends the queries: every id still waiting is given up as errored. */
@@ -155,9 +163,9 @@ class AckClient {
       } catch {}
     }
     if (acks === undefined || typeof acks !== 'object') {
-      this.env.telemetry.error('acknowledgements_failed', 'sending');
+      this.env.telemetry.error('acknowledgment_failed', 'sending');
       this.env.log.error('Unable to use indexer acknowledgements. Acknowledging based on initial 200 OK.', {
-        error_type: 'acknowledgements_failed',
+        error_type: 'acknowledgment_failed',
         stage: 'sending',
         internal_log_rate_key: 'indexer_acknowledgements',
       });
@@ -173,10 +181,10 @@ class AckClient {
   }
 
   private failed(message: string, error: string): void {
-    this.env.telemetry.error('acknowledgements_failed', 'sending');
+    this.env.telemetry.error('acknowledgment_failed', 'sending');
     this.env.log.error(message, {
       error,
-      error_type: 'acknowledgements_failed',
+      error_type: 'acknowledgment_failed',
       stage: 'sending',
       internal_log_rate_key: 'indexer_acknowledgements',
     });
@@ -196,6 +204,7 @@ class AckClient {
       this.waiting.get(id)?.done(status);
       this.waiting.delete(id);
     }
+    this.pendingGauge.set(this.waiting.size);
   }
 }
 

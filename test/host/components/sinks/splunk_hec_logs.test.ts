@@ -158,7 +158,7 @@ test('indexer acknowledgements: delivered only once /services/collector/ack says
     ...logBatch([{ message }]),
     finalizer: new BatchNotifier((status) => statuses.push(status)),
   });
-  const { sink } = await build({
+  const { env, sink } = await build({
     endpoint: target.uri,
     acknowledgements: { query_interval: 1, retry_limit: 2 },
   });
@@ -171,12 +171,14 @@ test('indexer acknowledgements: delivered only once /services/collector/ack says
   assert.equal(ackQueries[0]!.acks, [7]);
   assert.is(ackQueries[0]!.channel, String(posts(target.requests)[0]!.headers['x-splunk-request-channel']));
   assert.equal(statuses, []);
+  assert.is(env.metrics.total('splunk_pending_acks'), 1);
   indexed.add(7);
   await waitFor(
     () => statuses.length === 1,
     () => `the acknowledgement, after ${ackQueries.length} queries`,
   );
   assert.equal(statuses, ['delivered']);
+  assert.is(env.metrics.total('splunk_pending_acks'), 0);
   // Ack id 8 is never indexed: rejected after two queries.
   await sink.write(acked('never indexed'));
   await sink.close();
