@@ -37,49 +37,57 @@ import {
   httpUri,
   type Outcome,
   requestWithHeadersSchema,
+  TWO_CREDENTIALS,
+  uriCredentials,
 } from '../support/http-batch-sink.js';
 import type { RetryTimer } from '../support/retry.js';
 
 const BULK_ACTIONS = ['index', 'create', 'update'] as const;
 
-const options = z.strictObject({
-  endpoints: z.array(httpUri).min(1, { message: 'at least one endpoint is required' }),
-  mode: z.enum(['bulk', 'data_stream']).default('bulk'),
-  bulk: z
-    .strictObject({
-      action: templateOption().default('index'),
-      index: templateOption().default('vector-%Y.%m.%d'),
-      template_fallback_index: z.string().optional(),
-    })
-    .prefault({}),
-  data_stream: z
-    .strictObject({
-      type: templateOption().default('logs'),
-      dataset: templateOption().default('generic'),
-      namespace: templateOption().default('default'),
-      auto_routing: z.boolean().default(true),
-      sync_fields: z.boolean().default(true),
-    })
-    .prefault({}),
-  api_version: z.enum(['auto', 'v6', 'v7', 'v8']).default('auto'),
-  doc_type: z.string().default('_doc'),
-  suppress_type_name: z.boolean().default(false),
-  id_key: z.string().optional(),
-  pipeline: z.string().optional(),
-  query: z
-    .record(
-      z.string(),
-      z.union([z.string(), z.strictObject({ type: z.literal('string').default('string'), value: z.string() })]),
-    )
-    .optional(),
-  request_retry_partial: z.boolean().default(false),
-  compression: z.enum(['none', 'gzip', 'zlib', 'zstd', 'snappy']).default('none'),
-  encoding: transformerSchema,
-  auth: z.strictObject({ strategy: z.literal('basic'), user: z.string(), password: z.string() }).optional(),
-  request: requestWithHeadersSchema,
-  batch: batchSchema({ max_bytes: 10_000_000, timeout_secs: 1 }),
-  tls: httpTlsSchema.optional(),
-});
+const options = z
+  .strictObject({
+    endpoints: z.array(httpUri).min(1, { message: 'at least one endpoint is required' }),
+    mode: z.enum(['bulk', 'data_stream']).default('bulk'),
+    bulk: z
+      .strictObject({
+        action: templateOption().default('index'),
+        index: templateOption().default('vector-%Y.%m.%d'),
+        template_fallback_index: z.string().optional(),
+      })
+      .prefault({}),
+    data_stream: z
+      .strictObject({
+        type: templateOption().default('logs'),
+        dataset: templateOption().default('generic'),
+        namespace: templateOption().default('default'),
+        auto_routing: z.boolean().default(true),
+        sync_fields: z.boolean().default(true),
+      })
+      .prefault({}),
+    api_version: z.enum(['auto', 'v6', 'v7', 'v8']).default('auto'),
+    doc_type: z.string().default('_doc'),
+    suppress_type_name: z.boolean().default(false),
+    id_key: z.string().optional(),
+    pipeline: z.string().optional(),
+    query: z
+      .record(
+        z.string(),
+        z.union([z.string(), z.strictObject({ type: z.literal('string').default('string'), value: z.string() })]),
+      )
+      .optional(),
+    request_retry_partial: z.boolean().default(false),
+    compression: z.enum(['none', 'gzip', 'zlib', 'zstd', 'snappy']).default('none'),
+    encoding: transformerSchema,
+    auth: z.strictObject({ strategy: z.literal('basic'), user: z.string(), password: z.string() }).optional(),
+    request: requestWithHeadersSchema,
+    batch: batchSchema({ max_bytes: 10_000_000, timeout_secs: 1 }),
+    tls: httpTlsSchema.optional(),
+  })
+  .check((ctx) => {
+    const { auth, endpoints } = ctx.value;
+    if (auth !== undefined && endpoints.some((uri) => URL.canParse(uri) && uriCredentials(uri).auth !== undefined))
+      ctx.issues.push({ code: 'custom', input: auth, path: ['auth'], message: TWO_CREDENTIALS });
+  });
 
 type ElasticsearchOptions = z.infer<typeof options>;
 
@@ -109,8 +117,9 @@ type DataStreamField = 'type' | 'dataset' | 'namespace';
 const STREAM_FIELDS: readonly DataStreamField[] = ['type', 'dataset', 'namespace'];
 
 class ElasticsearchSink extends HttpBatchSink {
-  private readonly headers: Record<string, string>;
-  private readonly bulkUris: string[];
+  /** Each endpoint without credentials, and its headers (with the auth in force: `auth`, or the endpoint's). */
+  private readonly endpoints: Array<{ base: string; headers: Record<string, string> }>;
+  private readonly bulkQuery: string;
   private nextEndpoint = 0;
   private readonly idPath: string[] | undefined;
   private readonly timestampPath: string[] | undefined;
@@ -135,13 +144,14 @@ class ElasticsearchSink extends HttpBatchSink {
       query.append(name, typeof value === 'string' ? value : value.value);
     query.set('timeout', `${options.request.timeout_secs}s`);
     if (options.pipeline) query.set('pipeline', options.pipeline);
-    this.bulkUris = options.endpoints.map((endpoint) => `${baseUrl(endpoint)}/_bulk?${query}`);
-    this.headers = {
-      'content-type': 'application/x-ndjson',
-      ...(options.compression === 'none' ? {} : { 'content-encoding': CONTENT_ENCODING[options.compression] }),
-      ...options.request.headers,
-      ...authHeader(options.auth),
-    };
+    this.bulkQuery = query.toString();
+    this.endpoints = options.endpoints.map((endpoint) => {
+      const { uri, auth } = uriCredentials(endpoint);
+      return {
+        base: uri.replace(/\/+$/, ''),
+        headers: { ...options.request.headers, ...authHeader(options.auth ?? auth) },
+      };
+    });
     this.idPath = options.id_key === undefined ? undefined : eventFieldPath(options.id_key);
     this.timestampPath = eventFieldPath(env.globals.log_schema.timestamp_key);
   }
@@ -149,14 +159,21 @@ class ElasticsearchSink extends HttpBatchSink {
   protected async buildRequest(_key: string, parts: EventBatch[]): Promise<BulkRequest | undefined> {
     const items = parts.flatMap((part) => this.items(part));
     if (items.length === 0) return undefined;
-    const uri = this.bulkUris[this.nextEndpoint]!;
-    this.nextEndpoint = (this.nextEndpoint + 1) % this.bulkUris.length;
-    return this.request(uri, items);
+    const endpoint = this.endpoints[this.nextEndpoint]!;
+    this.nextEndpoint = (this.nextEndpoint + 1) % this.endpoints.length;
+    const headers = {
+      'content-type': 'application/x-ndjson',
+      ...(this.options.compression === 'none'
+        ? {}
+        : { 'content-encoding': CONTENT_ENCODING[this.options.compression] }),
+      ...endpoint.headers,
+    };
+    return this.request(`${endpoint.base}/_bulk?${this.bulkQuery}`, headers, items);
   }
 
-  private async request(uri: string, items: string[]): Promise<BulkRequest> {
+  private async request(uri: string, headers: Record<string, string>, items: string[]): Promise<BulkRequest> {
     const body = await compress(this.options.compression, Buffer.from(items.join('')));
-    return { uri, method: 'POST', headers: this.headers, body, items, events: items.length };
+    return { uri, method: 'POST', headers, body, items, events: items.length };
   }
 
   protected override retriable(status: number): boolean {
@@ -200,6 +217,7 @@ class ElasticsearchSink extends HttpBatchSink {
       refused,
       retryWith: await this.request(
         request.uri,
+        request.headers,
         retried.map((index) => items[index]!),
       ),
     };
@@ -219,10 +237,8 @@ class ElasticsearchSink extends HttpBatchSink {
 
   private async askVersion(): Promise<number> {
     try {
-      const response = await this.fetch(`${baseUrl(this.options.endpoints[0]!)}/`, {
-        method: 'GET',
-        headers: { ...this.options.request.headers, ...authHeader(this.options.auth) },
-      });
+      const { base, headers } = this.endpoints[0]!;
+      const response = await this.fetch(`${base}/`, { method: 'GET', headers });
       const body = (await response.body.json()) as { version?: { number?: string } } | null;
       const major = Number.parseInt(body?.version?.number?.split('.')[0] ?? '', 10);
       if (Number.isNaN(major))
@@ -240,10 +256,8 @@ class ElasticsearchSink extends HttpBatchSink {
 
   /** Vector's healthcheck: `/_cluster/health` must answer 200. */
   async healthcheck(): Promise<void> {
-    const response = await this.fetch(`${baseUrl(this.options.endpoints[0]!)}/_cluster/health`, {
-      method: 'GET',
-      headers: { ...this.options.request.headers, ...authHeader(this.options.auth) },
-    });
+    const { base, headers } = this.endpoints[0]!;
+    const response = await this.fetch(`${base}/_cluster/health`, { method: 'GET', headers });
     await response.body.dump();
     if (response.statusCode !== 200) throw new Error(`Unexpected status: ${response.statusCode}`);
   }
@@ -353,9 +367,6 @@ class ElasticsearchSink extends HttpBatchSink {
     return { index: parts.filter((part) => part !== '').join('-'), action: 'create' };
   }
 }
-
-/** The endpoint without its trailing `/`. */
-const baseUrl = (endpoint: string) => endpoint.replace(/\/+$/, '');
 
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
 export async function buildElasticsearchSink(

@@ -25,6 +25,7 @@ import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.
 import { eventFieldPath, lossyString } from '../support/event-fields.js';
 import { EventTemplate, templateFailed } from '../support/event-template.js';
 import {
+  type AuthOptions,
   authHeader,
   authSchema,
   batchSchema,
@@ -37,6 +38,8 @@ import {
   httpTlsSchema,
   httpUri,
   requestSchema,
+  TWO_CREDENTIALS,
+  uriCredentials,
 } from '../support/http-batch-sink.js';
 import type { RetryTimer } from '../support/retry.js';
 
@@ -64,7 +67,9 @@ const options = z
     tls: httpTlsSchema.optional(),
   })
   .check((ctx) => {
-    const { labels, structured_metadata } = ctx.value;
+    const { labels, structured_metadata, auth, endpoint } = ctx.value;
+    if (auth !== undefined && URL.canParse(endpoint) && uriCredentials(endpoint).auth !== undefined)
+      ctx.issues.push({ code: 'custom', input: auth, path: ['auth'], message: TWO_CREDENTIALS });
     if (Object.keys(labels).length === 0) {
       ctx.issues.push({
         code: 'custom',
@@ -169,6 +174,9 @@ const byKey = (a: [string, string], b: [string, string]) => (a[0] < b[0] ? -1 : 
 
 class LokiSink extends HttpBatchSink {
   private readonly uri: string;
+  /** `endpoint` without credentials, and the auth in force (`auth`, or the endpoint's). */
+  private readonly endpoint: string;
+  private readonly auth: AuthOptions | undefined;
   private readonly headers: Record<string, string>;
   /** The newest timestamp sent per partition key, for `out_of_order_action`. */
   private readonly latest = new Map<string, bigint>();
@@ -191,12 +199,15 @@ class LokiSink extends HttpBatchSink {
       concurrency: options.out_of_order_action === 'accept' ? undefined : 1,
       partitioned: tenant !== undefined,
     });
-    this.uri = joinPath(options.endpoint, options.path);
+    const endpoint = uriCredentials(options.endpoint);
+    this.endpoint = endpoint.uri;
+    this.auth = options.auth ?? endpoint.auth;
+    this.uri = joinPath(this.endpoint, options.path);
     const { compression } = options;
     this.headers = {
       'content-type': compression === 'snappy' ? 'application/x-protobuf' : 'application/json',
       ...(compression === 'none' ? {} : { 'content-encoding': CONTENT_ENCODING[compression] }),
-      ...authHeader(options.auth),
+      ...authHeader(this.auth),
     };
     this.timestampPath = eventFieldPath(env.globals.log_schema.timestamp_key) ?? [];
   }
@@ -232,13 +243,13 @@ class LokiSink extends HttpBatchSink {
 
   /** Vector's healthcheck: `/ready` must answer 200, or the endpoint itself where there is no `/ready`. */
   async healthcheck(): Promise<void> {
-    let status = await this.status(joinPath(this.options.endpoint, 'ready'));
-    if (status === 404) status = await this.status(joinPath(this.options.endpoint, ''));
+    let status = await this.status(joinPath(this.endpoint, 'ready'));
+    if (status === 404) status = await this.status(joinPath(this.endpoint, ''));
     if (status !== 200) throw new Error(`A non-successful status returned: ${status}`);
   }
 
   private async status(uri: string): Promise<number> {
-    const response = await this.fetch(uri, { method: 'GET', headers: authHeader(this.options.auth) });
+    const response = await this.fetch(uri, { method: 'GET', headers: authHeader(this.auth) });
     await response.body.dump();
     return response.statusCode;
   }

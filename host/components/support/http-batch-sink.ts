@@ -95,6 +95,25 @@ export function authHeader(auth: AuthOptions | undefined): Record<string, string
   }
 }
 
+/**
+ * Vector's `UriSerde`: a user and password in an endpoint's URI are its basic auth. The URI without them, and
+ * them; `TWO_CREDENTIALS` is Vector's error when `auth` is set as well.
+ */
+export function uriCredentials(uri: string): { uri: string; auth?: AuthOptions } {
+  const url = new URL(uri);
+  if (url.username === '' && url.password === '') return { uri };
+  const auth = {
+    strategy: 'basic',
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  } as const;
+  url.username = '';
+  url.password = '';
+  return { uri: url.toString(), auth };
+}
+
+export const TWO_CREDENTIALS = 'Two authorization credentials was provided.';
+
 /** `tls` of an HTTP client: undici negotiates ALPN itself, HTTP/1.1, and HTTP/2 when `alpn_protocols` lists "h2". */
 export const httpTlsSchema = tlsClientSchema.extend({ alpn_protocols: z.array(z.enum(['http/1.1', 'h2'])).optional() });
 

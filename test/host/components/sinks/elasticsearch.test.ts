@@ -249,15 +249,23 @@ test('a 500 is retried, a 408 or 400 is not (Vector retries 429 and 5xx but 501)
   assert.ok(reasons.includes('client-side error, 400: bad request'), String(reasons));
 });
 
-test('healthcheck: /_cluster/health must answer 200; options: endpoints required', async () => {
+test('healthcheck: /_cluster/health must answer 200, with the credentials of the endpoint URI; options: endpoints required, not two credentials', async () => {
   const target = await elasticsearchServer();
-  const { sink } = await build({ endpoints: [target.uri], api_version: 'v8' });
+  const { sink } = await build({ endpoints: [target.uri.replace('//', '//ann:p%40ss@')], api_version: 'v8' });
   await sink.healthcheck!({});
   await sink.close();
   await target.close();
   assert.equal(
-    target.requests.map((request) => `${request.method} ${request.url}`),
-    ['GET /_cluster/health'],
+    target.requests.map((request) => `${request.method} ${request.url} ${request.headers.authorization}`),
+    [`GET /_cluster/health Basic ${Buffer.from('ann:p@ss').toString('base64')}`],
+  );
+  const twice = elasticsearch.options.safeParse({
+    endpoints: ['http://a:b@localhost:9200'],
+    auth: { strategy: 'basic', user: 'a', password: 'b' },
+  });
+  assert.equal(
+    twice.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    ['auth: Two authorization credentials was provided.'],
   );
   const issues = elasticsearch.options.safeParse({ endpoints: [] }).error?.issues.map((issue) => issue.message);
   assert.equal(issues, ['at least one endpoint is required']);

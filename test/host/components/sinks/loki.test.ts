@@ -266,13 +266,15 @@ test('500 and 429 retried until delivered once; a 400 rejects the batch; acknowl
   assert.is(env.metrics.total('component_discarded_events_total', { intentional: 'false' }), 1);
 });
 
-test('healthcheck: /ready, else the endpoint where /ready is not found; another status fails it', async () => {
+test('healthcheck: /ready, else the endpoint where /ready is not found, with the credentials of the endpoint URI; another status fails it', async () => {
   const target = await httpTarget((request) => ({ status: request.url === '/ready' ? 404 : 200 }));
-  const { sink } = await build({ endpoint: target.uri, encoding: { codec: 'json' }, labels: { a: 'b' } });
+  const endpoint = target.uri.replace('//', '//ann:secret@');
+  const { sink } = await build({ endpoint, encoding: { codec: 'json' }, labels: { a: 'b' } });
   await sink.healthcheck!({});
+  const basic = `Basic ${Buffer.from('ann:secret').toString('base64')}`;
   assert.equal(
-    target.requests.map((request) => `${request.method} ${request.url}`),
-    ['GET /ready', 'GET /'],
+    target.requests.map((request) => `${request.method} ${request.url} ${request.headers.authorization}`),
+    [`GET /ready ${basic}`, `GET / ${basic}`],
   );
   await sink.close();
   await target.close();
@@ -297,6 +299,10 @@ test('options: labels required and at least one, label names checked unless temp
   assert.equal(issues({ labels: { '0ab': 'x', ok_: 'y', 'pre_*': 'z', '*': 'w', '{{ f }}': 'v' } }), [
     'labels.0ab: invalid label name "0ab": expected [A-Za-z_][A-Za-z0-9_]*, a prefix ending in "*", or "*"',
   ]);
+  assert.equal(
+    issues({ endpoint: 'http://a:b@localhost:3100', auth: { strategy: 'bearer', token: 't' }, labels: { a: 'b' } }),
+    ['auth: Two authorization credentials was provided.'],
+  );
   const parsed = loki.options.parse({
     endpoint: 'http://localhost:3100',
     encoding: { codec: 'json' },
