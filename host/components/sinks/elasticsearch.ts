@@ -3,9 +3,9 @@
 // strftime, or `bulk.template_fallback_index` when it does not render) with `bulk.action`; `mode:
 // data_stream` creates into `<type>-<dataset>-<namespace>` (from the event's `data_stream` fields with
 // `auto_routing`, else the templates), adding those fields (`sync_fields`) and moving the timestamp to
-// `@timestamp`. `id_key` moves a field into the document's `_id`. `api_version: auto` asks the first endpoint
+// `@timestamp`. `id_key` moves a field into the document's `_id`, with `bulk.version` (external versioning). `api_version: auto` asks the first endpoint
 // (`GET /`) for its major version: up to 6, action lines name `doc_type`. Requests go to the `endpoints` in
-// turn.
+// turn (or the deprecated `endpoint`).
 //
 // A 200 whose body says `"errors": true` failed item by item: with `request_retry_partial` the items that
 // failed with 429 or 5xx are retried as a request of their own, and the others are given up (counted as
@@ -46,13 +46,17 @@ const BULK_ACTIONS = ['index', 'create', 'update'] as const;
 
 const options = z
   .strictObject({
-    endpoints: z.array(httpUri).min(1, { message: 'at least one endpoint is required' }),
+    endpoints: z.array(httpUri).default([]),
+    /** Deprecated in Vector for `endpoints`. */
+    endpoint: httpUri.optional(),
     mode: z.enum(['bulk', 'data_stream']).default('bulk'),
     bulk: z
       .strictObject({
         action: templateOption().default('index'),
         index: templateOption().default('vector-%Y.%m.%d'),
         template_fallback_index: z.string().optional(),
+        version: templateOption().optional(),
+        version_type: z.enum(['internal', 'external', 'external_gte']).default('internal'),
       })
       .prefault({}),
     data_stream: z
@@ -84,9 +88,22 @@ const options = z
     tls: httpTlsSchema.optional(),
   })
   .check((ctx) => {
-    const { auth, endpoints } = ctx.value;
-    if (auth !== undefined && endpoints.some((uri) => URL.canParse(uri) && uriCredentials(uri).auth !== undefined))
-      ctx.issues.push({ code: 'custom', input: auth, path: ['auth'], message: TWO_CREDENTIALS });
+    const { auth, endpoint, endpoints, bulk, id_key } = ctx.value;
+    const issue = (path: string[], message: string) =>
+      ctx.issues.push({ code: 'custom', input: ctx.value, path, message });
+    // Vector's checks, with its messages.
+    if (endpoint !== undefined && endpoints.length > 0)
+      issue(['endpoint'], '`endpoint` and `endpoints` options are mutually exclusive. Please use `endpoints` option.');
+    if (endpoint === undefined && endpoints.length === 0) issue(['endpoints'], 'Endpoints option must be specified');
+    const uris = endpoint === undefined ? endpoints : [endpoint];
+    if (auth !== undefined && uris.some((uri) => URL.canParse(uri) && uriCredentials(uri).auth !== undefined))
+      issue(['auth'], TWO_CREDENTIALS);
+    if (bulk.version !== undefined && bulk.version_type === 'internal')
+      issue(['bulk', 'version'], 'Your version field will be ignored because you use internal versioning');
+    if (bulk.version !== undefined && bulk.version_type !== 'internal' && id_key === undefined)
+      issue(['id_key'], 'Cannot use external versioning without specifying a document ID');
+    if (bulk.version === undefined && bulk.version_type !== 'internal')
+      issue(['bulk', 'version_type'], 'Tried to use external versioning without specifying the version itself');
   });
 
 type ElasticsearchOptions = z.infer<typeof options>;
@@ -135,6 +152,7 @@ class ElasticsearchSink extends HttpBatchSink {
     private readonly templates: {
       index: EventTemplate;
       action: EventTemplate;
+      version: EventTemplate | undefined;
       stream: Record<DataStreamField, EventTemplate>;
     },
   ) {
@@ -145,7 +163,9 @@ class ElasticsearchSink extends HttpBatchSink {
     query.set('timeout', `${options.request.timeout_secs}s`);
     if (options.pipeline) query.set('pipeline', options.pipeline);
     this.bulkQuery = query.toString();
-    this.endpoints = options.endpoints.map((endpoint) => {
+    if (options.endpoint !== undefined)
+      env.log.warn('DEPRECATION, use of deprecated option `endpoint`. Please use `endpoints` option instead.');
+    this.endpoints = (options.endpoint === undefined ? options.endpoints : [options.endpoint]).map((endpoint) => {
       const { uri, auth } = uriCredentials(endpoint);
       return {
         base: uri.replace(/\/+$/, ''),
@@ -268,6 +288,7 @@ class ElasticsearchSink extends HttpBatchSink {
     const rendered = {
       index: dataStream ? undefined : this.templates.index.renderEach(part),
       action: dataStream ? undefined : this.templates.action.renderEach(part),
+      version: dataStream ? undefined : this.templates.version?.renderEach(part),
       stream: dataStream
         ? (Object.fromEntries(
             STREAM_FIELDS.map((field) => [field, this.templates.stream[field].renderEach(part)]),
@@ -285,10 +306,16 @@ class ElasticsearchSink extends HttpBatchSink {
         : this.bulkTarget(rendered, view.index);
       if (target === undefined) continue;
       const id = this.idPath === undefined ? undefined : fieldAt(document, this.idPath, true);
-      const meta: Record<string, string> = {};
+      const meta: Record<string, string | number> = {};
       if (typeof id === 'string') meta._id = id;
       meta._index = target.index;
       if (this.typed) meta._type = this.options.doc_type;
+      // External versions go with an id (Vector's `DocumentMetadata::IdAndVersion`).
+      const version = rendered.version && this.version(rendered.version[view.index]!);
+      if (typeof id === 'string' && version !== undefined) {
+        meta.version_type = this.options.bulk.version_type;
+        meta.version = version;
+      }
       actions.push(JSON.stringify({ [target.action]: meta }));
       writer.append(kind, metadata as RemapValue, document);
     }
@@ -296,6 +323,17 @@ class ElasticsearchSink extends HttpBatchSink {
     return documents.flatMap((document, index) =>
       document === undefined ? [] : [`${actions[index]}\n${Buffer.from(document).toString('utf8')}\n`],
     );
+  }
+
+  /** A rendered `bulk.version` as the integer it must be; undefined (logged) otherwise. */
+  private version(text: string | RenderFailure): number | undefined {
+    if (typeof text !== 'string') {
+      templateFailed(this.env, 'version', text.error, false);
+      return undefined;
+    }
+    if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
+    this.env.log.warn(`Cannot parse version "${text}" as integer`, { internal_log_rate_key: 'version_parse' });
+    return undefined;
   }
 
   /** Bulk mode: the rendered index (or the fallback) and action; undefined drops the event (counted). */
@@ -382,6 +420,7 @@ export async function buildElasticsearchSink(
   const sink = new ElasticsearchSink(parsed, encoder, env, await httpClient(parsed.tls, env), timer, {
     index: await template('bulk.index', parsed.bulk.index),
     action: await template('bulk.action', parsed.bulk.action),
+    version: parsed.bulk.version === undefined ? undefined : await template('bulk.version', parsed.bulk.version),
     stream: {
       type: await template('data_stream.type', parsed.data_stream.type),
       dataset: await template('data_stream.dataset', parsed.data_stream.dataset),

@@ -124,6 +124,32 @@ test('api_version: version 6 names doc_type in action lines; a bulk.action templ
   );
 });
 
+test('bulk.version with external versioning: version_type and version in action lines of documents with an id; the deprecated endpoint', async () => {
+  const target = await elasticsearchServer();
+  const { env, sink } = await build({
+    endpoint: target.uri,
+    id_key: 'id',
+    bulk: { index: 'docs', version: '{{ v }}', version_type: 'external' },
+  });
+  await sink.write(
+    logBatch([
+      { message: 'a', id: 'one', v: 5 },
+      { message: 'b', id: 'two', v: 'x' },
+    ]),
+  );
+  await sink.close();
+  await target.close();
+  assert.equal(
+    bulkItems(bulkRequests(target.requests)[0]!).map(([action]) => action),
+    [
+      { index: { _id: 'one', _index: 'docs', version_type: 'external', version: 5 } },
+      { index: { _id: 'two', _index: 'docs' } },
+    ],
+  );
+  assert.ok(env.logs.some((record) => record.message === 'Cannot parse version "x" as integer'));
+  assert.ok(env.logs.some((record) => record.message.startsWith('DEPRECATION, use of deprecated option `endpoint`')));
+});
+
 test('data_stream mode: create into type-dataset-namespace, auto-routed from the event, fields synced, timestamp as @timestamp', async () => {
   const target = await elasticsearchServer();
   const { sink } = await build({
@@ -267,8 +293,18 @@ test('healthcheck: /_cluster/health must answer 200, with the credentials of the
     twice.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     ['auth: Two authorization credentials was provided.'],
   );
-  const issues = elasticsearch.options.safeParse({ endpoints: [] }).error?.issues.map((issue) => issue.message);
-  assert.equal(issues, ['at least one endpoint is required']);
+  const issues = (options: object) =>
+    elasticsearch.options.safeParse(options).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  assert.equal(issues({ endpoints: [] }), ['endpoints: Endpoints option must be specified']);
+  assert.equal(issues({ endpoint: 'http://a:9200', endpoints: ['http://b:9200'] }), [
+    'endpoint: `endpoint` and `endpoints` options are mutually exclusive. Please use `endpoints` option.',
+  ]);
+  assert.equal(issues({ endpoints: ['http://a:9200'], bulk: { version: '{{ v }}', version_type: 'external' } }), [
+    'id_key: Cannot use external versioning without specifying a document ID',
+  ]);
+  assert.equal(issues({ endpoints: ['http://a:9200'], bulk: { version_type: 'external_gte' } }), [
+    'bulk.version_type: Tried to use external versioning without specifying the version itself',
+  ]);
   const parsed = elasticsearch.options.parse({ endpoints: ['http://localhost:9200'] });
   assert.is(parsed.bulk.index, 'vector-%Y.%m.%d');
   assert.is(parsed.bulk.action, 'index');
