@@ -238,6 +238,7 @@ class LokiSink extends HttpBatchSink {
       method: 'POST',
       headers: tenant === null ? this.headers : { ...this.headers, 'x-scope-orgid': tenant },
       body: await compress(this.options.compression, this.body(kept)),
+      events: kept.length,
     };
   }
 

@@ -289,6 +289,7 @@ class SplunkHecLogsSink extends HttpBatchSink {
       method: 'POST',
       headers: this.headers,
       body: await compress(this.options.compression, Buffer.concat(payloads)),
+      events: payloads.length,
     };
   }
 

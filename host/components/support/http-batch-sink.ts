@@ -174,7 +174,8 @@ export interface HttpRequest {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
   body: Uint8Array;
-  /** The events it carries, when fewer than its batch's (a retry of the failed part of a request). */
+  /** The events it carries, when it knows them: fewer than its batch's when some were left out building it,
+   * or in a retry of the failed part of a request. */
   events?: number;
 }
 
@@ -403,8 +404,9 @@ export abstract class HttpBatchSink implements Sink {
     }
     const retries = new RetryPolicy(this.settings.request, this.timer.random);
     let status: BatchStatus = 'delivered';
-    /** The events the request carries: fewer once a partial failure retries only some. */
-    let carried = events;
+    /** The events the request carries: fewer than the batch's when some were left out (counted) building it,
+     * or once a partial failure retries only some. */
+    let carried = request.events ?? events;
     for (let attempt = 1; ; attempt++) {
       await this.rateLimit.take();
       if (this.killed.signal.aborted) return;

@@ -275,6 +275,26 @@ test('a 500 is retried, a 408 or 400 is not (Vector retries 429 and 5xx but 501)
   assert.ok(reasons.includes('client-side error, 400: bad request'), String(reasons));
 });
 
+test('a refused request counts the events it carried: one left out building it is counted once', async () => {
+  const target = await elasticsearchServer('8.0.0', () => ({ status: 400, body: 'bad' }));
+  const { env, sink } = await build({ endpoints: [target.uri], bulk: { action: '{{ op }}' } });
+  await sink.write(
+    logBatch([
+      { message: 'a', op: 'index' },
+      { message: 'b', op: 'index' },
+      { message: 'c', op: 'drop' },
+    ]),
+  );
+  await sink.close();
+  await target.close();
+  assert.is(bulkItems(bulkRequests(target.requests)[0]!).length, 2);
+  assert.is(env.metrics.total('component_discarded_events_total', { intentional: 'false' }), 3);
+  assert.equal(
+    env.logs.filter((record) => record.message === 'Events dropped').map((record) => record.fields.count),
+    [2],
+  );
+});
+
 test('healthcheck: /_cluster/health must answer 200, with the credentials of the endpoint URI; options: endpoints required, not two credentials', async () => {
   const target = await elasticsearchServer();
   const { sink } = await build({ endpoints: [target.uri.replace('//', '//ann:p%40ss@')], api_version: 'v8' });
