@@ -46,7 +46,7 @@ const BULK_ACTIONS = ['index', 'create', 'update'] as const;
 
 const options = z
   .strictObject({
-    endpoints: z.array(httpUri).default([]),
+    endpoints: z.array(httpUri).optional(),
     /** Deprecated in Vector for `endpoints`. */
     endpoint: httpUri.optional(),
     mode: z.enum(['bulk', 'data_stream']).default('bulk'),
@@ -88,7 +88,7 @@ const options = z
     tls: httpTlsSchema.optional(),
   })
   .check((ctx) => {
-    const { auth, endpoint, endpoints, bulk, id_key } = ctx.value;
+    const { auth, endpoint, endpoints = [], bulk, id_key } = ctx.value;
     const issue = (path: string[], message: string) =>
       ctx.issues.push({ code: 'custom', input: ctx.value, path, message });
     // Vector's checks, with its messages.
@@ -165,7 +165,7 @@ class ElasticsearchSink extends HttpBatchSink {
     this.bulkQuery = query.toString();
     if (options.endpoint !== undefined)
       env.log.warn('DEPRECATION, use of deprecated option `endpoint`. Please use `endpoints` option instead.');
-    this.endpoints = (options.endpoint === undefined ? options.endpoints : [options.endpoint]).map((endpoint) => {
+    this.endpoints = (options.endpoint === undefined ? options.endpoints! : [options.endpoint]).map((endpoint) => {
       const { uri, auth } = uriCredentials(endpoint);
       return {
         base: uri.replace(/\/+$/, ''),
