@@ -591,7 +591,16 @@ export class CodecModule extends ArenaInstance<CodecExports> {
 
   /** Encodes each event of an input batch as a payload of its own, unframed (events that fail are left out). */
   encodeEach(batch: Uint8Array, options: EncodeOptions): Uint8Array[] {
-    return this.runEncode(batch, options, true, (out) => {
+    return this.encodeEachIndexed(batch, options).payloads.filter((payload) => payload !== undefined);
+  }
+
+  /** Like `encodeEach`, one entry per event of the batch: undefined for an event that failed (its error is
+   * among `errors`). */
+  encodeEachIndexed(
+    batch: Uint8Array,
+    options: EncodeOptions,
+  ): { payloads: Array<Uint8Array | undefined>; errors: EncodeResult['errors'] } {
+    const pieces = this.runEncode(batch, options, true, (out) => {
       const view = new DataView(
         this.exports.memory.buffer,
         this.exports.encode_offsets_ptr() >>> 0,
@@ -604,7 +613,16 @@ export class CodecModule extends ArenaInstance<CodecExports> {
         start = end;
       }
       return payloads;
-    }).flatMap((piece) => piece.bytes ?? []);
+    });
+    // The encoder writes an offset for each event it encoded, in order, and an error for each other one.
+    const encoded = pieces.flatMap((piece) => piece.bytes ?? []);
+    const errors = pieces.flatMap((piece) => piece.errors);
+    const failed = new Set(errors.map((error) => error.event));
+    let next = 0;
+    const payloads = Array.from({ length: encoded.length + failed.size }, (_, event) =>
+      failed.has(event) ? undefined : encoded[next++],
+    );
+    return { payloads, errors };
   }
 
   /** Bytes allocated in the arena since the last reset (0 between calls). */

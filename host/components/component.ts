@@ -67,6 +67,8 @@ interface DefinitionBase<Options> {
   /** Files it reads when built, besides the configuration (a remap transform's `file`): a reload rebuilds it
    * when one of them changed, and `--watch-config` watches them. */
   files?(options: Options): string[];
+  /** Common options it validates itself, having fields of its own in them (config/schema.ts). */
+  ownCommon?: readonly string[];
 }
 
 // ---- sources -------------------------------------------------------------------------------------------

@@ -63,8 +63,8 @@ export async function componentRegistry(raw?: RawConfig): Promise<ComponentRegis
     : [componentDefinitions()];
   await Promise.all(used);
   for (const kind of Object.keys(LOADERS) as BuiltKind[])
-    for (const { type, options, description } of loaded[kind].values())
-      registry.register({ kind, type, options, description });
+    for (const { type, options, description, ownCommon } of loaded[kind].values())
+      registry.register({ kind, type, options, description, ownCommon });
   return registry;
 }
 

@@ -32,6 +32,9 @@ export interface ComponentSchema<T = unknown> {
   type: string;
   options: OptionsSchema<T>;
   description: string;
+  /** Common options the type validates itself, having fields of its own in them (splunk_hec_logs'
+   * `acknowledgements`); its schema accepts what the common one does, and its options get them. */
+  ownCommon?: readonly string[];
 }
 
 /** The object schemas of an options schema (one, or each member of the union). */
@@ -88,7 +91,9 @@ export class ComponentRegistry {
     const byType = this.schemas.get(schema.kind) ?? new Map<string, ComponentSchema>();
     if (byType.has(schema.type)) throw new Error(`${schema.kind} type "${schema.type}" is registered twice`);
     const keys = objectsOf(schema.options).flatMap((object) => Object.keys(object.shape));
-    const clash = keys.find((key) => key === 'type' || key in COMMON_OPTIONS[schema.kind]);
+    const clash = keys.find(
+      (key) => key === 'type' || (key in COMMON_OPTIONS[schema.kind] && !schema.ownCommon?.includes(key)),
+    );
     if (clash) throw new Error(`${schema.kind} type "${schema.type}" declares the common option "${clash}"`);
     byType.set(schema.type, schema);
     this.schemas.set(schema.kind, byType);
@@ -347,10 +352,14 @@ function validateComponent(
     return undefined;
   }
   const common = COMMON_OPTIONS[kind] as z.ZodRawShape;
-  const full = extendOptions(schema.options, { type: z.literal(type), ...common });
+  const own = new Set(schema.ownCommon);
+  const added = Object.fromEntries(Object.entries(common).filter(([key]) => !own.has(key)));
+  const full = extendOptions(schema.options, { type: z.literal(type), ...added });
   const parsed = check(full, table, () => where, errors) as Record<string, unknown> | undefined;
   if (!parsed) return undefined;
-  const options = Object.fromEntries(Object.entries(parsed).filter(([key]) => key !== 'type' && !(key in common)));
+  const options = Object.fromEntries(
+    Object.entries(parsed).filter(([key]) => key !== 'type' && (own.has(key) || !(key in common))),
+  );
   return {
     id,
     kind,

@@ -14,7 +14,7 @@ import { InFlight } from '../support/concurrency.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
 import { EventTemplate } from '../support/event-template.js';
 import { natsConnect, natsConnectionFields, natsFiles } from '../support/nats.js';
-import { concurrencyLimit, RateLimit, requestSchema } from '../support/request.js';
+import { concurrencyLimit, RateLimit, requestFields } from '../support/request.js';
 import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
 import { templateOption } from '../../config/template.js';
 
@@ -27,7 +27,7 @@ const options = z.strictObject({
   jetstream: z
     .union([z.boolean().transform((enabled) => ({ enabled })), z.strictObject({ enabled: z.boolean().default(false) })])
     .default({ enabled: false }),
-  request: requestSchema('none').prefault({}),
+  request: requestFields('none').prefault({}),
 });
 type NatsSinkOptions = z.infer<typeof options>;
 
@@ -55,7 +55,8 @@ class NatsSink implements Sink {
     // Encoded now: the batch's bytes may be freed once written.
     const messages = [...this.subject.group(batch, this.env)].map(([subject, events]) => ({
       subject,
-      payloads: this.encoder.encodeEach(events),
+      // An event that failed to encode (counted by the encoder) has no message.
+      payloads: this.encoder.encodeEach(events).filter((payload) => payload !== undefined),
     }));
     releaseBytes(batch);
     const count = messages.reduce((total, { payloads }) => total + payloads.length, 0);

@@ -238,6 +238,7 @@ class UdpSink implements Sink {
 
   async write(batch: EventBatch): Promise<void> {
     for (const payload of this.encoder.encodeEach(batch)) {
+      if (payload === undefined) continue;
       try {
         await new Promise<void>((resolve, reject) =>
           this.socket.send(payload, (error) => (error ? reject(error) : resolve())),

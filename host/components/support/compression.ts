@@ -1,4 +1,5 @@
-// Payload compression shared by sinks (`compression` option): gzip and zlib by node:zlib, zstd by the
+// Payload compression shared by sinks (`compression` option): gzip and zlib by node:zlib, snappy (raw, unframed,
+// as Vector's) by snappyjs, zstd by the
 // runtime's zstd (runtime/zstd.ts: the process's one instance of the wasm build, whose second `init()` would
 // break it). Levels are Vector's defaults (gzip/zlib 6, zstd 3).
 
@@ -6,13 +7,14 @@ import { promisify } from 'node:util';
 import { deflate, gzip } from 'node:zlib';
 import { loadZstd } from '../../../runtime/engine.js';
 
-export type Compression = 'none' | 'gzip' | 'zlib' | 'zstd';
+export type Compression = 'none' | 'gzip' | 'zlib' | 'zstd' | 'snappy';
 
 /** The `Content-Encoding` of a compressed HTTP body. */
 export const CONTENT_ENCODING: Record<Exclude<Compression, 'none'>, string> = {
   gzip: 'gzip',
   zlib: 'deflate',
   zstd: 'zstd',
+  snappy: 'snappy',
 };
 
 const gzipAsync = promisify(gzip);
@@ -30,5 +32,7 @@ export async function compress(algorithm: Compression, bytes: Uint8Array): Promi
       return deflateAsync(bytes, { level: 6 });
     case 'zstd':
       return (await loadZstd()).zstdCompress(bytes, 3);
+    case 'snappy':
+      return (await import('snappyjs')).compress(bytes);
   }
 }

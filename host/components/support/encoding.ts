@@ -28,14 +28,22 @@ const csvOptions = z.strictObject({
   capacity: z.number().int().nonnegative().default(8192),
 });
 
+/** Vector's `Transformer`: what an encoding does to an event before the codec (the whole `encoding` of the
+ * sinks that choose their codec themselves). */
+const transformerFields = {
+  only_fields: z.array(z.string()).optional(),
+  except_fields: z.array(z.string()).optional(),
+  timestamp_format: z.enum(TIMESTAMP_FORMATS).optional(),
+};
+
+export const transformerSchema = z.strictObject(transformerFields).prefault({});
+
 export const encodingSchema = z
   .strictObject({
     codec: z.enum(CODECS),
     json: z.strictObject({ pretty: z.boolean().default(false) }).optional(),
     csv: csvOptions.optional(),
-    only_fields: z.array(z.string()).optional(),
-    except_fields: z.array(z.string()).optional(),
-    timestamp_format: z.enum(TIMESTAMP_FORMATS).optional(),
+    ...transformerFields,
   })
   .check((ctx) => {
     if (ctx.value.codec === 'csv' && ctx.value.csv === undefined) {
@@ -142,11 +150,10 @@ export class SinkEncoder {
     return bytes;
   }
 
-  /** One unframed payload per event. */
-  encodeEach(batch: EventBatch): Uint8Array[] {
-    const payloads = this.codec.encodeEach(batch.bytes, this.options);
-    if (payloads.length < batch.count)
-      this.failed(batch.count - payloads.length, 'the event cannot be encoded with this codec');
+  /** One unframed payload per event, undefined for one that could not be encoded (counted and logged). */
+  encodeEach(batch: EventBatch): Array<Uint8Array | undefined> {
+    const { payloads, errors } = this.codec.encodeEachIndexed(batch.bytes, this.options);
+    if (errors.length > 0) this.failed(errors.length, errors[0]!.message);
     return payloads;
   }
 

@@ -9,14 +9,29 @@ import { templateToRemap } from '../../config/template.js';
 import type { ComponentEnv } from '../component.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 
-/** What each event of a batch renders to: one text for all, or one per event (undefined: not rendered). */
-type Rendered = { text: string } | { texts: Array<string | undefined> };
+/** Why an event's template did not render. */
+export interface RenderFailure {
+  error: string;
+}
+
+/** Counts and logs a template an event did not render (Vector's `TemplateRenderingError`); `dropped`: the
+ * event is dropped for it. */
+export function templateFailed(env: ComponentEnv, field: string, message: string, dropped: boolean): void {
+  env.telemetry.error('template_failed', 'processing');
+  if (dropped) env.telemetry.discarded(1, false);
+  env.log.error(`Failed to render template for "${field}": ${message}.${dropped ? ' Event dropped.' : ''}`, {
+    error_type: 'template_failed',
+    internal_log_rate_key: 'template_failed',
+    stage: 'processing',
+  });
+}
 
 export class EventTemplate {
   private constructor(
     private readonly option: string,
     private readonly fixed: string | undefined,
     private readonly program: Program | undefined,
+    private readonly fieldNames: readonly string[],
   ) {}
 
   /** `option`: the option's name in errors (`path`, `uri`); `strftime`: as in TemplateOptions. */
@@ -26,13 +41,13 @@ export class EventTemplate {
     env: ComponentEnv,
     { timezone, strftime }: { timezone?: string; strftime?: boolean } = {},
   ): Promise<EventTemplate> {
-    const { source, isDynamic } = templateToRemap(template, {
+    const { source, isDynamic, fields } = templateToRemap(template, {
       timestampKey: env.globals.log_schema.timestamp_key,
       timezone,
       strftime,
     });
-    if (!isDynamic) return new EventTemplate(option, template, undefined);
-    return new EventTemplate(option, undefined, await compile(source, { timezone }));
+    if (!isDynamic) return new EventTemplate(option, template, undefined, fields);
+    return new EventTemplate(option, undefined, await compile(source, { timezone }), fields);
   }
 
   /** The same text for every event, when the template has no field or time in it. */
@@ -40,15 +55,23 @@ export class EventTemplate {
     return this.fixed;
   }
 
+  /** The fields it reads, as written in the template. */
+  get fields(): readonly string[] {
+    return this.fieldNames;
+  }
+
   /** The batch's events grouped by what they render to, in their order; the events that do not render are
    * counted as errors and discarded. */
   group(batch: EventBatch, env: ComponentEnv): Map<string, EventBatch> {
-    const rendered = this.render(batch, env);
-    if ('text' in rendered) return new Map([[rendered.text, batch]]);
+    if (this.fixed !== undefined) return new Map([[this.fixed, batch]]);
+    const rendered = this.renderEach(batch);
     const writers = new Map<string, BatchWriter>();
     for (const { index, record } of new BatchReader(batch.bytes)) {
-      const text = rendered.texts[index];
-      if (text === undefined) continue;
+      const text = rendered[index]!;
+      if (typeof text !== 'string') {
+        templateFailed(env, this.option, text.error, true);
+        continue;
+      }
       let writer = writers.get(text);
       if (writer === undefined) writers.set(text, (writer = new BatchWriter()));
       writer.appendRaw(record);
@@ -56,25 +79,19 @@ export class EventTemplate {
     return new Map([...writers].map(([text, writer]) => [text, toBatch(writer.finish())]));
   }
 
-  private render(batch: EventBatch, env: ComponentEnv): Rendered {
-    if (this.fixed !== undefined) return { text: this.fixed };
+  /** What each event of the batch renders to, or why it does not. */
+  renderEach(batch: EventBatch): Array<string | RenderFailure> {
+    if (this.fixed !== undefined) return new Array<string>(batch.count).fill(this.fixed);
     const input = batch.bytes.slice();
     new DataView(input.buffer).setUint16(6, BatchFlag.RESULTS, true);
-    const texts = decodeOutput(this.program!.runBatch(input)).map((record) => {
+    return decodeOutput(this.program!.runBatch(input)).map((record) => {
       if (record.outcome === 'kept' && typeof record.result === 'string') return record.result;
-      const message =
-        record.outcome === 'error' || record.outcome === 'aborted'
-          ? record.message
-          : `the ${this.option} did not render to a string`;
-      env.telemetry.error('template_failed', 'processing');
-      env.telemetry.discarded(1, false);
-      env.log.error(`Failed to render template for "${this.option}": ${message}. Event dropped.`, {
-        error_type: 'template_failed',
-        internal_log_rate_key: 'template_failed',
-        stage: 'processing',
-      });
-      return undefined;
+      return {
+        error:
+          record.outcome === 'error' || record.outcome === 'aborted'
+            ? record.message
+            : `the ${this.option} did not render to a string`,
+      };
     });
-    return { texts };
   }
 }

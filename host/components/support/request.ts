@@ -11,7 +11,7 @@ import { AdaptiveConcurrency, type ConcurrencyLimit, FixedConcurrency } from './
 /** Vector's `u64::MAX` default: unlimited (retries for ever, bounded by nothing but shutdown). */
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
-export function requestSchema(concurrency: 'adaptive' | 'none') {
+export function requestFields(concurrency: 'adaptive' | 'none') {
   return z.strictObject({
     concurrency: z.union([z.enum(['adaptive', 'none']), z.number().int().positive()]).default(concurrency),
     adaptive_concurrency: z
@@ -32,17 +32,19 @@ export function requestSchema(concurrency: 'adaptive' | 'none') {
     timeout_secs: z.number().int().positive().default(60),
   });
 }
-export type RequestOptions = z.output<ReturnType<typeof requestSchema>>;
+export type RequestOptions = z.output<ReturnType<typeof requestFields>>;
 
-/** Vector's `request.concurrency`: a number, "none" (1) or "adaptive". */
-export function concurrencyLimit(request: RequestOptions): ConcurrencyLimit {
-  if (request.concurrency === 'none') return new FixedConcurrency(1);
+/** Vector's `request.concurrency`: a number, "none" (1) or "adaptive"; `fixed` overrides it (a sink that must
+ * send one request at a time). */
+export function concurrencyLimit(request: RequestOptions, fixed?: number): ConcurrencyLimit {
+  if (fixed !== undefined || request.concurrency === 'none') return new FixedConcurrency(fixed ?? 1);
   if (request.concurrency === 'adaptive') return new AdaptiveConcurrency(request.adaptive_concurrency, monotonicClock);
   return new FixedConcurrency(request.concurrency);
 }
 
 /** Requests at most in flight at once. */
-export function maxConcurrency(request: RequestOptions): number {
+export function maxConcurrency(request: RequestOptions, fixed?: number): number {
+  if (fixed !== undefined) return fixed;
   if (request.concurrency === 'none') return 1;
   if (request.concurrency === 'adaptive') return request.adaptive_concurrency.max_concurrency_limit;
   return request.concurrency;

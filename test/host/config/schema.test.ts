@@ -140,6 +140,40 @@ test('common sink options: buffers, healthcheck, acknowledgements, proxy, graph'
   );
 });
 
+test('a type owning a common option (ownCommon) validates it and gets it among its options', () => {
+  const hec: ComponentSchema = {
+    kind: 'sink',
+    type: 'hec',
+    description: 'A sink with acknowledgement options of its own',
+    options: z.strictObject({
+      acknowledgements: z
+        .strictObject({ enabled: z.boolean().optional(), query_interval: z.number().default(10) })
+        .prefault({}),
+    }),
+    ownCommon: ['acknowledgements'],
+  };
+  const owning = new ComponentRegistry().register(stdin).register(hec);
+  const { config, errors } = validateConfig(
+    raw({
+      sources: { in: { type: 'stdin' } },
+      sinks: { out: { type: 'hec', inputs: ['in'], acknowledgements: { enabled: true, query_interval: 2 } } },
+    }),
+    owning,
+  );
+  assert.equal(errors, []);
+  const out = config!.sinks.get('out')!;
+  assert.equal(out.acknowledgements, { enabled: true, query_interval: 2 });
+  assert.equal(out.options, { acknowledgements: { enabled: true, query_interval: 2 } });
+  const refused = validateConfig(
+    raw({
+      sources: { in: { type: 'stdin' } },
+      sinks: { out: { type: 'hec', inputs: ['in'], acknowledgements: { query: 1 } } },
+    }),
+    owning,
+  );
+  assert.equal(refused.errors, ['svc.yaml: sinks.out: unknown option "acknowledgements.query"']);
+});
+
 test('every problem is reported at once, naming file, component and option, with suggestions', () => {
   const { config, errors } = validateConfig(
     raw({

@@ -17,7 +17,17 @@ import { componentEnv, logBatch } from '../../support/env.js';
 import { z } from 'zod';
 
 test('the registry lists every sink type', () => {
-  assert.equal([...SINKS.keys()].sort(), ['blackhole', 'console', 'file', 'http', 'nats', 'socket']);
+  assert.equal([...SINKS.keys()].sort(), [
+    'blackhole',
+    'console',
+    'elasticsearch',
+    'file',
+    'http',
+    'loki',
+    'nats',
+    'socket',
+    'splunk_hec_logs',
+  ]);
 });
 
 /** A source that sends three batches of two events. */

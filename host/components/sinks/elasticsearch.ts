@@ -1,0 +1,441 @@
+// The `elasticsearch` sink, as Vector's: events indexed through the bulk API (`<endpoint>/_bulk`, NDJSON: an
+// action line, then the event as JSON, per event). `mode: bulk` indexes into `bulk.index` (a template with
+// strftime, or `bulk.template_fallback_index` when it does not render) with `bulk.action`; `mode:
+// data_stream` creates into `<type>-<dataset>-<namespace>` (from the event's `data_stream` fields with
+// `auto_routing`, else the templates), adding those fields (`sync_fields`) and moving the timestamp to
+// `@timestamp`. `id_key` moves a field into the document's `_id`, with `bulk.version` (external versioning). `api_version: auto` asks the first endpoint
+// (`GET /`) for its major version: up to 6, action lines name `doc_type`. Requests go to the `endpoints` in
+// turn (or the deprecated `endpoint`).
+//
+// A 200 whose body says `"errors": true` failed item by item: with `request_retry_partial` the items that
+// failed with 429 or 5xx are retried as a request of their own, and the others are given up (counted as
+// errors, the batch rejected); without it every failed item is given up. Requests, retries (429, 5xx but 501,
+// and failed requests; not 408), concurrency and TLS are those of every HTTP sink (support/http-batch-sink.ts).
+// The healthcheck asks `/_cluster/health`.
+
+import type { Dispatcher } from 'undici';
+import { z } from 'zod';
+import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
+import type { RemapValue } from '../../../runtime/index.js';
+import { templateOption } from '../../config/template.js';
+import type { ComponentEnv, Sink } from '../component.js';
+import { toBatch, type EventBatch } from '../../topology/batch.js';
+import { compress, CONTENT_ENCODING } from '../support/compression.js';
+import { encodeOptions, SinkEncoder, transformerSchema } from '../support/encoding.js';
+import { eventFieldPath, fieldAt, isObject, lossyString } from '../support/event-fields.js';
+import { EventTemplate, type RenderFailure, templateFailed } from '../support/event-template.js';
+import {
+  authHeader,
+  batchSchema,
+  commonSettings,
+  HttpBatchSink,
+  httpLogSink,
+  type HttpRequest,
+  httpClient,
+  type HttpClient,
+  httpTlsSchema,
+  httpUri,
+  type Outcome,
+  requestWithHeadersSchema,
+  TWO_CREDENTIALS,
+  uriCredentials,
+} from '../support/http-batch-sink.js';
+import type { RetryTimer } from '../support/retry.js';
+
+const BULK_ACTIONS = ['index', 'create', 'update'] as const;
+
+const options = z
+  .strictObject({
+    endpoints: z.array(httpUri).optional(),
+    /** Deprecated in Vector for `endpoints`. */
+    endpoint: httpUri.optional(),
+    mode: z.enum(['bulk', 'data_stream']).default('bulk'),
+    bulk: z
+      .strictObject({
+        action: templateOption().default('index'),
+        index: templateOption().default('vector-%Y.%m.%d'),
+        template_fallback_index: z.string().optional(),
+        version: templateOption().optional(),
+        version_type: z.enum(['internal', 'external', 'external_gte']).default('internal'),
+      })
+      .prefault({}),
+    data_stream: z
+      .strictObject({
+        type: templateOption().default('logs'),
+        dataset: templateOption().default('generic'),
+        namespace: templateOption().default('default'),
+        auto_routing: z.boolean().default(true),
+        sync_fields: z.boolean().default(true),
+      })
+      .prefault({}),
+    api_version: z.enum(['auto', 'v6', 'v7', 'v8']).default('auto'),
+    doc_type: z.string().default('_doc'),
+    suppress_type_name: z.boolean().default(false),
+    id_key: z.string().optional(),
+    pipeline: z.string().optional(),
+    query: z
+      .record(
+        z.string(),
+        z.union([z.string(), z.strictObject({ type: z.literal('string').default('string'), value: z.string() })]),
+      )
+      .optional(),
+    request_retry_partial: z.boolean().default(false),
+    compression: z.enum(['none', 'gzip', 'zlib', 'zstd', 'snappy']).default('none'),
+    encoding: transformerSchema,
+    auth: z.strictObject({ strategy: z.literal('basic'), user: z.string(), password: z.string() }).optional(),
+    request: requestWithHeadersSchema,
+    batch: batchSchema({ max_bytes: 10_000_000, timeout_secs: 1 }),
+    tls: httpTlsSchema.optional(),
+  })
+  .check((ctx) => {
+    const { auth, endpoint, endpoints = [], bulk, id_key } = ctx.value;
+    const issue = (path: string[], message: string) =>
+      ctx.issues.push({ code: 'custom', input: ctx.value, path, message });
+    // Vector's checks, with its messages.
+    if (endpoint !== undefined && endpoints.length > 0)
+      issue(['endpoint'], '`endpoint` and `endpoints` options are mutually exclusive. Please use `endpoints` option.');
+    if (endpoint === undefined && endpoints.length === 0) issue(['endpoints'], 'Endpoints option must be specified');
+    const uris = endpoint === undefined ? endpoints : [endpoint];
+    if (auth !== undefined && uris.some((uri) => URL.canParse(uri) && uriCredentials(uri).auth !== undefined))
+      issue(['auth'], TWO_CREDENTIALS);
+    if (bulk.version !== undefined && bulk.version_type === 'internal')
+      issue(['bulk', 'version'], 'Your version field will be ignored because you use internal versioning');
+    if (bulk.version !== undefined && bulk.version_type !== 'internal' && id_key === undefined)
+      issue(['id_key'], 'Cannot use external versioning without specifying a document ID');
+    if (bulk.version === undefined && bulk.version_type !== 'internal')
+      issue(['bulk', 'version_type'], 'Tried to use external versioning without specifying the version itself');
+  });
+
+type ElasticsearchOptions = z.infer<typeof options>;
+
+/** A bulk request and its items (an action line and a document each), for retrying the failed ones. */
+interface BulkRequest extends HttpRequest {
+  items: string[];
+}
+
+/** An item of a bulk response (Vector reads `status` and `error` of index, create and update results). */
+interface BulkItem {
+  status?: number;
+  error?: { type?: string; reason?: string };
+}
+
+/** Vector's retry logic for bulk items: back-pressure and server errors. */
+const retriableItem = (status: number | undefined) => status !== undefined && (status === 429 || status >= 500);
+
+/** Vector's checks on an auto-routed `data_stream` value: what Elasticsearch takes in a data stream name. */
+function validStreamPart(text: string, field: string): boolean {
+  if (text === '') return true;
+  if (text.length > 100 || /[\0/\\*?"<>|,#: ]/.test(text) || /^[-_+.]/.test(text)) return false;
+  if (/[\x00-\x1f\x7f-\x9f]/.test(text)) return false;
+  return field === 'type' || !text.includes('-');
+}
+
+type DataStreamField = 'type' | 'dataset' | 'namespace';
+const STREAM_FIELDS: readonly DataStreamField[] = ['type', 'dataset', 'namespace'];
+
+class ElasticsearchSink extends HttpBatchSink {
+  /** Each endpoint without credentials, and its headers (with the auth in force: `auth`, or the endpoint's). */
+  private readonly endpoints: Array<{ base: string; headers: Record<string, string> }>;
+  private readonly bulkQuery: string;
+  private nextEndpoint = 0;
+  private readonly idPath: string[] | undefined;
+  private readonly timestampPath: string[] | undefined;
+  /** Action lines name `doc_type` (Elasticsearch 6 and before). */
+  private typed = false;
+
+  constructor(
+    private readonly options: ElasticsearchOptions,
+    private readonly encoder: SinkEncoder,
+    env: ComponentEnv,
+    client: HttpClient,
+    timer: RetryTimer,
+    private readonly templates: {
+      index: EventTemplate;
+      action: EventTemplate;
+      version: EventTemplate | undefined;
+      stream: Record<DataStreamField, EventTemplate>;
+    },
+  ) {
+    super(env, client, timer, { ...commonSettings(options, client), partitioned: false });
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(options.query ?? {}))
+      query.append(name, typeof value === 'string' ? value : value.value);
+    query.set('timeout', `${options.request.timeout_secs}s`);
+    if (options.pipeline) query.set('pipeline', options.pipeline);
+    this.bulkQuery = query.toString();
+    if (options.endpoint !== undefined)
+      env.log.warn('DEPRECATION, use of deprecated option `endpoint`. Please use `endpoints` option instead.');
+    this.endpoints = (options.endpoint === undefined ? options.endpoints! : [options.endpoint]).map((endpoint) => {
+      const { uri, auth } = uriCredentials(endpoint);
+      return {
+        base: uri.replace(/\/+$/, ''),
+        headers: { ...options.request.headers, ...authHeader(options.auth ?? auth) },
+      };
+    });
+    this.idPath = options.id_key === undefined ? undefined : eventFieldPath(options.id_key);
+    this.timestampPath = eventFieldPath(env.globals.log_schema.timestamp_key);
+  }
+
+  protected async buildRequest(_key: string, parts: EventBatch[]): Promise<BulkRequest | undefined> {
+    const items = parts.flatMap((part) => this.items(part));
+    if (items.length === 0) return undefined;
+    const endpoint = this.endpoints[this.nextEndpoint]!;
+    this.nextEndpoint = (this.nextEndpoint + 1) % this.endpoints.length;
+    const headers = {
+      'content-type': 'application/x-ndjson',
+      ...(this.options.compression === 'none'
+        ? {}
+        : { 'content-encoding': CONTENT_ENCODING[this.options.compression] }),
+      ...endpoint.headers,
+    };
+    return this.request(`${endpoint.base}/_bulk?${this.bulkQuery}`, headers, items);
+  }
+
+  private async request(uri: string, headers: Record<string, string>, items: string[]): Promise<BulkRequest> {
+    const body = await compress(this.options.compression, Buffer.from(items.join('')));
+    return { uri, method: 'POST', headers, body, items, events: items.length };
+  }
+
+  protected override retriable(status: number): boolean {
+    return status === 429 || (status >= 500 && status !== 501);
+  }
+
+  /** Vector's `ElasticsearchRetryLogic`: a 2xx with `"errors":true` failed item by item. */
+  protected override async judge(response: Dispatcher.ResponseData, request: HttpRequest): Promise<Outcome> {
+    const status = response.statusCode;
+    const body = await response.body.text();
+    if (status < 200 || status >= 300) {
+      const reason = status >= 400 && status < 500 ? `client-side error, ${status}: ${body}` : `${status}: ${body}`;
+      return { delivered: false, retry: this.retriable(status), reason, answered: true };
+    }
+    if (!body.includes('"errors":true')) return { delivered: true };
+    let results: BulkItem[];
+    try {
+      const parsed = JSON.parse(body) as { items: Array<Record<string, BulkItem>> };
+      results = parsed.items.map((item) => Object.values(item)[0] ?? {});
+    } catch (error) {
+      const reason = `some messages failed, could not parse response, error: ${(error as Error).message}`;
+      return { delivered: false, retry: false, reason, answered: true };
+    }
+    const { items } = request as BulkRequest;
+    const failed = results.flatMap((result, index) =>
+      result.status !== undefined && (result.status < 200 || result.status >= 300) ? [index] : [],
+    );
+    const error = results.find((result) => result.error)?.error;
+    const reason = error ? `error type: ${error.type}, reason: ${error.reason}` : `error response: ${body}`;
+    const retried = this.options.request_retry_partial
+      ? failed.filter((index) => retriableItem(results[index]!.status))
+      : [];
+    const refusedCount = failed.length - retried.length;
+    const refused = refusedCount > 0 ? { count: refusedCount, reason } : undefined;
+    if (retried.length === 0) return { delivered: true, refused };
+    return {
+      delivered: false,
+      retry: true,
+      reason,
+      answered: true,
+      refused,
+      retryWith: await this.request(
+        request.uri,
+        request.headers,
+        retried.map((index) => items[index]!),
+      ),
+    };
+  }
+
+  /** Vector's `api_version`: `auto` asks the first endpoint (`GET /`) for its major version; a failure is a
+   * warning and a version assumed, as Vector does for now. */
+  async detectVersion(): Promise<void> {
+    const { api_version, suppress_type_name } = this.options;
+    if (suppress_type_name)
+      this.env.log.warn(
+        'DEPRECATION, use of deprecated option `suppress_type_name`. Please use `api_version` option instead.',
+      );
+    const version = api_version === 'auto' ? await this.askVersion() : Number(api_version.slice(1));
+    this.typed = !suppress_type_name && version < 7;
+  }
+
+  private async askVersion(): Promise<number> {
+    try {
+      const { base, headers } = this.endpoints[0]!;
+      const response = await this.fetch(`${base}/`, { method: 'GET', headers });
+      const body = (await response.body.json()) as { version?: { number?: string } } | null;
+      const major = Number.parseInt(body?.version?.number?.split('.')[0] ?? '', 10);
+      if (Number.isNaN(major))
+        throw new Error('Unexpected response from Elasticsearch endpoint `/`. Consider setting `api_version` option.');
+      return major;
+    } catch (error) {
+      const assumed = this.options.suppress_type_name ? 6 : 8;
+      this.env.log.warn(
+        'Failed to determine Elasticsearch API version. Please fix the reported error or set an API version explicitly via `api_version`.',
+        { assumed_version: assumed, error: (error as Error).message },
+      );
+      return assumed;
+    }
+  }
+
+  /** Vector's healthcheck: `/_cluster/health` must answer 200. */
+  async healthcheck(): Promise<void> {
+    const { base, headers } = this.endpoints[0]!;
+    const response = await this.fetch(`${base}/_cluster/health`, { method: 'GET', headers });
+    await response.body.dump();
+    if (response.statusCode !== 200) throw new Error(`Unexpected status: ${response.statusCode}`);
+  }
+
+  /** The part's events as bulk items (those left out counted). */
+  private items(part: EventBatch): string[] {
+    const dataStream = this.options.mode === 'data_stream';
+    const rendered = {
+      index: dataStream ? undefined : this.templates.index.renderEach(part),
+      action: dataStream ? undefined : this.templates.action.renderEach(part),
+      version: dataStream ? undefined : this.templates.version?.renderEach(part),
+      stream: dataStream
+        ? (Object.fromEntries(
+            STREAM_FIELDS.map((field) => [field, this.templates.stream[field].renderEach(part)]),
+          ) as Record<DataStreamField, Array<string | RenderFailure>>)
+        : undefined,
+    };
+    const reader = new BatchReader(part.bytes);
+    const writer = new BatchWriter();
+    const actions: string[] = [];
+    for (const view of reader) {
+      const { kind, metadata, event } = reader.decodeRecord(view);
+      const document = isObject(event as RemapValue) ? (event as Record<string, RemapValue>) : {};
+      const target = rendered.stream
+        ? this.streamTarget(document, rendered.stream, view.index)
+        : this.bulkTarget(rendered, view.index);
+      if (target === undefined) continue;
+      const id = this.idPath === undefined ? undefined : fieldAt(document, this.idPath, true);
+      const meta: Record<string, string | number> = {};
+      if (typeof id === 'string') meta._id = id;
+      meta._index = target.index;
+      if (this.typed) meta._type = this.options.doc_type;
+      // External versions go with an id (Vector's `DocumentMetadata::IdAndVersion`).
+      const version = rendered.version && this.version(rendered.version[view.index]!);
+      if (typeof id === 'string' && version !== undefined) {
+        meta.version_type = this.options.bulk.version_type;
+        meta.version = version;
+      }
+      actions.push(JSON.stringify({ [target.action]: meta }));
+      writer.append(kind, metadata as RemapValue, document);
+    }
+    const documents = this.encoder.encodeEach(toBatch(writer.finish()));
+    return documents.flatMap((document, index) =>
+      document === undefined ? [] : [`${actions[index]}\n${Buffer.from(document).toString('utf8')}\n`],
+    );
+  }
+
+  /** A rendered `bulk.version` as the integer it must be; undefined (logged) otherwise. */
+  private version(text: string | RenderFailure): number | undefined {
+    if (typeof text !== 'string') {
+      templateFailed(this.env, 'version', text.error, false);
+      return undefined;
+    }
+    if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
+    this.env.log.warn(`Cannot parse version "${text}" as integer`, { internal_log_rate_key: 'version_parse' });
+    return undefined;
+  }
+
+  /** Bulk mode: the rendered index (or the fallback) and action; undefined drops the event (counted). */
+  private bulkTarget(
+    rendered: { index?: Array<string | RenderFailure>; action?: Array<string | RenderFailure> },
+    at: number,
+  ): { index: string; action: string } | undefined {
+    let index = rendered.index![at]!;
+    if (typeof index !== 'string') {
+      const fallback = this.options.bulk.template_fallback_index;
+      templateFailed(this.env, 'index', index.error, fallback === undefined);
+      if (fallback === undefined) return undefined;
+      index = fallback;
+    }
+    const action = rendered.action![at]!;
+    if (typeof action !== 'string') {
+      templateFailed(this.env, 'bulk_action', action.error, true);
+      return undefined;
+    }
+    if (!(BULK_ACTIONS as readonly string[]).includes(action)) {
+      templateFailed(this.env, 'bulk_action', `"${action}" is not a bulk action (index, create, update)`, true);
+      return undefined;
+    }
+    return { index, action };
+  }
+
+  /** Data stream mode: `<type>-<dataset>-<namespace>` with `create`; the event gets the `data_stream` fields
+   * it lacks (`sync_fields`) and its timestamp as `@timestamp`. */
+  private streamTarget(
+    document: Record<string, RemapValue>,
+    rendered: Record<DataStreamField, Array<string | RenderFailure>>,
+    at: number,
+  ): { index: string; action: string } | undefined {
+    const { auto_routing, sync_fields } = this.options.data_stream;
+    const existing = isObject(document.data_stream) ? document.data_stream : undefined;
+    const routed = auto_routing ? existing : undefined;
+    const parts: string[] = [];
+    for (const field of STREAM_FIELDS) {
+      const value = routed?.[field];
+      const option = `data_stream.${field}`;
+      if (value !== undefined) {
+        const text = lossyString(value);
+        if (!validStreamPart(text, field)) {
+          templateFailed(this.env, option, `auto-routed ${option} value is not a valid data-stream identifier`, true);
+          return undefined;
+        }
+        parts.push(text);
+        continue;
+      }
+      const text = rendered[field][at]!;
+      if (typeof text !== 'string') {
+        templateFailed(this.env, option, text.error, true);
+        return undefined;
+      }
+      parts.push(text);
+    }
+    if (sync_fields) {
+      const fields = existing ?? {};
+      for (const field of STREAM_FIELDS) {
+        const text = rendered[field][at]!;
+        if (fields[field] === undefined && typeof text === 'string') fields[field] = text;
+      }
+      document.data_stream = fields;
+    }
+    if (this.timestampPath !== undefined && this.timestampPath.join('.') !== '@timestamp') {
+      const timestamp = fieldAt(document, this.timestampPath, true);
+      if (timestamp !== undefined) document['@timestamp'] = timestamp;
+    }
+    return { index: parts.filter((part) => part !== '').join('-'), action: 'create' };
+  }
+}
+
+/** The sink; `timer`: how it waits between retries (tests drive their own). */
+export async function buildElasticsearchSink(
+  parsed: ElasticsearchOptions,
+  env: ComponentEnv,
+  timer: RetryTimer,
+): Promise<Sink> {
+  const encoder = new SinkEncoder(
+    encodeOptions({ codec: 'json', ...parsed.encoding }, undefined, 'message', env.globals.log_schema.message_key),
+    env,
+  );
+  const template = (option: string, text: string) => EventTemplate.build(option, text, env);
+  const sink = new ElasticsearchSink(parsed, encoder, env, await httpClient(parsed.tls, env), timer, {
+    index: await template('bulk.index', parsed.bulk.index),
+    action: await template('bulk.action', parsed.bulk.action),
+    version: parsed.bulk.version === undefined ? undefined : await template('bulk.version', parsed.bulk.version),
+    stream: {
+      type: await template('data_stream.type', parsed.data_stream.type),
+      dataset: await template('data_stream.dataset', parsed.data_stream.dataset),
+      namespace: await template('data_stream.namespace', parsed.data_stream.namespace),
+    },
+  });
+  await sink.detectVersion();
+  return sink;
+}
+
+const elasticsearch = httpLogSink(
+  'elasticsearch',
+  'Index observability events in Elasticsearch.',
+  options,
+  buildElasticsearchSink,
+);
+
+export default elasticsearch;

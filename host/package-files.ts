@@ -1,0 +1,6 @@
+// Files of the package the pipeline reads at run time. This module stays at the top of host/ because its URLs
+// are resolved from one level below dist/, where it sits both as tsc builds it (dist/host/) and as the CLI
+// bundles it (dist/bin/): two levels up is the package either way.
+
+/** Loki's push request messages (host/components/sinks/loki/push.proto), for the loki sink's protobuf push. */
+export const LOKI_PUSH_PROTO = new URL('../../host/components/sinks/loki/push.proto', import.meta.url);

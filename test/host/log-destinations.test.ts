@@ -1,0 +1,111 @@
+// End-to-end acknowledgements through the real `svc` executable into the log destinations: an http_server
+// source whose sinks (loki, elasticsearch, splunk_hec_logs) acknowledge answers its client only once every
+// destination accepted the event — Loki's held push, Elasticsearch's bulk request, Splunk's indexer
+// acknowledgement. Local servers on 127.0.0.1 stand in for the destinations.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type Answer, httpTarget } from './support/http-target.js';
+import { freePort, startSvc, tempDir, waitFor } from './support/svc.js';
+
+const require = createRequire(import.meta.url);
+const snappy = require('snappyjs') as { uncompress(bytes: Uint8Array): Uint8Array };
+
+test('http_server with acknowledgements answers once loki, elasticsearch and splunk_hec_logs all accepted the event', async () => {
+  let releaseLoki: (answer: Answer) => void = () => {};
+  const loki = await httpTarget(() => new Promise<Answer>((resolve) => (releaseLoki = resolve)));
+  const elasticsearch = await httpTarget((request) =>
+    request.method === 'GET'
+      ? { status: 200, body: { version: { number: '8.12.0' } } }
+      : { status: 200, body: { errors: false, items: [{ index: { status: 201 } }] } },
+  );
+  let indexed = false;
+  const splunk = await httpTarget((request) =>
+    request.url === '/services/collector/ack'
+      ? { status: 200, body: { acks: { 1: indexed } } }
+      : { status: 200, body: { text: 'Success', code: 0, ackId: 1 } },
+  );
+  const port = await freePort();
+  const dir = tempDir();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(
+    config,
+    `
+sources:
+  web:
+    type: http_server
+    address: 127.0.0.1:${port}
+    decoding: { codec: json }
+sinks:
+  to_loki:
+    type: loki
+    inputs: [web]
+    endpoint: ${loki.uri}
+    encoding: { codec: json }
+    labels: { source: svc }
+    acknowledgements: true
+    healthcheck: { enabled: false }
+  to_elasticsearch:
+    type: elasticsearch
+    inputs: [web]
+    endpoints: [${elasticsearch.uri}]
+    bulk: { index: logs }
+    acknowledgements: true
+    healthcheck: { enabled: false }
+  to_splunk:
+    type: splunk_hec_logs
+    inputs: [web]
+    endpoint: ${splunk.uri}
+    default_token: secret
+    encoding: { codec: json }
+    acknowledgements: { enabled: true, query_interval: 1 }
+    healthcheck: { enabled: false }
+`,
+  );
+  const svc = startSvc(['--config', config]);
+  try {
+    await svc.waitForStderr(/svc has started/);
+    let answered = false;
+    const posted = fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{"message":"hello","app":"web"}' }).then(
+      (response) => {
+        answered = true;
+        return response.status;
+      },
+    );
+    const bulks = () => elasticsearch.requests.filter((request) => request.method === 'POST');
+    const ackQueries = () => splunk.requests.filter((request) => request.url === '/services/collector/ack');
+    await waitFor(
+      () => loki.requests.length === 1 && bulks().length === 1 && ackQueries().length >= 1,
+      () => `a push, a bulk request and an ack query; stderr: ${svc.stderr()}`,
+    );
+    // Elasticsearch took it; Loki holds its answer and Splunk has not indexed it: no answer yet.
+    assert.is(answered, false);
+    indexed = true;
+    await waitFor(
+      () => ackQueries().some((_request, index) => index > 0),
+      () => 'a second ack query',
+    );
+    assert.is(answered, false);
+    releaseLoki({ status: 204 });
+    assert.is(await posted, 200);
+
+    const push = loki.requests[0]!;
+    assert.match(snappy.uncompress(push.body).toString(), /"message":"hello"/);
+    const [action, document] = bulks()[0]!.body.toString().trimEnd().split('\n');
+    assert.equal(JSON.parse(action!), { index: { _index: 'logs' } });
+    assert.is((JSON.parse(document!) as { message: string }).message, 'hello');
+    const hec = JSON.parse(splunk.requests[0]!.body.toString()) as { event: { message: string } };
+    assert.is(hec.event.message, 'hello');
+    svc.child.kill('SIGTERM');
+    const { status } = await svc.exited;
+    assert.is(status, 0, svc.stderr());
+  } finally {
+    svc.child.kill('SIGKILL');
+    await Promise.all([loki.close(), elasticsearch.close(), splunk.close()]);
+  }
+});
+
+test.run();
