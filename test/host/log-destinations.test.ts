@@ -1,7 +1,8 @@
 // End-to-end acknowledgements through the real `svc` executable into the log destinations: an http_server
 // source whose sinks (loki, elasticsearch, splunk_hec_logs) acknowledge answers its client only once every
 // destination accepted the event — Loki's held push, Elasticsearch's bulk request, Splunk's indexer
-// acknowledgement. Local servers on 127.0.0.1 stand in for the destinations.
+// acknowledgement. Then issue 24's shape: a transaction merged by `reduce` reaching each destination whole.
+// Local servers on 127.0.0.1 stand in for the destinations.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,6 +103,119 @@ sinks:
     svc.child.kill('SIGTERM');
     const { status } = await svc.exited;
     assert.is(status, 0, svc.stderr());
+  } finally {
+    svc.child.kill('SIGKILL');
+    await Promise.all([loki.close(), elasticsearch.close(), splunk.close()]);
+  }
+});
+
+test('logs → reduce (a transaction merged by group_by and ends_when) → loki, elasticsearch, splunk_hec_logs: each gets the merged documents', async () => {
+  const loki = await httpTarget(() => ({ status: 204 }));
+  const elasticsearch = await httpTarget((request) =>
+    request.method === 'GET'
+      ? { status: 200, body: { version: { number: '8.12.0' } } }
+      : { status: 200, body: { errors: false, items: [{ index: { status: 201 } }, { index: { status: 201 } }] } },
+  );
+  const splunk = await httpTarget(() => ({ status: 200, body: { text: 'Success', code: 0 } }));
+  const port = await freePort();
+  const dir = tempDir();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(
+    config,
+    `
+sources:
+  web: { type: http_server, address: "127.0.0.1:${port}", decoding: { codec: json } }
+transforms:
+  transactions:
+    type: reduce
+    inputs: [web]
+    group_by: [txn]
+    ends_when: .end == true
+    merge_strategies: { message: concat_newline }
+sinks:
+  to_loki:
+    type: loki
+    inputs: [transactions]
+    endpoint: ${loki.uri}
+    compression: none
+    encoding: { codec: json }
+    labels: { txn: "{{ txn }}" }
+    batch: { timeout_secs: 0.1 }
+    healthcheck: { enabled: false }
+  to_elasticsearch:
+    type: elasticsearch
+    inputs: [transactions]
+    endpoints: [${elasticsearch.uri}]
+    bulk: { index: transactions }
+    batch: { timeout_secs: 0.1 }
+    healthcheck: { enabled: false }
+  to_splunk:
+    type: splunk_hec_logs
+    inputs: [transactions]
+    endpoint: ${splunk.uri}
+    default_token: secret
+    encoding: { codec: json }
+    batch: { timeout_secs: 0.1 }
+    acknowledgements: { indexer_acknowledgements_enabled: false }
+    healthcheck: { enabled: false }
+`,
+  );
+  const svc = startSvc(['--config', config]);
+  try {
+    await svc.waitForStderr(/svc has started/);
+    const lines = [
+      { txn: 'a', message: 'begin', amount: 1 },
+      { txn: 'b', message: 'open', amount: 10 },
+      { txn: 'a', message: 'charge', amount: 2 },
+      { txn: 'a', message: 'commit', amount: 3, end: true },
+      { txn: 'b', message: 'close', amount: 20, end: true },
+    ];
+    for (const line of lines)
+      assert.is((await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: JSON.stringify(line) })).status, 200);
+    const expected = [
+      { txn: 'a', message: 'begin\ncharge\ncommit', amount: 6 },
+      { txn: 'b', message: 'open\nclose', amount: 30 },
+    ];
+    type Doc = { txn: string; message: string; amount: number };
+    const pick = (docs: Doc[]) =>
+      docs.map(({ txn, message, amount }) => ({ txn, message, amount })).sort((x, y) => x.txn.localeCompare(y.txn));
+    const lokiDocs = () =>
+      loki.requests.flatMap((request) =>
+        (JSON.parse(request.body.toString()) as { streams: Array<{ values: string[][] }> }).streams.flatMap((stream) =>
+          stream.values.map(([, line]) => JSON.parse(line!) as Doc),
+        ),
+      );
+    const bulkDocs = () =>
+      elasticsearch.requests
+        .filter((request) => request.method === 'POST')
+        .flatMap((request) =>
+          request.body
+            .toString()
+            .trimEnd()
+            .split('\n')
+            .filter((_line, i) => i % 2 === 1)
+            .map((line) => JSON.parse(line) as Doc),
+        );
+    const hecDocs = () =>
+      splunk.requests.flatMap((request) =>
+        request.body
+          .toString()
+          .split(/(?<=\})(?=\{"event")/)
+          .map((object) => (JSON.parse(object) as { event: Doc }).event),
+      );
+    await waitFor(
+      () => lokiDocs().length >= 2 && bulkDocs().length >= 2 && hecDocs().length >= 2,
+      () =>
+        `loki ${lokiDocs().length}, elasticsearch ${bulkDocs().length}, splunk ${hecDocs().length}; stderr: ${svc.stderr()}`,
+    );
+    assert.equal(pick(lokiDocs()), expected);
+    assert.equal(pick(bulkDocs()), expected);
+    assert.equal(pick(hecDocs()), expected);
+    svc.child.kill('SIGTERM');
+    const { status } = await svc.exited;
+    assert.is(status, 0, svc.stderr());
+    // Nothing more at shutdown: both transactions had ended.
+    assert.is(lokiDocs().length + bulkDocs().length + hecDocs().length, 6);
   } finally {
     svc.child.kill('SIGKILL');
     await Promise.all([loki.close(), elasticsearch.close(), splunk.close()]);
