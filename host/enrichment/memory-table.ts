@@ -117,16 +117,19 @@ export class MemoryTable {
   /** Starts with the rows of the table this one replaces on a reload (`reload_behavior: preserve-state`), its
    * pending writes included, each with its own write time and TTL. */
   takeOver(previous: MemoryTable): void {
-    for (const [key, entry] of [...previous.visible, ...previous.pending]) {
-      this.visibleSize -= this.visible.get(key)?.size ?? 0;
-      if (entry === null) {
-        this.visible.delete(key);
-      } else {
-        this.visible.set(key, entry);
-        this.visibleSize += entry.size;
-      }
-    }
+    for (const [key, entry] of [...previous.visible, ...previous.pending]) this.makeVisible(key, entry);
     this.byteSize = this.visibleSize;
+  }
+
+  /** Sets or (null) removes `key` in the visible map, keeping its size. */
+  private makeVisible(key: string, entry: MemoryEntry | null): void {
+    this.visibleSize -= this.visible.get(key)?.size ?? 0;
+    if (entry === null) {
+      this.visible.delete(key);
+    } else {
+      this.visible.set(key, entry);
+      this.visibleSize += entry.size;
+    }
   }
 
   /** Writes each top-level field of a log event as the entry of its key; refused past `max_byte_size`. */
@@ -198,15 +201,7 @@ export class MemoryTable {
     if (this.pending.size === 0) return;
     const changes = [...this.pending];
     this.pending.clear();
-    for (const [key, entry] of changes) {
-      this.visibleSize -= this.visible.get(key)?.size ?? 0;
-      if (entry === null) {
-        this.visible.delete(key);
-      } else {
-        this.visible.set(key, entry);
-        this.visibleSize += entry.size;
-      }
-    }
+    for (const [key, entry] of changes) this.makeVisible(key, entry);
     this.sendChanges({ id: this.data.id, instance: this.data.instance, changes });
   }
 

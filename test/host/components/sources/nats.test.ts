@@ -24,9 +24,8 @@ const source = nats as SourceDefinition;
 
 test('core NATS: each message is an event with its subject; a queue group shares the messages', async () => {
   const options = { url: server.url, connection_name: 'test', subject: 'logs.>', queue: 'workers' };
-  const [a, b] = await Promise.all(
-    [1, 2].map(async () => runSource(await buildSource(source, options, testEnv('nats')))),
-  );
+  const built = await Promise.all([1, 2].map(() => buildSource(source, options, testEnv('nats'))));
+  const [a, b] = built.map((one) => runSource(one));
   const client = await connect({ servers: server.url });
   try {
     // Built sources have subscribed: what is published now reaches them.
@@ -49,6 +48,8 @@ test('core NATS: each message is an event with its subject; a queue group shares
     await client.close();
     for (const run of [a!, b!]) run.shutdown.abort();
     await Promise.all([a!.done, b!.done]);
+    // Its acknowledgements answered, a source closes its connection.
+    await Promise.all(built.map((one) => one.acknowledged?.()));
   }
 });
 
@@ -67,7 +68,8 @@ test('JetStream: a durable consumer delivers each message once it is acknowledge
     jetstream: { stream: 'EVENTS', consumer: 'aggregator' },
     decoding: { codec: 'json' },
   };
-  const run = runSource(await buildSource(source, options, testEnv('nats', { acknowledgements: true })));
+  const built = await buildSource(source, options, testEnv('nats', { acknowledgements: true }));
+  const run = runSource(built);
   try {
     await run.waitFor(10);
     // Nothing is acknowledged while the sinks hold the batches, and nothing is redelivered past the 1 s
@@ -102,6 +104,7 @@ test('JetStream: a durable consumer delivers each message once it is acknowledge
   } finally {
     run.shutdown.abort();
     await run.done;
+    await built.acknowledged?.();
     await client.close();
   }
 });
