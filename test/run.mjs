@@ -2,8 +2,8 @@
 // process of its own, as many at once as there are cores (at least two), the slowest first by the durations
 // of earlier runs (remembered in .cache/test-durations.json). Each file's output is printed in one piece
 // when the file ends; the last line is `N passed, M failed` (plus `, K skipped`). Fails when a test failed,
-// when a file ended before uvu's totals (it threw on import, crashed or hung past FILE_TIMEOUT_MS), or when
-// no test ran.
+// when a file ended before uvu's totals (it threw on import, crashed or hung past FILE_TIMEOUT_MS), when its
+// process did not exit within EXIT_AFTER_TOTALS_MS of its tests' end, or when no test ran.
 //
 //   node test/run.mjs [--unit] [--integration] [filter...]
 //
@@ -26,6 +26,9 @@ const unitGuard = new URL('./support/unit-guard.mjs', import.meta.url).href;
 const durationsFile = join(root, '.cache/test-durations.json');
 /** A file still running after this long is stopped and counted as failed. */
 const FILE_TIMEOUT_MS = 5 * 60_000;
+/** A file whose tests have ended (uvu printed its totals) and whose process has not exited this much later is
+ * stopped and counted as failed: something it opened (a server, a connection, a timer) keeps it alive. */
+const EXIT_AFTER_TOTALS_MS = 30_000;
 
 /** Integration test files (paths under test/ without `.test.ts`) and folders (ending in `/`: all their files). */
 const INTEGRATION = [
@@ -162,8 +165,18 @@ function runFile(name) {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  let lingered = false;
+  let exitTimer;
+  const collect = (chunk) => {
+    output += chunk;
+    if (exitTimer === undefined && totals(output) !== undefined)
+      exitTimer = setTimeout(() => {
+        lingered = true;
+        killGroup(child);
+      }, EXIT_AFTER_TOTALS_MS);
+  };
+  child.stdout.setEncoding('utf8').on('data', collect);
+  child.stderr.setEncoding('utf8').on('data', collect);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -172,8 +185,9 @@ function runFile(name) {
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(exitTimer);
       running.delete(child);
-      resolve({ name, code, output, timedOut, ms: Date.now() - started });
+      resolve({ name, code, output, timedOut, lingered, ms: Date.now() - started });
     });
   });
 }
@@ -194,8 +208,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 /** The file's outcome: its counts, and why it failed beyond them (a crash or a timeout). */
-function judge({ code, output, timedOut }) {
+function judge({ code, output, timedOut, lingered }) {
   const counted = totals(output);
+  if (lingered)
+    return {
+      counts: { ...counted, failed: counted.failed + 1 },
+      problem: `did not exit within ${EXIT_AFTER_TOTALS_MS / 1000} s of its tests' end (a server, connection or timer left open)`,
+    };
   if (timedOut)
     return {
       counts: counted ?? { passed: 0, failed: 1, skipped: 0 },
