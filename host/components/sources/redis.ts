@@ -60,16 +60,16 @@ interface Entry {
   data: Uint8Array;
 }
 
-/** Entries of a raw XREADGROUP / XAUTOCLAIM reply's entry list (deleted ones, null, skipped). */
+/** Entries of a raw XREADGROUP / XAUTOCLAIM reply's entry list, read as bytes (deleted ones, null, skipped). */
 function entriesOf(raw: unknown): Entry[] {
   const entries: Entry[] = [];
-  for (const item of (raw as Array<[string, string[]] | null>) ?? []) {
+  for (const item of (raw as Array<[Buffer, Buffer[]] | null>) ?? []) {
     if (!item) continue;
     const [id, fields] = item;
     if (!fields) continue;
-    let value: string | undefined;
-    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === STREAM_FIELD) value = fields[i + 1];
-    entries.push({ id, data: Buffer.from(value ?? '') });
+    let value: Buffer | undefined;
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]!.toString() === STREAM_FIELD) value = fields[i + 1];
+    entries.push({ id: id.toString(), data: value ?? Buffer.alloc(0) });
   }
   return entries;
 }
@@ -84,6 +84,8 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
     options.redis_key === undefined
       ? sourceStamp(env, origin, '')
       : stampSource(sourceStamp(env, origin, ''), origin, options.redis_key, ['key'], options.key);
+  // Replies read as bytes, not strings: an event's encoding may be binary (`native`, `protobuf`).
+  const asBytes = { typeMapping: { [(await import('redis')).RESP_TYPES.BLOB_STRING]: Buffer } };
   const client = await redisConnect(options.url, env.log);
   // Blocking reads and subscriptions hold their connection: they get one of their own.
   let reader: RedisClient;
@@ -159,17 +161,10 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
     };
     // Own pending entries first: a previous run under this name left them unacknowledged.
     for (let after = '0'; !context.shutdown.aborted; ) {
-      const reply = (await reader.sendCommand([
-        'XREADGROUP',
-        'GROUP',
-        group,
-        consumer,
-        'COUNT',
-        count,
-        'STREAMS',
-        options.key,
-        after,
-      ])) as Array<[string, unknown]> | null;
+      const reply = (await reader.sendCommand(
+        ['XREADGROUP', 'GROUP', group, consumer, 'COUNT', count, 'STREAMS', options.key, after],
+        asBytes,
+      )) as Array<[Buffer, unknown]> | null;
       const entries = entriesOf(reply?.[0]?.[1]);
       if (entries.length === 0) break;
       after = entries[entries.length - 1]!.id;
@@ -184,34 +179,31 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
         if (working.length > 0)
           await client.sendCommand(['XCLAIM', options.key, group, consumer, '0', ...working, 'JUSTID']).catch(() => {});
         for (let start = '0-0'; ; ) {
-          const [next, claimed] = (await client.sendCommand([
-            'XAUTOCLAIM',
-            options.key,
-            group,
-            consumer,
-            String(idle),
-            start,
-            'COUNT',
-            count,
-          ])) as [string, unknown];
+          const [next, claimed] = (await client.sendCommand(
+            ['XAUTOCLAIM', options.key, group, consumer, String(idle), start, 'COUNT', count],
+            asBytes,
+          )) as [Buffer, unknown];
           await take(entriesOf(claimed));
-          if (next === '0-0' || context.shutdown.aborted) break;
-          start = next;
+          if (next.toString() === '0-0' || context.shutdown.aborted) break;
+          start = next.toString();
         }
       }
-      const reply = (await reader.sendCommand([
-        'XREADGROUP',
-        'GROUP',
-        group,
-        consumer,
-        'COUNT',
-        count,
-        'BLOCK',
-        String(Math.min(BLOCK_MS, idle / 2)),
-        'STREAMS',
-        options.key,
-        '>',
-      ])) as Array<[string, unknown]> | null;
+      const reply = (await reader.sendCommand(
+        [
+          'XREADGROUP',
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          count,
+          'BLOCK',
+          String(Math.min(BLOCK_MS, idle / 2)),
+          'STREAMS',
+          options.key,
+          '>',
+        ],
+        asBytes,
+      )) as Array<[Buffer, unknown]> | null;
       await take(entriesOf(reply?.[0]?.[1]));
     }
   };
@@ -220,20 +212,11 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
     const direction = options.list.method === 'lpop' ? 'LEFT' : 'RIGHT';
     while (!context.shutdown.aborted) {
       // BLMPOP: blocks until the list has elements, then takes up to LIST_COUNT of them from one end.
-      const reply = (await reader.sendCommand([
-        'BLMPOP',
-        String(BLOCK_MS / 1000),
-        '1',
-        options.key,
-        direction,
-        'COUNT',
-        String(LIST_COUNT),
-      ])) as [string, string[]] | null;
-      if (reply)
-        await receive(
-          reply[1].map((element) => Buffer.from(element)),
-          context,
-        );
+      const reply = (await reader.sendCommand(
+        ['BLMPOP', String(BLOCK_MS / 1000), '1', options.key, direction, 'COUNT', String(LIST_COUNT)],
+        asBytes,
+      )) as [Buffer, Buffer[]] | null;
+      if (reply) await receive(reply[1], context);
     }
   };
 
