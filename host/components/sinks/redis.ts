@@ -23,6 +23,15 @@ const options = z.strictObject({
   data_type: z.enum(['list', 'channel', 'stream']).default('list'),
   list_option: z.strictObject({ method: z.enum(['lpush', 'rpush']).default('rpush') }).prefault({}),
   encoding: encodingSchema,
+  // Vector's batch of the redis sink: a list push carries at most `max_events` elements (and `max_bytes`
+  // of them when set). svc writes the pipeline's batches as they come: `timeout_secs` adds no wait.
+  batch: z
+    .strictObject({
+      max_bytes: z.number().int().positive().optional(),
+      max_events: z.number().int().positive().default(1),
+      timeout_secs: z.number().positive().default(1),
+    })
+    .prefault({}),
   request: requestFields('none').prefault({}),
 });
 type RedisSinkOptions = z.infer<typeof options>;
@@ -108,7 +117,8 @@ class RedisSink implements Sink {
       if (payloads.length === 0) continue;
       if (this.options.data_type === 'list') {
         const push = this.options.list_option.method === 'lpush' ? 'LPUSH' : 'RPUSH';
-        commands.push(this.client.sendCommand([push, key, ...payloads]));
+        for (const chunk of chunks(payloads, this.options.batch.max_events, this.options.batch.max_bytes))
+          commands.push(this.client.sendCommand([push, key, ...chunk]));
       } else if (this.options.data_type === 'channel') {
         for (const payload of payloads) commands.push(this.client.sendCommand(['PUBLISH', key, payload]));
       } else {
@@ -143,6 +153,22 @@ class RedisSink implements Sink {
   async healthcheck(): Promise<void> {
     await this.client.ping();
   }
+}
+
+/** `payloads` in order, in chunks of at most `maxEvents` and (but for a single larger one) `maxBytes`. */
+function* chunks(payloads: Buffer[], maxEvents: number, maxBytes = Number.POSITIVE_INFINITY): Generator<Buffer[]> {
+  let chunk: Buffer[] = [];
+  let bytes = 0;
+  for (const payload of payloads) {
+    if (chunk.length > 0 && (chunk.length >= maxEvents || bytes + payload.byteLength > maxBytes)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(payload);
+    bytes += payload.byteLength;
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 /** The sink; `timer`: how it waits between retries (tests drive their own). */

@@ -56,6 +56,15 @@ test('list: each event on the list its key renders, rpush by default, lpush on d
     assert.equal(await client.lRange('team-b', 0, -1), ['two']);
     await written({ key: 'pushed', list_option: { method: 'lpush' } }, [{ message: 'x' }, { message: 'y' }]);
     assert.equal(await client.lRange('pushed', 0, -1), ['y', 'x']);
+    // A push carries up to batch.max_events elements: with 2, LPUSH x y then LPUSH z (the server counts them).
+    await client.configResetStat();
+    await written({ key: 'chunked', list_option: { method: 'lpush' }, batch: { max_events: 2 } }, [
+      { message: 'x' },
+      { message: 'y' },
+      { message: 'z' },
+    ]);
+    assert.match(await client.info('commandstats'), /cmdstat_lpush:calls=2,/);
+    assert.equal(await client.lRange('chunked', 0, -1), ['z', 'y', 'x']);
   } finally {
     await client.close();
   }
