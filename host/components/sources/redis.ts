@@ -99,14 +99,20 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
   }
   const group = options.stream.group;
   const consumer = options.stream.consumer ?? `${env.hostname}-${env.id}`;
-  if (options.data_type === 'stream') {
+  /** Creates the group (and the stream) unless it exists. */
+  const createGroup = async () => {
     try {
       await client.sendCommand(['XGROUP', 'CREATE', options.key, group, '0', 'MKSTREAM']);
     } catch (error) {
-      if (!/BUSYGROUP/.test((error as Error).message)) {
-        await Promise.all([redisClose(client), redisClose(reader)]);
-        throw new Error(`stream: cannot create the group "${group}" of "${options.key}": ${(error as Error).message}`);
-      }
+      if (!/BUSYGROUP/.test((error as Error).message)) throw error;
+    }
+  };
+  if (options.data_type === 'stream') {
+    try {
+      await createGroup();
+    } catch (error) {
+      await Promise.all([redisClose(client), redisClose(reader)]);
+      throw new Error(`stream: cannot create the group "${group}" of "${options.key}": ${(error as Error).message}`);
     }
   }
   /** Acknowledgements not yet answered: the source is done once they are. */
@@ -172,39 +178,49 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
     }
     let lastClaim = 0;
     while (!context.shutdown.aborted) {
-      if (Date.now() - lastClaim >= idle / 2) {
-        lastClaim = Date.now();
-        // Still being delivered here: not to be claimed by another consumer.
-        const working = [...unsettled].flat();
-        if (working.length > 0)
-          await client.sendCommand(['XCLAIM', options.key, group, consumer, '0', ...working, 'JUSTID']).catch(() => {});
-        for (let start = '0-0'; ; ) {
-          const [next, claimed] = (await client.sendCommand(
-            ['XAUTOCLAIM', options.key, group, consumer, String(idle), start, 'COUNT', count],
-            asBytes,
-          )) as [Buffer, unknown];
-          await take(entriesOf(claimed));
-          if (next.toString() === '0-0' || context.shutdown.aborted) break;
-          start = next.toString();
+      try {
+        if (Date.now() - lastClaim >= idle / 2) {
+          lastClaim = Date.now();
+          // Still being delivered here: not to be claimed by another consumer.
+          const working = [...unsettled].flat();
+          if (working.length > 0)
+            await client
+              .sendCommand(['XCLAIM', options.key, group, consumer, '0', ...working, 'JUSTID'])
+              .catch(() => {});
+          for (let start = '0-0'; ; ) {
+            const [next, claimed] = (await client.sendCommand(
+              ['XAUTOCLAIM', options.key, group, consumer, String(idle), start, 'COUNT', count],
+              asBytes,
+            )) as [Buffer, unknown];
+            await take(entriesOf(claimed));
+            if (next.toString() === '0-0' || context.shutdown.aborted) break;
+            start = next.toString();
+          }
         }
+        const reply = (await reader.sendCommand(
+          [
+            'XREADGROUP',
+            'GROUP',
+            group,
+            consumer,
+            'COUNT',
+            count,
+            'BLOCK',
+            String(Math.min(BLOCK_MS, idle / 2)),
+            'STREAMS',
+            options.key,
+            '>',
+          ],
+          asBytes,
+        )) as Array<[Buffer, unknown]> | null;
+        await take(entriesOf(reply?.[0]?.[1]));
+      } catch (error) {
+        // The stream or its group is gone (deleted, or a server restarted without persistence): made again.
+        // (NOGROUP; UNBLOCKED: deleted while a read waited on it.)
+        if (!/NOGROUP|UNBLOCKED/.test((error as Error).message)) throw error;
+        env.log.warn(`The group "${group}" of the Redis stream "${options.key}" is missing: creating it.`);
+        await createGroup();
       }
-      const reply = (await reader.sendCommand(
-        [
-          'XREADGROUP',
-          'GROUP',
-          group,
-          consumer,
-          'COUNT',
-          count,
-          'BLOCK',
-          String(Math.min(BLOCK_MS, idle / 2)),
-          'STREAMS',
-          options.key,
-          '>',
-        ],
-        asBytes,
-      )) as Array<[Buffer, unknown]> | null;
-      await take(entriesOf(reply?.[0]?.[1]));
     }
   };
 

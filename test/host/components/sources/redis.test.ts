@@ -132,6 +132,43 @@ test('stream: acknowledged once delivered; given up on, read again; a dead consu
   }
 });
 
+test('stream: a stream deleted under a running source is made again with its group, and read on', async () => {
+  const client = createClient({ url: server.url });
+  await client.connect();
+  const built = await buildSource(
+    source,
+    { url: server.url, key: 'gone', data_type: 'stream', stream: { group: 'g', consumer: 'c' } },
+    testEnv('redis'),
+  );
+  const run = runSource(built);
+  try {
+    await write({ key: 'gone', data_type: 'stream' }, ['before']);
+    await run.waitFor(1);
+    await client.del('gone');
+    // Written after the group is made again: the sink would otherwise make a stream without the group.
+    const groups = async () => {
+      try {
+        return ((await client.sendCommand(['XINFO', 'GROUPS', 'gone'])) as unknown[]).length;
+      } catch {
+        return 0;
+      }
+    };
+    for (let asked = 0; asked < 500 && (await groups()) === 0; asked++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await write({ key: 'gone', data_type: 'stream' }, ['after']);
+    await run.waitFor(2);
+    assert.equal(
+      run.events.map((event) => event.message),
+      ['before', 'after'],
+    );
+  } finally {
+    run.shutdown.abort();
+    await run.done;
+    await built.acknowledged?.();
+    await client.close();
+  }
+});
+
 test('a server that does not answer fails the build, naming it', async () => {
   await buildSource(source, { url: 'redis://127.0.0.1:1', key: 'x' }, testEnv('redis')).then(
     () => assert.unreachable('built'),
