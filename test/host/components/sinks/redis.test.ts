@@ -8,6 +8,7 @@ import redis, { buildRedisSink } from '../../../../host/components/sinks/redis.j
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { steppedTimer } from '../../support/stepped-timer.js';
 import { waitFor } from '../../../support/wait-for.js';
 
 let server: RedisServer;
@@ -86,6 +87,53 @@ test('stream: each event one entry, its encoding in the message field', async ()
   } finally {
     await client.close();
   }
+});
+
+test('a write the server refuses is retried with the backoff, then given up and counted', async () => {
+  const client = createClient({ url: server.url });
+  await client.connect();
+  await client.set('not-a-list', 'string');
+  const { timer, waits } = steppedTimer();
+  const env = componentEnv(redis);
+  const sink = await buildRedisSink(
+    redis.options.parse({
+      endpoint: server.url,
+      key: 'not-a-list',
+      encoding: { codec: 'text' },
+      request: { retry_attempts: 1, retry_jitter_mode: 'None' },
+    }),
+    env,
+    timer,
+  );
+  try {
+    // RPUSH on a string: WRONGTYPE, retried once, then given up.
+    const { batch, status } = tracked([{ message: 'nowhere' }]);
+    await sink.write(batch);
+    await waitFor(
+      () => waits.length === 1,
+      () => `${waits.length} retry waits`,
+    );
+    assert.is(waits[0]!.ms, 1000);
+    waits[0]!.release();
+    await waitFor(
+      () => status() !== undefined,
+      () => 'the batch is not settled',
+    );
+    assert.is(status(), 'errored');
+    assert.is(env.metrics.total('component_errors_total'), 2);
+  } finally {
+    for (const wait of waits) wait.release();
+    await sink.close();
+    await client.close();
+  }
+});
+
+test('a server that cannot be reached fails the build, naming it', async () => {
+  const options = redis.options.parse({ endpoint: 'redis://127.0.0.1:1', key: 'k', encoding: { codec: 'json' } });
+  await buildRedisSink(options, componentEnv(redis)).then(
+    () => assert.unreachable('built'),
+    (error: Error) => assert.match(error.message, 'could not connect to Redis at redis://127.0.0.1:1'),
+  );
 });
 
 test.run();
