@@ -6,6 +6,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createClient } from 'redis';
 import { startRedisServer } from './redis-server.js';
 import { startSvc, tempDir, type SvcRun } from './svc.js';
 
@@ -28,6 +29,8 @@ export interface ScaleOutOutcome {
   perAggregator: [number, number];
   kills: number;
   seconds: number;
+  /** Entries of the group left unacknowledged at the end (XPENDING). */
+  pending: number;
 }
 
 /** `line-<n>` of every output line, counted. */
@@ -135,7 +138,12 @@ sinks:
       if (times === 0) lost.push(n);
       else duplicated += times - 1;
     }
+    const client = createClient({ url: server.url });
+    await client.connect();
+    const pending = Number(((await client.sendCommand(['XPENDING', 'lines', 'aggregators'])) as unknown[])[0]);
+    await client.close();
     return {
+      pending,
       lost,
       duplicated,
       perAggregator: [per[0]!, per[1]!],

@@ -11,6 +11,7 @@ test('agent → redis stream → two aggregators, one SIGKILLed twice: every lin
   assert.is(outcome.kills, 2);
   assert.equal(outcome.lost, [], `${outcome.lost.length} lines lost, ${outcome.duplicated} duplicated`);
   assert.ok(outcome.perAggregator[1] > 0, 'the second aggregator took a share');
+  assert.is(outcome.pending, 0, 'every entry acknowledged in the end');
 });
 
 test.run();
