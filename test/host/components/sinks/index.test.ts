@@ -25,6 +25,7 @@ test('the registry lists every sink type', () => {
     'http',
     'loki',
     'nats',
+    'redis',
     'socket',
     'splunk_hec_logs',
   ]);

@@ -1,0 +1,194 @@
+// The `redis` sink: each event encoded and written to `key`, a template rendered per event. `data_type:
+// list` pushes onto the list (`list_option.method`: `lpush` or `rpush`), `channel` publishes on the channel.
+// svc's at-least-once mode, `data_type: stream`, appends each event as one entry of the stream (XADD, the
+// encoded event in its `message` field), read back by the `redis` source's consumer groups. A batch is
+// delivered once the server answered every command of it. A batch that fails is retried with Vector's
+// backoff (`request.*`); `request.concurrency` batches are written at once. Given-up events are counted as
+// errors and discarded.
+
+import { z } from 'zod';
+import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
+import { releaseBytes, type EventBatch } from '../../topology/batch.js';
+import { InFlight } from '../support/concurrency.js';
+import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
+import { EventTemplate } from '../support/event-template.js';
+import { type RedisClient, redisClose, redisConnect, STREAM_FIELD } from '../support/redis.js';
+import { concurrencyLimit, RateLimit, requestFields } from '../support/request.js';
+import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
+import { templateOption } from '../../config/template.js';
+
+const options = z.strictObject({
+  endpoint: z.string().min(1),
+  key: templateOption(),
+  data_type: z.enum(['list', 'channel', 'stream']).default('list'),
+  list_option: z.strictObject({ method: z.enum(['lpush', 'rpush']).default('rpush') }).prefault({}),
+  encoding: encodingSchema,
+  // Vector's batch of the redis sink: a list push carries at most `max_events` elements (and `max_bytes`
+  // of them when set). svc writes the pipeline's batches as they come: `timeout_secs` adds no wait.
+  batch: z
+    .strictObject({
+      max_bytes: z.number().int().positive().optional(),
+      max_events: z.number().int().positive().default(1),
+      timeout_secs: z.number().positive().default(1),
+    })
+    .prefault({}),
+  request: requestFields('none').prefault({}),
+});
+type RedisSinkOptions = z.infer<typeof options>;
+
+type Messages = Array<{ key: string; payloads: Buffer[] }>;
+
+class RedisSink implements Sink {
+  private readonly inFlight: InFlight;
+  private readonly rateLimit: RateLimit;
+  /** Events written and neither delivered nor given up on yet. */
+  private pending = 0;
+  private readonly killed = new AbortController();
+
+  constructor(
+    private readonly options: RedisSinkOptions,
+    private readonly client: RedisClient,
+    private readonly key: EventTemplate,
+    private readonly encoder: SinkEncoder,
+    private readonly env: ComponentEnv,
+    private readonly timer: RetryTimer,
+  ) {
+    this.inFlight = new InFlight(concurrencyLimit(options.request));
+    this.rateLimit = new RateLimit(options.request);
+  }
+
+  async write(batch: EventBatch): Promise<void> {
+    const messages: Messages = [...this.key.group(batch, this.env)].map(([key, events]) => ({
+      key,
+      payloads: this.encoder
+        .encodeEach(events)
+        .filter((payload) => payload !== undefined)
+        .map((payload) => Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)),
+    }));
+    releaseBytes(batch);
+    const count = messages.reduce((total, { payloads }) => total + payloads.length, 0);
+    this.pending += count;
+    await this.rateLimit.take();
+    await this.inFlight.start(async () => {
+      const delivered = await this.send(messages);
+      this.pending -= count;
+      if (this.killed.signal.aborted) return;
+      if (!delivered) {
+        this.env.telemetry.discarded(count, false);
+        batch.finalizer?.release('errored');
+        return;
+      }
+      this.env.telemetry.sentRaw(
+        messages.reduce((total, { payloads }) => total + payloads.reduce((sum, p) => sum + p.byteLength, 0), 0),
+      );
+      batch.finalizer?.release();
+    });
+  }
+
+  /** Writes the messages until the server took them all or the retries are spent. */
+  private async send(messages: Messages): Promise<boolean> {
+    const retries = new RetryPolicy(this.options.request, this.timer.random);
+    for (;;) {
+      try {
+        await this.attempt(messages);
+        return true;
+      } catch (error) {
+        if (this.killed.signal.aborted) return false;
+        this.env.telemetry.error('request_failed', 'sending');
+        const delay = retries.nextDelay();
+        this.env.log.warn(
+          `Writing to Redis failed: ${(error as Error).message}.${delay === undefined ? ' Giving up.' : ' Retrying.'}`,
+          { error_type: 'request_failed', stage: 'sending', internal_log_rate_key: 'request_failed' },
+        );
+        if (delay === undefined) return false;
+        try {
+          await this.timer.sleep(delay, this.killed.signal);
+        } catch {
+          return false;
+        }
+      }
+    }
+  }
+
+  private async attempt(messages: Messages): Promise<void> {
+    const timeout = this.options.request.timeout_secs * 1000;
+    const commands: Array<Promise<unknown>> = [];
+    for (const { key, payloads } of messages) {
+      if (payloads.length === 0) continue;
+      if (this.options.data_type === 'list') {
+        const push = this.options.list_option.method === 'lpush' ? 'LPUSH' : 'RPUSH';
+        for (const chunk of chunks(payloads, this.options.batch.max_events, this.options.batch.max_bytes))
+          commands.push(this.client.sendCommand([push, key, ...chunk]));
+      } else if (this.options.data_type === 'channel') {
+        for (const payload of payloads) commands.push(this.client.sendCommand(['PUBLISH', key, payload]));
+      } else {
+        for (const payload of payloads)
+          commands.push(this.client.sendCommand(['XADD', key, '*', STREAM_FIELD, payload]));
+      }
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.all(commands),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${timeout / 1000} s`)), timeout);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.inFlight.idle();
+    await redisClose(this.client);
+  }
+
+  kill(): number {
+    this.killed.abort();
+    this.client.destroy();
+    return this.pending;
+  }
+
+  async healthcheck(): Promise<void> {
+    await this.client.ping();
+  }
+}
+
+/** `payloads` in order, in chunks of at most `maxEvents` and (but for a single larger one) `maxBytes`. */
+function* chunks(payloads: Buffer[], maxEvents: number, maxBytes = Number.POSITIVE_INFINITY): Generator<Buffer[]> {
+  let chunk: Buffer[] = [];
+  let bytes = 0;
+  for (const payload of payloads) {
+    if (chunk.length > 0 && (chunk.length >= maxEvents || bytes + payload.byteLength > maxBytes)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(payload);
+    bytes += payload.byteLength;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+/** The sink; `timer`: how it waits between retries (tests drive their own). */
+export async function buildRedisSink(options: RedisSinkOptions, env: ComponentEnv, timer = realTimer): Promise<Sink> {
+  const key = await EventTemplate.build('key', options.key, env, { timezone: env.globals.timezone });
+  const encoder = new SinkEncoder(
+    encodeOptions(options.encoding, undefined, 'message', env.globals.log_schema.message_key),
+    env,
+  );
+  const client = await redisConnect(options.endpoint, env.log);
+  return new RedisSink(options, client, key, encoder, env, timer);
+}
+
+const redis: SinkDefinition<RedisSinkOptions> = {
+  kind: 'sink',
+  type: 'redis',
+  description: 'Publish observability data to Redis.',
+  options,
+  inputs: () => ['log', 'metric', 'trace'],
+  build: (options, env) => buildRedisSink(options, env),
+};
+
+export default redis;
