@@ -15,7 +15,7 @@ import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.
 import { EventTemplate } from '../support/event-template.js';
 import { natsConnect, natsConnectionFields, natsFiles } from '../support/nats.js';
 import { concurrencyLimit, RateLimit, requestFields } from '../support/request.js';
-import { realTimer, RetryPolicy, type RetryTimer } from '../support/retry.js';
+import { realTimer, type RetryTimer, withRetries } from '../support/retry.js';
 import { templateOption } from '../../config/template.js';
 
 const options = z.strictObject({
@@ -78,27 +78,14 @@ class NatsSink implements Sink {
 
   /** Publishes the messages until the server took them all or the retries are spent. */
   private async publish(messages: Array<{ subject: string; payloads: Uint8Array[] }>): Promise<boolean> {
-    const retries = new RetryPolicy(this.options.request, this.timer.random);
-    for (;;) {
-      try {
-        await this.attempt(messages);
-        return true;
-      } catch (error) {
-        if (this.killed.signal.aborted) return false;
-        this.env.telemetry.error('request_failed', 'sending');
-        const delay = retries.nextDelay();
-        this.env.log.warn(
-          `Publishing to NATS failed: ${(error as Error).message}.${delay === undefined ? ' Giving up.' : ' Retrying.'}`,
-          { error_type: 'request_failed', stage: 'sending', internal_log_rate_key: 'request_failed' },
-        );
-        if (delay === undefined) return false;
-        try {
-          await this.timer.sleep(delay, this.killed.signal);
-        } catch {
-          return false;
-        }
-      }
-    }
+    return withRetries(
+      () => this.attempt(messages),
+      this.options.request,
+      this.timer,
+      this.killed.signal,
+      this.env,
+      'Publishing to NATS failed',
+    );
   }
 
   private async attempt(messages: Array<{ subject: string; payloads: Uint8Array[] }>): Promise<void> {

@@ -4,6 +4,8 @@
 // that recovers is retried within one backoff step, and the steps grow more slowly than doubling.
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../log.js';
+import type { ComponentTelemetry } from '../../telemetry/component.js';
 
 /** Vector's `request.retry_*` options, as parsed. */
 export interface RetryOptions {
@@ -69,5 +71,42 @@ export class RetryPolicy {
     if (this.remaining <= 0) return undefined;
     this.remaining--;
     return this.backoff.next();
+  }
+}
+
+/**
+ * Runs `attempt` until it succeeds or the retries of `options` are spent, waiting Vector's backoff between
+ * tries; each failure is counted (`request_failed`) and logged as `<failed>: <reason>`. Resolves false when
+ * given up, or at once when `killed` aborts.
+ */
+export async function withRetries(
+  attempt: () => Promise<void>,
+  options: RetryOptions,
+  timer: RetryTimer,
+  killed: AbortSignal,
+  env: { readonly telemetry: ComponentTelemetry; readonly log: Logger },
+  failed: string,
+): Promise<boolean> {
+  const retries = new RetryPolicy(options, timer.random);
+  for (;;) {
+    try {
+      await attempt();
+      return true;
+    } catch (error) {
+      if (killed.aborted) return false;
+      env.telemetry.error('request_failed', 'sending');
+      const delay = retries.nextDelay();
+      env.log.warn(`${failed}: ${(error as Error).message}.${delay === undefined ? ' Giving up.' : ' Retrying.'}`, {
+        error_type: 'request_failed',
+        stage: 'sending',
+        internal_log_rate_key: 'request_failed',
+      });
+      if (delay === undefined) return false;
+      try {
+        await timer.sleep(delay, killed);
+      } catch {
+        return false;
+      }
+    }
   }
 }
