@@ -1,165 +1,43 @@
-// Scale-out through NATS JetStream, as issue 25 asks: an agent svc (file source → nats sink, JetStream
-// publishes) and two aggregator svcs sharing one durable pull consumer (nats source → remap → file sink, with
-// acknowledgements). One aggregator is killed with SIGKILL at random moments and restarted; the lines of both
-// outputs are then counted against the input: lost (in no output) and duplicated. Used small by
+// Scale-out through NATS JetStream (scale-out.ts): the agent publishes with the nats sink (`jetstream: true`)
+// and the two aggregators share one durable pull consumer. Used small by
 // test/host/components/sources/nats-kill.test.ts, large by scripts/nats-scale-out.mjs.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { AckPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { startNatsServer } from './nats-server.js';
-import { startSvc, tempDir, type SvcRun } from './svc.js';
+import { runScaleOutThrough, type ScaleOutOptions, type ScaleOutOutcome } from './scale-out.js';
 
-export interface ScaleOutOptions {
-  lines: number;
-  /** SIGKILLs of the first aggregator, each once the outputs grew by a random share of the input. */
-  kills: number;
-  /** Seconds the server waits for an acknowledgement before redelivering (the consumer's `ack_wait`). */
-  ackWaitSecs?: number;
-  random?: () => number;
-  log?: (line: string) => void;
-  /** Gives up waiting for missing lines after this long (they then count as lost). */
-  deadlineMs?: number;
-}
-
-export interface ScaleOutOutcome {
-  lost: number[];
-  duplicated: number;
-  /** Lines each aggregator wrote (the first's over all its runs). */
-  perAggregator: [number, number];
-  kills: number;
-  seconds: number;
-}
-
-/** `line-<n>` of every output line, counted. */
-function countLines(paths: string[]): { counts: Map<number, number>; per: number[] } {
-  const counts = new Map<number, number>();
-  const per = paths.map((path) => {
-    if (!existsSync(path)) return 0;
-    let lines = 0;
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      const match = /^line-(\d+)$/.exec(line);
-      if (!match) continue;
-      lines++;
-      const n = Number(match[1]);
-      counts.set(n, (counts.get(n) ?? 0) + 1);
-    }
-    return lines;
-  });
-  return { counts, per };
-}
-
-export async function runScaleOut(options: ScaleOutOptions): Promise<ScaleOutOutcome> {
-  const random = options.random ?? Math.random;
-  const log = options.log ?? (() => {});
-  const started = performance.now();
-  const dir = tempDir();
+/** `ackWaitSecs`: how long the server waits for an acknowledgement before redelivering (`ack_wait`). */
+export async function runScaleOut(options: ScaleOutOptions & { ackWaitSecs?: number }): Promise<ScaleOutOutcome> {
+  const ackWaitSecs = options.ackWaitSecs ?? 5;
   const server = await startNatsServer();
   const client = await connect({ servers: server.url });
-  const runs: SvcRun[] = [];
   try {
     const manager = await jetstreamManager(client);
     await manager.streams.add({ name: 'LINES', subjects: ['lines.>'] });
     await manager.consumers.add('LINES', {
       durable_name: 'aggregators',
       ack_policy: AckPolicy.Explicit,
-      ack_wait: (options.ackWaitSecs ?? 5) * 1e9,
+      ack_wait: ackWaitSecs * 1e9,
     });
-
-    const input = join(dir, 'input.log');
-    writeFileSync(input, Array.from({ length: options.lines }, (_, i) => `line-${i}\n`).join(''));
-    const agentConfig = join(dir, 'agent.yaml');
-    writeFileSync(
-      agentConfig,
-      `data_dir: ${join(dir, 'agent-data')}
-acknowledgements: true
-sources:
-  lines: { type: file, include: [${input}], read_from: beginning }
-sinks:
-  broker:
-    type: nats
-    inputs: [lines]
-    url: ${server.url}
-    subject: lines.in
-    jetstream: true
-    encoding: { codec: text }
-`,
+    return await runScaleOutThrough(
+      {
+        sink: `type: nats
+url: ${server.url}
+subject: lines.in
+jetstream: true
+encoding: { codec: text }`,
+        source: (name) => `type: nats
+url: ${server.url}
+connection_name: aggregator-${name}
+subject: lines.>
+jetstream: { stream: LINES, consumer: aggregators }`,
+        settleMs: ackWaitSecs * 1000,
+      },
+      options,
     );
-    const outputs = ['a', 'b'].map((name) => join(dir, `out-${name}.log`));
-    const aggregatorConfig = (name: string, output: string) => {
-      const path = join(dir, `aggregator-${name}.yaml`);
-      writeFileSync(
-        path,
-        `data_dir: ${join(dir, `data-${name}`)}
-acknowledgements: true
-sources:
-  broker:
-    type: nats
-    url: ${server.url}
-    connection_name: aggregator-${name}
-    subject: lines.>
-    jetstream: { stream: LINES, consumer: aggregators }
-transforms:
-  tag: { type: remap, inputs: [broker], source: '.aggregator = "${name}"' }
-sinks:
-  out: { type: file, inputs: [tag], path: ${output}, encoding: { codec: text } }
-`,
-      );
-      return path;
-    };
-    for (const name of ['a', 'b']) mkdirData(join(dir, `data-${name}`));
-    mkdirData(join(dir, 'agent-data'));
-    const configA = aggregatorConfig('a', outputs[0]!);
-    const configB = aggregatorConfig('b', outputs[1]!);
-    const start = (config: string) => {
-      const run = startSvc(['--config', config]);
-      runs.push(run);
-      return run;
-    };
-    let aggregatorA = start(configA);
-    start(configB);
-    start(agentConfig);
-
-    const delivered = () => countLines(outputs).counts.size;
-    const wait = () => new Promise((resolve) => setTimeout(resolve, 50));
-    let kills = 0;
-    for (; kills < options.kills; kills++) {
-      const target = Math.min(options.lines, delivered() + Math.ceil(random() * (options.lines / (options.kills + 1))));
-      while (delivered() < target && aggregatorA.child.exitCode === null) await wait();
-      if (aggregatorA.child.exitCode !== null) throw new Error(`aggregator a exited: ${aggregatorA.stderr()}`);
-      aggregatorA.child.kill('SIGKILL');
-      await aggregatorA.exited;
-      log(`kill ${kills + 1}: ${delivered()} distinct lines out`);
-      aggregatorA = start(configA);
-    }
-    const deadline = Date.now() + (options.deadlineMs ?? 120_000);
-    while (delivered() < options.lines && Date.now() < deadline) await wait();
-    // Late redeliveries (a killed run's unacknowledged messages) settle within an ack_wait.
-    await new Promise((resolve) => setTimeout(resolve, (options.ackWaitSecs ?? 5) * 1000 + 500));
-    const { counts, per } = countLines(outputs);
-    const lost: number[] = [];
-    let duplicated = 0;
-    for (let n = 0; n < options.lines; n++) {
-      const times = counts.get(n) ?? 0;
-      if (times === 0) lost.push(n);
-      else duplicated += times - 1;
-    }
-    return {
-      lost,
-      duplicated,
-      perAggregator: [per[0]!, per[1]!],
-      kills,
-      seconds: (performance.now() - started) / 1000,
-    };
   } finally {
-    for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGTERM');
-    await Promise.all(runs.map((run) => run.exited));
     await client.close();
     await server.stop();
   }
-}
-
-function mkdirData(path: string): void {
-  if (!existsSync(path)) mkdirSync(path, { recursive: true });
 }

@@ -1,162 +1,40 @@
-// Scale-out through a Redis Stream, as issue 25 asks: an agent svc (file source → redis sink, `data_type:
-// stream`) and two aggregator svcs in one consumer group (redis source → remap → file sink, with
-// acknowledgements). One aggregator is killed with SIGKILL at random moments and restarted; the lines of both
-// outputs are then counted against the input: lost (in no output) and duplicated. Used small by
-// test/host/components/sources/redis-kill.test.ts.
+// Scale-out through a Redis Stream (scale-out.ts): the agent adds entries with the redis sink (`data_type:
+// stream`) and the two aggregators read them in one consumer group. Also says how many entries the group left
+// unacknowledged. Used small by test/host/components/sources/redis-kill.test.ts.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createClient } from 'redis';
 import { startRedisServer } from './redis-server.js';
-import { startSvc, tempDir, type SvcRun } from './svc.js';
+import { runScaleOutThrough, type ScaleOutOptions, type ScaleOutOutcome } from './scale-out.js';
 
-export interface ScaleOutOptions {
-  lines: number;
-  /** SIGKILLs of the first aggregator, each once the outputs grew by a random share of the input. */
-  kills: number;
-  /** Milliseconds an entry stays pending before another consumer claims it (`stream.claim_idle_ms`). */
-  claimIdleMs?: number;
-  random?: () => number;
-  log?: (line: string) => void;
-  /** Gives up waiting for missing lines after this long (they then count as lost). */
-  deadlineMs?: number;
-}
-
-export interface ScaleOutOutcome {
-  lost: number[];
-  duplicated: number;
-  /** Lines each aggregator wrote (the first's over all its runs). */
-  perAggregator: [number, number];
-  kills: number;
-  seconds: number;
-  /** Entries of the group left unacknowledged at the end (XPENDING). */
-  pending: number;
-}
-
-/** `line-<n>` of every output line, counted. */
-function countLines(paths: string[]): { counts: Map<number, number>; per: number[] } {
-  const counts = new Map<number, number>();
-  const per = paths.map((path) => {
-    if (!existsSync(path)) return 0;
-    let lines = 0;
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      const match = /^line-(\d+)$/.exec(line);
-      if (!match) continue;
-      lines++;
-      const n = Number(match[1]);
-      counts.set(n, (counts.get(n) ?? 0) + 1);
-    }
-    return lines;
-  });
-  return { counts, per };
-}
-
-export async function runRedisScaleOut(options: ScaleOutOptions): Promise<ScaleOutOutcome> {
-  const random = options.random ?? Math.random;
-  const log = options.log ?? (() => {});
-  const started = performance.now();
-  const dir = tempDir();
-  const server = await startRedisServer();
+/** `claimIdleMs`: how long an entry stays pending before another consumer claims it (`stream.claim_idle_ms`). */
+export async function runRedisScaleOut(
+  options: ScaleOutOptions & { claimIdleMs?: number },
+): Promise<ScaleOutOutcome & { pending: number }> {
   const claimIdleMs = options.claimIdleMs ?? 5000;
-  const runs: SvcRun[] = [];
+  const server = await startRedisServer();
   try {
-    const input = join(dir, 'input.log');
-    writeFileSync(input, Array.from({ length: options.lines }, (_, i) => `line-${i}\n`).join(''));
-    const agentConfig = join(dir, 'agent.yaml');
-    writeFileSync(
-      agentConfig,
-      `data_dir: ${join(dir, 'agent-data')}
-acknowledgements: true
-sources:
-  lines: { type: file, include: [${input}], read_from: beginning }
-sinks:
-  broker:
-    type: redis
-    inputs: [lines]
-    endpoint: ${server.url}
-    key: lines
-    data_type: stream
-    encoding: { codec: text }
-`,
+    const outcome = await runScaleOutThrough(
+      {
+        sink: `type: redis
+endpoint: ${server.url}
+key: lines
+data_type: stream
+encoding: { codec: text }`,
+        source: (name) => `type: redis
+url: ${server.url}
+key: lines
+data_type: stream
+stream: { group: aggregators, consumer: aggregator-${name}, claim_idle_ms: ${claimIdleMs} }`,
+        settleMs: claimIdleMs,
+      },
+      options,
     );
-    const outputs = ['a', 'b'].map((name) => join(dir, `out-${name}.log`));
-    const aggregatorConfig = (name: string, output: string) => {
-      const path = join(dir, `aggregator-${name}.yaml`);
-      writeFileSync(
-        path,
-        `data_dir: ${join(dir, `data-${name}`)}
-acknowledgements: true
-sources:
-  broker:
-    type: redis
-    url: ${server.url}
-    key: lines
-    data_type: stream
-    stream: { group: aggregators, consumer: aggregator-${name}, claim_idle_ms: ${claimIdleMs} }
-transforms:
-  tag: { type: remap, inputs: [broker], source: '.aggregator = "${name}"' }
-sinks:
-  out: { type: file, inputs: [tag], path: ${output}, encoding: { codec: text } }
-`,
-      );
-      return path;
-    };
-    for (const name of ['a', 'b']) mkdirData(join(dir, `data-${name}`));
-    mkdirData(join(dir, 'agent-data'));
-    const configA = aggregatorConfig('a', outputs[0]!);
-    const configB = aggregatorConfig('b', outputs[1]!);
-    const start = (config: string) => {
-      const run = startSvc(['--config', config]);
-      runs.push(run);
-      return run;
-    };
-    let aggregatorA = start(configA);
-    start(configB);
-    start(agentConfig);
-
-    const delivered = () => countLines(outputs).counts.size;
-    const wait = () => new Promise((resolve) => setTimeout(resolve, 50));
-    let kills = 0;
-    for (; kills < options.kills; kills++) {
-      const target = Math.min(options.lines, delivered() + Math.ceil(random() * (options.lines / (options.kills + 1))));
-      while (delivered() < target && aggregatorA.child.exitCode === null) await wait();
-      if (aggregatorA.child.exitCode !== null) throw new Error(`aggregator a exited: ${aggregatorA.stderr()}`);
-      aggregatorA.child.kill('SIGKILL');
-      await aggregatorA.exited;
-      log(`kill ${kills + 1}: ${delivered()} distinct lines out`);
-      aggregatorA = start(configA);
-    }
-    const deadline = Date.now() + (options.deadlineMs ?? 120_000);
-    while (delivered() < options.lines && Date.now() < deadline) await wait();
-    // Late claims (a killed run's unacknowledged entries) settle within a claim_idle_ms.
-    await new Promise((resolve) => setTimeout(resolve, claimIdleMs + 500));
-    const { counts, per } = countLines(outputs);
-    const lost: number[] = [];
-    let duplicated = 0;
-    for (let n = 0; n < options.lines; n++) {
-      const times = counts.get(n) ?? 0;
-      if (times === 0) lost.push(n);
-      else duplicated += times - 1;
-    }
     const client = createClient({ url: server.url });
     await client.connect();
     const pending = Number(((await client.sendCommand(['XPENDING', 'lines', 'aggregators'])) as unknown[])[0]);
     await client.close();
-    return {
-      pending,
-      lost,
-      duplicated,
-      perAggregator: [per[0]!, per[1]!],
-      kills,
-      seconds: (performance.now() - started) / 1000,
-    };
+    return { ...outcome, pending };
   } finally {
-    for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGTERM');
-    await Promise.all(runs.map((run) => run.exited));
     await server.stop();
   }
-}
-
-function mkdirData(path: string): void {
-  if (!existsSync(path)) mkdirSync(path, { recursive: true });
 }
