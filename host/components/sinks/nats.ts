@@ -9,13 +9,12 @@ import { z } from 'zod';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
-import { releaseBytes, type EventBatch } from '../../topology/batch.js';
-import { InFlight } from '../support/concurrency.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
 import { EventTemplate } from '../support/event-template.js';
 import { natsConnect, natsConnectionFields, natsFiles } from '../support/nats.js';
-import { concurrencyLimit, RateLimit, requestFields } from '../support/request.js';
-import { realTimer, type RetryTimer, withRetries } from '../support/retry.js';
+import { answeredWithin, MessageSink, type Messages } from '../support/message-sink.js';
+import { requestFields } from '../support/request.js';
+import { realTimer, type RetryTimer } from '../support/retry.js';
 import { templateOption } from '../../config/template.js';
 
 const options = z.strictObject({
@@ -31,100 +30,44 @@ const options = z.strictObject({
 });
 type NatsSinkOptions = z.infer<typeof options>;
 
-class NatsSink implements Sink {
-  private readonly inFlight: InFlight;
-  private readonly rateLimit: RateLimit;
-  /** Events written and neither delivered nor given up on yet. */
-  private pending = 0;
-  private readonly killed = new AbortController();
-
+class NatsSink extends MessageSink {
   constructor(
     private readonly options: NatsSinkOptions,
     private readonly connection: NatsConnection,
     private readonly jetstream: JetStreamClient | undefined,
-    private readonly subject: EventTemplate,
-    private readonly encoder: SinkEncoder,
-    private readonly env: ComponentEnv,
-    private readonly timer: RetryTimer,
+    subject: EventTemplate,
+    encoder: SinkEncoder,
+    env: ComponentEnv,
+    timer: RetryTimer,
   ) {
-    this.inFlight = new InFlight(concurrencyLimit(options.request));
-    this.rateLimit = new RateLimit(options.request);
+    super(options.request, subject, encoder, env, timer, 'Publishing to NATS failed');
   }
 
-  async write(batch: EventBatch): Promise<void> {
-    // Encoded now: the batch's bytes may be freed once written.
-    const messages = [...this.subject.group(batch, this.env)].map(([subject, events]) => ({
-      subject,
-      // An event that failed to encode (counted by the encoder) has no message.
-      payloads: this.encoder.encodeEach(events).filter((payload) => payload !== undefined),
-    }));
-    releaseBytes(batch);
-    const count = messages.reduce((total, { payloads }) => total + payloads.length, 0);
-    this.pending += count;
-    await this.rateLimit.take();
-    await this.inFlight.start(async () => {
-      const delivered = await this.publish(messages);
-      this.pending -= count;
-      if (this.killed.signal.aborted) return;
-      if (!delivered) {
-        this.env.telemetry.discarded(count, false);
-        batch.finalizer?.release('errored');
-        return;
-      }
-      this.env.telemetry.sentRaw(messages.reduce((total, { payloads }) => total + bytesOf(payloads), 0));
-      batch.finalizer?.release();
-    });
-  }
-
-  /** Publishes the messages until the server took them all or the retries are spent. */
-  private async publish(messages: Array<{ subject: string; payloads: Uint8Array[] }>): Promise<boolean> {
-    return withRetries(
-      () => this.attempt(messages),
-      this.options.request,
-      this.timer,
-      this.killed.signal,
-      this.env,
-      'Publishing to NATS failed',
-    );
-  }
-
-  private async attempt(messages: Array<{ subject: string; payloads: Uint8Array[] }>): Promise<void> {
+  protected async attempt(messages: Messages): Promise<void> {
     const timeout = this.options.request.timeout_secs * 1000;
     if (this.jetstream) {
-      const stored = messages.flatMap(({ subject, payloads }) =>
-        payloads.map((payload) => this.jetstream!.publish(subject, payload, { timeout })),
+      const stored = messages.flatMap(({ destination, payloads }) =>
+        payloads.map((payload) => this.jetstream!.publish(destination, payload, { timeout })),
       );
       await Promise.all(stored);
       return;
     }
-    for (const { subject, payloads } of messages)
-      for (const payload of payloads) this.connection.publish(subject, payload);
-    await Promise.race([
-      this.connection.flush(),
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error(`no answer within ${timeout / 1000} s`)), timeout).unref(),
-      ),
-    ]);
+    for (const { destination, payloads } of messages)
+      for (const payload of payloads) this.connection.publish(destination, payload);
+    await answeredWithin(this.connection.flush(), timeout);
   }
 
-  async close(): Promise<void> {
-    await this.inFlight.idle();
+  protected async disconnect(): Promise<void> {
     await this.connection.drain().catch(() => this.connection.close());
   }
 
-  kill(): number {
-    this.killed.abort();
+  protected drop(): void {
     void this.connection.close();
-    return this.pending;
   }
 
   async healthcheck(): Promise<void> {
     await this.connection.flush();
   }
-}
-
-function bytesOf(payloads: readonly Uint8Array[]): number {
-  return payloads.reduce((total, payload) => total + payload.byteLength, 0);
 }
 
 /** The sink; `timer`: how it waits between retries (tests drive their own). */

@@ -8,13 +8,12 @@
 
 import { z } from 'zod';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
-import { releaseBytes, type EventBatch } from '../../topology/batch.js';
-import { InFlight } from '../support/concurrency.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
 import { EventTemplate } from '../support/event-template.js';
 import { type RedisClient, redisClose, redisConnect, STREAM_FIELD } from '../support/redis.js';
-import { concurrencyLimit, RateLimit, requestFields } from '../support/request.js';
-import { realTimer, type RetryTimer, withRetries } from '../support/retry.js';
+import { answeredWithin, MessageSink, type Messages } from '../support/message-sink.js';
+import { requestFields } from '../support/request.js';
+import { realTimer, type RetryTimer } from '../support/retry.js';
 import { templateOption } from '../../config/template.js';
 
 const options = z.strictObject({
@@ -36,71 +35,22 @@ const options = z.strictObject({
 });
 type RedisSinkOptions = z.infer<typeof options>;
 
-type Messages = Array<{ key: string; payloads: Buffer[] }>;
-
-class RedisSink implements Sink {
-  private readonly inFlight: InFlight;
-  private readonly rateLimit: RateLimit;
-  /** Events written and neither delivered nor given up on yet. */
-  private pending = 0;
-  private readonly killed = new AbortController();
-
+class RedisSink extends MessageSink {
   constructor(
     private readonly options: RedisSinkOptions,
     private readonly client: RedisClient,
-    private readonly key: EventTemplate,
-    private readonly encoder: SinkEncoder,
-    private readonly env: ComponentEnv,
-    private readonly timer: RetryTimer,
+    key: EventTemplate,
+    encoder: SinkEncoder,
+    env: ComponentEnv,
+    timer: RetryTimer,
   ) {
-    this.inFlight = new InFlight(concurrencyLimit(options.request));
-    this.rateLimit = new RateLimit(options.request);
+    super(options.request, key, encoder, env, timer, 'Writing to Redis failed');
   }
 
-  async write(batch: EventBatch): Promise<void> {
-    const messages: Messages = [...this.key.group(batch, this.env)].map(([key, events]) => ({
-      key,
-      payloads: this.encoder
-        .encodeEach(events)
-        .filter((payload) => payload !== undefined)
-        .map((payload) => Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)),
-    }));
-    releaseBytes(batch);
-    const count = messages.reduce((total, { payloads }) => total + payloads.length, 0);
-    this.pending += count;
-    await this.rateLimit.take();
-    await this.inFlight.start(async () => {
-      const delivered = await this.send(messages);
-      this.pending -= count;
-      if (this.killed.signal.aborted) return;
-      if (!delivered) {
-        this.env.telemetry.discarded(count, false);
-        batch.finalizer?.release('errored');
-        return;
-      }
-      this.env.telemetry.sentRaw(
-        messages.reduce((total, { payloads }) => total + payloads.reduce((sum, p) => sum + p.byteLength, 0), 0),
-      );
-      batch.finalizer?.release();
-    });
-  }
-
-  /** Writes the messages until the server took them all or the retries are spent. */
-  private async send(messages: Messages): Promise<boolean> {
-    return withRetries(
-      () => this.attempt(messages),
-      this.options.request,
-      this.timer,
-      this.killed.signal,
-      this.env,
-      'Writing to Redis failed',
-    );
-  }
-
-  private async attempt(messages: Messages): Promise<void> {
-    const timeout = this.options.request.timeout_secs * 1000;
+  protected async attempt(messages: Messages): Promise<void> {
     const commands: Array<Promise<unknown>> = [];
-    for (const { key, payloads } of messages) {
+    for (const { destination: key, payloads: encoded } of messages) {
+      const payloads = encoded.map((payload) => Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
       if (payloads.length === 0) continue;
       if (this.options.data_type === 'list') {
         const push = this.options.list_option.method === 'lpush' ? 'LPUSH' : 'RPUSH';
@@ -113,28 +63,15 @@ class RedisSink implements Sink {
           commands.push(this.client.sendCommand(['XADD', key, '*', STREAM_FIELD, payload]));
       }
     }
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        Promise.all(commands),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${timeout / 1000} s`)), timeout);
-        }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await answeredWithin(Promise.all(commands), this.options.request.timeout_secs * 1000);
   }
 
-  async close(): Promise<void> {
-    await this.inFlight.idle();
+  protected async disconnect(): Promise<void> {
     await redisClose(this.client);
   }
 
-  kill(): number {
-    this.killed.abort();
+  protected drop(): void {
     this.client.destroy();
-    return this.pending;
   }
 
   async healthcheck(): Promise<void> {
