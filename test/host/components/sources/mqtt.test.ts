@@ -162,6 +162,39 @@ test('broker restart: both reconnect; the sink sends again what the broker had n
   }
 });
 
+test('sink: retain keeps the last message for later subscribers; at most once is delivered once written', async () => {
+  const sink = await buildSink({
+    host: '127.0.0.1',
+    port: broker.port,
+    topic: 'retained/{{ id }}',
+    quality_of_service: 'atmostonce',
+    retain: true,
+    encoding: { codec: 'text' },
+  });
+  const subscriber = await connectAsync(`mqtt://127.0.0.1:${broker.port}`);
+  try {
+    const { batch, status } = tracked([{ id: 'a', message: 'kept' }]);
+    await sink.write(batch);
+    await waitFor(
+      () => status() !== undefined,
+      () => 'the batch is not settled',
+    );
+    assert.is(status(), 'delivered');
+    // Subscribed after the publish: only a retained message reaches it.
+    const received: Array<[string, string, boolean]> = [];
+    subscriber.on('message', (topic, payload, packet) => received.push([topic, payload.toString(), packet.retain]));
+    await subscriber.subscribeAsync('retained/#', { qos: 1 });
+    await waitFor(
+      () => received.length === 1,
+      () => `${received.length} messages`,
+    );
+    assert.equal(received, [['retained/a', 'kept', true]]);
+  } finally {
+    await sink.close();
+    await subscriber.endAsync();
+  }
+});
+
 test('a broker that cannot be reached fails the build, naming it', async () => {
   await buildSink({ host: '127.0.0.1', port: 1, topic: 't', encoding: { codec: 'json' } }).then(
     () => assert.unreachable('built'),
