@@ -3,7 +3,8 @@
 // batch is delivered once the broker acknowledged each of its messages (QoS 1: PUBACK; 2: PUBCOMP; 0: once
 // written). While the broker is unreachable MQTT.js keeps the messages and sends them again once it
 // reconnected (it retries every second), so a batch waits for the broker rather than failing, as Vector's
-// client does. Events that fail to encode or whose topic does not render are counted as errors and dropped.
+// client does. Events that fail to encode, whose topic does not render or whose packet is larger than
+// `max_packet_size` are counted as errors and dropped.
 
 import { z } from 'zod';
 import type { MqttClient } from 'mqtt';
@@ -11,7 +12,7 @@ import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
 import { releaseBytes, type EventBatch } from '../../topology/batch.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
 import { EventTemplate } from '../support/event-template.js';
-import { mqttConnect, mqttConnectionFields, mqttFiles } from '../support/mqtt.js';
+import { mqttConnect, mqttConnectionFields, mqttFiles, publishPacketSize } from '../support/mqtt.js';
 import { templateOption } from '../../config/template.js';
 
 const QOS = { atmostonce: 0, atleastonce: 1, exactlyonce: 2 } as const;
@@ -41,7 +42,8 @@ class MqttSink implements Sink {
 
   async write(batch: EventBatch): Promise<void> {
     // Encoded now: the batch's bytes may be freed once written.
-    const messages = [...this.topic.group(batch, this.env)].flatMap(([topic, events]) =>
+    const qos = QOS[this.options.quality_of_service];
+    const all = [...this.topic.group(batch, this.env)].flatMap(([topic, events]) =>
       // An event that failed to encode (counted by the encoder) has no message.
       this.encoder
         .encodeEach(events)
@@ -49,8 +51,19 @@ class MqttSink implements Sink {
         .map((payload) => ({ topic, payload })),
     );
     releaseBytes(batch);
+    const max = this.options.max_packet_size;
+    const messages = all.filter(({ topic, payload }) => publishPacketSize(topic, qos, payload.byteLength) <= max);
+    if (messages.length < all.length) {
+      const dropped = all.length - messages.length;
+      this.env.telemetry.error('packet_too_large', 'processing');
+      this.env.telemetry.discarded(dropped, false);
+      this.env.log.error(`${dropped} events dropped: their MQTT packet is larger than max_packet_size (${max}).`, {
+        error_type: 'packet_too_large',
+        stage: 'processing',
+        internal_log_rate_key: 'packet_too_large',
+      });
+    }
     this.pending += messages.length;
-    const qos = QOS[this.options.quality_of_service];
     const publishing = Promise.all(
       messages.map(({ topic, payload }) =>
         this.client.publishAsync(topic, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), {

@@ -1,7 +1,7 @@
 // `mqtt`: events from the messages published on `topic` (one topic filter, or several), subscribed at QoS 1
 // (at least once), as Vector does. Each message is decoded (`bytes` framing by default: one message, one
 // event) and stamped with its topic at `topic_key`. Messages waiting in the client are decoded together, as
-// one batch.
+// one batch. A message whose packet is larger than `max_packet_size` is counted as an error and dropped.
 //
 // Delivery: a message is acknowledged to the broker (PUBACK) through MQTT.js's `handleMessage`. Without
 // end-to-end acknowledgements, at once while fewer than MAX_WAITING messages wait for the pipeline (beyond,
@@ -27,7 +27,7 @@ import {
   stampSource,
   type Stamp,
 } from '../support/decoding.js';
-import { mqttConnect, mqttConnectionFields, mqttFiles } from '../support/mqtt.js';
+import { mqttConnect, mqttConnectionFields, mqttFiles, publishPacketSize } from '../support/mqtt.js';
 
 const options = z.strictObject({
   ...mqttConnectionFields,
@@ -61,6 +61,18 @@ async function build(options: MqttSourceOptions, env: ComponentEnv): Promise<Sou
   let ended = false;
   const client = await mqttConnect(options, 'vectorSource', env.log, (client) => {
     client.handleMessage = (packet, callback) => {
+      const size = publishPacketSize(packet.topic, packet.qos, Buffer.byteLength(packet.payload));
+      if (size > options.max_packet_size) {
+        env.telemetry.error('packet_too_large', 'receiving');
+        env.telemetry.discarded(1, false);
+        env.log.error(`MQTT message dropped: ${size} bytes, more than max_packet_size (${options.max_packet_size}).`, {
+          error_type: 'packet_too_large',
+          stage: 'receiving',
+          internal_log_rate_key: 'packet_too_large',
+        });
+        callback();
+        return;
+      }
       const held = env.acknowledgements || waiting.length >= MAX_WAITING;
       waiting.push(held ? { packet, ack: () => callback() } : { packet });
       if (!held) callback();

@@ -90,3 +90,11 @@ export async function mqttConnect(
   client.on('error', (error) => log.warn(`MQTT connection to ${where}: ${error.message}`));
   return client;
 }
+
+/** The size of a PUBLISH packet (MQTT 3.1.1): fixed header, topic, packet identifier when QoS > 0, payload;
+ * what `max_packet_size` bounds. */
+export function publishPacketSize(topic: string, qos: number, payloadBytes: number): number {
+  const remaining = 2 + Buffer.byteLength(topic) + (qos > 0 ? 2 : 0) + payloadBytes;
+  const lengthBytes = remaining < 128 ? 1 : remaining < 16384 ? 2 : remaining < 2097152 ? 3 : 4;
+  return 1 + lengthBytes + remaining;
+}

@@ -195,6 +195,50 @@ test('sink: retain keeps the last message for later subscribers; at most once is
   }
 });
 
+test('max_packet_size: the sink drops a larger message, the source one it receives', async () => {
+  const sourceEnv = testEnv('mqtt');
+  const built = await buildSource(
+    source,
+    { host: '127.0.0.1', port: broker.port, topic: 'sized', max_packet_size: 100 },
+    sourceEnv,
+  );
+  const run = runSource(built);
+  const sinkEnv = componentEnv(mqttSink);
+  const sink = await mqttSink.build(
+    mqttSink.options.parse({
+      host: '127.0.0.1',
+      port: broker.port,
+      topic: 'sized',
+      max_packet_size: 200,
+      encoding: { codec: 'text' },
+    }),
+    sinkEnv,
+  );
+  try {
+    // 150 bytes: within the sink's bound, beyond the source's; 300: beyond both.
+    const { batch, status } = tracked([{ message: 'x'.repeat(300) }, { message: 'y'.repeat(150) }, { message: 'z' }]);
+    await sink.write(batch);
+    await waitFor(
+      () => status() !== undefined,
+      () => 'the batch is not settled',
+    );
+    assert.is(status(), 'delivered');
+    assert.is(sinkEnv.metrics.total('component_errors_total'), 1);
+    await run.waitFor(1);
+    await waitFor(
+      () => sourceEnv.metrics.total('component_errors_total') === 1,
+      () => 'the source did not count the large message',
+    );
+    assert.equal(
+      run.events.map((event) => event.message),
+      ['z'],
+    );
+  } finally {
+    await sink.close();
+    await stopSource(run, built);
+  }
+});
+
 test('a broker that cannot be reached fails the build, naming it', async () => {
   await buildSink({ host: '127.0.0.1', port: 1, topic: 't', encoding: { codec: 'json' } }).then(
     () => assert.unreachable('built'),
