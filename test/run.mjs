@@ -68,6 +68,7 @@ const INTEGRATION = [
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',
   'host/components/sources/http_server',
+  'host/components/sources/mqtt',
   'host/components/sources/nats',
   'host/components/sources/nats-kill',
   'host/components/sources/redis',

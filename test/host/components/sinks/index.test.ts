@@ -24,6 +24,7 @@ test('the registry lists every sink type', () => {
     'file',
     'http',
     'loki',
+    'mqtt',
     'nats',
     'redis',
     'socket',
