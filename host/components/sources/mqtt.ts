@@ -12,7 +12,6 @@
 
 import { z } from 'zod';
 import type { IPublishPacket } from 'mqtt';
-import { BatchNotifier } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import {
   BYTES_FRAMING,
@@ -28,6 +27,7 @@ import {
   type Stamp,
 } from '../support/decoding.js';
 import { mqttConnect, mqttConnectionFields, mqttFiles, publishPacketSize } from '../support/mqtt.js';
+import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
 
 const options = z.strictObject({
   ...mqttConnectionFields,
@@ -88,8 +88,7 @@ async function build(options: MqttSourceOptions, env: ComponentEnv): Promise<Sou
     await client.endAsync(true);
     throw new Error(`mqtt: cannot subscribe to ${topics.join(', ')}: ${(error as Error).message}`);
   }
-  /** Acknowledgements not yet answered: the source is done once they are. */
-  const answering = new Set<Promise<void>>();
+  const acknowledgements = new SourceAcknowledgements(env.acknowledgements);
 
   const take = async (): Promise<Waiting[] | undefined> => {
     while (waiting.length === 0) {
@@ -113,27 +112,11 @@ async function build(options: MqttSourceOptions, env: ComponentEnv): Promise<Sou
     const batches = decoder.decodeMessages(
       group.map(({ packet }) => ({ bytes: toBytes(packet.payload), stamp: stampOf(packet.topic) })),
     );
-    const ackAll = () => {
-      for (const { ack } of group) ack?.();
-    };
-    if (!env.acknowledgements) {
-      for (const batch of batches) await context.send(batch);
-      ackAll();
-      return;
-    }
-    let answered: () => void = () => {};
-    answering.add(new Promise<void>((resolve) => (answered = resolve)));
     // Whatever the status, the message is acknowledged: MQTT has no negative acknowledgement, and a broker
     // redelivers only to a new connection.
-    const finalizer = new BatchNotifier(() => {
-      ackAll();
-      answered();
+    await acknowledgements.send(context, batches, () => {
+      for (const { ack } of group) ack?.();
     });
-    for (const batch of batches) {
-      finalizer.hold();
-      await context.send({ ...batch, finalizer });
-    }
-    finalizer.release();
   };
 
   return {
@@ -152,11 +135,7 @@ async function build(options: MqttSourceOptions, env: ComponentEnv): Promise<Sou
     },
     /** The acknowledgements of what was sent are answered to the broker, then the connection closes. */
     async acknowledged() {
-      while (answering.size > 0) {
-        const pending = [...answering];
-        await Promise.all(pending);
-        for (const answer of pending) answering.delete(answer);
-      }
+      await acknowledgements.settled();
       await client.endAsync().catch(() => client.endAsync(true));
     },
   };

@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import type { Msg } from '@nats-io/transport-node';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { BatchNotifier, type BatchStatus } from '../../topology/batch.js';
+import type { BatchStatus } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import {
   BYTES_FRAMING,
@@ -31,6 +31,7 @@ import {
   type Stamp,
 } from '../support/decoding.js';
 import { natsConnect, natsConnectionFields, natsFiles } from '../support/nats.js';
+import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
 
 const options = z.strictObject({
   ...natsConnectionFields,
@@ -134,8 +135,7 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
           `jetstream: cannot bind to the consumer "${jetstream.consumer}" of the stream "${jetstream.stream}": ${error.message}`,
         );
       }));
-  /** Acknowledgements not yet answered: the source is done once they are. */
-  const answering = new Set<Promise<void>>();
+  const acknowledgements = new SourceAcknowledgements(env.acknowledgements);
 
   /** Decodes a group of messages, each stamped with its subject, and sends the events on. */
   const receive = async (group: Received[], context: SourceContext, settle?: (status: BatchStatus) => void) => {
@@ -151,22 +151,7 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
     const batches = decoder.decodeMessages(
       group.map((message) => ({ bytes: message.data, stamp: stampOf(message.subject) })),
     );
-    if (settle === undefined || !env.acknowledgements) {
-      for (const batch of batches) await context.send(batch);
-      settle?.('delivered');
-      return;
-    }
-    let answered: () => void = () => {};
-    answering.add(new Promise<void>((resolve) => (answered = resolve)));
-    const finalizer = new BatchNotifier((status) => {
-      settle(status);
-      answered();
-    });
-    for (const batch of batches) {
-      finalizer.hold();
-      await context.send({ ...batch, finalizer });
-    }
-    finalizer.release();
+    await acknowledgements.send(context, batches, settle);
   };
 
   /** JetStream messages sent on and not settled yet. While the sinks work on them, the server is told so
@@ -240,11 +225,7 @@ async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Sou
     },
     /** The acknowledgements of what was sent are answered to the server, then the connection closes. */
     async acknowledged() {
-      while (answering.size > 0) {
-        const pending = [...answering];
-        await Promise.all(pending);
-        for (const answer of pending) answering.delete(answer);
-      }
+      await acknowledgements.settled();
       clearInterval(inProgress);
       await connection.drain().catch(() => connection.close());
     },

@@ -13,7 +13,7 @@
 // sinks work on entries, their idle time is reset so that they are not claimed meanwhile.
 
 import { z } from 'zod';
-import { BatchNotifier, type BatchStatus } from '../../topology/batch.js';
+import type { BatchStatus } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import {
   BYTES_FRAMING,
@@ -28,6 +28,7 @@ import {
   stampSource,
 } from '../support/decoding.js';
 import { type RedisClient, redisClose, redisConnect, STREAM_FIELD } from '../support/redis.js';
+import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
 
 const options = z.strictObject({
   url: z.string().min(1),
@@ -115,8 +116,7 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
       throw new Error(`stream: cannot create the group "${group}" of "${options.key}": ${(error as Error).message}`);
     }
   }
-  /** Acknowledgements not yet answered: the source is done once they are. */
-  const answering = new Set<Promise<void>>();
+  const acknowledgements = new SourceAcknowledgements(env.acknowledgements);
   /** Entries sent on and not settled yet (their idle time is reset while the sinks work). */
   const unsettled = new Set<string[]>();
 
@@ -134,24 +134,8 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
   /** Decodes the payloads and sends the events on; `ids`: the stream entries to acknowledge. */
   const receive = async (payloads: Uint8Array[], context: SourceContext, ids?: string[]) => {
     const batches = decoder.decodeMessages(payloads.map((bytes) => ({ bytes, stamp })));
-    if (ids === undefined) {
-      for (const batch of batches) await context.send(batch);
-      return;
-    }
-    if (!env.acknowledgements) {
-      for (const batch of batches) await context.send(batch);
-      await settle(ids, 'delivered');
-      return;
-    }
-    unsettled.add(ids);
-    let answered: () => void = () => {};
-    answering.add(new Promise<void>((resolve) => (answered = resolve)));
-    const finalizer = new BatchNotifier((status) => void settle(ids, status).then(answered));
-    for (const batch of batches) {
-      finalizer.hold();
-      await context.send({ ...batch, finalizer });
-    }
-    finalizer.release();
+    if (ids !== undefined) unsettled.add(ids);
+    await acknowledgements.send(context, batches, ids && ((status) => settle(ids, status)));
   };
 
   const readStream = async (context: SourceContext) => {
@@ -274,11 +258,7 @@ async function build(options: RedisSourceOptions, env: ComponentEnv): Promise<So
     },
     /** The acknowledgements of what was sent are answered to the server, then the connections close. */
     async acknowledged() {
-      while (answering.size > 0) {
-        const pending = [...answering];
-        await Promise.all(pending);
-        for (const answer of pending) answering.delete(answer);
-      }
+      await acknowledgements.settled();
       await Promise.all([redisClose(reader), redisClose(client)]);
     },
   };
