@@ -1,0 +1,87 @@
+// The metric model: a Metric written as a record of an input batch and read back is the same metric, each
+// value type in Vector's native shape (floats stay floats), and series keys ignore tag order.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
+import { encode } from '../../../../abi/codec.js';
+import type { RemapValue } from '../../../../abi/values.js';
+import {
+  type Metric,
+  metricEvent,
+  nativeMetric,
+  readMetric,
+  seriesKey,
+  tagValue,
+} from '../../../../host/components/support/metric.js';
+
+const base = {
+  name: 'requests',
+  namespace: 'app',
+  tags: { host: 'a', path: '/x' },
+  timestamp: 1_700_000_000_123_456_789n,
+};
+const metrics: Metric[] = [
+  { ...base, kind: 'incremental', value: { type: 'counter', value: 3 } },
+  { ...base, kind: 'absolute', interval_ms: 10_000, value: { type: 'gauge', value: -1.5 } },
+  { name: 'users', kind: 'incremental', value: { type: 'set', values: ['a', 'b'] } },
+  {
+    name: 'rt',
+    kind: 'incremental',
+    value: { type: 'distribution', samples: [{ value: 2, rate: 3 }], statistic: 'summary' },
+  },
+  {
+    name: 'rt',
+    kind: 'absolute',
+    value: {
+      type: 'aggregated_histogram',
+      buckets: [
+        { upper_limit: 1, count: 2 },
+        { upper_limit: Infinity, count: 5 },
+      ],
+      count: 5,
+      sum: 12,
+    },
+  },
+  {
+    name: 'rt',
+    kind: 'absolute',
+    value: { type: 'aggregated_summary', quantiles: [{ quantile: 0.5, value: 2 }], count: 4, sum: 9 },
+  },
+];
+
+test('each value type survives a batch round trip', () => {
+  const { events } = decodeBatch(
+    encodeBatch(
+      metrics.map((metric) => metricEvent(metric)),
+      0,
+    ),
+  );
+  assert.equal(
+    events.map((record) => record.kind),
+    metrics.map(() => 'metric'),
+  );
+  assert.equal(
+    events.map((record) => readMetric(record.event as RemapValue)),
+    metrics,
+  );
+});
+
+test("the native object uses Vector's field names and keeps integral floats as floats", () => {
+  const native = nativeMetric(metrics[0]!);
+  assert.equal(Object.keys(native), ['name', 'namespace', 'tags', 'timestamp', 'kind', 'counter']);
+  // 3.0 encodes as a float, not as the integer 3.
+  assert.not.equal(encode(native), encode({ ...native, counter: { value: 3n } }));
+});
+
+test('series keys ignore tag order; tagValue reads the last of several values', () => {
+  const a: Metric = { name: 'n', kind: 'absolute', tags: { x: '1', y: '2' }, value: { type: 'gauge', value: 1 } };
+  const b: Metric = { ...a, tags: { y: '2', x: '1' } };
+  assert.is(seriesKey(a), seriesKey(b));
+  assert.is.not(seriesKey(a), seriesKey({ ...a, namespace: 'other' }));
+  assert.is(tagValue({ k: ['a', null, 'c'] }, 'k'), 'c');
+  assert.is(tagValue({ k: null }, 'k'), null);
+  assert.is(tagValue(undefined, 'k'), undefined);
+});
+
+test.run();
