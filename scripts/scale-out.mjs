@@ -1,7 +1,8 @@
-// `npm run build && node scripts/scale-out.mjs [--broker nats|redis] [--lines N] [--kills K] [--ack-wait S]`
-// Issue 25's scale-out run (test/host/support/{nats,redis}-scale-out.ts, built to dist-test/): an agent svc
-// publishes N lines (file source → broker sink) and two aggregator svcs share one durable consumer — a
-// JetStream consumer, or a Redis Streams consumer group — (broker source → remap → file sink); the first
+// `npm run build && node scripts/scale-out.mjs [--broker nats|redis|kafka] [--lines N] [--kills K] [--ack-wait S]`
+// Issue 25's scale-out run (test/host/support/{nats,redis,kafka}-scale-out.ts, built to dist-test/): an agent
+// svc publishes N lines (file source → broker sink) and two aggregator svcs share one durable consumer — a
+// JetStream consumer, a Redis Streams consumer group, or a Kafka consumer group on the in-test broker of
+// test/host/support/kafka-broker.ts — (broker source → remap → file sink); the first
 // aggregator is SIGKILLed K times and restarted. Prints what was lost and duplicated and how the lines were
 // shared; exits 1 when a line was lost.
 import { parseArgs } from 'node:util';
@@ -11,7 +12,8 @@ const { values } = parseArgs({
     broker: { type: 'string', default: 'nats' },
     lines: { type: 'string', default: '200000' },
     kills: { type: 'string', default: '3' },
-    // nats: the consumer's ack_wait; redis: how long an entry stays pending before it is claimed.
+    // nats: the consumer's ack_wait; redis: how long an entry stays pending before it is claimed; kafka: the
+    // group's session timeout.
     'ack-wait': { type: 'string', default: '10' },
   },
 });
@@ -33,8 +35,12 @@ if (values.broker === 'nats') {
   const { runRedisScaleOut } = await import('../dist-test/test/host/support/redis-scale-out.js');
   outcome = await runRedisScaleOut({ ...common, claimIdleMs: waitSecs * 1000 });
   what = `Redis Streams (${outcome.pending} entries left pending)`;
+} else if (values.broker === 'kafka') {
+  const { runKafkaScaleOut } = await import('../dist-test/test/host/support/kafka-scale-out.js');
+  outcome = await runKafkaScaleOut({ ...common, sessionTimeoutMs: waitSecs * 1000 });
+  what = `Kafka (in-test broker; ${outcome.committed} offsets committed)`;
 } else {
-  console.error(`--broker: nats or redis, not ${values.broker}`);
+  console.error(`--broker: nats, redis or kafka, not ${values.broker}`);
   process.exit(2);
 }
 console.log(
