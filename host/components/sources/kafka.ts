@@ -58,6 +58,9 @@ function headerBytes(value: Buffer | string | Array<Buffer | string> | undefined
   return typeof last === 'string' ? new TextEncoder().encode(last) : new Uint8Array(last);
 }
 
+/** Records decoded and sent on together at most. */
+const MAX_GATHERED = 1000;
+
 /** The stamp of one record: the source's, then the record's own fields (a timestamp replaces the read time). */
 function recordStamp(
   base: () => Stamp,
@@ -160,29 +163,34 @@ async function build(options: KafkaSourceOptions, env: ComponentEnv): Promise<So
       .catch((error: Error) => env.log.warn(`Kafka commit failed: ${error.message}`));
   };
 
+  /** Sends on the records of a fetched batch, MAX_GATHERED at a time, heartbeating between (a member
+   * silent for the session timeout loses its partitions); stops when a rebalance or seek made the batch stale. */
   const receive = async (payload: EachBatchPayload, context: SourceContext) => {
     const { batch } = payload;
-    if (batch.messages.length === 0) return;
-    const firstOffset = BigInt(batch.messages[0]!.offset);
-    const pending = offsets.add(batch.topic, batch.partition, firstOffset, BigInt(batch.lastOffset()));
-    const messages = batch.messages.filter((message) => message.value !== null);
-    if (messages.length === 0) {
-      pending.done = true;
-      return;
+    for (let start = 0; start < batch.messages.length; start += MAX_GATHERED) {
+      if (!payload.isRunning() || payload.isStale()) return;
+      const chunk = batch.messages.slice(start, start + MAX_GATHERED);
+      const firstOffset = BigInt(chunk[0]!.offset);
+      const lastOffset = chunk.at(-1)!.offset;
+      const pending = offsets.add(batch.topic, batch.partition, firstOffset, BigInt(lastOffset));
+      const messages = chunk.filter((message) => message.value !== null);
+      const decoded = decoder.decodeMessages(
+        messages.map((message) => ({
+          bytes: message.value!,
+          stamp: recordStamp(baseStamp, origin, options, timestampKey, batch.topic, batch.partition, message),
+        })),
+      );
+      await acknowledgements.send(context, decoded, (status: BatchStatus) => {
+        if (status !== 'errored') pending.done = true;
+        else {
+          offsets.rewind(batch.topic, batch.partition, firstOffset);
+          consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(firstOffset) });
+        }
+      });
+      // The fetch position moves past what was sent on (commits follow the acknowledgements).
+      payload.resolveOffset(lastOffset);
+      await payload.heartbeat();
     }
-    const decoded = decoder.decodeMessages(
-      messages.map((message) => ({
-        bytes: message.value!,
-        stamp: recordStamp(baseStamp, origin, options, timestampKey, batch.topic, batch.partition, message),
-      })),
-    );
-    await acknowledgements.send(context, decoded, (status: BatchStatus) => {
-      if (status === 'errored') {
-        offsets.rewind(batch.topic, batch.partition, firstOffset);
-        consumer.seek({ topic: batch.topic, partition: batch.partition, offset: String(firstOffset) });
-      } else pending.done = true;
-    });
-    await payload.heartbeat();
   };
 
   return {
