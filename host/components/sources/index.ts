@@ -13,6 +13,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['file', async () => (await import('./file.js')).default],
   ['http_server', async () => (await import('./http_server.js')).default],
   ['http', async () => (await import('./http_server.js')).httpSource],
+  ['host_metrics', async () => (await import('./host_metrics.js')).default],
   ['internal_logs', async () => (await import('./internal_logs.js')).default],
   ['internal_metrics', async () => (await import('./internal_metrics.js')).default],
   ['mqtt', async () => (await import('./mqtt.js')).default],
