@@ -10,7 +10,7 @@ import { createServer as createTlsServer, type TLSSocket, type TlsOptions } from
 import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import type { ComponentEnv, Source, SourceContext } from '../component.js';
-import { pumpReadable, stampSource, type SourceDecoder, type Stamp, type StampOrigin } from './decoding.js';
+import { pumpReadable, stampSource, type MessageDecoder, type Stamp, type StampOrigin } from './decoding.js';
 import { certificateSubject, reportHandshakeFailures, serverTlsOptions, type TlsSourceConfig } from './tls.js';
 
 /** Who sent the bytes: an IP and port, or the path of a Unix socket. */
@@ -88,7 +88,7 @@ export async function tcpListen(
  */
 export async function streamListener(
   listen: StreamListen,
-  decoder: SourceDecoder,
+  decoder: MessageDecoder,
   env: ComponentEnv,
   stamp: (peer: Peer) => Stamp,
   shutdownTimeoutSecs: number,
@@ -204,7 +204,7 @@ async function removeStaleSocket(path: string): Promise<void> {
  */
 export async function datagramListener(
   address: string,
-  decoder: SourceDecoder,
+  decoder: MessageDecoder,
   env: ComponentEnv,
   stamp: (peer: Peer) => Stamp,
   options: { maxLength?: number; receiveBufferBytes?: number },
