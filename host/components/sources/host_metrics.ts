@@ -65,7 +65,7 @@ type HostMetricsOptions = z.infer<typeof options>;
 const single = Math.fround;
 
 /** Reads the collectors' figures; keeps what the next scrape measures against (processes' CPU time). */
-export class HostMetricsScraper {
+class HostMetricsScraper {
   private readonly filters: {
     disk: FilterList;
     filesystemDevices: FilterList;

@@ -286,8 +286,7 @@ export interface ProcessFigures {
   startTicks: number;
 }
 
-async function processFigures(roots: MachineRoots, pid: number): Promise<ProcessFigures | undefined> {
-  const dir = join(roots.procfs, String(pid));
+async function processFigures(dir: string, pid: number): Promise<ProcessFigures | undefined> {
   const [stat, cmdline] = await Promise.all([readText(join(dir, 'stat')), readText(join(dir, 'cmdline'))]);
   // `pid (comm) state …`: comm may hold spaces and parentheses, so it ends at the last `)`.
   const open = stat?.indexOf('(') ?? -1;
@@ -306,11 +305,23 @@ async function processFigures(roots: MachineRoots, pid: number): Promise<Process
   };
 }
 
-/** Every process of procfs (threads are not listed). */
+const numbered = (names: string[]) => names.filter((name) => /^\d+$/.test(name));
+
+/** Every process of procfs and, as sysinfo lists them by default on Linux, every other thread of each
+ * (`/proc/<pid>/task/<tid>`, its id as pid). */
 export async function processes(roots: MachineRoots): Promise<ProcessFigures[]> {
-  const pids = ((await readdir(roots.procfs).catch(() => [])) as string[]).filter((name) => /^\d+$/.test(name));
-  const figures = await Promise.all(pids.map((pid) => processFigures(roots, Number(pid))));
-  return figures.filter((process) => process !== undefined);
+  const pids = numbered(await readdir(roots.procfs).catch(() => []));
+  const figures = await Promise.all(
+    pids.map(async (pid) => {
+      const dir = join(roots.procfs, pid);
+      const tids = numbered(await readdir(join(dir, 'task')).catch(() => [])).filter((tid) => tid !== pid);
+      return Promise.all([
+        processFigures(dir, Number(pid)),
+        ...tids.map((tid) => processFigures(join(dir, 'task', tid), Number(tid))),
+      ]);
+    }),
+  );
+  return figures.flat().filter((process) => process !== undefined);
 }
 
 /** The kernel's TCP states, by the number /proc/net/tcp shows in hex (`st`). */

@@ -99,6 +99,10 @@ function fakeRoots() {
     '42/stat':
       '42 (my (odd) app) S 1 42 42 0 -1 4194560 100 0 0 0 150 50 0 0 20 0 1 0 500 123456789 300 18446744073709551615',
     '42/cmdline': 'my-app\0--flag\0value\0',
+    // Its main thread (skipped: the process itself) and another thread, listed as a process of its own.
+    '42/task/42/stat': '42 (my (odd) app) S 1 42 42 0 -1 4194560 100 0 0 0 150 50 0 0 20 0 1 0 500 1 1 0',
+    '42/task/44/stat': '44 (my (odd) app) S 1 42 42 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 600 123456789 300 0',
+    '42/task/44/cmdline': 'my-app\0--flag\0value\0',
     '43/stat': '43 (sshd) S 1 43 43 0 -1 4194560 100 0 0 0 1 1 0 0 20 0 1 0 100 1000 2 18446744073709551615',
     '43/cmdline': 'sshd\0',
   });
@@ -248,7 +252,11 @@ test('filters: devices, interfaces and processes by glob; a mount without device
   assert.equal(names('network'), ['eth0']);
   assert.equal(names('process'), ['my (odd) app']);
   assert.equal(names('filesystem'), []);
-  const process = metrics.filter((m) => m.tags?.collector === 'process');
+  assert.equal(
+    [...new Set(metrics.filter((m) => m.tags?.collector === 'process').map((m) => m.tags?.pid))],
+    ['42', '44'],
+  );
+  const process = metrics.filter((m) => m.tags?.collector === 'process' && m.tags?.pid === '42');
   assert.equal(
     process.map((m) => [m.name, m.value.type, m.tags?.pid, m.tags?.command]),
     [
