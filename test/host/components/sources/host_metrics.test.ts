@@ -275,6 +275,44 @@ test('filters: devices, interfaces and processes by glob; a mount without device
   assert.ok(Math.abs(runtime - (Math.floor(Date.now() / 1000) - 1700000005)) <= 1, String(runtime));
 });
 
+test("process_cpu_usage: the process's CPU ticks since the last scrape, in percent of one CPU's", async () => {
+  const { roots } = fakeRoots();
+  const procfs = roots.PROCFS_ROOT;
+  const saved = process.env.PROCFS_ROOT;
+  process.env.PROCFS_ROOT = procfs;
+  let usage: unknown[];
+  try {
+    const run = runSource(
+      await buildSource(
+        hostMetrics,
+        { scrape_interval_secs: 1, collectors: ['process'], process: { processes: { includes: ['sshd'] } } },
+        testEnv('host_metrics'),
+      ),
+    );
+    await run.waitFor(4);
+    // 400 ticks on 2 CPUs pass (200 per CPU); sshd used 50 of them (48 user, 2 system).
+    writeTree(procfs, {
+      stat: 'cpu  400 20 30 700 50 6 7 8 0 0\ncpu0 250 10 15 200 25 3 3 4 0 0\ncpu1 50 10 15 200 25 3 4 4 0 0\nbtime 1700000000\n',
+      '43/stat': '43 (sshd) S 1 43 43 0 -1 4194560 100 0 0 0 49 3 0 0 20 0 1 0 100 1000 2 18446744073709551615',
+    });
+    await run.waitFor(8);
+    run.shutdown.abort();
+    await run.done;
+    usage = run.events.map((event) => readMetric(event as never)).filter((m) => m.name === 'process_cpu_usage');
+  } finally {
+    if (saved === undefined) delete process.env.PROCFS_ROOT;
+    else process.env.PROCFS_ROOT = saved;
+  }
+  // 0 at the first scrape (nothing to measure against), as sysinfo gives.
+  assert.equal(
+    usage.map((metric) => (metric as Metric).value),
+    [
+      { type: 'gauge', value: 0 },
+      { type: 'gauge', value: 25 },
+    ],
+  );
+});
+
 test('a collector that cannot read is counted as a reader_failed error; the others go on', async () => {
   const dir = tempDir();
   const { metrics, env } = await scrape(
