@@ -14,7 +14,7 @@ import {
   type Stamp,
   type StampOrigin,
 } from '../support/decoding.js';
-import { datagramListener, streamListener, tcpListen } from '../support/listeners.js';
+import { datagramListener, permitOriginSchema, streamListener, tcpListen } from '../support/listeners.js';
 import { metricEvent, type Metric } from '../support/metric.js';
 import { tlsFiles, tlsSourceSchema } from '../support/tls.js';
 import { parseStatsdLine, type ConversionUnit } from './statsd/parser.js';
@@ -35,6 +35,7 @@ const options = z.discriminatedUnion('mode', [
     mode: z.literal('tcp'),
     address: z.string(),
     keepalive: z.strictObject({ time_secs: z.number().int().positive().optional() }).optional(),
+    permit_origin: permitOriginSchema,
     tls: tlsSourceSchema.optional(),
     shutdown_timeout_secs: z.number().nonnegative().default(30),
     receive_buffer_bytes: z.number().int().positive().optional(),

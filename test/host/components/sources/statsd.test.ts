@@ -140,13 +140,38 @@ test('udp: the lines of a datagram', async () => {
 
 test('tcp: lines across writes; the last line ends with the connection', async () => {
   const port = await freePort();
-  await roundTrip({ mode: 'tcp', address: `127.0.0.1:${port}` }, async () => {
-    const socket = connect(port, '127.0.0.1');
-    await once(socket, 'connect');
-    socket.write(LINES.slice(0, 10));
-    socket.end(LINES.slice(10));
-    await once(socket, 'close');
-  });
+  await roundTrip(
+    { mode: 'tcp', address: `127.0.0.1:${port}`, permit_origin: ['127.0.0.0/8', '::1/128'] },
+    async () => {
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(LINES.slice(0, 10));
+      socket.end(LINES.slice(10));
+      await once(socket, 'close');
+    },
+  );
+});
+
+test('tcp: a peer outside permit_origin is refused and counted; a network that is not CIDR fails the options', async () => {
+  const port = await freePort();
+  const env = testEnv('statsd');
+  const run = runSource(
+    await buildSource(statsd, { mode: 'tcp', address: `127.0.0.1:${port}`, permit_origin: ['10.0.0.0/8'] }, env),
+  );
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write('refused:1|c\n');
+  await once(socket, 'close');
+  run.shutdown.abort();
+  await run.done;
+  assert.equal(run.events, []);
+  assert.is(env.metrics.total('component_errors_total', { error_type: 'connection_failed', stage: 'receiving' }), 1);
+  assert.not.ok(
+    statsd.options.safeParse({ mode: 'tcp', address: '127.0.0.1:1', permit_origin: ['10.0.0.0/33'] }).success,
+  );
+  assert.not.ok(
+    statsd.options.safeParse({ mode: 'tcp', address: '127.0.0.1:1', permit_origin: ['localhost'] }).success,
+  );
 });
 
 test('unix: a stream socket', async () => {
