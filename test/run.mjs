@@ -76,6 +76,7 @@ const INTEGRATION = [
   'host/components/sources/redis',
   'host/components/sources/redis-kill',
   'host/components/sources/socket',
+  'host/components/sources/statsd',
   'host/components/sources/stdin',
   'host/components/sources/syslog',
   'host/components/support/tls',
