@@ -131,13 +131,19 @@ function xmlText(xml: string, name: string): string | undefined {
   return new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 }
 
-/** Where the bucket and its objects are: the endpoint (or the region's), the bucket in the path or the host. */
-class BucketAddress {
+/** Where the bucket and its objects are: the endpoint (or the region's: `s3.<region>.amazonaws.com`, `.com.cn`
+ * in the China regions), the bucket in the path (`force_path_style`) or in the host name. */
+export class BucketAddress {
+  private readonly base: URL;
+
   constructor(
-    private readonly base: URL,
+    endpoint: string | undefined,
+    region: string,
     private readonly bucket: string,
     private readonly pathStyle: boolean,
-  ) {}
+  ) {
+    this.base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`);
+  }
 
   /** The bucket's URI; with `key`, the object's (each segment of the key encoded). */
   uri(key?: string): string {
@@ -276,11 +282,6 @@ class S3Sink extends HttpBatchSink {
   }
 }
 
-/** The region's endpoint: `s3.<region>.amazonaws.com` (`.com.cn` in the China regions). */
-function regionEndpoint(region: string): URL {
-  return new URL(`https://s3.${region}.amazonaws.com${region.startsWith('cn-') ? '.cn' : ''}`);
-}
-
 /** The sink; `timer`: how it waits between retries (tests drive their own); `processEnv`: where the
  * credentials chain and the region look (tests give their own). */
 export async function buildS3Sink(
@@ -297,11 +298,7 @@ export async function buildS3Sink(
   );
   const timezone = parsed.timezone ?? env.globals.timezone;
   const template = (option: string, text: string) => EventTemplate.build(option, text, env, { timezone });
-  const address = new BucketAddress(
-    parsed.endpoint === undefined ? regionEndpoint(region) : new URL(parsed.endpoint),
-    parsed.bucket,
-    parsed.force_path_style,
-  );
+  const address = new BucketAddress(parsed.endpoint, region, parsed.bucket, parsed.force_path_style);
   return new S3Sink(
     parsed,
     encoder,

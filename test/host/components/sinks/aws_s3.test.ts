@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import awsS3, { buildS3Sink } from '../../../../host/components/sinks/aws_s3.js';
+import awsS3, { BucketAddress, buildS3Sink } from '../../../../host/components/sinks/aws_s3.js';
 import { signV4 } from '../../../../host/config/sigv4.js';
 import { BatchNotifier, type BatchStatus } from '../../../../host/topology/batch.js';
 import { Timestamp } from '../../../../runtime/index.js';
@@ -356,6 +356,22 @@ test('retries as Vector for the cloud: 5xx and a 4xx naming RequestTimeout are r
   assert.is(await attempts([409], { type: 'default' }), 1);
   assert.is(await attempts([503], { type: 'none' }), 1);
   assert.is(await attempts([403, 403], { type: 'all' }), 3);
+});
+
+test('addresses: the endpoint of the region, virtual-hosted or path-style; a custom endpoint with a path; keys encoded per segment', () => {
+  assert.is(
+    new BucketAddress(undefined, 'eu-west-1', 'logs', false).uri('date=2026-11-28/a b.log'),
+    'https://logs.s3.eu-west-1.amazonaws.com/date%3D2026-11-28/a%20b.log',
+  );
+  assert.is(
+    new BucketAddress(undefined, 'cn-north-1', 'logs', true).uri(),
+    'https://s3.cn-north-1.amazonaws.com.cn/logs',
+  );
+  assert.is(new BucketAddress(undefined, 'us-east-1', 'logs', false).uri(), 'https://logs.s3.us-east-1.amazonaws.com/');
+  assert.is(
+    new BucketAddress('http://127.0.0.1:9000/store/', 'us-east-1', 'logs', true).uri('k/x'),
+    'http://127.0.0.1:9000/store/logs/k/x',
+  );
 });
 
 test('configuration: defaults as Vector; option errors; no region, no credentials: build errors naming the option', async () => {
