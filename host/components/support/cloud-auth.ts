@@ -4,8 +4,8 @@
 // again every few minutes, as those of a role or of the instance expire; a failed refresh keeps the previous
 // ones until the next try.
 
-import type { z } from 'zod';
-import type { cloudAuthSchema } from '../../config/common.js';
+import { z } from 'zod';
+import { cloudAuthSchema } from '../../config/common.js';
 import { CloudSecretError, cloudCredentials } from '../../config/cloud-secrets.js';
 import { type CloudCredentials, sha256Hex, signedHeaders } from '../../config/sigv4.js';
 import type { Logger } from '../../log.js';
@@ -16,12 +16,33 @@ export type CloudAuthOptions = z.output<typeof cloudAuthSchema>;
 /** How long resolved credentials are used before they are resolved again. */
 const REFRESH_MS = 5 * 60_000;
 
-/** The service's region: the option, else CLOUD_DEFAULT_REGION (the SDKs' variable under the spec's prefix). */
-export function cloudRegion(region: string | undefined, env: NodeJS.ProcessEnv): string {
+/** The service's region: the option (named `option` in the error), else CLOUD_DEFAULT_REGION (the SDKs'
+ * variable under the spec's prefix). */
+export function cloudRegion(region: string | undefined, env: NodeJS.ProcessEnv, option = 'region'): string {
   const found = region ?? env.CLOUD_DEFAULT_REGION;
   if (!found)
-    throw new Error('region: could not determine the region from the configuration or the environment (set region)');
+    throw new Error(
+      `${option}: could not determine the region from the configuration or the environment (set ${option})`,
+    );
   return found;
+}
+
+/** Vector's `auth.strategy: aws` of an HTTP sink: the credentials (`auth`, with the region signed for) and the
+ * service signed for. */
+export const awsHttpAuthSchema = z.strictObject({
+  strategy: z.literal('aws'),
+  auth: cloudAuthSchema.prefault({}),
+  service: z.string(),
+});
+
+/** The signer of an HTTP sink's `auth.strategy: aws`. */
+export function httpAuthSigner(
+  auth: z.output<typeof awsHttpAuthSchema>,
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CloudSigner> {
+  const region = cloudRegion(auth.auth.region, env, 'auth.auth.region');
+  return CloudSigner.build(auth.auth, region, auth.service, log, env);
 }
 
 export class CloudSigner {

@@ -8,10 +8,10 @@ import { gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import elasticsearch, { buildElasticsearchSink } from '../../../../host/components/sinks/elasticsearch.js';
-import { signV4 } from '../../../../host/config/sigv4.js';
 import { Timestamp } from '../../../../runtime/index.js';
 import { BatchNotifier, type BatchStatus } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
+import { assertSigned } from '../../support/signature.js';
 import { type Answer, httpTarget, instantTimer, type Received } from '../../support/http-target.js';
 
 /** A server that answers `GET /` with `version` and bulk requests with `bulk` (all created by default). */
@@ -334,23 +334,7 @@ test('healthcheck: /_cluster/health must answer 200, with the credentials of the
   assert.equal(parsed.batch, { max_bytes: 10_000_000, timeout_secs: 1 });
 });
 
-/** The received request's signature, recomputed from what arrived (its signed headers, its body). */
-function assertSigned(request: Received, service: string): void {
-  const authorization = String(request.headers.authorization);
-  const signed = /SignedHeaders=([^,]+),/.exec(authorization)![1]!.split(';');
-  const headers = Object.fromEntries(signed.map((name) => [name, String(request.headers[name])]));
-  const expected = signV4(
-    { method: request.method, url: new URL(request.url, 'http://server'), headers, body: request.body },
-    { accessKeyId: 'KEY', secretAccessKey: 'SECRET' },
-    'eu-west-1',
-    service,
-  );
-  assert.is(authorization, expected);
-  assert.match(
-    authorization,
-    new RegExp(`^AWS4-HMAC-SHA256 Credential=KEY/\\d{8}/eu-west-1/${service}/aws4_request, `),
-  );
-}
+const signer = { accessKeyId: 'KEY', secretAccessKey: 'SECRET' };
 
 test('auth.strategy aws: the probe, bulk requests and the healthcheck signed for service es (aoss when serverless: no probe, no healthcheck, the payload hash sent); Vector checks', async () => {
   const target = await elasticsearchServer();
@@ -364,7 +348,7 @@ test('auth.strategy aws: the probe, bulk requests and the healthcheck signed for
     target.requests.map((request) => `${request.method} ${request.url.split('?')[0]}`),
     ['GET /', 'GET /_cluster/health', 'POST /_bulk'],
   );
-  for (const request of target.requests) assertSigned(request, 'es');
+  for (const request of target.requests) assertSigned(request, signer, 'eu-west-1', 'es');
 
   const serverless = await elasticsearchServer();
   const { env, sink: collection } = await build({
@@ -382,7 +366,7 @@ test('auth.strategy aws: the probe, bulk requests and the healthcheck signed for
     ['POST'],
   );
   const [bulk] = serverless.requests as [Received];
-  assertSigned(bulk, 'aoss');
+  assertSigned(bulk, signer, 'eu-west-1', 'aoss');
   assert.is(bulk.headers['x-amz-content-sha256'], createHash('sha256').update(bulk.body).digest('hex'));
   assert.ok(
     env.logs.some((record) => record.message.startsWith('Amazon OpenSearch Serverless does not support healthchecks')),
