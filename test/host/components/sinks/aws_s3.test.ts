@@ -473,4 +473,67 @@ sinks:
   }
 });
 
+test('svc: logs → reduce (a transaction merged by group_by and ends_when) → aws_s3: one object per transaction', async () => {
+  const s3 = await s3Server();
+  const port = await freePort();
+  const config = join(tempDir(), 'svc.yaml');
+  writeFileSync(
+    config,
+    `
+sources:
+  web: { type: http_server, address: "127.0.0.1:${port}", decoding: { codec: json } }
+transforms:
+  transactions:
+    type: reduce
+    inputs: [web]
+    group_by: [txn]
+    ends_when: .end == true
+    merge_strategies: { message: concat_newline }
+sinks:
+  archive:
+    type: aws_s3
+    inputs: [transactions]
+    bucket: logs
+    region: us-east-1
+    endpoint: ${s3.uri}
+    auth: { access_key_id: S3RVER, secret_access_key: S3RVER }
+    key_prefix: "txn={{ txn }}/"
+    compression: none
+    encoding: { codec: json, only_fields: [txn, message, amount] }
+    framing: { method: newline_delimited }
+    batch: { timeout_secs: 0.1 }
+`,
+  );
+  const svc = startSvc(['--config', config]);
+  try {
+    await svc.waitForStderr(/svc has started/);
+    const lines = [
+      { txn: 'a', message: 'begin', amount: 1 },
+      { txn: 'b', message: 'open', amount: 10 },
+      { txn: 'a', message: 'charge', amount: 2 },
+      { txn: 'a', message: 'commit', amount: 3, end: true },
+      { txn: 'b', message: 'close', amount: 20, end: true },
+    ];
+    for (const line of lines)
+      assert.is((await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: JSON.stringify(line) })).status, 200);
+    await waitFor(
+      () => s3.requests.filter((request) => request.method === 'PUT').length === 2,
+      () => `two objects; stderr: ${svc.stderr()}`,
+    );
+    svc.child.kill('SIGTERM');
+    assert.is((await svc.exited).status, 0, svc.stderr());
+    const objects = await s3.objects();
+    assert.equal(
+      objects.map(({ key, body }) => [key.split('/')[0], body.toString()]),
+      [
+        ['txn=a', JSON.stringify({ amount: 6, message: 'begin\ncharge\ncommit', txn: 'a' })],
+        ['txn=b', JSON.stringify({ amount: 30, message: 'open\nclose', txn: 'b' })],
+      ],
+    );
+  } finally {
+    svc.child.kill('SIGKILL');
+    await s3.close();
+  }
+});
+
 test.run();
