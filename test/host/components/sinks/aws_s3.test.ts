@@ -5,10 +5,7 @@
 // errors; and end-to-end acknowledgements through the `svc` executable.
 
 import { createHash } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, RequestListener, Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
@@ -19,96 +16,14 @@ import { Timestamp } from '../../../../runtime/index.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 import { httpTarget, instantTimer } from '../../support/http-target.js';
 import { assertSigned } from '../../support/signature.js';
+import { type S3Request, s3Server } from '../../support/s3-server.js';
 import { freePort, startSvc, tempDir, waitFor } from '../../support/svc.js';
-
-/** The part of s3rver's API the tests use (the package ships no types). */
-interface S3rverInstance {
-  httpServer: Server;
-  store: {
-    listObjects(bucket: string, options: object): Promise<{ objects: Array<{ key: string }> }>;
-    getObject(
-      bucket: string,
-      key: string,
-    ): Promise<{ content: NodeJS.ReadableStream; metadata: Record<string, string> } | null>;
-  };
-  run(): Promise<AddressInfo>;
-}
-type S3rverClass = new (options: object) => S3rverInstance;
-const require = createRequire(import.meta.url);
-const S3rver = require('s3rver') as S3rverClass;
 
 /** The server's key pair. */
 const KEYS = { access_key_id: 'S3RVER', secret_access_key: 'S3RVER' };
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-}
-
-interface S3Server {
-  uri: string;
-  /** Every request as it arrived (bodies are the objects stored). */
-  requests: Seen[];
-  /** Requests wait for this before s3rver handles them. */
-  gate: Promise<void>;
-  hold(): () => void;
-  objects(bucket?: string): Promise<Array<{ key: string; body: Buffer; metadata: Record<string, string> }>>;
-  close(): Promise<void>;
-}
-
-/** s3rver with the bucket `logs`, recording requests and able to hold them. */
-async function s3Server(): Promise<S3Server> {
-  const directory = tempDir();
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: 'logs' }],
-  });
-  const { port } = await server.run();
-  const http = server.httpServer;
-  const [handle] = http.listeners('request') as RequestListener[];
-  http.removeAllListeners('request');
-  const target: S3Server = {
-    uri: `http://127.0.0.1:${port}`,
-    requests: [],
-    gate: Promise.resolve(),
-    hold() {
-      let release = () => {};
-      target.gate = new Promise((resolve) => (release = resolve));
-      return release;
-    },
-    async objects(bucket = 'logs') {
-      const { objects } = await server.store.listObjects(bucket, {});
-      return Promise.all(
-        objects.map(async ({ key }) => {
-          const object = (await server.store.getObject(bucket, key))!;
-          const chunks: Buffer[] = [];
-          for await (const chunk of object.content) chunks.push(chunk as Buffer);
-          return { key, body: Buffer.concat(chunks), metadata: object.metadata };
-        }),
-      );
-    },
-    close: () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => {
-          rmSync(directory, { recursive: true, force: true });
-          resolve();
-        });
-      }),
-  };
-  http.on('request', (request, response) => {
-    target.requests.push({ method: request.method!, url: request.url!, headers: request.headers });
-    void target.gate.then(() => handle!(request, response));
-  });
-  return target;
-}
-
 /** The request is signed with the server's keys, its payload hash among the signed headers. */
-function assertSignedForS3(request: Seen, region = 'us-east-1'): void {
+function assertSignedForS3(request: S3Request, region = 'us-east-1'): void {
   assertSigned(request, { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, region, 's3');
   assert.match(String(request.headers.authorization), /SignedHeaders=[^,]*x-amz-content-sha256/);
 }
@@ -467,69 +382,6 @@ sinks:
     svc.child.kill('SIGTERM');
     const { status } = await svc.exited;
     assert.is(status, 0, svc.stderr());
-  } finally {
-    svc.child.kill('SIGKILL');
-    await s3.close();
-  }
-});
-
-test('svc: logs → reduce (a transaction merged by group_by and ends_when) → aws_s3: one object per transaction', async () => {
-  const s3 = await s3Server();
-  const port = await freePort();
-  const config = join(tempDir(), 'svc.yaml');
-  writeFileSync(
-    config,
-    `
-sources:
-  web: { type: http_server, address: "127.0.0.1:${port}", decoding: { codec: json } }
-transforms:
-  transactions:
-    type: reduce
-    inputs: [web]
-    group_by: [txn]
-    ends_when: .end == true
-    merge_strategies: { message: concat_newline }
-sinks:
-  archive:
-    type: aws_s3
-    inputs: [transactions]
-    bucket: logs
-    region: us-east-1
-    endpoint: ${s3.uri}
-    auth: { access_key_id: S3RVER, secret_access_key: S3RVER }
-    key_prefix: "txn={{ txn }}/"
-    compression: none
-    encoding: { codec: json, only_fields: [txn, message, amount] }
-    framing: { method: newline_delimited }
-    batch: { timeout_secs: 0.1 }
-`,
-  );
-  const svc = startSvc(['--config', config]);
-  try {
-    await svc.waitForStderr(/svc has started/);
-    const lines = [
-      { txn: 'a', message: 'begin', amount: 1 },
-      { txn: 'b', message: 'open', amount: 10 },
-      { txn: 'a', message: 'charge', amount: 2 },
-      { txn: 'a', message: 'commit', amount: 3, end: true },
-      { txn: 'b', message: 'close', amount: 20, end: true },
-    ];
-    for (const line of lines)
-      assert.is((await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: JSON.stringify(line) })).status, 200);
-    await waitFor(
-      () => s3.requests.filter((request) => request.method === 'PUT').length === 2,
-      () => `two objects; stderr: ${svc.stderr()}`,
-    );
-    svc.child.kill('SIGTERM');
-    assert.is((await svc.exited).status, 0, svc.stderr());
-    const objects = await s3.objects();
-    assert.equal(
-      objects.map(({ key, body }) => [key.split('/')[0], body.toString()]),
-      [
-        ['txn=a', JSON.stringify({ amount: 6, message: 'begin\ncharge\ncommit', txn: 'a' })],
-        ['txn=b', JSON.stringify({ amount: 30, message: 'open\nclose', txn: 'b' })],
-      ],
-    );
   } finally {
     svc.child.kill('SIGKILL');
     await s3.close();
