@@ -56,6 +56,7 @@ const INTEGRATION = [
   'host/api/tls',
   'host/api/vector-documents',
   'host/api/websocket',
+  'host/components/sinks/aws_s3',
   'host/components/sinks/console',
   'host/components/sinks/elasticsearch',
   'host/components/sinks/http',

@@ -22,6 +22,7 @@ import {
   httpTlsSchema,
   requestWithHeadersSchema,
   retriableStatus,
+  retryStrategySchema,
 } from '../support/http-batch-sink.js';
 import { realTimer, type RetryTimer } from '../support/retry.js';
 import { tlsFiles } from '../support/tls.js';
@@ -52,12 +53,7 @@ const options = z
     payload_suffix: z.string().default(''),
     batch: batchSchema({ max_bytes: 10_000_000, timeout_secs: 1 }),
     request: requestWithHeadersSchema,
-    retry_strategy: z
-      .discriminatedUnion('type', [
-        z.strictObject({ type: z.enum(['default', 'all', 'none']) }),
-        z.strictObject({ type: z.literal('custom'), status_codes: z.array(z.number().int()) }),
-      ])
-      .default({ type: 'default' }),
+    retry_strategy: retryStrategySchema,
     tls: httpTlsSchema.optional(),
   })
   .check((ctx) => {

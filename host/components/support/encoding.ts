@@ -169,3 +169,16 @@ export class SinkEncoder {
     });
   }
 }
+
+/** A batch's encoded events as one payload, as Vector's batching sinks write it (`encode_input`): the last
+ * event without its newline or character delimiter, and a JSON codec's comma-delimited events as a JSON array. */
+export function batchPayload(encoded: Uint8Array, options: EncodeOptions): Uint8Array {
+  const { framing, codec } = options;
+  const delimited = framing?.method === 'newline_delimited' || framing?.method === 'character_delimited';
+  const events = delimited ? encoded.subarray(0, Math.max(0, encoded.length - 1)) : encoded;
+  const jsonArray =
+    framing?.method === 'character_delimited' &&
+    framing.delimiter === ',' &&
+    (codec === 'json' || codec === 'native_json');
+  return jsonArray ? Buffer.concat([Buffer.from('['), events, Buffer.from(']')]) : events;
+}

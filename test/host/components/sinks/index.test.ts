@@ -18,11 +18,13 @@ import { z } from 'zod';
 
 test('the registry lists every sink type', () => {
   assert.equal([...SINKS.keys()].sort(), [
+    'aws_s3',
     'blackhole',
     'console',
     'elasticsearch',
     'file',
     'http',
+    'kafka',
     'loki',
     'mqtt',
     'nats',
