@@ -21,4 +21,5 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['socket', async () => (await import('./socket.js')).default],
   ['stdin', async () => (await import('./stdin.js')).default],
   ['syslog', async () => (await import('./syslog.js')).default],
+  ['vector', async () => (await import('./vector.js')).default],
 ]);

@@ -392,7 +392,8 @@ export abstract class HttpBatchSink implements Sink {
     }
   }
 
-  private async attempt(request: HttpRequest): Promise<Outcome> {
+  /** One attempt of a request over HTTP; a sink of another protocol sends it its own way. */
+  protected async attempt(request: HttpRequest): Promise<Outcome> {
     try {
       const response = await this.undici.request(request.uri, {
         method: request.method,

@@ -29,6 +29,7 @@ test('the registry lists every sink type', () => {
     'redis',
     'socket',
     'splunk_hec_logs',
+    'vector',
   ]);
 });
 
