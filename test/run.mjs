@@ -78,6 +78,7 @@ const INTEGRATION = [
   'host/components/sources/stdin',
   'host/components/sources/syslog',
   'host/components/sources/vector',
+  'host/components/sources/vector-scale-out',
   'host/components/support/tls',
   'host/components/transforms/reduce-pipeline',
   'host/components/transforms/remap',
