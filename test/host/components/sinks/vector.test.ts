@@ -3,6 +3,13 @@
 // answered; with several endpoints, requests spread over the healthy ones, and one that stops serving is left
 // while its requests are retried on another; the options Vector checks are refused with its messages.
 
+import { once } from 'node:events';
+import { createServer } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import * as grpc from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeBatch } from '../../../../abi/batch.js';
@@ -12,6 +19,7 @@ import type { SourceDefinition } from '../../../../host/components/component.js'
 import vector, { buildVectorSink } from '../../../../host/components/sinks/vector.js';
 import vectorSource from '../../../../host/components/sources/vector.js';
 import { type Metric, metricEvent, readMetric } from '../../../../host/components/support/metric.js';
+import { VECTOR_PROTO } from '../../../../host/package-files.js';
 import { BatchNotifier, type BatchStatus, type EventBatch, toBatch } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 import { buildSource, runSource, vectorNamespaceEnv, type Collected } from '../../support/sources.js';
@@ -238,6 +246,109 @@ test('several endpoints: requests spread over both; one stopped is left and its 
   } finally {
     await sink.close();
     await b.stop();
+  }
+});
+
+test('wire: the request as Vector writes it, gzip-compressed when asked; a final status rejects the batch', async () => {
+  const root = protobuf.loadSync(fileURLToPath(VECTOR_PROTO));
+  const PushEventsRequest = root.lookupType('vector.PushEventsRequest');
+  const requests: Array<{ path: string; encoding: unknown; compressed: number; message: Record<string, unknown> }> = [];
+  let answer = grpc.status.OK;
+  // A bare HTTP/2 server: gRPC's framing read by hand (flag byte, length, message).
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const compressed = body[0]!;
+      const message = body.subarray(5, 5 + body.readUInt32BE(1));
+      requests.push({
+        path: request.headers[':path']!,
+        encoding: request.headers['grpc-encoding'],
+        compressed,
+        message: PushEventsRequest.toObject(PushEventsRequest.decode(compressed ? gunzipSync(message) : message), {
+          longs: String,
+          enums: String,
+          bytes: String,
+          objects: true,
+        }),
+      });
+      response.writeHead(200, { 'content-type': 'application/grpc' });
+      response.addTrailers({ 'grpc-status': String(answer), 'grpc-message': answer === 0 ? '' : 'refused' });
+      if (answer === 0) response.end(Buffer.from([0, 0, 0, 0, 0]));
+      else response.end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const env = componentEnv(vector);
+  const sink = await buildVectorSink(sinkOptions({ address, compression: true }), env, steppedTimer().timer);
+  try {
+    const events = [
+      { event: { message: 'hi', n: 5n }, metadata: { m: true } },
+      { event: 'bare' },
+      metricEvent({
+        name: 'm',
+        tags: { t: ['x', 'y'] },
+        kind: 'absolute',
+        value: { type: 'aggregated_histogram', buckets: [{ upper_limit: 1, count: 2 }], count: 2, sum: 1 },
+      }),
+    ];
+    const { batch, status } = tracked(toBatch(encodeBatch(events, 0)));
+    await sink.write(batch);
+    await waitFor(
+      () => status() !== undefined,
+      () => 'no status',
+    );
+    assert.is(status(), 'delivered');
+    const [request] = requests;
+    assert.is(request!.path, '/vector.Vector/PushEvents');
+    assert.is(request!.encoding, 'gzip');
+    assert.is(request!.compressed, 1);
+    const base64 = (text: string) => Buffer.from(text).toString('base64');
+    const metadata = { map: { fields: { m: { boolean: true } } } };
+    assert.equal(request!.message.events, [
+      {
+        log: {
+          fields: { message: { rawBytes: base64('hi') }, n: { integer: '5' } },
+          metadata,
+          metadataFull: { value: metadata },
+        },
+      },
+      {
+        log: {
+          fields: { '.': { null: 'NULL_VALUE' } },
+          value: { rawBytes: base64('bare') },
+          metadata: { map: { fields: {} } },
+          metadataFull: { value: { map: { fields: {} } } },
+        },
+      },
+      {
+        metric: {
+          name: 'm',
+          tagsV1: { t: 'y' },
+          tagsV2: { t: { values: [{ value: 'x' }, { value: 'y' }] } },
+          kind: 'Absolute',
+          aggregatedHistogram3: { buckets: [{ upperLimit: 1, count: '2' }], count: '2', sum: 1 },
+          metadata: { map: { fields: {} } },
+          metadataFull: { value: { map: { fields: {} } } },
+        },
+      },
+    ]);
+    // INVALID_ARGUMENT is not retried: the events are given up on, counted.
+    answer = grpc.status.INVALID_ARGUMENT;
+    const refused = tracked(logBatch([{ message: 'refused' }]));
+    await sink.write(refused.batch);
+    await waitFor(
+      () => refused.status() !== undefined,
+      () => 'no status',
+    );
+    assert.is(refused.status(), 'rejected');
+    assert.is(env.metrics.total('component_discarded_events_total'), 1);
+  } finally {
+    await sink.close();
+    server.close();
   }
 });
 
