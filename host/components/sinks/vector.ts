@@ -54,22 +54,23 @@ const endpoint = z.string().refine((text) => endpointUrl(text, false) !== undefi
   message: 'expected host:port or an http(s) URI with a port',
 });
 
+const routingSchema = z.strictObject({
+  endpoints: z.array(endpoint).default([]),
+  strategy: z.enum(['load_balance', 'failover', 'failover_primary']).default('load_balance'),
+  health: z
+    .strictObject({
+      retry_initial_backoff_secs: z.number().int().positive().default(1),
+      retry_max_duration_secs: z.number().int().positive().default(3600),
+    })
+    .prefault({}),
+});
+type Routing = z.infer<typeof routingSchema>;
+
 const options = z
   .strictObject({
     version: z.literal('2').optional(),
     address: endpoint.optional(),
-    routing: z
-      .strictObject({
-        endpoints: z.array(endpoint).default([]),
-        strategy: z.enum(['load_balance', 'failover', 'failover_primary']).default('load_balance'),
-        health: z
-          .strictObject({
-            retry_initial_backoff_secs: z.number().int().positive().default(1),
-            retry_max_duration_secs: z.number().int().positive().default(3600),
-          })
-          .prefault({}),
-      })
-      .optional(),
+    routing: routingSchema.optional(),
     // `true` is gzip, as Vector reads it; zstd has no implementation in grpc-js.
     compression: z
       .union([z.boolean().transform((gzip) => (gzip ? 'gzip' : 'none')), z.enum(['none', 'gzip'])])
@@ -106,13 +107,24 @@ const options = z
       issue(['routing', 'endpoints'], '`routing.endpoints` must contain at least one endpoint.');
   });
 type VectorSinkOptions = z.infer<typeof options>;
-type Strategy = NonNullable<VectorSinkOptions['routing']>['strategy'];
 
 /** How often endpoints in rotation are asked for their health (several endpoints, load balanced). */
 const HEALTH_CHECK_INTERVAL_MS = 5000;
 
 /** gRPC statuses Vector does not retry. */
-const FINAL_STATUSES = new Set([3, 5, 6, 7, 11, 12, 15, 16]);
+const FINAL_STATUSES = new Set([
+  'NOT_FOUND',
+  'INVALID_ARGUMENT',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'UNAUTHENTICATED',
+  'DATA_LOSS',
+]);
+
+/** Statuses of a request that got no answer from the receiver. */
+const UNANSWERED = new Set(['DEADLINE_EXCEEDED', 'UNAVAILABLE', 'CANCELLED']);
 
 interface Endpoint {
   readonly name: string;
@@ -130,8 +142,8 @@ class Endpoints {
 
   constructor(
     readonly all: readonly Endpoint[],
-    private readonly strategy: Strategy,
-    private readonly health: { retry_initial_backoff_secs: number; retry_max_duration_secs: number },
+    private readonly strategy: Routing['strategy'],
+    private readonly health: Routing['health'],
     private readonly timeoutMs: number,
     private readonly log: ComponentEnv['log'],
   ) {
@@ -226,7 +238,10 @@ class VectorSink extends HttpBatchSink {
     client: Awaited<ReturnType<typeof httpClient>>,
     timer: RetryTimer,
     private readonly options: VectorSinkOptions,
+    private readonly routing: Routing,
     private readonly endpoints: Endpoints,
+    /** grpc-js's status codes, by number and by name. */
+    private readonly statuses: typeof Grpc.status,
   ) {
     super(env, client, timer, {
       request: options.request,
@@ -234,7 +249,7 @@ class VectorSink extends HttpBatchSink {
       tls: {},
       allowH2: false,
       // One endpoint at a time, as Vector's failover strategies serialize requests.
-      ...(options.routing !== undefined && options.routing.strategy !== 'load_balance' && { concurrency: 1 }),
+      ...(routing.strategy !== 'load_balance' && { concurrency: 1 }),
       partitioned: false,
     });
   }
@@ -242,6 +257,7 @@ class VectorSink extends HttpBatchSink {
   protected override async buildRequest(_key: string, parts: EventBatch[]): Promise<HttpRequest> {
     this.endpoints.started();
     const { events } = decodeBatch(concatBatches(parts).bytes);
+    // The endpoint is picked for each attempt; `uri` only names the sink's first one.
     return {
       uri: this.endpoints.all[0]!.name,
       method: 'POST',
@@ -267,19 +283,17 @@ class VectorSink extends HttpBatchSink {
       call.on('status', () => this.killed.signal.removeEventListener('abort', cancel));
     });
     if (failure === undefined) return { delivered: true };
-    const retry = !FINAL_STATUSES.has(failure.code);
-    const reason = `${endpoint.name}: gRPC status ${failure.code} (${failure.details || failure.message})`;
+    const status = this.statuses[failure.code] ?? String(failure.code);
+    const retry = !FINAL_STATUSES.has(status);
+    const reason = `${endpoint.name}: gRPC status ${status} (${failure.details || failure.message})`;
     if (retry) this.endpoints.failed(endpoint, reason);
-    return { delivered: false, retry, reason, answered: failure.code !== 4 && failure.code !== 14 };
+    return { delivered: false, retry, reason, answered: !UNANSWERED.has(status) };
   }
 
   async healthcheck(): Promise<void> {
     const timeoutMs = this.options.request.timeout_secs * 1000;
     // Failover strategies need only their first endpoint, as in Vector.
-    const checked =
-      this.options.routing?.strategy === 'load_balance' || this.options.routing === undefined
-        ? this.endpoints.all
-        : this.endpoints.all.slice(0, 1);
+    const checked = this.routing.strategy === 'load_balance' ? this.endpoints.all : this.endpoints.all.slice(0, 1);
     await Promise.all(
       checked.map((endpoint) =>
         healthCheck(endpoint.client, timeoutMs).catch((error: Error) => {
@@ -322,8 +336,8 @@ async function channelCredentials(
 export async function buildVectorSink(options: VectorSinkOptions, env: ComponentEnv, timer: RetryTimer): Promise<Sink> {
   const grpc = await import('@grpc/grpc-js');
   const tlsEnabled = options.tls?.enabled ?? false;
-  const listed = options.address !== undefined ? [options.address] : options.routing!.endpoints;
-  const urls = listed.map((text) => endpointUrl(text, tlsEnabled)!);
+  const routing = options.routing ?? routingSchema.parse({ endpoints: [options.address] });
+  const urls = routing.endpoints.map((text) => endpointUrl(text, tlsEnabled)!);
   const secure = urls.some((url) => url.protocol === 'https:')
     ? await channelCredentials(grpc, options.tls, env)
     : undefined;
@@ -349,16 +363,14 @@ export async function buildVectorSink(options: VectorSinkOptions, env: Component
       backoffMs: 0,
     }),
   );
-  const routing = options.routing ?? {
-    strategy: 'load_balance' as const,
-    health: { retry_initial_backoff_secs: 1, retry_max_duration_secs: 3600 },
-  };
   return new VectorSink(
     env,
     await httpClient(undefined, env),
     timer,
     options,
+    routing,
     new Endpoints(endpoints, routing.strategy, routing.health, options.request.timeout_secs * 1000, env.log),
+    grpc.status,
   );
 }
 
