@@ -71,9 +71,9 @@ const options = z
     version: z.literal('2').optional(),
     address: endpoint.optional(),
     routing: routingSchema.optional(),
-    // `true` is gzip, as Vector reads it; zstd has no implementation in grpc-js.
+    // `true` is gzip, as Vector reads it.
     compression: z
-      .union([z.boolean().transform((gzip) => (gzip ? 'gzip' : 'none')), z.enum(['none', 'gzip'])])
+      .union([z.boolean().transform((gzip) => (gzip ? 'gzip' : 'none')), z.enum(['none', 'gzip', 'zstd'])])
       .default('none'),
     batch: z
       .strictObject({
@@ -105,6 +105,8 @@ const options = z
       issue(['address'], 'No Vector endpoint configured. Please set `address` or `routing.endpoints`.');
     if (routing !== undefined && routing.endpoints.length === 0)
       issue(['routing', 'endpoints'], '`routing.endpoints` must contain at least one endpoint.');
+    // grpc-js compresses messages with gzip or deflate only.
+    if (ctx.value.compression === 'zstd') issue(['compression'], 'zstd is not available in svc: use gzip');
   });
 type VectorSinkOptions = z.infer<typeof options>;
 

@@ -29,7 +29,16 @@ import {
 } from '../support/vector-protocol.js';
 
 const options = z.strictObject({
-  address: z.string(),
+  address: z.string().refine(
+    (text) => {
+      try {
+        return parseListenAddress(text) !== undefined;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'expected host:port, e.g. 0.0.0.0:6000' },
+  ),
   version: z.literal('2').optional(),
   tls: tlsEnableableSchema.optional(),
   keepalive: z

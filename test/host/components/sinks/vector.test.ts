@@ -249,6 +249,46 @@ test('several endpoints: requests spread over both; one stopped is left and its 
   }
 });
 
+test('failover: one endpoint at a time, the next once it fails, kept while it works', async () => {
+  const [a, b] = await Promise.all([listening(), listening()]);
+  await a.stop();
+  const { timer, waits } = steppedTimer();
+  const sink = await buildVectorSink(
+    sinkOptions({ routing: { endpoints: [a.address, b.address], strategy: 'failover' } }),
+    componentEnv(vector),
+    timer,
+  );
+  let retries = 0;
+  try {
+    for (const message of ['one', 'two', 'three']) {
+      const { batch, status } = tracked(logBatch([{ message }]));
+      await sink.write(batch);
+      await waitFor(
+        () => {
+          for (const wait of waits.splice(0)) {
+            retries++;
+            wait.release();
+          }
+          return status() === 'delivered';
+        },
+        () => `status ${status()}`,
+      );
+    }
+    assert.equal(
+      b.collected.events.map((event) => event.message),
+      ['one', 'two', 'three'],
+    );
+    assert.is(retries, 1, 'only the first request met the stopped endpoint');
+    await sink.healthcheck!({}).then(
+      () => assert.unreachable('the first endpoint is down'),
+      (error: Error) => assert.match(error.message, a.address),
+    );
+  } finally {
+    await sink.close();
+    await b.stop();
+  }
+});
+
 test('wire: the request as Vector writes it, gzip-compressed when asked; a final status rejects the batch', async () => {
   const root = protobuf.loadSync(fileURLToPath(VECTOR_PROTO));
   const PushEventsRequest = root.lookupType('vector.PushEventsRequest');
@@ -366,6 +406,9 @@ test('options: Vector refuses both address and routing, and neither; endpoints n
   ]);
   assert.equal(errors({ address: 'nowhere' }), ['address: expected host:port or an http(s) URI with a port']);
   assert.equal(errors({ address: 'https://agg:6000', compression: true }), []);
+  assert.equal(errors({ address: 'agg:6000', compression: 'zstd' }), [
+    'compression: zstd is not available in svc: use gzip',
+  ]);
 });
 
 test.run();
