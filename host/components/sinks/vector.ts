@@ -135,12 +135,15 @@ interface Endpoint {
   /** The wait before the next HealthCheck of an endpoint out of rotation. */
   backoffMs: number;
   probe?: NodeJS.Timeout;
+  /** A HealthCheck of it is under way. */
+  checking?: boolean;
 }
 
 /** The endpoints and which are in rotation. */
 class Endpoints {
   private next = 0;
   private readonly checks: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     readonly all: readonly Endpoint[],
@@ -184,6 +187,7 @@ class Endpoints {
   }
 
   private scheduleProbe(endpoint: Endpoint): void {
+    if (this.closed) return;
     endpoint.probe = setTimeout(async () => {
       if (await this.check(endpoint)) return;
       endpoint.backoffMs = Math.min(endpoint.backoffMs * 2, this.health.retry_max_duration_secs * 1000);
@@ -193,10 +197,14 @@ class Endpoints {
 
   /** Asks `endpoint` for its health; it comes back into rotation when SERVING and leaves it otherwise. */
   private async check(endpoint: Endpoint): Promise<boolean> {
+    if (endpoint.checking) return endpoint.healthy;
+    endpoint.checking = true;
     const problem = await healthCheck(endpoint.client, this.timeoutMs).then(
       () => undefined,
       (error: Error) => error.message,
     );
+    endpoint.checking = false;
+    if (this.closed) return false;
     if (problem === undefined) {
       if (!endpoint.healthy) this.log.info('Endpoint is healthy again.', { endpoint: endpoint.name });
       endpoint.healthy = true;
@@ -207,6 +215,7 @@ class Endpoints {
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.checks);
     for (const endpoint of this.all) {
       clearTimeout(endpoint.probe);

@@ -7,9 +7,10 @@
 // at `log_schema`'s keys where absent, in Vector's at `%vector.*`. An event that cannot be an svc event is
 // counted as an error and left out; a request that is no PushEventsRequest is answered INVALID_ARGUMENT.
 //
-// HealthCheck answers SERVING, and NOT_SERVING once the process shuts down (Vector always answers SERVING):
-// from then on PushEvents is answered UNAVAILABLE, so that a sender (svc's `vector` sink with several
-// endpoints) moves to another address, while the requests under way are still answered.
+// HealthCheck answers SERVING, and NOT_SERVING once the process shuts down (Vector always answers SERVING);
+// so does gRPC's standard health service (grpc.health.v1 Check, for "" and "vector.Vector"), which Vector
+// serves too. From then on PushEvents is answered UNAVAILABLE, so that a sender (svc's `vector` sink with
+// several endpoints) moves to another address, while the requests under way are still answered.
 
 import { z } from 'zod';
 import type * as Grpc from '@grpc/grpc-js';
@@ -23,7 +24,10 @@ import { serverTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.
 import {
   decodePushEvents,
   EMPTY_MESSAGE,
+  encodeGrpcHealthResponse,
   encodeHealthCheckResponse,
+  GRPC_HEALTH_SERVICE,
+  grpcHealthService,
   ServingStatus,
   VECTOR_SERVICE,
 } from '../support/vector-protocol.js';
@@ -116,9 +120,9 @@ async function build(options: VectorSourceOptions, env: ComponentEnv): Promise<S
     }
   };
 
-  /** Hands the request's events on; resolves with its answer. */
-  const push = async (bytes: Buffer): Promise<Grpc.StatusObject | undefined> => {
-    env.telemetry.receivedRaw(bytes.byteLength);
+  /** The request's events (those that cannot be svc events counted and left out), or the answer to bytes
+   * that are no PushEventsRequest. */
+  const decodeRequest = (bytes: Buffer): { events?: InputEvent[]; failure?: Grpc.StatusObject } => {
     let decoded: ReturnType<typeof decodePushEvents>;
     try {
       decoded = decodePushEvents(bytes);
@@ -131,9 +135,11 @@ async function build(options: VectorSourceOptions, env: ComponentEnv): Promise<S
         internal_log_rate_key: 'decoder_failed',
       });
       return {
-        code: grpc.status.INVALID_ARGUMENT,
-        details: 'invalid PushEventsRequest',
-        metadata: new grpc.Metadata(),
+        failure: {
+          code: grpc.status.INVALID_ARGUMENT,
+          details: 'invalid PushEventsRequest',
+          metadata: new grpc.Metadata(),
+        },
       };
     }
     const { events, errors } = decoded;
@@ -148,19 +154,26 @@ async function build(options: VectorSourceOptions, env: ComponentEnv): Promise<S
         internal_log_rate_key: 'decoder_failed',
       });
     }
-    const now = new Date();
-    for (const event of events) if (event.kind === 'log') stampLog(event, now);
-    const context = await running;
+    return { events };
+  };
+
+  /** Hands the request's events on (`handing` settles then: `run` waits for it); resolves with its answer. */
+  const push = async (bytes: Buffer, handing: { done(): void }): Promise<Grpc.StatusObject | undefined> => {
     let answer: (status: BatchStatus) => void = () => {};
     const answered = new Promise<BatchStatus>((resolve) => (answer = resolve));
-    const batches =
-      events.length === 0 ? [] : splitBatch({ bytes: encodeBatch(events, 0), count: events.length }, env.chunkSize);
-    const handed = acknowledgements.send(context, batches, answer);
-    sending.add(handed);
     try {
-      await handed;
+      env.telemetry.receivedRaw(bytes.byteLength);
+      const { events, failure } = decodeRequest(bytes);
+      if (failure) return failure;
+      const now = new Date();
+      for (const event of events!) if (event.kind === 'log') stampLog(event, now);
+      const batches =
+        events!.length === 0
+          ? []
+          : splitBatch({ bytes: encodeBatch(events!, 0), count: events!.length }, env.chunkSize);
+      await acknowledgements.send(await running, batches, answer);
     } finally {
-      sending.delete(handed);
+      handing.done();
     }
     const status = await answered;
     return status === 'delivered' ? undefined : failedDelivery(grpc, status);
@@ -172,13 +185,31 @@ async function build(options: VectorSourceOptions, env: ComponentEnv): Promise<S
         callback({ code: grpc.status.UNAVAILABLE, details: 'the source is shutting down' });
         return;
       }
-      push(call.request).then(
+      // Registered at once, so that a shutdown waits for a request accepted before it.
+      let done: () => void = () => {};
+      const handing = new Promise<void>((resolve) => (done = resolve));
+      sending.add(handing);
+      void handing.then(() => sending.delete(handing));
+      push(call.request, { done }).then(
         (failure) => (failure === undefined ? callback(null, EMPTY_MESSAGE) : callback(failure)),
         (error: Error) => callback({ code: grpc.status.INTERNAL, details: error.message }),
       );
     },
     HealthCheck: (_call: Grpc.ServerUnaryCall<Buffer, Buffer>, callback: Grpc.sendUnaryData<Buffer>) =>
       callback(null, encodeHealthCheckResponse(draining ? ServingStatus.NOT_SERVING : ServingStatus.SERVING)),
+  });
+  server.addService(GRPC_HEALTH_SERVICE, {
+    Check: (call: Grpc.ServerUnaryCall<Buffer, Buffer>, callback: Grpc.sendUnaryData<Buffer>) => {
+      let service: string;
+      try {
+        service = grpcHealthService(call.request);
+      } catch {
+        callback({ code: grpc.status.INVALID_ARGUMENT, details: 'invalid HealthCheckRequest' });
+        return;
+      }
+      if (service === '' || service === 'vector.Vector') callback(null, encodeGrpcHealthResponse(!draining));
+      else callback({ code: grpc.status.NOT_FOUND, details: `unknown service ${service}` });
+    },
   });
 
   const { host, port } = parseListenAddress(options.address);

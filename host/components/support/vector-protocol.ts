@@ -42,9 +42,26 @@ export const VECTOR_SERVICE = {
 /** HealthCheckResponse.status. */
 export const ServingStatus = { SERVING: 0, NOT_SERVING: 1 } as const;
 
+/** gRPC's standard health service, which Vector's source serves beside its own (load balancers ask it). */
+export const GRPC_HEALTH_SERVICE = {
+  Check: { path: '/grpc.health.v1.Health/Check', ...raw },
+} satisfies ServiceDefinition;
+
+/** The messages of grpc.health.v1 that Check exchanges. */
+const GRPC_HEALTH_MESSAGES = `
+syntax = "proto3";
+package grpc.health.v1;
+message HealthCheckRequest { string service = 1; }
+message HealthCheckResponse {
+  enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; }
+  ServingStatus status = 1;
+}`;
+
 interface Messages {
   pushEventsRequest: Protobuf.Type;
   healthCheckResponse: Protobuf.Type;
+  grpcHealthRequest: Protobuf.Type;
+  grpcHealthResponse: Protobuf.Type;
 }
 
 let loaded: Messages | undefined;
@@ -54,9 +71,12 @@ function messages(): Messages {
   if (loaded === undefined) {
     const protobuf = createRequire(import.meta.url)('protobufjs') as typeof Protobuf;
     const root = protobuf.loadSync(fileURLToPath(VECTOR_PROTO), new protobuf.Root());
+    const health = protobuf.parse(GRPC_HEALTH_MESSAGES).root;
     loaded = {
       pushEventsRequest: root.lookupType('vector.PushEventsRequest'),
       healthCheckResponse: root.lookupType('vector.HealthCheckResponse'),
+      grpcHealthRequest: health.lookupType('grpc.health.v1.HealthCheckRequest'),
+      grpcHealthResponse: health.lookupType('grpc.health.v1.HealthCheckResponse'),
     };
   }
   return loaded;
@@ -68,6 +88,17 @@ export const EMPTY_MESSAGE = Buffer.alloc(0);
 export function encodeHealthCheckResponse(status: number): Buffer {
   const type = messages().healthCheckResponse;
   return Buffer.from(type.encode(type.create({ status })).finish());
+}
+
+/** The service a grpc.health.v1 Check asks about ("": the server as a whole). */
+export function grpcHealthService(bytes: Uint8Array): string {
+  return (messages().grpcHealthRequest.decode(bytes) as unknown as { service: string }).service;
+}
+
+/** A grpc.health.v1 Check's answer: SERVING or NOT_SERVING. */
+export function encodeGrpcHealthResponse(serving: boolean): Buffer {
+  const type = messages().grpcHealthResponse;
+  return Buffer.from(type.encode(type.create({ status: serving ? 1 : 2 })).finish());
 }
 
 export function decodeHealthCheckResponse(bytes: Uint8Array): number {

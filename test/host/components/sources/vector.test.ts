@@ -21,15 +21,26 @@ import type { ComponentEnv } from '../../../../host/components/component.js';
 const root = protobuf.loadSync(fileURLToPath(VECTOR_PROTO));
 const PushEventsRequest = root.lookupType('vector.PushEventsRequest');
 const HealthCheckResponse = root.lookupType('vector.HealthCheckResponse');
+// gRPC's standard health messages (grpc/grpc's health.proto), written here.
+const health = protobuf.parse(`
+syntax = "proto3";
+package grpc.health.v1;
+message HealthCheckRequest { string service = 1; }
+message HealthCheckResponse {
+  enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; }
+  ServingStatus status = 1;
+}`).root;
+const GrpcHealthRequest = health.lookupType('grpc.health.v1.HealthCheckRequest');
+const GrpcHealthResponse = health.lookupType('grpc.health.v1.HealthCheckResponse');
 
 const identity = (bytes: Buffer) => bytes;
 
 /** A gRPC client of the source's service, messages as bytes. */
 function client(address: string) {
   const channel = new grpc.Client(address, grpc.credentials.createInsecure());
-  const call = (method: string, body: Buffer) =>
+  const call = (method: string, body: Buffer, path = `/vector.Vector/${method}`) =>
     new Promise<{ code: number; response?: Buffer }>((resolve) =>
-      channel.makeUnaryRequest(`/vector.Vector/${method}`, identity, identity, body, (error, response) =>
+      channel.makeUnaryRequest(path, identity, identity, body, (error, response) =>
         resolve(error ? { code: error.code } : { code: 0, response: response! }),
       ),
     );
@@ -42,6 +53,13 @@ function client(address: string) {
         )
       ).code,
     pushRaw: async (bytes: Buffer) => (await call('PushEvents', bytes)).code,
+    grpcHealth: async (service: string) => {
+      const request = Buffer.from(GrpcHealthRequest.encode({ service }).finish());
+      const { code, response } = await call('', request, '/grpc.health.v1.Health/Check');
+      return code === 0
+        ? GrpcHealthResponse.toObject(GrpcHealthResponse.decode(response!), { enums: String }).status
+        : code;
+    },
     health: async () => {
       const { code, response } = await call('HealthCheck', Buffer.alloc(0));
       return code === 0
@@ -261,9 +279,13 @@ test('acknowledgements: answered once delivered; INTERNAL when given up, DATA_LO
     assert.is(await answers[0], grpc.status.OK);
     assert.is(await answers[1], grpc.status.INTERNAL);
     assert.is(await run.api.health(), 'SERVING');
+    assert.is(await run.api.grpcHealth(''), 'SERVING');
+    assert.is(await run.api.grpcHealth('vector.Vector'), 'SERVING');
+    assert.is(await run.api.grpcHealth('other'), grpc.status.NOT_FOUND);
     // Shutting down: the request under way is still answered, new ones are turned away.
     run.collected.shutdown.abort();
     assert.is(await run.api.health(), 'NOT_SERVING');
+    assert.is(await run.api.grpcHealth(''), 'NOT_SERVING');
     assert.is(await run.api.push([log('late')]), grpc.status.UNAVAILABLE);
     finalizerOf('three').release('rejected');
     assert.is(await answers[2], grpc.status.DATA_LOSS);
