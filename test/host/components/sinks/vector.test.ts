@@ -23,14 +23,21 @@ import { VECTOR_PROTO } from '../../../../host/package-files.js';
 import { BatchNotifier, type BatchStatus, type EventBatch, toBatch } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
 import { buildSource, runSource, vectorNamespaceEnv, type Collected } from '../../support/sources.js';
+import { makeCertificates } from '../../support/certificates.js';
 import { freePort } from '../../support/svc.js';
 import { steppedTimer } from '../../support/stepped-timer.js';
 import { waitFor } from '../../../support/wait-for.js';
 
 /** A vector source listening on a free port, its events collected. */
-async function listening(): Promise<{ address: string; collected: Collected; stop(): Promise<void> }> {
+async function listening(
+  options: object = {},
+): Promise<{ address: string; collected: Collected; stop(): Promise<void> }> {
   const address = `127.0.0.1:${await freePort()}`;
-  const source = await buildSource(vectorSource as SourceDefinition, { address }, vectorNamespaceEnv('vector'));
+  const source = await buildSource(
+    vectorSource as SourceDefinition,
+    { address, ...options },
+    vectorNamespaceEnv('vector'),
+  );
   const collected = runSource(source);
   return {
     address,
@@ -246,6 +253,51 @@ test('several endpoints: requests spread over both; one stopped is left and its 
   } finally {
     await sink.close();
     await b.stop();
+  }
+});
+
+test('tls: mutual TLS between the sink and the source; a client certificate of another CA is refused', async () => {
+  const certificates = makeCertificates();
+  const source = await listening({
+    tls: {
+      enabled: true,
+      crt_file: certificates.serverCrt,
+      key_file: certificates.serverKey,
+      ca_file: certificates.ca,
+      verify_certificate: true,
+    },
+  });
+  const sinkWith = (crt: string, key: string) =>
+    buildVectorSink(
+      sinkOptions({
+        // By name: a TLS server name cannot be an IP address.
+        address: source.address.replace('127.0.0.1', 'localhost'),
+        tls: { enabled: true, ca_file: certificates.ca, crt_file: crt, key_file: key },
+      }),
+      componentEnv(vector),
+      steppedTimer().timer,
+    );
+  const sink = await sinkWith(certificates.clientCrt, certificates.clientKey);
+  const stranger = await sinkWith(certificates.strangerCrt, certificates.strangerKey);
+  try {
+    await sink.healthcheck!({});
+    const { batch, status } = tracked(logBatch([{ message: 'secret' }]));
+    await sink.write(batch);
+    await waitFor(
+      () => status() === 'delivered',
+      () => `status ${status()}`,
+    );
+    assert.equal(
+      source.collected.events.map((event) => event.message),
+      ['secret'],
+    );
+    await stranger.healthcheck!({}).then(
+      () => assert.unreachable('a certificate of another CA'),
+      (error: Error) => assert.match(error.message, 'HealthCheck failed'),
+    );
+  } finally {
+    await Promise.all([sink.close(), stranger.close()]);
+    await source.stop();
   }
 });
 
