@@ -4,3 +4,6 @@
 
 /** Loki's push request messages (host/components/sinks/loki/push.proto), for the loki sink's protobuf push. */
 export const LOKI_PUSH_PROTO = new URL('../../host/components/sinks/loki/push.proto', import.meta.url);
+
+/** Vector's gRPC service and event protobufs (host/components/support/vector/), for the vector source and sink. */
+export const VECTOR_PROTO = new URL('../../host/components/support/vector/vector.proto', import.meta.url);

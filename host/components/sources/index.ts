@@ -24,4 +24,5 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['statsd', async () => (await import('./statsd.js')).default],
   ['stdin', async () => (await import('./stdin.js')).default],
   ['syslog', async () => (await import('./syslog.js')).default],
+  ['vector', async () => (await import('./vector.js')).default],
 ]);

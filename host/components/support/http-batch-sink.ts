@@ -407,7 +407,8 @@ export abstract class HttpBatchSink implements Sink {
     return request;
   }
 
-  private async attempt(request: HttpRequest): Promise<Outcome> {
+  /** One attempt of a request over HTTP; a sink of another protocol sends it its own way. */
+  protected async attempt(request: HttpRequest): Promise<Outcome> {
     try {
       const sent = await this.authorize(request);
       const response = await this.undici.request(sent.uri, {
