@@ -4,3 +4,6 @@
 
 /** Loki's push request messages (host/components/sinks/loki/push.proto), for the loki sink's protobuf push. */
 export const LOKI_PUSH_PROTO = new URL('../../host/components/sinks/loki/push.proto', import.meta.url);
+
+/** OTLP's protocol definitions (host/components/support/otlp/), for the opentelemetry source and sink. */
+export const OTLP_PROTO_DIR = new URL('../../host/components/support/otlp/', import.meta.url);

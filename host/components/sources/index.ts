@@ -17,6 +17,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['internal_metrics', async () => (await import('./internal_metrics.js')).default],
   ['mqtt', async () => (await import('./mqtt.js')).default],
   ['nats', async () => (await import('./nats.js')).default],
+  ['opentelemetry', async () => (await import('./opentelemetry.js')).default],
   ['redis', async () => (await import('./redis.js')).default],
   ['socket', async () => (await import('./socket.js')).default],
   ['stdin', async () => (await import('./stdin.js')).default],

@@ -26,6 +26,7 @@ test('the registry lists every sink type', () => {
     'loki',
     'mqtt',
     'nats',
+    'opentelemetry',
     'redis',
     'socket',
     'splunk_hec_logs',
