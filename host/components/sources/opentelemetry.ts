@@ -47,7 +47,12 @@ const options = z.strictObject({
   grpc: z.strictObject({
     address: z.string(),
     tls: tlsEnableableSchema.optional(),
-    keepalive: z.strictObject({ max_connection_age_secs: z.number().int().positive().optional() }).default({}),
+    keepalive: z
+      .strictObject({
+        max_connection_age_secs: z.number().int().positive().optional(),
+        max_connection_age_grace_secs: z.number().int().nonnegative().optional(),
+      })
+      .default({}),
   }),
   http: z.strictObject({
     address: z.string(),
@@ -147,8 +152,9 @@ class Receiver {
     }
   }
 
+  /** Vector's `HttpBadRequest`: counted, logged, answered. */
   private refuse(status: number, grpcCode: number, message: string): Refusal {
-    this.env.telemetry.error(status === 400 ? 'parser_failed' : 'request_failed', 'receiving');
+    this.env.telemetry.error('request_failed', 'receiving');
     this.env.log.warn(`Request rejected (${status}): ${message}`, {
       stage: 'receiving',
       internal_log_rate_key: 'request_rejected',
@@ -161,6 +167,7 @@ class Receiver {
   async receive(signal: Signal, body: Uint8Array, json: boolean, headers?: Record<string, string>): Promise<void> {
     const context = this.context;
     if (this.stopping || context === undefined) throw new Refusal(503, GRPC.UNAVAILABLE, 'Service is shutting down');
+    this.env.telemetry.receivedRaw(body.byteLength);
     const events = this.events(signal, body, json, headers);
     if (events.length === 0) return;
     const batches = splitBatch({ bytes: encodeBatch(events, 0), count: events.length }, this.env.chunkSize);
@@ -280,10 +287,12 @@ async function listen(
 
 async function grpcServer(options: OpentelemetryOptions['grpc'], receiver: Receiver, env: ComponentEnv) {
   const grpc = (await import('@grpc/grpc-js')) as typeof Grpc;
-  const maxAge = options.keepalive.max_connection_age_secs;
+  const { max_connection_age_secs: maxAge, max_connection_age_grace_secs: grace } = options.keepalive;
   const server = new grpc.Server({
     'grpc.max_receive_message_length': env.maxDecompressedSize,
+    // As Vector: connections live `max_connection_age_secs`, then `max_connection_age_grace_secs` to finish.
     ...(maxAge !== undefined && { 'grpc.max_connection_age_ms': maxAge * 1000 }),
+    ...(maxAge !== undefined && grace !== undefined && { 'grpc.max_connection_age_grace_ms': grace * 1000 }),
   });
   const protocol = otlpProtocol();
   for (const signal of SIGNALS) {
@@ -316,6 +325,10 @@ async function grpcServer(options: OpentelemetryOptions['grpc'], receiver: Recei
     );
   }
   const tls = await serverTlsOptions(options.tls);
+  if (tls?.pfx !== undefined)
+    throw new Error(
+      'option "grpc.tls.crt_file": the gRPC server takes a PEM certificate and key (tls.key_file), not PKCS#12',
+    );
   const credentials = tls
     ? grpc.ServerCredentials.createSsl(
         tls.ca === undefined ? null : Buffer.from([tls.ca].flat().join('\n')),

@@ -81,19 +81,20 @@ export function otlpProtocol(): OtlpProtocol {
 /** Fields OTLP/JSON writes as hex rather than base64 (the spec's exception for trace and span ids). */
 const HEX_ID_FIELDS = new Set(['traceId', 'spanId', 'parentSpanId']);
 
-/** OTLP/JSON's hex ids as bytes, so that protobufjs reads the rest (base64 bytes, int64 as strings or
- * numbers, enums as numbers or names, lowerCamelCase or original field names). */
-function hexIdsToBytes(value: unknown, key?: string): unknown {
+/** OTLP/JSON as protobufjs reads it: field names in lowerCamelCase (the original snake_case names are
+ * accepted too) and the hex trace and span ids as bytes; protobufjs reads the rest (base64 bytes, int64 as
+ * strings or numbers, enums as numbers or names) and ignores unknown fields. */
+function fromOtlpJson(value: unknown, key?: string): unknown {
   if (typeof value === 'string' && key !== undefined && HEX_ID_FIELDS.has(key)) {
     if (!/^(?:[0-9a-fA-F]{2})*$/.test(value)) throw new Error(`${key} is not hex: "${value}"`);
     return Buffer.from(value, 'hex');
   }
-  if (Array.isArray(value)) return value.map((item) => hexIdsToBytes(item));
+  if (Array.isArray(value)) return value.map((item) => fromOtlpJson(item));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [field, item] of Object.entries(value)) {
       const name = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-      out[field] = hexIdsToBytes(item, name);
+      out[name] = fromOtlpJson(item, name);
     }
     return out;
   }
@@ -106,7 +107,7 @@ export function decodeRequest(signal: Signal, body: Uint8Array, json: boolean): 
   if (!json) return type.decode(body) as Message;
   const parsed = JSON.parse(Buffer.from(body).toString('utf8')) as unknown;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected a JSON object');
-  return type.fromObject(hexIdsToBytes(parsed) as Record<string, unknown>) as Message;
+  return type.fromObject(fromOtlpJson(parsed) as Record<string, unknown>) as Message;
 }
 
 /** The response a protobuf or JSON request gets: the signal's empty export response (full success). */

@@ -2,6 +2,8 @@
 // each signal through its output and converted as Vector converts it; `use_otlp_decoding` keeps the request;
 // with acknowledgements, a request is answered only once its events are delivered, with an error when not.
 
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -14,6 +16,7 @@ import { readMetric } from '../../../../host/components/support/metric.js';
 import { otlpProtocol, type Signal } from '../../../../host/components/support/otlp.js';
 import type { BatchStatus, EventBatch } from '../../../../host/topology/batch.js';
 import { testEnv, vectorNamespaceEnv } from '../../support/sources.js';
+import { makeCertificates } from '../../support/certificates.js';
 import { freePort } from '../../support/svc.js';
 
 const TRACE_ID = '5b8efff798038103d269b633813fc60c';
@@ -37,10 +40,11 @@ interface Running {
 /** Starts the source on free ports; `status`: what each batch's finalizer is released with (acknowledgements). */
 async function start(options: object = {}, env: ComponentEnv = testEnv('opentelemetry'), status?: BatchStatus) {
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
+  const { http, grpc: grpcOptions, ...rest } = options as { http?: object; grpc?: object };
   const parsed = opentelemetry.options.parse({
-    http: { address: `127.0.0.1:${httpPort}` },
-    grpc: { address: `127.0.0.1:${grpcPort}` },
-    ...options,
+    http: { ...http, address: `127.0.0.1:${httpPort}` },
+    grpc: { ...grpcOptions, address: `127.0.0.1:${grpcPort}` },
+    ...rest,
   });
   const source: Source = await opentelemetry.build(parsed, { ...env, acknowledgements: status !== undefined });
   const received: Received[] = [];
@@ -356,7 +360,7 @@ test("HTTP traces: each span a trace event in Vector's shape, through `traces`",
   }
 });
 
-test('HTTP OTLP/JSON, gzip-compressed: hex ids, int64 as strings, enums as numbers; a JSON answer', async () => {
+test('HTTP OTLP/JSON, gzip-compressed: hex ids, int64 as strings or numbers, enums by name; a JSON answer', async () => {
   const source = await start();
   try {
     const json = JSON.stringify({
@@ -366,8 +370,9 @@ test('HTTP OTLP/JSON, gzip-compressed: hex ids, int64 as strings, enums as numbe
             {
               logRecords: [
                 {
-                  timeUnixNano: String(SECOND),
-                  severityNumber: 17,
+                  time_unix_nano: Number(SECOND / 1_000_000_000n) * 1e9,
+                  severityNumber: 'SEVERITY_NUMBER_ERROR',
+                  unknownField: true,
                   body: { kvlistValue: { values: [{ key: 'n', value: { intValue: '9007199254740993' } }] } },
                   traceId: TRACE_ID,
                   spanId: SPAN_ID,
@@ -390,6 +395,7 @@ test('HTTP OTLP/JSON, gzip-compressed: hex ids, int64 as strings, enums as numbe
     assert.is(event.trace_id, TRACE_ID);
     assert.is(event.span_id, SPAN_ID);
     assert.is(event.severity_number, 17n);
+    assert.equal(event.timestamp, new Timestamp(SECOND));
 
     const bad = await post(`${source.http}/v1/logs`, '{"resourceLogs": 5}', { 'content-type': 'application/json' });
     assert.is(bad.status, 400);
@@ -433,9 +439,15 @@ test('use_otlp_decoding: the request itself, under its JSON field names (metrics
 });
 
 /** One gRPC Export call; resolves with the error's code, or 0. */
-function exportCall(address: string, signal: Signal, body: Uint8Array): Promise<{ code: number; details?: string }> {
+function exportCall(
+  address: string,
+  signal: Signal,
+  body: Uint8Array,
+  credentials = grpc.credentials.createInsecure(),
+  options: grpc.ChannelOptions = {},
+): Promise<{ code: number; details?: string }> {
   const service = otlpProtocol().service[signal].fullName.slice(1);
-  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const client = new grpc.Client(address, credentials, options);
   const raw = (bytes: Buffer) => bytes;
   return new Promise((resolve) => {
     client.makeUnaryRequest(`/${service}/Export`, raw, raw, Buffer.from(body), (error) => {
@@ -485,6 +497,33 @@ test('acknowledgements: delivered answers success; a sink that gave the events u
     });
   } finally {
     await failing.stop();
+  }
+});
+
+test('TLS: HTTPS and gRPC over TLS with the server certificate; `http.headers` go into log events', async () => {
+  const certificates = makeCertificates();
+  const tls = { enabled: true, crt_file: certificates.serverCrt, key_file: certificates.serverKey };
+  const source = await start({ http: { address: '', tls, headers: ['x-tenant'] }, grpc: { address: '', tls } });
+  try {
+    const ca = readFileSync(certificates.ca);
+    const status = await new Promise<number>((resolve, reject) => {
+      const body = protobufBody('logs');
+      const call = request(
+        `${source.http.replace('http:', 'https:')}/v1/logs`,
+        { method: 'POST', ca, headers: { 'content-type': 'application/x-protobuf', 'x-tenant': 'blue' }, agent: false },
+        (response) => response.resume().on('end', () => resolve(response.statusCode!)),
+      );
+      call.on('error', reject).end(body);
+    });
+    assert.is(status, 200);
+    assert.is(source.received[0]!.event['x-tenant'], 'blue');
+    const secure = grpc.credentials.createSsl(ca);
+    // The certificate is for localhost and 127.0.0.1; TLS names the server by its DNS name.
+    const named = { 'grpc.ssl_target_name_override': 'localhost' };
+    assert.equal(await exportCall(source.grpc, 'traces', protobufBody('traces'), secure, named), { code: 0 });
+    assert.is(source.received.at(-1)!.output, 'traces');
+  } finally {
+    await source.stop();
   }
 });
 
