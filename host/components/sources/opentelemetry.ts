@@ -119,14 +119,10 @@ class Receiver {
     let events: InputEvent[];
     if (this.options.use_otlp_decoding[signal]) {
       const event = messageToRemap(request, otlpProtocol().request[signal]);
-      // As Vector's protobuf decoding: legacy logs get the time now at the timestamp key; traces never.
+      // As Vector's protobuf decoding: legacy logs get the time now at the timestamp key, and nothing else.
       if (signal !== 'traces' && this.origin.logNamespace === 'legacy')
         stampAt(event as Stamp, this.env.globals.log_schema.timestamp_key, new Date());
-      const metadata =
-        this.origin.logNamespace === 'vector' && signal !== 'traces'
-          ? { vector: { source_type: SOURCE_TYPE, ingest_timestamp: new Date() } }
-          : undefined;
-      events = [{ kind: signal === 'traces' ? 'trace' : 'log', metadata, event }];
+      events = [{ kind: signal === 'traces' ? 'trace' : 'log', event }];
     } else if (signal === 'logs') events = logEvents(request, this.origin, this.env);
     else if (signal === 'metrics') events = metrics(request).map((metric) => metricEvent(metric));
     else events = traceEvents(request);
@@ -134,20 +130,21 @@ class Receiver {
     return events;
   }
 
-  /** `http.headers` into log events: at the event's root where absent (legacy), else `%opentelemetry.headers`. */
+  /** `http.headers` into the events (Vector's `add_headers`): legacy log events get each at their root where
+   * absent, the others at `%opentelemetry.headers.<name>` (metrics and traces in their metadata). */
   private addHeaders(events: InputEvent[], headers: Record<string, string>): void {
     const stamp: Stamp = {};
-    this.headers.stamp(stamp, this.origin, 'headers', (name) => headers[name.toLowerCase()], Object.entries(headers));
-    if (Object.keys(stamp).length === 0) return;
+    const origin = { sourceType: SOURCE_TYPE, logNamespace: 'vector' } as const;
+    this.headers.stamp(stamp, origin, 'headers', (name) => headers[name.toLowerCase()], Object.entries(headers));
+    const selected = (stamp[SOURCE_TYPE] as Stamp | undefined)?.headers as Stamp | undefined;
+    if (selected === undefined) return;
     for (const event of events) {
-      if (event.kind !== 'log') continue;
-      if (this.origin.logNamespace === 'vector') {
-        const metadata = (event.metadata ??= {}) as Stamp;
-        const own = (metadata[SOURCE_TYPE] ??= {}) as Stamp;
-        own.headers = (stamp[SOURCE_TYPE] as Stamp).headers;
-      } else if (event.event !== null && typeof event.event === 'object') {
+      if (event.kind === 'log' && this.origin.logNamespace === 'legacy') {
         const fields = event.event as Stamp;
-        for (const [name, value] of Object.entries(stamp)) if (!(name in fields)) fields[name] = value;
+        for (const [name, value] of Object.entries(selected)) if (!(name in fields)) fields[name] = value;
+      } else {
+        const metadata = (event.metadata ??= {}) as Stamp;
+        ((metadata[SOURCE_TYPE] ??= {}) as Stamp).headers = selected;
       }
     }
   }

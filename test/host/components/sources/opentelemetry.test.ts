@@ -240,13 +240,18 @@ test('HTTP protobuf logs: Vector log events in the legacy namespace, through the
   }
 });
 
-test("HTTP logs in Vector's namespace: the body is the event, the rest metadata", async () => {
-  const source = await start({}, vectorNamespaceEnv('opentelemetry'));
+test("HTTP logs in Vector's namespace: the body is the event, the rest metadata (with `http.headers`)", async () => {
+  const source = await start({ http: { headers: ['x-*'] } }, vectorNamespaceEnv('opentelemetry'));
   try {
-    const response = await post(`${source.http}/v1/logs`, protobufBody('logs'), {
-      'content-type': 'application/x-protobuf',
-    });
-    assert.is(response.status, 200);
+    for (const signal of ['logs', 'metrics'] as const) {
+      const response = await post(`${source.http}/v1/${signal}`, protobufBody(signal), {
+        'content-type': 'application/x-protobuf',
+        'x-tenant': 'blue',
+      });
+      assert.is(response.status, 200);
+    }
+    for (const { metadata } of source.received)
+      assert.equal((metadata.opentelemetry as Record<string, unknown>).headers, { 'x-tenant': 'blue' });
     const [{ event, metadata }] = source.received as [Received];
     assert.is(event as unknown, 'paid');
     const own = metadata.opentelemetry as Record<string, unknown>;
