@@ -15,6 +15,7 @@ export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map
     ['loki', async () => (await import('./loki.js')).default as SinkDefinition],
     ['mqtt', async () => (await import('./mqtt.js')).default as SinkDefinition],
     ['nats', async () => (await import('./nats.js')).default as SinkDefinition],
+    ['opentelemetry', async () => (await import('./opentelemetry.js')).default as SinkDefinition],
     ['redis', async () => (await import('./redis.js')).default as SinkDefinition],
     ['socket', async () => (await import('./socket.js')).default as SinkDefinition],
     ['splunk_hec_logs', async () => (await import('./splunk_hec_logs.js')).default as SinkDefinition],

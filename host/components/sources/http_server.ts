@@ -97,7 +97,7 @@ const LEGACY_ENCODINGS: Record<
 };
 
 /** A header or query parameter list: exact names, or patterns with `*`. */
-class NameSelection {
+export class NameSelection {
   private readonly exact: string[];
   private readonly patterns: RegExp[];
 

@@ -19,6 +19,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['kafka', async () => (await import('./kafka.js')).default],
   ['mqtt', async () => (await import('./mqtt.js')).default],
   ['nats', async () => (await import('./nats.js')).default],
+  ['opentelemetry', async () => (await import('./opentelemetry.js')).default],
   ['redis', async () => (await import('./redis.js')).default],
   ['socket', async () => (await import('./socket.js')).default],
   ['statsd', async () => (await import('./statsd.js')).default],

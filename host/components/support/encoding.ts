@@ -159,14 +159,7 @@ export class SinkEncoder {
 
   /** Counts and logs events left out because they could not be encoded (here or by a transform for us). */
   failed(count: number, message: string): void {
-    this.env.telemetry.error('encoder_failed', 'sending', count);
-    this.env.telemetry.discarded(count, false);
-    this.env.log.error(`Failed serializing frame: ${message}`, {
-      error_type: 'encoder_failed',
-      stage: 'sending',
-      count,
-      internal_log_rate_key: 'encoder_failed',
-    });
+    encoderFailed(this.env, count, message);
   }
 }
 
@@ -181,4 +174,20 @@ export function batchPayload(encoded: Uint8Array, options: EncodeOptions): Uint8
     framing.delimiter === ',' &&
     (codec === 'json' || codec === 'native_json');
   return jsonArray ? Buffer.concat([Buffer.from('['), events, Buffer.from(']')]) : events;
+}
+
+/** Counts and logs events a sink's encoder left out (Vector's `encoder_failed`). */
+export function encoderFailed(
+  env: { readonly telemetry: ComponentTelemetry; readonly log: Logger },
+  count: number,
+  message: string,
+): void {
+  env.telemetry.error('encoder_failed', 'sending', count);
+  env.telemetry.discarded(count, false);
+  env.log.error(`Failed serializing frame: ${message}`, {
+    error_type: 'encoder_failed',
+    stage: 'sending',
+    count,
+    internal_log_rate_key: 'encoder_failed',
+  });
 }

@@ -28,6 +28,7 @@ test('the registry lists every sink type', () => {
     'loki',
     'mqtt',
     'nats',
+    'opentelemetry',
     'redis',
     'socket',
     'splunk_hec_logs',
