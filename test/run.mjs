@@ -74,6 +74,7 @@ const INTEGRATION = [
   'host/components/sources/redis',
   'host/components/sources/redis-kill',
   'host/components/sources/socket',
+  'host/components/sources/splunk_hec',
   'host/components/sources/stdin',
   'host/components/sources/syslog',
   'host/components/support/tls',

@@ -42,6 +42,7 @@ import {
   requestSchema,
 } from '../support/http-batch-sink.js';
 import type { RetryTimer } from '../support/retry.js';
+import { HEC_TOKEN_METADATA } from '../support/splunk-hec.js';
 
 const acknowledgementFields = {
   enabled: z.boolean().optional(),
@@ -225,8 +226,9 @@ class SplunkHecLogsSink extends HttpBatchSink {
     timer: RetryTimer,
     private readonly templates: Partial<Record<MetadataField, EventTemplate>>,
   ) {
-    // The raw endpoint takes the metadata in the query string: events are batched per its values.
-    super(env, client, timer, { ...commonSettings(options, client), partitioned: options.endpoint_target === 'raw' });
+    // Events are batched per the token they came with (splunk_hec's `store_hec_token`), and on the raw
+    // endpoint, which takes the metadata in the query string, per its values too.
+    super(env, client, timer, { ...commonSettings(options, client), partitioned: true });
     this.headers = {
       'content-type': 'application/json',
       authorization: `Splunk ${options.default_token}`,
@@ -253,16 +255,20 @@ class SplunkHecLogsSink extends HttpBatchSink {
     this.pendingAcks = new InFlight(new FixedConcurrency(acknowledgements.max_pending_acks));
   }
 
-  /** Raw endpoint: events by their index, source, sourcetype and host (JSON of the four, null where unset). */
+  /** Events by their passthrough token and, on the raw endpoint, their index, source, sourcetype and host
+   * (JSON of the five, null where unset). */
   protected override partition(batch: EventBatch): Map<string, EventBatch> {
-    const rendered = this.renderMetadata(batch);
+    const raw = this.options.endpoint_target === 'raw';
+    const rendered = raw ? this.renderMetadata(batch) : {};
     const reader = new BatchReader(batch.bytes);
     const writers = new Map<string, BatchWriter>();
     for (const view of reader) {
-      const host = this.hostPath && reader.readPath(view.event, this.hostPath);
+      const host = raw && this.hostPath && reader.readPath(view.event, this.hostPath);
+      const token = reader.readPath(view.metadata, [HEC_TOKEN_METADATA]);
       const key = JSON.stringify([
         ...METADATA_FIELDS.map((field) => rendered[field]?.[view.index] ?? null),
         typeof host === 'string' ? host : null,
+        typeof token === 'string' ? token : null,
       ]);
       let writer = writers.get(key);
       if (writer === undefined) writers.set(key, (writer = new BatchWriter()));
@@ -276,8 +282,8 @@ class SplunkHecLogsSink extends HttpBatchSink {
     const payloads = parts.flatMap((part) => (raw ? this.rawPayloads(part) : this.eventPayloads(part)));
     if (payloads.length === 0) return undefined;
     let query = '';
+    const [index, source, sourcetype, host, token] = JSON.parse(key) as Array<string | null>;
     if (raw) {
-      const [index, source, sourcetype, host] = JSON.parse(key) as Array<string | null>;
       const pairs = Object.entries({ source, sourcetype, index, host }).filter(([, value]) => value !== null);
       query = pairs.map(([name, value]) => `${name}=${percentEncode(value!)}`).join('&');
     } else if (this.options.auto_extract_timestamp) {
@@ -287,7 +293,7 @@ class SplunkHecLogsSink extends HttpBatchSink {
     return {
       uri: `${this.endpointUrl(path)}${query === '' ? '' : `?${query}`}`,
       method: 'POST',
-      headers: this.headers,
+      headers: token === null ? this.headers : { ...this.headers, authorization: `Splunk ${token}` },
       body: await compress(this.options.compression, Buffer.concat(payloads)),
       events: payloads.length,
     };

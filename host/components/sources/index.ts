@@ -19,6 +19,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['nats', async () => (await import('./nats.js')).default],
   ['redis', async () => (await import('./redis.js')).default],
   ['socket', async () => (await import('./socket.js')).default],
+  ['splunk_hec', async () => (await import('./splunk_hec.js')).default],
   ['stdin', async () => (await import('./stdin.js')).default],
   ['syslog', async () => (await import('./syslog.js')).default],
 ]);
