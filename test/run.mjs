@@ -59,6 +59,8 @@ const INTEGRATION = [
   'host/components/sinks/console',
   'host/components/sinks/elasticsearch',
   'host/components/sinks/http',
+  'host/components/sinks/influxdb_logs',
+  'host/components/sinks/influxdb_metrics',
   'host/components/sinks/index',
   'host/components/sinks/loki',
   'host/components/sinks/nats',

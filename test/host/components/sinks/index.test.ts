@@ -23,6 +23,8 @@ test('the registry lists every sink type', () => {
     'elasticsearch',
     'file',
     'http',
+    'influxdb_logs',
+    'influxdb_metrics',
     'loki',
     'mqtt',
     'nats',
