@@ -67,6 +67,7 @@ const INTEGRATION = [
   'host/components/sinks/redis',
   'host/components/sinks/socket',
   'host/components/sinks/splunk_hec_logs',
+  'host/components/sinks/splunk_hec_metrics',
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',
   'host/components/sources/http_server',

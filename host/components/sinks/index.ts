@@ -18,5 +18,6 @@ export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map
     ['redis', async () => (await import('./redis.js')).default as SinkDefinition],
     ['socket', async () => (await import('./socket.js')).default as SinkDefinition],
     ['splunk_hec_logs', async () => (await import('./splunk_hec_logs.js')).default as SinkDefinition],
+    ['splunk_hec_metrics', async () => (await import('./splunk_hec_metrics.js')).default as SinkDefinition],
   ],
 );

@@ -31,6 +31,7 @@ test('the registry lists every sink type', () => {
     'redis',
     'socket',
     'splunk_hec_logs',
+    'splunk_hec_metrics',
   ]);
 });
 
