@@ -7,32 +7,24 @@
 // (`except_fields`, `only_fields`). Requests, retries, concurrency and TLS are those of every HTTP sink.
 
 import { z } from 'zod';
-import { BatchReader } from '../../../runtime/engine.js';
 import { type RemapValue, Timestamp } from '../../../runtime/index.js';
 import type { ComponentEnv, Sink } from '../component.js';
-import type { EventBatch } from '../../topology/batch.js';
 import { transformerSchema } from '../support/encoding.js';
 import { eventFieldPath, fieldAt, isObject, lossyString } from '../support/event-fields.js';
 import {
   batchSchema,
-  commonSettings,
-  HttpBatchSink,
   type HttpClient,
   httpClient,
   httpLogSink,
-  type HttpRequest,
   httpTlsSchema,
   requestSchema,
 } from '../support/http-batch-sink.js';
 import {
   checkInfluxDbSettings,
   type Field,
-  type InfluxDbTarget,
+  InfluxDbBatchSink,
   influxDbFields,
-  influxDbTarget,
   lineProtocol,
-  lineWithoutFields,
-  pingInfluxDb,
 } from '../support/influxdb.js';
 import type { RetryTimer } from '../support/retry.js';
 
@@ -91,44 +83,23 @@ function rename(event: RemapValue, from: string, to: string | undefined): void {
   object[target.at(-1)!] = value;
 }
 
-class InfluxDbLogsSink extends HttpBatchSink {
+class InfluxDbLogsSink extends InfluxDbBatchSink {
   private readonly tags: Set<string>;
 
   constructor(
     private readonly options: InfluxDbLogsOptions,
-    private readonly target: InfluxDbTarget,
     env: ComponentEnv,
     client: HttpClient,
     timer: RetryTimer,
   ) {
-    super(env, client, timer, { ...commonSettings(options, client), partitioned: false });
+    super(options, env, client, timer, true);
     const { host_key, source_type_key } = env.globals.log_schema;
     // As Vector: the host and source type fields are tags under their `log_schema` paths.
     const named = [pathText(host_key), pathText(source_type_key)].filter((path) => path !== undefined);
     this.tags = new Set([...options.tags, ...named, 'metric_type']);
   }
 
-  protected async buildRequest(_key: string, parts: EventBatch[]): Promise<HttpRequest | undefined> {
-    const lines: string[] = [];
-    for (const part of parts) {
-      const reader = new BatchReader(part.bytes);
-      for (const view of reader) {
-        const line = this.line(reader.decodeRecord(view).event as RemapValue);
-        if (line === undefined) lineWithoutFields(this.env);
-        else lines.push(line);
-      }
-    }
-    if (lines.length === 0) return undefined;
-    return {
-      uri: this.target.writeUri,
-      method: 'POST',
-      headers: this.target.headers,
-      body: Buffer.from(`${lines.join('\n')}\n`),
-      events: lines.length,
-    };
-  }
-
-  private line(decoded: RemapValue): string | undefined {
+  protected line(decoded: RemapValue): string | undefined {
     const schema = this.env.globals.log_schema;
     const event = (isObject(decoded) ? decoded : { [schema.message_key]: decoded }) as { [key: string]: RemapValue };
     rename(event, schema.message_key, this.options.message_key);
@@ -161,11 +132,7 @@ class InfluxDbLogsSink extends HttpBatchSink {
     }
     fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const nanos = timestamp instanceof Timestamp ? timestamp.nanos : BigInt(Date.now()) * 1_000_000n;
-    return lineProtocol(this.target.version, this.options.measurement, tags, fields, nanos);
-  }
-
-  async healthcheck(): Promise<void> {
-    await pingInfluxDb((uri) => this.fetch(uri, { method: 'GET' }), this.target);
+    return lineProtocol(this.version, this.options.measurement, tags, fields, nanos);
   }
 }
 
@@ -175,7 +142,7 @@ export async function buildInfluxDbLogsSink(
   env: ComponentEnv,
   timer: RetryTimer,
 ): Promise<Sink> {
-  return new InfluxDbLogsSink(parsed, influxDbTarget(parsed, env), env, await httpClient(parsed.tls, env), timer);
+  return new InfluxDbLogsSink(parsed, env, await httpClient(parsed.tls, env), timer);
 }
 
 export default httpLogSink('influxdb_logs', 'Deliver log event data to InfluxDB.', options, buildInfluxDbLogsSink);

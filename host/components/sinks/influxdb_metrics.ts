@@ -8,29 +8,15 @@
 // requests, retries, concurrency and TLS are those of every HTTP sink (support/http-batch-sink.ts).
 
 import { z } from 'zod';
-import { BatchReader } from '../../../runtime/engine.js';
 import type { RemapValue } from '../../../runtime/index.js';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
-import type { EventBatch } from '../../topology/batch.js';
-import {
-  batchSchema,
-  commonSettings,
-  HttpBatchSink,
-  type HttpClient,
-  httpClient,
-  type HttpRequest,
-  httpTlsSchema,
-  requestSchema,
-} from '../support/http-batch-sink.js';
+import { batchSchema, type HttpClient, httpClient, httpTlsSchema, requestSchema } from '../support/http-batch-sink.js';
 import {
   checkInfluxDbSettings,
   type Field,
-  type InfluxDbTarget,
+  InfluxDbBatchSink,
   influxDbFields,
-  influxDbTarget,
   lineProtocol,
-  lineWithoutFields,
-  pingInfluxDb,
   rustFloat,
 } from '../support/influxdb.js';
 import { distributionStatistic, type Metric, MetricNormalizer, readMetric, tagValue } from '../support/metric.js';
@@ -111,45 +97,27 @@ function typeAndFields(metric: Metric, quantiles: readonly number[]): [string, A
   }
 }
 
-class InfluxDbMetricsSink extends HttpBatchSink {
+class InfluxDbMetricsSink extends InfluxDbBatchSink {
   private readonly normalizer = new MetricNormalizer();
   private readonly namespace: string | undefined;
 
   constructor(
     private readonly options: InfluxDbMetricsOptions,
-    private readonly target: InfluxDbTarget,
     env: ComponentEnv,
     client: HttpClient,
     timer: RetryTimer,
   ) {
-    super(env, client, timer, { ...commonSettings(options, client), partitioned: false });
+    super(options, env, client, timer, false);
     this.namespace = options.default_namespace ?? options.namespace;
   }
 
-  protected async buildRequest(_key: string, parts: EventBatch[]): Promise<HttpRequest | undefined> {
-    const lines: string[] = [];
-    for (const part of parts) {
-      const reader = new BatchReader(part.bytes);
-      for (const view of reader) {
-        const metric = this.normalizer.normalize(readMetric(reader.decodeRecord(view).event as RemapValue));
-        // A first absolute counter only sets the reference.
-        if (metric === undefined) continue;
-        const line = this.line(metric);
-        if (line === undefined) lineWithoutFields(this.env);
-        else lines.push(line);
-      }
-    }
-    if (lines.length === 0) return undefined;
-    return {
-      uri: this.target.writeUri,
-      method: 'POST',
-      headers: this.target.headers,
-      body: Buffer.from(lines.join('\n')),
-      events: lines.length,
-    };
+  protected line(event: RemapValue): string | undefined | null {
+    // A first absolute counter only sets the reference.
+    const metric = this.normalizer.normalize(readMetric(event));
+    return metric === undefined ? null : this.metricLine(metric);
   }
 
-  private line(metric: Metric): string | undefined {
+  private metricLine(metric: Metric): string | undefined {
     const namespace = metric.namespace ?? this.namespace;
     const measurement = namespace === undefined ? metric.name : `${namespace}.${metric.name}`;
     const tags: Record<string, string> = {};
@@ -160,17 +128,7 @@ class InfluxDbMetricsSink extends HttpBatchSink {
     Object.assign(tags, this.options.tags);
     const [metricType, fields] = typeAndFields(metric, this.options.quantiles);
     tags.metric_type = metricType;
-    return lineProtocol(
-      this.target.version,
-      measurement,
-      tags,
-      fields,
-      metric.timestamp ?? BigInt(Date.now()) * 1_000_000n,
-    );
-  }
-
-  async healthcheck(): Promise<void> {
-    await pingInfluxDb((uri) => this.fetch(uri, { method: 'GET' }), this.target);
+    return lineProtocol(this.version, measurement, tags, fields, metric.timestamp ?? BigInt(Date.now()) * 1_000_000n);
   }
 }
 
@@ -180,7 +138,7 @@ export async function buildInfluxDbMetricsSink(
   env: ComponentEnv,
   timer: RetryTimer,
 ): Promise<Sink> {
-  return new InfluxDbMetricsSink(parsed, influxDbTarget(parsed, env), env, await httpClient(parsed.tls, env), timer);
+  return new InfluxDbMetricsSink(parsed, env, await httpClient(parsed.tls, env), timer);
 }
 
 const influxDbMetrics: SinkDefinition<InfluxDbMetricsOptions> = {

@@ -13,12 +13,11 @@
 // absent, as Vector does.
 
 import { timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { BatchFlag, decodeOutput, encodeBatch } from '../../../abi/batch.js';
-import { BatchNotifier, type BatchStatus, type EventBatch } from '../../topology/batch.js';
+import { BatchNotifier, type BatchStatus } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
 import {
   BYTES_FRAMING,
@@ -207,7 +206,6 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   const headers = new NameSelection(options.headers, true);
   const queryParameters = new NameSelection(options.query_parameters, false);
   const pathMatches = (path: string) => (options.strict_path ? path === options.path : path.startsWith(options.path));
-  let send: ((batch: EventBatch) => Promise<void>) | undefined;
 
   const fail = (c: Context, status: number, message: string, errorType: string) => {
     env.telemetry.error(errorType, 'receiving');
@@ -230,8 +228,8 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
 
   /** A request's body into events, once it has its turn. */
   const handle = async (c: Context<{ Bindings: HttpBindings }>, url: URL, enrichment: Stamp) => {
-    if (listener === undefined || listener.stopping || send === undefined)
-      return c.text('Service is shutting down', 503);
+    if (!listener?.accepting) return c.text('Service is shutting down', 503);
+    const accepting = listener;
     // Vector's `keepalive.max_connection_age_secs`: an older connection is closed after this answer.
     if (listener.expired(c.env.incoming.socket)) c.header('Connection', 'close');
     let body: Uint8Array;
@@ -261,7 +259,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     const { batches, errors } = decoder.decodeChecked(body, stamp);
     if (errors.length > 0) return c.text(`Failed decoding body: ${errors[0]}`, 400);
     if (!env.acknowledgements) {
-      for (const batch of batches) await send(batch);
+      for (const batch of batches) await accepting.send(batch);
       return c.body(null, options.response_code as 200);
     }
     let delivered: (status: BatchStatus) => void = () => {};
@@ -269,7 +267,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     const finalizer = new BatchNotifier(delivered);
     for (const batch of batches) {
       finalizer.hold();
-      await send({ ...batch, finalizer });
+      await accepting.send({ ...batch, finalizer });
     }
     finalizer.release();
     switch (await status) {
@@ -297,26 +295,13 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     }
   });
 
-  listener = await HttpListener.listen(app.fetch, options.address, options.tls, options.keepalive, env);
-  const listening = listener;
-
+  const listening = await HttpListener.listen(app.fetch, options.address, options.tls, options.keepalive, env);
+  listener = listening;
   return {
-    async run(context) {
-      const inFlight = new Set<Promise<void>>();
-      send = (batch) => {
-        const sent = context.send(batch);
-        inFlight.add(sent);
-        return sent.finally(() => inFlight.delete(sent));
-      };
-      if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
-      listening.stop();
-      await Promise.all(inFlight);
-    },
+    run: (context) => listening.run(context),
     /** Every request under way is answered (with acknowledgements, once its events are delivered), then
      * the connections close. */
-    async acknowledged() {
-      await listening.drained();
-    },
+    acknowledged: () => listening.drained(),
   };
 }
 

@@ -11,13 +11,12 @@
 // keeps the token in the events' metadata for the splunk_hec_logs sink. Bodies may be gzip. Answers and error
 // codes are Vector's (Splunk's).
 
-import { once } from 'node:events';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
 import { Timestamp } from '../../../abi/values.js';
-import { BatchNotifier, type BatchStatus, type EventBatch, splitBatch } from '../../topology/batch.js';
+import { BatchNotifier, type BatchStatus, splitBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
 import { logNamespaceOf, logNamespaceOption, type Stamp, stampAt, stampSource } from '../support/decoding.js';
 import { decompressBody } from '../support/decompression.js';
@@ -227,7 +226,6 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
     options.acknowledgements.enabled ?? env.globals.acknowledgements.enabled ?? env.acknowledgements ?? false;
   const acks = acknowledging ? new IndexerAcknowledgements(options.acknowledgements) : undefined;
   const events = new HecEvents(env, options);
-  let send: ((batch: EventBatch) => Promise<void>) | undefined;
   let listener: HttpListener | undefined;
 
   /** The token of an authorized request (without `Splunk `), else a 401. */
@@ -261,7 +259,8 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
 
   /** Sends the request's events on; with acknowledgements, their ack id on `channel`. */
   const forward = async (inputs: InputEvent[], channel: string | undefined): Promise<number | undefined> => {
-    if (send === undefined || listener?.stopping) throw new HecError(503);
+    if (!listener?.accepting) throw new HecError(503);
+    const accepting = listener;
     let ackId: number | undefined;
     let finalizer: BatchNotifier | undefined;
     if (acks !== undefined && channel !== undefined) {
@@ -274,7 +273,7 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
       const batch = { bytes: encodeBatch(inputs, 0), count: inputs.length };
       for (const part of splitBatch(batch, env.chunkSize)) {
         finalizer?.hold();
-        await send({ ...part, finalizer });
+        await accepting.send({ ...part, finalizer });
       }
     }
     finalizer?.release();
@@ -410,24 +409,14 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
     return error.body === undefined ? c.body(null, error.status as 400) : c.json(error.body, error.status as 400);
   };
 
-  listener = await HttpListener.listen(app.fetch, options.address, options.tls, options.keepalive, env);
-  const listening = listener;
+  const listening = await HttpListener.listen(app.fetch, options.address, options.tls, options.keepalive, env);
+  listener = listening;
   return {
     async run(context) {
-      const inFlight = new Set<Promise<void>>();
-      send = (batch) => {
-        const sent = context.send(batch);
-        inFlight.add(sent);
-        return sent.finally(() => inFlight.delete(sent));
-      };
-      if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
-      listening.stop();
-      await Promise.all(inFlight);
+      await listening.run(context);
       acks?.stop();
     },
-    async acknowledged() {
-      await listening.drained();
-    },
+    acknowledged: () => listening.drained(),
   };
 }
 

@@ -1,7 +1,8 @@
 // The listening side of the HTTP sources (http_server, splunk_hec): a Hono app served on `address`, over TLS
 // with `tls.enabled`, with Vector's `keepalive.max_connection_age_secs` (a connection older than its jittered
 // age gets `Connection: close` on its next answer). At shutdown it stops accepting, closes idle connections,
-// and each request under way is answered before its connection closes.
+// and each request under way is answered before its connection closes. Requests send their events on through
+// `send` while the source runs.
 
 import { once } from 'node:events';
 import type { Server, ServerResponse } from 'node:http';
@@ -9,7 +10,8 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { createAdaptorServer } from '@hono/node-server';
 import { z } from 'zod';
-import type { ComponentEnv } from '../component.js';
+import type { EventBatch } from '../../topology/batch.js';
+import type { ComponentEnv, SourceContext } from '../component.js';
 import { DecompressionError } from './decompression.js';
 import { parseListenAddress } from './listeners.js';
 import { reportHandshakeFailures, serverTlsOptions, type TlsEnableableConfig } from './tls.js';
@@ -43,6 +45,9 @@ export class HttpListener {
   /** Requests not answered in full yet: at shutdown their connections close only once they are. */
   private readonly answering = new Map<ServerResponse, Promise<void>>();
   private closed: Promise<void> | undefined;
+  private context: SourceContext | undefined;
+  /** Batches sent on and not yet taken downstream. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   private constructor(private readonly server: Server) {}
 
@@ -89,13 +94,33 @@ export class HttpListener {
     return listener;
   }
 
+  /** Whether requests' events can be sent on: the source runs and is not shutting down. */
+  get accepting(): boolean {
+    return this.context !== undefined && !this.stopping;
+  }
+
+  /** Sends a request's events on (only while `accepting`). */
+  send(batch: EventBatch): Promise<void> {
+    const sent = this.context!.send(batch);
+    this.inFlight.add(sent);
+    return sent.finally(() => this.inFlight.delete(sent));
+  }
+
+  /** The source's `run`: requests send until shutdown; resolves once what they sent was taken. */
+  async run(context: SourceContext): Promise<void> {
+    this.context = context;
+    if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
+    this.stop();
+    await Promise.all(this.inFlight);
+  }
+
   /** Whether the connection has outlived its age: its next answer closes it. */
   expired(socket: Socket): boolean {
     return Date.now() >= (this.closeAfter.get(socket) ?? Infinity);
   }
 
   /** At shutdown: no new connections, idle ones closed, each answer under way closes its connection. */
-  stop(): void {
+  private stop(): void {
     this.stopping = true;
     for (const response of this.answering.keys()) response.shouldKeepAlive = false;
     this.closed = new Promise((resolve) => this.server.close(() => resolve()));

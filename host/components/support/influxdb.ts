@@ -3,11 +3,15 @@
 // `token`), chosen by `version` or, without it, by which are set; the write URI (`/write` or `/api/v2/write`,
 // precision ns) and its `Authorization: Token`; the `/ping` healthcheck; and the line protocol with Vector's
 // escaping and field types (integers `i`, unsigned `i` in v1 and `u` in v2, floats as Rust prints them,
-// strings quoted).
+// strings quoted). `InfluxDbBatchSink` is both sinks but the line of an event.
 
 import { z } from 'zod';
-import { displayFloat } from '../../../runtime/engine.js';
+import { BatchReader, displayFloat } from '../../../runtime/engine.js';
+import type { RemapValue } from '../../../runtime/index.js';
+import type { EventBatch } from '../../topology/batch.js';
 import type { ComponentEnv } from '../component.js';
+import { commonSettings, HttpBatchSink, type HttpClient, type HttpRequest } from './http-batch-sink.js';
+import type { RetryTimer } from './retry.js';
 
 /** The options of both sinks that say where and how to write. */
 export const influxDbFields = {
@@ -64,7 +68,7 @@ export function checkInfluxDbSettings(ctx: z.core.ParsePayload<InfluxDbOptions>)
 
 export type ProtocolVersion = 1 | 2;
 
-export interface InfluxDbTarget {
+interface InfluxDbTarget {
   version: ProtocolVersion;
   writeUri: string;
   pingUri: string;
@@ -72,7 +76,7 @@ export interface InfluxDbTarget {
 }
 
 /** Where and how the sink writes; the version chosen as `checkInfluxDbSettings` does. */
-export function influxDbTarget(options: InfluxDbOptions, env: ComponentEnv): InfluxDbTarget {
+function influxDbTarget(options: InfluxDbOptions, env: ComponentEnv): InfluxDbTarget {
   const version: ProtocolVersion = (options.version ?? (options.database !== undefined ? '1' : '2')) === '1' ? 1 : 2;
   if (options.version === undefined)
     env.log.warn(
@@ -156,8 +160,63 @@ export function lineProtocol(
   return `${escapeName(measurement)}${tagText} ${fieldText} ${timestamp}`;
 }
 
+/**
+ * An influxdb sink: each event's line (`line`), written in batches to the write URI; the healthcheck pings.
+ * `trailingNewline`: the body ends with a newline (influxdb_logs) or not (influxdb_metrics), as in Vector.
+ */
+export abstract class InfluxDbBatchSink extends HttpBatchSink {
+  private readonly target: InfluxDbTarget;
+
+  constructor(
+    options: InfluxDbOptions & Parameters<typeof commonSettings>[0],
+    env: ComponentEnv,
+    client: HttpClient,
+    timer: RetryTimer,
+    private readonly trailingNewline: boolean,
+  ) {
+    super(env, client, timer, { ...commonSettings(options, client), partitioned: false });
+    this.target = influxDbTarget(options, env);
+  }
+
+  /** The protocol version the lines are written for. */
+  protected get version(): ProtocolVersion {
+    return this.target.version;
+  }
+
+  /** The line of a decoded event; undefined when it has no fields (counted), null when nothing is to be written. */
+  protected abstract line(event: RemapValue): string | undefined | null;
+
+  protected async buildRequest(_key: string, parts: EventBatch[]): Promise<HttpRequest | undefined> {
+    const lines: string[] = [];
+    for (const part of parts) {
+      const reader = new BatchReader(part.bytes);
+      for (const view of reader) {
+        const line = this.line(reader.decodeRecord(view).event as RemapValue);
+        if (line === undefined) lineWithoutFields(this.env);
+        else if (line !== null) lines.push(line);
+      }
+    }
+    if (lines.length === 0) return undefined;
+    return {
+      uri: this.target.writeUri,
+      method: 'POST',
+      headers: this.target.headers,
+      body: Buffer.from(`${lines.join('\n')}${this.trailingNewline ? '\n' : ''}`),
+      events: lines.length,
+    };
+  }
+
+  /** Vector's healthcheck: `/ping` answers 200 or 204. */
+  async healthcheck(): Promise<void> {
+    const response = await this.fetch(this.target.pingUri, { method: 'GET' });
+    await response.body.dump();
+    if (response.statusCode !== 200 && response.statusCode !== 204)
+      throw new Error(`Unexpected status: ${response.statusCode}`);
+  }
+}
+
 /** Counts and logs a line left out for having no fields (Vector's `InfluxdbEncodingError`). */
-export function lineWithoutFields(env: ComponentEnv): void {
+function lineWithoutFields(env: ComponentEnv): void {
   const message = 'fields must not be empty';
   env.telemetry.error('encoder_failed', 'processing');
   env.telemetry.discarded(1, false);
@@ -167,15 +226,4 @@ export function lineWithoutFields(env: ComponentEnv): void {
     stage: 'processing',
     internal_log_rate_key: 'influxdb_encoding',
   });
-}
-
-/** Vector's healthcheck: `/ping` answers 200 or 204. */
-export async function pingInfluxDb(
-  fetch: (uri: string) => Promise<{ statusCode: number; body: { dump(): Promise<void> } }>,
-  target: InfluxDbTarget,
-): Promise<void> {
-  const response = await fetch(target.pingUri);
-  await response.body.dump();
-  if (response.statusCode !== 200 && response.statusCode !== 204)
-    throw new Error(`Unexpected status: ${response.statusCode}`);
 }
