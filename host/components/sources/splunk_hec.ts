@@ -19,7 +19,7 @@ import { Timestamp } from '../../../abi/values.js';
 import { BatchNotifier, type BatchStatus, splitBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
 import { logNamespaceOf, logNamespaceOption, type Stamp, stampAt, stampSource } from '../support/decoding.js';
-import { decompressBody } from '../support/decompression.js';
+import { decompressBody, DecompressionError } from '../support/decompression.js';
 import { HttpListener, keepaliveSchema, readBody } from '../support/http-listener.js';
 import { HEC_TOKEN_METADATA } from '../support/splunk-hec.js';
 import { tlsEnableableSchema, tlsFiles } from '../support/tls.js';
@@ -391,6 +391,8 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
       return (await route.handle(c)) as Response;
     } catch (error) {
       if (error instanceof ServerBusy) return refused(c, new HecError(503, HEC.serverBusy));
+      // A body past `--max-decompressed-size-bytes`.
+      if (error instanceof DecompressionError) return refused(c, new HecError(error.status));
       if (!(error instanceof HecError)) throw error;
       return refused(c, error);
     }

@@ -209,6 +209,17 @@ test("Splunk's errors: tokens, no data, invalid data (the objects before it are 
   });
 });
 
+test('a body past --max-decompressed-size-bytes is refused with 413, counted', async () => {
+  await withHec(
+    {},
+    async (url, _run, env) => {
+      assert.equal(await post(`${url}/event`, `{"event":"${'x'.repeat(64)}"}`), { status: 413, body: '' });
+      assert.is(env.metrics.total('component_errors_total', { error_type: 'request_failed' }), 1);
+    },
+    testEnv('splunk_hec', { maxDecompressedSize: 32 }),
+  );
+});
+
 test('store_hec_token keeps the token of each request in its events metadata', async () => {
   await withHec({ store_hec_token: true }, async (url, run) => {
     await post(`${url}/event`, '{"event":"a"}', { authorization: 'Splunk tok-1' });
