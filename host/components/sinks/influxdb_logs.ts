@@ -4,7 +4,7 @@
 // `a[0]`), are the line's fields — integers `i`, floats, booleans, anything else as text — except those
 // named in `tags`, the host and source type fields and `metric_type` (set to `logs`), which are its tags.
 // `host_key`, `message_key` and `source_type_key` rename those fields; `encoding` drops or keeps fields
-// (`except_fields`, `only_fields`). Requests, retries, concurrency and TLS are those of every HTTP sink.
+// (`except_fields`, `only_fields`) and writes timestamps as `timestamp_format` says. Requests, retries, concurrency and TLS are those of every HTTP sink.
 
 import { z } from 'zod';
 import { type RemapValue, Timestamp } from '../../../runtime/index.js';
@@ -61,7 +61,29 @@ function flatten(value: RemapValue, path: string, into: Array<[string, RemapValu
   else into.push([path, value]);
 }
 
-function toField(value: RemapValue): Field {
+type TimestampFormat = InfluxDbLogsOptions['encoding']['timestamp_format'];
+
+/** A timestamp as `encoding.timestamp_format` makes it (Vector's `Transformer`): RFC 3339 text by default. */
+function timestampValue(timestamp: Timestamp, format: TimestampFormat): RemapValue {
+  const { nanos } = timestamp;
+  switch (format) {
+    case 'unix':
+      return nanos / 1_000_000_000n;
+    case 'unix_ms':
+      return nanos / 1_000_000n;
+    case 'unix_us':
+      return nanos / 1_000n;
+    case 'unix_ns':
+      return nanos;
+    case 'unix_float':
+      return Number(nanos) / 1e9;
+    default:
+      return timestamp;
+  }
+}
+
+function toField(leaf: RemapValue, format: TimestampFormat): Field {
+  const value = leaf instanceof Timestamp ? timestampValue(leaf, format) : leaf;
   if (typeof value === 'bigint') return { type: 'integer', value };
   if (typeof value === 'number') return { type: 'float', value };
   if (typeof value === 'boolean') return { type: 'boolean', value };
@@ -128,7 +150,7 @@ class InfluxDbLogsSink extends InfluxDbBatchSink {
       )
         continue;
       if (this.tags.has(path)) tags[path] = lossyString(value);
-      else fields.push([path, toField(value)]);
+      else fields.push([path, toField(value, this.options.encoding.timestamp_format)]);
     }
     fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const nanos = timestamp instanceof Timestamp ? timestamp.nanos : BigInt(Date.now()) * 1_000_000n;

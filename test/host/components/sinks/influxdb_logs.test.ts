@@ -54,6 +54,35 @@ test('v2: /api/v2/write with org, bucket, precision and the token; tags, typed a
   );
 });
 
+test('encoding: except_fields and only_fields leave fields out, timestamp_format writes other timestamps as numbers', async () => {
+  const target = await httpTarget(() => ({ status: 204 }));
+  const { sink } = await build({
+    endpoint: target.uri,
+    org: 'o',
+    bucket: 'b',
+    token: 't',
+    encoding: {
+      only_fields: ['message', 'seen', 'nested'],
+      except_fields: ['nested.drop'],
+      timestamp_format: 'unix_ms',
+    },
+  });
+  await sink.write(
+    logBatch([
+      {
+        message: 'm',
+        other: 'x',
+        seen: new Timestamp(1_500_000_000n),
+        nested: { keep: 1n, drop: 2n },
+        timestamp: new Timestamp(T),
+      },
+    ]),
+  );
+  await sink.close();
+  await target.close();
+  assert.is(target.requests[0]!.body.toString(), `vector-logs message="m",nested.keep=1i,seen=1500i ${T}\n`);
+});
+
 test('v1 into InfluxDB: each event a point of the measurement, read back with its tags and fields', async () => {
   const influx = await startInfluxDbServer();
   try {
