@@ -11,6 +11,8 @@ export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map
     ['elasticsearch', async () => (await import('./elasticsearch.js')).default as SinkDefinition],
     ['file', async () => (await import('./file.js')).default as SinkDefinition],
     ['http', async () => (await import('./http.js')).default as SinkDefinition],
+    ['influxdb_logs', async () => (await import('./influxdb_logs.js')).default as SinkDefinition],
+    ['influxdb_metrics', async () => (await import('./influxdb_metrics.js')).default as SinkDefinition],
     ['kafka', async () => (await import('./kafka.js')).default as SinkDefinition],
     ['loki', async () => (await import('./loki.js')).default as SinkDefinition],
     ['mqtt', async () => (await import('./mqtt.js')).default as SinkDefinition],
@@ -19,6 +21,7 @@ export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map
     ['redis', async () => (await import('./redis.js')).default as SinkDefinition],
     ['socket', async () => (await import('./socket.js')).default as SinkDefinition],
     ['splunk_hec_logs', async () => (await import('./splunk_hec_logs.js')).default as SinkDefinition],
+    ['splunk_hec_metrics', async () => (await import('./splunk_hec_metrics.js')).default as SinkDefinition],
     ['vector', async () => (await import('./vector.js')).default as SinkDefinition],
   ],
 );

@@ -22,6 +22,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['opentelemetry', async () => (await import('./opentelemetry.js')).default],
   ['redis', async () => (await import('./redis.js')).default],
   ['socket', async () => (await import('./socket.js')).default],
+  ['splunk_hec', async () => (await import('./splunk_hec.js')).default],
   ['statsd', async () => (await import('./statsd.js')).default],
   ['stdin', async () => (await import('./stdin.js')).default],
   ['syslog', async () => (await import('./syslog.js')).default],

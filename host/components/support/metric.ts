@@ -190,6 +190,65 @@ export function seriesKey(metric: Metric): string {
   return JSON.stringify([metric.namespace ?? null, metric.name, tags]);
 }
 
+/**
+ * Vector's `MetricNormalizer` for sinks that want counters incremental and gauges absolute (influxdb):
+ * an absolute counter becomes the increase since the series' previous value (the first, and one that went
+ * down, only set the reference: nothing is sent), an incremental gauge becomes absolute by adding it to the
+ * series' last value; the other metrics pass as they are.
+ */
+export class MetricNormalizer {
+  private readonly last = new Map<string, number>();
+
+  normalize(metric: Metric): Metric | undefined {
+    const { value } = metric;
+    if (value.type === 'counter') {
+      if (metric.kind === 'incremental') return metric;
+      const key = seriesKey(metric);
+      const previous = this.last.get(key);
+      this.last.set(key, value.value);
+      if (previous === undefined || value.value < previous) return undefined;
+      return { ...metric, kind: 'incremental', value: { type: 'counter', value: value.value - previous } };
+    }
+    if (value.type === 'gauge') {
+      const key = seriesKey(metric);
+      const absolute = metric.kind === 'absolute' ? value.value : (this.last.get(key) ?? 0) + value.value;
+      this.last.set(key, absolute);
+      return { ...metric, kind: 'absolute', value: { type: 'gauge', value: absolute } };
+    }
+    return metric;
+  }
+}
+
+/** Vector's `DistributionStatistic` of a distribution's samples (those with a positive rate); undefined
+ * without any. `quantiles` are each paired with their value. */
+export function distributionStatistic(
+  samples: readonly Sample[],
+  quantiles: readonly number[],
+):
+  | { min: number; max: number; median: number; avg: number; sum: number; count: number; quantiles: number[][] }
+  | undefined {
+  const bins = samples.filter((sample) => sample.rate > 0).map((sample) => ({ ...sample }));
+  if (bins.length === 0) return undefined;
+  bins.sort((a, b) => a.value - b.value);
+  const sum = bins.reduce((total, sample) => total + sample.value * sample.rate, 0);
+  for (let i = 1; i < bins.length; i++) bins[i]!.rate += bins[i - 1]!.rate;
+  const count = bins.at(-1)!.rate;
+  /** The first bin whose cumulative rate reaches the rank (Vector's binary search). */
+  const quantile = (p: number) => {
+    const rank = Math.round(p * count);
+    return (bins.find((bin) => bin.rate >= rank) ?? bins.at(-1)!).value;
+  };
+  return {
+    min: bins[0]!.value,
+    max: bins.at(-1)!.value,
+    median: quantile(0.5),
+    avg: sum / count,
+    sum,
+    count,
+    quantiles: quantiles.map((p) => [p, quantile(p)]),
+  };
+}
+
 /** A scraping source's run: `scrape` at once, then every `intervalSecs` on a fixed schedule (a slow scrape
  * does not shift the next), each scrape's events sent in batches of at most `chunkSize`, until shutdown. */
 export async function scrapeEvery(

@@ -24,6 +24,8 @@ test('the registry lists every sink type', () => {
     'elasticsearch',
     'file',
     'http',
+    'influxdb_logs',
+    'influxdb_metrics',
     'kafka',
     'loki',
     'mqtt',
@@ -32,6 +34,7 @@ test('the registry lists every sink type', () => {
     'redis',
     'socket',
     'splunk_hec_logs',
+    'splunk_hec_metrics',
     'vector',
   ]);
 });
