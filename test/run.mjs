@@ -95,6 +95,7 @@ const INTEGRATION = [
   'host/config/secrets',
   'host/crash',
   'host/log-destinations',
+  'host/metrics-end-to-end',
   'host/log-namespace',
   'host/log-rate-limit',
   'host/pipeline',
