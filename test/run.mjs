@@ -65,6 +65,7 @@ const INTEGRATION = [
   'host/components/sinks/redis',
   'host/components/sinks/socket',
   'host/components/sinks/splunk_hec_logs',
+  'host/components/sources/amqp',
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',
   'host/components/sources/http_server',

@@ -64,19 +64,14 @@ export class EventTemplate {
    * counted as errors and discarded. */
   group(batch: EventBatch, env: ComponentEnv): Map<string, EventBatch> {
     if (this.fixed !== undefined) return new Map([[this.fixed, batch]]);
-    const rendered = this.renderEach(batch);
-    const writers = new Map<string, BatchWriter>();
-    for (const { index, record } of new BatchReader(batch.bytes)) {
-      const text = rendered[index]!;
-      if (typeof text !== 'string') {
+    return groupByKey(
+      batch,
+      this.renderEach(batch).map((text) => {
+        if (typeof text === 'string') return text;
         templateFailed(env, this.option, text.error, true);
-        continue;
-      }
-      let writer = writers.get(text);
-      if (writer === undefined) writers.set(text, (writer = new BatchWriter()));
-      writer.appendRaw(record);
-    }
-    return new Map([...writers].map(([text, writer]) => [text, toBatch(writer.finish())]));
+        return undefined;
+      }),
+    );
   }
 
   /** What each event of the batch renders to, or why it does not. */
@@ -94,4 +89,17 @@ export class EventTemplate {
       };
     });
   }
+}
+
+/** The batch's events grouped by their key (`keys[i]`: the i-th event's; undefined: left out), in order. */
+export function groupByKey(batch: EventBatch, keys: ReadonlyArray<string | undefined>): Map<string, EventBatch> {
+  const writers = new Map<string, BatchWriter>();
+  for (const { index, record } of new BatchReader(batch.bytes)) {
+    const key = keys[index];
+    if (key === undefined) continue;
+    let writer = writers.get(key);
+    if (writer === undefined) writers.set(key, (writer = new BatchWriter()));
+    writer.appendRaw(record);
+  }
+  return new Map([...writers].map(([key, writer]) => [key, toBatch(writer.finish())]));
 }

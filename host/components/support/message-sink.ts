@@ -24,7 +24,8 @@ export abstract class MessageSink implements Sink {
 
   constructor(
     protected readonly request: RequestOptions,
-    private readonly destination: EventTemplate,
+    /** Groups a batch's events by destination (an EventTemplate, or a sink's own rendering). */
+    private readonly destination: Pick<EventTemplate, 'group'>,
     private readonly encoder: SinkEncoder,
     protected readonly env: ComponentEnv,
     private readonly timer: RetryTimer,
