@@ -66,6 +66,7 @@ const INTEGRATION = [
   'host/components/sinks/socket',
   'host/components/sinks/splunk_hec_logs',
   'host/components/sources/amqp',
+  'host/components/sources/amqp-kill',
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',
   'host/components/sources/http_server',

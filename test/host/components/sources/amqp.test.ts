@@ -2,9 +2,12 @@
 // exactly the lines sent; the sink routes each event by its rendered exchange and routing key with the
 // properties asked, and errors a batch the broker refuses; the source stamps Vector's fields in both log
 // namespaces and, with end-to-end acknowledgements, acknowledges a message once its event is delivered,
-// requeues it when the delivery errored and drops it when a sink rejected it.
+// requeues it when the delivery errored and drops it when a sink rejected it. Both connect again when their
+// connection is cut (through a relay the test cuts).
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { type AddressInfo, connect as tcpConnect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -296,6 +299,67 @@ test('source with end-to-end acknowledgements: acked once delivered, requeued wh
     await stopSource(run, built);
   }
   assert.is(await messageCount('svc-acks'), 0);
+});
+
+/** A TCP relay to the broker whose connections `cut` drops, as a lost network would. */
+async function relay(): Promise<{ url: string; cut(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    const upstream = tcpConnect(broker.port, '127.0.0.1');
+    for (const end of [socket, upstream]) {
+      sockets.add(end);
+      end.on('error', () => {});
+      end.on('close', () => {
+        sockets.delete(end);
+        socket.destroy();
+        upstream.destroy();
+      });
+    }
+    socket.pipe(upstream).pipe(socket);
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const cut = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    url: `amqp://guest:guest@127.0.0.1:${(server.address() as AddressInfo).port}/%2f`,
+    cut,
+    async close() {
+      cut();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+test('a cut connection: the source consumes again, the sink sends the batch again once connected', async () => {
+  await declare('svc-cut', { 'svc-cut': '#' });
+  const link = await relay();
+  const sourceEnv = testEnv('amqp');
+  const built = await buildSource(source, { connection_string: link.url, queue: 'svc-cut' }, sourceEnv);
+  const run = runSource(built);
+  const sink = await buildSink({ connection_string: link.url, exchange: 'svc-cut', encoding: { codec: 'text' } });
+  try {
+    const before = tracked([{ message: 'before' }]);
+    await sink.write(before.batch);
+    assert.is(await settled(before.status), 'delivered');
+    await run.waitFor(1);
+
+    link.cut();
+    const during = tracked([{ message: 'during' }]);
+    await sink.write(during.batch);
+    assert.is(await settled(during.status), 'delivered');
+    await run.waitFor(2);
+    assert.equal(
+      run.events.map((event) => event.message),
+      ['before', 'during'],
+    );
+    assert.ok(sourceEnv.logs.some((record) => /Consuming "svc-cut" again/.test(record.message)));
+    assert.is(sourceEnv.metrics.total('component_errors_total'), 1, 'the lost connection');
+  } finally {
+    await sink.close();
+    await stopSource(run, built);
+    await link.close();
+  }
 });
 
 test('source: a queue that does not exist fails the build, naming it', async () => {
