@@ -29,7 +29,15 @@ const options = z.strictObject({
       content_type: z.string().optional(),
       content_encoding: z.string().optional(),
       expiration_ms: z.number().int().nonnegative().optional(),
-      priority: z.union([z.number().int().nonnegative(), templateOption()]).optional(),
+      // A number, or a template rendering to one; a text without a field must be a number already.
+      priority: z
+        .union([
+          z.number().int().nonnegative(),
+          templateOption().refine((text) => text.includes('{{') || /^\s*\d+\s*$/.test(text), {
+            message: 'expected a whole number or a template such as "{{ priority }}"',
+          }),
+        ])
+        .optional(),
     })
     .optional(),
   encoding: encodingSchema,

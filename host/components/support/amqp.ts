@@ -39,11 +39,11 @@ export function amqpFiles(config: AmqpConnectionConfig): string[] {
   return new URL(config.connection_string).protocol === 'amqps:' ? tlsFiles(config.tls) : [];
 }
 
-/** The broker as logs name it: `host:port/vhost`, no credentials. */
+/** The broker as logs name it: `host:port (vhost "/")`, no credentials. */
 export function amqpBroker(connectionString: string): string {
   const url = new URL(connectionString);
   const port = url.port || (url.protocol === 'amqps:' ? '5671' : '5672');
-  return `${url.hostname}:${port}/${decodeURIComponent(url.pathname.slice(1)) || '/'}`;
+  return `${url.hostname}:${port} (vhost "${decodeURIComponent(url.pathname.slice(1)) || '/'}")`;
 }
 
 /** amqplib's connection options for a connection string (lapin's reading of it). */

@@ -371,10 +371,18 @@ test('source: a queue that does not exist fails the build, naming it', async () 
   }
 });
 
-test('options: a connection string that is not amqp is refused, naming the scheme', () => {
+test('options: a connection string that is not amqp, a fixed priority that is not a number, are refused', () => {
   const parsed = source.options.safeParse({ connection_string: 'http://localhost:5672' });
   assert.not.ok(parsed.success);
   assert.match(JSON.stringify(parsed.error!.issues), /the scheme must be amqp or amqps, not \\"http\\"/);
+  const priority = amqpSink.options.safeParse({
+    connection_string: 'amqp://localhost',
+    exchange: 'x',
+    properties: { priority: 'high' },
+    encoding: { codec: 'json' },
+  });
+  assert.not.ok(priority.success);
+  assert.match(JSON.stringify(priority.error!.issues), /expected a whole number or a template/);
 });
 
 test.run();
