@@ -34,6 +34,7 @@ import {
 import { amqpBroker, amqpClose, amqpConnect, amqpConnectionFields, amqpFiles } from '../support/amqp.js';
 import { FibonacciBackoff } from '../support/retry.js';
 import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
+import { gather, WaitingMessages } from '../support/waiting-messages.js';
 
 const options = z.strictObject({
   ...amqpConnectionFields,
@@ -49,8 +50,6 @@ const options = z.strictObject({
 });
 type AmqpSourceOptions = z.infer<typeof options>;
 
-/** Messages decoded together at most (those already waiting in the client). */
-const MAX_GATHERED = 1000;
 /** Waits between attempts to connect again: Vector's backoff, 1 s growing to 30 s. */
 const RECONNECT_INITIAL_MS = 1000;
 const RECONNECT_MAX_MS = 30_000;
@@ -161,24 +160,11 @@ async function build(options: AmqpSourceOptions, env: ComponentEnv): Promise<Sou
     env,
     decodeSettings(options.decoding, options.framing, BYTES_FRAMING, env, origin.logNamespace),
   );
-  const waiting: Delivery[] = [];
-  let wake: (() => void) | undefined;
-  let ended = false;
-  const consumer = new QueueConsumer(options, env, (delivery) => {
-    waiting.push(delivery);
-    wake?.();
-  });
+  // Unbounded here: `prefetch_count` bounds what the broker hands out unacknowledged.
+  const waiting = new WaitingMessages<Delivery>();
+  const consumer = new QueueConsumer(options, env, (delivery) => void waiting.push(delivery));
   await consumer.start();
   const acknowledgements = new SourceAcknowledgements(env.acknowledgements);
-
-  const take = async (): Promise<Delivery[] | undefined> => {
-    while (waiting.length === 0) {
-      if (ended) return undefined;
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-    }
-    return waiting.splice(0, MAX_GATHERED);
-  };
 
   /** Vector's fields of a message's events. */
   const stampOf = ({ fields, properties }: ConsumeMessage): Stamp => {
@@ -224,17 +210,12 @@ async function build(options: AmqpSourceOptions, env: ComponentEnv): Promise<Sou
   return {
     async run(context) {
       const stop = () => {
-        ended = true;
-        wake?.();
+        waiting.end();
         void consumer.cancel();
       };
       if (context.shutdown.aborted) stop();
       context.shutdown.addEventListener('abort', stop, { once: true });
-      for (;;) {
-        const group = await take();
-        if (group === undefined) return;
-        await receive(group, context);
-      }
+      await gather(waiting, (group) => receive(group, context));
     },
     /** The acknowledgements of what was sent are answered to the broker, then the connection closes. */
     async acknowledged() {
