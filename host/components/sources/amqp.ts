@@ -91,9 +91,8 @@ class QueueConsumer {
       if (this.options.prefetch_count !== undefined) await channel.prefetch(this.options.prefetch_count, false);
       await channel.consume(
         this.options.queue,
-        (message) => {
-          if (message !== null) this.deliver({ message, session });
-        },
+        // null: the broker cancelled the consumer (the queue was deleted): consume again once it is back.
+        (message) => (message === null ? this.lost(session) : this.deliver({ message, session })),
         { consumerTag: this.options.consumer, noAck: false },
       );
       this.session = session;
