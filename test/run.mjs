@@ -70,6 +70,8 @@ const INTEGRATION = [
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',
   'host/components/sources/http_server',
+  'host/components/sources/kafka',
+  'host/components/sources/kafka-kill',
   'host/components/sources/mqtt',
   'host/components/sources/nats',
   'host/components/sources/nats-kill',

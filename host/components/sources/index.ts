@@ -16,6 +16,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['http', async () => (await import('./http_server.js')).httpSource],
   ['internal_logs', async () => (await import('./internal_logs.js')).default],
   ['internal_metrics', async () => (await import('./internal_metrics.js')).default],
+  ['kafka', async () => (await import('./kafka.js')).default],
   ['mqtt', async () => (await import('./mqtt.js')).default],
   ['nats', async () => (await import('./nats.js')).default],
   ['redis', async () => (await import('./redis.js')).default],
