@@ -24,6 +24,7 @@ test('the registry lists every sink type', () => {
     'elasticsearch',
     'file',
     'http',
+    'kafka',
     'loki',
     'mqtt',
     'nats',
