@@ -78,6 +78,7 @@ const INTEGRATION = [
   'host/components/sources/redis',
   'host/components/sources/redis-kill',
   'host/components/sources/socket',
+  'host/components/sources/statsd',
   'host/components/sources/stdin',
   'host/components/sources/syslog',
   'host/components/support/tls',

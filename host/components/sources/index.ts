@@ -14,6 +14,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['file', async () => (await import('./file.js')).default],
   ['http_server', async () => (await import('./http_server.js')).default],
   ['http', async () => (await import('./http_server.js')).httpSource],
+  ['host_metrics', async () => (await import('./host_metrics.js')).default],
   ['internal_logs', async () => (await import('./internal_logs.js')).default],
   ['internal_metrics', async () => (await import('./internal_metrics.js')).default],
   ['kafka', async () => (await import('./kafka.js')).default],
@@ -21,6 +22,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['nats', async () => (await import('./nats.js')).default],
   ['redis', async () => (await import('./redis.js')).default],
   ['socket', async () => (await import('./socket.js')).default],
+  ['statsd', async () => (await import('./statsd.js')).default],
   ['stdin', async () => (await import('./stdin.js')).default],
   ['syslog', async () => (await import('./syslog.js')).default],
 ]);

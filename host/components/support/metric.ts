@@ -2,9 +2,12 @@
 // and written to the native metric object a metric record carries (docs/abi.md §2.3 and §9). Sources build a
 // `Metric` and send `metricEvent(metric)`; transforms and sinks read a decoded record with `readMetric`.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { IntegralFloat } from '../../../abi/codec.js';
-import type { InputEvent } from '../../../abi/batch.js';
+import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
+import { splitBatch } from '../../topology/batch.js';
+import type { SourceContext } from '../component.js';
 
 type MetricKind = 'incremental' | 'absolute';
 
@@ -185,4 +188,25 @@ export function tagValue(tags: MetricTags | undefined, key: string): string | nu
 export function seriesKey(metric: Metric): string {
   const tags = Object.entries(metric.tags ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify([metric.namespace ?? null, metric.name, tags]);
+}
+
+/** A scraping source's run: `scrape` at once, then every `intervalSecs` on a fixed schedule (a slow scrape
+ * does not shift the next), each scrape's events sent in batches of at most `chunkSize`, until shutdown. */
+export async function scrapeEvery(
+  intervalSecs: number,
+  context: SourceContext,
+  chunkSize: number,
+  scrape: () => InputEvent[] | Promise<InputEvent[]>,
+): Promise<void> {
+  const signal = context.shutdown;
+  let next = performance.now();
+  while (!signal.aborted) {
+    const events = await scrape();
+    if (events.length > 0) {
+      for (const batch of splitBatch({ bytes: encodeBatch(events, 0), count: events.length }, chunkSize))
+        await context.send(batch);
+    }
+    next += intervalSecs * 1000;
+    await sleep(Math.max(0, next - performance.now()), undefined, { signal }).catch(() => undefined);
+  }
 }
