@@ -3,8 +3,9 @@
 // `content_encoding`, `expiration_ms`, and `priority`, a number or a template, clamped to 0–255, 0 when it
 // does not render, as Vector does). A batch is delivered once the broker confirmed every message of it
 // (publisher confirms), on up to `max_channels` channels at once. A lost connection is opened again and the
-// batch sent again with Vector's backoff (1 s growing to 30 s, for as long as svc runs); a message the broker
-// refuses (an exchange that does not exist, a negative confirm) errors its batch at once. Events whose
+// batch sent again with Vector's backoff (1 s growing to 30 s, for as long as svc runs), as is a batch with a
+// negative confirm (a full queue that rejects publishes); a batch the broker refuses by closing its channel
+// (an exchange that does not exist, no permission) is errored at once, as Vector errors it. Events whose
 // exchange or routing key does not render, or that fail to encode, are counted as errors and dropped.
 // Messages are published as Vector's are: not mandatory, no delivery mode (the queue's durability decides).
 
