@@ -71,6 +71,8 @@ const INTEGRATION = [
   'host/components/sinks/splunk_hec_logs',
   'host/components/sinks/splunk_hec_metrics',
   'host/components/sinks/vector',
+  'host/components/sources/amqp',
+  'host/components/sources/amqp-kill',
   'host/components/sources/eventdb_metrics',
   'host/components/sources/exec',
   'host/components/sources/http_server',
