@@ -77,6 +77,7 @@ const INTEGRATION = [
   'host/components/sources/stdin',
   'host/components/sources/syslog',
   'host/components/support/tls',
+  'host/components/transforms/metrics-pipeline',
   'host/components/transforms/reduce-pipeline',
   'host/components/transforms/remap',
   'host/config/secrets',

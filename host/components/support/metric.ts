@@ -25,7 +25,7 @@ interface Quantile {
 }
 
 /** Exactly one of Vector's value types. */
-type MetricValue =
+export type MetricValue =
   | { type: 'counter'; value: number }
   | { type: 'gauge'; value: number }
   | { type: 'set'; values: string[] }
@@ -175,10 +175,118 @@ export function readMetric(event: RemapValue): Metric {
   return metric;
 }
 
-/** A tag's single value as `metric_tag_values: single` exposes it: the last value, null for a bare tag. */
+/** A tag's single value as `metric_tag_values: single` exposes it (Vector's `as_single`): the last value
+ * that is not bare; null for a bare tag. */
 export function tagValue(tags: MetricTags | undefined, key: string): string | null | undefined {
   const value = tags?.[key];
-  return Array.isArray(value) ? value.at(-1) : value;
+  return Array.isArray(value) ? (value.findLast((item) => item !== null) ?? null) : value;
+}
+
+/** Vector's `MetricValue::add`: `value` plus `other`, or undefined when they do not add up (other types, other
+ * statistics or bucket limits; aggregated summaries and sketches never do). */
+function addValues(value: MetricValue, other: MetricValue): MetricValue | undefined {
+  switch (value.type) {
+    case 'counter':
+    case 'gauge':
+      return other.type === value.type ? { type: value.type, value: value.value + other.value } : undefined;
+    case 'set':
+      return other.type === 'set'
+        ? { type: 'set', values: [...new Set([...value.values, ...other.values])].sort() }
+        : undefined;
+    case 'distribution':
+      return other.type === 'distribution' && other.statistic === value.statistic
+        ? { ...value, samples: [...value.samples, ...other.samples] }
+        : undefined;
+    case 'aggregated_histogram':
+      if (other.type !== 'aggregated_histogram' || !sameLimits(value.buckets, other.buckets)) return undefined;
+      return {
+        type: value.type,
+        buckets: value.buckets.map((bucket, i) => ({ ...bucket, count: bucket.count + other.buckets[i]!.count })),
+        count: value.count + other.count,
+        sum: value.sum + other.sum,
+      };
+    default:
+      return undefined;
+  }
+}
+
+const sameLimits = (a: Bucket[], b: Bucket[]) =>
+  a.length === b.length && a.every((bucket, i) => bucket.upper_limit === b[i]!.upper_limit);
+
+const NANOS_PER_MS = 1_000_000n;
+
+/**
+ * Vector's `MetricData::update`: adds `other`'s value into `metric` and widens its time (with both timestamps
+ * and intervals, the window from the earlier start to the later end; else the later timestamp, no interval).
+ * Returns false, leaving `metric` as it was, when the values do not add up.
+ */
+export function updateMetric(metric: Metric, other: Metric): boolean {
+  const value = addValues(metric.value, other.value);
+  if (value === undefined) return false;
+  const [t1, t2, i1, i2] = [metric.timestamp, other.timestamp, metric.interval_ms, other.interval_ms];
+  let timestamp = t1 ?? t2;
+  let interval: number | undefined;
+  if (t1 !== undefined && t2 !== undefined) {
+    const firstIsLater = t1 > t2;
+    const [start, end] = firstIsLater ? [t2, t1] : [t1, t2];
+    if (i1 !== undefined && i2 !== undefined) {
+      const delta = Number((end - start) / NANOS_PER_MS);
+      if (delta > 0xffffffff) return false;
+      timestamp = start;
+      interval = delta + (firstIsLater ? i1 : i2) || undefined;
+    } else timestamp = end;
+  }
+  metric.value = value;
+  setTime(metric, timestamp, interval);
+  return true;
+}
+
+function setTime(metric: Metric, timestamp: bigint | undefined, interval: number | undefined): void {
+  if (timestamp === undefined) delete metric.timestamp;
+  else metric.timestamp = timestamp;
+  if (interval === undefined) delete metric.interval_ms;
+  else metric.interval_ms = interval;
+}
+
+/**
+ * Vector's `MetricValue::subtract`: takes `other`'s value out of `metric`'s. Returns false, leaving it as it
+ * was, for other types and for what would go backwards (a counter or a histogram smaller than before).
+ */
+export function subtractMetric(metric: Metric, other: Metric): boolean {
+  const value = metric.value;
+  const earlier = other.value;
+  if (
+    (value.type === 'counter' && earlier.type === 'counter' && value.value >= earlier.value) ||
+    (value.type === 'gauge' && earlier.type === 'gauge')
+  ) {
+    metric.value = { type: value.type, value: value.value - earlier.value };
+    return true;
+  }
+  if (value.type === 'set' && earlier.type === 'set') {
+    metric.value = { type: 'set', values: value.values.filter((item) => !earlier.values.includes(item)) };
+    return true;
+  }
+  if (value.type === 'distribution' && earlier.type === 'distribution' && value.statistic === earlier.statistic) {
+    const seen = (sample: Sample) => earlier.samples.some((s) => s.value === sample.value && s.rate === sample.rate);
+    metric.value = { ...value, samples: value.samples.filter((sample) => !seen(sample)) };
+    return true;
+  }
+  if (
+    value.type === 'aggregated_histogram' &&
+    earlier.type === 'aggregated_histogram' &&
+    value.count >= earlier.count &&
+    sameLimits(value.buckets, earlier.buckets) &&
+    value.buckets.every((bucket, i) => bucket.count >= earlier.buckets[i]!.count)
+  ) {
+    metric.value = {
+      type: value.type,
+      buckets: value.buckets.map((bucket, i) => ({ ...bucket, count: bucket.count - earlier.buckets[i]!.count })),
+      count: value.count - earlier.count,
+      sum: value.sum - earlier.sum,
+    };
+    return true;
+  }
+  return false;
 }
 
 /** The identity of a series: name, namespace and tags (Vector's `MetricSeries`), as a map key. */

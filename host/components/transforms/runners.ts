@@ -15,8 +15,10 @@ const definitionCreate = (load: () => Promise<{ default: TransformDefinition }>)
  * types against the definitions'). */
 export const RUNNERS: Readonly<Record<string, () => Promise<CreateRunner>>> = {
   remap: async () => (await import('./remap-runner.js')).createRemap as CreateRunner,
+  aggregate: definitionCreate(() => import('./aggregate.js')),
   dedupe: definitionCreate(() => import('./dedupe.js')),
   filter: definitionCreate(() => import('./filter.js')),
+  log_to_metric: definitionCreate(() => import('./log_to_metric.js')),
   reduce: definitionCreate(() => import('./reduce.js')),
   route: definitionCreate(() => import('./route.js')),
   sample: definitionCreate(() => import('./sample.js')),

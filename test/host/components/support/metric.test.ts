@@ -74,12 +74,13 @@ test("the native object uses Vector's field names and keeps integral floats as f
   assert.not.equal(encode(native), encode({ ...native, counter: { value: 3n } }));
 });
 
-test('series keys ignore tag order; tagValue reads the last of several values', () => {
+test('series keys ignore tag order; tagValue reads the last of several values that is not bare', () => {
   const a: Metric = { name: 'n', kind: 'absolute', tags: { x: '1', y: '2' }, value: { type: 'gauge', value: 1 } };
   const b: Metric = { ...a, tags: { y: '2', x: '1' } };
   assert.is(seriesKey(a), seriesKey(b));
   assert.is.not(seriesKey(a), seriesKey({ ...a, namespace: 'other' }));
   assert.is(tagValue({ k: ['a', null, 'c'] }, 'k'), 'c');
+  assert.is(tagValue({ k: ['a', null] }, 'k'), 'a');
   assert.is(tagValue({ k: null }, 'k'), null);
   assert.is(tagValue(undefined, 'k'), undefined);
 });
