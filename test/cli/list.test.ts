@@ -22,7 +22,9 @@ test('list prints every component type by kind, sorted, as Vector lays it out', 
     ].join('\n'),
   );
   assert.ok(
-    stdout.includes('\nTransforms:\n- aggregate\n- dedupe\n- filter\n- log_to_metric\n- reduce\n- remap\n'),
+    stdout.includes(
+      '\nTransforms:\n- aggregate\n- dedupe\n- filter\n- log_to_metric\n- metric_to_log\n- reduce\n- remap\n',
+    ),
     stdout,
   );
   assert.is(stderr, '');

@@ -182,6 +182,17 @@ export function tagValue(tags: MetricTags | undefined, key: string): string | nu
   return Array.isArray(value) ? (value.findLast((item) => item !== null) ?? null) : value;
 }
 
+/** The tags as `metric_tag_values: single` leaves them (Vector's `reduce_tags_to_single`): each its single
+ * value, bare ones removed. */
+export function singleTags(tags: MetricTags): Record<string, string> {
+  const single: Record<string, string> = {};
+  for (const key of Object.keys(tags)) {
+    const value = tagValue(tags, key);
+    if (typeof value === 'string') single[key] = value;
+  }
+  return single;
+}
+
 /** Vector's `MetricValue::add`: `value` plus `other`, or undefined when they do not add up (other types, other
  * statistics or bucket limits; aggregated summaries and sketches never do). */
 function addValues(value: MetricValue, other: MetricValue): MetricValue | undefined {

@@ -11,6 +11,7 @@ export const TRANSFORMS: ReadonlyMap<string, () => Promise<TransformDefinition>>
   ['dedupe', async () => (await import('./dedupe.js')).default],
   ['filter', async () => (await import('./filter.js')).default],
   ['log_to_metric', async () => (await import('./log_to_metric.js')).default],
+  ['metric_to_log', async () => (await import('./metric_to_log.js')).default],
   ['reduce', async () => (await import('./reduce.js')).default],
   ['remap', async () => (await import('./remap.js')).default],
   ['route', async () => (await import('./route.js')).default],

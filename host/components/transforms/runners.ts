@@ -19,6 +19,7 @@ export const RUNNERS: Readonly<Record<string, () => Promise<CreateRunner>>> = {
   dedupe: definitionCreate(() => import('./dedupe.js')),
   filter: definitionCreate(() => import('./filter.js')),
   log_to_metric: definitionCreate(() => import('./log_to_metric.js')),
+  metric_to_log: definitionCreate(() => import('./metric_to_log.js')),
   reduce: definitionCreate(() => import('./reduce.js')),
   route: definitionCreate(() => import('./route.js')),
   sample: definitionCreate(() => import('./sample.js')),
