@@ -16,5 +16,6 @@ export const TRANSFORMS: ReadonlyMap<string, () => Promise<TransformDefinition>>
   ['remap', async () => (await import('./remap.js')).default],
   ['route', async () => (await import('./route.js')).default],
   ['sample', async () => (await import('./sample.js')).default],
+  ['tag_cardinality_limit', async () => (await import('./tag_cardinality_limit.js')).default],
   ['throttle', async () => (await import('./throttle.js')).default],
 ]);

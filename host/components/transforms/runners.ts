@@ -23,6 +23,7 @@ export const RUNNERS: Readonly<Record<string, () => Promise<CreateRunner>>> = {
   reduce: definitionCreate(() => import('./reduce.js')),
   route: definitionCreate(() => import('./route.js')),
   sample: definitionCreate(() => import('./sample.js')),
+  tag_cardinality_limit: definitionCreate(() => import('./tag_cardinality_limit.js')),
   throttle: definitionCreate(() => import('./throttle.js')),
 };
 
