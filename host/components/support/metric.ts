@@ -2,7 +2,8 @@
 // and written to the native metric object a metric record carries (docs/abi.md §2.3 and §9). Sources build a
 // `Metric` and send `metricEvent(metric)`; transforms and sinks read a decoded record with `readMetric`.
 
-import { IntegralFloat } from '../../../abi/codec.js';
+import { ByteWriter, encodeValue, IntegralFloat, Wire } from '../../../abi/codec.js';
+import type { BatchWriter } from '../../../runtime/engine.js';
 import type { InputEvent } from '../../../abi/batch.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
 
@@ -99,6 +100,68 @@ export function nativeMetric(metric: Metric): Record<string, unknown> {
       break;
   }
   return native;
+}
+
+/** Where `appendMetric` encodes, reused: a writer per metric was most of the cost of writing one. */
+const scratch = new ByteWriter();
+
+/** Appends `metric` to a batch as a metric record with the given encoded metadata. */
+export function appendMetric(batch: BatchWriter, metadata: Uint8Array, metric: Metric): void {
+  scratch.clear();
+  encodeMetric(scratch, metric);
+  batch.appendEncoded('metric', metadata, scratch.finish());
+}
+
+/** Writes an object of `fields` (ASCII keys), each value by its writer, keys sorted (docs/abi.md §1). */
+function writeObject(w: ByteWriter, fields: Array<[string, () => void]>): void {
+  fields.sort(([a], [b]) => (a < b ? -1 : 1));
+  w.u8(Wire.Object);
+  w.u32(fields.length);
+  const lengthAt = w.reserve(4);
+  for (const [key, write] of fields) {
+    w.text(key);
+    write();
+  }
+  w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
+}
+
+/** `encodeValue(w, nativeMetric(metric))` without the generic walk: counters and gauges written directly,
+ * as log_to_metric and aggregate write many. */
+function encodeMetric(w: ByteWriter, metric: Metric): void {
+  const text = (value: string) => () => {
+    w.u8(Wire.Bytes);
+    w.text(value);
+  };
+  const fields: Array<[string, () => void]> = [
+    ['name', text(metric.name)],
+    ['kind', text(metric.kind)],
+  ];
+  if (metric.namespace !== undefined) fields.push(['namespace', text(metric.namespace)]);
+  const tags = metric.tags;
+  if (tags !== undefined && Object.keys(tags).length > 0) fields.push(['tags', () => encodeValue(w, tags)]);
+  const { timestamp, interval_ms: interval } = metric;
+  if (timestamp !== undefined) fields.push(['timestamp', () => encodeValue(w, new Timestamp(timestamp))]);
+  if (interval !== undefined) fields.push(['interval_ms', () => encodeValue(w, interval)]);
+  const value = metric.value;
+  if (value.type === 'counter' || value.type === 'gauge') {
+    fields.push([
+      value.type,
+      () =>
+        writeObject(w, [
+          [
+            'value',
+            () => {
+              w.u8(Wire.Float);
+              w.f64(value.value);
+            },
+          ],
+        ]),
+    ]);
+  } else {
+    const native = nativeMetric(metric);
+    fields.push([value.type, () => encodeValue(w, native[value.type])]);
+  }
+  writeObject(w, fields);
 }
 
 /** A metric as a record of an input batch (`encodeBatch`). */

@@ -6,10 +6,11 @@
 // take pass through at once. A flushed metric carries the finalizers of every metric merged into it.
 
 import { z } from 'zod';
-import { ByteReader, encode } from '../../../abi/codec.js';
-import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
+import { ByteReader, decode, encode, Wire } from '../../../abi/codec.js';
+import { BatchReader, BatchWriter, type RecordView } from '../../../runtime/engine.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
-import { nativeMetric, readMetric, seriesKey, subtractMetric, updateMetric, type Metric } from '../support/metric.js';
+import { Timestamp } from '../../../abi/values.js';
+import { appendMetric, readMetric, subtractMetric, updateMetric, type Metric } from '../support/metric.js';
 
 const MODES = ['Auto', 'Sum', 'Latest', 'Count', 'Diff', 'Max', 'Min', 'Mean', 'Stdev'] as const;
 type Mode = (typeof MODES)[number];
@@ -45,6 +46,71 @@ interface Entry {
   metadata: Uint8Array;
   tickets: Set<number>;
 }
+
+/** Stands for an absent field in a series key: not a value tag, so it never equals an encoded value. */
+const MISSING = Buffer.from([0xff]);
+
+/** A metric record's top-level fields, still encoded, found in one pass over it. */
+function fieldsOf(event: Uint8Array): Map<string, Uint8Array> {
+  const fields = new Map<string, Uint8Array>();
+  const r = new ByteReader(event);
+  if (r.u8() !== Wire.Object) return fields;
+  const count = r.u32();
+  r.u32(); // byte length
+  for (let i = 0; i < count; i++) {
+    const key = r.sized();
+    const start = r.at;
+    r.skip();
+    fields.set(keyName(key), event.subarray(start, r.at));
+  }
+  return fields;
+}
+
+/** The native metric's keys are ASCII and few: named from their bytes without a decoder, remembered by
+ * length and first bytes (and checked whole). */
+const keyNames = new Map<number, string>();
+function keyName(key: Uint8Array): string {
+  const code = (key.length << 16) | (key[0]! << 8) | (key[1] ?? 0);
+  const known = keyNames.get(code);
+  if (known !== undefined && key.every((byte, i) => known.charCodeAt(i) === byte)) return known;
+  const name = String.fromCharCode(...key);
+  if (known === undefined) keyNames.set(code, name);
+  return name;
+}
+
+/** The series (name, namespace, tags) as a map key, from their encodings (a tag object's keys are sorted). */
+const seriesOf = (fields: Map<string, Uint8Array>): string =>
+  Buffer.concat([
+    fields.get('name') ?? MISSING,
+    fields.get('namespace') ?? MISSING,
+    fields.get('tags') ?? MISSING,
+  ]).toString('latin1');
+
+/** Of a counter or gauge, what adding it to another takes (its kind, value and time), decoded alone;
+ * undefined for other value types. */
+function numericPart(fields: Map<string, Uint8Array>, incremental: boolean): Metric | undefined {
+  for (const type of ['counter', 'gauge'] as const) {
+    const encoded = fields.get(type);
+    if (encoded === undefined) continue;
+    const value = (decode(encoded) as { value?: unknown }).value;
+    if (typeof value !== 'number' && typeof value !== 'bigint') return undefined;
+    const metric: Metric = {
+      name: '',
+      kind: incremental ? 'incremental' : 'absolute',
+      value: { type, value: Number(value) },
+    };
+    const [timestamp, interval] = [fields.get('timestamp'), fields.get('interval_ms')].map(
+      (field) => field && decode(field),
+    );
+    if (timestamp instanceof Timestamp) metric.timestamp = timestamp.nanos;
+    if (typeof interval === 'number' || typeof interval === 'bigint') metric.interval_ms = Number(interval);
+    return metric;
+  }
+  return undefined;
+}
+
+/** `"incremental"`, encoded: a string tag, its u32 length, its bytes. */
+const INCREMENTAL = Buffer.from(encode('incremental'));
 
 /** What `record` did with a metric. */
 type Recorded = 'passed' | 'recorded' | 'failed';
@@ -83,14 +149,19 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
     return entry;
   };
 
-  /** Vector's `Aggregate::record`. */
-  function record(metric: Metric, metadata: Uint8Array, ticket: number | undefined, releases: number[]): Recorded {
-    const key = seriesKey(metric);
+  /** Vector's `Aggregate::record`, for the metric of `view`: decoded whole only when it is kept whole. */
+  function record(view: RecordView, ticket: number | undefined, releases: number[]): Recorded {
+    const fields = fieldsOf(view.event);
+    const key = seriesOf(fields);
     const existing = entries.get(key);
-    const incremental = metric.kind === 'incremental';
+    const incremental = INCREMENTAL.equals(fields.get('kind') ?? MISSING);
+    const metadata = view.metadata;
+    /** The metric whole, or (with `numeric`) only its value and time where that is enough to add it. */
+    const decode = (numeric = false): Metric =>
+      (numeric ? numericPart(fields, incremental) : undefined) ?? readMetric(new ByteReader(view.event).value());
     const replace = () => {
       if (existing) letGo(existing, releases, ticket);
-      entries.set(key, newEntry(metric, metadata, ticket));
+      entries.set(key, newEntry(decode(), metadata, ticket));
     };
     switch (mode) {
       case 'Auto':
@@ -100,8 +171,9 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
           replace();
           return 'recorded';
         }
-        if (existing === undefined) entries.set(key, newEntry(metric, metadata, ticket));
-        else if (existing.metric.kind === metric.kind && updateMetric(existing.metric, metric)) hold(existing, ticket);
+        if (existing === undefined) entries.set(key, newEntry(decode(), metadata, ticket));
+        else if (existing.metric.kind === 'incremental' && updateMetric(existing.metric, decode(true)))
+          hold(existing, ticket);
         else {
           replace();
           return 'failed';
@@ -113,12 +185,12 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
         replace();
         return 'recorded';
       case 'Count': {
-        const one: Metric = { ...metric, value: { type: 'counter', value: 1 } };
+        const one: Metric = { ...decode(existing !== undefined), value: { type: 'counter', value: 1 } };
         if (existing === undefined) {
           entries.set(key, newEntry(one, metadata, ticket));
           return 'recorded';
         }
-        if (existing.metric.kind !== metric.kind || !updateMetric(existing.metric, one)) return 'failed';
+        if (existing.metric.kind !== one.kind || !updateMetric(existing.metric, one)) return 'failed';
         hold(existing, ticket);
         return 'recorded';
       }
@@ -126,14 +198,14 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
       case 'Min': {
         if (incremental) return 'passed';
         if (existing === undefined) {
-          entries.set(key, newEntry(metric, metadata, ticket));
+          entries.set(key, newEntry(decode(), metadata, ticket));
           return 'recorded';
         }
-        if (existing.metric.kind !== metric.kind) {
+        if (existing.metric.kind !== 'absolute') {
           replace();
           return 'failed';
         }
-        const [held, added] = [existing.metric.value, metric.value];
+        const [held, added] = [existing.metric.value, decode(true).value];
         if (held.type === 'gauge' && added.type === 'gauge') {
           if (mode === 'Max' ? added.value > held.value : added.value < held.value) replace();
         }
@@ -143,6 +215,7 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
       case 'Stdev': {
         if (incremental) return 'passed';
         // Other absolute values are taken and left out, as in Vector.
+        const metric = decode();
         if (metric.value.type === 'gauge') {
           const list = gauges.get(key) ?? [];
           list.push(newEntry(metric, metadata, ticket));
@@ -159,7 +232,7 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
     const tickets = new Set<number>();
     let failed = 0;
     const emit = (metric: Metric, entry: Entry, held: Entry[] = [entry]) => {
-      writer.appendEncoded('metric', entry.metadata, encode(nativeMetric(metric)));
+      appendMetric(writer, entry.metadata, metric);
       for (const each of held) {
         for (const ticket of each.tickets) tickets.add(ticket);
         letGo(each, releases);
@@ -209,8 +282,7 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
       let recorded = 0;
       let failed = 0;
       for (const view of reader) {
-        const metric = readMetric(new ByteReader(view.event).value());
-        const outcome = record(metric, view.metadata, batch.ticket, releases);
+        const outcome = record(view, batch.ticket, releases);
         if (outcome === 'passed') passed.appendRaw(view.record);
         else recorded++;
         if (outcome === 'failed') failed++;

@@ -6,12 +6,12 @@
 // becomes that metric and `metrics` is ignored.
 
 import { z } from 'zod';
-import { ByteReader, encode } from '../../../abi/codec.js';
+import { ByteReader } from '../../../abi/codec.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
 import { BatchReader, BatchWriter, displayFloat, lossyText } from '../../../runtime/engine.js';
 import { parseFieldPath, remapPath, templateOption, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
-import { nativeMetric, type Metric, type MetricTags, type MetricValue } from '../support/metric.js';
+import { appendMetric, type Metric, type MetricTags, type MetricValue } from '../support/metric.js';
 import { RemapLogs } from '../support/remap-program.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 
@@ -211,12 +211,11 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
             })),
           }));
       for (const view of reader) {
-        const event = new ByteReader(view.event).value();
         const timestamp = eventTimestamp(reader, view.event, plan.timestampPath);
         if (plan.allMetrics) {
-          const metric = metricOfLog(event, timestamp);
+          const metric = metricOfLog(new ByteReader(view.event).value(), timestamp);
           if (metric instanceof Failure) tally.add(metric);
-          else out.appendEncoded('metric', view.metadata, encode(nativeMetric(metric)));
+          else appendMetric(out, view.metadata, metric);
           continue;
         }
         const made: Metric[] = [];
@@ -231,7 +230,7 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
           }
           made.push(result);
         }
-        for (const metric of made) out.appendEncoded('metric', view.metadata, encode(nativeMetric(metric)));
+        for (const metric of made) appendMetric(out, view.metadata, metric);
       }
       return {
         outputs: [{ output: undefined, batch: { bytes: out.finish(), count: out.count } }],

@@ -6,10 +6,10 @@
 // `max_tracked_keys` caps the (metric, tag) pairs tracked, pairs past it pass unchecked.
 
 import { z } from 'zod';
-import { ByteReader, encode } from '../../../abi/codec.js';
+import { ByteReader } from '../../../abi/codec.js';
 import { BatchReader, BatchWriter, seahash } from '../../../runtime/engine.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
-import { nativeMetric, readMetric, type MetricTags } from '../support/metric.js';
+import { appendMetric, readMetric, type MetricTags } from '../support/metric.js';
 
 const DEFAULT_CACHE_SIZE = 5 * 1024;
 const DROP_REASON = 'Tag value limit exceeded.';
@@ -313,7 +313,7 @@ export function createTagCardinalityLimit(plan: TagCardinalityPlan): TransformRu
           changed = true;
         }
         if (untracked) count('tag_cardinality_untracked_events_total');
-        if (changed) out.appendEncoded('metric', view.metadata, encode(nativeMetric(metric)));
+        if (changed) appendMetric(out, view.metadata, metric);
         else out.appendRaw(view.record);
       }
 

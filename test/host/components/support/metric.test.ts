@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 import { encode } from '../../../../abi/codec.js';
 import type { RemapValue } from '../../../../abi/values.js';
+import { BatchWriter } from '../../../../runtime/engine.js';
 import {
+  appendMetric,
   type Metric,
   metricEvent,
   nativeMetric,
@@ -72,6 +74,15 @@ test("the native object uses Vector's field names and keeps integral floats as f
   assert.equal(Object.keys(native), ['name', 'namespace', 'tags', 'timestamp', 'kind', 'counter']);
   // 3.0 encodes as a float, not as the integer 3.
   assert.not.equal(encode(native), encode({ ...native, counter: { value: 3n } }));
+});
+
+test('appendMetric writes the same record as encoding the native object', () => {
+  const withInterval: Metric = { ...metrics[0]!, interval_ms: 250, tags: { multi: ['a', null] } };
+  for (const metric of [...metrics, withInterval]) {
+    const writer = new BatchWriter();
+    appendMetric(writer, encode({ trace: 'x' }), metric);
+    assert.ok(Buffer.from(writer.finish()).equals(encodeBatch([metricEvent(metric, { trace: 'x' })], 0)), metric.name);
+  }
 });
 
 test('series keys ignore tag order; tagValue reads the last of several values that is not bare', () => {
