@@ -132,7 +132,7 @@ class Failure {
 }
 
 const missingField = (field: string) =>
-  new Failure('condition_failed', 'Field does not exist.', { error_code: 'field_not_found', field }, undefined);
+  new Failure('condition_failed', 'Field does not exist.', { error_code: 'field_not_found', field });
 
 /** Counts failures by their kind, tags and message, for one batch. */
 class Tally {
@@ -273,12 +273,12 @@ function metricOfField(
   const name = rendered.name[index];
   const namespace = rendered.namespace?.[index];
   if (name === undefined || (rendered.namespace !== undefined && namespace === undefined))
-    return new Failure('template_failed', 'Failed to render template.', {}, 'Failed to render template.');
+    return new Failure('template_failed', 'Failed to render template.', {});
   const tags = renderTags(rendered.tags, index, warnings);
   if (tags instanceof Failure) return tags;
   const number = (field: string): number | Failure => {
-    const parsed = parseFloat(lossyString(value));
-    return parsed ?? parseFloatFailure(field, lossyString(value));
+    const text = lossyString(value);
+    return parseFloat(text) ?? parseFloatFailure(field, text);
   };
   let kind: Metric['kind'] = 'incremental';
   let metricValue: MetricValue;
