@@ -92,6 +92,7 @@ const INTEGRATION = [
   'host/components/sources/vector',
   'host/components/sources/vector-scale-out',
   'host/components/support/tls',
+  'host/components/transforms/metrics-pipeline',
   'host/components/transforms/reduce-pipeline',
   'host/components/transforms/remap',
   'host/config/secrets',
