@@ -8,20 +8,20 @@ import { fileSourceCrashRun, httpServerCrashRun, type CrashOutcome } from './sup
 const missing = (outcome: CrashOutcome) =>
   `${outcome.lost.length} lines missing${outcome.deadlinePassed ? ' when the deadline passed' : ''}`;
 
-test('file → remap → http sink: killed 3 times while the receiver fails at random, every line arrives', async () => {
-  const outcome = await fileSourceCrashRun({ lines: 3000, kills: 3, failureRate: 0.15 });
+test('file → remap → http sink: killed twice while the receiver fails at random, every line arrives', async () => {
+  const outcome = await fileSourceCrashRun({ lines: 1500, kills: 2, failureRate: 0.15 });
   console.log(`file source: ${outcome.sent} lines, ${outcome.lost.length} lost, ${outcome.duplicated} duplicated`);
   assert.equal(outcome.lost, [], missing(outcome));
 });
 
-test('file → remap → http sink with a disk buffer: killed 3 times, every line arrives', async () => {
-  const outcome = await fileSourceCrashRun({ lines: 3000, kills: 3, failureRate: 0.15, diskBuffer: true });
+test('file → remap → http sink with a disk buffer: killed twice, every line arrives', async () => {
+  const outcome = await fileSourceCrashRun({ lines: 1500, kills: 2, failureRate: 0.15, diskBuffer: true });
   console.log(`disk buffer: ${outcome.sent} lines, ${outcome.lost.length} lost, ${outcome.duplicated} duplicated`);
   assert.equal(outcome.lost, [], missing(outcome));
 });
 
-test('http_server → http sink: killed 3 times, every request answered 200 was delivered', async () => {
-  const outcome = await httpServerCrashRun({ lines: 600, kills: 3, failureRate: 0.15 });
+test('http_server → http sink: killed twice, every request answered 200 was delivered', async () => {
+  const outcome = await httpServerCrashRun({ lines: 400, kills: 2, failureRate: 0.15 });
   console.log(
     `http_server: ${outcome.sent} requests, ${outcome.lostAfter200.length} answered 200 and lost, ${outcome.duplicated} duplicated`,
   );
