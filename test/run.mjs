@@ -62,6 +62,7 @@ const INTEGRATION = [
   'host/components/sinks/index',
   'host/components/sinks/loki',
   'host/components/sinks/nats',
+  'host/components/sinks/prometheus_exporter',
   'host/components/sinks/redis',
   'host/components/sinks/socket',
   'host/components/sinks/splunk_hec_logs',

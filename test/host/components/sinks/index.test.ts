@@ -26,6 +26,7 @@ test('the registry lists every sink type', () => {
     'loki',
     'mqtt',
     'nats',
+    'prometheus_exporter',
     'redis',
     'socket',
     'splunk_hec_logs',

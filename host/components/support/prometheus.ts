@@ -1,0 +1,203 @@
+// Prometheus' data model as Vector maps metrics onto it (src/sinks/prometheus/collector.rs): each absolute
+// metric becomes samples of a family named `<namespace>_<name>` — counters and gauges one sample, sets their
+// size, distributions a histogram over `buckets` (or a summary at `quantiles`), aggregated histograms and
+// summaries their buckets or quantiles with `_sum` and `_count`. `ExpositionWriter` writes them in the text
+// exposition format (the prometheus_exporter sink).
+
+import { displayFloat } from '../../../runtime/engine.js';
+import { type Metric, type MetricTags, type MetricValue, tagValue } from './metric.js';
+
+/** Vector's default `buckets` (histogram upper bounds) and `quantiles` of its Prometheus sinks. */
+export const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+export const DEFAULT_QUANTILES = [0.5, 0.75, 0.9, 0.95, 0.99];
+
+/** How metrics become samples: the sinks' `default_namespace`, `buckets` and `quantiles`. */
+export interface SampleOptions {
+  defaultNamespace?: string;
+  buckets: readonly number[];
+  quantiles: readonly number[];
+}
+
+type FamilyType = 'counter' | 'gauge' | 'histogram' | 'summary';
+
+/** Rust's `Display` of an f64, as Vector writes values and bounds: `1`, `0.5`, `inf`, no exponent. */
+function rustFloat(value: number): string {
+  const text = displayFloat(value);
+  return text.endsWith('.0') ? text.slice(0, -2) : text;
+}
+
+/** The family name: `namespace_name`, the default namespace standing in for a missing one. */
+function familyName(metric: Metric, defaultNamespace: string | undefined): string {
+  const namespace = metric.namespace ?? defaultNamespace;
+  return namespace === undefined || namespace === '' ? metric.name : `${namespace}_${metric.name}`;
+}
+
+function familyType(value: MetricValue): FamilyType {
+  switch (value.type) {
+    case 'counter':
+      return 'counter';
+    case 'gauge':
+    case 'set':
+      return 'gauge';
+    case 'distribution':
+      return value.statistic === 'histogram' ? 'histogram' : 'summary';
+    case 'aggregated_histogram':
+      return 'histogram';
+    case 'aggregated_summary':
+    case 'sketch':
+      return 'summary';
+  }
+}
+
+/** Samples into `buckets` (Vector's `samples_to_buckets`): each sample's rate counts in the first bucket
+ * whose bound holds it (none past the last), and in the count and sum. */
+export function samplesToBuckets(
+  samples: ReadonlyArray<{ value: number; rate: number }>,
+  buckets: readonly number[],
+): { buckets: Array<{ upper_limit: number; count: number }>; count: number; sum: number } {
+  const counts = buckets.map(() => 0);
+  let count = 0;
+  let sum = 0;
+  for (const sample of samples) {
+    const index = buckets.findIndex((bound) => bound >= sample.value);
+    if (index >= 0) counts[index]! += sample.rate;
+    sum += sample.value * sample.rate;
+    count += sample.rate;
+  }
+  return { buckets: buckets.map((upper_limit, i) => ({ upper_limit, count: counts[i]! })), count, sum };
+}
+
+/** Vector's `DistributionStatistic`: quantiles of samples (the sample at rank round(q × count)), with min,
+ * max, average, sum and count; undefined without a sample of positive rate. */
+export function distributionStatistic(
+  samples: ReadonlyArray<{ value: number; rate: number }>,
+  quantiles: readonly number[],
+):
+  | { quantiles: Array<[number, number]>; min: number; max: number; avg: number; sum: number; count: number }
+  | undefined {
+  const bins = samples.filter((sample) => sample.rate > 0).map((sample) => ({ ...sample }));
+  if (bins.length === 0) return undefined;
+  bins.sort((a, b) => a.value - b.value);
+  const sum = bins.reduce((total, bin) => total + bin.value * bin.rate, 0);
+  for (let i = 1; i < bins.length; i++) bins[i]!.rate += bins[i - 1]!.rate;
+  const count = bins.at(-1)!.rate;
+  const at = (q: number): number => {
+    const rank = Math.round(q * count);
+    const index = bins.findIndex((bin) => bin.rate >= rank);
+    return bins[index < 0 ? bins.length - 1 : index]!.value;
+  };
+  return {
+    quantiles: quantiles.map((q) => [q, bins.length === 1 ? bins[0]!.value : at(q)]),
+    min: bins[0]!.value,
+    max: bins.at(-1)!.value,
+    avg: bins.length === 1 ? bins[0]!.value : sum / count,
+    sum,
+    count,
+  };
+}
+
+/** One sample of a family: the family name with `suffix`, and one extra label (`le`, `quantile`). */
+type Emit = (suffix: string, value: number, extra?: [string, string]) => void;
+
+/** The samples of an absolute metric, in Vector's order. Sketches (whose quantiles svc cannot compute) and
+ * incremental metrics give none. */
+function emitSamples(metric: Metric, options: SampleOptions, emit: Emit): void {
+  const value = metric.value;
+  switch (value.type) {
+    case 'counter':
+    case 'gauge':
+      return emit('', value.value);
+    case 'set':
+      return emit('', value.values.length);
+    case 'distribution':
+      if (value.statistic === 'histogram') {
+        const histogram = samplesToBuckets(value.samples, options.buckets);
+        return emitHistogram(histogram.buckets, histogram.count, histogram.sum, emit);
+      } else {
+        const statistic = distributionStatistic(value.samples, options.quantiles);
+        if (statistic === undefined) {
+          emit('_sum', 0);
+          return emit('_count', 0);
+        }
+        for (const [q, v] of statistic.quantiles) emit('', v, ['quantile', rustFloat(q)]);
+        emit('_sum', statistic.sum);
+        emit('_count', statistic.count);
+        emit('_min', statistic.min);
+        emit('_max', statistic.max);
+        return emit('_avg', statistic.avg);
+      }
+    case 'aggregated_histogram':
+      return emitHistogram(value.buckets, value.count, value.sum, emit);
+    case 'aggregated_summary':
+      for (const q of value.quantiles) emit('', q.value, ['quantile', rustFloat(q.quantile)]);
+      emit('_sum', value.sum);
+      return emit('_count', value.count);
+    case 'sketch':
+      return;
+  }
+}
+
+/** Cumulative `_bucket`s (an infinite bound left out: `+Inf` is the count), `_sum`, `_count`. */
+function emitHistogram(
+  buckets: ReadonlyArray<{ upper_limit: number; count: number }>,
+  count: number,
+  sum: number,
+  emit: Emit,
+): void {
+  let cumulative = 0;
+  for (const bucket of buckets) {
+    if (!Number.isFinite(bucket.upper_limit)) continue;
+    cumulative += bucket.count;
+    emit('_bucket', cumulative, ['le', rustFloat(bucket.upper_limit)]);
+  }
+  emit('_bucket', count, ['le', '+Inf']);
+  emit('_sum', sum);
+  emit('_count', count);
+}
+
+/** A metric's tags with one value each (Vector's `iter_single`: the last value; bare tags left out). */
+function singleTags(tags: MetricTags | undefined): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const key of Object.keys(tags ?? {})) {
+    const value = tagValue(tags, key);
+    if (typeof value === 'string') pairs.push([key, value]);
+  }
+  return pairs;
+}
+
+const timestampMillis = (metric: Metric): number | undefined =>
+  metric.timestamp === undefined ? undefined : Number(metric.timestamp / 1_000_000n);
+
+/** `key="value"`, escaping only backslashes and double quotes as Vector does. */
+const label = (key: string, value: string) => `${key}="${value.replace(/[\\"]/g, '\\$&')}"`;
+
+/** Absolute metrics in the text exposition format (version 0.0.4) as Vector's exporter writes it: families
+ * sorted by name, each with its HELP and TYPE lines, then its samples in the order the metrics came. */
+export class ExpositionWriter {
+  private readonly families = new Map<string, string[]>();
+
+  constructor(private readonly options: SampleOptions) {}
+
+  add(metric: Metric): void {
+    if (metric.kind !== 'absolute' || metric.value.type === 'sketch') return;
+    const name = familyName(metric, this.options.defaultNamespace);
+    let lines = this.families.get(name);
+    if (lines === undefined) {
+      lines = [`# HELP ${name} ${metric.name}\n# TYPE ${name} ${familyType(metric.value)}\n`];
+      this.families.set(name, lines);
+    }
+    const tags = singleTags(metric.tags).map(([key, value]) => label(key, value));
+    const timestamp = timestampMillis(metric);
+    const end = timestamp === undefined ? '\n' : ` ${timestamp}\n`;
+    emitSamples(metric, this.options, (suffix, value, extra) => {
+      const parts = extra === undefined ? tags : [...tags, label(extra[0], extra[1])];
+      const labels = parts.length === 0 ? '' : `{${parts.sort().join(',')}}`;
+      lines.push(`${name}${suffix}${labels} ${rustFloat(value)}${end}`);
+    });
+  }
+
+  text(): string {
+    const names = [...this.families.keys()].sort();
+    return names.map((name) => this.families.get(name)!.join('')).join('');
+  }
+}
