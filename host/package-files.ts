@@ -4,3 +4,10 @@
 
 /** Loki's push request messages (host/components/sinks/loki/push.proto), for the loki sink's protobuf push. */
 export const LOKI_PUSH_PROTO = new URL('../../host/components/sinks/loki/push.proto', import.meta.url);
+
+/** Prometheus' remote write messages (host/components/support/prometheus-remote.proto), for the
+ * prometheus_remote_write sink and source. */
+export const PROMETHEUS_REMOTE_PROTO = new URL(
+  '../../host/components/support/prometheus-remote.proto',
+  import.meta.url,
+);

@@ -63,6 +63,7 @@ const INTEGRATION = [
   'host/components/sinks/loki',
   'host/components/sinks/nats',
   'host/components/sinks/prometheus_exporter',
+  'host/components/sinks/prometheus_remote_write',
   'host/components/sinks/redis',
   'host/components/sinks/socket',
   'host/components/sinks/splunk_hec_logs',

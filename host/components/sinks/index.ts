@@ -11,6 +11,7 @@ export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map
     ['file', async () => (await import('./file.js')).default as SinkDefinition],
     ['http', async () => (await import('./http.js')).default as SinkDefinition],
     ['prometheus_exporter', async () => (await import('./prometheus_exporter.js')).default as SinkDefinition],
+    ['prometheus_remote_write', async () => (await import('./prometheus_remote_write.js')).default as SinkDefinition],
     ['loki', async () => (await import('./loki.js')).default as SinkDefinition],
     ['mqtt', async () => (await import('./mqtt.js')).default as SinkDefinition],
     ['nats', async () => (await import('./nats.js')).default as SinkDefinition],

@@ -19,10 +19,10 @@ import { authHeader, authSchema } from '../support/http-batch-sink.js';
 import { parseListenAddress } from '../support/listeners.js';
 import { addValue, batchMetrics, type Metric, seriesKey } from '../support/metric.js';
 import {
-  DEFAULT_BUCKETS,
-  DEFAULT_QUANTILES,
+  bucketsSchema,
   distributionStatistic,
   ExpositionWriter,
+  quantilesSchema,
   samplesToBuckets,
 } from '../support/prometheus.js';
 import { reportHandshakeFailures, serverTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.js';
@@ -32,10 +32,8 @@ const options = z.strictObject({
   default_namespace: z.string().optional(),
   auth: authSchema.optional(),
   tls: tlsEnableableSchema.optional(),
-  buckets: z.array(z.number()).default(DEFAULT_BUCKETS),
-  quantiles: z
-    .array(z.number().min(0, 'Quantiles must be in range [0.0,1.0]').max(1, 'Quantiles must be in range [0.0,1.0]'))
-    .default(DEFAULT_QUANTILES),
+  buckets: bucketsSchema,
+  quantiles: quantilesSchema,
   distributions_as_summaries: z.boolean().default(false),
   flush_period_secs: z.number().int().nonnegative().default(60),
   suppress_timestamp: z.boolean().default(false),

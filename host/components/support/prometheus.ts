@@ -2,14 +2,25 @@
 // metric becomes samples of a family named `<namespace>_<name>` — counters and gauges one sample, sets their
 // size, distributions a histogram over `buckets` (or a summary at `quantiles`), aggregated histograms and
 // summaries their buckets or quantiles with `_sum` and `_count`. `ExpositionWriter` writes them in the text
-// exposition format (the prometheus_exporter sink).
+// exposition format (the prometheus_exporter sink), `timeSeries` as a remote write request's series (the
+// prometheus_remote_write sink, `writeRequestType` its protobuf message).
 
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type * as Protobuf from 'protobufjs';
+import { z } from 'zod';
 import { displayFloat } from '../../../runtime/engine.js';
+import { PROMETHEUS_REMOTE_PROTO } from '../../package-files.js';
 import { type Metric, type MetricTags, type MetricValue, tagValue } from './metric.js';
 
-/** Vector's default `buckets` (histogram upper bounds) and `quantiles` of its Prometheus sinks. */
-export const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
-export const DEFAULT_QUANTILES = [0.5, 0.75, 0.9, 0.95, 0.99];
+/** The Prometheus sinks' `buckets` (histogram upper bounds) and `quantiles`, with Vector's defaults. */
+export const bucketsSchema = z
+  .array(z.number())
+  .default([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0]);
+const QUANTILE_RANGE = 'Quantiles must be in range [0.0,1.0]';
+export const quantilesSchema = z
+  .array(z.number().min(0, QUANTILE_RANGE).max(1, QUANTILE_RANGE))
+  .default([0.5, 0.75, 0.9, 0.95, 0.99]);
 
 /** How metrics become samples: the sinks' `default_namespace`, `buckets` and `quantiles`. */
 export interface SampleOptions {
@@ -200,4 +211,62 @@ export class ExpositionWriter {
     const names = [...this.families.keys()].sort();
     return names.map((name) => this.families.get(name)!.join('')).join('');
   }
+}
+/** Prometheus' `MetricMetadata.MetricType` numbers (types.proto). */
+const METADATA_TYPES: Record<FamilyType, number> = { counter: 1, gauge: 2, histogram: 3, summary: 5 };
+
+/** A remote write request's content (prometheus' prompb.WriteRequest, fields named as protobufjs names them). */
+export interface WriteRequestData {
+  timeseries: Array<{
+    labels: Array<{ name: string; value: string }>;
+    samples: Array<{ value: number; timestamp: number }>;
+  }>;
+  metadata: Array<{ type: number; metricFamilyName: string; help: string; unit: string }>;
+}
+
+/**
+ * Absolute metrics as one remote write request (Vector's `TimeSeries` collector): a series per sorted label
+ * set (`__name__` the family name with its suffix), its samples in order, stamped with the metric's time or
+ * else `now`; metadata once per metric name.
+ */
+export function timeSeries(metrics: Iterable<Metric>, options: SampleOptions, now: number): WriteRequestData {
+  const series = new Map<string, WriteRequestData['timeseries'][number]>();
+  const metadata = new Map<string, WriteRequestData['metadata'][number]>();
+  for (const metric of metrics) {
+    if (metric.kind !== 'absolute' || metric.value.type === 'sketch') continue;
+    const name = familyName(metric, options.defaultNamespace);
+    if (!metadata.has(metric.name)) {
+      const type = METADATA_TYPES[familyType(metric.value)];
+      metadata.set(metric.name, { type, metricFamilyName: name, help: metric.name, unit: '' });
+    }
+    const tags = singleTags(metric.tags);
+    const timestamp = timestampMillis(metric) ?? now;
+    emitSamples(metric, options, (suffix, value, extra) => {
+      const labels = new Map(tags);
+      labels.set('__name__', name + suffix);
+      if (extra !== undefined) labels.set(extra[0], extra[1]);
+      const sorted = [...labels].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+      const key = JSON.stringify(sorted);
+      let entry = series.get(key);
+      if (entry === undefined) {
+        entry = { labels: sorted.map(([name, value]) => ({ name, value })), samples: [] };
+        series.set(key, entry);
+      }
+      entry.samples.push({ value, timestamp });
+    });
+  }
+  return { timeseries: [...series.values()], metadata: [...metadata.values()] };
+}
+
+const require = createRequire(import.meta.url);
+let writeRequest: Protobuf.Type | undefined;
+
+/** Prometheus' `WriteRequest` message (support/prometheus-remote.proto), loaded on first use. */
+export function writeRequestType(): Protobuf.Type {
+  if (writeRequest === undefined) {
+    const protobuf = require('protobufjs') as typeof Protobuf;
+    const root = protobuf.loadSync(fileURLToPath(PROMETHEUS_REMOTE_PROTO), new protobuf.Root());
+    writeRequest = root.lookupType('prometheus.WriteRequest');
+  }
+  return writeRequest;
 }

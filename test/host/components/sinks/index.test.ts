@@ -27,6 +27,7 @@ test('the registry lists every sink type', () => {
     'mqtt',
     'nats',
     'prometheus_exporter',
+    'prometheus_remote_write',
     'redis',
     'socket',
     'splunk_hec_logs',
