@@ -270,3 +270,317 @@ export function writeRequestType(): Protobuf.Type {
   }
   return writeRequest;
 }
+
+// ---- the text exposition format, read (Vector's lib/prometheus-parser and sources/prometheus/parser.rs) ----
+
+/** Why a text exposition does not parse, with Vector's message. */
+export class ExpositionError extends Error {}
+
+/** A failure inside a line; `ExpositionError` adds the line. */
+class LineError extends Error {}
+
+type FamilyKind = FamilyType | 'untyped';
+
+interface Line {
+  name: string;
+  labels: Map<string, string>;
+  value: number;
+  timestamp: number | undefined;
+}
+
+const NAME = /^[\p{L}_][\p{L}\p{N}_:]*/u;
+const FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)/i;
+const U64_MAX = 2 ** 64;
+
+/** A cursor over one line, reading as Vector's nom parsers do (spaces and tabs skipped before each token). */
+class LineReader {
+  constructor(public rest: string) {}
+
+  skipSpace(): void {
+    this.rest = this.rest.replace(/^[ \t]+/, '');
+  }
+
+  /** Skips spaces, then takes `char` when it is next. */
+  take(char: string): boolean {
+    this.skipSpace();
+    if (!this.rest.startsWith(char)) return false;
+    this.rest = this.rest.slice(char.length);
+    return true;
+  }
+
+  expect(char: string): void {
+    if (!this.take(char)) throw new LineError(`expected token "${char}", parsing: \`${this.rest}\``);
+  }
+
+  name(): string {
+    this.skipSpace();
+    const found = NAME.exec(this.rest)?.[0];
+    if (found === undefined) throw new LineError(`name must start with [a-zA-Z_], parsing: \`${this.rest}\``);
+    this.rest = this.rest.slice(found.length);
+    return found;
+  }
+
+  value(): number {
+    this.skipSpace();
+    for (const [word, value] of [
+      ['+Inf', Infinity],
+      ['-Inf', -Infinity],
+      ['Nan', NaN],
+      ['NaN', NaN],
+    ] as const) {
+      if (this.rest.startsWith(word)) {
+        this.rest = this.rest.slice(word.length);
+        return value;
+      }
+    }
+    const found = FLOAT.exec(this.rest)?.[0];
+    if (found === undefined) throw new LineError(`parse float value error, parsing: \`${this.rest}\``);
+    this.rest = this.rest.slice(found.length);
+    const word = found.replace(/^[+-]/, '').toLowerCase();
+    if (word.startsWith('inf')) return found.startsWith('-') ? -Infinity : Infinity;
+    return word === 'nan' ? NaN : Number(found);
+  }
+
+  /** A quoted label value, with `\n`, `\"` and `\\` escapes. */
+  quoted(): string {
+    this.skipSpace();
+    if (!this.rest.startsWith('"')) throw new LineError(`expected token "\\"", parsing: \`${this.rest}\``);
+    let text = '';
+    let at = 1;
+    for (;;) {
+      const char = this.rest[at];
+      if (char === undefined) throw new LineError(`expected token "\\"", parsing: \`\``);
+      if (char === '"') break;
+      if (char === '\\') {
+        const escaped = { n: '\n', '"': '"', '\\': '\\' }[this.rest[at + 1] ?? ''];
+        if (escaped === undefined) throw new LineError(`expected token "\\"", parsing: \`${this.rest.slice(at)}\``);
+        text += escaped;
+        at += 2;
+      } else {
+        text += char;
+        at++;
+      }
+    }
+    this.rest = this.rest.slice(at + 1);
+    return text;
+  }
+
+  labels(): Map<string, string> {
+    const labels = new Map<string, string>();
+    if (!this.take('{')) return labels;
+    for (;;) {
+      const before = this.rest;
+      try {
+        const name = this.name();
+        this.expect('=');
+        labels.set(name, this.quoted());
+      } catch (error) {
+        this.rest = before;
+        if (this.take('}')) return labels;
+        throw error;
+      }
+      if (this.take(',')) continue;
+      if (this.take('}')) return labels;
+      throw new LineError(`expected token ",", parsing: \`${this.rest}\``);
+    }
+  }
+
+  timestamp(): number | undefined {
+    this.skipSpace();
+    const found = /^-?\d+/.exec(this.rest)?.[0];
+    if (found === undefined) return undefined;
+    const value = Number(found);
+    return Number.isSafeInteger(value) ? value : undefined;
+  }
+}
+
+function parseMetricLine(text: string): Line {
+  const reader = new LineReader(text);
+  const name = reader.name();
+  const labels = reader.labels();
+  const value = reader.value();
+  return { name, labels, value, timestamp: reader.timestamp() };
+}
+
+function parseTypeLine(text: string): { name: string; kind: FamilyKind } {
+  const reader = new LineReader(text);
+  reader.expect('#');
+  reader.skipSpace();
+  if (!reader.rest.startsWith('TYPE')) throw new LineError(`expected token "TYPE", parsing: \`${reader.rest}\``);
+  reader.rest = reader.rest.slice(4);
+  if (!/^[ \t]/.test(reader.rest)) throw new LineError(`expected blank space or tab, parsing: \`${reader.rest}\``);
+  const name = reader.name();
+  if (!/^[ \t]/.test(reader.rest)) throw new LineError(`expected blank space or tab, parsing: \`${reader.rest}\``);
+  reader.skipSpace();
+  const kind = (['counter', 'gauge', 'summary', 'histogram', 'untyped'] as const).find((k) =>
+    reader.rest.startsWith(k),
+  );
+  if (kind === undefined) throw new LineError(`invalid metric type, parsing: \`${reader.rest}\``);
+  return { name, kind };
+}
+
+/** A line: a sample, a TYPE header, or nothing (blank, HELP, other comments). */
+function parseLine(line: string): Line | { name: string; kind: FamilyKind } | undefined {
+  const text = line.trim();
+  if (text === '') return undefined;
+  let metricError: unknown;
+  try {
+    return parseMetricLine(text);
+  } catch (error) {
+    metricError = error;
+  }
+  try {
+    return parseTypeLine(text);
+  } catch (headerError) {
+    if (!text.startsWith('#')) throw metricError;
+    if (/^#[ \t]*TYPE/.test(text)) throw headerError;
+    return undefined;
+  }
+}
+
+interface Group {
+  name: string;
+  kind: FamilyKind;
+  /** By labels and timestamp, in order of first appearance. */
+  series: Map<string, Series>;
+}
+
+interface Series {
+  labels: Map<string, string>;
+  timestamp: number | undefined;
+  value: number;
+  buckets: Array<{ bound: number; count: number }>;
+  quantiles: Array<{ quantile: number; value: number }>;
+  sum: number;
+  count: number;
+}
+
+function toCount(value: number): number {
+  if (value >= 0 && value <= U64_MAX) return Math.trunc(value);
+  throw new ExpositionError(`expected value in range [0, 18446744073709551615], found: ${rustFloat(value)}`);
+}
+
+/** The series of a group a line belongs to (labels without `le`/`quantile`, and timestamp). */
+function seriesOf(group: Group, line: Line): Series {
+  const labels = [...line.labels].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const key = JSON.stringify([line.timestamp ?? null, labels]);
+  let series = group.series.get(key);
+  if (series === undefined) {
+    series = {
+      labels: new Map(labels),
+      timestamp: line.timestamp,
+      value: 0,
+      buckets: [],
+      quantiles: [],
+      sum: 0,
+      count: 0,
+    };
+    group.series.set(key, series);
+  }
+  return series;
+}
+
+/** The number in an `le` or `quantile` label (Vector's "error parsing label value" otherwise). */
+function labelNumber(line: Line, label: 'le' | 'quantile'): number {
+  const text = line.labels.get(label);
+  if (text === undefined)
+    throw new ExpositionError(`expected "${label}" tag for ${label === 'le' ? 'histogram' : 'summary'} metric`);
+  line.labels.delete(label);
+  try {
+    return new LineReader(text).value();
+  } catch (error) {
+    throw new ExpositionError(`error parsing label value: ${(error as Error).message}`);
+  }
+}
+
+/** Adds a sample line to the group; false when it is not the group's. */
+function addToGroup(group: Group, line: Line): boolean {
+  if (!line.name.startsWith(group.name)) return false;
+  const suffix = line.name.slice(group.name.length);
+  switch (group.kind) {
+    case 'counter':
+    case 'gauge':
+    case 'untyped':
+      if (suffix !== '') return false;
+      seriesOf(group, line).value = line.value;
+      return true;
+    case 'histogram':
+      if (suffix === '_bucket') {
+        const bound = labelNumber(line, 'le');
+        seriesOf(group, line).buckets.push({ bound, count: toCount(line.value) });
+      } else if (suffix === '_sum') seriesOf(group, line).sum = line.value;
+      else if (suffix === '_count') seriesOf(group, line).count = toCount(line.value);
+      else return false;
+      return true;
+    case 'summary':
+      if (suffix === '') {
+        const quantile = labelNumber(line, 'quantile');
+        seriesOf(group, line).quantiles.push({ quantile, value: line.value });
+      } else if (suffix === '_sum') seriesOf(group, line).sum = line.value;
+      else if (suffix === '_count') seriesOf(group, line).count = toCount(line.value);
+      else return false;
+      return true;
+  }
+}
+
+/** The metric of one series of a group, as Vector's `reparse_groups` makes it: absolute, untyped as gauge,
+ * histogram buckets made non-cumulative (an `+Inf` bucket left out), stamped `now` without a timestamp. */
+function seriesMetric(group: Group, series: Series, now: bigint): Metric {
+  const metric: Metric = {
+    name: group.name,
+    kind: 'absolute',
+    timestamp: series.timestamp === undefined ? now : BigInt(series.timestamp) * 1_000_000n,
+    value: { type: 'gauge', value: series.value },
+  };
+  if (series.labels.size > 0) metric.tags = Object.fromEntries(series.labels);
+  switch (group.kind) {
+    case 'counter':
+      metric.value = { type: 'counter', value: series.value };
+      break;
+    case 'histogram': {
+      const buckets = [...series.buckets].sort((a, b) => a.bound - b.bound || a.count - b.count);
+      for (let i = buckets.length - 1; i > 0; i--)
+        buckets[i] = { ...buckets[i]!, count: Math.max(0, buckets[i]!.count - buckets[i - 1]!.count) };
+      if (buckets.at(-1)?.bound === Infinity) buckets.pop();
+      metric.value = {
+        type: 'aggregated_histogram',
+        buckets: buckets.map(({ bound, count }) => ({ upper_limit: bound, count })),
+        count: series.count,
+        sum: series.sum,
+      };
+      break;
+    }
+    case 'summary':
+      metric.value = { type: 'aggregated_summary', quantiles: series.quantiles, count: series.count, sum: series.sum };
+      break;
+    default:
+      break;
+  }
+  return metric;
+}
+
+/** The metrics of a text exposition, in order; `now` (ns) stamps samples without a timestamp. Throws an
+ * `ExpositionError` with Vector's message on the first line that does not parse. */
+export function parseExposition(text: string, now: bigint): Metric[] {
+  const groups: Group[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    let line: ReturnType<typeof parseLine>;
+    try {
+      line = parseLine(raw);
+    } catch (error) {
+      throw new ExpositionError(`${(error as Error).message}, line: \`${raw}\``);
+    }
+    if (line === undefined) continue;
+    if (!('labels' in line)) {
+      groups.push({ name: line.name, kind: line.kind, series: new Map() });
+      continue;
+    }
+    const last = groups.at(-1);
+    if (last === undefined || !addToGroup(last, line)) {
+      const group: Group = { name: line.name, kind: 'untyped', series: new Map() };
+      addToGroup(group, line);
+      groups.push(group);
+    }
+  }
+  return groups.flatMap((group) => [...group.series.values()].map((series) => seriesMetric(group, series, now)));
+}
