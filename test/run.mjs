@@ -71,6 +71,7 @@ const INTEGRATION = [
   'host/components/sources/exec',
   'host/components/sources/http_server',
   'host/components/sources/mqtt',
+  'host/components/sources/prometheus_remote_write',
   'host/components/sources/prometheus_scrape',
   'host/components/sources/nats',
   'host/components/sources/nats-kill',

@@ -582,5 +582,81 @@ export function parseExposition(text: string, now: bigint): Metric[] {
       groups.push(group);
     }
   }
-  return groups.flatMap((group) => [...group.series.values()].map((series) => seriesMetric(group, series, now)));
+  return groupMetrics(groups, now, false);
+}
+
+/** The metrics of groups, in order; `skipNaN`: series with a NaN value, sum, bound or quantile left out. */
+function groupMetrics(groups: Iterable<Group>, now: bigint, skipNaN: boolean): Metric[] {
+  const metrics: Metric[] = [];
+  for (const group of groups) {
+    for (const series of group.series.values()) {
+      if (skipNaN && hasNaN(group.kind, series)) continue;
+      metrics.push(seriesMetric(group, series, now));
+    }
+  }
+  return metrics;
+}
+
+function hasNaN(kind: FamilyKind, series: Series): boolean {
+  switch (kind) {
+    case 'histogram':
+      return Number.isNaN(series.sum) || series.buckets.some((bucket) => Number.isNaN(bucket.bound));
+    case 'summary':
+      return (
+        Number.isNaN(series.sum) || series.quantiles.some((q) => Number.isNaN(q.quantile) || Number.isNaN(q.value))
+      );
+    default:
+      return Number.isNaN(series.value);
+  }
+}
+
+/** Prometheus' metadata types as families (a gauge histogram as a histogram, the others untyped). */
+const METADATA_KINDS: Record<number, FamilyKind> = {
+  1: 'counter',
+  2: 'gauge',
+  3: 'histogram',
+  4: 'histogram',
+  5: 'summary',
+};
+
+/**
+ * The metrics of a remote write request, as Vector's `parse_request`: families typed by the request's
+ * metadata (`conflicts`: what a family given two types does: `reject` throws), each series' samples added to
+ * its family (`x_bucket`, `x_sum`, `x_count` to family `x`), and series of no family untyped: gauges.
+ */
+export function writeRequestMetrics(
+  request: WriteRequestData,
+  conflicts: 'ignore' | 'reject',
+  skipNaN: boolean,
+  now: bigint,
+): Metric[] {
+  const groups = new Map<string, Group>();
+  for (const { type, metricFamilyName: name } of request.metadata) {
+    const kind = METADATA_KINDS[type] ?? 'untyped';
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, { name, kind, series: new Map() });
+    else if (group.kind !== 'untyped' && group.kind !== kind && conflicts === 'reject')
+      throw new ExpositionError(`multiple metric kinds given for metric name \`${name}\``);
+  }
+  for (const series of request.timeseries) {
+    const labels = new Map(series.labels.map(({ name, value }) => [name, value]));
+    const name = labels.get('__name__');
+    if (name === undefined) throw new ExpositionError('request is missing metric name label');
+    labels.delete('__name__');
+    const base = [
+      name,
+      ...['_bucket', '_sum', '_count'].filter((s) => name.endsWith(s)).map((s) => name.slice(0, -s.length)),
+    ];
+    for (const sample of series.samples) {
+      const line = { name, labels: new Map(labels), value: sample.value, timestamp: sample.timestamp };
+      let group = groups.get(base.find((candidate) => groups.has(candidate)) ?? name);
+      if (group === undefined) groups.set(name, (group = { name, kind: 'untyped', series: new Map() }));
+      if (!addToGroup(group, line)) {
+        const untyped: Group = { name, kind: 'untyped', series: new Map() };
+        addToGroup(untyped, line);
+        groups.set(name, untyped);
+      }
+    }
+  }
+  return groupMetrics(groups.values(), now, skipNaN);
 }
