@@ -21,6 +21,8 @@ import { addValue, batchMetrics, type Metric, seriesKey } from '../support/metri
 import {
   bucketsSchema,
   distributionStatistic,
+  type ExposedMetric,
+  exposeMetric,
   ExpositionWriter,
   quantilesSchema,
   samplesToBuckets,
@@ -45,6 +47,8 @@ interface Held {
   metric: Metric;
   /** Monotonic milliseconds. */
   expiresAt: number;
+  /** Its exposition, made at the first scrape after an update: scrapes repeat far more often than updates. */
+  exposed?: ExposedMetric | null;
 }
 
 /** What identifies a held metric (Vector's `MetricRef`): its series, its value type, and the bounds of an
@@ -141,12 +145,16 @@ export class PrometheusExporter implements Sink {
 
   /** The held metrics as the text exposition format. */
   exposition(): string {
-    const writer = new ExpositionWriter({
+    const options = {
       defaultNamespace: this.options.default_namespace,
       buckets: this.options.buckets,
       quantiles: this.options.quantiles,
-    });
-    for (const { metric } of this.held.values()) writer.add(this.summarized(metric));
+    };
+    const writer = new ExpositionWriter();
+    for (const held of this.held.values()) {
+      held.exposed ??= exposeMetric(this.summarized(held.metric), options) ?? null;
+      if (held.exposed !== null) writer.add(held.exposed);
+    }
     return writer.text();
   }
 

@@ -182,29 +182,42 @@ const timestampMillis = (metric: Metric): number | undefined =>
 /** `key="value"`, escaping only backslashes and double quotes as Vector does. */
 const label = (key: string, value: string) => `${key}="${value.replace(/[\\"]/g, '\\$&')}"`;
 
-/** Absolute metrics in the text exposition format (version 0.0.4) as Vector's exporter writes it: families
- * sorted by name, each with its HELP and TYPE lines, then its samples in the order the metrics came. */
+/** One metric in the text exposition format: its family, the family's HELP and TYPE lines, its sample lines. */
+export interface ExposedMetric {
+  family: string;
+  header: string;
+  samples: string;
+}
+
+/** An absolute metric's lines as Vector's exporter writes them (labels sorted, `le`/`quantile` among them),
+ * or undefined for what it leaves out (incremental metrics, sketches). */
+export function exposeMetric(metric: Metric, options: SampleOptions): ExposedMetric | undefined {
+  if (metric.kind !== 'absolute' || metric.value.type === 'sketch') return undefined;
+  const family = familyName(metric, options.defaultNamespace);
+  const header = `# HELP ${family} ${metric.name}\n# TYPE ${family} ${familyType(metric.value)}\n`;
+  const tags = singleTags(metric.tags)
+    .map(([key, value]) => label(key, value))
+    .sort();
+  const timestamp = timestampMillis(metric);
+  const end = timestamp === undefined ? '\n' : ` ${timestamp}\n`;
+  let samples = '';
+  emitSamples(metric, options, (suffix, value, extra) => {
+    const parts = extra === undefined ? tags : [...tags, label(extra[0], extra[1])].sort();
+    const labels = parts.length === 0 ? '' : `{${parts.join(',')}}`;
+    samples += `${family}${suffix}${labels} ${rustFloat(value)}${end}`;
+  });
+  return { family, header, samples };
+}
+
+/** Metrics in the text exposition format (version 0.0.4) as Vector's exporter writes it: families sorted by
+ * name, each with its HELP and TYPE lines (the first metric's), then its samples in the order they came. */
 export class ExpositionWriter {
   private readonly families = new Map<string, string[]>();
 
-  constructor(private readonly options: SampleOptions) {}
-
-  add(metric: Metric): void {
-    if (metric.kind !== 'absolute' || metric.value.type === 'sketch') return;
-    const name = familyName(metric, this.options.defaultNamespace);
-    let lines = this.families.get(name);
-    if (lines === undefined) {
-      lines = [`# HELP ${name} ${metric.name}\n# TYPE ${name} ${familyType(metric.value)}\n`];
-      this.families.set(name, lines);
-    }
-    const tags = singleTags(metric.tags).map(([key, value]) => label(key, value));
-    const timestamp = timestampMillis(metric);
-    const end = timestamp === undefined ? '\n' : ` ${timestamp}\n`;
-    emitSamples(metric, this.options, (suffix, value, extra) => {
-      const parts = extra === undefined ? tags : [...tags, label(extra[0], extra[1])];
-      const labels = parts.length === 0 ? '' : `{${parts.sort().join(',')}}`;
-      lines.push(`${name}${suffix}${labels} ${rustFloat(value)}${end}`);
-    });
+  add(exposed: ExposedMetric): void {
+    const lines = this.families.get(exposed.family);
+    if (lines === undefined) this.families.set(exposed.family, [exposed.header, exposed.samples]);
+    else lines.push(exposed.samples);
   }
 
   text(): string {
@@ -212,6 +225,7 @@ export class ExpositionWriter {
     return names.map((name) => this.families.get(name)!.join('')).join('');
   }
 }
+
 /** Prometheus' `MetricMetadata.MetricType` numbers (types.proto). */
 const METADATA_TYPES: Record<FamilyType, number> = { counter: 1, gauge: 2, histogram: 3, summary: 5 };
 
