@@ -21,24 +21,17 @@ const endpoint = z.string().refine((text) => URL.canParse(text) && /^https?:$/.t
   message: 'expected an http:// or https:// URI',
 });
 
-const options = z
-  .strictObject({
-    endpoints: z.array(endpoint).optional(),
-    /** Vector's older name of `endpoints`. */
-    hosts: z.array(endpoint).optional(),
-    scrape_interval_secs: z.number().int().positive().default(15),
-    scrape_timeout_secs: z.number().positive().default(5),
-    instance_tag: z.string().optional(),
-    endpoint_tag: z.string().optional(),
-    honor_labels: z.boolean().default(false),
-    query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
-    tls: httpTlsSchema.optional(),
-    auth: authSchema.optional(),
-  })
-  .refine((o) => (o.endpoints ?? o.hosts) !== undefined, {
-    message: 'missing field `endpoints`',
-    path: ['endpoints'],
-  });
+const options = z.strictObject({
+  endpoints: z.array(endpoint),
+  scrape_interval_secs: z.number().int().positive().default(15),
+  scrape_timeout_secs: z.number().positive().default(5),
+  instance_tag: z.string().optional(),
+  endpoint_tag: z.string().optional(),
+  honor_labels: z.boolean().default(false),
+  query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+  tls: httpTlsSchema.optional(),
+  auth: authSchema.optional(),
+});
 
 type ScrapeOptions = z.infer<typeof options>;
 
@@ -69,7 +62,7 @@ function setTag(metric: Metric, tag: string, value: string, honorLabels: boolean
 }
 
 async function build(parsed: ScrapeOptions, env: ComponentEnv): Promise<Source> {
-  const urls = (parsed.endpoints ?? parsed.hosts ?? []).map((uri) => withQuery(uri, parsed.query));
+  const urls = parsed.endpoints.map((uri) => withQuery(uri, parsed.query));
   if (parsed.scrape_timeout_secs >= parsed.scrape_interval_secs) {
     env.log.warn(
       'Having a scrape timeout that exceeds the scrape interval can lead to excessive resource consumption.',
