@@ -7,7 +7,6 @@
 // that period has passed since the last sweep (0: never). With `auth`, a request without the configured
 // Authorization header is answered 401. The listener binds at build, so a taken address fails the start-up.
 
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -16,7 +15,7 @@ import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
 import { type Clock, monotonicClock } from '../support/clock.js';
 import { authHeader, authSchema } from '../support/http-batch-sink.js';
-import { parseListenAddress } from '../support/listeners.js';
+import { listenOn } from '../support/listeners.js';
 import { addValue, batchMetrics, type Metric, seriesKey } from '../support/metric.js';
 import {
   bucketsSchema,
@@ -215,17 +214,7 @@ export async function buildPrometheusExporter(
   const serve = handler(exporter, parsed, env);
   const server = tls ? createHttpsServer(tls, serve) : createServer(serve);
   if (tls) reportHandshakeFailures(server as HttpsServer, env);
-  const { host, port } = parseListenAddress(parsed.address);
-  try {
-    server.listen(port, host);
-    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
-  } catch (error) {
-    server.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
-      `could not listen on ${parsed.address}: ${code === 'EADDRINUSE' ? 'address already in use' : (error as Error).message}`,
-    );
-  }
+  await listenOn(server, parsed.address);
   env.log.info('Building HTTP server.', { address: parsed.address });
   exporter.server = server;
   return exporter;

@@ -40,7 +40,7 @@ import {
   type StampOrigin,
 } from '../support/decoding.js';
 import { decompressBody, DecompressionError } from '../support/decompression.js';
-import { parseListenAddress } from '../support/listeners.js';
+import { listenOn } from '../support/listeners.js';
 import { compileProgram, instantiateProgram } from '../support/remap-program.js';
 import { reportHandshakeFailures, serverTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.js';
 
@@ -321,7 +321,6 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     }
   });
 
-  const { host, port } = parseListenAddress(options.address);
   const tls = await serverTlsOptions(options.tls);
   const server = createAdaptorServer({
     fetch: app.fetch,
@@ -342,16 +341,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
       once(response, 'close').then(() => void answering.delete(response)),
     );
   });
-  try {
-    server.listen(port, host);
-    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
-  } catch (error) {
-    server.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
-      `could not listen on ${options.address}: ${code === 'EADDRINUSE' ? 'address already in use' : (error as Error).message}`,
-    );
-  }
+  await listenOn(server, options.address);
 
   return {
     async run(context) {

@@ -12,11 +12,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { z } from 'zod';
 import { encodeBatch } from '../../../abi/batch.js';
-import { BatchNotifier, type BatchStatus, type EventBatch, splitBatch } from '../../topology/batch.js';
-import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
+import { type BatchStatus, type EventBatch, splitBatch } from '../../topology/batch.js';
+import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { decompressBody, DecompressionError, decompressSnappy } from '../support/decompression.js';
-import { parseListenAddress } from '../support/listeners.js';
+import { listenOn } from '../support/listeners.js';
 import { metricEvent } from '../support/metric.js';
+import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
 import { type WriteRequestData, writeRequestMetrics, writeRequestType } from '../support/prometheus.js';
 import { reportHandshakeFailures, serverTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.js';
 
@@ -37,6 +38,9 @@ const options = z.strictObject({
 });
 
 type RemoteWriteOptions = z.infer<typeof options>;
+
+/** The answer once the sinks are done with a request's metrics (Vector's). */
+const ANSWERS: Record<BatchStatus, number> = { delivered: 200, errored: 500, rejected: 400 };
 
 /** An answer to a request that is not a success. */
 class Refusal extends Error {
@@ -64,8 +68,11 @@ async function build(parsed: RemoteWriteOptions, env: ComponentEnv): Promise<Sou
   const expectedAuth =
     parsed.auth &&
     Buffer.from(`Basic ${Buffer.from(`${parsed.auth.username}:${parsed.auth.password}`).toString('base64')}`);
-  let send: ((batch: EventBatch) => Promise<void>) | undefined;
+  const acknowledgements = new SourceAcknowledgements(env.acknowledgements);
+  let context: SourceContext | undefined;
   let stopping = false;
+  /** Requests' metrics being handed downstream: the source's run ends once they are. */
+  const sending = new Set<Promise<void>>();
 
   const refuse = (status: number, message: string, errorType: string) => {
     env.telemetry.error(errorType, 'receiving');
@@ -116,21 +123,14 @@ async function build(parsed: RemoteWriteOptions, env: ComponentEnv): Promise<Sou
 
   /** The status a request is answered with, once its metrics are taken (or delivered). */
   const handle = async (request: IncomingMessage): Promise<number> => {
-    if (stopping || send === undefined) return 503;
+    if (stopping || context === undefined) return 503;
     const batches = await decode(request);
-    if (!env.acknowledgements) {
-      for (const batch of batches) await send(batch);
-      return 200;
-    }
-    let delivered: (status: BatchStatus) => void = () => {};
-    const status = new Promise<BatchStatus>((resolve) => (delivered = resolve));
-    const finalizer = new BatchNotifier(delivered);
-    for (const batch of batches) {
-      finalizer.hold();
-      await send({ ...batch, finalizer });
-    }
-    finalizer.release();
-    return { delivered: 200, errored: 500, rejected: 400 }[await status];
+    let answer: (status: BatchStatus) => void = () => {};
+    const status = new Promise<BatchStatus>((resolve) => (answer = resolve));
+    const sent = acknowledgements.send(context, batches, answer);
+    sending.add(sent);
+    await sent.finally(() => sending.delete(sent));
+    return ANSWERS[await status];
   };
 
   const serve = (request: IncomingMessage, response: ServerResponse) => {
@@ -162,17 +162,7 @@ async function build(parsed: RemoteWriteOptions, env: ComponentEnv): Promise<Sou
   const tls = await serverTlsOptions(parsed.tls);
   const server = tls ? createHttpsServer(tls, serve) : createServer(serve);
   if (tls) reportHandshakeFailures(server as HttpsServer, env);
-  const { host, port } = parseListenAddress(parsed.address);
-  try {
-    server.listen(port, host);
-    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
-  } catch (error) {
-    server.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
-      `could not listen on ${parsed.address}: ${code === 'EADDRINUSE' ? 'address already in use' : (error as Error).message}`,
-    );
-  }
+  await listenOn(server, parsed.address);
   /** Requests not answered yet: at shutdown the server closes once they are. */
   const answering = new Set<Promise<unknown>>();
   server.on('request', (_request, response: ServerResponse) => {
@@ -183,18 +173,13 @@ async function build(parsed: RemoteWriteOptions, env: ComponentEnv): Promise<Sou
   let closed: Promise<void> | undefined;
 
   return {
-    async run(context) {
-      const inFlight = new Set<Promise<void>>();
-      send = (batch) => {
-        const sent = context.send(batch);
-        inFlight.add(sent);
-        return sent.finally(() => inFlight.delete(sent));
-      };
-      if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
+    async run(given) {
+      context = given;
+      if (!given.shutdown.aborted) await once(given.shutdown, 'abort');
       stopping = true;
       closed = new Promise((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await Promise.all(inFlight);
+      while (sending.size > 0) await Promise.all(sending);
     },
     async acknowledged() {
       while (answering.size > 0) await Promise.all(answering);

@@ -20,7 +20,7 @@ export interface Peer {
 }
 
 /** `host:port`, `[v6]:port` → host and port; Vector requires the port. */
-export function parseListenAddress(address: string): { host: string; port: number } {
+function parseListenAddress(address: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d+)$/.exec(address);
   const port = match ? Number(match[3]) : NaN;
   if (!match || port > 65535) throw new Error(`invalid address "${address}": expected host:port, e.g. 0.0.0.0:9000`);
@@ -36,6 +36,19 @@ function listenError(where: string, error: unknown): Error {
         ? 'permission denied'
         : (error as Error).message;
   return new Error(`could not listen on ${where}: ${why}`);
+}
+
+/** Binds a listening server (the HTTP ones of sources and sinks) to `address` (host:port); fails naming the
+ * address and why. */
+export async function listenOn(server: Server, address: string): Promise<void> {
+  const { host, port } = parseListenAddress(address);
+  try {
+    server.listen(port, host);
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+  } catch (error) {
+    server.close();
+    throw listenError(address, error);
+  }
 }
 
 export type StreamListen =
