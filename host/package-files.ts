@@ -11,3 +11,7 @@ export const PROMETHEUS_REMOTE_PROTO = new URL(
   '../../host/components/support/prometheus-remote.proto',
   import.meta.url,
 );
+/** Vector's gRPC service and event protobufs (host/components/support/vector/), for the vector source and sink. */
+export const VECTOR_PROTO = new URL('../../host/components/support/vector/vector.proto', import.meta.url);
+/** OTLP's protocol definitions (host/components/support/otlp/), for the opentelemetry source and sink. */
+export const OTLP_PROTO_DIR = new URL('../../host/components/support/otlp/', import.meta.url);

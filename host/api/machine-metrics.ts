@@ -5,17 +5,24 @@
 // describes machine totals ("Total bytes received"), while Vector's resolver returned the first series only.
 // A value that cannot be read is 0 in a non-null field (Vector's default) and null in a nullable one.
 
-import { readdir, readFile, statfs } from 'node:fs/promises';
-import { join } from 'node:path';
+import { statfs } from 'node:fs/promises';
+import {
+  diskDevices,
+  loadAverage,
+  memoryInfo,
+  mounts,
+  networkInterfaces,
+  physicalFileSystems,
+  procStat,
+  swappedBytes,
+  USER_HZ,
+  usedMemory,
+  wholeDisks,
+  type InterfaceCounters,
+  type MachineRoots,
+} from '../components/support/procfs.js';
 
-export interface MachineRoots {
-  procfs: string;
-  sysfs: string;
-}
-
-export function machineRoots(env: NodeJS.ProcessEnv): MachineRoots {
-  return { procfs: env.PROCFS_ROOT || '/proc', sysfs: env.SYSFS_ROOT || '/sys' };
-}
+export { machineRoots } from '../components/support/procfs.js';
 
 interface MemoryMetrics {
   totalBytes: number;
@@ -95,33 +102,8 @@ export function machineMetrics(roots: MachineRoots): MachineMetrics {
   };
 }
 
-/** /proc/stat counts CPU time in USER_HZ ticks, which Linux fixes at 100 per second for user space. */
-const USER_HZ = 100;
-/** /proc/diskstats counts 512-byte sectors whatever the device's own sector size. */
-const SECTOR_BYTES = 512;
-/** /proc/vmstat's pswpin/pswpout count pages; Vector (like psutil) takes them as 4 KiB. */
-const SWAP_PAGE_BYTES = 4096;
-
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** `Name: value [kB]` lines (meminfo) or `name value` lines (vmstat), in bytes where a unit says kB. */
-function keyedValues(text: string | undefined): Map<string, number> {
-  const values = new Map<string, number>();
-  for (const line of text?.split('\n') ?? []) {
-    const match = /^(\S+?):?\s+(\d+)(\s+kB)?\s*$/.exec(line);
-    if (match) values.set(match[1]!, Number(match[2]) * (match[3] ? 1024 : 1));
-  }
-  return values;
-}
-
 async function memoryMetrics(roots: MachineRoots): Promise<MemoryMetrics> {
-  const info = keyedValues(await readText(join(roots.procfs, 'meminfo')));
+  const info = (await memoryInfo(roots)) ?? new Map<string, number>();
   const total = info.get('MemTotal');
   const free = info.get('MemFree');
   const buffers = info.get('Buffers');
@@ -143,124 +125,56 @@ async function memoryMetrics(roots: MachineRoots): Promise<MemoryMetrics> {
   };
 }
 
-/** What heim (behind Vector's source) counts as used, after procps: inside some containers the page cache
- * exceeds what the container's MemTotal leaves, and then only free memory is subtracted. */
-function usedMemory(total: number, free: number, buffers: number, cached: number): number {
-  const used = total - free - buffers - cached;
-  return used > 0 ? used : total - free;
-}
-
 async function swapMetrics(roots: MachineRoots): Promise<SwapMetrics> {
-  const [info, vmstat] = await Promise.all([
-    readText(join(roots.procfs, 'meminfo')).then(keyedValues),
-    readText(join(roots.procfs, 'vmstat')).then(keyedValues),
-  ]);
-  const total = info.get('SwapTotal') ?? 0;
-  const free = info.get('SwapFree') ?? 0;
-  const pagesIn = vmstat.get('pswpin');
-  const pagesOut = vmstat.get('pswpout');
+  const [info, swapped] = await Promise.all([memoryInfo(roots), swappedBytes(roots)]);
+  const total = info?.get('SwapTotal') ?? 0;
+  const free = info?.get('SwapFree') ?? 0;
   return {
     freeBytes: free,
     totalBytes: total,
     usedBytes: total - free,
-    swappedInBytesTotal: pagesIn === undefined ? null : pagesIn * SWAP_PAGE_BYTES,
-    swappedOutBytesTotal: pagesOut === undefined ? null : pagesOut * SWAP_PAGE_BYTES,
+    swappedInBytesTotal: swapped.in ?? null,
+    swappedOutBytesTotal: swapped.out ?? null,
   };
 }
 
 /** Vector's `cpu_seconds_total` series are the idle, io_wait, nice, system and user times of each CPU; the
- * `cpu` line of /proc/stat holds each of them summed over the CPUs (user nice system idle iowait …). */
+ * `cpu` line of /proc/stat holds each of them summed over the CPUs. */
 async function cpuMetrics(roots: MachineRoots): Promise<CpuMetrics> {
-  const line = (await readText(join(roots.procfs, 'stat')))?.split('\n').find((text) => /^cpu\s/.test(text));
-  const [user, nice, system, idle, iowait] = (line?.trim().split(/\s+/).slice(1, 6) ?? []).map(Number);
-  const ticks = [user, nice, system, idle, iowait].reduce<number>(
-    (sum, value) => sum + (Number.isFinite(value) ? value! : 0),
-    0,
-  );
+  const total = (await procStat(roots))?.total;
+  const ticks = total ? total.user + total.nice + total.system + total.idle + total.iowait : 0;
   return { cpuSecondsTotal: ticks / USER_HZ };
 }
 
 async function loadAverageMetrics(roots: MachineRoots): Promise<LoadAverageMetrics | null> {
-  const [load1, load5, load15] = ((await readText(join(roots.procfs, 'loadavg'))) ?? '')
-    .trim()
-    .split(/\s+/)
-    .map(Number);
-  if (![load1, load5, load15].every((value) => Number.isFinite(value))) return null;
-  return { load1: load1!, load5: load5!, load15: load15! };
+  const load = await loadAverage(roots);
+  return load ? { load1: load[0], load5: load[1], load15: load[2] } : null;
 }
 
-/** /proc/net/dev columns after `iface:`: receive bytes packets errs drop fifo frame compressed multicast,
- * then transmit bytes packets errs drop …. */
-const NET_COLUMNS = {
-  receiveBytes: 0,
-  receivePackets: 1,
-  receiveErrs: 2,
-  transmitBytes: 8,
-  transmitPackets: 9,
-  transmitErrs: 10,
-  transmitDrop: 11,
-};
-
 async function networkMetrics(roots: MachineRoots): Promise<NetworkMetrics> {
-  const text = await readText(join(roots.procfs, 'net', 'dev'));
-  const totals = Object.fromEntries(Object.keys(NET_COLUMNS).map((name) => [name, 0])) as Record<
-    keyof typeof NET_COLUMNS,
-    number
-  >;
-  for (const line of text?.split('\n') ?? []) {
-    const colon = line.indexOf(':');
-    if (colon < 0) continue;
-    const columns = line
-      .slice(colon + 1)
-      .trim()
-      .split(/\s+/)
-      .map(Number);
-    for (const [name, column] of Object.entries(NET_COLUMNS) as Array<[keyof typeof NET_COLUMNS, number]>) {
-      totals[name] += Number.isFinite(columns[column]) ? columns[column]! : 0;
-    }
-  }
-  const known = text !== undefined;
+  const interfaces = await networkInterfaces(roots);
+  const sum = (counter: (counters: InterfaceCounters) => number) =>
+    (interfaces ?? []).reduce((total, counters) => total + counter(counters), 0);
+  const known = interfaces !== undefined;
   return {
-    receiveBytesTotal: totals.receiveBytes,
-    receiveErrsTotal: totals.receiveErrs,
-    receivePacketsTotal: totals.receivePackets,
-    transmitBytesTotal: totals.transmitBytes,
-    transmitErrsTotal: totals.transmitErrs,
-    transmitPacketsDropTotal: known ? totals.transmitDrop : null,
-    transmitPacketsTotal: known ? totals.transmitPackets : null,
+    receiveBytesTotal: sum((c) => c.receiveBytes),
+    receiveErrsTotal: sum((c) => c.receiveErrs),
+    receivePacketsTotal: sum((c) => c.receivePackets),
+    transmitBytesTotal: sum((c) => c.transmitBytes),
+    transmitErrsTotal: sum((c) => c.transmitErrs),
+    transmitPacketsDropTotal: known ? sum((c) => c.transmitDrop) : null,
+    transmitPacketsTotal: known ? sum((c) => c.transmitPackets) : null,
   };
 }
 
-/** /proc/mounts escapes space, tab, newline and backslash in paths as octal. */
-function unescapeMountField(field: string): string {
-  return field.replace(/\\([0-7]{3})/g, (_match, octal: string) => String.fromCharCode(parseInt(octal, 8)));
-}
-
-/** Filesystems on block devices: the types /proc/filesystems does not mark `nodev` (psutil's test; heim
- * keeps a list of the same types). A device mounted twice (bind mounts) counts once. */
+/** Filesystems on block devices (psutil's test; heim keeps a list of the same types). A device mounted twice
+ * (bind mounts) counts once. */
 async function fileSystemMetrics(roots: MachineRoots): Promise<FileSystemMetrics> {
-  const [types, mounts] = await Promise.all([
-    readText(join(roots.procfs, 'filesystems')),
-    readText(join(roots.procfs, 'mounts')),
-  ]);
-  const physical = new Set(
-    (types ?? '')
-      .split('\n')
-      .filter((line) => line.trim() !== '' && !line.startsWith('nodev'))
-      .map((line) => line.trim()),
-  );
+  const [physical, list] = await Promise.all([physicalFileSystems(roots), mounts(roots)]);
   const mountPoints = new Map<string, string>();
-  for (const line of mounts?.split('\n') ?? []) {
-    const [device, mountPoint, type] = line.split(' ');
-    if (
-      device === undefined ||
-      mountPoint === undefined ||
-      type === undefined ||
-      !physical.has(type) ||
-      mountPoints.has(device)
-    )
-      continue;
-    mountPoints.set(device, unescapeMountField(mountPoint));
+  for (const mount of list ?? []) {
+    if (mount.device === undefined || !physical.has(mount.fileSystem) || mountPoints.has(mount.device)) continue;
+    mountPoints.set(mount.device, mount.mountPoint);
   }
   const usages = await Promise.all([...mountPoints.values()].map((path) => statfs(path).catch(() => undefined)));
   const totals: FileSystemMetrics = { freeBytes: 0, totalBytes: 0, usedBytes: 0 };
@@ -274,33 +188,22 @@ async function fileSystemMetrics(roots: MachineRoots): Promise<FileSystemMetrics
   return totals;
 }
 
-/** Whole disks only: partitions (and devices of partitions) would count the same I/O twice. The kernel
- * lists whole disks under /sys/block (a `/` in a name is a `!` there); without sysfs every device counts. */
+/** Whole disks only: partitions (and devices of partitions) would count the same I/O twice. Without sysfs
+ * every device counts. */
 async function diskMetrics(roots: MachineRoots): Promise<DiskMetrics> {
-  const [text, blockDevices] = await Promise.all([
-    readText(join(roots.procfs, 'diskstats')),
-    readdir(join(roots.sysfs, 'block')).then(
-      (names) => new Set(names),
-      () => undefined,
-    ),
-  ]);
+  const [devices, disks] = await Promise.all([diskDevices(roots), wholeDisks(roots)]);
   const totals: DiskMetrics = {
     readBytesTotal: 0,
     readsCompletedTotal: 0,
     writtenBytesTotal: 0,
     writesCompletedTotal: 0,
   };
-  for (const line of text?.split('\n') ?? []) {
-    // major minor name reads reads_merged sectors_read ms_reading writes writes_merged sectors_written …
-    const [, , name, ...fields] = line.trim().split(/\s+/);
-    const [reads, , sectorsRead, , writes, , sectorsWritten] = fields.map(Number);
-    if (name === undefined || ![reads, sectorsRead, writes, sectorsWritten].every((value) => Number.isFinite(value)))
-      continue;
-    if (blockDevices !== undefined && !blockDevices.has(name.replaceAll('/', '!'))) continue;
-    totals.readsCompletedTotal += reads!;
-    totals.readBytesTotal += sectorsRead! * SECTOR_BYTES;
-    totals.writesCompletedTotal += writes!;
-    totals.writtenBytesTotal += sectorsWritten! * SECTOR_BYTES;
+  for (const device of devices ?? []) {
+    if (disks !== undefined && !disks.has(device.device)) continue;
+    totals.readsCompletedTotal += device.readsCompleted;
+    totals.readBytesTotal += device.readBytes;
+    totals.writesCompletedTotal += device.writesCompleted;
+    totals.writtenBytesTotal += device.writtenBytes;
   }
   return totals;
 }

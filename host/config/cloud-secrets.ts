@@ -14,7 +14,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type { z } from 'zod';
 import { cloudAuthSchema, type tlsSchema } from './common.js';
 import { imdsCredentials, imdsDisabled } from './imds.js';
-import { amzDate, signV4, type CloudCredentials } from './sigv4.js';
+import { signedHeaders, type CloudCredentials } from './sigv4.js';
 import { environmentProxy, ProxiedDispatchers } from '../components/support/proxy.js';
 import { clientTlsOptions } from '../components/support/tls.js';
 
@@ -105,9 +105,7 @@ async function assumeRole(
     ...(auth.external_id ? { ExternalId: auth.external_id } : {}),
   }).toString();
   const headers = signedHeaders(
-    url,
-    { 'content-type': 'application/x-www-form-urlencoded' },
-    body,
+    { method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
     base,
     region,
     'sts',
@@ -131,8 +129,9 @@ async function assumeRole(
   return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
 
-/** The credentials the backend signs with: `auth`'s role assumed with the others when set. */
-async function credentials(
+/** The credentials to sign with (the backend's, the object storage sink's): `auth`'s role assumed with the
+ * others when set. */
+export async function cloudCredentials(
   auth: CloudAuth | undefined,
   region: string,
   env: NodeJS.ProcessEnv,
@@ -195,25 +194,6 @@ async function clientTls(tls: TlsOptions | undefined): Promise<ConnectionOptions
   }
 }
 
-/** The headers of a request to `url`, with the date, the session token and the signature added. */
-function signedHeaders(
-  url: URL,
-  extra: Record<string, string>,
-  body: string,
-  signer: CloudCredentials,
-  region: string,
-  service: string,
-): Record<string, string> {
-  const headers: Record<string, string> = {
-    host: url.host,
-    ...extra,
-    'x-amz-date': amzDate(new Date()),
-    ...(signer.sessionToken ? { 'x-amz-security-token': signer.sessionToken } : {}),
-  };
-  headers.authorization = signV4({ method: 'POST', url, headers, body }, signer, region, service);
-  return headers;
-}
-
 /** POSTs `body` (through the proxy of `env`, an https:// `url` reached with `tls`) and resolves with the
  * status and text of the answer. */
 async function post(
@@ -257,13 +237,16 @@ export async function getCloudSecret(
   } catch {
     throw new CloudSecretError('endpoint', `not a URL: "${options.endpoint}"`);
   }
-  const signer = await credentials(options.auth, region, env);
+  const signer = await cloudCredentials(options.auth, region, env);
   const tls = await clientTls(options.tls);
   const body = JSON.stringify({ SecretId: options.secret_id });
   const headers = signedHeaders(
-    url,
-    { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'secretsmanager.GetSecretValue' },
-    body,
+    {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'secretsmanager.GetSecretValue' },
+      body,
+    },
     signer,
     region,
     'secretsmanager',

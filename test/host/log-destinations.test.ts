@@ -2,14 +2,16 @@
 // source whose sinks (loki, elasticsearch, splunk_hec_logs) acknowledge answers its client only once every
 // destination accepted the event — Loki's held push, Elasticsearch's bulk request, Splunk's indexer
 // acknowledgement. Then issue 24's shape: a transaction merged by `reduce` reaching each destination whole.
-// Local servers on 127.0.0.1 stand in for the destinations.
+// Local servers on 127.0.0.1 stand in for the destinations (s3rver for aws_s3).
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Answer, httpTarget } from './support/http-target.js';
+import { s3Server } from './support/s3-server.js';
 import { freePort, startSvc, tempDir, waitFor } from './support/svc.js';
 
 const require = createRequire(import.meta.url);
@@ -109,7 +111,7 @@ sinks:
   }
 });
 
-test('logs → reduce (a transaction merged by group_by and ends_when) → loki, elasticsearch, splunk_hec_logs: each gets the merged documents', async () => {
+test('logs → reduce (a transaction merged by group_by and ends_when) → loki, elasticsearch, splunk_hec_logs, aws_s3: each gets the merged documents', async () => {
   const loki = await httpTarget(() => ({ status: 204 }));
   const elasticsearch = await httpTarget((request) =>
     request.method === 'GET'
@@ -117,6 +119,7 @@ test('logs → reduce (a transaction merged by group_by and ends_when) → loki,
       : { status: 200, body: { errors: false, items: [{ index: { status: 201 } }, { index: { status: 201 } }] } },
   );
   const splunk = await httpTarget(() => ({ status: 200, body: { text: 'Success', code: 0 } }));
+  const s3 = await s3Server();
   const port = await freePort();
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
@@ -157,6 +160,18 @@ sinks:
     encoding: { codec: json }
     batch: { timeout_secs: 0.1 }
     acknowledgements: { indexer_acknowledgements_enabled: false }
+    healthcheck: { enabled: false }
+  to_s3:
+    type: aws_s3
+    inputs: [transactions]
+    bucket: logs
+    region: us-east-1
+    endpoint: ${s3.uri}
+    auth: { access_key_id: S3RVER, secret_access_key: S3RVER }
+    key_prefix: "txn={{ txn }}/"
+    encoding: { codec: json }
+    framing: { method: newline_delimited }
+    batch: { timeout_secs: 0.1 }
     healthcheck: { enabled: false }
 `,
   );
@@ -203,22 +218,30 @@ sinks:
           .split(/(?<=\})(?=\{"event")/)
           .map((object) => (JSON.parse(object) as { event: Doc }).event),
       );
+    const puts = () => s3.requests.filter((request) => request.method === 'PUT').length;
     await waitFor(
-      () => lokiDocs().length >= 2 && bulkDocs().length >= 2 && hecDocs().length >= 2,
+      () => lokiDocs().length >= 2 && bulkDocs().length >= 2 && hecDocs().length >= 2 && puts() >= 2,
       () =>
-        `loki ${lokiDocs().length}, elasticsearch ${bulkDocs().length}, splunk ${hecDocs().length}; stderr: ${svc.stderr()}`,
+        `loki ${lokiDocs().length}, elasticsearch ${bulkDocs().length}, splunk ${hecDocs().length}, s3 ${puts()}; stderr: ${svc.stderr()}`,
     );
     assert.equal(pick(lokiDocs()), expected);
     assert.equal(pick(bulkDocs()), expected);
     assert.equal(pick(hecDocs()), expected);
+    // One gzip object of newline-delimited JSON per transaction, under its prefix.
+    const objects = await s3.objects();
+    assert.equal(
+      objects.map(({ key }) => key.split('/')[0]),
+      ['txn=a', 'txn=b'],
+    );
+    assert.equal(pick(objects.map(({ body }) => JSON.parse(gunzipSync(body).toString()) as Doc)), expected);
     svc.child.kill('SIGTERM');
     const { status } = await svc.exited;
     assert.is(status, 0, svc.stderr());
     // Nothing more at shutdown: both transactions had ended.
-    assert.is(lokiDocs().length + bulkDocs().length + hecDocs().length, 6);
+    assert.is(lokiDocs().length + bulkDocs().length + hecDocs().length + puts(), 8);
   } finally {
     svc.child.kill('SIGKILL');
-    await Promise.all([loki.close(), elasticsearch.close(), splunk.close()]);
+    await Promise.all([loki.close(), elasticsearch.close(), splunk.close(), s3.close()]);
   }
 });
 

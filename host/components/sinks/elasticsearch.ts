@@ -11,7 +11,9 @@
 // failed with 429 or 5xx are retried as a request of their own, and the others are given up (counted as
 // errors, the batch rejected); without it every failed item is given up. Requests, retries (429, 5xx but 501,
 // and failed requests; not 408), concurrency and TLS are those of every HTTP sink (support/http-batch-sink.ts).
-// The healthcheck asks `/_cluster/health`.
+// The healthcheck asks `/_cluster/health`. `auth.strategy: aws` signs every request (signature version 4, for
+// `aws.region`) as service `es`, or `aoss` with `opensearch_service_type: serverless` (whose collections
+// answer neither the version probe nor the healthcheck: version 8 is assumed, the healthcheck skipped).
 
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
@@ -41,6 +43,8 @@ import {
   uriCredentials,
 } from '../support/http-batch-sink.js';
 import type { RetryTimer } from '../support/retry.js';
+import { CloudSigner } from '../support/cloud-auth.js';
+import { cloudAuthSchema } from '../../config/common.js';
 
 const BULK_ACTIONS = ['index', 'create', 'update'] as const;
 
@@ -82,13 +86,20 @@ const options = z
     request_retry_partial: z.boolean().default(false),
     compression: z.enum(['none', 'gzip', 'zlib', 'zstd', 'snappy']).default('none'),
     encoding: transformerSchema,
-    auth: z.strictObject({ strategy: z.literal('basic'), user: z.string(), password: z.string() }).optional(),
+    auth: z
+      .discriminatedUnion('strategy', [
+        z.strictObject({ strategy: z.literal('basic'), user: z.string(), password: z.string() }),
+        cloudAuthSchema.extend({ strategy: z.literal('aws') }),
+      ])
+      .optional(),
+    aws: z.strictObject({ region: z.string().optional(), endpoint: z.string().optional() }).optional(),
+    opensearch_service_type: z.enum(['managed', 'serverless']).default('managed'),
     request: requestWithHeadersSchema,
     batch: batchSchema({ max_bytes: 10_000_000, timeout_secs: 1 }),
     tls: httpTlsSchema.optional(),
   })
   .check((ctx) => {
-    const { auth, endpoint, endpoints = [], bulk, id_key } = ctx.value;
+    const { auth, endpoint, endpoints = [], bulk, id_key, aws, opensearch_service_type, api_version } = ctx.value;
     const issue = (path: string[], message: string) =>
       ctx.issues.push({ code: 'custom', input: ctx.value, path, message });
     // Vector's checks, with its messages.
@@ -96,8 +107,14 @@ const options = z
       issue(['endpoint'], '`endpoint` and `endpoints` options are mutually exclusive. Please use `endpoints` option.');
     if (endpoint === undefined && endpoints.length === 0) issue(['endpoints'], 'Endpoints option must be specified');
     const uris = endpoint === undefined ? endpoints : [endpoint];
-    if (auth !== undefined && uris.some((uri) => URL.canParse(uri) && uriCredentials(uri).auth !== undefined))
+    if (auth?.strategy === 'basic' && uris.some((uri) => URL.canParse(uri) && uriCredentials(uri).auth !== undefined))
       issue(['auth'], TWO_CREDENTIALS);
+    if (auth?.strategy === 'aws' && aws?.region === undefined)
+      issue(['aws', 'region'], 'aws.region required when AWS authentication is in use');
+    if (opensearch_service_type === 'serverless' && auth?.strategy !== 'aws')
+      issue(['auth', 'strategy'], 'Amazon OpenSearch Serverless requires `auth.strategy` value to be `aws`');
+    if (opensearch_service_type === 'serverless' && api_version !== 'auto')
+      issue(['api_version'], 'Amazon OpenSearch Serverless requires `api_version` value to be `auto`');
     if (bulk.version !== undefined && bulk.version_type === 'internal')
       issue(['bulk', 'version'], 'Your version field will be ignored because you use internal versioning');
     if (bulk.version !== undefined && bulk.version_type !== 'internal' && id_key === undefined)
@@ -155,6 +172,8 @@ class ElasticsearchSink extends HttpBatchSink {
       version: EventTemplate | undefined;
       stream: Record<DataStreamField, EventTemplate>;
     },
+    /** `auth.strategy: aws`: signs each request. */
+    private readonly signer: CloudSigner | undefined,
   ) {
     super(env, client, timer, { ...commonSettings(options, client), partitioned: false });
     const query = new URLSearchParams();
@@ -169,7 +188,11 @@ class ElasticsearchSink extends HttpBatchSink {
       const { uri, auth } = uriCredentials(endpoint);
       return {
         base: uri.replace(/\/+$/, ''),
-        headers: { ...options.request.headers, ...authHeader(options.auth ?? auth) },
+        // Signed requests carry no basic auth, not even the endpoint's.
+        headers: {
+          ...options.request.headers,
+          ...(options.auth?.strategy === 'aws' ? {} : authHeader(options.auth ?? auth)),
+        },
       };
     });
     this.idPath = options.id_key === undefined ? undefined : eventFieldPath(options.id_key);
@@ -243,6 +266,22 @@ class ElasticsearchSink extends HttpBatchSink {
     };
   }
 
+  private get serverless(): boolean {
+    return this.options.opensearch_service_type === 'serverless';
+  }
+
+  protected override async authorize(request: HttpRequest): Promise<HttpRequest> {
+    // A serverless collection wants the payload's hash as a header.
+    return this.signer ? this.signer.sign(request, { payloadHash: this.serverless }) : request;
+  }
+
+  /** A GET of `path` on the first endpoint, signed as the requests are. */
+  private async get(path: string): Promise<Dispatcher.ResponseData> {
+    const { base, headers } = this.endpoints[0]!;
+    const request = await this.authorize({ uri: `${base}${path}`, method: 'GET', headers, body: new Uint8Array() });
+    return this.fetch(request.uri, { method: 'GET', headers: request.headers });
+  }
+
   /** Vector's `api_version`: `auto` asks the first endpoint (`GET /`) for its major version; a failure is a
    * warning and a version assumed, as Vector does for now. */
   async detectVersion(): Promise<void> {
@@ -251,14 +290,17 @@ class ElasticsearchSink extends HttpBatchSink {
       this.env.log.warn(
         'DEPRECATION, use of deprecated option `suppress_type_name`. Please use `api_version` option instead.',
       );
-    const version = api_version === 'auto' ? await this.askVersion() : Number(api_version.slice(1));
+    const version = this.serverless
+      ? 8
+      : api_version === 'auto'
+        ? await this.askVersion()
+        : Number(api_version.slice(1));
     this.typed = !suppress_type_name && version < 7;
   }
 
   private async askVersion(): Promise<number> {
     try {
-      const { base, headers } = this.endpoints[0]!;
-      const response = await this.fetch(`${base}/`, { method: 'GET', headers });
+      const response = await this.get('/');
       const body = (await response.body.json()) as { version?: { number?: string } } | null;
       const major = Number.parseInt(body?.version?.number?.split('.')[0] ?? '', 10);
       if (Number.isNaN(major))
@@ -274,10 +316,13 @@ class ElasticsearchSink extends HttpBatchSink {
     }
   }
 
-  /** Vector's healthcheck: `/_cluster/health` must answer 200. */
+  /** Vector's healthcheck: `/_cluster/health` must answer 200 (but for a serverless collection). */
   async healthcheck(): Promise<void> {
-    const { base, headers } = this.endpoints[0]!;
-    const response = await this.fetch(`${base}/_cluster/health`, { method: 'GET', headers });
+    if (this.serverless) {
+      this.env.log.warn('Amazon OpenSearch Serverless does not support healthchecks. Skipping healthcheck...');
+      return;
+    }
+    const response = await this.get('/_cluster/health');
     await response.body.dump();
     if (response.statusCode !== 200) throw new Error(`Unexpected status: ${response.statusCode}`);
   }
@@ -417,16 +462,28 @@ export async function buildElasticsearchSink(
     env,
   );
   const template = (option: string, text: string) => EventTemplate.build(option, text, env);
-  const sink = new ElasticsearchSink(parsed, encoder, env, await httpClient(parsed.tls, env), timer, {
-    index: await template('bulk.index', parsed.bulk.index),
-    action: await template('bulk.action', parsed.bulk.action),
-    version: parsed.bulk.version === undefined ? undefined : await template('bulk.version', parsed.bulk.version),
-    stream: {
-      type: await template('data_stream.type', parsed.data_stream.type),
-      dataset: await template('data_stream.dataset', parsed.data_stream.dataset),
-      namespace: await template('data_stream.namespace', parsed.data_stream.namespace),
+  const { auth } = parsed;
+  const service = parsed.opensearch_service_type === 'serverless' ? 'aoss' : 'es';
+  const signer =
+    auth?.strategy === 'aws' ? await CloudSigner.build(auth, parsed.aws!.region!, service, env.log) : undefined;
+  const sink = new ElasticsearchSink(
+    parsed,
+    encoder,
+    env,
+    await httpClient(parsed.tls, env),
+    timer,
+    {
+      index: await template('bulk.index', parsed.bulk.index),
+      action: await template('bulk.action', parsed.bulk.action),
+      version: parsed.bulk.version === undefined ? undefined : await template('bulk.version', parsed.bulk.version),
+      stream: {
+        type: await template('data_stream.type', parsed.data_stream.type),
+        dataset: await template('data_stream.dataset', parsed.data_stream.dataset),
+        namespace: await template('data_stream.namespace', parsed.data_stream.namespace),
+      },
     },
-  });
+    signer,
+  );
   await sink.detectVersion();
   return sink;
 }

@@ -22,6 +22,7 @@ import {
   httpTlsSchema,
   requestWithHeadersSchema,
   retriableStatus,
+  retryStrategySchema,
 } from '../support/http-batch-sink.js';
 import { realTimer, type RetryTimer } from '../support/retry.js';
 import { tlsFiles } from '../support/tls.js';
@@ -40,39 +41,42 @@ const uri = templateOption(false).refine(
   { message: 'expected an http:// or https:// URI' },
 );
 
-const options = z
-  .strictObject({
-    uri,
-    method: z.enum(METHODS).default('post'),
-    auth: authSchema.optional(),
-    compression: z.enum(['none', 'gzip', 'zlib', 'zstd']).default('none'),
-    encoding: encodingSchema,
-    framing: framingSchema.optional(),
-    payload_prefix: z.string().default(''),
-    payload_suffix: z.string().default(''),
-    batch: batchSchema({ max_bytes: 10_000_000, timeout_secs: 1 }),
-    request: requestWithHeadersSchema,
-    retry_strategy: z
-      .discriminatedUnion('type', [
-        z.strictObject({ type: z.enum(['default', 'all', 'none']) }),
-        z.strictObject({ type: z.literal('custom'), status_codes: z.array(z.number().int()) }),
-      ])
-      .default({ type: 'default' }),
-    tls: httpTlsSchema.optional(),
-  })
-  .check((ctx) => {
-    const { payload_prefix: prefix, payload_suffix: suffix } = ctx.value;
-    if ((prefix !== '' || suffix !== '') && !isJson(`${prefix}[]${suffix}`)) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        path: ['payload_prefix'],
-        message: 'payload_prefix and payload_suffix must together wrap the JSON array of events into valid JSON',
-      });
-    }
-  });
+/** The http sink's options; the opentelemetry sink takes them under `protocol` (`type: http`). */
+export const httpSinkFields = {
+  uri,
+  method: z.enum(METHODS).default('post'),
+  auth: authSchema.optional(),
+  compression: z.enum(['none', 'gzip', 'zlib', 'zstd']).default('none'),
+  encoding: encodingSchema,
+  framing: framingSchema.optional(),
+  payload_prefix: z.string().default(''),
+  payload_suffix: z.string().default(''),
+  batch: batchSchema({ max_bytes: 10_000_000, timeout_secs: 1 }),
+  request: requestWithHeadersSchema,
+  retry_strategy: retryStrategySchema,
+  tls: httpTlsSchema.optional(),
+};
+
+/** `payload_prefix` and `payload_suffix` must wrap a JSON array into JSON. */
+export function checkPayloadWrapper(ctx: z.core.ParsePayload<{ payload_prefix: string; payload_suffix: string }>) {
+  const { payload_prefix: prefix, payload_suffix: suffix } = ctx.value;
+  if ((prefix !== '' || suffix !== '') && !isJson(`${prefix}[]${suffix}`)) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      path: ['payload_prefix'],
+      message: 'payload_prefix and payload_suffix must together wrap the JSON array of events into valid JSON',
+    });
+  }
+}
+
+const options = z.strictObject(httpSinkFields).check(checkPayloadWrapper);
 
 type HttpOptions = z.infer<typeof options>;
+
+/** How batches become a body: the codec module (`encoding`), or an encoder of the sink's own (the `otlp`
+ * codec) with its content type. */
+export type BodyEncoder = SinkEncoder | { encode(batch: EventBatch): Uint8Array; readonly contentType: string };
 
 function isJson(text: string): boolean {
   try {
@@ -104,7 +108,7 @@ class HttpSink extends HttpBatchSink {
 
   constructor(
     private readonly options: HttpOptions,
-    private readonly encoder: SinkEncoder,
+    private readonly encoder: BodyEncoder,
     env: ComponentEnv,
     client: HttpClient,
     timer: RetryTimer,
@@ -116,15 +120,16 @@ class HttpSink extends HttpBatchSink {
       // Events are batched per URI they render to.
       partitioned: uri.fixedText === undefined,
     });
-    const framing = encoder.options.framing!;
-    const json = encoder.options.codec === 'json';
-    this.jsonBody = !json
-      ? undefined
-      : framing.method === 'character_delimited' && framing.delimiter === ','
-        ? 'array'
-        : framing.method === 'newline_delimited'
-          ? 'ndjson'
-          : undefined;
+    const framing = 'options' in encoder ? encoder.options.framing! : undefined;
+    const json = 'options' in encoder && encoder.options.codec === 'json';
+    this.jsonBody =
+      !json || framing === undefined
+        ? undefined
+        : framing.method === 'character_delimited' && framing.delimiter === ','
+          ? 'array'
+          : framing.method === 'newline_delimited'
+            ? 'ndjson'
+            : undefined;
     this.headers = { ...this.contentHeaders(), ...authHeader(options.auth), ...options.request.headers };
   }
 
@@ -155,16 +160,18 @@ class HttpSink extends HttpBatchSink {
   }
 
   private contentHeaders(): Record<string, string> {
-    const { codec } = this.encoder.options;
+    const codec = 'options' in this.encoder ? this.encoder.options.codec : undefined;
     const headers: Record<string, string> = {};
     const contentType =
-      this.jsonBody === 'array'
-        ? 'application/json'
-        : this.jsonBody === 'ndjson'
-          ? 'application/x-ndjson'
-          : codec === 'text' || codec === 'raw_message'
-            ? 'text/plain'
-            : undefined;
+      'contentType' in this.encoder
+        ? this.encoder.contentType
+        : this.jsonBody === 'array'
+          ? 'application/json'
+          : this.jsonBody === 'ndjson'
+            ? 'application/x-ndjson'
+            : codec === 'text' || codec === 'raw_message'
+              ? 'text/plain'
+              : undefined;
     if (contentType) headers['content-type'] = contentType;
     if (this.options.compression !== 'none') headers['content-encoding'] = CONTENT_ENCODING[this.options.compression];
     return headers;
@@ -200,12 +207,17 @@ const http: SinkDefinition<HttpOptions> = {
   build: (parsed, env) => buildHttpSink(parsed, env),
 };
 
-/** The sink; `timer`: how it waits between retries (tests drive their own). */
-export async function buildHttpSink(parsed: HttpOptions, env: ComponentEnv, timer = realTimer): Promise<Sink> {
-  const encoder = new SinkEncoder(
+/** The sink; `timer`: how it waits between retries (tests drive their own); `encoder`: the body's encoder
+ * when not `encoding`'s codec. */
+export async function buildHttpSink(
+  parsed: HttpOptions,
+  env: ComponentEnv,
+  timer = realTimer,
+  encoder: BodyEncoder = new SinkEncoder(
     encodeOptions(parsed.encoding, parsed.framing, 'message', env.globals.log_schema.message_key),
     env,
-  );
+  ),
+): Promise<Sink> {
   const uri = await EventTemplate.build('uri', parsed.uri, env, { strftime: false });
   return new HttpSink(parsed, encoder, env, await httpClient(parsed.tls, env), timer, uri);
 }

@@ -9,6 +9,8 @@
 //
 // Requests, retries (408, 429, 5xx but 501, and failed requests), concurrency and TLS are those of every
 // HTTP sink (support/http-batch-sink.ts). The healthcheck asks `/ready`, or `/` where that is not found.
+// `auth.strategy: aws` signs every request (signature version 4) for `auth.service` in `auth.auth.region`:
+// Vector's loki takes the strategy and signs nothing; its http sink signs so, as a user of it expects.
 
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +44,7 @@ import {
   uriCredentials,
 } from '../support/http-batch-sink.js';
 import type { RetryTimer } from '../support/retry.js';
+import { awsHttpAuthSchema, type CloudSigner, httpAuthSigner } from '../support/cloud-auth.js';
 
 /** Loki's label names (Prometheus'), a trailing `*` expanding an object; `*` alone expands it as is. */
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
@@ -61,7 +64,7 @@ const options = z
     remove_timestamp: z.boolean().default(true),
     compression: z.enum(['snappy', 'none', 'gzip', 'zlib', 'zstd']).default('snappy'),
     out_of_order_action: z.enum(['accept', 'drop', 'rewrite_timestamp']).default('accept'),
-    auth: authSchema.optional(),
+    auth: z.discriminatedUnion('strategy', [...authSchema.options, awsHttpAuthSchema]).optional(),
     request: requestSchema,
     batch: batchSchema({ max_bytes: 1_000_000, max_events: 100_000, timeout_secs: 1 }),
     tls: httpTlsSchema.optional(),
@@ -192,6 +195,8 @@ class LokiSink extends HttpBatchSink {
     private readonly labels: TemplatePair[],
     private readonly structuredMetadata: TemplatePair[],
     private readonly pushRequest: Protobuf.Type | undefined,
+    /** `auth.strategy: aws`: signs each request. */
+    private readonly signer: CloudSigner | undefined,
   ) {
     super(env, client, timer, {
       ...commonSettings(options, client),
@@ -201,7 +206,7 @@ class LokiSink extends HttpBatchSink {
     });
     const endpoint = uriCredentials(options.endpoint);
     this.endpoint = endpoint.uri;
-    this.auth = options.auth ?? endpoint.auth;
+    this.auth = options.auth?.strategy === 'aws' ? undefined : (options.auth ?? endpoint.auth);
     this.uri = joinPath(this.endpoint, options.path);
     const { compression } = options;
     this.headers = {
@@ -249,8 +254,18 @@ class LokiSink extends HttpBatchSink {
     if (status !== 200) throw new Error(`A non-successful status returned: ${status}`);
   }
 
+  protected override async authorize(request: HttpRequest): Promise<HttpRequest> {
+    return this.signer ? this.signer.sign(request) : request;
+  }
+
   private async status(uri: string): Promise<number> {
-    const response = await this.fetch(uri, { method: 'GET', headers: authHeader(this.auth) });
+    const request = await this.authorize({
+      uri,
+      method: 'GET',
+      headers: authHeader(this.auth),
+      body: new Uint8Array(),
+    });
+    const response = await this.fetch(uri, { method: 'GET', headers: request.headers });
     await response.body.dump();
     return response.statusCode;
   }
@@ -457,6 +472,7 @@ export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, time
     await pairs('labels', parsed.labels),
     await pairs('structured_metadata', parsed.structured_metadata),
     protobuf?.loadSync(fileURLToPath(LOKI_PUSH_PROTO), new protobuf.Root()).lookupType('logproto.PushRequest'),
+    parsed.auth?.strategy === 'aws' ? await httpAuthSigner(parsed.auth, env.log) : undefined,
   );
 }
 

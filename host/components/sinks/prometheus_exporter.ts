@@ -16,10 +16,9 @@ import type { EventBatch } from '../../topology/batch.js';
 import { type Clock, monotonicClock } from '../support/clock.js';
 import { authHeader, authSchema } from '../support/http-batch-sink.js';
 import { listenOn } from '../support/listeners.js';
-import { addValue, batchMetrics, type Metric, seriesKey } from '../support/metric.js';
+import { addValue, batchMetrics, distributionStatistic, type Metric, seriesKey } from '../support/metric.js';
 import {
   bucketsSchema,
-  distributionStatistic,
   type ExposedMetric,
   exposeMetric,
   ExpositionWriter,
@@ -165,7 +164,7 @@ export class PrometheusExporter implements Sink {
       ...metric,
       value: {
         type: 'aggregated_summary',
-        quantiles: (statistic?.quantiles ?? []).map(([quantile, value]) => ({ quantile, value })),
+        quantiles: (statistic?.quantiles ?? []).map(([quantile, value]) => ({ quantile: quantile!, value: value! })),
         count: statistic?.count ?? 0,
         sum: statistic?.sum ?? 0,
       },

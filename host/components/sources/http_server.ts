@@ -13,15 +13,11 @@
 // absent, as Vector does.
 
 import { timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
-import type { Server, ServerResponse } from 'node:http';
-import type { Server as HttpsServer } from 'node:https';
-import type { Socket } from 'node:net';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { BatchFlag, decodeOutput, encodeBatch } from '../../../abi/batch.js';
-import { BatchNotifier, type BatchStatus, type EventBatch } from '../../topology/batch.js';
+import { BatchNotifier, type BatchStatus } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
 import {
   BYTES_FRAMING,
@@ -40,9 +36,9 @@ import {
   type StampOrigin,
 } from '../support/decoding.js';
 import { decompressBody, DecompressionError } from '../support/decompression.js';
-import { listenOn } from '../support/listeners.js';
+import { HttpListener, keepaliveSchema, readBody } from '../support/http-listener.js';
 import { compileProgram, instantiateProgram } from '../support/remap-program.js';
-import { reportHandshakeFailures, serverTlsOptions, tlsEnableableSchema, tlsFiles } from '../support/tls.js';
+import { tlsEnableableSchema, tlsFiles } from '../support/tls.js';
 
 const options = z
   .strictObject({
@@ -58,12 +54,7 @@ const options = z
     path_key: z.string().default('path'),
     host_key: z.string().optional(),
     response_code: z.number().int().min(100).max(599).default(200),
-    keepalive: z
-      .strictObject({
-        max_connection_age_secs: z.number().int().nonnegative().default(300),
-        max_connection_age_jitter_factor: z.number().min(0).max(1).default(0.1),
-      })
-      .default({ max_connection_age_secs: 300, max_connection_age_jitter_factor: 0.1 }),
+    keepalive: keepaliveSchema,
     // `basic` is Vector's default when `strategy` is left out.
     auth: z
       .preprocess(
@@ -97,7 +88,7 @@ const LEGACY_ENCODINGS: Record<
 };
 
 /** A header or query parameter list: exact names, or patterns with `*`. */
-class NameSelection {
+export class NameSelection {
   private readonly exact: string[];
   private readonly patterns: RegExp[];
 
@@ -142,19 +133,6 @@ function settingsOf(options: HttpServerOptions, env: ComponentEnv, origin: Stamp
     ...decodeSettings({ codec: 'bytes' }, undefined, NEWLINE_FRAMING, env, origin.logNamespace),
     ...LEGACY_ENCODINGS[options.encoding],
   };
-}
-
-/** Reads a request body, failing with 413 past `cap` bytes. */
-async function readBody(request: Request, cap: number): Promise<Uint8Array> {
-  if (request.body === null) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > cap) throw new DecompressionError(413, `Request body exceeds the limit of ${cap} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -222,15 +200,12 @@ async function authenticator(auth: HttpServerOptions['auth'], env: ComponentEnv)
 
 async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Source> {
   // Imported here, not at the top: every pipeline loads this file, few run an HTTP server.
-  const [{ Hono }, { createAdaptorServer }] = await Promise.all([import('hono'), import('@hono/node-server')]);
+  const { Hono } = await import('hono');
   const origin = { sourceType: 'http_server', logNamespace: logNamespaceOf(env, options.log_namespace) };
   const decoder = new SourceDecoder(env, settingsOf(options, env, origin));
   const headers = new NameSelection(options.headers, true);
   const queryParameters = new NameSelection(options.query_parameters, false);
   const pathMatches = (path: string) => (options.strict_path ? path === options.path : path.startsWith(options.path));
-  let send: ((batch: EventBatch) => Promise<void>) | undefined;
-  let stopping = false;
-  let closed: Promise<void> | undefined;
 
   const fail = (c: Context, status: number, message: string, errorType: string) => {
     env.telemetry.error(errorType, 'receiving');
@@ -249,15 +224,14 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   };
 
   const turns = new Turns(MAX_CONCURRENT_REQUESTS);
-  /** When each connection is to be closed (ms), jittered to spread reconnections. */
-  const closeAfter = new WeakMap<Socket, number>();
-  const { max_connection_age_secs: maxAge, max_connection_age_jitter_factor: jitter } = options.keepalive;
+  let listener: HttpListener | undefined;
 
   /** A request's body into events, once it has its turn. */
   const handle = async (c: Context<{ Bindings: HttpBindings }>, url: URL, enrichment: Stamp) => {
-    if (stopping || send === undefined) return c.text('Service is shutting down', 503);
+    if (!listener?.accepting) return c.text('Service is shutting down', 503);
+    const accepting = listener;
     // Vector's `keepalive.max_connection_age_secs`: an older connection is closed after this answer.
-    if (Date.now() >= (closeAfter.get(c.env.incoming.socket) ?? Infinity)) c.header('Connection', 'close');
+    if (listener.expired(c.env.incoming.socket)) c.header('Connection', 'close');
     let body: Uint8Array;
     try {
       body = await decompressBody(
@@ -285,7 +259,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     const { batches, errors } = decoder.decodeChecked(body, stamp);
     if (errors.length > 0) return c.text(`Failed decoding body: ${errors[0]}`, 400);
     if (!env.acknowledgements) {
-      for (const batch of batches) await send(batch);
+      for (const batch of batches) await accepting.send(batch);
       return c.body(null, options.response_code as 200);
     }
     let delivered: (status: BatchStatus) => void = () => {};
@@ -293,7 +267,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     const finalizer = new BatchNotifier(delivered);
     for (const batch of batches) {
       finalizer.hold();
-      await send({ ...batch, finalizer });
+      await accepting.send({ ...batch, finalizer });
     }
     finalizer.release();
     switch (await status) {
@@ -321,50 +295,13 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     }
   });
 
-  const tls = await serverTlsOptions(options.tls);
-  const server = createAdaptorServer({
-    fetch: app.fetch,
-    ...(tls && { createServer: (await import('node:https')).createServer, serverOptions: tls }),
-  }) as Server;
-  if (tls) reportHandshakeFailures(server as HttpsServer, env);
-  // Over TLS, the socket requests come on is the TLS one, made once the handshake is done.
-  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) =>
-    closeAfter.set(socket, Date.now() + maxAge * 1000 * (1 + jitter * (2 * Math.random() - 1))),
-  );
-  /** Requests not answered in full yet: at shutdown their connections close only once they are. */
-  const answering = new Map<ServerResponse, Promise<void>>();
-  server.on('request', (_request, response: ServerResponse) => {
-    // Once shutting down, each answer closes its connection.
-    if (stopping) response.shouldKeepAlive = false;
-    answering.set(
-      response,
-      once(response, 'close').then(() => void answering.delete(response)),
-    );
-  });
-  await listenOn(server, options.address);
-
+  const listening = await HttpListener.listen(app.fetch, options.address, options.tls, options.keepalive, env);
+  listener = listening;
   return {
-    async run(context) {
-      const inFlight = new Set<Promise<void>>();
-      send = (batch) => {
-        const sent = context.send(batch);
-        inFlight.add(sent);
-        return sent.finally(() => inFlight.delete(sent));
-      };
-      if (!context.shutdown.aborted) await once(context.shutdown, 'abort');
-      stopping = true;
-      for (const response of answering.keys()) response.shouldKeepAlive = false;
-      closed = new Promise((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await Promise.all(inFlight);
-    },
+    run: (context) => listening.run(context),
     /** Every request under way is answered (with acknowledgements, once its events are delivered), then
      * the connections close. */
-    async acknowledged() {
-      while (answering.size > 0) await Promise.all(answering.values());
-      server.closeAllConnections();
-      await closed;
-    },
+    acknowledged: () => listening.drained(),
   };
 }
 

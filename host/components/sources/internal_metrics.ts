@@ -2,13 +2,11 @@
 // `scrape_interval_secs` and emitted as metric events in Vector's model: absolute counters and gauges, and
 // histograms as `aggregated_histogram` buckets, under `namespace`, with the series' tags.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { IntegralFloat } from '../../../abi/codec.js';
-import { encodeBatch } from '../../../abi/batch.js';
 import type { MetricSample } from '../../telemetry/metrics.js';
-import { splitBatch } from '../../topology/batch.js';
 import type { SourceDefinition } from '../component.js';
+import { scrapeEvery } from '../support/metric.js';
 
 const options = z.strictObject({
   scrape_interval_secs: z.number().nonnegative().default(1.0),
@@ -55,12 +53,10 @@ const definition: SourceDefinition<InternalMetricsOptions> = {
     if (options.tags.host_key) extraTags[options.tags.host_key] = env.hostname;
     if (options.tags.pid_key) extraTags[options.tags.pid_key] = String(process.pid);
     return {
-      async run(context) {
-        const signal = context.shutdown;
-        let next = performance.now();
-        while (!signal.aborted) {
+      run: (context) =>
+        scrapeEvery(options.scrape_interval_secs, context, env.chunkSize, () => {
           const timestamp = new Date();
-          const events = env.metrics.snapshot().map((sample) => ({
+          return env.metrics.snapshot().map((sample) => ({
             kind: 'metric' as const,
             event: {
               name: sample.name,
@@ -71,14 +67,7 @@ const definition: SourceDefinition<InternalMetricsOptions> = {
               ...metricValue(sample),
             },
           }));
-          if (events.length > 0) {
-            for (const batch of splitBatch({ bytes: encodeBatch(events, 0), count: events.length }, env.chunkSize))
-              await context.send(batch);
-          }
-          next += options.scrape_interval_secs * 1000;
-          await sleep(Math.max(0, next - performance.now()), undefined, { signal }).catch(() => undefined);
-        }
-      },
+        }),
     };
   },
 };

@@ -6,13 +6,10 @@
 // keeps it under `exported_<tag>`, or with `honor_labels` keeps its own. A failed request, an error status and
 // an exposition that does not parse are counted in `component_errors_total` and logged; the scrape goes on.
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { encodeBatch } from '../../../abi/batch.js';
-import { splitBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceDefinition } from '../component.js';
 import { authHeader, authSchema, httpClient, httpTlsSchema } from '../support/http-batch-sink.js';
-import { type Metric, metricEvent } from '../support/metric.js';
+import { type Metric, metricEvent, scrapeEvery } from '../support/metric.js';
 import { parseExposition } from '../support/prometheus.js';
 import { effectiveProxy, ProxiedDispatchers } from '../support/proxy.js';
 import { tlsFiles } from '../support/tls.js';
@@ -121,22 +118,11 @@ async function build(parsed: ScrapeOptions, env: ComponentEnv): Promise<Source> 
 
   return {
     async run(context) {
-      const signal = context.shutdown;
       try {
-        let next = performance.now();
-        while (!signal.aborted) {
-          const scraped = await Promise.all(urls.map((url) => scrape(url, signal)));
-          for (const metrics of scraped) {
-            if (metrics.length === 0) continue;
-            const bytes = encodeBatch(
-              metrics.map((metric) => metricEvent(metric)),
-              0,
-            );
-            for (const batch of splitBatch({ bytes, count: metrics.length }, env.chunkSize)) await context.send(batch);
-          }
-          next += parsed.scrape_interval_secs * 1000;
-          await sleep(Math.max(0, next - performance.now()), undefined, { signal }).catch(() => undefined);
-        }
+        await scrapeEvery(parsed.scrape_interval_secs, context, env.chunkSize, async () => {
+          const scraped = await Promise.all(urls.map((url) => scrape(url, context.shutdown)));
+          return scraped.flat().map((metric) => metricEvent(metric));
+        });
       } finally {
         await dispatchers.close();
       }

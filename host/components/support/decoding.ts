@@ -196,9 +196,24 @@ const LENGTH_PREFIXED: DecodeFraming = {
   max_frame_length: 0xffffffff,
 };
 
+/** One stream's decoding (a connection, stdin): chunks in, the batches of the frames they complete out. */
+export interface ChunkStream {
+  push(chunk: Uint8Array, stamp: Stamp): EventBatch[];
+  /** The stream ended: its unfinished frame is the last. */
+  end(stamp: Stamp): EventBatch[];
+}
+
+/** What the listeners (support/listeners.ts) need of a decoder: `SourceDecoder`, or a source's own parser
+ * (statsd's). */
+export interface MessageDecoder {
+  stream(): ChunkStream;
+  /** Whole messages (datagrams), each decoded on its own. */
+  decodeMessages(messages: ReadonlyArray<{ bytes: Uint8Array; stamp: Stamp }>): EventBatch[];
+}
+
 /** A source's decoder: one codec module instance, shared by all its streams, made when first needed (a
  * source whose consumer decodes its frames needs none). */
-export class SourceDecoder {
+export class SourceDecoder implements MessageDecoder {
   private instance: CodecModule | undefined;
 
   constructor(
@@ -336,7 +351,7 @@ export function reportDecodeErrors(telemetry: ComponentTelemetry, log: Logger, e
  * and an unfinished frame is never longer than `max_length`. With a length-prefixed one (octet counting,
  * length_delimited) the codec says how many bytes the unfinished frame needs, and sees it again only once
  * they are read: a frame read in many chunks is copied and framed once, not once per chunk. */
-export class FrameStream {
+export class FrameStream implements ChunkStream {
   /** The unfinished frame, in the pieces read so far (joined once it is complete: a long line read in many
    * chunks is copied once, not once per chunk). */
   private pending: Uint8Array[] = [];
@@ -460,7 +475,7 @@ export class FrameStream {
  */
 export async function pumpReadable(
   readable: Readable,
-  stream: FrameStream,
+  stream: ChunkStream,
   context: SourceContext,
   stamp: () => Stamp,
   stop: AbortSignal = context.shutdown,

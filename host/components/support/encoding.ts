@@ -159,13 +159,35 @@ export class SinkEncoder {
 
   /** Counts and logs events left out because they could not be encoded (here or by a transform for us). */
   failed(count: number, message: string): void {
-    this.env.telemetry.error('encoder_failed', 'sending', count);
-    this.env.telemetry.discarded(count, false);
-    this.env.log.error(`Failed serializing frame: ${message}`, {
-      error_type: 'encoder_failed',
-      stage: 'sending',
-      count,
-      internal_log_rate_key: 'encoder_failed',
-    });
+    encoderFailed(this.env, count, message);
   }
+}
+
+/** A batch's encoded events as one payload, as Vector's batching sinks write it (`encode_input`): the last
+ * event without its newline or character delimiter, and a JSON codec's comma-delimited events as a JSON array. */
+export function batchPayload(encoded: Uint8Array, options: EncodeOptions): Uint8Array {
+  const { framing, codec } = options;
+  const delimited = framing?.method === 'newline_delimited' || framing?.method === 'character_delimited';
+  const events = delimited ? encoded.subarray(0, Math.max(0, encoded.length - 1)) : encoded;
+  const jsonArray =
+    framing?.method === 'character_delimited' &&
+    framing.delimiter === ',' &&
+    (codec === 'json' || codec === 'native_json');
+  return jsonArray ? Buffer.concat([Buffer.from('['), events, Buffer.from(']')]) : events;
+}
+
+/** Counts and logs events a sink's encoder left out (Vector's `encoder_failed`). */
+export function encoderFailed(
+  env: { readonly telemetry: ComponentTelemetry; readonly log: Logger },
+  count: number,
+  message: string,
+): void {
+  env.telemetry.error('encoder_failed', 'sending', count);
+  env.telemetry.discarded(count, false);
+  env.log.error(`Failed serializing frame: ${message}`, {
+    error_type: 'encoder_failed',
+    stage: 'sending',
+    count,
+    internal_log_rate_key: 'encoder_failed',
+  });
 }

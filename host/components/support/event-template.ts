@@ -28,7 +28,8 @@ export function templateFailed(env: ComponentEnv, field: string, message: string
 
 export class EventTemplate {
   private constructor(
-    private readonly option: string,
+    /** The option's name in errors. */
+    readonly option: string,
     private readonly fixed: string | undefined,
     private readonly program: Program | undefined,
     private readonly fieldNames: readonly string[],
@@ -64,19 +65,7 @@ export class EventTemplate {
    * counted as errors and discarded. */
   group(batch: EventBatch, env: ComponentEnv): Map<string, EventBatch> {
     if (this.fixed !== undefined) return new Map([[this.fixed, batch]]);
-    const rendered = this.renderEach(batch);
-    const writers = new Map<string, BatchWriter>();
-    for (const { index, record } of new BatchReader(batch.bytes)) {
-      const text = rendered[index]!;
-      if (typeof text !== 'string') {
-        templateFailed(env, this.option, text.error, true);
-        continue;
-      }
-      let writer = writers.get(text);
-      if (writer === undefined) writers.set(text, (writer = new BatchWriter()));
-      writer.appendRaw(record);
-    }
-    return new Map([...writers].map(([text, writer]) => [text, toBatch(writer.finish())]));
+    return groupByTemplates([this], batch, env, ([text]) => text!);
   }
 
   /** What each event of the batch renders to, or why it does not. */
@@ -94,4 +83,32 @@ export class EventTemplate {
       };
     });
   }
+}
+
+/** The batch's events grouped by what each of `templates` renders to (`key`: one partition key of their
+ * texts), in their order; an event that one of them does not render for is counted as an error and discarded. */
+export function groupByTemplates(
+  templates: readonly EventTemplate[],
+  batch: EventBatch,
+  env: ComponentEnv,
+  key: (texts: string[]) => string,
+): Map<string, EventBatch> {
+  const rendered = templates.map((template) => template.renderEach(batch));
+  const writers = new Map<string, BatchWriter>();
+  events: for (const { index, record } of new BatchReader(batch.bytes)) {
+    const texts: string[] = [];
+    for (const [at, template] of templates.entries()) {
+      const text = rendered[at]![index]!;
+      if (typeof text !== 'string') {
+        templateFailed(env, template.option, text.error, true);
+        continue events;
+      }
+      texts.push(text);
+    }
+    const partition = key(texts);
+    let writer = writers.get(partition);
+    if (writer === undefined) writers.set(partition, (writer = new BatchWriter()));
+    writer.appendRaw(record);
+  }
+  return new Map([...writers].map(([partition, writer]) => [partition, toBatch(writer.finish())]));
 }

@@ -108,6 +108,15 @@ export const httpUri = z
     message: 'expected an http:// or https:// URI',
   });
 
+/** Vector's `retry_strategy`: which failures are retried beyond (`all`, `custom`) or instead of (`none`) the
+ * sink's default logic. */
+export const retryStrategySchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.enum(['default', 'all', 'none']) }),
+    z.strictObject({ type: z.literal('custom'), status_codes: z.array(z.number().int()) }),
+  ])
+  .default({ type: 'default' });
+
 /** Vector's default retry logic for a status: 408, 429 and 5xx but 501. */
 export function retriableStatus(status: number): boolean {
   return status === 429 || status === 408 || (status >= 500 && status !== 501);
@@ -392,12 +401,20 @@ export abstract class HttpBatchSink implements Sink {
     }
   }
 
-  private async attempt(request: HttpRequest): Promise<Outcome> {
+  /** The request one attempt sends: a sink that signs its requests signs each attempt anew, as a signature
+   * carries its time and the server refuses an old one. Throwing fails the attempt (retried). */
+  protected async authorize(request: HttpRequest): Promise<HttpRequest> {
+    return request;
+  }
+
+  /** One attempt of a request over HTTP; a sink of another protocol sends it its own way. */
+  protected async attempt(request: HttpRequest): Promise<Outcome> {
     try {
-      const response = await this.undici.request(request.uri, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
+      const sent = await this.authorize(request);
+      const response = await this.undici.request(sent.uri, {
+        method: sent.method,
+        headers: sent.headers,
+        body: sent.body,
         dispatcher: this.dispatchers.for(request.uri),
         signal: AbortSignal.any([AbortSignal.timeout(this.settings.request.timeout_secs * 1000), this.killed.signal]),
       });

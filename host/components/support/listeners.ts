@@ -8,9 +8,10 @@ import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket, type TlsOptions } from 'node:tls';
 import { createSocket, type Socket as DatagramSocket } from 'node:dgram';
-import { isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv6 } from 'node:net';
+import { z } from 'zod';
 import type { ComponentEnv, Source, SourceContext } from '../component.js';
-import { pumpReadable, stampSource, type SourceDecoder, type Stamp, type StampOrigin } from './decoding.js';
+import { pumpReadable, stampSource, type MessageDecoder, type Stamp, type StampOrigin } from './decoding.js';
 import { certificateSubject, reportHandshakeFailures, serverTlsOptions, type TlsSourceConfig } from './tls.js';
 
 /** Who sent the bytes: an IP and port, or the path of a Unix socket. */
@@ -20,7 +21,7 @@ export interface Peer {
 }
 
 /** `host:port`, `[v6]:port` → host and port; Vector requires the port. */
-function parseListenAddress(address: string): { host: string; port: number } {
+export function parseListenAddress(address: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d+)$/.exec(address);
   const port = match ? Number(match[3]) : NaN;
   if (!match || port > 65535) throw new Error(`invalid address "${address}": expected host:port, e.g. 0.0.0.0:9000`);
@@ -51,10 +52,42 @@ export async function listenOn(server: Server, address: string): Promise<void> {
   }
 }
 
+/** `network/prefix` (or a bare address: the address alone) → Node's address, prefix and family. */
+function parseNetwork(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const [address = '', prefixText, ...rest] = text.split('/');
+  const version = isIP(address);
+  const bits = version === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? bits : Number(prefixText);
+  if (version === 0 || rest.length > 0 || !/^\d*$/.test(prefixText ?? '') || !(prefix >= 0 && prefix <= bits))
+    return undefined;
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/** `permit_origin` (Vector's TCP sources): the networks, in CIDR notation, whose peers may connect. */
+export const permitOriginSchema = z
+  .array(z.string().refine((text) => parseNetwork(text) !== undefined, 'expected an IP network in CIDR notation'))
+  .optional();
+
+/** The peers a `permit_origin` list lets in; an IPv4 peer on a dual-stack socket (`::ffff:a.b.c.d`) counts
+ * as IPv4. */
+function originFilter(networks: readonly string[]): (address: string) => boolean {
+  const allowed = new BlockList();
+  for (const network of networks) {
+    const { address, prefix, family } = parseNetwork(network)!;
+    allowed.addSubnet(address, prefix, family);
+  }
+  return (address) => {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+    return allowed.check(mapped ?? address, isIPv6(mapped ?? address) ? 'ipv6' : 'ipv4');
+  };
+}
+
 export type StreamListen =
   | {
       kind: 'tcp';
       address: string;
+      /** `permit_origin`: the networks peers must be in. */
+      permitOrigin?: readonly string[];
       connectionLimit?: number;
       receiveBufferBytes?: number;
       keepaliveSecs?: number;
@@ -76,6 +109,7 @@ export async function tcpListen(
     keepalive?: { time_secs?: number };
     max_connection_duration_secs?: number;
     tls?: TlsSourceConfig;
+    permit_origin?: readonly string[];
   },
   origin: StampOrigin,
 ): Promise<StreamListen> {
@@ -83,6 +117,7 @@ export async function tcpListen(
   return {
     kind: 'tcp',
     address: options.address,
+    permitOrigin: options.permit_origin,
     connectionLimit: options.connection_limit,
     receiveBufferBytes: options.receive_buffer_bytes,
     keepaliveSecs: options.keepalive?.time_secs,
@@ -101,7 +136,7 @@ export async function tcpListen(
  */
 export async function streamListener(
   listen: StreamListen,
-  decoder: SourceDecoder,
+  decoder: MessageDecoder,
   env: ComponentEnv,
   stamp: (peer: Peer) => Stamp,
   shutdownTimeoutSecs: number,
@@ -131,6 +166,8 @@ export async function streamListener(
     server.close();
     throw listenError(where, error);
   }
+  const permitted =
+    listen.kind === 'tcp' && listen.permitOrigin !== undefined ? originFilter(listen.permitOrigin) : undefined;
   const connections = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
   // Connections made before `run` wait (paused) for it.
@@ -145,6 +182,17 @@ export async function streamListener(
       // Connections read on after shutdown until their peer closes, at most this long.
       const cutoff = new AbortController();
       accept = (socket) => {
+        if (permitted !== undefined && !permitted(socket.remoteAddress ?? '')) {
+          // Vector refuses the connection at accept: an error of the listener, not of a connection.
+          env.telemetry.error('connection_failed', 'receiving');
+          env.log.error(`Connection from ${socket.remoteAddress} refused: not in permit_origin.`, {
+            error_type: 'connection_failed',
+            stage: 'receiving',
+            internal_log_rate_key: 'origin_refused',
+          });
+          socket.destroy();
+          return;
+        }
         if (listen.kind === 'tcp' && listen.keepaliveSecs !== undefined)
           socket.setKeepAlive(true, listen.keepaliveSecs * 1000);
         const peer: Peer =
@@ -217,7 +265,7 @@ async function removeStaleSocket(path: string): Promise<void> {
  */
 export async function datagramListener(
   address: string,
-  decoder: SourceDecoder,
+  decoder: MessageDecoder,
   env: ComponentEnv,
   stamp: (peer: Peer) => Stamp,
   options: { maxLength?: number; receiveBufferBytes?: number },

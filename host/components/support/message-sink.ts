@@ -12,10 +12,15 @@ import type { EventTemplate } from './event-template.js';
 import { concurrencyLimit, RateLimit, type RequestOptions } from './request.js';
 import { type RetryTimer, withRetries } from './retry.js';
 
-/** Each destination of a batch with the encoded events for it, in order. */
-export type Messages = Array<{ destination: string; payloads: Uint8Array[] }>;
+/** A destination of a batch with the encoded events for it, in order. */
+export interface DestinationMessages {
+  destination: string;
+  payloads: Uint8Array[];
+}
+/** Each destination of a batch with its messages. */
+export type Messages<M extends DestinationMessages = DestinationMessages> = M[];
 
-export abstract class MessageSink implements Sink {
+export abstract class MessageSink<M extends DestinationMessages = DestinationMessages> implements Sink {
   private readonly inFlight: InFlight;
   private readonly rateLimit: RateLimit;
   /** Events written and neither delivered nor given up on yet. */
@@ -25,7 +30,7 @@ export abstract class MessageSink implements Sink {
   constructor(
     protected readonly request: RequestOptions,
     private readonly destination: EventTemplate,
-    private readonly encoder: SinkEncoder,
+    protected readonly encoder: SinkEncoder,
     protected readonly env: ComponentEnv,
     private readonly timer: RetryTimer,
     /** How a failed attempt is logged: `<failed>: <reason>`. */
@@ -36,7 +41,14 @@ export abstract class MessageSink implements Sink {
   }
 
   /** Sends the messages once; rejects when the broker did not take them all. */
-  protected abstract attempt(messages: Messages): Promise<void>;
+  protected abstract attempt(messages: Messages<M>): Promise<void>;
+
+  /** The messages of the events of a batch that `destination` renders to: each event encoded (a sink whose
+   * messages carry more overrides this). */
+  protected messagesFor(destination: string, events: EventBatch): M {
+    // An event that failed to encode (counted by the encoder) has no message.
+    return { destination, payloads: this.encoder.encodeEach(events).filter((payload) => payload !== undefined) } as M;
+  }
 
   /** Closes the connection once what was sent is answered. */
   protected abstract disconnect(): Promise<void>;
@@ -46,11 +58,9 @@ export abstract class MessageSink implements Sink {
 
   async write(batch: EventBatch): Promise<void> {
     // Encoded now: the batch's bytes may be freed once written.
-    const messages: Messages = [...this.destination.group(batch, this.env)].map(([destination, events]) => ({
-      destination,
-      // An event that failed to encode (counted by the encoder) has no message.
-      payloads: this.encoder.encodeEach(events).filter((payload) => payload !== undefined),
-    }));
+    const messages = [...this.destination.group(batch, this.env)].map(([destination, events]) =>
+      this.messagesFor(destination, events),
+    );
     releaseBytes(batch);
     const count = messages.reduce((total, { payloads }) => total + payloads.length, 0);
     this.pending += count;

@@ -2,11 +2,13 @@
 // and written to the native metric object a metric record carries (docs/abi.md §2.3 and §9). Sources build a
 // `Metric` and send `metricEvent(metric)`; transforms and sinks read a decoded record with `readMetric`.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { IntegralFloat } from '../../../abi/codec.js';
-import type { InputEvent } from '../../../abi/batch.js';
+import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
 import { BatchReader } from '../../../runtime/engine.js';
-import type { EventBatch } from '../../topology/batch.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
+import { type EventBatch, splitBatch } from '../../topology/batch.js';
+import type { SourceContext } from '../component.js';
 
 type MetricKind = 'incremental' | 'absolute';
 
@@ -227,4 +229,84 @@ export function addValue(into: MetricValue, from: MetricValue): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * Vector's `MetricNormalizer` for sinks that want counters incremental and gauges absolute (influxdb):
+ * an absolute counter becomes the increase since the series' previous value (the first, and one that went
+ * down, only set the reference: nothing is sent), an incremental gauge becomes absolute by adding it to the
+ * series' last value; the other metrics pass as they are.
+ */
+export class MetricNormalizer {
+  private readonly last = new Map<string, number>();
+
+  normalize(metric: Metric): Metric | undefined {
+    const { value } = metric;
+    if (value.type === 'counter') {
+      if (metric.kind === 'incremental') return metric;
+      const key = seriesKey(metric);
+      const previous = this.last.get(key);
+      this.last.set(key, value.value);
+      if (previous === undefined || value.value < previous) return undefined;
+      return { ...metric, kind: 'incremental', value: { type: 'counter', value: value.value - previous } };
+    }
+    if (value.type === 'gauge') {
+      const key = seriesKey(metric);
+      const absolute = metric.kind === 'absolute' ? value.value : (this.last.get(key) ?? 0) + value.value;
+      this.last.set(key, absolute);
+      return { ...metric, kind: 'absolute', value: { type: 'gauge', value: absolute } };
+    }
+    return metric;
+  }
+}
+
+/** Vector's `DistributionStatistic` of a distribution's samples (those with a positive rate); undefined
+ * without any. `quantiles` are each paired with their value. */
+export function distributionStatistic(
+  samples: readonly Sample[],
+  quantiles: readonly number[],
+):
+  | { min: number; max: number; median: number; avg: number; sum: number; count: number; quantiles: number[][] }
+  | undefined {
+  const bins = samples.filter((sample) => sample.rate > 0).map((sample) => ({ ...sample }));
+  if (bins.length === 0) return undefined;
+  bins.sort((a, b) => a.value - b.value);
+  const sum = bins.reduce((total, sample) => total + sample.value * sample.rate, 0);
+  for (let i = 1; i < bins.length; i++) bins[i]!.rate += bins[i - 1]!.rate;
+  const count = bins.at(-1)!.rate;
+  /** The first bin whose cumulative rate reaches the rank (Vector's binary search). */
+  const quantile = (p: number) => {
+    const rank = Math.round(p * count);
+    return (bins.find((bin) => bin.rate >= rank) ?? bins.at(-1)!).value;
+  };
+  return {
+    min: bins[0]!.value,
+    max: bins.at(-1)!.value,
+    median: quantile(0.5),
+    avg: sum / count,
+    sum,
+    count,
+    quantiles: quantiles.map((p) => [p, quantile(p)]),
+  };
+}
+
+/** A scraping source's run: `scrape` at once, then every `intervalSecs` on a fixed schedule (a slow scrape
+ * does not shift the next), each scrape's events sent in batches of at most `chunkSize`, until shutdown. */
+export async function scrapeEvery(
+  intervalSecs: number,
+  context: SourceContext,
+  chunkSize: number,
+  scrape: () => InputEvent[] | Promise<InputEvent[]>,
+): Promise<void> {
+  const signal = context.shutdown;
+  let next = performance.now();
+  while (!signal.aborted) {
+    const events = await scrape();
+    if (events.length > 0) {
+      for (const batch of splitBatch({ bytes: encodeBatch(events, 0), count: events.length }, chunkSize))
+        await context.send(batch);
+    }
+    next += intervalSecs * 1000;
+    await sleep(Math.max(0, next - performance.now()), undefined, { signal }).catch(() => undefined);
+  }
 }

@@ -11,7 +11,7 @@ import type * as Protobuf from 'protobufjs';
 import { z } from 'zod';
 import { displayFloat } from '../../../runtime/engine.js';
 import { PROMETHEUS_REMOTE_PROTO } from '../../package-files.js';
-import { type Metric, type MetricTags, type MetricValue, tagValue } from './metric.js';
+import { distributionStatistic, type Metric, type MetricTags, type MetricValue, tagValue } from './metric.js';
 
 /** The Prometheus sinks' `buckets` (histogram upper bounds) and `quantiles`, with Vector's defaults. */
 export const bucketsSchema = z
@@ -78,35 +78,6 @@ export function samplesToBuckets(
   return { buckets: buckets.map((upper_limit, i) => ({ upper_limit, count: counts[i]! })), count, sum };
 }
 
-/** Vector's `DistributionStatistic`: quantiles of samples (the sample at rank round(q × count)), with min,
- * max, average, sum and count; undefined without a sample of positive rate. */
-export function distributionStatistic(
-  samples: ReadonlyArray<{ value: number; rate: number }>,
-  quantiles: readonly number[],
-):
-  | { quantiles: Array<[number, number]>; min: number; max: number; avg: number; sum: number; count: number }
-  | undefined {
-  const bins = samples.filter((sample) => sample.rate > 0).map((sample) => ({ ...sample }));
-  if (bins.length === 0) return undefined;
-  bins.sort((a, b) => a.value - b.value);
-  const sum = bins.reduce((total, bin) => total + bin.value * bin.rate, 0);
-  for (let i = 1; i < bins.length; i++) bins[i]!.rate += bins[i - 1]!.rate;
-  const count = bins.at(-1)!.rate;
-  const at = (q: number): number => {
-    const rank = Math.round(q * count);
-    const index = bins.findIndex((bin) => bin.rate >= rank);
-    return bins[index < 0 ? bins.length - 1 : index]!.value;
-  };
-  return {
-    quantiles: quantiles.map((q) => [q, bins.length === 1 ? bins[0]!.value : at(q)]),
-    min: bins[0]!.value,
-    max: bins.at(-1)!.value,
-    avg: bins.length === 1 ? bins[0]!.value : sum / count,
-    sum,
-    count,
-  };
-}
-
 /** One sample of a family: the family name with `suffix`, and one extra label (`le`, `quantile`). */
 type Emit = (suffix: string, value: number, extra?: [string, string]) => void;
 
@@ -130,7 +101,7 @@ function emitSamples(metric: Metric, options: SampleOptions, emit: Emit): void {
           emit('_sum', 0);
           return emit('_count', 0);
         }
-        for (const [q, v] of statistic.quantiles) emit('', v, ['quantile', rustFloat(q)]);
+        for (const [q, v] of statistic.quantiles) emit('', v!, ['quantile', rustFloat(q!)]);
         emit('_sum', statistic.sum);
         emit('_count', statistic.count);
         emit('_min', statistic.min);

@@ -1,13 +1,13 @@
 // The hostMetrics query on a live instance: a fake procfs/sysfs tree (PROCFS_ROOT, SYSFS_ROOT) gives exact
 // values, an empty one gives Vector's zeros and nulls, the real /proc gives plausible ones.
 
-import { mkdirSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IDLE_PIPELINE, query, startApiInstance } from './support.js';
-import { tempDir } from '../support/svc.js';
+import { tempDir, writeTree } from '../support/svc.js';
 
 const HOST_METRICS = `{
   hostMetrics {
@@ -29,13 +29,6 @@ async function hostMetricsWith(env: NodeJS.ProcessEnv): Promise<any> {
     return body.data.hostMetrics;
   } finally {
     await api.stop();
-  }
-}
-
-function writeTree(root: string, files: Record<string, string>): void {
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), content);
   }
 }
 

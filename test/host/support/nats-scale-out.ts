@@ -1,6 +1,6 @@
 // Scale-out through NATS JetStream (scale-out.ts): the agent publishes with the nats sink (`jetstream: true`)
 // and the two aggregators share one durable pull consumer. Used small by
-// test/host/components/sources/nats-kill.test.ts, large by scripts/nats-scale-out.mjs.
+// test/host/components/sources/nats-kill.test.ts, large by scripts/scale-out.mjs.
 
 import { AckPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';

@@ -3,10 +3,10 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../../support/wait-for.js';
 
@@ -46,6 +46,14 @@ export async function freePort(): Promise<number> {
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'svc-test-'));
+}
+
+/** Writes `files` (relative path → content) under `root`, making their directories. */
+export function writeTree(root: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), content);
+  }
 }
 
 /** Writes `files` (name → content) into a new temporary directory; returns its path. */

@@ -3,6 +3,7 @@
 // templates, the query string, doc_type for version 6, partial failures (with and without
 // request_retry_partial), retries, rejected requests, acknowledgements, endpoints in turn and the healthcheck.
 
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,6 +11,7 @@ import elasticsearch, { buildElasticsearchSink } from '../../../../host/componen
 import { Timestamp } from '../../../../runtime/index.js';
 import { BatchNotifier, type BatchStatus } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
+import { assertSigned } from '../../support/signature.js';
 import { type Answer, httpTarget, instantTimer, type Received } from '../../support/http-target.js';
 
 /** A server that answers `GET /` with `version` and bulk requests with `bulk` (all created by default). */
@@ -330,6 +332,55 @@ test('healthcheck: /_cluster/health must answer 200, with the credentials of the
   assert.is(parsed.bulk.action, 'index');
   assert.is(parsed.doc_type, '_doc');
   assert.equal(parsed.batch, { max_bytes: 10_000_000, timeout_secs: 1 });
+});
+
+const signer = { accessKeyId: 'KEY', secretAccessKey: 'SECRET' };
+
+test('auth.strategy aws: the probe, bulk requests and the healthcheck signed for service es (aoss when serverless: no probe, no healthcheck, the payload hash sent); Vector checks', async () => {
+  const target = await elasticsearchServer();
+  const auth = { strategy: 'aws', access_key_id: 'KEY', secret_access_key: 'SECRET' };
+  const { sink } = await build({ endpoints: [target.uri], auth, aws: { region: 'eu-west-1' }, compression: 'gzip' });
+  await sink.healthcheck!({});
+  await sink.write(logBatch([{ message: 'signed' }]));
+  await sink.close();
+  await target.close();
+  assert.equal(
+    target.requests.map((request) => `${request.method} ${request.url.split('?')[0]}`),
+    ['GET /', 'GET /_cluster/health', 'POST /_bulk'],
+  );
+  for (const request of target.requests) assertSigned(request, signer, 'eu-west-1', 'es');
+
+  const serverless = await elasticsearchServer();
+  const { env, sink: collection } = await build({
+    endpoints: [serverless.uri],
+    auth,
+    aws: { region: 'eu-west-1' },
+    opensearch_service_type: 'serverless',
+  });
+  await collection.write(logBatch([{ message: 'signed' }]));
+  await collection.healthcheck!({});
+  await collection.close();
+  await serverless.close();
+  assert.equal(
+    serverless.requests.map((request) => request.method),
+    ['POST'],
+  );
+  const [bulk] = serverless.requests as [Received];
+  assertSigned(bulk, signer, 'eu-west-1', 'aoss');
+  assert.is(bulk.headers['x-amz-content-sha256'], createHash('sha256').update(bulk.body).digest('hex'));
+  assert.ok(
+    env.logs.some((record) => record.message.startsWith('Amazon OpenSearch Serverless does not support healthchecks')),
+  );
+
+  const issues = (options: object) =>
+    elasticsearch.options
+      .safeParse({ endpoints: ['http://a:9200'], ...options })
+      .error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  assert.equal(issues({ auth }), ['aws.region: aws.region required when AWS authentication is in use']);
+  assert.equal(issues({ opensearch_service_type: 'serverless', api_version: 'v8' }), [
+    'auth.strategy: Amazon OpenSearch Serverless requires `auth.strategy` value to be `aws`',
+    'api_version: Amazon OpenSearch Serverless requires `api_version` value to be `auto`',
+  ]);
 });
 
 test.run();

@@ -18,19 +18,26 @@ import { z } from 'zod';
 
 test('the registry lists every sink type', () => {
   assert.equal([...SINKS.keys()].sort(), [
+    'aws_s3',
     'blackhole',
     'console',
     'elasticsearch',
     'file',
     'http',
+    'influxdb_logs',
+    'influxdb_metrics',
+    'kafka',
     'loki',
     'mqtt',
     'nats',
+    'opentelemetry',
     'prometheus_exporter',
     'prometheus_remote_write',
     'redis',
     'socket',
     'splunk_hec_logs',
+    'splunk_hec_metrics',
+    'vector',
   ]);
 });
 

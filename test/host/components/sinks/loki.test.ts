@@ -12,6 +12,7 @@ import loki, { buildLokiSink } from '../../../../host/components/sinks/loki.js';
 import { Timestamp } from '../../../../runtime/index.js';
 import { BatchNotifier, type BatchStatus } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
+import { assertSigned } from '../../support/signature.js';
 import { type Answer, httpTarget, instantTimer, type Received } from '../../support/http-target.js';
 import { waitFor } from '../../../support/wait-for.js';
 
@@ -312,6 +313,35 @@ test('options: labels required and at least one, label names checked unless temp
   assert.is(parsed.out_of_order_action, 'accept');
   assert.is(parsed.path, '/loki/api/v1/push');
   assert.equal(parsed.batch, { max_bytes: 1_000_000, max_events: 100_000, timeout_secs: 1 });
+});
+
+test('auth.strategy aws: pushes and the healthcheck signed for auth.service in auth.auth.region; no region is a build error', async () => {
+  const target = await httpTarget(() => ({ status: 200 }));
+  const keys = { access_key_id: 'KEY', secret_access_key: 'SECRET', region: 'eu-central-1' };
+  const { sink } = await build({
+    endpoint: target.uri,
+    encoding: { codec: 'json' },
+    labels: { app: 'web' },
+    auth: { strategy: 'aws', auth: keys, service: 'execute-api' },
+  });
+  await sink.healthcheck!({});
+  await sink.write(logBatch([{ message: 'signed' }]));
+  await sink.close();
+  await target.close();
+  assert.equal(
+    target.requests.map((request) => `${request.method} ${request.url}`),
+    ['GET /ready', 'POST /loki/api/v1/push'],
+  );
+  const signer = { accessKeyId: 'KEY', secretAccessKey: 'SECRET' };
+  for (const request of target.requests) assertSigned(request, signer, 'eu-central-1', 'execute-api');
+
+  const unsigned = await build({
+    endpoint: 'http://127.0.0.1:1',
+    encoding: { codec: 'json' },
+    labels: { app: 'web' },
+    auth: { strategy: 'aws', auth: { access_key_id: 'KEY', secret_access_key: 'SECRET' }, service: 'execute-api' },
+  }).catch((error: Error) => error.message);
+  assert.match(String(unsigned), /^auth\.auth\.region: could not determine the region/);
 });
 
 test.run();

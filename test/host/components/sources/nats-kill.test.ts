@@ -1,6 +1,6 @@
 // At-least-once through NATS JetStream across SIGKILL: an agent publishes lines, two aggregators share a
 // durable consumer, one is killed mid-stream and restarted; no line is lost (duplicates are expected: the
-// killed run's unacknowledged messages are redelivered). The large run is scripts/nats-scale-out.mjs.
+// killed run's unacknowledged messages are redelivered). The large run is scripts/scale-out.mjs (--broker nats).
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
