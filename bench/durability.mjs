@@ -12,7 +12,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Newlines appended to `file` since `counter` last looked, added to its count: a file that only grows is
  * read once, so polling does not compete with the svc it measures by rereading its output. */
-function countNew(file, counter) {
+export function countNew(file, counter) {
   let fd;
   try {
     fd = openSync(file, 'r');

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { durabilityBenchmark } from './durability.mjs';
+import { metricsBenchmark } from './metrics.mjs';
 
 /** Alternated runs per command: this VM's speed swings by half within a minute, and five medians hold. */
 const ROUNDS = 5;
@@ -36,7 +37,7 @@ function wallOnce(command) {
 
 /** Runs the commands in turn `rounds` times after one warm-up each (alternating, so a busy moment of the
  * machine hits all of them alike); the median seconds of each. */
-function alternate(commands, rounds = ROUNDS) {
+export function alternate(commands, rounds = ROUNDS) {
   for (const command of commands) wallOnce(command);
   const times = commands.map(() => []);
   for (let round = 0; round < rounds; round++) commands.forEach((command, i) => times[i].push(wallOnce(command)));
@@ -449,6 +450,7 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
   const durability = await durabilityBenchmark({ cli, eventsFile, s1File });
   console.error(durability[0]);
   const fileRows = await fileBenchmark({ root, cli, work, eventsFile, s1File });
+  const metricsRows = await metricsBenchmark({ cli, work });
 
   const rate = (s) => `${(events / s / 1e3).toFixed(0)} k`;
   const load = `1-minute load average ${loadBefore.toFixed(1)} when these rows started, ${os.loadavg()[0].toFixed(1)} when they ended (${os.cpus().length} cores): other work on the machine slows all columns alike, the ratios less.`;
@@ -463,6 +465,7 @@ export async function pipelineBenchmark({ root, cli, work, eventsFile, events, s
     `| default pipeline, spawn → first event on stdout, warm module cache, median of ${START_ROUNDS} | ${(start * 1000).toFixed(0)} ms | | | < 300 ms |`,
     ...durability,
     ...fileRows,
+    ...metricsRows,
     '',
     load,
   ];

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brokerBenchmark } from './brokers.mjs';
 import { pipelineBenchmark } from './pipeline.mjs';
 import { exporterScrapeBenchmark, exporterScrapeRow } from './prometheus.mjs';
 import { PROGRAMS, generate } from './programs.mjs';
@@ -212,6 +213,8 @@ const pipelineTable = await pipelineBenchmark({
   secondProgram: PROGRAMS.S3.source,
 });
 
+const brokerRows = await brokerBenchmark({ cli });
+
 const s1Source = PROGRAMS.S1.source;
 const compileTimes = compileTime(s1Source);
 writeFileSync(path.join(work, 'one.ndjson'), generate('S1', 1));
@@ -255,6 +258,7 @@ const summary = [
 console.log(table.join('\n'));
 console.log('\n' + summary.join('\n'));
 console.log('\n' + pipelineTable.join('\n'));
+console.log('\n' + brokerRows.join('\n'));
 for (const note of notes) console.log(note);
 
 if (!flag('--no-write')) {
@@ -283,6 +287,16 @@ warm-up. The S1 rows read the ${E2E_EVENTS / 1000}k events of the check above fr
 checked to hold the same events first. The chain runs S1 then S3 (\`. |= parse_syslog!(.message)\`).
 
 ${pipelineTable.join('\n')}
+
+## Brokers
+
+An svc agent (file source → the broker's sink) and an svc aggregator (the broker's source → file sink), started
+together with the broker's real server on this machine (bench/brokers.mjs), default acknowledgements; one run
+each, from their spawn until the aggregator's file holds every line.
+
+| measurement | svc | compared with | ratio | target |
+|---|---|---|---|---|
+${brokerRows.join('\n')}
 `;
   writeFileSync(path.join(root, 'docs/benchmarks.md'), doc);
 }

@@ -53,7 +53,7 @@ export {
 } from '../abi/batch.js';
 export { Timestamp, Regex, type RemapValue } from '../abi/values.js';
 export { display } from './display.js';
-export { isTimeZone } from './time-zones.js';
+export { isTimeZone, namedTimeZone, type TimeZone } from './time-zones.js';
 
 /** `runNdjson` flags: print `.` instead of the result; write emitted events as JSON instead of display text. */
 export const NDJSON_PRINT_OBJECT = NdjsonFlag.PRINT_OBJECT;

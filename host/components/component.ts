@@ -110,12 +110,15 @@ export interface TransformResult {
   /** Events dropped on purpose (filter, sample, throttle) or not (remap errors with drop_on_error). */
   /** `key`: also counted in `events_discarded_total` tagged with it (throttle's per-key option). */
   discarded?: Array<{ count: number; intentional: boolean; reason: string; key?: string }>;
-  errors?: Array<{ count: number; errorType: string; stage: string; message: string }>;
+  /** `tags`: more tags of `component_errors_total` than `error_type` and `stage` (Vector's `error_code`, `field`). */
+  errors?: Array<{ count: number; errorType: string; stage: string; message: string; tags?: Record<string, string> }>;
   /** Problems logged as warnings (a message of fixed text, the detail in fields), not counted: Vector's `warn!`. */
   warnings?: Array<{ message: string; fields: Record<string, string | number | boolean> }>;
   /** Increments of the component's own counters (tagged as its other metrics), e.g. reduce's
    * `stale_events_flushed_total`. */
-  counters?: Array<{ name: string; count: number }>;
+  counters?: Array<{ name: string; count: number; tags?: Record<string, string> }>;
+  /** Values of the component's own gauges, e.g. tag_cardinality_limit's `tag_cardinality_tracked_keys`. */
+  gauges?: Array<{ name: string; value: number }>;
   /** Remap `log()` calls made while processing the batch; `position`: the call's byte offset in its program. */
   logs?: Array<{ level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; message: string; position: number }>;
   /** When the input was frames (`EventBatch.frames`): the events they decoded into, and the frames that

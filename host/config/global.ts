@@ -29,7 +29,7 @@ const logSchemaPath = (fallback: string) =>
     .default(fallback);
 
 /** A TZ-database zone name or `local`. */
-const timezone = z.string().superRefine((value, context) => {
+export const timezone = z.string().superRefine((value, context) => {
   if (value === 'local') return;
   try {
     new Intl.DateTimeFormat('en', { timeZone: value });

@@ -116,13 +116,13 @@ export class ComponentTelemetry {
     this.counter('events_discarded_total', { key }).increment(count);
   }
 
-  error(errorType: string, stage: string, count = 1): void {
-    this.counter('component_errors_total', { error_type: errorType, stage }).increment(count);
+  error(errorType: string, stage: string, count = 1, tags: Tags = {}): void {
+    this.counter('component_errors_total', { error_type: errorType, stage, ...tags }).increment(count);
   }
 
   /** A counter of this component's own (`TransformResult.counters`). */
-  increment(name: string, count: number): void {
-    this.counter(name, {}).increment(count);
+  increment(name: string, count: number, tags: Tags = {}): void {
+    this.counter(name, tags).increment(count);
   }
 
   /** A gauge of this component, e.g. the buffer gauges. */

@@ -860,12 +860,13 @@ export class Topology {
       if (key !== undefined) node.telemetry.discardedForKey(key, count);
       if (!intentional) node.log.warn(`Events dropped: ${reason}`, { count, internal_log_rate_key: 'events_dropped' });
     }
-    for (const { count, errorType, stage, message } of result.errors ?? []) {
-      node.telemetry.error(errorType, stage, count);
+    for (const { count, errorType, stage, message, tags } of result.errors ?? []) {
+      node.telemetry.error(errorType, stage, count, tags);
       node.log.error(message, { error_type: errorType, stage, internal_log_rate_key: errorType });
     }
     for (const { message, fields } of result.warnings ?? []) node.log.warn(message, fields);
-    for (const { name, count } of result.counters ?? []) node.telemetry.increment(name, count);
+    for (const { name, count, tags } of result.counters ?? []) node.telemetry.increment(name, count, tags);
+    for (const { name, value } of result.gauges ?? []) node.telemetry.gauge(name).set(value);
     for (const { level, message, position: vrl_position } of result.logs ?? [])
       node.log[level](message, { vrl_position, internal_log_rate_limit: false });
     if (result.encodeFailures)

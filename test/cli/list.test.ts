@@ -21,7 +21,12 @@ test('list prints every component type by kind, sorted, as Vector lays it out', 
       section('Enrichment tables', ['file', 'geoip', 'memory', 'mmdb']),
     ].join('\n'),
   );
-  assert.ok(stdout.includes('\nTransforms:\n- dedupe\n- filter\n- reduce\n- remap\n'), stdout);
+  assert.ok(
+    stdout.includes(
+      '\nTransforms:\n- aggregate\n- dedupe\n- filter\n- log_to_metric\n- metric_to_log\n- reduce\n- remap\n',
+    ),
+    stdout,
+  );
   assert.is(stderr, '');
   assert.is(status, 0);
 });

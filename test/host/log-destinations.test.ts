@@ -227,8 +227,13 @@ sinks:
     assert.equal(pick(lokiDocs()), expected);
     assert.equal(pick(bulkDocs()), expected);
     assert.equal(pick(hecDocs()), expected);
-    // One gzip object of newline-delimited JSON per transaction, under its prefix.
-    const objects = await s3.objects();
+    // One gzip object of newline-delimited JSON per transaction, under its prefix (s3rver stores a PUT's
+    // object after it recorded the request).
+    let objects = await s3.objects();
+    while (objects.length < 2) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      objects = await s3.objects();
+    }
     assert.equal(
       objects.map(({ key }) => key.split('/')[0]),
       ['txn=a', 'txn=b'],

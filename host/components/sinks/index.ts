@@ -5,6 +5,7 @@ import type { SinkDefinition } from '../component.js';
 
 export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map<string, () => Promise<SinkDefinition>>(
   [
+    ['amqp', async () => (await import('./amqp.js')).default as SinkDefinition],
     ['aws_s3', async () => (await import('./aws_s3.js')).default as SinkDefinition],
     ['blackhole', async () => (await import('./blackhole.js')).default as SinkDefinition],
     ['console', async () => (await import('./console.js')).default as SinkDefinition],

@@ -7,6 +7,7 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   string,
   () => Promise<SourceDefinition>
 >([
+  ['amqp', async () => (await import('./amqp.js')).default],
   ['demo_logs', async () => (await import('./demo_logs.js')).default],
   ['eventdb_metrics', async () => (await import('./eventdb_metrics.js')).default],
   ['exec', async () => (await import('./exec.js')).default],

@@ -32,6 +32,7 @@ import {
 } from '../support/decoding.js';
 import { natsConnect, natsConnectionFields, natsFiles } from '../support/nats.js';
 import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
+import { gather, WaitingMessages } from '../support/waiting-messages.js';
 
 const options = z.strictObject({
   ...natsConnectionFields,
@@ -58,61 +59,8 @@ const options = z.strictObject({
 });
 type NatsSourceOptions = z.infer<typeof options>;
 
-/** Messages decoded together at most (those already waiting in the client). */
-const MAX_GATHERED = 1000;
-
 /** A received message: core NATS or JetStream. */
 type Received = Msg | JsMsg;
-
-/** Takes the messages of `messages` as they come, all those waiting at once, and hands each group to
- * `handle` (awaited: the back-pressure). Ends when `messages` does. */
-async function gather<M>(messages: WaitingMessages<M>, handle: (group: M[]) => Promise<void>): Promise<void> {
-  for (;;) {
-    const group = await messages.take(MAX_GATHERED);
-    if (group === undefined) return;
-    await handle(group);
-  }
-}
-
-/** Messages the client delivered, waiting for the pipeline. Core NATS: at most `capacity` of them, beyond
- * which a message is dropped (the subscriber is too slow), as Vector's client drops past
- * `subscriber_capacity`. JetStream: unbounded here, since the consumer's `max_ack_pending` bounds what the
- * server hands out unacknowledged. */
-class WaitingMessages<M> {
-  private messages: M[] = [];
-  private wake: (() => void) | undefined;
-  private ended = false;
-
-  constructor(private readonly capacity = Number.POSITIVE_INFINITY) {}
-
-  /** False when the message was dropped. */
-  push(message: M): boolean {
-    if (this.messages.length >= this.capacity) return false;
-    this.messages.push(message);
-    this.wake?.();
-    return true;
-  }
-
-  end(): void {
-    this.ended = true;
-    this.wake?.();
-  }
-
-  /** Up to `max` waiting messages, once there is one; undefined once ended and empty. */
-  async take(max: number): Promise<M[] | undefined> {
-    while (this.messages.length === 0) {
-      if (this.ended) return undefined;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = undefined;
-    }
-    if (this.messages.length <= max) {
-      const all = this.messages;
-      this.messages = [];
-      return all;
-    }
-    return this.messages.splice(0, max);
-  }
-}
 
 async function build(options: NatsSourceOptions, env: ComponentEnv): Promise<Source> {
   const origin = { sourceType: 'nats', logNamespace: logNamespaceOf(env, options.log_namespace) };

@@ -172,11 +172,12 @@ export function stampAt(stamp: Stamp, path: string | undefined, value: unknown):
 
 /** The stamp every source gives its events: source type, the current time and the host name. Legacy: at
  * `log_schema`'s keys, the host at `hostKey` (default `log_schema.host_key`; empty: none). Vector's namespace:
- * `%vector.source_type`, `%vector.ingest_timestamp` and `%<source type>.host`. */
+ * `%vector.source_type`, `%vector.ingest_timestamp` and `%<source type>.host`. `hostKey` null: no host in
+ * either (a source whose events Vector does not give one). */
 export function sourceStamp(
   env: ComponentEnv,
   origin: StampOrigin,
-  hostKey?: string,
+  hostKey?: string | null,
   host: string = env.hostname,
 ): Stamp {
   const schema = env.globals.log_schema;
@@ -184,6 +185,7 @@ export function sourceStamp(
     origin.logNamespace === 'vector'
       ? { vector: { source_type: origin.sourceType, ingest_timestamp: new Date() } }
       : stampAt(stampAt({}, schema.source_type_key, origin.sourceType), schema.timestamp_key, new Date());
+  if (hostKey === null) return stamp;
   return stampSource(stamp, origin, hostKey ?? schema.host_key, ['host'], host);
 }
 

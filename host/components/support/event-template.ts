@@ -94,21 +94,30 @@ export function groupByTemplates(
   key: (texts: string[]) => string,
 ): Map<string, EventBatch> {
   const rendered = templates.map((template) => template.renderEach(batch));
-  const writers = new Map<string, BatchWriter>();
-  events: for (const { index, record } of new BatchReader(batch.bytes)) {
+  const keys = rendered[0]!.map((_, index) => {
     const texts: string[] = [];
     for (const [at, template] of templates.entries()) {
       const text = rendered[at]![index]!;
       if (typeof text !== 'string') {
         templateFailed(env, template.option, text.error, true);
-        continue events;
+        return undefined;
       }
       texts.push(text);
     }
-    const partition = key(texts);
-    let writer = writers.get(partition);
-    if (writer === undefined) writers.set(partition, (writer = new BatchWriter()));
+    return key(texts);
+  });
+  return groupByKey(batch, keys);
+}
+
+/** The batch's events grouped by their key (`keys[i]`: the i-th event's; undefined: left out), in order. */
+export function groupByKey(batch: EventBatch, keys: ReadonlyArray<string | undefined>): Map<string, EventBatch> {
+  const writers = new Map<string, BatchWriter>();
+  for (const { index, record } of new BatchReader(batch.bytes)) {
+    const key = keys[index];
+    if (key === undefined) continue;
+    let writer = writers.get(key);
+    if (writer === undefined) writers.set(key, (writer = new BatchWriter()));
     writer.appendRaw(record);
   }
-  return new Map([...writers].map(([partition, writer]) => [partition, toBatch(writer.finish())]));
+  return new Map([...writers].map(([key, writer]) => [key, toBatch(writer.finish())]));
 }

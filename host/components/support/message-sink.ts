@@ -29,7 +29,8 @@ export abstract class MessageSink<M extends DestinationMessages = DestinationMes
 
   constructor(
     protected readonly request: RequestOptions,
-    private readonly destination: EventTemplate,
+    /** Groups a batch's events by destination (an EventTemplate, or a sink's own rendering). */
+    private readonly destination: Pick<EventTemplate, 'group'>,
     protected readonly encoder: SinkEncoder,
     protected readonly env: ComponentEnv,
     private readonly timer: RetryTimer,

@@ -3,7 +3,8 @@
 // `Metric` and send `metricEvent(metric)`; transforms and sinks read a decoded record with `readMetric`.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { IntegralFloat } from '../../../abi/codec.js';
+import { ByteWriter, encodeValue, IntegralFloat, Wire } from '../../../abi/codec.js';
+import type { BatchWriter } from '../../../runtime/engine.js';
 import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
 import { BatchReader } from '../../../runtime/engine.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
@@ -105,6 +106,68 @@ export function nativeMetric(metric: Metric): Record<string, unknown> {
   return native;
 }
 
+/** Where `appendMetric` encodes, reused: a writer per metric was most of the cost of writing one. */
+const scratch = new ByteWriter();
+
+/** Appends `metric` to a batch as a metric record with the given encoded metadata. */
+export function appendMetric(batch: BatchWriter, metadata: Uint8Array, metric: Metric): void {
+  scratch.clear();
+  encodeMetric(scratch, metric);
+  batch.appendEncoded('metric', metadata, scratch.finish());
+}
+
+/** Writes an object of `fields` (ASCII keys), each value by its writer, keys sorted (docs/abi.md §1). */
+function writeObject(w: ByteWriter, fields: Array<[string, () => void]>): void {
+  fields.sort(([a], [b]) => (a < b ? -1 : 1));
+  w.u8(Wire.Object);
+  w.u32(fields.length);
+  const lengthAt = w.reserve(4);
+  for (const [key, write] of fields) {
+    w.text(key);
+    write();
+  }
+  w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
+}
+
+/** `encodeValue(w, nativeMetric(metric))` without the generic walk: counters and gauges written directly,
+ * as log_to_metric and aggregate write many. */
+function encodeMetric(w: ByteWriter, metric: Metric): void {
+  const text = (value: string) => () => {
+    w.u8(Wire.Bytes);
+    w.text(value);
+  };
+  const fields: Array<[string, () => void]> = [
+    ['name', text(metric.name)],
+    ['kind', text(metric.kind)],
+  ];
+  if (metric.namespace !== undefined) fields.push(['namespace', text(metric.namespace)]);
+  const tags = metric.tags;
+  if (tags !== undefined && Object.keys(tags).length > 0) fields.push(['tags', () => encodeValue(w, tags)]);
+  const { timestamp, interval_ms: interval } = metric;
+  if (timestamp !== undefined) fields.push(['timestamp', () => encodeValue(w, new Timestamp(timestamp))]);
+  if (interval !== undefined) fields.push(['interval_ms', () => encodeValue(w, interval)]);
+  const value = metric.value;
+  if (value.type === 'counter' || value.type === 'gauge') {
+    fields.push([
+      value.type,
+      () =>
+        writeObject(w, [
+          [
+            'value',
+            () => {
+              w.u8(Wire.Float);
+              w.f64(value.value);
+            },
+          ],
+        ]),
+    ]);
+  } else {
+    const native = nativeMetric(metric);
+    fields.push([value.type, () => encodeValue(w, native[value.type])]);
+  }
+  writeObject(w, fields);
+}
+
 /** A metric as a record of an input batch (`encodeBatch`). */
 export function metricEvent(metric: Metric, metadata?: object): InputEvent {
   return { kind: 'metric', metadata, event: nativeMetric(metric) };
@@ -186,10 +249,129 @@ export function* batchMetrics(batch: EventBatch): Generator<Metric> {
     if (view.kind === 'metric') yield readMetric(reader.decodeRecord(view).event as RemapValue);
 }
 
-/** A tag's single value as `metric_tag_values: single` exposes it: the last value, null for a bare tag. */
+/** A tag's single value as `metric_tag_values: single` exposes it (Vector's `as_single`): the last value
+ * that is not bare; null for a bare tag. */
 export function tagValue(tags: MetricTags | undefined, key: string): string | null | undefined {
   const value = tags?.[key];
-  return Array.isArray(value) ? value.at(-1) : value;
+  return Array.isArray(value) ? (value.findLast((item) => item !== null) ?? null) : value;
+}
+
+/** The tags as `metric_tag_values: single` leaves them (Vector's `reduce_tags_to_single`): each its single
+ * value, bare ones removed. */
+export function singleTags(tags: MetricTags): Record<string, string> {
+  const single: Record<string, string> = {};
+  for (const key of Object.keys(tags)) {
+    const value = tagValue(tags, key);
+    if (typeof value === 'string') single[key] = value;
+  }
+  return single;
+}
+
+/** Vector's `MetricValue::add`: `value` plus `other`, or undefined when they do not add up (other types, other
+ * statistics or bucket limits; aggregated summaries and sketches never do). */
+function addValues(value: MetricValue, other: MetricValue): MetricValue | undefined {
+  switch (value.type) {
+    case 'counter':
+    case 'gauge':
+      return other.type === value.type ? { type: value.type, value: value.value + other.value } : undefined;
+    case 'set':
+      return other.type === 'set'
+        ? { type: 'set', values: [...new Set([...value.values, ...other.values])].sort() }
+        : undefined;
+    case 'distribution':
+      return other.type === 'distribution' && other.statistic === value.statistic
+        ? { ...value, samples: [...value.samples, ...other.samples] }
+        : undefined;
+    case 'aggregated_histogram':
+      if (other.type !== 'aggregated_histogram' || !sameLimits(value.buckets, other.buckets)) return undefined;
+      return {
+        type: value.type,
+        buckets: value.buckets.map((bucket, i) => ({ ...bucket, count: bucket.count + other.buckets[i]!.count })),
+        count: value.count + other.count,
+        sum: value.sum + other.sum,
+      };
+    default:
+      return undefined;
+  }
+}
+
+const sameLimits = (a: Bucket[], b: Bucket[]) =>
+  a.length === b.length && a.every((bucket, i) => bucket.upper_limit === b[i]!.upper_limit);
+
+const NANOS_PER_MS = 1_000_000n;
+
+/**
+ * Vector's `MetricData::update`: adds `other`'s value into `metric` and widens its time (with both timestamps
+ * and intervals, the window from the earlier start to the later end; else the later timestamp, no interval).
+ * Returns false, leaving `metric` as it was, when the values do not add up.
+ */
+export function updateMetric(metric: Metric, other: Metric): boolean {
+  const value = addValues(metric.value, other.value);
+  if (value === undefined) return false;
+  const [t1, t2, i1, i2] = [metric.timestamp, other.timestamp, metric.interval_ms, other.interval_ms];
+  let timestamp = t1 ?? t2;
+  let interval: number | undefined;
+  if (t1 !== undefined && t2 !== undefined) {
+    const firstIsLater = t1 > t2;
+    const [start, end] = firstIsLater ? [t2, t1] : [t1, t2];
+    if (i1 !== undefined && i2 !== undefined) {
+      const delta = Number((end - start) / NANOS_PER_MS);
+      if (delta > 0xffffffff) return false;
+      timestamp = start;
+      interval = delta + (firstIsLater ? i1 : i2) || undefined;
+    } else timestamp = end;
+  }
+  metric.value = value;
+  setTime(metric, timestamp, interval);
+  return true;
+}
+
+function setTime(metric: Metric, timestamp: bigint | undefined, interval: number | undefined): void {
+  if (timestamp === undefined) delete metric.timestamp;
+  else metric.timestamp = timestamp;
+  if (interval === undefined) delete metric.interval_ms;
+  else metric.interval_ms = interval;
+}
+
+/**
+ * Vector's `MetricValue::subtract`: takes `other`'s value out of `metric`'s. Returns false, leaving it as it
+ * was, for other types and for what would go backwards (a counter or a histogram smaller than before).
+ */
+export function subtractMetric(metric: Metric, other: Metric): boolean {
+  const value = metric.value;
+  const earlier = other.value;
+  if (
+    (value.type === 'counter' && earlier.type === 'counter' && value.value >= earlier.value) ||
+    (value.type === 'gauge' && earlier.type === 'gauge')
+  ) {
+    metric.value = { type: value.type, value: value.value - earlier.value };
+    return true;
+  }
+  if (value.type === 'set' && earlier.type === 'set') {
+    metric.value = { type: 'set', values: value.values.filter((item) => !earlier.values.includes(item)) };
+    return true;
+  }
+  if (value.type === 'distribution' && earlier.type === 'distribution' && value.statistic === earlier.statistic) {
+    const seen = (sample: Sample) => earlier.samples.some((s) => s.value === sample.value && s.rate === sample.rate);
+    metric.value = { ...value, samples: value.samples.filter((sample) => !seen(sample)) };
+    return true;
+  }
+  if (
+    value.type === 'aggregated_histogram' &&
+    earlier.type === 'aggregated_histogram' &&
+    value.count >= earlier.count &&
+    sameLimits(value.buckets, earlier.buckets) &&
+    value.buckets.every((bucket, i) => bucket.count >= earlier.buckets[i]!.count)
+  ) {
+    metric.value = {
+      type: value.type,
+      buckets: value.buckets.map((bucket, i) => ({ ...bucket, count: bucket.count - earlier.buckets[i]!.count })),
+      count: value.count - earlier.count,
+      sum: value.sum - earlier.sum,
+    };
+    return true;
+  }
+  return false;
 }
 
 /** The identity of a series: name, namespace and tags (Vector's `MetricSeries`), as a map key. */

@@ -51,6 +51,10 @@ export class FibonacciBackoff {
   }
 }
 
+/** An attempt's failure that another attempt cannot mend (the receiver refused the request itself): given up
+ * on at once. */
+export class NotRetriable extends Error {}
+
 /** One request's retries: the wait before each, until `retry_attempts` retries are spent. */
 export class RetryPolicy {
   private remaining: number;
@@ -95,7 +99,7 @@ export async function withRetries(
     } catch (error) {
       if (killed.aborted) return false;
       env.telemetry.error('request_failed', 'sending');
-      const delay = retries.nextDelay();
+      const delay = error instanceof NotRetriable ? undefined : retries.nextDelay();
       env.log.warn(`${failed}: ${(error as Error).message}.${delay === undefined ? ' Giving up.' : ' Retrying.'}`, {
         error_type: 'request_failed',
         stage: 'sending',

@@ -15,11 +15,15 @@ const definitionCreate = (load: () => Promise<{ default: TransformDefinition }>)
  * types against the definitions'). */
 export const RUNNERS: Readonly<Record<string, () => Promise<CreateRunner>>> = {
   remap: async () => (await import('./remap-runner.js')).createRemap as CreateRunner,
+  aggregate: definitionCreate(() => import('./aggregate.js')),
   dedupe: definitionCreate(() => import('./dedupe.js')),
   filter: definitionCreate(() => import('./filter.js')),
+  log_to_metric: definitionCreate(() => import('./log_to_metric.js')),
+  metric_to_log: definitionCreate(() => import('./metric_to_log.js')),
   reduce: definitionCreate(() => import('./reduce.js')),
   route: definitionCreate(() => import('./route.js')),
   sample: definitionCreate(() => import('./sample.js')),
+  tag_cardinality_limit: definitionCreate(() => import('./tag_cardinality_limit.js')),
   throttle: definitionCreate(() => import('./throttle.js')),
 };
 

@@ -16,14 +16,22 @@ export interface Mosquitto {
 }
 
 /** Starts a broker; `port` and `dir` reuse a previous one's, to restart it with its sessions (saved when it
- * stopped). */
-export async function startMosquitto({ port, dir }: { port?: number; dir?: string } = {}): Promise<Mosquitto> {
+ * stopped); `settings`: more configuration lines. */
+export async function startMosquitto({
+  port,
+  dir,
+  settings = [],
+}: {
+  port?: number;
+  dir?: string;
+  settings?: string[];
+} = {}): Promise<Mosquitto> {
   const chosen = port ?? (await freePort());
   const where = dir ?? tempDir();
   const config = join(where, 'mosquitto.conf');
   writeFileSync(
     config,
-    `listener ${chosen} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location ${where}/\n`,
+    `listener ${chosen} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location ${where}/\n${settings.map((line) => `${line}\n`).join('')}`,
   );
   const broker = await startServerProcess('mosquitto', ['-c', config], chosen);
   return {

@@ -18,6 +18,7 @@ import { z } from 'zod';
 
 test('the registry lists every sink type', () => {
   assert.equal([...SINKS.keys()].sort(), [
+    'amqp',
     'aws_s3',
     'blackhole',
     'console',

@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 import { encode } from '../../../../abi/codec.js';
 import type { RemapValue } from '../../../../abi/values.js';
+import { BatchWriter } from '../../../../runtime/engine.js';
 import {
+  appendMetric,
   type Metric,
   metricEvent,
   nativeMetric,
@@ -74,12 +76,22 @@ test("the native object uses Vector's field names and keeps integral floats as f
   assert.not.equal(encode(native), encode({ ...native, counter: { value: 3n } }));
 });
 
-test('series keys ignore tag order; tagValue reads the last of several values', () => {
+test('appendMetric writes the same record as encoding the native object', () => {
+  const withInterval: Metric = { ...metrics[0]!, interval_ms: 250, tags: { multi: ['a', null] } };
+  for (const metric of [...metrics, withInterval]) {
+    const writer = new BatchWriter();
+    appendMetric(writer, encode({ trace: 'x' }), metric);
+    assert.ok(Buffer.from(writer.finish()).equals(encodeBatch([metricEvent(metric, { trace: 'x' })], 0)), metric.name);
+  }
+});
+
+test('series keys ignore tag order; tagValue reads the last of several values that is not bare', () => {
   const a: Metric = { name: 'n', kind: 'absolute', tags: { x: '1', y: '2' }, value: { type: 'gauge', value: 1 } };
   const b: Metric = { ...a, tags: { y: '2', x: '1' } };
   assert.is(seriesKey(a), seriesKey(b));
   assert.is.not(seriesKey(a), seriesKey({ ...a, namespace: 'other' }));
   assert.is(tagValue({ k: ['a', null, 'c'] }, 'k'), 'c');
+  assert.is(tagValue({ k: ['a', null] }, 'k'), 'a');
   assert.is(tagValue({ k: null }, 'k'), null);
   assert.is(tagValue(undefined, 'k'), undefined);
 });
