@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brokerBenchmark } from './brokers.mjs';
 import { pipelineBenchmark } from './pipeline.mjs';
+import { exporterScrapeBenchmark, exporterScrapeRow } from './prometheus.mjs';
 import { PROGRAMS, generate } from './programs.mjs';
 import { startBenchmark } from './start.mjs';
 
@@ -219,6 +220,7 @@ const compileTimes = compileTime(s1Source);
 writeFileSync(path.join(work, 'one.ndjson'), generate('S1', 1));
 writeFileSync(path.join(work, 'S1.vrl'), s1Source);
 const vrlStart = await startBenchmark(cli);
+const exporterScrape = await exporterScrapeBenchmark();
 const coldStart = await firstOutput([
   cli,
   'vrl',
@@ -250,6 +252,7 @@ const summary = [
   `Compile S1 in a fresh process: cold ${(compileTimes.cold * 1000).toFixed(0)} ms (parse, check, binaryen load, link, optimize), cached ${(compileTimes.cached * 1000).toFixed(0)} ms`,
   `svc vrl cold start to first output (S1, warm cache): ${(coldStart * 1000).toFixed(0)} ms`,
   `svc vrl '.a = 1' from spawn to exit (median of 5, load ${os.loadavg()[0].toFixed(1)}): empty cache ${(vrlStart.cold * 1000).toFixed(0)} ms, cached ${(vrlStart.cached * 1000).toFixed(0)} ms; a REPL line, from sending it to its answer: ${(vrlStart.repl * 1000).toFixed(0)} ms`,
+  exporterScrapeRow(exporterScrape),
   `Peak RSS of the benchmark process: ${peakRss.toFixed(0)} MB`,
 ];
 console.log(table.join('\n'));

@@ -15,6 +15,8 @@ export const SINKS: ReadonlyMap<string, () => Promise<SinkDefinition>> = new Map
     ['influxdb_logs', async () => (await import('./influxdb_logs.js')).default as SinkDefinition],
     ['influxdb_metrics', async () => (await import('./influxdb_metrics.js')).default as SinkDefinition],
     ['kafka', async () => (await import('./kafka.js')).default as SinkDefinition],
+    ['prometheus_exporter', async () => (await import('./prometheus_exporter.js')).default as SinkDefinition],
+    ['prometheus_remote_write', async () => (await import('./prometheus_remote_write.js')).default as SinkDefinition],
     ['loki', async () => (await import('./loki.js')).default as SinkDefinition],
     ['mqtt', async () => (await import('./mqtt.js')).default as SinkDefinition],
     ['nats', async () => (await import('./nats.js')).default as SinkDefinition],

@@ -19,6 +19,8 @@ export const SOURCES: ReadonlyMap<string, () => Promise<SourceDefinition>> = new
   ['internal_metrics', async () => (await import('./internal_metrics.js')).default],
   ['kafka', async () => (await import('./kafka.js')).default],
   ['mqtt', async () => (await import('./mqtt.js')).default],
+  ['prometheus_remote_write', async () => (await import('./prometheus_remote_write.js')).default],
+  ['prometheus_scrape', async () => (await import('./prometheus_scrape.js')).default],
   ['nats', async () => (await import('./nats.js')).default],
   ['opentelemetry', async () => (await import('./opentelemetry.js')).default],
   ['redis', async () => (await import('./redis.js')).default],

@@ -76,3 +76,15 @@ async function zstdDecompressBounded(bytes: Uint8Array, cap: number): Promise<Ui
   if (out === undefined) throw tooLarge(cap);
   return out;
 }
+
+/** Snappy's raw block format (Prometheus remote write bodies), whose declared length snappyjs checks first;
+ * not among the `Content-Encoding`s above, as the http_server source does not take it. */
+export async function decompressSnappy(bytes: Uint8Array, cap: number): Promise<Uint8Array> {
+  const { uncompress } = await import('snappyjs');
+  try {
+    return uncompress(bytes, cap);
+  } catch (error) {
+    if ((error as Error).message.includes('too big')) throw tooLarge(cap);
+    throw new DecompressionError(400, `Failed decompressing payload with snappy decoder: ${(error as Error).message}`);
+  }
+}

@@ -39,6 +39,19 @@ function listenError(where: string, error: unknown): Error {
   return new Error(`could not listen on ${where}: ${why}`);
 }
 
+/** Binds a listening server (the HTTP ones of sources and sinks) to `address` (host:port); fails naming the
+ * address and why. */
+export async function listenOn(server: Server, address: string): Promise<void> {
+  const { host, port } = parseListenAddress(address);
+  try {
+    server.listen(port, host);
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+  } catch (error) {
+    server.close();
+    throw listenError(address, error);
+  }
+}
+
 /** `network/prefix` (or a bare address: the address alone) → Node's address, prefix and family. */
 function parseNetwork(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
   const [address = '', prefixText, ...rest] = text.split('/');

@@ -6,8 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ByteWriter, encodeValue, IntegralFloat, Wire } from '../../../abi/codec.js';
 import type { BatchWriter } from '../../../runtime/engine.js';
 import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
+import { BatchReader } from '../../../runtime/engine.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
-import { splitBatch } from '../../topology/batch.js';
+import { type EventBatch, splitBatch } from '../../topology/batch.js';
 import type { SourceContext } from '../component.js';
 
 type MetricKind = 'incremental' | 'absolute';
@@ -241,6 +242,13 @@ export function readMetric(event: RemapValue): Metric {
   return metric;
 }
 
+/** The metrics of a batch, in order (its other events left out). */
+export function* batchMetrics(batch: EventBatch): Generator<Metric> {
+  const reader = new BatchReader(batch.bytes);
+  for (const view of reader)
+    if (view.kind === 'metric') yield readMetric(reader.decodeRecord(view).event as RemapValue);
+}
+
 /** A tag's single value as `metric_tag_values: single` exposes it (Vector's `as_single`): the last value
  * that is not bare; null for a bare tag. */
 export function tagValue(tags: MetricTags | undefined, key: string): string | null | undefined {
@@ -370,6 +378,39 @@ export function subtractMetric(metric: Metric, other: Metric): boolean {
 export function seriesKey(metric: Metric): string {
   const tags = Object.entries(metric.tags ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify([metric.namespace ?? null, metric.name, tags]);
+}
+
+/**
+ * Adds an incremental value into `into` in place, as Vector's `MetricValue::add`: counters and gauges sum,
+ * sets unite, distributions of one statistic and histograms of the same bounds merge. False when the two
+ * cannot be added (other types, other bounds, summaries, sketches): `into` is then unchanged. Arrays are
+ * replaced, never changed, so a shallow copy of a value is enough to add into.
+ */
+export function addValue(into: MetricValue, from: MetricValue): boolean {
+  if ((into.type === 'counter' || into.type === 'gauge') && from.type === into.type) {
+    into.value += from.value;
+    return true;
+  }
+  if (into.type === 'set' && from.type === 'set') {
+    into.values = [...new Set([...into.values, ...from.values])];
+    return true;
+  }
+  if (into.type === 'distribution' && from.type === 'distribution' && into.statistic === from.statistic) {
+    into.samples = [...into.samples, ...from.samples];
+    return true;
+  }
+  if (
+    into.type === 'aggregated_histogram' &&
+    from.type === 'aggregated_histogram' &&
+    into.buckets.length === from.buckets.length &&
+    into.buckets.every((bucket, i) => bucket.upper_limit === from.buckets[i]!.upper_limit)
+  ) {
+    into.buckets = into.buckets.map((bucket, i) => ({ ...bucket, count: bucket.count + from.buckets[i]!.count }));
+    into.count += from.count;
+    into.sum += from.sum;
+    return true;
+  }
+  return false;
 }
 
 /**

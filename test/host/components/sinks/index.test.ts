@@ -32,6 +32,8 @@ test('the registry lists every sink type', () => {
     'mqtt',
     'nats',
     'opentelemetry',
+    'prometheus_exporter',
+    'prometheus_remote_write',
     'redis',
     'socket',
     'splunk_hec_logs',
