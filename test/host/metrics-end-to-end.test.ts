@@ -1,6 +1,8 @@
-// Issue 24's metrics end to end, through svc processes: statsd over UDP and OTLP over HTTP in, the
-// opentelemetry sink out to an OTLP receiver that decodes each request (the logs request arrives equal to the
-// one sent; the statsd lines arrive as the OTLP metrics they say).
+// Issue 24's metrics end to end, through svc processes: host_metrics and internal_metrics served by
+// prometheus_exporter in the exposition format; logs → log_to_metric → aggregate → prometheus_remote_write
+// into Debian's Prometheus, read back with PromQL; statsd over UDP and OTLP over HTTP in, the opentelemetry
+// sink out to an OTLP receiver that decodes each request (the logs request arrives equal to the one sent; the
+// statsd lines arrive as the OTLP metrics they say).
 
 import { createSocket } from 'node:dgram';
 import { writeFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { otlpProtocol } from '../../host/components/support/otlp.js';
 import { httpTarget } from './support/http-target.js';
+import { startPrometheus } from './support/prometheus-server.js';
 import { freePort, startSvc, tempDir } from './support/svc.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -41,6 +44,119 @@ const LOGS_REQUEST = {
 /** A decoded OTLP message as plain data (int64 as strings, bytes as base64), for comparison. */
 const plain = (message: unknown) =>
   JSON.parse(JSON.stringify(message, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value)));
+
+/** Polls `get` until `done` holds for what it returned; rejects with `describe` after a minute. */
+async function pollUntil<T>(
+  get: () => Promise<T>,
+  done: (value: T) => boolean,
+  describe: (value: T) => string,
+): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await get();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${describe(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('host_metrics and internal_metrics → prometheus_exporter: /metrics shows host and svc series', async () => {
+  const dir = tempDir();
+  const port = await freePort();
+  const config = join(dir, 'svc.yaml');
+  writeFileSync(
+    config,
+    `sources:
+  host: { type: host_metrics, scrape_interval_secs: 1, collectors: [cpu, memory, load, host] }
+  own: { type: internal_metrics, scrape_interval_secs: 1 }
+sinks:
+  prometheus: { type: prometheus_exporter, inputs: [host, own], address: "127.0.0.1:${port}" }
+`,
+  );
+  const svc = startSvc(['--config', config]);
+  const families = (text: string) =>
+    new Set([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`));
+  try {
+    const text = await pollUntil(
+      async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => undefined);
+        return response?.status === 200 ? await response.text() : '';
+      },
+      (text) =>
+        families(text).has('host_cpu_seconds_total counter') &&
+        families(text).has('svc_component_received_events_total counter'),
+      (text) => `/metrics: ${text.slice(0, 2000)}; stderr: ${svc.stderr()}`,
+    );
+    for (const family of ['host_memory_total_bytes gauge', 'host_load1 gauge', 'host_uptime gauge'])
+      assert.ok(families(text).has(family), family);
+    // A host series with its labels, and svc's own counter of what the exporter took.
+    assert.match(text, /^host_cpu_seconds_total\{collector="cpu",cpu="0",host="[^"]+",mode="idle"\} \d/m);
+    assert.match(
+      text,
+      /^svc_component_received_events_total\{component_id="prometheus",component_kind="sink",component_type="prometheus_exporter"[^}]*\} \d+/m,
+    );
+  } finally {
+    svc.child.kill('SIGTERM');
+    await svc.exited;
+  }
+});
+
+test('logs → log_to_metric → aggregate → prometheus_remote_write into Prometheus: PromQL returns the sums', async () => {
+  const prometheus = await startPrometheus();
+  const dir = tempDir();
+  const config = join(dir, 'svc.yaml');
+  const lines = Array.from({ length: 90 }, (_, i) =>
+    JSON.stringify({ method: ['GET', 'POST', 'PUT'][i % 3], status: i % 10 === 0 ? 500 : 200, bytes: 100 + i }),
+  );
+  writeFileSync(
+    config,
+    `sources:
+  in: { type: stdin, decoding: { codec: json } }
+transforms:
+  to_metrics:
+    type: log_to_metric
+    inputs: [in]
+    metrics:
+      - { type: counter, field: status, name: requests_total, tags: { method: "{{ method }}", status: "{{ status }}" } }
+      - { type: counter, field: bytes, name: response_bytes_total, increment_by_value: true, tags: { method: "{{ method }}" } }
+  per_second: { type: aggregate, inputs: [to_metrics], interval_ms: 1000 }
+sinks:
+  prometheus:
+    type: prometheus_remote_write
+    inputs: [per_second]
+    endpoint: "${prometheus.url}/api/v1/write"
+    default_namespace: app
+`,
+  );
+  try {
+    const { status, stderr } = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const svc = startSvc(['--config', config], { stdin: `${lines.join('\n')}\n` });
+      void svc.exited.then(resolve);
+    });
+    assert.is(status, 0, stderr);
+    const byMethodStatus = await prometheus.queryUntilFound('app_requests_total');
+    // One 500 in ten lines, spread over the three methods: 27 × 200 and 3 × 500 each.
+    assert.equal(
+      byMethodStatus.map(({ labels, value }) => [labels.method, labels.status, value]).sort(),
+      ['GET', 'POST', 'PUT'].flatMap((method) => [
+        [method, '200', 27],
+        [method, '500', 3],
+      ]),
+    );
+    const bytes = await prometheus.queryUntilFound('sum by (method) (app_response_bytes_total)');
+    const expected = (method: number) =>
+      Array.from({ length: 90 }, (_, i) => i)
+        .filter((i) => i % 3 === method)
+        .reduce((sum, i) => sum + 100 + i, 0);
+    assert.equal(bytes.map(({ labels, value }) => [labels.method, value]).sort(), [
+      ['GET', expected(0)],
+      ['POST', expected(1)],
+      ['PUT', expected(2)],
+    ]);
+  } finally {
+    await prometheus.stop();
+  }
+});
 
 test('statsd over UDP and OTLP over HTTP in, opentelemetry out: what arrives is what was sent', async () => {
   const protocol = otlpProtocol();
