@@ -1,5 +1,6 @@
 // Runs the compiled tests (dist-test/test/**/*.test.js; `npm run build` writes them), each file in a uvu
-// process of its own, as many at once as there are cores (at least two), the slowest first by the durations
+// process of its own, one more at once than there are cores (at least three: most files wait on servers and
+// processes more than they compute), the slowest first by the durations
 // of earlier runs (remembered in .cache/test-durations.json). Each file's output is printed in one piece
 // when the file ends; the last line is `N passed, M failed` (plus `, K skipped`). Fails when a test failed,
 // when a file ended before uvu's totals (it threw on import, crashed or hung past FILE_TIMEOUT_MS), when its
@@ -272,7 +273,7 @@ const durations = readDurations();
 // Slowest first; files without a recorded duration before all others, integration tests (the slow kind) first.
 const expected = (name) => durations[name] ?? (isIntegration(name) ? Infinity : Number.MAX_VALUE);
 const queue = [...names].sort((a, b) => expected(b) - expected(a) || (a < b ? -1 : 1));
-const workers = Math.max(2, os.availableParallelism());
+const workers = Math.max(2, os.availableParallelism()) + 1;
 const sum = { passed: 0, failed: 0, skipped: 0 };
 const failedFiles = [];
 const started = Date.now();

@@ -153,7 +153,8 @@ class Group {
   rebalance: Map<string, (reply: JoinReply) => void> | undefined;
   private rebalanceTimer: NodeJS.Timeout | undefined;
   assignments: Map<string, Buffer> | undefined;
-  syncWaiters = new Map<string, (assignment: Buffer) => void>();
+  /** Members waiting for the leader's assignment: their SyncGroup answer (an error code, or 0 and it). */
+  syncWaiters = new Map<string, (answer: { errorCode: number; assignment: Buffer }) => void>();
   offsets = new Map<string, bigint>();
   private nextMember = 1;
 
@@ -174,6 +175,10 @@ class Group {
     if (this.rebalance !== undefined) return;
     this.rebalance = new Map();
     this.assignments = undefined;
+    // A SyncGroup waiting for a leader that will not send it (it left or died) is told to join again.
+    for (const answer of this.syncWaiters.values())
+      answer({ errorCode: ERROR.rebalanceInProgress, assignment: Buffer.alloc(0) });
+    this.syncWaiters.clear();
     this.rebalanceTimer = setTimeout(() => {
       for (const id of this.members.keys()) if (!this.rebalance?.has(id)) this.members.delete(id);
       this.completeIfAllJoined();
@@ -215,9 +220,11 @@ class Group {
     else this.rebalance = undefined;
   }
 
-  /** Removes the members silent for longer than their session timeout. */
+  /** Removes the members silent for longer than their session timeout; one waiting on its JoinGroup or
+   * SyncGroup answer is not silent (the rebalance timeout bounds that wait), as in Kafka. */
   expire(now: number): void {
-    for (const member of [...this.members.values()])
+    for (const member of [...this.members.values()]) {
+      if (this.rebalance?.has(member.id) || this.syncWaiters.has(member.id)) member.lastSeen = now;
       if (now - member.lastSeen > member.sessionTimeoutMs) {
         this.members.delete(member.id);
         this.rebalance?.delete(member.id);
@@ -226,6 +233,7 @@ class Group {
           this.completeIfAllJoined();
         } else this.rebalance = undefined;
       }
+    }
   }
 
   close(): void {
@@ -429,13 +437,18 @@ export async function startKafkaBroker(partitions = 2): Promise<KafkaBroker> {
         return new Writer().int16(ERROR.rebalanceInProgress).bytes(Buffer.alloc(0));
       if (memberId === found.leader) {
         found.assignments = new Map(assignments.map(({ id, assignment }) => [id, assignment]));
-        for (const [id, resolve] of found.syncWaiters) resolve(found.assignments.get(id) ?? Buffer.alloc(0));
+        for (const [id, answer] of found.syncWaiters)
+          answer({ errorCode: ERROR.none, assignment: found.assignments.get(id) ?? Buffer.alloc(0) });
         found.syncWaiters.clear();
       }
-      const assignment =
-        found.assignments?.get(memberId) ??
-        (await new Promise<Buffer>((resolve) => found.syncWaiters.set(memberId, resolve)));
-      return new Writer().int16(ERROR.none).bytes(assignment);
+      const stored = found.assignments?.get(memberId);
+      const { errorCode, assignment } =
+        stored !== undefined
+          ? { errorCode: ERROR.none, assignment: stored }
+          : await new Promise<{ errorCode: number; assignment: Buffer }>((resolve) =>
+              found.syncWaiters.set(memberId, resolve),
+            );
+      return new Writer().int16(errorCode).bytes(assignment);
     },
     [API.Heartbeat]: (r) => {
       const found = group(r.string()!);

@@ -9,7 +9,7 @@ import { runScaleOutThrough, type ScaleOutOptions, type ScaleOutOutcome } from '
 export async function runKafkaScaleOut(
   options: ScaleOutOptions & { sessionTimeoutMs?: number },
 ): Promise<ScaleOutOutcome & { committed: bigint }> {
-  const sessionTimeoutMs = options.sessionTimeoutMs ?? 3000;
+  const sessionTimeoutMs = options.sessionTimeoutMs ?? 6000;
   const broker = await startKafkaBroker(4);
   try {
     const outcome = await runScaleOutThrough(
