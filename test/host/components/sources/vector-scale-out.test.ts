@@ -109,7 +109,9 @@ address: 127.0.0.1:${ports[name as 'a' | 'b']}`,
   );
   assert.is(outcome.kills, 1);
   assert.equal(outcome.lost, [], `${outcome.lost.length} lines lost, ${outcome.duplicated} duplicated`);
-  assert.ok(outcome.perAggregator[0] > 0 && outcome.perAggregator[1] > 0, 'both aggregators took a share');
+  // Whether the killed aggregator wrote anything depends on when the kill came (and how soon it was up on a
+  // loaded machine); that requests are spread over both endpoints is shown by test/host/components/sinks/vector.
+  assert.ok(outcome.perAggregator[1] > 0, 'the surviving aggregator took lines');
 });
 
 test('/health answers 200 while running and 503 once draining', async () => {
