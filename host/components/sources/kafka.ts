@@ -147,11 +147,7 @@ async function build(options: KafkaSourceOptions, env: ComponentEnv): Promise<So
   const offsets = new PartitionOffsets();
   const timestampKey = env.globals.log_schema.timestamp_key;
   // Vector's kafka source stamps no host, in either namespace.
-  const baseStamp = () => {
-    const stamp = sourceStamp(env, origin, '');
-    if (origin.logNamespace === 'vector') delete (stamp.kafka as Stamp).host;
-    return stamp;
-  };
+  const baseStamp = () => sourceStamp(env, origin, null);
 
   const commit = async () => {
     const commits = offsets.take();
