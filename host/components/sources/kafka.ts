@@ -30,6 +30,7 @@ import {
 } from '../support/decoding.js';
 import { kafkaClient, kafkaConnectionFields, kafkaFiles } from '../support/kafka.js';
 import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
+import { MAX_GATHERED } from '../support/waiting-messages.js';
 
 const options = z.strictObject({
   ...kafkaConnectionFields,
@@ -57,9 +58,6 @@ function headerBytes(value: Buffer | string | Array<Buffer | string> | undefined
   if (last === undefined) return null;
   return typeof last === 'string' ? new TextEncoder().encode(last) : new Uint8Array(last);
 }
-
-/** Records decoded and sent on together at most. */
-const MAX_GATHERED = 1000;
 
 /** The stamp of one record: the source's, then the record's own fields (a timestamp replaces the read time). */
 function recordStamp(

@@ -28,6 +28,7 @@ import {
 } from '../support/decoding.js';
 import { mqttConnect, mqttConnectionFields, mqttFiles, publishPacketSize } from '../support/mqtt.js';
 import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
+import { MAX_GATHERED } from '../support/waiting-messages.js';
 
 const options = z.strictObject({
   ...mqttConnectionFields,
@@ -41,8 +42,6 @@ type MqttSourceOptions = z.infer<typeof options>;
 
 /** Messages acknowledged at once while waiting for the pipeline, at most. */
 const MAX_WAITING = 1000;
-/** Messages decoded together at most. */
-const MAX_GATHERED = 1000;
 
 interface Waiting {
   packet: IPublishPacket;

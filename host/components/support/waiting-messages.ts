@@ -2,8 +2,8 @@
 // those waiting at once, decodes them together as one batch and awaits the pipeline before taking more (the
 // back-pressure).
 
-/** Messages decoded together at most (those already waiting in the client). */
-const MAX_GATHERED = 1000;
+/** Messages a broker source decodes and sends on together at most (those already waiting in the client). */
+export const MAX_GATHERED = 1000;
 
 /** Takes the messages of `messages` as they come, all those waiting at once, and hands each group to
  * `handle` (awaited: the back-pressure). Ends when `messages` does. */
