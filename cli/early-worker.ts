@@ -1,9 +1,7 @@
-// The transform workers of a service run, started before the CLI's modules load: a worker takes about as
-// long to boot as this thread takes to load the CLI, the service and the configuration, and on other cores
-// the two overlap instead of adding up (the start-up of a short pipeline run, and the time until every
-// worker takes batches).
+// The first transform worker of a service run, started before the CLI's modules load: a worker takes about
+// as long to boot as this thread takes to load the CLI, the service and the configuration, and on another
+// core the two overlap instead of adding up (the start-up of a short pipeline run).
 
-import { availableParallelism } from 'node:os';
 import { ROOT_OPTIONS } from './root-options.js';
 import type { WorkerThread } from '../host/early.js';
 import { rawOptionValue } from './usage.js';
@@ -27,20 +25,17 @@ const NOT_THE_SERVICE = new Set([
 
 let early: Promise<WorkerThread[]> | undefined;
 
-/** Starts the workers when `argv` (after the script) runs the service: as many as `--threads` will say, read
- * roughly here (the service starts or stops the difference once it has parsed its options), at most one
- * per core. */
+/** Starts the first worker when `argv` (after the script) runs the service with workers (`--threads`, read
+ * roughly here): the others start once the pipeline has batches for them (WorkerExecutor), so that they do
+ * not take the cores the start-up needs. */
 export function startEarlyWorkers(argv: readonly string[], env: NodeJS.ProcessEnv): void {
-  if (argv.some((argument) => NOT_THE_SERVICE.has(argument))) return;
-  const count = Math.min(threadsOf(argv, env), availableParallelism());
-  // Until the service takes them, the workers must not keep alive a run that ends otherwise (a usage error).
-  early = import('../host/early.js').then(({ WorkerThread }) =>
-    Array.from({ length: count }, () => {
-      const worker = new WorkerThread();
-      worker.keepAlive(false);
-      return worker;
-    }),
-  );
+  if (argv.some((argument) => NOT_THE_SERVICE.has(argument)) || threadsOf(argv, env) < 1) return;
+  // Until the service takes it, the worker must not keep alive a run that ends otherwise (a usage error).
+  early = import('../host/early.js').then(({ WorkerThread }) => {
+    const worker = new WorkerThread();
+    worker.keepAlive(false);
+    return [worker];
+  });
 }
 
 /** The `threads` root option as `argv` and `env` give it (its flag, short flag or variable), else its default. */
@@ -51,14 +46,11 @@ function threadsOf(argv: readonly string[], env: NodeJS.ProcessEnv): number {
   return Number.isInteger(threads) && threads > 0 ? threads : (spec.default as number);
 }
 
-/** `count` workers for the service: those `startEarlyWorkers` started (once), the rest started now, extra
- * ones stopped. */
+/** The workers `startEarlyWorkers` started (once), at most `count` (extra ones stopped). */
 export async function takeEarlyWorkers(count: number): Promise<WorkerThread[]> {
   const started = (await early) ?? [];
   early = undefined;
   for (const extra of started.splice(count)) void extra.terminate();
   started.forEach((worker) => worker.keepAlive(true));
-  if (started.length === count) return started;
-  const { WorkerThread } = await import('../host/early.js');
-  return [...started, ...Array.from({ length: count - started.length }, () => new WorkerThread())];
+  return started;
 }

@@ -216,9 +216,11 @@ export async function buildPipeline(config: Config, options: PipelineOptions, bu
   const refreshPeriod = config.global.metrics_storage_refresh_period;
   const metricsFeed =
     refreshPeriod === undefined ? undefined : { snapshot: () => metrics.snapshot(), periodMs: refreshPeriod * 1000 };
+  // A worker joining later would miss the memory tables' changes made before it (each flush sends its own).
+  const startAll = [...enrichmentTables.values()].some((table) => table.memory !== undefined);
   const executor =
     options.threads > 0
-      ? new WorkerExecutor(workers, early, metricsFeed)
+      ? new WorkerExecutor(workers, early, metricsFeed, startAll)
       : new InlineExecutor(transformDefinition, metricsFeed);
   executor.publishEnrichmentTables([...enrichmentTables.values()].map((table) => table.data));
   publishMemoryTables(enrichmentTables, executor);

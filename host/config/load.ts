@@ -4,7 +4,6 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join } from 'node:path';
-import { parseDocument } from 'yaml';
 import { ConfigError } from './errors.js';
 import { globberFor } from './glob-paths.js';
 import {
@@ -165,6 +164,9 @@ async function parseText(
 ): Promise<{ value?: unknown; errors: string[] }> {
   switch (format) {
     case 'yaml': {
+      // Loaded for YAML files only (like TOML's parser): a JSON configuration starts ~20 ms sooner. The
+      // package is CommonJS: its functions are on the module object, bundled or not.
+      const { parseDocument } = ((await import('yaml')) as unknown as { default: typeof import('yaml') }).default;
       const document = parseDocument(text);
       if (document.errors.length > 0) {
         return {
@@ -177,7 +179,6 @@ async function parseText(
       return { value: document.toJS() ?? {}, errors: [] };
     }
     case 'toml': {
-      // Loaded for TOML files only.
       const { parse: parseToml, TomlError } = await import('smol-toml');
       try {
         return { value: plainTables(parseToml(text)), errors: [] };

@@ -313,6 +313,8 @@ interface Assignment {
   workers: WorkerThread[];
   size: number;
   failure?: Error;
+  /** A concurrent transform's definition, created again on each worker that joins (`join`). */
+  concurrent?: { type: string; plan: unknown };
 }
 
 export class WorkerExecutor implements TransformExecutor {
@@ -323,11 +325,20 @@ export class WorkerExecutor implements TransformExecutor {
   private next = 0;
   private readonly stopMetrics: (() => void) | undefined;
   private enrichmentTables: readonly EnrichmentTableData[] = [];
+  /** Workers wanted; those not started yet join with the first batch (`join`). */
+  private threads: number;
+  private joined = false;
 
-  /** `threads` workers: the `started` ones (booted while the configuration was read, at most `threads`), and
-   * others started now so they boot while the transforms compile. `metrics`: see InlineExecutor. */
-  constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: MetricsFeed) {
-    this.workers = [...started, ...Array.from({ length: threads - started.length }, () => new WorkerThread())];
+  /**
+   * `threads` workers: the `started` ones (booted while the configuration was read), one more now when none
+   * was, and the rest once the first batch comes, or now with `startAll`. A booting worker takes a core for
+   * ~80 ms: on two cores, a second one booting with the configuration delayed a pipeline's first event by
+   * ~50 ms, and a pipeline with nothing to do needs one. `metrics`: see InlineExecutor.
+   */
+  constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: MetricsFeed, startAll = false) {
+    this.threads = threads;
+    this.workers = [...started];
+    this.workerAt(startAll ? threads - 1 : 0);
     this.stopMetrics =
       metrics &&
       feedMetricsSnapshots(metrics, (snapshot) =>
@@ -335,29 +346,72 @@ export class WorkerExecutor implements TransformExecutor {
       );
   }
 
+  /** Worker threads started so far. */
+  get startedWorkers(): number {
+    return this.workers.length;
+  }
+
+  /** Worker `index`, started with those before it when they were not. */
+  private workerAt(index: number): WorkerThread {
+    while (this.workers.length <= index) {
+      const worker = new WorkerThread();
+      if (this.enrichmentTables.length > 0) worker.notify({ op: 'enrichment_tables', tables: this.enrichmentTables });
+      this.workers.push(worker);
+    }
+    return this.workers[index]!;
+  }
+
+  /** Starts the workers not started yet; each creates the concurrent transforms as it boots. */
+  private join(): void {
+    this.joined = true;
+    const started = this.workers.length;
+    if (started >= this.threads) return;
+    this.workerAt(this.threads - 1);
+    const joining = this.workers.slice(started);
+    for (const [id, assigned] of this.assignment) {
+      if (assigned.concurrent === undefined) continue;
+      const { type, plan } = assigned.concurrent;
+      for (const worker of joining) this.createOn(worker, id, type, plan, assigned).catch(() => undefined);
+    }
+  }
+
   /** Resolves once one worker runs the transform: a concurrent transform's other workers join as they finish
-   * booting, so the first batches do not wait for the slowest worker. */
+   * booting (or once the first batch comes: `join`), so the first batches do not wait for the slowest. */
   async create(id: string, type: string, plan: unknown, concurrent = false): Promise<void> {
     // Round robin in topological order: consecutive transforms of a chain land on different workers.
-    const workers = concurrent ? this.workers : [this.workers[this.next++ % this.workers.length]!];
-    const assigned: Assignment = { workers: [], size: workers.length };
+    const workers = concurrent ? [...this.workers] : [this.workerAt(this.next++ % this.threads)];
+    const assigned: Assignment = {
+      workers: [],
+      size: concurrent ? Math.max(this.threads, workers.length) : 1,
+      concurrent: concurrent ? { type, plan } : undefined,
+    };
     this.assignment.set(id, assigned);
-    const created = workers.map(async (worker) => {
+    await Promise.any(workers.map((worker) => this.createOn(worker, id, type, plan, assigned))).catch(
+      (error: AggregateError) => {
+        throw error.errors[0];
+      },
+    );
+  }
+
+  /** Creates the transform on `worker`, which then runs it; a worker failing after another succeeded fails
+   * the transform's next batch (`processChain`). */
+  private async createOn(
+    worker: WorkerThread,
+    id: string,
+    type: string,
+    plan: unknown,
+    assigned: Assignment,
+  ): Promise<void> {
+    try {
       const reply = await worker.request({ op: 'create', seq: worker.nextSeq(), id, type, plan });
       if (reply.error !== undefined) throw new Error(reply.error);
       assigned.workers.push(worker);
+    } catch (error) {
+      assigned.failure ??= error as Error;
+      throw error;
+    } finally {
       for (const wake of this.createdWaiters.splice(0)) wake();
-    });
-    // A worker failing after another succeeded fails the transform's next batch (`process`).
-    for (const creating of created) {
-      creating.catch((error: Error) => {
-        assigned.failure ??= error;
-        for (const wake of this.createdWaiters.splice(0)) wake();
-      });
     }
-    await Promise.any(created).catch((error: AggregateError) => {
-      throw error.errors[0];
-    });
   }
 
   remove(id: string): void {
@@ -378,11 +432,8 @@ export class WorkerExecutor implements TransformExecutor {
   }
 
   grow(threads: number): void {
-    while (this.workers.length < threads) {
-      const worker = new WorkerThread();
-      if (this.enrichmentTables.length > 0) worker.notify({ op: 'enrichment_tables', tables: this.enrichmentTables });
-      this.workers.push(worker);
-    }
+    this.threads = Math.max(this.threads, threads);
+    if (this.joined) this.workerAt(this.threads - 1);
   }
 
   parallelism(id: string): number {
@@ -399,6 +450,7 @@ export class WorkerExecutor implements TransformExecutor {
     encode?: EncodeOptions,
     keepPassedOn?: boolean,
   ): Promise<ChainRun[]> {
+    if (!this.joined) this.join();
     const assignments = chain.map((id) => this.assignment.get(id)!);
     const head = assignments[0]!;
     // The workers that have created every transform of the chain (they join each transform as they finish

@@ -42,4 +42,33 @@ test('every transform gives the same events in 2 worker threads as inline', asyn
   assert.equal(workers, inline);
 });
 
+test('a concurrent transform runs on one worker until the first batch; the others join and run it', async () => {
+  const executor = new WorkerExecutor(2);
+  try {
+    await joinedRuns(executor);
+  } finally {
+    await executor.close();
+  }
+});
+
+async function joinedRuns(executor: WorkerExecutor): Promise<void> {
+  const definition = transformDefinition('remap');
+  const plan = await definition.prepare(
+    definition.options.parse({ source: '.doubled = int!(.n) * 2' }),
+    componentEnv(definition, 'remap'),
+  );
+  await executor.create('double', 'remap', plan, true);
+  assert.is(executor.startedWorkers, 1);
+  const batches = Array.from({ length: 40 }, (_, i) => [{ n: i }, { n: i + 100 }]);
+  const results = await Promise.all(batches.map((events) => executor.process('double', batchOf(events))));
+  assert.is(executor.startedWorkers, 2);
+  // Batches sent once the second worker has created the transform run there as well.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const later = await Promise.all(batches.map((events) => executor.process('double', batchOf(events))));
+  for (const result of [...results, ...later]) {
+    const [input] = result.outputs.map(({ batch }) => eventsOf(batch));
+    for (const event of input as Array<{ n: bigint; doubled: bigint }>) assert.is(event.doubled, event.n * 2n);
+  }
+}
+
 test.run();
