@@ -26,11 +26,15 @@ export class LineSplitter {
   private pieces: Buffer[] = [];
   private held = 0;
   private discarding = false;
+  /** What `indexOf` searches: a one-byte delimiter as a number (memchr, ~2× the speed of a buffer needle). */
+  private readonly needle: Buffer | number;
 
   constructor(
     private readonly delimiter: Buffer,
     private readonly maxLineBytes: number,
-  ) {}
+  ) {
+    this.needle = delimiter.length === 1 ? delimiter[0]! : delimiter;
+  }
 
   /** Bytes of an unfinished line held since the last complete one. */
   get heldBytes(): number {
@@ -49,7 +53,7 @@ export class LineSplitter {
     let oversize = 0;
     let start = 0;
     let continuing = heldBefore > 0 || this.discarding;
-    for (let found = data.indexOf(this.delimiter); found !== -1; found = data.indexOf(this.delimiter, start)) {
+    for (let found = data.indexOf(this.needle); found !== -1; found = data.indexOf(this.needle, start)) {
       if (continuing) {
         const length = dataOffset + found;
         if (this.discarding) this.discarding = false;
