@@ -338,7 +338,8 @@ export class WorkerExecutor implements TransformExecutor {
   constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: MetricsFeed, startAll = false) {
     this.threads = threads;
     this.workers = [...started];
-    this.workerAt(startAll ? threads - 1 : 0);
+    // None for a pipeline without transforms.
+    if (threads > 0) this.workerAt(startAll ? threads - 1 : 0);
     this.stopMetrics =
       metrics &&
       feedMetricsSnapshots(metrics, (snapshot) =>

@@ -71,4 +71,10 @@ async function joinedRuns(executor: WorkerExecutor): Promise<void> {
   }
 }
 
+test('no worker starts for a pipeline without transforms', async () => {
+  const executor = new WorkerExecutor(0);
+  assert.is(executor.startedWorkers, 0);
+  await executor.close();
+});
+
 test.run();
