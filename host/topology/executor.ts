@@ -379,8 +379,10 @@ export class WorkerExecutor implements TransformExecutor {
   /** Resolves once one worker runs the transform: a concurrent transform's other workers join as they finish
    * booting (or once the first batch comes: `join`), so the first batches do not wait for the slowest. */
   async create(id: string, type: string, plan: unknown, concurrent = false): Promise<void> {
-    // Round robin in topological order: consecutive transforms of a chain land on different workers.
+    // Round robin in topological order: consecutive transforms of a chain land on different workers. A
+    // pipeline that had no transforms (a reload added this one) starts its first worker here.
     const workers = concurrent ? [...this.workers] : [this.workerAt(this.next++ % this.threads)];
+    if (workers.length === 0) workers.push(this.workerAt(0));
     const assigned: Assignment = {
       workers: [],
       size: concurrent ? Math.max(this.threads, workers.length) : 1,

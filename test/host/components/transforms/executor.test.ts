@@ -71,10 +71,25 @@ async function joinedRuns(executor: WorkerExecutor): Promise<void> {
   }
 }
 
-test('no worker starts for a pipeline without transforms', async () => {
+test('no worker starts for a pipeline without transforms; one does when a reload adds a transform', async () => {
   const executor = new WorkerExecutor(0);
-  assert.is(executor.startedWorkers, 0);
-  await executor.close();
+  try {
+    assert.is(executor.startedWorkers, 0);
+    executor.grow(2);
+    const definition = transformDefinition('remap');
+    const plan = await definition.prepare(
+      definition.options.parse({ source: '.b = 1' }),
+      componentEnv(definition, 'remap'),
+    );
+    await executor.create('added', 'remap', plan, true);
+    const result = await executor.process('added', batchOf([{ a: 1 }]));
+    assert.equal(
+      result.outputs.map(({ batch }) => eventsOf(batch)),
+      [[{ a: 1n, b: 1n }]],
+    );
+  } finally {
+    await executor.close();
+  }
 });
 
 test.run();
