@@ -26,7 +26,7 @@ const NOT_THE_SERVICE = new Set([
 let early: Promise<WorkerThread[]> | undefined;
 
 /** Starts the first worker when `argv` (after the script) runs the service with workers (`--threads`, read
- * roughly here): the others start once the pipeline has batches for them (WorkerExecutor), so that they do
+ * roughly here): the others start once the load asks for them (WorkerExecutor), so that they do
  * not take the cores the start-up needs. */
 export function startEarlyWorkers(argv: readonly string[], env: NodeJS.ProcessEnv): void {
   if (argv.some((argument) => NOT_THE_SERVICE.has(argument)) || threadsOf(argv, env) < 1) return;

@@ -2,7 +2,9 @@
 // of its stream is kept, with batches transferred rather than copied; or inline on the main thread (unit
 // tests, `svc test`).
 
+import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../components/component.js';
 import { handOver, type EventBatch } from './batch.js';
@@ -244,6 +246,7 @@ export class WorkerThread {
   private seq = 0;
   private readonly pending = new Map<number, { resolve(reply: WorkerReply): void; reject(error: Error): void }>();
   private failure: Error | undefined;
+  private loop: EventLoopUtilization | undefined;
 
   constructor() {
     this.worker = new Worker(new URL('./worker.js', import.meta.url), {
@@ -265,6 +268,15 @@ export class WorkerThread {
       this.pending.set(message.seq, { resolve, reject });
       this.worker.postMessage(message, transfer);
     });
+  }
+
+  /** The share of its time the worker spent running (its event loop's utilization) since the last call. */
+  busyShare(): number {
+    const now = this.worker.performance.eventLoopUtilization();
+    const share =
+      this.loop === undefined ? 0 : this.worker.performance.eventLoopUtilization(now, this.loop).utilization;
+    this.loop = now;
+    return share;
   }
 
   /** Posts a message that has no reply. */
@@ -299,6 +311,17 @@ export class WorkerThread {
   }
 }
 
+/** How often a pipeline's load is looked at, to start the workers not started yet (`WorkerExecutor`). */
+const LOAD_CHECK_MS = 50;
+
+/** Whether the workers not started yet are worth starting: one that runs transforms is busy nearly all the
+ * time, and the process leaves at least half a core of the machine to a new one (a worker's boot alone takes
+ * ~80 ms of a core; on two cores, a second worker for a pipeline whose main thread keeps the other core busy
+ * made a 300k-event file → remap → file run ~30 ms slower, not faster). */
+export function worthJoining(busiestWorkerShare: number, spareCores: number): boolean {
+  return busiestWorkerShare >= 0.9 && spareCores >= 0.5;
+}
+
 /** The worker with the fewest calls outstanding (the first of those): a worker the system paused, or one
  * given slower batches, gets fewer of the next ones instead of holding every other batch behind it. */
 function leastBusy(workers: readonly WorkerThread[]): WorkerThread {
@@ -325,21 +348,24 @@ export class WorkerExecutor implements TransformExecutor {
   private next = 0;
   private readonly stopMetrics: (() => void) | undefined;
   private enrichmentTables: readonly EnrichmentTableData[] = [];
-  /** Workers wanted; those not started yet join with the first batch (`join`). */
+  /** Workers wanted; those not started yet join once the load asks for them (`watchLoad`). */
   private threads: number;
   private joined = false;
+  private loadWatch: NodeJS.Timeout | undefined;
 
   /**
    * `threads` workers: the `started` ones (booted while the configuration was read), one more now when none
-   * was, and the rest once the first batch comes, or now with `startAll`. A booting worker takes a core for
-   * ~80 ms: on two cores, a second one booting with the configuration delayed a pipeline's first event by
-   * ~50 ms, and a pipeline with nothing to do needs one. `metrics`: see InlineExecutor.
+   * was, and the rest once the workers started are busy and the machine has cores to spare (`worthJoining`),
+   * or now with `startAll`. A booting worker takes a core for ~80 ms: on two cores, a second one booting with
+   * the configuration delayed a pipeline's first event by ~50 ms, and a pipeline with little to do needs one.
+   * `metrics`: see InlineExecutor.
    */
   constructor(threads: number, started: readonly WorkerThread[] = [], metrics?: MetricsFeed, startAll = false) {
     this.threads = threads;
     this.workers = [...started];
     // None for a pipeline without transforms.
     if (threads > 0) this.workerAt(startAll ? threads - 1 : 0);
+    this.joined = threads > 0 && this.workers.length >= threads;
     this.stopMetrics =
       metrics &&
       feedMetricsSnapshots(metrics, (snapshot) =>
@@ -362,9 +388,25 @@ export class WorkerExecutor implements TransformExecutor {
     return this.workers[index]!;
   }
 
+  /** From the first batch on, starts the other workers once `worthJoining` says so. */
+  private watchLoad(): void {
+    let cpu = process.cpuUsage();
+    let at = performance.now();
+    for (const worker of this.workers) worker.busyShare();
+    this.loadWatch = setInterval(() => {
+      const used = process.cpuUsage(cpu);
+      const elapsedMicros = (performance.now() - at) * 1000;
+      [cpu, at] = [process.cpuUsage(), performance.now()];
+      const spare = availableParallelism() - (used.user + used.system) / elapsedMicros;
+      const busiest = Math.max(...this.workers.map((worker) => worker.busyShare()));
+      if (worthJoining(busiest, spare)) this.join();
+    }, LOAD_CHECK_MS).unref();
+  }
+
   /** Starts the workers not started yet; each creates the concurrent transforms as it boots. */
-  private join(): void {
+  join(): void {
     this.joined = true;
+    clearInterval(this.loadWatch);
     const started = this.workers.length;
     if (started >= this.threads) return;
     this.workerAt(this.threads - 1);
@@ -453,7 +495,7 @@ export class WorkerExecutor implements TransformExecutor {
     encode?: EncodeOptions,
     keepPassedOn?: boolean,
   ): Promise<ChainRun[]> {
-    if (!this.joined) this.join();
+    if (!this.joined && this.loadWatch === undefined) this.watchLoad();
     const assignments = chain.map((id) => this.assignment.get(id)!);
     const head = assignments[0]!;
     // The workers that have created every transform of the chain (they join each transform as they finish
@@ -496,6 +538,7 @@ export class WorkerExecutor implements TransformExecutor {
 
   async close(): Promise<void> {
     this.stopMetrics?.();
+    clearInterval(this.loadWatch);
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 }

@@ -3,7 +3,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { componentRegistry, transformDefinition } from '../../../../host/components/registry.js';
-import { InlineExecutor, WorkerExecutor, type TransformExecutor } from '../../../../host/topology/executor.js';
+import {
+  InlineExecutor,
+  WorkerExecutor,
+  worthJoining,
+  type TransformExecutor,
+} from '../../../../host/topology/executor.js';
 import { batchOf, eventsOf } from '../../support/components.js';
 import { componentEnv } from '../../support/env.js';
 
@@ -42,7 +47,7 @@ test('every transform gives the same events in 2 worker threads as inline', asyn
   assert.equal(workers, inline);
 });
 
-test('a concurrent transform runs on one worker until the first batch; the others join and run it', async () => {
+test('a concurrent transform runs on one worker until the others join; then they run it too', async () => {
   const executor = new WorkerExecutor(2);
   try {
     await joinedRuns(executor);
@@ -61,6 +66,7 @@ async function joinedRuns(executor: WorkerExecutor): Promise<void> {
   assert.is(executor.startedWorkers, 1);
   const batches = Array.from({ length: 40 }, (_, i) => [{ n: i }, { n: i + 100 }]);
   const results = await Promise.all(batches.map((events) => executor.process('double', batchOf(events))));
+  executor.join();
   assert.is(executor.startedWorkers, 2);
   // Batches sent once the second worker has created the transform run there as well.
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -90,6 +96,12 @@ test('no worker starts for a pipeline without transforms; one does when a reload
   } finally {
     await executor.close();
   }
+});
+
+test('the other workers join when the busiest is saturated and half a core is spare', () => {
+  assert.ok(worthJoining(0.97, 0.7));
+  assert.not.ok(worthJoining(0.97, 0.3), 'no core to spare');
+  assert.not.ok(worthJoining(0.6, 1.5), 'the worker keeps up');
 });
 
 test.run();
