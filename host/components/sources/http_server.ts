@@ -35,8 +35,8 @@ import {
   type Stamp,
   type StampOrigin,
 } from '../support/decoding.js';
-import { decompressBody, DecompressionError } from '../support/decompression.js';
-import { HttpListener, keepaliveSchema, readBody } from '../support/http-listener.js';
+import { decompressBody, DecompressionError, readBody } from '../support/decompression.js';
+import { HttpListener, keepaliveSchema } from '../support/http-listener.js';
 import { compileProgram, instantiateProgram } from '../support/remap-program.js';
 import { tlsEnableableSchema, tlsFiles } from '../support/tls.js';
 

@@ -18,7 +18,7 @@ import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
 import { type BatchStatus, splitBatch, type EventBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
 import { logNamespaceOf, logNamespaceOption, type Stamp, type StampOrigin, stampAt } from '../support/decoding.js';
-import { decompressBody, DecompressionError } from '../support/decompression.js';
+import { decompressBody, DecompressionError, readBody } from '../support/decompression.js';
 import { parseListenAddress } from '../support/listeners.js';
 import { metricEvent } from '../support/metric.js';
 import {
@@ -189,18 +189,6 @@ class Receiver {
 }
 
 const SIGNAL_PATHS = new Map<string, Signal>(SIGNALS.map((signal) => [`/v1/${signal}`, signal]));
-
-/** A request body, failing with 413 past `cap` bytes. */
-async function readBody(request: IncomingMessage, cap: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > cap) throw new DecompressionError(413, `Request body exceeds the limit of ${cap} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
 
 async function httpServer(options: OpentelemetryOptions['http'], receiver: Receiver, env: ComponentEnv) {
   const { max_connection_age_secs: maxAge, max_connection_age_jitter_factor: jitter } = options.keepalive;

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { encodeBatch } from '../../../abi/batch.js';
 import { type BatchStatus, type EventBatch, splitBatch } from '../../topology/batch.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
-import { decompressBody, DecompressionError, decompressSnappy } from '../support/decompression.js';
+import { decompressBody, DecompressionError, decompressSnappy, readBody } from '../support/decompression.js';
 import { listenOn } from '../support/listeners.js';
 import { metricEvent } from '../support/metric.js';
 import { SourceAcknowledgements } from '../support/source-acknowledgements.js';
@@ -52,17 +52,6 @@ class Refusal extends Error {
   }
 }
 
-async function readBody(request: IncomingMessage, cap: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > cap) throw new Refusal(413, `Request body exceeds the limit of ${cap} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 async function build(parsed: RemoteWriteOptions, env: ComponentEnv): Promise<Source> {
   const type = writeRequestType();
   const expectedAuth =
@@ -97,7 +86,6 @@ async function build(parsed: RemoteWriteOptions, env: ComponentEnv): Promise<Sou
           ? await decompressSnappy(raw, env.maxDecompressedSize)
           : await decompressBody(raw, encoding, env.maxDecompressedSize);
     } catch (error) {
-      if (error instanceof Refusal) throw refuse(error.status, error.message, 'request_too_large');
       if (!(error instanceof DecompressionError)) throw error;
       throw refuse(error.status, error.message, error.status === 413 ? 'request_too_large' : 'decompression_failed');
     }

@@ -1,6 +1,6 @@
-// Request bodies by `Content-Encoding` (gzip, deflate, zstd; a list is undone last first), never growing
-// past a cap (`--max-decompressed-size-bytes`): gzip and deflate by node:zlib with `maxOutputLength`, zstd
-// by the runtime's zstd wasm build (runtime/zstd.ts).
+// Request bodies: read up to a cap (`--max-decompressed-size-bytes`), then decoded by `Content-Encoding`
+// (gzip, deflate, zstd; a list is undone last first) without growing past it: gzip and deflate by node:zlib
+// with `maxOutputLength`, zstd by the runtime's zstd wasm build (runtime/zstd.ts).
 
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
@@ -87,4 +87,19 @@ export async function decompressSnappy(bytes: Uint8Array, cap: number): Promise<
     if ((error as Error).message.includes('too big')) throw tooLarge(cap);
     throw new DecompressionError(400, `Failed decompressing payload with snappy decoder: ${(error as Error).message}`);
   }
+}
+
+/** Reads a request body (a fetch `Request`, or the chunks of Node's `IncomingMessage`), failing with 413 past
+ * `cap` bytes. */
+export async function readBody(request: Request | AsyncIterable<Uint8Array>, cap: number): Promise<Uint8Array> {
+  const body = request instanceof Request ? request.body : request;
+  if (body === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > cap) throw new DecompressionError(413, `Request body exceeds the limit of ${cap} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }

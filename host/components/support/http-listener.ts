@@ -12,7 +12,6 @@ import type { createAdaptorServer } from '@hono/node-server';
 import { z } from 'zod';
 import type { EventBatch } from '../../topology/batch.js';
 import type { ComponentEnv, SourceContext } from '../component.js';
-import { DecompressionError } from './decompression.js';
 import { parseListenAddress } from './listeners.js';
 import { reportHandshakeFailures, serverTlsOptions, type TlsEnableableConfig } from './tls.js';
 
@@ -23,19 +22,6 @@ export const keepaliveSchema = z
     max_connection_age_jitter_factor: z.number().min(0).max(1).default(0.1),
   })
   .default({ max_connection_age_secs: 300, max_connection_age_jitter_factor: 0.1 });
-
-/** Reads a request body, failing with 413 past `cap` bytes. */
-export async function readBody(request: Request, cap: number): Promise<Uint8Array> {
-  if (request.body === null) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > cap) throw new DecompressionError(413, `Request body exceeds the limit of ${cap} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
 
 export class HttpListener {
   /** Set at shutdown: requests still coming are answered 503 by the source. */
