@@ -15,6 +15,7 @@ import {
   type InputEvent,
 } from '../abi/batch.js';
 import { ByteReader, ByteWriter, encodeValue, Wire } from '../abi/codec.js';
+import { BATCH_HEADER_SIZE, BatchHeaderField } from '../abi/wire/batch.js';
 import type { RemapValue } from '../abi/values.js';
 
 /** One record of an input batch, as views into the batch's bytes. */
@@ -276,19 +277,71 @@ export interface BitmapSplit {
 
 /** Splits a batch by a condition bitmap (`runCondition`); both parts keep the batch's flags. */
 export function splitByBitmap(batch: Uint8Array, bits: Uint8Array): BitmapSplit {
-  const reader = new BatchReader(batch);
-  if (bits.length < (reader.count + 7) >> 3) {
-    throw new Error(`a bitmap of ${bits.length} bytes cannot cover a batch of ${reader.count} records`);
+  const ends = recordEnds(batch);
+  if (bits.length < (ends.length + 7) >> 3) {
+    throw new Error(`a bitmap of ${bits.length} bytes cannot cover a batch of ${ends.length} records`);
   }
-  const matched = new BatchWriter(reader.flags);
-  const unmatched = new BatchWriter(reader.flags);
-  for (const { index, record } of reader) {
-    (bits[index >> 3]! & (1 << (index & 7)) ? matched : unmatched).appendRaw(record);
-  }
+  const matched = pickRecords(batch, ends, bits);
+  const unmatched = pickRecords(batch, ends, complement(bits));
   return {
-    matched: matched.finish(),
-    unmatched: unmatched.finish(),
+    matched: matched.bytes,
+    unmatched: unmatched.bytes,
     matchedCount: matched.count,
     unmatchedCount: unmatched.count,
   };
+}
+
+/** Where each record of an input batch ends (its lengths checked, not its contents). */
+export function recordEnds(batch: Uint8Array): Uint32Array {
+  const { count } = readHeader(new ByteReader(batch));
+  const view = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
+  const ends = new Uint32Array(count);
+  let at = BATCH_HEADER_SIZE;
+  for (let index = 0; index < count; index++) {
+    const length = batch.length - at < 4 ? -1 : view.getUint32(at, true);
+    if (length < 4 || length > batch.length - at - 4) throw new Error(`batch record ${index} is truncated`);
+    at += 4 + length;
+    ends[index] = at;
+  }
+  if (at !== batch.length) throw new Error(`batch has ${batch.length - at} bytes past its ${count} records`);
+  return ends;
+}
+
+/** The records of `batch` (whose `recordEnds` are `ends`) whose bit is set, in order, as a batch of their own
+ * with the same flags. Runs of records are copied at once; no record is looked into. */
+export function pickRecords(
+  batch: Uint8Array,
+  ends: Uint32Array,
+  bits: Uint8Array,
+): { bytes: Uint8Array<ArrayBuffer>; count: number } {
+  const isSet = (index: number) => (bits[index >> 3]! >> (index & 7)) & 1;
+  const startOf = (index: number) => (index === 0 ? BATCH_HEADER_SIZE : ends[index - 1]!);
+  let size = BATCH_HEADER_SIZE;
+  let count = 0;
+  for (let index = 0; index < ends.length; index++)
+    if (isSet(index)) {
+      size += ends[index]! - startOf(index);
+      count++;
+    }
+  const bytes = new Uint8Array(size);
+  bytes.set(batch.subarray(0, BATCH_HEADER_SIZE));
+  new DataView(bytes.buffer).setUint32(BatchHeaderField.Count, count, true);
+  let at = BATCH_HEADER_SIZE;
+  for (let start = 0; start < ends.length; ) {
+    if (!isSet(start)) {
+      start++;
+      continue;
+    }
+    let end = start + 1;
+    while (end < ends.length && isSet(end)) end++;
+    bytes.set(batch.subarray(startOf(start), ends[end - 1]!), at);
+    at += ends[end - 1]! - startOf(start);
+    start = end;
+  }
+  return { bytes, count };
+}
+
+/** The bitmap with every bit flipped. */
+export function complement(bits: Uint8Array): Uint8Array {
+  return bits.map((byte) => ~byte & 0xff);
 }

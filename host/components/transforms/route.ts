@@ -2,14 +2,13 @@
 // to `<id>._unmatched` when it matches none (or is discarded, with `reroute_unmatched: false`).
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
+import { complement, pickRecords, recordEnds } from '../../../runtime/engine.js';
 import type { EventKind } from '../../topology/batch.js';
 import type { TransformDefinition, TransformResult } from '../component.js';
 import {
   Condition,
   conditionErrors,
   conditionSchema,
-  isSet,
   prepareCondition,
   type ConditionPlan,
 } from '../support/condition.js';
@@ -69,29 +68,20 @@ const route: TransformDefinition<RouteOptions, RoutePlan> = {
     );
     return {
       process(batch) {
-        const reader = new BatchReader(batch.bytes);
-        const results = routes.map(({ name, condition }) => ({
-          name,
-          ...condition.evaluate(batch.bytes),
-          writer: new BatchWriter(reader.flags),
-        }));
-        const unmatched = new BatchWriter(reader.flags);
-        for (const { index, record } of reader) {
-          let matched = false;
-          for (const result of results) {
-            if (!isSet(result.bits, index)) continue;
-            result.writer.appendRaw(record);
-            matched = true;
-          }
-          if (!matched) unmatched.appendRaw(record);
-        }
-        const outputs: TransformResult['outputs'] = results.map(({ name, writer }) => ({
+        const ends = recordEnds(batch.bytes);
+        const anyMatched = new Uint8Array((ends.length + 7) >> 3);
+        const results = routes.map(({ name, condition }) => {
+          const { bits, failures } = condition.evaluate(batch.bytes);
+          for (let i = 0; i < anyMatched.length; i++) anyMatched[i]! |= bits[i]!;
+          return { name, failures, picked: pickRecords(batch.bytes, ends, bits) };
+        });
+        const unmatched = pickRecords(batch.bytes, ends, complement(anyMatched));
+        const outputs: TransformResult['outputs'] = results.map(({ name, picked }) => ({
           output: name,
-          batch: { bytes: writer.finish(), count: writer.count },
+          batch: picked,
         }));
         const discarded: NonNullable<TransformResult['discarded']> = [];
-        if (plan.rerouteUnmatched)
-          outputs.push({ output: UNMATCHED, batch: { bytes: unmatched.finish(), count: unmatched.count } });
+        if (plan.rerouteUnmatched) outputs.push({ output: UNMATCHED, batch: unmatched });
         else if (unmatched.count > 0)
           discarded.push({ count: unmatched.count, intentional: true, reason: 'Event did not match any route.' });
         return {
