@@ -188,7 +188,7 @@ export class InlineExecutor implements TransformExecutor {
   }
 
   async process(id: string, batch: EventBatch, encode?: EncodeOptions): Promise<TransformResult> {
-    return this.runners.get(id)!.process(batch, encode);
+    return stagesOf((await this.processChain([id], [batch], encode))[0]!)[0]!.result;
   }
 
   async processChain(
