@@ -195,19 +195,28 @@ function editField(value: Uint8Array, path: readonly string[], replacement: Uint
   const current = existing ? value.subarray(existing.start + 4 + key.length, existing.end) : EMPTY_OBJECT;
   const child =
     path.length === 1 && replacement === undefined ? undefined : editField(current, path.slice(1), replacement);
-  const w = new ByteWriter();
-  w.u8(Wire.Object);
-  w.u32(count + (existing ? 0 : 1) - (child === undefined ? 1 : 0));
-  const lengthAt = w.reserve(4);
-  if (isObject) w.raw(value.subarray(entriesAt, insertAt));
+  // One exact allocation: this runs per event (sample's rate field, remap's rerouted events).
+  const before = isObject ? value.subarray(entriesAt, insertAt) : EMPTY;
+  const after = isObject ? value.subarray(existing ? existing.end : insertAt) : EMPTY;
+  const entries = before.length + (child === undefined ? 0 : 4 + key.length + child.length) + after.length;
+  const out = new Uint8Array(9 + entries);
+  const view = new DataView(out.buffer);
+  out[0] = Wire.Object;
+  view.setUint32(1, count + (existing ? 0 : 1) - (child === undefined ? 1 : 0), true);
+  view.setUint32(5, entries, true);
+  out.set(before, 9);
+  let at = 9 + before.length;
   if (child !== undefined) {
-    w.sized(key);
-    w.raw(child);
+    view.setUint32(at, key.length, true);
+    out.set(key, at + 4);
+    out.set(child, at + 4 + key.length);
+    at += 4 + key.length + child.length;
   }
-  if (isObject) w.raw(value.subarray(existing ? existing.end : insertAt));
-  w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
-  return new Uint8Array(w.finish());
+  out.set(after, at);
+  return out;
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** `{}`, encoded. */
 const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
