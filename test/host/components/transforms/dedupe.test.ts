@@ -24,6 +24,30 @@ test('dedupe drops events whose matched fields were seen among the last num_even
   ]);
 });
 
+test('dedupe keeps the last num_events keys, a repeat making its key the newest, across batches and many evictions', async () => {
+  const { runner } = await runnerOf(dedupe, { fields: { match: ['k'] }, cache: { num_events: 50 } });
+  // A plain LRU list: index 0 is the oldest key.
+  const lru: number[] = [];
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let batch = 0; batch < 40; batch++) {
+    const keys = Array.from({ length: 250 }, () => Math.floor(random() * 120));
+    const expected = keys.filter((k) => {
+      const at = lru.indexOf(k);
+      if (at >= 0) lru.splice(at, 1);
+      lru.push(k);
+      if (lru.length > 50) lru.shift();
+      return at < 0;
+    });
+    const kept = eventsOf(runner.process(batchOf(keys.map((k) => ({ k })))).outputs[0]!.batch);
+    assert.equal(
+      kept.map((event) => Number((event as { k: bigint }).k)),
+      expected,
+      `batch ${batch}`,
+    );
+  }
+});
+
 test('dedupe defaults to timestamp, host and message; ignore compares all other fields', async () => {
   const { runner: byDefault } = await runnerOf(dedupe, {});
   assert.is(
