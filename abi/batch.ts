@@ -175,6 +175,45 @@ export function decodeOutput(bytes: Uint8Array): OutputRecord[] {
   return records;
 }
 
+/** What a record of an output batch run with `BatchFlag.RESULTS` gave: its result, or why it failed. */
+export type OutputResult =
+  | { outcome: 'kept'; result: RemapValue }
+  | { outcome: 'error' | 'aborted'; message: string }
+  | { outcome: 'dropped' };
+
+/** The results of an output batch run with `BatchFlag.RESULTS`, its events skipped, not decoded: for a
+ * program run for its result alone (a sink's template), where decoding them cost most of the call. */
+export function decodeResults(bytes: Uint8Array): OutputResult[] {
+  const r = new ByteReader(bytes);
+  const { flags, count } = readHeader(r);
+  if (!(flags & BatchFlag.RESULTS)) throw new Error('the output batch has no results');
+  const results = Array.from({ length: count }, (_, index) =>
+    readRecord(r, index, (_kind, code, record): OutputResult => {
+      const outcome = OUTCOMES[code];
+      switch (outcome) {
+        case 'kept':
+          for (let events = record.u32(); events > 0; events--) {
+            record.skip();
+            record.skip();
+          }
+          return { outcome, result: record.value() };
+        case 'error':
+        case 'aborted': {
+          const message = Buffer.from(record.sized()).toString('utf8');
+          record.skip();
+          record.skip();
+          return { outcome, message };
+        }
+        case 'dropped':
+          return { outcome };
+      }
+      throw new Error(`batch record ${index} has an unknown outcome ${code}`);
+    }),
+  );
+  expectEnd(r);
+  return results;
+}
+
 /** Encodes an output batch (the inverse of `decodeOutput`, for tests and hosts that drop records). */
 export function encodeOutput(records: readonly OutputRecord[], flags: number): Uint8Array {
   const w = new ByteWriter();

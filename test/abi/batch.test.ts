@@ -6,6 +6,7 @@ import {
   NdjsonFlag,
   decodeBatch,
   decodeOutput,
+  decodeResults,
   encodeBatch,
   encodeOutput,
   type OutputRecord,
@@ -110,6 +111,32 @@ test('output batches round-trip', () => {
     outcome: 'kept',
     events: [{ metadata: { a: 'b' }, event: { message: 'x' } }],
   });
+});
+
+test("decodeResults: each record's result or failure, its events skipped; a batch without results is refused", () => {
+  const records: OutputRecord[] = [
+    {
+      kind: 'log',
+      outcome: 'kept',
+      events: [
+        { metadata: { a: 'b' }, event: { message: 'x', n: [1n, { deep: true }] } },
+        { metadata: {}, event: { message: 'y' } },
+      ],
+      result: 'first',
+    },
+    { kind: 'metric', outcome: 'kept', events: [], result: 2n },
+    { kind: 'log', outcome: 'error', message: 'function call error for "f" at (0:3): é', metadata: {}, event: [1n] },
+    { kind: 'log', outcome: 'aborted', message: 'aborted', metadata: { m: 1n }, event: { a: 'b' } },
+    { kind: 'log', outcome: 'dropped' },
+  ];
+  assert.equal(decodeResults(encodeOutput(records, BatchFlag.RESULTS)), [
+    { outcome: 'kept', result: 'first' },
+    { outcome: 'kept', result: 2n },
+    { outcome: 'error', message: 'function call error for "f" at (0:3): é' },
+    { outcome: 'aborted', message: 'aborted' },
+    { outcome: 'dropped' },
+  ]);
+  assert.throws(() => decodeResults(encodeOutput(records.slice(4), 0)), /no results/);
 });
 
 test('malformed batches are refused with the reason', () => {

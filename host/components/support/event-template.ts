@@ -3,7 +3,8 @@
 // batch. An event whose template does not render (a missing field) is counted, logged and left out, as Vector
 // drops it; the batch's events are then grouped by what they rendered to.
 
-import { BatchFlag, compile, decodeOutput, type Program } from '../../../runtime/index.js';
+import { BatchFlag, compile, type Program } from '../../../runtime/index.js';
+import { decodeResults } from '../../../abi/batch.js';
 import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
 import { templateToRemap } from '../../config/template.js';
 import type { ComponentEnv } from '../component.js';
@@ -73,7 +74,7 @@ export class EventTemplate {
     if (this.fixed !== undefined) return new Array<string>(batch.count).fill(this.fixed);
     const input = batch.bytes.slice();
     new DataView(input.buffer).setUint16(6, BatchFlag.RESULTS, true);
-    return decodeOutput(this.program!.runBatch(input)).map((record) => {
+    return decodeResults(this.program!.runBatch(input)).map((record) => {
       if (record.outcome === 'kept' && typeof record.result === 'string') return record.result;
       return {
         error:
