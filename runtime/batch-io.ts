@@ -167,7 +167,7 @@ export function withoutField(value: Uint8Array, path: readonly string[]): Uint8A
 /** Sets (`replacement`) or removes (undefined) the field at `path` of an encoded value. */
 function editField(value: Uint8Array, path: readonly string[], replacement: Uint8Array | undefined): Uint8Array {
   if (path.length === 0) return replacement ?? value;
-  const key = Buffer.from(path[0]!, 'utf8');
+  const key = keyBytes(path[0]!);
   const r = new ByteReader(value);
   const isObject = value.length > 0 && r.u8() === Wire.Object;
   if (!isObject && replacement === undefined) return value;
@@ -179,7 +179,9 @@ function editField(value: Uint8Array, path: readonly string[], replacement: Uint
   let existing: { start: number; end: number } | undefined;
   for (let i = 0; i < count; i++) {
     const start = r.at;
-    const order = Buffer.compare(r.sized(), key);
+    const length = r.u32();
+    const order = compareInPlace(r.bytes, r.at, length, key);
+    r.at += length;
     if (order > 0) {
       insertAt = start;
       break;
@@ -217,6 +219,15 @@ function editField(value: Uint8Array, path: readonly string[], replacement: Uint
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** The UTF-8 of field names `editField` was given (a few, from configurations), made once each. */
+const KEY_BYTES = new Map<string, Buffer>();
+
+function keyBytes(name: string): Buffer {
+  let bytes = KEY_BYTES.get(name);
+  if (bytes === undefined) KEY_BYTES.set(name, (bytes = Buffer.from(name, 'utf8')));
+  return bytes;
+}
 
 /** `{}`, encoded. */
 const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
