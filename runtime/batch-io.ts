@@ -6,13 +6,14 @@ import {
   decodeBatch,
   expectEnd,
   readHeader,
-  readRecord,
+  readRecordHead,
   writeCount,
   writeHeader,
   writeInputRecord,
   writeRecord,
   type EventKind,
   type InputEvent,
+  type RecordHead,
 } from '../abi/batch.js';
 import { ByteReader, ByteWriter, encodeValue, Wire } from '../abi/codec.js';
 import type { RemapValue } from '../abi/values.js';
@@ -39,6 +40,8 @@ export class BatchReader implements Iterable<RecordView> {
   private readonly recordsAt: number;
   /** UTF-8 of the field names `readPath` has looked up. */
   private readonly keys = new Map<string, Buffer>();
+  /** Where `readPath` reads: the reader it returns is used up before the next call. */
+  private readonly pathReader = new ByteReader(new Uint8Array(0));
 
   /** Checks the header; records are checked as they are read. */
   constructor(readonly bytes: Uint8Array) {
@@ -48,18 +51,16 @@ export class BatchReader implements Iterable<RecordView> {
   }
 
   *[Symbol.iterator](): Iterator<RecordView> {
-    const r = new ByteReader(this.bytes, this.recordsAt);
-    for (let index = 0; index < this.count; index++) {
-      const start = r.at;
-      const { kind, metadata, event } = readRecord(r, index, (kind, _code, rest) => {
-        const metadataAt = rest.at;
-        rest.skip();
-        const metadata = rest.bytes.subarray(metadataAt, rest.at);
-        return { kind, metadata, event: rest.take(rest.bytes.length - rest.at) };
-      });
-      yield { index, kind, record: this.bytes.subarray(start, r.at), metadata, event };
+    const cursor = this.cursor();
+    while (cursor.next()) {
+      const { index, kind } = cursor;
+      yield { index, kind, record: cursor.record(), metadata: cursor.metadata(), event: cursor.event() };
     }
-    expectEnd(r);
+  }
+
+  /** A walk over the records in place (for readers of every record of every batch: no object per record). */
+  cursor(): RecordCursor {
+    return new RecordCursor(this.bytes, this.recordsAt, this.count);
   }
 
   /**
@@ -67,13 +68,13 @@ export class BatchReader implements Iterable<RecordView> {
    * leads nowhere (a missing field or index, or a container of the other kind). Walks containers by their
    * byte lengths and decodes only the value found.
    */
-  readPath(value: Uint8Array, path: ValuePath): RemapValue | undefined {
-    return this.locate(value, path)?.value();
+  readPath(value: Uint8Array, path: ValuePath, at = 0): RemapValue | undefined {
+    return this.locate(value, path, at)?.value();
   }
 
   /** Like `readPath`, but the value found stays encoded: a view into `value` (its exact encoding). */
-  readPathEncoded(value: Uint8Array, path: ValuePath): Uint8Array | undefined {
-    const r = this.locate(value, path);
+  readPathEncoded(value: Uint8Array, path: ValuePath, at = 0): Uint8Array | undefined {
+    const r = this.locate(value, path, at);
     if (r === undefined) return undefined;
     const start = r.at;
     r.skip();
@@ -81,8 +82,8 @@ export class BatchReader implements Iterable<RecordView> {
   }
 
   /** A reader at the value at `path`, or undefined when the path leads nowhere. */
-  private locate(value: Uint8Array, path: ValuePath): ByteReader | undefined {
-    const r = new ByteReader(value);
+  private locate(value: Uint8Array, path: ValuePath, at: number): ByteReader | undefined {
+    const r = this.pathReader.reset(value, at);
     for (const segment of path) {
       const found = typeof segment === 'number' ? enterIndex(r, segment) : enterField(r, this.key(segment));
       if (!found) return undefined;
@@ -108,6 +109,57 @@ export class BatchReader implements Iterable<RecordView> {
       this.keys.set(field, key);
     }
     return key;
+  }
+}
+
+/** Walks the records of a batch in place (`BatchReader.cursor`): the current record's kind and where its parts
+ * are in `bytes`, views of them made on demand. */
+export class RecordCursor implements RecordHead {
+  index = -1;
+  kind: EventKind = 'log';
+  code = 0;
+  /** Where the record starts (its u32 length), where its metadata and event start, and where it ends. */
+  start = 0;
+  metadataAt = 0;
+  eventAt = 0;
+  end = 0;
+  private readonly r: ByteReader;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    recordsAt: number,
+    private readonly count: number,
+  ) {
+    this.r = new ByteReader(bytes, recordsAt);
+  }
+
+  /** Moves to the next record; false after the last (the batch then checked to end there). */
+  next(): boolean {
+    if (this.index + 1 >= this.count) {
+      expectEnd(this.r);
+      return false;
+    }
+    const r = this.r;
+    this.index++;
+    readRecordHead(r, this.index, this);
+    this.metadataAt = r.at;
+    r.skip();
+    this.eventAt = r.at;
+    r.at = this.end;
+    return true;
+  }
+
+  /** The whole record (u32 length + record, what `BatchWriter.appendRaw` takes). */
+  record(): Uint8Array {
+    return this.bytes.subarray(this.start, this.end);
+  }
+
+  metadata(): Uint8Array {
+    return this.bytes.subarray(this.metadataAt, this.eventAt);
+  }
+
+  event(): Uint8Array {
+    return this.bytes.subarray(this.eventAt, this.end);
   }
 }
 

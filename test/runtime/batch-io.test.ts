@@ -48,6 +48,27 @@ test('BatchReader: count, flags, and each record as views of its parts', () => {
   assert.equal(reader.decodeAll(), decodeBatch(batch).events);
 });
 
+test('BatchReader.cursor: each record in place, where its parts are in the batch', () => {
+  const batch = encodeBatch(events, 0);
+  const reader = new BatchReader(batch);
+  const views = [...reader];
+  const cursor = reader.cursor();
+  for (const view of views) {
+    assert.ok(cursor.next());
+    assert.equal([cursor.index, cursor.kind], [view.index, view.kind]);
+    assert.equal(plain(batch.subarray(cursor.start, cursor.end)), plain(view.record));
+    assert.equal(plain(batch.subarray(cursor.metadataAt, cursor.eventAt)), plain(view.metadata));
+    assert.equal(plain(cursor.event()), plain(view.event));
+    assert.equal(reader.readPath(batch, ['m'], cursor.metadataAt), view.index === 0 ? 'x' : undefined);
+  }
+  assert.not.ok(cursor.next());
+  const longer = Buffer.concat([batch, Buffer.from([0])]);
+  const walk = new BatchReader(longer).cursor();
+  assert.throws(() => {
+    while (walk.next());
+  }, /1 bytes after its last record/);
+});
+
 test('BatchReader: a malformed batch is refused with the reason', () => {
   assert.throws(() => new BatchReader(new Uint8Array(4)), /not a remap batch/);
   const batch = encodeBatch(events, 0);
