@@ -77,11 +77,22 @@ export function readHeader(r: ByteReader): BatchHeader {
 
 /** Writes one length-prefixed record: `u8 kind, u8 code, u16 0`, then `body`. */
 export function writeRecord(w: ByteWriter, kind: EventKind, code: number, body: () => void): void {
+  const lengthAt = startRecord(w, kind, code);
+  body();
+  endRecord(w, lengthAt);
+}
+
+/** Starts a record (`writeRecord` without a body to call): returns where its length goes, for `endRecord`. */
+export function startRecord(w: ByteWriter, kind: EventKind, code: number): number {
   const lengthAt = w.reserve(4);
   w.u8(EVENT_KINDS.indexOf(kind));
   w.u8(code);
   w.u16(0);
-  body();
+  return lengthAt;
+}
+
+/** Ends a record `startRecord` started, once its body is written. */
+export function endRecord(w: ByteWriter, lengthAt: number): void {
   w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
 }
 

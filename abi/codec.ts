@@ -180,12 +180,7 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     w.u8(Wire.Float);
     return w.f64(value.value);
   }
-  if (value instanceof Timestamp) {
-    if (!timestampInRange(value.nanos)) throw outOfRange(value.nanos);
-    w.u8(Wire.Timestamp);
-    w.i64(value.seconds);
-    return w.u32(value.subsecondNanos);
-  }
+  if (value instanceof Timestamp) return writeTimestamp(w, value.nanos);
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new UnrepresentableValueError('an invalid Date is not a remap value');
     return encodeNested(w, Timestamp.fromDate(value), ancestors);
@@ -228,6 +223,23 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
   return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
 }
 
+/** The timestamp `writeTimestamp` wrote last, in parts. */
+let lastTimestampWritten = { nanos: 0n, seconds: 0n, subsecondNanos: 0 };
+
+/** Appends the encoding of a timestamp given in nanoseconds since the epoch (refused beyond chrono's range). */
+function writeTimestamp(w: ByteWriter, nanos: bigint): void {
+  // Timestamps come in runs (the events of a read, the metrics of an event): the last one's parts are kept,
+  // as working them out again allocated several bigints per timestamp.
+  if (nanos !== lastTimestampWritten.nanos) {
+    if (!timestampInRange(nanos)) throw outOfRange(nanos);
+    const timestamp = new Timestamp(nanos);
+    lastTimestampWritten = { nanos, seconds: timestamp.seconds, subsecondNanos: timestamp.subsecondNanos };
+  }
+  w.u8(Wire.Timestamp);
+  w.i64(lastTimestampWritten.seconds);
+  w.u32(lastTimestampWritten.subsecondNanos);
+}
+
 /** `encodeNested` of the item or field `segment` of a container: an error's path gets the segment. */
 function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment: string | number): void {
   try {
@@ -243,11 +255,32 @@ function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment
  * them in UTF-8.
  */
 function sortedKeys(keys: string[]): string[] {
-  if (!keys.some((key) => /[\uD800-\uFFFF]/.test(key))) return keys.sort();
+  if (!keys.some(fromSurrogates)) return keys.length <= SHORT_SORT ? insertionSort(keys) : keys.sort();
   return keys
     .map((key) => [Buffer.from(key), key] as const)
     .sort(([a], [b]) => Buffer.compare(a, b))
     .map(([, key]) => key);
+}
+
+/** Objects of up to this many keys (most: a metric's tags, an event's) sort them in place: `Array.sort` made
+ * its work arrays even for two keys. */
+const SHORT_SORT = 16;
+
+/** `keys.sort()`, in place. */
+function insertionSort(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let at = i;
+    for (; at > 0 && keys[at - 1]! > key; at--) keys[at] = keys[at - 1]!;
+    keys[at] = key;
+  }
+  return keys;
+}
+
+/** Whether the key holds a code unit from U+D800 up (a loop: a regex test per key cost more than the sort). */
+function fromSurrogates(key: string): boolean {
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return true;
+  return false;
 }
 
 export function encode(value: unknown): Uint8Array {

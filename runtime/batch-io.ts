@@ -4,9 +4,11 @@
 
 import {
   decodeBatch,
+  endRecord,
   expectEnd,
   readHeader,
   readRecordHead,
+  startRecord,
   writeCount,
   writeHeader,
   writeInputRecord,
@@ -263,13 +265,27 @@ function editField(value: Uint8Array, path: readonly string[], replacement: Uint
 /** `{}`, encoded. */
 const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 
+/** The buffer of the last writer finished in this thread, for the next one, up to SPARE_BYTES: grown from
+ * 256 bytes for each batch, a writer's buffers (fresh pages, zeroed) cost more than writing the batch. */
+let spare: ByteWriter | undefined;
+const SPARE_BYTES = 1 << 20;
+
 /** Builds an input batch record by record. */
 export class BatchWriter {
-  private readonly w = new ByteWriter();
+  private writer: ByteWriter | undefined;
   private records = 0;
 
   constructor(flags = 0) {
-    writeHeader(this.w, flags, 0);
+    this.writer = spare ?? new ByteWriter();
+    spare = undefined;
+    this.writer.clear();
+    writeHeader(this.writer, flags, 0);
+  }
+
+  /** Where records go; none once finished (its buffer went to the next writer). */
+  private get w(): ByteWriter {
+    if (this.writer === undefined) throw new Error('a BatchWriter is not written to once finished');
+    return this.writer;
   }
 
   get count(): number {
@@ -303,17 +319,27 @@ export class BatchWriter {
 
   /** Appends an event whose metadata and event are both given as encoded values. */
   appendEncoded(kind: EventKind, metadata: Uint8Array, event: Uint8Array): void {
-    writeRecord(this.w, kind, 0, () => {
-      this.w.raw(metadata);
-      this.w.raw(event);
-    });
+    this.appendWriting(kind, metadata, (w, bytes) => w.raw(bytes), event);
+  }
+
+  /** Appends an event whose metadata is given as an encoded value and whose event `write` encodes in place
+   * (from `value`: no closure to make per event). */
+  appendWriting<T>(kind: EventKind, metadata: Uint8Array, write: (w: ByteWriter, value: T) => void, value: T): void {
+    const lengthAt = startRecord(this.w, kind, 0);
+    this.w.raw(metadata);
+    write(this.w, value);
+    endRecord(this.w, lengthAt);
     this.records++;
   }
 
-  /** The batch: an exact-size copy in an ArrayBuffer of its own (transferable to a worker). */
+  /** The batch: an exact-size copy in an ArrayBuffer of its own (transferable to a worker). Ends the writer. */
   finish(): Uint8Array<ArrayBuffer> {
-    writeCount(this.w, this.records);
-    return new Uint8Array(this.w.finish());
+    const w = this.w;
+    writeCount(w, this.records);
+    const batch = new Uint8Array(w.finish());
+    this.writer = undefined;
+    if (w.bytes.length <= SPARE_BYTES) spare = w;
+    return batch;
   }
 }
 

@@ -168,6 +168,20 @@ test('BatchWriter.finish: an exact-size copy in its own, transferable ArrayBuffe
   assert.equal(decodeBatch(new BatchWriter().finish()), { flags: 0, events: [] });
 });
 
+test('BatchWriter: a finished writer takes no more records; the next writer starts empty', () => {
+  const w = new BatchWriter();
+  w.append('log', {}, { big: 'x'.repeat(5000) });
+  w.finish();
+  assert.throws(() => w.append('log', {}, {}), /not written to once finished/);
+  assert.throws(() => w.finish(), /not written to once finished/);
+  const next = new BatchWriter(BatchFlag.RAW);
+  next.append('log', {}, { n: 1n });
+  assert.equal(decodeBatch(next.finish()), {
+    flags: BatchFlag.RAW,
+    events: [{ kind: 'log', metadata: {}, event: { n: 1n } }],
+  });
+});
+
 test('BatchWriter.appendRaw takes exactly one whole record', () => {
   const record = [...new BatchReader(encodeBatch(events, 0))][0]!.record;
   const w = new BatchWriter();
