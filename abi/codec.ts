@@ -227,7 +227,7 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
 let lastTimestampWritten = { nanos: 0n, seconds: 0n, subsecondNanos: 0 };
 
 /** Appends the encoding of a timestamp given in nanoseconds since the epoch (refused beyond chrono's range). */
-function writeTimestamp(w: ByteWriter, nanos: bigint): void {
+export function writeTimestamp(w: ByteWriter, nanos: bigint): void {
   // Timestamps come in runs (the events of a read, the metrics of an event): the last one's parts are kept,
   // as working them out again allocated several bigints per timestamp.
   if (nanos !== lastTimestampWritten.nanos) {
@@ -254,7 +254,7 @@ function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment
  * holds a code unit from U+D800 up, where surrogate pairs sort below U+E000–U+FFFF in UTF-16 but above
  * them in UTF-8.
  */
-function sortedKeys(keys: string[]): string[] {
+export function sortedKeys(keys: string[]): string[] {
   if (!keys.some(fromSurrogates)) return keys.length <= SHORT_SORT ? insertionSort(keys) : keys.sort();
   return keys
     .map((key) => [Buffer.from(key), key] as const)

@@ -9,6 +9,8 @@ import type { RemapValue } from '../../../../abi/values.js';
 import { BatchWriter } from '../../../../runtime/engine.js';
 import {
   appendMetric,
+  appendSeriesMetric,
+  encodeSeries,
   type Metric,
   metricEvent,
   nativeMetric,
@@ -82,6 +84,20 @@ test('appendMetric writes the same record as encoding the native object', () => 
     const writer = new BatchWriter();
     appendMetric(writer, encode({ trace: 'x' }), metric);
     assert.ok(Buffer.from(writer.finish()).equals(encodeBatch([metricEvent(metric, { trace: 'x' })], 0)), metric.name);
+  }
+});
+
+test('appendSeriesMetric of an encoded series writes the record appendMetric writes', () => {
+  const tagged = { namespace: 'app', tags: { host: 'a', multi: ['b', null] } };
+  const all: Metric[] = [
+    ...metrics.map(({ interval_ms: _, ...metric }) => metric),
+    ...metrics.map(({ interval_ms: _, ...metric }) => ({ ...metric, ...tagged })),
+  ];
+  for (const metric of all) {
+    const [series, whole] = [new BatchWriter(), new BatchWriter()];
+    appendSeriesMetric(series, encode({}), encodeSeries(metric), metric.value, metric.timestamp);
+    appendMetric(whole, encode({}), metric);
+    assert.equal([...series.finish()], [...whole.finish()], `${metric.name} ${metric.value.type}`);
   }
 });
 
