@@ -178,6 +178,50 @@ test('a name template that cannot render drops the event; a tag that cannot rend
   assert.is(result.warnings?.length, 1);
 });
 
+test('events of one series share it; a tag that cannot render is left out of each with a warning per event', async () => {
+  const { metrics, result } = await run(
+    {
+      metrics: [
+        { type: 'counter', field: 'status', namespace: 'web', tags: { method: '{{method}}', user: '{{user}}' } },
+        { type: 'set', field: 'method', namespace: 'web', tags: { method: '{{method}}' } },
+      ],
+    },
+    [
+      { status: '200', method: 'GET', user: 'u1', timestamp: ts },
+      { status: '200', method: 'GET', timestamp: ts },
+      { status: '500', method: 'GET', timestamp: ts },
+    ],
+  );
+  const requests = (tags: object) => ({
+    name: 'status',
+    namespace: 'web',
+    tags,
+    timestamp: ts,
+    kind: 'incremental',
+    counter: { value: 1 },
+  });
+  const methods = {
+    name: 'method',
+    namespace: 'web',
+    tags: { method: 'GET' },
+    timestamp: ts,
+    kind: 'incremental',
+    set: { values: ['GET'] },
+  };
+  assert.equal(metrics, [
+    requests({ method: 'GET', user: 'u1' }),
+    methods,
+    requests({ method: 'GET' }),
+    methods,
+    requests({ method: 'GET' }),
+    methods,
+  ]);
+  assert.equal(
+    result.warnings?.map((warning) => warning.message),
+    ['Failed to render template for a tag value.', 'Failed to render template for a tag value.'],
+  );
+});
+
 test('all_metrics: a log in Vector metric shape becomes that metric; a malformed one is an error', async () => {
   const { metrics, result } = await run({ all_metrics: true, metrics: [] }, [
     {
