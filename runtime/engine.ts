@@ -11,6 +11,7 @@ export {
   splitByBitmap,
   withField,
   withoutField,
+  type RecordCursor,
   type RecordView,
   type ValuePath,
 } from './batch-io.js';
