@@ -397,14 +397,36 @@ const sameLimits = (a: Bucket[], b: Bucket[]) =>
 const NANOS_PER_MS = 1_000_000n;
 
 /**
- * Vector's `MetricData::update`: adds `other`'s value into `metric` and widens its time (with both timestamps
- * and intervals, the window from the earlier start to the later end; else the later timestamp, no interval).
+ * Vector's `MetricData::update`: adds `other`'s value into `metric` and widens its time (`widenTime`).
  * Returns false, leaving `metric` as it was, when the values do not add up.
  */
 export function updateMetric(metric: Metric, other: Metric): boolean {
   const value = addValues(metric.value, other.value);
-  if (value === undefined) return false;
-  const [t1, t2, i1, i2] = [metric.timestamp, other.timestamp, metric.interval_ms, other.interval_ms];
+  if (value === undefined || !widenTime(metric, other.timestamp, other.interval_ms)) return false;
+  metric.value = value;
+  return true;
+}
+
+/** `updateMetric` of a counter or gauge given by its parts, its value added in place (aggregate adds one per
+ * metric it records: no metric and value objects to make for it). */
+export function addNumber(
+  metric: Metric,
+  type: 'counter' | 'gauge',
+  value: number,
+  timestamp: bigint | undefined,
+  interval: number | undefined,
+): boolean {
+  const held = metric.value;
+  if (held.type !== type || !widenTime(metric, timestamp, interval)) return false;
+  (held as { value: number }).value += value;
+  return true;
+}
+
+/** Widens `metric`'s time to cover another metric's: with both timestamps and intervals, the window from the
+ * earlier start to the later end; else the later timestamp, no interval. False, leaving it as it was, when
+ * the window does not fit an interval. */
+function widenTime(metric: Metric, t2: bigint | undefined, i2: number | undefined): boolean {
+  const [t1, i1] = [metric.timestamp, metric.interval_ms];
   let timestamp = t1 ?? t2;
   let interval: number | undefined;
   if (t1 !== undefined && t2 !== undefined) {
@@ -417,16 +439,16 @@ export function updateMetric(metric: Metric, other: Metric): boolean {
       interval = delta + (firstIsLater ? i1 : i2) || undefined;
     } else timestamp = end;
   }
-  metric.value = value;
   setTime(metric, timestamp, interval);
   return true;
 }
 
 function setTime(metric: Metric, timestamp: bigint | undefined, interval: number | undefined): void {
-  if (timestamp === undefined) delete metric.timestamp;
-  else metric.timestamp = timestamp;
-  if (interval === undefined) delete metric.interval_ms;
-  else metric.interval_ms = interval;
+  // `delete` only of what is there: deleting is slow even where there is nothing to delete.
+  if (timestamp !== undefined) metric.timestamp = timestamp;
+  else if ('timestamp' in metric) delete metric.timestamp;
+  if (interval !== undefined) metric.interval_ms = interval;
+  else if ('interval_ms' in metric) delete metric.interval_ms;
 }
 
 /**

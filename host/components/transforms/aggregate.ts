@@ -10,7 +10,7 @@ import { ByteReader, encode, Wire } from '../../../abi/codec.js';
 import { BatchReader, BatchWriter, enterField, type RecordCursor } from '../../../runtime/engine.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
-import { appendMetric, readMetric, subtractMetric, updateMetric, type Metric } from '../support/metric.js';
+import { addNumber, appendMetric, readMetric, subtractMetric, updateMetric, type Metric } from '../support/metric.js';
 
 const MODES = ['Auto', 'Sum', 'Latest', 'Count', 'Diff', 'Max', 'Min', 'Mean', 'Stdev'] as const;
 type Mode = (typeof MODES)[number];
@@ -57,9 +57,14 @@ const [NAME, NAMESPACE, TAGS, KIND, COUNTER, GAUGE, TIMESTAMP, INTERVAL] = FIELD
 class MetricFields {
   /** The batch, and where the record's metadata and event start in it. */
   bytes: Uint8Array = new Uint8Array(0);
+  /** `bytes`, to read four of them at once. */
+  view = new DataView(this.bytes.buffer);
   metadataAt = 0;
   eventAt = 0;
   incremental = false;
+  /** What `readNumber` read. */
+  private numberType: 'counter' | 'gauge' = 'counter';
+  private number = 0;
   /** Per field of FIELD_KEYS, where its value starts and ends in `bytes` (start -1: absent). */
   private readonly starts = new Int32Array(FIELD_KEYS.length);
   private readonly ends = new Int32Array(FIELD_KEYS.length);
@@ -67,10 +72,13 @@ class MetricFields {
 
   read(record: RecordCursor): void {
     const bytes = record.bytes;
-    this.bytes = bytes;
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
     this.metadataAt = record.metadataAt;
     this.eventAt = record.eventAt;
-    this.starts.fill(-1);
+    for (let field = 0; field < FIELD_KEYS.length; field++) this.starts[field] = -1;
     const r = this.r.reset(bytes, record.eventAt);
     if (r.u8() === Wire.Object) {
       const count = r.u32();
@@ -121,22 +129,46 @@ class MetricFields {
   /** Of a counter or gauge whose value is a number, what adding it to another takes (its kind, value and
    * time), read in place; undefined for other values. */
   numericPart(): Metric | undefined {
-    const field = this.at(COUNTER) >= 0 ? COUNTER : this.at(GAUGE) >= 0 ? GAUGE : undefined;
-    if (field === undefined) return undefined;
-    const r = this.r.reset(this.bytes, this.at(field));
-    if (!enterField(r, VALUE_KEY)) return undefined;
-    const tag = r.u8();
-    if (tag !== Wire.Float && tag !== Wire.Int) return undefined;
+    if (!this.readNumber()) return undefined;
     const metric: Metric = {
       name: '',
       kind: this.incremental ? 'incremental' : 'absolute',
-      value: { type: field === COUNTER ? 'counter' : 'gauge', value: tag === Wire.Float ? r.f64() : Number(r.i64()) },
+      value: { type: this.numberType, value: this.number },
     };
-    const timestamp = this.value(TIMESTAMP);
-    const interval = this.value(INTERVAL);
-    if (timestamp instanceof Timestamp) metric.timestamp = timestamp.nanos;
-    if (typeof interval === 'number' || typeof interval === 'bigint') metric.interval_ms = Number(interval);
+    const [timestamp, interval] = [this.timestamp(), this.interval()];
+    if (timestamp !== undefined) metric.timestamp = timestamp;
+    if (interval !== undefined) metric.interval_ms = interval;
     return metric;
+  }
+
+  /** `updateMetric(metric, this.numericPart())` without making the part; undefined when the record is not a
+   * counter or gauge whose value is a number. */
+  addTo(metric: Metric): boolean | undefined {
+    if (!this.readNumber()) return undefined;
+    return addNumber(metric, this.numberType, this.number, this.timestamp(), this.interval());
+  }
+
+  /** Reads the value of a counter or gauge into `numberType` and `number`; false when it is not a number. */
+  private readNumber(): boolean {
+    const field = this.at(COUNTER) >= 0 ? COUNTER : this.at(GAUGE) >= 0 ? GAUGE : undefined;
+    if (field === undefined) return false;
+    const r = this.r.reset(this.bytes, this.at(field));
+    if (!enterField(r, VALUE_KEY)) return false;
+    const tag = r.u8();
+    if (tag !== Wire.Float && tag !== Wire.Int) return false;
+    this.numberType = field === COUNTER ? 'counter' : 'gauge';
+    this.number = tag === Wire.Float ? r.f64() : Number(r.i64());
+    return true;
+  }
+
+  private timestamp(): bigint | undefined {
+    const timestamp = this.value(TIMESTAMP);
+    return timestamp instanceof Timestamp ? timestamp.nanos : undefined;
+  }
+
+  private interval(): number | undefined {
+    const interval = this.value(INTERVAL);
+    return typeof interval === 'number' || typeof interval === 'bigint' ? Number(interval) : undefined;
   }
 
   /** A copy of the record's metadata. */
@@ -145,13 +177,31 @@ class MetricFields {
   }
 }
 
-/** The index in FIELD_KEYS of the key of `length` bytes at `at`; -1 for another key. */
+/** The index in FIELD_KEYS of the key of `length` bytes at `at`; -1 for another key. The one key it can be,
+ * by its length and first byte, is then checked whole. */
 function fieldAt(bytes: Uint8Array, at: number, length: number): number {
-  for (let field = 0; field < FIELD_KEYS.length; field++) {
-    const key = FIELD_KEYS[field]!;
-    if (key.length === length && equalAt(bytes, at, key)) return field;
+  const first = bytes[at];
+  let field: number;
+  switch (length) {
+    case 4:
+      field = first === 0x6e /* n */ ? NAME : first === 0x74 /* t */ ? TAGS : KIND;
+      break;
+    case 5:
+      field = GAUGE;
+      break;
+    case 7:
+      field = COUNTER;
+      break;
+    case 9:
+      field = first === 0x6e /* n */ ? NAMESPACE : TIMESTAMP;
+      break;
+    case 11:
+      field = INTERVAL;
+      break;
+    default:
+      return -1;
   }
-  return -1;
+  return FIELD_KEYS[field]!.length === length && equalAt(bytes, at, FIELD_KEYS[field]!) ? field : -1;
 }
 
 /** Whether `bytes` holds `key` at `at`. */
@@ -169,27 +219,28 @@ const SERIES_FIELDS = [NAME, NAMESPACE, TAGS];
  * The series (name, namespace, tags) of metric records as map keys: the latin1 text of their encodings, absent
  * ones MISSING (a tag object's keys are sorted). A series' key is made once: records find it again by a hash
  * of those bytes, checked against the series' own, as making a key per record was most of recording one.
+ * Bytes are hashed and compared four at a time.
  */
 class SeriesKeys {
-  private byHash = new Map<number, Array<{ bytes: Uint8Array; key: string }>>();
+  private byHash = new Map<number, Array<{ own: DataView; key: string }>>();
 
   keyOf(fields: MetricFields): string {
-    const bytes = fields.bytes;
-    let hash = 0x811c9dc5; // FNV-1a
+    let hash = 0;
     for (const field of SERIES_FIELDS) {
       const at = fields.at(field);
-      if (at < 0) hash = Math.imul(hash ^ MISSING, 0x01000193);
-      else for (let i = at, end = fields.end(field); i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+      hash = at < 0 ? mix(hash, MISSING) : hashRange(fields.view, at, fields.end(field), hash);
     }
+    // A small integer: a map key that needs no boxing.
+    hash &= 0x3fffffff;
     const known = this.byHash.get(hash);
-    for (const series of known ?? []) if (sameSeries(series.bytes, fields)) return series.key;
+    for (const series of known ?? []) if (sameSeries(series.own, fields)) return series.key;
     const own = Buffer.concat(
       SERIES_FIELDS.map((field) => {
         const at = fields.at(field);
-        return at < 0 ? Buffer.from([MISSING]) : bytes.subarray(at, fields.end(field));
+        return at < 0 ? Buffer.from([MISSING]) : fields.bytes.subarray(at, fields.end(field));
       }),
     );
-    const series = { bytes: own, key: own.toString('latin1') };
+    const series = { own: new DataView(own.buffer, own.byteOffset, own.length), key: own.toString('latin1') };
     if (known) known.push(series);
     else this.byHash.set(hash, [series]);
     return series.key;
@@ -201,20 +252,31 @@ class SeriesKeys {
   }
 }
 
+const mix = (hash: number, word: number) => Math.imul(hash ^ word, 0x9e3779b1) ^ (hash >>> 15);
+
+function hashRange(view: DataView, at: number, end: number, hash: number): number {
+  let i = at;
+  for (; i + 4 <= end; i += 4) hash = mix(hash, view.getUint32(i, true));
+  for (; i < end; i++) hash = mix(hash, view.getUint8(i));
+  return hash;
+}
+
 /** Whether a series' bytes are those of the record's series. */
-function sameSeries(own: Uint8Array, fields: MetricFields): boolean {
-  let at = 0;
+function sameSeries(own: DataView, fields: MetricFields): boolean {
+  const view = fields.view;
+  let j = 0;
   for (const field of SERIES_FIELDS) {
-    const start = fields.at(field);
-    if (start < 0) {
-      if (own[at++] !== MISSING) return false;
+    let i = fields.at(field);
+    if (i < 0) {
+      if (j >= own.byteLength || own.getUint8(j++) !== MISSING) return false;
       continue;
     }
     const end = fields.end(field);
-    if (at + end - start > own.length) return false;
-    for (let i = start; i < end; i++) if (own[at++] !== fields.bytes[i]) return false;
+    if (j + end - i > own.byteLength) return false;
+    for (; i + 4 <= end; i += 4, j += 4) if (view.getUint32(i, true) !== own.getUint32(j, true)) return false;
+    for (; i < end; i++, j++) if (view.getUint8(i) !== own.getUint8(j)) return false;
   }
-  return at === own.length;
+  return j === own.byteLength;
 }
 
 const VALUE_KEY = Buffer.from('value');
@@ -287,7 +349,10 @@ export function createAggregate(plan: AggregatePlan): TransformRunner {
           return 'recorded';
         }
         if (existing === undefined) entries.set(key, newEntry(decode(), ticket));
-        else if (existing.metric.kind === 'incremental' && updateMetric(existing.metric, decode(true)))
+        else if (
+          existing.metric.kind === 'incremental' &&
+          (fields.addTo(existing.metric) ?? updateMetric(existing.metric, fields.metric()))
+        )
           hold(existing, ticket);
         else {
           replace(key, existing, ticket, releases);

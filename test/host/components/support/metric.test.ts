@@ -8,6 +8,7 @@ import { encode } from '../../../../abi/codec.js';
 import type { RemapValue } from '../../../../abi/values.js';
 import { BatchWriter } from '../../../../runtime/engine.js';
 import {
+  addNumber,
   appendMetric,
   appendSeriesMetric,
   encodeSeries,
@@ -17,6 +18,7 @@ import {
   readMetric,
   seriesKey,
   tagValue,
+  updateMetric,
 } from '../../../../host/components/support/metric.js';
 
 const base = {
@@ -98,6 +100,29 @@ test('appendSeriesMetric of an encoded series writes the record appendMetric wri
     appendSeriesMetric(series, encode({}), encodeSeries(metric), metric.value, metric.timestamp);
     appendMetric(whole, encode({}), metric);
     assert.equal([...series.finish()], [...whole.finish()], `${metric.name} ${metric.value.type}`);
+  }
+});
+
+test('addNumber adds a counter or gauge given by its parts as updateMetric adds the metric', () => {
+  const T = 1_700_000_000_000_000_000n;
+  const held = (extra: Partial<Metric> = {}): Metric => ({
+    name: 'c',
+    kind: 'incremental',
+    value: { type: 'counter', value: 2 },
+    ...extra,
+  });
+  const cases: Array<[Metric, Metric]> = [
+    [held({ timestamp: T }), held({ timestamp: T + 5n, value: { type: 'counter', value: 3 } })],
+    [held({ timestamp: T, interval_ms: 10 }), held({ timestamp: T + 4_000_000n, interval_ms: 10 })],
+    [held({ timestamp: T, interval_ms: 10 }), held({ timestamp: T + 2n ** 60n, interval_ms: 10 })],
+    [held(), held({ timestamp: T, interval_ms: 10 })],
+    [held(), { ...held(), value: { type: 'gauge', value: 1 } }],
+  ];
+  for (const [into, other] of cases) {
+    const [byParts, whole] = [structuredClone(into), structuredClone(into)];
+    const { type, value } = other.value as { type: 'counter' | 'gauge'; value: number };
+    assert.is(addNumber(byParts, type, value, other.timestamp, other.interval_ms), updateMetric(whole, other));
+    assert.equal(byParts, whole);
   }
 });
 
