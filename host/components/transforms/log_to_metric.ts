@@ -182,12 +182,13 @@ class Tally {
 /** Per record, what one template rendered (undefined where it failed). */
 type Rendered = Array<string | undefined>;
 
-/** A metric entry as the runner uses it: its plan, the kind of its metrics and the templates its series is
- * made of (name, namespace, tag names and values), as indexes into the batch's rendered texts. */
+/** A metric entry as the runner uses it: its plan, the kind of its metrics, the templates its series is made
+ * of (name, namespace, tag names and values), as indexes into the batch's rendered texts, and its series. */
 interface Entry {
   plan: MetricPlan;
   kind: Metric['kind'];
   columns: number[];
+  memo: SeriesMemo;
 }
 
 export async function createLogToMetric(plan: LogToMetricPlan): Promise<TransformRunner> {
@@ -203,6 +204,7 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
         ...(metric.namespace === undefined ? [] : [metric.namespace]),
         ...metric.tags.flatMap(({ key, values }) => [key, ...values.filter((value) => value !== null)]),
       ],
+      memo: new SeriesMemo(),
     }),
   );
 
@@ -216,7 +218,7 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
       const texts = plan.allMetrics
         ? []
         : templates.map((template) => template.render(batch.bytes, batch.count).values);
-      const memos = entries.map((entry) => new SeriesMemo(entry.columns.map((column) => texts[column]!)));
+      for (const entry of entries) entry.memo.columns = entry.columns.map((column) => texts[column]!);
       const made: Array<{ series: EncodedSeries; value: MetricValue }> = [];
       const bytes = batch.bytes;
       for (const record = reader.cursor(); record.next(); ) {
@@ -233,7 +235,7 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
           const entry = entries[i]!;
           const metric = entry.plan;
           const value = reader.readPath(bytes, metric.path, metric.metadata ? record.metadataAt : record.eventAt);
-          const result = metricOfField(entry, value, record.index, texts, memos[i]!, warnings);
+          const result = metricOfField(entry, value, record.index, texts, warnings);
           if (result instanceof Failure) failure = result;
           else made.push(result);
         }
@@ -262,14 +264,15 @@ interface SeriesOutcome {
 }
 
 /**
- * An entry's series outcomes over one batch, by the texts of its templates (a tree of maps, a level per
- * template): the events of a batch fall in few series, and working out and encoding a series' tags once per
- * batch instead of once per event was most of making a metric.
+ * An entry's series outcomes by the texts of its templates (a tree of maps, a level per template): events fall
+ * in few series, and working out and encoding a series' tags once instead of once per event was most of making
+ * a metric. Kept from batch to batch, up to MEMO_SERIES outcomes (then started again).
  */
 class SeriesMemo {
-  private readonly root = new Map<string | undefined, unknown>();
-
-  constructor(private readonly columns: readonly Rendered[]) {}
+  private root = new Map<string | undefined, unknown>();
+  private size = 0;
+  /** The texts of the entry's templates in the current batch. */
+  columns: readonly Rendered[] = [];
 
   get(index: number): SeriesOutcome | undefined {
     let node: unknown = this.root;
@@ -281,6 +284,10 @@ class SeriesMemo {
   }
 
   set(index: number, outcome: SeriesOutcome): SeriesOutcome {
+    if (++this.size > MEMO_SERIES) {
+      this.root = new Map();
+      this.size = 1;
+    }
     let node = this.root;
     const last = this.columns.length - 1;
     for (let i = 0; i < last; i++) {
@@ -293,6 +300,8 @@ class SeriesMemo {
     return outcome;
   }
 }
+
+const MEMO_SERIES = 10_000;
 
 const nowNanos = () => BigInt(Date.now()) * 1_000_000n;
 
@@ -315,7 +324,6 @@ function metricOfField(
   value: RemapValue | undefined,
   index: number,
   texts: readonly Rendered[],
-  memos: SeriesMemo,
   warnings: NonNullable<TransformResult['warnings']>,
 ): { series: EncodedSeries; value: MetricValue } | Failure {
   const { plan } = entry;
@@ -325,7 +333,7 @@ function metricOfField(
       error_code: 'field_null',
       null_field: plan.fieldPath,
     });
-  const outcome = memos.get(index) ?? memos.set(index, seriesOutcome(entry, texts, index));
+  const outcome = entry.memo.get(index) ?? entry.memo.set(index, seriesOutcome(entry, texts, index));
   for (const message of outcome.warnings) warnings.push({ message, fields: { error_type: 'template_failed' } });
   if (outcome.series instanceof Failure) return outcome.series;
   let metricValue: MetricValue;

@@ -222,6 +222,21 @@ test('events of one series share it; a tag that cannot render is left out of eac
   );
 });
 
+test('a later batch of the same series gets the same metrics and warnings', async () => {
+  const { runner } = await runnerOf(logToMetric, {
+    metrics: [{ type: 'counter', field: 'status', tags: { method: '{{method}}', user: '{{user}}' } }],
+  });
+  const batch = () => batchOf([{ status: '200', method: 'GET', timestamp: ts }]);
+  const [first, second] = [runner.process(batch()), runner.process(batch())] as TransformResult[];
+  for (const result of [first!, second!]) {
+    assert.equal(
+      decodeBatch(result.outputs[0]!.batch.bytes).events.map((record) => record.event),
+      [{ name: 'status', tags: { method: 'GET' }, timestamp: ts, kind: 'incremental', counter: { value: 1 } }],
+    );
+    assert.is(result.warnings?.length, 1);
+  }
+});
+
 test('all_metrics: a log in Vector metric shape becomes that metric; a malformed one is an error', async () => {
   const { metrics, result } = await run({ all_metrics: true, metrics: [] }, [
     {
