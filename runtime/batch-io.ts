@@ -44,6 +44,8 @@ export class BatchReader implements Iterable<RecordView> {
   private readonly keys = new Map<string, Buffer>();
   /** Where `readPath` reads: the reader it returns is used up before the next call. */
   private readonly pathReader = new ByteReader(new Uint8Array(0));
+  /** The fields of the object `readPath` read last. */
+  private readonly fields = new FieldIndex();
 
   /** Checks the header; records are checked as they are read. */
   constructor(readonly bytes: Uint8Array) {
@@ -83,10 +85,18 @@ export class BatchReader implements Iterable<RecordView> {
     return value.subarray(start, r.at);
   }
 
-  /** A reader at the value at `path`, or undefined when the path leads nowhere. */
+  /** A reader at the value at `path`, or undefined when the path leads nowhere. A field of the object at
+   * `at` is found through `fields`, the rest of the path by walking. */
   private locate(value: Uint8Array, path: ValuePath, at: number): ByteReader | undefined {
-    const r = this.pathReader.reset(value, at);
-    for (const segment of path) {
+    const first = path[0];
+    const r = this.pathReader;
+    if (typeof first === 'string') {
+      const fieldAt = this.fields.find(value, at, this.key(first));
+      if (fieldAt < 0) return undefined;
+      r.reset(value, fieldAt);
+    } else r.reset(value, at);
+    for (let i = typeof first === 'string' ? 1 : 0; i < path.length; i++) {
+      const segment = path[i]!;
       const found = typeof segment === 'number' ? enterIndex(r, segment) : enterField(r, this.key(segment));
       if (!found) return undefined;
     }
@@ -111,6 +121,77 @@ export class BatchReader implements Iterable<RecordView> {
       this.keys.set(field, key);
     }
     return key;
+  }
+}
+
+/**
+ * The fields of one encoded object, noted as a walk over them passes them: reads of several fields of one
+ * object (a record's timestamp, the fields a transform reads) walk it once, and a read stops where the field
+ * is, as `enterField` does (keys are sorted byte-wise). Known by the bytes and offset it is at: what is read
+ * is a batch's, which does not change.
+ */
+class FieldIndex {
+  private bytes: Uint8Array = new Uint8Array(0);
+  private at = -1;
+  /** The object's field count (-1: not an object), how many have been walked, and where the next starts. */
+  private count = -1;
+  private walked = 0;
+  private next = 0;
+  /** Per field walked: where its key starts, its key's length, where its value starts. */
+  private keyAt = new Int32Array(16);
+  private keyLength = new Int32Array(16);
+  private valueAt = new Int32Array(16);
+  private readonly r = new ByteReader(this.bytes);
+
+  /** Where the value of field `key` of the object at `at` in `bytes` starts; -1 when it has none. */
+  find(bytes: Uint8Array, at: number, key: Uint8Array): number {
+    if (bytes !== this.bytes || at !== this.at) this.start(bytes, at);
+    // Among the fields walked, by bisection; past them, by walking on.
+    let [low, high] = [0, this.walked];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const order = compareInPlace(bytes, this.keyAt[middle]!, this.keyLength[middle]!, key);
+      if (order === 0) return this.valueAt[middle]!;
+      if (order < 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low < this.walked) return -1;
+    const r = this.r.reset(bytes, this.next);
+    while (this.walked < this.count) {
+      const length = r.u32();
+      const field = this.walked++;
+      if (field === this.keyAt.length) this.grow();
+      this.keyAt[field] = r.at;
+      this.keyLength[field] = length;
+      const order = compareInPlace(bytes, r.at, length, key);
+      r.at += length;
+      this.valueAt[field] = r.at;
+      r.skip();
+      this.next = r.at;
+      if (order === 0) return this.valueAt[field]!;
+      if (order > 0) return -1;
+    }
+    return -1;
+  }
+
+  private start(bytes: Uint8Array, at: number): void {
+    this.bytes = bytes;
+    this.at = at;
+    this.walked = 0;
+    const r = this.r.reset(bytes, at);
+    this.count = -1;
+    if (r.u8() !== Wire.Object) return;
+    this.count = r.u32();
+    r.u32(); // byte length
+    this.next = r.at;
+  }
+
+  private grow(): void {
+    for (const name of ['keyAt', 'keyLength', 'valueAt'] as const) {
+      const grown = new Int32Array(this[name].length * 2);
+      grown.set(this[name]);
+      this[name] = grown;
+    }
   }
 }
 

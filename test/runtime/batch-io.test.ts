@@ -122,6 +122,29 @@ test('BatchReader.readPath gives undefined where the path leads nowhere', () => 
   assert.is(reader.readPath(encode({ a: null }), ['a']), null, 'a null field is there');
 });
 
+test('BatchReader.readPath: fields of one object read in any order, between objects of a batch', () => {
+  const batch = encodeBatch(
+    [{ event: { b: 1n, d: { e: 'x' }, f: 'y' } }, { event: { a: 'other', d: { e: 'z' } } }, { event: [1n] }],
+    0,
+  );
+  const reader = new BatchReader(batch);
+  const [first, second, third] = [...reader].map((view) => view.event);
+  const reads: Array<[Uint8Array, Array<string | number>, unknown]> = [
+    [first!, ['f'], 'y'],
+    [first!, ['b'], 1n],
+    [first!, ['c'], undefined],
+    [second!, ['d', 'e'], 'z'],
+    [first!, ['d', 'e'], 'x'],
+    [first!, ['g'], undefined],
+    [first!, ['a'], undefined],
+    [second!, ['a'], 'other'],
+    [third!, ['a'], undefined],
+    [third!, [0], 1n],
+  ];
+  for (const [event, path, expected] of reads)
+    assert.equal(reader.readPath(event, path), expected, JSON.stringify(path));
+});
+
 test('BatchReader.readPath reads record events and metadata', () => {
   const reader = new BatchReader(encodeBatch(events, 0));
   assert.equal(
