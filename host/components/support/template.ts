@@ -6,7 +6,7 @@
 
 import { BatchFlag, decodeOutput, withFlags } from '../../../abi/batch.js';
 import type { RemapValue } from '../../../abi/values.js';
-import { BatchReader } from '../../../runtime/engine.js';
+import { BatchReader, type RecordCursor } from '../../../runtime/engine.js';
 import { templateToRemap, valuePath } from '../../config/template.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import type { RemapInstance } from '../../../runtime/index.js';
@@ -61,10 +61,41 @@ export class Template {
   render(batch: Uint8Array, count: number): Rendered {
     if (this.instance === undefined)
       return { values: new Array<string>(count).fill((this.plan as { text: string }).text), errors: [] };
+    const reader = new BatchReader(batch);
+    const values = new Array<string>(count);
+    for (const record = reader.cursor(); record.next(); ) {
+      const text = this.plainText(reader, record);
+      if (text === undefined) return this.renderByProgram(batch);
+      values[record.index] = text;
+    }
+    return { values, errors: [] };
+  }
+
+  /** The text of the record at `record` when it renders without the program: the template is plain text, or
+   * text and fields of a log whose fields are plain values (as the program renders them); undefined when the
+   * program renders it: a metric (the program sees its VRL view, not its native fields), a missing field (the
+   * program words the error), a value whose text the program alone gives (floats, timestamps, containers,
+   * invalid UTF-8). */
+  plainText(reader: BatchReader, record: RecordCursor): string | undefined {
+    if (this.instance === undefined) return (this.plan as { text: string }).text;
     const parts = 'parts' in this.plan ? this.plan.parts : undefined;
-    const plain = parts && renderParts(parts, batch);
-    if (plain) return { values: plain, errors: [] };
-    const records = decodeOutput(this.instance.runBatch(withFlags(batch, BatchFlag.RESULTS | BatchFlag.RAW)));
+    if (parts === undefined || record.kind !== 'log') return undefined;
+    let text = '';
+    for (const part of parts) {
+      if (typeof part === 'string') text += part;
+      else {
+        const at = part.metadata ? record.metadataAt : record.eventAt;
+        const field = plainText(reader.readPath(reader.bytes, part.path, at));
+        if (field === undefined) return undefined;
+        text += field;
+      }
+    }
+    return text;
+  }
+
+  /** Each record's text as the program renders it. */
+  renderByProgram(batch: Uint8Array): Rendered {
+    const records = decodeOutput(this.instance!.runBatch(withFlags(batch, BatchFlag.RESULTS | BatchFlag.RAW)));
     const failures: Array<{ message: string }> = [];
     const values = records.map((record) => {
       if (record.outcome === 'kept')
@@ -75,30 +106,6 @@ export class Template {
     const describe = (message: string) => `Failed to render template for "${this.plan.option}": ${message}`;
     return { values, errors: failureErrors(failures, 'template_failed', describe) };
   }
-}
-
-/** Each record's text, rendered in JS as the template's program renders it; undefined when a record needs the
- * program: a metric (the program sees its VRL view, not its native fields), a missing field (the program
- * words the error) or a value whose text the program alone gives (floats, timestamps, containers, invalid
- * UTF-8). */
-function renderParts(parts: readonly FieldPart[], batch: Uint8Array): string[] | undefined {
-  const reader = new BatchReader(batch);
-  const values = new Array<string>(reader.count);
-  for (const record = reader.cursor(); record.next(); ) {
-    if (record.kind !== 'log') return undefined;
-    let text = '';
-    for (const part of parts) {
-      if (typeof part === 'string') text += part;
-      else {
-        const at = part.metadata ? record.metadataAt : record.eventAt;
-        const field = plainText(reader.readPath(batch, part.path, at));
-        if (field === undefined) return undefined;
-        text += field;
-      }
-    }
-    values[record.index] = text;
-  }
-  return values;
 }
 
 /** The program's text of a field (`to_string`, `<null>` for null) where it is plain. */

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ByteReader } from '../../../abi/codec.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
-import { BatchReader, BatchWriter, displayFloat, lossyText } from '../../../runtime/engine.js';
+import { BatchReader, BatchWriter, displayFloat, lossyText, type RecordCursor } from '../../../runtime/engine.js';
 import { parseFieldPath, remapPath, templateOption, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
 import {
@@ -214,13 +214,19 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
       const out = new BatchWriter(reader.flags);
       const tally = new Tally();
       const warnings: NonNullable<TransformResult['warnings']> = [];
-      // Every template over the whole batch at once (one call into wasm each, when it is not rendered in JS).
-      const texts = plan.allMetrics
-        ? []
-        : templates.map((template) => template.render(batch.bytes, batch.count).values);
+      const bytes = batch.bytes;
+      // Per template, its text for each record: rendered with the record's other fields (one walk over them),
+      // or for the whole batch by the program once a record needs it.
+      const texts: Rendered[] = templates.map(() => new Array<string | undefined>(batch.count));
+      const programmed: Rendered[] = [];
+      const render = (template: number, record: RecordCursor) => {
+        const text = programmed[template]?.[record.index] ?? templates[template]!.plainText(reader, record);
+        if (text !== undefined || programmed[template] !== undefined) return text;
+        programmed[template] = templates[template]!.renderByProgram(bytes).values;
+        return programmed[template][record.index];
+      };
       for (const entry of entries) entry.memo.columns = entry.columns.map((column) => texts[column]!);
       const made: Array<{ series: EncodedSeries; value: MetricValue }> = [];
-      const bytes = batch.bytes;
       for (const record = reader.cursor(); record.next(); ) {
         const timestamp = eventTimestamp(reader, bytes, record.eventAt, plan.timestampPath);
         if (plan.allMetrics) {
@@ -229,6 +235,8 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
           else appendMetric(out, record.metadata(), metric);
           continue;
         }
+        for (let template = 0; template < templates.length; template++)
+          texts[template]![record.index] = render(template, record);
         made.length = 0;
         let failure: Failure | undefined;
         for (let i = 0; i < entries.length && failure === undefined; i++) {

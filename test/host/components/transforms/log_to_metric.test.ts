@@ -222,6 +222,18 @@ test('events of one series share it; a tag that cannot render is left out of eac
   );
 });
 
+test('a template the program renders for one event of a batch renders the others the same', async () => {
+  const { metrics } = await run({ metrics: [{ type: 'counter', field: 'message', tags: { v: '{{v}}' } }] }, [
+    { message: 'a', v: 'text', timestamp: ts },
+    { message: 'b', v: 1.5, timestamp: ts },
+    { message: 'c', v: 7n, timestamp: ts },
+  ]);
+  assert.equal(
+    metrics.map((metric) => (metric as { tags: { v: string } }).tags.v),
+    ['text', '1.5', '7'],
+  );
+});
+
 test('a later batch of the same series gets the same metrics and warnings', async () => {
   const { runner } = await runnerOf(logToMetric, {
     metrics: [{ type: 'counter', field: 'status', tags: { method: '{{method}}', user: '{{user}}' } }],
