@@ -141,8 +141,18 @@ export function appendSeriesMetric(
   value: MetricValue,
   timestamp: bigint | undefined,
 ): void {
-  batch.appendWriting('metric', metadata, writeSeriesMetric, { series, value, timestamp });
+  seriesMetric.series = series;
+  seriesMetric.value = value;
+  seriesMetric.timestamp = timestamp;
+  batch.appendWriting('metric', metadata, writeSeriesMetric, seriesMetric);
 }
+
+/** What `appendSeriesMetric` writes, one object for every call. */
+const seriesMetric: { series: EncodedSeries; value: MetricValue; timestamp: bigint | undefined } = {
+  series: { bytes: new Uint8Array(0), tagsAt: 0, count: 0 },
+  value: { type: 'counter', value: 0 },
+  timestamp: undefined,
+};
 
 /** `encodeValue(w, nativeMetric(metric))` without the generic walk (log_to_metric and aggregate write a
  * metric per event): the fields written in the byte order of their names (docs/abi.md §1), counters and

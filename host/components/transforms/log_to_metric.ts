@@ -189,6 +189,9 @@ interface Entry {
   kind: Metric['kind'];
   columns: number[];
   memo: SeriesMemo;
+  /** The metric it made of the current event. */
+  series?: EncodedSeries;
+  value?: MetricValue;
 }
 
 export async function createLogToMetric(plan: LogToMetricPlan): Promise<TransformRunner> {
@@ -226,7 +229,6 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
         return programmed[template][record.index];
       };
       for (const entry of entries) entry.memo.columns = entry.columns.map((column) => texts[column]!);
-      const made: Array<{ series: EncodedSeries; value: MetricValue }> = [];
       for (const record = reader.cursor(); record.next(); ) {
         const timestamp = eventTimestamp(reader, bytes, record.eventAt, plan.timestampPath);
         if (plan.allMetrics) {
@@ -237,20 +239,17 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
         }
         for (let template = 0; template < templates.length; template++)
           texts[template]![record.index] = render(template, record);
-        made.length = 0;
         let failure: Failure | undefined;
         for (let i = 0; i < entries.length && failure === undefined; i++) {
           const entry = entries[i]!;
           const metric = entry.plan;
           const value = reader.readPath(bytes, metric.path, metric.metadata ? record.metadataAt : record.eventAt);
-          const result = metricOfField(entry, value, record.index, texts, warnings);
-          if (result instanceof Failure) failure = result;
-          else made.push(result);
+          failure = metricOfField(entry, value, record.index, texts, warnings);
         }
         if (failure) tally.add(failure);
-        else if (made.length > 0) {
+        else if (entries.length > 0) {
           const metadata = record.metadata();
-          for (const { series, value } of made) appendSeriesMetric(out, metadata, series, value, timestamp);
+          for (const { series, value } of entries) appendSeriesMetric(out, metadata, series!, value!, timestamp);
         }
       }
       return {
@@ -325,15 +324,15 @@ function eventTimestamp(
   return value instanceof Timestamp ? value.nanos : nowNanos();
 }
 
-/** Vector's `to_metric_with_config`: one entry's metric of one event (its series and value), or why there is
- * none. */
+/** Vector's `to_metric_with_config`: one entry's metric of one event (its series and value, left in the
+ * entry), or why there is none. */
 function metricOfField(
   entry: Entry,
   value: RemapValue | undefined,
   index: number,
   texts: readonly Rendered[],
   warnings: NonNullable<TransformResult['warnings']>,
-): { series: EncodedSeries; value: MetricValue } | Failure {
+): Failure | undefined {
   const { plan } = entry;
   if (value === undefined) return missingField(plan.fieldPath);
   if (value === null)
@@ -347,7 +346,11 @@ function metricOfField(
   let metricValue: MetricValue;
   switch (plan.type) {
     case 'counter': {
-      const count = plan.incrementByValue ? numberOf(value, plan.field) : 1;
+      if (!plan.incrementByValue) {
+        metricValue = ONE;
+        break;
+      }
+      const count = numberOf(value, plan.field);
       if (count instanceof Failure) return count;
       metricValue = { type: 'counter', value: count };
       break;
@@ -369,8 +372,13 @@ function metricOfField(
       metricValue = { type: 'set', values: [lossyString(value)] };
       break;
   }
-  return { series: outcome.series, value: metricValue };
+  entry.series = outcome.series;
+  entry.value = metricValue;
+  return undefined;
 }
+
+/** A counter's 1, for every event it counts (values are only read). */
+const ONE: MetricValue = { type: 'counter', value: 1 };
 
 /** The series of an entry's metric from the texts its templates rendered for record `index`. */
 function seriesOutcome(entry: Entry, texts: readonly Rendered[], index: number): SeriesOutcome {
