@@ -224,16 +224,16 @@ const SERIES_FIELDS = [NAME, NAMESPACE, TAGS];
 class SeriesKeys {
   private byHash = new Map<number, Array<{ own: DataView; key: string }>>();
 
+  /** The key of the record's series; hashes are small integers, map keys that need no boxing. */
   keyOf(fields: MetricFields): string {
     let hash = 0;
-    for (const field of SERIES_FIELDS) {
+    for (let i = 0; i < SERIES_FIELDS.length; i++) {
+      const field = SERIES_FIELDS[i]!;
       const at = fields.at(field);
-      hash = at < 0 ? mix(hash, MISSING) : hashRange(fields.view, at, fields.end(field), hash);
+      hash = at < 0 ? mix(hash, MISSING) & 0x3fffffff : hashRange(fields.view, at, fields.end(field), hash);
     }
-    // A small integer: a map key that needs no boxing.
-    hash &= 0x3fffffff;
     const known = this.byHash.get(hash);
-    for (const series of known ?? []) if (sameSeries(series.own, fields)) return series.key;
+    if (known) for (let i = 0; i < known.length; i++) if (sameSeries(known[i]!.own, fields)) return known[i]!.key;
     const own = Buffer.concat(
       SERIES_FIELDS.map((field) => {
         const at = fields.at(field);
@@ -254,18 +254,20 @@ class SeriesKeys {
 
 const mix = (hash: number, word: number) => Math.imul(hash ^ word, 0x9e3779b1) ^ (hash >>> 15);
 
+/** `hash` mixed with the bytes from `at` to `end`, kept a small integer (returned unboxed). */
 function hashRange(view: DataView, at: number, end: number, hash: number): number {
   let i = at;
   for (; i + 4 <= end; i += 4) hash = mix(hash, view.getUint32(i, true));
   for (; i < end; i++) hash = mix(hash, view.getUint8(i));
-  return hash;
+  return hash & 0x3fffffff;
 }
 
 /** Whether a series' bytes are those of the record's series. */
 function sameSeries(own: DataView, fields: MetricFields): boolean {
   const view = fields.view;
   let j = 0;
-  for (const field of SERIES_FIELDS) {
+  for (let k = 0; k < SERIES_FIELDS.length; k++) {
+    const field = SERIES_FIELDS[k]!;
     let i = fields.at(field);
     if (i < 0) {
       if (j >= own.byteLength || own.getUint8(j++) !== MISSING) return false;
