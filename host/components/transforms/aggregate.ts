@@ -83,21 +83,19 @@ class MetricFields {
     if (r.u8() === Wire.Object) {
       const count = r.u32();
       r.u32(); // byte length
-      for (let i = 0; i < count; i++) this.readField(r);
+      for (let i = 0; i < count; i++) {
+        const length = r.u32();
+        const field = fieldAt(bytes, r.at, length);
+        r.at += length;
+        const start = r.at;
+        r.skip();
+        if (field >= 0) {
+          this.starts[field] = start;
+          this.ends[field] = r.at;
+        }
+      }
     }
     this.incremental = this.is(KIND, INCREMENTAL);
-  }
-
-  private readField(r: ByteReader): void {
-    const length = r.u32();
-    const field = fieldAt(r.bytes, r.at, length);
-    r.at += length;
-    const start = r.at;
-    r.skip();
-    if (field >= 0) {
-      this.starts[field] = start;
-      this.ends[field] = r.at;
-    }
   }
 
   /** Where the field's value starts; -1 when absent. */
@@ -222,7 +220,7 @@ const SERIES_FIELDS = [NAME, NAMESPACE, TAGS];
  * Bytes are hashed and compared four at a time.
  */
 class SeriesKeys {
-  private byHash = new Map<number, Array<{ own: DataView; key: string }>>();
+  private byHash = new Map<number, Array<{ own: DataView; length: number; key: string }>>();
 
   /** The key of the record's series; hashes are small integers, map keys that need no boxing. */
   keyOf(fields: MetricFields): string {
@@ -233,14 +231,22 @@ class SeriesKeys {
       hash = at < 0 ? mix(hash, MISSING) & 0x3fffffff : hashRange(fields.view, at, fields.end(field), hash);
     }
     const known = this.byHash.get(hash);
-    if (known) for (let i = 0; i < known.length; i++) if (sameSeries(known[i]!.own, fields)) return known[i]!.key;
+    if (known)
+      for (let i = 0; i < known.length; i++) {
+        const series = known[i]!;
+        if (sameSeries(series.own, series.length, fields)) return series.key;
+      }
     const own = Buffer.concat(
       SERIES_FIELDS.map((field) => {
         const at = fields.at(field);
         return at < 0 ? Buffer.from([MISSING]) : fields.bytes.subarray(at, fields.end(field));
       }),
     );
-    const series = { own: new DataView(own.buffer, own.byteOffset, own.length), key: own.toString('latin1') };
+    const series = {
+      own: new DataView(own.buffer, own.byteOffset, own.length),
+      length: own.length,
+      key: own.toString('latin1'),
+    };
     if (known) known.push(series);
     else this.byHash.set(hash, [series]);
     return series.key;
@@ -262,23 +268,24 @@ function hashRange(view: DataView, at: number, end: number, hash: number): numbe
   return hash & 0x3fffffff;
 }
 
-/** Whether a series' bytes are those of the record's series. */
-function sameSeries(own: DataView, fields: MetricFields): boolean {
+/** Whether a series' bytes (`length` of them: a DataView's length is a call to read) are those of the record's
+ * series. */
+function sameSeries(own: DataView, length: number, fields: MetricFields): boolean {
   const view = fields.view;
   let j = 0;
   for (let k = 0; k < SERIES_FIELDS.length; k++) {
     const field = SERIES_FIELDS[k]!;
     let i = fields.at(field);
     if (i < 0) {
-      if (j >= own.byteLength || own.getUint8(j++) !== MISSING) return false;
+      if (j >= length || own.getUint8(j++) !== MISSING) return false;
       continue;
     }
     const end = fields.end(field);
-    if (j + end - i > own.byteLength) return false;
+    if (j + end - i > length) return false;
     for (; i + 4 <= end; i += 4, j += 4) if (view.getUint32(i, true) !== own.getUint32(j, true)) return false;
     for (; i < end; i++, j++) if (view.getUint8(i) !== own.getUint8(j)) return false;
   }
-  return j === own.byteLength;
+  return j === length;
 }
 
 const VALUE_KEY = Buffer.from('value');
