@@ -232,15 +232,28 @@ function writeText(w: ByteWriter, key: string, text: string): void {
 
 /** The value's field: its type, then its native object. */
 function writeValue(w: ByteWriter, value: MetricValue): void {
+  if (value.type === 'counter' || value.type === 'gauge') {
+    w.raw(value.type === 'counter' ? COUNTER_HEAD : GAUGE_HEAD);
+    return w.f64(value.value);
+  }
   w.text(value.type);
-  if (value.type !== 'counter' && value.type !== 'gauge') return encodeValue(w, nativeValue(value));
+  encodeValue(w, nativeValue(value));
+}
+
+/** A counter's or gauge's field up to its float (its name, an object of one field, `value`, the float's tag):
+ * copied at once, as writing its parts one by one was much of writing a metric. */
+function numberHead(type: 'counter' | 'gauge'): Uint8Array {
+  const w = new ByteWriter();
+  w.text(type);
   w.u8(Wire.Object);
   w.u32(1);
   w.u32(4 + 'value'.length + 9);
   w.text('value');
   w.u8(Wire.Float);
-  w.f64(value.value);
+  return new Uint8Array(w.finish());
 }
+const COUNTER_HEAD = numberHead('counter');
+const GAUGE_HEAD = numberHead('gauge');
 
 /** `encodeValue(w, tags)` for what tags hold: strings, nulls and arrays of them. */
 function writeTags(w: ByteWriter, tags: MetricTags): void {
