@@ -223,8 +223,9 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
       const texts: Rendered[] = templates.map(() => new Array<string | undefined>(batch.count));
       const programmed: Rendered[] = [];
       const render = (template: number, record: RecordCursor) => {
-        const text = programmed[template]?.[record.index] ?? templates[template]!.plainText(reader, record);
-        if (text !== undefined || programmed[template] !== undefined) return text;
+        if (programmed[template]) return programmed[template][record.index];
+        const text = templates[template]!.plainText(reader, record);
+        if (text !== undefined) return text;
         programmed[template] = templates[template]!.renderByProgram(bytes).values;
         return programmed[template][record.index];
       };
