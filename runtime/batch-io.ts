@@ -147,7 +147,8 @@ class FieldIndex {
   find(bytes: Uint8Array, at: number, key: Uint8Array): number {
     if (bytes !== this.bytes || at !== this.at) this.start(bytes, at);
     // Among the fields walked, by bisection; past them, by walking on.
-    let [low, high] = [0, this.walked];
+    let low = 0;
+    let high = this.walked;
     while (low < high) {
       const middle = (low + high) >>> 1;
       const order = compareInPlace(bytes, this.keyAt[middle]!, this.keyLength[middle]!, key);
@@ -159,16 +160,19 @@ class FieldIndex {
     const r = this.r.reset(bytes, this.next);
     while (this.walked < this.count) {
       const length = r.u32();
+      const keyAt = r.at;
+      const order = compareInPlace(bytes, keyAt, length, key);
+      r.at += length;
+      const valueAt = r.at;
+      r.skip();
+      // Noted once walked past whole (a field that cannot be read is not noted).
       const field = this.walked++;
       if (field === this.keyAt.length) this.grow();
-      this.keyAt[field] = r.at;
+      this.keyAt[field] = keyAt;
       this.keyLength[field] = length;
-      const order = compareInPlace(bytes, r.at, length, key);
-      r.at += length;
-      this.valueAt[field] = r.at;
-      r.skip();
+      this.valueAt[field] = valueAt;
       this.next = r.at;
-      if (order === 0) return this.valueAt[field]!;
+      if (order === 0) return valueAt;
       if (order > 0) return -1;
     }
     return -1;
