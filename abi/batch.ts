@@ -77,35 +77,71 @@ export function readHeader(r: ByteReader): BatchHeader {
 
 /** Writes one length-prefixed record: `u8 kind, u8 code, u16 0`, then `body`. */
 export function writeRecord(w: ByteWriter, kind: EventKind, code: number, body: () => void): void {
+  const lengthAt = startRecord(w, kind, code);
+  body();
+  endRecord(w, lengthAt);
+}
+
+/** Starts a record (`writeRecord` without a body to call): returns where its length goes, for `endRecord`. */
+export function startRecord(w: ByteWriter, kind: EventKind, code: number): number {
   const lengthAt = w.reserve(4);
   w.u8(EVENT_KINDS.indexOf(kind));
   w.u8(code);
   w.u16(0);
-  body();
+  return lengthAt;
+}
+
+/** Ends a record `startRecord` started, once its body is written. */
+export function endRecord(w: ByteWriter, lengthAt: number): void {
   w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
 }
 
-/** Reads one length-prefixed record: `body` gets a reader over the rest of the record and must consume it. */
-export function readRecord<T>(
+/** Reads one length-prefixed record: `body` gets `r` at the rest of the record, which ends at `end`, and must
+ * read it to its end (`r` itself, not a reader per record: making those was much of a batch's reading). */
+function readRecord<T>(
   r: ByteReader,
   index: number,
-  body: (kind: EventKind, code: number, rest: ByteReader) => T,
+  body: (kind: EventKind, code: number, rest: ByteReader, end: number) => T,
 ): T {
+  const head = { kind: EVENT_KINDS[0] as EventKind, code: 0, start: 0, end: 0 };
+  readRecordHead(r, index, head);
+  const out = body(head.kind, head.code, r, head.end);
+  expectRecordEnd(r, index, head);
+  return out;
+}
+
+/** Where a record is, and its kind and code, as `readRecordHead` reads them. */
+export interface RecordHead {
+  kind: EventKind;
+  code: number;
+  /** Where its u32 length starts, and where it ends. */
+  start: number;
+  end: number;
+}
+
+/** Reads the length and fixed part of record `index` into `head`, leaving `r` at the rest of the record (for a
+ * walk that fills one head for every record; `readRecord` otherwise). */
+export function readRecordHead(r: ByteReader, index: number, head: RecordHead): void {
+  head.start = r.at;
   const length = r.bytes.length - r.at < 4 ? -1 : r.u32();
   if (length < 4 || length > r.bytes.length - r.at) throw new Error(`batch record ${index} is truncated`);
-  const record = new ByteReader(r.take(length));
-  const kindCode = record.u8();
+  head.end = r.at + length;
+  const kindCode = r.u8();
   const kind = EVENT_KINDS[kindCode];
   if (kind === undefined) throw new Error(`batch record ${index} has an unknown event kind ${kindCode}`);
-  const code = record.u8();
-  record.u16();
-  const out = body(kind, code, record);
-  if (record.at !== record.bytes.length) {
+  head.kind = kind;
+  head.code = r.u8();
+  r.at += 2;
+}
+
+/** Checks that the rest of the record was read to its end. */
+function expectRecordEnd(r: ByteReader, index: number, head: RecordHead): void {
+  if (r.at !== head.end) {
+    const length = head.end - head.start - 4;
     throw new Error(
-      `batch record ${index} is ${record.bytes.length} bytes long but its content ends at byte ${record.at}`,
+      `batch record ${index} is ${length} bytes long but its content ends at byte ${r.at - head.start - 4}`,
     );
   }
-  return out;
 }
 
 // ---- input ---------------------------------------------------------------------------------------------

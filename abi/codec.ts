@@ -180,12 +180,7 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     w.u8(Wire.Float);
     return w.f64(value.value);
   }
-  if (value instanceof Timestamp) {
-    if (!timestampInRange(value.nanos)) throw outOfRange(value.nanos);
-    w.u8(Wire.Timestamp);
-    w.i64(value.seconds);
-    return w.u32(value.subsecondNanos);
-  }
+  if (value instanceof Timestamp) return writeTimestamp(w, value.nanos);
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new UnrepresentableValueError('an invalid Date is not a remap value');
     return encodeNested(w, Timestamp.fromDate(value), ancestors);
@@ -228,6 +223,23 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
   return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
 }
 
+/** The timestamp `writeTimestamp` wrote last, in parts. */
+let lastTimestampWritten = { nanos: 0n, seconds: 0n, subsecondNanos: 0 };
+
+/** Appends the encoding of a timestamp given in nanoseconds since the epoch (refused beyond chrono's range). */
+export function writeTimestamp(w: ByteWriter, nanos: bigint): void {
+  // Timestamps come in runs (the events of a read, the metrics of an event): the last one's parts are kept,
+  // as working them out again allocated several bigints per timestamp.
+  if (nanos !== lastTimestampWritten.nanos) {
+    if (!timestampInRange(nanos)) throw outOfRange(nanos);
+    const timestamp = new Timestamp(nanos);
+    lastTimestampWritten = { nanos, seconds: timestamp.seconds, subsecondNanos: timestamp.subsecondNanos };
+  }
+  w.u8(Wire.Timestamp);
+  w.i64(lastTimestampWritten.seconds);
+  w.u32(lastTimestampWritten.subsecondNanos);
+}
+
 /** `encodeNested` of the item or field `segment` of a container: an error's path gets the segment. */
 function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment: string | number): void {
   try {
@@ -242,12 +254,33 @@ function encodeChild(w: ByteWriter, value: unknown, ancestors: object[], segment
  * holds a code unit from U+D800 up, where surrogate pairs sort below U+E000–U+FFFF in UTF-16 but above
  * them in UTF-8.
  */
-function sortedKeys(keys: string[]): string[] {
-  if (!keys.some((key) => /[\uD800-\uFFFF]/.test(key))) return keys.sort();
+export function sortedKeys(keys: string[]): string[] {
+  if (!keys.some(fromSurrogates)) return keys.length <= SHORT_SORT ? insertionSort(keys) : keys.sort();
   return keys
     .map((key) => [Buffer.from(key), key] as const)
     .sort(([a], [b]) => Buffer.compare(a, b))
     .map(([, key]) => key);
+}
+
+/** Objects of up to this many keys (most: a metric's tags, an event's) sort them in place: `Array.sort` made
+ * its work arrays even for two keys. */
+const SHORT_SORT = 16;
+
+/** `keys.sort()`, in place. */
+function insertionSort(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let at = i;
+    for (; at > 0 && keys[at - 1]! > key; at--) keys[at] = keys[at - 1]!;
+    keys[at] = key;
+  }
+  return keys;
+}
+
+/** Whether the key holds a code unit from U+D800 up (a loop: a regex test per key cost more than the sort). */
+function fromSurrogates(key: string): boolean {
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return true;
+  return false;
 }
 
 export function encode(value: unknown): Uint8Array {
@@ -256,27 +289,79 @@ export function encode(value: unknown): Uint8Array {
   return w.finish();
 }
 
-/** Reads encoded values from a byte array. */
+/** The encoding of the timestamp `ByteReader` read last (12 zero bytes: the epoch), and the timestamp. */
+const lastTimestampBytes = new Uint8Array(12);
+let lastTimestampRead = new Timestamp(0n);
+
+/** Where `ByteReader` reads floats and 64-bit integers: their 8 bytes copied, then read little-endian. */
+const wide = new DataView(new ArrayBuffer(8));
+const wideBytes = new Uint8Array(wide.buffer);
+
+/** Reads encoded values from a byte array. Readers are made per record and per field read: one holds no
+ * DataView of its own unless asked (`view`), as making one cost more than most reads. */
 export class ByteReader {
-  readonly view: DataView;
+  private dataView: DataView | undefined;
   constructor(
-    readonly bytes: Uint8Array,
+    public bytes: Uint8Array,
     public at = 0,
-  ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  ) {}
+  /** Reads `bytes` from `at` on: one reader for value after value, as a reader per value added up. */
+  reset(bytes: Uint8Array, at = 0): this {
+    this.bytes = bytes;
+    this.at = at;
+    this.dataView = undefined;
+    return this;
+  }
+  /** A DataView of `bytes`. */
+  get view(): DataView {
+    this.dataView ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    return this.dataView;
   }
   u8(): number {
     return this.bytes[this.at++]!;
   }
   u16(): number {
-    const x = this.view.getUint16(this.at, true);
-    this.at += 2;
-    return x;
+    const at = this.within(2);
+    return this.bytes[at]! | (this.bytes[at + 1]! << 8);
   }
   u32(): number {
-    const x = this.view.getUint32(this.at, true);
-    this.at += 4;
-    return x;
+    const at = this.within(4);
+    const b = this.bytes;
+    return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+  }
+  i64(): bigint {
+    return this.wide().getBigInt64(0, true);
+  }
+  f64(): number {
+    return this.wide().getFloat64(0, true);
+  }
+  /** Moves past `n` bytes and returns where they start; throws, as a DataView would, when they are not all
+   * there. */
+  private within(n: number): number {
+    const at = this.at;
+    if (at + n > this.bytes.length) throw new RangeError('Offset is outside the bounds of the DataView');
+    this.at = at + n;
+    return at;
+  }
+  /** The next 8 bytes, copied where they are read. */
+  private wide(): DataView {
+    const at = this.within(8);
+    for (let i = 0; i < 8; i++) wideBytes[i] = this.bytes[at + i]!;
+    return wide;
+  }
+  /** A timestamp's seconds and nanoseconds. Timestamps come in runs (the events a source read at once): the
+   * last one read is returned again for the same bytes (a Timestamp does not change), sparing its bigints. */
+  private timestamp(): Timestamp {
+    const at = this.within(12);
+    const bytes = this.bytes;
+    let same = true;
+    for (let i = 0; i < 12 && same; i++) same = bytes[at + i] === lastTimestampBytes[i];
+    if (!same) {
+      lastTimestampBytes.set(bytes.subarray(at, at + 12));
+      this.at = at;
+      lastTimestampRead = new Timestamp(this.i64() * 1_000_000_000n + BigInt(this.u32()));
+    }
+    return lastTimestampRead;
   }
   take(n: number): Uint8Array {
     const b = this.bytes.subarray(this.at, this.at + n);
@@ -327,24 +412,22 @@ export class ByteReader {
         return false;
       case Wire.True:
         return true;
-      case Wire.Int: {
-        const x = this.view.getBigInt64(this.at, true);
-        this.at += 8;
-        return x;
+      case Wire.Int:
+        return this.i64();
+      case Wire.Float:
+        return this.f64();
+      case Wire.Timestamp:
+        return this.timestamp();
+      case Wire.Bytes: {
+        const length = this.u32();
+        const ascii =
+          length <= SHORT_ASCII && this.at + length <= this.bytes.length
+            ? asciiAt(this.bytes, this.at, length)
+            : undefined;
+        if (ascii === undefined) return bytesToValue(this.take(length));
+        this.at += length;
+        return ascii;
       }
-      case Wire.Float: {
-        const x = this.view.getFloat64(this.at, true);
-        this.at += 8;
-        return x;
-      }
-      case Wire.Timestamp: {
-        const seconds = this.view.getBigInt64(this.at, true);
-        const nanos = this.view.getUint32(this.at + 8, true);
-        this.at += 12;
-        return new Timestamp(seconds * 1_000_000_000n + BigInt(nanos));
-      }
-      case Wire.Bytes:
-        return bytesToValue(this.sized());
       case Wire.Regex:
         return new Regex(Buffer.from(this.sized()).toString('utf8'));
       case Wire.RegexProgram:
@@ -375,6 +458,37 @@ export class ByteReader {
     }
     throw new Error(`bad value tag ${tag} at byte ${this.at - 1}`);
   }
+}
+
+/** Strings up to this length are read as ASCII first: for a few bytes, a loop costs a fraction of a call
+ * into the UTF-8 decoder. */
+const SHORT_ASCII = 12;
+
+/** The short ASCII strings read lately, by a hash of their bytes (one per slot, so a bounded set): a field's
+ * values repeat (methods, statuses, hosts), and one read again is the string made before, allocating
+ * nothing and with its hash for map lookups already computed. */
+const recentStrings = new Array<string>(1024).fill('');
+
+/** The `length` bytes at `at` as text when they are all ASCII; undefined otherwise. */
+function asciiAt(bytes: Uint8Array, at: number, length: number): string | undefined {
+  let hash = length;
+  for (let i = at; i < at + length; i++) {
+    const byte = bytes[i]!;
+    if (byte >= 0x80) return undefined;
+    hash = Math.imul(hash ^ byte, 0x01000193);
+  }
+  const slot = (hash >>> 22) & (recentStrings.length - 1);
+  const recent = recentStrings[slot]!;
+  if (recent.length === length && sameAscii(recent, bytes, at)) return recent;
+  let text = '';
+  for (let i = at; i < at + length; i++) text += String.fromCharCode(bytes[i]!);
+  recentStrings[slot] = text;
+  return text;
+}
+
+function sameAscii(text: string, bytes: Uint8Array, at: number): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== bytes[at + i]) return false;
+  return true;
 }
 
 /** A string when the bytes are valid UTF-8, else a copy of the bytes. */

@@ -21,12 +21,12 @@ export const TIMESTAMP_RANGE = '-262143-01-01T00:00:00Z to +262142-12-31T23:59:5
 
 const NANOS_PER_SECOND = 1_000_000_000n;
 
+const MIN_NANOS = BigInt(MIN_TIMESTAMP_SECONDS) * NANOS_PER_SECOND;
+const END_NANOS = (BigInt(MAX_TIMESTAMP_SECONDS) + 1n) * NANOS_PER_SECOND;
+
 /** Whether `nanos` since the epoch is within chrono's range. */
 export function timestampInRange(nanos: bigint): boolean {
-  return (
-    nanos >= BigInt(MIN_TIMESTAMP_SECONDS) * NANOS_PER_SECOND &&
-    nanos < (BigInt(MAX_TIMESTAMP_SECONDS) + 1n) * NANOS_PER_SECOND
-  );
+  return nanos >= MIN_NANOS && nanos < END_NANOS;
 }
 
 /** A point in time, in nanoseconds since the Unix epoch (UTC). */
@@ -44,7 +44,7 @@ export class Timestamp {
 
   /** Nanoseconds past `seconds`, 0 to 999,999,999. */
   get subsecondNanos(): number {
-    return Number(this.nanos - this.seconds * NANOS_PER_SECOND);
+    return Number(((this.nanos % NANOS_PER_SECOND) + NANOS_PER_SECOND) % NANOS_PER_SECOND);
   }
 
   toDate(): Date {

@@ -4,15 +4,18 @@
 
 import {
   decodeBatch,
+  endRecord,
   expectEnd,
   readHeader,
-  readRecord,
+  readRecordHead,
+  startRecord,
   writeCount,
   writeHeader,
   writeInputRecord,
   writeRecord,
   type EventKind,
   type InputEvent,
+  type RecordHead,
 } from '../abi/batch.js';
 import { ByteReader, ByteWriter, encodeValue, Wire } from '../abi/codec.js';
 import { BATCH_HEADER_SIZE, BatchHeaderField } from '../abi/wire/batch.js';
@@ -40,6 +43,10 @@ export class BatchReader implements Iterable<RecordView> {
   private readonly recordsAt: number;
   /** UTF-8 of the field names `readPath` has looked up. */
   private readonly keys = new Map<string, Buffer>();
+  /** Where `readPath` reads: the reader it returns is used up before the next call. */
+  private readonly pathReader = new ByteReader(new Uint8Array(0));
+  /** The fields of the object `readPath` read last. */
+  private readonly fields = new FieldIndex();
 
   /** Checks the header; records are checked as they are read. */
   constructor(readonly bytes: Uint8Array) {
@@ -49,18 +56,16 @@ export class BatchReader implements Iterable<RecordView> {
   }
 
   *[Symbol.iterator](): Iterator<RecordView> {
-    const r = new ByteReader(this.bytes, this.recordsAt);
-    for (let index = 0; index < this.count; index++) {
-      const start = r.at;
-      const { kind, metadata, event } = readRecord(r, index, (kind, _code, rest) => {
-        const metadataAt = rest.at;
-        rest.skip();
-        const metadata = rest.bytes.subarray(metadataAt, rest.at);
-        return { kind, metadata, event: rest.take(rest.bytes.length - rest.at) };
-      });
-      yield { index, kind, record: this.bytes.subarray(start, r.at), metadata, event };
+    const cursor = this.cursor();
+    while (cursor.next()) {
+      const { index, kind } = cursor;
+      yield { index, kind, record: cursor.record(), metadata: cursor.metadata(), event: cursor.event() };
     }
-    expectEnd(r);
+  }
+
+  /** A walk over the records in place (for readers of every record of every batch: no object per record). */
+  cursor(): RecordCursor {
+    return new RecordCursor(this.bytes, this.recordsAt, this.count);
   }
 
   /**
@@ -68,23 +73,31 @@ export class BatchReader implements Iterable<RecordView> {
    * leads nowhere (a missing field or index, or a container of the other kind). Walks containers by their
    * byte lengths and decodes only the value found.
    */
-  readPath(value: Uint8Array, path: ValuePath): RemapValue | undefined {
-    return this.locate(value, path)?.value();
+  readPath(value: Uint8Array, path: ValuePath, at = 0): RemapValue | undefined {
+    return this.locate(value, path, at)?.value();
   }
 
   /** Like `readPath`, but the value found stays encoded: a view into `value` (its exact encoding). */
-  readPathEncoded(value: Uint8Array, path: ValuePath): Uint8Array | undefined {
-    const r = this.locate(value, path);
+  readPathEncoded(value: Uint8Array, path: ValuePath, at = 0): Uint8Array | undefined {
+    const r = this.locate(value, path, at);
     if (r === undefined) return undefined;
     const start = r.at;
     r.skip();
     return value.subarray(start, r.at);
   }
 
-  /** A reader at the value at `path`, or undefined when the path leads nowhere. */
-  private locate(value: Uint8Array, path: ValuePath): ByteReader | undefined {
-    const r = new ByteReader(value);
-    for (const segment of path) {
+  /** A reader at the value at `path`, or undefined when the path leads nowhere. A field of the object at
+   * `at` is found through `fields`, the rest of the path by walking. */
+  private locate(value: Uint8Array, path: ValuePath, at: number): ByteReader | undefined {
+    const first = path[0];
+    const r = this.pathReader;
+    if (typeof first === 'string') {
+      const fieldAt = this.fields.find(value, at, this.key(first));
+      if (fieldAt < 0) return undefined;
+      r.reset(value, fieldAt);
+    } else r.reset(value, at);
+    for (let i = typeof first === 'string' ? 1 : 0; i < path.length; i++) {
+      const segment = path[i]!;
       const found = typeof segment === 'number' ? enterIndex(r, segment) : enterField(r, this.key(segment));
       if (!found) return undefined;
     }
@@ -109,6 +122,132 @@ export class BatchReader implements Iterable<RecordView> {
       this.keys.set(field, key);
     }
     return key;
+  }
+}
+
+/**
+ * The fields of one encoded object, noted as a walk over them passes them: reads of several fields of one
+ * object (a record's timestamp, the fields a transform reads) walk it once, and a read stops where the field
+ * is, as `enterField` does (keys are sorted byte-wise). Known by the bytes and offset it is at: what is read
+ * is a batch's, which does not change.
+ */
+class FieldIndex {
+  private bytes: Uint8Array = new Uint8Array(0);
+  private at = -1;
+  /** The object's field count (-1: not an object), how many have been walked, and where the next starts. */
+  private count = -1;
+  private walked = 0;
+  private next = 0;
+  /** Per field walked: where its key starts, its key's length, where its value starts. */
+  private keyAt = new Int32Array(16);
+  private keyLength = new Int32Array(16);
+  private valueAt = new Int32Array(16);
+  private readonly r = new ByteReader(this.bytes);
+
+  /** Where the value of field `key` of the object at `at` in `bytes` starts; -1 when it has none. */
+  find(bytes: Uint8Array, at: number, key: Uint8Array): number {
+    if (bytes !== this.bytes || at !== this.at) this.start(bytes, at);
+    // Among the fields walked, by bisection; past them, by walking on.
+    let low = 0;
+    let high = this.walked;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const order = compareInPlace(bytes, this.keyAt[middle]!, this.keyLength[middle]!, key);
+      if (order === 0) return this.valueAt[middle]!;
+      if (order < 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low < this.walked) return -1;
+    const r = this.r.reset(bytes, this.next);
+    while (this.walked < this.count) {
+      const length = r.u32();
+      const keyAt = r.at;
+      const order = compareInPlace(bytes, keyAt, length, key);
+      r.at += length;
+      const valueAt = r.at;
+      r.skip();
+      // Noted once walked past whole (a field that cannot be read is not noted).
+      const field = this.walked++;
+      if (field === this.keyAt.length) this.grow();
+      this.keyAt[field] = keyAt;
+      this.keyLength[field] = length;
+      this.valueAt[field] = valueAt;
+      this.next = r.at;
+      if (order === 0) return valueAt;
+      if (order > 0) return -1;
+    }
+    return -1;
+  }
+
+  private start(bytes: Uint8Array, at: number): void {
+    this.bytes = bytes;
+    this.at = at;
+    this.walked = 0;
+    const r = this.r.reset(bytes, at);
+    this.count = -1;
+    if (r.u8() !== Wire.Object) return;
+    this.count = r.u32();
+    r.u32(); // byte length
+    this.next = r.at;
+  }
+
+  private grow(): void {
+    for (const name of ['keyAt', 'keyLength', 'valueAt'] as const) {
+      const grown = new Int32Array(this[name].length * 2);
+      grown.set(this[name]);
+      this[name] = grown;
+    }
+  }
+}
+
+/** Walks the records of a batch in place (`BatchReader.cursor`): the current record's kind and where its parts
+ * are in `bytes`, views of them made on demand. */
+export class RecordCursor implements RecordHead {
+  index = -1;
+  kind: EventKind = 'log';
+  code = 0;
+  /** Where the record starts (its u32 length), where its metadata and event start, and where it ends. */
+  start = 0;
+  metadataAt = 0;
+  eventAt = 0;
+  end = 0;
+  private readonly r: ByteReader;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    recordsAt: number,
+    private readonly count: number,
+  ) {
+    this.r = new ByteReader(bytes, recordsAt);
+  }
+
+  /** Moves to the next record; false after the last (the batch then checked to end there). */
+  next(): boolean {
+    if (this.index + 1 >= this.count) {
+      expectEnd(this.r);
+      return false;
+    }
+    const r = this.r;
+    this.index++;
+    readRecordHead(r, this.index, this);
+    this.metadataAt = r.at;
+    r.skip();
+    this.eventAt = r.at;
+    r.at = this.end;
+    return true;
+  }
+
+  /** The whole record (u32 length + record, what `BatchWriter.appendRaw` takes). */
+  record(): Uint8Array {
+    return this.bytes.subarray(this.start, this.end);
+  }
+
+  metadata(): Uint8Array {
+    return this.bytes.subarray(this.metadataAt, this.eventAt);
+  }
+
+  event(): Uint8Array {
+    return this.bytes.subarray(this.eventAt, this.end);
   }
 }
 
@@ -232,13 +371,27 @@ function keyBytes(name: string): Buffer {
 /** `{}`, encoded. */
 const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 
+/** The buffer of the last writer finished in this thread, for the next one, up to SPARE_BYTES: grown from
+ * 256 bytes for each batch, a writer's buffers (fresh pages, zeroed) cost more than writing the batch. */
+let spare: ByteWriter | undefined;
+const SPARE_BYTES = 1 << 20;
+
 /** Builds an input batch record by record. */
 export class BatchWriter {
-  private readonly w = new ByteWriter();
+  private writer: ByteWriter | undefined;
   private records = 0;
 
   constructor(flags = 0) {
-    writeHeader(this.w, flags, 0);
+    this.writer = spare ?? new ByteWriter();
+    spare = undefined;
+    this.writer.clear();
+    writeHeader(this.writer, flags, 0);
+  }
+
+  /** Where records go; none once finished (its buffer went to the next writer). */
+  private get w(): ByteWriter {
+    if (this.writer === undefined) throw new Error('a BatchWriter is not written to once finished');
+    return this.writer;
   }
 
   get count(): number {
@@ -272,17 +425,27 @@ export class BatchWriter {
 
   /** Appends an event whose metadata and event are both given as encoded values. */
   appendEncoded(kind: EventKind, metadata: Uint8Array, event: Uint8Array): void {
-    writeRecord(this.w, kind, 0, () => {
-      this.w.raw(metadata);
-      this.w.raw(event);
-    });
+    this.appendWriting(kind, metadata, (w, bytes) => w.raw(bytes), event);
+  }
+
+  /** Appends an event whose metadata is given as an encoded value and whose event `write` encodes in place
+   * (from `value`: no closure to make per event). */
+  appendWriting<T>(kind: EventKind, metadata: Uint8Array, write: (w: ByteWriter, value: T) => void, value: T): void {
+    const lengthAt = startRecord(this.w, kind, 0);
+    this.w.raw(metadata);
+    write(this.w, value);
+    endRecord(this.w, lengthAt);
     this.records++;
   }
 
-  /** The batch: an exact-size copy in an ArrayBuffer of its own (transferable to a worker). */
+  /** The batch: an exact-size copy in an ArrayBuffer of its own (transferable to a worker). Ends the writer. */
   finish(): Uint8Array<ArrayBuffer> {
-    writeCount(this.w, this.records);
-    return new Uint8Array(this.w.finish());
+    const w = this.w;
+    writeCount(w, this.records);
+    const batch = new Uint8Array(w.finish());
+    this.writer = undefined;
+    if (w.bytes.length <= SPARE_BYTES) spare = w;
+    return batch;
   }
 }
 

@@ -14,6 +14,7 @@ export {
   splitByBitmap,
   withField,
   withoutField,
+  type RecordCursor,
   type RecordView,
   type ValuePath,
 } from './batch-io.js';

@@ -135,6 +135,7 @@ export interface CompiledTemplate {
   fields: string[];
   /** False when the template is plain text (the program is one string literal). */
   isDynamic: boolean;
+  parts: TemplatePart[];
 }
 
 /**
@@ -177,7 +178,7 @@ export function templateToRemap(template: string, options: TemplateOptions): Com
     }
   });
   lines.push(rendered.length === 0 ? '""' : rendered.join(' + '));
-  return { source: lines.join('\n'), fields, isDynamic };
+  return { source: lines.join('\n'), fields, isDynamic, parts };
 }
 
 /** A template option in a component schema: a string that must parse as a template (`strftime`: as in

@@ -48,6 +48,27 @@ test('BatchReader: count, flags, and each record as views of its parts', () => {
   assert.equal(reader.decodeAll(), decodeBatch(batch).events);
 });
 
+test('BatchReader.cursor: each record in place, where its parts are in the batch', () => {
+  const batch = encodeBatch(events, 0);
+  const reader = new BatchReader(batch);
+  const views = [...reader];
+  const cursor = reader.cursor();
+  for (const view of views) {
+    assert.ok(cursor.next());
+    assert.equal([cursor.index, cursor.kind], [view.index, view.kind]);
+    assert.equal(plain(batch.subarray(cursor.start, cursor.end)), plain(view.record));
+    assert.equal(plain(batch.subarray(cursor.metadataAt, cursor.eventAt)), plain(view.metadata));
+    assert.equal(plain(cursor.event()), plain(view.event));
+    assert.equal(reader.readPath(batch, ['m'], cursor.metadataAt), view.index === 0 ? 'x' : undefined);
+  }
+  assert.not.ok(cursor.next());
+  const longer = Buffer.concat([batch, Buffer.from([0])]);
+  const walk = new BatchReader(longer).cursor();
+  assert.throws(() => {
+    while (walk.next());
+  }, /1 bytes after its last record/);
+});
+
 test('BatchReader: a malformed batch is refused with the reason', () => {
   assert.throws(() => new BatchReader(new Uint8Array(4)), /not a remap batch/);
   const batch = encodeBatch(events, 0);
@@ -101,6 +122,29 @@ test('BatchReader.readPath gives undefined where the path leads nowhere', () => 
   assert.is(reader.readPath(encode({ a: null }), ['a']), null, 'a null field is there');
 });
 
+test('BatchReader.readPath: fields of one object read in any order, between objects of a batch', () => {
+  const batch = encodeBatch(
+    [{ event: { b: 1n, d: { e: 'x' }, f: 'y' } }, { event: { a: 'other', d: { e: 'z' } } }, { event: [1n] }],
+    0,
+  );
+  const reader = new BatchReader(batch);
+  const [first, second, third] = [...reader].map((view) => view.event);
+  const reads: Array<[Uint8Array, Array<string | number>, unknown]> = [
+    [first!, ['f'], 'y'],
+    [first!, ['b'], 1n],
+    [first!, ['c'], undefined],
+    [second!, ['d', 'e'], 'z'],
+    [first!, ['d', 'e'], 'x'],
+    [first!, ['g'], undefined],
+    [first!, ['a'], undefined],
+    [second!, ['a'], 'other'],
+    [third!, ['a'], undefined],
+    [third!, [0], 1n],
+  ];
+  for (const [event, path, expected] of reads)
+    assert.equal(reader.readPath(event, path), expected, JSON.stringify(path));
+});
+
 test('BatchReader.readPath reads record events and metadata', () => {
   const reader = new BatchReader(encodeBatch(events, 0));
   assert.equal(
@@ -145,6 +189,20 @@ test('BatchWriter.finish: an exact-size copy in its own, transferable ArrayBuffe
   assert.is(batch.length, 0, 'detached');
   assert.is(new BatchReader(moved).count, 100);
   assert.equal(decodeBatch(new BatchWriter().finish()), { flags: 0, events: [] });
+});
+
+test('BatchWriter: a finished writer takes no more records; the next writer starts empty', () => {
+  const w = new BatchWriter();
+  w.append('log', {}, { big: 'x'.repeat(5000) });
+  w.finish();
+  assert.throws(() => w.append('log', {}, {}), /not written to once finished/);
+  assert.throws(() => w.finish(), /not written to once finished/);
+  const next = new BatchWriter(BatchFlag.RAW);
+  next.append('log', {}, { n: 1n });
+  assert.equal(decodeBatch(next.finish()), {
+    flags: BatchFlag.RAW,
+    events: [{ kind: 'log', metadata: {}, event: { n: 1n } }],
+  });
 });
 
 test('BatchWriter.appendRaw takes exactly one whole record', () => {

@@ -3,7 +3,7 @@
 // `Metric` and send `metricEvent(metric)`; transforms and sinks read a decoded record with `readMetric`.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ByteWriter, encodeValue, IntegralFloat, Wire } from '../../../abi/codec.js';
+import { ByteWriter, encodeValue, IntegralFloat, sortedKeys, Wire, writeTimestamp } from '../../../abi/codec.js';
 import type { BatchWriter } from '../../../runtime/engine.js';
 import { encodeBatch, type InputEvent } from '../../../abi/batch.js';
 import { BatchReader } from '../../../runtime/engine.js';
@@ -70,102 +70,221 @@ export function nativeMetric(metric: Metric): Record<string, unknown> {
   if (metric.timestamp !== undefined) native.timestamp = new Timestamp(metric.timestamp);
   if (metric.interval_ms !== undefined) native.interval_ms = metric.interval_ms;
   native.kind = metric.kind;
-  const value = metric.value;
+  native[metric.value.type] = nativeValue(metric.value);
+  return native;
+}
+
+/** The native object of a metric's value (floats stay floats). */
+function nativeValue(value: MetricValue): unknown {
   switch (value.type) {
     case 'counter':
     case 'gauge':
-      native[value.type] = { value: float(value.value) };
-      break;
+      return { value: float(value.value) };
     case 'set':
-      native.set = { values: value.values };
-      break;
+      return { values: value.values };
     case 'distribution':
-      native.distribution = {
+      return {
         samples: value.samples.map((sample) => ({ value: float(sample.value), rate: sample.rate })),
         statistic: value.statistic,
       };
-      break;
     case 'aggregated_histogram':
-      native.aggregated_histogram = {
+      return {
         buckets: value.buckets.map((bucket) => ({ upper_limit: float(bucket.upper_limit), count: bucket.count })),
         count: value.count,
         sum: float(value.sum),
       };
-      break;
     case 'aggregated_summary':
-      native.aggregated_summary = {
+      return {
         quantiles: value.quantiles.map((q) => ({ quantile: float(q.quantile), value: float(q.value) })),
         count: value.count,
         sum: float(value.sum),
       };
-      break;
     case 'sketch':
-      native.sketch = value.sketch;
-      break;
+      return value.sketch;
   }
-  return native;
 }
-
-/** Where `appendMetric` encodes, reused: a writer per metric was most of the cost of writing one. */
-const scratch = new ByteWriter();
 
 /** Appends `metric` to a batch as a metric record with the given encoded metadata. */
 export function appendMetric(batch: BatchWriter, metadata: Uint8Array, metric: Metric): void {
-  scratch.clear();
-  encodeMetric(scratch, metric);
-  batch.appendEncoded('metric', metadata, scratch.finish());
+  batch.appendWriting('metric', metadata, encodeMetric, metric);
 }
 
-/** Writes an object of `fields` (ASCII keys), each value by its writer, keys sorted (docs/abi.md §1). */
-function writeObject(w: ByteWriter, fields: Array<[string, () => void]>): void {
-  fields.sort(([a], [b]) => (a < b ? -1 : 1));
+/** A metric's kind and series (name, namespace, tags), encoded as a metric record holds them: its fields
+ * `kind` to `tags`, for the metrics of a series to share (`appendSeriesMetric`). */
+export interface EncodedSeries {
+  bytes: Uint8Array;
+  /** Where the `tags` field starts in `bytes` (the end without tags): a set's or a sketch's value goes there,
+   * its name sorting between. */
+  tagsAt: number;
+  /** How many fields `bytes` holds. */
+  count: number;
+}
+
+type Series = Pick<Metric, 'kind' | 'name' | 'namespace' | 'tags'>;
+
+/** Where `encodeSeries` encodes, before its copy. */
+const scratch = new ByteWriter();
+
+export function encodeSeries(series: Series): EncodedSeries {
+  scratch.clear();
+  const tagsAt = writeSeriesHead(scratch, series);
+  writeTagsField(scratch, series.tags);
+  return { bytes: new Uint8Array(scratch.finish()), tagsAt, count: seriesCount(series) };
+}
+
+/** Appends a metric of an encoded series (without an interval) as a metric record with the given encoded
+ * metadata: the same record as `appendMetric` of the metric whole, its series encoded once for many. */
+export function appendSeriesMetric(
+  batch: BatchWriter,
+  metadata: Uint8Array,
+  series: EncodedSeries,
+  value: MetricValue,
+  timestamp: bigint | undefined,
+): void {
+  seriesMetric.series = series;
+  seriesMetric.value = value;
+  seriesMetric.timestamp = timestamp;
+  batch.appendWriting('metric', metadata, writeSeriesMetric, seriesMetric);
+}
+
+/** What `appendSeriesMetric` writes, one object for every call. */
+const seriesMetric: { series: EncodedSeries; value: MetricValue; timestamp: bigint | undefined } = {
+  series: { bytes: new Uint8Array(0), tagsAt: 0, count: 0 },
+  value: { type: 'counter', value: 0 },
+  timestamp: undefined,
+};
+
+/** `encodeValue(w, nativeMetric(metric))` without the generic walk (log_to_metric and aggregate write a
+ * metric per event): the fields written in the byte order of their names (docs/abi.md §1), counters and
+ * gauges directly. */
+function encodeMetric(w: ByteWriter, metric: Metric): void {
+  writeMetric(w, metric.value, metric.interval_ms, metric.timestamp, metric);
+}
+
+function writeSeriesMetric(
+  w: ByteWriter,
+  { series, value, timestamp }: { series: EncodedSeries; value: MetricValue; timestamp: bigint | undefined },
+): void {
+  writeMetric(w, value, undefined, timestamp, series);
+}
+
+/** Writes a metric's object, its series from a metric or encoded already. */
+function writeMetric(
+  w: ByteWriter,
+  value: MetricValue,
+  interval: number | undefined,
+  timestamp: bigint | undefined,
+  series: Series | EncodedSeries,
+): void {
+  const encoded = 'bytes' in series ? series : undefined;
+  const count = encoded ? encoded.count : seriesCount(series as Series);
   w.u8(Wire.Object);
-  w.u32(fields.length);
+  w.u32(1 + count + Number(timestamp !== undefined) + Number(interval !== undefined));
   const lengthAt = w.reserve(4);
-  for (const [key, write] of fields) {
-    w.text(key);
-    write();
+  // Value names sort before `interval_ms`, but `set` and `sketch`, which sort between `namespace` and `tags`.
+  const valueFirst = value.type !== 'set' && value.type !== 'sketch';
+  if (valueFirst) writeValue(w, value);
+  if (interval !== undefined) {
+    w.text('interval_ms');
+    encodeValue(w, interval);
+  }
+  if (encoded === undefined) {
+    writeSeriesHead(w, series as Series);
+    if (!valueFirst) writeValue(w, value);
+    writeTagsField(w, (series as Series).tags);
+  } else if (valueFirst) w.raw(encoded.bytes);
+  else {
+    w.raw(encoded.bytes.subarray(0, encoded.tagsAt));
+    writeValue(w, value);
+    w.raw(encoded.bytes.subarray(encoded.tagsAt));
+  }
+  if (timestamp !== undefined) {
+    w.text('timestamp');
+    writeTimestamp(w, timestamp);
   }
   w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
 }
 
-/** `encodeValue(w, nativeMetric(metric))` without the generic walk: counters and gauges written directly,
- * as log_to_metric and aggregate write many. */
-function encodeMetric(w: ByteWriter, metric: Metric): void {
-  const text = (value: string) => () => {
-    w.u8(Wire.Bytes);
-    w.text(value);
-  };
-  const fields: Array<[string, () => void]> = [
-    ['name', text(metric.name)],
-    ['kind', text(metric.kind)],
-  ];
-  if (metric.namespace !== undefined) fields.push(['namespace', text(metric.namespace)]);
-  const tags = metric.tags;
-  if (tags !== undefined && Object.keys(tags).length > 0) fields.push(['tags', () => encodeValue(w, tags)]);
-  const { timestamp, interval_ms: interval } = metric;
-  if (timestamp !== undefined) fields.push(['timestamp', () => encodeValue(w, new Timestamp(timestamp))]);
-  if (interval !== undefined) fields.push(['interval_ms', () => encodeValue(w, interval)]);
-  const value = metric.value;
+/** How many fields a series takes: `kind`, `name`, and `namespace` and `tags` when it has them. */
+const seriesCount = (series: Series) =>
+  2 + Number(series.namespace !== undefined) + Number(series.tags !== undefined && hasKeys(series.tags));
+
+/** Writes the fields `kind` to `namespace`; returns where they end. */
+function writeSeriesHead(w: ByteWriter, series: Series): number {
+  writeText(w, 'kind', series.kind);
+  writeText(w, 'name', series.name);
+  if (series.namespace !== undefined) writeText(w, 'namespace', series.namespace);
+  return w.length;
+}
+
+/** Writes the field `tags`, when there are any. */
+function writeTagsField(w: ByteWriter, tags: MetricTags | undefined): void {
+  if (tags === undefined || !hasKeys(tags)) return;
+  w.text('tags');
+  writeTags(w, tags);
+}
+
+function writeText(w: ByteWriter, key: string, text: string): void {
+  w.text(key);
+  w.u8(Wire.Bytes);
+  w.text(text);
+}
+
+/** The value's field: its type, then its native object. */
+function writeValue(w: ByteWriter, value: MetricValue): void {
   if (value.type === 'counter' || value.type === 'gauge') {
-    fields.push([
-      value.type,
-      () =>
-        writeObject(w, [
-          [
-            'value',
-            () => {
-              w.u8(Wire.Float);
-              w.f64(value.value);
-            },
-          ],
-        ]),
-    ]);
-  } else {
-    const native = nativeMetric(metric);
-    fields.push([value.type, () => encodeValue(w, native[value.type])]);
+    w.raw(value.type === 'counter' ? COUNTER_HEAD : GAUGE_HEAD);
+    return w.f64(value.value);
   }
-  writeObject(w, fields);
+  w.text(value.type);
+  encodeValue(w, nativeValue(value));
+}
+
+/** A counter's or gauge's field up to its float (its name, an object of one field, `value`, the float's tag):
+ * copied at once, as writing its parts one by one was much of writing a metric. */
+function numberHead(type: 'counter' | 'gauge'): Uint8Array {
+  const w = new ByteWriter();
+  w.text(type);
+  w.u8(Wire.Object);
+  w.u32(1);
+  w.u32(4 + 'value'.length + 9);
+  w.text('value');
+  w.u8(Wire.Float);
+  return new Uint8Array(w.finish());
+}
+const COUNTER_HEAD = numberHead('counter');
+const GAUGE_HEAD = numberHead('gauge');
+
+/** `encodeValue(w, tags)` for what tags hold: strings, nulls and arrays of them. */
+function writeTags(w: ByteWriter, tags: MetricTags): void {
+  const keys = sortedKeys(Object.keys(tags));
+  w.u8(Wire.Object);
+  w.u32(keys.length);
+  const lengthAt = w.reserve(4);
+  for (const key of keys) {
+    w.text(key);
+    const value = tags[key]!;
+    if (!Array.isArray(value)) writeTag(w, value);
+    else {
+      w.u8(Wire.Array);
+      w.u32(value.length);
+      const itemsAt = w.reserve(4);
+      for (const item of value) writeTag(w, item);
+      w.view.setUint32(itemsAt, w.length - itemsAt - 4, true);
+    }
+  }
+  w.view.setUint32(lengthAt, w.length - lengthAt - 4, true);
+}
+
+function writeTag(w: ByteWriter, value: string | null): void {
+  if (value === null) return w.u8(Wire.Null);
+  w.u8(Wire.Bytes);
+  w.text(value);
+}
+
+function hasKeys(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
 }
 
 /** A metric as a record of an input batch (`encodeBatch`). */
@@ -301,14 +420,36 @@ const sameLimits = (a: Bucket[], b: Bucket[]) =>
 const NANOS_PER_MS = 1_000_000n;
 
 /**
- * Vector's `MetricData::update`: adds `other`'s value into `metric` and widens its time (with both timestamps
- * and intervals, the window from the earlier start to the later end; else the later timestamp, no interval).
+ * Vector's `MetricData::update`: adds `other`'s value into `metric` and widens its time (`widenTime`).
  * Returns false, leaving `metric` as it was, when the values do not add up.
  */
 export function updateMetric(metric: Metric, other: Metric): boolean {
   const value = addValues(metric.value, other.value);
-  if (value === undefined) return false;
-  const [t1, t2, i1, i2] = [metric.timestamp, other.timestamp, metric.interval_ms, other.interval_ms];
+  if (value === undefined || !widenTime(metric, other.timestamp, other.interval_ms)) return false;
+  metric.value = value;
+  return true;
+}
+
+/** `updateMetric` of a counter or gauge given by its parts, its value added in place (aggregate adds one per
+ * metric it records: no metric and value objects to make for it). */
+export function addNumber(
+  metric: Metric,
+  type: 'counter' | 'gauge',
+  value: number,
+  timestamp: bigint | undefined,
+  interval: number | undefined,
+): boolean {
+  const held = metric.value;
+  if (held.type !== type || !widenTime(metric, timestamp, interval)) return false;
+  (held as { value: number }).value += value;
+  return true;
+}
+
+/** Widens `metric`'s time to cover another metric's: with both timestamps and intervals, the window from the
+ * earlier start to the later end; else the later timestamp, no interval. False, leaving it as it was, when
+ * the window does not fit an interval. */
+function widenTime(metric: Metric, t2: bigint | undefined, i2: number | undefined): boolean {
+  const [t1, i1] = [metric.timestamp, metric.interval_ms];
   let timestamp = t1 ?? t2;
   let interval: number | undefined;
   if (t1 !== undefined && t2 !== undefined) {
@@ -321,16 +462,16 @@ export function updateMetric(metric: Metric, other: Metric): boolean {
       interval = delta + (firstIsLater ? i1 : i2) || undefined;
     } else timestamp = end;
   }
-  metric.value = value;
   setTime(metric, timestamp, interval);
   return true;
 }
 
 function setTime(metric: Metric, timestamp: bigint | undefined, interval: number | undefined): void {
-  if (timestamp === undefined) delete metric.timestamp;
-  else metric.timestamp = timestamp;
-  if (interval === undefined) delete metric.interval_ms;
-  else metric.interval_ms = interval;
+  // `delete` only of what is there: deleting is slow even where there is nothing to delete.
+  if (timestamp !== undefined) metric.timestamp = timestamp;
+  else if ('timestamp' in metric) delete metric.timestamp;
+  if (interval !== undefined) metric.interval_ms = interval;
+  else if ('interval_ms' in metric) delete metric.interval_ms;
 }
 
 /**

@@ -8,10 +8,18 @@
 import { z } from 'zod';
 import { ByteReader } from '../../../abi/codec.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
-import { BatchReader, BatchWriter, displayFloat, lossyText } from '../../../runtime/engine.js';
+import { BatchReader, BatchWriter, displayFloat, lossyText, type RecordCursor } from '../../../runtime/engine.js';
 import { parseFieldPath, remapPath, templateOption, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
-import { appendMetric, type Metric, type MetricTags, type MetricValue } from '../support/metric.js';
+import {
+  appendMetric,
+  appendSeriesMetric,
+  type EncodedSeries,
+  encodeSeries,
+  type Metric,
+  type MetricTags,
+  type MetricValue,
+} from '../support/metric.js';
 import { RemapLogs } from '../support/remap-program.js';
 import { prepareTemplate, Template, type TemplatePlan } from '../support/template.js';
 
@@ -54,14 +62,17 @@ interface MetricPlan {
   fieldPath: string;
   metadata: boolean;
   path: Array<string | number>;
-  name: TemplatePlan;
-  namespace: TemplatePlan | undefined;
-  tags: Array<{ key: TemplatePlan; values: Array<TemplatePlan | null> }>;
+  /** Templates, as indexes into the plan's `templates`. */
+  name: number;
+  namespace: number | undefined;
+  tags: Array<{ key: number; values: Array<number | null> }>;
   incrementByValue: boolean;
   kind: 'incremental' | 'absolute';
 }
 
 interface LogToMetricPlan {
+  /** Each distinct template once: one several entries use (`{{ method }}` as a tag of each) renders once. */
+  templates: TemplatePlan[];
   metrics: MetricPlan[];
   allMetrics: boolean;
   timestampPath: Array<string | number> | undefined;
@@ -77,36 +88,41 @@ const logToMetric: TransformDefinition<LogToMetricOptions, LogToMetricPlan> = {
   outputs: () => [{ name: undefined, kinds: ['metric'] }],
   async prepare(config, env) {
     const timestampKey = env.globals.log_schema.timestamp_key;
-    const metrics = await Promise.all(
-      (config.metrics ?? []).map(async (metric, i): Promise<MetricPlan> => {
-        const option = (name: string) => `metrics[${i}].${name}`;
-        const template = (text: string, name: string) => prepareTemplate(text, env, option(name));
-        const { metadata, segments } = parseFieldPath(metric.field);
-        const tags = await Promise.all(
-          Object.entries(metric.tags ?? {}).map(async ([key, value]) => ({
-            key: await template(key, `tags.${key}`),
-            values: await Promise.all(
-              (Array.isArray(value) ? value : [value]).map((text) =>
-                text === null ? null : template(text, `tags.${key}`),
-              ),
-            ),
-          })),
-        );
-        return {
-          type: metric.type,
-          field: metric.field,
-          fieldPath: remapPath({ metadata, segments }),
-          metadata,
-          path: valuePath(segments),
-          name: await template(metric.name ?? metric.field, metric.name === undefined ? 'field' : 'name'),
-          namespace: metric.namespace === undefined ? undefined : await template(metric.namespace, 'namespace'),
-          tags,
-          incrementByValue: metric.increment_by_value,
-          kind: metric.kind,
-        };
-      }),
-    );
+    const templates: Array<Promise<TemplatePlan>> = [];
+    const indexes = new Map<string, number>();
+    /** The index of a template, prepared (named by the option of its first use) when first seen. */
+    const templateIndex = (text: string, option: string): number => {
+      let index = indexes.get(text);
+      if (index === undefined) {
+        index = templates.push(prepareTemplate(text, env, option)) - 1;
+        indexes.set(text, index);
+      }
+      return index;
+    };
+    const metrics = (config.metrics ?? []).map((metric, i): MetricPlan => {
+      const template = (text: string, name: string) => templateIndex(text, `metrics[${i}].${name}`);
+      const { metadata, segments } = parseFieldPath(metric.field);
+      const tags = Object.entries(metric.tags ?? {}).map(([key, value]) => ({
+        key: template(key, `tags.${key}`),
+        values: (Array.isArray(value) ? value : [value]).map((text) =>
+          text === null ? null : template(text, `tags.${key}`),
+        ),
+      }));
+      return {
+        type: metric.type,
+        field: metric.field,
+        fieldPath: remapPath({ metadata, segments }),
+        metadata,
+        path: valuePath(segments),
+        name: template(metric.name ?? metric.field, metric.name === undefined ? 'field' : 'name'),
+        namespace: metric.namespace === undefined ? undefined : template(metric.namespace, 'namespace'),
+        tags,
+        incrementByValue: metric.increment_by_value,
+        kind: metric.kind,
+      };
+    });
     return {
+      templates: await Promise.all(templates),
       metrics,
       allMetrics: config.all_metrics ?? false,
       timestampPath: timestampKey === '' ? undefined : valuePath(parseFieldPath(timestampKey).segments),
@@ -163,33 +179,36 @@ class Tally {
   }
 }
 
-const nowNanos = () => BigInt(Date.now()) * 1_000_000n;
-
-/** The templates of one metric entry, instantiated. */
-interface MetricTemplates {
-  plan: MetricPlan;
-  name: Template;
-  namespace: Template | undefined;
-  tags: Array<{ key: Template; values: Array<Template | null> }>;
-}
-
 /** Per record, what one template rendered (undefined where it failed). */
 type Rendered = Array<string | undefined>;
 
+/** A metric entry as the runner uses it: its plan, the kind of its metrics, the templates its series is made
+ * of (name, namespace, tag names and values), as indexes into the batch's rendered texts, and its series. */
+interface Entry {
+  plan: MetricPlan;
+  kind: Metric['kind'];
+  columns: number[];
+  memo: SeriesMemo;
+  /** The metric it made of the current event. */
+  series?: EncodedSeries;
+  value?: MetricValue;
+}
+
 export async function createLogToMetric(plan: LogToMetricPlan): Promise<TransformRunner> {
   const logs = new RemapLogs();
-  const metrics: MetricTemplates[] = await Promise.all(
-    plan.metrics.map(async (metric) => ({
+  const templates = await Promise.all(plan.templates.map((template) => Template.create(template, logs)));
+  const entries = plan.metrics.map(
+    (metric): Entry => ({
       plan: metric,
-      name: await Template.create(metric.name, logs),
-      namespace: metric.namespace && (await Template.create(metric.namespace, logs)),
-      tags: await Promise.all(
-        metric.tags.map(async ({ key, values }) => ({
-          key: await Template.create(key, logs),
-          values: await Promise.all(values.map((value) => value && Template.create(value, logs))),
-        })),
-      ),
-    })),
+      // As Vector: gauges absolute, counters as configured, the others incremental.
+      kind: metric.type === 'gauge' ? 'absolute' : metric.type === 'counter' ? metric.kind : 'incremental',
+      columns: [
+        metric.name,
+        ...(metric.namespace === undefined ? [] : [metric.namespace]),
+        ...metric.tags.flatMap(({ key, values }) => [key, ...values.filter((value) => value !== null)]),
+      ],
+      memo: new SeriesMemo(),
+    }),
   );
 
   return {
@@ -198,39 +217,41 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
       const out = new BatchWriter(reader.flags);
       const tally = new Tally();
       const warnings: NonNullable<TransformResult['warnings']> = [];
-      const render = (template: Template) => template.render(batch.bytes, batch.count).values;
-      // Every template over the whole batch at once (one call into wasm each).
-      const rendered = plan.allMetrics
-        ? []
-        : metrics.map(({ name, namespace, tags }) => ({
-            name: render(name),
-            namespace: namespace && render(namespace),
-            tags: tags.map(({ key, values }) => ({
-              key: render(key),
-              values: values.map((value) => value && render(value)),
-            })),
-          }));
-      for (const view of reader) {
-        const timestamp = eventTimestamp(reader, view.event, plan.timestampPath);
+      const bytes = batch.bytes;
+      // Per template, its text for each record: rendered with the record's other fields (one walk over them),
+      // or for the whole batch by the program once a record needs it.
+      const texts: Rendered[] = templates.map(() => new Array<string | undefined>(batch.count));
+      const programmed: Rendered[] = [];
+      const render = (template: number, record: RecordCursor) => {
+        if (programmed[template]) return programmed[template][record.index];
+        const text = templates[template]!.plainText(reader, record);
+        if (text !== undefined) return text;
+        programmed[template] = templates[template]!.renderByProgram(bytes).values;
+        return programmed[template][record.index];
+      };
+      for (const entry of entries) entry.memo.columns = entry.columns.map((column) => texts[column]!);
+      for (const record = reader.cursor(); record.next(); ) {
+        const timestamp = eventTimestamp(reader, bytes, record.eventAt, plan.timestampPath);
         if (plan.allMetrics) {
-          const metric = metricOfLog(new ByteReader(view.event).value(), timestamp);
+          const metric = metricOfLog(new ByteReader(bytes, record.eventAt).value(), timestamp);
           if (metric instanceof Failure) tally.add(metric);
-          else appendMetric(out, view.metadata, metric);
+          else appendMetric(out, record.metadata(), metric);
           continue;
         }
-        const made: Metric[] = [];
-        for (const [i, { plan: metric }] of metrics.entries()) {
-          const texts = rendered[i]!;
-          const value = reader.readPath(metric.metadata ? view.metadata : view.event, metric.path);
-          const result = metricOfField(metric, value, view.index, texts, timestamp, warnings);
-          if (result instanceof Failure) {
-            tally.add(result);
-            made.length = 0;
-            break;
-          }
-          made.push(result);
+        for (let template = 0; template < templates.length; template++)
+          texts[template]![record.index] = render(template, record);
+        let failure: Failure | undefined;
+        for (let i = 0; i < entries.length && failure === undefined; i++) {
+          const entry = entries[i]!;
+          const metric = entry.plan;
+          const value = reader.readPath(bytes, metric.path, metric.metadata ? record.metadataAt : record.eventAt);
+          failure = metricOfField(entry, value, record.index, texts, warnings);
         }
-        for (const metric of made) appendMetric(out, view.metadata, metric);
+        if (failure) tally.add(failure);
+        else if (entries.length > 0) {
+          const metadata = record.metadata();
+          for (const { series, value } of entries) appendSeriesMetric(out, metadata, series!, value!, timestamp);
+        }
       }
       return {
         outputs: [{ output: undefined, batch: { bytes: out.finish(), count: out.count } }],
@@ -243,63 +264,107 @@ export async function createLogToMetric(plan: LogToMetricPlan): Promise<Transfor
   };
 }
 
-/** The event's timestamp (`log_schema.timestamp_key`) when it is a timestamp, else now (as Vector). */
-function eventTimestamp(reader: BatchReader, event: Uint8Array, path: Array<string | number> | undefined): bigint {
-  const value = path && reader.readPath(event, path);
+/** What an entry's name, namespace and tags came to for one combination of their texts: its series encoded,
+ * or why the event has none, and the warnings on the way (tags left out). */
+interface SeriesOutcome {
+  series: EncodedSeries | Failure;
+  warnings: string[];
+}
+
+/**
+ * An entry's series outcomes by the texts of its templates (a tree of maps, a level per template): events fall
+ * in few series, and working out and encoding a series' tags once instead of once per event was most of making
+ * a metric. Kept from batch to batch, up to MEMO_SERIES outcomes (then started again).
+ */
+class SeriesMemo {
+  private root = new Map<string | undefined, unknown>();
+  private size = 0;
+  /** The texts of the entry's templates in the current batch. */
+  columns: readonly Rendered[] = [];
+
+  get(index: number): SeriesOutcome | undefined {
+    let node: unknown = this.root;
+    for (const column of this.columns) {
+      node = (node as Map<string | undefined, unknown>).get(column[index]);
+      if (node === undefined) return undefined;
+    }
+    return node as SeriesOutcome;
+  }
+
+  set(index: number, outcome: SeriesOutcome): SeriesOutcome {
+    if (++this.size > MEMO_SERIES) {
+      this.root = new Map();
+      this.size = 1;
+    }
+    let node = this.root;
+    const last = this.columns.length - 1;
+    for (let i = 0; i < last; i++) {
+      const key = this.columns[i]![index];
+      let next = node.get(key) as Map<string | undefined, unknown> | undefined;
+      if (next === undefined) node.set(key, (next = new Map()));
+      node = next;
+    }
+    node.set(this.columns[last]![index], outcome);
+    return outcome;
+  }
+}
+
+const MEMO_SERIES = 10_000;
+
+const nowNanos = () => BigInt(Date.now()) * 1_000_000n;
+
+/** The timestamp (`log_schema.timestamp_key`) of the event at `at` in `bytes` when it is a timestamp, else now
+ * (as Vector). */
+function eventTimestamp(
+  reader: BatchReader,
+  bytes: Uint8Array,
+  at: number,
+  path: Array<string | number> | undefined,
+): bigint {
+  const value = path && reader.readPath(bytes, path, at);
   return value instanceof Timestamp ? value.nanos : nowNanos();
 }
 
-interface RenderedMetric {
-  name: Rendered;
-  namespace: Rendered | undefined;
-  tags: Array<{ key: Rendered; values: Array<Rendered | null> }>;
-}
-
-/** Vector's `to_metric_with_config`: one entry's metric of one event, or why there is none. */
+/** Vector's `to_metric_with_config`: one entry's metric of one event (its series and value, left in the
+ * entry), or why there is none. */
 function metricOfField(
-  plan: MetricPlan,
+  entry: Entry,
   value: RemapValue | undefined,
   index: number,
-  rendered: RenderedMetric,
-  timestamp: bigint,
+  texts: readonly Rendered[],
   warnings: NonNullable<TransformResult['warnings']>,
-): Metric | Failure {
+): Failure | undefined {
+  const { plan } = entry;
   if (value === undefined) return missingField(plan.fieldPath);
   if (value === null)
     return new Failure('condition_failed', 'Unable to convert null field.', {
       error_code: 'field_null',
       null_field: plan.fieldPath,
     });
-  const name = rendered.name[index];
-  const namespace = rendered.namespace?.[index];
-  if (name === undefined || (rendered.namespace !== undefined && namespace === undefined))
-    return new Failure('template_failed', 'Failed to render template.', {});
-  const tags = renderTags(rendered.tags, index, warnings);
-  if (tags instanceof Failure) return tags;
-  const number = (field: string): number | Failure => {
-    const text = lossyString(value);
-    return parseFloat(text) ?? parseFloatFailure(field, text);
-  };
-  let kind: Metric['kind'] = 'incremental';
+  const outcome = entry.memo.get(index) ?? entry.memo.set(index, seriesOutcome(entry, texts, index));
+  for (const message of outcome.warnings) warnings.push({ message, fields: { error_type: 'template_failed' } });
+  if (outcome.series instanceof Failure) return outcome.series;
   let metricValue: MetricValue;
   switch (plan.type) {
     case 'counter': {
-      const count = plan.incrementByValue ? number(plan.field) : 1;
+      if (!plan.incrementByValue) {
+        metricValue = ONE;
+        break;
+      }
+      const count = numberOf(value, plan.field);
       if (count instanceof Failure) return count;
-      kind = plan.kind;
       metricValue = { type: 'counter', value: count };
       break;
     }
     case 'gauge': {
-      const gauge = number(plan.fieldPath);
+      const gauge = numberOf(value, plan.fieldPath);
       if (gauge instanceof Failure) return gauge;
-      kind = 'absolute';
       metricValue = { type: 'gauge', value: gauge };
       break;
     }
     case 'histogram':
     case 'summary': {
-      const sample = number(plan.fieldPath);
+      const sample = numberOf(value, plan.fieldPath);
       if (sample instanceof Failure) return sample;
       metricValue = { type: 'distribution', samples: [{ value: sample, rate: 1 }], statistic: plan.type };
       break;
@@ -308,10 +373,33 @@ function metricOfField(
       metricValue = { type: 'set', values: [lossyString(value)] };
       break;
   }
-  const metric: Metric = { name, kind, value: metricValue, timestamp };
-  if (namespace !== undefined) metric.namespace = namespace;
-  if (tags !== undefined) metric.tags = tags;
-  return metric;
+  entry.series = outcome.series;
+  entry.value = metricValue;
+  return undefined;
+}
+
+/** A counter's 1, for every event it counts (values are only read). */
+const ONE: MetricValue = { type: 'counter', value: 1 };
+
+/** The series of an entry's metric from the texts its templates rendered for record `index`. */
+function seriesOutcome(entry: Entry, texts: readonly Rendered[], index: number): SeriesOutcome {
+  const { plan } = entry;
+  const name = texts[plan.name]![index];
+  const namespace = plan.namespace === undefined ? undefined : texts[plan.namespace]![index];
+  const warnings: string[] = [];
+  if (name === undefined || (plan.namespace !== undefined && namespace === undefined))
+    return { series: new Failure('template_failed', 'Failed to render template.', {}), warnings };
+  const tags = renderTags(plan.tags, texts, index, warnings);
+  if (tags instanceof Failure) return { series: tags, warnings };
+  return { series: encodeSeries({ kind: entry.kind, name, namespace, tags }), warnings };
+}
+
+/** The field's value as a float (Vector parses its lossy string), or why it is none. */
+function numberOf(value: RemapValue, field: string): number | Failure {
+  // An integer's decimal text parses back to the integer rounded to a float, as Number rounds it.
+  if (typeof value === 'bigint') return Number(value);
+  const text = lossyString(value);
+  return parseFloat(text) ?? parseFloatFailure(field, text);
 }
 
 function parseFloatFailure(field: string, text: string): Failure {
@@ -327,55 +415,58 @@ function parseFloatFailure(field: string, text: string): Failure {
 /** The tags of one event from the rendered keys and values; a key or value that failed to render leaves the
  * tag out (Vector warns); a key ending in `*` takes a JSON object value as several tags (pair expansion). */
 function renderTags(
-  tags: RenderedMetric['tags'],
+  tags: MetricPlan['tags'],
+  texts: readonly Rendered[],
   index: number,
-  warnings: NonNullable<TransformResult['warnings']>,
+  warnings: string[],
 ): MetricTags | undefined | Failure {
   if (tags.length === 0) return undefined;
-  const sets = new Map<string, Array<string | null>>();
-  const insert = (key: string, value: string | null) => {
-    const values = sets.get(key) ?? [];
-    // Vector's tag value set: a value given again moves to the end.
-    const at = values.indexOf(value);
-    if (at >= 0) values.splice(at, 1);
-    values.push(value);
-    sets.set(key, values);
-  };
-  for (const { key: keys, values } of tags) {
-    const key = keys[index];
+  const result: MetricTags = {};
+  let any = false;
+  for (const { key: keyTemplate, values } of tags) {
+    const key = texts[keyTemplate]![index];
     if (key === undefined) {
-      warnings.push({
-        message: 'Failed to render template for a tag name.',
-        fields: { error_type: 'template_failed' },
-      });
+      warnings.push('Failed to render template for a tag name.');
       continue;
     }
-    for (const rendered of values) {
-      if (rendered === null) {
-        insert(key, null);
+    for (const template of values) {
+      if (template === null) {
+        insertTag(result, key, null);
+        any = true;
         continue;
       }
-      const value = rendered[index];
+      const value = texts[template]![index];
       if (value === undefined) {
-        warnings.push({
-          message: 'Failed to render template for a tag value.',
-          fields: { error_type: 'template_failed' },
-        });
+        warnings.push('Failed to render template for a tag value.');
         continue;
       }
       if (!key.endsWith('*')) {
-        insert(key, value);
+        insertTag(result, key, value);
+        any = true;
         continue;
       }
       const expanded = expandPairs(key.slice(0, -1), value);
       if (expanded instanceof Failure) return expanded;
-      for (const [name, item] of expanded) insert(name, item);
+      for (const [name, item] of expanded) insertTag(result, name, item);
+      any ||= expanded.length > 0;
     }
   }
-  if (sets.size === 0) return undefined;
-  const result: MetricTags = {};
-  for (const [key, values] of sets) result[key] = values.length === 1 ? values[0]! : values;
-  return result;
+  return any ? result : undefined;
+}
+
+/** Adds a tag value, as Vector's tag value set: a key given again holds several values, a value given again
+ * moves to the end (built in place: most tags have one value). */
+function insertTag(tags: MetricTags, key: string, value: string | null): void {
+  if (!Object.hasOwn(tags, key)) {
+    tags[key] = value;
+    return;
+  }
+  const held = tags[key]!;
+  const values = Array.isArray(held) ? held : [held];
+  const at = values.indexOf(value);
+  if (at >= 0) values.splice(at, 1);
+  values.push(value);
+  tags[key] = values.length === 1 ? values[0]! : values;
 }
 
 /** Vector's `pair_expansion` for `prefix*`: each field of the JSON object `value` becomes a tag named

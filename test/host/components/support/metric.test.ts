@@ -8,13 +8,17 @@ import { encode } from '../../../../abi/codec.js';
 import type { RemapValue } from '../../../../abi/values.js';
 import { BatchWriter } from '../../../../runtime/engine.js';
 import {
+  addNumber,
   appendMetric,
+  appendSeriesMetric,
+  encodeSeries,
   type Metric,
   metricEvent,
   nativeMetric,
   readMetric,
   seriesKey,
   tagValue,
+  updateMetric,
 } from '../../../../host/components/support/metric.js';
 
 const base = {
@@ -82,6 +86,43 @@ test('appendMetric writes the same record as encoding the native object', () => 
     const writer = new BatchWriter();
     appendMetric(writer, encode({ trace: 'x' }), metric);
     assert.ok(Buffer.from(writer.finish()).equals(encodeBatch([metricEvent(metric, { trace: 'x' })], 0)), metric.name);
+  }
+});
+
+test('appendSeriesMetric of an encoded series writes the record appendMetric writes', () => {
+  const tagged = { namespace: 'app', tags: { host: 'a', multi: ['b', null] } };
+  const all: Metric[] = [
+    ...metrics.map(({ interval_ms: _, ...metric }) => metric),
+    ...metrics.map(({ interval_ms: _, ...metric }) => ({ ...metric, ...tagged })),
+  ];
+  for (const metric of all) {
+    const [series, whole] = [new BatchWriter(), new BatchWriter()];
+    appendSeriesMetric(series, encode({}), encodeSeries(metric), metric.value, metric.timestamp);
+    appendMetric(whole, encode({}), metric);
+    assert.equal([...series.finish()], [...whole.finish()], `${metric.name} ${metric.value.type}`);
+  }
+});
+
+test('addNumber adds a counter or gauge given by its parts as updateMetric adds the metric', () => {
+  const T = 1_700_000_000_000_000_000n;
+  const held = (extra: Partial<Metric> = {}): Metric => ({
+    name: 'c',
+    kind: 'incremental',
+    value: { type: 'counter', value: 2 },
+    ...extra,
+  });
+  const cases: Array<[Metric, Metric]> = [
+    [held({ timestamp: T }), held({ timestamp: T + 5n, value: { type: 'counter', value: 3 } })],
+    [held({ timestamp: T, interval_ms: 10 }), held({ timestamp: T + 4_000_000n, interval_ms: 10 })],
+    [held({ timestamp: T, interval_ms: 10 }), held({ timestamp: T + 2n ** 60n, interval_ms: 10 })],
+    [held(), held({ timestamp: T, interval_ms: 10 })],
+    [held(), { ...held(), value: { type: 'gauge', value: 1 } }],
+  ];
+  for (const [into, other] of cases) {
+    const [byParts, whole] = [structuredClone(into), structuredClone(into)];
+    const { type, value } = other.value as { type: 'counter' | 'gauge'; value: number };
+    assert.is(addNumber(byParts, type, value, other.timestamp, other.interval_ms), updateMetric(whole, other));
+    assert.equal(byParts, whole);
   }
 });
 

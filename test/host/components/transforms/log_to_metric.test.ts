@@ -178,6 +178,77 @@ test('a name template that cannot render drops the event; a tag that cannot rend
   assert.is(result.warnings?.length, 1);
 });
 
+test('events of one series share it; a tag that cannot render is left out of each with a warning per event', async () => {
+  const { metrics, result } = await run(
+    {
+      metrics: [
+        { type: 'counter', field: 'status', namespace: 'web', tags: { method: '{{method}}', user: '{{user}}' } },
+        { type: 'set', field: 'method', namespace: 'web', tags: { method: '{{method}}' } },
+      ],
+    },
+    [
+      { status: '200', method: 'GET', user: 'u1', timestamp: ts },
+      { status: '200', method: 'GET', timestamp: ts },
+      { status: '500', method: 'GET', timestamp: ts },
+    ],
+  );
+  const requests = (tags: object) => ({
+    name: 'status',
+    namespace: 'web',
+    tags,
+    timestamp: ts,
+    kind: 'incremental',
+    counter: { value: 1 },
+  });
+  const methods = {
+    name: 'method',
+    namespace: 'web',
+    tags: { method: 'GET' },
+    timestamp: ts,
+    kind: 'incremental',
+    set: { values: ['GET'] },
+  };
+  assert.equal(metrics, [
+    requests({ method: 'GET', user: 'u1' }),
+    methods,
+    requests({ method: 'GET' }),
+    methods,
+    requests({ method: 'GET' }),
+    methods,
+  ]);
+  assert.equal(
+    result.warnings?.map((warning) => warning.message),
+    ['Failed to render template for a tag value.', 'Failed to render template for a tag value.'],
+  );
+});
+
+test('a template the program renders for one event of a batch renders the others the same', async () => {
+  const { metrics } = await run({ metrics: [{ type: 'counter', field: 'message', tags: { v: '{{v}}' } }] }, [
+    { message: 'a', v: 'text', timestamp: ts },
+    { message: 'b', v: 1.5, timestamp: ts },
+    { message: 'c', v: 7n, timestamp: ts },
+  ]);
+  assert.equal(
+    metrics.map((metric) => (metric as { tags: { v: string } }).tags.v),
+    ['text', '1.5', '7'],
+  );
+});
+
+test('a later batch of the same series gets the same metrics and warnings', async () => {
+  const { runner } = await runnerOf(logToMetric, {
+    metrics: [{ type: 'counter', field: 'status', tags: { method: '{{method}}', user: '{{user}}' } }],
+  });
+  const batch = () => batchOf([{ status: '200', method: 'GET', timestamp: ts }]);
+  const [first, second] = [runner.process(batch()), runner.process(batch())] as TransformResult[];
+  for (const result of [first!, second!]) {
+    assert.equal(
+      decodeBatch(result.outputs[0]!.batch.bytes).events.map((record) => record.event),
+      [{ name: 'status', tags: { method: 'GET' }, timestamp: ts, kind: 'incremental', counter: { value: 1 } }],
+    );
+    assert.is(result.warnings?.length, 1);
+  }
+});
+
 test('all_metrics: a log in Vector metric shape becomes that metric; a malformed one is an error', async () => {
   const { metrics, result } = await run({ all_metrics: true, metrics: [] }, [
     {
