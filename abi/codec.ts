@@ -349,8 +349,9 @@ export class ByteReader {
     for (let i = 0; i < 8; i++) wideBytes[i] = this.bytes[at + i]!;
     return wide;
   }
-  /** A timestamp's seconds and nanoseconds. Timestamps come in runs (the events a source read at once): the
-   * last one read is returned again for the same bytes (a Timestamp does not change), sparing its bigints. */
+  /** A timestamp (its i64 seconds and u32 nanoseconds). Timestamps come in runs (the events a source read at
+   * once): the last one read is returned again for the same bytes (a Timestamp does not change), sparing its
+   * bigints. */
   private timestamp(): Timestamp {
     const at = this.within(12);
     const bytes = this.bytes;
