@@ -130,11 +130,8 @@ export interface TransformResult {
 
 /** A transform's per-instance state; lives in a worker thread, so it gets no `ComponentEnv`. */
 export interface TransformRunner {
-  /** `process` takes a source's frames (`EventBatch.frames`) and decodes them itself (a remap module that
-   * decodes, runs and encodes in one call); other runners are given the decoded batch. */
-  readonly decodesFrames?: boolean;
   /** `encode`: the encoding of the one sink the default output feeds; a runner may return that output
-   * encoded (`EventBatch.encoded`) instead of as a batch (else it is encoded after it, in the same thread). */
+   * encoded (`EventBatch.encoded`) instead of as a batch. */
   process(batch: EventBatch, encode?: EncodeOptions): TransformResult;
   /** A transform that keeps events (`flushPeriodMs`): emits what is due by now or, when `ended` (its input
    * has ended: shutdown, or a reload replaced it), everything it keeps. */

@@ -1,17 +1,13 @@
 // A batch as components hand it on: the bytes of an SVCB input batch (docs/abi.md §2) and its record
 // count. The bytes are never decoded here; buffers and metrics only need the count and the byte size.
-// Between a source and the one transform it feeds, a batch may instead be the source's frames, still
-// undecoded; between a transform and the one sink it feeds, the sink's encoding of the events. The
-// transform's worker then decodes, runs and encodes (a remap module in one call; host/README.md).
+// Between a source and the one remap transform it feeds, a batch may instead be the source's frames, still
+// undecoded; between a remap transform and the one sink it feeds, the sink's encoding of the events. The
+// transform's worker then decodes, runs and encodes in one call (host/README.md).
 
 import type { DecodeOptions } from '../../runtime/engine.js';
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
 
 export type EventKind = 'log' | 'metric' | 'trace';
-
-/** How a batch of a source's frames decodes: its decoding options, and the zone the source decodes syslog
- * timestamps without one in (the global `timezone`). */
-export type SourceFrames = DecodeOptions & { timezone: string };
 
 export interface EventBatch {
   /** An SVCB input batch (or frames, or encoded events: see below); owns its ArrayBuffer when it crosses to a
@@ -20,7 +16,7 @@ export interface EventBatch {
   /** Number of records (events), as in the batch header; for frames, the number of frames. */
   readonly count: number;
   /** Set when `bytes` are a source's whole frames: how to decode them (the consumer does). */
-  readonly frames?: SourceFrames;
+  readonly frames?: DecodeOptions;
   /** Set when `bytes` are the events encoded and framed as the consuming sink encodes them. */
   readonly encoded?: boolean;
   /** The source component the events came from (Vector's `source_id` event metadata), tracked only for the

@@ -8,7 +8,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../components/component.js';
 import { handOver, type EventBatch } from './batch.js';
-import { CodecModule, type EncodeOptions } from '../../runtime/engine.js';
+import type { EncodeOptions } from '../../runtime/engine.js';
 import type { MetricSample } from '../telemetry/metrics.js';
 import { feedMetricsSnapshots, publishMetricsSnapshot, type MetricsFeed } from '../telemetry/metrics-snapshot.js';
 import { enrichmentTablesReady, publishEnrichmentTables, type EnrichmentTableData } from '../enrichment/tables.js';
@@ -81,12 +81,7 @@ function stagesOf(run: ChainRun): StageResult[] {
   return run.stages;
 }
 
-/** Runs `batch` through `runners` in turn (see `processChain`); stops early when a stage passes nothing on.
- * A source's frames are decoded here for a first runner that does not decode them itself, and then the last
- * one's default output is encoded for its sink here too, unless it did that itself: the main thread only
- * moves the bytes. A chain given decoded events leaves encoding to the sink's thread (which has less to do
- * then than this one: the default pipeline's parse_syslog would have run behind it, and ~25 MB more batches
- * waited for it). */
+/** Runs `batch` through `runners` in turn (see `processChain`); stops early when a stage passes nothing on. */
 function runStages(
   runners: readonly TransformRunner[],
   batch: EventBatch,
@@ -95,18 +90,9 @@ function runStages(
 ): StageResult[] {
   const stages: StageResult[] = [];
   let input = batch;
-  let decoded: TransformResult['decoded'];
-  if (batch.frames && !runners[0]!.decodesFrames) {
-    const result = threadCodec(batch.frames.timezone).decode(batch.bytes, batch.frames);
-    decoded = { count: result.count, errors: result.errors.map((error) => error.message) };
-    if (result.count === 0) return [{ result: { outputs: [], decoded } }];
-    input = { ...batch, bytes: result.batch, count: result.count, frames: undefined };
-  }
   for (const [i, runner] of runners.entries()) {
     if (i === runners.length - 1) {
-      const processed = runner.process(input, encode);
-      const result = encode && batch.frames ? encodedForSink(processed, encode) : processed;
-      stages.push({ result: i === 0 && decoded ? { ...result, decoded } : result });
+      stages.push({ result: runner.process(input, encode) });
       break;
     }
     const result = runner.process(input);
@@ -117,32 +103,11 @@ function runStages(
       byteSize: next?.bytes.byteLength ?? 0,
       batch: keepPassedOn ? next : undefined,
     };
-    stages.push({ result: { ...result, outputs: [], ...(i === 0 && decoded ? { decoded } : {}) }, passedOn });
+    stages.push({ result: { ...result, outputs: [] }, passedOn });
     if (next === undefined || next.count === 0) break;
     input = next;
   }
   return stages;
-}
-
-/** `result` with its default output encoded with `encode`, unless the runner encoded it. */
-function encodedForSink(result: TransformResult, encode: EncodeOptions): TransformResult {
-  const at = result.outputs.findIndex((out) => out.output === undefined);
-  const out = result.outputs[at];
-  if (!out || out.batch.encoded || out.batch.count === 0) return result;
-  const { bytes, errors } = threadCodec().encode(out.batch.bytes, encode);
-  const outputs = result.outputs.slice();
-  outputs[at] = { ...out, batch: { ...out.batch, bytes, encoded: true } };
-  const encodeFailures = errors.length > 0 ? { count: errors.length, message: errors[0]!.message } : undefined;
-  return { ...result, outputs, ...(encodeFailures ? { encodeFailures } : {}) };
-}
-
-/** This thread's codec modules by time zone (`runStages`), made when first needed. */
-const codecs = new Map<string, CodecModule>();
-
-function threadCodec(timezone = 'UTC'): CodecModule {
-  let codec = codecs.get(timezone);
-  if (!codec) codecs.set(timezone, (codec = new CodecModule({ timezone })));
-  return codec;
 }
 
 /** `runner.flush(ended)`; nothing from a runner that keeps no events. */

@@ -998,10 +998,10 @@ export function chainedTransforms(graph: Graph): Map<string, string[]> {
 }
 
 /**
- * Edges where a transform's thread takes over a neighbour's codec work (host/topology/batch.ts): a source
- * whose only output feeds one transform and nothing else feeds it (the transform's thread decodes the
- * source's frames), and a transform whose default output feeds one sink and nothing else feeds it (it
- * encodes for the sink, when the sink encodes batches whole). The main thread then only moves bytes.
+ * Edges where a transform's worker takes over a neighbour's codec work (host/topology/batch.ts): a source
+ * whose only output feeds one remap transform and nothing else feeds it (the transform decodes the source's
+ * frames), and a remap transform whose default output feeds one sink and nothing else feeds it (the
+ * transform encodes for the sink, when the sink encodes batches whole).
  */
 export function fusedEdges(graph: Graph): {
   decodingSources: Map<string, string>;
@@ -1009,17 +1009,17 @@ export function fusedEdges(graph: Graph): {
 } {
   const from = (id: string) => graph.edges.filter((edge) => edge.from === id);
   const into = (id: string) => graph.edges.filter((edge) => edge.to === id);
-  const isTransform = (id: string) => graph.components.get(id)?.kind === 'transform';
+  const isRemap = (id: string) => graph.components.get(id)?.type === 'remap';
   const decodingSources = new Map<string, string>();
   const encodingTransforms = new Map<string, string>();
   for (const spec of graph.components.values()) {
     const edges = from(spec.id);
     if (spec.kind === 'source' && (graph.ports.get(spec.id)?.length ?? 0) === 1 && edges.length === 1) {
       const to = edges[0]!.to;
-      if (isTransform(to) && into(to).length === 1) decodingSources.set(spec.id, to);
+      if (isRemap(to) && into(to).length === 1) decodingSources.set(spec.id, to);
     }
     const main = edges.filter((edge) => edge.output === undefined);
-    if (spec.kind === 'transform' && main.length === 1) {
+    if (isRemap(spec.id) && main.length === 1) {
       const to = main[0]!.to;
       if (graph.components.get(to)?.kind === 'sink' && into(to).length === 1) encodingTransforms.set(spec.id, to);
     }

@@ -321,7 +321,7 @@ test('remap on frames (decode, program and encode in one call): a trapping event
     max_memory_bytes: SMALL_LIMIT,
     drop_on_error: true,
   });
-  const frames = { framing: { method: 'newline_delimited' as const }, codec: 'bytes' as const, timezone: 'UTC' };
+  const frames = { framing: { method: 'newline_delimited' as const }, codec: 'bytes' as const };
   const result = runner.process({ bytes: Buffer.from('a\nbig\nb\n'), count: 3, frames });
   assert.equal(eventsOf(result.outputs[0]!.batch), [
     { message: 'a', seen: true },

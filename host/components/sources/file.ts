@@ -10,14 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { CodecModule, type DecodeOptions } from '../../../runtime/engine.js';
 import type { ComponentEnv, Source, SourceContext, SourceDefinition } from '../component.js';
-import {
-  BatchNotifier,
-  concatBatches,
-  toBatch,
-  type BatchStatus,
-  type EventBatch,
-  type SourceFrames,
-} from '../../topology/batch.js';
+import { BatchNotifier, concatBatches, toBatch, type BatchStatus, type EventBatch } from '../../topology/batch.js';
 import { globberFor } from '../../config/glob-paths.js';
 import { logNamespaceOf, logNamespaceOption, sourceStamp, stampSource, type StampOrigin } from '../support/decoding.js';
 import { Checkpoints } from './file/checkpoints.js';
@@ -345,8 +338,7 @@ class FileSource implements Source {
     );
     // Vector's namespace has every line's offset (`%file.offset`), the legacy one only with `offset_key`.
     const perLine = this.options.offset_key !== undefined || origin.logNamespace === 'vector';
-    const decodeOptions = (offset?: number): SourceFrames => ({
-      timezone: this.env.globals.timezone,
+    const decodeOptions = (offset?: number): DecodeOptions => ({
       framing: LENGTH_DELIMITED,
       codec: 'bytes',
       messageKey: this.env.globals.log_schema.message_key,
@@ -398,7 +390,7 @@ class FileSource implements Source {
 
   /** The lines as the file has them, each followed by its delimiter, in batches of up to `chunkSize`: a run
    * of lines read together is copied once, not line by line. */
-  private *delimitedBatches(pending: PendingLines, frames: SourceFrames): Generator<EventBatch> {
+  private *delimitedBatches(pending: PendingLines, frames: DecodeOptions): Generator<EventBatch> {
     const limit = this.env.chunkSize;
     let segments: Buffer[] = [];
     let size = 0;

@@ -322,7 +322,7 @@ export class SourceDecoder implements MessageDecoder {
   /** @internal Whole frames, undecoded, for the consumer to decode; `count` of them (an estimate until the
    * consumer decoded them). */
   frames(bytes: Uint8Array, stamp: Stamp, count: number): EventBatch {
-    return { bytes, count, frames: { ...this.settings, stamp, eof: true, timezone: this.env.globals.timezone } };
+    return { bytes, count, frames: { ...this.settings, stamp, eof: true } };
   }
 
   /** @internal Events in one batch (`--chunk-size-events`). */

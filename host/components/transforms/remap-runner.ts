@@ -2,7 +2,7 @@
 // an instance of the program, run on each batch in chain mode or on a source's frames, and the annotation
 // of events rerouted to \`dropped\`.
 
-import { BatchReader, BatchWriter, withField } from '../../../runtime/engine.js';
+import { BatchReader, BatchWriter, CodecModule, withField } from '../../../runtime/engine.js';
 import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
 import { encode } from '../../../abi/codec.js';
 import type { TransformResult, TransformRunner } from '../component.js';
@@ -34,14 +34,15 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
   const logs = new RemapLogs();
   const instance = await instantiateProgram(plan.module, logs, plan);
   const annotate = annotator(plan);
+  // Decodes frames for a module without `run_framed` (one precompiled by `svc vrl --emit-wasm`).
+  let codec: CodecModule | undefined;
   return {
-    // A module without `run_framed` (one precompiled by `svc vrl --emit-wasm`) is given decoded batches.
-    decodesFrames: instance.framed,
     process(batch, encode) {
       let decoded: TransformResult['decoded'];
       let encodeFailures: TransformResult['encodeFailures'];
       let run: { output: Uint8Array; count: number; failures: ChainFailure[] };
-      if (batch.frames) {
+      let input = batch;
+      if (batch.frames && instance.framed) {
         const framed = instance.runFramed(
           batch.bytes,
           batch.frames,
@@ -53,7 +54,12 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
         if (framed.encodeErrors.length > 0)
           encodeFailures = { count: framed.encodeErrors.length, message: framed.encodeErrors[0]!.message };
       } else {
-        run = instance.runChain(batch.bytes, plan.keep);
+        if (batch.frames) {
+          const result = (codec ??= new CodecModule({ timezone: plan.timezone })).decode(batch.bytes, batch.frames);
+          decoded = { count: result.count, errors: result.errors.map((error) => error.message) };
+          input = { bytes: result.batch, count: result.count };
+        }
+        run = instance.runChain(input.bytes, plan.keep);
         encode = undefined;
       }
       const outputs: TransformResult['outputs'] = [
@@ -66,7 +72,7 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
       if (plan.rerouteDropped) {
         outputs.push({
           output: DROPPED,
-          batch: annotate(dropped, batch.frames ? 0 : new BatchReader(batch.bytes).flags),
+          batch: annotate(dropped, input.frames ? 0 : new BatchReader(input.bytes).flags),
         });
       } else {
         const droppedErrors = dropped.filter((failure) => failure.outcome === 'error').length;

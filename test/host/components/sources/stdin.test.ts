@@ -215,34 +215,6 @@ test('svc reads standard input redirected from a file and from a pipe whole, thr
   }
 });
 
-test("svc from stdin through a filter (decoding and encoding move to the filter's worker): the events kept, in the sink's encoding; a bad frame is the source's error", async () => {
-  const dir = tempDir();
-  const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i, keep: i % 3 === 0 }));
-  lines.splice(10, 0, '{not json');
-  const config = join(dir, 'svc.yaml');
-  writeFileSync(
-    config,
-    'sources:\n  in: { type: stdin, decoding: { codec: json } }\ntransforms:\n  f: { type: filter, inputs: [in], condition: ".keep == true" }\nsinks:\n  out: { type: console, inputs: [f], encoding: { codec: csv, csv: { fields: [i, source_type] } } }\n',
-  );
-  const { stdout, stderr } = await promisify(execFile)(
-    '/bin/bash',
-    [
-      '-c',
-      `m="$1" c="$2"; shift 2; printf '%s\\n' "$@" | "$0" "$m" --threads 2 --config "$c"`,
-      process.execPath,
-      main,
-      config,
-      ...lines,
-    ],
-    { maxBuffer: 1 << 26 },
-  );
-  const expected = Array.from({ length: 1000 }, (_, k) => `${k * 3},stdin`);
-  assert.equal(stdout.split('\n').filter(Boolean), expected);
-  const failed = stderr.split('\n').filter((line) => line.includes('Failed deserializing frame'));
-  assert.is(failed.length, 1, stderr);
-  assert.match(failed[0]!, /component_id=in\b/);
-});
-
 test('svc stops on SIGTERM while its standard input, a pipe, stays open and silent', async () => {
   const dir = tempDir();
   const fifo = join(dir, 'in.fifo');

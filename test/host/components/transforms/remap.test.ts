@@ -11,7 +11,6 @@ import { withInfo } from '../../../support/module-bytes.js';
 import { decodeBatch, encodeBatch } from '../../../../abi/batch.js';
 import { gzipSync } from 'node:zlib';
 import { componentEnv } from '../../support/env.js';
-import { runChain } from '../../../../host/topology/executor.js';
 
 const PROGRAM = `
 if .n == 1 { .x = to_int!(.bad) }
@@ -223,7 +222,6 @@ const FRAMES = {
   codec: 'json' as const,
   stamp: { source_type: 'stdin' },
   eof: true,
-  timezone: 'UTC',
 };
 const framesOf = (text: string) => ({
   bytes: new TextEncoder().encode(text),
@@ -265,23 +263,16 @@ test("remap encodes for its sink when asked: its default output is then the sink
   );
 });
 
-test('a precompiled module without the fused entry is given decoded batches: its thread decodes the frames and encodes for the sink', async () => {
+test('remap decodes frames for a precompiled module without the fused entry, and does not encode then', async () => {
   const wasm = join(scratch, 'plain.wasm');
   const emitted = spawnSync(process.execPath, [main, 'vrl', '--emit-wasm', wasm, '.seen = true'], { encoding: 'utf8' });
   assert.is(emitted.status, 0);
   const { runner } = await runnerOf(remap, { module: wasm });
-  assert.not.ok(runner.decodesFrames);
-  const [run] = runChain([runner], [framesOf('{"a":1}\n{oops\n')], {
-    codec: 'json',
-    framing: { method: 'newline_delimited' },
-  });
-  assert.ok(run && 'stages' in run);
-  const { result } = run.stages[0]!;
+  const result = runner.process(framesOf('{"a":1}\n{oops\n'), { codec: 'json' });
+  assert.not.ok(result.outputs[0]!.batch.encoded);
+  assert.equal(eventsOf(result.outputs[0]!.batch), [{ a: 1n, seen: true, source_type: 'stdin' }]);
   assert.is(result.decoded?.count, 1);
   assert.is(result.decoded?.errors.length, 1);
-  const out = result.outputs[0]!.batch;
-  assert.ok(out.encoded);
-  assert.equal(JSON.parse(new TextDecoder().decode(out.bytes)), { a: 1, seen: true, source_type: 'stdin' });
 });
 
 test.run();
