@@ -97,6 +97,19 @@ async function loadKey(value: string, passphrase: string | undefined): Promise<K
   }
 }
 
+/** `Promise.all` whose error is the first failed option's in their order, not the first to fail: the files
+ * are read at once, and which read ends first varies. */
+async function allInOrder<T extends readonly unknown[]>(
+  promises: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as {
+    -readonly [K in keyof T]: Awaited<T[K]>;
+  };
+}
+
 /** The identity (`crt_file` with `key_file`, or a PKCS#12 `crt_file`) as Node's options. */
 async function loadIdentity(config: TlsClientConfig): Promise<SecureContextOptions> {
   const { crt_file: crtFile, key_file: keyFile, key_pass: passphrase } = config;
@@ -117,7 +130,7 @@ async function loadIdentity(config: TlsClientConfig): Promise<SecureContextOptio
     }
     return pkcs12;
   }
-  const [chain, key] = await Promise.all([loadCertificates('crt_file', crtFile), loadKey(keyFile, passphrase)]);
+  const [chain, key] = await allInOrder([loadCertificates('crt_file', crtFile), loadKey(keyFile, passphrase)] as const);
   if (!chain[0]!.checkPrivateKey(key))
     throw optionError('key_file', 'is not the key of the certificate in tls.crt_file');
   return {
@@ -128,10 +141,10 @@ async function loadIdentity(config: TlsClientConfig): Promise<SecureContextOptio
 
 /** Trusted authorities (`ca_file`, which replaces the system's as in Vector) and the identity. */
 async function secureContextOptions(config: TlsClientConfig): Promise<SecureContextOptions> {
-  const [authorities, identity] = await Promise.all([
+  const [authorities, identity] = await allInOrder([
     config.ca_file === undefined ? undefined : loadCertificates('ca_file', config.ca_file),
     loadIdentity(config),
-  ]);
+  ] as const);
   return {
     ...identity,
     ...(authorities && { ca: authorities.map((certificate) => certificate.toString()) }),
