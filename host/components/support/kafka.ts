@@ -91,6 +91,9 @@ export async function kafkaClient(
     clientId: config.librdkafka_options['client.id'] ?? clientId,
     brokers: bootstrapServers(config.bootstrap_servers),
     requestTimeout: config.socket_timeout_ms,
+    // librdkafka's `socket.connection.setup.timeout.ms`: kafkajs gives up on a connection after 1 s, which
+    // a busy machine (or broker) exceeds; the consumer then failed after its retries.
+    connectionTimeout: CONNECTION_SETUP_TIMEOUT_MS,
     logLevel: logLevel.WARN,
     logCreator: clientLog(log),
     ...(tls && { ssl: tls }),
@@ -98,6 +101,9 @@ export async function kafkaClient(
   };
   return new Kafka(options);
 }
+
+/** librdkafka's default `socket.connection.setup.timeout.ms`, which Vector's client has. */
+const CONNECTION_SETUP_TIMEOUT_MS = 30_000;
 
 type CompressionName = 'none' | 'gzip' | 'snappy' | 'zstd';
 
