@@ -53,8 +53,33 @@ export function runSource(source: Source, options: { delayMs?: number } = {}): C
     kinds: [],
     shutdown,
     done: Promise.resolve(),
+    // A source that ends or fails first, or a minute without the events, fails the wait instead of hanging.
     waitFor: (n) =>
-      new Promise<void>((resolve) => (collected.events.length >= n ? resolve() : waiters.push({ n, resolve }))),
+      new Promise<void>((resolve, reject) => {
+        if (collected.events.length >= n) return resolve();
+        const timer = setTimeout(
+          () => reject(new Error(`waited a minute for ${n} events: ${collected.events.length} arrived`)),
+          60_000,
+        );
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+        collected.done.then(
+          () => {
+            clearTimeout(timer);
+            if (collected.events.length < n)
+              reject(new Error(`the source ended after ${collected.events.length} of ${n} events`));
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
+      }),
   };
   collected.done = source.run({
     async send(batch) {
