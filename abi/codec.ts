@@ -445,7 +445,7 @@ export class ByteReader {
         this.at += 4;
         const out: Record<string, RemapValue> = {};
         for (let i = 0; i < count; i++) {
-          const key = Buffer.from(this.sized()).toString('utf8');
+          const key = keyText(this.sized());
           // defineProperty: a `__proto__` key is data, not the prototype.
           Object.defineProperty(out, key, {
             value: this.value(),
@@ -485,6 +485,13 @@ function asciiAt(bytes: Uint8Array, at: number, length: number): string | undefi
   for (let i = at; i < at + length; i++) text += String.fromCharCode(bytes[i]!);
   recentStrings[slot] = text;
   return text;
+}
+
+/** An object key's text (invalid UTF-8 replaced, as a key is text): short ASCII keys, most of them, from
+ * the table of recent strings rather than a call into the UTF-8 decoder. */
+export function keyText(bytes: Uint8Array): string {
+  const ascii = bytes.length <= SHORT_ASCII ? asciiAt(bytes, 0, bytes.length) : undefined;
+  return ascii ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 function sameAscii(text: string, bytes: Uint8Array, at: number): boolean {

@@ -7,7 +7,7 @@
 
 import { z } from 'zod';
 import { BatchReader, BatchWriter, type RecordView } from '../../../runtime/engine.js';
-import { ByteReader, ByteWriter, Wire } from '../../../abi/codec.js';
+import { ByteReader, ByteWriter, keyText, Wire } from '../../../abi/codec.js';
 import { parseFieldPath, remapPath, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
 import {
@@ -24,7 +24,6 @@ import { createMerger, MERGE_STRATEGIES, type MergeStrategy, type ValueMerger } 
 
 /** Stands for a missing `group_by` field in a group key: not a value tag, so it never equals an encoded value. */
 const MISSING = Buffer.from([0xff]);
-const utf8 = new TextDecoder();
 /** `{}`, encoded. */
 const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 
@@ -320,7 +319,7 @@ function forEachField(
     const count = r.u32();
     r.u32(); // byte length
     for (let i = 0; i < count; i++) {
-      const name = utf8.decode(r.sized());
+      const name = keyText(r.sized());
       const fieldKey = key + segmentKey(name);
       const start = r.at;
       if (covered.has(fieldKey)) r.skip();
