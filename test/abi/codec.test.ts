@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decode, encode } from '../../abi/codec.js';
+import { decode, encode, keyText } from '../../abi/codec.js';
 import { Timestamp } from '../../abi/values.js';
 import { VECTORS, bytesOf, encodableFromJs, hexOf, valueOf } from '../support/vectors.js';
 
@@ -93,3 +93,15 @@ test('NaN is refused', () => {
 });
 
 test.run();
+
+test('keyText: ASCII keys, short or long, the same string again; UTF-8 decoded; invalid bytes replaced', () => {
+  const utf8 = (text: string) => new Uint8Array(Buffer.from(text));
+  assert.is(keyText(utf8('host')), 'host');
+  assert.is(keyText(utf8('host')), keyText(utf8('host')));
+  assert.is(keyText(utf8('a_rather_long_field_name')), 'a_rather_long_field_name');
+  assert.is(keyText(utf8('clé')), 'clé');
+  assert.is(keyText(new Uint8Array([0x61, 0xff, 0x62])), 'a\uFFFDb');
+  const within = utf8('xxkeyxx').subarray(2, 5);
+  assert.is(keyText(within), 'key');
+  assert.equal(decode(encode({ clé: 1n, é: 2n })), { clé: 1n, é: 2n });
+});
