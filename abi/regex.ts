@@ -1,7 +1,8 @@
 // The one regex engine for VRL patterns (Rust's regex syntax) on event data. Rust's regex crate matches in
 // time linear in the input, and so must we: a backtracking engine stalls a stream on `^(a+)+$` and a line of
-// 30 `a`s. Every pattern runs on re2js (RE2's automata, linear-time). RE2 is slow in JS, though, so a pattern
-// that is provably safe for a backtracker runs on V8's RegExp instead, with the same results:
+// 30 `a`s. Every pattern is compiled by re2js (RE2's automata, linear-time) and runs on the regex VM in wasm
+// where the runtime lends it (`useRegexVm`), else on re2js, which is slow in JS. A pattern that is provably
+// safe for a backtracker runs on V8's RegExp instead, with the same results:
 // - both engines get sources emitted from one scan of the Rust pattern, with every class that differs
 //   between the dialects (`.`, `\d`, `\w`, `\s`) spelled out as explicit code point ranges, no flags, no
 //   Unicode properties (anything else keeps the pattern on RE2 only);
@@ -27,6 +28,24 @@ export interface RegexMatch {
 
 export class RegexSyntaxError extends Error {}
 
+/**
+ * The regex VM in wasm (stdlib-as/regex-vm.ts: RE2's automaton, linear-time, several times faster than
+ * re2js), which the runtime lends to `RustRegex` with `useRegexVm` (abi imports nothing of the runtime).
+ * `search` gives the capture slots of the leftmost-first match at byte `from` or later of the UTF-8 `text`
+ * (byte offsets, group n at 2n and 2n + 1, -1 where it took no part), null without a match, and undefined
+ * when the VM could not run (its memory limit): re2js answers then.
+ */
+export interface RegexVm {
+  search(regex: RustRegex, text: Uint8Array, from: number): Int32Array | null | undefined;
+}
+
+let vm: RegexVm | undefined;
+
+/** Runs the patterns V8's engine may not on `engine` rather than on re2js. */
+export function useRegexVm(engine: RegexVm): void {
+  vm = engine;
+}
+
 export class RustRegex {
   /** Named groups with their numbers, in the order they open. */
   readonly names: readonly (readonly [string, number])[];
@@ -35,6 +54,8 @@ export class RustRegex {
   private readonly re2: RE2JS;
   /** The pattern on V8's engine when it is proven linear there (see the top of this file). */
   private readonly fast: RegExp | undefined;
+  /** Whether the regex VM may run the pattern (tests keep it on re2js, as they do V8's engine). */
+  private readonly useVm: boolean;
 
   /**
    * Throws RegexSyntaxError with VRL's message when the pattern is invalid. `allowBacktracker: false` keeps
@@ -51,6 +72,7 @@ export class RustRegex {
     this.names = Object.entries(re2.namedGroups).sort((a, b) => a[1] - b[1]);
     const provenLinear = sources.js !== undefined && re2.onepass !== null;
     this.fast = allowBacktracker && provenLinear ? fastRegExp(sources.js!, this.groupCount) : undefined;
+    this.useVm = allowBacktracker;
   }
 
   /** Whether the pattern runs on V8's engine (for tests of the choice). */
@@ -64,6 +86,10 @@ export class RustRegex {
       this.fast.lastIndex = from;
       const m = this.fast.exec(text);
       return m && { start: m.index, end: m.index + m[0].length, groups: m };
+    }
+    if (vm && this.useVm) {
+      const m = vmExec(vm, this, text, from);
+      if (m !== undefined) return m;
     }
     const m = this.re2.matcher(text);
     if (!m.find(from)) return null;
@@ -85,8 +111,57 @@ export class RustRegex {
       this.fast.lastIndex = 0;
       return this.fast.test(text);
     }
+    if (vm && this.useVm) {
+      const m = vmExec(vm, this, text, 0);
+      if (m !== undefined) return m !== null;
+    }
     return this.re2.test(text);
   }
+}
+
+/** The UTF-8 of the text searched last, and the offsets between its UTF-16 indexes and its bytes: an
+ * iteration (`rustMatches`) searches one text again from each match. */
+let searched: { text: string; bytes: Uint8Array; byteAt?: Uint32Array; indexAt?: Uint32Array } | undefined;
+const utf8 = new TextEncoder();
+
+function searchedText(text: string): NonNullable<typeof searched> {
+  if (searched?.text !== text) searched = { text, bytes: utf8.encode(text) };
+  if (searched.bytes.length !== text.length && !searched.byteAt) {
+    // Not ASCII: map UTF-16 indexes to byte offsets and back, as TextEncoder writes them (a lone surrogate
+    // becomes U+FFFD, three bytes).
+    const byteAt = new Uint32Array(text.length + 1);
+    const indexAt = new Uint32Array(searched.bytes.length + 1);
+    let at = 0;
+    for (let i = 0; i < text.length; i++) {
+      byteAt[i] = at;
+      indexAt[at] = i;
+      const c = text.charCodeAt(i);
+      if (c < 0x80) at += 1;
+      else if (c < 0x800) at += 2;
+      else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        byteAt[++i] = at;
+        at += 4;
+      } else at += 3;
+    }
+    byteAt[text.length] = at;
+    indexAt[at] = text.length;
+    Object.assign(searched, { byteAt, indexAt });
+  }
+  return searched;
+}
+
+/** `regex.exec` on the VM; undefined when the VM could not run. */
+function vmExec(engine: RegexVm, regex: RustRegex, text: string, from: number): RegexMatch | null | undefined {
+  const { bytes, byteAt, indexAt } = searchedText(text);
+  const slots = engine.search(regex, bytes, byteAt ? byteAt[from]! : from);
+  if (!slots) return slots;
+  const index = (offset: number) => (indexAt ? indexAt[offset]! : offset);
+  const groups: (string | undefined)[] = [];
+  for (let i = 0; i <= regex.groupCount; i++) {
+    const start = slots[2 * i]!;
+    groups.push(start < 0 ? undefined : text.slice(index(start), index(slots[2 * i + 1]!)));
+  }
+  return { start: index(slots[0]!), end: index(slots[1]!), groups };
 }
 
 /** RE2's compiled form of a Rust pattern (its automaton is what stdlib-as/regex-vm.ts runs, see ./regex-program.ts). */

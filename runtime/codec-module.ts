@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encode as encodeValue } from '../abi/codec.js';
-import { programGroupCount } from '../abi/regex-program.js';
+import { programGroupCount, regexProgram } from '../abi/regex-program.js';
+import { useRegexVm, type RegexVm, type RustRegex } from '../abi/regex.js';
 import {
   CsvQuoteStyle,
   DecodeDescriptor,
@@ -545,16 +546,16 @@ export class CodecModule extends ArenaInstance<CodecExports> {
   }
 
   /**
-   * The leftmost-first match of a regex program (abi/regex-program.ts) in the UTF-8 `text`: its capture slots
-   * (byte offsets, group n at 2n and 2n + 1, -1 where a group took no part), or null without a match. A
-   * search that traps (the memory limit) is the Trap.
+   * The leftmost-first match of a regex program (abi/regex-program.ts) at byte `from` or later of the UTF-8
+   * `text`: its capture slots (byte offsets, group n at 2n and 2n + 1, -1 where a group took no part), or
+   * null without a match. A search that traps (the memory limit) is the Trap.
    */
-  regexSearch(program: Uint8Array, text: Uint8Array): Attempt<Int32Array | null> {
+  regexSearch(program: Uint8Array, text: Uint8Array, from = 0): Attempt<Int32Array | null> {
     return this.attempt(() => {
       const prog = this.residentProgram(program);
       const input = this.copyIn(text);
       const slots = this.exports.regex_slots(prog) >>> 0;
-      if (!this.exports.regex_search(prog, input, text.length, 0, slots)) return null;
+      if (!this.exports.regex_search(prog, input, text.length, from, slots)) return null;
       return new Int32Array(this.exports.memory.buffer.slice(slots, slots + (programGroupCount(program) + 1) * 8));
     });
   }
@@ -697,3 +698,27 @@ function startCodec(timezone: string, memoryLimit: number): CodecExports {
   setMemoryLimit(exports, memoryLimit);
   return exports;
 }
+
+/** The codec module of this thread that runs regex programs for JS code (grok, `RustRegex`), made at the first search. */
+let regexInstance: CodecModule | undefined;
+
+/** `CodecModule.regexSearch` on this thread's regex instance. */
+export function searchRegexProgram(program: Uint8Array, text: Uint8Array, from = 0): Attempt<Int32Array | null> {
+  regexInstance ??= new CodecModule();
+  return regexInstance.regexSearch(program, text, from);
+}
+
+/** The programs of the `RustRegex` patterns searched on this thread. */
+const vmPrograms = new WeakMap<RustRegex, Uint8Array>();
+
+/** `RustRegex`'s engine for the patterns V8's may not run (abi/regex.ts), in use once this module is loaded. */
+export const regexVm: RegexVm = {
+  search(regex, text, from) {
+    let program = vmPrograms.get(regex);
+    if (!program) vmPrograms.set(regex, (program = regexProgram(regex.pattern)));
+    const found = searchRegexProgram(program, text, from);
+    return 'trap' in found ? undefined : found.value;
+  },
+};
+
+useRegexVm(regexVm);

@@ -1,10 +1,20 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { decodeBatch, encodeBatch, type InputEvent } from '../../abi/batch.js';
-import { CodecModule, parseFieldPath, type DecodeOptions, type EncodeOptions } from '../../runtime/codec-module.js';
+import {
+  CodecModule,
+  parseFieldPath,
+  regexVm,
+  type DecodeOptions,
+  type EncodeOptions,
+} from '../../runtime/codec-module.js';
 import { IntegralFloat } from '../../abi/codec.js';
 import { Timestamp } from '../../abi/values.js';
 import { regexProgram } from '../../abi/regex-program.js';
+import { RustRegex, useRegexVm, type RegexMatch } from '../../abi/regex.js';
+import { rustMatches } from '../../abi/rust-regex.js';
+import { COMMON_LOG } from '../../runtime/js-functions/support/access-log-regexes.js';
+import { generator } from '../support/regex-generator.js';
 import { Stdlib } from '../support/stdlib.js';
 
 const codec = new CodecModule();
@@ -405,6 +415,48 @@ test('regexSearch: capture slots of the match; the program stays resident, and i
   assert.equal(search('nothing'), null);
   assert.match(String(search('a'.repeat(8 * 2 ** 20))), 'memory limit exceeded');
   assert.equal(search('ab=3'), [0, 4, 0, 2, 3, 4]);
+});
+
+const found = (m: RegexMatch | null) => m && { start: m.start, end: m.end, groups: Array.from(m.groups) };
+
+test('RustRegex runs on the VM once this module is loaded: the same matches as on re2js, at every start and iterated', () => {
+  let searches = 0;
+  useRegexVm({
+    search(...args) {
+      searches++;
+      return regexVm.search(...args);
+    },
+  });
+  try {
+    const gen = generator(20261129, true);
+    const texts = ['', 'plain ascii a1_ b', 'é日本 a1 \u{1F600}x', 'lone \ud800 surrogate é', 'a\nb\r\n é_1'];
+    for (let p = 0; p < 300; p++) {
+      const pattern = gen.pattern();
+      const vm = new RustRegex(pattern);
+      const re2 = new RustRegex(pattern, false);
+      for (const text of [...texts, gen.input(), gen.input()]) {
+        for (let from = 0; from <= text.length; from++) {
+          if ((text.charCodeAt(from) & 0xfc00) === 0xdc00) continue;
+          assert.equal(
+            found(vm.exec(text, from)),
+            found(re2.exec(text, from)),
+            `${pattern} on ${JSON.stringify(text)} from ${from}`,
+          );
+        }
+        assert.equal(vm.test(text), re2.test(text));
+        assert.equal([...rustMatches(vm, text)].length, [...rustMatches(re2, text)].length);
+      }
+    }
+    // The access log parsers' pattern is not one-pass: it runs here, not on V8's engine.
+    const line = '10.0.0.1 - bob [10/Oct/2000:13:55:36 -0700] "GET /a b HTTP/1.0" 200 2326';
+    assert.not.ok(COMMON_LOG.onBacktracker);
+    const before = searches;
+    const fields = COMMON_LOG.namedGroups(COMMON_LOG.exec(line)!);
+    assert.equal([fields.path, fields.protocol, fields.size], ['/a', 'b HTTP/1.0', '2326']);
+    assert.ok(searches > before, 'the VM ran the search');
+  } finally {
+    useRegexVm(regexVm);
+  }
 });
 
 test.run();

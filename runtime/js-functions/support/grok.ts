@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { compileRustPattern, RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
 import { regexProgram } from '../../../abi/regex-program.js';
-import { CodecModule } from '../../codec-module.js';
+import { searchRegexProgram } from '../../codec-module.js';
 import { LookAroundError, markLookArounds } from './grok-look-around.js';
 import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
 import { dateMatcher, type DateMatcher } from './grok-date.js';
@@ -85,14 +85,11 @@ function engineMatcher(regex: RustRegex): Grok['match'] {
   };
 }
 
-/** The codec module instance of this thread that runs the VM for grok patterns. */
-let vm: CodecModule | undefined;
-
 function vmMatcher(program: Uint8Array, names: Readonly<Record<string, number>>): Grok['match'] {
   const groups = Object.entries(names);
   return (text) => {
     const bytes = Buffer.from(text, 'utf8');
-    const search = (vm ??= new CodecModule()).regexSearch(program, bytes);
+    const search = searchRegexProgram(program, bytes);
     if ('trap' in search) throw new Error(search.trap.message);
     const slots = search.value;
     if (!slots) return undefined;

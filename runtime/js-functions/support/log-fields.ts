@@ -8,6 +8,8 @@ import { Timestamp, type RemapValue } from '../../../abi/values.js';
 import type { RustRegex } from '../../../abi/regex.js';
 import { floatValue } from './float.js';
 
+const INTEGER = /^[+-]?\d+$/;
+
 /** How a captured field is typed; fields not listed stay strings. */
 export type FieldTypes = Readonly<Record<string, 'integer' | 'float' | 'timestamp'>>;
 
@@ -38,28 +40,29 @@ export function parseLogLine(
   timestampFormat: string,
   context: JsCallContext,
 ): Record<string, RemapValue> {
-  let groups: Record<string, string | undefined> | undefined;
+  let matched: { regex: RustRegex; groups: ArrayLike<string | undefined> } | undefined;
   for (const regex of regexes) {
     const m = regex.exec(line);
     if (m) {
-      groups = regex.namedGroups(m);
+      matched = { regex, groups: m.groups };
       break;
     }
   }
-  if (!groups) throw new Error(`failed parsing ${format} log line`);
+  if (!matched) throw new Error(`failed parsing ${format} log line`);
   const fields: Record<string, RemapValue> = Object.create(null);
-  for (const [name, text] of Object.entries(groups)) {
+  for (const [name, group] of matched.regex.names) {
+    const text = matched.groups[group];
     if (text === undefined) continue;
     switch (types[name]) {
       case 'timestamp':
         fields[name] = logTimestamp(text, timestampFormat, context.timezone);
         break;
-      case 'integer':
-        if (!/^[+-]?\d+$/.test(text) || BigInt.asIntN(64, BigInt(text)) !== BigInt(text)) {
-          throw new Error(`failed parsing ${name}`);
-        }
-        fields[name] = BigInt(text);
+      case 'integer': {
+        const integer = INTEGER.test(text) ? BigInt(text) : undefined;
+        if (integer === undefined || BigInt.asIntN(64, integer) !== integer) throw new Error(`failed parsing ${name}`);
+        fields[name] = integer;
         break;
+      }
       case 'float': {
         const value = Number(text);
         if (text.trim() === '' || Number.isNaN(value)) throw new Error(`failed parsing ${name}`);
