@@ -73,6 +73,7 @@ export function encode_offsets_len(): usize {
 
 // Every wire constant (abi/wire/) as an exported global, so that a test compares the values asc compiled with
 // the TypeScript side's (test/abi/wire.test.ts).
+export * from '../abi/wire/access-log';
 export * from '../abi/wire/batch';
 export * from '../abi/wire/codec-descriptors';
 export * from '../abi/wire/kinds';

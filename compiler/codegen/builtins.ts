@@ -7,6 +7,14 @@ import type { ResolvedCall } from '../check/result.js';
 import { constantOf } from '../types/constant.js';
 import { kindDebugInfo } from '../types/debug-info.js';
 import { ProgramKind, strftimeProgram } from '../../abi/strftime-program.js';
+import {
+  APACHE_LOG_FORMATS,
+  COMMON_LOG_FORMAT,
+  NGINX_LOG_FORMATS,
+  type FieldType,
+  type LogFormat,
+} from '../../abi/access-log.js';
+import { LogFieldType } from '../../abi/wire/access-log.js';
 import { Tag } from '../../abi/wire/values.js';
 import type { ExpressionRef } from './binaryen.js';
 import { MissingImplementation, type CodegenContext } from './context.js';
@@ -40,7 +48,12 @@ const SPECIALIZED: Readonly<
 > = {
   format_timestamp: formatTimestamp,
   log,
+  parse_common_log: (ctx, e, call, operands) => accessLog(ctx, e, call, operands, COMMON_LOG_FORMAT),
   parse_timestamp: parseTimestamp,
+  parse_websrv1_log: (ctx, e, call, operands) =>
+    accessLog(ctx, e, call, operands, namedFormat(APACHE_LOG_FORMATS, call)),
+  parse_websrv2_log: (ctx, e, call, operands) =>
+    accessLog(ctx, e, call, operands, namedFormat(NGINX_LOG_FORMATS, call)),
 };
 
 /** The code of a call of an intrinsic function; it evaluates the arguments it needs itself. */
@@ -134,6 +147,63 @@ function parseTimestamp(
       ),
       m.if(m.i32.eqz(get(parsed)), m.local.set(parsed, ctx.implementation(e, call, operands()))),
       get(parsed),
+    ],
+    ctx.b.i32,
+  );
+}
+
+const LOG_FIELD_TYPES: Readonly<Record<FieldType, LogFieldType>> = {
+  integer: LogFieldType.Integer,
+  float: LogFieldType.Float,
+  timestamp: LogFieldType.Timestamp,
+};
+
+/** The format a call's literal `format` names, if any. */
+function namedFormat(formats: Readonly<Record<string, LogFormat>>, call: ResolvedCall): LogFormat | undefined {
+  const name = call.args.format && constantOf(call.args.format.expr);
+  return name?.kind === 'string' ? formats[name.value] : undefined;
+}
+
+/**
+ * The access and error log parsers run in the stdlib (`access_log_parse`) when the format and the timestamp
+ * format are known here: the format's regex and field types as constants, the time's strftime program. What
+ * the stdlib does not read as the JS function would (no match, a field that does not convert, a float, a time
+ * it leaves to JS) it gives as 0, and the JS function answers, with its errors.
+ */
+function accessLog(
+  ctx: CodegenContext,
+  e: ast.Call,
+  call: ResolvedCall,
+  operands: () => ExpressionRef[],
+  format: LogFormat | undefined,
+): ExpressionRef | undefined {
+  const given = call.args.timestamp_format && constantOf(call.args.timestamp_format.expr);
+  if (!format || (call.args.timestamp_format && given?.kind !== 'string')) return undefined;
+  const program = strftimeProgram(ProgramKind.Parse, given?.kind === 'string' ? given.value : format.timestampFormat);
+  if (!program) return undefined;
+  const types = new Map(
+    Object.entries(format.types).map(([name, type]) => [
+      name,
+      { kind: 'integer' as const, value: BigInt(LOG_FIELD_TYPES[type]) },
+    ]),
+  );
+  const m = ctx.m;
+  const parsed = ctx.local();
+  const get = () => m.local.get(parsed, ctx.b.i32);
+  return m.block(
+    null,
+    [
+      m.local.set(
+        parsed,
+        ctx.call('access_log_parse', [
+          operands()[0]!,
+          ctx.constant(ctx.pool.value({ kind: 'regex', pattern: format.pattern, flags: '' })),
+          ctx.constant(ctx.pool.value({ kind: 'object', fields: types })),
+          ctx.constant(ctx.pool.bytesValue(program)),
+        ]),
+      ),
+      m.if(m.i32.eqz(get()), m.local.set(parsed, ctx.implementation(e, call, operands()))),
+      get(),
     ],
     ctx.b.i32,
   );

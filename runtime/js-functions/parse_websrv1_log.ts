@@ -2,25 +2,18 @@
 // formats with VRL's regexes.
 
 import type { JsFunction } from '../imports.js';
-import type { RustRegex } from '../../abi/regex.js';
 import { stringArg } from './support/args.js';
-import { APACHE_COMBINED_LOG, APACHE_ERROR_LOG, COMMON_LOG } from './support/access-log-regexes.js';
-import { parseLogLine, type FieldTypes } from './support/log-fields.js';
-import { COMMON_LOG_TYPES, DEFAULT_ACCESS_TIMESTAMP_FORMAT } from './parse_common_log.js';
-
-const FORMATS: Readonly<Record<string, { regex: RustRegex; types: FieldTypes }>> = {
-  common: { regex: COMMON_LOG, types: COMMON_LOG_TYPES },
-  combined: { regex: APACHE_COMBINED_LOG, types: COMMON_LOG_TYPES },
-  error: { regex: APACHE_ERROR_LOG, types: { timestamp: 'timestamp', pid: 'integer', port: 'integer' } },
-};
+import { APACHE_LOG_FORMATS } from '../../abi/access-log.js';
+import { parseLogLine } from './support/log-fields.js';
 
 export const parse_websrv1_log: JsFunction = ([value, format, timestampFormat], context) => {
   const name = stringArg(format!);
-  const spec = FORMATS[name];
+  const spec = APACHE_LOG_FORMATS[name];
   if (!spec) throw new Error(`invalid format: ${name}`);
-  const tsFormat =
-    timestampFormat === null || timestampFormat === undefined
-      ? DEFAULT_ACCESS_TIMESTAMP_FORMAT
-      : stringArg(timestampFormat);
-  return parseLogLine(stringArg(value!), [spec.regex], spec.types, name, tsFormat, context);
+  return parseLogLine(
+    stringArg(value!),
+    spec,
+    timestampFormat == null ? undefined : stringArg(timestampFormat),
+    context,
+  );
 };

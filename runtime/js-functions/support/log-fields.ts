@@ -5,13 +5,11 @@ import type { JsCallContext } from '../../imports.js';
 import { parseStrftime, TimestampParseError } from '../../../abi/strftime.js';
 import { namedTimeZone } from '../../time-zones.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
-import type { RustRegex } from '../../../abi/regex.js';
+import { RustRegex } from '../../../abi/regex.js';
+import type { LogFormat } from '../../../abi/access-log.js';
 import { floatValue } from './float.js';
 
 const INTEGER = /^[+-]?\d+$/;
-
-/** How a captured field is typed; fields not listed stay strings. */
-export type FieldTypes = Readonly<Record<string, 'integer' | 'float' | 'timestamp'>>;
 
 /** VRL's `parse_time`: the local time in the zone, else the offset the text gives. */
 function logTimestamp(text: string, format: string, timezone: string): Timestamp {
@@ -28,34 +26,30 @@ function logTimestamp(text: string, format: string, timezone: string): Timestamp
   }
 }
 
+/** Each format's regex, compiled at its first line. */
+const regexes = new Map<LogFormat, RustRegex>();
+
 /**
- * The first of `regexes` that matches `line`, as typed fields; `format` names the log format in the error.
- * Groups that did not take part are left out.
+ * `line` parsed with `format` as typed fields, the timestamp read with `timestampFormat` (null or undefined:
+ * the format's default). Groups that did not take part are left out.
  */
 export function parseLogLine(
   line: string,
-  regexes: readonly RustRegex[],
-  types: FieldTypes,
-  format: string,
-  timestampFormat: string,
+  format: LogFormat,
+  timestampFormat: string | undefined,
   context: JsCallContext,
 ): Record<string, RemapValue> {
-  let matched: { regex: RustRegex; groups: ArrayLike<string | undefined> } | undefined;
-  for (const regex of regexes) {
-    const m = regex.exec(line);
-    if (m) {
-      matched = { regex, groups: m.groups };
-      break;
-    }
-  }
-  if (!matched) throw new Error(`failed parsing ${format} log line`);
+  let regex = regexes.get(format);
+  if (!regex) regexes.set(format, (regex = new RustRegex(format.pattern)));
+  const m = regex.exec(line);
+  if (!m) throw new Error(`failed parsing ${format.name} log line`);
   const fields: Record<string, RemapValue> = Object.create(null);
-  for (const [name, group] of matched.regex.names) {
-    const text = matched.groups[group];
+  for (const [name, group] of regex.names) {
+    const text = m.groups[group];
     if (text === undefined) continue;
-    switch (types[name]) {
+    switch (format.types[name]) {
       case 'timestamp':
-        fields[name] = logTimestamp(text, timestampFormat, context.timezone);
+        fields[name] = logTimestamp(text, timestampFormat ?? format.timestampFormat, context.timezone);
         break;
       case 'integer': {
         const integer = INTEGER.test(text) ? BigInt(text) : undefined;
