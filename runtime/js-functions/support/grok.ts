@@ -48,18 +48,22 @@ const INLINE_GROUP = /(?<!\\)\(\?P?<(?![=!])([^>]+)>/g;
 const FILTER_CALL = /^(\w+)(?:\(\s*"((?:[^"\\]|\\.)*)"\s*\))?$/;
 const MAX_DEPTH = 64;
 
-const cache = new Map<string, Grok>();
+/** Compiled patterns by grammar, aliases (as JSON, '' for none) and pattern: a call's key is looked up per
+ * event, so the pattern text is not copied into a bigger key. */
+const cache = new Map<string, Map<string, Grok>>();
 
 export class GrokCompileError extends Error {}
 
 export function compileGrok(pattern: string, options: GrokOptions): Grok {
-  const key = JSON.stringify([pattern, options.aliases ?? {}, options.datadog]);
-  let grok = cache.get(key);
+  const set = `${options.datadog}${options.aliases ? JSON.stringify(options.aliases) : ''}`;
+  let patterns = cache.get(set);
+  if (!patterns) cache.set(set, (patterns = new Map()));
+  let grok = patterns.get(pattern);
   if (!grok) {
     const fields: GrokField[] = [];
     const source = expand(pattern, options, fields, 0);
     grok = { match: matcher(source, options.datadog), fields };
-    cache.set(key, grok);
+    patterns.set(pattern, grok);
   }
   return grok;
 }
