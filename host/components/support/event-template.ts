@@ -5,8 +5,9 @@
 
 import { BatchFlag, compile, type Program } from '../../../runtime/index.js';
 import { decodeResults } from '../../../abi/batch.js';
-import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
+import { BatchReader, pickRecords, recordEnds } from '../../../runtime/engine.js';
 import { templateToRemap } from '../../config/template.js';
+import { fieldParts, renderParts, type FieldPart } from './template.js';
 import type { ComponentEnv } from '../component.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 
@@ -34,6 +35,8 @@ export class EventTemplate {
     private readonly fixed: string | undefined,
     private readonly program: Program | undefined,
     private readonly fieldNames: readonly string[],
+    /** Text and fields, rendered in JS where the fields are plain (support/template.ts). */
+    private readonly parts?: readonly FieldPart[],
   ) {}
 
   /** `option`: the option's name in errors (`path`, `uri`); `strftime`: as in TemplateOptions. */
@@ -43,13 +46,14 @@ export class EventTemplate {
     env: ComponentEnv,
     { timezone, strftime }: { timezone?: string; strftime?: boolean } = {},
   ): Promise<EventTemplate> {
-    const { source, isDynamic, fields } = templateToRemap(template, {
+    const compiled = templateToRemap(template, {
       timestampKey: env.globals.log_schema.timestamp_key,
       timezone,
       strftime,
     });
+    const { source, isDynamic, fields } = compiled;
     if (!isDynamic) return new EventTemplate(option, template, undefined, fields);
-    return new EventTemplate(option, undefined, await compile(source, { timezone }), fields);
+    return new EventTemplate(option, undefined, await compile(source, { timezone }), fields, fieldParts(compiled));
   }
 
   /** The same text for every event, when the template has no field or time in it. */
@@ -72,6 +76,17 @@ export class EventTemplate {
   /** What each event of the batch renders to, or why it does not. */
   renderEach(batch: EventBatch): Array<string | RenderFailure> {
     if (this.fixed !== undefined) return new Array<string>(batch.count).fill(this.fixed);
+    if (this.parts) {
+      const reader = new BatchReader(batch.bytes);
+      const texts = new Array<string>(batch.count);
+      let plain = true;
+      for (const record = reader.cursor(); plain && record.next(); ) {
+        const text = renderParts(this.parts, reader, record);
+        if (text === undefined) plain = false;
+        else texts[record.index] = text;
+      }
+      if (plain) return texts;
+    }
     const input = batch.bytes.slice();
     new DataView(input.buffer).setUint16(6, BatchFlag.RESULTS, true);
     return decodeResults(this.program!.runBatch(input)).map((record) => {
@@ -112,13 +127,14 @@ export function groupByTemplates(
 
 /** The batch's events grouped by their key (`keys[i]`: the i-th event's; undefined: left out), in order. */
 export function groupByKey(batch: EventBatch, keys: ReadonlyArray<string | undefined>): Map<string, EventBatch> {
-  const writers = new Map<string, BatchWriter>();
-  for (const { index, record } of new BatchReader(batch.bytes)) {
+  const ends = recordEnds(batch.bytes);
+  const members = new Map<string, Uint8Array>();
+  for (let index = 0; index < ends.length; index++) {
     const key = keys[index];
     if (key === undefined) continue;
-    let writer = writers.get(key);
-    if (writer === undefined) writers.set(key, (writer = new BatchWriter()));
-    writer.appendRaw(record);
+    let bits = members.get(key);
+    if (bits === undefined) members.set(key, (bits = new Uint8Array((ends.length + 7) >> 3)));
+    bits[index >> 3]! |= 1 << (index & 7);
   }
-  return new Map([...writers].map(([key, writer]) => [key, toBatch(writer.finish())]));
+  return new Map([...members].map(([key, bits]) => [key, toBatch(pickRecords(batch.bytes, ends, bits).bytes)]));
 }

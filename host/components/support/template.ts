@@ -7,7 +7,7 @@
 import { BatchFlag, decodeOutput, withFlags } from '../../../abi/batch.js';
 import type { RemapValue } from '../../../abi/values.js';
 import { BatchReader, type RecordCursor } from '../../../runtime/engine.js';
-import { templateToRemap, valuePath } from '../../config/template.js';
+import { templateToRemap, valuePath, type CompiledTemplate } from '../../config/template.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import type { RemapInstance } from '../../../runtime/index.js';
 import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
@@ -18,7 +18,43 @@ export type TemplatePlan =
   | { option: string; module: WebAssembly.Module; parts?: FieldPart[] };
 
 /** Text, or a field of the event (or of its metadata) as the batch reader walks it. */
-type FieldPart = string | { metadata: boolean; path: Array<string | number> };
+export type FieldPart = string | { metadata: boolean; path: Array<string | number> };
+
+/** The parts of a template of text and fields, which renders in JS where its fields are plain; undefined for
+ * one with a time in it. */
+export function fieldParts(compiled: CompiledTemplate): FieldPart[] | undefined {
+  const parts: FieldPart[] = [];
+  for (const part of compiled.parts) {
+    if (part.kind === 'strftime') return undefined;
+    parts.push(
+      part.kind === 'field' ? { metadata: part.path.metadata, path: valuePath(part.path.segments) } : part.text,
+    );
+  }
+  return parts;
+}
+
+/** The text of the record at `record` rendered from `parts`, when it is a log whose fields are plain values
+ * (as the program renders them); undefined when the program renders it: a metric (the program sees its VRL
+ * view, not its native fields), a missing field (the program words the error), a value whose text the
+ * program alone gives (floats, timestamps, containers, invalid UTF-8). */
+export function renderParts(
+  parts: readonly FieldPart[],
+  reader: BatchReader,
+  record: RecordCursor,
+): string | undefined {
+  if (record.kind !== 'log') return undefined;
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') text += part;
+    else {
+      const at = part.metadata ? record.metadataAt : record.eventAt;
+      const field = plainText(reader.readPath(reader.bytes, part.path, at));
+      if (field === undefined) return undefined;
+      text += field;
+    }
+  }
+  return text;
+}
 
 export async function prepareTemplate(template: string, env: ComponentEnv, option: string): Promise<TemplatePlan> {
   const compiled = templateToRemap(template, {
@@ -29,14 +65,7 @@ export async function prepareTemplate(template: string, env: ComponentEnv, optio
   // Only the result is wanted: emptying the event keeps the module from copying it back out.
   const source = `_rendered = {\n${compiled.source}\n}\n. = {}\n_rendered`;
   const module = await compileProgram(source, { timezone: env.globals.timezone }, env, option);
-  const parts: FieldPart[] = [];
-  for (const part of compiled.parts) {
-    if (part.kind === 'strftime') return { option, module };
-    parts.push(
-      part.kind === 'field' ? { metadata: part.path.metadata, path: valuePath(part.path.segments) } : part.text,
-    );
-  }
-  return { option, module, parts };
+  return { option, module, parts: fieldParts(compiled) };
 }
 
 export interface Rendered {
@@ -72,25 +101,11 @@ export class Template {
   }
 
   /** The text of the record at `record` when it renders without the program: the template is plain text, or
-   * text and fields of a log whose fields are plain values (as the program renders them); undefined when the
-   * program renders it: a metric (the program sees its VRL view, not its native fields), a missing field (the
-   * program words the error), a value whose text the program alone gives (floats, timestamps, containers,
-   * invalid UTF-8). */
+   * text and fields that `renderParts` renders; undefined when the program renders it. */
   plainText(reader: BatchReader, record: RecordCursor): string | undefined {
     if (this.instance === undefined) return (this.plan as { text: string }).text;
     const parts = 'parts' in this.plan ? this.plan.parts : undefined;
-    if (parts === undefined || record.kind !== 'log') return undefined;
-    let text = '';
-    for (const part of parts) {
-      if (typeof part === 'string') text += part;
-      else {
-        const at = part.metadata ? record.metadataAt : record.eventAt;
-        const field = plainText(reader.readPath(reader.bytes, part.path, at));
-        if (field === undefined) return undefined;
-        text += field;
-      }
-    }
-    return text;
+    return parts && renderParts(parts, reader, record);
   }
 
   /** Each record's text as the program renders it. */
