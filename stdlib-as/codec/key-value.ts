@@ -42,6 +42,7 @@ import { writeInt, writeRustFloat } from './number';
 import { writeRfc3339 } from './time';
 import { writeLossy } from './utf8';
 import { whitespaceLength } from '../text';
+import { displayEscapeEnd, logfmtQuoteEnd } from './scan';
 import { mayDescend } from '../depth';
 
 /**
@@ -172,17 +173,21 @@ function writePair(out: Buffer, key: usize, keyLen: usize, value: Value): void {
 function writeQuotable(out: Buffer, ptr: usize, len: usize): void {
   const end = ptr + len;
   let quoted = false;
-  for (let at = ptr; !quoted && at < end; at++) {
+  for (let at = logfmtQuoteEnd(ptr, end); !quoted && at < end; at = logfmtQuoteEnd(at + 1, end)) {
     const c = load<u8>(at);
     quoted = c == 0x22 || c == 0x3d || whitespaceLength(at, end) != 0;
   }
   if (quoted) bufferByte(out, 0x22);
+  // Runs without `\`, `"` or a newline are copied whole.
   for (let at = ptr; at < end; at++) {
-    const c = load<u8>(at);
+    const stop = displayEscapeEnd(at, end);
+    bufferBytes(out, at, stop - at);
+    if (stop == end) break;
+    const c = load<u8>(stop);
     if (c == 0x5c) bufferAscii(out, '\\\\');
     else if (c == 0x22) bufferAscii(out, '\\"');
-    else if (c == 0x0a) bufferAscii(out, '\\\\n');
-    else bufferByte(out, c);
+    else bufferAscii(out, '\\\\n');
+    at = stop;
   }
   if (quoted) bufferByte(out, 0x22);
 }

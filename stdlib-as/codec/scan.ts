@@ -34,12 +34,16 @@ const enum Escaped {
   Json,
   /** VRL's display of a string: `"`, `\` and newline. */
   Display,
+  /** What may make logfmt quote a key or value: `"`, `=`, and the ASCII whitespace and controls up to 0x0d. */
+  LogfmtQuote,
 }
 
 // @ts-ignore: decorator
 @inline function escapedBytes(word: u64, escaped: Escaped): u64 {
   if (escaped == Escaped.Json) return bytesEqual(word, 0x22) | bytesEqual(word, 0x5c) | bytesBelow(word, 0x20);
   if (escaped == Escaped.Display) return bytesEqual(word, 0x22) | bytesEqual(word, 0x5c) | bytesEqual(word, 0x0a);
+  if (escaped == Escaped.LogfmtQuote)
+    return bytesEqual(word, 0x22) | bytesEqual(word, 0x3d) | bytesEqual(word, 0x20) | bytesBelow(word, 0x0e);
   return 0;
 }
 
@@ -90,6 +94,14 @@ export function displayPlainEnd(at: usize, stop: usize): usize {
 /** The first `"`, `\` or newline in [at, stop), or `stop`. */
 export function displayEscapeEnd(at: usize, stop: usize): usize {
   return scanTo(at, stop, Escaped.Display, false);
+}
+
+/**
+ * The first byte in [at, stop) that may make logfmt quote a text: `"`, `=`, ASCII whitespace or a control
+ * below 0x0e, or a non-ASCII byte (Unicode whitespace); or `stop`.
+ */
+export function logfmtQuoteEnd(at: usize, stop: usize): usize {
+  return scanTo(at, stop, Escaped.LogfmtQuote, true);
 }
 
 /** The first non-ASCII byte in [at, stop), or `stop`. */

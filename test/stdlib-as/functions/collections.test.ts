@@ -108,6 +108,46 @@ test('encode_key_value and encode_logfmt', () => {
   assert.is(text.split(' ').length, 5000 + 2500);
 });
 
+test('encode_logfmt quotes and escapes wherever the special bytes fall in long texts', () => {
+  // VRL: quoted when holding `"`, `=` or Unicode whitespace; `\`, `"` and newlines escaped.
+  const whitespace = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
+  const quotable = (text: string) => {
+    const body = text.replace(/[\\"\n]/g, (c) => (c === '\\' ? '\\\\' : c === '"' ? '\\"' : '\\n'));
+    return /["=]/.test(text) || whitespace.test(text) ? `"${body}"` : body;
+  };
+  const specials = [
+    '"',
+    '=',
+    '\\',
+    '\n',
+    '\t',
+    '\r',
+    '\u0001',
+    '\u000e',
+    ' ',
+    'é',
+    '日',
+    '\u00a0',
+    '\u3000',
+    '\u0085',
+    '\u2003',
+    '\u{1f600}',
+  ];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (let i = 0; i < 400; i++) {
+    let text = '';
+    for (let n = next() % 40; n > 0; n--)
+      text += next() % 4 === 0 ? specials[next() % specials.length] : 'abcxyz0189_-.'[next() % 13];
+    const key = i % 5 === 0 ? `k${text.slice(0, 3)}` : 'k';
+    assert.equal(
+      stdlib.call('fn_encode_logfmt', { [key]: text }, undefined),
+      { value: `${quotable(key)}=${quotable(text)}` },
+      JSON.stringify(text),
+    );
+  }
+});
+
 test('parse_logfmt is parse_key_value with its defaults', () => {
   assert.equal(stdlib.call('fn_parse_logfmt', 'a=1 b="x y" c'), { value: { a: '1', b: 'x y', c: true } });
   assert.equal(
