@@ -273,6 +273,33 @@ export class SourceDecoder implements MessageDecoder {
           ),
         );
     }
+    return this.rebatched(decoded);
+  }
+
+  /** `decodeMessages` of texts sharing one stamp (generated lines): with `bytes` framing they are written
+   * straight into one call's input, without a buffer each. */
+  decodeTexts(texts: readonly string[], stamp: Stamp): EventBatch[] {
+    if (this.settings.framing.method !== 'bytes')
+      return this.decodeMessages(texts.map((text) => ({ bytes: Buffer.from(text), stamp })));
+    let size = 0;
+    for (const text of texts) size += 4 + Buffer.byteLength(text);
+    const input = Buffer.allocUnsafe(size);
+    let at = 0;
+    let payload = 0;
+    // An empty text makes no event, as in decodeFrames.
+    for (const text of texts) {
+      if (text.length === 0) continue;
+      const length = input.write(text, at + 4);
+      input.writeUInt32BE(length, at);
+      at += 4 + length;
+      payload += length;
+    }
+    this.env.telemetry.receivedRaw(payload);
+    return this.rebatched(this.decode(input.subarray(0, at), stamp, true, 0, LENGTH_PREFIXED).batches);
+  }
+
+  /** Decoded batches joined and split again into batches of `chunkSize` events; empty ones left out. */
+  private rebatched(decoded: EventBatch[]): EventBatch[] {
     const nonEmpty = decoded.filter((batch) => batch.count > 0);
     return nonEmpty.length === 0 ? [] : splitBatch(concatBatches(nonEmpty), this.env.chunkSize);
   }

@@ -77,6 +77,19 @@ test('json: lines are JSON objects with the HTTP log fields; decoding json parse
   }
 });
 
+test('json: each line is the text JSON.stringify writes of its object', async () => {
+  const run = runSource(
+    await buildSource(
+      demoLogsSource(seededRandom(3)),
+      { format: 'json', count: 3000, interval: 0 },
+      testEnv('demo_logs'),
+    ),
+  );
+  await run.done;
+  assert.is(run.events.length, 3000);
+  for (const { message } of run.events) assert.is(JSON.stringify(JSON.parse(message as string)), message);
+});
+
 test('shuffle picks from lines, numbered with sequence; a shuffle without lines is an option error', async () => {
   const definition = demoLogsSource(seededRandom(3));
   const run = runSource(
