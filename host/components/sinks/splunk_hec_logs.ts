@@ -12,12 +12,13 @@
 // concurrency and TLS are those of every HTTP sink (support/http-batch-sink.ts).
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter } from '../../../runtime/engine.js';
+import { BatchReader } from '../../../runtime/engine.js';
 import { type RemapValue, Timestamp } from '../../../runtime/index.js';
 import type { ComponentEnv, Sink } from '../component.js';
-import { toBatch, type EventBatch } from '../../topology/batch.js';
+import type { EventBatch } from '../../topology/batch.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
-import { eventFieldPath, fieldAt, lossyString } from '../support/event-fields.js';
+import { eventFieldPath, lossyString } from '../support/event-fields.js';
+import { groupByKey } from '../support/event-template.js';
 import { httpLogSink, type HttpRequest, httpClient, type HttpClient } from '../support/http-batch-sink.js';
 import type { RetryTimer } from '../support/retry.js';
 import {
@@ -89,20 +90,17 @@ class SplunkHecLogsSink extends HecBatchSink {
     const raw = this.options.endpoint_target === 'raw';
     const rendered = raw ? this.renderMetadata(batch) : {};
     const reader = new BatchReader(batch.bytes);
-    const writers = new Map<string, BatchWriter>();
+    const keys: string[] = [];
     for (const view of reader) {
       const host = raw && this.hostPath && reader.readPath(view.event, this.hostPath);
-      const token = this.passthroughToken(reader, view);
-      const key = JSON.stringify([
+      const parts = [
         ...METADATA_FIELDS.map((field) => rendered[field]?.[view.index] ?? null),
         typeof host === 'string' ? host : null,
-        token,
-      ]);
-      let writer = writers.get(key);
-      if (writer === undefined) writers.set(key, (writer = new BatchWriter()));
-      writer.appendRaw(view.record);
+        this.passthroughToken(reader, view),
+      ];
+      keys.push(parts.every((part) => part === null) ? NO_PARTITION : JSON.stringify(parts));
     }
-    return new Map([...writers].map(([key, writer]) => [key, toBatch(writer.finish())]));
+    return groupByKey(batch, keys);
   }
 
   protected async buildRequest(key: string, parts: EventBatch[]): Promise<HttpRequest | undefined> {
@@ -125,20 +123,18 @@ class SplunkHecLogsSink extends HecBatchSink {
     return this.encoder.encodeEach(part).filter((payload) => payload !== undefined);
   }
 
-  /** Event endpoint: one HEC event object per event. */
+  /** Event endpoint: one HEC event object per event. The events stay encoded: fields are read in place, and
+   * the encoder leaves the timestamp out (see `buildSplunkHecLogsSink`). */
   private eventPayloads(part: EventBatch): Buffer[] {
     const rendered = this.renderMetadata(part);
     const reader = new BatchReader(part.bytes);
-    const writer = new BatchWriter();
     const envelopes: Array<{ fields: Record<string, RemapValue>; time?: number; host?: string }> = [];
     const extract = !this.options.auto_extract_timestamp;
     for (const view of reader) {
-      const { kind, metadata, event: decoded } = reader.decodeRecord(view);
-      const event = decoded as RemapValue;
-      const host = this.hostPath && fieldAt(event, this.hostPath);
+      const host = this.hostPath && reader.readPath(view.event, this.hostPath);
       let time: number | undefined;
       if (extract && this.timestampPath !== undefined) {
-        const timestamp = fieldAt(event, this.timestampPath, true);
+        const timestamp = reader.readPath(view.event, this.timestampPath);
         if (timestamp instanceof Timestamp) time = Number(timestamp.nanos / 1_000_000n) / 1000;
         else if (timestamp !== undefined) {
           this.env.log.warn('Timestamp was an unexpected type. Deferring to Splunk to set the timestamp.', {
@@ -149,29 +145,37 @@ class SplunkHecLogsSink extends HecBatchSink {
       }
       const fields: Record<string, RemapValue> = {};
       for (const { name, path } of this.indexedFields) {
-        const value = fieldAt(event, path);
+        // The timestamp is taken out of the event first.
+        if (extract && this.timestampPath !== undefined && samePath(path, this.timestampPath)) continue;
+        const value = reader.readPath(view.event, path);
         if (value !== undefined) fields[name] = value;
       }
       envelopes.push({ fields, time, host: host === undefined || host === null ? undefined : lossyString(host) });
-      writer.append(kind, metadata as RemapValue, event);
     }
     const json = this.encoder.options.codec === 'json';
-    return this.encoder.encodeEach(toBatch(writer.finish())).flatMap((payload, at) => {
+    return this.encoder.encodeEach(part).flatMap((payload, at) => {
       if (payload === undefined) return [];
-      const text = Buffer.from(payload).toString('utf8');
       const { fields, time, host } = envelopes[at]!;
-      // Built as text so that the event's JSON stays as the codec wrote it.
-      let hec = `{"event":${json ? text : JSON.stringify(text)},"fields":${JSON.stringify(fields, jsonValue)}`;
-      if (time !== undefined) hec += `,"time":${time}`;
-      if (host !== undefined) hec += `,"host":${JSON.stringify(host)}`;
+      // The event's JSON goes in as the codec wrote it.
+      const event = json ? payload : Buffer.from(JSON.stringify(Buffer.from(payload).toString('utf8')));
+      let rest = `,"fields":${JSON.stringify(fields, jsonValue)}`;
+      if (time !== undefined) rest += `,"time":${time}`;
+      if (host !== undefined) rest += `,"host":${JSON.stringify(host)}`;
       for (const field of METADATA_FIELDS) {
         const value = rendered[field]?.[at];
-        if (value !== undefined) hec += `,"${field}":${JSON.stringify(value)}`;
+        if (value !== undefined) rest += `,"${field}":${JSON.stringify(value)}`;
       }
-      return [Buffer.from(`${hec}}`)];
+      return [Buffer.concat([EVENT_HEAD, event, Buffer.from(`${rest}}`)])];
     });
   }
 }
+
+const samePath = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((name, i) => name === b[i]);
+
+const EVENT_HEAD = Buffer.from('{"event":');
+/** The partition key of events with no metadata, host or token (most): JSON of five nulls. */
+const NO_PARTITION = JSON.stringify([...METADATA_FIELDS.map(() => null), null, null]);
 
 /** JSON of remap values: integers as numbers, bytes as text. */
 function jsonValue(_key: string, value: unknown): unknown {
@@ -182,10 +186,12 @@ function jsonValue(_key: string, value: unknown): unknown {
 
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
 export async function buildSplunkHecLogsSink(parsed: HecOptions, env: ComponentEnv, timer: RetryTimer): Promise<Sink> {
-  const encoder = new SinkEncoder(
-    encodeOptions(parsed.encoding, undefined, 'message', env.globals.log_schema.message_key),
-    env,
-  );
+  const encoding = encodeOptions(parsed.encoding, undefined, 'message', env.globals.log_schema.message_key);
+  // The event endpoint takes the timestamp out of the event (into `time`): the encoder leaves it out.
+  const timestampKey = parsed.timestamp_key ?? env.globals.log_schema.timestamp_key;
+  if (parsed.endpoint_target === 'event' && !parsed.auto_extract_timestamp && eventFieldPath(timestampKey))
+    encoding.except_fields = [...(encoding.except_fields ?? []), timestampKey];
+  const encoder = new SinkEncoder(encoding, env);
   const client = await httpClient(parsed.tls, env);
   return new SplunkHecLogsSink(parsed, encoder, env, client, timer, await hecTemplates(parsed, env));
 }
