@@ -23,7 +23,7 @@ import type { ComponentEnv, Sink } from '../component.js';
 import { LOKI_PUSH_PROTO } from '../../package-files.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
-import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
+import { encodeOptions, encodingSchema, exceptField, SinkEncoder } from '../support/encoding.js';
 import { eventFieldPath, lossyString } from '../support/event-fields.js';
 import { EventTemplate, templateFailed } from '../support/event-template.js';
 import {
@@ -160,11 +160,13 @@ function expandPairs(rendered: Array<[string, string]>, warn: (value: string, er
 
 /** Vector's stream key: the sorted labels, each key and value with `\` and `,` escaped, joined by commas. */
 function streamKey(labels: ReadonlyArray<[string, string]>): string {
-  return labels
-    .flat()
-    .map((text) => `${text.replace(/[\\,]/g, (c) => `\\${c}`)},`)
-    .join('');
+  let key = '';
+  for (const [name, value] of labels) key += `${escapeKeyText(name)},${escapeKeyText(value)},`;
+  return key;
 }
+
+const escapeKeyText = (text: string) =>
+  text.includes('\\') || text.includes(',') ? text.replace(/[\\,]/g, (c) => `\\${c}`) : text;
 
 /** Loki's label set text (Vector's `encode_labels_map_to_string`, which leaves values unescaped). */
 const labelSet = (labels: ReadonlyArray<[string, string]>) =>
@@ -272,7 +274,7 @@ class LokiSink extends HttpBatchSink {
 
   /** The part's events as entries, in order (those that cannot be encoded left out, counted). */
   private entries(part: EventBatch): Entry[] {
-    const { remove_label_fields, remove_structured_metadata_fields, remove_timestamp } = this.options;
+    const { remove_label_fields, remove_structured_metadata_fields } = this.options;
     // As Vector does: labels from the event, then structured metadata from it without the label fields, the
     // timestamp from it without those either.
     const labels = this.renderPairs(part, this.labels, 'label');
@@ -287,9 +289,8 @@ class LokiSink extends HttpBatchSink {
       const value = this.timestampPath.length > 0 ? reader.readPath(event, this.timestampPath) : undefined;
       return value instanceof Timestamp ? value.nanos : now;
     });
-    const encoded =
-      remove_timestamp && this.timestampPath.length > 0 ? this.withoutFields(stripped, [this.timestampPath]) : stripped;
-    const lines = this.encoder.encodeEach(encoded);
+    // With remove_timestamp the encoder leaves the timestamp out (see buildLokiSink).
+    const lines = this.encoder.encodeEach(stripped);
     const entries: Entry[] = [];
     let unlabeled = 0;
     lines.forEach((line, index) => {
@@ -448,10 +449,9 @@ const require = createRequire(import.meta.url);
 
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
 export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, timer: RetryTimer): Promise<Sink> {
-  const encoder = new SinkEncoder(
-    encodeOptions(parsed.encoding, undefined, 'message', env.globals.log_schema.message_key),
-    env,
-  );
+  const encoding = encodeOptions(parsed.encoding, undefined, 'message', env.globals.log_schema.message_key);
+  const timestampKey = env.globals.log_schema.timestamp_key;
+  const encoder = new SinkEncoder(parsed.remove_timestamp ? exceptField(encoding, timestampKey) : encoding, env);
   const template = (option: string, text: string) => EventTemplate.build(option, text, env);
   const pairs = (option: string, table: Record<string, string>) =>
     Promise.all(

@@ -16,7 +16,7 @@ import { BatchReader } from '../../../runtime/engine.js';
 import { type RemapValue, Timestamp } from '../../../runtime/index.js';
 import type { ComponentEnv, Sink } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
-import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
+import { encodeOptions, encodingSchema, exceptField, SinkEncoder } from '../support/encoding.js';
 import { eventFieldPath, lossyString } from '../support/event-fields.js';
 import { groupByKey } from '../support/event-template.js';
 import { httpLogSink, type HttpRequest, httpClient, type HttpClient } from '../support/http-batch-sink.js';
@@ -187,11 +187,10 @@ function jsonValue(_key: string, value: unknown): unknown {
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
 export async function buildSplunkHecLogsSink(parsed: HecOptions, env: ComponentEnv, timer: RetryTimer): Promise<Sink> {
   const encoding = encodeOptions(parsed.encoding, undefined, 'message', env.globals.log_schema.message_key);
-  // The event endpoint takes the timestamp out of the event (into `time`): the encoder leaves it out.
+  // The event endpoint takes the timestamp out of the event (into `time`).
+  const extract = parsed.endpoint_target === 'event' && !parsed.auto_extract_timestamp;
   const timestampKey = parsed.timestamp_key ?? env.globals.log_schema.timestamp_key;
-  if (parsed.endpoint_target === 'event' && !parsed.auto_extract_timestamp && eventFieldPath(timestampKey))
-    encoding.except_fields = [...(encoding.except_fields ?? []), timestampKey];
-  const encoder = new SinkEncoder(encoding, env);
+  const encoder = new SinkEncoder(extract ? exceptField(encoding, timestampKey) : encoding, env);
   const client = await httpClient(parsed.tls, env);
   return new SplunkHecLogsSink(parsed, encoder, env, client, timer, await hecTemplates(parsed, env));
 }

@@ -8,6 +8,7 @@ import type { OutputOptions } from '../../../runtime/index.js';
 import type { Logger } from '../../log.js';
 import type { ComponentTelemetry } from '../../telemetry/component.js';
 import type { EventBatch } from '../../topology/batch.js';
+import { eventFieldPath } from './event-fields.js';
 
 const asciiChar = z.string().refine((text) => text.length === 1 && text.charCodeAt(0) < 0x80, {
   message: 'expected one ASCII (7-bit) character',
@@ -109,6 +110,14 @@ export function encodeOptions(
     messageKey,
     framing: encodeFraming(codec, framing, sinkKind),
   };
+}
+
+/** `options` also leaving out the event field `key` (a sink that moves the timestamp out of the event: loki,
+ * splunk_hec_logs): cut by the encoder rather than out of each event's bytes. */
+export function exceptField(options: EncodeOptions, key: string): EncodeOptions {
+  return eventFieldPath(key) === undefined
+    ? options
+    : { ...options, except_fields: [...(options.except_fields ?? []), key] };
 }
 
 function encodeFraming(codec: CodecName, framing: FramingOptions | undefined, sinkKind: SinkKind): EncodeFraming {
