@@ -17,7 +17,7 @@
 
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.js';
+import { BatchReader, BatchWriter, pickRecords, recordEnds, withoutField } from '../../../runtime/engine.js';
 import { Wire } from '../../../abi/codec.js';
 import type { RemapValue } from '../../../runtime/index.js';
 import { templateOption } from '../../config/template.js';
@@ -128,13 +128,20 @@ type ElasticsearchOptions = z.infer<typeof options>;
 
 /** A bulk request and its items (an action line and a document each), for retrying the failed ones. */
 interface BulkRequest extends HttpRequest {
-  items: string[];
+  items: Uint8Array[];
 }
 
 /** An item of a bulk response (Vector reads `status` and `error` of index, create and update results). */
 interface BulkItem {
   status?: number;
   error?: { type?: string; reason?: string };
+}
+
+/** The events of `part` at `indexes` (ascending), as a batch. */
+function pickedEvents(part: EventBatch, indexes: readonly number[]): EventBatch {
+  const bits = new Uint8Array((part.count + 7) >> 3);
+  for (const index of indexes) bits[index >> 3]! |= 1 << (index & 7);
+  return toBatch(pickRecords(part.bytes, recordEnds(part.bytes), bits).bytes);
 }
 
 /** Vector's retry logic for bulk items: back-pressure and server errors. */
@@ -215,8 +222,8 @@ class ElasticsearchSink extends HttpBatchSink {
     return this.request(`${endpoint.base}/_bulk?${this.bulkQuery}`, headers, items);
   }
 
-  private async request(uri: string, headers: Record<string, string>, items: string[]): Promise<BulkRequest> {
-    const body = await compress(this.options.compression, Buffer.from(items.join('')));
+  private async request(uri: string, headers: Record<string, string>, items: Uint8Array[]): Promise<BulkRequest> {
+    const body = await compress(this.options.compression, Buffer.concat(items));
     return { uri, method: 'POST', headers, body, items, events: items.length };
   }
 
@@ -328,8 +335,9 @@ class ElasticsearchSink extends HttpBatchSink {
     if (response.statusCode !== 200) throw new Error(`Unexpected status: ${response.statusCode}`);
   }
 
-  /** The part's events as bulk items (those left out counted). */
-  private items(part: EventBatch): string[] {
+  /** The part's events as bulk items (those left out counted): views of one buffer, an action line and a
+   * document each. */
+  private items(part: EventBatch): Uint8Array[] {
     const dataStream = this.options.mode === 'data_stream';
     const rendered = {
       index: dataStream ? undefined : this.templates.index.renderEach(part),
@@ -342,11 +350,18 @@ class ElasticsearchSink extends HttpBatchSink {
         : undefined,
     };
     const reader = new BatchReader(part.bytes);
-    const writer = new BatchWriter();
+    // The documents are the part's events as they are, unless a document changes: data streams add fields,
+    // `id_key` is taken out, a non-object event is sent as `{}`. Then they are a batch of their own.
+    let rewrite = dataStream || this.idPath !== undefined;
+    for (const view of reader) if (!rewrite && view.event[0] !== Wire.Object) rewrite = true;
+    const writer = rewrite ? new BatchWriter() : undefined;
+    const kept: number[] = [];
     const actions: string[] = [];
+    /** Action lines without an id, by action and index: most events share one. */
+    const plainActions = new Map<string, string>();
     for (const view of reader) {
       // Bulk mode changes a document only by taking its `id_key`: done on its encoding, not decoded to JS
-      // and encoded again (~20 µs an event). Data streams add fields to it.
+      // and encoded again (~20 µs an event).
       const encoded = !rendered.stream && view.event[0] === Wire.Object;
       const decoded = encoded ? undefined : reader.decodeRecord(view);
       const document =
@@ -358,25 +373,59 @@ class ElasticsearchSink extends HttpBatchSink {
       let id: RemapValue | undefined;
       if (this.idPath !== undefined)
         id = document ? fieldAt(document, this.idPath, true) : reader.readPath(view.event, this.idPath);
-      const meta: Record<string, string | number> = {};
-      if (typeof id === 'string') meta._id = id;
-      meta._index = target.index;
-      if (this.typed) meta._type = this.options.doc_type;
       // External versions go with an id (Vector's `DocumentMetadata::IdAndVersion`).
       const version = rendered.version && this.version(rendered.version[view.index]!);
-      if (typeof id === 'string' && version !== undefined) {
-        meta.version_type = this.options.bulk.version_type;
-        meta.version = version;
+      if (typeof id === 'string') actions.push(this.actionLine(target, id, version));
+      else {
+        const key = `${target.action}\n${target.index}`;
+        let line = plainActions.get(key);
+        if (line === undefined) plainActions.set(key, (line = this.actionLine(target, undefined, undefined)));
+        actions.push(line);
       }
-      actions.push(JSON.stringify({ [target.action]: meta }));
-      if (document) writer.append(decoded.kind, decoded.metadata as RemapValue, document);
-      else if (this.idPath === undefined) writer.appendRaw(view.record);
-      else writer.appendEncoded(view.kind, view.metadata, withoutField(view.event, this.idPath));
+      kept.push(view.index);
+      if (document) writer!.append(decoded!.kind, decoded!.metadata as RemapValue, document);
+      else if (this.idPath !== undefined)
+        writer!.appendEncoded(view.kind, view.metadata, withoutField(view.event, this.idPath));
+      else writer?.appendRaw(view.record);
     }
-    const documents = this.encoder.encodeEach(toBatch(writer.finish()));
-    return documents.flatMap((document, index) =>
-      document === undefined ? [] : [`${actions[index]}\n${Buffer.from(document).toString('utf8')}\n`],
+    // Without a writer the events are the documents, the part itself when every one has a target.
+    const documents = this.encoder.encodeEach(
+      writer ? toBatch(writer.finish()) : kept.length === part.count ? part : pickedEvents(part, kept),
     );
+    let size = 0;
+    for (const [at, document] of documents.entries())
+      if (document !== undefined) size += Buffer.byteLength(actions[at]!) + document.length + 2;
+    const out = Buffer.allocUnsafe(size);
+    const items: Uint8Array[] = [];
+    let end = 0;
+    for (const [at, document] of documents.entries()) {
+      if (document === undefined) continue;
+      const start = end;
+      end += out.write(actions[at]!, end);
+      out[end++] = 0x0a;
+      out.set(document, end);
+      end += document.length;
+      out[end++] = 0x0a;
+      items.push(out.subarray(start, end));
+    }
+    return items;
+  }
+
+  /** The JSON action line of a document (`{"index":{"_index":…}}`). */
+  private actionLine(
+    target: { index: string; action: string },
+    id: string | undefined,
+    version: number | undefined | false,
+  ): string {
+    const meta: Record<string, string | number> = {};
+    if (id !== undefined) meta._id = id;
+    meta._index = target.index;
+    if (this.typed) meta._type = this.options.doc_type;
+    if (id !== undefined && version !== undefined && version !== false) {
+      meta.version_type = this.options.bulk.version_type;
+      meta.version = version;
+    }
+    return JSON.stringify({ [target.action]: meta });
   }
 
   /** A rendered `bulk.version` as the integer it must be; undefined (logged) otherwise. */
