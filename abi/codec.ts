@@ -4,11 +4,9 @@
 import { Regex, Timestamp, TIMESTAMP_RANGE, timestampInRange, type RemapValue } from './values.js';
 import { validateRegex } from './regex.js';
 import { MAX_VALUE_DEPTH, Wire } from './wire/values.js';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 export { Wire };
-
-// ignoreBOM: a leading U+FEFF is part of the string, not a byte order mark to drop.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * A float whose value may be integral (`42.0`): JS numbers that are integers encode as remap integers, so
@@ -446,13 +444,15 @@ export class ByteReader {
         const out: Record<string, RemapValue> = {};
         for (let i = 0; i < count; i++) {
           const key = keyText(this.sized());
-          // defineProperty: a `__proto__` key is data, not the prototype.
-          Object.defineProperty(out, key, {
-            value: this.value(),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+          // A `__proto__` key is data, not the prototype: defined (slower than an assignment, so only then).
+          if (key === '__proto__')
+            Object.defineProperty(out, key, {
+              value: this.value(),
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          else out[key] = this.value();
         }
         return out;
       }
@@ -501,11 +501,10 @@ function sameAscii(text: string, bytes: Uint8Array, at: number): boolean {
 
 /** A string when the bytes are valid UTF-8, else a copy of the bytes. */
 function bytesToValue(bytes: Uint8Array): string | Uint8Array {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return bytes.slice();
-  }
+  // Node's checks and a Buffer view: a call of TextDecoder costs more than reading a short string.
+  // A copy (a Buffer's `slice` would be a view of the reader's bytes).
+  if (!isUtf8(bytes)) return new Uint8Array(bytes);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 export function decode(bytes: Uint8Array): RemapValue {

@@ -88,6 +88,19 @@ test('short strings and timestamps read again are the values written, whatever w
   assert.equal(decode(encode(value)), value);
 });
 
+test('text longer than the short-string path: a BOM stays, valid UTF-8 is a string, invalid UTF-8 stays bytes', () => {
+  const long = 'x'.repeat(40);
+  for (const text of [`\uFEFF${long}`, `${long}é😀`, `${long}\u0000\u007f`])
+    assert.is(decode(encode(Buffer.from(text))), text, JSON.stringify(text));
+  for (const bytes of [
+    [...Buffer.from(long), 0xff],
+    [...Buffer.from(long), 0xc0, 0x80], // overlong NUL
+    [...Buffer.from(long), 0xed, 0xa0, 0x80], // an encoded surrogate
+    [...Buffer.from(long), 0xe2, 0x82], // cut short
+  ])
+    assert.equal(decode(encode(new Uint8Array(bytes))), new Uint8Array(bytes));
+});
+
 test('NaN is refused', () => {
   assert.throws(() => encode(NaN), /NaN/);
 });

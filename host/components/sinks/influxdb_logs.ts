@@ -90,11 +90,15 @@ function toField(leaf: RemapValue, format: TimestampFormat): Field {
   return { type: 'string', value: lossyString(value) };
 }
 
-/** Moves the field at `from` to `to` (both event field paths; nothing when either is none). */
-function rename(event: RemapValue, from: string, to: string | undefined): void {
+/** A move of the field at `from` to `to` (both event field paths), undefined when either is none. */
+function renaming(from: string, to: string | undefined): { source: string[]; target: string[] } | undefined {
   const source = eventFieldPath(from);
   const target = to === undefined ? undefined : eventFieldPath(to);
-  if (source === undefined || target === undefined || from === to) return;
+  return source === undefined || target === undefined || from === to ? undefined : { source, target };
+}
+
+/** Moves the field at `source` to `target`. */
+function rename(event: RemapValue, { source, target }: { source: string[]; target: string[] }): void {
   const value = fieldAt(event, source, true);
   if (value === undefined) return;
   let object = event as { [key: string]: RemapValue };
@@ -107,6 +111,11 @@ function rename(event: RemapValue, from: string, to: string | undefined): void {
 
 class InfluxDbLogsSink extends InfluxDbBatchSink {
   private readonly tags: Set<string>;
+  /** The message, host and source type fields moved to their keys, in that order. */
+  private readonly renames: Array<{ source: string[]; target: string[] }>;
+  private readonly timestampPath: string[] | undefined;
+  private readonly exceptPaths: string[][];
+  private readonly keptPaths: Array<string | undefined> | undefined;
 
   constructor(
     private readonly options: InfluxDbLogsOptions,
@@ -119,25 +128,30 @@ class InfluxDbLogsSink extends InfluxDbBatchSink {
     // As Vector: the host and source type fields are tags under their `log_schema` paths.
     const named = [pathText(host_key), pathText(source_type_key)].filter((path) => path !== undefined);
     this.tags = new Set([...options.tags, ...named, 'metric_type']);
+    const schema = env.globals.log_schema;
+    this.renames = [
+      renaming(schema.message_key, options.message_key),
+      renaming(schema.host_key, options.host_key),
+      renaming(schema.source_type_key, options.source_type_key),
+    ].filter((move) => move !== undefined);
+    this.timestampPath = eventFieldPath(schema.timestamp_key);
+    this.exceptPaths = (options.encoding.except_fields ?? []).flatMap((name) => {
+      const path = eventFieldPath(name);
+      return path ? [path] : [];
+    });
+    this.keptPaths = options.encoding.only_fields?.map(pathText);
   }
 
   protected line(decoded: RemapValue): string | undefined {
     const schema = this.env.globals.log_schema;
     const event = (isObject(decoded) ? decoded : { [schema.message_key]: decoded }) as { [key: string]: RemapValue };
-    rename(event, schema.message_key, this.options.message_key);
-    rename(event, schema.host_key, this.options.host_key);
-    rename(event, schema.source_type_key, this.options.source_type_key);
+    for (const move of this.renames) rename(event, move);
     event.metric_type = 'logs';
-    const timestampPath = eventFieldPath(schema.timestamp_key);
-    const timestamp = timestampPath && fieldAt(event, timestampPath, true);
-    const { only_fields, except_fields } = this.options.encoding;
-    for (const name of except_fields ?? []) {
-      const path = eventFieldPath(name);
-      if (path) fieldAt(event, path, true);
-    }
+    const timestamp = this.timestampPath && fieldAt(event, this.timestampPath, true);
+    for (const path of this.exceptPaths) fieldAt(event, path, true);
     const leaves: Array<[string, RemapValue]> = [];
     flatten(event, '', leaves);
-    const kept = only_fields?.map(pathText);
+    const kept = this.keptPaths;
     const tags: Record<string, string> = {};
     const fields: Array<[string, Field]> = [];
     for (const [path, value] of leaves) {

@@ -122,12 +122,15 @@ export function rustFloat(value: number): string {
 }
 
 /** Measurement names, tag keys and values, field keys: backslash before `\`, `,`, space and `=`. */
-const escapeName = (text: string) => text.replace(/[\\, =]/g, (c) => `\\${c}`);
+const escapeName = (text: string) => (NAME_SPECIALS.test(text) ? text.replace(/[\\, =]/g, (c) => `\\${c}`) : text);
+const NAME_SPECIALS = /[\\, =]/;
+
+const STRING_SPECIALS = /[\\"]/;
 
 function fieldValue(field: Field, version: ProtocolVersion): string {
   switch (field.type) {
     case 'string':
-      return `"${field.value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+      return `"${STRING_SPECIALS.test(field.value) ? field.value.replace(/[\\"]/g, (c) => `\\${c}`) : field.value}"`;
     case 'float':
       return rustFloat(field.value);
     case 'integer':

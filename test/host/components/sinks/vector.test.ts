@@ -95,7 +95,7 @@ test('logs: every value kind and the metadata arrive exactly; the batch is deliv
     const [first, second, third] = source.collected.events as unknown[];
     assert.equal(first, {
       message: 'hello',
-      bytes: Buffer.from([0xff, 0x00, 0x41]),
+      bytes: new Uint8Array([0xff, 0x00, 0x41]),
       integer: 2n ** 62n + 1n,
       negative: -5n,
       float: 2,
