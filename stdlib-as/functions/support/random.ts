@@ -8,15 +8,35 @@ export declare function fillRandom(ptr: usize, len: usize): void;
 
 const WORD = memory.data(8);
 
+/** Random bytes fetched a pool at a time: a call out to the runtime for each value cost more than the value
+ * (`uuid_v4`, `random_int` per event). Each byte is handed out once. */
+const POOL_BYTES: usize = 512;
+const POOL = memory.data(<i32>POOL_BYTES, 8);
+let poolAt: usize = POOL_BYTES;
+
+/** Writes `len` random bytes at `ptr`. */
+function takeRandom(ptr: usize, len: usize): void {
+  if (len > POOL_BYTES) {
+    fillRandom(ptr, len);
+    return;
+  }
+  if (len > POOL_BYTES - poolAt) {
+    fillRandom(POOL, POOL_BYTES);
+    poolAt = 0;
+  }
+  memory.copy(ptr, POOL + poolAt, len);
+  poolAt += len;
+}
+
 export function randomU64(): u64 {
-  fillRandom(WORD, 8);
+  takeRandom(WORD, 8);
   return load<u64>(WORD);
 }
 
 /** `len` random bytes in the arena. */
 export function randomBlock(len: usize): usize {
   const ptr = alloc(len);
-  fillRandom(ptr, len);
+  takeRandom(ptr, len);
   return ptr;
 }
 
