@@ -1,7 +1,7 @@
 // sha1(value): the SHA-1 digest of the bytes as lowercase hex.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { JsFunction } from '../imports.js';
 import { bytesArg } from './support/args.js';
 
-export const sha1: JsFunction = ([value]) => createHash('sha1').update(bytesArg(value!)).digest('hex');
+export const sha1: JsFunction = ([value]) => hash('sha1', bytesArg(value!), 'hex');
