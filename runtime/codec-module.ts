@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encode as encodeValue } from '../abi/codec.js';
+import { BoundedCache } from '../abi/bounded-cache.js';
 import { programGroupCount, regexProgram } from '../abi/regex-program.js';
 import { useRegexVm, type RegexVm, type RustRegex } from '../abi/regex.js';
 import {
@@ -59,6 +60,8 @@ export interface DecodeOptions {
   messageKey?: string;
   /** Fields every log event gets where it lacks them (recursively into nested objects). */
   stamp?: Record<string, unknown>;
+  /** `stamp` already encoded (as a source sends it with frames for another thread to decode). */
+  stampBytes?: Uint8Array;
   /** Syslog: the parsed `hostname` also goes here (the syslog source's host key), before the stamp. */
   hostnameKey?: string;
   /** `vector`: Vector's log namespace, where the payload is the event whatever its type and `stamp` is each
@@ -362,7 +365,8 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
     maxLength = framing.max_frame_length ?? DEFAULT_MAX_FRAME_LENGTH;
     if (framing.length_field_is_big_endian === false) flags |= DecodeFlag.LITTLE_ENDIAN;
   }
-  const stamp = options.stamp ? blob.bytes(encodeValue(options.stamp)) : 0;
+  const stampBytes = options.stampBytes ?? (options.stamp && encodeValue(options.stamp));
+  const stamp = stampBytes ? blob.bytes(stampBytes) : 0;
   const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
   const hostname = options.hostnameKey === undefined ? 0 : blob.bytes(pathDescriptor(options.hostnameKey));
   return blob.words(
@@ -384,8 +388,20 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
   );
 }
 
+/** Encode descriptors made lately, by their options: a sink's or a chain's are the same for every batch, and
+ * making one costs tens of µs while the code is cold (a pipeline makes a few hundred). */
+const encodeDescriptors = new BoundedCache<string, { blob: Blob; ref: Ref }>(64);
+
+/** The encode descriptor of `options` in a blob of its own (made once per distinct options). */
+export function encodeDescriptorBlob(options: EncodeOptions, each: boolean): { blob: Blob; ref: Ref } {
+  return encodeDescriptors.get(`${each ? 1 : 0}${JSON.stringify(options)}`, () => {
+    const blob = new Blob();
+    return { blob, ref: encodeDescriptor(blob, options, each) };
+  });
+}
+
 /** The encode descriptor of docs/abi.md §9, added to `blob`. */
-export function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boolean): Ref {
+function encodeDescriptor(blob: Blob, options: EncodeOptions, each: boolean): Ref {
   const codec = codeOf(ENCODERS, options.codec, 'encoding codec');
   const framing = options.framing ?? { method: 'newline_delimited' };
   const method = codeOf(ENCODE_METHODS, framing.method, 'framing method');
@@ -644,8 +660,7 @@ export class CodecModule extends ArenaInstance<CodecExports> {
     each: boolean,
     read: (out: number, length: number, whole: boolean) => T,
   ): Array<{ bytes?: T; errors: EncodeResult['errors'] }> {
-    const blob = new Blob();
-    const descriptor = encodeDescriptor(blob, options, each);
+    const { blob, ref: descriptor } = encodeDescriptorBlob(options, each);
     const run = (events: Uint8Array) =>
       this.attempt(() => {
         const ptr = this.copyIn(events);

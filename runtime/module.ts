@@ -15,7 +15,7 @@ import {
   Blob,
   CodecModule,
   decodeDescriptor,
-  encodeDescriptor,
+  encodeDescriptorBlob,
   type DecodeOptions,
   type EncodeOptions,
 } from './codec-module.js';
@@ -280,12 +280,13 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
   runFramed(input: Uint8Array, decode: DecodeOptions, encode: EncodeOptions | undefined, flags = 0): FramedOutput {
     const blob = new Blob();
     const decodeRef = decodeDescriptor(blob, decode);
-    const encodeRef = encode && encodeDescriptor(blob, encode, false);
+    const encoding = encode && encodeDescriptorBlob(encode, false);
     const result = this.attempt(() => {
       const ptr = this.copyIn(input);
       const base = this.copyBlob(blob);
+      const encodeAt = encoding ? this.copyBlob(encoding.blob) + encoding.ref.offset : 0;
       const run = (this.exports as ModuleExports & FramedExports).run_framed;
-      const at = run(ptr, input.length, base + decodeRef.offset, encodeRef ? base + encodeRef.offset : 0, flags) >>> 0;
+      const at = run(ptr, input.length, base + decodeRef.offset, encodeAt, flags) >>> 0;
       const [
         out,
         outLength,

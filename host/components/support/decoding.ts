@@ -3,6 +3,7 @@
 // keeps its unfinished frame for the next chunk; datagrams and request bodies are decoded whole.
 
 import type { Readable } from 'node:stream';
+import { encode as encodeValue } from '../../../abi/codec.js';
 import { z } from 'zod';
 import {
   CodecModule,
@@ -217,6 +218,8 @@ export interface MessageDecoder {
  * source whose consumer decodes its frames needs none). */
 export class SourceDecoder implements MessageDecoder {
   private instance: CodecModule | undefined;
+  /** The stamp `frames` encoded last. */
+  private lastStamp: { stamp: Stamp; bytes: Uint8Array } | undefined;
 
   constructor(
     private readonly env: ComponentEnv,
@@ -349,7 +352,10 @@ export class SourceDecoder implements MessageDecoder {
   /** @internal Whole frames, undecoded, for the consumer to decode; `count` of them (an estimate until the
    * consumer decoded them). */
   frames(bytes: Uint8Array, stamp: Stamp, count: number): EventBatch {
-    return { bytes, count, frames: { ...this.settings, stamp, eof: true } };
+    // Encoded here, once per stamp (a read's batches share it): the consumer decodes in a thread where making
+    // the descriptor is cold code, per batch.
+    if (this.lastStamp?.stamp !== stamp) this.lastStamp = { stamp, bytes: encodeValue(stamp) };
+    return { bytes, count, frames: { ...this.settings, stampBytes: this.lastStamp.bytes, eof: true } };
   }
 
   /** @internal Events in one batch (`--chunk-size-events`). */
