@@ -40,6 +40,47 @@ export interface InstanceRef {
   alloc?: (size: number) => number;
 }
 
+/** A `parse_grok` pattern as the stdlib runs it (`svc_js.grok`): the regex VM's program and each field's
+ * group number, in the fields' order. */
+export interface GrokProgram {
+  program: Uint8Array;
+  fields: Array<{ group: number; name: string }>;
+}
+
+/** `parse_grok` patterns as the stdlib runs them, once runtime/js-functions/support/grok.ts is loaded. */
+let grokPrograms: ((pattern: string) => GrokProgram) | undefined;
+
+/** Gives `svc_js.grok` the compiler of grok patterns (registered by the grok support, loaded with parse_grok). */
+export function useGrokPrograms(compile: (pattern: string) => GrokProgram): void {
+  grokPrograms = compile;
+}
+
+/**
+ * `svc_js.grok`'s reply for a pattern: u32 program length, the program padded to 4 bytes, u32 field count, then
+ * each field's u32 group, u32 name length and UTF-8 name padded to 4; undefined when the stdlib cannot run
+ * it (not compiled here, or invalid: the JS function words the error).
+ */
+function grokReply(pattern: string): Uint8Array | undefined {
+  let grok;
+  try {
+    grok = grokPrograms!(pattern);
+  } catch {
+    return undefined;
+  }
+  const w = new ByteWriter();
+  const padded = (bytes: Uint8Array) => {
+    w.sized(bytes);
+    for (let pad = (4 - (bytes.length % 4)) % 4; pad > 0; pad--) w.u8(0);
+  };
+  padded(grok.program);
+  w.u32(grok.fields.length);
+  for (const { group, name } of grok.fields) {
+    w.u32(group);
+    padded(Buffer.from(name));
+  }
+  return w.finish().slice();
+}
+
 /** Distinct patterns an instance keeps compiled (JS engine and wasm programs each). */
 const REGEXES_CACHED = 1024;
 
@@ -52,6 +93,7 @@ export function moduleImports(
   const regexes = new BoundedCache<string, RustRegex>(REGEXES_CACHED);
   /** Programs of the patterns modules compile at run time (`svc_js.regex`), or why a pattern is invalid. */
   const programs = new BoundedCache<string, Uint8Array | string>(REGEXES_CACHED);
+  const grokReplies = new BoundedCache<string, Uint8Array | undefined>(REGEXES_CACHED);
   const callContext: JsCallContext = {
     timezone: services.timezone,
     regex: (pattern) => regexes.get(pattern, compileRegex),
@@ -102,6 +144,11 @@ export function moduleImports(
           reply.sized(Buffer.from(message));
         }
         return writeBack(reply.finish());
+      },
+      grok(ptr: number, len: number): number {
+        if (grokPrograms === undefined) return 0;
+        const reply = grokReplies.get(text(ptr, len), grokReply);
+        return reply === undefined ? 0 : writeBack(reply);
       },
       regex(ptr: number, len: number): number {
         const pattern = text(ptr, len);

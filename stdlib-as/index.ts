@@ -100,6 +100,7 @@ export {
 // format_timestamp and parse_timestamp with constant formats (the code generator's choice over the JS functions).
 export { strftime_format_utc, strftime_parse, strftime_program } from './strftime';
 export { access_log_parse } from './access-log';
+export { grok_parse } from './grok';
 
 // JS-backed remap functions.
 export { jsCall as js_call } from './js';

@@ -49,6 +49,7 @@ const SPECIALIZED: Readonly<
   format_timestamp: formatTimestamp,
   log,
   parse_common_log: (ctx, e, call, operands) => accessLog(ctx, e, call, operands, COMMON_LOG_FORMAT),
+  parse_grok: (ctx, e, call, operands) => orImplementation(ctx, e, call, operands, ctx.call('grok_parse', operands())),
   parse_timestamp: parseTimestamp,
   parse_websrv1_log: (ctx, e, call, operands) =>
     accessLog(ctx, e, call, operands, namedFormat(APACHE_LOG_FORMATS, call)),
@@ -187,22 +188,36 @@ function accessLog(
       { kind: 'integer' as const, value: BigInt(LOG_FIELD_TYPES[type]) },
     ]),
   );
+  return orImplementation(
+    ctx,
+    e,
+    call,
+    operands,
+    ctx.call('access_log_parse', [
+      operands()[0]!,
+      ctx.constant(ctx.pool.value({ kind: 'regex', pattern: format.pattern, flags: '' })),
+      ctx.constant(ctx.pool.value({ kind: 'object', fields: types })),
+      ctx.constant(ctx.pool.bytesValue(program)),
+    ]),
+  );
+}
+
+/** `stdlib`'s value, or the function's implementation where it gave 0 (what the stdlib leaves to JS). */
+function orImplementation(
+  ctx: CodegenContext,
+  e: ast.Call,
+  call: ResolvedCall,
+  operands: () => ExpressionRef[],
+  stdlib: ExpressionRef,
+): ExpressionRef {
   const m = ctx.m;
-  const parsed = ctx.local();
-  const get = () => m.local.get(parsed, ctx.b.i32);
+  const value = ctx.local();
+  const get = () => m.local.get(value, ctx.b.i32);
   return m.block(
     null,
     [
-      m.local.set(
-        parsed,
-        ctx.call('access_log_parse', [
-          operands()[0]!,
-          ctx.constant(ctx.pool.value({ kind: 'regex', pattern: format.pattern, flags: '' })),
-          ctx.constant(ctx.pool.value({ kind: 'object', fields: types })),
-          ctx.constant(ctx.pool.bytesValue(program)),
-        ]),
-      ),
-      m.if(m.i32.eqz(get()), m.local.set(parsed, ctx.implementation(e, call, operands()))),
+      m.local.set(value, stdlib),
+      m.if(m.i32.eqz(get()), m.local.set(value, ctx.implementation(e, call, operands()))),
       get(),
     ],
     ctx.b.i32,

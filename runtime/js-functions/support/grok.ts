@@ -2,12 +2,15 @@
 // an internal group `g<N>` (`fields` maps them back to the pattern's names, which may repeat or hold dots).
 // Matching is linear in the input on every path (docs/regex.md): a pattern runs on the one regex engine of
 // abi/regex.ts, or, when it writes look-around (the library's IPV4, TIME, NUMBER and QUOTEDSTRING do), on
-// the regex VM in wasm, which checks bounded look-around in place (./grok-look-around.ts).
+// the regex VM in wasm, which checks bounded look-around in place (./grok-look-around.ts). `parse_grok` itself
+// runs in the stdlib (stdlib-as/grok.ts) on the program this file gives the host (`grokProgram`); the JS
+// matcher answers what the stdlib leaves to it (no match, errors) and `parse_groks`.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { compileRustPattern, RegexSyntaxError, RustRegex } from '../../../abi/regex.js';
 import { regexProgram } from '../../../abi/regex-program.js';
 import { searchRegexProgram } from '../../codec-module.js';
+import { useGrokPrograms, type GrokProgram } from '../../imports.js';
 import { LookAroundError, markLookArounds } from './grok-look-around.js';
 import { DATADOG_MATCHERS, GROK_PATTERNS, type Matcher } from './grok-patterns.js';
 import { dateMatcher, type DateMatcher } from './grok-date.js';
@@ -69,11 +72,18 @@ export function compileGrok(pattern: string, options: GrokOptions): Grok {
 }
 
 function matcher(source: string, datadog: boolean): Grok['match'] {
-  try {
+  return compiled(() => {
     const marked = markLookArounds(source);
     const pattern = datadog ? `(?s)^(?:${marked.source})$` : marked.source;
     if (marked.lookArounds.length === 0) return engineMatcher(new RustRegex(pattern));
     return vmMatcher(regexProgram(pattern, marked.lookArounds), compileRustPattern(pattern).re2Input.namedGroups);
+  });
+}
+
+/** `compile()`, its regex and look-around errors as grok's compile error. */
+function compiled<T>(compile: () => T): T {
+  try {
+    return compile();
   } catch (error) {
     if (error instanceof RegexSyntaxError || error instanceof LookAroundError) {
       throw new GrokCompileError(`failed to compile grok pattern: ${error.message}`);
@@ -81,6 +91,23 @@ function matcher(source: string, datadog: boolean): Grok['match'] {
     throw error;
   }
 }
+
+/** `parse_grok`'s pattern as the stdlib runs it; throws GrokCompileError as `compileGrok` does. */
+function grokProgram(pattern: string): GrokProgram {
+  const fields: GrokField[] = [];
+  const source = expand(pattern, { datadog: false }, fields, 0);
+  return compiled(() => {
+    const marked = markLookArounds(source);
+    const groups = compileRustPattern(marked.source).re2Input.namedGroups;
+    return {
+      program: regexProgram(marked.source, marked.lookArounds),
+      fields: fields.map(({ group, name }) => ({ group: groups[group]!, name })),
+    };
+  });
+}
+
+// A module that calls parse_grok loads this file (its JS function): from then on the stdlib's grok runs.
+useGrokPrograms(grokProgram);
 
 function engineMatcher(regex: RustRegex): Grok['match'] {
   return (text) => {
