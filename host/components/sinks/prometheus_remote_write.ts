@@ -82,14 +82,14 @@ class AbsoluteMetrics {
     this.lastCleanup = clock();
   }
 
-  absolute(metric: Metric): Metric {
+  /** `key`: the metric's `seriesKey`. */
+  absolute(metric: Metric, key: string): Metric {
     const now = this.clock();
     if (this.ttlMs !== undefined && now - this.lastCleanup >= this.ttlMs) {
       this.lastCleanup = now;
       for (const [key, entry] of this.held) if (now - entry.updatedAt >= this.ttlMs) this.held.delete(key);
     }
     if (metric.kind === 'absolute') return metric;
-    const key = seriesKey(metric);
     let value = metric.value;
     const existing = this.held.get(key);
     if (existing !== undefined) {
@@ -139,9 +139,11 @@ class RemoteWriteSink extends HttpBatchSink {
     const latest = new Map<string, Metric>();
     for (const part of parts) {
       for (const metric of batchMetrics(part)) {
-        const absolute = this.absolute.absolute(metric);
+        // The same series before and after: its key is worked out once.
+        const key = seriesKey(metric);
+        const absolute = this.absolute.absolute(metric, key);
         // Aggregated, a batch keeps the latest value of each series (Vector's `MetricSet::insert_update`).
-        if (this.options.batch.aggregate) latest.set(seriesKey(absolute), absolute);
+        if (this.options.batch.aggregate) latest.set(key, absolute);
         else metrics.push(absolute);
       }
     }

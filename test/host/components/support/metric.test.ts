@@ -137,4 +137,27 @@ test('series keys ignore tag order; tagValue reads the last of several values th
   assert.is(tagValue(undefined, 'k'), undefined);
 });
 
+test('seriesKey is the JSON of namespace, name and the tags sorted, whatever order the tags come in', () => {
+  const reference = (metric: Metric) =>
+    JSON.stringify([
+      metric.namespace ?? null,
+      metric.name,
+      Object.entries(metric.tags ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ]);
+  const value = { type: 'counter', value: 1 } as const;
+  const metrics: Metric[] = [
+    { name: 'a', kind: 'incremental', value },
+    {
+      name: 'a',
+      namespace: 'n',
+      kind: 'incremental',
+      value,
+      tags: { b: 'x', a: null, '10': ['p', null], '9': 'q', é: '"' },
+    },
+    { name: 'x"y', kind: 'absolute', value, tags: { z: 'ü', y: ['1', '2'] } },
+  ];
+  for (const metric of metrics) assert.is(seriesKey(metric), reference(metric));
+  assert.is.not(seriesKey(metrics[0]!), seriesKey({ ...metrics[0]!, namespace: 'a' }));
+});
+
 test.run();
