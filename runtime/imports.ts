@@ -5,8 +5,9 @@ import { RegexSyntaxError, RustRegex } from '../abi/regex.js';
 import { ByteReader, ByteWriter, encodeValue, UnrepresentableValueError } from '../abi/codec.js';
 import { regexProgram } from '../abi/regex-program.js';
 import { BoundedCache } from '../abi/bounded-cache.js';
-import { namedTimeZone, offsetOfLocal, type TimeZone } from './time-zones.js';
+import { namedTimeZone, offsetOfLocal, parseTimeZone, type TimeZone } from './time-zones.js';
 import { strftimeProgram, type ProgramKind } from '../abi/strftime-program.js';
+import { NO_ZONE_OFFSET } from '../abi/wire/strftime-program.js';
 import type { RemapValue } from '../abi/values.js';
 import { DEFAULT_MAX_DECOMPRESSED_SIZE, LOG_LEVELS, type InstanceServices } from './services.js';
 import { workerIo, type BlockingIo } from './blocking-io.js';
@@ -164,6 +165,10 @@ export function moduleImports(
       tz_offset(localSeconds: bigint): number {
         timezone ??= namedTimeZone(services.timezone);
         return offsetOfLocal(timezone, Number(localSeconds));
+      },
+      tz_offset_in(ptr: number, len: number, localSeconds: bigint): number {
+        const zone = parseTimeZone(text(ptr, len));
+        return zone === undefined ? NO_ZONE_OFFSET : offsetOfLocal(zone, Number(localSeconds));
       },
       strftime_program(kind: ProgramKind, ptr: number, len: number): number {
         const program = strftimePrograms.get(`${kind}${text(ptr, len)}`, buildStrftimeProgram);

@@ -11,3 +11,11 @@ export declare function jsNow(): i64;
 // @ts-ignore: decorator
 @external("svc_js", "tz_offset")
 export declare function jsTimeZoneOffset(localSeconds: i64): i32;
+
+/**
+ * `jsTimeZoneOffset` in the zone named by the UTF-8 at [ptr, ptr + len) (a call's `timezone`); NO_ZONE_OFFSET
+ * (abi/wire/strftime-program.ts) when the name is no zone.
+ */
+// @ts-ignore: decorator
+@external("svc_js", "tz_offset_in")
+export declare function jsNamedZoneOffset(ptr: usize, len: usize, localSeconds: i64): i32;

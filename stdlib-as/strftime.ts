@@ -32,7 +32,7 @@ import { civilFromDays, civilYear, civilMonth, civilDay, daysFromCivil, floorDiv
 import { MIN_TIMESTAMP_SECONDS, MAX_TIMESTAMP_SECONDS, MAX_TIMESTAMP_YEAR } from '../abi/wire/values';
 import { expectKinds } from './functions/support/args';
 import { bytesAt } from './functions/support/text';
-import { jsTimeZoneOffset } from './clock';
+import { jsNamedZoneOffset, jsTimeZoneOffset } from './clock';
 import { monthAbbreviation } from './time-parse';
 import {
   FormatOp,
@@ -42,6 +42,7 @@ import {
   ParseOp,
   ParseResolution,
   ParseSlot,
+  NO_ZONE_OFFSET,
 } from '../abi/wire/strftime-program';
 import { KindBit } from '../abi/wire/kinds';
 
@@ -434,12 +435,17 @@ function scanOffset(at: usize, end: usize, zulu: bool): usize {
  * then asks the JS function.
  */
 export function strftime_parse(value: Value, program: Value): Value {
+  return strftime_parse_in(value, program, 0);
+}
+
+/** `strftime_parse` with `timezone` (a byte string; 0: the instance's zone) for a time without an offset. */
+export function strftime_parse_in(value: Value, program: Value, zone: Value): Value {
   if (tagOf(value) == Tag.Timestamp) return value;
   if (tagOf(value) != Tag.Bytes) return 0;
   const text = bytesPtr(value);
   const entries = bytesPtr(program) + 1;
   if (!readFields(text, text + bytesLen(value), entries, entries + bytesLen(program) - 1)) return 0;
-  return load<u8>(bytesPtr(program)) == ParseResolution.WithOffset ? resolveWithOffset() : resolveInLocalZone();
+  return load<u8>(bytesPtr(program)) == ParseResolution.WithOffset ? resolveWithOffset() : resolveInZone(zone);
 }
 
 /** Reads the text [at, end) with the parse entries [op, opEnd) into the slots; false unless they read it all. */
@@ -506,14 +512,19 @@ function resolveWithOffset(): Value {
   return local == NO_TIME ? 0 : instant(local - offset);
 }
 
-/** The instant of the fields read as local time in the instance's time zone (`svc_js.tz_offset`), or 0. */
-function resolveInLocalZone(): Value {
+/** The instant of the fields read as local time in `zone` (0: the instance's, `svc_js.tz_offset`), or 0. */
+function resolveInZone(zone: Value): Value {
   const local = localSeconds();
   if (local == NO_TIME) return 0;
-  const offset = <i64>jsTimeZoneOffset(local);
+  const offset = zoneOffset(zone, local);
+  if (offset == NO_ZONE_OFFSET) return 0;
   // Within a day of a transition a local time may be skipped or repeated (chrono's errors): the JS function decides.
-  if (<i64>jsTimeZoneOffset(local - 86_400) != offset || <i64>jsTimeZoneOffset(local + 86_400) != offset) return 0;
-  return instant(local - offset);
+  if (zoneOffset(zone, local - 86_400) != offset || zoneOffset(zone, local + 86_400) != offset) return 0;
+  return instant(local - <i64>offset);
+}
+
+function zoneOffset(zone: Value, local: i64): i32 {
+  return zone == 0 ? jsTimeZoneOffset(local) : jsNamedZoneOffset(bytesPtr(zone), bytesLen(zone), local);
 }
 
 const NO_TIME = i64.MIN_VALUE;

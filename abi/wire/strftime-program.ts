@@ -83,3 +83,6 @@ export const enum ParseSlot {
   Nanosecond,
   Offset,
 }
+
+/** `svc_js.tz_offset_in`'s answer for a `timezone` that names no time zone (the JS function words the error). */
+export const NO_ZONE_OFFSET = 0x7fffffff;

@@ -121,8 +121,8 @@ function formatTimestamp(
 }
 
 /**
- * `parse_timestamp` without `timezone` runs the format's program in the stdlib (built as for
- * `format_timestamp`), which reads what it can; the JS function answers the rest, errors and their
+ * `parse_timestamp` without `timezone`, or with a literal one, runs the format's program in the stdlib (built
+ * as for `format_timestamp`), which reads what it can; the JS function answers the rest, errors and their
  * messages included.
  */
 function parseTimestamp(
@@ -131,21 +131,24 @@ function parseTimestamp(
   call: ResolvedCall,
   operands: () => ExpressionRef[],
 ): ExpressionRef | undefined {
-  if (call.args.timezone) return undefined;
+  // A literal `timezone` is looked up by the host per time read (`svc_js.tz_offset_in`); any other is the JS function's.
+  const zone = call.args.timezone && constantOf(call.args.timezone.expr);
+  if (call.args.timezone && zone?.kind !== 'string') return undefined;
   const found = strftimeFormat(ctx, ProgramKind.Parse, call, operands);
   if (!found) return undefined;
   const m = ctx.m;
   const program = ctx.local();
   const parsed = ctx.local();
   const get = (local: number) => m.local.get(local, ctx.b.i32);
+  const parse = (value: ExpressionRef, format: ExpressionRef) =>
+    zone?.kind === 'string'
+      ? ctx.call('strftime_parse_in', [value, format, ctx.constant(ctx.pool.bytes(zone.value))])
+      : ctx.call('strftime_parse', [value, format]);
   return m.block(
     null,
     [
       m.local.set(program, found.program),
-      m.local.set(
-        parsed,
-        m.if(m.i32.eqz(get(program)), ctx.m.i32.const(0), ctx.call('strftime_parse', [operands()[0]!, get(program)])),
-      ),
+      m.local.set(parsed, m.if(m.i32.eqz(get(program)), ctx.m.i32.const(0), parse(operands()[0]!, get(program)))),
       m.if(m.i32.eqz(get(parsed)), m.local.set(parsed, ctx.implementation(e, call, operands()))),
       get(parsed),
     ],
