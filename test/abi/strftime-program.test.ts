@@ -342,7 +342,6 @@ test('parse_timestamp formats the stdlib does not read stay with the JS function
     ['"%d/%m/%Y %I:%M %p"', '01/02/2020 10:00 AM'],
     ['"%y-%m-%d %H:%M %z"', '20-02-01 10:00 +0000'],
     ['"%a %d/%m/%Y %H:%M %z"', 'Sat 01/02/2020 10:00 +0000'],
-    ['"%d/%m/%Y %H:%M %z", timezone: "UTC"', '01/02/2020 10:00 +0000'],
     ['"%d/%m/%Y %H:%M %::z"', '01/02/2020 10:00 +00:00'],
     ['string!(.format)', 'Sat 01/02/2020 10:00 +0000'],
   ];
@@ -351,6 +350,19 @@ test('parse_timestamp formats the stdlib does not read stay with the JS function
     const { result } = program.run({ text, format: '%a %d/%m/%Y %H:%M %z' });
     assert.is((result as Timestamp).nanos, 1_580_551_200_000_000_000n, args);
     assert.is(jsCalls(), 1, args);
+  }
+});
+
+test('parse_timestamp with a literal timezone reads a local time in the stdlib', async () => {
+  for (const [args, nanos] of [
+    ['"%d/%m/%Y %H:%M %z", timezone: "UTC"', 1_580_551_200_000_000_000n],
+    ['"%d/%m/%Y %H:%M", timezone: "Europe/Paris"', 1_580_547_600_000_000_000n],
+    ['"%d/%m/%Y %H:%M", timezone: "America/New_York"', 1_580_569_200_000_000_000n],
+  ] as const) {
+    const { program, jsCalls } = await countingProgram(`parse_timestamp!(.text, ${args})`);
+    const { result } = program.run({ text: args.includes('%z') ? '01/02/2020 10:00 +0000' : '01/02/2020 10:00' });
+    assert.is((result as Timestamp).nanos, nanos, args);
+    assert.is(jsCalls(), 0, args);
   }
 });
 
