@@ -226,8 +226,13 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
   const turns = new Turns(MAX_CONCURRENT_REQUESTS);
   let listener: HttpListener | undefined;
 
-  /** A request's body into events, once it has its turn. */
-  const handle = async (c: Context<{ Bindings: HttpBindings }>, url: URL, enrichment: Stamp) => {
+  /** A request's body into events, once it has its turn: its answer, or with acknowledgements the answer
+   * once its events are delivered (awaited after the turn is given back). */
+  const handle = async (
+    c: Context<{ Bindings: HttpBindings }>,
+    url: URL,
+    enrichment: Stamp,
+  ): Promise<Response | { delivered: Promise<Response> }> => {
     if (!listener?.accepting) return c.text('Service is shutting down', 503);
     const accepting = listener;
     // Vector's `keepalive.max_connection_age_secs`: an older connection is closed after this answer.
@@ -270,14 +275,18 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
       await accepting.send({ ...batch, finalizer });
     }
     finalizer.release();
-    switch (await status) {
-      case 'delivered':
-        return c.body(null, options.response_code as 200);
-      case 'errored':
-        return c.text('Error delivering contents to sink', 500);
-      case 'rejected':
-        return c.text('Contents failed to deliver to sink', 400);
-    }
+    return {
+      delivered: status.then((outcome) => {
+        switch (outcome) {
+          case 'delivered':
+            return c.body(null, options.response_code as 200);
+          case 'errored':
+            return c.text('Error delivering contents to sink', 500);
+          case 'rejected':
+            return c.text('Contents failed to deliver to sink', 400);
+        }
+      }),
+    };
   };
 
   const app = new Hono<{ Bindings: HttpBindings }>();
@@ -288,11 +297,15 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     const enrichment = authorize(c, url);
     if (enrichment instanceof Response) return enrichment;
     await turns.take();
+    let answer: Response | { delivered: Promise<Response> };
     try {
-      return await handle(c, url, enrichment);
+      answer = await handle(c, url, enrichment);
     } finally {
       turns.give();
     }
+    // The turn bounds bodies being read and decoded; events in the pipeline are bounded by its buffers, so a
+    // request waiting for its acknowledgement holds no turn (with it, four requests at a time were answered).
+    return answer instanceof Response ? answer : await answer.delivered;
   });
 
   const listening = await HttpListener.listen(app.fetch, options.address, options.tls, options.keepalive, env);

@@ -313,6 +313,28 @@ test('with acknowledgements the answer waits for delivery: 200 delivered, 500 er
   );
 });
 
+test('with acknowledgements, requests waiting for delivery hold no turn: more than the turns are in the pipeline at once', async () => {
+  await withServer(
+    {},
+    async (url, run) => {
+      const total = 4 * MAX_CONCURRENT_REQUESTS;
+      const answers = Array.from({ length: total }, (_, i) => fetch(`${url}/`, { method: 'POST', body: `r${i}` }));
+      // Every request's events reached downstream before any was delivered.
+      await waitFor(
+        () => run.batches.length === total,
+        () => `${run.batches.length} of ${total} requests sent on while none was delivered`,
+      );
+      for (const batch of run.batches) batch.finalizer!.release();
+      assert.equal(
+        (await Promise.all(answers)).map((answer) => answer.status),
+        Array(total).fill(200),
+      );
+    },
+    httpServer as SourceDefinition,
+    testEnv('http_server', { acknowledgements: true }),
+  );
+});
+
 test('at shutdown a request waiting for delivery is answered once delivered, then its connection closes', async () => {
   const port = await freePort();
   const source = await buildSource(
