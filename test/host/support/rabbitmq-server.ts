@@ -20,7 +20,21 @@ export interface RabbitMq {
 /** Debian's server script (its /usr/sbin wrapper runs it as the `rabbitmq` user, in /var/lib/rabbitmq). */
 const SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 
+/** A free port can be taken by another process before the server binds it (Erlang then stops at once, with
+ * `dist_port_already_used`): a start that fails is tried again on fresh ports. */
+const START_ATTEMPTS = 3;
+
 export async function startRabbitMq(): Promise<RabbitMq> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts();
+    } catch (error) {
+      if (attempt === START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(): Promise<RabbitMq> {
   const [port, distPort, epmdPort] = [await freePort(), await freePort(), await freePort()];
   const dir = tempDir();
   writeFileSync(join(dir, '.erlang.cookie'), `svc-test-${process.pid}-${port}`);
@@ -31,6 +45,8 @@ export async function startRabbitMq(): Promise<RabbitMq> {
   const env = {
     ...process.env,
     HOME: dir,
+    // Where a node that fails to start writes its crash dump (the working directory otherwise: the repository).
+    ERL_CRASH_DUMP: join(dir, 'erl_crash.dump'),
     ERL_EPMD_PORT: String(epmdPort),
     ERL_EPMD_ADDRESS: '127.0.0.1',
     RABBITMQ_NODENAME: `svc-test-${process.pid}-${port}@localhost`,
