@@ -502,9 +502,10 @@ function sameAscii(text: string, bytes: Uint8Array, at: number): boolean {
 /** A string when the bytes are valid UTF-8, else a copy of the bytes. */
 function bytesToValue(bytes: Uint8Array): string | Uint8Array {
   // Node's checks and a Buffer view: a call of TextDecoder costs more than reading a short string.
-  // A copy (a Buffer's `slice` would be a view of the reader's bytes).
-  if (!isUtf8(bytes)) return new Uint8Array(bytes);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(bytes)) return view.toString('latin1');
+  // Not UTF-8: a copy (a Buffer's `slice` would be a view of the reader's bytes).
+  return isUtf8(bytes) ? view.toString('utf8') : new Uint8Array(bytes);
 }
 
 export function decode(bytes: Uint8Array): RemapValue {
