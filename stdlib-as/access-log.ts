@@ -57,7 +57,7 @@ export function access_log_parse(value: Value, re: Value, types: Value, timestam
         if (!numberParsed()) return 0;
         field = newInt(n);
       } else if (type == LogFieldType.Timestamp) {
-        field = strftime_parse(field, timestampProgram);
+        field = strftime_parse(field, timestampProgram, 0);
         if (field == 0) return 0;
       } else {
         return 0;

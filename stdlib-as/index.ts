@@ -98,7 +98,7 @@ export {
 } from './run';
 
 // format_timestamp and parse_timestamp with constant formats (the code generator's choice over the JS functions).
-export { strftime_format_utc, strftime_parse, strftime_parse_in, strftime_program } from './strftime';
+export { strftime_format_utc, strftime_parse, strftime_program } from './strftime';
 export { access_log_parse } from './access-log';
 export { grok_parse } from './grok';
 

@@ -430,16 +430,11 @@ function scanOffset(at: usize, end: usize, zulu: bool): usize {
 }
 
 /**
- * `parse_timestamp(value, format)` without `timezone`, `program` being the format's parse program; a
- * timestamp passes through. 0 (no message) when the text does not give an instant this reads: the caller
- * then asks the JS function.
+ * `parse_timestamp(value, format, timezone)`, `program` being the format's parse program and `zone` the
+ * literal `timezone` (0: the instance's zone) for a time without an offset; a timestamp passes through. 0
+ * (no message) when the text does not give an instant this reads: the caller then asks the JS function.
  */
-export function strftime_parse(value: Value, program: Value): Value {
-  return strftime_parse_in(value, program, 0);
-}
-
-/** `strftime_parse` with `timezone` (a byte string; 0: the instance's zone) for a time without an offset. */
-export function strftime_parse_in(value: Value, program: Value, zone: Value): Value {
+export function strftime_parse(value: Value, program: Value, zone: Value): Value {
   if (tagOf(value) == Tag.Timestamp) return value;
   if (tagOf(value) != Tag.Bytes) return 0;
   const text = bytesPtr(value);

@@ -138,21 +138,21 @@ function parseTimestamp(
   if (!found) return undefined;
   const m = ctx.m;
   const program = ctx.local();
-  const parsed = ctx.local();
-  const get = (local: number) => m.local.get(local, ctx.b.i32);
-  const parse = (value: ExpressionRef, format: ExpressionRef) =>
-    zone?.kind === 'string'
-      ? ctx.call('strftime_parse_in', [value, format, ctx.constant(ctx.pool.bytes(zone.value))])
-      : ctx.call('strftime_parse', [value, format]);
-  return m.block(
-    null,
-    [
-      m.local.set(program, found.program),
-      m.local.set(parsed, m.if(m.i32.eqz(get(program)), ctx.m.i32.const(0), parse(operands()[0]!, get(program)))),
-      m.if(m.i32.eqz(get(parsed)), m.local.set(parsed, ctx.implementation(e, call, operands()))),
-      get(parsed),
-    ],
-    ctx.b.i32,
+  const get = () => m.local.get(program, ctx.b.i32);
+  const zoneValue = zone?.kind === 'string' ? ctx.constant(ctx.pool.bytes(zone.value)) : m.i32.const(0);
+  return orImplementation(
+    ctx,
+    e,
+    call,
+    operands,
+    m.block(
+      null,
+      [
+        m.local.set(program, found.program),
+        m.if(m.i32.eqz(get()), m.i32.const(0), ctx.call('strftime_parse', [operands()[0]!, get(), zoneValue])),
+      ],
+      ctx.b.i32,
+    ),
   );
 }
 

@@ -1,4 +1,4 @@
-// parse_timestamp with a literal `timezone` reads local times in the stdlib (`strftime_parse_in`, offsets
+// parse_timestamp with a literal `timezone` reads local times in the stdlib (`strftime_parse` with the zone, offsets
 // from the host per time read); the JS function answers times it leaves (within a day of a transition, names
 // that are no zone). Compiled with the zone as a literal and from a variable (the JS function's path), every
 // time gives the same result or error.
