@@ -415,13 +415,13 @@ class ElasticsearchSink extends HttpBatchSink {
   private actionLine(
     target: { index: string; action: string },
     id: string | undefined,
-    version: number | undefined | false,
+    version: number | undefined,
   ): string {
     const meta: Record<string, string | number> = {};
     if (id !== undefined) meta._id = id;
     meta._index = target.index;
     if (this.typed) meta._type = this.options.doc_type;
-    if (id !== undefined && version !== undefined && version !== false) {
+    if (id !== undefined && version !== undefined) {
       meta.version_type = this.options.bulk.version_type;
       meta.version = version;
     }
