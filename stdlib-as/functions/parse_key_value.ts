@@ -34,7 +34,7 @@ import { writeInt } from '../codec/number';
 import { expectKinds } from './support/args';
 import { equalsAscii } from '../text';
 import { lossy, findBytes, bytesAt, trimStart, trimEnd } from './support/text';
-import { bytesEqual } from '../codec/scan';
+import { bytesBelow, bytesEqual, bytesNonAscii } from '../codec/scan';
 import { KindBit } from '../../abi/wire/kinds';
 
 const DEFAULT_KEY_VALUE_DELIMITER = memory.data<u8>([0x3d]);
@@ -223,6 +223,10 @@ function undelimited(at: usize, ptr: usize, len: usize): usize {
 /** Reads one element at `at` into keyStart/keyEnd/value_; returns the position after it, or -1. */
 function element(at: usize): isize {
   at = spaces0(at);
+  if (kvLen == 1 && fdLen == 1) {
+    const plain = plainElement(at, load<u8>(kvPtr), load<u8>(fdPtr));
+    if (plain >= 0) return plain;
+  }
   let next = quoted(at, kvPtr, kvLen);
   if (standalone) {
     if (next < 0) next = quoted(at, fdPtr, fdLen);
@@ -259,6 +263,48 @@ function element(at: usize): isize {
   if (next < 0) next = <isize>undelimited(at, fdPtr, fdLen);
   value_ = paired ? token(tokenStart, tokenEnd, tokenEscaped) : TRUE;
   return next;
+}
+
+/**
+ * The usual element, `key=value` with one-byte delimiters and both tokens plain (unquoted, ASCII, neither
+ * whitespace nor a control character inside): read in two word-at-a-time scans, as the grammar below reads it.
+ * Either token plain and not quoted makes the grammar's trims and checks no-ops: the key is all bytes up to the
+ * key-value delimiter (no field delimiter in it), the value all bytes up to the field delimiter or the end. -1
+ * for any other element, which the grammar then reads.
+ */
+function plainElement(at: usize, kv: u8, fd: u8): isize {
+  const start = text;
+  const stop = textLen;
+  if (at >= stop || load<u8>(start + at) == 0x22) return -1;
+  const keyEnd_ = plainEnd(at, kv, fd, true);
+  if (keyEnd_ == at || keyEnd_ >= stop || load<u8>(start + keyEnd_) != kv) return -1;
+  const valueStart = keyEnd_ + 1;
+  if (valueStart >= stop || load<u8>(start + valueStart) == 0x22) return -1;
+  const valueEnd = plainEnd(valueStart, kv, fd, false);
+  if (valueEnd == valueStart || (valueEnd < stop && load<u8>(start + valueEnd) != fd)) return -1;
+  keyStart = at;
+  keyEnd = keyEnd_;
+  keyEscaped = false;
+  value_ = newBytes(start + valueStart, valueEnd - valueStart);
+  return <isize>valueEnd;
+}
+
+/** The first byte at or after `at` that ends a plain token: the field delimiter, the key-value delimiter
+ * (`key`), a space, control or non-ASCII byte; or textLen. Words may reach past the end (READ_SLACK). */
+function plainEnd(at: usize, kv: u8, fd: u8, key: bool): usize {
+  const start = text;
+  const stop = textLen;
+  while (at < stop) {
+    const word = load<u64>(start + at);
+    const found =
+      bytesEqual(word, fd) | (key ? bytesEqual(word, kv) : 0) | bytesBelow(word, 0x21) | bytesNonAscii(word);
+    if (found != 0) {
+      at += <usize>(ctz(found) >> 3);
+      return at < stop ? at : stop;
+    }
+    at += 8;
+  }
+  return stop;
 }
 
 /** Records `count` nom errors (the first is the innermost); returns -1. */

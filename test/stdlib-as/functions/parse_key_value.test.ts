@@ -103,6 +103,17 @@ test('repeated keys collect arrays; standalone keys only fill keys not seen', ()
   assert.equal(kv('a==1 =1 a=1=2'), { value: { a: ['=1', '1=2'], '=1': true } });
 });
 
+test('plain elements and the ones next to them read alike (the one-scan path hands the rest to the grammar)', () => {
+  assert.equal(kv('a=x\u00a0 b=2'), { value: { a: 'x', b: '2' } });
+  assert.equal(kv('a=\u00e9 \u00fc=b'), { value: { a: '\u00e9', '\u00fc': 'b' } });
+  assert.equal(kv('a=x y,b=2', { field: ',' }), { value: { a: 'x y', b: '2' } });
+  assert.equal(kv('a=1 b='), { value: { a: '1', b: '' } });
+  assert.equal(kv('k:v=1,x:2', { kv: ':', field: ',' }), { value: { k: 'v=1', x: '2' } });
+  assert.equal(kv('a=x\u0001y b=2'), { value: { a: 'x\u0001y', b: '2' } });
+  assert.equal(kv('a=x"y" b=\\'), { value: { a: 'x"y"', b: '\\' } });
+  assert.equal(kv('b=2 a=1 b=3 c'), { value: { a: '1', b: ['2', '3'], c: true } });
+});
+
 test('without standalone keys every key needs its delimiter', () => {
   assert.equal(kv('a=1 b=2', { standalone: false }), { value: { a: '1', b: '2' } });
   assert.equal(kv('a=1 b', { standalone: false }), { error: 'could not parse whole line successfully' });
