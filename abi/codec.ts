@@ -74,6 +74,14 @@ export class ByteWriter {
     this.u32(b.length);
     this.raw(b);
   }
+  /** An integer that a JS number holds exactly, as an i64 (no bigint made for it). */
+  safeInt(x: number): void {
+    const at = this.reserve(9);
+    this.bytes[at] = Wire.Int;
+    // The low half is the number modulo 2^32 (also for negative numbers), the high half the rest.
+    this.view.setUint32(at + 1, x >>> 0, true);
+    this.view.setInt32(at + 5, Math.floor(x / 0x1_0000_0000), true);
+  }
   /** u32 length then the UTF-8 of `s`, encoded in place. */
   text(s: string): void {
     const at = this.reserve(4 + 3 * s.length);
@@ -146,8 +154,16 @@ export function encodeValue(w: ByteWriter, value: unknown): void {
 
 /** `encodeValue` below the containers in `ancestors` (outermost first). */
 function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void {
-  if (value === null || value === undefined) return w.u8(Wire.Null);
+  // Strings and plain objects first: most of what JS functions return.
   switch (typeof value) {
+    case 'string':
+      w.u8(Wire.Bytes);
+      return w.text(value);
+    case 'object':
+      if (value === null) return w.u8(Wire.Null);
+      break;
+    case 'undefined':
+      return w.u8(Wire.Null);
     case 'boolean':
       return w.u8(value ? Wire.True : Wire.False);
     case 'bigint':
@@ -156,42 +172,38 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
       w.u8(Wire.Int);
       return w.i64(value);
     case 'number':
-      if (Number.isInteger(value) && Number.isSafeInteger(value) && !Object.is(value, -0)) {
-        w.u8(Wire.Int);
-        return w.i64(BigInt(value));
-      }
+      if (Number.isSafeInteger(value) && !Object.is(value, -0)) return w.safeInt(value);
       if (Number.isNaN(value)) throw new UnrepresentableValueError('NaN is not a remap value');
       w.u8(Wire.Float);
       return w.f64(value);
-    case 'string':
-      w.u8(Wire.Bytes);
-      return w.text(value);
-    case 'symbol':
-    case 'function':
+    default:
       throw new UnrepresentableValueError(`a ${typeof value} is not a remap value`);
   }
-  if (value instanceof Uint8Array) {
-    w.u8(Wire.Bytes);
-    return w.sized(value);
-  }
-  if (value instanceof IntegralFloat) {
-    w.u8(Wire.Float);
-    return w.f64(value.value);
-  }
-  if (value instanceof Timestamp) return writeTimestamp(w, value.nanos);
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new UnrepresentableValueError('an invalid Date is not a remap value');
-    return encodeNested(w, Timestamp.fromDate(value), ancestors);
-  }
-  if (value instanceof Regex) {
-    // The module compiles a regex it receives and cannot fail there: an invalid pattern stops here.
-    const problem = value.program ? undefined : validateRegex(value.pattern);
-    if (problem !== undefined)
-      throw new UnrepresentableValueError(`an invalid regex is not a remap value (${problem})`);
-    w.u8(value.program ? Wire.RegexProgram : Wire.Regex);
-    w.text(value.pattern);
-    if (value.program) w.sized(value.program);
-    return;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (value instanceof Uint8Array) {
+      w.u8(Wire.Bytes);
+      return w.sized(value);
+    }
+    if (value instanceof IntegralFloat) {
+      w.u8(Wire.Float);
+      return w.f64(value.value);
+    }
+    if (value instanceof Timestamp) return writeTimestamp(w, value.nanos);
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) throw new UnrepresentableValueError('an invalid Date is not a remap value');
+      return encodeNested(w, Timestamp.fromDate(value), ancestors);
+    }
+    if (value instanceof Regex) {
+      // The module compiles a regex it receives and cannot fail there: an invalid pattern stops here.
+      const problem = value.program ? undefined : validateRegex(value.pattern);
+      if (problem !== undefined)
+        throw new UnrepresentableValueError(`an invalid regex is not a remap value (${problem})`);
+      w.u8(value.program ? Wire.RegexProgram : Wire.Regex);
+      w.text(value.pattern);
+      if (value.program) w.sized(value.program);
+      return;
+    }
   }
   const container = value as object;
   if (ancestors.includes(container)) throw new UnrepresentableValueError('a cyclic value is not a remap value');
@@ -209,16 +221,52 @@ function encodeNested(w: ByteWriter, value: unknown, ancestors: object[]): void 
     return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
   }
   const object = value as Record<string, unknown>;
-  const keys = sortedKeys(Object.keys(object).filter((key) => object[key] !== undefined));
   w.u8(Wire.Object);
-  w.u32(keys.length);
-  const sizeAt = w.reserve(4);
-  for (const key of keys) {
+  // The count and size are known once the fields are written (a field holding undefined is left out).
+  const countAt = w.reserve(8);
+  let count = 0;
+  for (const key of sortedKeysOf(object)) {
+    const field = object[key];
+    if (field === undefined) continue;
     w.text(key);
-    encodeChild(w, object[key], ancestors, key);
+    encodeChild(w, field, ancestors, key);
+    count++;
   }
   ancestors.pop();
-  return w.view.setUint32(sizeAt, w.length - sizeAt - 4, true);
+  w.view.setUint32(countAt, count, true);
+  return w.view.setUint32(countAt + 4, w.length - countAt - 8, true);
+}
+
+/** The key lists `sortedKeysOf` sorted lately, by their first key: a function's results share theirs. */
+const sortedKeyLists = new Map<string, Array<{ keys: string[]; sorted: string[] }>>();
+
+/** The keys of `object` in the order of their UTF-8 bytes; for keys in the same order as an object's lately,
+ * that object's sorted list again. */
+function sortedKeysOf(object: Record<string, unknown>): string[] {
+  const keys = Object.keys(object);
+  if (keys.length === 0) return keys;
+  let lists = sortedKeyLists.get(keys[0]!);
+  if (lists !== undefined) {
+    for (const known of lists) if (sameKeys(known.keys, keys)) return known.sorted;
+  } else {
+    // Objects keyed by data would make a list each: the lists start again past a bound.
+    if (sortedKeyLists.size >= SORTED_KEY_LISTS) sortedKeyLists.clear();
+    lists = [];
+    sortedKeyLists.set(keys[0]!, lists);
+  }
+  const sorted = sortedKeys([...keys]);
+  if (lists.length === LISTS_PER_FIRST_KEY) lists.shift();
+  lists.push({ keys, sorted });
+  return sorted;
+}
+
+const SORTED_KEY_LISTS = 64;
+const LISTS_PER_FIRST_KEY = 4;
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The timestamp `writeTimestamp` wrote last, in parts. */

@@ -101,6 +101,26 @@ test('text longer than the short-string path: a BOM stays, valid UTF-8 is a stri
     assert.equal(decode(encode(new Uint8Array(bytes))), new Uint8Array(bytes));
 });
 
+test('integers JS numbers hold exactly encode as i64, negative and beyond 32 bits alike', () => {
+  for (const n of [0, 1, -1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, -(2 ** 32), 2 ** 53 - 1, -(2 ** 53 - 1), 1234567890123])
+    assert.equal(decode(encode(n)), BigInt(n), String(n));
+  assert.equal(decode(encode(-0)), -0, 'negative zero stays a float');
+});
+
+test('objects of the same first key but other keys, or the same keys in another order, each sort their own', () => {
+  const values = [
+    { a: 1n, c: 2n },
+    { a: 1n, b: 2n, c: 3n },
+    { c: 1n, a: 2n },
+    { a: 1n, c: 2n },
+    { a: undefined, b: 1n },
+    { a: 1n, b: undefined, c: 3n },
+  ];
+  const keys = values.map((value) => Object.keys(decode(encode(value)) as object));
+  assert.equal(keys, [['a', 'c'], ['a', 'b', 'c'], ['a', 'c'], ['a', 'c'], ['b'], ['a', 'c']]);
+  assert.equal(decode(encode({ c: 1n, a: 2n })), { a: 2n, c: 1n });
+});
+
 test('NaN is refused', () => {
   assert.throws(() => encode(NaN), /NaN/);
 });
