@@ -1,12 +1,14 @@
 // uap-core's regexes.yaml (browser, OS and device rules), read on first use, applied as the reference
 // implementations do: the first matching rule wins; `$N` in replacements is the Nth group. The rules run on
-// the linear-time regex engine, each compiled when a scan first reaches it; a scan tests (RE2's DFA, no
-// groups) and takes the groups of the one rule that matches.
+// the linear-time regex engine, each compiled when a scan first runs it; a scan passes over the rules whose
+// literals the text lacks (as uap's reference parsers prefilter), tests the others (no groups) and takes the
+// groups of the one rule that matches.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { library } from './library.js';
 import { RustRegex, type RegexMatch } from '../../../abi/regex.js';
+import { requiredLiterals } from './required-literal.js';
 
 interface Rule {
   regex: string;
@@ -16,6 +18,9 @@ interface Rule {
 
 interface CompiledRule {
   regex?: RustRegex;
+  /** Sets of literals of which every match holds one each (`requiredLiterals`; lower case for a
+   * case-insensitive rule). */
+  literals?: string[][];
   rule: Rule;
 }
 
@@ -46,13 +51,49 @@ function loadRules(): NonNullable<typeof rules> {
   };
 }
 
-/** The first rule that matches and its groups. */
-function first(list: readonly CompiledRule[], ua: string): [Rule, RegexMatch] | undefined {
+/** The first rule that matches and its groups. A rule whose literals the text lacks is not run: a text is
+ * tried on ~1,200 rules, and nearly all of them require literals. `lower`: the text in lower case when it is
+ * ASCII (where ASCII case folding is the regex's), for the literals of case-insensitive rules. */
+function first(list: readonly CompiledRule[], ua: string, lower: string | undefined): [Rule, RegexMatch] | undefined {
   for (const entry of list) {
-    const regex = (entry.regex ??= new RustRegex(`${entry.rule.regex_flag === 'i' ? '(?i)' : ''}${entry.rule.regex}`));
+    const insensitive = entry.rule.regex_flag === 'i';
+    entry.literals ??= ruleLiterals(entry.rule.regex, insensitive);
+    const text = insensitive ? lower : ua;
+    if (text !== undefined && !holdsAll(text, entry.literals)) continue;
+    const regex = (entry.regex ??= new RustRegex(`${insensitive ? '(?i)' : ''}${entry.rule.regex}`));
     if (regex.test(ua)) return [entry.rule, regex.exec(ua)!];
   }
   return undefined;
+}
+
+/** Whether `text` holds a literal of each set (loops: this runs for every rule on every text). */
+function holdsAll(text: string, sets: readonly string[][]): boolean {
+  for (const set of sets) {
+    let held = false;
+    for (const literal of set) {
+      if (text.includes(literal)) {
+        held = true;
+        break;
+      }
+    }
+    if (!held) return false;
+  }
+  return true;
+}
+
+/** The literal sets of a rule's pattern, in lower case for a case-insensitive rule (those sets with a literal
+ * that is not ASCII left out). */
+function ruleLiterals(pattern: string, insensitive: boolean): string[][] {
+  const sets = requiredLiterals(pattern);
+  if (!insensitive) return sets;
+  return sets
+    .map((set) => set.map(asciiLower))
+    .filter((set): set is string[] => set.every((literal) => literal !== undefined));
+}
+
+/** `text` in lower case when it is ASCII (undefined otherwise: Unicode case folding pairs `k` with U+212A). */
+function asciiLower(text: string): string | undefined {
+  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : undefined;
 }
 
 /** A replacement with `$N` substituted, else group `group`; empty and "Other" mean unknown. */
@@ -68,9 +109,10 @@ const unknown = (family: string | null) => (family === 'Other' ? null : family);
 
 export function parseWithUap(ua: string): UapResult {
   rules ??= loadRules();
-  const browser = first(rules.browser, ua);
-  const os = first(rules.os, ua);
-  const device = first(rules.device, ua);
+  const lower = asciiLower(ua);
+  const browser = first(rules.browser, ua, lower);
+  const os = first(rules.os, ua, lower);
+  const device = first(rules.device, ua, lower);
   return {
     browser: browser
       ? {
