@@ -9,8 +9,9 @@ const ajvLibrary = library<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js'
 // ajv-formats is CommonJS: its function is the module itself, or its `default`.
 const formatsLibrary = library<FormatsPlugin & { default?: FormatsPlugin }>('ajv-formats');
 
-/** Validators by schema path and unknown-format handling, compiled on first use (the schema is a literal). */
-const validators = new Map<string, ValidateFunction>();
+/** Validators by schema path and unknown-format handling, compiled on first use (the schema is a literal), or
+ * why the schema could not be: VRL reads and compiles it once, with the program. */
+const validators = new Map<string, ValidateFunction | Error>();
 
 /**
  * `validate_json_schema(value, schema_definition, ignore_unknown_formats = false)`: true when the JSON text
@@ -34,7 +35,19 @@ export const validate_json_schema: JsFunction = ([value, schemaDefinition, ignor
 function validator(path: string, ignoreUnknownFormats: boolean): ValidateFunction {
   const key = `${ignoreUnknownFormats ? 1 : 0}${path}`;
   let validate = validators.get(key);
-  if (validate) return validate;
+  if (validate === undefined) {
+    try {
+      validate = compileSchema(path, ignoreUnknownFormats);
+    } catch (error) {
+      validate = error as Error;
+    }
+    validators.set(key, validate);
+  }
+  if (validate instanceof Error) throw validate;
+  return validate;
+}
+
+function compileSchema(path: string, ignoreUnknownFormats: boolean): ValidateFunction {
   let schema: unknown;
   try {
     schema = JSON.parse(readFileSync(path, 'utf8'));
@@ -51,7 +64,7 @@ function validator(path: string, ignoreUnknownFormats: boolean): ValidateFunctio
   });
   addFormats(ajv);
   try {
-    validate = ajv.compile(schema as object);
+    return ajv.compile(schema as object);
   } catch (e) {
     const format = /unknown format "([^"]*)"/.exec((e as Error).message);
     throw new Error(
@@ -60,8 +73,6 @@ function validator(path: string, ignoreUnknownFormats: boolean): ValidateFunctio
         : `Failed to compile schema: ${(e as Error).message}`,
     );
   }
-  validators.set(key, validate);
-  return validate;
 }
 
 const json = (v: unknown): string => JSON.stringify(v);
