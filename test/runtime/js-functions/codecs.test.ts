@@ -273,6 +273,14 @@ test('IPCrypt: round trips in both modes and families; bad addresses, modes and 
       assert.is(call('decrypt_ip', [encrypted, keys[mode], mode]), ip, `${mode} ${ip}`);
     }
   }
+  // The ciphers kept per key carry nothing from one call to the next: the same text again after other keys'.
+  const other = 'another 32-byte key for pfx mode';
+  for (const mode of ['aes128', 'pfx'] as const) {
+    const first = call('encrypt_ip', ['2001:db8::7', keys[mode], mode]);
+    call('encrypt_ip', ['2001:db8::8', mode === 'pfx' ? other : 'sixteen-byte-key', mode]);
+    call('decrypt_ip', [first, keys[mode], mode]);
+    assert.is(call('encrypt_ip', ['2001:db8::7', keys[mode], mode]), first, mode);
+  }
   // pfx keeps shared prefixes shared.
   const [a, b] = ['10.1.2.3', '10.1.2.200'].map((ip) => call('encrypt_ip', [ip, keys.pfx, 'pfx']) as string);
   assert.is(a!.split('.').slice(0, 3).join('.'), b!.split('.').slice(0, 3).join('.'));
