@@ -16,10 +16,12 @@ export const parse_groks: JsFunction = ([value, patterns, aliasArg, aliasSources
   const aliases: Record<string, string> = Object.create(null);
   for (const path of list(aliasSources, 'alias_sources')) Object.assign(aliases, aliasFile(stringArg(path)));
   for (const [name, alias] of Object.entries(object(aliasArg))) aliases[name] = stringArg(alias);
+  // Without aliases (the usual call) the compiled patterns are found without writing out an alias set.
+  const options = { aliases: Object.keys(aliases).length > 0 ? aliases : undefined, datadog: true };
   for (const pattern of list(patterns, 'patterns')) {
     let grok;
     try {
-      grok = compileGrok(stringArg(pattern), { aliases, datadog: true });
+      grok = compileGrok(stringArg(pattern), options);
     } catch (error) {
       if (error instanceof GrokCompileError) throw new Error(`unable to parse grok: ${error.message}`);
       throw error;
