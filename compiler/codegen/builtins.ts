@@ -298,7 +298,8 @@ function iterate(ctx: CodegenContext, e: ast.Call, call: ResolvedCall, kind: 'fo
   const i = ctx.local();
   const isObject = ctx.local();
   const result = ctx.local();
-  const { slots, body } = ctx.closureBody(closure);
+  // for_each drops what its closure gives: nothing holds the value of its last expression.
+  const { slots, body } = ctx.closureBody(closure, kind !== 'for_each');
   const [keySlot, valueSlot] = slots;
   const get = (l: number) => m.local.get(l, i32);
   const item = m.if(get(isObject), ctx.call('object_value', [get(c), get(i)]), ctx.call('array_get', [get(c), get(i)]));

@@ -51,7 +51,8 @@ export interface CodegenContext {
   isTrue(value: ExpressionRef): ExpressionRef;
   boolValue(condition: ExpressionRef): ExpressionRef;
   /** A closure's body in a new scope, its parameters bound to fresh slots; its `return` leaves the body. */
-  closureBody(closure: ast.Closure): { slots: number[]; body: ExpressionRef };
+  /** `resultUsed`: false when the caller drops the body's value. */
+  closureBody(closure: ast.Closure, resultUsed?: boolean): { slots: number[]; body: ExpressionRef };
   /**
    * Adds a function `(i32 × params) → i32` of its own, named after `what`, and returns its name: `body(name)`
    * builds its statements (as if generating that function) and its error exit returns 0.

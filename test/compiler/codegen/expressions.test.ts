@@ -139,6 +139,38 @@ table('copy on write', [
   { source: 'x = [1]; .a = x; .a[1] = 2; x', result: '[1]' },
 ]);
 
+// `x = push(x, …)` and `x = append(x, …)` grow the array in `x` in place; whatever else holds it keeps it.
+table('appending to a variable in place', [
+  { source: 'a = []; for_each([1, 2, 3]) -> |_i, v| { a = push(a, v) }; a', result: '[1, 2, 3]' },
+  { source: 'a = [0]; b = a; a = push(a, 1); a = push(a, 2); [a, b]', result: '[[0, 1, 2], [0]]' },
+  { source: 'a = [0]; .x = a; a = push(a, 1); .x', result: '[0]' },
+  { source: 'a = array!(.list); a = push(a, 9); [a, .list]', event: { list: [1] }, result: '[[1, 9], [1]]' },
+  { source: 'a = [1]; a = push(a, a); a = push(a, 2); a', result: '[1, [1], 2]' },
+  { source: 'a = [1]; a = append(a, a); a = append(a, [3]); a', result: '[1, 1, 3]' },
+  { source: 'a = []; c = (a = push(a, 1)); a = push(a, 2); [a, c]', result: '[[1, 2], [1]]' },
+  { source: 'a = [1]; f = for_each([1]) -> |_i, _v| { a = push(a, 2) }; a = push(a, 3); a', result: '[1, 2, 3]' },
+  {
+    source: 'a = .s; a = push!(a, 1)',
+    event: { s: 'x' },
+    error: 'function call error for "push" at (12:23): expected array, got string',
+  },
+]);
+
+// Copying the array on each turn would hold ~800 MB of copies by the end of this event.
+test('a loop appending 20,000 items to a variable fits in 64 MiB', async () => {
+  const program = await compile('a = []\nfor_each(array!(.items)) -> |_i, v| { a = push(a, v) }\n.n = length(a)', {
+    memoryLimit: 64 * 1024 * 1024,
+  });
+  const items = Array.from({ length: 20_000 }, (_, i) => i);
+  assert.equal((program.run({ items }).event as { n: bigint }).n, 20_000n);
+});
+
+// A constant array is the same on every run: appending to the variable holding it copies it first.
+test("appending in place leaves the program's constants alone from one event to the next", async () => {
+  const program = await compile('a = [0]\na = push(a, .n)\n.a = a\nb = [[1]]\nc = b[0]\nc = push(c, .n)\n.b = b');
+  for (const n of [1n, 2n, 3n]) assert.equal(program.run({ n }).event, { n, a: [0n, n], b: [[1n]] });
+});
+
 table('assignment forms', [
   { source: 'x = 1; x', result: '1' },
   { source: 'x = y = 2; [x, y]', result: '[2, 2]' },
