@@ -101,9 +101,10 @@ export {
 export { strftime_format_utc, strftime_parse, strftime_program } from './strftime';
 export { access_log_parse } from './access-log';
 export { grok_parse } from './grok';
-// `x = push(x, …)` and `x = append(x, …)` appending in place (the code generator's choice over the functions).
+// `x = push(x, …)`, `x = append(x, …)` and `x = set(x, …)` changing `x` in place (the code generator's choice).
 export { push_in_place } from './functions/push';
 export { append_in_place } from './functions/append';
+export { set_in_place } from './functions/set';
 
 // JS-backed remap functions.
 export { jsCall as js_call } from './js';

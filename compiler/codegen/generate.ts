@@ -590,10 +590,10 @@ class Generator implements CodegenContext {
   }
 
   /**
-   * `x = push(x, item)` and `x = append(x, items)`, `x` a variable: its array goes to the call without being
-   * marked shared, and the call's in-place form appends to it unless something else holds it too (the
-   * copy-on-write rule path writes into variables follow). A loop building an array this way otherwise copies
-   * it on every turn: 16k pushes took 0.5 s and half a GB of one event's memory.
+   * `x = push(x, item)`, `x = append(x, items)` and `x = set(x, path, data)`, `x` a variable: its value goes
+   * to the call without being marked shared, and the call's in-place form changes it unless something else
+   * holds it too (the copy-on-write rule path writes into variables follow). A loop building an array or an
+   * object this way otherwise copies it on every turn: 16k pushes took 0.5 s and half a GB of one event's memory.
    */
   private appendingTo(e: ast.Assign): Generator['inPlace'] {
     if (e.op !== '=' || e.errorTarget || e.target.kind === 'noop' || e.value.type !== 'Call') return undefined;
@@ -749,8 +749,12 @@ class Generator implements CodegenContext {
   }
 }
 
-/** The stdlib's in-place forms of the functions that grow their first argument (`appendingTo`). */
-const IN_PLACE: Readonly<Record<string, string>> = { push: 'push_in_place', append: 'append_in_place' };
+/** The stdlib's in-place forms of the functions that return their first argument changed (`appendingTo`). */
+const IN_PLACE: Readonly<Record<string, string>> = {
+  push: 'push_in_place',
+  append: 'append_in_place',
+  set: 'set_in_place',
+};
 
 const OPERATORS: Record<Exclude<ast.BinaryOp, '??' | '||' | '&&'>, string> = {
   '+': 'op_add',

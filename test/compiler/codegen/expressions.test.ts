@@ -139,8 +139,9 @@ table('copy on write', [
   { source: 'x = [1]; .a = x; .a[1] = 2; x', result: '[1]' },
 ]);
 
-// `x = push(x, …)` and `x = append(x, …)` grow the array in `x` in place; whatever else holds it keeps it.
-table('appending to a variable in place', [
+// `x = push(x, …)`, `x = append(x, …)` and `x = set(x, …)` change the value in `x` in place; whatever else
+// holds it, or a part of it, keeps it.
+table('changing a variable in place', [
   { source: 'a = []; for_each([1, 2, 3]) -> |_i, v| { a = push(a, v) }; a', result: '[1, 2, 3]' },
   { source: 'a = [0]; b = a; a = push(a, 1); a = push(a, 2); [a, b]', result: '[[0, 1, 2], [0]]' },
   { source: 'a = [0]; .x = a; a = push(a, 1); .x', result: '[0]' },
@@ -149,6 +150,12 @@ table('appending to a variable in place', [
   { source: 'a = [1]; a = append(a, a); a = append(a, [3]); a', result: '[1, 1, 3]' },
   { source: 'a = []; c = (a = push(a, 1)); a = push(a, 2); [a, c]', result: '[[1, 2], [1]]' },
   { source: 'a = [1]; f = for_each([1]) -> |_i, _v| { a = push(a, 2) }; a = push(a, 3); a', result: '[1, 2, 3]' },
+  { source: 'o = {}; for_each([5, 6]) -> |i, v| { o = set!(o, [to_string(i)], v) }; o', result: '{ "0": 5, "1": 6 }' },
+  { source: 'o = { "a": 1 }; p = o; o = set!(o, ["b"], 2); [o, p]', result: '[{ "a": 1, "b": 2 }, { "a": 1 }]' },
+  {
+    source: 'o = object!(parse_json!(s\'{"a": {"b": 1}}\')); q = o.a; o = set!(o, ["a", "c"], 2); [o, q]',
+    result: '[{ "a": { "b": 1, "c": 2 } }, { "b": 1 }]',
+  },
   {
     source: 'a = .s; a = push!(a, 1)',
     event: { s: 'x' },
@@ -157,12 +164,17 @@ table('appending to a variable in place', [
 ]);
 
 // Copying the array on each turn would hold ~800 MB of copies by the end of this event.
-test('a loop appending 20,000 items to a variable fits in 64 MiB', async () => {
+test("a loop adding 20,000 items to a variable's array or object fits in 64 MiB", async () => {
   const program = await compile('a = []\nfor_each(array!(.items)) -> |_i, v| { a = push(a, v) }\n.n = length(a)', {
     memoryLimit: 64 * 1024 * 1024,
   });
   const items = Array.from({ length: 20_000 }, (_, i) => i);
   assert.equal((program.run({ items }).event as { n: bigint }).n, 20_000n);
+  const keyed = await compile(
+    'o = {}\nfor_each(array!(.items)) -> |i, v| { o = set!(o, [to_string(i)], v) }\n.n = length(o)',
+    { memoryLimit: 64 * 1024 * 1024 },
+  );
+  assert.equal((keyed.run({ items }).event as { n: bigint }).n, 20_000n);
 });
 
 // A constant array is the same on every run: appending to the variable holding it copies it first.
