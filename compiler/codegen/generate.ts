@@ -98,7 +98,7 @@ class Generator implements CodegenContext {
   private helpers = 0;
   /** Label of the block around the closure body being generated: where its `return` goes. */
   private closureExit: string | undefined;
-  /** The call of `x = push(x, …)` being generated and its read of `x` (`appendingTo`). */
+  /** The call of `x = push(x, …)` (or `append`, `set`) being generated and its read of `x` (`inPlaceCall`). */
   private inPlace: { call: ast.Call; read: ast.Expr } | undefined;
 
   constructor(
@@ -332,8 +332,8 @@ class Generator implements CodegenContext {
     return this.m.select(condition, this.constI32(this.std.trueValue), this.constI32(this.std.falseValue));
   }
 
-  /** Runs the statements in order; the value is the last one's (null when there are none). */
-  /** The expressions in turn, yielding the last one's value (`lastUsed`: whether anything takes it). */
+  /** Runs the statements in order; the value is the last one's (null when there are none). `lastUsed`: whether
+   * anything takes that value. */
   private sequence(exprs: readonly ast.Expr[], lastUsed = true): ExpressionRef {
     const m = this.m;
     if (exprs.length === 0) return this.constI32(this.std.nullValue);
@@ -357,7 +357,7 @@ class Generator implements CodegenContext {
       case 'Object':
         return this.objectLiteral(e);
       case 'Variable':
-        // The array an in-place append takes over is not marked shared by this read (`appendingTo`).
+        // The value an in-place call takes over is not marked shared by this read (`inPlaceCall`).
         if (this.inPlace?.read === e) return this.loadSlot(this.slotOf(e.name));
         return this.call('value_share', [this.loadSlot(this.slotOf(e.name))]);
       case 'Query':
@@ -545,7 +545,7 @@ class Generator implements CodegenContext {
     const value = this.fn.local();
     const rhs = (): ExpressionRef => {
       const outer = this.inPlace;
-      this.inPlace = this.appendingTo(e);
+      this.inPlace = this.inPlaceCall(e);
       const v = this.expr(e.value);
       this.inPlace = outer;
       if (e.op === '=') return v;
@@ -595,7 +595,7 @@ class Generator implements CodegenContext {
    * holds it too (the copy-on-write rule path writes into variables follow). A loop building an array or an
    * object this way otherwise copies it on every turn: 16k pushes took 0.5 s and half a GB of one event's memory.
    */
-  private appendingTo(e: ast.Assign): Generator['inPlace'] {
+  private inPlaceCall(e: ast.Assign): Generator['inPlace'] {
     if (e.op !== '=' || e.errorTarget || e.target.kind === 'noop' || e.value.type !== 'Call') return undefined;
     const target = e.target.query;
     if (target.target.kind !== 'variable' || target.path.length !== 0) return undefined;
@@ -749,7 +749,7 @@ class Generator implements CodegenContext {
   }
 }
 
-/** The stdlib's in-place forms of the functions that return their first argument changed (`appendingTo`). */
+/** The stdlib's in-place forms of the functions that return their first argument changed (`inPlaceCall`). */
 const IN_PLACE: Readonly<Record<string, string>> = {
   push: 'push_in_place',
   append: 'append_in_place',

@@ -276,14 +276,14 @@ function plainElement(at: usize, kv: u8, fd: u8): isize {
   const start = text;
   const stop = textLen;
   if (at >= stop || load<u8>(start + at) == 0x22) return -1;
-  const keyEnd_ = plainEnd(at, kv, fd, true);
-  if (keyEnd_ == at || keyEnd_ >= stop || load<u8>(start + keyEnd_) != kv) return -1;
-  const valueStart = keyEnd_ + 1;
+  const keyStop = plainEnd(at, kv, fd, true);
+  if (keyStop == at || keyStop >= stop || load<u8>(start + keyStop) != kv) return -1;
+  const valueStart = keyStop + 1;
   if (valueStart >= stop || load<u8>(start + valueStart) == 0x22) return -1;
   const valueEnd = plainEnd(valueStart, kv, fd, false);
   if (valueEnd == valueStart || (valueEnd < stop && load<u8>(start + valueEnd) != fd)) return -1;
   keyStart = at;
-  keyEnd = keyEnd_;
+  keyEnd = keyStop;
   keyEscaped = false;
   value_ = newBytes(start + valueStart, valueEnd - valueStart);
   return <isize>valueEnd;

@@ -88,8 +88,9 @@ function collect(items: readonly Item[], run: { text: string }, found: string[][
   }
 }
 
-/** Punctuation that a backslash makes literal. */
-const ESCAPED_LITERALS = new Set('\\.+*?()|[]{}^$#&-~/ _;:,=!@%\'"<>`'.split(''));
+/** Punctuation that a backslash makes literal (not `<` and `>`: the regex crate reads `\<` and `\>` as word
+ * boundaries). */
+const ESCAPED_LITERALS = new Set('\\.+*?()|[]{}^$#&-~/ _;:,=!@%\'"`'.split(''));
 
 class Parser {
   private at = 0;

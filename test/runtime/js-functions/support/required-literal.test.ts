@@ -22,6 +22,7 @@ test('what may be absent or repeat ends a run; classes and other escapes hold no
   assert.equal(requiredLiterals('[a-z]+Foo\\dBar'), [['Foo'], ['Bar']]);
   assert.equal(requiredLiterals('a.b'), [['a'], ['b']]);
   assert.equal(requiredLiterals('\\bword\\b'), [['word']]);
+  assert.equal(requiredLiterals('ab\\<cd\\>'), [['ab'], ['cd']]);
   assert.equal(requiredLiterals('[]a]x[^]b]y[[:alpha:]]z'), [['x'], ['y'], ['z']]);
 });
 
