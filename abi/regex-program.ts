@@ -7,13 +7,17 @@
 //   +12 flags (ANCHORED: only a match at offset 0; NULLABLE: may match empty, so every position is a start)
 //   +16 start pc          +20 offset of the names  +24 u32[8]: bit b set when a match can start at lead byte b
 //   +56 offset of the one-pass instructions (0: the pattern is not one-pass)
-//   +60 instructions: (op, out, arg) each
+//   +60 offset of the loop table (0: no loop the backtracker can take at once)
+//   +64 instructions: (op, out, arg) each
 //   then, for a one-pass pattern, the same instructions with each split a OnePassSplit
 //   then class records: u32[4] bitmap of the ASCII code points, u32 n, n × (lo, hi) ranges above ASCII
 //   then look-around records: u32 LOOK_* flags, u32 n, n × offset of a class record (one code point each)
 //   then one-pass split records: u32 pc of the second branch, offsets of the classes of code points that
 //     take the first branch and the second, and of the class of the branch that is one code point
 //     instruction leading back to the split (`\S+`, `[^"]*`: the VM takes its run in one loop), or 0
+//   then the loop table, a word per instruction (0 or the offset of its loop record), and loop records:
+//     u32 pc of the loop's instruction, u32 pc of the exit, u32 offset of the class of the exit's first code
+//     points (lazy loops), u32 1 for a greedy loop
 //   then names: u32 n, n × (u32 group, u32 length, UTF-8 bytes padded to 4), sorted byte-wise by name
 
 import { compileRustPattern, RegexSyntaxError } from './regex.js';
@@ -126,6 +130,7 @@ class ProgramWriter {
         }
       });
     }
+    this.writeLoops();
     const start = this.startSet();
     w[ProgramHeader.Flags / 4] =
       (start.anchored ? ProgramFlag.Anchored : 0) | (start.nullable ? ProgramFlag.Nullable : 0);
@@ -215,6 +220,91 @@ class ProgramWriter {
     return offset;
   }
 
+  /**
+   * The loop table and records (`LoopRecord`): splits the backtracker can take at once because the exit
+   * cannot start where the loop goes on (greedy), or moves past where the exit cannot start (lazy). `[^"]*"`
+   * and `(?s:.)*?"` of the access-log patterns were a job and a visit per code point.
+   */
+  private writeLoops(): void {
+    const insts = this.prog.inst;
+    const records: Array<[pc: number, loop: number, exit: number, greedy: boolean, first: CodePointRanges]> = [];
+    insts.forEach((inst, pc) => {
+      if (inst.op !== RE2_ALT) return;
+      const loops = (target: number) => this.consumed(insts[target]!) !== undefined && insts[target]!.out === pc;
+      const greedy = loops(inst.out);
+      if (!greedy && !loops(inst.arg)) return;
+      const [loop, exit] = greedy ? [inst.out, inst.arg] : [inst.arg, inst.out];
+      const first = this.firstConsumed(exit);
+      if (first === undefined) return;
+      if (greedy && overlaps(this.consumed(insts[loop]!)!, first)) return;
+      records.push([pc, loop, exit, greedy, first]);
+    });
+    if (records.length === 0) return;
+    const table = this.words.length;
+    this.words.push(...new Array<number>(insts.length).fill(0));
+    this.words[ProgramHeader.Loops / 4] = table * 4;
+    for (const [pc, loop, exit, greedy, first] of records) {
+      const firstClass = greedy ? 0 : this.classRecord(merged(first));
+      this.words[table + pc] = this.words.length * 4;
+      this.words.push(loop, exit, firstClass, greedy ? 1 : 0);
+    }
+  }
+
+  /** The code points an instruction of one code point accepts; undefined for any other instruction. */
+  private consumed(inst: Re2Inst): CodePointRanges | undefined {
+    switch (inst.op) {
+      case RE2_RUNE:
+        return runeRanges(inst);
+      case RE2_RUNE1: {
+        const look = inst.runes[0]! - LOOK_AROUND_MARKER;
+        return look >= 0 && look < this.lookArounds.length ? undefined : [[inst.runes[0]!, inst.runes[0]!]];
+      }
+      case RE2_RUNE_ANY:
+        return [[0, 0x10ffff]];
+      case RE2_RUNE_ANY_NOT_NL:
+        return [
+          [0, 9],
+          [11, 0x10ffff],
+        ];
+    }
+    return undefined;
+  }
+
+  /** The code points the instructions from `pc` can consume first; undefined when they can also match,
+   * assert or look around before consuming one (then nothing is certain about where they can start). */
+  private firstConsumed(pc: number): CodePointRanges | undefined {
+    const insts = this.prog.inst;
+    const ranges: Array<readonly [number, number]> = [];
+    const seen = new Set<number>();
+    const stack = [pc];
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      const inst = insts[at]!;
+      const consumed = this.consumed(inst);
+      if (consumed !== undefined) {
+        ranges.push(...consumed);
+        continue;
+      }
+      switch (inst.op) {
+        case RE2_ALT:
+        case RE2_ALT_MATCH:
+          stack.push(inst.out, inst.arg);
+          break;
+        case RE2_CAPTURE:
+        case RE2_NOP:
+          stack.push(inst.out);
+          break;
+        case RE2_FAIL:
+          break;
+        default:
+          return undefined;
+      }
+    }
+    return ranges;
+  }
+
   private lookAround(look: LookAround): number {
     const classes = look.sequence.map((ranges) => this.classRecord(ranges));
     const offset = this.words.length * 4;
@@ -287,6 +377,22 @@ class ProgramWriter {
     }
     return { anchored, nullable, firstBytes: firstBytes.map((word) => word >>> 0) };
   }
+}
+
+/** Ranges sorted and merged where they overlap or touch (as class records hold them, for a binary search). */
+function merged(ranges: CodePointRanges): CodePointRanges {
+  const out: [number, number][] = [];
+  for (const [lo, hi] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out.at(-1);
+    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+/** Whether two sets of code point ranges share a code point. */
+function overlaps(a: CodePointRanges, b: CodePointRanges): boolean {
+  return a.some(([lo, hi]) => b.some(([otherLo, otherHi]) => lo <= otherHi && otherLo <= hi));
 }
 
 /** The code points whose UTF-8 encoding starts with byte `b` (none for continuation bytes). */

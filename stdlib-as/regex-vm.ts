@@ -10,7 +10,7 @@
 // Positions and captures are byte offsets. Memory is scratch reused for every search until the arena resets.
 
 import { alloc, arenaGeneration, copyMemory } from './value';
-import { LookFlag, ProgramFlag, ProgramHeader, RegexAssert, RegexOp } from '../abi/wire/regex-program';
+import { LookFlag, LoopRecord, ProgramFlag, ProgramHeader, RegexAssert, RegexOp } from '../abi/wire/regex-program';
 import { codePointAt, codePointStartBefore, sequenceLength } from './functions/support/text';
 
 /**
@@ -247,6 +247,7 @@ function tryBacktrack(
   start: usize,
 ): bool {
   const nslots = <u32>slotCount(prog);
+  const loops = <usize>load<u32>(prog, ProgramHeader.Loops);
   let jobs = jobStack(64);
   let capacity = jobCapacity();
   let sp: usize = 0;
@@ -284,6 +285,42 @@ function tryBacktrack(
         pc = out;
         continue;
       }
+      if (op == RegexOp.Split && loops != 0) {
+        const record = <usize>load<u32>(prog + loops + ((<usize>pc) << 2));
+        if (record != 0) {
+          const loop = prog + ProgramHeader.Size + <usize>load<u32>(prog + record, LoopRecord.LoopPc) * 12;
+          // The positions passed are marked visited at this split: from any of them it would reach the same end.
+          if (load<u32>(prog + record, LoopRecord.Greedy) != 0) {
+            // The exit cannot start where the loop goes on: the loop's whole run, then the exit.
+            pos = loopRunEnd(
+              prog,
+              load<u32>(loop),
+              load<u32>(loop, 8),
+              0,
+              text,
+              len,
+              pos,
+              visited,
+              <usize>pc * span - from,
+            );
+            pc = load<u32>(prog + record, LoopRecord.ExitPc);
+            continue;
+          }
+          // Lazy: past the code points the loop takes and the exit cannot start with, then as any split.
+          const first = prog + <usize>load<u32>(prog + record, LoopRecord.ExitFirst);
+          pos = loopRunEnd(
+            prog,
+            load<u32>(loop),
+            load<u32>(loop, 8),
+            first,
+            text,
+            len,
+            pos,
+            visited,
+            <usize>pc * span - from,
+          );
+        }
+      }
       if (op == RegexOp.Split || op == RegexOp.Save) {
         // Room for one more job (a stack may need one per visited bit).
         if (sp == capacity) {
@@ -315,6 +352,34 @@ function tryBacktrack(
     }
   }
   return false;
+}
+
+/**
+ * The end of the run from `pos` of code points the loop's instruction (`op`, `arg`) accepts and, with an
+ * `exitFirst` class record (not 0), that class does not hold. Each position passed gets its bit
+ * `bitBase + position` set in `visited`.
+ */
+function loopRunEnd(
+  prog: usize,
+  op: u32,
+  arg: u32,
+  exitFirst: usize,
+  text: usize,
+  len: usize,
+  pos: usize,
+  visited: usize,
+  bitBase: usize,
+): usize {
+  while (pos < len) {
+    const lead = <u32>load<u8>(text + pos);
+    const c = lead < 0x80 ? lead : codePointAt(text + pos);
+    if (!accepts(prog, op, arg, c) || (exitFirst != 0 && classHas(exitFirst, c))) break;
+    const bit = bitBase + pos;
+    const word = visited + ((bit >> 5) << 2);
+    store<u32>(word, load<u32>(word) | (1 << (<u32>(bit & 31))));
+    pos += sequenceLength(lead);
+  }
+  return pos;
 }
 
 /** The one-pass machine over `table` (the program's one-pass instructions), from offset 0. */

@@ -2,7 +2,7 @@
 // run by stdlib-as/regex-vm.ts. Shared by tsc and asc (see values.ts).
 
 /** The program format, the first word of a program. */
-export const PROGRAM_FORMAT = 1;
+export const PROGRAM_FORMAT = 2;
 
 /** Byte offsets of the header's u32 words. */
 export const enum ProgramHeader {
@@ -18,8 +18,10 @@ export const enum ProgramHeader {
   FirstBytes = 24,
   /** Offset of the one-pass instructions (0: the pattern is not one-pass). */
   OnePass = 56,
+  /** Offset of the loop table, a word per instruction: 0, or the offset of the loop record of a split (0: none). */
+  Loops = 60,
   /** The instructions follow the header. */
-  Size = 60,
+  Size = 64,
 }
 
 export const enum ProgramFlag {
@@ -65,6 +67,22 @@ export const enum RegexAssert {
   EndText = 8,
   WordBoundary = 16,
   NotWordBoundary = 32,
+}
+
+/**
+ * A loop record (`ProgramHeader.Loops`): a split whose one branch is an instruction of one code point leading
+ * back to it, and whose other branch (the exit) must first consume a code point, from a set the loop's
+ * differs from. u32 words at these byte offsets.
+ */
+export const enum LoopRecord {
+  /** The instruction of one code point. */
+  LoopPc = 0,
+  ExitPc = 4,
+  /** Greedy (loop first): the exit cannot start where the loop goes on, so the loop takes its whole run. Lazy
+   * (exit first): offset of the class record of the exit's first code points; where the loop goes on and the
+   * exit cannot start, the split moves on without trying the exit. */
+  ExitFirst = 8,
+  Greedy = 12,
 }
 
 /** Flags of a look-around record. */

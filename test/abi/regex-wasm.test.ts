@@ -93,6 +93,40 @@ test('generated patterns on long inputs (Pike VM): the same matches as RE2', () 
   }
 });
 
+// Loops the backtracker takes at once (the program's loop records): a greedy loop whose exit cannot start
+// where it goes on runs to its end, a lazy one moves past where its exit cannot start.
+test('loops taken at once: the same matches as RE2, and the loops that qualify have records', () => {
+  const loopTable = (pattern: string) => new DataView(regexProgram(pattern).buffer).getUint32(60, true);
+  const cases: Array<[pattern: string, recorded: boolean]> = [
+    ['"([^"]*)"', true],
+    ['"(?s:(.*?))"\\s', true],
+    ['(\\S+)\\s+(\\d+)', true],
+    ['x+y', true],
+    ['(?i)a[^b]*?b', true],
+    // The exit may start inside the loop's run, or match empty: no record, the general way.
+    ['a*a', false],
+    ['(?s:.*)x', false],
+    ['a[^b]*$', false],
+    ['a*?\\b', false],
+  ];
+  const texts = [
+    'say "hi" then "bye" ',
+    '"""" x',
+    'aaa aab abb',
+    'xxxy xy y',
+    'A..b ab',
+    'a\u00e9\u00e9b "\u00e9"\t1',
+    '',
+  ];
+  for (const [pattern, recorded] of cases) {
+    assert.is(loopTable(pattern) !== 0, recorded, pattern);
+    const re2 = new RustRegex(pattern, false);
+    const re = stdlib.put(new Regex(pattern));
+    for (const text of texts) compare(pattern, re2, re, text);
+    wasm.reset!();
+  }
+});
+
 test('linear time: patterns that stall a backtracking engine finish on long inputs', () => {
   const cases: [string, string, boolean][] = [
     ['^(a+)+$', 'a'.repeat(30) + '!', false],
