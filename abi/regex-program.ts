@@ -21,7 +21,15 @@
 //   then names: u32 n, n × (u32 group, u32 length, UTF-8 bytes padded to 4), sorted byte-wise by name
 
 import { compileRustPattern, RegexSyntaxError } from './regex.js';
-import { LookFlag, PROGRAM_FORMAT, ProgramFlag, ProgramHeader, RegexAssert, RegexOp } from './wire/regex-program.js';
+import {
+  LookFlag,
+  LoopRecord,
+  PROGRAM_FORMAT,
+  ProgramFlag,
+  ProgramHeader,
+  RegexAssert,
+  RegexOp,
+} from './wire/regex-program.js';
 
 /** Code point ranges, inclusive. */
 export type CodePointRanges = readonly (readonly [number, number])[];
@@ -245,8 +253,12 @@ class ProgramWriter {
     this.words[ProgramHeader.Loops / 4] = table * 4;
     for (const [pc, loop, exit, greedy, first] of records) {
       const firstClass = greedy ? 0 : this.classRecord(merged(first));
-      this.words[table + pc] = this.words.length * 4;
-      this.words.push(loop, exit, firstClass, greedy ? 1 : 0);
+      const record = this.words.length;
+      this.words[table + pc] = record * 4;
+      this.words[record + LoopRecord.LoopPc / 4] = loop;
+      this.words[record + LoopRecord.ExitPc / 4] = exit;
+      this.words[record + LoopRecord.ExitFirst / 4] = firstClass;
+      this.words[record + LoopRecord.Greedy / 4] = greedy ? 1 : 0;
     }
   }
 
