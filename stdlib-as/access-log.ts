@@ -18,9 +18,10 @@ import {
   intOf,
   newInt,
   regexProgram,
+  newFloat,
 } from './value';
 import { regexSearch, slotScratch, programNames, FIRST_SEARCH_BITS } from './regex-vm';
-import { numberParsed, parseIntBytes } from './codec/number';
+import { numberParsed, parseFloatBytes, parseIntBytes } from './codec/number';
 import { strftime_parse } from './strftime';
 import { lossy } from './functions/support/text';
 import { LogFieldType } from '../abi/wire/access-log';
@@ -60,11 +61,29 @@ export function access_log_parse(value: Value, re: Value, types: Value, timestam
         field = strftime_parse(field, timestampProgram, 0);
         if (field == 0) return 0;
       } else {
-        return 0;
+        // Digits with a point (the formats' `\d+\.\d+`) read as JS's `Number` reads them; anything else
+        // (signs, spaces, exponents, infinities) is the JS function's to word.
+        if (!plainDecimal(bytesPtr(field), bytesLen(field))) return 0;
+        const f = parseFloatBytes(bytesPtr(field), bytesLen(field));
+        if (!numberParsed() || !isFinite(f)) return 0;
+        field = newFloat(f);
       }
     }
     // The program lists the names sorted: append in order.
     objectInsertAt(fields, at++, key, keyLen, field);
   }
   return fields;
+}
+
+/** Whether the bytes are digits with at most one point and at least one digit. */
+function plainDecimal(ptr: usize, len: usize): bool {
+  let digits = false;
+  let point = false;
+  for (let i: usize = 0; i < len; i++) {
+    const c = load<u8>(ptr + i);
+    if (c >= 0x30 && c <= 0x39) digits = true;
+    else if (c == 0x2e && !point) point = true;
+    else return false;
+  }
+  return digits;
 }
