@@ -286,39 +286,20 @@ function tryBacktrack(
         continue;
       }
       if (op == RegexOp.Split && loops != 0) {
-        const record = <usize>load<u32>(prog + loops + ((<usize>pc) << 2));
-        if (record != 0) {
-          const loop = prog + ProgramHeader.Size + <usize>load<u32>(prog + record, LoopRecord.LoopPc) * 12;
-          // The positions passed are marked visited at this split: from any of them it would reach the same end.
-          if (load<u32>(prog + record, LoopRecord.Greedy) != 0) {
-            // The exit cannot start where the loop goes on: the loop's whole run, then the exit.
-            pos = loopRunEnd(
-              prog,
-              load<u32>(loop),
-              load<u32>(loop, 8),
-              0,
-              text,
-              len,
-              pos,
-              visited,
-              <usize>pc * span - from,
-            );
-            pc = load<u32>(prog + record, LoopRecord.ExitPc);
+        const record = prog + <usize>load<u32>(prog + loops + ((<usize>pc) << 2));
+        if (record != prog) {
+          const loop = prog + ProgramHeader.Size + <usize>load<u32>(record, LoopRecord.LoopPc) * 12;
+          const greedy = load<u32>(record, LoopRecord.Greedy) != 0;
+          // Greedy: the exit cannot start where the loop goes on, so the loop's whole run, then the exit. Lazy:
+          // past the code points the loop takes and the exit cannot start with, then as any split. The
+          // positions passed are marked tried at this split: from any of them it would reach the same end.
+          const exitFirst = greedy ? 0 : prog + <usize>load<u32>(record, LoopRecord.ExitFirst);
+          const bitBase = <usize>pc * span - from;
+          pos = loopRunEnd(prog, load<u32>(loop), load<u32>(loop, 8), exitFirst, text, len, pos, visited, bitBase);
+          if (greedy) {
+            pc = load<u32>(record, LoopRecord.ExitPc);
             continue;
           }
-          // Lazy: past the code points the loop takes and the exit cannot start with, then as any split.
-          const first = prog + <usize>load<u32>(prog + record, LoopRecord.ExitFirst);
-          pos = loopRunEnd(
-            prog,
-            load<u32>(loop),
-            load<u32>(loop, 8),
-            first,
-            text,
-            len,
-            pos,
-            visited,
-            <usize>pc * span - from,
-          );
         }
       }
       if (op == RegexOp.Split || op == RegexOp.Save) {
