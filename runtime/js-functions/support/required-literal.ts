@@ -28,9 +28,7 @@ export function requiredLiterals(pattern: string): string[][] {
     throw error;
   }
   const sets = alternatives.length === 1 ? requirementsOf(alternatives[0]!) : [anyOf(alternatives)];
-  return sets
-    .filter((set): set is string[] => set !== undefined)
-    .sort((a, b) => shortest(b) - shortest(a) || a.length - b.length);
+  return sets.filter((set): set is string[] => set !== undefined).sort(bySelectivity);
 }
 
 /** The sets of literals `items` require, none holding an empty literal. */
@@ -47,11 +45,16 @@ function requirementsOf(items: readonly Item[]): string[][] {
 function anyOf(alternatives: readonly Item[][]): string[] | undefined {
   const joined: string[] = [];
   for (const items of alternatives) {
-    const best = requirementsOf(items).sort((a, b) => shortest(b) - shortest(a) || a.length - b.length)[0];
+    const best = requirementsOf(items).sort(bySelectivity)[0];
     if (best === undefined) return undefined;
     joined.push(...best);
   }
   return joined;
+}
+
+/** The most selective set first: the one whose shortest literal is longest, then the one of fewer literals. */
+function bySelectivity(a: readonly string[], b: readonly string[]): number {
+  return shortest(b) - shortest(a) || a.length - b.length;
 }
 
 function shortest(set: readonly string[]): number {
