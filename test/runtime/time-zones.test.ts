@@ -25,6 +25,20 @@ test('offsets follow the zone rules, historical ones included', () => {
   assert.is(parseTimeZone('Asia/Kolkata')!.offsetAt(seconds('1800-01-01T00:00:00Z')) % 60 !== 0, true);
 });
 
+test('offsets change at the transition second, also within a quarter of an hour asked about before', () => {
+  const paris = parseTimeZone('Europe/Paris')!;
+  const transition = seconds('2024-03-31T01:00:00Z');
+  // The quarter the transition starts, then every second around it (the quarter before holds one offset).
+  assert.is(paris.offsetAt(transition - 900), 3600);
+  for (let t = transition - 1200; t < transition + 1200; t++)
+    assert.is(paris.offsetAt(t), t < transition ? 3600 : 7200);
+  // Monrovia's 1972 change from -00:44:30 to UTC fell inside a quarter: asked about first, then each second.
+  const monrovia = parseTimeZone('Africa/Monrovia')!;
+  const odd = seconds('1972-01-07T00:44:30Z');
+  assert.is(monrovia.offsetAt(odd - 600), -2670);
+  for (let t = odd - 900; t < odd + 900; t++) assert.is(monrovia.offsetAt(t), t < odd ? -2670 : 0);
+});
+
 test('local times in gaps and overlaps', () => {
   const newYork = parseTimeZone('America/New_York')!;
   assert.equal(instantsOfLocal(newYork, seconds('2020-03-08T02:30:00Z')), []);
