@@ -125,3 +125,39 @@ export type Sequence = { type: 'Sequence'; span: Span; exprs: Expr[] };
 export type Abort = { type: 'Abort'; span: Span; message?: Expr };
 
 export type Return = { type: 'Return'; span: Span; value: Expr };
+
+/** The expressions directly inside `e`, in source order (assignment targets are queries, not expressions). */
+export function childExprs(e: Expr): Expr[] {
+  switch (e.type) {
+    case 'Literal':
+    case 'Variable':
+      return [];
+    case 'Template':
+      return e.parts.filter((part): part is Expr => typeof part !== 'string');
+    case 'Array':
+      return e.items;
+    case 'Object':
+      return e.entries.map((entry) => entry.value);
+    case 'Query':
+      return e.target.kind === 'expr' ? [e.target.expr] : [];
+    case 'Call':
+      return [...e.args.map((arg) => arg.value), ...(e.closure ? [e.closure.body] : [])];
+    case 'Unary':
+      return [e.operand];
+    case 'Binary':
+      return [e.left, e.right];
+    case 'Assign':
+      return [e.value];
+    case 'If':
+      return e.else ? [e.predicate, e.then, e.else] : [e.predicate, e.then];
+    case 'Block':
+    case 'Sequence':
+      return e.exprs;
+    case 'Group':
+      return [e.expr];
+    case 'Abort':
+      return e.message ? [e.message] : [];
+    case 'Return':
+      return [e.value];
+  }
+}

@@ -59,7 +59,7 @@ export {
 } from './error';
 
 // Paths, operators and the program drivers.
-export { path_get, path_set, path_remove, path_exists } from './path';
+export { path_get, path_take, path_set, path_remove, path_exists } from './path';
 export { may_descend } from './depth';
 export { path_unnest } from './functions/unnest';
 export {

@@ -20,6 +20,11 @@ import {
   bytesPtr,
   bytesLen,
   allocBytes,
+  alloc,
+  arenaRoom,
+  arenaGeneration,
+  copyMemory,
+  newBytes,
   regexPatternPtr,
   regexPatternLen,
   arrayLen,
@@ -109,13 +114,44 @@ export function op_add(a: Value, b: Value): Value {
   return failKinds("can't add type ", b, ' to ', a);
 }
 
+/**
+ * The last concatenation's result, and the end of the room left unused after its bytes (for this arena
+ * generation only). `s = s + text` in a loop copied `s` on every turn: quadratic in time and, as the arena
+ * frees nothing until the run is done, in memory. Appending to that result instead writes `text` into the
+ * room and returns a longer view of the same bytes: strings are immutable views, so the shorter result, if
+ * anything still holds it, reads what it did; and only the newest result may grow, so two views never write
+ * the same room.
+ */
+let grown: Value = 0;
+let grownRoomEnd: usize = 0;
+let grownGeneration: u32 = 0;
+
 function concat(a: Value, b: Value): Value {
   const la = bytesLen(a);
   const lb = bytesLen(b);
-  const out = allocBytes(la + lb);
-  memory.copy(bytesPtr(out), bytesPtr(a), la);
-  memory.copy(bytesPtr(out) + la, bytesPtr(b), lb);
-  return out;
+  if (<u64>la + <u64>lb > <u64>u32.MAX_VALUE) trapWith(TrapCause.AddressSpace);
+  const needed = la + lb;
+  const chained = a == grown && grownGeneration == arenaGeneration();
+  const end = bytesPtr(a) + la;
+  if (chained && end <= grownRoomEnd && lb <= grownRoomEnd - end) {
+    copyMemory(end, bytesPtr(b), lb);
+    grown = newBytes(bytesPtr(a), needed);
+    return grown;
+  }
+  // A chain gets room to grow: as much again when memory holds it without growing, less when it does not
+  // (near the memory limit, growing would fail where the exact size fits).
+  let room: usize = 0;
+  if (chained) {
+    const free = arenaRoom();
+    room = free > needed ? (free - needed < needed ? free - needed : needed) : 0;
+  }
+  const data = alloc(needed + room);
+  copyMemory(data, bytesPtr(a), la);
+  copyMemory(data + la, bytesPtr(b), lb);
+  grown = newBytes(data, needed);
+  grownRoomEnd = data + needed + room;
+  grownGeneration = arenaGeneration();
+  return grown;
 }
 
 export function op_sub(a: Value, b: Value): Value {

@@ -145,6 +145,25 @@ export function path_exists(root: Value, path: usize): i32 {
   return lookup(root, path) != 0 ? 1 : 0;
 }
 
+/**
+ * The value at `path` under the root in `cell`, for `.a = push(.a, item)` (or `append`, `set`) to change in
+ * place and store back: unlike a read it is not marked shared, and the shared containers on the way are
+ * copied first, as a write copies them, so it is marked shared only when something else holds it too. Null
+ * when the path leads nowhere (nothing copied then); through a metric's view, a plain read.
+ */
+export function path_take(cell: usize, path: usize): Value {
+  if (cell == metricCell()) return path_get(load<u32>(cell), path);
+  if (lookup(load<u32>(cell), path) == 0) return NULL;
+  let slot = cell;
+  let seg = path + 4;
+  for (let i: u32 = 0, n = load<u32>(path); i < n; i++) {
+    const container = ownedAt(slot);
+    slot = childSlotAt(container, seg, <usize>childPosition(container, seg));
+    seg = nextSegment(seg);
+  }
+  return load<u32>(slot);
+}
+
 // ---- writes --------------------------------------------------------------------------------------------
 
 /** Address of the value slot of object entry `i` (stable until the object grows). */

@@ -2,7 +2,7 @@
 // stdlib. Values are i32 addresses (docs/abi.md §8); an operation that fails yields 0 and the generated
 // code branches to the innermost error handler (`??`, `ok, err =`, or the function's uncaught exit).
 
-import type * as ast from '../ast.js';
+import * as ast from '../ast.js';
 import type { CheckResult, ResolvedCall } from '../check/result.js';
 import { constantOf } from '../types/constant.js';
 import { K, type Kind } from '../types/kind.js';
@@ -450,6 +450,8 @@ class Generator implements CodegenContext {
   }
 
   query(e: ast.Query): ExpressionRef {
+    // The value an in-place call takes over (`inPlaceCall`): its path is a plain one on a writable root.
+    if (this.inPlace?.read === e) return this.call('path_take', [this.cellOf(e.target)!, this.pathDescriptor(e.path)]);
     const root = this.queryRoot(e.target);
     if (e.path.length === 0) return this.call('value_share', [root]);
     return this.call('path_get', [root, this.pathDescriptor(e.path)]);
@@ -590,19 +592,33 @@ class Generator implements CodegenContext {
   }
 
   /**
-   * `x = push(x, item)`, `x = append(x, items)` and `x = set(x, path, data)`, `x` a variable: its value goes
-   * to the call without being marked shared, and the call's in-place form changes it unless something else
-   * holds it too (the copy-on-write rule path writes into variables follow). A loop building an array or an
-   * object this way otherwise copies it on every turn: 16k pushes took 0.5 s and half a GB of one event's memory.
+   * `x = push(x, item)`, `x = append(x, items)` and `x = set(x, path, data)`, `x` a variable or a path (`.a`,
+   * `%m.a`, `x.a`): its value goes to the call without being marked shared, and the call's in-place form
+   * changes it unless something else holds it too (the copy-on-write rule path writes follow). A loop
+   * building an array or an object this way otherwise copies it on every turn: 16k pushes took 0.5 s and
+   * half a GB of one event's memory. A path's value is taken only when the call's other arguments neither
+   * read nor write anything on or below it, or above it: a read above marks only the container read shared,
+   * and the change would show through it.
    */
   private inPlaceCall(e: ast.Assign): Generator['inPlace'] {
     if (e.op !== '=' || e.errorTarget || e.target.kind === 'noop' || e.value.type !== 'Call') return undefined;
     const target = e.target.query;
-    if (target.target.kind !== 'variable' || target.path.length !== 0) return undefined;
     const call = this.types.calls.get(e.value);
     if (!call || !Object.hasOwn(IN_PLACE, call.def.name)) return undefined;
     const read = call.args.value?.expr;
-    if (read?.type !== 'Variable' || read.name !== target.target.name) return undefined;
+    if (target.target.kind === 'variable' && target.path.length === 0) {
+      return read?.type === 'Variable' && read.name === target.target.name ? { call: e.value, read } : undefined;
+    }
+    if (read?.type !== 'Query' || !sameRoot(read.target, target.target) || read.path.length !== target.path.length) {
+      return undefined;
+    }
+    const same = read.path.every((segment, i) => {
+      const other = target.path[i]!;
+      if (segment.kind === 'field') return other.kind === 'field' && other.name === segment.name;
+      return segment.kind === 'index' && other.kind === 'index' && other.index === segment.index;
+    });
+    if (!same) return undefined;
+    if (e.value.args.some((arg) => arg.value !== read && touches(arg.value, target))) return undefined;
     return { call: e.value, read };
   }
 
@@ -747,6 +763,39 @@ class Generator implements CodegenContext {
     this.handler = outerHandler;
     return name;
   }
+}
+
+/** Whether two query roots are the same event, metadata or variable. */
+function sameRoot(a: ast.QueryTarget, b: ast.QueryTarget): boolean {
+  if (a.kind === 'variable' || b.kind === 'variable') {
+    return a.kind === 'variable' && b.kind === 'variable' && a.name === b.name;
+  }
+  return a.kind === b.kind && a.kind !== 'expr';
+}
+
+/**
+ * Whether two paths from one root may reach one value, one above the other or the same: their common
+ * segments may all select the same child (index segments always may: `[-1]` and `[2]` can be one item).
+ */
+function pathsOverlap(a: readonly ast.PathSegment[], b: readonly ast.PathSegment[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.kind === 'coalesce' || y.kind === 'coalesce') continue;
+    if (x.kind !== y.kind || (x.kind === 'field' && y.kind === 'field' && x.name !== y.name)) return false;
+  }
+  return true;
+}
+
+/** Whether `e` reads or writes anything on, above or below the query `place` (a variable's name counts as its root). */
+function touches(e: ast.Expr, place: ast.Query): boolean {
+  const reaches = (q: ast.Query) => sameRoot(q.target, place.target) && pathsOverlap(q.path, place.path);
+  if (e.type === 'Variable' && place.target.kind === 'variable' && e.name === place.target.name) return true;
+  if (e.type === 'Query' && reaches(e)) return true;
+  if (e.type === 'Assign' && [e.target, e.errorTarget].some((t) => t?.kind === 'query' && reaches(t.query))) {
+    return true;
+  }
+  return ast.childExprs(e).some((child) => touches(child, place));
 }
 
 /** The stdlib's in-place forms of the functions that return their first argument changed (`inPlaceCall`). */

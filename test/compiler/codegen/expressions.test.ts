@@ -163,8 +163,55 @@ table('changing a variable in place', [
   },
 ]);
 
+// `.a = push(.a, …)` (also `append`, `set`, under `%` and a variable's path) changes the value at the path
+// in place when the other arguments leave that path alone; whatever else holds it, a part of it, or a
+// container above it keeps what it held.
+table('changing a path in place', [
+  { source: '.a = []; for_each([1, 2, 3]) -> |_i, v| { .a = push(.a, v) }; .a', result: '[1, 2, 3]' },
+  { source: '.a = [0]; x = .a; .a = push(.a, 1); .a = push(.a, 2); [.a, x]', result: '[[0, 1, 2], [0]]' },
+  {
+    source: 'x = .o; .o.t = push!(.o.t, 2); [.o, x]',
+    event: { o: { t: [1] } },
+    result: '[{ "t": [1, 2] }, { "t": [1] }]',
+  },
+  { source: 'x = .; .t = push!(.t, 2); [., x]', event: { t: [1] }, result: '[{ "t": [1, 2] }, { "t": [1] }]' },
+  { source: '.o.t = push!(.o.t, .o)', event: { o: { t: [1] } }, after: '{ "o": { "t": [1, { "t": [1] }] } }' },
+  { source: '.t = [1]; .t = push(.t, del(.t)); .t', result: '[1, [1]]' },
+  { source: '.t = [1]; .t = push(.t, .t); .t', result: '[1, [1]]' },
+  { source: '.t = [5, 6]; .t = push(.t, { .t[0] = 7; 1 }); .t', result: '[5, 6, 1]' },
+  { source: '.a = [[1], [2]]; .a[0] = push!(.a[0], 9); .a[0] = push!(.a[1], 8); .a', result: '[[2, 8], [2]]' },
+  { source: '.a = [[1], [2]]; .a[-1] = push!(.a[-1], 3); .a', result: '[[1], [2, 3]]' },
+  { source: '%m = [1]; %m = push!(%m, 2); %m = append!(%m, [3]); %m', result: '[1, 2, 3]' },
+  { source: 'x = { "t": [1] }; y = x; x.t = push!(x.t, 2); [x, y]', result: '[{ "t": [1, 2] }, { "t": [1] }]' },
+  {
+    source: '.o = {}; for_each([5, 6]) -> |i, v| { .o = set!(.o, [to_string(i)], v) }; .o',
+    result: '{ "0": 5, "1": 6 }',
+  },
+  {
+    source: '.s = push!(.s, 1)',
+    event: { s: 'x' },
+    error: 'function call error for "push" at (5:17): expected array, got string',
+  },
+  { source: '.n = push!(.n, 1)', error: 'function call error for "push" at (5:17): expected array, got null' },
+]);
+
+// Concatenation grows the newest result in place; the shorter strings others hold keep their text.
+table('concatenating in place', [
+  { source: 's = ""; for_each([1, 2, 3]) -> |_i, v| { s = s + to_string(v) }; s', result: '"123"' },
+  {
+    source: 'a = "x" + "y"; b = a + "1"; c = a + "2"; d = b + "3"; [a, b, c, d]',
+    result: '["xy", "xy1", "xy2", "xy13"]',
+  },
+  {
+    source:
+      's = "a"; for_each([1, 2, 3, 4]) -> |_i, v| { s = s + to_string(v) }; t = s; s = s + "!"; u = t + "?"; [s, t, u]',
+    result: '["a1234!", "a1234", "a1234?"]',
+  },
+  { source: '.s = "q"; .s = .s + "r"; .s = .s + .s; .s', result: '"qrqr"' },
+]);
+
 // Copying the array on each turn would hold ~800 MB of copies by the end of this event.
-test("a loop adding 20,000 items to a variable's array or object fits in 64 MiB", async () => {
+test("a loop adding 20,000 items to a variable's array or object, a field's array or a string fits in 64 MiB", async () => {
   const program = await compile('a = []\nfor_each(array!(.items)) -> |_i, v| { a = push(a, v) }\n.n = length(a)', {
     memoryLimit: 64 * 1024 * 1024,
   });
@@ -175,12 +222,25 @@ test("a loop adding 20,000 items to a variable's array or object fits in 64 MiB"
     { memoryLimit: 64 * 1024 * 1024 },
   );
   assert.equal((keyed.run({ items }).event as { n: bigint }).n, 20_000n);
+  const field = await compile('.f = []\nfor_each(array!(.items)) -> |_i, v| { .f = push!(.f, v) }\n.n = length!(.f)', {
+    memoryLimit: 64 * 1024 * 1024,
+  });
+  assert.equal((field.run({ items }).event as { n: bigint }).n, 20_000n);
+  const text = await compile(
+    's = ""\nfor_each(array!(.items)) -> |_i, v| { s = s + to_string!(v) + "," }\n.n = strlen(s)',
+    {
+      memoryLimit: 64 * 1024 * 1024,
+    },
+  );
+  assert.equal((text.run({ items }).event as { n: bigint }).n, BigInt(items.join(',').length + 1));
 });
 
 // A constant array is the same on every run: appending to the variable holding it copies it first.
 test("appending in place leaves the program's constants alone from one event to the next", async () => {
   const program = await compile('a = [0]\na = push(a, .n)\n.a = a\nb = [[1]]\nc = b[0]\nc = push(c, .n)\n.b = b');
   for (const n of [1n, 2n, 3n]) assert.equal(program.run({ n }).event, { n, a: [0n, n], b: [[1n]] });
+  const field = await compile('.a = [0]\n.a = push(.a, .n)\n%m = [[1]]\n%m[0] = push!(%m[0], .n)\n.m = %m');
+  for (const n of [1n, 2n, 3n]) assert.equal(field.run({ n }).event, { n, a: [0n, n], m: [[1n, n]] });
 });
 
 table('assignment forms', [

@@ -156,6 +156,17 @@ test("remap sees a metric as Vector's view and writes the metric back with the c
   assert.equal(result.errors, []);
 });
 
+test("remap changes a metric's tags through the in-place form of `set` as through an assignment", async () => {
+  const { runner } = await runnerOf(remap, {
+    source: 'for_each(["a", "b"]) -> |_i, k| { .tags = set!(.tags, [k], upcase(k)) }',
+  });
+  const metric = { name: 'hits', kind: 'incremental', counter: { value: 2.5 }, tags: { host: 'h' } };
+  const result = runner.process(batchOf([metric, metric], 'metric'));
+  const expected = { ...metric, tags: { host: 'h', a: 'A', b: 'B' } };
+  assert.equal(eventsOf(result.outputs[0]!.batch), [expected, expected]);
+  assert.equal(result.errors, []);
+});
+
 // ---- precompiled modules --------------------------------------------------------------------------------
 
 const main = fileURLToPath(new URL('../../../../bin/svc.js', import.meta.url));
