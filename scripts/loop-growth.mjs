@@ -16,6 +16,10 @@ const PROGRAMS = [
     'x = set!(x, [k], v)',
     'o = {}\nfor_each(array!(.items)) -> |i, v| { o = set!(o, [to_string(i)], v) }\n.n = length(o)',
   ],
+  [
+    'x = merge(x, {k: v})',
+    'o = {}\nfor_each(array!(.items)) -> |i, v| { o = merge(o, set!({}, [to_string(i)], v)) }\n.n = length(o)',
+  ],
   ['.f = push!(.f, v)', '.f = []\nfor_each(array!(.items)) -> |_i, v| { .f = push!(.f, v) }\n.n = length!(.f)'],
   ['s = s + text', 's = ""\nfor_each(array!(.items)) -> |_i, v| { s = s + to_string!(v) }\n.n = strlen(s)'],
   ['map_values', '.m = map_values(array!(.items)) -> |v| { to_string!(v) }'],

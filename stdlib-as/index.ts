@@ -75,6 +75,7 @@ export {
   op_eq,
   op_ne,
   op_merge,
+  op_merge_in_place,
   op_not,
   value_eq,
   bool_test,
@@ -105,6 +106,7 @@ export { grok_parse } from './grok';
 export { push_in_place } from './functions/push';
 export { append_in_place } from './functions/append';
 export { set_in_place } from './functions/set';
+export { merge_in_place } from './functions/merge';
 
 // JS-backed remap functions.
 export { jsCall as js_call } from './js';

@@ -34,6 +34,8 @@ import {
   objectKeyLen,
   objectValue,
   objectMerged,
+  objectMergeInto,
+  owned,
   compareBytes,
   trapWith,
 } from './value';
@@ -349,6 +351,12 @@ export function op_ne(a: Value, b: Value): Value {
 export function op_merge(a: Value, b: Value): Value {
   if (tagOf(a) != Tag.Object || tagOf(b) != Tag.Object) return failKinds("can't merge type ", b, ' into ', a);
   return objectMerged(a, b);
+}
+
+/** `x |= from`, `x` handed over by the compiler as for `merge_in_place`. */
+export function op_merge_in_place(a: Value, b: Value): Value {
+  if (tagOf(a) != Tag.Object || tagOf(b) != Tag.Object) return failKinds("can't merge type ", b, ' into ', a);
+  return objectMergeInto(owned(a), b);
 }
 
 /** 1 for true, 0 for false; -1 for anything else, with VRL's `expected boolean, got …` pending. */

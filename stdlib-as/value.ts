@@ -642,6 +642,19 @@ export function objectMerged(a: Value, b: Value): Value {
   return merged;
 }
 
+/**
+ * `from`'s entries over those of `o`, which the caller may write: in place when `from` is small beside `o`
+ * (each insertion moves the entries after it), else into a merged copy. `from`'s values become shared.
+ */
+export function objectMergeInto(o: Value, from: Value): Value {
+  const n = objectLen(from);
+  if (n << 4 > objectLen(o)) return objectMerged(o, from);
+  for (let i: usize = 0; i < n; i++) {
+    objectSet(o, objectKeyPtr(from, i), objectKeyLen(from, i), share(objectValue(from, i)));
+  }
+  return o;
+}
+
 /** Removes entry `i` in place; returns its value. */
 export function objectRemoveAt(o: Value, i: usize): Value {
   const removed = objectValue(o, i);

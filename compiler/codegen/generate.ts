@@ -450,8 +450,7 @@ class Generator implements CodegenContext {
   }
 
   query(e: ast.Query): ExpressionRef {
-    // The value an in-place call takes over (`inPlaceCall`): its path is a plain one on a writable root.
-    if (this.inPlace?.read === e) return this.call('path_take', [this.cellOf(e.target)!, this.pathDescriptor(e.path)]);
+    if (this.inPlace?.read === e) return this.take(e);
     const root = this.queryRoot(e.target);
     if (e.path.length === 0) return this.call('value_share', [root]);
     return this.call('path_get', [root, this.pathDescriptor(e.path)]);
@@ -551,6 +550,9 @@ class Generator implements CodegenContext {
       const v = this.expr(e.value);
       this.inPlace = outer;
       if (e.op === '=') return v;
+      if (e.target.kind === 'query' && this.mergesInPlace(e)) {
+        return this.checked(this.call('op_merge_in_place', [this.take(e.target.query), v]));
+      }
       return this.checked(this.call('op_merge', [this.readTarget(e.target), v]));
     };
     const stored = (): ExpressionRef => {
@@ -605,21 +607,27 @@ class Generator implements CodegenContext {
     const target = e.target.query;
     const call = this.types.calls.get(e.value);
     if (!call || !Object.hasOwn(IN_PLACE, call.def.name)) return undefined;
-    const read = call.args.value?.expr;
-    if (target.target.kind === 'variable' && target.path.length === 0) {
-      return read?.type === 'Variable' && read.name === target.target.name ? { call: e.value, read } : undefined;
-    }
-    if (read?.type !== 'Query' || !sameRoot(read.target, target.target) || read.path.length !== target.path.length) {
-      return undefined;
-    }
-    const same = read.path.every((segment, i) => {
-      const other = target.path[i]!;
-      if (segment.kind === 'field') return other.kind === 'field' && other.name === segment.name;
-      return segment.kind === 'index' && other.kind === 'index' && other.index === segment.index;
-    });
-    if (!same) return undefined;
-    if (e.value.args.some((arg) => arg.value !== read && touches(arg.value, target))) return undefined;
-    return { call: e.value, read };
+    const read = call.args[IN_PLACE[call.def.name]!.takes]?.expr;
+    if (!read || !readsPlace(read, target)) return undefined;
+    // A variable's value read elsewhere is marked shared by that read: only a path needs the look.
+    if (target.target.kind === 'variable' && target.path.length === 0) return { call: e.value, read };
+    const others = e.value.args.map((arg) => arg.value).filter((value) => value !== read);
+    return others.some((other) => touches(other, target)) ? undefined : { call: e.value, read };
+  }
+
+  /** `x |= from` (`x` a variable or a path) merges into `x`'s value in place as `x = merge(x, from)` does. */
+  private mergesInPlace(e: ast.Assign): boolean {
+    if (e.op !== '|=' || e.errorTarget || e.target.kind === 'noop') return false;
+    const target = e.target.query;
+    if (target.path.some((segment) => segment.kind === 'coalesce')) return false;
+    return (target.target.kind === 'variable' && target.path.length === 0) || !touches(e.value, target);
+  }
+
+  /** The value at an assignment target, not marked shared, for a call that changes it in place. */
+  private take(target: ast.Query): ExpressionRef {
+    if (target.target.kind === 'variable' && target.path.length === 0)
+      return this.loadSlot(this.slotOf(target.target.name));
+    return this.call('path_take', [this.cellOf(target.target)!, this.pathDescriptor(target.path)]);
   }
 
   /** VRL's default value of an expression's kind: "" for strings, 0, 0.0, false, [], {}; else null. */
@@ -708,7 +716,7 @@ class Generator implements CodegenContext {
   implementation(e: ast.Call, call: ResolvedCall, operands: ExpressionRef[]): ExpressionRef {
     const def = call.def;
     if (def.backing.kind === 'js') return this.jsCall(def.name, e, operands);
-    const exportName = this.inPlace?.call === e ? IN_PLACE[def.name]! : `fn_${def.name}`;
+    const exportName = this.inPlace?.call === e ? IN_PLACE[def.name]!.form : `fn_${def.name}`;
     if (!this.std.has(exportName)) throw new MissingImplementation(def.name, e.nameSpan);
     return this.call(exportName, operands);
   }
@@ -765,6 +773,21 @@ class Generator implements CodegenContext {
   }
 }
 
+/** Whether `read` is the value of the assignment target `target`: the same variable, or the same plain path. */
+function readsPlace(read: ast.Expr, target: ast.Query): boolean {
+  if (target.target.kind === 'variable' && target.path.length === 0) {
+    return read.type === 'Variable' && read.name === target.target.name;
+  }
+  if (read.type !== 'Query' || !sameRoot(read.target, target.target) || read.path.length !== target.path.length) {
+    return false;
+  }
+  return read.path.every((segment, i) => {
+    const other = target.path[i]!;
+    if (segment.kind === 'field') return other.kind === 'field' && other.name === segment.name;
+    return segment.kind === 'index' && other.kind === 'index' && other.index === segment.index;
+  });
+}
+
 /** Whether two query roots are the same event, metadata or variable. */
 function sameRoot(a: ast.QueryTarget, b: ast.QueryTarget): boolean {
   if (a.kind === 'variable' || b.kind === 'variable') {
@@ -798,11 +821,15 @@ function touches(e: ast.Expr, place: ast.Query): boolean {
   return ast.childExprs(e).some((child) => touches(child, place));
 }
 
-/** The stdlib's in-place forms of the functions that return their first argument changed (`inPlaceCall`). */
-const IN_PLACE: Readonly<Record<string, string>> = {
-  push: 'push_in_place',
-  append: 'append_in_place',
-  set: 'set_in_place',
+/**
+ * The stdlib's in-place forms of the functions that return an argument changed (`inPlaceCall`), and the
+ * parameter that takes the value they change.
+ */
+const IN_PLACE: Readonly<Record<string, { form: string; takes: string }>> = {
+  push: { form: 'push_in_place', takes: 'value' },
+  append: { form: 'append_in_place', takes: 'value' },
+  set: { form: 'set_in_place', takes: 'value' },
+  merge: { form: 'merge_in_place', takes: 'to' },
 };
 
 const OPERATORS: Record<Exclude<ast.BinaryOp, '??' | '||' | '&&'>, string> = {

@@ -12,6 +12,8 @@ import {
   objectGet,
   objectSet,
   objectMerged,
+  objectMergeInto,
+  owned,
 } from '../value';
 import { expectKinds, optionalBool } from './support/args';
 import { mayDescend } from '../depth';
@@ -21,6 +23,17 @@ export function fn_merge(to: Value, from: Value, deep: Value): Value {
   if (!expectKinds(to, KindBit.Object) || !expectKinds(from, KindBit.Object)) return 0;
   const isDeep = optionalBool(deep, false);
   return isDeep < 0 ? 0 : mergeObjects(to, from, isDeep == 1);
+}
+
+/**
+ * `x = merge(x, from)`: the compiler hands over the object held in `x` (see `push_in_place`), which takes
+ * `from`'s fields in place unless something else holds it too. A deep merge copies as `merge` does.
+ */
+export function merge_in_place(to: Value, from: Value, deep: Value): Value {
+  if (!expectKinds(to, KindBit.Object) || !expectKinds(from, KindBit.Object)) return 0;
+  const isDeep = optionalBool(deep, false);
+  if (isDeep < 0) return 0;
+  return isDeep == 1 ? mergeObjects(to, from, true) : objectMergeInto(owned(to), from);
 }
 
 /** `from`'s fields over `to`'s, both nested `depth` levels deep (past MAX_VALUE_DEPTH, `to` as it is). */

@@ -195,6 +195,49 @@ table('changing a path in place', [
   { source: '.n = push!(.n, 1)', error: 'function call error for "push" at (5:17): expected array, got null' },
 ]);
 
+// `x = merge(x, from)` and `x |= from` merge into `x`'s object in place once it is 16 times `from`'s size.
+const twenty = { items: Array.from({ length: 20 }, (_, i) => i) };
+const fill = (target: string) =>
+  `for_each(array!(.items)) -> |i, v| { ${target} = set!(${target}, [to_string(i)], v) }`;
+table('merging in place', [
+  {
+    source: `o = {}; ${fill('o')}; p = o; o = merge(o, { "z": 1 }); [length(o), length(p), o.z, p.z]`,
+    event: twenty,
+    result: '[21, 20, 1, null]',
+  },
+  { source: `o = {}; ${fill('o')}; p = o; o |= { "z": 1 }; [length(o), length(p)]`, event: twenty, result: '[21, 20]' },
+  {
+    source: `.o = {}; ${fill('.o')}; q = .o; .o |= { "z": 1 }; [length!(.o), length(q)]`,
+    event: twenty,
+    result: '[21, 20]',
+  },
+  { source: `.o = {}; ${fill('.o')}; .o |= { "z": .o."3" }; [length!(.o), .o.z]`, event: twenty, result: '[21, 3]' },
+  {
+    source: `x = {}; ${fill('x')}; y = { "k": x }; x |= { "z": 1 }; [length(x), length!(y.k)]`,
+    event: twenty,
+    result: '[21, 20]',
+  },
+  {
+    source: `o = {}; ${fill('o')}; f = { "1": "one" }; o = merge(o, f); f = set!(f, ["1"], "uno"); [o."1", f."1"]`,
+    event: twenty,
+    result: '["one", "uno"]',
+  },
+  {
+    source: 'o = {}; for_each([1, 2]) -> |i, v| { o = merge(o, set!({}, [to_string(i)], v)) }; o',
+    result: '{ "0": 1, "1": 2 }',
+  },
+  {
+    source: 'o = { "a": { "x": 1 } }; o = merge(o, { "a": { "y": 2 } }, deep: true); o',
+    result: '{ "a": { "x": 1, "y": 2 } }',
+  },
+  { source: '.o = { "a": 1 }; .o |= .o; .o', result: '{ "a": 1 }' },
+  {
+    source: 'o = {}; o = merge!(o, .s)',
+    event: { s: 'x' },
+    error: 'function call error for "merge" at (12:25): expected object, got string',
+  },
+]);
+
 // Concatenation grows the newest result in place; the shorter strings others hold keep their text.
 table('concatenating in place', [
   { source: 's = ""; for_each([1, 2, 3]) -> |_i, v| { s = s + to_string(v) }; s', result: '"123"' },
@@ -210,29 +253,26 @@ table('concatenating in place', [
   { source: '.s = "q"; .s = .s + "r"; .s = .s + .s; .s', result: '"qrqr"' },
 ]);
 
-// Copying the array on each turn would hold ~800 MB of copies by the end of this event.
-test("a loop adding 20,000 items to a variable's array or object, a field's array or a string fits in 64 MiB", async () => {
-  const program = await compile('a = []\nfor_each(array!(.items)) -> |_i, v| { a = push(a, v) }\n.n = length(a)', {
-    memoryLimit: 64 * 1024 * 1024,
-  });
+// Copying the value on each turn would hold ~800 MB of copies by the end of this event.
+test('a loop adding 20,000 items to an array, an object or a string fits in 64 MiB', async () => {
   const items = Array.from({ length: 20_000 }, (_, i) => i);
-  assert.equal((program.run({ items }).event as { n: bigint }).n, 20_000n);
-  const keyed = await compile(
-    'o = {}\nfor_each(array!(.items)) -> |i, v| { o = set!(o, [to_string(i)], v) }\n.n = length(o)',
-    { memoryLimit: 64 * 1024 * 1024 },
-  );
-  assert.equal((keyed.run({ items }).event as { n: bigint }).n, 20_000n);
-  const field = await compile('.f = []\nfor_each(array!(.items)) -> |_i, v| { .f = push!(.f, v) }\n.n = length!(.f)', {
-    memoryLimit: 64 * 1024 * 1024,
-  });
-  assert.equal((field.run({ items }).event as { n: bigint }).n, 20_000n);
-  const text = await compile(
-    's = ""\nfor_each(array!(.items)) -> |_i, v| { s = s + to_string!(v) + "," }\n.n = strlen(s)',
-    {
-      memoryLimit: 64 * 1024 * 1024,
-    },
-  );
-  assert.equal((text.run({ items }).event as { n: bigint }).n, BigInt(items.join(',').length + 1));
+  const loops: Array<[string, bigint]> = [
+    ['a = []\nfor_each(array!(.items)) -> |_i, v| { a = push(a, v) }\n.n = length(a)', 20_000n],
+    ['o = {}\nfor_each(array!(.items)) -> |i, v| { o = set!(o, [to_string(i)], v) }\n.n = length(o)', 20_000n],
+    ['.f = []\nfor_each(array!(.items)) -> |_i, v| { .f = push!(.f, v) }\n.n = length!(.f)', 20_000n],
+    [
+      'o = {}\nfor_each(array!(.items)) -> |i, v| { o = merge(o, set!({}, [to_string(i)], v)) }\n.n = length(o)',
+      20_000n,
+    ],
+    [
+      's = ""\nfor_each(array!(.items)) -> |_i, v| { s = s + to_string!(v) + "," }\n.n = strlen(s)',
+      BigInt(items.join(',').length + 1),
+    ],
+  ];
+  for (const [source, n] of loops) {
+    const program = await compile(source, { memoryLimit: 64 * 1024 * 1024 });
+    assert.equal((program.run({ items }).event as { n: bigint }).n, n, source);
+  }
 });
 
 // A constant array is the same on every run: appending to the variable holding it copies it first.
