@@ -154,6 +154,24 @@ test('CEF: header, escapes, strictness, translation', () => {
   >;
   assert.is(translated.Läbel, 'välue');
   assert.is(translated.name, 'ñ');
+  // A key starts the extension or follows a space; `a=b` inside a value after another character is value.
+  const extension = (text: string) => {
+    const { cefVersion, deviceVendor, deviceProduct, deviceVersion, deviceEventClassId, name, severity, ...rest } =
+      plain(call(parse_cef, `CEF:0|V|P|1|1|n|5|${text}`, false, false)) as Record<string, unknown>;
+    return rest;
+  };
+  assert.equal(extension('a.b[0]=x y_z-1=two words  k=\\= \\n "q"  '), {
+    'a.b[0]': 'x',
+    'y_z-1': 'two words ',
+    k: '= \n "q"',
+  });
+  assert.equal(extension('src=1 x:y=2 dst="q"'), { src: '1 x:y=2', dst: 'q' });
+  for (const text of ['é=1 k=v', ' x']) {
+    assert.is(
+      call(parse_cef, `CEF:0|V|P|1|1|n|5|${text}`, false, false),
+      'error: Could not parse whole line successfully',
+    );
+  }
 });
 
 test('InfluxDB line protocol', () => {
