@@ -36,8 +36,16 @@ function errorFlags(direction: Direction, domain: string): string {
   return badPunycode ? 'Errors { punycode }' : 'Errors { disallowed_character }';
 }
 
+/**
+ * Lower-case letters, digits, hyphens and dots, no label starting `xn--`: what UTS #46 leaves as it is both
+ * ways with or without its checks (most domains a pipeline sees). tr46 maps them code point by code point
+ * through its tables: ~10 µs for `www.example.com`.
+ */
+const PLAIN_ASCII_DOMAIN = /^(?!xn--)[a-z0-9-]*(?:\.(?!xn--)[a-z0-9-]*)*$/;
+
 /** `domain` in ASCII or Unicode form; with `validate`, throws `prefix` + idna's error flags when a rule fails. */
 export function idna(direction: Direction, domain: string, validate: boolean, prefix: string): string {
+  if (PLAIN_ASCII_DOMAIN.test(domain)) return domain;
   if (!validate) return process(direction, domain, {}).domain;
   const result = process(direction, domain, VALIDATING);
   if (result.error) throw new Error(prefix + errorFlags(direction, domain));

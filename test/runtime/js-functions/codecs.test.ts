@@ -13,6 +13,7 @@ const JS_FUNCTIONS = await loadJsFunctions(JS_FUNCTION_NAMES);
 import { CRC_CATALOGUE } from '../../../runtime/js-functions/support/crc.js';
 import { sivSeal } from '../../../runtime/js-functions/support/aes-siv.js';
 import { zstdCompress } from '../../../runtime/zstd.js';
+import { createRequire } from 'node:module';
 import { compress as zstdOneShot } from '@bokuweb/zstd-wasm';
 import type { RemapValue } from '../../../abi/values.js';
 
@@ -194,6 +195,29 @@ test('punycode and MIME encoded-words', () => {
   // Not an encoded-word: unchanged, as VRL (checked against the reference engine).
   assert.is(call('decode_mime_q', ['plain text']), 'plain text');
   assert.is(call('decode_mime_q', ['utf-8?b?!!!']), 'utf-8?b?!!!');
+});
+
+// Plain ASCII domains skip tr46: what it gives them, with and without its checks, is what they were.
+const tr46 = createRequire(import.meta.url)('tr46') as {
+  toASCII(domain: string, options: object): string | null;
+  toUnicode(domain: string, options: object): { domain: string; error: boolean };
+};
+test('punycode of plain ASCII domains is what tr46 makes of them', () => {
+  const parts = ['a', 'z9', '-', '.', 'xn--', 'x', 'n', 'B', '_', 'é'];
+  for (let i = 0; i < 4000; i++) {
+    let n = i;
+    let domain = '';
+    for (let k = 0; k < 6 && n > 0; k++, n = Math.floor(n / parts.length)) domain += parts[n % parts.length];
+    for (const validate of [true, false]) {
+      const options = validate ? { checkBidi: true, checkJoiners: true } : {};
+      const ascii = tr46.toASCII(domain, options);
+      const unicode = tr46.toUnicode(domain, options);
+      const encoded = call('encode_punycode', [domain, validate]);
+      const decoded = call('decode_punycode', [domain, validate]);
+      if (ascii !== null) assert.is(encoded, ascii, domain);
+      if (!unicode.error) assert.is(decoded, unicode.domain, domain);
+    }
+  }
 });
 
 test('hashes: empty, Unicode and large values; unknown algorithms at run time', () => {
