@@ -30,6 +30,7 @@ import {
   type Piece,
   type Trap,
 } from './trap-recovery.js';
+import { splitByBitmap } from './batch-io.js';
 import { moduleImports, type InstanceRef, type JsFunction, type JsFunctionTable } from './imports.js';
 import { loadJsFunctions } from './js-functions/index.js';
 import { defaultServices, type InstanceServices, type LogLevel } from './services.js';
@@ -325,7 +326,10 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
   ): FramedOutput {
     const codec = new CodecModule({ timezone: this.options.services.timezone });
     const decoded = codec.decode(input, decode);
-    const chain = this.runChain(decoded.batch, flags & (ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT));
+    const chain =
+      flags & ChainFlag.CONDITION
+        ? this.matching(decoded.batch)
+        : this.runChain(decoded.batch, flags & (ChainFlag.KEEP_ON_ERROR | ChainFlag.KEEP_ON_ABORT));
     const failures =
       flags & ChainFlag.FAILED_RECORDS
         ? chain.failures
@@ -339,6 +343,13 @@ export class RemapInstance extends ArenaInstance<ModuleExports> {
       count: chain.count - encoded.errors.length,
       encodeErrors: encoded.errors,
     };
+  }
+
+  /** The records of an input batch the program, a condition, holds for, as `runChain` gives its output. */
+  private matching(input: Uint8Array): ChainOutput {
+    const { bits, failures } = this.runCondition(input);
+    const { matched, matchedCount } = splitByBitmap(input, bits);
+    return { output: matched, count: matchedCount, failures };
   }
 
   /** Runs the program as a condition on each record of an input batch (docs/abi.md §2.2). */

@@ -425,8 +425,15 @@ export function run_framed(
 function runDecoded(kind: EventKind, meta: Value, event: Value): void {
   // Shared: the program's writes copy, so the event as decoded is still there if it fails.
   const original = share(event);
+  share(meta);
   setRunning(framedIndex);
   let result = runEvent(meta, event, kind == EventKind.Metric);
+  if (framedFlags & ChainFlag.CONDITION) {
+    if (result == TRUE) emitOriginal(kind, meta, original);
+    else if (result == 0) writeFailure(framedFailures, framedIndex, outcomeOf(result), 0, 0);
+    framedIndex++;
+    return;
+  }
   if (result != 0) {
     const target = producedEvent(event_cell());
     // The encoder reports its own events too deep to encode (codec/encode.ts).
@@ -447,16 +454,19 @@ function runDecoded(kind: EventKind, meta: Value, event: Value): void {
     } else {
       writeFailure(framedFailures, framedIndex, outcome, 0, 0);
     }
-    if (keep) {
-      if (framedEncodes) {
-        encodeEmitted(framedOut, <u8>kind, meta, original);
-      } else {
-        writeInputRecord(framedOut, <u8>kind, meta, original);
-        framedEmitted++;
-      }
-    }
+    if (keep) emitOriginal(kind, meta, original);
   }
   framedIndex++;
+}
+
+/** An event as it was decoded, to the output. */
+function emitOriginal(kind: EventKind, meta: Value, original: Value): void {
+  if (framedEncodes) {
+    encodeEmitted(framedOut, <u8>kind, meta, original);
+  } else {
+    writeInputRecord(framedOut, <u8>kind, meta, original);
+    framedEmitted++;
+  }
 }
 
 /** An emitted event through the encoder; the events it cannot encode are its errors, not the output's. */

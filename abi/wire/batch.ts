@@ -47,6 +47,11 @@ export const enum ChainFlag {
   KEEP_ON_ABORT = 2,
   /** `run_framed` only: failures carry the event as it was decoded, as an input record (for `reroute_dropped`). */
   FAILED_RECORDS = 4,
+  /**
+   * `run_framed` only: the program is a condition (compiled with `condition`): an event whose result is true
+   * goes out as it was decoded, the others are dropped (a failed condition as a failure without its record).
+   */
+  CONDITION = 8,
 }
 
 /** Flags of `run_ndjson` (docs/abi.md §3). */

@@ -146,6 +146,12 @@ export interface TransformDefinition<Options = unknown, Plan = unknown> extends 
   /** Set by a transform that keeps events between batches (reduce), so not `concurrent`: the topology calls
    * its runner's `flush` every this many milliseconds, and once when its input has ended. */
   flushPeriodMs?(options: Options): number;
+  /**
+   * Whether its worker takes over its neighbours' codec work (host/topology/run.ts `fusedEdges`): decodes the
+   * frames of a source that feeds only it (`EventBatch.frames`), and encodes its default output for a sink it
+   * alone feeds (`process`'s `encode`), in the one wasm call that runs its program.
+   */
+  codecWork?(options: Options): boolean;
   /** Event kinds it accepts. */
   inputs(options: Options): readonly EventKind[];
   outputs(options: Options, id: string): OutputPort[];

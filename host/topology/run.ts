@@ -998,10 +998,11 @@ export function chainedTransforms(graph: Graph): Map<string, string[]> {
 }
 
 /**
- * Edges where a transform's worker takes over a neighbour's codec work (host/topology/batch.ts): a source
- * whose only output feeds one remap transform and nothing else feeds it (the transform decodes the source's
- * frames), and a remap transform whose default output feeds one sink and nothing else feeds it (the
- * transform encodes for the sink, when the sink encodes batches whole).
+ * Edges where a transform's worker takes over a neighbour's codec work (host/topology/batch.ts), for a
+ * transform that does (`codecWork`: remap, filter with a remap condition): a source whose only output feeds
+ * one such transform and nothing else feeds it (the transform decodes the source's frames), and such a
+ * transform whose default output feeds one sink and nothing else feeds it (the transform encodes for the
+ * sink, when the sink encodes batches whole).
  */
 export function fusedEdges(graph: Graph): {
   decodingSources: Map<string, string>;
@@ -1009,17 +1010,20 @@ export function fusedEdges(graph: Graph): {
 } {
   const from = (id: string) => graph.edges.filter((edge) => edge.from === id);
   const into = (id: string) => graph.edges.filter((edge) => edge.to === id);
-  const isRemap = (id: string) => graph.components.get(id)?.type === 'remap';
+  const doesCodecWork = (id: string) => {
+    const spec = graph.components.get(id);
+    return spec?.definition.kind === 'transform' && (spec.definition.codecWork?.(spec.options) ?? false);
+  };
   const decodingSources = new Map<string, string>();
   const encodingTransforms = new Map<string, string>();
   for (const spec of graph.components.values()) {
     const edges = from(spec.id);
     if (spec.kind === 'source' && (graph.ports.get(spec.id)?.length ?? 0) === 1 && edges.length === 1) {
       const to = edges[0]!.to;
-      if (isRemap(to) && into(to).length === 1) decodingSources.set(spec.id, to);
+      if (doesCodecWork(to) && into(to).length === 1) decodingSources.set(spec.id, to);
     }
     const main = edges.filter((edge) => edge.output === undefined);
-    if (isRemap(spec.id) && main.length === 1) {
+    if (doesCodecWork(spec.id) && main.length === 1) {
       const to = main[0]!.to;
       if (graph.components.get(to)?.kind === 'sink' && into(to).length === 1) encodingTransforms.set(spec.id, to);
     }

@@ -399,6 +399,60 @@ test('runFramed: frames decoded and stamped, the program run, the events encoded
   assert.is(chained.failures[0]!.record, undefined);
 });
 
+test('runFramed of a condition: the events it holds for go out as decoded; failed ones are failures without their record', async () => {
+  const { wasm } = await compileModule('.seen = true\n.a == 1 || to_int!(.b) > 0', { framed: true, condition: true });
+  const instance = await loadInstance(wasm);
+  const input = new TextEncoder().encode('{"a":1}\n{"a":2,"b":"x"}\n{"a":2,"b":5}\nnope\n{"a":3}\n');
+  const decode = {
+    framing: { method: 'newline_delimited' as const },
+    codec: 'json' as const,
+    stamp: { src: 's' },
+    eof: true,
+  };
+  const encoded = instance.runFramed(input, decode, { codec: 'json' }, ChainFlag.CONDITION | ChainFlag.KEEP_ON_ERROR);
+  assert.is(new TextDecoder().decode(encoded.output), '{"a":1,"src":"s"}\n{"a":2,"b":5,"src":"s"}\n');
+  assert.is(encoded.count, 2);
+  assert.is(encoded.decoded, 4);
+  assert.is(encoded.decodeErrors.length, 1);
+  assert.equal(
+    encoded.failures.map((failure) => [failure.index, failure.outcome, failure.record]),
+    [[1, 'error', undefined]],
+  );
+  const batch = instance.runFramed(input, decode, undefined, ChainFlag.CONDITION);
+  assert.equal(
+    decodeBatch(batch.output).events.map((record) => record.event),
+    [
+      { a: 1n, src: 's' },
+      { a: 2n, b: 5n, src: 's' },
+    ],
+  );
+});
+
+// A call that traps (here an event past the memory limit) runs again in steps: decode, run, encode.
+test('runFramed after a trap: the event that trapped fails, the others run as in one call', async () => {
+  const framedModule = async (source: string, condition: boolean) => {
+    const { module, info: moduleInfo } = loadModule((await compileModule(source, { framed: true, condition })).wasm);
+    return instantiate(module, { functions: {}, services: defaultServices(moduleInfo), memoryLimit: 4 * 2 ** 20 });
+  };
+  const input = new TextEncoder().encode('{"s":"ab","n":1}\n{"s":"ab","n":10000000}\n{"s":"","n":1}\n');
+  const decode = { framing: { method: 'newline_delimited' as const }, codec: 'json' as const, eof: true };
+  const condition = await framedModule('strlen(string!(.s) * to_int!(.n)) > 0', true);
+  const held = condition.runFramed(input, decode, { codec: 'json' }, ChainFlag.CONDITION);
+  assert.is(new TextDecoder().decode(held.output), '{"n":1,"s":"ab"}\n');
+  assert.equal(
+    held.failures.map((failure) => [failure.index, failure.outcome]),
+    [[1, 'error']],
+  );
+  assert.match(held.failures[0]!.message, /memory limit exceeded/);
+  const program = await framedModule('.l = strlen(string!(.s) * to_int!(.n))', false);
+  const ran = program.runFramed(input, decode, { codec: 'json' }, 0);
+  assert.is(new TextDecoder().decode(ran.output), '{"l":2,"n":1,"s":"ab"}\n{"l":0,"n":1,"s":""}\n');
+  assert.equal(
+    ran.failures.map((failure) => [failure.index, failure.outcome]),
+    [[1, 'error']],
+  );
+});
+
 test('modules are compiled without the fused entry unless asked', async () => {
   const { wasm } = await compileModule('.a = 1');
   assert.not.ok((await loadInstance(wasm)).framed);

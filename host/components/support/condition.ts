@@ -4,11 +4,12 @@
 // bitmap; kind tests read each record's kind byte.
 
 import { z } from 'zod';
-import { BatchReader } from '../../../runtime/engine.js';
-import type { ChainFailure } from '../../../abi/batch.js';
-import type { EventKind } from '../../topology/batch.js';
+import { BatchReader, type EncodeOptions } from '../../../runtime/engine.js';
+import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
+import type { EventBatch, EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import type { RemapInstance } from '../../../runtime/index.js';
+import type { FramedOutput } from '../../../runtime/module.js';
 import { remapString } from '../../config/template.js';
 import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
 
@@ -36,17 +37,24 @@ export type ConditionPlan =
   | { test: 'vrl'; module: WebAssembly.Module; maxDecompressedSize: number }
   | { test: 'kind'; kind: EventKind };
 
-/** Compiles a condition; `what` names it in errors (e.g. `route "errors"`). */
+/** Whether a condition is a remap program or query (not a kind test): one that can also run on frames. */
+export const isProgram = (config: ConditionConfig): config is Extract<ConditionConfig, { source: string }> =>
+  !(config.type in KIND_TESTS);
+
+/**
+ * Compiles a condition; `what` names it in errors (e.g. `route "errors"`). `framed`: a remap condition may
+ * also run on frames (`Condition.runFramed`).
+ */
 export async function prepareCondition(
   config: ConditionConfig,
   env: ComponentEnv,
   what: string,
+  framed = false,
 ): Promise<ConditionPlan> {
-  if (config.type === 'is_log' || config.type === 'is_metric' || config.type === 'is_trace') {
-    return { test: 'kind', kind: KIND_TESTS[config.type]! };
-  }
+  if (!isProgram(config)) return { test: 'kind', kind: KIND_TESTS[config.type]! };
   const source = config.type === 'vrl' ? config.source : `match_ext_query(., ${remapString(config.source)})`;
-  const module = await compileProgram(source, { timezone: env.globals.timezone, condition: true }, env, what);
+  const options = { timezone: env.globals.timezone, condition: true, framed };
+  const module = await compileProgram(source, options, env, what);
   return { test: 'vrl', module, maxDecompressedSize: env.maxDecompressedSize };
 }
 
@@ -66,6 +74,15 @@ export class Condition {
 
   static async create(plan: ConditionPlan, logs: RemapLogs): Promise<Condition> {
     return new Condition(plan, plan.test === 'vrl' ? await instantiateProgram(plan.module, logs, plan) : undefined);
+  }
+
+  /**
+   * The events of a source's frames the condition holds for, encoded for `encode`'s sink when given (a remap
+   * condition prepared `framed`; the topology sends frames to no other).
+   */
+  runFramed(frames: EventBatch, encode: EncodeOptions | undefined): FramedOutput {
+    if (!this.instance?.framed || !frames.frames) throw new Error('internal: this condition does not run on frames');
+    return this.instance.runFramed(frames.bytes, frames.frames, encode, ChainFlag.CONDITION);
   }
 
   /** Evaluates the condition on every record of an input batch. */

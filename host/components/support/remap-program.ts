@@ -17,6 +17,7 @@ import {
   type RemapInstance,
 } from '../../../runtime/index.js';
 import { compilerVersion } from '../../../runtime/engine.js';
+import type { FramedOutput } from '../../../runtime/module.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import { threadMetricsSnapshot } from '../../telemetry/metrics-snapshot.js';
 import { threadEnrichmentTables } from '../../enrichment/tables.js';
@@ -88,6 +89,17 @@ export function runsModulesOf(version: string, compiler: string): boolean {
   const [cMajor, cMinor, cPatch] = compiled as [number, number, number];
   if (cMajor !== major || (major === 0 && cMinor !== minor)) return false;
   return cMinor < minor || (cMinor === minor && cPatch <= patch);
+}
+
+/** What a run on a source's frames tells the topology: the events they decoded into, and those the encoder
+ * for the sink left out. */
+export function framedCounts(framed: FramedOutput): Pick<TransformResult, 'decoded' | 'encodeFailures'> {
+  const { decoded, decodeErrors, encodeErrors } = framed;
+  return {
+    decoded: { count: decoded, errors: decodeErrors.map((error) => error.message) },
+    encodeFailures:
+      encodeErrors.length > 0 ? { count: encodeErrors.length, message: encodeErrors[0]!.message } : undefined,
+  };
 }
 
 /** Groups runtime failures by message, as `TransformResult.errors` reports them. */

@@ -7,10 +7,11 @@ import {
   Condition,
   conditionErrors,
   conditionSchema,
+  isProgram,
   prepareCondition,
   type ConditionPlan,
 } from '../support/condition.js';
-import { RemapLogs } from '../support/remap-program.js';
+import { framedCounts, RemapLogs } from '../support/remap-program.js';
 
 const options = z.strictObject({ condition: conditionSchema });
 
@@ -27,12 +28,30 @@ const filter: TransformDefinition<FilterOptions, ConditionPlan> = {
   options,
   inputs: () => ['log', 'metric', 'trace'],
   outputs: () => [{ name: undefined, kinds: ['log', 'metric', 'trace'] }],
-  prepare: (config, env) => prepareCondition(config.condition, env, 'condition'),
+  codecWork: (config) => isProgram(config.condition),
+  prepare: (config, env) => prepareCondition(config.condition, env, 'condition', isProgram(config.condition)),
   async create(plan) {
     const logs = new RemapLogs();
     const condition = await Condition.create(plan, logs);
     return {
-      process(batch) {
+      process(batch, encode) {
+        if (batch.frames) {
+          const framed = condition.runFramed(batch, encode);
+          const passed = framed.count + framed.encodeErrors.length;
+          return {
+            outputs: [
+              {
+                output: undefined,
+                batch: { bytes: framed.output, count: framed.count, encoded: encode !== undefined },
+              },
+            ],
+            discarded:
+              framed.decoded > passed ? [{ count: framed.decoded - passed, intentional: true, reason: DROPPED }] : [],
+            errors: conditionErrors(framed.failures),
+            logs: logs.take(),
+            ...framedCounts(framed),
+          };
+        }
         const { bits, failures } = condition.evaluate(batch.bytes);
         const { matched, matchedCount, unmatchedCount } = splitByBitmap(batch.bytes, bits);
         return {

@@ -6,7 +6,7 @@ import { BatchReader, BatchWriter, CodecModule, withField } from '../../../runti
 import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
 import { encode } from '../../../abi/codec.js';
 import type { TransformResult, TransformRunner } from '../component.js';
-import { failureErrors, instantiateProgram, RemapLogs } from '../support/remap-program.js';
+import { failureErrors, framedCounts, instantiateProgram, RemapLogs } from '../support/remap-program.js';
 
 /** The output failed events are rerouted to (\`reroute_dropped\`). */
 export const DROPPED = 'dropped';
@@ -50,9 +50,7 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
           plan.keep | (plan.rerouteDropped ? ChainFlag.FAILED_RECORDS : 0),
         );
         run = framed;
-        decoded = { count: framed.decoded, errors: framed.decodeErrors.map((error) => error.message) };
-        if (framed.encodeErrors.length > 0)
-          encodeFailures = { count: framed.encodeErrors.length, message: framed.encodeErrors[0]!.message };
+        ({ decoded, encodeFailures } = framedCounts(framed));
       } else {
         if (batch.frames) {
           const result = (codec ??= new CodecModule({ timezone: plan.timezone })).decode(batch.bytes, batch.frames);

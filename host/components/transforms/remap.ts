@@ -54,6 +54,7 @@ const remap: TransformDefinition<RemapOptions, RemapPlan> = {
   kind: 'transform',
   type: 'remap',
   concurrent: true,
+  codecWork: () => true,
   description:
     "Modifies events with a remap program. Besides Vector's `source`, `file` and `files`, the program may be a " +
     'module precompiled by `svc vrl --emit-wasm` (`module`: its path; refused unless this svc can run it).',

@@ -7,6 +7,8 @@ import { chainedTransforms, fusedEdges, Topology } from '../../../host/topology/
 import { MetricsRegistry } from '../../../host/telemetry/metrics.js';
 import type { TransformDefinition } from '../../../host/components/component.js';
 import reduce from '../../../host/components/transforms/reduce.js';
+import remap from '../../../host/components/transforms/remap.js';
+import filter from '../../../host/components/transforms/filter.js';
 import { batchOf, collectSink, listSource, splitTransform } from '../support/components.js';
 import { testTopologyOptions } from '../support/topology.js';
 import { waitFor } from '../../support/wait-for.js';
@@ -535,7 +537,7 @@ test("a chain of concurrent transforms runs as one call: outputs and every trans
   }
 });
 
-test('fusedEdges: a source feeding only a remap fed by nothing else; a remap whose default output alone feeds a sink fed by nothing else', () => {
+test('fusedEdges: a source feeding only a transform that does codec work (remap, filter with a remap condition) fed by nothing else; such a transform whose default output alone feeds a sink fed by nothing else', () => {
   const source = (id: string): ComponentSpec => ({
     id,
     kind: 'source',
@@ -544,12 +546,18 @@ test('fusedEdges: a source feeding only a remap fed by nothing else; a remap who
     options: {},
     inputs: [],
   });
+  const definitions: Record<string, [TransformDefinition, unknown]> = {
+    remap: [remap as TransformDefinition, { reroute_dropped: true }],
+    'filter-vrl': [filter as TransformDefinition, { condition: { type: 'vrl', source: '.a == 1' } }],
+    'filter-kind': [filter as TransformDefinition, { condition: { type: 'is_log' } }],
+    split: [splitTransform as TransformDefinition, { split: true }],
+  };
   const transform = (id: string, type: string, inputs: string[]): ComponentSpec => ({
     id,
     kind: 'transform',
     type,
-    definition: splitTransform,
-    options: { split: true },
+    definition: definitions[type]![0],
+    options: definitions[type]![1],
     inputs,
   });
   const sink = (id: string, inputs: string[]): ComponentSpec => ({
@@ -565,18 +573,36 @@ test('fusedEdges: a source feeding only a remap fed by nothing else; a remap who
       source('a'),
       source('b'),
       source('c'),
+      source('d'),
+      source('e'),
       transform('ra', 'remap', ['a']),
       transform('rbc', 'remap', ['b', 'c']),
       transform('other', 'split', ['c']),
+      transform('fd', 'filter-vrl', ['d']),
+      transform('fe', 'filter-kind', ['e']),
       sink('only', ['ra']),
       sink('shared', ['rbc', 'other']),
-      sink('even', ['ra.even']),
+      sink('fd-only', ['fd']),
+      sink('fe-only', ['fe']),
+      sink('dropped', ['ra.dropped']),
     ],
     'strict',
   );
   const { decodingSources, encodingTransforms } = fusedEdges(graph);
-  assert.equal([...decodingSources], [['a', 'ra']]);
-  assert.equal([...encodingTransforms], [['ra', 'only']]);
+  assert.equal(
+    [...decodingSources],
+    [
+      ['a', 'ra'],
+      ['d', 'fd'],
+    ],
+  );
+  assert.equal(
+    [...encodingTransforms],
+    [
+      ['ra', 'only'],
+      ['fd', 'fd-only'],
+    ],
+  );
 });
 
 test.run();

@@ -48,6 +48,39 @@ test('filter with a kind test reads the record kind', async () => {
   assert.equal(eventsOf(runner.process({ bytes, count: 2 }).outputs[0]!.batch), [{ b: 2n }]);
 });
 
+test("filter decodes a source's frames and encodes for its sink: the matching events as decoded, the rest discarded", async () => {
+  const { runner } = await runnerOf(filter, { condition: 'to_int!(.n) > 1' });
+  const text = '{"n":2}\n{"n":1}\nnope\n{"n":"x"}\n{"n":3}\n';
+  const frames = {
+    bytes: new TextEncoder().encode(text),
+    count: 5,
+    frames: {
+      framing: { method: 'newline_delimited' as const },
+      codec: 'json' as const,
+      stamp: { source_type: 'stdin' },
+      eof: true,
+    },
+  };
+  const encoded = runner.process(frames, { codec: 'json' });
+  const main = encoded.outputs[0]!.batch;
+  assert.ok(main.encoded);
+  assert.is(main.count, 2);
+  assert.is(new TextDecoder().decode(main.bytes), '{"n":2,"source_type":"stdin"}\n{"n":3,"source_type":"stdin"}\n');
+  assert.equal(encoded.discarded, [{ count: 2, intentional: true, reason: 'Events matched filter condition.' }]);
+  assert.is(encoded.errors![0]!.errorType, 'script_failed');
+  assert.is(encoded.errors![0]!.count, 1);
+  assert.equal(encoded.decoded, {
+    count: 4,
+    errors: ['Error parsing JSON: Error("expected ident", line: 1, column: 2)'],
+  });
+  const batch = runner.process(frames);
+  assert.not.ok(batch.outputs[0]!.batch.encoded);
+  assert.equal(eventsOf(batch.outputs[0]!.batch), [
+    { n: 2n, source_type: 'stdin' },
+    { n: 3n, source_type: 'stdin' },
+  ]);
+});
+
 test("filter rejects a non-boolean condition with Vector's message", async () => {
   try {
     await runnerOf(filter, { condition: '.a' });
