@@ -508,28 +508,46 @@ export class CodecModule extends ArenaInstance<CodecExports> {
     return startCodec(this.timezone, this.memoryLimit);
   }
 
+  /** Frames [start, end) of `input` decoded into an input batch, and what the framing of all of it gives. */
+  private decodeRange(input: Uint8Array, options: DecodeOptions, frames: FrameRange): Attempt<DecodedRange> {
+    // Outside the attempt: options it refuses are the caller's error, not a frame's.
+    const blob = new Blob();
+    const descriptor = decodeDescriptor(blob, options, frames);
+    return this.attempt((): DecodedRange => {
+      const ptr = this.copyIn(input);
+      const base = this.copyBlob(blob);
+      const out = this.exports.decode(ptr, input.length, base + descriptor.offset);
+      const errors = this.readErrors(this.exports.decode_errors_ptr(), this.exports.decode_errors_len());
+      return {
+        batch: this.copyOut(out, this.exports.decode_len()),
+        count: this.exports.decode_count(),
+        consumed: this.exports.decode_consumed(),
+        discard: this.exports.decode_discard(),
+        needed: this.exports.decode_needed(),
+        frames: this.exports.decode_frames(),
+        errors: errors.map(({ index, message }) => ({ frame: index, message })),
+      };
+    });
+  }
+
+  /**
+   * Splits `input` into frames without decoding any: how many (failed ones included), the bytes up to the end
+   * of the last, and the framing state for what follows (`DecodeResult`'s `discard` and `needed`). Undefined
+   * when not even the input fits in memory.
+   */
+  split(
+    input: Uint8Array,
+    options: DecodeOptions,
+  ): Pick<DecodedRange, 'frames' | 'consumed' | 'discard' | 'needed'> | undefined {
+    const framing = this.decodeRange(input, options, [0, 0]);
+    if ('trap' in framing) return undefined;
+    const { frames, consumed, discard, needed } = framing.value;
+    return { frames, consumed, discard, needed };
+  }
+
   /** Splits `input` into frames and decodes them into an input batch. */
   decode(input: Uint8Array, options: DecodeOptions): DecodeResult {
-    const run = (frames: FrameRange) => {
-      // Outside the attempt: options it refuses are the caller's error, not a frame's.
-      const blob = new Blob();
-      const descriptor = decodeDescriptor(blob, options, frames);
-      return this.attempt((): DecodedRange => {
-        const ptr = this.copyIn(input);
-        const base = this.copyBlob(blob);
-        const out = this.exports.decode(ptr, input.length, base + descriptor.offset);
-        const errors = this.readErrors(this.exports.decode_errors_ptr(), this.exports.decode_errors_len());
-        return {
-          batch: this.copyOut(out, this.exports.decode_len()),
-          count: this.exports.decode_count(),
-          consumed: this.exports.decode_consumed(),
-          discard: this.exports.decode_discard(),
-          needed: this.exports.decode_needed(),
-          frames: this.exports.decode_frames(),
-          errors: errors.map(({ index, message }) => ({ frame: index, message })),
-        };
-      });
-    };
+    const run = (frames: FrameRange) => this.decodeRange(input, options, frames);
     const whole = run(ALL_FRAMES);
     if ('value' in whole) return resultOf(whole.value);
     // Framing alone (no frame decoded) tells how many frames there are, and what was consumed.

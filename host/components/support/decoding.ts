@@ -231,9 +231,8 @@ export class SourceDecoder implements MessageDecoder {
   }
 
   /** A stream of chunks (a connection, stdin): frames may span chunks. When the source's one consumer
-   * decodes frames itself and the framing ends frames with a delimiter, the stream sends whole frames.
-   * `flushPast`: an unfinished frame longer than this is decoded as it is (exec's
-   * `maximum_buffer_size_bytes`). */
+   * decodes frames itself, the stream sends whole frames. `flushPast`: an unfinished frame longer than this
+   * is decoded as it is (exec's `maximum_buffer_size_bytes`). */
   stream(flushPast?: number): FrameStream {
     const framing = this.settings.framing;
     const delimited =
@@ -242,7 +241,7 @@ export class SourceDecoder implements MessageDecoder {
         : framing.method === 'character_delimited'
           ? { delimiter: framing.delimiter.charCodeAt(0), maxLength: framing.max_length }
           : undefined;
-    return new FrameStream(this, delimited, this.env.consumerDecodes === true && delimited !== undefined, flushPast);
+    return new FrameStream(this, delimited, this.env.consumerDecodes === true, flushPast);
   }
 
   /** A whole message (a datagram, a request body), counted as received bytes; batches of at most
@@ -350,12 +349,18 @@ export class SourceDecoder implements MessageDecoder {
   }
 
   /** @internal Whole frames, undecoded, for the consumer to decode; `count` of them (an estimate until the
-   * consumer decoded them). */
-  frames(bytes: Uint8Array, stamp: Stamp, count: number): EventBatch {
+   * consumer decoded them). `discard`: the framing state they start in (`DecodeOptions.discard`). */
+  frames(bytes: Uint8Array, stamp: Stamp, count: number, discard = 0): EventBatch {
     // Encoded here, once per stamp (a read's batches share it): the consumer decodes in a thread where making
     // the descriptor is cold code, per batch.
     if (this.lastStamp?.stamp !== stamp) this.lastStamp = { stamp, bytes: encodeValue(stamp) };
-    return { bytes, count, frames: { ...this.settings, stampBytes: this.lastStamp.bytes, eof: true } };
+    const frames = { ...this.settings, stampBytes: this.lastStamp.bytes, eof: true };
+    return { bytes, count, frames: discard === 0 ? frames : { ...frames, discard } };
+  }
+
+  /** @internal The framing alone of a stream's input (`CodecModule.split`), starting in state `discard`. */
+  split(input: Uint8Array, discard: number): ReturnType<CodecModule['split']> {
+    return this.codec.split(input, { ...this.settings, eof: false, discard });
   }
 
   /** @internal Events in one batch (`--chunk-size-events`). */
@@ -411,7 +416,8 @@ export class FrameStream implements ChunkStream {
         this.keep(chunk);
         return this.pendingBytes > this.flushPast ? this.end(stamp) : [];
       }
-      const batches = this.run(this.takePending(chunk, 0, chunk.length), stamp, false);
+      const input = this.takePending(chunk, 0, chunk.length);
+      const batches = this.sendFrames ? this.whole(input, stamp) : this.run(input, stamp, false);
       return this.pendingBytes > this.flushPast ? [...batches, ...this.end(stamp)] : batches;
     }
     const { delimiter, maxLength } = this.delimited;
@@ -463,11 +469,28 @@ export class FrameStream implements ChunkStream {
     return batches;
   }
 
+  /**
+   * Without a delimiter to look for (octet counting, length prefixes): the complete frames of `input`, found by
+   * the codec's framing alone (nothing decoded), go as one batch that starts in the framing state they were
+   * read in; the rest is kept.
+   */
+  private whole(input: Uint8Array, stamp: Stamp): EventBatch[] {
+    const split = this.decoder.split(input, this.discard);
+    // Not even the input fits in the codec's memory: decoding it here reports it as a failed frame.
+    if (split === undefined) return this.run(input, stamp, false);
+    const { frames, consumed } = split;
+    const batches = frames > 0 ? [this.decoder.frames(input.subarray(0, consumed), stamp, frames, this.discard)] : [];
+    this.discard = split.discard;
+    this.needed = split.needed;
+    if (consumed < input.length) this.keep(new Uint8Array(input.subarray(consumed)));
+    return batches;
+  }
+
   /** The stream ended: what is left is the last frame. */
   end(stamp: Stamp): EventBatch[] {
     if (this.pendingBytes === 0) return [];
     const rest = this.takePending(new Uint8Array(0), 0, 0);
-    if (this.sendFrames) return [this.decoder.frames(rest, stamp, 1)];
+    if (this.sendFrames) return [this.decoder.frames(rest, stamp, 1, this.discard)];
     return this.run(rest, stamp, true);
   }
 

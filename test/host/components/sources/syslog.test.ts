@@ -1,11 +1,12 @@
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import syslogSource from '../../../../host/components/sources/syslog.js';
 import { buildSource, runSource, sourceMetadata, testEnv, vectorNamespaceEnv } from '../../support/sources.js';
-import { freePort } from '../../support/svc.js';
+import { join } from 'node:path';
+import { freePort, startSvc, writeFiles } from '../../support/svc.js';
 
 const RFC5424 =
   '<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su 77 ID47 [exampleSDID@32473 iut="3" eventSource="App"] \'su root\' failed';
@@ -49,6 +50,54 @@ test("tcp: octet-counted RFC 5424 and newline-delimited RFC 3164 give Vector's f
   assert.is(bsd!.facility, 'user');
   run.shutdown.abort();
   await run.done;
+});
+
+/** A connection to `port` once something listens there (svc starting up). */
+async function connected(port: number): Promise<Socket> {
+  for (let tries = 0; ; tries++) {
+    const socket = connect(port, '127.0.0.1');
+    try {
+      await once(socket, 'connect');
+      return socket;
+    } catch (error) {
+      if (tries === 200) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+// Fed to one remap, the source sends its octet-counted frames undecoded and the remap's worker decodes them.
+test('tcp into a remap: octet-counted frames cut across writes, a line fallback and an oversized frame, decoded in the worker', async () => {
+  const port = await freePort();
+  const config = {
+    sources: { in: { type: 'syslog', mode: 'tcp', address: `127.0.0.1:${port}`, max_length: 2000 } },
+    transforms: { t: { type: 'remap', inputs: ['in'], source: '.seen = true' } },
+    sinks: { out: { type: 'console', inputs: ['t'], encoding: { codec: 'json' } } },
+  };
+  const dir = writeFiles({ 'svc.json': JSON.stringify(config) });
+  const svc = startSvc(['-q', '--config', join(dir, 'svc.json')]);
+  const client = await connected(port);
+  const framed = `${Buffer.byteLength(RFC5424)} ${RFC5424}`;
+  const oversized = `5000 ${'z'.repeat(5000)}`;
+  const input = `${framed}${oversized}${framed}${RFC3164}\n${framed}`;
+  for (let at = 0; at < input.length; at += 700) {
+    client.write(input.slice(at, at + 700));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  client.end();
+  const lines = await svc.waitForLines(4);
+  const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(
+    events.map((event) => [event.appname, event.message, event.seen]),
+    [
+      ['su', "'su root' failed", true],
+      ['su', "'su root' failed", true],
+      ['myapp', 'hello there', true],
+      ['su', "'su root' failed", true],
+    ],
+  );
+  svc.child.kill('SIGTERM');
+  await svc.exited;
 });
 
 test('log_namespace: the message is the event; the parsed fields, the peer and structured data are in %syslog', async () => {

@@ -12,7 +12,7 @@ import {
   type Stamp,
 } from '../../../../host/components/support/decoding.js';
 import { concatBatches, splitBatch, type EventBatch } from '../../../../host/topology/batch.js';
-import type { DecodeFraming } from '../../../../runtime/engine.js';
+import { CodecModule, type DecodeFraming } from '../../../../runtime/engine.js';
 import { decodeBatch } from '../../../../abi/batch.js';
 import { testEnv } from '../../support/sources.js';
 
@@ -149,6 +149,66 @@ test('octet counting: a counted frame past max_length is dropped and its rest sk
   const batches = [...pushChunked(stream, input, 1024, stamp), ...stream.end(stamp)];
   assert.equal(messages(batches), ['ok']);
   assert.ok(counted.handed <= input.length + 1024, `${counted.handed} for ${input.length}`);
+});
+
+// A consumer that decodes (a remap fed by the source) gets the frames of octet counting and length prefixes
+// undecoded, cut by the codec's framing alone, each batch with the framing state it starts in.
+test('frames sent undecoded without a delimiter: decoded by the consumer, the frames decoding here gives', () => {
+  const big = 3 * 1024 * 1024;
+  const cases: Array<[DecodeFraming, Uint8Array, number]> = [
+    [{ method: 'octet_counting' }, Buffer.from(`11 hello world${'x'.repeat(2000)}\n3 end5 three\n`, 'latin1'), 1],
+    [
+      { method: 'octet_counting' },
+      Buffer.concat([Buffer.from(`${big} `), Buffer.alloc(big, 'x'), Buffer.from('4 next')]),
+      64 * 1024,
+    ],
+    [
+      { method: 'octet_counting', max_length: 100 },
+      Buffer.concat([
+        Buffer.from('2 ok'),
+        Buffer.from(`${big} `),
+        Buffer.alloc(big, 'x'),
+        Buffer.from('3 yes7 partial'),
+      ]),
+      1000,
+    ],
+    [
+      { method: 'length_delimited', max_frame_length: 10 },
+      Buffer.concat([
+        lengthPrefixed(Buffer.from('one')),
+        lengthPrefixed(Buffer.alloc(5000, 'y')),
+        lengthPrefixed(Buffer.from('two')),
+      ]),
+      7,
+    ],
+  ];
+  const codec = new CodecModule();
+  for (const [framing, input, size] of cases) {
+    const here = countingDecoder(framing);
+    const reference = here.decoder.stream();
+    const expected = messages([...pushChunked(reference, input, size, here.stamp), ...reference.end(here.stamp)]);
+    const env = { ...testEnv('socket'), consumerDecodes: true };
+    const decoder = new SourceDecoder(
+      env,
+      decodeSettings(decodingSchema.parse(undefined), undefined, framing, env, 'legacy'),
+    );
+    let split = 0;
+    const splitting = decoder.split.bind(decoder);
+    decoder.split = (bytes, discard) => {
+      split += bytes.length;
+      return splitting(bytes, discard);
+    };
+    const stream = decoder.stream();
+    const stamp = sourceStamp(env, legacy('socket'));
+    const batches = [...pushChunked(stream, input, size, stamp), ...stream.end(stamp)];
+    assert.ok(
+      batches.every((batch) => batch.frames !== undefined),
+      framing.method,
+    );
+    const decoded = batches.map((batch) => ({ bytes: codec.decode(batch.bytes, batch.frames!).batch }));
+    assert.equal(messages(decoded), expected, `${framing.method} in chunks of ${size}`);
+    assert.ok(split <= 2 * input.length + size, `${framing.method}: ${split} bytes split for ${input.length}`);
+  }
 });
 
 test('an unfinished frame is not kept past max_length: it is dropped (or cut) and its rest skipped', () => {
