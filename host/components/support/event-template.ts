@@ -7,7 +7,7 @@ import { BatchFlag, compile, type Program } from '../../../runtime/index.js';
 import { decodeResults } from '../../../abi/batch.js';
 import { BatchReader, pickRecords, recordEnds } from '../../../runtime/engine.js';
 import { templateToRemap } from '../../config/template.js';
-import { fieldParts, renderParts, type FieldPart } from './template.js';
+import { fieldParts, renderParts, resultOnly, type FieldPart } from './template.js';
 import type { ComponentEnv } from '../component.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 
@@ -53,7 +53,8 @@ export class EventTemplate {
     });
     const { source, isDynamic, fields } = compiled;
     if (!isDynamic) return new EventTemplate(option, template, undefined, fields);
-    return new EventTemplate(option, undefined, await compile(source, { timezone }), fields, fieldParts(compiled));
+    const program = await compile(resultOnly(source), { timezone });
+    return new EventTemplate(option, undefined, program, fields, fieldParts(compiled));
   }
 
   /** The same text for every event, when the template has no field or time in it. */

@@ -56,15 +56,17 @@ export function renderParts(
   return text;
 }
 
+/** A template's program made to give only its result: emptying the event keeps the module from copying it
+ * back out (and the host from decoding it). */
+export const resultOnly = (source: string): string => `_rendered = {\n${source}\n}\n. = {}\n_rendered`;
+
 export async function prepareTemplate(template: string, env: ComponentEnv, option: string): Promise<TemplatePlan> {
   const compiled = templateToRemap(template, {
     timestampKey: env.globals.log_schema.timestamp_key,
     timezone: env.globals.timezone,
   });
   if (!compiled.isDynamic) return { option, text: template };
-  // Only the result is wanted: emptying the event keeps the module from copying it back out.
-  const source = `_rendered = {\n${compiled.source}\n}\n. = {}\n_rendered`;
-  const module = await compileProgram(source, { timezone: env.globals.timezone }, env, option);
+  const module = await compileProgram(resultOnly(compiled.source), { timezone: env.globals.timezone }, env, option);
   return { option, module, parts: fieldParts(compiled) };
 }
 
