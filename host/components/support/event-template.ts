@@ -46,15 +46,12 @@ export class EventTemplate {
     env: ComponentEnv,
     { timezone, strftime }: { timezone?: string; strftime?: boolean } = {},
   ): Promise<EventTemplate> {
-    const compiled = templateToRemap(template, {
-      timestampKey: env.globals.log_schema.timestamp_key,
-      timezone,
-      strftime,
-    });
+    const timestampKey = env.globals.log_schema.timestamp_key;
+    const compiled = templateToRemap(template, { timestampKey, timezone, strftime });
     const { source, isDynamic, fields } = compiled;
     if (!isDynamic) return new EventTemplate(option, template, undefined, fields);
     const program = await compile(resultOnly(source), { timezone });
-    return new EventTemplate(option, undefined, program, fields, fieldParts(compiled));
+    return new EventTemplate(option, undefined, program, fields, fieldParts(compiled, { timestampKey, timezone }));
   }
 
   /** The same text for every event, when the template has no field or time in it. */

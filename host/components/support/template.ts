@@ -5,9 +5,11 @@
 // the batch and its output cost several times more, and such templates (`{{ method }}`) are the usual ones.
 
 import { BatchFlag, decodeOutput, withFlags } from '../../../abi/batch.js';
-import type { RemapValue } from '../../../abi/values.js';
+import { Timestamp, type RemapValue } from '../../../abi/values.js';
+import { strftimeFormatter } from '../../../abi/strftime.js';
+import { namedTimeZone, UTC } from '../../../runtime/time-zones.js';
 import { BatchReader, type RecordCursor } from '../../../runtime/engine.js';
-import { templateToRemap, valuePath, type CompiledTemplate } from '../../config/template.js';
+import { parseFieldPath, templateToRemap, valuePath, type CompiledTemplate } from '../../config/template.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import type { RemapInstance } from '../../../runtime/index.js';
 import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
@@ -17,26 +19,41 @@ export type TemplatePlan =
   | { option: string; text: string }
   | { option: string; module: WebAssembly.Module; parts?: FieldPart[] };
 
-/** Text, or a field of the event (or of its metadata) as the batch reader walks it. */
-export type FieldPart = string | { metadata: boolean; path: Array<string | number> };
+/**
+ * Text, a field of the event (or of its metadata) as the batch reader walks it, or text with strftime
+ * specifiers that format the event's timestamp (at the `log_schema` key, in `timezone`, else UTC).
+ */
+export type FieldPart =
+  | string
+  | { metadata: boolean; path: Array<string | number> }
+  | { strftime: string; timezone?: string; metadata: boolean; path: Array<string | number> };
 
-/** The parts of a template of text and fields, which renders in JS where its fields are plain; undefined for
- * one with a time in it. */
-export function fieldParts(compiled: CompiledTemplate): FieldPart[] | undefined {
+/**
+ * The parts of a template, which renders in JS where its fields are plain and its timestamp is one;
+ * undefined for one whose time is the clock's (an empty `timestamp_key`).
+ */
+export function fieldParts(
+  compiled: CompiledTemplate,
+  { timestampKey, timezone }: { timestampKey: string; timezone?: string },
+): FieldPart[] | undefined {
   const parts: FieldPart[] = [];
   for (const part of compiled.parts) {
-    if (part.kind === 'strftime') return undefined;
-    parts.push(
-      part.kind === 'field' ? { metadata: part.path.metadata, path: valuePath(part.path.segments) } : part.text,
-    );
+    if (part.kind === 'literal') parts.push(part.text);
+    else if (part.kind === 'field') parts.push({ metadata: part.path.metadata, path: valuePath(part.path.segments) });
+    else {
+      if (timestampKey === '') return undefined;
+      const { metadata, segments } = parseFieldPath(timestampKey);
+      parts.push({ strftime: part.format, timezone, metadata, path: valuePath(segments) });
+    }
   }
   return parts;
 }
 
 /** The text of the record at `record` rendered from `parts`, when it is a log whose fields are plain values
- * (as the program renders them); undefined when the program renders it: a metric (the program sees its VRL
- * view, not its native fields), a missing field (the program words the error), a value whose text the
- * program alone gives (floats, timestamps, containers, invalid UTF-8). */
+ * (as the program renders them) and whose timestamp is a timestamp; undefined when the program renders it: a
+ * metric (the program sees its VRL view, not its native fields), a missing field (the program words the
+ * error), a value whose text the program alone gives (floats, timestamps, containers, invalid UTF-8), a
+ * timestamp that is not one (the program takes the clock's). */
 export function renderParts(
   parts: readonly FieldPart[],
   reader: BatchReader,
@@ -45,15 +62,44 @@ export function renderParts(
   if (record.kind !== 'log') return undefined;
   let text = '';
   for (const part of parts) {
-    if (typeof part === 'string') text += part;
-    else {
-      const at = part.metadata ? record.metadataAt : record.eventAt;
-      const field = plainText(reader.readPath(reader.bytes, part.path, at));
-      if (field === undefined) return undefined;
-      text += field;
+    if (typeof part === 'string') {
+      text += part;
+      continue;
     }
+    const value = reader.readPath(reader.bytes, part.path, part.metadata ? record.metadataAt : record.eventAt);
+    const rendered =
+      'strftime' in part ? (value instanceof Timestamp ? formatted(part, value.nanos) : undefined) : plainText(value);
+    if (rendered === undefined) return undefined;
+    text += rendered;
   }
   return text;
+}
+
+/** Formatters by time zone and format, with the last text each wrote: a batch's events mostly share their
+ * timestamp (a source stamps a read with one). */
+const formatters = new Map<string, { format: (nanos: bigint) => string; nanos: bigint; text: string } | null>();
+
+/** `format_timestamp(time, part.strftime, timezone: part.timezone)`, or undefined when it fails (the program
+ * then words the error). */
+function formatted(part: { strftime: string; timezone?: string }, nanos: bigint): string | undefined {
+  const key = `${part.timezone ?? ''}\n${part.strftime}`;
+  let formatter = formatters.get(key);
+  if (formatter === undefined) {
+    try {
+      const zone = part.timezone === undefined ? UTC : namedTimeZone(part.timezone);
+      const format = strftimeFormatter(part.strftime);
+      formatter = { format: (at: bigint) => format(at, zone), nanos: -1n, text: '' };
+    } catch {
+      formatter = null;
+    }
+    formatters.set(key, formatter);
+  }
+  if (formatter === null) return undefined;
+  if (formatter.nanos !== nanos) {
+    formatter.text = formatter.format(nanos);
+    formatter.nanos = nanos;
+  }
+  return formatter.text;
 }
 
 /** A template's program made to give only its result: emptying the event keeps the module from copying it
@@ -67,7 +113,11 @@ export async function prepareTemplate(template: string, env: ComponentEnv, optio
   });
   if (!compiled.isDynamic) return { option, text: template };
   const module = await compileProgram(resultOnly(compiled.source), { timezone: env.globals.timezone }, env, option);
-  return { option, module, parts: fieldParts(compiled) };
+  return {
+    option,
+    module,
+    parts: fieldParts(compiled, { timestampKey: env.globals.log_schema.timestamp_key, timezone: env.globals.timezone }),
+  };
 }
 
 export interface Rendered {

@@ -7,6 +7,7 @@ import { EventTemplate, groupByKey } from '../../../../host/components/support/e
 import { decodeBatch, encodeBatch, type InputEvent } from '../../../../abi/batch.js';
 import { metricEvent } from '../../../../host/components/support/metric.js';
 import { toBatch } from '../../../../host/topology/batch.js';
+import { Timestamp } from '../../../../abi/values.js';
 import { componentEnv } from '../../support/env.js';
 
 const env = componentEnv({ kind: 'sink', type: 'file' });
@@ -42,6 +43,18 @@ test('plain fields render as the program renders them; other values, a missing f
   const type = await EventTemplate.build('topic', 'm-{{ type }}', env);
   const metric = metricEvent({ name: 'm', kind: 'incremental', value: { type: 'counter', value: 1 } });
   assert.equal(type.renderEach(batch([metric, { event: { type: 'x' } }])), ['m-counter', 'm-x']);
+});
+
+test('a time in a zone renders in JS as the program renders it', async () => {
+  const template = await EventTemplate.build('index', 'vector-%Y.%m.%d-%H', env, { timezone: 'Europe/Paris' });
+  const events: InputEvent[] = [1_700_000_000n, 1_711_846_800n, 1_729_990_800n].map((seconds) => ({
+    event: { timestamp: new Timestamp(seconds * 10n ** 9n) },
+  }));
+  const rendered = template.renderEach(batch(events));
+  assert.equal(rendered, ['vector-2023.11.14-23', 'vector-2024.03.31-03', 'vector-2024.10.27-02']);
+  // A metric's timestamp is read through its view: the program renders the whole batch, the same texts.
+  const metric = metricEvent({ name: 'm', kind: 'incremental', value: { type: 'counter', value: 1 } });
+  assert.equal(template.renderEach(batch([...events, metric])).slice(0, 3), rendered);
 });
 
 test('groupByKey keeps each key’s events in order and leaves out those without a key', () => {

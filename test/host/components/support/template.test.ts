@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { prepareTemplate, Template } from '../../../../host/components/support/template.js';
 import { RemapLogs } from '../../../../host/components/support/remap-program.js';
 import { encodeBatch, type InputEvent } from '../../../../abi/batch.js';
+import { Timestamp } from '../../../../abi/values.js';
 import { metricEvent } from '../../../../host/components/support/metric.js';
 import { componentEnv } from '../../support/env.js';
 
@@ -33,6 +34,27 @@ test('fields with plain values render in JS as the program renders them', async 
   const expected = ['GET-12/x', 'true--3/<null>', 'ünï-/false'];
   assert.equal(render(fields, events), expected);
   assert.equal(render(program, events), expected);
+});
+
+test("the event's timestamp formats in JS as the program formats it, in the pipeline's time zone", async () => {
+  const [time, program] = await both('app-%Y.%m.%d/%H:%M:%S%.3f %A %B %j %z %s {{ a }}');
+  const instants = [
+    0n,
+    1_700_000_000_123_456_789n,
+    -86_400_000_000_001n,
+    253_402_300_799_999_999_999n,
+    951_782_400n * 10n ** 9n,
+  ];
+  const events: InputEvent[] = instants.flatMap((nanos) => [
+    { event: { a: 'x', timestamp: new Timestamp(nanos) } },
+    { event: { a: 'y', timestamp: new Timestamp(nanos) } },
+  ]);
+  const rendered = render(time, events);
+  assert.equal(rendered, render(program, events));
+  assert.is(rendered[0], 'app-1970.01.01/00:00:00.000 Thursday January 001 +0000 0 x');
+  // A timestamp field that is not a timestamp: the program takes the clock's time.
+  const year = String(new Date().getUTCFullYear());
+  assert.match(render(time, [{ event: { a: 'x', timestamp: 'yesterday' } }])[0]!, new RegExp(`^app-${year}\\.`));
 });
 
 test('a batch with a value JS does not render, a missing field or a metric is rendered by the program', async () => {
