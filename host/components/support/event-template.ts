@@ -1,6 +1,6 @@
 // A sink option that is a template (`{{ field }}`, strftime: the file sink's `path`, the http sink's `uri`),
-// rendered per event: a fixed text needs no rendering; a dynamic one runs in wasm as a remap program over each
-// batch. An event whose template does not render (a missing field) is counted, logged and left out, as Vector
+// rendered per event: a fixed text needs no rendering; a dynamic one renders in JS where it can
+// (support/template.ts), else in wasm as a remap program over each batch. An event whose template does not render (a missing field) is counted, logged and left out, as Vector
 // drops it; the batch's events are then grouped by what they rendered to.
 
 import { BatchFlag, compile, type Program } from '../../../runtime/index.js';

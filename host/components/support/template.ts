@@ -1,8 +1,9 @@
 // Templates in transform options (`throttle.key_field`, `sample.group_by`): compiled at `prepare` to a
 // small remap program (host/config/template.ts) and rendered for a whole batch in one call into wasm. A
-// template of text and fields only renders in JS instead, reading the fields in place, when every field of
-// the batch is a value whose text is plain (a string, integer, boolean or null): the program, its copies of
-// the batch and its output cost several times more, and such templates (`{{ method }}`) are the usual ones.
+// template of text, fields and times renders in JS instead, reading the fields in place, when every field of
+// the batch is a value whose text is plain (a string, integer, boolean or null) and every timestamp is one:
+// the program, its copies of the batch and its output cost several times more, and such templates
+// (`{{ method }}`, `logs-%Y-%m-%d`) are the usual ones.
 
 import { BatchFlag, decodeOutput, withFlags } from '../../../abi/batch.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
