@@ -29,7 +29,8 @@ export {
   type LogNamespace,
 } from './codec-module.js';
 export { displayFloat } from './display.js';
-export { MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT } from './module.js';
+export { MAX_MEMORY_LIMIT, MIN_MEMORY_LIMIT, type FramedOutput } from './module.js';
+export { UTC } from './time-zones.js';
 export { ReplSession } from './repl.js';
 export { seahash } from './seahash.js';
 export { lossyText, rustDebugString } from './text.js';

@@ -4,12 +4,11 @@
 // bitmap; kind tests read each record's kind byte.
 
 import { z } from 'zod';
-import { BatchReader, type EncodeOptions } from '../../../runtime/engine.js';
+import { BatchReader, type EncodeOptions, type FramedOutput } from '../../../runtime/engine.js';
 import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
 import type { EventBatch, EventKind } from '../../topology/batch.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import type { RemapInstance } from '../../../runtime/index.js';
-import type { FramedOutput } from '../../../runtime/module.js';
 import { remapString } from '../../config/template.js';
 import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
 

@@ -16,8 +16,7 @@ import {
   type ModuleInfo,
   type RemapInstance,
 } from '../../../runtime/index.js';
-import { compilerVersion } from '../../../runtime/engine.js';
-import type { FramedOutput } from '../../../runtime/module.js';
+import { compilerVersion, type FramedOutput } from '../../../runtime/engine.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
 import { threadMetricsSnapshot } from '../../telemetry/metrics-snapshot.js';
 import { threadEnrichmentTables } from '../../enrichment/tables.js';

@@ -8,11 +8,10 @@
 import { BatchFlag, decodeOutput, withFlags } from '../../../abi/batch.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
 import { strftimeFormatter } from '../../../abi/strftime.js';
-import { namedTimeZone, UTC } from '../../../runtime/time-zones.js';
-import { BatchReader, type RecordCursor } from '../../../runtime/engine.js';
+import { BatchReader, UTC, type RecordCursor } from '../../../runtime/engine.js';
 import { parseFieldPath, templateToRemap, valuePath, type CompiledTemplate } from '../../config/template.js';
 import type { ComponentEnv, TransformResult } from '../component.js';
-import type { RemapInstance } from '../../../runtime/index.js';
+import { namedTimeZone, type RemapInstance } from '../../../runtime/index.js';
 import { compileProgram, failureErrors, instantiateProgram, type RemapLogs } from './remap-program.js';
 
 /** A template that is plain text renders without a program; one of text and fields has them (`parts`). */
