@@ -40,6 +40,9 @@ export interface ModuleInfo {
   warnings?: readonly unknown[];
   /** Top-level variables and their slots. */
   variables?: Array<[name: string, slot: number]>;
+  /** When the program's first expression replaces the whole event: the event fields it reads before
+   * (compiler/codegen/event-replacement.ts). */
+  eventReplacedAfterReading?: string[];
 }
 
 /** Reads a compiled module's `svc` custom section; throws when the module has none or it is malformed. */

@@ -43,7 +43,7 @@ import { decodeValue, decodeCursor, encodeValue, encodedSize } from './codec/bin
 import { parseJsonLine, writeJson } from './codec/json';
 import { writeDisplay } from './codec/display';
 import { targetOf, producedEvent } from './metric';
-import { decodeEach, decodeErrors } from './codec/decode';
+import { decodeEach, decodeErrors, stampLate } from './codec/decode';
 import { encodeStart, encodeEvent, encodeFinish, encodedLength, encodeErrors } from './codec/encode';
 import { takeDepthExceeded, failTooDeep } from './depth';
 
@@ -395,7 +395,7 @@ export function run_framed(
   framedOriginal = bufferNew(64);
   framedIndex = 0;
   framedEmitted = 0;
-  decodeEach(ptr, len, decodeDescriptor, runDecoded);
+  decodeEach(ptr, len, decodeDescriptor, runDecoded, (flags & ChainFlag.LATE_STAMP) != 0);
 
   const result = alloc(40);
   if (framedEncodes) {
@@ -448,6 +448,7 @@ function runDecoded(kind: EventKind, meta: Value, event: Value): void {
     const outcome = outcomeOf(result);
     const keep = (framedFlags & (outcome == Outcome.Error ? ChainFlag.KEEP_ON_ERROR : ChainFlag.KEEP_ON_ABORT)) != 0;
     if (framedFlags & ChainFlag.FAILED_RECORDS) {
+      if (kind == EventKind.Log) stampLate(original);
       bufferTruncate(framedOriginal, 0);
       writeInputRecord(framedOriginal, <u8>kind, meta, original);
       writeFailure(framedFailures, framedIndex, outcome, bufferData(framedOriginal), bufferLength(framedOriginal));
@@ -459,8 +460,9 @@ function runDecoded(kind: EventKind, meta: Value, event: Value): void {
   framedIndex++;
 }
 
-/** An event as it was decoded, to the output. */
+/** An event as it was decoded (and stamped), to the output. */
 function emitOriginal(kind: EventKind, meta: Value, original: Value): void {
+  if (kind == EventKind.Log) stampLate(original);
   if (framedEncodes) {
     encodeEmitted(framedOut, <u8>kind, meta, original);
   } else {

@@ -52,6 +52,12 @@ export const enum ChainFlag {
    * goes out as it was decoded, the others are dropped (a failed condition as a failure without its record).
    */
   CONDITION = 8,
+  /**
+   * `run_framed` only: the program replaces the event before it reads any field the decoder's stamp adds
+   * (`ModuleInfo.eventReplacedAfterReading`), so log events are decoded without the stamp, and only those
+   * that go out as they were decoded (kept or rerouted failures, events a condition holds for) get it.
+   */
+  LATE_STAMP = 16,
 }
 
 /** Flags of `run_ndjson` (docs/abi.md §3). */

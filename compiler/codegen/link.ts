@@ -13,6 +13,7 @@ import { loadBinaryen, moduleFeatures, withBaselineWasm, type Binaryen, type Bin
 import { STDLIB_URL } from '../build-files.js';
 import type { StdlibSymbols } from './context.js';
 import { generateProgram, INIT_FUNCTION, VARIABLES_FUNCTION } from './generate.js';
+import { fieldsReadBeforeReplacingEvent } from './event-replacement.js';
 
 /** Added for pipelines: the fused driver (it links the codec's decoders and encoders in). */
 const FRAMED_EXPORTS = ['run_framed'];
@@ -136,6 +137,7 @@ function emit(b: Binaryen, stdlib: Stdlib, input: LinkInput, options: { text?: b
     ...input.info,
     jsFunctions: generated.jsFunctions,
     variables: generated.variables,
+    eventReplacedAfterReading: fieldsReadBeforeReplacingEvent(input.program),
   };
   // Appended to the emitted bytes: binaryen cannot take a custom section out of the module a REPL reuses.
   const wasm = withCustomSections(m.emitBinary(), [

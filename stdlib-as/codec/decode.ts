@@ -71,6 +71,8 @@ const EMPTY_OBJECT_SIZE: usize = 9;
 let codec: Decoder = Decoder.Bytes;
 let strict = false;
 let stamp: Value = 0;
+/** Log events are delivered without the stamp, which `stampLate` adds to those that need it (run.ts). */
+let lateStamp = false;
 let vectorNamespace = false;
 let syslogMetadata = false;
 /** A log event's metadata: the stamp in Vector's namespace, else `{}`; shared (a program writing `%` copies). */
@@ -136,8 +138,10 @@ export type EventSink = (kind: EventKind, metadata: Value, event: Value) => void
 /**
  * Decodes the framed input [ptr, ptr + len) with the descriptor at `descriptor` and hands each event to
  * `sink`: the input batch (`decodeFrames`), or a driver that runs a program on it (run.ts `run_framed`).
+ * `late`: log events come without the stamp (`stampLate`).
  */
-export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: EventSink): void {
+export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: EventSink, late: bool = false): void {
+  lateStamp = late;
   framesStart(ptr, len, descriptor);
   const flags = load<u32>(descriptor, DecodeDescriptor.Flags);
   codec = <Decoder>load<u32>(descriptor, DecodeDescriptor.Decoder);
@@ -454,10 +458,15 @@ function writeEvent(kind: EventKind, event: Value): void {
   if (kind != EventKind.Log) deliver(kind, emptyMetadata, event);
   else if (vectorNamespace) deliver(kind, logMetadata, event);
   else {
-    if (stamp != 0) stampInto(event, stamp);
+    if (stamp != 0 && !lateStamp) stampInto(event, stamp);
     deliver(kind, emptyMetadata, event);
   }
   count++;
+}
+
+/** Adds the stamp to a log event `decodeEach` delivered without it (the stamp of the input it decodes). */
+export function stampLate(event: Value): void {
+  if (lateStamp && stamp != 0 && !vectorNamespace && tagOf(event) == Tag.Object) stampInto(event, stamp);
 }
 
 /** The event as a record of the input batch. */

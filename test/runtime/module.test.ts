@@ -453,6 +453,31 @@ test('runFramed after a trap: the event that trapped fails, the others run as in
   );
 });
 
+test('runFramed with LATE_STAMP: replaced events without the stamp, events forwarded as decoded with it', async () => {
+  const { wasm } = await compileModule('. = object!(parse_json!(.message))\n.n = to_int!(.n) + 1', { framed: true });
+  const instance = await loadInstance(wasm);
+  assert.equal(instance.info.eventReplacedAfterReading, ['message']);
+  const input = new TextEncoder().encode('{"n":1}\nnope\n{"n":2}\n');
+  const decode = {
+    framing: { method: 'newline_delimited' as const },
+    codec: 'bytes' as const,
+    stamp: { host: 'h', source_type: 'file' },
+    eof: true,
+  };
+  const flags = ChainFlag.KEEP_ON_ERROR | ChainFlag.FAILED_RECORDS;
+  const late = instance.runFramed(input, decode, { codec: 'json' }, flags | ChainFlag.LATE_STAMP);
+  const early = instance.runFramed(input, decode, { codec: 'json' }, flags);
+  const expected = '{"n":2}\n{"host":"h","message":"nope","source_type":"file"}\n{"n":3}\n';
+  assert.is(new TextDecoder().decode(late.output), expected);
+  assert.is(new TextDecoder().decode(early.output), expected);
+  const record = late.failures[0]!.record!;
+  const batch = new Uint8Array(12 + record.length);
+  batch.set(encodeBatch([], 0).subarray(0, 12));
+  new DataView(batch.buffer).setUint32(8, 1, true);
+  batch.set(record, 12);
+  assert.equal(decodeBatch(batch).events[0]!.event, { host: 'h', message: 'nope', source_type: 'file' });
+});
+
 test('modules are compiled without the fused entry unless asked', async () => {
   const { wasm } = await compileModule('.a = 1');
   assert.not.ok((await loadInstance(wasm)).framed);

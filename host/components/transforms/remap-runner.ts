@@ -2,9 +2,9 @@
 // an instance of the program, run on each batch in chain mode or on a source's frames, and the annotation
 // of events rerouted to \`dropped\`.
 
-import { BatchReader, BatchWriter, CodecModule, withField } from '../../../runtime/engine.js';
+import { BatchReader, BatchWriter, CodecModule, withField, type DecodeOptions } from '../../../runtime/engine.js';
 import { ChainFlag, type ChainFailure } from '../../../abi/batch.js';
-import { encode } from '../../../abi/codec.js';
+import { decode, encode } from '../../../abi/codec.js';
 import type { TransformResult, TransformRunner } from '../component.js';
 import { failureErrors, framedCounts, instantiateProgram, RemapLogs } from '../support/remap-program.js';
 
@@ -47,7 +47,9 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
           batch.bytes,
           batch.frames,
           encode,
-          plan.keep | (plan.rerouteDropped ? ChainFlag.FAILED_RECORDS : 0),
+          plan.keep |
+            (plan.rerouteDropped ? ChainFlag.FAILED_RECORDS : 0) |
+            lateStamp(instance.info.eventReplacedAfterReading, batch.frames),
         );
         run = framed;
         ({ decoded, encodeFailures } = framedCounts(framed));
@@ -90,6 +92,26 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
       };
     },
   };
+}
+
+/** Stamp fields by the encoded stamp (a source encodes one per read, for all of its batches). */
+const stampFields = new WeakMap<Uint8Array, string[]>();
+
+/**
+ * `ChainFlag.LATE_STAMP` when the program replaces the event before it reads any field the frames' stamp adds
+ * (legacy namespace; in Vector's the stamp is metadata, which the replacement keeps).
+ */
+function lateStamp(readBeforeReplacing: readonly string[] | undefined, frames: DecodeOptions): number {
+  if (readBeforeReplacing === undefined || frames.logNamespace === 'vector') return 0;
+  let fields: string[] | undefined;
+  if (frames.stampBytes) {
+    fields = stampFields.get(frames.stampBytes);
+    if (fields === undefined) {
+      fields = Object.keys(decode(frames.stampBytes) as object);
+      stampFields.set(frames.stampBytes, fields);
+    }
+  } else fields = Object.keys(frames.stamp ?? {});
+  return fields.some((field) => readBeforeReplacing.includes(field)) ? 0 : ChainFlag.LATE_STAMP;
 }
 
 /**

@@ -274,6 +274,19 @@ test("remap encodes for its sink when asked: its default output is then the sink
   );
 });
 
+// A program that replaces the event first leaves the stamp out unless it reads a stamped field before.
+test('remap: a program replacing the event sees the stamp fields it reads; failed events keep the stamp', async () => {
+  const text = (frames: ReturnType<typeof framesOf>) => ({
+    ...frames,
+    frames: { ...frames.frames, codec: 'bytes' as const },
+  });
+  const reads = await runnerOf(remap, { source: '. = { "t": .source_type, "m": .message }' });
+  assert.equal(eventsOf(reads.runner.process(text(framesOf('a\n'))).outputs[0]!.batch), [{ t: 'stdin', m: 'a' }]);
+  const { runner } = await runnerOf(remap, { source: '. = object!(parse_json!(.message))' });
+  const result = runner.process(text(framesOf('{"a":1}\nnot json\n')));
+  assert.equal(eventsOf(result.outputs[0]!.batch), [{ a: 1n }, { message: 'not json', source_type: 'stdin' }]);
+});
+
 test('remap decodes frames for a precompiled module without the fused entry, and does not encode then', async () => {
   const wasm = join(scratch, 'plain.wasm');
   const emitted = spawnSync(process.execPath, [main, 'vrl', '--emit-wasm', wasm, '.seen = true'], { encoding: 'utf8' });
