@@ -604,7 +604,11 @@ export function parseStrftime(text: string, format: string): Parsed {
   return parsed;
 }
 
-const trimStart = (s: string) => s.replace(/^\s+/u, '');
+/** `s` without its leading whitespace (Unicode's); most text starts with none. */
+const trimStart = (s: string) => {
+  const first = s.charCodeAt(0);
+  return first > 0x20 && first < 0x7f ? s : s.replace(/^\s+/u, '');
+};
 const utf8Length = (s: string) => Buffer.byteLength(s);
 
 /** Parses `items` from the start of `s` into `parsed`; returns what is left. */
@@ -612,7 +616,8 @@ function parseItems(parsed: Parsed, s: string, items: readonly Item[]): string {
   for (const item of items) {
     switch (item.kind) {
       case 'literal':
-        if (utf8Length(s) < utf8Length(item.text)) fail(ParseErrorKind.TooShort);
+        // A UTF-16 unit is at most three UTF-8 bytes: text three times as long is long enough.
+        if (s.length < 3 * item.text.length && utf8Length(s) < utf8Length(item.text)) fail(ParseErrorKind.TooShort);
         if (!s.startsWith(item.text)) fail(ParseErrorKind.Invalid);
         s = s.slice(item.text.length);
         break;
@@ -646,9 +651,26 @@ function parseNumeric(parsed: Parsed, s: string, field: Numeric): string {
   return s;
 }
 
+/** Digits a double holds exactly whatever they are. */
+const EXACT_DIGITS = 15;
+
 /** 1 to `max` ASCII digits (chrono's `scan::number`). */
 function scanNumber(s: string, min: number, max: number): [string, number] {
   if (s.length < min) fail(ParseErrorKind.TooShort);
+  let i = 0;
+  let value = 0;
+  for (; i < max && i < EXACT_DIGITS && i < s.length; i++) {
+    const digit = s.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) break;
+    value = value * 10 + digit;
+  }
+  if (i === EXACT_DIGITS && i < max && isDigit(s[i])) return scanLongNumber(s, min, max);
+  if (i < min) fail(ParseErrorKind.Invalid);
+  return [s.slice(i), value];
+}
+
+/** `scanNumber` of a run of more than EXACT_DIGITS digits: read as an i64, out of range past it. */
+function scanLongNumber(s: string, min: number, max: number): [string, number] {
   let i = 0;
   let value = 0n;
   while (i < max && i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) {

@@ -90,6 +90,9 @@ test("chrono's error kinds, after the input as Rust quotes it", () => {
     ['12345-01-01 10:00', '%Y-%m-%d %H:%M', 'input contains invalid characters'],
     ['+262143-01-01 10:00', '%Y-%m-%d %H:%M', 'input is out of range'],
     ['-262144-12-31 10:00', '%Y-%m-%d %H:%M', 'input is out of range'],
+    // Past 15 digits a number is read as an i64: past its range the input is out of range.
+    ['9223372036854775808', '%s', 'input is out of range'],
+    ['100000000000000', '%s', 'input is out of range'],
   ];
   for (const [text, format, kind] of cases) {
     assert.is(parse(text, format), `error: Invalid timestamp ${JSON.stringify(text)}: ${kind}`, `${text} / ${format}`);
@@ -102,6 +105,7 @@ test('local times are read in the timezone argument, else the compile option', (
   assert.is(parse('2020-01-01 10:00', '%Y-%m-%d %H:%M', null, 'Europe/Paris'), '2020-01-01T09:00:00Z');
   assert.is(parse('2020-01-01 10:00 +0100', '%Y-%m-%d %H:%M %z', 'America/New_York'), '2020-01-01T09:00:00Z');
   assert.is(parse('1600000000', '%s', 'America/New_York'), '2020-09-13T12:26:40Z');
+  assert.is(parse('0000000000000001600000000', '%s'), '2020-09-13T12:26:40Z');
   assert.is(parse('1600000000 08', '%s %H', 'America/New_York'), '2020-09-13T12:26:40Z');
   const gap = parse('2020-03-08 02:30', '%Y-%m-%d %H:%M', 'America/New_York');
   assert.is(gap, 'error: Invalid timestamp "2020-03-08 02:30": no possible date and time matching input');
