@@ -425,7 +425,6 @@ export function run_framed(
 function runDecoded(kind: EventKind, meta: Value, event: Value): void {
   // Shared: the program's writes copy, so the event as decoded is still there if it fails.
   const original = share(event);
-  share(meta);
   setRunning(framedIndex);
   let result = runEvent(meta, event, kind == EventKind.Metric);
   if (framedFlags & ChainFlag.CONDITION) {
