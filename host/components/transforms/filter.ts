@@ -29,7 +29,7 @@ const filter: TransformDefinition<FilterOptions, ConditionPlan> = {
   inputs: () => ['log', 'metric', 'trace'],
   outputs: () => [{ name: undefined, kinds: ['log', 'metric', 'trace'] }],
   codecWork: (config) => isProgram(config.condition),
-  prepare: (config, env) => prepareCondition(config.condition, env, 'condition', isProgram(config.condition)),
+  prepare: (config, env) => prepareCondition(config.condition, env, 'condition', true),
   async create(plan) {
     const logs = new RemapLogs();
     const condition = await Condition.create(plan, logs);
