@@ -428,8 +428,10 @@ function runDecoded(kind: EventKind, meta: Value, event: Value): void {
   setRunning(framedIndex);
   let result = runEvent(meta, event, kind == EventKind.Metric);
   if (framedFlags & ChainFlag.CONDITION) {
-    if (result == TRUE) emitOriginal(kind, meta, original);
-    else if (result == 0) writeFailure(framedFailures, framedIndex, outcomeOf(result), 0, 0);
+    if (result == TRUE) {
+      stampLate(kind, original);
+      emitOriginal(kind, meta, original);
+    } else if (result == 0) writeFailure(framedFailures, framedIndex, outcomeOf(result), 0, 0);
     framedIndex++;
     return;
   }
@@ -446,8 +448,9 @@ function runDecoded(kind: EventKind, meta: Value, event: Value): void {
   if (result == 0) {
     const outcome = outcomeOf(result);
     const keep = (framedFlags & (outcome == Outcome.Error ? ChainFlag.KEEP_ON_ERROR : ChainFlag.KEEP_ON_ABORT)) != 0;
+    // Kept or rerouted, the event goes out as it was decoded: with the stamp.
+    stampLate(kind, original);
     if (framedFlags & ChainFlag.FAILED_RECORDS) {
-      if (kind == EventKind.Log) stampLate(original);
       bufferTruncate(framedOriginal, 0);
       writeInputRecord(framedOriginal, <u8>kind, meta, original);
       writeFailure(framedFailures, framedIndex, outcome, bufferData(framedOriginal), bufferLength(framedOriginal));
@@ -459,9 +462,8 @@ function runDecoded(kind: EventKind, meta: Value, event: Value): void {
   framedIndex++;
 }
 
-/** An event as it was decoded (and stamped), to the output. */
+/** An event as it was decoded, to the output. */
 function emitOriginal(kind: EventKind, meta: Value, original: Value): void {
-  if (kind == EventKind.Log) stampLate(original);
   if (framedEncodes) {
     encodeEmitted(framedOut, <u8>kind, meta, original);
   } else {

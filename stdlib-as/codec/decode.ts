@@ -465,8 +465,10 @@ function writeEvent(kind: EventKind, event: Value): void {
 }
 
 /** Adds the stamp to a log event `decodeEach` delivered without it (the stamp of the input it decodes). */
-export function stampLate(event: Value): void {
-  if (lateStamp && stamp != 0 && !vectorNamespace && tagOf(event) == Tag.Object) stampInto(event, stamp);
+export function stampLate(kind: EventKind, event: Value): void {
+  if (lateStamp && kind == EventKind.Log && stamp != 0 && !vectorNamespace && tagOf(event) == Tag.Object) {
+    stampInto(event, stamp);
+  }
 }
 
 /** The event as a record of the input batch. */

@@ -79,9 +79,9 @@ export class Condition {
    * The events of a source's frames the condition holds for, encoded for `encode`'s sink when given (a remap
    * condition prepared `framed`; the topology sends frames to no other).
    */
-  runFramed(frames: EventBatch, encode: EncodeOptions | undefined): FramedOutput {
-    if (!this.instance?.framed || !frames.frames) throw new Error('internal: this condition does not run on frames');
-    return this.instance.runFramed(frames.bytes, frames.frames, encode, ChainFlag.CONDITION);
+  runFramed(batch: EventBatch, encode: EncodeOptions | undefined): FramedOutput {
+    if (!this.instance?.framed || !batch.frames) throw new Error('internal: this condition does not run on frames');
+    return this.instance.runFramed(batch.bytes, batch.frames, encode, ChainFlag.CONDITION);
   }
 
   /** Evaluates the condition on every record of an input batch. */

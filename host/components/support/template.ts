@@ -107,17 +107,11 @@ function formatted(part: { strftime: string; timezone?: string }, nanos: bigint)
 export const resultOnly = (source: string): string => `_rendered = {\n${source}\n}\n. = {}\n_rendered`;
 
 export async function prepareTemplate(template: string, env: ComponentEnv, option: string): Promise<TemplatePlan> {
-  const compiled = templateToRemap(template, {
-    timestampKey: env.globals.log_schema.timestamp_key,
-    timezone: env.globals.timezone,
-  });
+  const options = { timestampKey: env.globals.log_schema.timestamp_key, timezone: env.globals.timezone };
+  const compiled = templateToRemap(template, options);
   if (!compiled.isDynamic) return { option, text: template };
-  const module = await compileProgram(resultOnly(compiled.source), { timezone: env.globals.timezone }, env, option);
-  return {
-    option,
-    module,
-    parts: fieldParts(compiled, { timestampKey: env.globals.log_schema.timestamp_key, timezone: env.globals.timezone }),
-  };
+  const module = await compileProgram(resultOnly(compiled.source), { timezone: options.timezone }, env, option);
+  return { option, module, parts: fieldParts(compiled, options) };
 }
 
 export interface Rendered {

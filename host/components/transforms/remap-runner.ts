@@ -94,24 +94,15 @@ export async function createRemap(plan: RemapPlan): Promise<TransformRunner> {
   };
 }
 
-/** Stamp fields by the encoded stamp (a source encodes one per read, for all of its batches). */
-const stampFields = new WeakMap<Uint8Array, string[]>();
-
 /**
  * `ChainFlag.LATE_STAMP` when the program replaces the event before it reads any field the frames' stamp adds
  * (legacy namespace; in Vector's the stamp is metadata, which the replacement keeps).
  */
 function lateStamp(readBeforeReplacing: readonly string[] | undefined, frames: DecodeOptions): number {
   if (readBeforeReplacing === undefined || frames.logNamespace === 'vector') return 0;
-  let fields: string[] | undefined;
-  if (frames.stampBytes) {
-    fields = stampFields.get(frames.stampBytes);
-    if (fields === undefined) {
-      fields = Object.keys(decode(frames.stampBytes) as object);
-      stampFields.set(frames.stampBytes, fields);
-    }
-  } else fields = Object.keys(frames.stamp ?? {});
-  return fields.some((field) => readBeforeReplacing.includes(field)) ? 0 : ChainFlag.LATE_STAMP;
+  // A few fields, decoded once per batch (each batch's bytes are a copy made for this thread).
+  const stamp = frames.stampBytes ? (decode(frames.stampBytes) as object) : (frames.stamp ?? {});
+  return Object.keys(stamp).some((field) => readBeforeReplacing.includes(field)) ? 0 : ChainFlag.LATE_STAMP;
 }
 
 /**
