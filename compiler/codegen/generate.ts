@@ -598,9 +598,11 @@ class Generator implements CodegenContext {
    * `%m.a`, `x.a`): its value goes to the call without being marked shared, and the call's in-place form
    * changes it unless something else holds it too (the copy-on-write rule path writes follow). A loop
    * building an array or an object this way otherwise copies it on every turn: 16k pushes took 0.5 s and
-   * half a GB of one event's memory. A path's value is taken only when the call's other arguments neither
-   * read nor write anything on or below it, or above it: a read above marks only the container read shared,
-   * and the change would show through it.
+   * half a GB of one event's memory. The value is taken before the other arguments run, so none of them
+   * may write on, above or below it (`x = push(x, del(x[0]))` pushes onto `x` as it was). A variable's
+   * value read elsewhere is marked shared by that read; a path's is taken only when the other arguments
+   * read nothing on, below or above it either: a read above marks only the container read shared, and the
+   * change would show through it.
    */
   private inPlaceCall(e: ast.Assign): Generator['inPlace'] {
     if (e.op !== '=' || e.errorTarget || e.target.kind === 'noop' || e.value.type !== 'Call') return undefined;
@@ -609,18 +611,24 @@ class Generator implements CodegenContext {
     if (!call || !Object.hasOwn(IN_PLACE, call.def.name)) return undefined;
     const read = call.args[IN_PLACE[call.def.name]!.takes]?.expr;
     if (!read || !readsPlace(read, target)) return undefined;
-    // A variable's value read elsewhere is marked shared by that read: only a path needs the look.
-    if (target.target.kind === 'variable' && target.path.length === 0) return { call: e.value, read };
     const others = e.value.args.map((arg) => arg.value).filter((value) => value !== read);
-    return others.some((other) => touches(other, target)) ? undefined : { call: e.value, read };
+    const variable = target.target.kind === 'variable' && target.path.length === 0;
+    return others.some((other) => (variable ? writes(other, target) : touches(other, target)))
+      ? undefined
+      : { call: e.value, read };
   }
 
-  /** `x |= from` (`x` a variable or a path) merges into `x`'s value in place as `x = merge(x, from)` does. */
+  /**
+   * `x |= from` (`x` a variable or a path) merges into `x`'s value in place as `x = merge(x, from)` does,
+   * when `from` writes nothing on, above or below `x` and reads nothing above it. The merge changes only
+   * `x`'s own object, and a read of it or below marks what it read shared: `. |= parse_key_value!(.message)`
+   * adds the fields to the event without copying it.
+   */
   private mergesInPlace(e: ast.Assign): boolean {
     if (e.op !== '|=' || e.errorTarget || e.target.kind === 'noop') return false;
     const target = e.target.query;
     if (target.path.some((segment) => segment.kind === 'coalesce')) return false;
-    return (target.target.kind === 'variable' && target.path.length === 0) || !touches(e.value, target);
+    return !writes(e.value, target) && !readsAbove(e.value, target);
   }
 
   /** The value at an assignment target, not marked shared, for a call that changes it in place. */
@@ -810,15 +818,36 @@ function pathsOverlap(a: readonly ast.PathSegment[], b: readonly ast.PathSegment
   return true;
 }
 
+/** Whether the query `q` may reach a value on, above or below `place`. */
+function reaches(q: ast.Query, place: ast.Query): boolean {
+  return sameRoot(q.target, place.target) && pathsOverlap(q.path, place.path);
+}
+
 /** Whether `e` reads or writes anything on, above or below the query `place` (a variable's name counts as its root). */
 function touches(e: ast.Expr, place: ast.Query): boolean {
-  const reaches = (q: ast.Query) => sameRoot(q.target, place.target) && pathsOverlap(q.path, place.path);
   if (e.type === 'Variable' && place.target.kind === 'variable' && e.name === place.target.name) return true;
-  if (e.type === 'Query' && reaches(e)) return true;
-  if (e.type === 'Assign' && [e.target, e.errorTarget].some((t) => t?.kind === 'query' && reaches(t.query))) {
-    return true;
-  }
-  return ast.childExprs(e).some((child) => touches(child, place));
+  if (e.type === 'Query' && reaches(e, place)) return true;
+  return writesHere(e, place) || ast.childExprs(e).some((child) => touches(child, place));
+}
+
+/** Whether `e` assigns or deletes anything on, above or below `place`. */
+function writes(e: ast.Expr, place: ast.Query): boolean {
+  return writesHere(e, place) || ast.childExprs(e).some((child) => writes(child, place));
+}
+
+/** `writes` of `e` itself, not of its parts. */
+function writesHere(e: ast.Expr, place: ast.Query): boolean {
+  if (e.type === 'Assign') return [e.target, e.errorTarget].some((t) => t?.kind === 'query' && reaches(t.query, place));
+  if (e.type !== 'Call' || e.name !== 'del') return false;
+  return e.args.some(({ value }) => value.type === 'Query' && reaches(value, place));
+}
+
+/** Whether `e` reads a value that holds `place` (a container above it, or its root). */
+function readsAbove(e: ast.Expr, place: ast.Query): boolean {
+  if (e.type === 'Variable')
+    return place.target.kind === 'variable' && e.name === place.target.name && place.path.length > 0;
+  if (e.type === 'Query' && e.path.length < place.path.length && reaches(e, place)) return true;
+  return ast.childExprs(e).some((child) => readsAbove(child, place));
 }
 
 /**

@@ -177,6 +177,8 @@ table('changing a path in place', [
   { source: 'x = .; .t = push!(.t, 2); [., x]', event: { t: [1] }, result: '[{ "t": [1, 2] }, { "t": [1] }]' },
   { source: '.o.t = push!(.o.t, .o)', event: { o: { t: [1] } }, after: '{ "o": { "t": [1, { "t": [1] }] } }' },
   { source: '.t = [1]; .t = push(.t, del(.t)); .t', result: '[1, [1]]' },
+  { source: "a = array!(parse_json!(s'[1, 2]')); a = push(a, del(a[0])); a", result: '[1, 2, 1]' },
+  { source: "a = array!(parse_json!(s'[1, 2]')); a = append(a, [a[1], del(a[0])]); a", result: '[1, 2, 2, 1]' },
   { source: '.t = [1]; .t = push(.t, .t); .t', result: '[1, [1]]' },
   { source: '.t = [5, 6]; .t = push(.t, { .t[0] = 7; 1 }); .t', result: '[5, 6, 1]' },
   { source: '.a = [[1], [2]]; .a[0] = push!(.a[0], 9); .a[0] = push!(.a[1], 8); .a', result: '[[2, 8], [2]]' },
@@ -231,6 +233,24 @@ table('merging in place', [
     result: '{ "a": { "x": 1, "y": 2 } }',
   },
   { source: '.o = { "a": 1 }; .o |= .o; .o', result: '{ "a": 1 }' },
+  // What `from` deletes is still in `x` as it was before the merge; what it reads of `x` is as it was.
+  {
+    source: `o = {}; ${fill('o')}; o |= { "z": del(o."3") }; [length(o), o."3", o.z]`,
+    event: twenty,
+    result: '[21, 3, 3]',
+  },
+  {
+    source: `.o = {}; ${fill('.o')}; .o |= { "z": del(.o."3") }; [length!(.o), .o."3", .o.z]`,
+    event: twenty,
+    result: '[21, 3, 3]',
+  },
+  {
+    source: `.o = {}; ${fill('.o')}; .o |= { "up": . }; [length!(.o), length!(.o.up.o)]`,
+    event: twenty,
+    result: '[21, 20]',
+  },
+  { source: `${fill('.')}; . |= { "copy": . }; [length(.), length!(.copy)]`, event: twenty, result: '[22, 21]' },
+  { source: `${fill('.')}; . |= { "z": ."4" }; [length(.), .z]`, event: twenty, result: '[22, 4]' },
   {
     source: 'o = {}; o = merge!(o, .s)',
     event: { s: 'x' },
