@@ -79,11 +79,47 @@ export class BatchReader implements Iterable<RecordView> {
 
   /** Like `readPath`, but the value found stays encoded: a view into `value` (its exact encoding). */
   readPathEncoded(value: Uint8Array, path: ValuePath, at = 0): Uint8Array | undefined {
+    const start = this.findEncoded(value, path, at);
+    return start < 0 ? undefined : value.subarray(start, this.foundEnd);
+  }
+
+  /** Where `findEncoded`'s value ends. */
+  foundEnd = 0;
+
+  /**
+   * Where the value at `path` starts in `value` (its end in `foundEnd`), or -1 when the path leads nowhere:
+   * `readPathEncoded` without a view, for a reader of every record.
+   */
+  findEncoded(value: Uint8Array, path: ValuePath, at = 0): number {
     const r = this.locate(value, path, at);
-    if (r === undefined) return undefined;
+    if (r === undefined) return -1;
     const start = r.at;
     r.skip();
-    return value.subarray(start, r.at);
+    this.foundEnd = r.at;
+    return start;
+  }
+
+  /**
+   * A map key for the values at `paths` of the value at `at` in `value` (a record's event or metadata): the
+   * latin1 text of their encodings one after the other, `\xff` (no value's tag) for a missing one. Equal
+   * values have equal encodings (object keys are sorted), and each encoding ends itself.
+   */
+  encodedKey(value: Uint8Array, paths: readonly ValuePath[], at = 0): string {
+    let key = '';
+    for (const path of paths) {
+      const start = this.findEncoded(value, path, at);
+      key += start < 0 ? '\xff' : this.latin1(value, start, this.foundEnd);
+    }
+    return key;
+  }
+
+  /** A Buffer over the bytes `latin1` read last (one per batch, not one per key). */
+  private text: { of: Uint8Array; buffer: Buffer } | undefined;
+
+  private latin1(bytes: Uint8Array, start: number, end: number): string {
+    if (this.text?.of !== bytes)
+      this.text = { of: bytes, buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    return this.text.buffer.toString('latin1', start, end);
   }
 
   /** A reader at the value at `path`, or undefined when the path leads nowhere. A field of the object at
@@ -280,7 +316,7 @@ export function enterField(r: ByteReader, key: Uint8Array): boolean {
 
 /** `bytes[at, at + length)` against `key`, byte-wise: a loop beats a view and `Buffer.compare` on short keys
  * (sources read each event's timestamp this way). */
-function compareInPlace(bytes: Uint8Array, at: number, length: number, key: Uint8Array): number {
+export function compareInPlace(bytes: Uint8Array, at: number, length: number, key: Uint8Array): number {
   const common = Math.min(length, key.length);
   for (let i = 0; i < common; i++) {
     const difference = bytes[at + i]! - key[i]!;

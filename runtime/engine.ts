@@ -6,6 +6,7 @@
 export {
   BatchReader,
   BatchWriter,
+  compareInPlace,
   enterField,
   enterIndex,
   complement,

@@ -4,14 +4,12 @@
 // and a field set to null differs from a missing one, as in Vector.
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.js';
+import { BatchReader, BatchWriter, withoutField, type RecordCursor } from '../../../runtime/engine.js';
 import { parseFieldPath, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformRunner } from '../component.js';
 import { monotonicClock, type Clock } from '../support/clock.js';
 
 const REASON = 'Events have been found in cache for deduplication.';
-/** Stands for a missing field in a cache key: not a value tag, so it never equals an encoded value. */
-const MISSING = Buffer.from([0xff]);
 
 const options = z.strictObject({
   fields: z
@@ -87,27 +85,23 @@ export function createDedupe(plan: DedupePlan, now: Clock): TransformRunner {
     }
     cache.delete(next.value!);
   };
-  const keyOf = (reader: BatchReader, event: Uint8Array): string => {
-    if ('match' in plan.fields) {
-      return Buffer.concat(plan.fields.match.map((path) => reader.readPathEncoded(event, path) ?? MISSING)).toString(
-        'latin1',
-      );
-    }
-    return Buffer.from(plan.fields.ignore.reduce(withoutField, event)).toString('latin1');
+  const keyOf = (reader: BatchReader, cursor: RecordCursor): string => {
+    if ('match' in plan.fields) return reader.encodedKey(cursor.bytes, plan.fields.match, cursor.eventAt);
+    return Buffer.from(plan.fields.ignore.reduce(withoutField, cursor.event())).toString('latin1');
   };
   return {
     process(batch) {
       const time = now();
       const reader = new BatchReader(batch.bytes);
       const kept = new BatchWriter(reader.flags);
-      for (const { record, event } of reader) {
-        const key = keyOf(reader, event);
+      for (const cursor = reader.cursor(); cursor.next(); ) {
+        const key = keyOf(reader, cursor);
         const stored = cache.get(key);
         const duplicate = stored !== undefined && (plan.maxAgeMs === undefined || time - stored < plan.maxAgeMs);
         cache.delete(key);
         cache.set(key, duplicate && !plan.refreshOnDrop ? stored! : time);
         if (cache.size > plan.capacity) evictOldest();
-        if (!duplicate) kept.appendRaw(record);
+        if (!duplicate) kept.appendRaw(cursor.record());
       }
       const dropped = batch.count - kept.count;
       return {

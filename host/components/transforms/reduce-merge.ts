@@ -24,8 +24,11 @@ export type MergeStrategy = (typeof MERGE_STRATEGIES)[number];
 
 /** Combines the values one field takes in a group's events. */
 export interface ValueMerger {
-  /** Adds a later event's value; returns why it cannot (the value is then left out, as Vector warns). */
-  add(value: Uint8Array): string | undefined;
+  /**
+   * Adds a later event's value, encoded in `source` [start, end) (a batch: it is copied if kept); returns why
+   * it cannot (the value is then left out, as Vector warns).
+   */
+  add(source: Uint8Array, start: number, end: number): string | undefined;
   /** The merged value; for a timestamp field merged by default, also the last timestamp for `<field>_end`. */
   finish(): { value: Uint8Array; end?: Uint8Array };
 }
@@ -58,8 +61,8 @@ export function createMerger(first: Uint8Array, strategy: MergeStrategy | undefi
     case 'array': {
       const items = [copy(first)];
       return {
-        add(value) {
-          items.push(copy(value));
+        add(source, start, end) {
+          items.push(source.slice(start, end));
           return undefined;
         },
         finish: () => ({ value: encodeArray(items) }),
@@ -74,8 +77,8 @@ export function createMerger(first: Uint8Array, strategy: MergeStrategy | undefi
     case 'retain': {
       let kept = copy(first);
       return {
-        add(value) {
-          if (value[0] !== Wire.Null) kept = copy(value);
+        add(source, start, end) {
+          if (source[start] !== Wire.Null) kept = source.slice(start, end);
           return undefined;
         },
         finish: () => ({ value: kept }),
@@ -98,11 +101,11 @@ type NumberValue = { int: bigint } | { float: number };
 type NumberStep = (current: NumberValue, added: NumberValue) => NumberValue | undefined;
 
 function numberMerger(first: Uint8Array, step: NumberStep): ValueMerger {
-  let current = numberOf(first)!;
+  let current = numberOf(first, 0)!;
   return {
-    add(value) {
-      const added = numberOf(value);
-      if (added === undefined) return `expected numeric value, found: '${lossy(value)}'`;
+    add(source, start, end) {
+      const added = numberOf(source, start);
+      if (added === undefined) return `expected numeric value, found: '${lossy(source.subarray(start, end))}'`;
       const next = step(current, added);
       if (next !== undefined && 'float' in next && Number.isNaN(next.float)) return 'the sum is not a number';
       if (next !== undefined) current = next;
@@ -141,20 +144,26 @@ const extreme =
 const max = extreme(true);
 const min = extreme(false);
 
-function numberOf(value: Uint8Array): NumberValue | undefined {
-  const view = new DataView(value.buffer, value.byteOffset + 1, 8);
-  if (value[0] === Wire.Int) return { int: view.getBigInt64(0, true) };
-  if (value[0] === Wire.Float) return { float: view.getFloat64(0, true) };
-  return undefined;
+const scratch = new Uint8Array(8);
+const scratchView = new DataView(scratch.buffer);
+
+/** The number encoded at `at`, read through one scratch view (a DataView per value was most of a sum). */
+function numberOf(source: Uint8Array, at: number): NumberValue | undefined {
+  const tag = source[at];
+  if (tag !== Wire.Int && tag !== Wire.Float) return undefined;
+  for (let i = 0; i < 8; i++) scratch[i] = source[at + 1 + i]!;
+  return tag === Wire.Int ? { int: scratchView.getBigInt64(0, true) } : { float: scratchView.getFloat64(0, true) };
 }
 
 function timestampWindow(first: Uint8Array): ValueMerger {
   const started = copy(first);
-  let latest = started;
+  const latest = copy(first);
   return {
-    add(value) {
-      if (value[0] !== Wire.Timestamp) return `expected timestamp value, found: ${lossy(value)}`;
-      latest = copy(value);
+    add(source, start, end) {
+      if (source[start] !== Wire.Timestamp)
+        return `expected timestamp value, found: ${lossy(source.subarray(start, end))}`;
+      // A timestamp's encoding has one length.
+      for (let i = start; i < end; i++) latest[i - start] = source[i]!;
       return undefined;
     },
     finish: () => ({ value: started, end: latest }),
@@ -163,18 +172,19 @@ function timestampWindow(first: Uint8Array): ValueMerger {
 
 function concat(first: Uint8Array, separator: string): ValueMerger {
   const join = Buffer.from(separator);
-  const parts = [Buffer.from(bytesOf(first))];
+  // The string's encoding as it grows: tag, u32 length, bytes.
+  const w = new ByteWriter();
+  w.u8(Wire.Bytes);
+  w.raw(first.subarray(1));
   return {
-    add(value) {
-      if (value[0] !== Wire.Bytes) return `expected string value, found: '${lossy(value)}'`;
-      if (join.length > 0) parts.push(join);
-      parts.push(Buffer.from(bytesOf(value)));
+    add(source, start, end) {
+      if (source[start] !== Wire.Bytes) return `expected string value, found: '${lossy(source.subarray(start, end))}'`;
+      w.raw(join);
+      w.raw(source.subarray(start + 5, end));
       return undefined;
     },
     finish() {
-      const w = new ByteWriter();
-      w.u8(Wire.Bytes);
-      w.sized(Buffer.concat(parts));
+      w.view.setUint32(1, w.length - 5, true);
       return { value: w.finish() };
     },
   };
@@ -184,7 +194,8 @@ function concat(first: Uint8Array, separator: string): ValueMerger {
 function concatArray(first: Uint8Array): ValueMerger {
   const items = itemsOf(first);
   return {
-    add(value) {
+    add(source, start, end) {
+      const value = source.subarray(start, end);
       items.push(...(value[0] === Wire.Array ? itemsOf(value) : [copy(value)]));
       return undefined;
     },
@@ -196,7 +207,8 @@ function arrayByLength(first: Uint8Array, longest: boolean): ValueMerger {
   let kept = copy(first);
   let length = containerCount(kept);
   return {
-    add(value) {
+    add(source, start, end) {
+      const value = source.subarray(start, end);
       if (value[0] !== Wire.Array) return `expected array value, found: '${lossy(value)}'`;
       const candidate = containerCount(value);
       if (longest ? candidate > length : candidate < length) {
@@ -224,17 +236,15 @@ function flatUnique(first: Uint8Array): ValueMerger {
     return undefined;
   };
   add(first);
-  return { add, finish: () => ({ value: encodeArray([...seen.values()]) }) };
+  return {
+    add: (source, start, end) => add(source.subarray(start, end)),
+    finish: () => ({ value: encodeArray([...seen.values()]) }),
+  };
 }
 
 /** A copy, so that what a group keeps does not hold its batch's whole buffer. */
 function copy(value: Uint8Array): Uint8Array {
   return new Uint8Array(value);
-}
-
-/** The bytes of an encoded string. */
-function bytesOf(value: Uint8Array): Uint8Array {
-  return value.subarray(5);
 }
 
 /** The item (or entry) count of an encoded array (or object). */

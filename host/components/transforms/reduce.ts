@@ -6,7 +6,7 @@
 // the fields `merge_strategies` name there, and the finalizers of every event merged into it.
 
 import { z } from 'zod';
-import { BatchReader, BatchWriter, type RecordView } from '../../../runtime/engine.js';
+import { BatchReader, BatchWriter, compareInPlace, type RecordCursor } from '../../../runtime/engine.js';
 import { ByteReader, ByteWriter, keyText, Wire } from '../../../abi/codec.js';
 import { parseFieldPath, remapPath, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
@@ -22,8 +22,6 @@ import { RemapLogs } from '../support/remap-program.js';
 import { monotonicClock, type Clock } from '../support/clock.js';
 import { createMerger, MERGE_STRATEGIES, type MergeStrategy, type ValueMerger } from './reduce-merge.js';
 
-/** Stands for a missing `group_by` field in a group key: not a value tag, so it never equals an encoded value. */
-const MISSING = Buffer.from([0xff]);
 /** `{}`, encoded. */
 const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 
@@ -154,13 +152,17 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
   /** Event paths a strategy covers: a field under one is merged by it, not on its own. */
   const strategyPaths = new Set(plan.strategies.filter((s) => !s.metadata).map((s) => fieldKey(false, s.path)));
   const strategies = plan.strategies.map((s) => ({ ...s, key: fieldKey(s.metadata, s.path) }));
+  const names = new FieldNameCache(strategyPaths);
+  const fieldReader = new ByteReader(new Uint8Array(0));
+  const groupBy = plan.groupBy.map(({ metadata, path }) => ({ metadata, paths: [path] }));
 
-  const keyOf = (reader: BatchReader, view: RecordView): string =>
-    Buffer.concat(
-      plan.groupBy.map(
-        ({ metadata, path }) => reader.readPathEncoded(metadata ? view.metadata : view.event, path) ?? MISSING,
-      ),
-    ).toString('latin1');
+  const keyOf = (reader: BatchReader, cursor: RecordCursor): string => {
+    let key = '';
+    for (const { metadata, paths } of groupBy) {
+      key += reader.encodedKey(cursor.bytes, paths, metadata ? cursor.metadataAt : cursor.eventAt);
+    }
+    return key;
+  };
 
   /** What one call emits: the flushed groups as one batch, and the tickets it settles. */
   class Emitted {
@@ -173,12 +175,16 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
     constructor(private readonly current?: number) {}
 
     /** Vector's `ReduceState::add_event`, for an event of the current input batch. */
-    add(group: Group, reader: BatchReader, view: RecordView, time: number): void {
+    add(group: Group, reader: BatchReader, cursor: RecordCursor, time: number): void {
+      const bytes = cursor.bytes;
       for (const { metadata, path, key, strategy } of strategies) {
-        const value = reader.readPathEncoded(metadata ? view.metadata : view.event, path);
-        if (value !== undefined) this.merge(group, key, metadata, path, value, strategy);
+        const start = reader.findEncoded(bytes, path, metadata ? cursor.metadataAt : cursor.eventAt);
+        if (start >= 0) this.merge(group, key, metadata, path, bytes, start, reader.foundEnd, strategy);
       }
-      forEachField(view.event, strategyPaths, (key, path, value) => this.merge(group, key, false, path, value));
+      // Vector's `all_event_fields_skip_array_elements`: objects are walked into, anything else (arrays
+      // whole, empty objects) is a field; an event that is not an object has none.
+      if (bytes[cursor.eventAt] === Wire.Object)
+        this.mergeObject(group, fieldReader.reset(bytes, cursor.eventAt), names.top());
       group.events++;
       group.staleSince = time;
       const ticket = this.current;
@@ -188,21 +194,45 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
       }
     }
 
+    /** The fields of the object at `r` not under a strategy's path, each merged on its own. */
+    private mergeObject(group: Group, r: ByteReader, known: FieldNames): void {
+      const bytes = r.bytes;
+      r.u8(); // the object tag
+      const count = r.u32();
+      r.u32(); // byte length
+      for (let i = 0; i < count; i++) {
+        const length = r.u32();
+        const name = known.find(bytes, r.at, length, i);
+        r.at += length;
+        const start = r.at;
+        if (name.covered) r.skip();
+        else if (bytes[start] === Wire.Object && r.view.getUint32(start + 1, true) > 0) {
+          this.mergeObject(group, r, known.below(name));
+        } else {
+          r.skip();
+          this.merge(group, name.key, false, name.path, bytes, start, r.at);
+        }
+      }
+    }
+
+    /** Merges the value encoded in `source` [start, end) into the group's field `key`. */
     private merge(
       group: Group,
       key: string,
       metadata: boolean,
       path: string[],
-      value: Uint8Array,
+      source: Uint8Array,
+      start: number,
+      end: number,
       strategy?: MergeStrategy,
     ): void {
       const field = group.fields.get(key);
       if (field !== undefined) {
-        const error = field.merger.add(value);
+        const error = field.merger.add(source, start, end);
         if (error !== undefined) this.warnings.push({ message: 'Failed to merge value.', fields: { error } });
         return;
       }
-      const merger = createMerger(value, strategy);
+      const merger = createMerger(source.subarray(start, end), strategy);
       if (typeof merger === 'string') {
         const fields = { error: merger, path: remapPath({ metadata, segments: path.map((field) => ({ field })) }) };
         this.warnings.push({ message: 'Failed to create value merger.', fields });
@@ -259,10 +289,10 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
       for (const evaluated of [starts, ends]) if (evaluated) errors.push(...conditionErrors(evaluated.failures));
       const emitted = new Emitted(batch.ticket);
       const reader = new BatchReader(batch.bytes);
-      for (const view of reader) {
-        const startsHere = starts !== undefined && isSet(starts.bits, view.index);
-        let endsHere = ends !== undefined && isSet(ends.bits, view.index);
-        const key = keyOf(reader, view);
+      for (const cursor = reader.cursor(); cursor.next(); ) {
+        const startsHere = starts !== undefined && isSet(starts.bits, cursor.index);
+        let endsHere = ends !== undefined && isSet(ends.bits, cursor.index);
+        const key = keyOf(reader, cursor);
         let group = groups.get(key);
         // The event that makes `max_events` ends its group.
         if (plan.maxEvents === 1 || (group !== undefined && group.events + 1 === plan.maxEvents)) endsHere = true;
@@ -275,7 +305,7 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
           group = newGroup(time);
           groups.set(key, group);
         }
-        emitted.add(group, reader, view, time);
+        emitted.add(group, reader, cursor, time);
         if (endsHere && !startsHere) {
           groups.delete(key);
           emitted.flush(group);
@@ -303,36 +333,82 @@ export async function createReduce(plan: ReducePlan, now: Clock): Promise<Transf
   };
 }
 
-/**
- * Calls `visit` with each field of an event (its `fieldKey`, path and value), as Vector's
- * `all_event_fields_skip_array_elements`: objects are walked into, anything else (arrays whole, empty
- * objects) is a field; an event that is not an object has none. Fields at or under a path of `covered` are
- * left out (their strategy merges them).
- */
-function forEachField(
-  event: Uint8Array,
-  covered: ReadonlySet<string>,
-  visit: (key: string, path: string[], value: Uint8Array) => void,
-): void {
-  const walk = (r: ByteReader, key: string, path: string[]) => {
-    r.u8(); // the object tag
-    const count = r.u32();
-    r.u32(); // byte length
-    for (let i = 0; i < count; i++) {
-      const name = keyText(r.sized());
-      const fieldKey = key + segmentKey(name);
-      const start = r.at;
-      if (covered.has(fieldKey)) r.skip();
-      else if (r.bytes[start] === Wire.Object && r.view.getUint32(start + 1, true) > 0) {
-        walk(r, fieldKey, [...path, name]);
-      } else {
-        r.skip();
-        visit(fieldKey, [...path, name], r.bytes.subarray(start, r.at));
-      }
-    }
-  };
-  if (event[0] === Wire.Object) walk(new ByteReader(event), '.', []);
+/** A field name met under one object path, with what reduce keeps of it. */
+interface FieldName {
+  /** The name's UTF-8. */
+  utf8: Uint8Array;
+  /** Its `fieldKey` and path. */
+  key: string;
+  path: string[];
+  /** Whether a strategy merges it (or a field above it). */
+  covered: boolean;
+  /** The names met in the object it held. */
+  under: FieldNames | undefined;
 }
+
+/**
+ * The field names met under one object path, found by their bytes without decoding them: events of a stream
+ * mostly have the same fields in the same order, so a name is looked for first where the last object had it.
+ */
+class FieldNames {
+  private readonly byHash = new Map<number, FieldName[]>();
+  private readonly order: FieldName[] = [];
+
+  constructor(
+    private readonly cache: FieldNameCache,
+    private readonly key: string,
+    private readonly path: string[],
+  ) {}
+
+  /** The name whose UTF-8 is `bytes` [at, at + length), field `position` of its object. */
+  find(bytes: Uint8Array, at: number, length: number, position: number): FieldName {
+    const guess = this.order[position];
+    if (guess !== undefined && compareInPlace(bytes, at, length, guess.utf8) === 0) return guess;
+    let hash = 0x811c9dc5;
+    for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+    let bucket = this.byHash.get(hash);
+    let found = bucket?.find((name) => compareInPlace(bytes, at, length, name.utf8) === 0);
+    if (found === undefined) {
+      const utf8 = bytes.slice(at, at + length);
+      const text = keyText(utf8);
+      const key = this.key + segmentKey(text);
+      found = { utf8, key, path: [...this.path, text], covered: this.cache.covered.has(key), under: undefined };
+      if (bucket === undefined) this.byHash.set(hash, (bucket = []));
+      bucket.push(found);
+      this.cache.made++;
+    }
+    this.order[position] = found;
+    return found;
+  }
+
+  /** The names under a name of this object. */
+  below(name: FieldName): FieldNames {
+    name.under ??= new FieldNames(this.cache, name.key, name.path);
+    return name.under;
+  }
+}
+
+/** The field names of a reduce's events, from the top level down; started over once more than
+ * `MAX_FIELD_NAMES` were made, for events whose keys are data. */
+class FieldNameCache {
+  made = 0;
+  private root: FieldNames = new FieldNames(this, '.', []);
+
+  /** `covered`: the event paths (`fieldKey`) a strategy merges. */
+  constructor(readonly covered: ReadonlySet<string>) {}
+
+  /** The names at the top level of an event about to be walked. */
+  top(): FieldNames {
+    if (this.made > MAX_FIELD_NAMES) {
+      this.made = 0;
+      this.root = new FieldNames(this, '.', []);
+    }
+    return this.root;
+  }
+}
+
+/** How many field names a reduce keeps before it starts over. */
+const MAX_FIELD_NAMES = 10_000;
 
 /** A value built field by field, as Vector inserts into an event: objects on the way are created, and a value
  * on the way that is not an object is replaced by one. */

@@ -204,6 +204,29 @@ test('a strategy that cannot start from the first value waits for one it can; a 
   ]);
 });
 
+test('fields merge by name whatever their order and depth in each event, and when the names are data', async () => {
+  const { runner } = await reducer({ merge_strategies: { 'a.s': 'concat' } });
+  runner.process(
+    batchOf([
+      { n: 1, a: { s: 'x', m: 2, deep: { q: 1 } }, t: 'first' },
+      { a: { deep: { q: 2 }, s: 'y', m: 3 }, t: 'second', n: 10 },
+    ]),
+  );
+  runner.process(batchOf([{ t: 'third', a: { m: 4 }, extra: [1], n: 100 }, { n: 1000 }]));
+  assert.equal(eventsOf(runner.flush!(true).outputs[0]!.batch), [
+    { n: 1111n, a: { s: 'x y', m: 9n, deep: { q: 3n } }, t: 'first', extra: [1n] },
+  ]);
+
+  // Each event its own field name: more names than a reduce keeps, so it starts them over on the way.
+  const { runner: wide } = await reducer({});
+  const events = Array.from({ length: 12_000 }, (_, i) => ({ [`k${i}`]: i, n: 1 }));
+  for (let i = 0; i < events.length; i += 1000) wide.process(batchOf(events.slice(i, i + 1000)));
+  const [merged] = eventsOf(wide.flush!(true).outputs[0]!.batch) as Array<Record<string, unknown>>;
+  assert.is(Object.keys(merged!).length, 12_001);
+  assert.is(merged!.n, 12_000n);
+  assert.is(merged!.k11999, 11_999n);
+});
+
 test('starts_when flushes the previous transaction without the event, which starts the next', async () => {
   const { runner } = await reducer({
     group_by: ['id'],
