@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import type * as Protobuf from 'protobufjs';
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.js';
-import { type RemapValue, Timestamp } from '../../../runtime/index.js';
+import type { RemapValue } from '../../../runtime/index.js';
+import { Wire } from '../../../abi/codec.js';
 import { templateOption, templateToRemap } from '../../config/template.js';
 import type { ComponentEnv, Sink } from '../component.js';
 import { LOKI_PUSH_PROTO } from '../../package-files.js';
@@ -114,13 +115,37 @@ interface TemplatePair {
   value: EventTemplate;
 }
 
-/** One event as Loki gets it. */
-interface Entry {
-  labels: Array<[string, string]>;
-  timestamp: bigint;
-  line: string;
-  structuredMetadata: Array<[string, string]>;
+/** An entry's labels: the pairs sorted by key, Vector's stream key of them, and Loki's label set text. */
+interface LabelSet {
+  pairs: ReadonlyArray<[string, string]>;
+  key: string;
+  text: string;
 }
+
+/** Labels sorted by key; structured metadata (`sort` false) in the order its pairs expanded. */
+function labelSetOf(pairs: Array<[string, string]>, sort = true): LabelSet {
+  if (sort) pairs.sort(byKey);
+  return { pairs, key: streamKey(pairs), text: labelSet(pairs) };
+}
+
+/** One event as Loki gets it; its time as seconds and nanoseconds past them, as the event encodes it. */
+interface Entry {
+  labels: LabelSet;
+  seconds: number;
+  nanos: number;
+  line: string;
+  structuredMetadata: ReadonlyArray<[string, string]>;
+}
+
+/** The entry's time `a` against `b`'s: negative when earlier. */
+const compareTimes = (a: { seconds: number; nanos: number }, b: { seconds: number; nanos: number }) =>
+  a.seconds - b.seconds || a.nanos - b.nanos;
+
+/** Nanoseconds since the epoch, in decimal (the JSON push request's timestamps). */
+const nanosText = ({ seconds, nanos }: Entry) => (BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString();
+
+/** How many rendered pair lists a sink keeps, by their texts, before it starts over. */
+const MAX_PAIR_LISTS = 10_000;
 
 /** Vector's `slugify_text`: what an expanded key may hold. */
 const slugify = (text: string) => text.replace(/[^0-9A-Za-z_]/g, '_').toLowerCase();
@@ -177,6 +202,9 @@ const labelSet = (labels: ReadonlyArray<[string, string]>) =>
 
 const byKey = (a: [string, string], b: [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
+/** What an event without labels gets, as in Vector. */
+const AGENT_LABELS = labelSetOf([['agent', 'vector']]);
+
 class LokiSink extends HttpBatchSink {
   private readonly uri: string;
   /** `endpoint` without credentials, and the auth in force (`auth`, or the endpoint's). */
@@ -184,8 +212,13 @@ class LokiSink extends HttpBatchSink {
   private readonly auth: AuthOptions | undefined;
   private readonly headers: Record<string, string>;
   /** The newest timestamp sent per partition key, for `out_of_order_action`. */
-  private readonly latest = new Map<string, bigint>();
+  private readonly latest = new Map<string, { seconds: number; nanos: number }>();
   private readonly timestampPath: string[];
+  /**
+   * The pairs that rendered texts without an expansion (a key ending in `*`) give, by those texts: a stream
+   * mostly repeats a few label sets, each then made and sorted once.
+   */
+  private readonly pairLists = { labels: new Map<string, LabelSet>(), metadata: new Map<string, LabelSet>() };
 
   constructor(
     private readonly options: LokiOptions,
@@ -277,18 +310,19 @@ class LokiSink extends HttpBatchSink {
     const { remove_label_fields, remove_structured_metadata_fields } = this.options;
     // As Vector does: labels from the event, then structured metadata from it without the label fields, the
     // timestamp from it without those either.
-    const labels = this.renderPairs(part, this.labels, 'label');
+    const labels = this.renderPairs(part, this.labels, 'label', this.pairLists.labels, true);
     const withoutLabels = remove_label_fields ? this.withoutFields(part, templateFields(this.labels)) : part;
-    const metadata = this.renderPairs(withoutLabels, this.structuredMetadata, 'structured_metadata');
+    const metadata = this.renderPairs(
+      withoutLabels,
+      this.structuredMetadata,
+      'structured_metadata',
+      this.pairLists.metadata,
+      false,
+    );
     const stripped = remove_structured_metadata_fields
       ? this.withoutFields(withoutLabels, templateFields(this.structuredMetadata))
       : withoutLabels;
-    const now = BigInt(Date.now()) * 1_000_000n;
-    const reader = new BatchReader(stripped.bytes);
-    const timestamps = [...reader].map(({ event }) => {
-      const value = this.timestampPath.length > 0 ? reader.readPath(event, this.timestampPath) : undefined;
-      return value instanceof Timestamp ? value.nanos : now;
-    });
+    const times = this.times(stripped);
     // With remove_timestamp the encoder leaves the timestamp out (see buildLokiSink).
     const lines = this.encoder.encodeEach(stripped);
     const entries: Entry[] = [];
@@ -296,15 +330,16 @@ class LokiSink extends HttpBatchSink {
     lines.forEach((line, index) => {
       if (line === undefined) return;
       let entryLabels = labels[index]!;
-      if (entryLabels.length === 0) {
+      if (entryLabels.pairs.length === 0) {
         unlabeled++;
-        entryLabels = [['agent', 'vector']];
+        entryLabels = AGENT_LABELS;
       }
       entries.push({
-        labels: entryLabels.sort(byKey),
-        timestamp: timestamps[index]!,
-        line: Buffer.from(line).toString('utf8'),
-        structuredMetadata: metadata[index]!,
+        labels: entryLabels,
+        seconds: times[2 * index]!,
+        nanos: times[2 * index + 1]!,
+        line: Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'),
+        structuredMetadata: metadata[index]!.pairs,
       });
     });
     if (unlabeled > 0) {
@@ -319,22 +354,65 @@ class LokiSink extends HttpBatchSink {
     return entries;
   }
 
-  /** Each event's pairs, rendered and expanded; a pair whose key or value does not render is left out. */
-  private renderPairs(part: EventBatch, pairs: TemplatePair[], kind: string): Array<Array<[string, string]>> {
+  /**
+   * Each event's pairs, rendered and expanded (`labelSetOf`); a pair whose key or value does not render is
+   * left out. Lists without an expansion are kept in `made` by their texts.
+   */
+  private renderPairs(
+    part: EventBatch,
+    pairs: TemplatePair[],
+    kind: string,
+    made: Map<string, LabelSet>,
+    sort: boolean,
+  ): LabelSet[] {
     const rendered = pairs.map(({ key, value }) => ({ keys: key.renderEach(part), values: value.renderEach(part) }));
     const warn = (value: string, error: string) =>
       this.env.log.warn(`Failed to expand dynamic ${kind}.`, { value, error, internal_log_rate_key: `expand_${kind}` });
     return Array.from({ length: part.count }, (_, index) => {
       const texts: Array<[string, string]> = [];
+      let expands = false;
       for (const { keys, values } of rendered) {
         const keyText = keys[index]!;
         const valueText = values[index]!;
         if (typeof keyText !== 'string') templateFailed(this.env, `${kind}_key`, keyText.error, false);
         if (typeof valueText !== 'string') templateFailed(this.env, `${kind}_value`, valueText.error, false);
-        if (typeof keyText === 'string' && typeof valueText === 'string') texts.push([keyText, valueText]);
+        if (typeof keyText === 'string' && typeof valueText === 'string') {
+          texts.push([keyText, valueText]);
+          expands ||= keyText.endsWith('*');
+        }
       }
-      return expandPairs(texts, warn);
+      // An expansion may warn: it is done for every event.
+      if (expands) return labelSetOf(expandPairs(texts, warn), sort);
+      const textsKey = streamKey(texts);
+      let list = made.get(textsKey);
+      if (list === undefined) {
+        if (made.size >= MAX_PAIR_LISTS) made.clear();
+        made.set(textsKey, (list = labelSetOf(expandPairs(texts, warn), sort)));
+      }
+      return list;
     });
+  }
+
+  /** Each event's time, as seconds and nanoseconds past them (two numbers an event): its timestamp field's,
+   * else the time now. */
+  private times(part: EventBatch): Float64Array {
+    const times = new Float64Array(2 * part.count);
+    const nowMs = Date.now();
+    const reader = new BatchReader(part.bytes);
+    for (const cursor = reader.cursor(); cursor.next(); ) {
+      const at =
+        this.timestampPath.length > 0 ? reader.findEncoded(cursor.bytes, this.timestampPath, cursor.eventAt) : -1;
+      const i = 2 * cursor.index;
+      if (at >= 0 && cursor.bytes[at] === Wire.Timestamp) {
+        const view = new DataView(cursor.bytes.buffer, cursor.bytes.byteOffset + at + 1, 12);
+        times[i] = Number(view.getBigInt64(0, true));
+        times[i + 1] = view.getUint32(8, true);
+      } else {
+        times[i] = Math.floor(nowMs / 1000);
+        times[i + 1] = (nowMs % 1000) * 1_000_000;
+      }
+    }
+    return times;
   }
 
   /** The part with the event fields at `paths` removed. */
@@ -359,14 +437,14 @@ class LokiSink extends HttpBatchSink {
     let rewritten = 0;
     for (const entry of entries) {
       const latest = this.latest.get(key);
-      if (latest === undefined || entry.timestamp >= latest) {
-        this.latest.set(key, entry.timestamp);
+      if (latest === undefined || compareTimes(entry, latest) >= 0) {
+        this.latest.set(key, entry);
         kept.push(entry);
       } else if (action === 'accept') {
         kept.push(entry);
       } else if (action === 'rewrite_timestamp') {
         rewritten++;
-        kept.push({ ...entry, timestamp: latest });
+        kept.push({ ...entry, seconds: latest.seconds, nanos: latest.nanos });
       } else {
         dropped++;
       }
@@ -389,36 +467,34 @@ class LokiSink extends HttpBatchSink {
 
   /** The push request: streams by labels, in order of first appearance, their entries sorted by time. */
   private body(entries: Entry[]): Uint8Array {
-    const streams = new Map<string, { labels: Array<[string, string]>; entries: Entry[] }>();
+    const streams = new Map<string, { labels: LabelSet; entries: Entry[] }>();
     for (const entry of entries) {
-      const key = streamKey(entry.labels);
-      let stream = streams.get(key);
-      if (stream === undefined) streams.set(key, (stream = { labels: entry.labels, entries: [] }));
+      let stream = streams.get(entry.labels.key);
+      if (stream === undefined) streams.set(entry.labels.key, (stream = { labels: entry.labels, entries: [] }));
       stream.entries.push(entry);
     }
-    for (const stream of streams.values())
-      stream.entries.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+    for (const stream of streams.values()) stream.entries.sort(compareTimes);
     if (this.pushRequest !== undefined) {
-      const message = this.pushRequest.fromObject({
-        streams: [...streams.values()].map((stream) => ({
-          labels: labelSet(stream.labels),
-          entries: stream.entries.map((entry) => ({
-            timestamp: {
-              seconds: (entry.timestamp / 1_000_000_000n).toString(),
-              nanos: Number(entry.timestamp % 1_000_000_000n),
-            },
-            line: entry.line,
-            structuredMetadata: entry.structuredMetadata.map(([name, value]) => ({ name, value })),
+      // Plain objects of the message's shape: `fromObject` copied each into a message and each timestamp's
+      // seconds into a Long.
+      return this.pushRequest
+        .encode({
+          streams: [...streams.values()].map((stream) => ({
+            labels: stream.labels.text,
+            entries: stream.entries.map((entry) => ({
+              timestamp: { seconds: entry.seconds, nanos: entry.nanos },
+              line: entry.line,
+              structuredMetadata: entry.structuredMetadata.map(([name, value]) => ({ name, value })),
+            })),
           })),
-        })),
-      });
-      return this.pushRequest.encode(message).finish();
+        })
+        .finish();
     }
     const json = {
       streams: [...streams.values()].map((stream) => ({
-        stream: Object.fromEntries(stream.labels),
+        stream: Object.fromEntries(stream.labels.pairs),
         values: stream.entries.map((entry) => [
-          entry.timestamp.toString(),
+          nanosText(entry),
           entry.line,
           Object.fromEntries(entry.structuredMetadata),
         ]),

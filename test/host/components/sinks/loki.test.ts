@@ -122,6 +122,50 @@ test('snappy protobuf push: streams by labels (templated keys, `*` expansion, st
   assert.is(env.metrics.total('component_sent_bytes_total'), request.body.length);
 });
 
+test('label sets the same texts render to are one stream across events; a time before 1970 has nanoseconds from the second before', async () => {
+  const target = await httpTarget();
+  const { sink } = await build({
+    endpoint: target.uri,
+    encoding: { codec: 'text' },
+    labels: { app: '{{ app }}', path: 'x,y\\z' },
+    batch: { max_events: 4 },
+  });
+  await sink.write(
+    logBatch([
+      { message: 'one', app: 'web', timestamp: at(3) },
+      { message: 'two', app: 'db', timestamp: at(-2) },
+      { message: 'three', app: 'web', timestamp: at(1) },
+      { message: 'four', app: 'db', timestamp: new Timestamp(-1n) },
+    ]),
+  );
+  await sink.close();
+  await target.close();
+  const request = target.requests[0]!;
+  assert.equal(protobufStreams(request), [
+    {
+      labels: '{app="web", path="x,y\\z"}',
+      entries: [
+        { ts: nanos(1), line: 'three', metadata: {} },
+        { ts: nanos(3), line: 'one', metadata: {} },
+      ],
+    },
+    {
+      labels: '{app="db", path="x,y\\z"}',
+      entries: [
+        { ts: nanos(-2), line: 'two', metadata: {} },
+        { ts: '-1', line: 'four', metadata: {} },
+      ],
+    },
+  ]);
+  const decoded = pushRequest.decode(snappy.uncompress(request.body)) as unknown as {
+    streams: Array<{ entries: Array<{ timestamp: { nanos: number } }> }>;
+  };
+  assert.equal(
+    decoded.streams[1]!.entries.map((entry) => entry.timestamp.nanos),
+    [5, 999_999_999],
+  );
+});
+
 test('JSON push (compression none and gzip): label and metadata fields removed, the timestamp kept when asked, tenants per X-Scope-OrgID, no labels: agent="vector"', async () => {
   const target = await httpTarget();
   const { env, sink } = await build({
