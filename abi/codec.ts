@@ -89,6 +89,11 @@ export class ByteWriter {
     this.view.setUint32(at, length, true);
     this.length = at + 4 + length;
   }
+  /** The UTF-8 of `s`, without a length. */
+  utf8(s: string): void {
+    const at = this.reserve(3 * s.length);
+    this.length = at + (s.length <= SHORT_TEXT && this.ascii(s, at) ? s.length : this.bytes.write(s, at, 'utf8'));
+  }
   /** Copies `s` to `at` when it is ASCII (for short strings, cheaper than a call into the UTF-8 encoder). */
   private ascii(s: string, at: number): boolean {
     for (let i = 0; i < s.length; i++) {

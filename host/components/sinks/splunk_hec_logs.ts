@@ -13,7 +13,8 @@
 
 import { z } from 'zod';
 import { BatchReader } from '../../../runtime/engine.js';
-import { type RemapValue, Timestamp } from '../../../runtime/index.js';
+import type { RemapValue } from '../../../runtime/index.js';
+import { ByteWriter, Wire } from '../../../abi/codec.js';
 import type { ComponentEnv, Sink } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
 import { encodeOptions, encodingSchema, exceptField, SinkEncoder } from '../support/encoding.js';
@@ -91,22 +92,27 @@ class SplunkHecLogsSink extends HecBatchSink {
     const rendered = raw ? this.renderMetadata(batch) : {};
     const reader = new BatchReader(batch.bytes);
     const keys: string[] = [];
-    for (const view of reader) {
-      const host = raw && this.hostPath && reader.readPath(view.event, this.hostPath);
-      const parts = [
-        ...METADATA_FIELDS.map((field) => rendered[field]?.[view.index] ?? null),
-        typeof host === 'string' ? host : null,
-        this.passthroughToken(reader, view),
-      ];
-      keys.push(parts.every((part) => part === null) ? NO_PARTITION : JSON.stringify(parts));
+    for (const cursor = reader.cursor(); cursor.next(); ) {
+      const host = raw && this.hostPath ? reader.readPath(cursor.bytes, this.hostPath, cursor.eventAt) : undefined;
+      const token = this.passthroughToken(reader, cursor);
+      let none = typeof host !== 'string' && token === null;
+      for (const field of METADATA_FIELDS) none &&= rendered[field]?.[cursor.index] === undefined;
+      if (none) {
+        keys.push(NO_PARTITION);
+        continue;
+      }
+      const values = METADATA_FIELDS.map((field) => rendered[field]?.[cursor.index] ?? null);
+      keys.push(JSON.stringify([...values, typeof host === 'string' ? host : null, token]));
     }
     return groupByKey(batch, keys);
   }
 
   protected async buildRequest(key: string, parts: EventBatch[]): Promise<HttpRequest | undefined> {
     const raw = this.options.endpoint_target === 'raw';
-    const payloads = parts.flatMap((part) => (raw ? this.rawPayloads(part) : this.eventPayloads(part)));
-    if (payloads.length === 0) return undefined;
+    const written = raw ? undefined : parts.map((part) => this.eventPayloads(part));
+    const payloads = written?.map(({ bytes }) => bytes) ?? parts.flatMap((part) => this.rawPayloads(part));
+    const events = written?.reduce((total, { count }) => total + count, 0) ?? payloads.length;
+    if (events === 0) return undefined;
     let query = '';
     const [index, source, sourcetype, host, token] = JSON.parse(key) as Array<string | null>;
     if (raw) {
@@ -115,7 +121,8 @@ class SplunkHecLogsSink extends HecBatchSink {
     } else if (this.options.auto_extract_timestamp) {
       query = 'auto_extract_timestamp=true';
     }
-    return this.hecRequest(raw ? '/services/collector/raw' : '/services/collector/event', query, token, payloads);
+    const path = raw ? '/services/collector/raw' : '/services/collector/event';
+    return this.hecRequest(path, query, token, payloads, events);
   }
 
   /** Raw endpoint: the events encoded, without framing. */
@@ -123,57 +130,88 @@ class SplunkHecLogsSink extends HecBatchSink {
     return this.encoder.encodeEach(part).filter((payload) => payload !== undefined);
   }
 
-  /** Event endpoint: one HEC event object per event. The events stay encoded: fields are read in place, and
-   * the encoder leaves the timestamp out (see `buildSplunkHecLogsSink`). */
-  private eventPayloads(part: EventBatch): Buffer[] {
+  /**
+   * Event endpoint: one HEC event object per event, written one after another. The events stay encoded:
+   * fields are read in place, and the encoder leaves the timestamp out (see `buildSplunkHecLogsSink`).
+   * Returns them and how many there are (the events the encoder could encode).
+   */
+  private eventPayloads(part: EventBatch): { bytes: Uint8Array; count: number } {
     const rendered = this.renderMetadata(part);
     const reader = new BatchReader(part.bytes);
-    const envelopes: Array<{ fields: Record<string, RemapValue>; time?: number; host?: string }> = [];
+    /** Per event, what follows the event in its object. */
+    const tails: string[] = [];
     const extract = !this.options.auto_extract_timestamp;
-    for (const view of reader) {
-      const host = this.hostPath && reader.readPath(view.event, this.hostPath);
+    for (const cursor = reader.cursor(); cursor.next(); ) {
+      const { bytes, eventAt } = cursor;
+      const host = this.hostPath && reader.readPath(bytes, this.hostPath, eventAt);
       let time: number | undefined;
       if (extract && this.timestampPath !== undefined) {
-        const timestamp = reader.readPath(view.event, this.timestampPath);
-        if (timestamp instanceof Timestamp) time = Number(timestamp.nanos / 1_000_000n) / 1000;
-        else if (timestamp !== undefined) {
+        const at = reader.findEncoded(bytes, this.timestampPath, eventAt);
+        if (at >= 0 && bytes[at] === Wire.Timestamp) time = timestampSeconds(bytes, at);
+        else if (at >= 0) {
+          const timestamp = reader.readPath(bytes, this.timestampPath, eventAt);
           this.env.log.warn('Timestamp was an unexpected type. Deferring to Splunk to set the timestamp.', {
             invalid_type: Array.isArray(timestamp) ? 'array' : typeof timestamp,
             internal_log_rate_key: 'splunk_timestamp_type',
           });
         }
       }
-      const fields: Record<string, RemapValue> = {};
-      for (const { name, path } of this.indexedFields) {
-        // The timestamp is taken out of the event first.
-        if (extract && this.timestampPath !== undefined && samePath(path, this.timestampPath)) continue;
-        const value = reader.readPath(view.event, path);
-        if (value !== undefined) fields[name] = value;
+      let tail = NO_FIELDS;
+      if (this.indexedFields.length > 0) {
+        const fields: Record<string, RemapValue> = {};
+        for (const { name, path } of this.indexedFields) {
+          // The timestamp is taken out of the event first.
+          if (extract && this.timestampPath !== undefined && samePath(path, this.timestampPath)) continue;
+          const value = reader.readPath(bytes, path, eventAt);
+          if (value !== undefined) fields[name] = value;
+        }
+        tail = `,"fields":${JSON.stringify(fields, jsonValue)}`;
       }
-      envelopes.push({ fields, time, host: host === undefined || host === null ? undefined : lossyString(host) });
+      if (time !== undefined) tail += `,"time":${time}`;
+      if (host !== undefined && host !== null) tail += `,"host":${JSON.stringify(lossyString(host))}`;
+      for (const field of METADATA_FIELDS) {
+        const value = rendered[field]?.[cursor.index];
+        if (value !== undefined) tail += `,"${field}":${JSON.stringify(value)}`;
+      }
+      tails.push(tail);
     }
     const json = this.encoder.options.codec === 'json';
-    return this.encoder.encodeEach(part).flatMap((payload, at) => {
-      if (payload === undefined) return [];
-      const { fields, time, host } = envelopes[at]!;
+    const out = new ByteWriter();
+    let count = 0;
+    this.encoder.encodeEach(part).forEach((payload, at) => {
+      if (payload === undefined) return;
+      out.raw(EVENT_HEAD);
       // The event's JSON goes in as the codec wrote it.
-      const event = json ? payload : Buffer.from(JSON.stringify(Buffer.from(payload).toString('utf8')));
-      let rest = `,"fields":${JSON.stringify(fields, jsonValue)}`;
-      if (time !== undefined) rest += `,"time":${time}`;
-      if (host !== undefined) rest += `,"host":${JSON.stringify(host)}`;
-      for (const field of METADATA_FIELDS) {
-        const value = rendered[field]?.[at];
-        if (value !== undefined) rest += `,"${field}":${JSON.stringify(value)}`;
-      }
-      return [Buffer.concat([EVENT_HEAD, event, Buffer.from(`${rest}}`)])];
+      if (json) out.raw(payload);
+      else
+        out.utf8(JSON.stringify(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8')));
+      out.utf8(tails[at]!);
+      out.u8(0x7d);
+      count++;
     });
+    return { bytes: out.finish(), count };
   }
+}
+
+/**
+ * `time` of the timestamp encoded at `at`: seconds with milliseconds, truncated toward zero as Vector divides
+ * its nanoseconds.
+ */
+function timestampSeconds(bytes: Uint8Array, at: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 12);
+  const seconds = Number(view.getBigInt64(0, true));
+  const subsecond = view.getUint32(8, true);
+  let millis = seconds * 1000 + Math.floor(subsecond / 1_000_000);
+  if (seconds < 0 && subsecond % 1_000_000 !== 0) millis++;
+  return millis / 1000;
 }
 
 const samePath = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((name, i) => name === b[i]);
 
 const EVENT_HEAD = Buffer.from('{"event":');
+/** What an event without indexed fields has of them. */
+const NO_FIELDS = ',"fields":{}';
 /** The partition key of events with no metadata, host or token (most): JSON of five nulls. */
 const NO_PARTITION = JSON.stringify([...METADATA_FIELDS.map(() => null), null, null]);
 

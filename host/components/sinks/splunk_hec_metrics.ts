@@ -53,11 +53,11 @@ class SplunkHecMetricsSink extends HecBatchSink {
   protected override partition(batch: EventBatch): Map<string, EventBatch> {
     const reader = new BatchReader(batch.bytes);
     const writers = new Map<string, BatchWriter>();
-    for (const view of reader) {
-      const key = JSON.stringify(this.passthroughToken(reader, view));
+    for (const cursor = reader.cursor(); cursor.next(); ) {
+      const key = JSON.stringify(this.passthroughToken(reader, cursor));
       let writer = writers.get(key);
       if (writer === undefined) writers.set(key, (writer = new BatchWriter()));
-      writer.appendRaw(view.record);
+      writer.appendRaw(cursor.record());
     }
     return new Map([...writers].map(([key, writer]) => [key, toBatch(writer.finish())]));
   }

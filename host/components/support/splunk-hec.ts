@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import type { BatchReader, RecordView } from '../../../runtime/engine.js';
+import type { BatchReader, RecordCursor } from '../../../runtime/engine.js';
 import { templateOption } from '../../config/template.js';
 import type { Gauge } from '../../telemetry/metrics.js';
 import type { BatchStatus, EventBatch } from '../../topology/batch.js';
@@ -222,24 +222,28 @@ export abstract class HecBatchSink extends HttpBatchSink {
   }
 
   /** The token an event came with (`HEC_TOKEN_METADATA`), null for none. */
-  protected passthroughToken(reader: BatchReader, view: RecordView): string | null {
-    const token = reader.readPath(view.metadata, [HEC_TOKEN_METADATA]);
+  protected passthroughToken(reader: BatchReader, record: RecordCursor): string | null {
+    const token = reader.readPath(record.bytes, [HEC_TOKEN_METADATA], record.metadataAt);
     return typeof token === 'string' ? token : null;
   }
 
-  /** The POST of `payloads` to `path` (and `query`), with the events' token when they came with one. */
+  /**
+   * The POST of `payloads` to `path` (and `query`), with the events' token when they came with one; `events`:
+   * how many events the payloads hold (one each unless said).
+   */
   protected async hecRequest(
     path: string,
     query: string,
     token: string | null,
     payloads: Uint8Array[],
+    events = payloads.length,
   ): Promise<HttpRequest> {
     return {
       uri: `${this.endpointUrl(path)}${query === '' ? '' : `?${query}`}`,
       method: 'POST',
       headers: token === null ? this.headers : { ...this.headers, authorization: `Splunk ${token}` },
       body: await compress(this.hecOptions.compression, Buffer.concat(payloads)),
-      events: payloads.length,
+      events,
     };
   }
 

@@ -100,6 +100,26 @@ test('event endpoint: HEC objects with the event, indexed fields, time, host and
   ]);
 });
 
+test('time: seconds with the milliseconds, truncated toward zero also before 1970; no indexed fields: an empty fields object', async () => {
+  const target = await httpTarget(() => noAcks);
+  const { sink } = await build({ endpoint: target.uri });
+  const nanos = (n: bigint) => new Timestamp(n);
+  await sink.write(
+    logBatch([
+      { message: 'after', timestamp: nanos(1_500_999_999n) },
+      { message: 'before', timestamp: nanos(-1_500_999_999n) },
+      { message: 'exact', timestamp: nanos(-2_000_000_000n) },
+    ]),
+  );
+  await sink.close();
+  await target.close();
+  assert.equal(concatenatedJson(posts(target.requests)[0]!.body.toString()), [
+    { event: { message: 'after' }, fields: {}, time: 1.5 },
+    { event: { message: 'before' }, fields: {}, time: -1.5 },
+    { event: { message: 'exact' }, fields: {}, time: -2 },
+  ]);
+});
+
 test('a text codec sends the line as a string; auto_extract_timestamp leaves the timestamp in the event and says so in the query', async () => {
   const target = await httpTarget(() => noAcks);
   const { sink } = await build({
