@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { type RemapValue, Timestamp } from '../../../runtime/index.js';
 import type { ComponentEnv, Sink } from '../component.js';
 import { transformerSchema } from '../support/encoding.js';
-import { eventFieldPath, fieldAt, isObject, lossyString } from '../support/event-fields.js';
+import { eventFieldPath, isObject, lossyString, takeField } from '../support/event-fields.js';
 import {
   batchSchema,
   type HttpClient,
@@ -46,18 +46,38 @@ const options = z
 type InfluxDbLogsOptions = z.infer<typeof options>;
 
 /** A field name as a path segment: quoted unless plain (Vector's path display). */
-const segment = (key: string) => (/^[A-Za-z0-9_@]+$/.test(key) ? key : `"${key.replace(/["\\]/g, (c) => `\\${c}`)}"`);
+const segmentText = (key: string) =>
+  /^[A-Za-z0-9_@]+$/.test(key) ? key : `"${key.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+
+/** `segmentText` of the names met, which events mostly share (started over past 10,000). */
+const segments = new Map<string, string>();
+function segment(key: string): string {
+  let text = segments.get(key);
+  if (text === undefined) {
+    if (segments.size >= 10_000) segments.clear();
+    segments.set(key, (text = segmentText(key)));
+  }
+  return text;
+}
 
 /** An event field path as `convert_to_fields` names it (`a.b`, no leading dot). */
 const pathText = (text: string) => eventFieldPath(text)?.map(segment).join('.');
 
-/** Vector's `convert_to_fields`: every leaf of the event with its path (`a.b`, `a[0]`). */
+/**
+ * Vector's `convert_to_fields`: every leaf of the event with its path (`a.b`, `a[0]`); a field taken out
+ * (`takeField`: undefined) is not there.
+ */
 function flatten(value: RemapValue, path: string, into: Array<[string, RemapValue]>): void {
-  if (isObject(value) && path !== '' && Object.keys(value).length === 0) into.push([path, value]);
-  else if (isObject(value))
-    for (const [key, item] of Object.entries(value))
+  if (isObject(value)) {
+    let empty = true;
+    for (const key in value) {
+      const item = value[key];
+      if (item === undefined) continue;
+      empty = false;
       flatten(item, path === '' ? segment(key) : `${path}.${segment(key)}`, into);
-  else if (Array.isArray(value) && value.length > 0) value.forEach((item, i) => flatten(item, `${path}[${i}]`, into));
+    }
+    if (empty && path !== '') into.push([path, value]);
+  } else if (Array.isArray(value) && value.length > 0) value.forEach((item, i) => flatten(item, `${path}[${i}]`, into));
   else into.push([path, value]);
 }
 
@@ -99,7 +119,7 @@ function renaming(from: string, to: string | undefined): { source: string[]; tar
 
 /** Moves the field at `source` to `target`. */
 function rename(event: RemapValue, { source, target }: { source: string[]; target: string[] }): void {
-  const value = fieldAt(event, source, true);
+  const value = takeField(event, source);
   if (value === undefined) return;
   let object = event as { [key: string]: RemapValue };
   for (const name of target.slice(0, -1)) {
@@ -147,8 +167,8 @@ class InfluxDbLogsSink extends InfluxDbBatchSink {
     const event = (isObject(decoded) ? decoded : { [schema.message_key]: decoded }) as { [key: string]: RemapValue };
     for (const move of this.renames) rename(event, move);
     event.metric_type = 'logs';
-    const timestamp = this.timestampPath && fieldAt(event, this.timestampPath, true);
-    for (const path of this.exceptPaths) fieldAt(event, path, true);
+    const timestamp = this.timestampPath && takeField(event, this.timestampPath);
+    for (const path of this.exceptPaths) takeField(event, path);
     const leaves: Array<[string, RemapValue]> = [];
     flatten(event, '', leaves);
     const kept = this.keptPaths;

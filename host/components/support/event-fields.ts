@@ -27,16 +27,35 @@ export function isObject(value: RemapValue | undefined): value is { [key: string
 
 /** The value at `path` of an event; `take` removes it from the event. */
 export function fieldAt(event: RemapValue, path: readonly string[], take = false): RemapValue | undefined {
-  let object = event;
-  for (const name of path.slice(0, -1)) {
-    if (!isObject(object)) return undefined;
-    object = object[name]!;
-  }
-  if (!isObject(object)) return undefined;
+  const object = holderOf(event, path);
+  if (object === undefined) return undefined;
   const last = path.at(-1)!;
   const value = object[last];
   if (take) delete object[last];
   return value;
+}
+
+/**
+ * The field at `path` taken out of a decoded event that is only read on (flattened, serialized): left
+ * undefined in its object, where a `delete` turns the object into a slow dictionary. Undefined when absent.
+ */
+export function takeField(event: RemapValue, path: readonly string[]): RemapValue | undefined {
+  const object = holderOf(event, path);
+  if (object === undefined) return undefined;
+  const last = path.at(-1)!;
+  const value = object[last];
+  if (value !== undefined) (object as Record<string, RemapValue | undefined>)[last] = undefined;
+  return value;
+}
+
+/** The object that holds the field at `path`, or undefined when there is none. */
+function holderOf(event: RemapValue, path: readonly string[]): { [key: string]: RemapValue } | undefined {
+  let object = event;
+  for (let i = 0; i < path.length - 1; i++) {
+    if (!isObject(object)) return undefined;
+    object = object[path[i]!]!;
+  }
+  return isObject(object) ? object : undefined;
 }
 
 /** A value as Vector's `to_string_lossy` prints it: text as is, a timestamp in RFC 3339, the rest as JSON. */

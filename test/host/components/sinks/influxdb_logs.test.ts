@@ -83,6 +83,26 @@ test('encoding: except_fields and only_fields leave fields out, timestamp_format
   assert.is(target.requests[0]!.body.toString(), `vector-logs message="m",nested.keep=1i,seen=1500i ${T}\n`);
 });
 
+test('message_key renames the message field; an object left empty by except_fields is a field of its own', async () => {
+  const target = await httpTarget(() => ({ status: 204 }));
+  const { sink } = await build({
+    endpoint: target.uri,
+    org: 'o',
+    bucket: 'b',
+    token: 't',
+    message_key: 'msg',
+    encoding: { except_fields: ['nested.drop'] },
+  });
+  const event = { message: 'm', nested: { drop: 2n }, timestamp: new Timestamp(T) };
+  await sink.write(logBatch([event, { ...event, message: 'n' }]));
+  await sink.close();
+  await target.close();
+  assert.is(
+    target.requests[0]!.body.toString(),
+    `vector-logs,metric_type=logs msg="m",nested="{}" ${T}\nvector-logs,metric_type=logs msg="n",nested="{}" ${T}\n`,
+  );
+});
+
 test('v1 into InfluxDB: each event a point of the measurement, read back with its tags and fields', async () => {
   const influx = await startInfluxDbServer();
   try {
