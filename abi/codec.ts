@@ -328,6 +328,9 @@ function insertionSort(keys: string[]): string[] {
   return keys;
 }
 
+/** `{}`, encoded (shared: never written to). */
+export const EMPTY_OBJECT: Uint8Array = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
+
 /** Whether the key holds a code unit from U+D800 up (a loop: a regex test per key cost more than the sort). */
 function fromSurrogates(key: string): boolean {
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return true;

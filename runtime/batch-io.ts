@@ -17,7 +17,7 @@ import {
   type InputEvent,
   type RecordHead,
 } from '../abi/batch.js';
-import { ByteReader, ByteWriter, encodeValue, Wire } from '../abi/codec.js';
+import { ByteReader, ByteWriter, EMPTY_OBJECT, encodeValue, Wire } from '../abi/codec.js';
 import { BATCH_HEADER_SIZE, BatchHeaderField } from '../abi/wire/batch.js';
 import type { RemapValue } from '../abi/values.js';
 
@@ -395,6 +395,72 @@ function editField(value: Uint8Array, path: readonly string[], replacement: Uint
 
 const EMPTY = new Uint8Array(0);
 
+/** A change to a top-level field of an encoded object: its name, and its new encoded value or undefined to
+ * remove it. */
+export type FieldEdit = readonly [name: string, value: Uint8Array | undefined];
+
+/**
+ * Writes the encoded object `value` (a value that is not one counts as `{}`) with `edits`, each to a
+ * different top-level field, in one pass and with no copy of its own: `withField` and `withoutField` for a
+ * writer's record, as `BatchWriter.appendWriting` takes them.
+ */
+export function writeEdited(w: ByteWriter, { value, edits }: { value: Uint8Array; edits: readonly FieldEdit[] }): void {
+  // The edits by key (a few: sorted in place, without a comparator's calls).
+  const keys = editKeys;
+  const values = editValues;
+  keys.length = 0;
+  values.length = 0;
+  for (const [name, replacement] of edits) {
+    const key = keyBytes(name);
+    let at = keys.length;
+    while (at > 0 && compareInPlace(key, 0, key.length, keys[at - 1]!) < 0) {
+      keys[at] = keys[at - 1]!;
+      values[at] = values[at - 1];
+      at--;
+    }
+    keys[at] = key;
+    values[at] = replacement;
+  }
+  const r = editReader.reset(value);
+  const count = value.length > 0 && r.u8() === Wire.Object ? r.u32() : 0;
+  if (count > 0) r.u32(); // byte length
+  const start = w.length;
+  w.u8(Wire.Object);
+  const countAt = w.reserve(8);
+  let written = 0;
+  let next = 0;
+  for (let i = 0; i <= count; i++) {
+    // Entry i (none past the last): the edits before it, then it or the edit that replaces it.
+    const entryAt = r.at;
+    const length = i < count ? r.u32() : 0;
+    const keyAt = r.at;
+    let order = 1;
+    for (; next < keys.length; next++) {
+      if (i < count && (order = compareInPlace(value, keyAt, length, keys[next]!)) <= 0) break;
+      if (values[next] === undefined) continue;
+      w.sized(keys[next]!);
+      w.raw(values[next]!);
+      written++;
+    }
+    if (i === count) break;
+    r.at += length;
+    r.skip();
+    if (order === 0) {
+      const replacement = values[next++];
+      if (replacement === undefined) continue;
+      w.sized(keys[next - 1]!);
+      w.raw(replacement);
+    } else w.raw(value.subarray(entryAt, r.at));
+    written++;
+  }
+  w.view.setUint32(countAt, written, true);
+  w.view.setUint32(countAt + 4, w.length - start - 9, true);
+}
+
+const editKeys: Uint8Array[] = [];
+const editValues: Array<Uint8Array | undefined> = [];
+const editReader = new ByteReader(EMPTY);
+
 /** The UTF-8 of field names `editField` was given (a few, from configurations), made once each. */
 const KEY_BYTES = new Map<string, Buffer>();
 
@@ -403,9 +469,6 @@ function keyBytes(name: string): Buffer {
   if (bytes === undefined) KEY_BYTES.set(name, (bytes = Buffer.from(name, 'utf8')));
   return bytes;
 }
-
-/** `{}`, encoded. */
-const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 
 /** The buffer of the last writer finished in this thread, for the next one, up to SPARE_BYTES: grown from
  * 256 bytes for each batch, a writer's buffers (fresh pages, zeroed) cost more than writing the batch. */

@@ -15,6 +15,8 @@ export {
   splitByBitmap,
   withField,
   withoutField,
+  writeEdited,
+  type FieldEdit,
   type RecordCursor,
   type RecordView,
   type ValuePath,

@@ -1,8 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BatchReader, BatchWriter, splitByBitmap, withField, withoutField } from '../../runtime/batch-io.js';
+import {
+  BatchReader,
+  BatchWriter,
+  splitByBitmap,
+  withField,
+  withoutField,
+  writeEdited,
+  type FieldEdit,
+} from '../../runtime/batch-io.js';
 import { BatchFlag, decodeBatch, encodeBatch, type InputEvent } from '../../abi/batch.js';
-import { decode, encode, IntegralFloat } from '../../abi/codec.js';
+import { ByteWriter, decode, encode, IntegralFloat } from '../../abi/codec.js';
 import { Timestamp } from '../../abi/values.js';
 
 const events: InputEvent[] = [
@@ -247,6 +255,57 @@ test('withoutField removes a nested field and leaves a value without it unchange
   assert.equal(decode(withoutField(event, ['m', 's'])), { a: 1n, m: { h: 'x' } });
   assert.equal(decode(withoutField(event, ['a'])), { m: { s: 1n, h: 'x' } });
   assert.is(withoutField(event, ['zz']), event);
+});
+
+test('writeEdited makes top-level edits in one pass, byte for byte as withField and withoutField one by one', () => {
+  const edited = (value: Uint8Array, edits: FieldEdit[]) => {
+    const w = new ByteWriter();
+    writeEdited(w, { value, edits });
+    return [...w.finish()];
+  };
+  const stepwise = (value: Uint8Array, edits: FieldEdit[]) => [
+    ...edits.reduce((v, [name, to]) => (to === undefined ? withoutField(v, [name]) : withField(v, [name], to)), value),
+  ];
+  const event = encode({ b: 1, d: { x: new IntegralFloat(2) }, é: 'accent', m: 'text' });
+  const cases: FieldEdit[][] = [
+    [],
+    [['a', encode(0)]],
+    [
+      ['z', encode('last')],
+      ['a', encode('first')],
+      ['c', encode([1])],
+    ],
+    [
+      ['b', encode(null)],
+      ['m', undefined],
+      ['e', encode(true)],
+    ],
+    [
+      ['d', undefined],
+      ['b', undefined],
+      ['é', undefined],
+      ['m', undefined],
+    ],
+    [
+      ['absent', undefined],
+      ['@timestamp', encode('t')],
+      ['é', encode('replaced')],
+    ],
+  ];
+  for (const edits of cases)
+    assert.equal(edited(event, edits), stepwise(event, edits), JSON.stringify(edits.map(([n]) => n)));
+  // A value that is not an object is edited as `{}`.
+  assert.equal(
+    decode(
+      new Uint8Array(
+        edited(encode('plain'), [
+          ['k', encode(1)],
+          ['gone', undefined],
+        ]),
+      ),
+    ),
+    { k: 1n },
+  );
 });
 
 test('readPathEncoded returns the exact encoding of the value found', () => {

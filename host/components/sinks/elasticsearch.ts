@@ -17,15 +17,23 @@
 
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { BatchReader, BatchWriter, pickRecords, recordEnds, withoutField } from '../../../runtime/engine.js';
-import { Wire } from '../../../abi/codec.js';
+import {
+  BatchReader,
+  BatchWriter,
+  pickRecords,
+  recordEnds,
+  withoutField,
+  writeEdited,
+  type FieldEdit,
+} from '../../../runtime/engine.js';
+import { ByteWriter, EMPTY_OBJECT, encode, Wire } from '../../../abi/codec.js';
 import type { RemapValue } from '../../../runtime/index.js';
 import { templateOption } from '../../config/template.js';
 import type { ComponentEnv, Sink } from '../component.js';
 import { toBatch, type EventBatch } from '../../topology/batch.js';
 import { compress, CONTENT_ENCODING } from '../support/compression.js';
 import { encodeOptions, SinkEncoder, transformerSchema } from '../support/encoding.js';
-import { eventFieldPath, fieldAt, isObject, lossyString } from '../support/event-fields.js';
+import { eventFieldPath, isObject, lossyString } from '../support/event-fields.js';
 import { EventTemplate, type RenderFailure, templateFailed } from '../support/event-template.js';
 import {
   authHeader,
@@ -165,6 +173,8 @@ class ElasticsearchSink extends HttpBatchSink {
   private nextEndpoint = 0;
   private readonly idPath: string[] | undefined;
   private readonly timestampPath: string[] | undefined;
+  /** The data stream targets of events without a `data_stream` object, by their rendered texts. */
+  private readonly streamTargets = new Map<string, StreamTarget>();
   /** Action lines name `doc_type` (Elasticsearch 6 and before). */
   private typed = false;
 
@@ -360,19 +370,25 @@ class ElasticsearchSink extends HttpBatchSink {
     /** Action lines without an id, by action and index: most events share one. */
     const plainActions = new Map<string, string>();
     for (const view of reader) {
-      // Bulk mode changes a document only by taking its `id_key`: done on its encoding, not decoded to JS
-      // and encoded again (~20 µs an event).
-      const encoded = !rendered.stream && view.event[0] === Wire.Object;
-      const decoded = encoded ? undefined : reader.decodeRecord(view);
-      const document =
-        decoded && (isObject(decoded.event as RemapValue) ? (decoded.event as Record<string, RemapValue>) : {});
-      const target = rendered.stream
-        ? this.streamTarget(document!, rendered.stream, view.index)
-        : this.bulkTarget(rendered, view.index);
+      // A document changes on its encoding, not decoded to JS and encoded again (~20 µs an event): bulk mode
+      // takes its `id_key`, data streams add fields and move the timestamp; a non-object event is `{}`.
+      let document = view.event[0] === Wire.Object ? view.event : EMPTY_OBJECT;
+      const edits: FieldEdit[] = [];
+      let target: { index: string; action: string } | undefined;
+      if (rendered.stream) {
+        const stream = this.streamTarget(reader.readPath(document, ['data_stream']), rendered.stream, view.index);
+        if (stream === undefined) continue;
+        ({ target } = stream);
+        if (stream.fields) edits.push(['data_stream', stream.fields]);
+        document = this.moveTimestamp(reader, document, edits);
+      } else target = this.bulkTarget(rendered, view.index);
       if (target === undefined) continue;
       let id: RemapValue | undefined;
-      if (this.idPath !== undefined)
-        id = document ? fieldAt(document, this.idPath, true) : reader.readPath(view.event, this.idPath);
+      if (this.idPath !== undefined) {
+        document = settled(document, edits, this.idPath[0]!);
+        id = reader.readPath(document, this.idPath);
+        if (id !== undefined) document = without(document, this.idPath, edits);
+      }
       // External versions go with an id (Vector's `DocumentMetadata::IdAndVersion`).
       const version = rendered.version && this.version(rendered.version[view.index]!);
       if (typeof id === 'string') actions.push(this.actionLine(target, id, version));
@@ -383,10 +399,8 @@ class ElasticsearchSink extends HttpBatchSink {
         actions.push(line);
       }
       kept.push(view.index);
-      if (document) writer!.append(decoded!.kind, decoded!.metadata as RemapValue, document);
-      else if (this.idPath !== undefined)
-        writer!.appendEncoded(view.kind, view.metadata, withoutField(view.event, this.idPath));
-      else writer?.appendRaw(view.record);
+      if (document === view.event && edits.length === 0) writer?.appendRaw(view.record);
+      else writer?.appendWriting(view.kind, view.metadata, writeEdited, { value: document, edits });
     }
     // Without a writer the events are the documents, the part itself when every one has a target.
     const documents = this.encoder.encodeEach(
@@ -463,18 +477,39 @@ class ElasticsearchSink extends HttpBatchSink {
     return { index, action };
   }
 
-  /** Data stream mode: `<type>-<dataset>-<namespace>` with `create`; the event gets the `data_stream` fields
-   * it lacks (`sync_fields`) and its timestamp as `@timestamp`. */
+  /**
+   * Data stream mode: `<type>-<dataset>-<namespace>` with `create`, from the event's `data_stream` (its
+   * value, decoded); with `sync_fields`, the encoded `data_stream` object the event gets (its own fields,
+   * and those it lacks rendered). Undefined drops the event (counted). An event without a `data_stream`
+   * object gets one of the few its rendered texts make, each made once.
+   */
   private streamTarget(
-    document: Record<string, RemapValue>,
+    dataStream: RemapValue | undefined,
     rendered: Record<DataStreamField, Array<string | RenderFailure>>,
     at: number,
-  ): { index: string; action: string } | undefined {
+  ): StreamTarget | undefined {
+    const existing = isObject(dataStream) ? dataStream : undefined;
+    const texts = STREAM_FIELDS.map((field) => rendered[field][at]!);
+    if (existing !== undefined || texts.some((text) => typeof text !== 'string'))
+      return this.newStreamTarget(existing, texts);
+    const key = JSON.stringify(texts);
+    let target = this.streamTargets.get(key);
+    if (target === undefined) {
+      if (this.streamTargets.size >= 10_000) this.streamTargets.clear();
+      this.streamTargets.set(key, (target = this.newStreamTarget(undefined, texts)!));
+    }
+    return target;
+  }
+
+  /** `streamTarget` of an event's `data_stream` object (undefined: none) and its rendered texts. */
+  private newStreamTarget(
+    existing: Record<string, RemapValue> | undefined,
+    texts: ReadonlyArray<string | RenderFailure>,
+  ): StreamTarget | undefined {
     const { auto_routing, sync_fields } = this.options.data_stream;
-    const existing = isObject(document.data_stream) ? document.data_stream : undefined;
     const routed = auto_routing ? existing : undefined;
     const parts: string[] = [];
-    for (const field of STREAM_FIELDS) {
+    for (const [i, field] of STREAM_FIELDS.entries()) {
       const value = routed?.[field];
       const option = `data_stream.${field}`;
       if (value !== undefined) {
@@ -486,27 +521,62 @@ class ElasticsearchSink extends HttpBatchSink {
         parts.push(text);
         continue;
       }
-      const text = rendered[field][at]!;
+      const text = texts[i]!;
       if (typeof text !== 'string') {
         templateFailed(this.env, option, text.error, true);
         return undefined;
       }
       parts.push(text);
     }
-    if (sync_fields) {
-      const fields = existing ?? {};
-      for (const field of STREAM_FIELDS) {
-        const text = rendered[field][at]!;
-        if (fields[field] === undefined && typeof text === 'string') fields[field] = text;
-      }
-      document.data_stream = fields;
+    const target = { index: parts.filter((part) => part !== '').join('-'), action: 'create' };
+    if (!sync_fields) return { target };
+    const object: Record<string, RemapValue> = { ...existing };
+    for (const [i, field] of STREAM_FIELDS.entries()) {
+      const text = texts[i];
+      if (object[field] === undefined && typeof text === 'string') object[field] = text;
     }
-    if (this.timestampPath !== undefined && this.timestampPath.join('.') !== '@timestamp') {
-      const timestamp = fieldAt(document, this.timestampPath, true);
-      if (timestamp !== undefined) document['@timestamp'] = timestamp;
-    }
-    return { index: parts.filter((part) => part !== '').join('-'), action: 'create' };
+    return { target, fields: encode(object) };
   }
+
+  /**
+   * A data stream's document with its timestamp (`log_schema.timestamp_key`) moved to `@timestamp`: the
+   * edits to make, and the document (with a nested timestamp taken out).
+   */
+  private moveTimestamp(reader: BatchReader, document: Uint8Array, edits: FieldEdit[]): Uint8Array {
+    const path = this.timestampPath;
+    if (path === undefined || path.join('.') === '@timestamp') return document;
+    const current = settled(document, edits, path[0]!);
+    const at = reader.findEncoded(current, path);
+    if (at < 0) return current;
+    const timestamp = current.slice(at, reader.foundEnd);
+    const moved = without(settled(current, edits, '@timestamp'), path, edits);
+    edits.push(['@timestamp', timestamp]);
+    return moved;
+  }
+}
+
+/** `document` without the field at `path`: a top-level one as an edit, a nested one taken out now. */
+function without(document: Uint8Array, path: readonly string[], edits: FieldEdit[]): Uint8Array {
+  const current = settled(document, edits, path[0]!);
+  if (path.length > 1) return withoutField(current, path);
+  edits.push([path[0]!, undefined]);
+  return current;
+}
+
+/** `document` with the pending `edits` made (and none left pending) when one of them is to the field `name`:
+ * what is read or changed there next sees them. */
+function settled(document: Uint8Array, edits: FieldEdit[], name: string): Uint8Array {
+  if (!edits.some(([edited]) => edited === name)) return document;
+  const w = new ByteWriter();
+  writeEdited(w, { value: document, edits });
+  edits.length = 0;
+  return w.finish();
+}
+
+/** Where a data stream's event goes, and the encoded `data_stream` object it gets (`sync_fields`). */
+interface StreamTarget {
+  target: { index: string; action: string };
+  fields?: Uint8Array;
 }
 
 /** The sink; `timer`: how it waits between retries (tests drive their own). */

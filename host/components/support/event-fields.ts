@@ -25,16 +25,6 @@ export function isObject(value: RemapValue | undefined): value is { [key: string
   );
 }
 
-/** The value at `path` of an event; `take` removes it from the event. */
-export function fieldAt(event: RemapValue, path: readonly string[], take = false): RemapValue | undefined {
-  const object = holderOf(event, path);
-  if (object === undefined) return undefined;
-  const last = path.at(-1)!;
-  const value = object[last];
-  if (take) delete object[last];
-  return value;
-}
-
 /**
  * The field at `path` taken out of a decoded event that is only read on (flattened, serialized): left
  * undefined in its object, where a `delete` turns the object into a slow dictionary. Undefined when absent.

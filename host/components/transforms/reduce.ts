@@ -7,7 +7,7 @@
 
 import { z } from 'zod';
 import { BatchReader, BatchWriter, compareInPlace, type RecordCursor } from '../../../runtime/engine.js';
-import { ByteReader, ByteWriter, keyText, Wire } from '../../../abi/codec.js';
+import { ByteReader, ByteWriter, EMPTY_OBJECT, keyText, Wire } from '../../../abi/codec.js';
 import { parseFieldPath, remapPath, valuePath } from '../../config/template.js';
 import type { TransformDefinition, TransformResult, TransformRunner } from '../component.js';
 import {
@@ -21,9 +21,6 @@ import {
 import { RemapLogs } from '../support/remap-program.js';
 import { monotonicClock, type Clock } from '../support/clock.js';
 import { createMerger, MERGE_STRATEGIES, type MergeStrategy, type ValueMerger } from './reduce-merge.js';
-
-/** `{}`, encoded. */
-const EMPTY_OBJECT = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 
 /** A path option: Vector's target path syntax (`%` for metadata). */
 const pathOption = z.string().superRefine((text, context) => {

@@ -11,6 +11,7 @@ import elasticsearch, { buildElasticsearchSink } from '../../../../host/componen
 import { Timestamp } from '../../../../runtime/index.js';
 import { BatchNotifier, type BatchStatus } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
+import { batchOf } from '../../support/components.js';
 import { assertSigned } from '../../support/signature.js';
 import { type Answer, httpTarget, instantTimer, type Received } from '../../support/http-target.js';
 
@@ -186,6 +187,26 @@ test('data_stream mode: create into type-dataset-namespace, auto-routed from the
         service: 'api',
       },
     ],
+  ]);
+});
+
+test('data_stream mode: id_key read after the fields are synced, a non-object event sent as {} with them, events alike', async () => {
+  const target = await elasticsearchServer();
+  const { sink } = await build({
+    endpoints: [target.uri],
+    mode: 'data_stream',
+    id_key: 'data_stream.dataset',
+    data_stream: { dataset: 'web' },
+  });
+  await sink.write(batchOf([{ message: 'one', service: 'api', timestamp: day }, { message: 'two' }, 'plain text']));
+  await sink.close();
+  await target.close();
+  const synced = { namespace: 'default', type: 'logs' };
+  const action = { create: { _id: 'web', _index: 'logs-web-default' } };
+  assert.equal(bulkItems(bulkRequests(target.requests)[0]!), [
+    [action, { '@timestamp': '2026-11-28T12:00:00Z', data_stream: synced, message: 'one', service: 'api' }],
+    [action, { data_stream: synced, message: 'two' }],
+    [action, { data_stream: synced }],
   ]);
 });
 
