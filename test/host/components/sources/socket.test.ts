@@ -179,6 +179,33 @@ test('udp: each datagram is an event, cut at max_length', async () => {
   await run.done;
 });
 
+test('udp: a burst from two peers arrives whole, each event stamped with its own peer', async () => {
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'udp', address: `127.0.0.1:${port}` }, testEnv('socket')),
+  );
+  const peers = [createSocket('udp4'), createSocket('udp4')];
+  for (const peer of peers) peer.bind(0, '127.0.0.1');
+  await Promise.all(peers.map((peer) => once(peer, 'listening')));
+  // Interleaved, so that datagrams of one millisecond alternate between peers; in runs of 100, which the
+  // kernel's default receive buffer holds until this thread reads them.
+  const count = 2000;
+  for (let i = 0; i < count; i++) {
+    peers[i % 2]!.send(`m${i}`, port, '127.0.0.1');
+    if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await run.waitFor(count);
+  const ports = peers.map((peer) => BigInt(peer.address().port));
+  assert.is(run.events.length, count);
+  for (const event of run.events) {
+    const i = Number(String(event.message).slice(1));
+    assert.is(event.port, ports[i % 2], `m${i}`);
+  }
+  for (const peer of peers) peer.close();
+  run.shutdown.abort();
+  await run.done;
+});
+
 test('unix_stream: events carry the socket path as host; a stale socket file is replaced; unix_datagram is refused', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'svc-socket-')), 'in.sock');
   const first = runSource(await buildSource(socketSource, { mode: 'unix_stream', path }, testEnv('socket')));
