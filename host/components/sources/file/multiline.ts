@@ -121,14 +121,16 @@ export class LineAggregator {
     const gathered = this.gathered;
     if (gathered === undefined) return;
     this.gathered = undefined;
-    const pieces: Buffer[] = [];
-    for (const [i, line] of gathered.lines.entries()) {
-      if (i > 0) pieces.push(NEWLINE);
-      pieces.push(line);
+    // A message of one line is that line's copy; the lines of a longer one are joined by newlines.
+    let data = gathered.lines[0]!;
+    if (gathered.lines.length > 1) {
+      data = Buffer.allocUnsafe(gathered.size + gathered.lines.length - 1);
+      let at = 0;
+      for (const [i, line] of gathered.lines.entries()) {
+        if (i > 0) data[at++] = 0x0a;
+        at += line.copy(data, at);
+      }
     }
-    const data = Buffer.concat(pieces, gathered.size + gathered.lines.length - 1);
     this.out.push({ data, ranges: [0, data.length], base: gathered.position });
   }
 }
-
-const NEWLINE = Buffer.from('\n');
