@@ -12,9 +12,9 @@
 // `auth.strategy: aws` signs every request (signature version 4) for `auth.service` in `auth.auth.region`:
 // Vector's loki takes the strategy and signs nothing; its http sink signs so, as a user of it expects.
 
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as Protobuf from 'protobufjs';
+import { protobufjs } from '../support/protobufjs.js';
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.js';
 import type { RemapValue } from '../../../runtime/index.js';
@@ -521,8 +521,6 @@ function templateFields(pairs: TemplatePair[]): string[][] {
   );
 }
 
-const require = createRequire(import.meta.url);
-
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
 export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, timer: RetryTimer): Promise<Sink> {
   const encoding = encodeOptions(parsed.encoding, undefined, 'message', env.globals.log_schema.message_key);
@@ -537,7 +535,7 @@ export async function buildLokiSink(parsed: LokiOptions, env: ComponentEnv, time
       })),
     );
   // Snappy compression means the protobuf push request, as in Vector.
-  const protobuf = parsed.compression === 'snappy' ? (require('protobufjs') as typeof Protobuf) : undefined;
+  const protobuf = parsed.compression === 'snappy' ? protobufjs() : undefined;
   return new LokiSink(
     parsed,
     encoder,

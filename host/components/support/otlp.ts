@@ -5,9 +5,9 @@
 // `use_otlp_decoding`, as the request itself, its fields under their JSON names (`resourceLogs`, …), which the
 // `otlp` codec encodes back unchanged. The codec encodes a metric event as one request of its own.
 
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as Protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 import { IntegralFloat } from '../../../abi/codec.js';
 import type { InputEvent } from '../../../abi/batch.js';
 import { Timestamp, type RemapValue } from '../../../abi/values.js';
@@ -43,13 +43,12 @@ export interface OtlpProtocol {
   status: Protobuf.Type;
 }
 
-const require = createRequire(import.meta.url);
 let loaded: OtlpProtocol | undefined;
 
 /** The OTLP messages, loaded once (protobufjs is imported only by pipelines that speak OTLP). */
 export function otlpProtocol(): OtlpProtocol {
   if (loaded !== undefined) return loaded;
-  const protobuf = require('protobufjs') as typeof Protobuf;
+  const protobuf = protobufjs();
   const root = new protobuf.Root();
   const dir = fileURLToPath(OTLP_PROTO_DIR);
   root.resolvePath = (_origin, target) => `${dir}/${target}`;

@@ -5,9 +5,9 @@
 // exposition format (the prometheus_exporter sink), `timeSeries` as a remote write request's series (the
 // prometheus_remote_write sink, `writeRequestType` its protobuf message).
 
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as Protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 import { z } from 'zod';
 import { displayFloat } from '../../../runtime/engine.js';
 import { PROMETHEUS_REMOTE_PROTO } from '../../package-files.js';
@@ -243,13 +243,12 @@ export function timeSeries(metrics: Iterable<Metric>, options: SampleOptions, no
   return { timeseries: [...series.values()], metadata: [...metadata.values()] };
 }
 
-const require = createRequire(import.meta.url);
 let writeRequest: Protobuf.Type | undefined;
 
 /** Prometheus' `WriteRequest` message (support/prometheus-remote.proto), loaded on first use. */
 export function writeRequestType(): Protobuf.Type {
   if (writeRequest === undefined) {
-    const protobuf = require('protobufjs') as typeof Protobuf;
+    const protobuf = protobufjs();
     const root = protobuf.loadSync(fileURLToPath(PROMETHEUS_REMOTE_PROTO), new protobuf.Root());
     writeRequest = root.lookupType('prometheus.WriteRequest');
   }

@@ -13,10 +13,10 @@
 //   svc's event metadata; sent in both fields. Vector's other metadata (source and upstream ids, secrets,
 //   Datadog origin) has no place in svc's events and is neither read nor sent.
 
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import type * as Protobuf from 'protobufjs';
+import { protobufjs } from './protobufjs.js';
 import type { InputEvent } from '../../../abi/batch.js';
 import { IntegralFloat } from '../../../abi/codec.js';
 import { Regex, Timestamp, type RemapValue } from '../../../abi/values.js';
@@ -69,7 +69,7 @@ let loaded: Messages | undefined;
 /** The protobuf messages, parsed once when first needed (a pipeline without `vector` never loads them). */
 function messages(): Messages {
   if (loaded === undefined) {
-    const protobuf = createRequire(import.meta.url)('protobufjs') as typeof Protobuf;
+    const protobuf = protobufjs();
     const root = protobuf.loadSync(fileURLToPath(VECTOR_PROTO), new protobuf.Root());
     const health = protobuf.parse(GRPC_HEALTH_MESSAGES).root;
     loaded = {
@@ -516,8 +516,12 @@ function protoEvent({ kind, metadata, event }: Required<InputEvent>): object {
   }
 }
 
-/** The PushEventsRequest carrying `events`, encoded; an event it cannot carry throws. */
+/**
+ * The PushEventsRequest carrying `events`, encoded; an event it cannot carry throws. The objects `protoEvent`
+ * makes have the messages' shape (int64s as their halves), so they are encoded as they are: `fromObject`
+ * copied each into a message first.
+ */
 export function encodePushEvents(events: ReadonlyArray<Required<InputEvent>>): Buffer {
   const type = messages().pushEventsRequest;
-  return Buffer.from(type.encode(type.fromObject({ events: events.map(protoEvent) })).finish());
+  return Buffer.from(type.encode({ events: events.map(protoEvent) }).finish());
 }
