@@ -22,9 +22,12 @@ async function build(options: object) {
   return { env, sink };
 }
 
+/** A v2 write to `uri`. */
+const v2 = (uri: string) => ({ endpoint: uri, org: 'o', bucket: 'b', token: 't' });
+
 test('v2: /api/v2/write with org, bucket, precision and the token; tags, typed and flattened fields, escaping', async () => {
   const target = await httpTarget(() => ({ status: 204 }));
-  const { sink } = await build({ endpoint: target.uri, org: 'o', bucket: 'b', token: 't', tags: ['app', 'nested.k'] });
+  const { sink } = await build({ ...v2(target.uri), tags: ['app', 'nested.k'] });
   await sink.write(
     logBatch([
       {
@@ -57,10 +60,7 @@ test('v2: /api/v2/write with org, bucket, precision and the token; tags, typed a
 test('encoding: except_fields and only_fields leave fields out, timestamp_format writes other timestamps as numbers', async () => {
   const target = await httpTarget(() => ({ status: 204 }));
   const { sink } = await build({
-    endpoint: target.uri,
-    org: 'o',
-    bucket: 'b',
-    token: 't',
+    ...v2(target.uri),
     encoding: {
       only_fields: ['message', 'seen', 'nested'],
       except_fields: ['nested.drop'],
@@ -86,10 +86,7 @@ test('encoding: except_fields and only_fields leave fields out, timestamp_format
 test('message_key renames the message field; an object left empty by except_fields is a field of its own', async () => {
   const target = await httpTarget(() => ({ status: 204 }));
   const { sink } = await build({
-    endpoint: target.uri,
-    org: 'o',
-    bucket: 'b',
-    token: 't',
+    ...v2(target.uri),
     message_key: 'msg',
     encoding: { except_fields: ['nested.drop'] },
   });
