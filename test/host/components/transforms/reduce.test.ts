@@ -204,6 +204,25 @@ test('a strategy that cannot start from the first value waits for one it can; a 
   ]);
 });
 
+test('a number merged with a short value of another type is warned about, and the batch goes on', async () => {
+  // Such a value's encoding is shorter than a number's: read as one where it ends its batch (a batch from
+  // another thread has a buffer of its own size), it failed the whole batch before.
+  const { runner } = await reducer({});
+  const alone = (event: object) => {
+    const batch = batchOf([event]);
+    return { ...batch, bytes: new Uint8Array(batch.bytes) };
+  };
+  const warnings = [{ n: 1 }, { n: 's' }, { n: true }, { n: null }, { n: 2 }].flatMap(
+    (event) => runner.process(alone(event)).warnings?.map((warning) => warning.fields?.error) ?? [],
+  );
+  assert.equal(warnings, [
+    "expected numeric value, found: 's'",
+    "expected numeric value, found: 'true'",
+    "expected numeric value, found: 'null'",
+  ]);
+  assert.equal(eventsOf(runner.flush!(true).outputs[0]!.batch), [{ n: 3n }]);
+});
+
 test('fields merge by name whatever their order and depth in each event, and when the names are data', async () => {
   const { runner } = await reducer({ merge_strategies: { 'a.s': 'concat' } });
   runner.process(
