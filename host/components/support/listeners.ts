@@ -271,6 +271,8 @@ const DEFAULT_RECEIVE_BUFFER_BYTES = 4 << 20;
  * second, the 4,000 held before ran out while the pipeline warmed up (the first ~200 ms: 1–4% dropped).
  */
 const QUEUED_BYTES = 16 << 20;
+/** What one held datagram costs beyond its bytes (its entry, its Buffer). */
+const QUEUE_ENTRY_BYTES = 128;
 
 /**
  * Binds a UDP listener: each datagram (cut to `maxLength` bytes) is a message of its own for `decoder`.
@@ -319,7 +321,8 @@ export async function datagramListener(
       last = { ...peer, ms, stamp: stamp(peer) };
     }
     queue.push({ bytes, stamp: last.stamp });
-    queuedBytes += bytes.length;
+    // An entry's own memory counts too, so that empty datagrams are bounded as well.
+    queuedBytes += bytes.length + QUEUE_ENTRY_BYTES;
     wake?.();
   });
   socket.on('error', (error) => {
