@@ -142,6 +142,10 @@ export interface StampOrigin {
   readonly logNamespace: LogNamespace;
 }
 
+/** The segments of the paths stamps go at (`log_schema` keys, a source's fields: a few, each parsed once;
+ * the opentelemetry source stamps eight per record). */
+const STAMP_PATHS = new Map<string, ReturnType<typeof parseFieldPath>>();
+
 /** Vector's `insert_source_metadata`: `value` at `legacyKey` of the event (a `log_schema`-style path; empty
  * or undefined: nowhere) in the legacy namespace, at `%<source type>.<key…>` in Vector's. */
 export function stampSource(
@@ -161,7 +165,11 @@ export function stampSource(
 /** Adds `value` at `path` (a `log_schema`-style path; empty = nowhere) to `stamp`. */
 export function stampAt(stamp: Stamp, path: string | undefined, value: unknown): Stamp {
   if (!path) return stamp;
-  const segments = parseFieldPath(path);
+  let segments = STAMP_PATHS.get(path);
+  if (segments === undefined) {
+    if (STAMP_PATHS.size >= 1000) STAMP_PATHS.clear();
+    STAMP_PATHS.set(path, (segments = parseFieldPath(path)));
+  }
   let object = stamp;
   segments.forEach((segment, i) => {
     const key = String(segment);
