@@ -328,6 +328,22 @@ function insertionSort(keys: string[]): string[] {
   return keys;
 }
 
+/**
+ * The seconds of the timestamp encoded at `at` (its tag), read in place from the i64's two halves: exact for
+ * any time a number holds, and no DataView or BigInt per event for the readers of every record.
+ */
+export function timestampSecondsAt(bytes: Uint8Array, at: number): number {
+  return int32At(bytes, at + 5) * 2 ** 32 + (int32At(bytes, at + 1) >>> 0);
+}
+
+/** The nanoseconds past the second of the timestamp encoded at `at`. */
+export function timestampNanosAt(bytes: Uint8Array, at: number): number {
+  return int32At(bytes, at + 9) >>> 0;
+}
+
+const int32At = (bytes: Uint8Array, at: number) =>
+  bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+
 /** `{}`, encoded (shared: never written to). */
 export const EMPTY_OBJECT: Uint8Array = new Uint8Array([Wire.Object, 0, 0, 0, 0, 0, 0, 0, 0]);
 

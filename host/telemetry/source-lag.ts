@@ -3,7 +3,7 @@
 // only the keys on the way to the timestamp, in place: every event of every source batch passes here.
 
 import { BATCH_HEADER_SIZE } from '../../abi/batch.js';
-import { ByteReader, Wire } from '../../abi/codec.js';
+import { ByteReader, timestampNanosAt, timestampSecondsAt, Wire } from '../../abi/codec.js';
 import { EventKind } from '../../abi/wire/batch.js';
 import { enterField, enterIndex } from '../../runtime/engine.js';
 import { parseFieldPath, valuePath } from '../config/template.js';
@@ -49,10 +49,9 @@ export class SourceLag {
       if (path !== undefined) {
         r.at += 4; // kind, code, padding
         r.skip(); // metadata
-        if (enterPath(r, path) && r.u8() === Wire.Timestamp) {
-          // The i64 seconds as two halves (no BigInt per event), then the u32 nanoseconds.
-          const seconds = r.view.getInt32(r.at + 4, true) * 2 ** 32 + r.view.getUint32(r.at, true);
-          lags.push(nowSeconds - seconds - r.view.getUint32(r.at + 8, true) / 1e9);
+        if (enterPath(r, path) && r.bytes[r.at] === Wire.Timestamp) {
+          const seconds = timestampSecondsAt(r.bytes, r.at);
+          lags.push(nowSeconds - seconds - timestampNanosAt(r.bytes, r.at) / 1e9);
         }
       }
       r.at = next;

@@ -18,7 +18,7 @@ import { protobufjs } from '../support/protobufjs.js';
 import { z } from 'zod';
 import { BatchReader, BatchWriter, withoutField } from '../../../runtime/engine.js';
 import type { RemapValue } from '../../../runtime/index.js';
-import { Wire } from '../../../abi/codec.js';
+import { timestampNanosAt, timestampSecondsAt, Wire } from '../../../abi/codec.js';
 import { templateOption, templateToRemap } from '../../config/template.js';
 import type { ComponentEnv, Sink } from '../component.js';
 import { LOKI_PUSH_PROTO } from '../../package-files.js';
@@ -404,9 +404,8 @@ class LokiSink extends HttpBatchSink {
         this.timestampPath.length > 0 ? reader.findEncoded(cursor.bytes, this.timestampPath, cursor.eventAt) : -1;
       const i = 2 * cursor.index;
       if (at >= 0 && cursor.bytes[at] === Wire.Timestamp) {
-        const view = new DataView(cursor.bytes.buffer, cursor.bytes.byteOffset + at + 1, 12);
-        times[i] = Number(view.getBigInt64(0, true));
-        times[i + 1] = view.getUint32(8, true);
+        times[i] = timestampSecondsAt(cursor.bytes, at);
+        times[i + 1] = timestampNanosAt(cursor.bytes, at);
       } else {
         times[i] = Math.floor(nowMs / 1000);
         times[i + 1] = (nowMs % 1000) * 1_000_000;

@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { BatchReader } from '../../../runtime/engine.js';
 import type { RemapValue } from '../../../runtime/index.js';
-import { ByteWriter, Wire } from '../../../abi/codec.js';
+import { ByteWriter, timestampNanosAt, timestampSecondsAt, Wire } from '../../../abi/codec.js';
 import type { ComponentEnv, Sink } from '../component.js';
 import type { EventBatch } from '../../topology/batch.js';
 import { encodeOptions, encodingSchema, exceptField, SinkEncoder } from '../support/encoding.js';
@@ -198,9 +198,8 @@ class SplunkHecLogsSink extends HecBatchSink {
  * its nanoseconds.
  */
 function timestampSeconds(bytes: Uint8Array, at: number): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset + at + 1, 12);
-  const seconds = Number(view.getBigInt64(0, true));
-  const subsecond = view.getUint32(8, true);
+  const seconds = timestampSecondsAt(bytes, at);
+  const subsecond = timestampNanosAt(bytes, at);
   let millis = seconds * 1000 + Math.floor(subsecond / 1_000_000);
   if (seconds < 0 && subsecond % 1_000_000 !== 0) millis++;
   return millis / 1000;
