@@ -6,8 +6,7 @@
 // errors and discarded.
 
 import { z } from 'zod';
-import type { JetStreamClient } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { createInbox, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import type { ComponentEnv, Sink, SinkDefinition } from '../component.js';
 import { encodeOptions, encodingSchema, SinkEncoder } from '../support/encoding.js';
 import { EventTemplate } from '../support/event-template.js';
@@ -34,7 +33,7 @@ class NatsSink extends MessageSink {
   constructor(
     private readonly options: NatsSinkOptions,
     private readonly connection: NatsConnection,
-    private readonly jetstream: JetStreamClient | undefined,
+    private readonly jetstream: JetStreamPublisher | undefined,
     subject: EventTemplate,
     encoder: SinkEncoder,
     env: ComponentEnv,
@@ -46,10 +45,7 @@ class NatsSink extends MessageSink {
   protected async attempt(messages: Messages): Promise<void> {
     const timeout = this.options.request.timeout_secs * 1000;
     if (this.jetstream) {
-      const stored = messages.flatMap(({ destination, payloads }) =>
-        payloads.map((payload) => this.jetstream!.publish(destination, payload, { timeout })),
-      );
-      await Promise.all(stored);
+      await this.jetstream.publish(messages, timeout);
       return;
     }
     for (const { destination, payloads } of messages)
@@ -70,6 +66,69 @@ class NatsSink extends MessageSink {
   }
 }
 
+/**
+ * Publishes to JetStream: a JetStream publish is a core publish with a reply subject, which the stream that
+ * stores the message answers with its acknowledgement (`{"stream":…,"seq":…}` or `{"error":…}`), and the
+ * server with a "no responders" status when no stream takes the subject. The messages of an attempt share a
+ * reply subject under one inbox this subscribes to once, and the attempt counts their answers under one
+ * timer: the client's `jetstream.publish` makes a request per message (an inbox entry, a timer, promises and
+ * errors made up front), which cost ~35 µs of CPU a message.
+ */
+class JetStreamPublisher {
+  private readonly inbox = createInbox();
+  private attempts = 0;
+  /** By the token ending a reply subject, what its attempt does with an answer. */
+  private readonly waiting = new Map<string, (answer: Msg) => void>();
+
+  constructor(private readonly connection: NatsConnection) {
+    connection.subscribe(`${this.inbox}.*`, {
+      callback: (_error, answer) => this.waiting.get(answer.subject.slice(this.inbox.length + 1))?.(answer),
+    });
+  }
+
+  /** Publishes the messages; resolves once every one is stored, rejects at the first refused or when some are
+   * not answered within `timeoutMs` (their answers are then ignored). */
+  async publish(messages: Messages, timeoutMs: number): Promise<void> {
+    const token = (++this.attempts).toString(36);
+    const reply = `${this.inbox}.${token}`;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let left = messages.reduce((total, { payloads }) => total + payloads.length, 0);
+        if (left === 0) return resolve();
+        timer = setTimeout(
+          () => reject(new Error(`${left} publishes not acknowledged within ${timeoutMs / 1000} s`)),
+          timeoutMs,
+        );
+        this.waiting.set(token, (answer) => {
+          const failure = failureOf(answer);
+          if (failure) reject(failure);
+          else if (--left === 0) resolve();
+        });
+        for (const { destination, payloads } of messages)
+          for (const payload of payloads) this.connection.publish(destination, payload, { reply });
+      });
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(token);
+    }
+  }
+}
+
+/** Why a JetStream publish's answer is not an acknowledgement; undefined when it is one. */
+function failureOf(answer: Msg): Error | undefined {
+  if (answer.data.length === 0 && answer.headers?.code === 503)
+    return new Error('no JetStream stream takes the subject (no responders)');
+  let ack: { stream?: string; error?: { code?: number; err_code?: number; description?: string } };
+  try {
+    ack = answer.json();
+  } catch {
+    return new Error('invalid JetStream acknowledgement');
+  }
+  if (ack.error) return new Error(`JetStream refused the message: ${ack.error.description} (${ack.error.err_code})`);
+  return ack.stream ? undefined : new Error('invalid JetStream acknowledgement');
+}
+
 /** The sink; `timer`: how it waits between retries (tests drive their own). */
 export async function buildNatsSink(options: NatsSinkOptions, env: ComponentEnv, timer = realTimer): Promise<Sink> {
   const subject = await EventTemplate.build('subject', options.subject, env, { timezone: env.globals.timezone });
@@ -78,7 +137,7 @@ export async function buildNatsSink(options: NatsSinkOptions, env: ComponentEnv,
     env,
   );
   const connection = await natsConnect(options, env.log);
-  const jetstream = options.jetstream.enabled ? (await import('@nats-io/jetstream')).jetstream(connection) : undefined;
+  const jetstream = options.jetstream.enabled ? new JetStreamPublisher(connection) : undefined;
   return new NatsSink(options, connection, jetstream, subject, encoder, env, timer);
 }
 
