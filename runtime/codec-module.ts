@@ -62,6 +62,8 @@ export interface DecodeOptions {
   stamp?: Record<string, unknown>;
   /** `stamp` already encoded (as a source sends it with frames for another thread to decode). */
   stampBytes?: Uint8Array;
+  /** Instead of `stamp`: each frame's own, in order (messages with fields of their own, decoded in one call). */
+  frameStamps?: ReadonlyArray<Record<string, unknown>>;
   /** Syslog: the parsed `hostname` also goes here (the syslog source's host key), before the stamp. */
   hostnameKey?: string;
   /** `vector`: Vector's log namespace, where the payload is the event whatever its type and `stamp` is each
@@ -365,7 +367,10 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
     maxLength = framing.max_frame_length ?? DEFAULT_MAX_FRAME_LENGTH;
     if (framing.length_field_is_big_endian === false) flags |= DecodeFlag.LITTLE_ENDIAN;
   }
-  const stampBytes = options.stampBytes ?? (options.stamp && encodeValue(options.stamp));
+  if (options.frameStamps) flags |= DecodeFlag.FRAME_STAMPS;
+  const stampBytes =
+    options.stampBytes ??
+    (options.frameStamps ? encodeValue(options.frameStamps) : options.stamp && encodeValue(options.stamp));
   const stamp = stampBytes ? blob.bytes(stampBytes) : 0;
   const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
   const hostname = options.hostnameKey === undefined ? 0 : blob.bytes(pathDescriptor(options.hostnameKey));

@@ -34,6 +34,9 @@ export const enum DecodeFlag {
   /** With VECTOR_NAMESPACE, syslog (the syslog source's decoder): the message is the event, the other parsed
    * fields go to the metadata's `syslog` object (structured data elements under its `structured_data`). */
   SYSLOG_METADATA = 32,
+  /** Stamp is an encoded array holding each frame's stamp, in the input's order (messages with stamps of
+   * their own, decoded in one call). */
+  FRAME_STAMPS = 64,
 }
 
 /** Byte offsets of the decode descriptor's u32 words. */

@@ -71,6 +71,8 @@ const EMPTY_OBJECT_SIZE: usize = 9;
 let codec: Decoder = Decoder.Bytes;
 let strict = false;
 let stamp: Value = 0;
+/** With FRAME_STAMPS: each frame's stamp (an array), else 0. */
+let frameStamps: Value = 0;
 /** Log events are delivered without the stamp, which `stampLate` adds to those that need it (run.ts). */
 let lateStamp = false;
 let vectorNamespace = false;
@@ -147,11 +149,12 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   codec = <Decoder>load<u32>(descriptor, DecodeDescriptor.Decoder);
   strict = (flags & DecodeFlag.STRICT_UTF8) != 0;
   const stampAt = <usize>load<u32>(descriptor, DecodeDescriptor.Stamp);
-  stamp = stampAt != 0 ? decodeValue(stampAt) : 0;
+  const decodedStamp = stampAt != 0 ? decodeValue(stampAt) : 0;
+  frameStamps = (flags & DecodeFlag.FRAME_STAMPS) != 0 ? decodedStamp : 0;
   vectorNamespace = (flags & DecodeFlag.VECTOR_NAMESPACE) != 0;
   syslogMetadata = vectorNamespace && (flags & DecodeFlag.SYSLOG_METADATA) != 0;
   emptyMetadata = share(newObject(0));
-  logMetadata = vectorNamespace && stamp != 0 ? share(stamp) : emptyMetadata;
+  useStamp(frameStamps != 0 ? 0 : decodedStamp);
   messagePath = <usize>load<u32>(descriptor, DecodeDescriptor.MessagePath);
   hostnamePath = <usize>load<u32>(descriptor, DecodeDescriptor.HostnamePath);
   firstFrame = load<u32>(descriptor, DecodeDescriptor.FirstFrame);
@@ -164,12 +167,26 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
     if (frameIndex < firstFrame || frameIndex >= endFrame) continue;
     // Relative to the range: the host re-runs ranges of frames around one that trapped.
     setRunning(frameIndex - firstFrame);
+    if (frameStamps != 0) useStamp(frameStamp(frameIndex));
     if (next == Next.Frame) decodeFrame(framePtr, frameLen);
     else failFrame(frameError());
   }
   consumed = framesConsumed(ptr);
   discardState = framesDiscard();
   needed = framesNeeded();
+}
+
+/** Frame `index`'s own stamp; 0 when it has none (not an object). */
+function frameStamp(index: u32): Value {
+  if (<usize>index >= arrayLen(frameStamps)) return 0;
+  const item = arrayGet(frameStamps, index);
+  return tagOf(item) == Tag.Object ? item : 0;
+}
+
+/** The stamp of the events decoded next (0: none). */
+function useStamp(next: Value): void {
+  stamp = next;
+  logMetadata = vectorNamespace && stamp != 0 ? share(stamp) : emptyMetadata;
 }
 
 function decodeFrame(ptr: usize, len: usize): void {

@@ -266,24 +266,12 @@ export class SourceDecoder implements MessageDecoder {
   }
 
   /** Decodes messages into as few batches as `chunkSize` allows. With `bytes` framing (a message is a frame),
-   * a run of messages sharing a stamp is decoded in one call, as length-prefixed frames: one call per
-   * message costs more than decoding it. */
+   * they are decoded in one call, as length-prefixed frames, each with its stamp: one call per message costs
+   * more than decoding it. */
   decodeMessages(messages: ReadonlyArray<{ bytes: Uint8Array; stamp: Stamp }>): EventBatch[] {
-    const decoded: EventBatch[] = [];
-    for (let start = 0, end = 1; start < messages.length; start = end, end = start + 1) {
-      const stamp = messages[start]!.stamp;
-      if (this.settings.framing.method === 'bytes')
-        while (end < messages.length && messages[end]!.stamp === stamp) end++;
-      if (end - start === 1) decoded.push(...this.decodeMessage(messages[start]!.bytes, stamp));
-      else
-        decoded.push(
-          ...this.decodeFrames(
-            messages.slice(start, end).map((message) => message.bytes),
-            stamp,
-          ),
-        );
-    }
-    return this.rebatched(decoded);
+    if (messages.length === 1 || this.settings.framing.method !== 'bytes')
+      return this.rebatched(messages.flatMap(({ bytes, stamp }) => this.decodeMessage(bytes, stamp)));
+    return this.rebatched(this.decodeFrames(messages));
   }
 
   /** `decodeMessages` of texts sharing one stamp (generated lines): with `bytes` framing they are written
@@ -314,21 +302,25 @@ export class SourceDecoder implements MessageDecoder {
     return nonEmpty.length === 0 ? [] : splitBatch(concatBatches(nonEmpty), this.env.chunkSize);
   }
 
-  /** Whole frames with one stamp, in one call. An empty message makes no event (as with `bytes` framing),
-   * where an empty length-prefixed frame would. */
-  private decodeFrames(messages: Uint8Array[], stamp: Stamp): EventBatch[] {
-    const frames = messages.filter((bytes) => bytes.byteLength > 0);
-    const payload = frames.reduce((total, bytes) => total + bytes.byteLength, 0);
+  /** Whole messages as frames, in one call: with their one stamp, or each with its own. An empty message
+   * makes no event (as with `bytes` framing), where an empty length-prefixed frame would. */
+  private decodeFrames(messages: ReadonlyArray<{ bytes: Uint8Array; stamp: Stamp }>): EventBatch[] {
+    const frames = messages.filter(({ bytes }) => bytes.byteLength > 0);
+    if (frames.length === 0) return [];
+    const payload = frames.reduce((total, { bytes }) => total + bytes.byteLength, 0);
     const input = new Uint8Array(payload + 4 * frames.length);
     const view = new DataView(input.buffer);
     let at = 0;
-    for (const bytes of frames) {
+    for (const { bytes } of frames) {
       view.setUint32(at, bytes.byteLength);
       input.set(bytes, at + 4);
       at += 4 + bytes.byteLength;
     }
     this.env.telemetry.receivedRaw(payload);
-    return this.decode(input, stamp, true, 0, LENGTH_PREFIXED).batches;
+    const stamp = frames[0]!.stamp;
+    const shared = frames.every((frame) => frame.stamp === stamp);
+    const stamps = shared ? undefined : frames.map((frame) => frame.stamp);
+    return this.decode(input, stamp, true, 0, LENGTH_PREFIXED, stamps).batches;
   }
 
   /** @internal Decodes `input`; frames that fail are counted and logged, the rest go on. */
@@ -338,8 +330,11 @@ export class SourceDecoder implements MessageDecoder {
     eof: boolean,
     discard: number,
     framing: DecodeFraming = this.settings.framing,
+    /** Each frame's own stamp, instead of `stamp`. */
+    frameStamps?: readonly Stamp[],
   ): { batches: EventBatch[]; consumed: number; discard: number; needed: number; errors: string[] } {
-    const result = this.codec.decode(input, { ...this.settings, framing, stamp, eof, discard });
+    const options = { ...this.settings, framing, eof, discard };
+    const result = this.codec.decode(input, frameStamps ? { ...options, frameStamps } : { ...options, stamp });
     reportDecodeErrors(
       this.env.telemetry,
       this.env.log,

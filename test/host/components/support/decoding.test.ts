@@ -278,6 +278,36 @@ test('decodeMessages: each message is one frame, in order; empty ones make no ev
   );
 });
 
+test('decodeMessages: messages with stamps of their own, in one call, each event with its own (legacy and Vector namespace)', () => {
+  for (const logNamespace of ['legacy', 'vector'] as const) {
+    const env = testEnv('demo');
+    const decoder = new SourceDecoder(
+      env,
+      decodeSettings(decodingSchema.parse({ codec: 'json' }), undefined, { method: 'bytes' }, env, logNamespace),
+    );
+    const texts = ['{"a":1}', '{"a":2,"offset":-1}', '', 'not json', '{"a":3}', '{"a":4}'];
+    const messages = texts.map((text, i) => ({ bytes: Buffer.from(text), stamp: { offset: i, nested: { at: i } } }));
+    const events = decoder.decodeMessages(messages).flatMap((batch) => decodeBatch(batch.bytes).events);
+    const expected = [0, 1, 4, 5].map((i) => ({ offset: BigInt(i), nested: { at: BigInt(i) } }));
+    if (logNamespace === 'vector') {
+      assert.equal(
+        events.map((e) => e.event),
+        [1n, 2n, 3n, 4n].map((a, i) => (i === 1 ? { a, offset: -1n } : { a })),
+      );
+      assert.equal(
+        events.map((e) => e.metadata),
+        expected,
+      );
+    } else
+      assert.equal(
+        events.map((e) => e.event),
+        // The stamp fills what an event lacks: the second keeps its own offset.
+        expected.map((stamp, i) => ({ a: BigInt(i + 1), ...stamp, ...(i === 1 && { offset: -1n }) })),
+      );
+    assert.is(env.metrics.total('component_errors_total', { error_type: 'parser_failed', stage: 'processing' }), 1);
+  }
+});
+
 test('frames that fail to decode are counted and logged; the others go on', () => {
   const env = testEnv('stdin');
   const decoder = new SourceDecoder(
