@@ -11,8 +11,8 @@ import { type AddressInfo, connect as tcpConnect, createServer, type Socket } fr
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Channel, type ChannelModel, connect } from 'amqplib';
-import amqpSource from '../../../../host/components/sources/amqp.js';
+import { type Channel, type ChannelModel, connect, type ConsumeMessage } from 'amqplib';
+import amqpSource, { Answers } from '../../../../host/components/sources/amqp.js';
 import amqpSink from '../../../../host/components/sinks/amqp.js';
 import type { Sink, Source, SourceDefinition } from '../../../../host/components/component.js';
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../../host/topology/batch.js';
@@ -330,6 +330,34 @@ async function relay(): Promise<{ url: string; cut(): void; close(): Promise<voi
     },
   };
 }
+
+test('answers: a part once every part before it is answered; a run with one status in one frame, naming its last', () => {
+  const channel = {} as Channel;
+  const session = { open: true, channel };
+  const frames: Array<[number, BatchStatus]> = [];
+  const answers = new Answers(session, (on, last, status) => {
+    assert.is(on, channel);
+    frames.push([last.fields.deliveryTag, status]);
+  });
+  const delivery = (deliveryTag: number) => ({ fields: { deliveryTag } }) as ConsumeMessage;
+  const [first, second, third, fourth, fifth] = [3, 5, 8, 9, 12].map((tag) => answers.add(delivery(tag)));
+  second!('delivered');
+  assert.equal(frames, []);
+  first!('delivered');
+  assert.equal(frames, [[5, 'delivered']]);
+  fourth!('errored');
+  assert.equal(frames, [[5, 'delivered']]);
+  third!('delivered');
+  assert.equal(frames, [
+    [5, 'delivered'],
+    [8, 'delivered'],
+    [9, 'errored'],
+  ]);
+  // The channel closed: the broker requeued what it had not been answered.
+  session.open = false;
+  fifth!('rejected');
+  assert.is(frames.length, 3);
+});
 
 test('a cut connection: the source consumes again, the sink sends the batch again once connected', async () => {
   await declare('svc-cut', { 'svc-cut': '#' });
