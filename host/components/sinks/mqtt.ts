@@ -3,8 +3,9 @@
 // batch is delivered once the broker acknowledged each of its messages (QoS 1: PUBACK; 2: PUBCOMP; 0: once
 // written). While the broker is unreachable MQTT.js keeps the messages and sends them again once it
 // reconnected (it retries every second), so a batch waits for the broker rather than failing, as Vector's
-// client does. Events that fail to encode, whose topic does not render or whose packet is larger than
-// `max_packet_size` are counted as errors and dropped.
+// client does; a write waits while MAX_BATCHES_IN_FLIGHT batches are unacknowledged. Events that fail to
+// encode, whose topic does not render or whose packet is larger than `max_packet_size` are counted as errors
+// and dropped.
 
 import { z } from 'zod';
 import type { MqttClient } from 'mqtt';
@@ -26,6 +27,10 @@ const options = z.strictObject({
 });
 type MqttSinkOptions = z.infer<typeof options>;
 
+/** Batches published and not yet acknowledged, at most (Vector's client holds 100 messages in flight and 10
+ * requests queued; as many batches as the transforms keep in flight here). */
+export const MAX_BATCHES_IN_FLIGHT = 4;
+
 class MqttSink implements Sink {
   /** Events written and neither delivered nor given up on yet. */
   private pending = 0;
@@ -41,6 +46,8 @@ class MqttSink implements Sink {
   ) {}
 
   async write(batch: EventBatch): Promise<void> {
+    // Backpressure: the client would take every message written, however slow the broker.
+    while (this.inFlight.size >= MAX_BATCHES_IN_FLIGHT) await Promise.race(this.inFlight);
     // Encoded now: the batch's bytes may be freed once written.
     const qos = QOS[this.options.quality_of_service];
     const all = [...this.topic.group(batch, this.env)].flatMap(([topic, events]) =>

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectAsync } from 'mqtt';
 import mqttSource from '../../../../host/components/sources/mqtt.js';
-import mqttSink from '../../../../host/components/sinks/mqtt.js';
+import mqttSink, { MAX_BATCHES_IN_FLIGHT } from '../../../../host/components/sinks/mqtt.js';
 import type { Sink, SourceDefinition } from '../../../../host/components/component.js';
 import { BatchNotifier, type BatchStatus, type EventBatch } from '../../../../host/topology/batch.js';
 import { componentEnv, logBatch } from '../../support/env.js';
@@ -159,6 +159,37 @@ test('broker restart: both reconnect; the sink sends again what the broker had n
     await sink.close();
     await stopSource(run, built);
     await (restarted ?? own).stop();
+  }
+});
+
+test('sink backpressure: past MAX_BATCHES_IN_FLIGHT unacknowledged batches, a write waits for the broker', async () => {
+  const own = await startMosquitto();
+  let restarted: Mosquitto | undefined;
+  const sink = await buildSink({ host: '127.0.0.1', port: own.port, topic: 'held', encoding: { codec: 'text' } });
+  try {
+    await own.stop();
+    const batches = Array.from({ length: MAX_BATCHES_IN_FLIGHT + 1 }, (_, i) => tracked([{ message: `m${i}` }]));
+    for (const { batch } of batches.slice(0, -1)) await sink.write(batch);
+    let lastWritten = false;
+    const last = sink.write(batches.at(-1)!.batch).then(() => (lastWritten = true));
+    // Nothing can be acknowledged while the broker is down: the write is still waiting after the others.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.not.ok(lastWritten);
+    restarted = await startMosquitto({ port: own.port, dir: own.dir });
+    await last;
+    await waitFor(
+      () => batches.every(({ status }) => status() !== undefined),
+      () => 'batches not settled',
+    );
+    assert.equal(
+      batches.map(({ status }) => status()),
+      batches.map(() => 'delivered'),
+    );
+  } finally {
+    // Back up first: closing waits for what is in flight.
+    restarted ??= await startMosquitto({ port: own.port, dir: own.dir });
+    await sink.close();
+    await restarted.stop();
   }
 });
 
