@@ -240,7 +240,7 @@ async function build(options: HttpServerOptions, env: ComponentEnv): Promise<Sou
     let body: Uint8Array;
     try {
       body = await decompressBody(
-        await readBody(c.req.raw, env.maxDecompressedSize),
+        await readBody(c.env.incoming, env.maxDecompressedSize),
         c.req.header('content-encoding'),
         env.maxDecompressedSize,
       );

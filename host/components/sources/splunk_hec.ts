@@ -287,7 +287,7 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
     const channel = channelOf(c);
     const gzip = gzipped(c);
     if (acks !== undefined && channel === undefined) throw new HecError(400, HEC.noChannel);
-    const bytes = await decompressed(await readBody(c.req.raw, env.maxDecompressedSize), gzip, new HecError(400));
+    const bytes = await decompressed(await readBody(c.env.incoming, env.maxDecompressedSize), gzip, new HecError(400));
     env.telemetry.receivedRaw(bytes.length);
     const text = Buffer.from(bytes).toString('utf8');
     const request: RequestContext = {
@@ -337,7 +337,7 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
     const token = authorize(c.req.header('authorization'));
     const channel = requiredChannel(c);
     const gzip = gzipped(c);
-    const body = await readBody(c.req.raw, env.maxDecompressedSize);
+    const body = await readBody(c.env.incoming, env.maxDecompressedSize);
     env.telemetry.receivedRaw(body.length);
     const decoded = await decompressed(body, gzip, invalidEvent(HEC.invalidDataFormat, 0));
     if (gzip && decoded.length === 0) throw new HecError(400, HEC.noData);
@@ -354,7 +354,7 @@ async function build(options: SplunkHecOptions, env: ComponentEnv): Promise<Sour
       return c.text("The request's content-type is not supported", 415);
     let ids: number[];
     try {
-      const parsed = JSON.parse(Buffer.from(await readBody(c.req.raw, env.maxDecompressedSize)).toString('utf8'));
+      const parsed = JSON.parse(Buffer.from(await readBody(c.env.incoming, env.maxDecompressedSize)).toString('utf8'));
       ids = (parsed as { acks: unknown }).acks as number[];
       if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id) && id >= 0)) throw new Error('acks');
     } catch {
