@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { BufferUtilization, SinkBufferTelemetry } from '../telemetry/buffer.js';
 import { ComponentTelemetry, DEFAULT_OUTPUT_TAG } from '../telemetry/component.js';
 import { SourceLag } from '../telemetry/source-lag.js';
-import { BatchNotifier, joinFinalizers, type EventBatch } from './batch.js';
+import { BatchNotifier, concatBatches, joinFinalizers, releaseBytes, type EventBatch } from './batch.js';
 import { BatchBuffer, type BufferLimits } from './buffer.js';
 import { DiskBuffer, type DiskBufferObserver } from './disk-buffer.js';
 import type { StageResult, TransformExecutor } from './executor.js';
@@ -886,22 +886,29 @@ export class Topology {
         if (popped === undefined) continue;
       }
       if (popped === undefined) break;
-      let batch = popped;
-      // A sink that does not acknowledge holds no source back: its batches count as delivered once taken.
-      if (batch.finalizer && !node.acknowledges) {
-        batch.finalizer.release();
-        batch = { ...batch, finalizer: undefined };
-      }
+      const taken = [popped];
+      if (buffer instanceof BatchBuffer)
+        for (let next = buffer.peek(); next !== undefined && joinable(taken, next); next = buffer.peek())
+          taken.push(buffer.popQueued()!);
+      const parts = taken.map((part) => {
+        // A sink that does not acknowledge holds no source back: its batches count as delivered once taken.
+        if (part.finalizer && !node.acknowledges) {
+          part.finalizer.release();
+          part = { ...part, finalizer: undefined };
+        }
+        node.telemetry.received(part.count, part.bytes.byteLength, part.sourceId);
+        return part;
+      });
+      let batch = joinBatches(parts);
       // A disk buffer's record is let go once the sink is done with its batch (delivered, or given up on, as
       // Vector's), which may be after `write` resolved: a batch gathered into a later request, or retried.
       // Its batches carry no source finalizer: the source was released once the record was on disk.
       if (buffer instanceof DiskBuffer)
         batch = { ...batch, finalizer: new BatchNotifier(() => buffer.acknowledge(popped)) };
-      node.telemetry.received(batch.count, batch.bytes.byteLength, batch.sourceId);
       node.utilization!.start();
       try {
         await sink.write(batch);
-        node.telemetry.delivered(batch.count, batch.bytes.byteLength, batch.sourceId);
+        for (const part of parts) node.telemetry.delivered(part.count, part.bytes.byteLength, part.sourceId);
       } catch (error) {
         // A write that fails has not released the batch's finalizer (`Sink.write`).
         batch.finalizer?.release('errored');
@@ -967,6 +974,44 @@ export class Topology {
         for (const consumers of node.routes.values()) for (const consumer of consumers) fed.add(consumer);
     for (const node of all) if (node.buffer && !fed.has(node)) node.buffer.close();
   }
+}
+
+/** A sink takes the small batches queued behind one in the same write, up to these: a few events at a time
+ * (an HTTP request's, a broker message's) were each a write of their own (a file append, a socket write, a
+ * broker round trip). */
+const JOINED_EVENTS = 1000;
+const JOINED_BYTES = 1 << 20;
+
+/** Whether `next` joins the batches `taken` for one write: plain input batches of one kind, within bounds. */
+function joinable(taken: readonly EventBatch[], next: EventBatch): boolean {
+  const first = taken[0]!;
+  if (next.frames || next.encoded || first.frames || first.encoded) return false;
+  let events = next.count;
+  let bytes = next.bytes.byteLength;
+  for (const batch of taken) {
+    events += batch.count;
+    bytes += batch.bytes.byteLength;
+  }
+  if (events > JOINED_EVENTS || bytes > JOINED_BYTES) return false;
+  // The same header (magic, version, flags) but the count.
+  for (let i = 0; i < 8; i++) if (first.bytes[i] !== next.bytes[i]) return false;
+  return true;
+}
+
+/** One batch of `parts` (in order), finished with as each of them would have been. */
+function joinBatches(parts: readonly EventBatch[]): EventBatch {
+  if (parts.length === 1) return parts[0]!;
+  const { bytes, count } = concatBatches(parts);
+  for (const part of parts) releaseBytes(part);
+  const finalizers = parts.flatMap((part) => (part.finalizer ? [part.finalizer] : []));
+  const finalizer =
+    finalizers.length <= 1
+      ? finalizers[0]
+      : new BatchNotifier((status) => {
+          for (const each of finalizers) each.release(status);
+        });
+  const sourceId = parts.every((part) => part.sourceId === parts[0]!.sourceId) ? parts[0]!.sourceId : undefined;
+  return { bytes, count, ...(finalizer && { finalizer }), ...(sourceId !== undefined && { sourceId }) };
 }
 
 /**

@@ -216,6 +216,51 @@ test('only sinks with acknowledgements hold the source; with none, batches carry
   assert.is(seen[0]!.finalizer, undefined);
 });
 
+test('small batches queued for a sink are written together; each source batch still gets its status', async () => {
+  const statuses: BatchStatus[] = [];
+  const writes: EventBatch[] = [];
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const batches = Array.from({ length: 10 }, (_, i) => batchOf(n(3 * i, 3 * i + 3)));
+  const sending = ackSource(batches, statuses);
+  // The sink's first write waits until the source sent everything, which then queues behind it.
+  const gatedSource: SourceDefinition<object> = {
+    ...sending,
+    build: async (options, env) => {
+      const built = await sending.build(options, env);
+      return {
+        async run(context) {
+          await built.run(context);
+          open();
+        },
+      };
+    },
+  };
+  const gatedSink: SinkDefinition<object> = {
+    ...holdingSink([]),
+    build: async () => ({
+      async write(batch) {
+        writes.push(batch);
+        await opened;
+      },
+      async close() {},
+    }),
+  };
+  await run([source(gatedSource), component('out', 'sink', gatedSink, ['in'])], () => true);
+  assert.equal(
+    writes.map((batch) => batch.count),
+    [3, 27],
+  );
+  assert.equal(
+    writes.flatMap(eventsOf),
+    n(0, 30).map((event) => ({ n: BigInt(event.n) })),
+  );
+  writes[1]!.finalizer!.release('errored');
+  assert.equal(statuses, Array(9).fill('errored'));
+  writes[0]!.finalizer!.release();
+  assert.equal(statuses, [...Array(9).fill('errored'), 'delivered']);
+});
+
 test('transforms in worker threads: the finalizer stays on the main thread and follows the outputs, chains and route ports included', async () => {
   const statuses: BatchStatus[] = [];
   const held: EventBatch[] = [];
