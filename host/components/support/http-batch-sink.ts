@@ -14,6 +14,7 @@
 // when `concurrency` requests are in flight; `close` resolves once every request is delivered or given up;
 // `kill` stops at once and says how many events were neither.
 
+import { setMaxListeners } from 'node:events';
 import type { ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
@@ -247,6 +248,8 @@ export abstract class HttpBatchSink implements Sink {
     private readonly settings: HttpSinkSettings,
   ) {
     this.undici = client.undici;
+    // Every request under way may listen to it (past ten, Node warns of a leak).
+    setMaxListeners(0, this.killed.signal);
     this.concurrency = concurrencyLimit(settings.request, settings.concurrency);
     this.inFlight = new InFlight(this.concurrency);
     this.rateLimit = new RateLimit(settings.request);
