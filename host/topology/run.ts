@@ -18,6 +18,7 @@ import { outputId, type ComponentSpec, type Graph } from './graph.js';
 import { Utilization } from './utilization.js';
 import { TapHub } from './tap.js';
 import { reportDecodeErrors } from '../components/support/decoding.js';
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -639,7 +640,10 @@ export class Topology {
         }
         return this.send(node, output, sourceId === undefined ? batch : { ...batch, sourceId });
       };
-      await source.run({ send, shutdown: AbortSignal.any([this.shutdown.signal, node.stop!.signal]) });
+      const shutdown = AbortSignal.any([this.shutdown.signal, node.stop!.signal]);
+      // A source may listen once per connection or stream it reads (past ten, Node warns of a leak).
+      setMaxListeners(0, shutdown);
+      await source.run({ send, shutdown });
     } catch (error) {
       node.telemetry.error('reader_failed', 'receiving');
       node.log.error(`Source failed: ${error instanceof Error ? error.message : String(error)}`, {}, error);

@@ -3,7 +3,7 @@
 // so a taken port fails the start-up with the address in the message. A TCP listener with `tls.enabled`
 // accepts TLS connections only (support/tls.ts).
 
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket, type TlsOptions } from 'node:tls';
@@ -181,6 +181,8 @@ export async function streamListener(
     async run(context: SourceContext) {
       // Connections read on after shutdown until their peer closes, at most this long.
       const cutoff = new AbortController();
+      // Every connection listens to it.
+      setMaxListeners(0, cutoff.signal);
       accept = (socket) => {
         if (permitted !== undefined && !permitted(socket.remoteAddress ?? '')) {
           // Vector refuses the connection at accept: an error of the listener, not of a connection.

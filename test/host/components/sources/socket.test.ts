@@ -33,6 +33,30 @@ test('tcp: frames split across packets join up; host and port are the peer', asy
   await run.done;
 });
 
+test('tcp: many connections open at once raise no listener-leak warning', async () => {
+  const warnings: string[] = [];
+  const warned = (warning: Error) => warnings.push(warning.name);
+  process.on('warning', warned);
+  const port = await freePort();
+  const run = runSource(
+    await buildSource(socketSource, { mode: 'tcp', address: `127.0.0.1:${port}` }, testEnv('socket')),
+  );
+  const clients = Array.from({ length: 12 }, () => connect(port, '127.0.0.1'));
+  try {
+    await Promise.all(clients.map((client) => once(client, 'connect')));
+    clients.forEach((client, i) => client.write(`line ${i}\n`));
+    await run.waitFor(12);
+    // Node emits its warnings on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(warnings, []);
+  } finally {
+    process.off('warning', warned);
+    for (const client of clients) client.end();
+    run.shutdown.abort();
+    await run.done;
+  }
+});
+
 test('log_namespace: over tcp and udp the line is the event, the peer is in %socket.host and %socket.port', async () => {
   const tcpPort = await freePort();
   const tcp = runSource(
