@@ -4,6 +4,7 @@
 // took all of its messages, errored (its events counted as discarded) once the retries are spent. Each sink
 // says how one attempt sends the messages, and how its connection closes.
 
+import { setMaxListeners } from 'node:events';
 import type { ComponentEnv, Sink } from '../component.js';
 import { releaseBytes, type EventBatch } from '../../topology/batch.js';
 import { InFlight } from './concurrency.js';
@@ -39,6 +40,8 @@ export abstract class MessageSink<M extends DestinationMessages = DestinationMes
   ) {
     this.inFlight = new InFlight(concurrencyLimit(request));
     this.rateLimit = new RateLimit(request);
+    // Every batch under way or waiting to retry may listen to it (past ten, Node warns of a leak).
+    setMaxListeners(0, this.killed.signal);
   }
 
   /** Sends the messages once; rejects when the broker did not take them all. */
