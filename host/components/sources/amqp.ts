@@ -60,8 +60,8 @@ interface Delivery {
   session: Session;
 }
 
-/** Answers deliveries up to `last` on `channel`. */
-type Answer = (channel: Channel, last: ConsumeMessage, status: BatchStatus) => void;
+/** Answers `delivery` on `channel`, with `multiple` every delivery before it not answered yet too. */
+type Answer = (channel: Channel, delivery: ConsumeMessage, status: BatchStatus, multiple: boolean) => void;
 
 /** One connection and its consuming channel; `open` until either closes. */
 class Session {
@@ -78,39 +78,34 @@ class Session {
 }
 
 /**
- * The answers due on a channel, in the order of its deliveries: a part (a group's deliveries on it) is
- * answered only once every part before it was, so that one frame with `multiple` set, naming the part's last
- * delivery, answers exactly that part, and a run of parts with one status takes one frame. An answer per
- * message was a socket write per message (amqplib writes each frame on its own): half the source's time.
+ * The answers due on a channel, a part (a group's deliveries on it, in order) at a time. The first part not
+ * answered yet is answered with one frame, `multiple` set and naming its last delivery; a part settled while
+ * one before it is not is answered delivery by delivery at once (waiting would hold the broker's prefetch
+ * window). An answer per message was a socket write per message (amqplib writes each frame on its own): half
+ * the source's time.
  */
 export class Answers {
-  private readonly parts: Array<{ last: ConsumeMessage; status?: BatchStatus }> = [];
+  private readonly parts: Array<{ deliveries: ConsumeMessage[]; answered: boolean }> = [];
 
   constructor(
     private readonly session: Pick<Session, 'open' | 'channel'>,
     private readonly answer: Answer,
   ) {}
 
-  /** A part ending at delivery `last`; returns what settles it. */
-  add(last: ConsumeMessage): (status: BatchStatus) => void {
-    const part: { last: ConsumeMessage; status?: BatchStatus } = { last };
+  /** A part of these deliveries; returns what settles it. */
+  add(deliveries: ConsumeMessage[]): (status: BatchStatus) => void {
+    const part = { deliveries, answered: false };
     this.parts.push(part);
     return (status) => {
-      part.status = status;
-      this.answerSettled();
-    };
-  }
-
-  private answerSettled(): void {
-    let end = 0;
-    while (end < this.parts.length && this.parts[end]!.status !== undefined) end++;
-    for (let at = 0; at < end; at++) {
-      const part = this.parts[at]!;
+      const first = this.parts[0] === part;
       // A closed channel's deliveries were requeued by the broker: there is no one to answer.
-      if (this.session.open && (at + 1 === end || this.parts[at + 1]!.status !== part.status))
-        this.answer(this.session.channel, part.last, part.status!);
-    }
-    this.parts.splice(0, end);
+      if (this.session.open) {
+        if (first) this.answer(this.session.channel, deliveries.at(-1)!, status, true);
+        else for (const delivery of deliveries) this.answer(this.session.channel, delivery, status, false);
+      }
+      part.answered = true;
+      while (this.parts[0]?.answered) this.parts.shift();
+    };
   }
 }
 
@@ -209,11 +204,10 @@ async function build(options: AmqpSourceOptions, env: ComponentEnv): Promise<Sou
   );
   // Unbounded here: `prefetch_count` bounds what the broker hands out unacknowledged.
   const waiting = new WaitingMessages<Delivery>();
-  /** Answers the deliveries on `channel` up to `last` (those before it were answered). */
-  const answer: Answer = (channel, last, status) => {
+  const answer: Answer = (channel, delivery, status, multiple) => {
     try {
-      if (status === 'delivered') channel.ack(last, true);
-      else channel.nack(last, true, status === 'errored');
+      if (status === 'delivered') channel.ack(delivery, multiple);
+      else channel.nack(delivery, multiple, status === 'errored');
     } catch (error) {
       env.telemetry.error('acknowledgment_failed', 'receiving');
       env.log.error(`Unable to answer an AMQP delivery: ${(error as Error).message}`, {
@@ -246,9 +240,11 @@ async function build(options: AmqpSourceOptions, env: ComponentEnv): Promise<Sou
   /** What settles a group: a part per channel its deliveries came on (several only across a reconnection). */
   const settlerOf = (group: Delivery[]) => {
     const parts: Array<(status: BatchStatus) => void> = [];
-    group.forEach(({ message, session }, i) => {
-      if (group[i + 1]?.session !== session) parts.push(session.answers.add(message));
-    });
+    for (let start = 0, end = 1; start < group.length; start = end, end = start + 1) {
+      const session = group[start]!.session;
+      while (end < group.length && group[end]!.session === session) end++;
+      parts.push(session.answers.add(group.slice(start, end).map(({ message }) => message)));
+    }
     return (status: BatchStatus) => {
       for (const settle of parts) settle(status);
     };

@@ -331,32 +331,32 @@ async function relay(): Promise<{ url: string; cut(): void; close(): Promise<voi
   };
 }
 
-test('answers: a part once every part before it is answered; a run with one status in one frame, naming its last', () => {
+test('answers: the first part in one frame (multiple); a part settled before those ahead of it, delivery by delivery', () => {
   const channel = {} as Channel;
   const session = { open: true, channel };
-  const frames: Array<[number, BatchStatus]> = [];
-  const answers = new Answers(session, (on, last, status) => {
+  const frames: Array<[number, BatchStatus, boolean]> = [];
+  const answers = new Answers(session, (on, delivery, status, multiple) => {
     assert.is(on, channel);
-    frames.push([last.fields.deliveryTag, status]);
+    frames.push([delivery.fields.deliveryTag, status, multiple]);
   });
-  const delivery = (deliveryTag: number) => ({ fields: { deliveryTag } }) as ConsumeMessage;
-  const [first, second, third, fourth, fifth] = [3, 5, 8, 9, 12].map((tag) => answers.add(delivery(tag)));
-  second!('delivered');
-  assert.equal(frames, []);
-  first!('delivered');
-  assert.equal(frames, [[5, 'delivered']]);
-  fourth!('errored');
-  assert.equal(frames, [[5, 'delivered']]);
-  third!('delivered');
+  const deliveries = (...tags: number[]) => tags.map((deliveryTag) => ({ fields: { deliveryTag } }) as ConsumeMessage);
+  const first = answers.add(deliveries(3, 4, 5));
+  const second = answers.add(deliveries(6, 7));
+  const third = answers.add(deliveries(8));
+  const fourth = answers.add(deliveries(9, 10));
+  second('delivered');
   assert.equal(frames, [
-    [5, 'delivered'],
-    [8, 'delivered'],
-    [9, 'errored'],
+    [6, 'delivered', false],
+    [7, 'delivered', false],
   ]);
+  first('errored');
+  assert.equal(frames.slice(2), [[5, 'errored', true]]);
+  third('rejected');
+  assert.equal(frames.slice(3), [[8, 'rejected', true]]);
   // The channel closed: the broker requeued what it had not been answered.
   session.open = false;
-  fifth!('rejected');
-  assert.is(frames.length, 3);
+  fourth('delivered');
+  assert.is(frames.length, 4);
 });
 
 test('a cut connection: the source consumes again, the sink sends the batch again once connected', async () => {
