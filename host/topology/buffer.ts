@@ -102,11 +102,6 @@ export class BatchBuffer {
     return this.take();
   }
 
-  /** The next queued batch, left queued. */
-  peek(): EventBatch | undefined {
-    return this.head === this.queue.length ? undefined : this.queue[this.head];
-  }
-
   /** The next batch if one is queued now, without waiting. */
   popQueued(): EventBatch | undefined {
     return this.head === this.queue.length ? undefined : this.take();

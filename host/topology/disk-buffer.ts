@@ -443,6 +443,15 @@ export class DiskBuffer {
         await new Promise<void>((resolve) => (this.waitingForBatch = resolve));
       }
       this.interrupted = false;
+      const batch = await this.popQueued();
+      if (batch !== undefined) return batch;
+    }
+  }
+
+  /** The next batch if one is written now, without waiting for another; undefined when none is (or every one
+   * there had changed on disk). */
+  async popQueued(): Promise<EventBatch | undefined> {
+    while (this.readHead < this.records.length) {
       const record = this.records[this.readHead]!;
       this.records[this.readHead++] = undefined as unknown as RecordInfo;
       if (this.readHead > 1024 && this.readHead * 2 > this.records.length) {
@@ -482,6 +491,7 @@ export class DiskBuffer {
       this.observer.popped?.(batch, this.events, this.bytes);
       return batch;
     }
+    return undefined;
   }
 
   /** The sink is done with `batch` (delivered, or given up on): once every batch before it is done too, its

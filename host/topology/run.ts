@@ -882,8 +882,11 @@ export class Topology {
   private async runSink(node: Node): Promise<void> {
     const buffer = node.buffer!;
     let sink = node.sink!;
+    /** A batch taken while joining that did not join: the next write's first. */
+    let carried: EventBatch | undefined;
     for (;;) {
-      const popped = await buffer.pop();
+      const popped = carried ?? (await buffer.pop());
+      carried = undefined;
       if (node.sink !== sink) {
         await this.closeSink(node, sink);
         sink = node.sink!;
@@ -891,24 +894,28 @@ export class Topology {
       }
       if (popped === undefined) break;
       const taken = [popped];
-      if (buffer instanceof BatchBuffer)
-        for (let next = buffer.peek(); next !== undefined && joinable(taken, next); next = buffer.peek())
-          taken.push(buffer.popQueued()!);
+      for (let next = await buffer.popQueued(); next !== undefined; next = await buffer.popQueued()) {
+        if (!joinable(taken, next)) {
+          carried = next;
+          break;
+        }
+        taken.push(next);
+      }
       const parts = taken.map((part) => {
+        node.telemetry.received(part.count, part.bytes.byteLength, part.sourceId);
+        // A disk buffer's record is let go once the sink is done with its batch (delivered, or given up on,
+        // as Vector's), which may be after `write` resolved: a batch gathered into a later request, or
+        // retried. Its batches carry no source finalizer: the source was released once the record was on disk.
+        if (buffer instanceof DiskBuffer)
+          return { ...part, finalizer: new BatchNotifier(() => buffer.acknowledge(part)) };
         // A sink that does not acknowledge holds no source back: its batches count as delivered once taken.
         if (part.finalizer && !node.acknowledges) {
           part.finalizer.release();
-          part = { ...part, finalizer: undefined };
+          return { ...part, finalizer: undefined };
         }
-        node.telemetry.received(part.count, part.bytes.byteLength, part.sourceId);
         return part;
       });
-      let batch = joinBatches(parts);
-      // A disk buffer's record is let go once the sink is done with its batch (delivered, or given up on, as
-      // Vector's), which may be after `write` resolved: a batch gathered into a later request, or retried.
-      // Its batches carry no source finalizer: the source was released once the record was on disk.
-      if (buffer instanceof DiskBuffer)
-        batch = { ...batch, finalizer: new BatchNotifier(() => buffer.acknowledge(popped)) };
+      const batch = joinBatches(parts);
       node.utilization!.start();
       try {
         await sink.write(batch);

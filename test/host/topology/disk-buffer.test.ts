@@ -100,6 +100,31 @@ test('a restart reads again every batch not acknowledged, and only those', async
   });
 });
 
+test('popQueued takes what is written without waiting (read back after a restart too), then gives undefined', async () => {
+  await withDir(async (dir) => {
+    const first = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
+    for (let i = 0; i < 3; i++) await first.push(batch(i));
+    const taken = [await first.pop(), await first.popQueued(), await first.popQueued()];
+    assert.equal(
+      taken.map((b) => b!.bytes[0]),
+      [0, 1, 2],
+    );
+    assert.is(await first.popQueued(), undefined);
+    first.acknowledge(taken[0]!);
+    await first.push(batch(3));
+    await first.shutdown();
+    // The two taken and not acknowledged, and the one after them, come again from disk.
+    const second = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
+    const again = [await second.popQueued(), await second.popQueued(), await second.popQueued()];
+    assert.equal(
+      again.map((b) => b!.bytes[0]),
+      [1, 2, 3],
+    );
+    assert.is(await second.popQueued(), undefined);
+    await second.shutdown();
+  });
+});
+
 test('without a shutdown (kill -9), what was written is there at the next start', async () => {
   await withDir(async (dir) => {
     const killed = await DiskBuffer.open(dir, unbounded, {}, { segmentBytes: 1200 });
