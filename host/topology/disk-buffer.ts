@@ -1,6 +1,6 @@
 // A sink's disk buffer (`buffer.type: disk`): the batches in front of the sink kept in append-only segment
 // files under `<data_dir>/buffer/v2/<sink id>/`, so that what was written survives a crash or `kill -9` and,
-// once synced (every 500 ms), a power loss. One record per batch, written with one `writev`; the reader's
+// once synced (every 500 ms, or at once for sources waiting to hear of their batches), a power loss. One record per batch, written with one `writev`; the reader's
 // position is kept in a ledger, advanced as the sink acknowledges batches. docs/disk-buffer.md has the format
 // and the recovery rules.
 
@@ -230,6 +230,8 @@ export class DiskBuffer {
   /** Finalizers of batches written and not yet synced: their sources hear of them once they are durable
    * (Vector: with a disk buffer, an event is delivered once the buffer holds it). */
   private awaitingSync: BatchNotifier[] = [];
+  /** `syncSoon` has a sync coming. */
+  private syncScheduled = false;
   private reading: { id: number; file: FileHandle } | undefined;
   /** Where the first record not acknowledged starts: what the ledger keeps. */
   private acknowledgedUpTo: Position;
@@ -419,7 +421,10 @@ export class DiskBuffer {
       this.diskBytes -= size;
       throw error;
     }
-    if (batch.finalizer) this.awaitingSync.push(batch.finalizer);
+    if (batch.finalizer) {
+      this.awaitingSync.push(batch.finalizer);
+      this.syncSoon();
+    }
     this.events += batch.count;
     this.bytes += batch.bytes.byteLength;
     this.observer.pushed?.(batch, this.events, this.bytes);
@@ -654,21 +659,8 @@ export class DiskBuffer {
   /** The periodic sync: the segment written to, then the ledger, then the segments wholly acknowledged are
    * deleted. One at a time; what failed is tried again the next time. */
   private persist(): Promise<void> {
-    const run = this.persisting.then(async () => {
-      // Written before this sync starts, so durable once it ends (or already, by an earlier one).
-      const synced = this.awaitingSync;
-      this.awaitingSync = [];
-      if (this.unsynced) {
-        this.unsynced = false;
-        try {
-          await this.writeSegment.file.datasync();
-        } catch (error) {
-          this.unsynced = true;
-          this.awaitingSync = synced.concat(this.awaitingSync);
-          throw error;
-        }
-      }
-      for (const finalizer of synced) finalizer.release();
+    return this.oneAtATime(async () => {
+      await this.syncWrites();
       if (!this.ledgerStale) return;
       this.ledgerStale = false;
       // Past the end of a finished segment is the start of the next.
@@ -695,7 +687,42 @@ export class DiskBuffer {
         this.closedSegments.delete(id);
       }
     });
-    // The next one runs after this one, failed or not.
+  }
+
+  /** Syncs what was written; then the sources of the batches written before hear of them. */
+  private async syncWrites(): Promise<void> {
+    // Written before this sync starts, so durable once it ends (or already, by an earlier one).
+    const synced = this.awaitingSync;
+    this.awaitingSync = [];
+    if (this.unsynced) {
+      this.unsynced = false;
+      try {
+        await this.writeSegment.file.datasync();
+      } catch (error) {
+        this.unsynced = true;
+        this.awaitingSync = synced.concat(this.awaitingSync);
+        throw error;
+      }
+    }
+    for (const finalizer of synced) finalizer.release();
+  }
+
+  /** A sync for the sources waiting to hear of their batches (an HTTP client waits for its answer), once the
+   * writes of this turn are done rather than at the next periodic sync: one `fdatasync` for every batch
+   * written meanwhile. Waiting for the periodic one answered each client at most twice a second. */
+  private syncSoon(): void {
+    if (this.syncScheduled) return;
+    this.syncScheduled = true;
+    setImmediate(() => {
+      this.syncScheduled = false;
+      if (this.shutDown) return;
+      this.oneAtATime(() => this.syncWrites()).catch((error: unknown) => this.observer.syncFailed?.(error));
+    });
+  }
+
+  /** Runs `work` once the syncs before it are done; the next one runs after it, failed or not. */
+  private oneAtATime(work: () => Promise<void>): Promise<void> {
+    const run = this.persisting.then(work);
     this.persisting = run.catch(() => undefined);
     return run;
   }

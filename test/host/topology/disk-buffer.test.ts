@@ -149,7 +149,7 @@ test('a batch with a finalizer is delivered to its source once the buffer has sy
     assert.equal(statuses, [], 'written, not yet synced');
     await waitFor(
       () => statuses.length > 0,
-      () => 'the periodic sync released the finalizer',
+      () => 'no sync released the finalizer',
     );
     assert.equal(statuses, ['delivered']);
     buffer.acknowledge(popped!);
