@@ -29,4 +29,13 @@ test('http_server → http sink: killed twice, every request answered 200 was de
   assert.equal(outcome.lost, [], missing(outcome));
 });
 
+test('http_server → http sink with a disk buffer: killed twice, every request answered 200 was delivered', async () => {
+  const outcome = await httpServerCrashRun({ lines: 400, kills: 2, failureRate: 0.15, diskBuffer: true });
+  console.log(
+    `http_server, disk buffer: ${outcome.sent} requests, ${outcome.lostAfter200.length} answered 200 and lost, ${outcome.duplicated} duplicated`,
+  );
+  assert.equal(outcome.lostAfter200, []);
+  assert.equal(outcome.lost, [], missing(outcome));
+});
+
 test.run();

@@ -211,10 +211,11 @@ export async function httpServerCrashRun(options: CrashOptions): Promise<CrashOu
   writeFileSync(
     join(dir, 'svc.yaml'),
     `
+data_dir: ${join(dir, 'data')}
 acknowledgements: { enabled: ${options.acknowledgements !== false} }
 sources:
   in: { type: http_server, address: '127.0.0.1:${listen}' }
-sinks:${httpSink('in', port)}`,
+sinks:${httpSink('in', port, options.diskBuffer)}`,
   );
   const answered200: number[] = [];
   const clients = 32;
@@ -252,12 +253,21 @@ sinks:${httpSink('in', port)}`,
     );
     done = true;
     await posting;
+    // Behind a disk buffer, 200 means stored on disk: the sink delivers from there afterwards.
+    const undelivered = await waitFor(
+      () => answered200.every((n) => receiver.received.has(n)),
+      () => 'every event answered 200 delivered',
+      60_000,
+    ).then(
+      () => false,
+      () => true,
+    );
     const lostAfter200 = answered200.filter((n) => !receiver.received.has(n));
     return outcome(
       options.lines,
       receiver,
       options.kills,
-      deadlinePassed,
+      deadlinePassed || undelivered,
       lostAfter200,
       options.lines - answered200.length,
     );
