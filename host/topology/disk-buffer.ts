@@ -1,8 +1,8 @@
 // A sink's disk buffer (`buffer.type: disk`): the batches in front of the sink kept in append-only segment
 // files under `<data_dir>/buffer/v2/<sink id>/`, so that what was written survives a crash or `kill -9` and,
-// once synced (every 500 ms, or at once for sources waiting to hear of their batches), a power loss. One record per batch, written with one `writev`; the reader's
-// position is kept in a ledger, advanced as the sink acknowledges batches. docs/disk-buffer.md has the format
-// and the recovery rules.
+// once synced (every 500 ms, or at once for sources waiting to hear of their batches), a power loss. One
+// record per batch, written with one `writev`; the reader's position is kept in a ledger, advanced as the sink
+// acknowledges batches. docs/disk-buffer.md has the format and the recovery rules.
 
 import { fdatasyncSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile, type FileHandle } from 'node:fs/promises';
