@@ -351,6 +351,9 @@ export async function datagramListener(
         } else {
           await new Promise<void>((resolve) => (wake = resolve));
           wake = undefined;
+          // The datagrams the socket has read by then come too: woken by the first, a batch per datagram
+          // (a decode call and a send each) fell behind ~40k a second, and the kernel dropped the rest.
+          await new Promise((resolve) => setImmediate(resolve));
         }
       }
     },
