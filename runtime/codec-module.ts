@@ -370,7 +370,9 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
   if (options.frameStamps) flags |= DecodeFlag.FRAME_STAMPS;
   const stampBytes =
     options.stampBytes ??
-    (options.frameStamps ? encodeValue(options.frameStamps) : options.stamp && encodeValue(options.stamp));
+    (options.frameStamps
+      ? encodeValue(frameStampsValue(options.frameStamps))
+      : options.stamp && encodeValue(options.stamp));
   const stamp = stampBytes ? blob.bytes(stampBytes) : 0;
   const message = blob.bytes(pathDescriptor(options.messageKey ?? 'message'));
   const hostname = options.hostnameKey === undefined ? 0 : blob.bytes(pathDescriptor(options.hostnameKey));
@@ -391,6 +393,19 @@ export function decodeDescriptor(blob: Blob, options: DecodeOptions, frames: Fra
       [DecodeDescriptor.HostnamePath, hostname],
     ]),
   );
+}
+
+/** The stamps of `FRAME_STAMPS`: each distinct one once (consecutive datagrams of a peer share theirs), and
+ * each frame's index into them as u32s. */
+function frameStampsValue(stamps: ReadonlyArray<Record<string, unknown>>): [object[], Uint8Array] {
+  const distinct = new Map<object, number>();
+  const indexes = new DataView(new ArrayBuffer(4 * stamps.length));
+  stamps.forEach((stamp, i) => {
+    let at = distinct.get(stamp);
+    if (at === undefined) distinct.set(stamp, (at = distinct.size));
+    indexes.setUint32(4 * i, at, true);
+  });
+  return [[...distinct.keys()], new Uint8Array(indexes.buffer)];
 }
 
 /** Encode descriptors made lately, by their options: a sink's or a chain's are the same for every batch, and

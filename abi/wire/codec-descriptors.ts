@@ -34,8 +34,8 @@ export const enum DecodeFlag {
   /** With VECTOR_NAMESPACE, syslog (the syslog source's decoder): the message is the event, the other parsed
    * fields go to the metadata's `syslog` object (structured data elements under its `structured_data`). */
   SYSLOG_METADATA = 32,
-  /** Stamp is an encoded array holding each frame's stamp, in the input's order (messages with stamps of
-   * their own, decoded in one call). */
+  /** Stamp is an encoded `[stamps, indexes]`: the distinct stamps, and as bytes each frame's index into them
+   * (u32, little-endian), in the input's order (messages with stamps of their own, decoded in one call). */
   FRAME_STAMPS = 64,
 }
 

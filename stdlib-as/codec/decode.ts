@@ -71,8 +71,10 @@ const EMPTY_OBJECT_SIZE: usize = 9;
 let codec: Decoder = Decoder.Bytes;
 let strict = false;
 let stamp: Value = 0;
-/** With FRAME_STAMPS: each frame's stamp (an array), else 0. */
+/** With FRAME_STAMPS: the distinct stamps (an array), else 0; each frame's index into them (u32s). */
 let frameStamps: Value = 0;
+let frameStampIndexes: usize = 0;
+let frameStampCount: u32 = 0;
 /** Log events are delivered without the stamp, which `stampLate` adds to those that need it (run.ts). */
 let lateStamp = false;
 let vectorNamespace = false;
@@ -150,7 +152,15 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   strict = (flags & DecodeFlag.STRICT_UTF8) != 0;
   const stampAt = <usize>load<u32>(descriptor, DecodeDescriptor.Stamp);
   const decodedStamp = stampAt != 0 ? decodeValue(stampAt) : 0;
-  frameStamps = (flags & DecodeFlag.FRAME_STAMPS) != 0 ? decodedStamp : 0;
+  frameStamps = 0;
+  if ((flags & DecodeFlag.FRAME_STAMPS) != 0 && decodedStamp != 0 && tagOf(decodedStamp) == Tag.Array) {
+    const indexes = arrayLen(decodedStamp) == 2 ? arrayGet(decodedStamp, 1) : 0;
+    if (indexes != 0 && tagOf(indexes) == Tag.Bytes) {
+      frameStamps = arrayGet(decodedStamp, 0);
+      frameStampIndexes = bytesPtr(indexes);
+      frameStampCount = <u32>(bytesLen(indexes) >> 2);
+    }
+  }
   vectorNamespace = (flags & DecodeFlag.VECTOR_NAMESPACE) != 0;
   syslogMetadata = vectorNamespace && (flags & DecodeFlag.SYSLOG_METADATA) != 0;
   emptyMetadata = share(newObject(0));
@@ -178,8 +188,10 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
 
 /** Frame `index`'s own stamp; 0 when it has none (not an object). */
 function frameStamp(index: u32): Value {
-  if (<usize>index >= arrayLen(frameStamps)) return 0;
-  const item = arrayGet(frameStamps, index);
+  if (index >= frameStampCount || tagOf(frameStamps) != Tag.Array) return 0;
+  const at = <usize>load<u32>(frameStampIndexes + ((<usize>index) << 2));
+  if (at >= arrayLen(frameStamps)) return 0;
+  const item = arrayGet(frameStamps, at);
   return tagOf(item) == Tag.Object ? item : 0;
 }
 
