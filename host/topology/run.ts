@@ -894,12 +894,15 @@ export class Topology {
       }
       if (popped === undefined) break;
       const taken = [popped];
+      const joined = { events: popped.count, bytes: popped.bytes.byteLength };
       for (let next = await buffer.popQueued(); next !== undefined; next = await buffer.popQueued()) {
-        if (!joinable(taken, next)) {
+        if (!joinable(popped, joined, next)) {
           carried = next;
           break;
         }
         taken.push(next);
+        joined.events += next.count;
+        joined.bytes += next.bytes.byteLength;
       }
       const parts = taken.map((part) => {
         node.telemetry.received(part.count, part.bytes.byteLength, part.sourceId);
@@ -993,17 +996,11 @@ export class Topology {
 const JOINED_EVENTS = 1000;
 const JOINED_BYTES = 1 << 20;
 
-/** Whether `next` joins the batches `taken` for one write: plain input batches of one kind, within bounds. */
-function joinable(taken: readonly EventBatch[], next: EventBatch): boolean {
-  const first = taken[0]!;
+/** Whether `next` joins the batches taken for one write (the first, and their sizes): plain input batches of
+ * one kind, within bounds. */
+function joinable(first: EventBatch, joined: { events: number; bytes: number }, next: EventBatch): boolean {
   if (next.frames || next.encoded || first.frames || first.encoded) return false;
-  let events = next.count;
-  let bytes = next.bytes.byteLength;
-  for (const batch of taken) {
-    events += batch.count;
-    bytes += batch.bytes.byteLength;
-  }
-  if (events > JOINED_EVENTS || bytes > JOINED_BYTES) return false;
+  if (joined.events + next.count > JOINED_EVENTS || joined.bytes + next.bytes.byteLength > JOINED_BYTES) return false;
   // The same header (magic, version, flags) but the count.
   for (let i = 0; i < 8; i++) if (first.bytes[i] !== next.bytes[i]) return false;
   return true;
