@@ -153,10 +153,12 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   const stampAt = <usize>load<u32>(descriptor, DecodeDescriptor.Stamp);
   const decodedStamp = stampAt != 0 ? decodeValue(stampAt) : 0;
   frameStamps = 0;
-  if ((flags & DecodeFlag.FRAME_STAMPS) != 0 && decodedStamp != 0 && tagOf(decodedStamp) == Tag.Array) {
-    const indexes = arrayLen(decodedStamp) == 2 ? arrayGet(decodedStamp, 1) : 0;
-    if (indexes != 0 && tagOf(indexes) == Tag.Bytes) {
-      frameStamps = arrayGet(decodedStamp, 0);
+  const framed = (flags & DecodeFlag.FRAME_STAMPS) != 0;
+  if (framed && decodedStamp != 0 && tagOf(decodedStamp) == Tag.Array && arrayLen(decodedStamp) == 2) {
+    const stamps = arrayGet(decodedStamp, 0);
+    const indexes = arrayGet(decodedStamp, 1);
+    if (tagOf(stamps) == Tag.Array && tagOf(indexes) == Tag.Bytes) {
+      frameStamps = stamps;
       frameStampIndexes = bytesPtr(indexes);
       frameStampCount = <u32>(bytesLen(indexes) >> 2);
     }
@@ -164,7 +166,7 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
   vectorNamespace = (flags & DecodeFlag.VECTOR_NAMESPACE) != 0;
   syslogMetadata = vectorNamespace && (flags & DecodeFlag.SYSLOG_METADATA) != 0;
   emptyMetadata = share(newObject(0));
-  useStamp(frameStamps != 0 ? 0 : decodedStamp);
+  useStamp(framed ? 0 : decodedStamp);
   messagePath = <usize>load<u32>(descriptor, DecodeDescriptor.MessagePath);
   hostnamePath = <usize>load<u32>(descriptor, DecodeDescriptor.HostnamePath);
   firstFrame = load<u32>(descriptor, DecodeDescriptor.FirstFrame);
@@ -188,7 +190,7 @@ export function decodeEach(ptr: usize, len: usize, descriptor: usize, sink: Even
 
 /** Frame `index`'s own stamp; 0 when it has none (not an object). */
 function frameStamp(index: u32): Value {
-  if (index >= frameStampCount || tagOf(frameStamps) != Tag.Array) return 0;
+  if (index >= frameStampCount) return 0;
   const at = <usize>load<u32>(frameStampIndexes + ((<usize>index) << 2));
   if (at >= arrayLen(frameStamps)) return 0;
   const item = arrayGet(frameStamps, at);
